@@ -1,0 +1,83 @@
+package io.kovn.k8s.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class WorkQueueTest {
+
+  private final WorkQueue<String> queue = new WorkQueue<>("test", ControllerMetrics.NONE);
+
+  @AfterEach
+  void close() {
+    queue.close();
+  }
+
+  @Test
+  void aKeyAddedTwiceWhileWaitingIsQueuedOnce() throws Exception {
+    queue.add("a");
+    queue.add("b");
+    queue.add("a");
+    assertThat(queue.depth()).isEqualTo(2);
+    assertThat(queue.take()).contains("a");
+    assertThat(queue.take()).contains("b");
+    assertThat(queue.depth()).isZero();
+  }
+
+  @Test
+  void aKeyAddedWhileProcessingIsHandedOutAgainOnlyAfterDone() throws Exception {
+    queue.add("a");
+    assertThat(queue.take()).contains("a");
+    queue.add("a");
+    queue.add("a");
+    assertThat(queue.depth()).as("not given to a second worker while processing").isZero();
+    queue.done("a");
+    assertThat(queue.depth()).isEqualTo(1);
+    assertThat(queue.take()).contains("a");
+    queue.done("a");
+    assertThat(queue.depth()).isZero();
+  }
+
+  @Test
+  void addAfterQueuesTheKeyOnceItsEarliestDeadlinePasses() throws Exception {
+    queue.addAfter("a", Duration.ofSeconds(30));
+    queue.addAfter("a", Duration.ofMillis(20));
+    queue.addAfter("a", Duration.ofSeconds(10));
+    await().atMost(Duration.ofSeconds(2)).until(() -> queue.depth() == 1);
+    assertThat(queue.take()).contains("a");
+    queue.done("a");
+    assertThat(queue.depth()).isZero();
+  }
+
+  @Test
+  void shutdownWakesWaitingTakersAndRefusesNewKeys() throws Exception {
+    CompletableFuture<Optional<String>> taker = CompletableFuture.supplyAsync(() -> {
+      try {
+        return queue.take();
+      } catch (InterruptedException e) {
+        throw new IllegalStateException(e);
+      }
+    });
+    queue.shutdown();
+    assertThat(taker.get(2, TimeUnit.SECONDS)).isEmpty();
+    queue.add("a");
+    assertThat(queue.depth()).isZero();
+  }
+
+  @Test
+  void keysQueuedBeforeShutdownAreStillHandedOutToDrain() throws Exception {
+    queue.add("a");
+    queue.shutdown();
+    assertThat(queue.take()).contains("a");
+    assertThat(queue.awaitIdle(Duration.ofMillis(10))).isFalse();
+    queue.done("a");
+    assertThat(queue.awaitIdle(Duration.ofMillis(10))).isTrue();
+    assertThat(queue.take()).isEmpty();
+  }
+}
