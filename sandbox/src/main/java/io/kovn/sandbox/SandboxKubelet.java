@@ -1,0 +1,252 @@
+package io.kovn.sandbox;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.PodIP;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.kovn.k8s.runtime.ControllerMetrics;
+import io.kovn.k8s.runtime.WorkQueue;
+import io.kovn.runtime.net.Netns;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The sandbox's kubelet and scheduler: places pods on emulated nodes, gives each a network
+ * namespace wired by the real CNI plugin (called as a container runtime calls it), runs a
+ * {@code kovn-netutil} listener for the declared container ports, and writes the pod's status.
+ * Level-driven: one reconcile per pod key; a pod that disappears is torn down.
+ */
+public final class SandboxKubelet implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(SandboxKubelet.class);
+
+    /** What the kubelet needs to know of an emulated node. */
+    public record NodeHandle(String name, Netns netns, String nodeIp, CniInvoker cni) {}
+
+    /** A pod this kubelet has started. */
+    private record RunningPod(String uid, String node, Netns netns, boolean ownNetns,
+                              CniInvoker.Attachment attachment, JsonNode cniResult, Process listener) {}
+
+    private final KubernetesClient client;
+    private final SandboxLayout layout;
+    private final Map<String, NodeHandle> nodes;
+    private final Map<String, RunningPod> running = new ConcurrentHashMap<>();
+    private final WorkQueue<String> queue;
+    private final ExecutorService workers;
+    private final Map<String, Integer> failures = new ConcurrentHashMap<>();
+    private SharedIndexInformer<Pod> informer;
+
+    public SandboxKubelet(KubernetesClient client, SandboxLayout layout, List<NodeHandle> nodes) {
+        this.client = client;
+        this.layout = layout;
+        Map<String, NodeHandle> byName = new ConcurrentHashMap<>();
+        nodes.forEach(n -> byName.put(n.name(), n));
+        this.nodes = byName;
+        this.queue = new WorkQueue<>("sandbox-kubelet", ControllerMetrics.NONE);
+        this.workers = Executors.newFixedThreadPool(6, Thread.ofPlatform().daemon().name("kubelet-", 0).factory());
+    }
+
+    public void start() {
+        informer = client.pods().inAnyNamespace().inform(new ResourceEventHandler<>() {
+            @Override public void onAdd(Pod p) { queue.add(key(p)); }
+            @Override public void onUpdate(Pod o, Pod n) { queue.add(key(n)); }
+            @Override public void onDelete(Pod p, boolean unknown) { queue.add(key(p)); }
+        });
+        for (int i = 0; i < 6; i++) workers.submit(this::work);
+    }
+
+    private static String key(Pod p) {
+        return p.getMetadata().getNamespace() + "/" + p.getMetadata().getName();
+    }
+
+    private void work() {
+        try {
+            while (true) {
+                Optional<String> k = queue.take();
+                if (k.isEmpty()) return;
+                String key = k.get();
+                try {
+                    reconcile(key);
+                    failures.remove(key);
+                } catch (Exception e) {
+                    int n = failures.merge(key, 1, Integer::sum);
+                    Duration delay = Duration.ofMillis(Math.min(30_000, 200L << Math.min(n, 8)));
+                    LOG.warn("pod {}: {} (retry in {} ms)", key, e.getMessage(), delay.toMillis());
+                    queue.addAfter(key, delay);
+                } finally {
+                    queue.done(key);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void reconcile(String key) throws Exception {
+        Pod pod = informer.getStore().getByKey(key);
+        RunningPod current = running.get(key);
+        boolean gone = pod == null || pod.getMetadata().getDeletionTimestamp() != null;
+        if (current != null && (gone || !current.uid().equals(pod.getMetadata().getUid()))) {
+            teardown(key, current);
+            current = null;
+        }
+        if (gone) return;
+        String nodeName = pod.getSpec().getNodeName();
+        if (nodeName == null || nodeName.isEmpty()) {
+            schedule(pod);
+            return;
+        }
+        NodeHandle node = nodes.get(nodeName);
+        if (node == null || current != null) return;
+        String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+        if ("Succeeded".equals(phase) || "Failed".equals(phase)) return;
+        startPod(key, pod, node);
+    }
+
+    private void schedule(Pod pod) {
+        List<PodScheduler.NodeView> views = nodes.values().stream().map(n -> {
+            var node = client.nodes().withName(n.name()).get();
+            Map<String, String> labels = node == null || node.getMetadata().getLabels() == null ? Map.of() : node.getMetadata().getLabels();
+            int count = (int) informer.getStore().list().stream().filter(p -> n.name().equals(p.getSpec().getNodeName())).count();
+            return new PodScheduler.NodeView(n.name(), labels, count);
+        }).toList();
+        switch (PodScheduler.place(null, pod.getSpec().getNodeSelector(), views)) {
+            case PodScheduler.Placement.OnNode on -> client.pods().inNamespace(pod.getMetadata().getNamespace())
+                    .withName(pod.getMetadata().getName()).edit(p -> {
+                        p.getSpec().setNodeName(on.node());
+                        return p;
+                    });
+            case PodScheduler.Placement.Unschedulable u -> LOG.warn("pod {} unschedulable: {}", key(pod), u.reason());
+        }
+    }
+
+    private void startPod(String key, Pod pod, NodeHandle node) throws Exception {
+        String uid = pod.getMetadata().getUid();
+        boolean hostNetwork = Boolean.TRUE.equals(pod.getSpec().getHostNetwork());
+        Netns netns;
+        JsonNode result = null;
+        CniInvoker.Attachment att = null;
+        List<String> ips = new ArrayList<>();
+        if (hostNetwork) {
+            netns = node.netns();
+            ips.add(node.nodeIp());
+        } else {
+            netns = Netns.add(netnsName(pod));
+            att = new CniInvoker.Attachment(uid, Netns.RUN_DIR.resolve(netns.name().orElseThrow()), "eth0",
+                    pod.getMetadata().getNamespace(), pod.getMetadata().getName(), uid);
+            try {
+                result = node.cni().add(att);
+            } catch (CniInvoker.CniCallException e) {
+                safeDel(node, att, null);
+                netns.delete();
+                throw new IOException("CNI ADD failed (code " + e.code() + "): " + e.getMessage(), e);
+            }
+            for (JsonNode ip : result.path("ips")) ips.add(ip.path("address").asText().replaceAll("/.*", ""));
+        }
+        Process listener = startListener(pod, netns);
+        running.put(key, new RunningPod(uid, node.name(), netns, !hostNetwork, att, result, listener));
+        writeStatus(pod, node, netns, ips);
+        LOG.info("pod {} running on {} with {}", key, node.name(), ips);
+    }
+
+    private Process startListener(Pod pod, Netns netns) throws IOException {
+        List<String> specs = new ArrayList<>();
+        pod.getSpec().getContainers().forEach(c -> {
+            if (c.getPorts() == null) return;
+            for (ContainerPort p : c.getPorts()) {
+                String proto = p.getProtocol() == null ? "TCP" : p.getProtocol();
+                if (proto.equals("TCP") || proto.equals("UDP")) specs.add(proto.toLowerCase() + "/" + p.getContainerPort());
+            }
+        });
+        if (specs.isEmpty()) return null;
+        List<String> argv = new ArrayList<>(List.of(layout.netutil().toString(), "serve", pod.getMetadata().getName()));
+        argv.addAll(specs);
+        Path log = layout.dir().resolve("pods").resolve(pod.getMetadata().getNamespace() + "_" + pod.getMetadata().getName() + ".log");
+        java.nio.file.Files.createDirectories(log.getParent());
+        return new ProcessBuilder(netns.command(argv)).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    }
+
+    private void writeStatus(Pod pod, NodeHandle node, Netns netns, List<String> ips) {
+        String now = Instant.now().toString();
+        client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).edit(p -> {
+            p.getMetadata().getAnnotations().put(SandboxLayout.NETNS_ANNOTATION, netns.name().orElseThrow());
+            return p;
+        });
+        client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).editStatus(p -> {
+            var st = p.getStatus() == null ? new io.fabric8.kubernetes.api.model.PodStatus() : p.getStatus();
+            st.setPhase("Running");
+            st.setHostIP(node.nodeIp());
+            st.setPodIP(ips.isEmpty() ? null : ips.get(0));
+            st.setPodIPs(ips.stream().map(PodIP::new).toList());
+            st.setStartTime(now);
+            st.setConditions(List.of(condition("PodScheduled", now), condition("Initialized", now),
+                    condition("ContainersReady", now), condition("Ready", now)));
+            p.setStatus(st);
+            return p;
+        });
+    }
+
+    private static PodCondition condition(String type, String now) {
+        PodCondition c = new PodCondition();
+        c.setType(type);
+        c.setStatus("True");
+        c.setLastTransitionTime(now);
+        return c;
+    }
+
+    private void teardown(String key, RunningPod pod) {
+        running.remove(key);
+        if (pod.listener() != null) pod.listener().destroyForcibly();
+        NodeHandle node = nodes.get(pod.node());
+        if (pod.attachment() != null && node != null) safeDel(node, pod.attachment(), pod.cniResult());
+        if (pod.ownNetns()) {
+            try {
+                pod.netns().delete();
+            } catch (RuntimeException e) {
+                LOG.warn("pod {}: deleting netns: {}", key, e.getMessage());
+            }
+        }
+        LOG.info("pod {} stopped", key);
+    }
+
+    private static void safeDel(NodeHandle node, CniInvoker.Attachment att, JsonNode result) {
+        try {
+            node.cni().del(att, result);
+        } catch (CniInvoker.CniCallException e) {
+            LOG.warn("CNI DEL for {}/{}: {}", att.podNamespace(), att.podName(), e.getMessage());
+        }
+    }
+
+    /** Network namespace names: readable, prefixed for cleanup, within the kernel's name limit. */
+    static String netnsName(Pod pod) {
+        String n = SandboxLayout.NAME_PREFIX + "pod-" + pod.getMetadata().getNamespace() + "-" + pod.getMetadata().getName();
+        return n.length() <= 200 ? n : n.substring(0, 190) + "-" + Integer.toHexString(n.hashCode());
+    }
+
+    /** Number of pods this kubelet runs. */
+    public int runningPods() {
+        return running.size();
+    }
+
+    @Override
+    public void close() {
+        if (informer != null) informer.close();
+        queue.shutdown();
+        workers.shutdownNow();
+        running.forEach(this::teardown);
+    }
+}

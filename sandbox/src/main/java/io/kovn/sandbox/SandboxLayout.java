@@ -1,0 +1,36 @@
+package io.kovn.sandbox;
+
+import java.nio.file.Path;
+
+/**
+ * Where a sandbox keeps its state on the host. One sandbox per machine; every file, namespace
+ * and link it makes is named from here so that {@code sandbox down} finds all of it.
+ *
+ * @param dir the state folder (default {@code /var/run/kovn-sandbox}, or {@code $KOVN_SANDBOX_DIR})
+ */
+public record SandboxLayout(Path dir) {
+    /** Prefix of every network namespace, link and bridge the sandbox creates. */
+    public static final String NAME_PREFIX = "kovn-";
+    /** Pod annotation naming the network namespace the sandbox made for the pod. */
+    public static final String NETNS_ANNOTATION = "sandbox.kovn.io/netns";
+
+    public static SandboxLayout fromEnvironment() {
+        String env = System.getenv("KOVN_SANDBOX_DIR");
+        return new SandboxLayout(Path.of(env == null || env.isBlank() ? "/var/run/kovn-sandbox" : env));
+    }
+
+    public Path kubeconfig() { return dir.resolve("kubeconfig"); }
+    public Path pidFile() { return dir.resolve("daemon.pid"); }
+    public Path logFile() { return dir.resolve("daemon.log"); }
+    /** Written by the daemon once the cluster is ready; holds a one-line summary. */
+    public Path readyFile() { return dir.resolve("ready"); }
+    /** Written by the daemon when start-up failed; holds the reason. */
+    public Path failedFile() { return dir.resolve("failed"); }
+    public Path nodeDir(String node) { return dir.resolve("nodes").resolve(node); }
+    public Path cniDir() { return dir.resolve("cni"); }
+    /** Executables the sandbox runs inside namespaces (kovn-netutil, kovn-cni). */
+    public Path binDir() { return dir.resolve("bin"); }
+    public Path netutil() { return binDir().resolve("kovn-netutil"); }
+    public Path cniConflist() { return cniDir().resolve("10-kovn.conflist"); }
+    public Path cniSocket(String node) { return nodeDir(node).resolve("cni.sock"); }
+}
