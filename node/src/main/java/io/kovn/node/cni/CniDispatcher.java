@@ -1,0 +1,112 @@
+package io.kovn.node.cni;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Objects;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Turns one request frame into one response: decodes, validates, calls the {@link CniHandler} and
+ * encodes the result or error per the requested cniVersion. Never throws. Logs every call with its
+ * duration. Independent of the transport, so it is tested without sockets.
+ */
+public final class CniDispatcher {
+    private static final Logger LOG = LoggerFactory.getLogger(CniDispatcher.class);
+
+    private final CniHandler handler;
+    private final LongSupplier nanoClock;
+
+    /** A dispatcher calling {@code handler}, timing calls with {@link System#nanoTime()}. */
+    public CniDispatcher(CniHandler handler) {
+        this(handler, System::nanoTime);
+    }
+
+    CniDispatcher(CniHandler handler, LongSupplier nanoClock) {
+        this.handler = Objects.requireNonNull(handler, "handler");
+        this.nanoClock = nanoClock;
+    }
+
+    /** The response to {@code frame}. */
+    public CniWire.Response dispatch(byte[] frame) {
+        long start = nanoClock.getAsLong();
+        String version = CniVersions.LATEST;
+        String what = "request";
+        try {
+            CniWire.Frame f = CniWire.decode(frame);
+            version = CniRequestParser.versionForErrors(f.config());
+            if (CniRequestParser.command(f.env()) == CniCommand.VERSION) {
+                what = "VERSION";
+                return ok(what, start, versionAnswer());
+            }
+            CniRequest request = CniRequestParser.parse(f.env(), f.config());
+            what = request.toString();
+            return ok(what, start, call(request));
+        } catch (CniException e) {
+            return failed(what, start, e, version);
+        } catch (RuntimeException e) {
+            LOG.error("CNI {}: handler failed unexpectedly", what, e);
+            return failed(what, start, new CniException(CniException.INTERNAL_ERROR,
+                    "internal error in the kovn node agent", String.valueOf(e)), version);
+        }
+    }
+
+    /** Calls the handler; returns what the plugin prints on success ("" for all but ADD). */
+    private String call(CniRequest request) throws CniException {
+        CniConfig cfg = request.config();
+        switch (request.command()) {
+            case ADD -> {
+                CniResult ours = handler.add(request);
+                CniResult out = cfg.prevResult().map(ours::after).orElse(ours);
+                return CniResultCodec.encode(out, cfg.cniVersion()).toString();
+            }
+            case DEL -> {
+                if (request.pod() == null) {
+                    LOG.info("CNI {}: no pod identity in CNI_ARGS, nothing to remove", request);
+                    return "";
+                }
+                try {
+                    handler.del(request);
+                } catch (CniException e) {
+                    if (e.code() != CniException.UNKNOWN_CONTAINER) {
+                        throw e;
+                    }
+                    // DEL is idempotent at the protocol level: an unknown container is already gone.
+                    LOG.info("CNI {}: unknown container, DEL succeeds ({})", request, e.msg());
+                }
+                return "";
+            }
+            case CHECK -> handler.check(request);
+            case STATUS -> handler.status();
+            case GC -> handler.gc(cfg.validAttachments());
+            case VERSION -> {
+                return versionAnswer();
+            }
+        }
+        return "";
+    }
+
+    /** The VERSION answer, the same as the plugin gives locally. */
+    static String versionAnswer() {
+        ObjectNode out = JsonNodeFactory.instance.objectNode();
+        out.put("cniVersion", CniVersions.LATEST);
+        var versions = out.putArray("supportedVersions");
+        CniVersions.SUPPORTED.forEach(versions::add);
+        return out.toString();
+    }
+
+    private CniWire.Response ok(String what, long start, String body) {
+        LOG.info("CNI {}: ok in {} ms", what, millis(start));
+        return new CniWire.Response(0, body);
+    }
+
+    private CniWire.Response failed(String what, long start, CniException e, String version) {
+        LOG.warn("CNI {}: error {} \"{}\" ({}) in {} ms", what, e.code(), e.msg(), e.details(), millis(start));
+        return new CniWire.Response(1, CniResultCodec.encodeError(e, version).toString());
+    }
+
+    private String millis(long start) {
+        return String.format("%.1f", (nanoClock.getAsLong() - start) / 1e6);
+    }
+}
