@@ -1,0 +1,105 @@
+package io.kovn.policy.model;
+
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import io.kovn.k8s.api.policy.AdminNetworkPolicy;
+import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
+import io.kovn.ovn.ids.ObjectId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Everything the policy translation reads, as immutable values: the Kubernetes objects (as the
+ * informers hold them) plus the zone's facts. The translation is a pure function of this record.
+ *
+ * @param zone the zone (= node) name, used in {@code Ready-In-Zone-<zone>} conditions
+ * @param ownerController value of {@code k8s.ovn.org/owner-controller}
+ * @param ipFamilies the cluster's IP families; address sets and matches are made for these only
+ * @param namespaces all namespaces
+ * @param pods all pods of the cluster (peers may live in other zones)
+ * @param nodes all nodes (for {@code nodes} egress peers)
+ * @param networkPolicies all NetworkPolicies
+ * @param adminNetworkPolicies all AdminNetworkPolicies
+ * @param baselineAdminNetworkPolicies the BaselineAdminNetworkPolicies (normally zero or one, named {@code default})
+ * @param localPorts logical switch port names ({@code <ns>_<pod>}) of the pods whose ports exist in
+ *     this zone: port groups hold exactly these (level-driven: a pod missing here is added when its
+ *     port appears, not on a pod event)
+ * @param previousPriorities the tier-1 priority assignment of the previous translation (or the one
+ *     recovered from the database at start), so that unrelated changes keep ACL priorities
+ */
+public record PolicySnapshot(
+        String zone,
+        String ownerController,
+        Set<IpFamily> ipFamilies,
+        List<Namespace> namespaces,
+        List<Pod> pods,
+        List<Node> nodes,
+        List<NetworkPolicy> networkPolicies,
+        List<AdminNetworkPolicy> adminNetworkPolicies,
+        List<BaselineAdminNetworkPolicy> baselineAdminNetworkPolicies,
+        Set<String> localPorts,
+        PriorityAssignment previousPriorities) {
+
+    public PolicySnapshot {
+        Objects.requireNonNull(zone, "zone");
+        Objects.requireNonNull(ownerController, "ownerController");
+        ipFamilies = Set.copyOf(ipFamilies);
+        namespaces = List.copyOf(namespaces);
+        pods = List.copyOf(pods);
+        nodes = List.copyOf(nodes);
+        networkPolicies = List.copyOf(networkPolicies);
+        adminNetworkPolicies = List.copyOf(adminNetworkPolicies);
+        baselineAdminNetworkPolicies = List.copyOf(baselineAdminNetworkPolicies);
+        localPorts = Set.copyOf(localPorts);
+        previousPriorities = previousPriorities == null ? PriorityAssignment.EMPTY : previousPriorities;
+    }
+
+    /** A builder for a snapshot of zone {@code zone}, IPv4-only, default controller. */
+    public static Builder builder(String zone) {
+        return new Builder(zone);
+    }
+
+    /** The logical switch port name of a pod: {@code <namespace>_<name>}. */
+    public static String portName(String namespace, String pod) {
+        return namespace + "_" + pod;
+    }
+
+    /** Builds a {@link PolicySnapshot}; lists default to empty. */
+    public static final class Builder {
+        private final String zone;
+        private String ownerController = ObjectId.DEFAULT_CONTROLLER;
+        private Set<IpFamily> ipFamilies = Set.of(IpFamily.V4);
+        private final List<Namespace> namespaces = new ArrayList<>();
+        private final List<Pod> pods = new ArrayList<>();
+        private final List<Node> nodes = new ArrayList<>();
+        private final List<NetworkPolicy> networkPolicies = new ArrayList<>();
+        private final List<AdminNetworkPolicy> anps = new ArrayList<>();
+        private final List<BaselineAdminNetworkPolicy> banps = new ArrayList<>();
+        private Set<String> localPorts = Set.of();
+        private PriorityAssignment previous = PriorityAssignment.EMPTY;
+
+        private Builder(String zone) {
+            this.zone = zone;
+        }
+
+        public Builder ownerController(String value) { this.ownerController = value; return this; }
+        public Builder ipFamilies(Set<IpFamily> value) { this.ipFamilies = value; return this; }
+        public Builder namespaces(List<Namespace> value) { namespaces.addAll(value); return this; }
+        public Builder pods(List<Pod> value) { pods.addAll(value); return this; }
+        public Builder nodes(List<Node> value) { nodes.addAll(value); return this; }
+        public Builder networkPolicies(List<NetworkPolicy> value) { networkPolicies.addAll(value); return this; }
+        public Builder adminNetworkPolicies(List<AdminNetworkPolicy> value) { anps.addAll(value); return this; }
+        public Builder baselineAdminNetworkPolicies(List<BaselineAdminNetworkPolicy> value) { banps.addAll(value); return this; }
+        public Builder localPorts(Set<String> value) { this.localPorts = value; return this; }
+        public Builder previousPriorities(PriorityAssignment value) { this.previous = value; return this; }
+
+        public PolicySnapshot build() {
+            return new PolicySnapshot(zone, ownerController, ipFamilies, namespaces, pods, nodes, networkPolicies,
+                    anps, banps, localPorts, previous);
+        }
+    }
+}
