@@ -1,0 +1,55 @@
+package io.kovn.controller.clustermanager;
+
+import io.kovn.ovn.annotations.IpFamily;
+import io.kovn.ovn.annotations.IpPrefix;
+import io.kovn.ovn.annotations.NodeId;
+import io.kovn.ovn.annotations.NodeTransitSwitchPortIfaddr;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What the cluster manager hands out.
+ *
+ * @param clusterNetworks the cluster networks node subnets are cut from (IPv4, IPv6 or both)
+ * @param transitV4 the IPv4 transit switch network (node address = network + node id)
+ * @param transitV6 the IPv6 transit switch network
+ * @param maxNodeId the largest node id handed out (at most {@value NodeId#MAX}; smaller in tests)
+ */
+public record ClusterManagerConfig(List<ClusterNetwork> clusterNetworks, IpPrefix transitV4, IpPrefix transitV6,
+                                   int maxNodeId) {
+    public ClusterManagerConfig {
+        clusterNetworks = List.copyOf(clusterNetworks);
+        Objects.requireNonNull(transitV4, "transitV4");
+        Objects.requireNonNull(transitV6, "transitV6");
+        if (clusterNetworks.isEmpty()) {
+            throw new IllegalArgumentException("no cluster network");
+        }
+        if (transitV4.family() != IpFamily.IPV4 || transitV6.family() != IpFamily.IPV6) {
+            throw new IllegalArgumentException("transit networks must be IPv4 and IPv6");
+        }
+        if (maxNodeId < NodeId.MIN || maxNodeId > NodeId.MAX) {
+            throw new IllegalArgumentException("maxNodeId outside " + NodeId.MIN + ".." + NodeId.MAX);
+        }
+    }
+
+    /** The reference defaults: 10.244.0.0/16 with a /24 per node, 100.88.0.0/16 and fd97::/64, ids up to 5000. */
+    public static ClusterManagerConfig defaults() {
+        return of(List.of(ClusterNetwork.DEFAULT_V4));
+    }
+
+    /** The given cluster networks with the reference's transit networks and id range. */
+    public static ClusterManagerConfig of(List<ClusterNetwork> clusterNetworks) {
+        return new ClusterManagerConfig(clusterNetworks, NodeTransitSwitchPortIfaddr.DEFAULT_V4_NETWORK,
+                NodeTransitSwitchPortIfaddr.DEFAULT_V6_NETWORK, NodeId.MAX);
+    }
+
+    /** This config with another id limit. */
+    public ClusterManagerConfig withMaxNodeId(int max) {
+        return new ClusterManagerConfig(clusterNetworks, transitV4, transitV6, max);
+    }
+
+    /** Whether the cluster has addresses of a family. */
+    public boolean has(IpFamily family) {
+        return clusterNetworks.stream().anyMatch(n -> n.family() == family);
+    }
+}

@@ -1,0 +1,163 @@
+package io.kovn.controller.clustermanager;
+
+import io.kovn.ovn.annotations.AnnotationFormatException;
+import io.kovn.ovn.annotations.IpFamily;
+import io.kovn.ovn.annotations.IpPrefix;
+import io.kovn.ovn.annotations.NodeId;
+import io.kovn.ovn.annotations.NodeSubnets;
+import io.kovn.ovn.annotations.NodeTransitSwitchPortIfaddr;
+import io.kovn.ovn.annotations.OvnAnnotations;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The cluster manager's allocation state: node subnets and node ids of every node, no I/O.
+ *
+ * <p>Restart safety: {@link #restore} adopts what existing annotations say before any new
+ * allocation is made, so a node's allocation never moves; {@link #ensure} adopts too, then fills
+ * what is missing. A value held by another node is never adopted twice (the later node gets a new
+ * one). All methods are synchronized: reconciles of different nodes may run concurrently.
+ */
+public final class NodeAllocator {
+    private final ClusterManagerConfig config;
+    private final SubnetAllocator subnets;
+    private final NodeIdAllocator ids;
+    private final Map<String, Held> nodes = new HashMap<>();
+
+    /** What a node holds so far (possibly partial after exhaustion). */
+    private static final class Held {
+        final Map<IpFamily, IpPrefix> subnets = new EnumMap<>(IpFamily.class);
+        NodeId id;
+    }
+
+    /** The outcome of {@link #ensure}. */
+    public sealed interface Decision {
+        /** The node's annotations already state its allocation. */
+        record UpToDate(NodeAllocation allocation) implements Decision {}
+
+        /** The node's annotations must be set to {@code allocation.annotations()}. */
+        record Patch(NodeAllocation allocation) implements Decision {}
+
+        /** A range is full; the node keeps what it has and is retried later. */
+        record Exhausted(String message) implements Decision {}
+    }
+
+    public NodeAllocator(ClusterManagerConfig config) {
+        this.config = config;
+        this.subnets = new SubnetAllocator(config.clusterNetworks());
+        this.ids = new NodeIdAllocator(config.maxNodeId());
+    }
+
+    /**
+     * Adopts the allocation a node's annotations state, as far as it is valid and free; allocates
+     * nothing new. Call for every existing node before the first {@link #ensure}.
+     */
+    public synchronized void restore(String node, Map<String, String> annotations) {
+        adopt(node, annotations);
+    }
+
+    /** Adopts, then allocates what the node lacks, and says whether its annotations must change. */
+    public synchronized Decision ensure(String node, Map<String, String> annotations) {
+        Held held = adopt(node, annotations);
+        for (IpFamily family : subnets.families()) {
+            if (!held.subnets.containsKey(family)) {
+                Optional<IpPrefix> s = subnets.allocate(family);
+                if (s.isEmpty()) {
+                    return new Decision.Exhausted("no free " + family.key() + " node subnet in cluster networks "
+                            + subnets.describe(family) + " for node " + node);
+                }
+                held.subnets.put(family, s.get());
+            }
+        }
+        if (held.id == null) {
+            Optional<NodeId> id = ids.allocate();
+            if (id.isEmpty()) {
+                return new Decision.Exhausted("no free node id in " + NodeId.MIN + ".." + config.maxNodeId()
+                        + " for node " + node);
+            }
+            held.id = id.get();
+        }
+        NodeAllocation allocation = toAllocation(held);
+        Map<String, String> want = allocation.annotations();
+        boolean same = want.entrySet().stream().allMatch(e -> e.getValue().equals(annotations.get(e.getKey())));
+        return same ? new Decision.UpToDate(allocation) : new Decision.Patch(allocation);
+    }
+
+    /** Frees everything a deleted node held. */
+    public synchronized void release(String node) {
+        Held held = nodes.remove(node);
+        if (held == null) {
+            return;
+        }
+        held.subnets.values().forEach(subnets::release);
+        if (held.id != null) {
+            ids.release(held.id);
+        }
+    }
+
+    /** The node's complete allocation, if it has one. */
+    public synchronized Optional<NodeAllocation> allocationOf(String node) {
+        Held held = nodes.get(node);
+        if (held == null || held.id == null || held.subnets.size() != subnets.families().size()) {
+            return Optional.empty();
+        }
+        return Optional.of(toAllocation(held));
+    }
+
+    /** The nodes holding anything. */
+    public synchronized List<String> nodes() {
+        return List.copyOf(nodes.keySet());
+    }
+
+    private Held adopt(String node, Map<String, String> annotations) {
+        Held held = nodes.computeIfAbsent(node, n -> new Held());
+        if (held.subnets.size() < subnets.families().size()) {
+            for (IpPrefix s : parsedSubnets(annotations.get(OvnAnnotations.NODE_SUBNETS))) {
+                if (!held.subnets.containsKey(s.family()) && config.has(s.family()) && subnets.reserve(s)) {
+                    held.subnets.put(s.family(), s);
+                }
+            }
+        }
+        if (held.id == null) {
+            parsedId(annotations.get(OvnAnnotations.NODE_ID))
+                    .filter(id -> id.value() <= config.maxNodeId())
+                    .filter(ids::reserve)
+                    .ifPresent(id -> held.id = id);
+        }
+        return held;
+    }
+
+    private NodeAllocation toAllocation(Held held) {
+        List<IpPrefix> list = new ArrayList<>(held.subnets.values());
+        NodeTransitSwitchPortIfaddr transit = NodeTransitSwitchPortIfaddr.forNodeId(held.id,
+                config.has(IpFamily.IPV4) ? config.transitV4() : null,
+                config.has(IpFamily.IPV6) ? config.transitV6() : null);
+        return new NodeAllocation(list, held.id, transit);
+    }
+
+    private static List<IpPrefix> parsedSubnets(String value) {
+        if (value == null) {
+            return List.of();
+        }
+        try {
+            return NodeSubnets.parse(value).defaultNetwork();
+        } catch (AnnotationFormatException e) {
+            return List.of(); // unreadable: the node gets a fresh allocation written over it
+        }
+    }
+
+    private static Optional<NodeId> parsedId(String value) {
+        if (value == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(NodeId.parse(value));
+        } catch (AnnotationFormatException e) {
+            return Optional.empty();
+        }
+    }
+}

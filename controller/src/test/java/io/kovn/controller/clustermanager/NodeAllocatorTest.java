@@ -1,0 +1,96 @@
+package io.kovn.controller.clustermanager;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kovn.controller.clustermanager.NodeAllocator.Decision;
+import io.kovn.ovn.annotations.OvnAnnotations;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class NodeAllocatorTest {
+
+    private static NodeAllocation patched(Decision d) {
+        assertThat(d).isInstanceOf(Decision.Patch.class);
+        return ((Decision.Patch) d).allocation();
+    }
+
+    @Test
+    void firstNodeGetsTheReferenceValues() {
+        NodeAllocator a = new NodeAllocator(ClusterManagerConfig.defaults());
+        Map<String, String> ann = patched(a.ensure("node-a", Map.of())).annotations();
+        assertThat(ann).containsExactlyInAnyOrderEntriesOf(Map.of(
+                OvnAnnotations.NODE_SUBNETS, "{\"default\":[\"10.244.0.0/24\"]}",
+                OvnAnnotations.NODE_ID, "2",
+                OvnAnnotations.NODE_TRANSIT_SWITCH_PORT_IFADDR, "{\"ipv4\":\"100.88.0.2/16\"}"));
+        assertThat(a.ensure("node-a", ann)).isInstanceOf(Decision.UpToDate.class);
+    }
+
+    @Test
+    void dualStackGivesOneSubnetPerFamilyAndBothTransitAddresses() {
+        NodeAllocator a = new NodeAllocator(ClusterManagerConfig.of(List.of(
+                ClusterNetwork.parse("fd00:10:244::/48/64"), ClusterNetwork.parse("10.244.0.0/16/24"))));
+        a.ensure("n1", Map.of());
+        Map<String, String> ann = patched(a.ensure("n2", Map.of())).annotations();
+        assertThat(ann.get(OvnAnnotations.NODE_SUBNETS)).isEqualTo("{\"default\":[\"10.244.1.0/24\",\"fd00:10:244:1::/64\"]}");
+        assertThat(ann.get(OvnAnnotations.NODE_TRANSIT_SWITCH_PORT_IFADDR))
+                .isEqualTo("{\"ipv4\":\"100.88.0.3/16\",\"ipv6\":\"fd97::3/64\"}");
+    }
+
+    @Test
+    void restartAdoptsExistingAllocationsBeforeHandingOutNewOnes() {
+        NodeAllocator before = new NodeAllocator(ClusterManagerConfig.defaults());
+        Map<String, String> a = patched(before.ensure("a", Map.of())).annotations();
+        Map<String, String> b = patched(before.ensure("b", Map.of())).annotations();
+        before.release("a");
+        Map<String, String> c = patched(before.ensure("c", Map.of())).annotations(); // reuses a's values
+
+        NodeAllocator after = new NodeAllocator(ClusterManagerConfig.defaults());
+        after.restore("b", b);
+        after.restore("c", c);
+        assertThat(after.ensure("new", Map.of())).isInstanceOfSatisfying(Decision.Patch.class, p -> {
+            assertThat(p.allocation().id().value()).isEqualTo(4);
+            assertThat(p.allocation().subnets()).hasToString("[10.244.2.0/24]");
+        });
+        assertThat(after.ensure("b", b)).isInstanceOf(Decision.UpToDate.class);
+        assertThat(after.ensure("c", c)).isInstanceOf(Decision.UpToDate.class);
+        assertThat(c).isEqualTo(a);
+    }
+
+    @Test
+    void aDuplicatedAnnotationIsReallocatedForTheSecondNodeOnly() {
+        NodeAllocator a = new NodeAllocator(ClusterManagerConfig.defaults());
+        Map<String, String> first = patched(a.ensure("first", Map.of())).annotations();
+        NodeAllocation copy = patched(a.ensure("copycat", first));
+        assertThat(copy.id().value()).isEqualTo(3);
+        assertThat(copy.subnets()).hasToString("[10.244.1.0/24]");
+        assertThat(a.ensure("first", first)).isInstanceOf(Decision.UpToDate.class);
+    }
+
+    @Test
+    void malformedAnnotationsAreOverwrittenWithAFreshAllocation() {
+        NodeAllocator a = new NodeAllocator(ClusterManagerConfig.defaults());
+        Map<String, String> bad = new HashMap<>();
+        bad.put(OvnAnnotations.NODE_SUBNETS, "{\"default\":[\"nonsense\"]}");
+        bad.put(OvnAnnotations.NODE_ID, "x");
+        assertThat(patched(a.ensure("n", bad)).id().value()).isEqualTo(2);
+    }
+
+    @Test
+    void exhaustionIsADecisionNotACrash() {
+        NodeAllocator a = new NodeAllocator(ClusterManagerConfig.of(List.of(ClusterNetwork.parse("10.0.0.0/23/24"))));
+        a.ensure("n1", Map.of());
+        a.ensure("n2", Map.of());
+        assertThat(a.ensure("n3", Map.of())).isInstanceOfSatisfying(Decision.Exhausted.class,
+                e -> assertThat(e.message()).isEqualTo("no free ipv4 node subnet in cluster networks [10.0.0.0/23/24] for node n3"));
+        a.release("n1");
+        assertThat(patched(a.ensure("n3", Map.of())).subnets()).hasToString("[10.0.0.0/24]");
+
+        NodeAllocator ids = new NodeAllocator(ClusterManagerConfig.defaults().withMaxNodeId(3));
+        ids.ensure("n1", Map.of());
+        ids.ensure("n2", Map.of());
+        assertThat(ids.ensure("n3", Map.of())).isInstanceOfSatisfying(Decision.Exhausted.class,
+                e -> assertThat(e.message()).contains("no free node id in 2..3"));
+    }
+}
