@@ -1,0 +1,191 @@
+package io.kovn.node.plumbing;
+
+import io.kovn.node.ovs.OvsVsctl;
+import io.kovn.runtime.net.Command;
+import io.kovn.runtime.net.CommandFailedException;
+import io.kovn.runtime.net.Netns;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Wires pods to the integration bridge: a veth pair whose pod end becomes {@code eth0} (or the
+ * requested name) with the pod's MAC, addresses, routes and MTU, and whose host end is an OVS port
+ * carrying {@code external_ids:iface-id=<ns>_<pod>}, so that ovn-controller binds the logical
+ * switch port to it.
+ *
+ * <p>The plumber keeps no state of its own: the kernel and conf.db are the record, so a restarted
+ * node agent finds running pods exactly as they were.
+ */
+public final class PodPlumber {
+    private static final Logger LOG = LoggerFactory.getLogger(PodPlumber.class);
+
+    private final Netns nodeNetns;
+    private final OvsVsctl vsctl;
+    private final String bridge;
+    private final Duration installTimeout;
+
+    /**
+     * @param nodeNetns where br-int's datapath lives (root on a real node; the emulated node's namespace)
+     * @param vsctl ovs-vsctl bound to that node's conf.db
+     * @param bridge the integration bridge, normally br-int
+     * @param installTimeout how long to wait for ovn-controller to mark the port ovn-installed
+     */
+    public PodPlumber(Netns nodeNetns, OvsVsctl vsctl, String bridge, Duration installTimeout) {
+        this.nodeNetns = Objects.requireNonNull(nodeNetns, "nodeNetns");
+        this.vsctl = Objects.requireNonNull(vsctl, "vsctl");
+        this.bridge = Objects.requireNonNull(bridge, "bridge");
+        this.installTimeout = Objects.requireNonNull(installTimeout, "installTimeout");
+    }
+
+    /** The host-side veth name: the container id's first 15 characters, as the reference does. */
+    public static String hostInterfaceName(String containerId) {
+        String n = containerId.length() > Netns.MAX_LINK_NAME ? containerId.substring(0, Netns.MAX_LINK_NAME) : containerId;
+        return Netns.requireLinkName(n);
+    }
+
+    /**
+     * Wires the pod and waits until its port is ovn-installed. Repeating it for the same container
+     * rebuilds the wiring. On any failure everything made for the pod is removed again.
+     *
+     * @throws PlumbingException with the failing step (and its command/stderr) in the message
+     */
+    public PlumbedInterface add(PodInterfaceSpec spec) {
+        String host = hostInterfaceName(spec.containerId());
+        long start = System.nanoTime();
+        try {
+            remove(host, spec.podNetns(), spec.ifName());
+            removeStalePortsOf(spec.ifaceId(), host);
+            nodeNetns.addVethPair(host, spec.ifName(), spec.podNetns());
+            configurePodSide(spec);
+            nodeNetns.setMtu(host, spec.mtu());
+            nodeNetns.linkUp(host);
+            vsctl.run(addPortArgs(spec, host));
+            awaitOvnInstalled(host);
+            PlumbedInterface result = new PlumbedInterface(host, nodeNetns.mac(host), spec.ifName(), spec.mac(),
+                    spec.podNetns().path().map(Object::toString).orElse(""), spec.ipCidrs(), spec.gatewayIps());
+            LOG.info("plumbed {} ({}) as {} in {} ms", spec.ifaceId(), spec.ipCidrs(), host,
+                    (System.nanoTime() - start) / 1_000_000);
+            return result;
+        } catch (RuntimeException e) {
+            try {
+                remove(host, spec.podNetns(), spec.ifName());
+            } catch (RuntimeException cleanup) {
+                e.addSuppressed(cleanup);
+            }
+            throw e instanceof PlumbingException pe ? pe
+                    : new PlumbingException("plumbing " + spec.ifaceId() + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    private void configurePodSide(PodInterfaceSpec spec) {
+        Netns pod = spec.podNetns();
+        String ifn = spec.ifName();
+        pod.setMac(ifn, spec.mac());
+        pod.setMtu(ifn, spec.mtu());
+        pod.disableTxChecksum(ifn);
+        pod.linkUp("lo");
+        pod.linkUp(ifn);
+        for (String cidr : spec.ipCidrs()) {
+            pod.addAddress(ifn, cidr);
+        }
+        for (String gw : spec.gatewayIps()) {
+            pod.replaceRoute("default", gw, ifn);
+        }
+        for (PodInterfaceSpec.PodRoute r : spec.routes()) {
+            pod.replaceRoute(r.destination(), r.nextHop(), ifn);
+        }
+    }
+
+    /** The ovs-vsctl arguments that put the host end on the bridge, bound to the pod (pure). */
+    List<String> addPortArgs(PodInterfaceSpec spec, String host) {
+        List<String> a = new ArrayList<>(List.of("--", "--may-exist", "add-port", bridge, host,
+                "--", "set", "Interface", host,
+                "external_ids:iface-id=" + OvsVsctl.quote(spec.ifaceId()),
+                "external_ids:attached_mac=" + OvsVsctl.quote(spec.mac()),
+                "external_ids:sandbox=" + OvsVsctl.quote(spec.containerId()),
+                "external_ids:ip_addresses=" + OvsVsctl.quote(String.join(",", spec.ipCidrs()))));
+        if (spec.podUid() != null) {
+            a.add("external_ids:iface-id-ver=" + OvsVsctl.quote(spec.podUid()));
+        }
+        return a;
+    }
+
+    private void awaitOvnInstalled(String host) {
+        try {
+            vsctl.run(installTimeout, List.of("wait-until", "Interface", host,
+                    "external_ids:ovn-installed=" + OvsVsctl.quote("true")));
+        } catch (CommandFailedException e) {
+            throw new PlumbingException("port " + host + " not ovn-installed within " + installTimeout
+                    + " (is its logical switch port in this zone's NB and ovn-controller running?)", e);
+        }
+    }
+
+    /**
+     * Removes the pod's port and veth. Idempotent: removing an unknown or already removed pod
+     * succeeds. {@code podNetns} may be null or gone (the runtime may have destroyed it already).
+     */
+    public void del(String containerId, Netns podNetns, String ifName) {
+        remove(hostInterfaceName(containerId), podNetns, ifName);
+    }
+
+    private void remove(String host, Netns podNetns, String ifName) {
+        vsctl.run("--if-exists", "del-port", bridge, host);
+        nodeNetns.deleteLink(host);
+        if (podNetns != null && ifName != null && podNetns.exists()) {
+            podNetns.deleteLink(ifName);
+        }
+    }
+
+    /** Ports left by an earlier sandbox of the same pod would compete for the binding. */
+    private void removeStalePortsOf(String ifaceId, String keep) {
+        String names = vsctl.run("--bare", "--columns=name", "find", "Interface",
+                "external_ids:iface-id=" + OvsVsctl.quote(ifaceId));
+        for (String name : names.split("\\s+")) {
+            if (!name.isBlank() && !name.equals(keep)) {
+                LOG.info("removing stale port {} of {}", name, ifaceId);
+                vsctl.run("--if-exists", "del-port", bridge, name);
+                nodeNetns.deleteLink(name);
+            }
+        }
+    }
+
+    /** Verifies the wiring of a pod against its spec without changing anything. */
+    public PlumbingCheck check(PodInterfaceSpec spec) {
+        String host = hostInterfaceName(spec.containerId());
+        List<String> problems = new ArrayList<>();
+        if (!nodeNetns.linkExists(host)) {
+            problems.add("host interface " + host + " is missing");
+        }
+        Command.Result ifaceId = vsctl.tryRun("get", "Interface", host, "external_ids:iface-id");
+        String have = ifaceId.ok() ? ifaceId.stdout().strip().replace("\"", "") : "";
+        if (!have.equals(spec.ifaceId())) {
+            problems.add("OVS interface " + host + " has iface-id '" + have + "', expected " + spec.ifaceId());
+        }
+        Command.Result bridgeOf = vsctl.tryRun("port-to-br", host);
+        if (!bridgeOf.ok() || !bridgeOf.stdout().strip().equals(bridge)) {
+            problems.add("port " + host + " is not on " + bridge);
+        }
+        Netns pod = spec.podNetns();
+        if (!pod.exists()) {
+            problems.add("pod network namespace " + pod + " is gone");
+        } else if (!pod.linkExists(spec.ifName())) {
+            problems.add("pod interface " + spec.ifName() + " is missing");
+        } else {
+            String mac = pod.mac(spec.ifName());
+            if (!mac.equalsIgnoreCase(spec.mac())) {
+                problems.add("pod MAC is " + mac + ", expected " + spec.mac());
+            }
+            List<String> addrs = pod.addresses(spec.ifName());
+            for (String cidr : spec.ipCidrs()) {
+                if (!addrs.contains(cidr)) {
+                    problems.add("pod address " + cidr + " is missing (has " + addrs + ")");
+                }
+            }
+        }
+        return problems.isEmpty() ? new PlumbingCheck.Healthy() : new PlumbingCheck.Broken(problems);
+    }
+}

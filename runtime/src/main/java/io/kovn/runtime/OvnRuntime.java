@@ -1,0 +1,78 @@
+package io.kovn.runtime;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * The unpacked OVN 25.03 / OVS 3.5 runtime (installed by {@code scripts/install-ovn-runtime.sh}):
+ * wrapper executables in {@code bin/} and schema files.
+ *
+ * <p>Located by, in order: system property {@code kovn.runtime}, environment {@code KOVN_RUNTIME},
+ * else {@code <repo>/.runtime/ovn} where {@code <repo>} is the nearest folder above the working
+ * directory that holds {@code scripts/install-ovn-runtime.sh}.
+ *
+ * @param root the runtime folder
+ */
+public record OvnRuntime(Path root) {
+    public OvnRuntime {
+        Objects.requireNonNull(root, "root");
+    }
+
+    /** Finds the runtime, failing with instructions when it is not installed. */
+    public static OvnRuntime locate() {
+        String prop = System.getProperty("kovn.runtime");
+        String env = System.getenv("KOVN_RUNTIME");
+        Path root;
+        if (prop != null && !prop.isBlank()) {
+            root = Path.of(prop);
+        } else if (env != null && !env.isBlank()) {
+            root = Path.of(env);
+        } else {
+            root = repoRoot().resolve(".runtime/ovn");
+        }
+        OvnRuntime rt = new OvnRuntime(root.toAbsolutePath().normalize());
+        if (!Files.isExecutable(rt.bin("ovsdb-server")) || !Files.isRegularFile(rt.nbSchema())) {
+            throw new IllegalStateException("OVN runtime not found at " + rt.root()
+                    + " (no bin/ovsdb-server or share-ovn/ovn-nb.ovsschema); install it with scripts/install-ovn-runtime.sh"
+                    + " or point -Dkovn.runtime / KOVN_RUNTIME at an installed runtime");
+        }
+        return rt;
+    }
+
+    private static Path repoRoot() {
+        Path dir = Path.of("").toAbsolutePath();
+        for (Path p = dir; p != null; p = p.getParent()) {
+            if (Files.isRegularFile(p.resolve("scripts/install-ovn-runtime.sh"))) {
+                return p;
+            }
+        }
+        throw new IllegalStateException("OVN runtime not configured and no kovn repository (scripts/install-ovn-runtime.sh) above "
+                + dir + "; set -Dkovn.runtime or KOVN_RUNTIME");
+    }
+
+    /** A wrapper executable, e.g. {@code bin("ovn-nbctl")}. */
+    public Path bin(String tool) {
+        return root.resolve("bin").resolve(tool);
+    }
+
+    /** The bin folder. */
+    public Path binDir() {
+        return root.resolve("bin");
+    }
+
+    /** OVN Northbound schema file. */
+    public Path nbSchema() {
+        return root.resolve("share-ovn/ovn-nb.ovsschema");
+    }
+
+    /** OVN Southbound schema file. */
+    public Path sbSchema() {
+        return root.resolve("share-ovn/ovn-sb.ovsschema");
+    }
+
+    /** Open_vSwitch schema file. */
+    public Path vswitchSchema() {
+        return root.resolve("share-openvswitch/vswitch.ovsschema");
+    }
+}

@@ -1,0 +1,199 @@
+package io.kovn.sandbox.infra;
+
+import io.kovn.node.ovs.OvsBridgeConfig;
+import io.kovn.node.ovs.OvsVsctl;
+import io.kovn.runtime.OvnControllerProcess;
+import io.kovn.runtime.OvsVswitchdProcess;
+import io.kovn.runtime.net.Command;
+import io.kovn.runtime.net.Netns;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One emulated Kubernetes node and its own OVN zone (zone name = node name): a network namespace
+ * {@code <prefix><node>} with {@code eth0} on the {@link Underlay}, and in a folder of its own the
+ * zone's NB, SB and ovn-northd, the node's conf.db, ovs-vswitchd (inside the namespace, netdev
+ * datapath), {@code br-phy} holding eth0 and the node address (the geneve endpoint the userspace
+ * datapath needs), {@code br-int}, and ovn-controller.
+ *
+ * <p>{@link #close()} stops every process and removes the namespace, its links and the folder.
+ */
+public final class EmulatedNode implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(EmulatedNode.class);
+    /** Unix socket paths must fit sun_path (108 bytes) with the longest file name we use. */
+    private static final int MAX_FOLDER_PATH = 80;
+
+    private final String name;
+    private final OvnHome home;
+    private final Path folder;
+    private final Netns netns;
+    private final String systemId;
+    private String encapIp;
+    private ZoneDatabases databases;
+    private OvsVswitchdProcess vswitchd;
+    private OvnControllerProcess ovnController;
+
+    private EmulatedNode(String name, OvnHome home, Path folder, Netns netns, String systemId) {
+        this.name = name;
+        this.home = home;
+        this.folder = folder;
+        this.netns = netns;
+        this.systemId = systemId;
+    }
+
+    /**
+     * Brings the node up and returns once its chassis is registered in its SB.
+     *
+     * @param underlay the network to attach eth0 to (also gives the name prefix)
+     * @param name node name (also the OVN zone name)
+     * @param folder the node's own folder (created; removed by close); short, since sockets live there
+     * @param home the OVN/OVS runtime
+     */
+    public static EmulatedNode start(Underlay underlay, String name, Path folder, OvnHome home) {
+        if (folder.toAbsolutePath().toString().length() > MAX_FOLDER_PATH) {
+            throw new IllegalArgumentException("node folder path too long for unix sockets: " + folder);
+        }
+        long t0 = System.nanoTime();
+        EmulatedNode node = new EmulatedNode(name, home, folder.toAbsolutePath(),
+                Netns.named(underlay.prefix() + name), UUID.randomUUID().toString());
+        try {
+            node.bringUp(underlay);
+        } catch (RuntimeException e) {
+            try {
+                node.close();
+            } catch (RuntimeException cleanup) {
+                e.addSuppressed(cleanup);
+            }
+            throw e;
+        }
+        LOG.info("emulated node {} up in {} ms (chassis {}, encap {})", name,
+                (System.nanoTime() - t0) / 1_000_000, node.systemId, node.encapIp);
+        return node;
+    }
+
+    private void bringUp(Underlay underlay) {
+        try {
+            Files.createDirectories(folder);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        databases = ZoneDatabases.start(home, folder, name);
+        Netns.add(netns.name().orElseThrow());
+        Underlay.Attachment eth0 = underlay.attach(netns, "eth0");
+        encapIp = eth0.address();
+        vswitchd = OvsVswitchdProcess.start(home.bin(), databases.ovsDbSocket(), folder, netns);
+        vsctl().run("--", "--may-exist", "add-br", "br-phy",
+                "--", "set", "Bridge", "br-phy", "datapath_type=netdev",
+                "--", "--may-exist", "add-port", "br-phy", "eth0");
+        netns.addAddress("br-phy", eth0.addressCidr());
+        netns.linkUp("br-phy");
+        // The userspace datapath routes tunnel packets with its own table, not the kernel's.
+        vswitchd.appctl("ovs/route/add", underlay.cidr(), "br-phy");
+        new OvsBridgeConfig(OvsBridgeConfig.BR_INT, OvsBridgeConfig.NETDEV, systemId, name, encapIp,
+                "unix:" + databases.sbSocket()).apply(vsctl());
+        ovnController = OvnControllerProcess.start(home.bin(), databases.ovsDbSocket(), folder, netns);
+        sbctl("--timeout=20", "wait-until", "Chassis", systemId);
+    }
+
+    /** ovs-vsctl bound to this node's conf.db. */
+    public OvsVsctl vsctl() {
+        return OvsVsctl.of(home.bin(), databases.ovsDbSocket());
+    }
+
+    /** Runs ovn-nbctl against this zone's NB. */
+    public String nbctl(String... args) {
+        return ctl("ovn-nbctl", databases.nbSocket(), args);
+    }
+
+    /** Runs ovn-sbctl against this zone's SB. */
+    public String sbctl(String... args) {
+        return ctl("ovn-sbctl", databases.sbSocket(), args);
+    }
+
+    private String ctl(String tool, Path socket, String... args) {
+        List<String> argv = new ArrayList<>(List.of(home.bin().resolve(tool).toString(), "--db=unix:" + socket));
+        argv.addAll(List.of(args));
+        return Command.run(argv);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** The node's network namespace ({@code <prefix><name>}). */
+    public Netns netns() {
+        return netns;
+    }
+
+    /** The OVS system-id, i.e. the chassis name. */
+    public String systemId() {
+        return systemId;
+    }
+
+    /** The node's underlay address, used as geneve encap IP. */
+    public String encapIp() {
+        return encapIp;
+    }
+
+    public Path nbSocket() {
+        return databases.nbSocket();
+    }
+
+    public Path sbSocket() {
+        return databases.sbSocket();
+    }
+
+    /** The node's conf.db (Open_vSwitch) socket. */
+    public Path ovsDbSocket() {
+        return databases.ovsDbSocket();
+    }
+
+    /** The node's folder: databases, sockets, pidfiles, logs. */
+    public Path folder() {
+        return folder;
+    }
+
+    public OvnHome home() {
+        return home;
+    }
+
+    public OvsVswitchdProcess vswitchd() {
+        return vswitchd;
+    }
+
+    public OvnControllerProcess ovnController() {
+        return ovnController;
+    }
+
+    /** Stops every process and removes the namespace (with its links) and the folder. Idempotent. */
+    @Override
+    public void close() {
+        RuntimeException failure = null;
+        for (AutoCloseable c : new AutoCloseable[] {ovnController, vswitchd, databases}) {
+            try {
+                if (c != null) {
+                    c.close();
+                }
+            } catch (Exception e) {
+                failure = failure == null ? new IllegalStateException("closing node " + name, e) : failure;
+            }
+        }
+        try {
+            netns.delete();
+        } catch (RuntimeException e) {
+            failure = failure == null ? e : failure;
+        }
+        Leftovers.deleteTree(folder);
+        if (failure != null) {
+            throw failure;
+        }
+    }
+}
