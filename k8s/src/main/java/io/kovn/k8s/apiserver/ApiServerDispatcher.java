@@ -1,0 +1,131 @@
+package io.kovn.k8s.apiserver;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.mockwebserver.dsl.HttpMethod;
+import io.fabric8.mockwebserver.http.Buffer;
+import io.fabric8.mockwebserver.http.Dispatcher;
+import io.fabric8.mockwebserver.http.Headers;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A decorator in front of fabric8's CRUD dispatcher adding the {@link ApiServerRules} a real API
+ * server applies to core objects. Creates and updates are rewritten before the mock sees them; a
+ * patch of an object is applied here and handed to the mock as an update carrying the stored
+ * {@code resourceVersion}, so optimistic concurrency and watch events stay the mock's own.
+ * Writes are serialised so that read-modify-write is atomic.
+ */
+final class ApiServerDispatcher extends Dispatcher {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final Dispatcher delegate;
+  private final AtomicLong requests = new AtomicLong();
+
+  ApiServerDispatcher(Dispatcher delegate) {
+    this.delegate = delegate;
+  }
+
+  /** Requests served so far (the mock's own request log is drained, so this is the count to use). */
+  long requestCount() {
+    return requests.get();
+  }
+
+  @Override
+  public MockResponse dispatch(RecordedRequest request) {
+    requests.incrementAndGet();
+    HttpMethod method = request.method();
+    Optional<ResourcePath> path = ResourcePath.parse(request.getPath());
+    if (method == HttpMethod.GET || path.isEmpty() || path.get().status()) {
+      return delegate.dispatch(request);
+    }
+    synchronized (this) {
+      try {
+        return switch (method) {
+          case POST -> path.get().collection() ? create(request, path.get()) : delegate.dispatch(request);
+          case PUT -> path.get().collection() ? delegate.dispatch(request) : update(request, path.get());
+          case PATCH -> path.get().collection() ? delegate.dispatch(request) : patch(request, path.get());
+          default -> delegate.dispatch(request);
+        };
+      } catch (IOException | RuntimeException e) {
+        return new MockResponse().setResponseCode(400).setBody(status(400, "BadRequest", e.getMessage()));
+      }
+    }
+  }
+
+  private MockResponse create(RecordedRequest request, ResourcePath path) throws IOException {
+    if (!(JSON.readTree(body(request)) instanceof ObjectNode object)) {
+      return delegate.dispatch(request);
+    }
+    return delegate.dispatch(withBody(request, HttpMethod.POST, request.getPath(), ApiServerRules.onCreate(path.plural(), object)));
+  }
+
+  private MockResponse update(RecordedRequest request, ResourcePath path) throws IOException {
+    Optional<JsonNode> existing = get(request, path);
+    if (existing.isEmpty() || !(JSON.readTree(body(request)) instanceof ObjectNode incoming)) {
+      return delegate.dispatch(request);
+    }
+    return delegate.dispatch(withBody(request, HttpMethod.PUT, request.getPath(),
+        ApiServerRules.onUpdate(path.plural(), incoming, existing.get())));
+  }
+
+  private MockResponse patch(RecordedRequest request, ResourcePath path) throws IOException {
+    Optional<JsonNode> existing = get(request, path);
+    if (existing.isEmpty()) {
+      return delegate.dispatch(request);
+    }
+    Optional<JsonNode> patched = ApiServerRules.applyPatch(
+        request.getHeader("Content-Type"), existing.get(), JSON.readTree(body(request)));
+    if (patched.isEmpty() || !(patched.get() instanceof ObjectNode incoming)) {
+      return delegate.dispatch(request);
+    }
+    ObjectNode stored = ApiServerRules.onUpdate(path.plural(), incoming, existing.get());
+    // the patch applied to the stored version carries its resourceVersion, unless the patch itself
+    // named one: then that is a precondition, checked by the mock's update
+    if (stored.get("metadata") instanceof ObjectNode metadata && !metadata.has("resourceVersion")) {
+      metadata.set("resourceVersion", existing.get().path("metadata").get("resourceVersion"));
+    }
+    return delegate.dispatch(withBody(request, HttpMethod.PUT, path.objectPath(), stored));
+  }
+
+  private Optional<JsonNode> get(RecordedRequest original, ResourcePath path) throws IOException {
+    MockResponse response = delegate.dispatch(new RecordedRequest(
+        original.getHttpVersion(), HttpMethod.GET, path.objectPath(), original.getHeaders(), new Buffer()));
+    if (response.code() != 200) {
+      return Optional.empty();
+    }
+    return Optional.of(JSON.readTree(response.getBody().getBytes()));
+  }
+
+  private static String body(RecordedRequest request) {
+    return new String(request.getBody().getBytes(), StandardCharsets.UTF_8);
+  }
+
+  private static RecordedRequest withBody(RecordedRequest original, HttpMethod method, String path, JsonNode body)
+      throws IOException {
+    byte[] bytes = JSON.writeValueAsBytes(body);
+    Headers headers = original.getHeaders().newBuilder()
+        .set("Content-Type", "application/json")
+        .set("Content-Length", Integer.toString(bytes.length))
+        .build();
+    return new RecordedRequest(original.getHttpVersion(), method, path, headers, new Buffer(bytes));
+  }
+
+  private static String status(int code, String reason, String message) {
+    ObjectNode status = JSON.createObjectNode()
+        .put("apiVersion", "v1").put("kind", "Status").put("status", "Failure")
+        .put("message", message).put("reason", reason).put("code", code);
+    return status.toString();
+  }
+
+  @Override
+  public void shutdown() {
+    delegate.shutdown();
+  }
+}

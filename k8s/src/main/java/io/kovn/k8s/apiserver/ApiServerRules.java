@@ -1,0 +1,98 @@
+package io.kovn.k8s.apiserver;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.zjsonpatch.JsonPatch;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What a real API server does to core objects that fabric8's mock does not, as pure functions on
+ * JSON trees (the mock already handles custom resources with a {@code status} subresource):
+ * <ul>
+ *   <li>every Namespace carries the immutable label {@code kubernetes.io/metadata.name=<name>};</li>
+ *   <li>{@code status} of pods, nodes, services and namespaces is a subresource: writes to the object
+ *       keep the stored status (writes to {@code /status} keep the rest, which the mock already does);</li>
+ *   <li>on create a Pod's status is reset to {@code Pending}, a Service's to empty and a Namespace's to
+ *       {@code Active}; a Node keeps the status the kubelet registers it with.</li>
+ * </ul>
+ */
+final class ApiServerRules {
+
+  static final String NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name";
+  private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
+
+  private ApiServerRules() {}
+
+  /** The object as stored on create of {@code plural}. */
+  static ObjectNode onCreate(String plural, ObjectNode object) {
+    ObjectNode result = object.deepCopy();
+    switch (plural) {
+      case "namespaces" -> {
+        labelNamespace(result);
+        result.set("status", JSON.objectNode().put("phase", "Active"));
+      }
+      case "pods" -> result.set("status", JSON.objectNode().put("phase", "Pending"));
+      case "services" -> result.set("status", JSON.objectNode().set("loadBalancer", JSON.objectNode()));
+      default -> { }
+    }
+    return result;
+  }
+
+  /** The object as stored on a write to the object (not {@code /status}) given the stored one. */
+  static ObjectNode onUpdate(String plural, ObjectNode incoming, JsonNode existing) {
+    ObjectNode result = incoming.deepCopy();
+    JsonNode status = existing.get("status");
+    if (status == null || status.isNull()) {
+      result.remove("status");
+    } else {
+      result.set("status", status.deepCopy());
+    }
+    if (plural.equals("namespaces")) {
+      labelNamespace(result);
+    }
+    return result;
+  }
+
+  private static void labelNamespace(ObjectNode namespace) {
+    JsonNode metadata = namespace.get("metadata");
+    if (!(metadata instanceof ObjectNode meta) || !meta.hasNonNull("name")) {
+      return; // the mock rejects it with 422 anyway
+    }
+    JsonNode labels = meta.get("labels");
+    ObjectNode labelNode = labels instanceof ObjectNode existing ? existing : meta.putObject("labels");
+    labelNode.put(NAMESPACE_NAME_LABEL, meta.get("name").asText());
+  }
+
+  /**
+   * Applies a JSON patch or JSON merge patch (by content type) to {@code target}; empty for other
+   * patch types (strategic merge, apply), which are left to the mock to refuse.
+   */
+  static Optional<JsonNode> applyPatch(String contentType, JsonNode target, JsonNode patch) {
+    String type = contentType == null ? "" : contentType.split(";")[0].trim().toLowerCase();
+    return switch (type) {
+      case "application/json-patch+json" -> Optional.of(JsonPatch.apply(patch, target));
+      case "application/merge-patch+json" -> Optional.of(mergePatch(target, patch));
+      default -> Optional.empty();
+    };
+  }
+
+  /** RFC 7386: objects merge recursively, {@code null} removes a member, anything else replaces. */
+  static JsonNode mergePatch(JsonNode target, JsonNode patch) {
+    if (!patch.isObject()) {
+      return patch.deepCopy();
+    }
+    ObjectNode result = target != null && target.isObject() ? ((ObjectNode) target).deepCopy() : JSON.objectNode();
+    for (Iterator<Map.Entry<String, JsonNode>> it = patch.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> field = it.next();
+      if (field.getValue().isNull()) {
+        result.remove(field.getKey());
+      } else {
+        result.set(field.getKey(), mergePatch(result.get(field.getKey()), field.getValue()));
+      }
+    }
+    return result;
+  }
+}

@@ -1,0 +1,182 @@
+package io.kovn.k8s.apiserver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodStatusBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.kovn.k8s.client.KubeClients;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class EmbeddedApiServerTest {
+
+  private static final ResourceDefinitionContext CUDN = new ResourceDefinitionContext.Builder()
+      .withGroup("k8s.ovn.org").withVersion("v1").withKind("ClusterUserDefinedNetwork")
+      .withPlural("clusteruserdefinednetworks").withNamespaced(false).build();
+
+  private static EmbeddedApiServer server;
+  private static KubernetesClient client;
+
+  @BeforeAll
+  static void start() {
+    server = EmbeddedApiServer.start();
+    client = server.newClient();
+  }
+
+  @AfterAll
+  static void stop() {
+    client.close();
+    server.close();
+  }
+
+  @Test
+  void objectsGetUidsCreationTimestampsAndIncreasingResourceVersions() {
+    Namespace a = create("meta-a");
+    Namespace b = create("meta-b");
+    assertThat(a.getMetadata().getUid()).isNotBlank().isNotEqualTo(b.getMetadata().getUid());
+    assertThat(a.getMetadata().getCreationTimestamp()).isNotBlank();
+    long before = Long.parseLong(a.getMetadata().getResourceVersion());
+    Namespace edited = client.namespaces().withName("meta-a").edit(ns -> new NamespaceBuilder(ns)
+        .editMetadata().addToAnnotations("x", "y").endMetadata().build());
+    assertThat(Long.parseLong(edited.getMetadata().getResourceVersion())).isGreaterThan(before);
+    assertThat(edited.getMetadata().getUid()).isEqualTo(a.getMetadata().getUid());
+    assertThat(edited.getMetadata().getCreationTimestamp()).isEqualTo(a.getMetadata().getCreationTimestamp());
+  }
+
+  @Test
+  void namespacesCarryTheirNameLabelWhateverAWriteDoesToLabels() {
+    Namespace created = create("labelled");
+    assertThat(created.getMetadata().getLabels()).containsEntry("kubernetes.io/metadata.name", "labelled");
+    assertThat(created.getStatus().getPhase()).isEqualTo("Active");
+
+    Namespace edited = client.namespaces().withName("labelled").edit(ns -> new NamespaceBuilder(ns)
+        .editMetadata().withLabels(Map.of("team", "blue")).endMetadata().build());
+    assertThat(edited.getMetadata().getLabels())
+        .containsExactlyInAnyOrderEntriesOf(Map.of("team", "blue", "kubernetes.io/metadata.name", "labelled"));
+
+    Namespace merged = client.namespaces().withName("labelled")
+        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"labels\":null}}");
+    assertThat(merged.getMetadata().getLabels()).containsExactlyEntriesOf(Map.of("kubernetes.io/metadata.name", "labelled"));
+
+    assertThat(client.namespaces().withLabel("kubernetes.io/metadata.name", "kube-system").list().getItems())
+        .extracting(ns -> ns.getMetadata().getName()).containsExactly("kube-system");
+  }
+
+  @Test
+  void equalityLabelSelectorsSelect() {
+    for (String name : List.of("sel-1", "sel-2", "sel-3")) {
+      client.nodes().resource(new NodeBuilder().withNewMetadata().withName(name)
+          .addToLabels("pool", name.equals("sel-3") ? "b" : "a").endMetadata().build()).create();
+    }
+    assertThat(client.nodes().withLabel("pool", "a").list().getItems())
+        .extracting(node -> node.getMetadata().getName()).containsExactlyInAnyOrder("sel-1", "sel-2");
+    assertThat(client.nodes().withLabel("pool", "b").list().getItems()).hasSize(1);
+    assertThat(client.nodes().withLabel("pool", "c").list().getItems()).isEmpty();
+  }
+
+  @Test
+  void podStatusIsASubresource() {
+    client.pods().inNamespace("default").resource(new PodBuilder()
+        .withNewMetadata().withName("p").withNamespace("default").endMetadata()
+        .withNewSpec().withNodeName("n1").addNewContainer().withName("c").withImage("i").endContainer().endSpec()
+        .withStatus(new PodStatusBuilder().withPhase("Running").withPodIP("10.0.0.9").build())
+        .build()).create();
+    Pod pending = client.pods().inNamespace("default").withName("p").get();
+    assertThat(pending.getStatus().getPhase()).as("create resets a pod's status").isEqualTo("Pending");
+    assertThat(pending.getStatus().getPodIP()).isNull();
+
+    Pod running = client.pods().inNamespace("default").withName("p").editStatus(p -> new PodBuilder(p)
+        .editSpec().withNodeName("elsewhere").endSpec()
+        .editStatus().withPhase("Running").withPodIP("10.0.0.9").endStatus().build());
+    assertThat(running.getStatus().getPhase()).isEqualTo("Running");
+    assertThat(running.getSpec().getNodeName()).as("a status write keeps the spec").isEqualTo("n1");
+
+    Pod relabelled = client.pods().inNamespace("default").withName("p").edit(p -> new PodBuilder(p)
+        .editMetadata().addToLabels("app", "web").endMetadata()
+        .editStatus().withPhase("Failed").endStatus().build());
+    assertThat(relabelled.getMetadata().getLabels()).containsEntry("app", "web");
+    assertThat(relabelled.getStatus().getPhase()).as("an object write keeps the status").isEqualTo("Running");
+
+    Pod merged = client.pods().inNamespace("default").withName("p")
+        .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"annotations\":{\"a\":\"b\"}},\"status\":{\"phase\":\"Failed\"}}");
+    assertThat(merged.getMetadata().getAnnotations()).containsEntry("a", "b");
+    assertThat(merged.getStatus().getPhase()).isEqualTo("Running");
+    assertThat(client.pods().inNamespace("default").withName("p").get().getStatus().getPodIP()).isEqualTo("10.0.0.9");
+  }
+
+  @Test
+  void aNodeKeepsTheStatusItRegistersWith() {
+    var node = client.nodes().resource(new NodeBuilder().withNewMetadata().withName("registered").endMetadata()
+        .withNewStatus().addNewAddress().withType("InternalIP").withAddress("172.18.0.2").endAddress().endStatus()
+        .build()).create();
+    assertThat(node.getStatus().getAddresses()).extracting(a -> a.getAddress()).containsExactly("172.18.0.2");
+  }
+
+  @Test
+  void anUpdateWithAStaleResourceVersionConflicts() {
+    Namespace ns = create("stale");
+    client.namespaces().resource(new NamespaceBuilder(ns).editMetadata().addToAnnotations("first", "1").endMetadata().build()).update();
+    Namespace stale = new NamespaceBuilder(ns).editMetadata().addToAnnotations("second", "2").endMetadata().build();
+    assertThatThrownBy(() -> client.namespaces().resource(stale).update())
+        .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(409));
+  }
+
+  @Test
+  void everyCrdOnTheClassPathIsServedWithAStatusSubresource() {
+    assertThat(server.crds()).extracting(crd -> crd.getMetadata().getName()).contains(
+        "clusternetworkconnects.k8s.ovn.org", "clusteruserdefinednetworks.k8s.ovn.org", "userdefinednetworks.k8s.ovn.org",
+        "adminnetworkpolicies.policy.networking.k8s.io", "baselineadminnetworkpolicies.policy.networking.k8s.io");
+    assertThat(client.apiextensions().v1().customResourceDefinitions().list().getItems()).hasSameSizeAs(server.crds());
+    var cudns = client.genericKubernetesResources(CUDN);
+
+    GenericKubernetesResource cudn = new GenericKubernetesResource();
+    cudn.setApiVersion("k8s.ovn.org/v1");
+    cudn.setKind("ClusterUserDefinedNetwork");
+    cudn.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName("blue").build());
+    cudn.setAdditionalProperty("spec", Map.of("network", Map.of("topology", "Layer2")));
+    cudn.setAdditionalProperty("status", Map.of("conditions", List.of(Map.of("type", "Forged"))));
+    GenericKubernetesResource created = cudns.resource(cudn).create();
+    assertThat(created.getAdditionalProperties()).doesNotContainKey("status");
+
+    GenericKubernetesResource withStatus = cudns.withName("blue").subresource("status").patch(
+        PatchContext.of(PatchType.JSON_MERGE),
+        "{\"spec\":{\"network\":{\"topology\":\"Layer3\"}},\"status\":{\"conditions\":[{\"type\":\"NetworkCreated\",\"status\":\"True\"}]}}");
+    assertThat(withStatus.get("spec", "network", "topology").toString()).isEqualTo("Layer2");
+    assertThat(withStatus.<List<?>>get("status", "conditions")).hasSize(1);
+
+    GenericKubernetesResource relabelled = cudns.withName("blue").patch(PatchContext.of(PatchType.JSON_MERGE),
+        "{\"metadata\":{\"labels\":{\"color\":\"blue\"}},\"status\":null}");
+    assertThat(relabelled.getMetadata().getLabels()).containsEntry("color", "blue");
+    assertThat(relabelled.<List<?>>get("status", "conditions")).hasSize(1);
+  }
+
+  @Test
+  void aKubeconfigItWritesConnectsAFreshClient(@TempDir Path dir) {
+    Path kubeconfig = server.writeKubeconfig(dir.resolve("kube/config"));
+    try (KubernetesClient fresh = KubeClients.fromKubeconfig(kubeconfig)) {
+      assertThat(fresh.getMasterUrl().toString()).startsWith(server.url());
+      assertThat(fresh.namespaces().withName("default").get().getMetadata().getLabels())
+          .containsEntry("kubernetes.io/metadata.name", "default");
+    }
+  }
+
+  private Namespace create(String name) {
+    return client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build()).create();
+  }
+}
