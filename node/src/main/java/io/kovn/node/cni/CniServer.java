@@ -169,20 +169,13 @@ public final class CniServer implements AutoCloseable {
 
     private void serve(SocketChannel client) {
         try (client) {
-            if (!inFlight.tryAcquire()) {
-                reply(client, busy());
-                return;
-            }
-            try {
-                reply(client, handle(client));
-            } finally {
-                inFlight.release();
-            }
+            reply(client, handle(client));
         } catch (IOException e) {
             LOG.debug("CNI client connection failed", e);
         }
     }
 
+    /** Reads the whole request first (a client that is still writing would see a broken pipe). */
     private CniWire.Response handle(SocketChannel client) throws IOException {
         ScheduledFuture<?> deadline = timer.schedule(() -> closeQuietly(client),
                 settings.readTimeout().toMillis(), TimeUnit.MILLISECONDS);
@@ -195,7 +188,14 @@ public final class CniServer implements AutoCloseable {
         if (frame == null) {
             return tooLarge();
         }
-        return dispatcher.dispatch(frame);
+        if (!inFlight.tryAcquire()) {
+            return busy();
+        }
+        try {
+            return dispatcher.dispatch(frame);
+        } finally {
+            inFlight.release();
+        }
     }
 
     /** The request bytes up to the newline or end of stream; {@code null} when over the limit. */
