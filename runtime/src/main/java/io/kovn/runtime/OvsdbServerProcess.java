@@ -168,6 +168,14 @@ public final class OvsdbServerProcess implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        // ovsdb-server logs a bound port without saying which remote it belongs to, so pick
+        // free ports here (a tiny race with other processes is acceptable for tests).
+        if (options.tcp() && tcpPort == null) {
+            tcpPort = freePort();
+        }
+        if (options.ssl() != null && sslPort == null) {
+            sslPort = freePort();
+        }
         List<String> argv = new ArrayList<>(List.of(
                 runtime.bin("ovsdb-server").toString(),
                 dbFile().toString(),
@@ -186,14 +194,6 @@ public final class OvsdbServerProcess implements AutoCloseable {
             argv.add("--private-key=" + options.ssl().privateKey());
             argv.add("--certificate=" + options.ssl().certificate());
             argv.add("--ca-cert=" + options.ssl().caCertificate());
-        }
-        // ovsdb-server logs a bound port without saying which remote it belongs to, so pick
-        // free ports here (a tiny race with other processes is acceptable for tests).
-        if (options.tcp() && tcpPort == null) {
-            tcpPort = freePort();
-        }
-        if (options.ssl() != null && sslPort == null) {
-            sslPort = freePort();
         }
         process = ChildProcesses.start(argv, Map.of("OVS_RUNDIR", dir.toString(), "OVS_LOGDIR", dir.toString(),
                 "OVS_DBDIR", dir.toString()), dir.resolve(name + ".out"));
@@ -225,7 +225,16 @@ public final class OvsdbServerProcess implements AutoCloseable {
         } catch (IOException e) {
             return false;
         }
-        return true;
+        return (tcpPort == null || listening(tcpPort)) && (sslPort == null || listening(sslPort));
+    }
+
+    private static boolean listening(int port) {
+        try (java.net.Socket s = new java.net.Socket()) {
+            s.connect(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), port), 200);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     private static int freePort() {

@@ -1,0 +1,105 @@
+package io.kovn.ovsdb.diff;
+
+import io.kovn.ovsdb.ops.Mutation;
+import io.kovn.ovsdb.schema.ColumnType;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The change of one column from its current to its desired value: nothing, a new value to write,
+ * or mutations that insert and delete only the changed elements of a set or map. A mutation is
+ * chosen when it carries fewer elements than rewriting the whole column would. Pure.
+ */
+sealed interface ColumnDiff {
+
+    /** The column already has the desired value. */
+    record Same() implements ColumnDiff {}
+
+    /** Write the whole value. */
+    record Rewrite(Object value) implements ColumnDiff {}
+
+    /** Apply these mutations (deletes before inserts). */
+    record Mutate(List<Mutation> mutations) implements ColumnDiff {}
+
+    ColumnDiff SAME = new Same();
+
+    /**
+     * Compares a column.
+     *
+     * @param column the column name
+     * @param type the column's type
+     * @param current the current canonical value, or {@code null} when the row does not carry it
+     * @param desired the desired canonical value
+     */
+    static ColumnDiff of(String column, ColumnType type, Object current, Object desired) {
+        Object cur = current != null ? current : Values.absent(type);
+        if (Objects.equals(cur, desired)) {
+            return SAME;
+        }
+        if (type.isMap() && cur instanceof Map<?, ?> c && desired instanceof Map<?, ?> d) {
+            return maps(column, c, d);
+        }
+        if (type.isSet() && cur instanceof Set<?> c && desired instanceof Set<?> d) {
+            return sets(column, c, d);
+        }
+        return new Rewrite(desired);
+    }
+
+    private static ColumnDiff sets(String column, Set<?> cur, Set<?> desired) {
+        Set<Object> added = new HashSet<>();
+        for (Object e : desired) {
+            if (!cur.contains(e)) {
+                added.add(e);
+            }
+        }
+        Set<Object> removed = new HashSet<>();
+        for (Object e : cur) {
+            if (!desired.contains(e)) {
+                removed.add(e);
+            }
+        }
+        if (added.size() + removed.size() >= desired.size()) {
+            return new Rewrite(desired);
+        }
+        List<Mutation> m = new ArrayList<>(2);
+        if (!removed.isEmpty()) {
+            m.add(Mutation.delete(column, Set.copyOf(removed)));
+        }
+        if (!added.isEmpty()) {
+            m.add(Mutation.insert(column, Set.copyOf(added)));
+        }
+        return new Mutate(m);
+    }
+
+    private static ColumnDiff maps(String column, Map<?, ?> cur, Map<?, ?> desired) {
+        // OVSDB's map insert ignores keys already present: a changed value is a delete then an insert.
+        Set<Object> removedKeys = new HashSet<>();
+        cur.forEach((k, v) -> {
+            if (!v.equals(desired.get(k))) {
+                removedKeys.add(k);
+            }
+        });
+        Map<Object, Object> added = new HashMap<>();
+        desired.forEach((k, v) -> {
+            if (!v.equals(cur.get(k))) {
+                added.put(k, v);
+            }
+        });
+        if (removedKeys.size() + added.size() >= desired.size()) {
+            return new Rewrite(desired);
+        }
+        List<Mutation> m = new ArrayList<>(2);
+        if (!removedKeys.isEmpty()) {
+            m.add(Mutation.delete(column, Set.copyOf(removedKeys)));
+        }
+        if (!added.isEmpty()) {
+            m.add(Mutation.insert(column, Map.copyOf(added)));
+        }
+        return new Mutate(m);
+    }
+}

@@ -1,0 +1,31 @@
+package io.kovn.ovsdb.diff;
+
+import io.kovn.ovsdb.cache.DatabaseCache;
+import io.kovn.ovsdb.data.Row;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The current rows a diff compares against: normally the monitor cache; a map in tests.
+ */
+@FunctionalInterface
+public interface CurrentState {
+
+    /** All current rows of a table, or empty when the table is not known here (not monitored). */
+    Optional<Collection<Row>> rows(String table);
+
+    /** The rows of a monitor cache. */
+    static CurrentState of(DatabaseCache cache) {
+        return table -> cache.tables().contains(table)
+                ? Optional.of(cache.table(table).rows()) : Optional.empty();
+    }
+
+    /** Fixed rows per table (tests, or rows selected through a transaction). */
+    static CurrentState of(Map<String, ? extends Collection<Row>> rows) {
+        Map<String, List<Row>> copy = new java.util.HashMap<>();
+        rows.forEach((t, r) -> copy.put(t, List.copyOf(r)));
+        return table -> Optional.ofNullable(copy.get(table));
+    }
+}

@@ -1,0 +1,85 @@
+package io.kovn.ovsdb.diff;
+
+import io.kovn.ovsdb.client.OvsdbClient;
+import io.kovn.ovsdb.ops.Operation;
+import io.kovn.ovsdb.ops.OperationResult;
+import io.kovn.ovsdb.ops.TransactionResult;
+import io.kovn.ovsdb.schema.DatabaseSchema;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Applies an owner's desired rows to one database: {@link Diff} against the current rows, then
+ * the whole plan as ONE transaction, every result checked. Startup repair and steady-state
+ * reconcile are the same call.
+ *
+ * <pre>{@code
+ * Reconciler nb = new Reconciler(client, "OVN_Northbound", schema, CurrentState.of(cache));
+ * switch (nb.reconcile(owner, desired)) {
+ *     case ReconcileResult.Noop n -> { }
+ *     case ReconcileResult.Applied a -> log.info("applied {}", a.counts());
+ *     case ReconcileResult.Stale s -> queue.retry(key);
+ * }
+ * }</pre>
+ */
+public final class Reconciler {
+    private final OvsdbClient client;
+    private final String database;
+    private final DatabaseSchema schema;
+    private final CurrentState current;
+
+    /**
+     * @param client the connected client
+     * @param database the database name, e.g. {@code OVN_Northbound}
+     * @param schema the database's schema
+     * @param current the current rows (normally {@link CurrentState#of(io.kovn.ovsdb.cache.DatabaseCache)})
+     */
+    public Reconciler(OvsdbClient client, String database, DatabaseSchema schema, CurrentState current) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.database = Objects.requireNonNull(database, "database");
+        this.schema = Objects.requireNonNull(schema, "schema");
+        this.current = Objects.requireNonNull(current, "current");
+    }
+
+    /** The plan that {@link #reconcile} would apply now. */
+    public Plan plan(Owner owner, DesiredState desired) {
+        return Diff.of(schema, owner, desired, current);
+    }
+
+    /**
+     * Makes the owner's rows equal the desired ones.
+     *
+     * @throws io.kovn.ovsdb.client.OperationFailedException when the server refused the
+     *     transaction (it was rolled back), naming the failing operation
+     */
+    public ReconcileResult reconcile(Owner owner, DesiredState desired) {
+        return apply(plan(owner, desired));
+    }
+
+    /** Applies a plan in one transaction and checks every result. */
+    public ReconcileResult apply(Plan plan) {
+        if (plan.isEmpty()) {
+            return new ReconcileResult.Noop();
+        }
+        TransactionResult result = client.transact(database, plan.operations());
+        List<Operation> missed = missed(plan.operations(), result);
+        return missed.isEmpty()
+                ? new ReconcileResult.Applied(plan.counts(), result)
+                : new ReconcileResult.Stale(plan.counts(), missed);
+    }
+
+    /** The by-uuid updates, mutates and deletes that matched no row. */
+    static List<Operation> missed(List<Operation> ops, TransactionResult result) {
+        List<Operation> missed = new ArrayList<>();
+        for (int i = 0; i < ops.size(); i++) {
+            Operation op = ops.get(i);
+            boolean counted = op instanceof Operation.Update || op instanceof Operation.Mutate
+                    || op instanceof Operation.Delete;
+            if (counted && result.get(i) instanceof OperationResult.Counted c && c.count() != 1) {
+                missed.add(op);
+            }
+        }
+        return missed;
+    }
+}

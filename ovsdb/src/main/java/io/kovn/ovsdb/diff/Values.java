@@ -1,0 +1,95 @@
+package io.kovn.ovsdb.diff;
+
+import io.kovn.ovsdb.data.NamedUuid;
+import io.kovn.ovsdb.schema.ColumnType;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/** Canonical-value helpers of the diff: normalising desired values and walking atoms. Pure. */
+final class Values {
+    private Values() {}
+
+    /**
+     * A desired value in the canonical form of its column type, atoms passed through {@code atom}
+     * (which resolves {@link Ref}s): {@code Integer} becomes {@code Long}; a bare atom or an
+     * {@code Optional} in a set column becomes a set; a one-element set in a scalar column its atom.
+     */
+    static Object normalize(Object value, ColumnType type, Function<Object, Object> atom, String where) {
+        if (type.isMap()) {
+            if (!(value instanceof Map<?, ?> m)) {
+                throw new IllegalArgumentException(where + ": expected a map, got " + value);
+            }
+            Map<Object, Object> out = HashMap.newHashMap(m.size());
+            m.forEach((k, v) -> out.put(atom(k, atom), atom(v, atom)));
+            return Map.copyOf(out);
+        }
+        if (type.isScalar()) {
+            Object a = value;
+            if (value instanceof Collection<?> c && c.size() == 1) {
+                a = c.iterator().next();
+            } else if (value instanceof Optional<?> o && o.isPresent()) {
+                a = o.get();
+            }
+            if (a instanceof Collection<?> || a instanceof Map<?, ?> || a instanceof Optional<?>) {
+                throw new IllegalArgumentException(where + ": expected one atom, got " + value);
+            }
+            return atom(a, atom);
+        }
+        Collection<?> elements = switch (value) {
+            case Collection<?> c -> c;
+            case Optional<?> o -> o.stream().toList();
+            case Map<?, ?> m -> throw new IllegalArgumentException(where + ": expected a set, got a map " + m);
+            default -> Set.of(value);
+        };
+        if (elements.isEmpty()) {
+            return Set.of();
+        }
+        Set<Object> out = HashSet.newHashSet(elements.size());
+        for (Object e : elements) {
+            out.add(atom(e, atom));
+        }
+        return Set.copyOf(out);
+    }
+
+    private static Object atom(Object a, Function<Object, Object> resolve) {
+        Object r = resolve.apply(a);
+        return r instanceof Integer i ? Long.valueOf(i) : r;
+    }
+
+    /** Calls {@code sink} with every named uuid inside a canonical value. */
+    static void namedUuids(Object value, Consumer<NamedUuid> sink) {
+        switch (value) {
+            case NamedUuid n -> sink.accept(n);
+            case Collection<?> c -> c.forEach(e -> {
+                if (e instanceof NamedUuid n) {
+                    sink.accept(n);
+                }
+            });
+            case Map<?, ?> m -> m.forEach((k, v) -> {
+                if (k instanceof NamedUuid n) {
+                    sink.accept(n);
+                }
+                if (v instanceof NamedUuid n) {
+                    sink.accept(n);
+                }
+            });
+            default -> { }
+        }
+    }
+
+    /** The value a column has when a row does not carry it: empty for sets and maps, none for scalars. */
+    static Object absent(ColumnType type) {
+        return type.isMap() ? Map.of() : type.isScalar() ? null : Set.of();
+    }
+
+    /** Whether a value is a set column's or map column's default (empty). */
+    static boolean isEmptyCollection(Object value) {
+        return value instanceof Collection<?> c && c.isEmpty() || value instanceof Map<?, ?> m && m.isEmpty();
+    }
+}

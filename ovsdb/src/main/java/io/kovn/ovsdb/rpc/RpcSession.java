@@ -1,0 +1,214 @@
+package io.kovn.ovsdb.rpc;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kovn.ovsdb.wire.Json;
+import io.kovn.ovsdb.wire.JsonFramer;
+import io.kovn.ovsdb.wire.ProtocolException;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A JSON-RPC 1.0 session over one transport: numbered requests with pending futures,
+ * notifications, automatic answers to the peer's {@code echo}, per-request timeouts and a clean
+ * close that fails everything still pending.
+ *
+ * <p>Responses complete their futures on the reader thread, in arrival order; a stage attached
+ * to a future before the response arrives therefore runs before the next message is read (the
+ * monitor cache relies on this to apply a monitor's initial state before its first update).
+ */
+public final class RpcSession implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(RpcSession.class);
+
+    private final Transport transport;
+    private final NotificationHandler notifications;
+    private final Duration timeout;
+    private final AtomicLong nextId = new AtomicLong(1);
+    private final Map<Long, Pending> pending = new ConcurrentHashMap<>();
+    private final ReentrantLock writeLock = new ReentrantLock();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final CompletableFuture<Throwable> done = new CompletableFuture<>();
+
+    private record Pending(String method, CompletableFuture<JsonNode> future) {}
+
+    /**
+     * @param transport the connected stream; owned by the session from now on
+     * @param notifications receives notifications
+     * @param timeout how long a request may wait for its response
+     */
+    public RpcSession(Transport transport, NotificationHandler notifications, Duration timeout) {
+        this.transport = transport;
+        this.notifications = notifications;
+        this.timeout = timeout;
+    }
+
+    /** Starts the reader thread. */
+    public RpcSession start() {
+        Thread.ofPlatform().daemon().name("ovsdb-reader-" + transport.peer()).start(this::readLoop);
+        return this;
+    }
+
+    /** Sends a request; the future fails with {@link RpcErrorException}, a timeout or {@link SessionClosedException}. */
+    public CompletableFuture<JsonNode> call(String method, JsonNode params) {
+        return call(method, params, timeout);
+    }
+
+    /** Sends a request with its own timeout. */
+    public CompletableFuture<JsonNode> call(String method, JsonNode params, Duration requestTimeout) {
+        long id = nextId.getAndIncrement();
+        CompletableFuture<JsonNode> f = new CompletableFuture<>();
+        pending.put(id, new Pending(method, f));
+        if (closed.get()) {
+            pending.remove(id);
+            f.completeExceptionally(new SessionClosedException("session to " + transport.peer() + " is closed", done.getNow(null)));
+            return f;
+        }
+        ObjectNode msg = Json.object().put("method", method);
+        msg.set("params", params);
+        msg.put("id", id);
+        try {
+            send(msg);
+        } catch (IOException e) {
+            pending.remove(id);
+            f.completeExceptionally(new SessionClosedException("cannot send to " + transport.peer(), e));
+            fail(e);
+            return f;
+        }
+        f.orTimeout(requestTimeout.toMillis(), TimeUnit.MILLISECONDS)
+                .whenComplete((r, e) -> pending.remove(id));
+        return f;
+    }
+
+    /** Sends a notification (no response expected). */
+    public void notify(String method, JsonNode params) throws IOException {
+        ObjectNode msg = Json.object().put("method", method);
+        msg.set("params", params);
+        msg.putNull("id");
+        send(msg);
+    }
+
+    /** Completes (with the cause, or null after {@link #close()}) when the session has ended. */
+    public CompletableFuture<Throwable> closed() {
+        return done;
+    }
+
+    /** Whether the session is still open. */
+    public boolean isOpen() {
+        return !closed.get();
+    }
+
+    /** Closes the transport and fails every pending request. */
+    @Override
+    public void close() {
+        end(null);
+    }
+
+    private void send(ObjectNode msg) throws IOException {
+        byte[] bytes = Json.bytes(msg);
+        writeLock.lock();
+        try {
+            transport.write(bytes);
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    private void readLoop() {
+        JsonFramer framer = new JsonFramer();
+        byte[] buf = new byte[64 * 1024];
+        try {
+            while (!closed.get()) {
+                int n = transport.read(buf);
+                if (n < 0) {
+                    if (framer.inMessage()) {
+                        throw new ProtocolException("connection closed inside a message");
+                    }
+                    throw new IOException("connection closed by " + transport.peer());
+                }
+                framer.feed(buf, 0, n, this::dispatch);
+            }
+        } catch (Throwable t) {
+            if (!closed.get()) {
+                LOG.debug("session to {} ended: {}", transport.peer(), t.toString());
+            }
+            fail(t);
+        }
+    }
+
+    private void dispatch(byte[] frame) {
+        JsonNode msg = Json.parse(frame);
+        if (!msg.isObject()) {
+            throw new ProtocolException("JSON-RPC message is not an object");
+        }
+        JsonNode id = msg.get("id");
+        if (msg.has("method")) {
+            String method = msg.get("method").asText();
+            JsonNode params = msg.path("params");
+            if (id == null || id.isNull()) {
+                notifications.onNotification(this, method, params);
+            } else {
+                answer(method, params, id);
+            }
+            return;
+        }
+        if (!msg.has("result") && !msg.has("error")) {
+            throw new ProtocolException("message is neither request nor response: " + Json.text(msg));
+        }
+        if (id == null || !id.canConvertToLong()) {
+            return; // a response to something we never sent (e.g. echo of a stray id): ignore
+        }
+        Pending p = pending.remove(id.asLong());
+        if (p == null) {
+            return; // timed out already
+        }
+        JsonNode error = msg.get("error");
+        if (error != null && !error.isNull()) {
+            p.future().completeExceptionally(new RpcErrorException(p.method(), error));
+        } else {
+            p.future().complete(msg.get("result"));
+        }
+    }
+
+    private void answer(String method, JsonNode params, JsonNode id) {
+        ObjectNode reply = Json.object();
+        if (method.equals("echo")) {
+            reply.set("result", params);
+            reply.putNull("error");
+        } else {
+            reply.putNull("result");
+            reply.put("error", "unknown method " + method);
+        }
+        reply.set("id", id);
+        try {
+            send(reply);
+        } catch (IOException e) {
+            fail(e);
+        }
+    }
+
+    private void fail(Throwable cause) {
+        end(cause);
+    }
+
+    private void end(Throwable cause) {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        transport.close();
+        SessionClosedException ex = new SessionClosedException(
+                cause == null ? "session to " + transport.peer() + " closed" : "session to " + transport.peer() + " failed: " + cause.getMessage(),
+                cause);
+        pending.values().forEach(p -> p.future().completeExceptionally(ex));
+        pending.clear();
+        done.complete(cause);
+    }
+}
