@@ -59,7 +59,9 @@ public record OvsBridgeConfig(String integrationBridge, String datapathType, Str
                 "external_ids:ovn-encap-ip=" + OvsVsctl.quote(encapIp),
                 "external_ids:ovn-remote=" + OvsVsctl.quote(sbRemote),
                 "external_ids:ovn-bridge=" + OvsVsctl.quote(integrationBridge),
-                "external_ids:ovn-bridge-datapath-type=" + datapathType));
+                "external_ids:ovn-bridge-datapath-type=" + datapathType,
+                // interconnect: one zone per node; without it no tunnels to remote chassis are made
+                "external_ids:ovn-is-interconn=true"));
         return a;
     }
 

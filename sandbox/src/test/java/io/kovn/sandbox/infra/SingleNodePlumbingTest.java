@@ -78,28 +78,17 @@ class SingleNodePlumbingTest {
             assertThat(pa.hostInterface()).isEqualTo("ctr3abcdef01234");
             assertThat(a.exec("busybox", "ping", "-c", "1", "-W", "2", "10.244.0.4")).contains("1 packets received");
 
-            Process tcp = listen(b, "TCP-LISTEN:8080,reuseaddr,fork", "SYSTEM:echo pod4-tcp");
-            Process udp = listen(b, "UDP-RECVFROM:9090,fork", "SYSTEM:echo pod4-udp");
+            Process tcp = Socat.tcpServer(b, 8080, "pod4-tcp");
+            Process udp = Socat.udpServer(b, 9090, "pod4-udp");
             try {
-                await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(
-                        a.netns().tryExec("socat", "-T2", "-", "TCP:10.244.0.4:8080,connect-timeout=2").stdout())
-                        .contains("pod4-tcp"));
-                await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(
-                        a.netns().tryExec("sh", "-c", "echo ping | socat -T2 - UDP:10.244.0.4:9090").stdout())
-                        .contains("pod4-udp"));
+                await().atMost(Duration.ofSeconds(10))
+                        .untilAsserted(() -> assertThat(Socat.tcp(a, "10.244.0.4", 8080)).contains("pod4-tcp"));
+                await().atMost(Duration.ofSeconds(10))
+                        .untilAsserted(() -> assertThat(Socat.udp(a, "10.244.0.4", 9090)).contains("pod4-udp"));
             } finally {
                 tcp.destroyForcibly();
                 udp.destroyForcibly();
             }
-        }
-    }
-
-    private static Process listen(EmulatedPod pod, String address, String action) {
-        try {
-            return new ProcessBuilder(pod.netns().command(List.of("socat", address, action)))
-                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
         }
     }
 
