@@ -1,0 +1,27 @@
+package io.kovn.ovn.topology;
+
+import io.kovn.ovn.annotations.IpPrefix;
+import io.kovn.ovn.annotations.NodeId;
+import io.kovn.ovn.annotations.NodeTransitSwitchPortIfaddr;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The zone's own node, as its cluster-manager annotations describe it.
+ *
+ * @param name node name (= zone name)
+ * @param id node id
+ * @param subnets node subnets, one per family, IPv4 first
+ * @param transit the node's transit switch addresses
+ */
+public record LocalNode(String name, NodeId id, List<IpPrefix> subnets, NodeTransitSwitchPortIfaddr transit) {
+    public LocalNode {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(transit, "transit");
+        subnets = List.copyOf(subnets);
+        if (subnets.isEmpty()) {
+            throw new IllegalArgumentException("node " + name + " has no subnet");
+        }
+    }
+}

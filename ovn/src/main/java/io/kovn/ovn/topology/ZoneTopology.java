@@ -1,0 +1,243 @@
+package io.kovn.ovn.topology;
+
+import io.kovn.ovn.annotations.IpFamily;
+import io.kovn.ovn.annotations.IpLiterals;
+import io.kovn.ovn.annotations.IpPrefix;
+import io.kovn.ovn.annotations.MacAddresses;
+import io.kovn.ovn.ids.IdKey;
+import io.kovn.ovn.ids.ObjectId;
+import io.kovn.ovn.ids.OwnerType;
+import io.kovn.ovn.nb.LogicalRouter;
+import io.kovn.ovn.nb.LogicalRouterPort;
+import io.kovn.ovn.nb.LogicalRouterStaticRoute;
+import io.kovn.ovn.nb.LogicalSwitch;
+import io.kovn.ovn.nb.LogicalSwitchPort;
+import io.kovn.ovn.sb.Chassis;
+import io.kovn.ovn.sb.Encap;
+import io.kovn.ovsdb.diff.Ref;
+import java.net.InetAddress;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The interconnect topology one zone's NB and SB should hold, as a pure function of its local node,
+ * the remote nodes it programs (already filtered by trust zones) and the pods on its node.
+ *
+ * <p>NB: {@value TopologyNames#CLUSTER_ROUTER} with {@code rtos-<node>} (gateway = the node subnet's first
+ * address) and {@code rtots-<node>}; the node switch named after the node with {@code stor-<node>} and
+ * the pods' ports; {@value TopologyNames#TRANSIT_SWITCH} with the local {@code tstor-<node>} (type
+ * router) and one {@code tstor-<remote>} (type remote) per remote node; one static route per remote
+ * node subnet toward its transit address. SB: one {@code Chassis} per remote node
+ * ({@code other_config:is-remote=true}) with a geneve {@code Encap} ({@code csum=true}) per encap IP.
+ *
+ * <p>Every row with an {@code external_ids} column carries its {@link ObjectId}'s ids; {@code Encap}
+ * has none and is keyed by {@code <chassis_name>/<ip>} (see {@link #keyOf}).
+ */
+public final class ZoneTopology {
+    /** The owner controller of every row built here. */
+    public static final String CONTROLLER = ObjectId.DEFAULT_CONTROLLER;
+    /** Owner types of the rows built here: the ownership filter of the zone's diff. */
+    public static final Set<OwnerType> OWNER_TYPES =
+            Set.of(OwnerType.CLUSTER, OwnerType.NODE, OwnerType.REMOTE_ZONE, OwnerType.POD);
+
+    private static final String ENCAP_TYPE = "geneve";
+
+    private ZoneTopology() {}
+
+    /**
+     * The desired rows of one zone.
+     *
+     * @param northbound NB rows
+     * @param southbound SB rows
+     */
+    public record Desired(List<DesiredRow> northbound, List<DesiredRow> southbound) {
+        public Desired {
+            northbound = List.copyOf(northbound);
+            southbound = List.copyOf(southbound);
+        }
+    }
+
+    /** The zone's desired rows; remotes and pods in any order (output is sorted, so deterministic). */
+    public static Desired desired(LocalNode local, Collection<RemoteNode> remotes, Collection<PodPort> pods) {
+        List<RemoteNode> sortedRemotes = remotes.stream()
+                .filter(r -> !r.name().equals(local.name()))
+                .sorted(Comparator.comparing(RemoteNode::name)).toList();
+        List<PodPort> sortedPods = pods.stream()
+                .sorted(Comparator.comparing(PodPort::portName)).toList();
+        List<DesiredRow> nb = new ArrayList<>();
+        List<DesiredRow> sb = new ArrayList<>();
+
+        String node = local.name();
+        ObjectId rtos = nodeId(node, "rtos");
+        ObjectId rtots = nodeId(node, "rtots");
+        ObjectId stor = nodeId(node, "stor");
+        ObjectId tstor = nodeId(node, "tstor");
+        List<Ref> routes = new ArrayList<>();
+        Set<Ref> transitPorts = new LinkedHashSet<>();
+        transitPorts.add(ref(LogicalSwitchPort.TABLE_NAME, tstor));
+
+        for (RemoteNode r : sortedRemotes) {
+            ObjectId port = remoteId(r.name(), "tstor");
+            transitPorts.add(ref(LogicalSwitchPort.TABLE_NAME, port));
+            nb.add(row(LogicalSwitchPort.TABLE_NAME, port, Map.of(), Map.of(
+                    LogicalSwitchPort.NAME, TopologyNames.transitSwitchToRouter(r.name()),
+                    LogicalSwitchPort.TYPE, "remote",
+                    LogicalSwitchPort.ADDRESSES, Set.of(transitAddresses(r.transit().all())),
+                    LogicalSwitchPort.OPTIONS, Map.of(
+                            "requested-chassis", r.chassisId().value(),
+                            "requested-tnl-key", r.id().format()))));
+            for (IpPrefix subnet : r.subnets()) {
+                r.transit().all().stream().filter(t -> t.family() == subnet.family()).findFirst().ifPresent(t -> {
+                    ObjectId route = remoteId(r.name(), "route").with(IdKey.IP_FAMILY, familyKey(subnet.family()));
+                    routes.add(ref(LogicalRouterStaticRoute.TABLE_NAME, route));
+                    nb.add(row(LogicalRouterStaticRoute.TABLE_NAME, route, Map.of("ic-node", r.name()), Map.of(
+                            LogicalRouterStaticRoute.IP_PREFIX, subnet.toString(),
+                            LogicalRouterStaticRoute.NEXTHOP, IpLiterals.format(t.address()))));
+                });
+            }
+            List<Ref> encaps = new ArrayList<>();
+            for (InetAddress ip : r.encapIps().ips()) {
+                String key = encapKey(r.chassisId().value(), IpLiterals.format(ip));
+                encaps.add(Ref.to(Encap.TABLE_NAME, key));
+                sb.add(new DesiredRow(Encap.TABLE_NAME, key, Map.of(
+                        Encap.TYPE, ENCAP_TYPE,
+                        Encap.IP, IpLiterals.format(ip),
+                        Encap.CHASSIS_NAME, r.chassisId().value(),
+                        Encap.OPTIONS, Map.of("csum", "true"))));
+            }
+            sb.add(row(Chassis.TABLE_NAME, remoteId(r.name(), "chassis"), Map.of(), Map.of(
+                    Chassis.NAME, r.chassisId().value(),
+                    Chassis.HOSTNAME, r.name(),
+                    Chassis.OTHER_CONFIG, Map.of("is-remote", "true"),
+                    Chassis.ENCAPS, Set.copyOf(encaps))));
+        }
+
+        Set<Ref> nodePorts = new LinkedHashSet<>();
+        nodePorts.add(ref(LogicalSwitchPort.TABLE_NAME, stor));
+        for (PodPort p : sortedPods) {
+            ObjectId id = podId(p.namespace(), p.name());
+            nodePorts.add(ref(LogicalSwitchPort.TABLE_NAME, id));
+            String addresses = p.mac() + " " + p.ips().stream().map(i -> IpLiterals.format(i.address()))
+                    .collect(Collectors.joining(" "));
+            nb.add(row(LogicalSwitchPort.TABLE_NAME, id, Map.of("namespace", p.namespace(), "pod", "true"), Map.of(
+                    LogicalSwitchPort.NAME, p.portName(),
+                    LogicalSwitchPort.ADDRESSES, Set.of(addresses),
+                    LogicalSwitchPort.PORT_SECURITY, Set.of(addresses))));
+        }
+
+        List<IpPrefix> gateways = local.subnets().stream()
+                .map(s -> new IpPrefix(s.addressAt(1), s.length())).toList();
+        nb.add(row(LogicalRouterPort.TABLE_NAME, rtos, Map.of(), Map.of(
+                LogicalRouterPort.NAME, TopologyNames.routerToSwitch(node),
+                LogicalRouterPort.MAC, MacAddresses.fromIp(gateways.getFirst().address()),
+                LogicalRouterPort.NETWORKS, strings(gateways))));
+        nb.add(row(LogicalSwitchPort.TABLE_NAME, stor, Map.of(), Map.of(
+                LogicalSwitchPort.NAME, TopologyNames.switchToRouter(node),
+                LogicalSwitchPort.TYPE, "router",
+                LogicalSwitchPort.ADDRESSES, Set.of("router"),
+                LogicalSwitchPort.OPTIONS, Map.of("router-port", TopologyNames.routerToSwitch(node)))));
+        nb.add(row(LogicalRouterPort.TABLE_NAME, rtots, Map.of(), Map.of(
+                LogicalRouterPort.NAME, TopologyNames.routerToTransitSwitch(node),
+                LogicalRouterPort.MAC, MacAddresses.fromIp(local.transit().all().getFirst().address()),
+                LogicalRouterPort.NETWORKS, strings(local.transit().all()))));
+        nb.add(row(LogicalSwitchPort.TABLE_NAME, tstor, Map.of(), Map.of(
+                LogicalSwitchPort.NAME, TopologyNames.transitSwitchToRouter(node),
+                LogicalSwitchPort.TYPE, "router",
+                LogicalSwitchPort.ADDRESSES, Set.of("router"),
+                LogicalSwitchPort.OPTIONS, Map.of(
+                        "router-port", TopologyNames.routerToTransitSwitch(node),
+                        "requested-tnl-key", local.id().format()))));
+        nb.add(row(LogicalSwitch.TABLE_NAME, nodeId(node, "switch"), Map.of(), Map.of(
+                LogicalSwitch.NAME, node,
+                LogicalSwitch.OTHER_CONFIG, subnetConfig(local.subnets()),
+                LogicalSwitch.PORTS, Set.copyOf(nodePorts))));
+        nb.add(row(LogicalSwitch.TABLE_NAME, ObjectId.of(OwnerType.CLUSTER, TopologyNames.TRANSIT_SWITCH), Map.of(), Map.of(
+                LogicalSwitch.NAME, TopologyNames.TRANSIT_SWITCH,
+                LogicalSwitch.OTHER_CONFIG, Map.of(
+                        "interconn-ts", TopologyNames.TRANSIT_SWITCH,
+                        "requested-tnl-key", Long.toString(TopologyNames.TRANSIT_SWITCH_TUNNEL_KEY)),
+                LogicalSwitch.PORTS, Set.copyOf(transitPorts))));
+        nb.add(row(LogicalRouter.TABLE_NAME, ObjectId.of(OwnerType.CLUSTER, TopologyNames.CLUSTER_ROUTER), Map.of(), Map.of(
+                LogicalRouter.NAME, TopologyNames.CLUSTER_ROUTER,
+                LogicalRouter.PORTS, Set.of(ref(LogicalRouterPort.TABLE_NAME, rtos), ref(LogicalRouterPort.TABLE_NAME, rtots)),
+                LogicalRouter.STATIC_ROUTES, Set.copyOf(routes))));
+        return new Desired(nb, sb);
+    }
+
+    /**
+     * The key of a current or desired row: {@code external_ids:k8s.ovn.org/id}, except {@code Encap}
+     * (no external_ids) keyed by {@code <chassis_name>/<ip>}.
+     */
+    public static String keyOf(String table, Map<String, Object> columns) {
+        if (table.equals(Encap.TABLE_NAME)) {
+            return columns.get(Encap.CHASSIS_NAME) instanceof String c && columns.get(Encap.IP) instanceof String ip
+                    ? encapKey(c, ip) : null;
+        }
+        return columns.get("external_ids") instanceof Map<?, ?> ids && ids.get(ObjectId.ID_KEY) instanceof String s
+                ? s : null;
+    }
+
+    /** The id of a row describing the local node. */
+    public static ObjectId nodeId(String node, String type) {
+        return ObjectId.of(OwnerType.NODE, node).with(IdKey.TYPE, type);
+    }
+
+    /** The id of a row describing a remote node. */
+    public static ObjectId remoteId(String node, String type) {
+        return ObjectId.of(OwnerType.REMOTE_ZONE, node).with(IdKey.TYPE, type);
+    }
+
+    /** The id of a pod's logical switch port. */
+    public static ObjectId podId(String namespace, String pod) {
+        return ObjectId.of(OwnerType.POD, namespace + "/" + pod);
+    }
+
+    static String encapKey(String chassis, String ip) {
+        return chassis + "/" + ip;
+    }
+
+    private static String transitAddresses(List<IpPrefix> transit) {
+        return MacAddresses.fromIp(transit.getFirst().address()) + " "
+                + transit.stream().map(IpPrefix::toString).collect(Collectors.joining(" "));
+    }
+
+    private static Map<String, String> subnetConfig(List<IpPrefix> subnets) {
+        Map<String, String> m = new HashMap<>();
+        for (IpPrefix s : subnets) {
+            m.put(s.family() == IpFamily.IPV4 ? "subnet" : "ipv6_prefix", s.family() == IpFamily.IPV4
+                    ? s.toString() : IpLiterals.format(s.address()));
+        }
+        // The zone controller allocates addresses itself; keep northd's IPAM away from ours.
+        if (m.containsKey("subnet")) {
+            m.put("exclude_ips", IpLiterals.format(subnets.getFirst().addressAt(1)));
+        }
+        return m;
+    }
+
+    private static Set<String> strings(List<IpPrefix> prefixes) {
+        return prefixes.stream().map(IpPrefix::toString).collect(Collectors.toUnmodifiableSet());
+    }
+
+    private static String familyKey(IpFamily f) {
+        return f == IpFamily.IPV4 ? "v4" : "v6";
+    }
+
+    private static Ref ref(String table, ObjectId id) {
+        return Ref.to(table, id.primaryId());
+    }
+
+    private static DesiredRow row(String table, ObjectId id, Map<String, String> extraIds, Map<String, Object> columns) {
+        Map<String, Object> all = new HashMap<>(columns);
+        Map<String, String> ids = new HashMap<>(id.externalIds());
+        ids.putAll(extraIds);
+        all.put("external_ids", Map.copyOf(ids));
+        return new DesiredRow(table, id.primaryId(), all);
+    }
+}

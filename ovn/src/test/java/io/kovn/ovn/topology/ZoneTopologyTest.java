@@ -1,0 +1,138 @@
+package io.kovn.ovn.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kovn.ovn.annotations.IpPrefix;
+import io.kovn.ovn.annotations.NodeChassisId;
+import io.kovn.ovn.annotations.NodeEncapIps;
+import io.kovn.ovn.annotations.NodeId;
+import io.kovn.ovn.annotations.NodeTransitSwitchPortIfaddr;
+import io.kovn.ovn.annotations.TrustZoneMembership;
+import io.kovn.ovsdb.diff.Ref;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+@SuppressWarnings("unchecked")
+class ZoneTopologyTest {
+    static final LocalNode A = new LocalNode("node-a", new NodeId(2), List.of(IpPrefix.parse("10.244.0.0/24")),
+            NodeTransitSwitchPortIfaddr.parse("{\"ipv4\":\"100.88.0.2/16\"}"));
+    static final RemoteNode B = new RemoteNode("node-b", new NodeId(3), List.of(IpPrefix.parse("10.244.1.0/24")),
+            NodeTransitSwitchPortIfaddr.parse("{\"ipv4\":\"100.88.0.3/16\"}"), NodeChassisId.parse("chassis-b"),
+            NodeEncapIps.parse("[\"172.18.0.3\"]"));
+    static final PodPort POD = new PodPort("default", "web", "0a:58:0a:f4:00:02", List.of(IpPrefix.parse("10.244.0.2/24")));
+
+    /** name-ish -> concise column view, excluding external_ids. */
+    private static Map<String, String> concise(List<DesiredRow> rows) {
+        Map<String, String> out = new TreeMap<>();
+        for (DesiredRow r : rows) {
+            Map<String, Object> cols = new TreeMap<>(r.columns());
+            cols.remove("external_ids");
+            out.put(r.table() + " " + r.key(), cols.toString());
+        }
+        return out;
+    }
+
+    @Test
+    void localTopologyRemoteNodeAndPodRowByRow() {
+        ZoneTopology.Desired d = ZoneTopology.desired(A, List.of(B), List.of(POD));
+        Map<String, String> nb = concise(d.northbound());
+        assertThat(nb).containsOnlyKeys(
+                "Logical_Router default-network-controller:Cluster:ovn_cluster_router",
+                "Logical_Switch default-network-controller:Cluster:transit_switch",
+                "Logical_Switch default-network-controller:Node:node-a:switch",
+                "Logical_Router_Port default-network-controller:Node:node-a:rtos",
+                "Logical_Router_Port default-network-controller:Node:node-a:rtots",
+                "Logical_Switch_Port default-network-controller:Node:node-a:stor",
+                "Logical_Switch_Port default-network-controller:Node:node-a:tstor",
+                "Logical_Switch_Port default-network-controller:RemoteZone:node-b:tstor",
+                "Logical_Router_Static_Route default-network-controller:RemoteZone:node-b:route:v4",
+                "Logical_Switch_Port default-network-controller:Pod:default/web");
+        assertThat(nb.get("Logical_Router_Port default-network-controller:Node:node-a:rtos"))
+                .isEqualTo("{mac=0a:58:0a:f4:00:01, name=rtos-node-a, networks=[10.244.0.1/24]}");
+        assertThat(nb.get("Logical_Router_Port default-network-controller:Node:node-a:rtots"))
+                .isEqualTo("{mac=0a:58:64:58:00:02, name=rtots-node-a, networks=[100.88.0.2/16]}");
+        assertThat(nb.get("Logical_Switch_Port default-network-controller:Node:node-a:tstor"))
+                .contains("addresses=[router]", "name=tstor-node-a", "type=router", "requested-tnl-key=2",
+                        "router-port=rtots-node-a");
+        assertThat(nb.get("Logical_Switch_Port default-network-controller:RemoteZone:node-b:tstor"))
+                .contains("addresses=[0a:58:64:58:00:03 100.88.0.3/16]", "name=tstor-node-b", "type=remote",
+                        "requested-chassis=chassis-b", "requested-tnl-key=3");
+        assertThat(nb.get("Logical_Router_Static_Route default-network-controller:RemoteZone:node-b:route:v4"))
+                .isEqualTo("{ip_prefix=10.244.1.0/24, nexthop=100.88.0.3}");
+        assertThat(nb.get("Logical_Switch_Port default-network-controller:Pod:default/web"))
+                .isEqualTo("{addresses=[0a:58:0a:f4:00:02 10.244.0.2], name=default_web, port_security=[0a:58:0a:f4:00:02 10.244.0.2]}");
+        assertThat(nb.get("Logical_Switch default-network-controller:Cluster:transit_switch"))
+                .contains("interconn-ts=transit_switch", "requested-tnl-key=16711683");
+
+        DesiredRow ts = d.northbound().stream().filter(r -> r.key().endsWith("transit_switch")).findFirst().orElseThrow();
+        assertThat((Set<Object>) ts.columns().get("ports")).containsExactlyInAnyOrder(
+                Ref.to("Logical_Switch_Port", "default-network-controller:Node:node-a:tstor"),
+                Ref.to("Logical_Switch_Port", "default-network-controller:RemoteZone:node-b:tstor"));
+        DesiredRow route = d.northbound().stream().filter(r -> r.table().equals("Logical_Router_Static_Route")).findFirst().orElseThrow();
+        assertThat((Map<Object, Object>) route.columns().get("external_ids")).containsEntry("ic-node", "node-b")
+                .containsEntry("k8s.ovn.org/owner-controller", "default-network-controller")
+                .containsEntry("k8s.ovn.org/owner-type", "RemoteZone");
+
+        Map<String, String> sb = concise(d.southbound());
+        assertThat(sb).containsOnly(
+                Map.entry("Chassis default-network-controller:RemoteZone:node-b:chassis",
+                        "{encaps=[Ref[table=Encap, key=chassis-b/172.18.0.3]], hostname=node-b, name=chassis-b, other_config={is-remote=true}}"),
+                Map.entry("Encap chassis-b/172.18.0.3",
+                        "{chassis_name=chassis-b, ip=172.18.0.3, options={csum=true}, type=geneve}"));
+    }
+
+    @Test
+    void everyRowWithExternalIdsCarriesItsOwnerIds() {
+        ZoneTopology.Desired d = ZoneTopology.desired(A, List.of(B), List.of(POD));
+        for (DesiredRow r : d.northbound()) {
+            assertThat((Map<Object, Object>) r.columns().get("external_ids")).containsEntry("k8s.ovn.org/id", r.key())
+                    .containsKeys("k8s.ovn.org/owner-controller", "k8s.ovn.org/owner-type", "k8s.ovn.org/name");
+            assertThat(ZoneTopology.keyOf(r.table(), r.columns())).isEqualTo(r.key());
+        }
+        for (DesiredRow r : d.southbound()) {
+            assertThat(ZoneTopology.keyOf(r.table(), r.columns())).isEqualTo(r.key());
+        }
+    }
+
+    @Test
+    void dualStackRemoteGetsARoutePerFamily() {
+        RemoteNode dual = new RemoteNode("node-c", new NodeId(4),
+                List.of(IpPrefix.parse("10.244.2.0/24"), IpPrefix.parse("fd00:10:244:3::/64")),
+                NodeTransitSwitchPortIfaddr.parse("{\"ipv4\":\"100.88.0.4/16\",\"ipv6\":\"fd97::4/64\"}"),
+                NodeChassisId.parse("chassis-c"), NodeEncapIps.parse("[\"172.18.0.4\",\"172.19.0.4\"]"));
+        ZoneTopology.Desired d = ZoneTopology.desired(A, List.of(dual), List.of());
+        assertThat(d.northbound().stream().filter(r -> r.table().equals("Logical_Router_Static_Route"))
+                .map(r -> r.columns().get("ip_prefix") + " via " + r.columns().get("nexthop")).collect(Collectors.toSet()))
+                .containsExactlyInAnyOrder("10.244.2.0/24 via 100.88.0.4", "fd00:10:244:3::/64 via fd97::4");
+        assertThat(d.southbound()).filteredOn(r -> r.table().equals("Encap")).hasSize(2);
+    }
+
+    @Test
+    void trustZonesDecideWhichRemotesAreProgrammed() {
+        RemoteNode c = new RemoteNode("node-c", new NodeId(4), List.of(IpPrefix.parse("10.244.2.0/24")),
+                NodeTransitSwitchPortIfaddr.parse("{\"ipv4\":\"100.88.0.4/16\"}"), NodeChassisId.parse("chassis-c"),
+                NodeEncapIps.parse("[\"172.18.0.4\"]"));
+        RemoteNode self = new RemoteNode("node-x", new NodeId(5), List.of(IpPrefix.parse("10.244.3.0/24")),
+                NodeTransitSwitchPortIfaddr.parse("{\"ipv4\":\"100.88.0.5/16\"}"), NodeChassisId.parse("chassis-a"),
+                NodeEncapIps.parse("[\"172.18.0.5\"]"));
+        RemotePeers.Selection s = RemotePeers.select(Optional.of("chassis-a"),
+                TrustZoneMembership.of("{\"__default\":[\"tz1\",\"tz2\"]}", "chassis-a"),
+                List.of(new RemotePeers.Candidate(B, TrustZoneMembership.of("{\"__default\":[\"tz2\"]}", "chassis-b")),
+                        new RemotePeers.Candidate(c, TrustZoneMembership.of(null, "chassis-c")),
+                        new RemotePeers.Candidate(self, TrustZoneMembership.of(null, "chassis-a"))));
+        assertThat(s.programmed()).containsExactly(B);
+        assertThat(s.skipped()).extracting(RemotePeers.Skipped::node).containsExactly("node-c", "node-x");
+        assertThat(s.skipped().get(0).reason()).isEqualTo("no common trust zone (local tz1,tz2, remote none)");
+
+        RemotePeers.Selection isolated = RemotePeers.select(Optional.of("chassis-a"),
+                TrustZoneMembership.of("{\"__default\":\"oops\"}", "chassis-a"),
+                List.of(new RemotePeers.Candidate(c, TrustZoneMembership.of(null, "chassis-c"))));
+        assertThat(isolated.programmed()).isEmpty();
+        assertThat(isolated.skipped().getFirst().reason()).startsWith("local node isolated: k8s.ovn.org/trust-zones: ");
+    }
+}
