@@ -45,7 +45,9 @@ public final class CniDispatcher {
             return ok(what, start, call(request));
         } catch (CniException e) {
             return failed(what, start, e, version);
-        } catch (RuntimeException e) {
+        } catch (VirtualMachineError e) {
+            throw e;
+        } catch (Throwable e) { // a handler bug must still produce a CNI error, never a dropped call
             LOG.error("CNI {}: handler failed unexpectedly", what, e);
             return failed(what, start, new CniException(CniException.INTERNAL_ERROR,
                     "internal error in the kovn node agent", String.valueOf(e)), version);
