@@ -3,6 +3,7 @@ package io.kovn.sandbox.infra;
 import io.kovn.node.ovs.OvsBridgeConfig;
 import io.kovn.node.ovs.OvsVsctl;
 import io.kovn.runtime.OvnControllerProcess;
+import io.kovn.runtime.OvnRuntime;
 import io.kovn.runtime.OvsVswitchdProcess;
 import io.kovn.runtime.net.Command;
 import io.kovn.runtime.net.Netns;
@@ -32,7 +33,7 @@ public final class EmulatedNode implements AutoCloseable {
     private static final int MAX_FOLDER_PATH = 80;
 
     private final String name;
-    private final OvnHome home;
+    private final OvnRuntime home;
     private final Path folder;
     private final Netns netns;
     private final String systemId;
@@ -41,7 +42,7 @@ public final class EmulatedNode implements AutoCloseable {
     private OvsVswitchdProcess vswitchd;
     private OvnControllerProcess ovnController;
 
-    private EmulatedNode(String name, OvnHome home, Path folder, Netns netns, String systemId) {
+    private EmulatedNode(String name, OvnRuntime home, Path folder, Netns netns, String systemId) {
         this.name = name;
         this.home = home;
         this.folder = folder;
@@ -55,9 +56,9 @@ public final class EmulatedNode implements AutoCloseable {
      * @param underlay the network to attach eth0 to (also gives the name prefix)
      * @param name node name (also the OVN zone name)
      * @param folder the node's own folder (created; removed by close); short, since sockets live there
-     * @param home the OVN/OVS runtime
+     * @param home the OVN/OVS runtime ({@link OvnRuntime#locate()})
      */
-    public static EmulatedNode start(Underlay underlay, String name, Path folder, OvnHome home) {
+    public static EmulatedNode start(Underlay underlay, String name, Path folder, OvnRuntime home) {
         if (folder.toAbsolutePath().toString().length() > MAX_FOLDER_PATH) {
             throw new IllegalArgumentException("node folder path too long for unix sockets: " + folder);
         }
@@ -89,7 +90,7 @@ public final class EmulatedNode implements AutoCloseable {
         Netns.add(netns.name().orElseThrow());
         Underlay.Attachment eth0 = underlay.attach(netns, "eth0");
         encapIp = eth0.address();
-        vswitchd = OvsVswitchdProcess.start(home.bin(), databases.ovsDbSocket(), folder, netns);
+        vswitchd = OvsVswitchdProcess.start(home.binDir(), databases.ovsDbSocket(), folder, netns);
         vsctl().run("--", "--may-exist", "add-br", "br-phy",
                 "--", "set", "Bridge", "br-phy", "datapath_type=netdev",
                 "--", "--may-exist", "add-port", "br-phy", "eth0");
@@ -99,13 +100,13 @@ public final class EmulatedNode implements AutoCloseable {
         vswitchd.appctl("ovs/route/add", underlay.cidr(), "br-phy");
         new OvsBridgeConfig(OvsBridgeConfig.BR_INT, OvsBridgeConfig.NETDEV, systemId, name, encapIp,
                 "unix:" + databases.sbSocket()).apply(vsctl());
-        ovnController = OvnControllerProcess.start(home.bin(), databases.ovsDbSocket(), folder, netns);
+        ovnController = OvnControllerProcess.start(home.binDir(), databases.ovsDbSocket(), folder, netns);
         sbctl("--timeout=20", "wait-until", "Chassis", systemId);
     }
 
     /** ovs-vsctl bound to this node's conf.db. */
     public OvsVsctl vsctl() {
-        return OvsVsctl.of(home.bin(), databases.ovsDbSocket());
+        return OvsVsctl.of(home.binDir(), databases.ovsDbSocket());
     }
 
     /** Runs ovn-nbctl against this zone's NB. */
@@ -119,7 +120,7 @@ public final class EmulatedNode implements AutoCloseable {
     }
 
     private String ctl(String tool, Path socket, String... args) {
-        List<String> argv = new ArrayList<>(List.of(home.bin().resolve(tool).toString(), "--db=unix:" + socket));
+        List<String> argv = new ArrayList<>(List.of(home.bin(tool).toString(), "--db=unix:" + socket));
         argv.addAll(List.of(args));
         return Command.run(argv);
     }
@@ -161,7 +162,7 @@ public final class EmulatedNode implements AutoCloseable {
         return folder;
     }
 
-    public OvnHome home() {
+    public OvnRuntime runtime() {
         return home;
     }
 

@@ -9,6 +9,7 @@ import io.kovn.node.plumbing.PlumbingCheck;
 import io.kovn.node.plumbing.PlumbingException;
 import io.kovn.node.plumbing.PodInterfaceSpec;
 import io.kovn.node.plumbing.PodPlumber;
+import io.kovn.runtime.OvnRuntime;
 import io.kovn.runtime.net.Netns;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -34,7 +35,7 @@ class SingleNodePlumbingTest {
     void startNode() throws IOException {
         folder = Files.createTempDirectory(Path.of("/tmp"), "kvt");
         underlay = Underlay.create(prefix, "10.251.17.0/24");
-        node = EmulatedNode.start(underlay, "node-a", folder.resolve("node-a"), OvnHome.locate());
+        node = EmulatedNode.start(underlay, "node-a", folder.resolve("node-a"), OvnRuntime.locate());
         node.nbctl("ls-add", "sw0");
         for (int i = 3; i <= 6; i++) {
             String lsp = "default_pod" + i;

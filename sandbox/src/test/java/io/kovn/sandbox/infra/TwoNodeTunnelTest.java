@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.kovn.node.plumbing.PodInterfaceSpec;
 import io.kovn.node.plumbing.PodPlumber;
+import io.kovn.runtime.OvnRuntime;
 import io.kovn.runtime.net.Netns;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -30,8 +31,8 @@ class TwoNodeTunnelTest {
     void startNodes() throws IOException {
         folder = Files.createTempDirectory(Path.of("/tmp"), "kvt");
         underlay = Underlay.create(prefix, "10.251.18.0/24");
-        a = EmulatedNode.start(underlay, "node-a", folder.resolve("a"), OvnHome.locate());
-        b = EmulatedNode.start(underlay, "node-b", folder.resolve("b"), OvnHome.locate());
+        a = EmulatedNode.start(underlay, "node-a", folder.resolve("a"), OvnRuntime.locate());
+        b = EmulatedNode.start(underlay, "node-b", folder.resolve("b"), OvnRuntime.locate());
     }
 
     @AfterAll
