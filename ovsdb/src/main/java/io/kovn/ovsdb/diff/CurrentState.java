@@ -1,7 +1,12 @@
 package io.kovn.ovsdb.diff;
 
 import io.kovn.ovsdb.cache.DatabaseCache;
+import io.kovn.ovsdb.client.OvsdbClient;
 import io.kovn.ovsdb.data.Row;
+import io.kovn.ovsdb.ops.Operation;
+import io.kovn.ovsdb.ops.OperationResult;
+import io.kovn.ovsdb.ops.Ops;
+import io.kovn.ovsdb.ops.TransactionResult;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -27,5 +32,20 @@ public interface CurrentState {
         Map<String, List<Row>> copy = new java.util.HashMap<>();
         rows.forEach((t, r) -> copy.put(t, List.copyOf(r)));
         return table -> Optional.ofNullable(copy.get(table));
+    }
+
+    /**
+     * The rows of some tables read now, in one transaction of selects: for one-shot tools that
+     * keep no monitor. Controllers use the monitor cache instead.
+     */
+    static CurrentState select(OvsdbClient client, String database, Collection<String> tables) {
+        List<String> names = List.copyOf(tables);
+        List<Operation> selects = names.stream().<Operation>map(t -> Ops.select(t)).toList();
+        TransactionResult result = client.transact(database, selects);
+        Map<String, List<Row>> rows = new java.util.HashMap<>();
+        for (int i = 0; i < names.size(); i++) {
+            rows.put(names.get(i), ((OperationResult.Selected) result.get(i)).rows());
+        }
+        return of(rows);
     }
 }

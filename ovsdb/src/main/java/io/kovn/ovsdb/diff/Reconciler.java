@@ -8,6 +8,7 @@ import io.kovn.ovsdb.schema.DatabaseSchema;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * Applies an owner's desired rows to one database: {@link Diff} against the current rows, then
@@ -27,7 +28,7 @@ public final class Reconciler {
     private final OvsdbClient client;
     private final String database;
     private final DatabaseSchema schema;
-    private final CurrentState current;
+    private final Supplier<CurrentState> current;
 
     /**
      * @param client the connected client
@@ -36,15 +37,29 @@ public final class Reconciler {
      * @param current the current rows (normally {@link CurrentState#of(io.kovn.ovsdb.cache.DatabaseCache)})
      */
     public Reconciler(OvsdbClient client, String database, DatabaseSchema schema, CurrentState current) {
+        this(client, database, schema, (Supplier<CurrentState>) () -> current);
+        Objects.requireNonNull(current, "current");
+    }
+
+    private Reconciler(OvsdbClient client, String database, DatabaseSchema schema, Supplier<CurrentState> current) {
         this.client = Objects.requireNonNull(client, "client");
         this.database = Objects.requireNonNull(database, "database");
         this.schema = Objects.requireNonNull(schema, "schema");
-        this.current = Objects.requireNonNull(current, "current");
+        this.current = current;
+    }
+
+    /**
+     * A reconciler that takes a fresh current state for every plan, e.g.
+     * {@code () -> CurrentState.select(client, db, tables)} where no monitor runs.
+     */
+    public static Reconciler snapshotting(OvsdbClient client, String database, DatabaseSchema schema,
+            Supplier<CurrentState> current) {
+        return new Reconciler(client, database, schema, Objects.requireNonNull(current, "current"));
     }
 
     /** The plan that {@link #reconcile} would apply now. */
     public Plan plan(Owner owner, DesiredState desired) {
-        return Diff.of(schema, owner, desired, current);
+        return Diff.of(schema, owner, desired, current.get());
     }
 
     /**

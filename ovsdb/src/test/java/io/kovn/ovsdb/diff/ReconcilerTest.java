@@ -1,0 +1,143 @@
+package io.kovn.ovsdb.diff;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kovn.ovsdb.client.OvsdbClient;
+import io.kovn.ovsdb.data.Row;
+import io.kovn.ovsdb.ops.Operation;
+import io.kovn.ovsdb.ops.OperationResult;
+import io.kovn.ovsdb.ops.Ops;
+import io.kovn.ovsdb.schema.DatabaseSchema;
+import io.kovn.runtime.testing.OvnDatabases;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+
+/** The diff applied to a real ovsdb-server (OVN 25.03 NB). Each test owns rows by its own name. */
+class ReconcilerTest {
+    static final String NB = "OVN_Northbound";
+    static final List<String> TABLES = List.of("Port_Group", "ACL", "Address_Set");
+
+    static OvnDatabases ovn;
+    static OvsdbClient client;
+    static DatabaseSchema schema;
+    static Reconciler reconciler;
+
+    @BeforeAll
+    static void start() {
+        ovn = OvnDatabases.start(OvnDatabases.Config.nbOnly());
+        client = OvsdbClient.builder().endpoint(ovn.nb().unixEndpoint()).connect();
+        schema = client.getSchema(NB);
+        reconciler = Reconciler.snapshotting(client, NB, schema, () -> CurrentState.select(client, NB, TABLES));
+    }
+
+    @AfterAll
+    static void stop() {
+        try (OvnDatabases o = ovn; OvsdbClient c = client) {
+            // closed in reverse order: client, then servers and their folder
+        }
+    }
+
+    private static Owner owner(TestInfo test) {
+        return Owner.controller("default-network-controller").types("AdminNetworkPolicy")
+                .with(Owner.NAME, test.getTestMethod().orElseThrow().getName());
+    }
+
+    private static Map<String, String> ids(Owner owner, String id) {
+        return Map.of(Owner.OWNER_CONTROLLER, "default-network-controller", Owner.OWNER_TYPE, "AdminNetworkPolicy",
+                Owner.NAME, owner.externalIds().get(Owner.NAME).iterator().next(), Owner.ID, id);
+    }
+
+    private static DesiredState policy(Owner owner, String prefix, Set<String> addresses, int acls) {
+        DesiredState.Builder b = DesiredState.builder().table("Port_Group").table("ACL").table("Address_Set");
+        Ref[] refs = new Ref[acls];
+        for (int i = 0; i < acls; i++) {
+            String id = prefix + ":acl:" + i;
+            refs[i] = Ref.to("ACL", id);
+            b.add(Desired.of("ACL", Map.of("priority", 1000L + i, "direction", "to-lport", "tier", 1L,
+                    "match", "outport == @" + prefix + "pg && ip4.src == $" + prefix + "as",
+                    "action", i % 2 == 0 ? "pass" : "drop", "external_ids", ids(owner, id))));
+        }
+        b.add(Desired.of("Port_Group", Map.of("name", prefix + "pg", "external_ids", ids(owner, prefix + ":pg")))
+                .withRefs("acls", refs));
+        b.add(Desired.of("Address_Set", Map.of("name", prefix + "as", "addresses", addresses,
+                "external_ids", ids(owner, prefix + ":as"))));
+        return b.build();
+    }
+
+    private static List<Row> rows(String table, String column, Object value) {
+        var r = client.transact(NB, List.of(Ops.select(table, io.kovn.ovsdb.ops.Condition.eq(column, value))));
+        return ((OperationResult.Selected) r.get(0)).rows();
+    }
+
+    @Test
+    void applyingTheSameDesiredRowsTwiceChangesNothingTheSecondTime(TestInfo test) {
+        Owner owner = owner(test);
+        DesiredState desired = policy(owner, "idem", Set.of("10.1.0.1", "10.1.0.2"), 4);
+
+        ReconcileResult first = reconciler.reconcile(owner, desired);
+        ReconcileResult second = reconciler.reconcile(owner, desired);
+
+        assertThat(first).isInstanceOfSatisfying(ReconcileResult.Applied.class,
+                a -> assertThat(a.counts()).isEqualTo(new Plan.Counts(6, 0, 0, 0)));
+        assertThat(second).isInstanceOf(ReconcileResult.Noop.class);
+        assertThat(reconciler.plan(owner, desired).operations()).isEmpty();
+        Row pg = rows("Port_Group", "name", "idempg").getFirst();
+        assertThat((Set<?>) pg.get("acls")).hasSize(4);
+        assertThat(ovn.nbctl("--bare", "--columns=action", "find", "ACL", "priority=1000")).contains("pass");
+    }
+
+    @Test
+    void oneAddressChangeInALargeSetIsOneMutate(TestInfo test) {
+        Owner owner = owner(test);
+        Set<String> addresses = IntStream.range(0, 10_000)
+                .mapToObj(i -> "10.2." + (i / 250) + "." + (i % 250)).collect(Collectors.toCollection(LinkedHashSet::new));
+        reconciler.reconcile(owner, policy(owner, "one", addresses, 1));
+        Set<String> changed = new LinkedHashSet<>(addresses);
+        changed.remove("10.2.0.7");
+        changed.add("10.3.0.7");
+        DesiredState desired = policy(owner, "one", changed, 1);
+
+        Plan plan = reconciler.plan(owner, desired);
+        ReconcileResult applied = reconciler.apply(plan);
+
+        assertThat(plan.operations()).singleElement().isInstanceOf(Operation.Mutate.class);
+        assertThat(applied).isInstanceOf(ReconcileResult.Applied.class);
+        assertThat(rows("Address_Set", "name", "oneas").getFirst().get("addresses")).isEqualTo(changed);
+        assertThat(reconciler.reconcile(owner, desired)).isInstanceOf(ReconcileResult.Noop.class);
+    }
+
+    @Test
+    void rowsLeftByACrashAreRemovedAndForeignRowsAreKept(TestInfo test) {
+        Owner owner = owner(test);
+        reconciler.reconcile(owner, policy(owner, "crash", Set.of("10.4.0.1"), 3));
+        // A previous run (now gone) also left an address set, and another controller has one.
+        client.transact(NB, List.of(
+                Ops.insert("Address_Set", Map.of("name", "crashleft", "external_ids", ids(owner, "crash:old-as"))),
+                Ops.insert("Address_Set", Map.of("name", "foreign",
+                        "external_ids", Map.of(Owner.OWNER_CONTROLLER, "other", Owner.ID, "crash:as")))));
+
+        // The policy shrank to one ACL: two ACLs and the old address set are stale.
+        ReconcileResult result = reconciler.reconcile(owner, policy(owner, "crash", Set.of("10.4.0.1"), 1));
+
+        assertThat(result).isInstanceOfSatisfying(ReconcileResult.Applied.class,
+                a -> assertThat(a.counts()).isEqualTo(new Plan.Counts(0, 1, 0, 1)));
+        assertThat(rows("Address_Set", "name", "crashleft")).isEmpty();
+        assertThat(rows("Address_Set", "name", "foreign")).hasSize(1);
+        assertThat(rows("Port_Group", "name", "crashpg").getFirst().get("acls")).asInstanceOf(
+                org.assertj.core.api.InstanceOfAssertFactories.COLLECTION).hasSize(1);
+        // ovsdb-server garbage-collected the unreferenced non-root ACLs.
+        assertThat(ovn.nbctl("--bare", "--columns=_uuid", "find", "ACL",
+                "external_ids:k8s.ovn.org/name=" + test.getTestMethod().orElseThrow().getName()).lines()
+                .filter(l -> !l.isBlank())).hasSize(1);
+        assertThat(reconciler.reconcile(owner, policy(owner, "crash", Set.of("10.4.0.1"), 1)))
+                .isInstanceOf(ReconcileResult.Noop.class);
+    }
+}
