@@ -1,0 +1,201 @@
+package io.kovn.policy;
+
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import io.kovn.k8s.api.policy.AdminNetworkPolicy;
+import io.kovn.k8s.api.policy.AdminNetworkPolicyRuleAction;
+import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
+import io.kovn.policy.admin.AdminPolicy;
+import io.kovn.policy.admin.AdminPolicyTranslator;
+import io.kovn.policy.admin.AnpPriorities;
+import io.kovn.policy.match.AclLogging;
+import io.kovn.policy.model.DesiredAcl;
+import io.kovn.policy.model.DesiredAddressSet;
+import io.kovn.policy.model.DesiredPolicyState;
+import io.kovn.policy.model.DesiredPortGroup;
+import io.kovn.policy.model.PolicyDirection;
+import io.kovn.policy.model.PolicyMetrics;
+import io.kovn.policy.model.PolicyRef;
+import io.kovn.policy.model.PolicyReport;
+import io.kovn.policy.model.PolicyRows;
+import io.kovn.policy.model.PolicySnapshot;
+import io.kovn.policy.model.PolicyWarning;
+import io.kovn.policy.netpol.DefaultDeny;
+import io.kovn.policy.netpol.NetworkPolicyTranslator;
+import io.kovn.policy.select.ClusterIndex;
+import io.kovn.policy.select.PodInfo;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The network policy model: {@link PolicySnapshot} in, {@link DesiredPolicyState} out. A pure
+ * function; the zone controller diffs its output against the northbound database by ownership and
+ * writes the difference in one transaction, then publishes the reports.
+ *
+ * <p>Precedence is carried by ACL tiers: AdminNetworkPolicy in tier 1 (allow-related / drop / pass),
+ * NetworkPolicy in tier 2 (allow-related at 1001 over a per-namespace drop at 1000), the
+ * BaselineAdminNetworkPolicy in tier 3. Traffic that no ACL decides is allowed.
+ */
+public final class PolicyTranslator {
+    /** Tier of AdminNetworkPolicy ACLs. */
+    public static final int ANP_TIER = 1;
+    /** Tier of BaselineAdminNetworkPolicy ACLs. */
+    public static final int BANP_TIER = 3;
+
+    private PolicyTranslator() {
+    }
+
+    /** Translates the snapshot into the desired rows, reports, priority assignment and metrics. */
+    public static DesiredPolicyState translate(PolicySnapshot snapshot) {
+        ClusterIndex index = new ClusterIndex(snapshot.namespaces(), snapshot.pods(), snapshot.nodes());
+        Accumulator out = new Accumulator();
+
+        AdminPolicyTranslator admin = new AdminPolicyTranslator(index, snapshot.localPorts(), snapshot.ipFamilies(), snapshot.ownerController());
+        List<AdminPolicy> anps = snapshot.adminNetworkPolicies().stream()
+                .filter(a -> a.getSpec() != null)
+                .map(AdminPolicy::of)
+                .sorted(Comparator.comparingInt(AdminPolicy::specPriority).thenComparing(AdminPolicy::name))
+                .toList();
+        TreeMap<Integer, Integer> sizes = new TreeMap<>();
+        Map<Integer, List<String>> byPriority = new TreeMap<>();
+        for (AdminPolicy anp : anps) {
+            sizes.merge(anp.specPriority(), anp.priorityBandSize(), Math::max);
+            byPriority.computeIfAbsent(anp.specPriority(), p -> new ArrayList<>()).add(anp.name());
+        }
+        AnpPriorities.Result priorities = AnpPriorities.assign(sizes, snapshot.previousPriorities());
+        for (AdminPolicy anp : anps) {
+            List<PolicyWarning> extra = new ArrayList<>();
+            List<String> peers = byPriority.get(anp.specPriority()).stream().filter(n -> !n.equals(anp.name())).toList();
+            if (!peers.isEmpty()) {
+                extra.add(new PolicyWarning(PolicyWarning.DUPLICATE_PRIORITY, "This policy has the same priority "
+                        + anp.specPriority() + " as " + String.join(", ", peers) + "; all are applied, their relative order is undefined"));
+            }
+            if (priorities.unplaced().contains(anp.specPriority())) {
+                String error = "cannot fit the rules of priority " + anp.specPriority()
+                        + " into tier 1's ACL priority space; the policy is not programmed";
+                extra.add(new PolicyWarning(PolicyWarning.CANNOT_FIT, error));
+                out.report(new PolicyReport(anp.ref(), extra, Optional.of(error)));
+                continue;
+            }
+            int spec = anp.specPriority();
+            PolicyRows rows = admin.translate(anp, i -> priorities.aclPriority(spec, i), ANP_TIER);
+            out.add(rows);
+            extra.addAll(rows.warnings());
+            out.report(new PolicyReport(anp.ref(), extra, Optional.empty()));
+        }
+
+        List<AdminPolicy> banps = snapshot.baselineAdminNetworkPolicies().stream()
+                .filter(b -> b.getSpec() != null)
+                .map(AdminPolicy::of)
+                .sorted(Comparator.comparing(AdminPolicy::name))
+                .toList();
+        for (AdminPolicy banp : banps) {
+            if (!BaselineAdminNetworkPolicy.SINGLETON_NAME.equals(banp.name())) {
+                String error = "only the BaselineAdminNetworkPolicy named \"default\" is applied";
+                out.report(new PolicyReport(banp.ref(), List.of(), Optional.of(error)));
+                continue;
+            }
+            PolicyRows rows = admin.translate(banp, i -> AnpPriorities.BANP_TOP - i, BANP_TIER);
+            out.add(rows);
+            out.report(new PolicyReport(banp.ref(), rows.warnings(), Optional.empty()));
+        }
+
+        translateNetworkPolicies(snapshot, index, out);
+        PolicyMetrics metrics = metrics(snapshot, out);
+        return new DesiredPolicyState(out.portGroups, out.addressSets, out.acls, out.reports, priorities.assignment(), metrics);
+    }
+
+    private static void translateNetworkPolicies(PolicySnapshot snapshot, ClusterIndex index, Accumulator out) {
+        NetworkPolicyTranslator np = new NetworkPolicyTranslator(index, snapshot.localPorts(), snapshot.ipFamilies(), snapshot.ownerController());
+        Map<String, Map<PolicyDirection, TreeSet<String>>> isolated = new TreeMap<>();
+        List<NetworkPolicy> policies = snapshot.networkPolicies().stream()
+                .filter(p -> p.getSpec() != null)
+                .sorted(Comparator.comparing((NetworkPolicy p) -> p.getMetadata().getNamespace()).thenComparing(p -> p.getMetadata().getName()))
+                .toList();
+        Map<String, AclLogging> loggingByNamespace = new HashMap<>();
+        for (var ns : snapshot.namespaces()) {
+            loggingByNamespace.put(ns.getMetadata().getName(), AclLogging.fromAnnotations(ns.getMetadata().getAnnotations()));
+        }
+        for (NetworkPolicy policy : policies) {
+            String namespace = policy.getMetadata().getNamespace();
+            AclLogging logging = loggingByNamespace.getOrDefault(namespace, AclLogging.OFF);
+            PolicyRows rows = np.translate(policy, logging);
+            out.add(rows);
+            if (!rows.warnings().isEmpty()) {
+                out.report(new PolicyReport(PolicyRef.networkPolicy(namespace, policy.getMetadata().getName()), rows.warnings(), Optional.empty()));
+            }
+            var byDirection = isolated.computeIfAbsent(namespace, k -> new java.util.EnumMap<>(PolicyDirection.class));
+            List<PodInfo> selected = np.selectedPods(policy);
+            for (PolicyDirection direction : NetworkPolicyTranslator.policyTypes(policy)) {
+                TreeSet<String> members = byDirection.computeIfAbsent(direction, d -> new TreeSet<>());
+                for (PodInfo pod : selected) {
+                    if (snapshot.localPorts().contains(pod.portName())) {
+                        members.add(pod.portName());
+                    }
+                }
+            }
+        }
+        isolated.forEach((namespace, byDirection) -> byDirection.forEach((direction, members) ->
+                out.add(DefaultDeny.rows(snapshot.ownerController(), namespace, direction, members,
+                        loggingByNamespace.getOrDefault(namespace, AclLogging.OFF)))));
+    }
+
+    private static PolicyMetrics metrics(PolicySnapshot snapshot, Accumulator out) {
+        Map<String, Map<String, Integer>> anpRules = new TreeMap<>();
+        for (AdminNetworkPolicy anp : snapshot.adminNetworkPolicies()) {
+            if (anp.getSpec() != null) {
+                anp.getSpec().ingress().forEach(r -> count(anpRules, "Ingress", r.action()));
+                anp.getSpec().egress().forEach(r -> count(anpRules, "Egress", r.action()));
+            }
+        }
+        Map<String, Map<String, Integer>> banpRules = new TreeMap<>();
+        for (BaselineAdminNetworkPolicy banp : snapshot.baselineAdminNetworkPolicies()) {
+            if (banp.getSpec() != null) {
+                banp.getSpec().ingress().forEach(r -> count(banpRules, "Ingress", r.action()));
+                banp.getSpec().egress().forEach(r -> count(banpRules, "Egress", r.action()));
+            }
+        }
+        return new PolicyMetrics(snapshot.adminNetworkPolicies().size(), snapshot.baselineAdminNetworkPolicies().size(),
+                freeze(anpRules), freeze(banpRules), dbObjects(out, "AdminNetworkPolicy"), dbObjects(out, "BaselineAdminNetworkPolicy"));
+    }
+
+    private static void count(Map<String, Map<String, Integer>> counts, String direction, AdminNetworkPolicyRuleAction action) {
+        String name = action == null ? "Deny" : action.apiName();
+        counts.computeIfAbsent(direction, d -> new TreeMap<>()).merge(name, 1, Integer::sum);
+    }
+
+    private static Map<String, Map<String, Integer>> freeze(Map<String, Map<String, Integer>> counts) {
+        Map<String, Map<String, Integer>> result = new TreeMap<>();
+        counts.forEach((k, v) -> result.put(k, Map.copyOf(v)));
+        return result;
+    }
+
+    private static Map<String, Integer> dbObjects(Accumulator out, String ownerType) {
+        int acls = (int) out.acls.values().stream().filter(a -> ownerType.equals(a.externalIds().get("k8s.ovn.org/owner-type"))).count();
+        int sets = (int) out.addressSets.values().stream().filter(a -> ownerType.equals(a.externalIds().get("k8s.ovn.org/owner-type"))).count();
+        return Map.of("ACL", acls, "Address_Set", sets);
+    }
+
+    /** Collects rows; names and ids are unique by construction, so later rows never replace earlier ones. */
+    private static final class Accumulator {
+        final TreeMap<String, DesiredPortGroup> portGroups = new TreeMap<>();
+        final TreeMap<String, DesiredAddressSet> addressSets = new TreeMap<>();
+        final TreeMap<String, DesiredAcl> acls = new TreeMap<>();
+        final List<PolicyReport> reports = new ArrayList<>();
+
+        void add(PolicyRows rows) {
+            rows.portGroups().forEach(pg -> portGroups.put(pg.name(), pg));
+            rows.addressSets().forEach(as -> addressSets.put(as.name(), as));
+            rows.acls().forEach(acl -> acls.put(acl.id(), acl));
+        }
+
+        void report(PolicyReport report) {
+            reports.add(report);
+        }
+    }
+}

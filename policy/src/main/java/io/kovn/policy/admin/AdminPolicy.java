@@ -1,0 +1,99 @@
+package io.kovn.policy.admin;
+
+import io.kovn.k8s.api.policy.AdminNetworkPolicy;
+import io.kovn.k8s.api.policy.AdminNetworkPolicyEgressPeer;
+import io.kovn.k8s.api.policy.AdminNetworkPolicyEgressRule;
+import io.kovn.k8s.api.policy.AdminNetworkPolicyIngressPeer;
+import io.kovn.k8s.api.policy.AdminNetworkPolicyIngressRule;
+import io.kovn.k8s.api.policy.AdminNetworkPolicyPort;
+import io.kovn.k8s.api.policy.AdminNetworkPolicyRuleAction;
+import io.kovn.k8s.api.policy.AdminNetworkPolicySubject;
+import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
+import io.kovn.ovn.ids.OwnerType;
+import io.kovn.policy.model.PolicyDirection;
+import io.kovn.policy.model.PolicyRef;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * An ANP or BANP in one shape: both translate alike except for tier, priorities and naming.
+ *
+ * @param ownerType AdminNetworkPolicy or BaselineAdminNetworkPolicy
+ * @param name the policy's name
+ * @param specPriority spec.priority (BANP: -1)
+ * @param subject the subject
+ * @param rules ingress rules then egress rules, each with its index within its list
+ * @param annotations the policy's annotations (acl-logging)
+ */
+public record AdminPolicy(
+        OwnerType ownerType,
+        String name,
+        int specPriority,
+        AdminNetworkPolicySubject subject,
+        List<Rule> rules,
+        Map<String, String> annotations) {
+
+    public AdminPolicy {
+        rules = List.copyOf(rules);
+        annotations = annotations == null ? Map.of() : Map.copyOf(annotations);
+    }
+
+    /**
+     * One rule, direction-neutral (ingress peers expressed as egress peers with only
+     * {@code namespaces}/{@code pods} set).
+     */
+    public record Rule(PolicyDirection direction, int index, String name, AdminNetworkPolicyRuleAction action,
+            List<AdminNetworkPolicyEgressPeer> peers, List<AdminNetworkPolicyPort> ports) {
+        public Rule {
+            peers = List.copyOf(peers);
+            ports = List.copyOf(ports);
+        }
+    }
+
+    /** The ACL name prefix: {@code ANP} or {@code BANP}. */
+    public String aclPrefix() {
+        return ownerType == OwnerType.ADMIN_NETWORK_POLICY ? "ANP" : "BANP";
+    }
+
+    /** The reference to report about. */
+    public PolicyRef ref() {
+        return ownerType == OwnerType.ADMIN_NETWORK_POLICY ? PolicyRef.anp(name) : PolicyRef.banp(name);
+    }
+
+    /** The largest of the ingress and egress rule counts: the ACL priorities the policy needs. */
+    public int priorityBandSize() {
+        long ingress = rules.stream().filter(r -> r.direction() == PolicyDirection.INGRESS).count();
+        long egress = rules.size() - ingress;
+        return (int) Math.max(ingress, egress);
+    }
+
+    public static AdminPolicy of(AdminNetworkPolicy anp) {
+        var spec = anp.getSpec();
+        return new AdminPolicy(OwnerType.ADMIN_NETWORK_POLICY, anp.getMetadata().getName(), spec.priority(), spec.subject(),
+                rules(spec.ingress(), spec.egress()), anp.getMetadata().getAnnotations());
+    }
+
+    public static AdminPolicy of(BaselineAdminNetworkPolicy banp) {
+        var spec = banp.getSpec();
+        return new AdminPolicy(OwnerType.BASELINE_ADMIN_NETWORK_POLICY, banp.getMetadata().getName(), -1, spec.subject(),
+                rules(spec.ingress(), spec.egress()), banp.getMetadata().getAnnotations());
+    }
+
+    private static List<Rule> rules(List<AdminNetworkPolicyIngressRule> ingress, List<AdminNetworkPolicyEgressRule> egress) {
+        List<Rule> rules = new ArrayList<>();
+        for (int i = 0; i < ingress.size(); i++) {
+            AdminNetworkPolicyIngressRule r = ingress.get(i);
+            List<AdminNetworkPolicyEgressPeer> peers = new ArrayList<>();
+            for (AdminNetworkPolicyIngressPeer p : r.from()) {
+                peers.add(new AdminNetworkPolicyEgressPeer(p.namespaces(), p.pods(), null, null, null));
+            }
+            rules.add(new Rule(PolicyDirection.INGRESS, i, r.name(), r.action(), peers, r.ports()));
+        }
+        for (int i = 0; i < egress.size(); i++) {
+            AdminNetworkPolicyEgressRule r = egress.get(i);
+            rules.add(new Rule(PolicyDirection.EGRESS, i, r.name(), r.action(), r.to(), r.ports()));
+        }
+        return rules;
+    }
+}

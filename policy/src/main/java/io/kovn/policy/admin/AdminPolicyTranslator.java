@@ -1,0 +1,286 @@
+package io.kovn.policy.admin;
+
+import io.fabric8.kubernetes.api.model.LabelSelector;
+import io.kovn.k8s.api.policy.AdminNetworkPolicyEgressPeer;
+import io.kovn.k8s.api.policy.AdminNetworkPolicyPort;
+import io.kovn.k8s.api.policy.AdminNetworkPolicyRuleAction;
+import io.kovn.k8s.api.policy.AdminNetworkPolicySubject;
+import io.kovn.ovn.ids.IdKey;
+import io.kovn.ovn.ids.ObjectId;
+import io.kovn.ovn.ids.ObjectNames;
+import io.kovn.policy.match.AclLogging;
+import io.kovn.policy.match.Matches;
+import io.kovn.policy.match.PortSet;
+import io.kovn.policy.match.Protocol;
+import io.kovn.policy.model.AclAction;
+import io.kovn.policy.model.DesiredAcl;
+import io.kovn.policy.model.DesiredAddressSet;
+import io.kovn.policy.model.DesiredPortGroup;
+import io.kovn.policy.model.IpFamily;
+import io.kovn.policy.model.PolicyDirection;
+import io.kovn.policy.model.PolicyRows;
+import io.kovn.policy.model.PolicyWarning;
+import io.kovn.policy.select.ClusterIndex;
+import io.kovn.policy.select.ContainerPort;
+import io.kovn.policy.select.PodInfo;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import java.util.function.IntUnaryOperator;
+
+/**
+ * Translates one AdminNetworkPolicy or BaselineAdminNetworkPolicy into OVN rows, exactly as the
+ * reference names and spells them (specification 003):
+ * <ul>
+ *   <li>one port group for the subject (local pods only), named from id {@code <ctl>:<Owner>:<name>};
+ *   <li>per rule and IP family one address set (peer pod IPs, node IPs, {@code networks} CIDRs);
+ *   <li>per rule one ACL without ports ({@code port-policy-protocol=None}), else one per protocol
+ *       with numeric ports and one per protocol with resolved named ports ({@code tcp-namedPort}).
+ * </ul>
+ * Pure; the ACL priority of each rule comes from the caller.
+ */
+public final class AdminPolicyTranslator {
+    private static final LabelSelector ALL = new LabelSelector();
+    private static final List<String> ALL_NETWORKS = List.of("0.0.0.0/0", "::/0");
+
+    private final ClusterIndex index;
+    private final Set<String> localPorts;
+    private final Set<IpFamily> families;
+    private final String ownerController;
+
+    /**
+     * @param index the cluster's namespaces, pods and nodes
+     * @param localPorts logical switch port names present in this zone
+     * @param families the cluster's IP families
+     * @param ownerController the owner controller written to external_ids
+     */
+    public AdminPolicyTranslator(ClusterIndex index, Set<String> localPorts, Set<IpFamily> families, String ownerController) {
+        this.index = index;
+        this.localPorts = localPorts;
+        this.families = new TreeSet<>(families);
+        this.ownerController = ownerController;
+    }
+
+    /**
+     * The rows of {@code policy}.
+     *
+     * @param aclPriority rule index → ACL priority
+     * @param tier 1 for ANP, 3 for BANP
+     */
+    public PolicyRows translate(AdminPolicy policy, IntUnaryOperator aclPriority, int tier) {
+        List<PolicyWarning> warnings = new ArrayList<>();
+        AclLogging logging = AclLogging.fromAnnotations(policy.annotations());
+        if (!logging.valid()) {
+            warnings.add(new PolicyWarning(PolicyWarning.INVALID_ACL_LOGGING,
+                    "annotation " + AclLogging.ANNOTATION + " is not valid JSON; ACL logging is disabled for this policy"));
+        }
+        ObjectId base = ObjectId.of(ownerController, policy.ownerType(), policy.name());
+        String portGroup = base.hashedName();
+        List<PodInfo> subjects = subjectPods(policy.subject());
+        List<DesiredAddressSet> addressSets = new ArrayList<>();
+        List<DesiredAcl> acls = new ArrayList<>();
+        for (AdminPolicy.Rule rule : policy.rules()) {
+            translateRule(policy, rule, base, portGroup, subjects, aclPriority.applyAsInt(rule.index()), tier, logging,
+                    addressSets, acls, warnings);
+        }
+        TreeSet<String> members = new TreeSet<>();
+        for (PodInfo pod : subjects) {
+            if (localPorts.contains(pod.portName())) {
+                members.add(pod.portName());
+            }
+        }
+        TreeSet<String> aclIds = new TreeSet<>();
+        acls.forEach(a -> aclIds.add(a.id()));
+        DesiredPortGroup pg = new DesiredPortGroup(portGroup, base.externalIds(), members, aclIds);
+        return new PolicyRows(List.of(pg), addressSets, acls, warnings);
+    }
+
+    /** The policy's subject pods cluster-wide (host-network pods excluded). */
+    public List<PodInfo> subjectPods(AdminNetworkPolicySubject subject) {
+        if (subject == null) {
+            return List.of();
+        }
+        if (subject.namespaces() != null) {
+            return index.pods(subject.namespaces(), ALL);
+        }
+        if (subject.pods() != null) {
+            return index.pods(subject.pods().namespaceSelector(), subject.pods().podSelector());
+        }
+        return List.of();
+    }
+
+    private void translateRule(AdminPolicy policy, AdminPolicy.Rule rule, ObjectId base, String portGroup,
+            List<PodInfo> subjects, int priority, int tier, AclLogging logging,
+            List<DesiredAddressSet> addressSets, List<DesiredAcl> acls, List<PolicyWarning> warnings) {
+        String where = policy.aclPrefix() + " " + policy.name() + " " + rule.direction() + " rule " + rule.index()
+                + (rule.name() == null ? "" : " (" + rule.name() + ")");
+        Peers peers = resolvePeers(rule, where, warnings);
+        AdminNetworkPolicyRuleAction action = rule.action() == null ? AdminNetworkPolicyRuleAction.DENY : rule.action();
+        AclAction aclAction = switch (action) {
+            case ALLOW -> AclAction.ALLOW_RELATED;
+            case DENY -> AclAction.DROP;
+            case PASS -> AclAction.PASS;
+        };
+        if (peers.unknown && action != AdminNetworkPolicyRuleAction.ALLOW) {
+            // Fail closed: a Deny or Pass rule with a peer kovn cannot express drops everything.
+            aclAction = AclAction.DROP;
+            peers.addresses.addAll(ALL_NETWORKS);
+        }
+        ObjectId ruleId = base.with(IdKey.DIRECTION, rule.direction().value()).with(IdKey.GRESS_INDEX, rule.index());
+        Map<IpFamily, String> setNames = new EnumMap<>(IpFamily.class);
+        for (IpFamily family : families) {
+            ObjectId setId = ruleId.with(IdKey.IP_FAMILY, family.idValue());
+            TreeSet<String> addresses = new TreeSet<>();
+            for (String a : peers.addresses) {
+                if (IpFamily.of(a) == family) {
+                    addresses.add(a);
+                }
+            }
+            addressSets.add(new DesiredAddressSet(setId.hashedName(), setId.externalIds(), addresses));
+            setNames.put(family, setId.hashedName());
+        }
+        String l3 = Matches.addressSets(rule.direction(), setNames);
+        String pgMatch = Matches.portGroup(rule.direction(), portGroup);
+        String aclName = ObjectNames.aclName(policy.aclPrefix() + ":" + policy.name() + ":" + rule.direction().value() + ":" + rule.index());
+        AclFactory factory = new AclFactory(ruleId, portGroup, aclName, priority, rule.direction(), aclAction, tier, logging);
+
+        if (rule.ports().isEmpty()) {
+            acls.add(factory.acl("None", Matches.and(pgMatch, l3)));
+            return;
+        }
+        PortSet numeric = new PortSet();
+        TreeSet<String> names = new TreeSet<>();
+        for (AdminNetworkPolicyPort port : rule.ports()) {
+            readPort(port, numeric, names, where, warnings);
+        }
+        for (Protocol protocol : numeric.protocols()) {
+            acls.add(factory.acl(protocol.field(), Matches.and(pgMatch, l3, numeric.match(protocol))));
+        }
+        if (names.isEmpty()) {
+            return;
+        }
+        if (peers.ipPeers) {
+            warnings.add(new PolicyWarning(PolicyWarning.NAMED_PORT_WITH_IP_PEERS,
+                    where + ": namedPort cannot apply to networks or nodes peers; it applies to the rule's pod peers only"));
+        }
+        // Named ports resolve on the destination: the subject for ingress, the peer pods for egress.
+        List<PodInfo> owners = rule.direction() == PolicyDirection.INGRESS ? subjects : peers.pods;
+        Map<Protocol, SortedSet<String>> terms = namedPortTerms(owners, names);
+        for (Map.Entry<Protocol, SortedSet<String>> e : terms.entrySet()) {
+            Protocol protocol = e.getKey();
+            String match = rule.direction() == PolicyDirection.INGRESS
+                    ? Matches.and(l3, protocol.field(), Matches.namedPortTerms(e.getValue()))
+                    : Matches.and(pgMatch, l3, protocol.field(), Matches.namedPortTerms(e.getValue()));
+            acls.add(factory.acl(protocol.field() + "-namedPort", match));
+        }
+    }
+
+    private Map<Protocol, SortedSet<String>> namedPortTerms(List<PodInfo> pods, Set<String> names) {
+        Map<Protocol, SortedSet<String>> terms = new EnumMap<>(Protocol.class);
+        for (PodInfo pod : pods) {
+            for (ContainerPort cp : pod.namedPorts()) {
+                if (!names.contains(cp.name())) {
+                    continue;
+                }
+                var protocol = Protocol.parse(cp.protocol());
+                if (protocol.isEmpty()) {
+                    continue;
+                }
+                for (String ip : pod.ips()) {
+                    if (families.contains(IpFamily.of(ip))) {
+                        terms.computeIfAbsent(protocol.get(), p -> new TreeSet<>()).add(Matches.namedPortTerm(ip, protocol.get(), cp.port()));
+                    }
+                }
+            }
+        }
+        return terms;
+    }
+
+    private static void readPort(AdminNetworkPolicyPort port, PortSet numeric, Set<String> names, String where, List<PolicyWarning> warnings) {
+        if (port.portNumber() != null) {
+            var protocol = Protocol.parse(port.portNumber().protocol());
+            if (protocol.isEmpty()) {
+                warnings.add(new PolicyWarning(PolicyWarning.INVALID_PROTOCOL,
+                        where + ": protocol " + port.portNumber().protocol() + " is not TCP, UDP or SCTP; port ignored"));
+                return;
+            }
+            numeric.addPort(protocol.get(), port.portNumber().port());
+        } else if (port.portRange() != null) {
+            var range = port.portRange();
+            var protocol = Protocol.parse(range.protocol());
+            if (protocol.isEmpty()) {
+                warnings.add(new PolicyWarning(PolicyWarning.INVALID_PROTOCOL,
+                        where + ": protocol " + range.protocol() + " is not TCP, UDP or SCTP; port range ignored"));
+                return;
+            }
+            if (range.start() >= range.end()) {
+                warnings.add(new PolicyWarning(PolicyWarning.INVALID_PORT_RANGE,
+                        where + ": portRange start " + range.start() + " must be less than end " + range.end() + "; port range ignored"));
+                return;
+            }
+            numeric.addRange(protocol.get(), range.start(), range.end());
+        } else if (port.namedPort() != null) {
+            names.add(port.namedPort());
+        }
+    }
+
+    /** Peer addresses of one rule, the peer pods (for egress named ports), and what kinds were seen. */
+    private static final class Peers {
+        final TreeSet<String> addresses = new TreeSet<>();
+        final List<PodInfo> pods = new ArrayList<>();
+        boolean ipPeers;
+        boolean unknown;
+    }
+
+    private Peers resolvePeers(AdminPolicy.Rule rule, String where, List<PolicyWarning> warnings) {
+        Peers peers = new Peers();
+        for (AdminNetworkPolicyEgressPeer peer : rule.peers()) {
+            List<PodInfo> pods = null;
+            if (peer.namespaces() != null) {
+                pods = index.pods(peer.namespaces(), ALL);
+            } else if (peer.pods() != null) {
+                pods = index.pods(peer.pods().namespaceSelector(), peer.pods().podSelector());
+            } else if (peer.nodes() != null) {
+                peers.ipPeers = true;
+                index.nodes(peer.nodes()).forEach(n -> peers.addresses.addAll(n.internalIps()));
+            } else if (!peer.networks().isEmpty()) {
+                peers.ipPeers = true;
+                for (String cidr : peer.networks()) {
+                    if (Cidrs.isCidr(cidr)) {
+                        peers.addresses.add(cidr);
+                    } else {
+                        warnings.add(new PolicyWarning(PolicyWarning.INVALID_CIDR, where + ": " + cidr + " is not a CIDR; ignored"));
+                    }
+                }
+            } else {
+                peers.unknown = true;
+                warnings.add(new PolicyWarning(PolicyWarning.UNSUPPORTED_PEER, where + ": "
+                        + (peer.domainNames().isEmpty() ? "a peer with no known field" : "domainNames peers are not supported")
+                        + "; " + (rule.action() == AdminNetworkPolicyRuleAction.ALLOW ? "it matches nothing" : "the rule drops all traffic")));
+            }
+            if (pods != null) {
+                for (PodInfo pod : pods) {
+                    peers.pods.add(pod);
+                    peers.addresses.addAll(pod.ips());
+                }
+            }
+        }
+        return peers;
+    }
+
+    /** Builds the ACLs of one rule; they differ only in protocol key and match. */
+    private record AclFactory(ObjectId ruleId, String portGroup, String name, int priority, PolicyDirection direction,
+            AclAction action, int tier, AclLogging logging) {
+        DesiredAcl acl(String protocolKey, String match) {
+            ObjectId id = ruleId.with(IdKey.PORT_POLICY_PROTOCOL, protocolKey);
+            var severity = logging.severityFor(action);
+            Map<String, String> options = direction == PolicyDirection.EGRESS ? Map.of("apply-after-lb", "true") : Map.of();
+            return new DesiredAcl(id.primaryId(), portGroup, name, id.externalIds(), priority, direction.aclDirection(), match,
+                    action, tier, severity.isPresent(), severity, DesiredAcl.LOGGING_METER, options);
+        }
+    }
+}

@@ -1,0 +1,21 @@
+package io.kovn.policy.model;
+
+import java.util.List;
+
+/**
+ * The rows and warnings one policy translates to.
+ *
+ * @param portGroups the policy's port groups
+ * @param addressSets the policy's address sets
+ * @param acls the policy's ACLs
+ * @param warnings problems found in its content
+ */
+public record PolicyRows(List<DesiredPortGroup> portGroups, List<DesiredAddressSet> addressSets, List<DesiredAcl> acls,
+        List<PolicyWarning> warnings) {
+    public PolicyRows {
+        portGroups = List.copyOf(portGroups);
+        addressSets = List.copyOf(addressSets);
+        acls = List.copyOf(acls);
+        warnings = List.copyOf(warnings);
+    }
+}
