@@ -1,0 +1,446 @@
+package io.kovn.ovsdb.cache;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.kovn.ovsdb.client.OvsdbClient;
+import io.kovn.ovsdb.client.SessionListener;
+import io.kovn.ovsdb.data.Row;
+import io.kovn.ovsdb.data.Uuid;
+import io.kovn.ovsdb.ops.Conditions;
+import io.kovn.ovsdb.rpc.RpcErrorException;
+import io.kovn.ovsdb.rpc.RpcSession;
+import io.kovn.ovsdb.schema.DatabaseSchema;
+import io.kovn.ovsdb.wire.Json;
+import io.kovn.ovsdb.wire.OperationCodec;
+import io.kovn.ovsdb.wire.ValueCodec;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A {@link DatabaseCache} fed by an OVSDB monitor. Prefers {@code monitor_cond_since} so that a
+ * reconnect resumes from the last transaction id; falls back to {@code monitor_cond}, then to
+ * {@code monitor}. On every (re)connect it monitors again; when the server cannot resume, the
+ * cache is replaced by the server's state and the difference is reported as changes (so no
+ * lost or ghost rows). Updates are applied in order on the session's reader thread.
+ */
+public final class MonitorCache implements DatabaseCache, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(MonitorCache.class);
+    private static final String ZERO_TXN = "00000000-0000-0000-0000-000000000000";
+    private static final AtomicInteger IDS = new AtomicInteger();
+
+    private final OvsdbClient client;
+    private final String database;
+    private final DatabaseSchema schema;
+    private final Map<String, TableMonitor> monitors;
+    private final MonitorMethod preferred;
+    private final String monitorId = "kovn-monitor-" + IDS.incrementAndGet();
+    private final ReentrantReadWriteLock dataLock = new ReentrantReadWriteLock();
+    private final ReentrantLock monitorLock = new ReentrantLock();
+    private final Map<String, TableStore> stores = new LinkedHashMap<>();
+    private final List<CacheListener> listeners = new CopyOnWriteArrayList<>();
+    private final SessionListener hook = new Hook();
+    private volatile CompletableFuture<Void> synced = new CompletableFuture<>();
+    private RpcSession monitored;
+    private MonitorMethod active;
+    private String lastTxnId = ZERO_TXN;
+    private boolean everSynced;
+    private volatile boolean closed;
+
+    private MonitorCache(OvsdbClient client, String database, DatabaseSchema schema, List<TableMonitor> tables,
+                         MonitorMethod preferred) {
+        this.client = client;
+        this.database = database;
+        this.schema = schema;
+        this.preferred = preferred;
+        Map<String, TableMonitor> m = new LinkedHashMap<>();
+        for (TableMonitor t : tables) {
+            stores.put(t.table(), new TableStore(schema.require(t.table()), dataLock));
+            m.put(t.table(), t);
+        }
+        this.monitors = Map.copyOf(m);
+    }
+
+    /** Starts monitoring with {@code monitor_cond_since} (falling back as needed) and waits for the initial state. */
+    public static MonitorCache start(OvsdbClient client, String database, List<TableMonitor> tables) {
+        return start(client, database, tables, MonitorMethod.COND_SINCE);
+    }
+
+    /**
+     * Starts monitoring with the given preferred method and waits for the initial state.
+     *
+     * @throws io.kovn.ovsdb.client.OvsdbException when the server refuses or does not answer
+     */
+    public static MonitorCache start(OvsdbClient client, String database, List<TableMonitor> tables, MonitorMethod preferred) {
+        MonitorCache c = new MonitorCache(client, database, client.getSchema(database), tables, preferred);
+        client.addSessionListener(c.hook);
+        client.currentSession().ifPresent(c::monitorOn);
+        try {
+            c.synced.get(client.timeout().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (Exception e) {
+            c.close();
+            throw OvsdbClient.translate(e);
+        }
+        return c;
+    }
+
+    @Override
+    public String database() {
+        return database;
+    }
+
+    @Override
+    public Set<String> tables() {
+        return monitors.keySet();
+    }
+
+    @Override
+    public TableCache table(String table) {
+        TableStore s = stores.get(table);
+        if (s == null) {
+            throw new IllegalArgumentException("table " + table + " is not monitored by this cache (" + monitors.keySet() + ")");
+        }
+        return s;
+    }
+
+    @Override
+    public void addListener(CacheListener listener) {
+        listeners.add(listener);
+    }
+
+    @Override
+    public void removeListener(CacheListener listener) {
+        listeners.remove(listener);
+    }
+
+    /** The monitor method in use on the current connection. */
+    public Optional<MonitorMethod> activeMethod() {
+        monitorLock.lock();
+        try {
+            return Optional.ofNullable(active);
+        } finally {
+            monitorLock.unlock();
+        }
+    }
+
+    /** The last transaction id seen ({@code monitor_cond_since} only; all zeros otherwise). */
+    public String lastTxnId() {
+        monitorLock.lock();
+        try {
+            return lastTxnId;
+        } finally {
+            monitorLock.unlock();
+        }
+    }
+
+    /** Completes when the cache holds the server's state on the current connection. */
+    public CompletableFuture<Void> synced() {
+        return synced;
+    }
+
+    /** Stops monitoring (best effort {@code monitor_cancel}); the cache keeps its last content. */
+    @Override
+    public void close() {
+        closed = true;
+        client.removeSessionListener(hook);
+        client.currentSession().ifPresent(s -> s.call("monitor_cancel", Json.array().add(monitorId)));
+    }
+
+    private final class Hook implements SessionListener {
+        @Override
+        public void connected(RpcSession session) {
+            monitorOn(session);
+        }
+
+        @Override
+        public void notification(RpcSession session, String method, JsonNode params) {
+            onNotification(session, method, params);
+        }
+    }
+
+    private void monitorOn(RpcSession s) {
+        monitorLock.lock();
+        try {
+            if (closed || monitored == s) {
+                return;
+            }
+            monitored = s;
+            if (synced.isDone()) {
+                synced = new CompletableFuture<>();
+            }
+            request(s, preferred);
+        } finally {
+            monitorLock.unlock();
+        }
+    }
+
+    /** Sends a monitor request; the reply is handled on the reader thread before any later update. */
+    private void request(RpcSession s, MonitorMethod method) {
+        ArrayNode params = Json.array().add(database).add(monitorId).add(requests(method));
+        String rpc = switch (method) {
+            case COND_SINCE -> "monitor_cond_since";
+            case COND -> "monitor_cond";
+            case PLAIN -> "monitor";
+        };
+        if (method == MonitorMethod.COND_SINCE) {
+            params.add(lastTxnId);
+        }
+        s.call(rpc, params).whenComplete((reply, error) -> {
+            monitorLock.lock();
+            try {
+                if (monitored != s || closed) {
+                    return;
+                }
+                if (error != null) {
+                    Throwable cause = error instanceof java.util.concurrent.CompletionException ? error.getCause() : error;
+                    if (cause instanceof RpcErrorException && method != MonitorMethod.PLAIN) {
+                        LOG.debug("{} refused ({}), falling back", rpc, cause.getMessage());
+                        request(s, method == MonitorMethod.COND_SINCE ? MonitorMethod.COND : MonitorMethod.PLAIN);
+                    } else {
+                        synced.completeExceptionally(cause);
+                    }
+                    return;
+                }
+                active = method;
+                switch (method) {
+                    case COND_SINCE -> {
+                        boolean found = reply.get(0).asBoolean();
+                        lastTxnId = reply.get(1).asText();
+                        if (found) {
+                            publish(applyUpdates2(reply.get(2)), false);
+                        } else {
+                            replaceAll(reply.get(2), true);
+                        }
+                    }
+                    case COND -> replaceAll(reply, true);
+                    case PLAIN -> replaceAll(reply, false);
+                }
+                everSynced = true;
+                synced.complete(null);
+            } catch (RuntimeException e) {
+                LOG.warn("cannot apply monitor reply; reconnecting", e);
+                synced.completeExceptionally(e);
+                s.close();
+            } finally {
+                monitorLock.unlock();
+            }
+        });
+    }
+
+    private ObjectNode requests(MonitorMethod method) {
+        ObjectNode reqs = Json.object();
+        for (TableMonitor t : monitors.values()) {
+            ObjectNode r = Json.object();
+            if (!t.columns().isEmpty()) {
+                ArrayNode cols = r.putArray("columns");
+                t.columns().forEach(cols::add);
+            }
+            if (method == MonitorMethod.PLAIN) {
+                reqs.set(t.table(), r);
+            } else {
+                if (!t.where().isEmpty()) {
+                    r.set("where", OperationCodec.where(t.where()));
+                }
+                reqs.set(t.table(), Json.array().add(r));
+            }
+        }
+        return reqs;
+    }
+
+    private void onNotification(RpcSession s, String method, JsonNode params) {
+        if (!params.isArray() || params.isEmpty() || !monitorId.equals(params.get(0).asText())) {
+            return;
+        }
+        monitorLock.lock();
+        try {
+            if (monitored != s || closed) {
+                return;
+            }
+            switch (method) {
+                case "update" -> publish(applyUpdates1(params.get(1), false), false);
+                case "update2" -> publish(applyUpdates2(params.get(1)), false);
+                case "update3" -> {
+                    lastTxnId = params.get(1).asText();
+                    publish(applyUpdates2(params.get(2)), false);
+                }
+                case "monitor_canceled" -> {
+                    monitored = null;
+                    monitorOn(s);
+                }
+                default -> { }
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("cannot apply {}; reconnecting to resynchronise", method, e);
+            s.close();
+        } finally {
+            monitorLock.unlock();
+        }
+    }
+
+    /** Applies incremental {@code table-updates2}; returns the changes. */
+    private List<RowChange> applyUpdates2(JsonNode updates) {
+        List<RowChange> changes = new ArrayList<>();
+        dataLock.writeLock().lock();
+        try {
+            for (Iterator<Map.Entry<String, JsonNode>> t = updates.fields(); t.hasNext(); ) {
+                Map.Entry<String, JsonNode> te = t.next();
+                TableStore store = stores.get(te.getKey());
+                if (store == null) {
+                    continue;
+                }
+                for (Iterator<Map.Entry<String, JsonNode>> r = te.getValue().fields(); r.hasNext(); ) {
+                    Map.Entry<String, JsonNode> re = r.next();
+                    Uuid uuid = Uuid.of(re.getKey());
+                    JsonNode u = re.getValue();
+                    if (u.has("initial") || u.has("insert")) {
+                        Row row = ValueCodec.decodeRow(uuid, u.has("initial") ? u.get("initial") : u.get("insert"), store.schema());
+                        Row old = store.put(row);
+                        changes.add(old == null ? new RowChange.Inserted(store.name(), row)
+                                : new RowChange.Updated(store.name(), old, row));
+                    } else if (u.has("modify")) {
+                        Row old = store.getUnlocked(uuid);
+                        if (old == null) {
+                            throw new IllegalStateException("modify of unknown row " + uuid + " in " + store.name());
+                        }
+                        Row row = RowDiff.apply(old, u.get("modify"), store.schema());
+                        store.put(row);
+                        changes.add(new RowChange.Updated(store.name(), old, row));
+                    } else if (u.has("delete")) {
+                        Row old = store.remove(uuid);
+                        if (old != null) {
+                            changes.add(new RowChange.Deleted(store.name(), old));
+                        }
+                    }
+                }
+            }
+        } finally {
+            dataLock.writeLock().unlock();
+        }
+        return changes;
+    }
+
+    /** Applies RFC 7047 {@code table-updates} (plain monitor); conditions are applied here. */
+    private List<RowChange> applyUpdates1(JsonNode updates, boolean collectOnly) {
+        List<RowChange> changes = new ArrayList<>();
+        dataLock.writeLock().lock();
+        try {
+            for (Iterator<Map.Entry<String, JsonNode>> t = updates.fields(); t.hasNext(); ) {
+                Map.Entry<String, JsonNode> te = t.next();
+                TableStore store = stores.get(te.getKey());
+                if (store == null) {
+                    continue;
+                }
+                TableMonitor mon = monitors.get(te.getKey());
+                for (Iterator<Map.Entry<String, JsonNode>> r = te.getValue().fields(); r.hasNext(); ) {
+                    Map.Entry<String, JsonNode> re = r.next();
+                    Uuid uuid = Uuid.of(re.getKey());
+                    JsonNode n = re.getValue().get("new");
+                    Row row = n == null || n.isNull() ? null : ValueCodec.decodeRow(uuid, n, store.schema());
+                    if (row != null && !Conditions.matches(row, mon.where())) {
+                        row = null;
+                    }
+                    if (row == null) {
+                        Row old = store.remove(uuid);
+                        if (old != null) {
+                            changes.add(new RowChange.Deleted(store.name(), old));
+                        }
+                    } else {
+                        Row old = store.put(row);
+                        if (old == null) {
+                            changes.add(new RowChange.Inserted(store.name(), row));
+                        } else if (!old.equals(row)) {
+                            changes.add(new RowChange.Updated(store.name(), old, row));
+                        }
+                    }
+                }
+            }
+        } finally {
+            dataLock.writeLock().unlock();
+        }
+        return changes;
+    }
+
+    /**
+     * Replaces the whole cache by a full state (the reply to a monitor that could not resume)
+     * and reports the difference to the previous content.
+     */
+    private void replaceAll(JsonNode fullState, boolean v2) {
+        Map<String, Map<Uuid, Row>> next = new HashMap<>();
+        for (String table : stores.keySet()) {
+            next.put(table, new HashMap<>());
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> t = fullState.fields(); t.hasNext(); ) {
+            Map.Entry<String, JsonNode> te = t.next();
+            TableStore store = stores.get(te.getKey());
+            if (store == null) {
+                continue;
+            }
+            TableMonitor mon = monitors.get(te.getKey());
+            for (Iterator<Map.Entry<String, JsonNode>> r = te.getValue().fields(); r.hasNext(); ) {
+                Map.Entry<String, JsonNode> re = r.next();
+                JsonNode u = re.getValue();
+                JsonNode rowJson = v2 ? (u.has("initial") ? u.get("initial") : u.get("insert")) : u.get("new");
+                if (rowJson == null || rowJson.isNull()) {
+                    continue;
+                }
+                Uuid uuid = Uuid.of(re.getKey());
+                Row row = ValueCodec.decodeRow(uuid, rowJson, store.schema());
+                if (v2 || Conditions.matches(row, mon.where())) {
+                    next.get(te.getKey()).put(uuid, row);
+                }
+            }
+        }
+        List<RowChange> changes = new ArrayList<>();
+        dataLock.writeLock().lock();
+        try {
+            for (TableStore store : stores.values()) {
+                Map<Uuid, Row> rows = next.get(store.name());
+                for (Row old : List.copyOf(store.valuesUnlocked())) {
+                    if (!rows.containsKey(old.uuid())) {
+                        store.remove(old.uuid());
+                        changes.add(new RowChange.Deleted(store.name(), old));
+                    }
+                }
+                for (Row row : rows.values()) {
+                    Row old = store.put(row);
+                    if (old == null) {
+                        changes.add(new RowChange.Inserted(store.name(), row));
+                    } else if (!old.equals(row)) {
+                        changes.add(new RowChange.Updated(store.name(), old, row));
+                    }
+                }
+            }
+        } finally {
+            dataLock.writeLock().unlock();
+        }
+        publish(changes, everSynced);
+    }
+
+    private void publish(List<RowChange> changes, boolean resync) {
+        if (changes.isEmpty() && !resync) {
+            return;
+        }
+        CacheUpdate update = new CacheUpdate(changes, resync);
+        for (CacheListener l : listeners) {
+            try {
+                l.onUpdate(update);
+            } catch (RuntimeException e) {
+                LOG.warn("cache listener failed", e);
+            }
+        }
+    }
+}

@@ -1,0 +1,101 @@
+package io.kovn.ovsdb.wire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class JsonFramerTest {
+    private static final String[] MESSAGES = {
+        "{\"id\":1,\"result\":[\"OVN_Northbound\"],\"error\":null}",
+        "{\"method\":\"update2\",\"params\":[\"m\",{\"T\":{\"u\":{\"insert\":{\"s\":\"brace } and [ inside\"}}}}],\"id\":null}",
+        "{\"s\":\"escaped \\\" quote and \\\\ backslash }\",\"n\":[[],{},[{}]]}",
+        "{\"utf8\":\"ünïcødé – ✓ 🚀\"}",
+        "{}",
+    };
+
+    private static List<String> feed(JsonFramer f, byte[] stream, int[] cuts) {
+        List<String> out = new ArrayList<>();
+        int prev = 0;
+        for (int cut : cuts) {
+            f.feed(stream, prev, cut - prev, b -> out.add(new String(b, StandardCharsets.UTF_8)));
+            prev = cut;
+        }
+        f.feed(stream, prev, stream.length - prev, b -> out.add(new String(b, StandardCharsets.UTF_8)));
+        return out;
+    }
+
+    private static byte[] stream() {
+        return (String.join("\n", MESSAGES) + "  \r\n\t").getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void findsEveryMessageWhenFedOneByteAtATime() {
+        byte[] s = stream();
+        int[] cuts = new int[s.length - 1];
+        for (int i = 0; i < cuts.length; i++) {
+            cuts[i] = i + 1;
+        }
+        assertThat(feed(new JsonFramer(), s, cuts)).containsExactly(MESSAGES);
+    }
+
+    @Test
+    void findsEveryMessageWhateverTheSplitPoints() {
+        byte[] s = stream();
+        Random rnd = new Random(7);
+        for (int round = 0; round < 500; round++) {
+            int n = rnd.nextInt(6);
+            int[] cuts = rnd.ints(n, 0, s.length + 1).sorted().toArray();
+            assertThat(feed(new JsonFramer(), s, cuts)).as("cuts %s", java.util.Arrays.toString(cuts)).containsExactly(MESSAGES);
+        }
+    }
+
+    @Test
+    void findsEveryMessageWhenSplitAtEachSinglePoint() {
+        byte[] s = stream();
+        for (int cut = 0; cut <= s.length; cut++) {
+            assertThat(feed(new JsonFramer(), s, new int[] {cut})).containsExactly(MESSAGES);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"garbage", "]", "}", "\"str\"", "42", "[1,2]", "null", "\u0000"})
+    void refusesBytesThatCannotStartAMessage(String garbage) {
+        JsonFramer f = new JsonFramer();
+        byte[] b = garbage.getBytes(StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> f.feed(b, 0, b.length, x -> { })).isInstanceOf(ProtocolException.class);
+        assertThatThrownBy(() -> f.feed(new byte[] {'{', '}'}, 0, 2, x -> { })).isInstanceOf(ProtocolException.class);
+    }
+
+    @Test
+    void refusesGarbageAfterAValidMessageButDeliversTheMessage() {
+        JsonFramer f = new JsonFramer();
+        byte[] b = "{\"a\":1}xyz".getBytes(StandardCharsets.UTF_8);
+        List<String> out = new ArrayList<>();
+        assertThatThrownBy(() -> f.feed(b, 0, b.length, x -> out.add(new String(x, StandardCharsets.UTF_8))))
+                .isInstanceOf(ProtocolException.class);
+        assertThat(out).containsExactly("{\"a\":1}");
+    }
+
+    @Test
+    void refusesAnOversizedMessage() {
+        JsonFramer f = new JsonFramer(16);
+        byte[] b = "{\"a\":\"0123456789abcdef\"}".getBytes(StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> f.feed(b, 0, b.length, x -> { })).isInstanceOf(ProtocolException.class)
+                .hasMessageContaining("larger than 16");
+    }
+
+    @Test
+    void reportsAnUnfinishedMessage() {
+        JsonFramer f = new JsonFramer();
+        byte[] b = "{\"a\":[1,".getBytes(StandardCharsets.UTF_8);
+        f.feed(b, 0, b.length, x -> { });
+        assertThat(f.inMessage()).isTrue();
+    }
+}
