@@ -98,10 +98,15 @@ public final class EmulatedNode implements AutoCloseable {
         netns.linkUp("br-phy");
         // The userspace datapath routes tunnel packets with its own table, not the kernel's.
         vswitchd.appctl("ovs/route/add", underlay.cidr(), "br-phy");
-        new OvsBridgeConfig(OvsBridgeConfig.BR_INT, OvsBridgeConfig.NETDEV, systemId, name, encapIp,
-                "unix:" + databases.sbSocket()).apply(vsctl());
+        ovsConfig().apply(vsctl());
         ovnController = OvnControllerProcess.start(home.binDir(), databases.ovsDbSocket(), folder, netns);
         sbctl("--timeout=20", "wait-until", "Chassis", systemId);
+    }
+
+    /** The chassis configuration of this node (br-int netdev, system-id, encap IP, its zone's SB). */
+    public OvsBridgeConfig ovsConfig() {
+        return new OvsBridgeConfig(OvsBridgeConfig.BR_INT, OvsBridgeConfig.NETDEV, systemId, name, encapIp,
+                "unix:" + databases.sbSocket());
     }
 
     /** ovs-vsctl bound to this node's conf.db. */

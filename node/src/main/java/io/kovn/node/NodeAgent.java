@@ -1,0 +1,123 @@
+package io.kovn.node;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.kovn.node.cni.CniHandler;
+import io.kovn.node.cni.CniServer;
+import io.kovn.node.plumbing.PodPlumber;
+import io.kovn.ovn.annotations.IpLiterals;
+import io.kovn.ovn.annotations.NodeChassisId;
+import io.kovn.ovn.annotations.NodeEncapIps;
+import io.kovn.ovn.annotations.OvnAnnotations;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The per-node agent: configures Open vSwitch as an OVN chassis, publishes the node's chassis id and
+ * encap IPs on its Node, and serves CNI calls that wire pods once their pod-networks annotation
+ * exists.
+ *
+ * <p>It keeps no state of its own (OVS and the kernel hold the wiring, the API server the
+ * addressing), so stopping and starting it again leaves running pods working.
+ */
+public final class NodeAgent implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(NodeAgent.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final NodeAgentConfig config;
+    private final PodNetworksWatch podNetworks;
+    private final PodCniHandler handler;
+    private final CniServer cniServer;
+
+    private NodeAgent(NodeAgentConfig config, PodNetworksWatch podNetworks, PodCniHandler handler, CniServer cniServer) {
+        this.config = config;
+        this.podNetworks = podNetworks;
+        this.handler = handler;
+        this.cniServer = cniServer;
+    }
+
+    /**
+     * Configures OVS, publishes the node annotations, starts the pod informer and the CNI server.
+     *
+     * @throws IllegalStateException when OVS cannot be configured or the Node cannot be patched
+     */
+    public static NodeAgent start(KubernetesClient client, NodeAgentConfig config) {
+        long t0 = System.nanoTime();
+        config.ovs().apply(config.vsctl());
+        publishNodeAnnotations(client, config);
+        PodNetworksWatch watch = new PodNetworksWatch(client, Duration.ofSeconds(30));
+        try {
+            PodPlumber plumber = new PodPlumber(config.nodeNetns(), config.vsctl(),
+                    config.ovs().integrationBridge(), config.ovnInstalledTimeout());
+            PodCniHandler handler = new PodCniHandler(config, watch, plumber);
+            CniServer server = CniServer.start(config.cniSocket(), handler);
+            LOG.info("node agent for {} up in {} ms (chassis {}, CNI socket {})", config.nodeName(),
+                    (System.nanoTime() - t0) / 1_000_000, config.ovs().systemId(), config.cniSocket());
+            return new NodeAgent(config, watch, handler, server);
+        } catch (IOException e) {
+            watch.close();
+            throw new UncheckedIOException("cannot start the CNI server on " + config.cniSocket(), e);
+        } catch (RuntimeException e) {
+            watch.close();
+            throw e;
+        }
+    }
+
+    /** The merge patch that sets the node-chassis-id and node-encap-ips annotations (pure). */
+    static String nodeAnnotationsPatch(String systemId, String encapIp) {
+        InetAddress ip = IpLiterals.parse(encapIp);
+        Map<String, Object> patch = Map.of("metadata", Map.of("annotations", Map.of(
+                OvnAnnotations.NODE_CHASSIS_ID, new NodeChassisId(systemId).format(),
+                OvnAnnotations.NODE_ENCAP_IPS, new NodeEncapIps(List.of(ip)).format())));
+        try {
+            return JSON.writeValueAsString(patch);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void publishNodeAnnotations(KubernetesClient client, NodeAgentConfig config) {
+        String patch = nodeAnnotationsPatch(config.ovs().systemId(), config.ovs().encapIp());
+        try {
+            client.nodes().withName(config.nodeName()).patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+        } catch (RuntimeException e) {
+            throw new IllegalStateException("cannot annotate Node " + config.nodeName() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The handler the CNI server calls (also usable directly, e.g. by an in-process runtime). */
+    public CniHandler cniHandler() {
+        return handler;
+    }
+
+    /** The CNI server's socket. */
+    public Path cniSocket() {
+        return config.cniSocket();
+    }
+
+    public NodeAgentConfig config() {
+        return config;
+    }
+
+    /** Stops serving CNI and watching pods; pods already wired keep working. */
+    @Override
+    public void close() {
+        try {
+            cniServer.close();
+        } catch (IOException e) {
+            LOG.warn("closing the CNI server: {}", e.getMessage());
+        } finally {
+            podNetworks.close();
+        }
+    }
+}

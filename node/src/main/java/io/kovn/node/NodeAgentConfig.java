@@ -1,0 +1,41 @@
+package io.kovn.node;
+
+import io.kovn.node.ovs.OvsBridgeConfig;
+import io.kovn.node.ovs.OvsVsctl;
+import io.kovn.runtime.net.Netns;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How one node agent runs.
+ *
+ * @param nodeName the Kubernetes Node this agent serves
+ * @param ovs the chassis configuration to apply (system-id, encap IP, SB remote, datapath type)
+ * @param vsctl ovs-vsctl bound to this node's conf.db
+ * @param nodeNetns the namespace br-int's ports live in (root on a real node)
+ * @param cniSocket where the CNI server listens
+ * @param podNetworksTimeout how long an ADD waits for the pod's pod-networks annotation
+ * @param ovnInstalledTimeout how long an ADD waits for the port to become ovn-installed
+ * @param defaultMtu pod MTU when the CNI configuration gives none
+ */
+public record NodeAgentConfig(String nodeName, OvsBridgeConfig ovs, OvsVsctl vsctl, Netns nodeNetns,
+                              Path cniSocket, Duration podNetworksTimeout, Duration ovnInstalledTimeout,
+                              int defaultMtu) {
+    public NodeAgentConfig {
+        Objects.requireNonNull(nodeName, "nodeName");
+        Objects.requireNonNull(ovs, "ovs");
+        Objects.requireNonNull(vsctl, "vsctl");
+        Objects.requireNonNull(nodeNetns, "nodeNetns");
+        Objects.requireNonNull(cniSocket, "cniSocket");
+        Objects.requireNonNull(podNetworksTimeout, "podNetworksTimeout");
+        Objects.requireNonNull(ovnInstalledTimeout, "ovnInstalledTimeout");
+    }
+
+    /** 30 s for the annotation, 20 s for ovn-installed, MTU 1400 (geneve over a 1500 underlay). */
+    public static NodeAgentConfig defaults(String nodeName, OvsBridgeConfig ovs, OvsVsctl vsctl, Netns nodeNetns,
+                                           Path cniSocket) {
+        return new NodeAgentConfig(nodeName, ovs, vsctl, nodeNetns, cniSocket, Duration.ofSeconds(30),
+                Duration.ofSeconds(20), 1400);
+    }
+}
