@@ -1,0 +1,29 @@
+package io.kovn.cli;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code kovn apply -f FILE|DIR|-}: create or update every object in the manifests. */
+@Command(name = "apply", description = "Create or update objects from YAML/JSON manifests (file, folder or -).")
+public final class ApplyCommand implements Callable<Integer> {
+    @Mixin KubeOptions kube;
+
+    @Option(names = {"-f", "--filename"}, required = true, description = "FILE, DIR or - for stdin")
+    String file;
+
+    @Override
+    public Integer call() throws Exception {
+        try (KubernetesClient client = kube.client()) {
+            for (HasMetadata item : Manifests.read(client, file)) {
+                client.resource(item).unlock().createOr(NonDeletingOperation::update);
+                System.out.println(Manifests.describe(item) + " applied");
+            }
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,36 @@
+package io.kovn.cli;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kovn.sandbox.SandboxLayout;
+
+/** {@code NS/POD} references on the command line, and what the sandbox records on a pod. */
+final class PodRef {
+    private PodRef() {}
+
+    static Pod find(KubernetesClient client, String ref) {
+        String[] p = ref.split("/", 2);
+        if (p.length != 2) throw new IllegalArgumentException("pod reference must be NAMESPACE/NAME: " + ref);
+        Pod pod = client.pods().inNamespace(p[0]).withName(p[1]).get();
+        if (pod == null) throw new IllegalArgumentException("pod " + ref + " not found");
+        return pod;
+    }
+
+    static String ip(Pod pod) {
+        String ip = pod.getStatus() == null ? null : pod.getStatus().getPodIP();
+        if (ip == null) throw new IllegalArgumentException("pod " + name(pod) + " has no IP yet");
+        return ip;
+    }
+
+    static String netns(Pod pod) {
+        String ns = pod.getMetadata().getAnnotations() == null ? null
+                : pod.getMetadata().getAnnotations().get(SandboxLayout.NETNS_ANNOTATION);
+        if (ns == null) throw new IllegalArgumentException("pod " + name(pod) + " is not a running sandbox pod (no "
+                + SandboxLayout.NETNS_ANNOTATION + " annotation)");
+        return ns;
+    }
+
+    static String name(Pod pod) {
+        return pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
+    }
+}

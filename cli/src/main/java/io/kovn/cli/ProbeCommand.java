@@ -1,0 +1,139 @@
+package io.kovn.cli;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kovn.sandbox.Prober;
+import io.kovn.sandbox.SandboxLayout;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code kovn probe}: real connections from inside sandbox pods. One flow prints
+ * {@code allowed}, {@code denied (timeout)} or {@code refused} with exit status 0 / 1 / 2;
+ * {@code --matrix} prints the pod-to-pod truth table.
+ */
+@Command(name = "probe", description = {
+        "Real connections from inside a sandbox pod.",
+        "  kovn probe NS/POD NS/POD|IP PROTO/PORT     (PROTO: tcp, udp; or icmp without a port)",
+        "  kovn probe --matrix PROTO/PORT[,PROTO/PORT...] [-n NS]..."})
+public final class ProbeCommand implements Callable<Integer> {
+    @Mixin KubeOptions kube;
+
+    @Parameters(arity = "0..3", description = "SRC DST PROTO/PORT")
+    List<String> args = new ArrayList<>();
+
+    @Option(names = "--matrix", description = "print the pod-to-pod truth table for these PROTO/PORTs (comma separated)")
+    String matrix;
+
+    @Option(names = {"-n", "--namespace"}, description = "with --matrix: only pods of these namespaces")
+    List<String> namespaces = new ArrayList<>();
+
+    @Option(names = "--timeout", defaultValue = "3s", description = "per-probe timeout, e.g. 3s or 500ms (default ${DEFAULT-VALUE})")
+    String timeout;
+
+    @Override
+    public Integer call() throws Exception {
+        Duration t = Durations.parse(timeout);
+        SandboxLayout layout = SandboxLayout.fromEnvironment();
+        Prober prober = new Prober(layout.netutil());
+        try (KubernetesClient client = kube.client()) {
+            if (matrix != null) {
+                List<Pod> pods = client.pods().inAnyNamespace().list().getItems().stream()
+                        .filter(p -> namespaces.isEmpty() || namespaces.contains(p.getMetadata().getNamespace()))
+                        .filter(p -> p.getStatus() != null && p.getStatus().getPodIP() != null)
+                        .sorted(Comparator.comparing((Pod p) -> p.getMetadata().getNamespace()).thenComparing(p -> p.getMetadata().getName()))
+                        .toList();
+                System.out.print(ConnectivityMatrix.measure(prober, pods, Flow.parseList(matrix), t).render());
+                return 0;
+            }
+            if (args.size() != 3) throw new IllegalArgumentException("usage: kovn probe NS/POD NS/POD|IP PROTO/PORT (or --matrix)");
+            Pod src = PodRef.find(client, args.get(0));
+            String dst = args.get(1).contains("/") ? PodRef.ip(PodRef.find(client, args.get(1))) : args.get(1);
+            Flow flow = Flow.parse(args.get(2));
+            Prober.Result r = prober.probe(PodRef.netns(src), flow.protocol(), dst, flow.port(), t);
+            System.out.println(r);
+            return r.verdict().exitStatus;
+        }
+    }
+
+    /** A protocol and port as written on the command line: {@code tcp/80}, {@code udp/53}, {@code icmp}. */
+    record Flow(String protocol, int port) {
+        static Flow parse(String s) {
+            String[] parts = s.trim().toLowerCase(java.util.Locale.ROOT).split("/");
+            if (parts[0].equals("icmp") && parts.length == 1) return new Flow("icmp", 0);
+            if (parts.length != 2 || !List.of("tcp", "udp").contains(parts[0])) {
+                throw new IllegalArgumentException("flow must be tcp/PORT, udp/PORT or icmp: " + s);
+            }
+            int port = Integer.parseInt(parts[1]);
+            if (port < 1 || port > 65535) throw new IllegalArgumentException("port out of range: " + s);
+            return new Flow(parts[0], port);
+        }
+
+        static List<Flow> parseList(String s) {
+            return java.util.Arrays.stream(s.split(",")).map(Flow::parse).toList();
+        }
+
+        @Override
+        public String toString() {
+            return port == 0 ? protocol : protocol + "/" + port;
+        }
+    }
+
+    /** The pod-to-pod truth table, measured with real packets, probes run in parallel. */
+    record ConnectivityMatrix(List<Pod> pods, List<Flow> flows, String[][][] cells) {
+        static ConnectivityMatrix measure(Prober prober, List<Pod> pods, List<Flow> flows, Duration t) throws Exception {
+            String[][][] cells = new String[flows.size()][pods.size()][pods.size()];
+            try (ExecutorService pool = Executors.newFixedThreadPool(16)) {
+                List<Future<?>> futures = new ArrayList<>();
+                for (int f = 0; f < flows.size(); f++) {
+                    for (int i = 0; i < pods.size(); i++) {
+                        for (int j = 0; j < pods.size(); j++) {
+                            int ff = f, ii = i, jj = j;
+                            futures.add(pool.submit(() -> {
+                                Flow flow = flows.get(ff);
+                                Prober.Result r = prober.probe(PodRef.netns(pods.get(ii)), flow.protocol(),
+                                        PodRef.ip(pods.get(jj)), flow.port(), t);
+                                cells[ff][ii][jj] = switch (r.verdict()) {
+                                    case ALLOWED -> ".";
+                                    case DENIED -> "X";
+                                    case REFUSED -> "R";
+                                };
+                                return null;
+                            }));
+                        }
+                    }
+                }
+                for (Future<?> fu : futures) fu.get();
+            }
+            return new ConnectivityMatrix(pods, flows, cells);
+        }
+
+        String render() {
+            StringBuilder sb = new StringBuilder();
+            for (int f = 0; f < flows.size(); f++) {
+                sb.append(flows.get(f)).append("   (row: from, column: to; . allowed, X denied, R refused)\n");
+                List<List<String>> rows = new ArrayList<>();
+                List<String> header = new ArrayList<>(List.of(""));
+                for (int j = 0; j < pods.size(); j++) header.add(Integer.toString(j + 1));
+                rows.add(header);
+                for (int i = 0; i < pods.size(); i++) {
+                    List<String> row = new ArrayList<>(List.of((i + 1) + " " + PodRef.name(pods.get(i))));
+                    for (int j = 0; j < pods.size(); j++) row.add(cells[f][i][j]);
+                    rows.add(row);
+                }
+                sb.append(Tables.format(rows)).append('\n');
+            }
+            return sb.toString();
+        }
+    }
+}

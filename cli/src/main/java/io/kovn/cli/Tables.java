@@ -1,0 +1,85 @@
+package io.kovn.cli;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/** Table output for {@code kovn get}: the columns an operator of this kind looks at first. */
+final class Tables {
+    private Tables() {}
+
+    static String render(Kinds k, List<GenericKubernetesResource> items) {
+        List<String> header = new ArrayList<>();
+        if (k.namespaced) header.add("NAMESPACE");
+        header.add("NAME");
+        header.addAll(extraHeader(k));
+        List<List<String>> rows = new ArrayList<>();
+        rows.add(header);
+        for (GenericKubernetesResource r : items) {
+            List<String> row = new ArrayList<>();
+            if (k.namespaced) row.add(r.getMetadata().getNamespace());
+            row.add(r.getMetadata().getName());
+            row.addAll(extra(k, r));
+            rows.add(row);
+        }
+        return format(rows);
+    }
+
+    private static List<String> extraHeader(Kinds k) {
+        return switch (k) {
+            case POD -> List.of("NODE", "IP", "PHASE");
+            case NODE -> List.of("NODE-ID", "SUBNETS", "CHASSIS");
+            case ADMIN_NETWORK_POLICY -> List.of("PRIORITY", "READY-ZONES");
+            case BASELINE_ADMIN_NETWORK_POLICY -> List.of("READY-ZONES");
+            case EVENT -> List.of("TYPE", "REASON", "OBJECT", "MESSAGE");
+            default -> List.of();
+        };
+    }
+
+    private static List<String> extra(Kinds k, GenericKubernetesResource r) {
+        Map<String, String> ann = r.getMetadata().getAnnotations() == null ? Map.of() : r.getMetadata().getAnnotations();
+        return switch (k) {
+            case POD -> List.of(str(r, "spec", "nodeName"), str(r, "status", "podIP"), str(r, "status", "phase"));
+            case NODE -> List.of(ann.getOrDefault("k8s.ovn.org/node-id", ""), ann.getOrDefault("k8s.ovn.org/node-subnets", ""),
+                    ann.getOrDefault("k8s.ovn.org/node-chassis-id", ""));
+            case ADMIN_NETWORK_POLICY -> List.of(str(r, "spec", "priority"), readyZones(r));
+            case BASELINE_ADMIN_NETWORK_POLICY -> List.of(readyZones(r));
+            case EVENT -> List.of(str(r, "type"), str(r, "reason"),
+                    str(r, "involvedObject", "kind") + "/" + str(r, "involvedObject", "name"), str(r, "message"));
+            default -> List.of();
+        };
+    }
+
+    @SuppressWarnings("unchecked")
+    private static String readyZones(GenericKubernetesResource r) {
+        Object status = r.getAdditionalProperties().get("status");
+        if (!(status instanceof Map<?, ?> s) || !(s.get("conditions") instanceof List<?> conds)) return "";
+        long ready = conds.stream().filter(c -> c instanceof Map<?, ?> m && "True".equals(m.get("status"))).count();
+        return ready + "/" + conds.size();
+    }
+
+    private static String str(GenericKubernetesResource r, String... path) {
+        Object cur = r.getAdditionalProperties();
+        for (String p : path) {
+            if (!(cur instanceof Map<?, ?> m)) return "";
+            cur = m.get(p);
+        }
+        return cur == null ? "" : Objects.toString(cur);
+    }
+
+    static String format(List<List<String>> rows) {
+        int cols = rows.get(0).size();
+        int[] width = new int[cols];
+        for (List<String> row : rows) for (int i = 0; i < cols; i++) width[i] = Math.max(width[i], row.get(i).length());
+        StringBuilder sb = new StringBuilder();
+        for (List<String> row : rows) {
+            for (int i = 0; i < cols; i++) {
+                sb.append(i == cols - 1 ? row.get(i) : String.format("%-" + (width[i] + 3) + "s", row.get(i)));
+            }
+            sb.append('\n');
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,174 @@
+package io.kovn.sandbox;
+
+import io.fabric8.kubernetes.api.model.NodeAddress;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kovn.k8s.apiserver.EmbeddedApiServer;
+import io.kovn.node.NodeAgent;
+import io.kovn.node.NodeAgentConfig;
+import io.kovn.node.ovs.OvsBridgeConfig;
+import io.kovn.runtime.OvnRuntime;
+import io.kovn.sandbox.infra.EmulatedNode;
+import io.kovn.sandbox.infra.Underlay;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A whole emulated cluster in one process: the embedded API server, the cluster manager, and per
+ * node its namespace with real OVN/OVS processes, its node agent and zone controller, plus the
+ * sandbox kubelet. {@link #close()} tears everything down in reverse order of creation.
+ */
+public final class Sandbox implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Sandbox.class);
+    /** The underlay: node addresses, only ever inside the node namespaces the sandbox creates. */
+    public static final String UNDERLAY_CIDR = "10.250.0.0/24";
+
+    private final SandboxLayout layout;
+    private final Deque<AutoCloseable> closeables = new ArrayDeque<>();
+    private final List<EmulatedNode> nodes = new ArrayList<>();
+    private EmbeddedApiServer apiServer;
+    private KubernetesClient client;
+    private SandboxKubelet kubelet;
+
+    private Sandbox(SandboxLayout layout) {
+        this.layout = layout;
+    }
+
+    /** Node names of a sandbox of {@code count} nodes. */
+    public static List<String> nodeNames(int count) {
+        List<String> names = new ArrayList<>();
+        for (int i = 1; i <= count; i++) names.add("node-" + i);
+        return names;
+    }
+
+    /** Starts everything and returns once nodes are programmed and the kubelet runs. */
+    public static Sandbox start(SandboxLayout layout, int nodeCount, OvnRuntime runtime, Path repoRoot) throws Exception {
+        Sandbox s = new Sandbox(layout);
+        try {
+            s.bringUp(nodeCount, runtime, repoRoot);
+            return s;
+        } catch (Exception e) {
+            s.close();
+            throw e;
+        }
+    }
+
+    private void bringUp(int nodeCount, OvnRuntime runtime, Path repoRoot) throws Exception {
+        long t0 = System.nanoTime();
+        Files.createDirectories(layout.binDir());
+        Files.createDirectories(layout.cniDir());
+        install(repoRoot.resolve("sandbox/target/kovn-netutil"), layout.netutil());
+        install(repoRoot.resolve("cni/target/kovn-cni"), layout.binDir().resolve("kovn-cni"));
+
+        apiServer = EmbeddedApiServer.start();
+        closeables.push(apiServer);
+        apiServer.writeKubeconfig(layout.kubeconfig());
+        client = apiServer.newClient();
+        closeables.push(client);
+        List<String> names = nodeNames(nodeCount);
+        for (String name : names) {
+            client.nodes().resource(new NodeBuilder().withNewMetadata().withName(name)
+                    .addToLabels("kubernetes.io/hostname", name).addToLabels("kubernetes.io/os", "linux")
+                    .endMetadata().build()).create();
+        }
+        ControlPlane controlPlane = new ControlPlane(client);
+        closeables.push(controlPlane);
+        controlPlane.startClusterManager();
+
+        Underlay underlay = Underlay.create(SandboxLayout.NAME_PREFIX, UNDERLAY_CIDR);
+        closeables.push(underlay);
+        // Nodes come up in parallel: most of the time goes to waiting for daemons.
+        try (ExecutorService pool = Executors.newFixedThreadPool(Math.min(4, nodeCount))) {
+            List<Future<EmulatedNode>> started = new ArrayList<>();
+            for (String name : names) {
+                started.add(pool.submit(() -> EmulatedNode.start(underlay, name, layout.nodeDir(name), runtime)));
+            }
+            for (Future<EmulatedNode> f : started) {
+                EmulatedNode n = f.get();
+                nodes.add(n);
+                closeables.push(n);
+            }
+        }
+        List<SandboxKubelet.NodeHandle> handles = new ArrayList<>();
+        for (EmulatedNode n : nodes) {
+            client.nodes().withName(n.name()).editStatus(node -> {
+                node.getStatus().setAddresses(List.of(new NodeAddress(n.encapIp(), "InternalIP"),
+                        new NodeAddress(n.name(), "Hostname")));
+                return node;
+            });
+            OvsBridgeConfig ovs = new OvsBridgeConfig(OvsBridgeConfig.BR_INT, OvsBridgeConfig.NETDEV, n.systemId(),
+                    n.name(), n.encapIp(), "unix:" + n.sbSocket());
+            NodeAgent agent = NodeAgent.start(client, NodeAgentConfig.defaults(n.name(), ovs, n.vsctl(), n.netns(),
+                    layout.cniSocket(n.name())));
+            closeables.push(agent);
+            controlPlane.startZone(n);
+            Path conflist = writeConflist(n.name());
+            handles.add(new SandboxKubelet.NodeHandle(n.name(), n.netns(), n.encapIp(),
+                    new CniInvoker(conflist, List.of(layout.binDir(), Path.of("/usr/lib/cni"), Path.of("/opt/cni/bin")))));
+        }
+        kubelet = new SandboxKubelet(client, layout, handles);
+        closeables.push(kubelet);
+        kubelet.start();
+        LOG.info("sandbox with {} nodes up in {} ms", nodeCount, (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    private Path writeConflist(String node) throws IOException {
+        Path file = layout.cniDir().resolve(node + ".conflist");
+        // kovn first, then the reference `tuning` plugin: the chain a runtime would run.
+        Files.writeString(file, """
+                {
+                  "cniVersion": "1.1.0",
+                  "name": "kovn",
+                  "plugins": [
+                    {"type": "kovn-cni", "socket": "%s"},
+                    {"type": "tuning", "sysctl": {"net.ipv4.conf.eth0.arp_notify": "1"}}
+                  ]
+                }
+                """.formatted(layout.cniSocket(node)));
+        return file;
+    }
+
+    private static void install(Path from, Path to) throws IOException {
+        if (!Files.isExecutable(from)) {
+            throw new IOException(from + " is missing: build kovn first (./kovn builds it, or mvn package)");
+        }
+        Files.copy(from, to, StandardCopyOption.REPLACE_EXISTING);
+        to.toFile().setExecutable(true);
+    }
+
+    public KubernetesClient client() {
+        return client;
+    }
+
+    public List<EmulatedNode> nodes() {
+        return List.copyOf(nodes);
+    }
+
+    public String summary() {
+        return nodes.size() + " nodes (" + String.join(", ", nodes.stream().map(EmulatedNode::name).toList())
+                + "), API server " + apiServer.url();
+    }
+
+    @Override
+    public void close() {
+        while (!closeables.isEmpty()) {
+            AutoCloseable c = closeables.pop();
+            try {
+                c.close();
+            } catch (Exception e) {
+                LOG.warn("closing {}: {}", c.getClass().getSimpleName(), e.toString());
+            }
+        }
+    }
+}

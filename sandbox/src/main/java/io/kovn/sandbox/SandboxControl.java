@@ -1,0 +1,107 @@
+package io.kovn.sandbox;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import io.kovn.sandbox.infra.Leftovers;
+
+/**
+ * The client side of {@code kovn sandbox up|down|status}: starts the sandbox daemon (a JVM of its
+ * own, detached with setsid, so the cluster keeps running after the command returns), waits for
+ * it to be ready, and stops it again, removing every process, namespace, link and file.
+ */
+public final class SandboxControl {
+    private final SandboxLayout layout;
+    private final PrintStream out;
+
+    public SandboxControl(SandboxLayout layout, PrintStream out) {
+        this.layout = layout;
+        this.out = out;
+    }
+
+    /** The running daemon, if any. */
+    public Optional<ProcessHandle> daemon() {
+        try {
+            if (!Files.exists(layout.pidFile())) return Optional.empty();
+            long pid = Long.parseLong(Files.readString(layout.pidFile()).trim());
+            return ProcessHandle.of(pid).filter(ProcessHandle::isAlive);
+        } catch (IOException | NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Starts the daemon and returns when the cluster is ready; throws with the daemon's reason if it failed. */
+    public void up(int nodes, Duration timeout) throws IOException, InterruptedException {
+        if (daemon().isPresent()) {
+            out.println("sandbox already running (" + summary() + "); `kovn sandbox down` first to recreate it");
+            return;
+        }
+        down(false); // leftovers of a crashed run
+        Files.createDirectories(layout.dir());
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<String> cmd = new ArrayList<>(List.of("setsid", java, "-Xmx1g", "-XX:+UseSerialGC",
+                "-Dkovn.runtime=" + System.getProperty("kovn.runtime", ""),
+                "-Dkovn.root=" + System.getProperty("kovn.root", ""), "-Dkovn.log.level=INFO",
+                "-cp", System.getProperty("java.class.path"),
+                SandboxDaemon.class.getName(), "--dir", layout.dir().toString(), "--nodes", Integer.toString(nodes)));
+        Instant start = Instant.now();
+        new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(layout.logFile().toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
+                .start();
+        out.println("starting a " + nodes + "-node sandbox (log: " + layout.logFile() + ")");
+        Instant deadline = start.plus(timeout);
+        while (Instant.now().isBefore(deadline)) {
+            if (Files.exists(layout.readyFile())) {
+                out.printf("sandbox ready in %.1f s: %s%n", Duration.between(start, Instant.now()).toMillis() / 1000.0, summary());
+                return;
+            }
+            if (Files.exists(layout.failedFile())) {
+                String why = Files.readString(layout.failedFile()).trim();
+                down(false);
+                throw new IOException("sandbox failed to start: " + why);
+            }
+            Thread.sleep(200);
+        }
+        down(false);
+        throw new IOException("sandbox not ready within " + timeout.toSeconds() + " s; see " + layout.logFile());
+    }
+
+    /** Stops the daemon (SIGTERM, then SIGKILL) and removes everything the sandbox made. */
+    public void down(boolean verbose) throws IOException, InterruptedException {
+        Optional<ProcessHandle> d = daemon();
+        if (d.isPresent()) {
+            ProcessHandle h = d.get();
+            h.destroy();
+            try {
+                h.onExit().get(30, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                h.descendants().forEach(ProcessHandle::destroyForcibly);
+                h.destroyForcibly();
+            }
+        }
+        Leftovers.Report left = Leftovers.cleanup(SandboxLayout.NAME_PREFIX, layout.dir());
+        if (verbose) {
+            if (d.isEmpty() && left.nothingFound()) {
+                out.println("no sandbox running");
+            } else {
+                out.println("sandbox down" + (left.nothingFound() ? "" : "; removed leftovers: " + left.killedPids().size()
+                        + " process(es), namespaces " + left.namespaces() + ", links " + left.links()));
+            }
+        }
+    }
+
+    public String summary() {
+        try {
+            return Files.exists(layout.readyFile()) ? Files.readString(layout.readyFile()).trim() : "starting";
+        } catch (IOException e) {
+            return "unknown";
+        }
+    }
+}
