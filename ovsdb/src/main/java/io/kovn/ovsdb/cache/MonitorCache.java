@@ -271,7 +271,7 @@ public final class MonitorCache implements DatabaseCache, AutoCloseable {
                 return;
             }
             switch (method) {
-                case "update" -> publish(applyUpdates1(params.get(1), false), false);
+                case "update" -> publish(applyUpdates1(params.get(1)), false);
                 case "update2" -> publish(applyUpdates2(params.get(1)), false);
                 case "update3" -> {
                     lastTxnId = params.get(1).asText();
@@ -307,7 +307,8 @@ public final class MonitorCache implements DatabaseCache, AutoCloseable {
                     Uuid uuid = Uuid.of(re.getKey());
                     JsonNode u = re.getValue();
                     if (u.has("initial") || u.has("insert")) {
-                        Row row = ValueCodec.decodeRow(uuid, u.has("initial") ? u.get("initial") : u.get("insert"), store.schema());
+                        Row row = ValueCodec.decodeFullRow(uuid, u.has("initial") ? u.get("initial") : u.get("insert"),
+                                store.schema(), monitors.get(store.name()).columns());
                         Row old = store.put(row);
                         changes.add(old == null ? new RowChange.Inserted(store.name(), row)
                                 : new RowChange.Updated(store.name(), old, row));
@@ -334,7 +335,7 @@ public final class MonitorCache implements DatabaseCache, AutoCloseable {
     }
 
     /** Applies RFC 7047 {@code table-updates} (plain monitor); conditions are applied here. */
-    private List<RowChange> applyUpdates1(JsonNode updates, boolean collectOnly) {
+    private List<RowChange> applyUpdates1(JsonNode updates) {
         List<RowChange> changes = new ArrayList<>();
         dataLock.writeLock().lock();
         try {
@@ -349,7 +350,8 @@ public final class MonitorCache implements DatabaseCache, AutoCloseable {
                     Map.Entry<String, JsonNode> re = r.next();
                     Uuid uuid = Uuid.of(re.getKey());
                     JsonNode n = re.getValue().get("new");
-                    Row row = n == null || n.isNull() ? null : ValueCodec.decodeRow(uuid, n, store.schema());
+                    Row row = n == null || n.isNull() ? null
+                            : ValueCodec.decodeFullRow(uuid, n, store.schema(), mon.columns());
                     if (row != null && !Conditions.matches(row, mon.where())) {
                         row = null;
                     }
@@ -398,7 +400,7 @@ public final class MonitorCache implements DatabaseCache, AutoCloseable {
                     continue;
                 }
                 Uuid uuid = Uuid.of(re.getKey());
-                Row row = ValueCodec.decodeRow(uuid, rowJson, store.schema());
+                Row row = ValueCodec.decodeFullRow(uuid, rowJson, store.schema(), mon.columns());
                 if (v2 || Conditions.matches(row, mon.where())) {
                     next.get(te.getKey()).put(uuid, row);
                 }

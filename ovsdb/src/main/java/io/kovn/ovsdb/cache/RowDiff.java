@@ -15,8 +15,8 @@ import java.util.Set;
 /**
  * Applies an {@code update2} "modify" row diff (ovsdb-server(7)): scalar columns carry their
  * new value; a set or map column carries the elements that changed — present ones are removed,
- * absent ones added (optional columns too: "x" to "y" arrives as {x, y}), and a map key
- * with a different value is replaced, as in OVS's {@code ovsdb_datum_apply_diff}. Pure.
+ * absent ones added, and a map key with a different value is replaced. An optional
+ * (0..1) column carries its new value, as a scalar does. Pure.
  */
 final class RowDiff {
     private RowDiff() {}
@@ -33,7 +33,8 @@ final class RowDiff {
             Object current = cols.get(e.getKey());
             // decode the diff with unlimited bounds: a set diff may hold more elements than max
             ColumnType diffType = new ColumnType(type.key(), type.value(), 0, ColumnType.UNLIMITED);
-            if (type.isScalar()) {
+            if (type.isScalar() || type.isOptional()) {
+                // single-valued columns carry their new value (observed from ovsdb-server 3.5)
                 cols.put(e.getKey(), ValueCodec.decode(e.getValue(), type));
             } else if (type.isMap()) {
                 @SuppressWarnings("unchecked")

@@ -50,6 +50,9 @@ final class Values {
         if (elements.isEmpty()) {
             return Set.of();
         }
+        if (elements instanceof Set<?> set && set.stream().allMatch(Values::isPlainAtom)) {
+            return Set.copyOf(set); // no copy for an immutable set: large address sets pass as they are
+        }
         Set<Object> out = HashSet.newHashSet(elements.size());
         for (Object e : elements) {
             out.add(atom(e, atom));
@@ -60,6 +63,11 @@ final class Values {
     private static Object atom(Object a, Function<Object, Object> resolve) {
         Object r = resolve.apply(a);
         return r instanceof Integer i ? Long.valueOf(i) : r;
+    }
+
+    private static boolean isPlainAtom(Object a) {
+        return a instanceof String || a instanceof Long || a instanceof io.kovn.ovsdb.data.Uuid
+                || a instanceof Boolean || a instanceof Double;
     }
 
     /** Calls {@code sink} with every named uuid inside a canonical value. */

@@ -169,6 +169,45 @@ public final class ValueCodec {
         return new Row(uuid, cols);
     }
 
+    /**
+     * The value a column holds when a row does not set it (RFC 7047 3.2: empty set or map,
+     * or the atomic type's default for a scalar).
+     */
+    public static Object defaultValue(ColumnType type) {
+        if (type.isMap()) {
+            return Map.of();
+        }
+        if (!type.isScalar()) {
+            return Set.of();
+        }
+        return switch (type.key().type()) {
+            case STRING -> ""; // also for enums: ovsdb-server's default ignores constraints
+            case INTEGER -> 0L;
+            case REAL -> 0.0;
+            case BOOLEAN -> false;
+            case UUID -> Uuid.of("00000000-0000-0000-0000-000000000000");
+        };
+    }
+
+    /**
+     * Decodes a row that may omit columns holding their default ({@code update2} inserts do),
+     * filling in the defaults of {@code columns} (all of the table's when empty).
+     */
+    public static Row decodeFullRow(Uuid uuid, JsonNode json, TableSchema table, java.util.List<String> columns) {
+        Row row = decodeRow(uuid, json, table);
+        Iterable<String> wanted = columns.isEmpty() ? table.columns().keySet() : columns;
+        Map<String, Object> cols = null;
+        for (String c : wanted) {
+            if (!row.columns().containsKey(c) && table.hasColumn(c)) {
+                if (cols == null) {
+                    cols = new HashMap<>(row.columns());
+                }
+                cols.put(c, defaultValue(table.type(c)));
+            }
+        }
+        return cols == null ? row : new Row(uuid, cols);
+    }
+
     static String abbreviate(JsonNode json) {
         String s = String.valueOf(json);
         return s.length() > 120 ? s.substring(0, 120) + "..." : s;

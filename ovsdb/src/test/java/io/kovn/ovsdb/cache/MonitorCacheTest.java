@@ -1,0 +1,127 @@
+package io.kovn.ovsdb.cache;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.kovn.ovsdb.client.OvsdbClient;
+import io.kovn.ovsdb.data.Row;
+import io.kovn.ovsdb.ops.Condition;
+import io.kovn.ovsdb.ops.Mutation;
+import io.kovn.ovsdb.ops.Ops;
+import io.kovn.ovsdb.testing.ServerDump;
+import io.kovn.runtime.testing.OvnDatabases;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+class MonitorCacheTest {
+    private static final String NB = "OVN_Northbound";
+    private static final Duration WAIT = Duration.ofSeconds(10);
+    private static OvnDatabases ovn;
+    private static OvsdbClient client;
+
+    @BeforeAll
+    static void start() {
+        ovn = OvnDatabases.start(OvnDatabases.Config.nbOnly());
+        client = OvsdbClient.builder().endpoint(ovn.nb().unixEndpoint()).connect();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (client != null) {
+            client.close();
+        }
+        ovn.close();
+    }
+
+    @Test
+    void followsChangesMadeByOvnNbctlAndTellsListeners() {
+        try (MonitorCache cache = MonitorCache.start(client, NB,
+                List.of(TableMonitor.all("Logical_Switch"), TableMonitor.all("ACL"), TableMonitor.all("Address_Set")))) {
+            assertThat(cache.activeMethod()).contains(MonitorMethod.COND_SINCE);
+            List<RowChange> seen = new CopyOnWriteArrayList<>();
+            cache.addListener(u -> seen.addAll(u.changes()));
+
+            ovn.nbctl("ls-add", "sw_follow", "--", "set", "Logical_Switch", "sw_follow", "external_ids:k8s.ovn.org/id=net:sw");
+            await().atMost(WAIT).until(() -> cache.table("Logical_Switch").byName("sw_follow").size() == 1);
+            assertThat(cache.table("Logical_Switch").byExternalId("k8s.ovn.org/id", "net:sw")).hasSize(1);
+
+            ovn.nbctl("create", "Address_Set", "name=as_follow", "addresses=\"10.0.0.1\",\"10.0.0.2\"");
+            ovn.nbctl("add", "Address_Set", "as_follow", "addresses", "\"10.0.0.3\"");
+            ovn.nbctl("remove", "Address_Set", "as_follow", "addresses", "\"10.0.0.1\"");
+            await().atMost(WAIT).until(() -> cache.table("Address_Set").byName("as_follow").stream()
+                    .anyMatch(r -> r.get("addresses").equals(Set.of("10.0.0.2", "10.0.0.3"))));
+
+            ovn.nbctl("acl-add", "sw_follow", "to-lport", "1001", "ip4", "drop");
+            await().atMost(WAIT).until(() -> cache.table("ACL").size() == 1);
+            String acl = cache.table("ACL").rows().getFirst().uuid().value();
+            ovn.nbctl("set", "ACL", acl, "name=first", "external_ids:a=1");
+            ovn.nbctl("set", "ACL", acl, "name=second", "external_ids:a=2");
+            await().atMost(WAIT).until(() -> cache.table("ACL").rows().getFirst().get("name").equals(Set.of("second")));
+            assertThat(cache.table("ACL").rows().getFirst().stringMap("external_ids")).isEqualTo(Map.of("a", "2"));
+            assertThat(cache.table("ACL").byName("second")).hasSize(1);
+            assertThat(cache.table("ACL").byName("first")).isEmpty();
+            ovn.nbctl("clear", "ACL", acl, "name");
+            await().atMost(WAIT).until(() -> cache.table("ACL").rows().getFirst().get("name").equals(Set.of()));
+
+            ovn.nbctl("ls-del", "sw_follow");
+            ovn.nbctl("destroy", "Address_Set", "as_follow");
+            await().atMost(WAIT).until(() -> cache.table("Logical_Switch").byName("sw_follow").isEmpty()
+                    && cache.table("Address_Set").byName("as_follow").isEmpty() && cache.table("ACL").size() == 0);
+
+            assertThat(seen).anySatisfy(c -> assertThat(c).isInstanceOf(RowChange.Inserted.class));
+            assertThat(seen).anySatisfy(c -> {
+                assertThat(c).isInstanceOf(RowChange.Updated.class);
+                RowChange.Updated u = (RowChange.Updated) c;
+                if (u.table().equals("ACL")) {
+                    assertThat(u.old().get("name")).isNotEqualTo(u.row().get("name"));
+                }
+            });
+            assertThat(seen).filteredOn(c -> c instanceof RowChange.Deleted).extracting(RowChange::table)
+                    .contains("Logical_Switch", "Address_Set", "ACL");
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(MonitorMethod.class)
+    void conditionalMonitorHoldsOnlyMatchingRows(MonitorMethod method) {
+        String owner = "owner-" + method.name().toLowerCase();
+        Condition mine = Condition.externalId("k8s.ovn.org/owner-type", owner);
+        try (MonitorCache cache = MonitorCache.start(client, NB, List.of(TableMonitor.where("Address_Set", mine)), method)) {
+            assertThat(cache.activeMethod()).contains(method);
+            client.transact(NB, List.of(
+                    Ops.insert("Address_Set", Map.of("name", owner + "-a", "external_ids", Map.of("k8s.ovn.org/owner-type", owner))),
+                    Ops.insert("Address_Set", Map.of("name", owner + "-b", "external_ids", Map.of("k8s.ovn.org/owner-type", "other"))),
+                    Ops.insert("Address_Set", Map.of("name", owner + "-c"))));
+            await().atMost(WAIT).until(() -> cache.table("Address_Set").byName(owner + "-a").size() == 1);
+            ovn.nbctl("set", "Address_Set", owner + "-c", "external_ids:k8s.ovn.org/owner-type=" + owner);
+            await().atMost(WAIT).until(() -> cache.table("Address_Set").size() == 2);
+            ovn.nbctl("set", "Address_Set", owner + "-a", "external_ids:k8s.ovn.org/owner-type=gone");
+            await().atMost(WAIT).until(() -> cache.table("Address_Set").size() == 1);
+            assertThat(cache.table("Address_Set").rows()).extracting(r -> r.get("name")).containsExactly(owner + "-c");
+            assertThat(cache.table("Address_Set").byName(owner + "-b")).isEmpty();
+        }
+    }
+
+    @Test
+    void cacheReadsItsOwnWritesOnceTheUpdateArrives() {
+        try (MonitorCache cache = MonitorCache.start(client, NB, List.of(TableMonitor.all("Address_Set")))) {
+            client.transact(NB, List.of(Ops.insert("Address_Set", Map.of("name", "as_own", "addresses", Set.of("1.1.1.1")))));
+            await().atMost(WAIT).until(() -> !cache.table("Address_Set").byName("as_own").isEmpty());
+            Row row = cache.table("Address_Set").byName("as_own").getFirst();
+            client.transact(NB, List.of(Ops.mutate("Address_Set", row.uuid(), Mutation.insertOne("addresses", "1.1.1.2"))));
+            await().atMost(WAIT).until(() -> cache.table("Address_Set").get(row.uuid()).orElseThrow().get("addresses")
+                    .equals(Set.of("1.1.1.1", "1.1.1.2")));
+            assertThat(new HashSet<>(cache.table("Address_Set").rows()))
+                    .isEqualTo(ServerDump.rows(ovn, ovn.nb(), client.getSchema(NB), "Address_Set"));
+        }
+    }
+}
