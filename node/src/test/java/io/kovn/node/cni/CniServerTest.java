@@ -90,6 +90,20 @@ class CniServerTest {
     }
 
     @Test
+    void aRequestWrittenOneByteAtATimeGetsTheSameAnswer() throws Exception {
+        Path socket = dir.resolve("cni.sock");
+        try (CniServer server = CniServer.start(socket, OK);
+             SocketChannel ch = SocketChannel.open(UnixDomainSocketAddress.of(socket))) {
+            for (byte b : addFrame(CONFIG)) {
+                ch.write(ByteBuffer.wrap(new byte[] {b}));
+            }
+            ch.shutdownOutput();
+            String answer = new String(readAll(ch), StandardCharsets.UTF_8);
+            assertThat(answer).isEqualTo("0\n" + call(socket, addFrame(CONFIG)).body());
+        }
+    }
+
+    @Test
     void staleSocketFileIsReplacedButALiveServerIsNot() throws Exception {
         Path socket = dir.resolve("cni.sock");
         try (ServerSocketChannel dead = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
