@@ -16,9 +16,10 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A decorator in front of fabric8's CRUD dispatcher adding the {@link ApiServerRules} a real API
- * server applies to core objects. Creates and updates are rewritten before the mock sees them; a
- * patch of an object is applied here and handed to the mock as an update carrying the stored
- * {@code resourceVersion}, so optimistic concurrency and watch events stay the mock's own.
+ * server applies to core objects. Creates and updates are rewritten before the mock sees them; every
+ * JSON or merge patch of an object (or its status) is applied here (RFC 6902 / RFC 7386) and handed
+ * to the mock as an update carrying the stored {@code resourceVersion}, so optimistic concurrency,
+ * status-subresource handling and watch events stay the mock's own.
  * Writes are serialised so that read-modify-write is atomic.
  */
 final class ApiServerDispatcher extends Dispatcher {
@@ -41,20 +42,21 @@ final class ApiServerDispatcher extends Dispatcher {
   public MockResponse dispatch(RecordedRequest request) {
     requests.incrementAndGet();
     HttpMethod method = request.method();
-    Optional<ResourcePath> path = ResourcePath.parse(request.getPath());
-    if (method == HttpMethod.GET || path.isEmpty() || path.get().status()) {
+    Optional<ResourcePath> parsed = ResourcePath.parse(request.getPath());
+    if (method == HttpMethod.GET || method == HttpMethod.DELETE || parsed.isEmpty()) {
       return delegate.dispatch(request);
     }
+    ResourcePath path = parsed.get();
     synchronized (this) {
       try {
         return switch (method) {
-          case POST -> path.get().collection() ? create(request, path.get()) : delegate.dispatch(request);
-          case PUT -> path.get().collection() ? delegate.dispatch(request) : update(request, path.get());
-          case PATCH -> path.get().collection() ? delegate.dispatch(request) : patch(request, path.get());
+          case POST -> path.collection() && path.coreWithStatus() ? create(request, path) : delegate.dispatch(request);
+          case PUT -> path.collection() ? delegate.dispatch(request) : update(request, path);
+          case PATCH -> path.collection() ? delegate.dispatch(request) : patch(request, path);
           default -> delegate.dispatch(request);
         };
       } catch (IOException | RuntimeException e) {
-        return new MockResponse().setResponseCode(400).setBody(status(400, "BadRequest", e.getMessage()));
+        return new MockResponse().setResponseCode(400).setBody(status(400, "BadRequest", String.valueOf(e.getMessage())));
       }
     }
   }
@@ -71,10 +73,37 @@ final class ApiServerDispatcher extends Dispatcher {
     if (existing.isEmpty() || !(JSON.readTree(body(request)) instanceof ObjectNode incoming)) {
       return delegate.dispatch(request);
     }
-    return delegate.dispatch(withBody(request, HttpMethod.PUT, request.getPath(),
-        ApiServerRules.onUpdate(path.plural(), incoming, existing.get())));
+    if (stale(incoming, existing.get())) {
+      return conflict(path);
+    }
+    ObjectNode stored = path.coreWithStatus() && !path.status()
+        ? ApiServerRules.onUpdate(path.plural(), incoming, existing.get())
+        : incoming;
+    return delegate.dispatch(withBody(request, HttpMethod.PUT, request.getPath(), stored));
   }
 
+  /**
+   * Whether {@code incoming} names a resourceVersion other than the stored one. Checked here because
+   * the mock checks it only on some paths (not on {@code /status}); writes are serialised, so the
+   * check and the write are atomic.
+   */
+  private static boolean stale(JsonNode incoming, JsonNode existing) {
+    JsonNode wanted = incoming.path("metadata").path("resourceVersion");
+    return wanted.isTextual() && !wanted.asText().isEmpty()
+        && !wanted.asText().equals(existing.path("metadata").path("resourceVersion").asText());
+  }
+
+  private static MockResponse conflict(ResourcePath path) {
+    return new MockResponse().setResponseCode(409).setBody(status(409, "Conflict",
+        "Operation cannot be fulfilled on " + path.plural() + " \"" + path.name()
+            + "\": the object has been modified; please apply your changes to the latest version and try again"));
+  }
+
+  /**
+   * Applies the patch here and stores the result with an update: the mock's own patch appends to
+   * arrays instead of replacing them (so a merge patch of {@code status.conditions} accumulates) and
+   * ignores a resourceVersion precondition in the patch.
+   */
   private MockResponse patch(RecordedRequest request, ResourcePath path) throws IOException {
     Optional<JsonNode> existing = get(request, path);
     if (existing.isEmpty()) {
@@ -85,18 +114,23 @@ final class ApiServerDispatcher extends Dispatcher {
     if (patched.isEmpty() || !(patched.get() instanceof ObjectNode incoming)) {
       return delegate.dispatch(request);
     }
-    ObjectNode stored = ApiServerRules.onUpdate(path.plural(), incoming, existing.get());
+    if (stale(incoming, existing.get())) {
+      return conflict(path);
+    }
+    ObjectNode stored = path.coreWithStatus() && !path.status()
+        ? ApiServerRules.onUpdate(path.plural(), incoming, existing.get())
+        : incoming;
     // the patch applied to the stored version carries its resourceVersion, unless the patch itself
     // named one: then that is a precondition, checked by the mock's update
     if (stored.get("metadata") instanceof ObjectNode metadata && !metadata.has("resourceVersion")) {
       metadata.set("resourceVersion", existing.get().path("metadata").get("resourceVersion"));
     }
-    return delegate.dispatch(withBody(request, HttpMethod.PUT, path.objectPath(), stored));
+    return delegate.dispatch(withBody(request, HttpMethod.PUT, path.objectPath(path.status()), stored));
   }
 
   private Optional<JsonNode> get(RecordedRequest original, ResourcePath path) throws IOException {
     MockResponse response = delegate.dispatch(new RecordedRequest(
-        original.getHttpVersion(), HttpMethod.GET, path.objectPath(), original.getHeaders(), new Buffer()));
+        original.getHttpVersion(), HttpMethod.GET, path.objectPath(false), original.getHeaders(), new Buffer()));
     if (response.code() != 200) {
       return Optional.empty();
     }

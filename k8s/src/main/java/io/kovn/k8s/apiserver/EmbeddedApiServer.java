@@ -37,6 +37,9 @@ import java.util.concurrent.TimeUnit;
  */
 public final class EmbeddedApiServer implements AutoCloseable {
 
+  // the mock logs every request at INFO through java.util.logging; held so the level sticks
+  private static final java.util.logging.Logger MOCK_LOG = quietMockLog();
+
   /** Namespaces a fresh cluster has. */
   public static final List<String> SYSTEM_NAMESPACES = List.of("default", "kube-system", "kube-public", "kube-node-lease");
 
@@ -129,6 +132,12 @@ public final class EmbeddedApiServer implements AutoCloseable {
   /** Registers a CRD context that is not in {@link CrdCatalog} (tests of ad-hoc resources). */
   public void register(CustomResourceDefinitionContext context) {
     server.expectCustomResource(context);
+  }
+
+  private static java.util.logging.Logger quietMockLog() {
+    var logger = java.util.logging.Logger.getLogger("io.fabric8.mockwebserver.MockWebServer");
+    logger.setLevel(java.util.logging.Level.WARNING);
+    return logger;
   }
 
   private void drainRequestLog() {

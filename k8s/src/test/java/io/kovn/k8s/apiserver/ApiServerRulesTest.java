@@ -35,26 +35,40 @@ class ApiServerRulesTest {
 
   @ParameterizedTest
   @CsvSource(delimiter = '|', value = {
-      "/api/v1/namespaces                              | namespaces | -   | -     | false",
-      "/api/v1/namespaces/a                            | namespaces | -   | a     | false",
-      "/api/v1/namespaces/a/status                     | namespaces | -   | a     | true",
-      "/api/v1/namespaces/a/pods                       | pods       | a   | -     | false",
-      "/api/v1/namespaces/a/pods/p?fieldManager=x      | pods       | a   | p     | false",
-      "/api/v1/namespaces/a/pods/p/status              | pods       | a   | p     | true",
-      "/api/v1/nodes/n1                                | nodes      | -   | n1    | false",
-      "/api/v1/pods?watch=true                         | pods       | -   | -     | false",
+      "/api/v1/namespaces                                   | -           | namespaces                 | -  | -     | false",
+      "/api/v1/namespaces/a                                 | -           | namespaces                 | -  | a     | false",
+      "/api/v1/namespaces/a/status                          | -           | namespaces                 | -  | a     | true",
+      "/api/v1/namespaces/a/pods                            | -           | pods                       | a  | -     | false",
+      "/api/v1/namespaces/a/pods/p?fieldManager=x           | -           | pods                       | a  | p     | false",
+      "/api/v1/namespaces/a/pods/p/status                   | -           | pods                       | a  | p     | true",
+      "/api/v1/nodes/n1                                     | -           | nodes                      | -  | n1    | false",
+      "/api/v1/pods?watch=true                              | -           | pods                       | -  | -     | false",
+      "/apis/k8s.ovn.org/v1/clusteruserdefinednetworks/blue/status | k8s.ovn.org | clusteruserdefinednetworks | - | blue | true",
+      "/apis/k8s.ovn.org/v1/namespaces/t/userdefinednetworks/u | k8s.ovn.org | userdefinednetworks      | t  | u     | false",
   })
-  void pathsOfCoreResourcesParse(String path, String plural, String namespace, String name, boolean status) {
-    assertThat(ResourcePath.parse(path)).contains(
-        new ResourcePath(dash(namespace), plural, dash(name), status));
+  void resourcePathsParse(String path, String group, String plural, String namespace, String name, boolean status) {
+    assertThat(ResourcePath.parse(path)).hasValueSatisfying(parsed -> {
+      assertThat(parsed.group()).isEqualTo(dash(group));
+      assertThat(parsed.plural()).isEqualTo(plural);
+      assertThat(parsed.namespace()).isEqualTo(dash(namespace));
+      assertThat(parsed.name()).isEqualTo(dash(name));
+      assertThat(parsed.status()).isEqualTo(status);
+    });
   }
 
   @ParameterizedTest
-  @CsvSource({
-      "/api/v1/namespaces/a/configmaps/c", "/api/v1/namespaces/a/pods/p/log", "/api/v1/nodes/n/proxy",
-      "/apis/k8s.ovn.org/v1/clusteruserdefinednetworks/x", "/api/v1/namespaces/a/nodes/n", "/api/v1/services/s"})
+  @CsvSource({"/api/v1/namespaces/a/pods/p/log", "/api/v1/nodes/n/proxy/x", "/apis/k8s.ovn.org/v1", "/version", "/api"})
   void otherPathsAreLeftToTheMock(String path) {
     assertThat(ResourcePath.parse(path)).isEmpty();
+  }
+
+  @org.junit.jupiter.api.Test
+  void anObjectPathRoundTrips() {
+    for (String path : new String[] {"/api/v1/namespaces/a/pods/p", "/api/v1/nodes/n/status",
+        "/apis/policy.networking.k8s.io/v1alpha1/adminnetworkpolicies/x/status"}) {
+      ResourcePath parsed = ResourcePath.parse(path).orElseThrow();
+      assertThat(parsed.objectPath(parsed.status())).isEqualTo(path);
+    }
   }
 
   @org.junit.jupiter.api.Test
