@@ -14,6 +14,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -112,6 +114,28 @@ public final class EmulatedNode implements AutoCloseable {
     /** ovs-vsctl bound to this node's conf.db. */
     public OvsVsctl vsctl() {
         return OvsVsctl.of(home.binDir(), databases.ovsDbSocket());
+    }
+
+    /**
+     * The geneve tunnels ovn-controller made on this node: interface name ({@code ovn-<chassis>-0})
+     * to remote IP. Which tunnels exist is the observable proof of which chassis may talk.
+     */
+    public Map<String, String> tunnels() {
+        Map<String, String> tunnels = new TreeMap<>();
+        String csv = vsctl().run("--format=csv", "--data=bare", "--no-headings", "--columns=name,options",
+                "find", "Interface", "type=geneve");
+        for (String line : csv.split("\n")) {
+            if (line.isBlank()) {
+                continue;
+            }
+            String[] cols = line.split(",", 2);
+            for (String kv : cols[1].replace("\"", "").split("\\s+")) {
+                if (kv.startsWith("remote_ip=")) {
+                    tunnels.put(cols[0], kv.substring("remote_ip=".length()));
+                }
+            }
+        }
+        return tunnels;
     }
 
     /** Runs ovn-nbctl against this zone's NB. */

@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -54,11 +55,6 @@ class TwoNodeTunnelTest {
         }
     }
 
-    private static String geneveTo(EmulatedNode node, String remoteIp) {
-        return node.vsctl().run("--bare", "--columns=name", "find", "Interface", "type=geneve",
-                "options:remote_ip=\"" + remoteIp + "\"").strip();
-    }
-
     private static void addRemoteChassis(EmulatedNode in, EmulatedNode remote) {
         in.sbctl("chassis-add", remote.systemId(), "geneve", remote.encapIp(),
                 "--", "set", "Chassis", remote.systemId(), "other_config:is-remote=true");
@@ -66,13 +62,14 @@ class TwoNodeTunnelTest {
 
     @Test
     void aRemoteChassisInTheSbGetsAGeneveInterfaceThatGoesAwayWithIt() {
-        assertThat(geneveTo(a, b.encapIp())).isEmpty();
+        assertThat(a.tunnels()).isEmpty();
         addRemoteChassis(a, b);
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
-                assertThat(geneveTo(a, b.encapIp())).startsWith("ovn-" + b.systemId().substring(0, 6)).endsWith("-0"));
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(a.tunnels())
+                .containsExactly(Map.entry("ovn-" + b.systemId().substring(0, 6) + "-0", b.encapIp())));
+        assertThat(b.tunnels()).isEmpty();
 
         a.sbctl("chassis-del", b.systemId());
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(geneveTo(a, b.encapIp())).isEmpty());
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(a.tunnels()).isEmpty());
     }
 
     @Test
