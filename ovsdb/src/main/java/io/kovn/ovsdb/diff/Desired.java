@@ -35,7 +35,11 @@ public record Desired(String table, Map<String, Object> columns, List<Attachment
         return new Desired(table, columns, List.of());
     }
 
-    /** A desired row from a typed (generated) row: every column it sets ({@link TypedRow#toColumns()}). */
+    /**
+     * A desired row from a typed (generated) row: every column it sets ({@link TypedRow#toColumns()}),
+     * defaults included. Leave out, with {@link #ignoring}, columns that others write (e.g. ovn-northd's
+     * {@code up} and {@code dynamic_addresses} of a logical switch port), or the reconcile would undo them.
+     */
     public static Desired of(TypedRow row) {
         return of(row.tableName(), row.toColumns());
     }

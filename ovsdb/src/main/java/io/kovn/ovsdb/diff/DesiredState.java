@@ -81,8 +81,7 @@ public record DesiredState(Map<String, TableState> tables) {
             return add(Desired.of(row));
         }
 
-        /** Adds a desired row under an explicit key. */
-        public Builder add(String key, Desired row) {
+        private Builder add(String key, Desired row) {
             if (!keys.containsKey(row.table())) {
                 table(row.table());
             }

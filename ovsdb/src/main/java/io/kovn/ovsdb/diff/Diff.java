@@ -72,6 +72,12 @@ public final class Diff {
         return new Diff(schema, owner, desired, current).plan();
     }
 
+    /** {@link #of(DatabaseSchema, Owner, DesiredState, CurrentState)} against a monitor cache. */
+    public static Plan of(DatabaseSchema schema, Owner owner, DesiredState desired,
+            io.kovn.ovsdb.cache.DatabaseCache cache) {
+        return of(schema, owner, desired, CurrentState.of(cache));
+    }
+
     private Plan plan() {
         matchRows();
         Map<String, Map<String, Map<String, Object>>> resolved = resolveAll();
@@ -178,6 +184,15 @@ public final class Diff {
                             new IllegalArgumentException(where + ": no such column")).type();
                     cols.put(column, Values.normalize(value, type, a -> resolve(a, where), where));
                 });
+                // A row the owner would not recognise, or under another key, would be inserted again forever.
+                if (!(cols.get("external_ids") instanceof Map<?, ?> ids) || !owner.owns(ids)) {
+                    throw new IllegalArgumentException("desired " + table + " row " + key
+                            + " does not carry the owner's external_ids " + owner.externalIds());
+                }
+                if (!key.equals(state.key().of(cols))) {
+                    throw new IllegalArgumentException("desired " + table + " row " + key
+                            + " has key " + state.key().of(cols) + " by its table's key function");
+                }
                 rows.put(key, cols);
             });
             out.put(table, rows);

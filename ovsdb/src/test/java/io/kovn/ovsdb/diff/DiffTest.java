@@ -230,6 +230,9 @@ class DiffTest {
         assertThatThrownBy(() -> diff(DesiredState.builder().add(Desired.of("Address_Set",
                 Map.of("name", "a", "adresses", Set.of(), "external_ids", ids("a")))).build(), Map.of()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no such column");
+        assertThatThrownBy(() -> diff(DesiredState.builder().add(Desired.of("Address_Set",
+                Map.of("name", "a", "external_ids", Map.of(Owner.ID, "a")))).build(), Map.of()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("does not carry the owner");
     }
 
     @Test
