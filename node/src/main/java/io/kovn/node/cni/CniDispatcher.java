@@ -17,6 +17,7 @@ public final class CniDispatcher {
 
     private final CniHandler handler;
     private final LongSupplier nanoClock;
+    private final KeyedSerializer attachments = new KeyedSerializer();
 
     /** A dispatcher calling {@code handler}, timing calls with {@link System#nanoTime()}. */
     public CniDispatcher(CniHandler handler) {
@@ -42,7 +43,12 @@ public final class CniDispatcher {
             }
             CniRequest request = CniRequestParser.parse(f.env(), f.config());
             what = request.toString();
-            return ok(what, start, call(request));
+            if (request.containerId().isEmpty()) { // STATUS, GC: not about one attachment
+                return ok(what, start, call(request));
+            }
+            // One call per attachment at a time (the CNI state key is network, container, interface).
+            String key = request.config().name() + "/" + request.containerId() + "/" + request.ifName();
+            return ok(what, start, attachments.run(key, () -> call(request)));
         } catch (CniException e) {
             return failed(what, start, e, version);
         } catch (VirtualMachineError e) {
