@@ -36,6 +36,7 @@ public final class ReloadingKeyManager extends X509ExtendedKeyManager {
   private final AtomicReference<Material> previous = new AtomicReference<>();
   private final AtomicLong nextCheck = new AtomicLong();
   private final AtomicLong generation = new AtomicLong();
+  private volatile String failedStamp = "";
 
   /** Loads the pair now (failing if it cannot) and reloads it when the files change. */
   public ReloadingKeyManager(Path certFile, Path keyFile, Duration checkInterval) {
@@ -60,8 +61,10 @@ public final class ReloadingKeyManager extends X509ExtendedKeyManager {
     }
     try {
       String stamp = stamp();
-      if (!stamp.equals(current.get().stamp())) {
+      if (!stamp.equals(current.get().stamp()) && !stamp.equals(failedStamp)) {
+        failedStamp = stamp; // a pair that fails to load is tried once, not on every handshake
         Material loaded = load(stamp);
+        failedStamp = "";
         previous.set(current.getAndSet(loaded));
         LOG.info("Serving certificate reloaded from {}: subject {}, valid until {}", certFile,
             loaded.chain()[0].getSubjectX500Principal(), loaded.chain()[0].getNotAfter());

@@ -26,7 +26,7 @@ import net.jqwik.api.lifecycle.BeforeContainer;
  * Feeds malformed and randomly damaged AdmissionReview bodies (built from attacks that must be
  * denied) to the HTTPS endpoint: the answer is never 5xx and never an allow.
  */
-class FuzzWebhookProperties {
+class WebhookFuzzTest {
   private static WebhookFixture fixture;
 
   @BeforeContainer
