@@ -103,6 +103,7 @@ public final class Sandbox implements AutoCloseable {
         List<SandboxKubelet.NodeHandle> handles = new ArrayList<>();
         for (EmulatedNode n : nodes) {
             client.nodes().withName(n.name()).editStatus(node -> {
+                if (node.getStatus() == null) node.setStatus(new io.fabric8.kubernetes.api.model.NodeStatus());
                 node.getStatus().setAddresses(List.of(new NodeAddress(n.encapIp(), "InternalIP"),
                         new NodeAddress(n.name(), "Hostname")));
                 return node;
@@ -128,7 +129,7 @@ public final class Sandbox implements AutoCloseable {
         // kovn first, then the reference `tuning` plugin: the chain a runtime would run.
         Files.writeString(file, """
                 {
-                  "cniVersion": "1.1.0",
+                  "cniVersion": "1.0.0",
                   "name": "kovn",
                   "plugins": [
                     {"type": "kovn-cni", "socket": "%s"},
