@@ -187,7 +187,9 @@ class CniPluginConformanceTest {
         assertThat(handler.calls.getFirst().netns()).isEmpty();
         env.remove("CNI_ARGS");
         assertThat(plugin(env, config("1.0.0")).exitStatus()).isZero();
-        assertThat(handler.calls).hasSize(1); // no pod, nothing kovn could have plumbed
+        assertThat(handler.calls).hasSize(2); // DEL state is keyed by container id: the handler still runs
+        assertThat(handler.calls.get(1).pod()).isNull();
+        assertThat(handler.calls.get(1).containerId()).isEqualTo("c0ffee01");
     }
 
     @Test

@@ -58,7 +58,7 @@ class RecordingHandler implements CniHandler {
     }
 
     private static void failFor(CniRequest request) throws CniException {
-        switch (request.pod().name()) {
+        switch (request.pod() == null ? "" : request.pod().name()) {
             case "unknown" -> throw new CniException(CniException.UNKNOWN_CONTAINER, "pod not found",
                     "no pod " + request.pod() + " on this node");
             case "crash" -> throw new IllegalStateException("simulated bug");

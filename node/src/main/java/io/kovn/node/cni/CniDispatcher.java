@@ -70,10 +70,6 @@ public final class CniDispatcher {
                 return CniResultCodec.encode(out, cfg.cniVersion()).toString();
             }
             case DEL -> {
-                if (request.pod() == null) {
-                    LOG.info("CNI {}: no pod identity in CNI_ARGS, nothing to remove", request);
-                    return "";
-                }
                 try {
                     handler.del(request);
                 } catch (CniException e) {

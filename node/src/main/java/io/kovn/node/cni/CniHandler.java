@@ -20,8 +20,9 @@ public interface CniHandler {
     CniResult add(CniRequest request) throws CniException;
 
     /**
-     * Removes what ADD made. Must be idempotent: removing what does not exist succeeds. Throwing
-     * {@link CniException#UNKNOWN_CONTAINER} is also reported to the runtime as success.
+     * Removes what ADD made for {@code request.containerId()} / {@code ifName()}. Must be idempotent:
+     * removing what does not exist succeeds. Throwing {@link CniException#UNKNOWN_CONTAINER} is also
+     * reported to the runtime as success. {@code netns} may be empty and {@code pod} may be null.
      */
     void del(CniRequest request) throws CniException;
 

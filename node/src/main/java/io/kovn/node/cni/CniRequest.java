@@ -9,7 +9,8 @@ import java.util.Objects;
  * @param containerId {@code CNI_CONTAINERID}; "" for STATUS and GC
  * @param netns       {@code CNI_NETNS}, the network namespace path; "" when absent (allowed for DEL)
  * @param ifName      {@code CNI_IFNAME}, the interface name inside the container, e.g. {@code eth0}
- * @param pod         the pod from {@code CNI_ARGS}; {@code null} only for STATUS and GC
+ * @param pod         the pod from {@code CNI_ARGS}; always set for ADD and CHECK, {@code null} for STATUS
+ *                    and GC and for a DEL whose CNI_ARGS lack it (DEL state is keyed by container id)
  * @param config      the parsed network configuration, including {@code prevResult}
  */
 public record CniRequest(CniCommand command, String containerId, String netns, String ifName,

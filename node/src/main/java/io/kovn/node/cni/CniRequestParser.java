@@ -194,7 +194,7 @@ public final class CniRequestParser {
                 throw new CniException(CniException.INVALID_ENVIRONMENT_VARIABLES, "CNI_ARGS lacks the pod identity",
                         "K8S_POD_NAMESPACE and K8S_POD_NAME are required (or \"podNamespace\" in the config)");
             }
-            return null; // DEL without a pod: nothing kovn could have plumbed
+            return null; // DEL still runs: its state is keyed by container id and interface
         }
         return new PodRef(namespace, name, args.getOrDefault(CniArgs.POD_UID, ""));
     }
