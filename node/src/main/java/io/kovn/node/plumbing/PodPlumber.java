@@ -61,8 +61,7 @@ public final class PodPlumber {
             removeStalePortsOf(spec.ifaceId(), host);
             nodeNetns.addVethPair(host, spec.ifName(), spec.podNetns());
             configurePodSide(spec);
-            nodeNetns.setMtu(host, spec.mtu());
-            nodeNetns.linkUp(host);
+            nodeNetns.ip("link", "set", "dev", host, "mtu", Integer.toString(spec.mtu()), "up");
             vsctl.run(addPortArgs(spec, host));
             awaitOvnInstalled(host);
             PlumbedInterface result = new PlumbedInterface(host, nodeNetns.mac(host), spec.ifName(), spec.mac(),
@@ -82,22 +81,27 @@ public final class PodPlumber {
     }
 
     private void configurePodSide(PodInterfaceSpec spec) {
-        Netns pod = spec.podNetns();
+        spec.podNetns().ipBatch(podSideCommands(spec));
+        spec.podNetns().disableTxChecksum(spec.ifName());
+    }
+
+    /** The {@code ip -batch} lines that configure the pod end (pure). */
+    static List<String> podSideCommands(PodInterfaceSpec spec) {
         String ifn = spec.ifName();
-        pod.setMac(ifn, spec.mac());
-        pod.setMtu(ifn, spec.mtu());
-        pod.disableTxChecksum(ifn);
-        pod.linkUp("lo");
-        pod.linkUp(ifn);
+        List<String> lines = new ArrayList<>(List.of(
+                "link set dev " + ifn + " address " + spec.mac() + " mtu " + spec.mtu(),
+                "link set dev lo up",
+                "link set dev " + ifn + " up"));
         for (String cidr : spec.ipCidrs()) {
-            pod.addAddress(ifn, cidr);
+            lines.add(Netns.addAddressLine(ifn, cidr));
         }
         for (String gw : spec.gatewayIps()) {
-            pod.replaceRoute("default", gw, ifn);
+            lines.add("route replace default via " + gw + " dev " + ifn);
         }
         for (PodInterfaceSpec.PodRoute r : spec.routes()) {
-            pod.replaceRoute(r.destination(), r.nextHop(), ifn);
+            lines.add("route replace " + r.destination() + " via " + r.nextHop() + " dev " + ifn);
         }
+        return lines;
     }
 
     /** The ovs-vsctl arguments that put the host end on the bridge, bound to the pod (pure). */

@@ -26,4 +26,20 @@ class PodPlumberNamesTest {
                 .contains("external_ids:iface-id=\"ns1_web\"", "external_ids:iface-id-ver=\"uid-1\"",
                         "external_ids:attached_mac=\"0a:58:0a:f4:01:03\"");
     }
+
+    @Test
+    void podSideIsOneIpBatchWithDadOffForIpv6AndRoutesViaTheGateways() {
+        PodInterfaceSpec spec = new PodInterfaceSpec("ns1", "web", null, "c1", Netns.named("p"), "eth0",
+                "0a:58:0a:f4:01:03", List.of("10.244.1.3/24", "fd00::3/64"), List.of("10.244.1.1", "fd00::1"),
+                List.of(new PodInterfaceSpec.PodRoute("10.96.0.0/16", "10.244.1.1")), 1400);
+        assertThat(PodPlumber.podSideCommands(spec)).containsExactly(
+                "link set dev eth0 address 0a:58:0a:f4:01:03 mtu 1400",
+                "link set dev lo up",
+                "link set dev eth0 up",
+                "addr add 10.244.1.3/24 dev eth0",
+                "addr add fd00::3/64 dev eth0 nodad",
+                "route replace default via 10.244.1.1 dev eth0",
+                "route replace default via fd00::1 dev eth0",
+                "route replace 10.96.0.0/16 via 10.244.1.1 dev eth0");
+    }
 }

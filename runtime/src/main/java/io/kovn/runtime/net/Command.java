@@ -52,12 +52,27 @@ public final class Command {
 
     /** Runs argv with extra environment and a timeout; never throws for a non-zero exit. */
     public static Result exec(List<String> argv, Map<String, String> env, Duration timeout) {
+        return exec(argv, env, timeout, null);
+    }
+
+    /**
+     * Runs argv with extra environment, a timeout and {@code stdin} as its standard input (null
+     * for none); never throws for a non-zero exit.
+     */
+    public static Result exec(List<String> argv, Map<String, String> env, Duration timeout, String stdin) {
         ProcessBuilder pb = new ProcessBuilder(argv);
         pb.environment().putAll(env);
-        pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        if (stdin == null) {
+            pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        }
         Process p;
         try {
             p = pb.start();
+            if (stdin != null) {
+                try (var in = p.getOutputStream()) {
+                    in.write(stdin.getBytes(StandardCharsets.UTF_8));
+                }
+            }
         } catch (IOException e) {
             return new Result(List.copyOf(argv), -1, "", e.getMessage());
         }

@@ -128,6 +128,26 @@ public final class Netns {
         return Command.run(ipArgv(args));
     }
 
+    /**
+     * Runs several {@code ip} commands in one process ({@code ip -batch -}), one per line, e.g.
+     * {@code "link set dev eth0 up"}; stops at the first failing line and throws with its stderr.
+     */
+    public void ipBatch(List<String> lines) {
+        if (lines.isEmpty()) {
+            return;
+        }
+        Command.Result r = Command.exec(ipArgv("-batch", "-"), java.util.Map.of(), Command.DEFAULT_TIMEOUT,
+                String.join("\n", lines) + "\n");
+        if (!r.ok()) {
+            throw new CommandFailedException(r.command(), r.exitCode(), r.stderr() + " [batch: " + String.join("; ", lines) + "]");
+        }
+    }
+
+    /** The {@code ip -batch} line adding an address; IPv6 without duplicate address detection (pods need it at once). */
+    public static String addAddressLine(String link, String cidr) {
+        return "addr add " + cidr + " dev " + link + (cidr.contains(":") ? " nodad" : "");
+    }
+
     private Command.Result tryIp(String... args) {
         return Command.exec(ipArgv(args), java.util.Map.of(), Command.DEFAULT_TIMEOUT);
     }
@@ -157,14 +177,14 @@ public final class Netns {
     public void addVethPair(String link, String peer) {
         requireLinkName(link);
         requireLinkName(peer);
-        ip("link", "add", link, "type", "veth", "peer", "name", peer);
+        ip("link", "add", "name", link, "type", "veth", "peer", "name", peer);
     }
 
     /** Creates a veth pair: {@code link} here, {@code peer} directly inside {@code peerNs}. */
     public void addVethPair(String link, String peer, Netns peerNs) {
         requireLinkName(link);
         requireLinkName(peer);
-        ip("link", "add", link, "type", "veth", "peer", "name", peer, "netns", peerNs.reference());
+        ip("link", "add", "name", link, "type", "veth", "peer", "name", peer, "netns", peerNs.reference());
     }
 
     /** Moves a link of this namespace into {@code target}. */
@@ -175,7 +195,7 @@ public final class Netns {
     /** Creates a Linux bridge. */
     public void addBridge(String bridge) {
         requireLinkName(bridge);
-        ip("link", "add", bridge, "type", "bridge");
+        ip("link", "add", "name", bridge, "type", "bridge");
     }
 
     /** Attaches a link to a bridge. */
@@ -198,9 +218,9 @@ public final class Netns {
         ip("link", "set", "dev", link, "mtu", Integer.toString(mtu));
     }
 
-    /** Adds an address in CIDR form ({@code 10.0.0.2/24}, {@code fd00::2/64}). */
+    /** Adds an address in CIDR form ({@code 10.0.0.2/24}, {@code fd00::2/64}; IPv6 without DAD). */
     public void addAddress(String link, String cidr) {
-        ip("addr", "add", cidr, "dev", link);
+        ip(addAddressLine(link, cidr).split(" "));
     }
 
     /** Replaces a route; {@code via} may be null for an on-link route, {@code dev} may be null. */
@@ -236,13 +256,14 @@ public final class Netns {
 
     /** Deletes a link; returns false (and does nothing) when it does not exist. */
     public boolean deleteLink(String link) {
+        Command.Result r = tryIp("link", "del", "dev", link);
+        if (r.ok()) {
+            return true;
+        }
         if (!linkExists(link)) {
             return false;
         }
-        Command.Result r = tryIp("link", "del", "dev", link);
-        if (!r.ok() && linkExists(link)) {
-            r.orThrow();
-        }
+        r.orThrow();
         return true;
     }
 
