@@ -31,6 +31,11 @@ public final class Cluster implements AutoCloseable {
   public final SandboxSigner signer;
 
   public Cluster(String... nodes) throws Exception {
+    this(true, nodes);
+  }
+
+  /** A cluster; without {@code approverAndSigner} another component (the identity service) must play them. */
+  public Cluster(boolean approverAndSigner, String... nodes) throws Exception {
     folder = Files.createTempDirectory("kovn-identity-");
     api = new ApiServerStandIn();
     admin = api.adminClient();
@@ -41,8 +46,8 @@ public final class Cluster implements AutoCloseable {
       admin.nodes().resource(new NodeBuilder().withNewMetadata().withName(node).endMetadata().build()).create();
     }
     front = new FrontProxy(api.url(), clientCa.certificate(), tokens);
-    approver = new CsrApprover(admin, ApproverConfig.NONE, Clock.systemUTC()).start();
-    signer = new SandboxSigner(admin, clientCa, Clock.systemUTC()).start();
+    approver = approverAndSigner ? new CsrApprover(admin, ApproverConfig.NONE, Clock.systemUTC()).start() : null;
+    signer = approverAndSigner ? new SandboxSigner(admin, clientCa, Clock.systemUTC()).start() : null;
   }
 
   public static String bootstrapToken(String node) {
@@ -61,8 +66,10 @@ public final class Cluster implements AutoCloseable {
 
   @Override
   public void close() throws Exception {
-    approver.close();
-    signer.close();
+    if (approver != null) {
+      approver.close();
+      signer.close();
+    }
     front.close();
     admin.close();
     api.close();
