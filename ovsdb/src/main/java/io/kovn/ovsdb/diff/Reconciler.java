@@ -15,6 +15,11 @@ import java.util.function.Supplier;
  * the whole plan as ONE transaction, every result checked. Startup repair and steady-state
  * reconcile are the same call.
  *
+ * <p>Give the monitor cache and the reconciler the same client: ovsdb-server sends a transaction's
+ * monitor updates before its reply, and the client applies notifications in arrival order, so the
+ * cache already shows the transaction when {@code reconcile} returns and an immediate second
+ * reconcile plans nothing.
+ *
  * <pre>{@code
  * Reconciler nb = new Reconciler(client, "OVN_Northbound", schema, CurrentState.of(cache));
  * switch (nb.reconcile(owner, desired)) {

@@ -2,6 +2,8 @@ package io.kovn.ovsdb.diff;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kovn.ovsdb.cache.MonitorCache;
+import io.kovn.ovsdb.cache.TableMonitor;
 import io.kovn.ovsdb.client.OvsdbClient;
 import io.kovn.ovsdb.data.Row;
 import io.kovn.ovsdb.ops.Operation;
@@ -112,6 +114,22 @@ class ReconcilerTest {
         assertThat(applied).isInstanceOf(ReconcileResult.Applied.class);
         assertThat(rows("Address_Set", "name", "oneas").getFirst().get("addresses")).isEqualTo(changed);
         assertThat(reconciler.reconcile(owner, desired)).isInstanceOf(ReconcileResult.Noop.class);
+    }
+
+    @Test
+    void overTheMonitorCacheASecondReconcileRightAfterTheFirstIsANoop(TestInfo test) {
+        Owner owner = owner(test);
+        try (MonitorCache cache = MonitorCache.start(client, NB, TABLES.stream().map(TableMonitor::all).toList())) {
+            cache.synced().join();
+            Reconciler overCache = new Reconciler(client, NB, schema, CurrentState.of(cache));
+            for (int round = 0; round < 10; round++) {
+                DesiredState desired = policy(owner, "cache", Set.of("10.5.0." + round, "10.5.1.1"), 1 + round % 3);
+                assertThat(overCache.reconcile(owner, desired)).as("round %d", round)
+                        .isInstanceOf(ReconcileResult.Applied.class);
+                assertThat(overCache.reconcile(owner, desired)).as("round %d again", round)
+                        .isInstanceOf(ReconcileResult.Noop.class);
+            }
+        }
     }
 
     @Test
