@@ -50,6 +50,18 @@ public final class OvnControllerProcess implements AutoCloseable {
         return new OvnControllerProcess(d, binDir, runDir);
     }
 
+    /**
+     * Starts ovn-controller against a conf.db served by {@code confDb}.
+     *
+     * @param runtime the OVN/OVS runtime
+     * @param confDb an ovsdb-server holding the Open_vSwitch schema
+     * @param runDir this node's run directory
+     * @param netns the node's namespace
+     */
+    public static OvnControllerProcess start(OvnRuntime runtime, OvsdbServerProcess confDb, Path runDir, Netns netns) {
+        return start(runtime.binDir(), confDb.socket(), runDir, netns);
+    }
+
     /** OVS_* and OVN_* defaults pointing into {@code runDir}. */
     public static Map<String, String> env(Path runDir) {
         Map<String, String> env = new HashMap<>(OvsVswitchdProcess.env(runDir));

@@ -55,6 +55,18 @@ public final class OvsVswitchdProcess implements AutoCloseable {
         return new OvsVswitchdProcess(d, binDir, runDir, dbSocket);
     }
 
+    /**
+     * Starts ovs-vswitchd against a conf.db served by {@code confDb}.
+     *
+     * @param runtime the OVN/OVS runtime
+     * @param confDb an ovsdb-server holding the Open_vSwitch schema
+     * @param runDir this node's run directory
+     * @param netns the node's namespace
+     */
+    public static OvsVswitchdProcess start(OvnRuntime runtime, OvsdbServerProcess confDb, Path runDir, Netns netns) {
+        return start(runtime.binDir(), confDb.socket(), runDir, netns);
+    }
+
     /** The OVS_* environment that points every default path of OVS tools into {@code runDir}. */
     public static Map<String, String> env(Path runDir) {
         String dir = runDir.toString();

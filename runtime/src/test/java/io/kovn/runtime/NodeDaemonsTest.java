@@ -60,7 +60,7 @@ class NodeDaemonsTest {
     @Test
     void twoSwitchesWithTheirOwnRunDirsAndNamespacesCoexistAndStopOnClose() throws IOException {
         try (OvsdbServerProcess db1 = confDb(dir.resolve("n1")); OvsdbServerProcess db2 = confDb(dir.resolve("n2"))) {
-            OvsVswitchdProcess v1 = OvsVswitchdProcess.start(rt.binDir(), db1.socket(), dir.resolve("n1"), ns);
+            OvsVswitchdProcess v1 = OvsVswitchdProcess.start(rt, db1, dir.resolve("n1"), ns);
             long pid1;
             try (v1; OvsVswitchdProcess v2 = OvsVswitchdProcess.start(rt.binDir(), db2.socket(), dir.resolve("n2"), ns2)) {
                 pid1 = v1.pid();
@@ -91,7 +91,7 @@ class NodeDaemonsTest {
                     "external_ids:ovn-encap-type=geneve", "external_ids:ovn-encap-ip=10.1.2.3",
                     "external_ids:ovn-remote=\"" + zone.sb().unixEndpoint() + "\"",
                     "external_ids:ovn-bridge-datapath-type=netdev");
-            OvnControllerProcess controller = OvnControllerProcess.start(rt.binDir(), db.socket(), node, ns);
+            OvnControllerProcess controller = OvnControllerProcess.start(rt, db, node, ns);
             // blocks on the SB monitor until ovn-controller has registered its chassis
             Command.run(rt.bin("ovn-sbctl").toString(), "--db=" + zone.sb().unixEndpoint(), "--timeout=10",
                     "wait-until", "Chassis", "chassis-x");
