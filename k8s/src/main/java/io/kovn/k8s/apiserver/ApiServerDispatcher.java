@@ -105,14 +105,19 @@ final class ApiServerDispatcher extends Dispatcher {
    * ignores a resourceVersion precondition in the patch.
    */
   private MockResponse patch(RecordedRequest request, ResourcePath path) throws IOException {
+    ApiServerRules.PatchKind kind = ApiServerRules.PatchKind.of(request.getHeader("Content-Type"), path.group() == null);
+    if (kind == ApiServerRules.PatchKind.UNSUPPORTED) {
+      return new MockResponse().setResponseCode(415).setBody(status(415, "UnsupportedMediaType",
+          "the body of the request was in an unknown format - accepted media types include: "
+              + "application/json-patch+json, application/merge-patch+json"));
+    }
     Optional<JsonNode> existing = get(request, path);
     if (existing.isEmpty()) {
-      return delegate.dispatch(request);
+      return new MockResponse().setResponseCode(404).setBody(status(404, "NotFound",
+          path.plural() + " \"" + path.name() + "\" not found"));
     }
-    Optional<JsonNode> patched = ApiServerRules.applyPatch(
-        request.getHeader("Content-Type"), existing.get(), JSON.readTree(body(request)));
-    if (patched.isEmpty() || !(patched.get() instanceof ObjectNode incoming)) {
-      return delegate.dispatch(request);
+    if (!(ApiServerRules.applyPatch(kind, existing.get(), JSON.readTree(body(request))) instanceof ObjectNode incoming)) {
+      return new MockResponse().setResponseCode(422).setBody(status(422, "Invalid", "a patch must produce an object"));
     }
     if (stale(incoming, existing.get())) {
       return conflict(path);

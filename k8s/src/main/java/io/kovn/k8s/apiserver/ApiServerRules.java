@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.zjsonpatch.JsonPatch;
 import java.util.Iterator;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * What a real API server does to core objects that fabric8's mock does not, as pure functions on
@@ -66,16 +65,35 @@ final class ApiServerRules {
     labelNode.put(NAMESPACE_NAME_LABEL, meta.get("name").asText());
   }
 
-  /**
-   * Applies a JSON patch or JSON merge patch (by content type) to {@code target}; empty for other
-   * patch types (strategic merge, apply), which are left to the mock to refuse.
-   */
-  static Optional<JsonNode> applyPatch(String contentType, JsonNode target, JsonNode patch) {
-    String type = contentType == null ? "" : contentType.split(";")[0].trim().toLowerCase();
-    return switch (type) {
-      case "application/json-patch+json" -> Optional.of(JsonPatch.apply(patch, target));
-      case "application/merge-patch+json" -> Optional.of(mergePatch(target, patch));
-      default -> Optional.empty();
+  /** How a patch of some content type is applied. */
+  enum PatchKind {
+    JSON_PATCH,
+    MERGE_PATCH,
+    /** Server-side apply, or strategic merge on a custom resource: refused (415), as kovn must not need it. */
+    UNSUPPORTED;
+
+    /**
+     * The kind for {@code contentType} on a core ({@code coreGroup}) or custom resource. A strategic
+     * merge patch of a core object is applied as a merge patch: the same result except for lists
+     * with merge keys, which kovn does not patch that way.
+     */
+    static PatchKind of(String contentType, boolean coreGroup) {
+      String type = contentType == null ? "" : contentType.split(";")[0].trim().toLowerCase();
+      return switch (type) {
+        case "application/json-patch+json" -> JSON_PATCH;
+        case "application/merge-patch+json" -> MERGE_PATCH;
+        case "application/strategic-merge-patch+json" -> coreGroup ? MERGE_PATCH : UNSUPPORTED;
+        default -> UNSUPPORTED;
+      };
+    }
+  }
+
+  /** Applies {@code patch} of {@code kind} (not {@link PatchKind#UNSUPPORTED}) to {@code target}. */
+  static JsonNode applyPatch(PatchKind kind, JsonNode target, JsonNode patch) {
+    return switch (kind) {
+      case JSON_PATCH -> JsonPatch.apply(patch, target);
+      case MERGE_PATCH -> mergePatch(target, patch);
+      case UNSUPPORTED -> throw new IllegalArgumentException("unsupported patch type");
     };
   }
 

@@ -145,11 +145,7 @@ class EmbeddedApiServerTest {
     assertThat(client.apiextensions().v1().customResourceDefinitions().list().getItems()).hasSameSizeAs(server.crds());
     var cudns = client.genericKubernetesResources(CUDN);
 
-    GenericKubernetesResource cudn = new GenericKubernetesResource();
-    cudn.setApiVersion("k8s.ovn.org/v1");
-    cudn.setKind("ClusterUserDefinedNetwork");
-    cudn.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName("blue").build());
-    cudn.setAdditionalProperty("spec", Map.of("network", Map.of("topology", "Layer2")));
+    GenericKubernetesResource cudn = cudn("blue");
     cudn.setAdditionalProperty("status", Map.of("conditions", List.of(Map.of("type", "Forged"))));
     GenericKubernetesResource created = cudns.resource(cudn).create();
     assertThat(created.getAdditionalProperties()).doesNotContainKey("status");
@@ -174,6 +170,61 @@ class EmbeddedApiServerTest {
       assertThat(fresh.namespaces().withName("default").get().getMetadata().getLabels())
           .containsEntry("kubernetes.io/metadata.name", "default");
     }
+  }
+
+  @Test
+  void watchesWithALabelSelectorSeeOnlyTheObjectsItSelects() throws Exception {
+    List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+    try (var watch = client.namespaces().withLabel("tenant", "blue").watch(new io.fabric8.kubernetes.client.Watcher<>() {
+      @Override
+      public void eventReceived(Action action, Namespace ns) {
+        seen.add(action + " " + ns.getMetadata().getName());
+      }
+
+      @Override
+      public void onClose(io.fabric8.kubernetes.client.WatcherException cause) {}
+    })) {
+      client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("w-red").addToLabels("tenant", "red").endMetadata().build()).create();
+      client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("w-blue").addToLabels("tenant", "blue").endMetadata().build()).create();
+      client.namespaces().withName("w-blue").delete();
+      org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(5)).until(() -> seen.size() >= 2);
+    }
+    assertThat(seen).containsExactly("ADDED w-blue", "DELETED w-blue");
+  }
+
+  @Test
+  void aMergePatchReplacesListsAndAStaleResourceVersionInAPatchConflicts() {
+    var cudns = client.genericKubernetesResources(CUDN);
+    String rv = cudns.resource(cudn("lists")).create().getMetadata().getResourceVersion();
+    var status = cudns.withName("lists").subresource("status");
+    status.patch(PatchContext.of(PatchType.JSON_MERGE), "{\"status\":{\"conditions\":[{\"type\":\"A\"},{\"type\":\"B\"}]}}");
+    GenericKubernetesResource replaced = status.patch(PatchContext.of(PatchType.JSON_MERGE), "{\"status\":{\"conditions\":[{\"type\":\"B\"}]}}");
+    assertThat(replaced.<List<Object>>get("status", "conditions")).containsExactly(Map.of("type", "B"));
+
+    assertThatThrownBy(() -> status.patch(PatchContext.of(PatchType.JSON_MERGE),
+        "{\"metadata\":{\"resourceVersion\":\"" + rv + "\"},\"status\":{\"conditions\":[]}}"))
+        .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(409));
+  }
+
+  @Test
+  void aStrategicMergePatchWorksOnCoreObjectsOnlyAsARealServerDoes() {
+    create("smp");
+    Namespace patched = client.namespaces().withName("smp")
+        .patch(PatchContext.of(PatchType.STRATEGIC_MERGE), "{\"metadata\":{\"annotations\":{\"k\":\"v\"}}}");
+    assertThat(patched.getMetadata().getAnnotations()).containsEntry("k", "v");
+    client.genericKubernetesResources(CUDN).resource(cudn("smp")).create();
+    assertThatThrownBy(() -> client.genericKubernetesResources(CUDN).withName("smp")
+        .patch(PatchContext.of(PatchType.STRATEGIC_MERGE), "{\"metadata\":{\"labels\":{\"k\":\"v\"}}}"))
+        .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(415));
+  }
+
+  private static GenericKubernetesResource cudn(String name) {
+    GenericKubernetesResource cudn = new GenericKubernetesResource();
+    cudn.setApiVersion("k8s.ovn.org/v1");
+    cudn.setKind("ClusterUserDefinedNetwork");
+    cudn.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName(name).build());
+    cudn.setAdditionalProperty("spec", Map.of("network", Map.of("topology", "Layer2")));
+    return cudn;
   }
 
   private Namespace create(String name) {
