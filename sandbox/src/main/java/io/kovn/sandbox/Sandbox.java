@@ -31,9 +31,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class Sandbox implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Sandbox.class);
-    /** The underlay: node addresses, only ever inside the node namespaces the sandbox creates. */
-    public static final String UNDERLAY_CIDR = "10.250.0.0/24";
-
     private final SandboxLayout layout;
     private final Deque<AutoCloseable> closeables = new ArrayDeque<>();
     private final List<EmulatedNode> nodes = new ArrayList<>();
@@ -53,10 +50,10 @@ public final class Sandbox implements AutoCloseable {
     }
 
     /** Starts everything and returns once nodes are programmed and the kubelet runs. */
-    public static Sandbox start(SandboxLayout layout, int nodeCount, OvnRuntime runtime, Path repoRoot) throws Exception {
+    public static Sandbox start(SandboxLayout layout, SandboxConfig config, OvnRuntime runtime, Path repoRoot) throws Exception {
         Sandbox s = new Sandbox(layout);
         try {
-            s.bringUp(nodeCount, runtime, repoRoot);
+            s.bringUp(config, runtime, repoRoot);
             return s;
         } catch (Exception e) {
             s.close();
@@ -64,7 +61,8 @@ public final class Sandbox implements AutoCloseable {
         }
     }
 
-    private void bringUp(int nodeCount, OvnRuntime runtime, Path repoRoot) throws Exception {
+    private void bringUp(SandboxConfig config, OvnRuntime runtime, Path repoRoot) throws Exception {
+        int nodeCount = config.nodes();
         long t0 = System.nanoTime();
         Files.createDirectories(layout.binDir());
         Files.createDirectories(layout.cniDir());
@@ -86,7 +84,7 @@ public final class Sandbox implements AutoCloseable {
         closeables.push(controlPlane);
         controlPlane.startClusterManager();
 
-        Underlay underlay = Underlay.create(SandboxLayout.NAME_PREFIX, UNDERLAY_CIDR);
+        Underlay underlay = Underlay.create(config.prefix(), config.underlayCidr());
         closeables.push(underlay);
         // Nodes come up in parallel: most of the time goes to waiting for daemons.
         try (ExecutorService pool = Executors.newFixedThreadPool(Math.min(4, nodeCount))) {
@@ -118,7 +116,7 @@ public final class Sandbox implements AutoCloseable {
             handles.add(new SandboxKubelet.NodeHandle(n.name(), n.netns(), n.encapIp(),
                     new CniInvoker(conflist, List.of(layout.binDir(), Path.of("/usr/lib/cni"), Path.of("/opt/cni/bin")))));
         }
-        kubelet = new SandboxKubelet(client, layout, handles);
+        kubelet = new SandboxKubelet(client, layout, config.prefix(), handles);
         closeables.push(kubelet);
         kubelet.start();
         LOG.info("sandbox with {} nodes up in {} ms", nodeCount, (System.nanoTime() - t0) / 1_000_000);

@@ -37,7 +37,7 @@ public final class SandboxDaemon {
         CountDownLatch stopped = new CountDownLatch(1);
         Sandbox sandbox;
         try {
-            sandbox = Sandbox.start(layout, nodes, OvnRuntime.locate(), root);
+            sandbox = Sandbox.start(layout, SandboxConfig.defaults(nodes), OvnRuntime.locate(), root);
         } catch (Exception e) {
             LOG.error("sandbox failed to start", e);
             Files.writeString(layout.failedFile(), String.valueOf(e.getMessage()));

@@ -43,6 +43,7 @@ public final class SandboxKubelet implements AutoCloseable {
 
     private final KubernetesClient client;
     private final SandboxLayout layout;
+    private final String prefix;
     private final Map<String, NodeHandle> nodes;
     private final Map<String, RunningPod> running = new ConcurrentHashMap<>();
     private final WorkQueue<String> queue;
@@ -50,9 +51,10 @@ public final class SandboxKubelet implements AutoCloseable {
     private final Map<String, Integer> failures = new ConcurrentHashMap<>();
     private SharedIndexInformer<Pod> informer;
 
-    public SandboxKubelet(KubernetesClient client, SandboxLayout layout, List<NodeHandle> nodes) {
+    public SandboxKubelet(KubernetesClient client, SandboxLayout layout, String prefix, List<NodeHandle> nodes) {
         this.client = client;
         this.layout = layout;
+        this.prefix = prefix;
         Map<String, NodeHandle> byName = new ConcurrentHashMap<>();
         nodes.forEach(n -> byName.put(n.name(), n));
         this.nodes = byName;
@@ -145,7 +147,7 @@ public final class SandboxKubelet implements AutoCloseable {
             netns = node.netns();
             ips.add(node.nodeIp());
         } else {
-            netns = Netns.add(netnsName(pod));
+            netns = Netns.add(netnsName(prefix, pod));
             att = new CniInvoker.Attachment(uid, Netns.RUN_DIR.resolve(netns.name().orElseThrow()), "eth0",
                     pod.getMetadata().getNamespace(), pod.getMetadata().getName(), uid);
             try {
@@ -232,8 +234,8 @@ public final class SandboxKubelet implements AutoCloseable {
     }
 
     /** Network namespace names: readable, prefixed for cleanup, within the kernel's name limit. */
-    static String netnsName(Pod pod) {
-        String n = SandboxLayout.NAME_PREFIX + "pod-" + pod.getMetadata().getNamespace() + "-" + pod.getMetadata().getName();
+    static String netnsName(String prefix, Pod pod) {
+        String n = prefix + "pod-" + pod.getMetadata().getNamespace() + "-" + pod.getMetadata().getName();
         return n.length() <= 200 ? n : n.substring(0, 190) + "-" + Integer.toHexString(n.hashCode());
     }
 
@@ -247,6 +249,21 @@ public final class SandboxKubelet implements AutoCloseable {
         if (informer != null) informer.close();
         queue.shutdown();
         workers.shutdownNow();
+        try {
+            workers.awaitTermination(15, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         running.forEach(this::teardown);
+        // A pod caught half-way through its start has a namespace but no entry in `running`.
+        for (String ns : Netns.list()) {
+            if (ns.startsWith(prefix + "pod-")) {
+                try {
+                    Netns.named(ns).delete();
+                } catch (RuntimeException e) {
+                    LOG.warn("deleting netns {}: {}", ns, e.getMessage());
+                }
+            }
+        }
     }
 }
