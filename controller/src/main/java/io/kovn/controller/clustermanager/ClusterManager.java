@@ -1,0 +1,72 @@
+package io.kovn.controller.clustermanager;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.kovn.controller.events.EventSink;
+import io.kovn.k8s.runtime.Controller;
+import io.kovn.k8s.runtime.Informers;
+import io.kovn.k8s.runtime.Mapper;
+import io.kovn.k8s.runtime.ObjectKey;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The cluster manager proper (run by the leader only): a node informer and the
+ * {@link NodeAllocationReconciler}. On start it waits for the informer, rebuilds the allocator from
+ * the existing annotations, then reconciles every node.
+ */
+public final class ClusterManager implements AutoCloseable {
+    private final SharedIndexInformer<Node> informer;
+    private final NodeAllocator allocator;
+    private final Controller<ObjectKey> controller;
+
+    private ClusterManager(KubernetesClient client, ClusterManagerConfig config, EventSink events, Duration syncTimeout)
+            throws InterruptedException {
+        this.informer = client.nodes().runnableInformer(0);
+        informer.start();
+        if (!Informers.waitForCacheSync(syncTimeout, informer)) {
+            informer.close();
+            throw new IllegalStateException("node informer did not sync within " + syncTimeout);
+        }
+        this.allocator = new NodeAllocator(config);
+        NodeAllocationReconciler reconciler = new NodeAllocationReconciler(client, informer.getIndexer(), allocator, events);
+        reconciler.restore();
+        this.controller = Controller.builder("cluster-manager", reconciler)
+                .watch(informer, Mapper.<Node>self())
+                // A deleted node frees values: give nodes that could not be served another chance.
+                .watch(informer, (Node n) -> n.getMetadata().getDeletionTimestamp() != null || informer.getIndexer()
+                        .getByKey(n.getMetadata().getName()) == null ? unallocated() : List.of())
+                .workers(2)
+                .build();
+    }
+
+    /** Starts the informer and the reconcile workers. */
+    public static ClusterManager start(KubernetesClient client, ClusterManagerConfig config, EventSink events) {
+        try {
+            ClusterManager cm = new ClusterManager(client, config, events, Duration.ofSeconds(30));
+            cm.controller.start();
+            return cm;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while starting the cluster manager", e);
+        }
+    }
+
+    /** The allocation state (for tests and diagnostics). */
+    public NodeAllocator allocator() {
+        return allocator;
+    }
+
+    private List<ObjectKey> unallocated() {
+        return informer.getIndexer().list().stream()
+                .filter(n -> allocator.allocationOf(n.getMetadata().getName()).isEmpty())
+                .map(ObjectKey::of).toList();
+    }
+
+    @Override
+    public void close() {
+        controller.close();
+        informer.close();
+    }
+}

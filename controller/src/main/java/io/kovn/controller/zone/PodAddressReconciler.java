@@ -1,0 +1,195 @@
+package io.kovn.controller.zone;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.informers.cache.Indexer;
+import io.kovn.controller.events.EventSink;
+import io.kovn.controller.ipam.PodIpAllocator;
+import io.kovn.k8s.runtime.ObjectKey;
+import io.kovn.k8s.runtime.ReconcileResult;
+import io.kovn.k8s.runtime.Reconciler;
+import io.kovn.ovn.annotations.AnnotationFormatException;
+import io.kovn.ovn.annotations.IpPrefix;
+import io.kovn.ovn.annotations.MacAddresses;
+import io.kovn.ovn.annotations.OvnAnnotations;
+import io.kovn.ovn.annotations.PodNetwork;
+import io.kovn.ovn.annotations.PodNetworks;
+import io.kovn.ovn.topology.LocalNode;
+import io.kovn.ovn.topology.PodPort;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Pod IPAM of one zone, keyed by pod: gives every pod served on the node an address per family from
+ * the node subnets and writes {@code k8s.ovn.org/pod-networks} with a merge patch; frees the
+ * addresses of deleted and finished pods. The allocator is rebuilt from the pods' annotations
+ * before the first reconcile ({@link #rebuild}), so addresses never move across restarts.
+ */
+public final class PodAddressReconciler implements Reconciler<ObjectKey> {
+    private static final Logger LOG = LoggerFactory.getLogger(PodAddressReconciler.class);
+
+    private final String nodeName;
+    private final KubernetesClient client;
+    private final Indexer<Pod> pods;
+    private final Indexer<Node> nodes;
+    private final EventSink events;
+    private final Consumer<String> changed;
+    private volatile PodIpAllocator ipam;
+
+    /**
+     * @param nodeName the zone's node
+     * @param pods pod informer cache
+     * @param nodes node informer cache
+     * @param changed told (with the pod key) whenever a pod's address was allocated or freed
+     */
+    public PodAddressReconciler(String nodeName, KubernetesClient client, Indexer<Pod> pods, Indexer<Node> nodes,
+                                EventSink events, Consumer<String> changed) {
+        this.nodeName = nodeName;
+        this.client = client;
+        this.pods = pods;
+        this.nodes = nodes;
+        this.events = events;
+        this.changed = changed;
+    }
+
+    /**
+     * Re-reads every served pod's annotation into a fresh allocator (oldest pods first, so a
+     * duplicated address stays with the pod that had it first). Returns false when the local node
+     * has no subnets yet.
+     */
+    public synchronized boolean rebuild() {
+        Optional<LocalNode> local = localNode();
+        if (local.isEmpty()) {
+            ipam = null;
+            return false;
+        }
+        PodIpAllocator fresh = new PodIpAllocator(local.get().subnets());
+        List<Pod> served = pods.list().stream().filter(p -> PodView.served(p, nodeName))
+                .sorted(Comparator.comparing((Pod p) -> String.valueOf(p.getMetadata().getCreationTimestamp()))
+                        .thenComparing(PodView::key))
+                .toList();
+        for (Pod p : served) {
+            PodView.network(p).ifPresent(n -> fresh.reserve(PodView.key(p), n.ipAddresses()));
+        }
+        ipam = fresh;
+        return true;
+    }
+
+    @Override
+    public ReconcileResult reconcile(ObjectKey key) {
+        PodIpAllocator current = allocator();
+        if (current == null) {
+            return ReconcileResult.done(); // the node's subnets are not known yet; a node update re-queues pods
+        }
+        String podKey = key.namespace() + "/" + key.name();
+        Pod pod = pods.getByKey(key.toString());
+        if (pod == null || !PodView.served(pod, nodeName)) {
+            if (!current.addressesOf(podKey).isEmpty()) {
+                current.release(podKey);
+                changed.accept(podKey);
+            }
+            return ReconcileResult.done();
+        }
+        Optional<PodNetwork> annotated = PodView.network(pod);
+        if (annotated.isPresent()) {
+            PodIpAllocator.Reservation r = current.reserve(podKey, annotated.get().ipAddresses());
+            if (r instanceof PodIpAllocator.Reservation.Reserved ok && matches(annotated.get(), ok.addresses(), current)) {
+                changed.accept(podKey);
+                return ReconcileResult.done();
+            }
+            if (!(r instanceof PodIpAllocator.Reservation.Reserved)) {
+                events.warning(pod, "PodAddressConflict", "zone " + nodeName + " replaces the pod-networks of "
+                        + podKey + ": " + r);
+            }
+        }
+        return switch (current.allocate(podKey)) {
+            case PodIpAllocator.Allocation.Allocated a -> {
+                writeAnnotation(pod, network(a.addresses(), current));
+                changed.accept(podKey);
+                yield ReconcileResult.done();
+            }
+            case PodIpAllocator.Allocation.Exhausted e -> {
+                events.warning(pod, "PodAddressExhausted", "zone " + nodeName + " has no free address in "
+                        + e.subnet() + " for pod " + podKey);
+                yield ReconcileResult.failed(new IllegalStateException("no free address in " + e.subnet()));
+            }
+        };
+    }
+
+    /** The ports of served pods whose annotation states exactly the addresses they hold. */
+    public List<PodPort> ports() {
+        PodIpAllocator current = allocator();
+        if (current == null) {
+            return List.of();
+        }
+        List<PodPort> out = new ArrayList<>();
+        for (Pod p : pods.list()) {
+            if (!PodView.served(p, nodeName)) {
+                continue;
+            }
+            String key = PodView.key(p);
+            List<IpPrefix> held = current.addressesOf(key);
+            PodView.network(p).filter(n -> !held.isEmpty() && n.ipAddresses().equals(held)).ifPresent(n ->
+                    out.add(new PodPort(p.getMetadata().getNamespace(), p.getMetadata().getName(), n.macAddress(),
+                            n.ipAddresses())));
+        }
+        return out;
+    }
+
+    /** The keys of pods on this node, for re-queueing when the node changes. */
+    public Collection<ObjectKey> podsOnNode() {
+        return pods.list().stream().filter(p -> p.getSpec() != null && nodeName.equals(p.getSpec().getNodeName()))
+                .map(ObjectKey::of).toList();
+    }
+
+    private synchronized PodIpAllocator allocator() {
+        Optional<LocalNode> local = localNode();
+        if (local.isEmpty()) {
+            return null;
+        }
+        if (ipam == null || !ipam.subnets().equals(local.get().subnets())) {
+            LOG.info("zone {}: node subnets now {}; rebuilding pod address allocations", nodeName, local.get().subnets());
+            rebuild();
+        }
+        return ipam;
+    }
+
+    private Optional<LocalNode> localNode() {
+        Node node = nodes.getByKey(nodeName);
+        if (node == null) {
+            return Optional.empty();
+        }
+        try {
+            return NodeView.local(node);
+        } catch (AnnotationFormatException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static boolean matches(PodNetwork annotated, List<IpPrefix> held, PodIpAllocator ipam) {
+        return annotated.ipAddresses().equals(held)
+                && annotated.macAddress().equals(MacAddresses.fromIp(held.getFirst().address()))
+                && annotated.gatewayIps().equals(ipam.gateways());
+    }
+
+    private static PodNetwork network(List<IpPrefix> addresses, PodIpAllocator ipam) {
+        return PodNetwork.primary(addresses, MacAddresses.fromIp(addresses.getFirst().address()), ipam.gateways());
+    }
+
+    private void writeAnnotation(Pod pod, PodNetwork network) {
+        String value = PodNetworks.ofDefault(network).format();
+        Map<String, Object> patch = Map.of("metadata", Map.of("annotations", Map.of(OvnAnnotations.POD_NETWORKS, value)));
+        client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
+                .patch(PatchContext.of(PatchType.JSON_MERGE), JsonPatches.json(patch));
+    }
+}

@@ -1,0 +1,51 @@
+package io.kovn.controller.zone;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.kovn.ovn.annotations.AnnotationFormatException;
+import io.kovn.ovn.annotations.OvnAnnotations;
+import io.kovn.ovn.annotations.PodNetwork;
+import io.kovn.ovn.annotations.PodNetworks;
+import java.util.Map;
+import java.util.Optional;
+
+/** Pure reads of a Pod: whether a zone serves it, and the addresses its annotation states. */
+public final class PodView {
+    private PodView() {}
+
+    /** The pod key {@code <namespace>/<name>}. */
+    public static String key(Pod pod) {
+        return pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
+    }
+
+    /**
+     * Whether the zone of {@code node} gives the pod an address and a port: scheduled there, not
+     * hostNetwork, not finished (Succeeded/Failed) and not being deleted.
+     */
+    public static boolean served(Pod pod, String node) {
+        if (pod.getSpec() == null || !node.equals(pod.getSpec().getNodeName())) {
+            return false;
+        }
+        if (Boolean.TRUE.equals(pod.getSpec().getHostNetwork())) {
+            return false;
+        }
+        if (pod.getMetadata().getDeletionTimestamp() != null) {
+            return false;
+        }
+        String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+        return !"Succeeded".equals(phase) && !"Failed".equals(phase);
+    }
+
+    /** The default network entry of the pod's {@code pod-networks} annotation, if present and valid. */
+    public static Optional<PodNetwork> network(Pod pod) {
+        Map<String, String> a = pod.getMetadata().getAnnotations();
+        String v = a == null ? null : a.get(OvnAnnotations.POD_NETWORKS);
+        if (v == null) {
+            return Optional.empty();
+        }
+        try {
+            return PodNetworks.parse(v).defaultNetwork();
+        } catch (AnnotationFormatException e) {
+            return Optional.empty();
+        }
+    }
+}

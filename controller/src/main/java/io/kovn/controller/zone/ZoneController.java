@@ -1,0 +1,141 @@
+package io.kovn.controller.zone;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.kovn.controller.events.EventSink;
+import io.kovn.k8s.runtime.Controller;
+import io.kovn.k8s.runtime.Informers;
+import io.kovn.k8s.runtime.ObjectKey;
+import io.kovn.ovsdb.cache.CacheListener;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The controller of one zone (one node): wires the node and pod informers, the zone's NB/SB
+ * databases and its feature reconcilers: {@link PodAddressReconciler} (pod IPAM, keyed by pod) and
+ * {@link ZoneTopologyReconciler} (topology, remote nodes with trust zones, pod ports; one key).
+ * Changes in NB/SB (someone else's write, a row deleted under us) re-queue the zone, so drift is
+ * repaired without a restart.
+ */
+public final class ZoneController implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ZoneController.class);
+    /** The one key of the topology reconcile. */
+    static final String ZONE_KEY = "zone";
+
+    private final String node;
+    private final ZoneDatabases dbs;
+    private final SharedIndexInformer<Node> nodeInformer;
+    private final SharedIndexInformer<Pod> podInformer;
+    private final PodAddressReconciler podAddresses;
+    private final ZoneTopologyReconciler topology;
+    private final Controller<String> zoneController;
+    private final Controller<ObjectKey> podController;
+    private final CacheListener dbListener;
+
+    private ZoneController(ZoneControllerConfig config, KubernetesClient client, ZoneDatabases dbs) throws InterruptedException {
+        this.node = config.nodeName();
+        this.dbs = dbs;
+        this.nodeInformer = client.nodes().runnableInformer(0);
+        this.podInformer = client.pods().inAnyNamespace().runnableInformer(0);
+        nodeInformer.start();
+        podInformer.start();
+        if (!Informers.waitForCacheSync(config.syncTimeout(), nodeInformer, podInformer)) {
+            throw new IllegalStateException("zone " + node + ": informers did not sync within " + config.syncTimeout());
+        }
+        Controller<String>[] zoneRef = new Controller[1];
+        this.podAddresses = new PodAddressReconciler(node, client, podInformer.getIndexer(), nodeInformer.getIndexer(),
+                config.events(), podKey -> zoneRef[0].enqueue(ZONE_KEY));
+        podAddresses.rebuild();
+        this.topology = new ZoneTopologyReconciler(node, nodeInformer.getIndexer(), podAddresses, dbs,
+                config.events(), config.metrics());
+        this.zoneController = Controller.builder("zone-" + node, topology)
+                .watch(nodeInformer, n -> List.of(ZONE_KEY))
+                .watch(podInformer, (Pod p) -> onNode(p) ? List.of(ZONE_KEY) : List.of())
+                .build();
+        zoneRef[0] = zoneController;
+        this.podController = Controller.builder("zone-pods-" + node, podAddresses)
+                .watch(podInformer, (Pod p) -> onNode(p) ? List.of(ObjectKey.of(p)) : List.of())
+                .watch(nodeInformer, (Node n) -> n.getMetadata().getName().equals(node)
+                        ? podAddresses.podsOnNode() : List.of())
+                .workers(config.podWorkers())
+                .build();
+        this.dbListener = update -> zoneController.enqueue(ZONE_KEY);
+    }
+
+    /**
+     * Connects to the zone's databases and starts reconciling.
+     *
+     * @param config the zone's node and options
+     * @param client the Kubernetes client (not closed by this controller)
+     */
+    public static ZoneController start(ZoneControllerConfig config, KubernetesClient client) {
+        ZoneDatabases dbs = ZoneDatabases.connect(config.nbEndpoint(), config.sbEndpoint(), config.ovsdbTimeout());
+        try {
+            ZoneController zc = new ZoneController(config, client, dbs);
+            zc.zoneController.start();
+            zc.podController.start();
+            dbs.nbCache().addListener(zc.dbListener);
+            dbs.sbCache().addListener(zc.dbListener);
+            zc.zoneController.enqueue(ZONE_KEY);
+            LOG.info("zone {} started (NB {}, SB {})", config.nodeName(), config.nbEndpoint(), config.sbEndpoint());
+            return zc;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            dbs.close();
+            throw new IllegalStateException("interrupted while starting zone " + config.nodeName(), e);
+        } catch (RuntimeException e) {
+            dbs.close();
+            throw e;
+        }
+    }
+
+    /** The zone's name (= node name). */
+    public String zone() {
+        return node;
+    }
+
+    /** The zone's databases (caches and write counters). */
+    public ZoneDatabases databases() {
+        return dbs;
+    }
+
+    /** The topology reconciler (last plan, reconcile count). */
+    public ZoneTopologyReconciler topology() {
+        return topology;
+    }
+
+    /** Whether nothing is queued or in flight in the zone's controllers right now. */
+    public boolean idle() {
+        return zoneController.queueDepth() == 0 && podController.queueDepth() == 0;
+    }
+
+    /** Queues a topology reconcile (e.g. after an operator's change outside Kubernetes). */
+    public void resync() {
+        zoneController.enqueue(ZONE_KEY);
+    }
+
+    private boolean onNode(Pod p) {
+        return p.getSpec() != null && Objects.equals(node, p.getSpec().getNodeName());
+    }
+
+    @Override
+    public void close() {
+        dbs.nbCache().removeListener(dbListener);
+        dbs.sbCache().removeListener(dbListener);
+        podController.close();
+        zoneController.close();
+        podInformer.close();
+        nodeInformer.close();
+        dbs.close();
+    }
+
+    /** Waits up to {@code timeout} for the informers to be synced; for callers that need it. */
+    boolean synced(Duration timeout) throws InterruptedException {
+        return Informers.waitForCacheSync(timeout, nodeInformer, podInformer);
+    }
+}

@@ -1,0 +1,41 @@
+package io.kovn.controller.zone;
+
+import io.kovn.controller.events.EventSink;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * What a zone controller needs besides the Kubernetes client.
+ *
+ * @param nodeName the zone's node (the zone is named after it)
+ * @param nbEndpoint the zone's NB, e.g. {@code unix:/run/ovn/ovnnb_db.sock}
+ * @param sbEndpoint the zone's SB
+ * @param events where Events go
+ * @param metrics trust-zone metrics (share one instance per registry)
+ * @param ovsdbTimeout OVSDB request and initial sync timeout
+ * @param syncTimeout informer sync timeout
+ * @param podWorkers parallel pod reconciles
+ */
+public record ZoneControllerConfig(String nodeName, String nbEndpoint, String sbEndpoint, EventSink events,
+                                   TrustZoneMetrics metrics, Duration ovsdbTimeout, Duration syncTimeout, int podWorkers) {
+    public ZoneControllerConfig {
+        Objects.requireNonNull(nodeName, "nodeName");
+        Objects.requireNonNull(nbEndpoint, "nbEndpoint");
+        Objects.requireNonNull(sbEndpoint, "sbEndpoint");
+        Objects.requireNonNull(events, "events");
+        Objects.requireNonNull(metrics, "metrics");
+    }
+
+    /** Defaults: 10 s timeouts, 2 pod workers. */
+    public static ZoneControllerConfig of(String nodeName, String nbEndpoint, String sbEndpoint, EventSink events,
+                                          TrustZoneMetrics metrics) {
+        return new ZoneControllerConfig(nodeName, nbEndpoint, sbEndpoint, events, metrics,
+                Duration.ofSeconds(10), Duration.ofSeconds(30), 2);
+    }
+
+    /** Defaults with a fresh metrics registry and no events (tests, benchmarks). */
+    public static ZoneControllerConfig of(String nodeName, String nbEndpoint, String sbEndpoint) {
+        return of(nodeName, nbEndpoint, sbEndpoint, (o, w, r, m) -> { }, new TrustZoneMetrics(new PrometheusRegistry()));
+    }
+}

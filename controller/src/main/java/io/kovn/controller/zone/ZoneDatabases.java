@@ -1,0 +1,104 @@
+package io.kovn.controller.zone;
+
+import io.kovn.ovsdb.cache.MonitorCache;
+import io.kovn.ovsdb.cache.TableMonitor;
+import io.kovn.ovsdb.client.OvsdbClient;
+import io.kovn.ovsdb.client.TrafficCounters;
+import io.kovn.ovsdb.diff.CurrentState;
+import io.kovn.ovsdb.diff.Reconciler;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One zone's NB and SB connections: clients, monitor caches of the tables the zone owns rows in,
+ * and the diff reconcilers over them. Closing closes caches and clients.
+ */
+public final class ZoneDatabases implements AutoCloseable {
+    public static final String NB = "OVN_Northbound";
+    public static final String SB = "OVN_Southbound";
+
+    private final OvsdbClient nbClient;
+    private final OvsdbClient sbClient;
+    private final MonitorCache nbCache;
+    private final MonitorCache sbCache;
+    private final Reconciler northbound;
+    private final Reconciler southbound;
+
+    private ZoneDatabases(OvsdbClient nbClient, OvsdbClient sbClient, MonitorCache nbCache, MonitorCache sbCache) {
+        this.nbClient = nbClient;
+        this.sbClient = sbClient;
+        this.nbCache = nbCache;
+        this.sbCache = sbCache;
+        this.northbound = new Reconciler(nbClient, NB, nbClient.getSchema(NB), CurrentState.of(nbCache));
+        this.southbound = new Reconciler(sbClient, SB, sbClient.getSchema(SB), CurrentState.of(sbCache));
+    }
+
+    /**
+     * Connects to the zone's NB and SB (e.g. {@code unix:/run/ovn/ovnnb_db.sock}) and waits until
+     * both caches hold the servers' current rows.
+     */
+    public static ZoneDatabases connect(String nbEndpoint, String sbEndpoint, Duration timeout) {
+        OvsdbClient nb = OvsdbClient.builder().endpoint(nbEndpoint).timeout(timeout).connect();
+        OvsdbClient sb = null;
+        MonitorCache nbCache = null;
+        MonitorCache sbCache = null;
+        try {
+            sb = OvsdbClient.builder().endpoint(sbEndpoint).timeout(timeout).connect();
+            nbCache = MonitorCache.start(nb, NB, ZoneModel.NB_TABLES.stream().map(TableMonitor::all).toList());
+            sbCache = MonitorCache.start(sb, SB, ZoneModel.SB_MONITORED.stream().map(TableMonitor::all).toList());
+            nbCache.synced().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            sbCache.synced().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return new ZoneDatabases(nb, sb, nbCache, sbCache);
+        } catch (Exception e) {
+            for (AutoCloseable c : new AutoCloseable[] {sbCache, nbCache, sb, nb}) {
+                if (c != null) {
+                    try {
+                        c.close();
+                    } catch (Exception ignored) {
+                        // already failing
+                    }
+                }
+            }
+            throw new IllegalStateException("cannot connect zone databases " + nbEndpoint + ", " + sbEndpoint, e);
+        }
+    }
+
+    public Reconciler northbound() {
+        return northbound;
+    }
+
+    public Reconciler southbound() {
+        return southbound;
+    }
+
+    /** The SB rows as the diff sees them. */
+    public CurrentState sbState() {
+        return CurrentState.of(sbCache);
+    }
+
+    public MonitorCache nbCache() {
+        return nbCache;
+    }
+
+    public MonitorCache sbCache() {
+        return sbCache;
+    }
+
+    /** Transactions and operations sent to NB. */
+    public TrafficCounters nbCounters() {
+        return nbClient.counters();
+    }
+
+    /** Transactions and operations sent to SB. */
+    public TrafficCounters sbCounters() {
+        return sbClient.counters();
+    }
+
+    @Override
+    public void close() {
+        sbCache.close();
+        nbCache.close();
+        sbClient.close();
+        nbClient.close();
+    }
+}

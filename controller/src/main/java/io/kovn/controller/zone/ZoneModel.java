@@ -1,0 +1,183 @@
+package io.kovn.controller.zone;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.kovn.ovn.annotations.AnnotationFormatException;
+import io.kovn.ovn.annotations.TrustZoneMembership;
+import io.kovn.ovn.ids.ObjectId;
+import io.kovn.ovn.ids.OwnerType;
+import io.kovn.ovn.sb.Chassis;
+import io.kovn.ovn.sb.Encap;
+import io.kovn.ovn.topology.DesiredRow;
+import io.kovn.ovn.topology.LocalNode;
+import io.kovn.ovn.topology.PodPort;
+import io.kovn.ovn.topology.RemotePeers;
+import io.kovn.ovn.topology.ZoneTopology;
+import io.kovn.ovsdb.diff.Desired;
+import io.kovn.ovsdb.diff.DesiredState;
+import io.kovn.ovsdb.diff.Owner;
+import io.kovn.ovsdb.diff.RowKey;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The pure model of one zone: Kubernetes objects in, the desired NB and SB rows and a report out.
+ * No I/O, no clock; the zone reconciler feeds it informer snapshots.
+ */
+public final class ZoneModel {
+    /** Tables the zone's NB reconcile owns rows in. */
+    public static final List<String> NB_TABLES = List.of("Logical_Router", "Logical_Switch",
+            "Logical_Router_Port", "Logical_Switch_Port", "Logical_Router_Static_Route");
+    /** Tables the zone's SB reconcile owns rows in. */
+    public static final List<String> SB_TABLES = List.of("Chassis");
+    /** SB tables the zone reads (Encap rows are owned through their Chassis, see {@link EncapSync}). */
+    public static final List<String> SB_MONITORED = List.of("Chassis", "Encap");
+
+    /** The rows this model owns: the default network controller's topology owner types. */
+    public static final Owner OWNER = Owner.controller(ZoneTopology.CONTROLLER).withAny(Owner.OWNER_TYPE,
+            ZoneTopology.OWNER_TYPES.stream().map(OwnerType::wireName).collect(Collectors.toSet()));
+
+    private ZoneModel() {}
+
+    /**
+     * A problem with another node's annotations, to be reported as an Event on that node.
+     *
+     * @param node the node at fault
+     * @param reason the Event reason
+     * @param message operator-readable message naming the node and the error
+     */
+    public record NodeProblem(String node, String reason, String message) {}
+
+    /**
+     * The model's outcome.
+     *
+     * @param local the local node, empty while its allocation annotations are missing
+     * @param northbound desired NB rows (empty scope when there is no local node)
+     * @param southbound desired SB rows
+     * @param programmed names of remote nodes programmed
+     * @param skipped remote nodes skipped by the trust-zone rule (or being the local chassis)
+     * @param problems nodes whose annotations are missing or malformed, and isolated nodes
+     * @param encaps remote chassis name to the columns of its desired Encap rows
+     */
+    public record Plan(Optional<LocalNode> local, DesiredState northbound, DesiredState southbound,
+                       List<String> programmed, List<RemotePeers.Skipped> skipped, List<NodeProblem> problems,
+                       Map<String, List<Map<String, Object>>> encaps) {
+        public Plan {
+            encaps = Map.copyOf(encaps);
+            programmed = List.copyOf(programmed);
+            skipped = List.copyOf(skipped);
+            problems = List.copyOf(problems);
+        }
+    }
+
+    /**
+     * Computes the zone of {@code localName}.
+     *
+     * @param localName the zone's node
+     * @param nodes every Node (the local one included)
+     * @param pods the local pods that hold their addresses, as ports
+     * @param foreignChassis names of SB Chassis rows kovn does not own (e.g. the local chassis,
+     *     registered by ovn-controller): never programmed as remote
+     */
+    public static Plan plan(String localName, Collection<Node> nodes, Collection<PodPort> pods,
+                            Set<String> foreignChassis) {
+        List<NodeProblem> problems = new ArrayList<>();
+        Node localNode = nodes.stream().filter(n -> n.getMetadata().getName().equals(localName)).findFirst().orElse(null);
+        Optional<LocalNode> local = Optional.empty();
+        Optional<String> localChassis = Optional.empty();
+        TrustZoneMembership localZones = new TrustZoneMembership.NoZones();
+        if (localNode != null) {
+            try {
+                local = NodeView.local(localNode);
+            } catch (AnnotationFormatException e) {
+                problems.add(new NodeProblem(localName, "NodeAnnotationInvalid",
+                        "zone " + localName + " cannot program its own node " + localName + ": " + e.getMessage()));
+            }
+            localChassis = NodeView.chassisId(localNode);
+            localZones = NodeView.membership(localNode, localChassis);
+            if (localZones instanceof TrustZoneMembership.Isolated i) {
+                problems.add(new NodeProblem(localName, "TrustZonesInvalid", "node " + localName
+                        + " is isolated from all other nodes: " + i.error().getMessage()));
+            }
+        }
+        if (local.isEmpty()) {
+            return new Plan(local, emptyScope(NB_TABLES), emptyScope(SB_TABLES), List.of(), List.of(), problems, Map.of());
+        }
+
+        List<RemotePeers.Candidate> candidates = new ArrayList<>();
+        for (Node n : nodes) {
+            if (n.getMetadata().getName().equals(localName)) {
+                continue;
+            }
+            switch (NodeView.of(n)) {
+                case NodeView.Complete c -> {
+                    candidates.add(new RemotePeers.Candidate(c.node(), c.membership()));
+                    if (c.membership() instanceof TrustZoneMembership.Isolated i) {
+                        problems.add(new NodeProblem(c.name(), "TrustZonesInvalid", "node " + c.name()
+                                + " is isolated from all other nodes: " + i.error().getMessage()));
+                    }
+                }
+                case NodeView.Incomplete i -> problems.add(new NodeProblem(i.name(), "NodeAnnotationsMissing",
+                        "zone " + localName + " skips node " + i.name() + ": missing " + String.join(", ", i.missing())));
+                case NodeView.Malformed m -> problems.add(new NodeProblem(m.name(), "NodeAnnotationInvalid",
+                        "zone " + localName + " skips node " + m.name() + ": " + m.error().getMessage()));
+            }
+        }
+        List<RemotePeers.Skipped> foreign = new ArrayList<>();
+        List<RemotePeers.Candidate> usable = new ArrayList<>();
+        for (RemotePeers.Candidate c : candidates) {
+            if (foreignChassis.contains(c.node().chassisId().value())) {
+                // A chassis registered here by someone else (ovn-controller: it is local to this zone).
+                foreign.add(new RemotePeers.Skipped(c.node().name(), "chassis " + c.node().chassisId().value()
+                        + " is registered in this zone's SB by another owner"));
+            } else {
+                usable.add(c);
+            }
+        }
+        RemotePeers.Selection selection = RemotePeers.select(localChassis, localZones, usable);
+        List<RemotePeers.Skipped> skipped = new ArrayList<>(selection.skipped());
+        skipped.addAll(foreign);
+        ZoneTopology.Desired desired = ZoneTopology.desired(local.get(), selection.programmed(), pods);
+        Map<String, List<Map<String, Object>>> encaps = new TreeMap<>();
+        DesiredState.Builder sb = scope(SB_TABLES);
+        for (DesiredRow r : desired.southbound()) {
+            if (r.table().equals(Encap.TABLE_NAME)) {
+                encaps.computeIfAbsent((String) r.columns().get(Encap.CHASSIS_NAME), k -> new ArrayList<>()).add(r.columns());
+            } else {
+                sb.add(Desired.of(r.table(), r.columns()).ignoring(Chassis.ENCAPS));
+            }
+        }
+        return new Plan(local, toState(desired.northbound()), sb.build(),
+                selection.programmed().stream().map(r -> r.name()).toList(), skipped, problems, encaps);
+    }
+
+    private static DesiredState toState(List<DesiredRow> rows) {
+        DesiredState.Builder b = scope(NB_TABLES);
+        for (DesiredRow r : rows) {
+            b.add(Desired.of(r.table(), r.columns()));
+        }
+        return b.build();
+    }
+
+    private static DesiredState emptyScope(List<String> tables) {
+        return scope(tables).build();
+    }
+
+    private static DesiredState.Builder scope(List<String> tables) {
+        DesiredState.Builder b = DesiredState.builder();
+        for (String t : tables) {
+            b.table(t, RowKey.externalId(ObjectId.ID_KEY));
+        }
+        return b;
+    }
+
+    /** Owner types as wire names, for conditions and filters. */
+    static Set<String> ownerTypeNames() {
+        return ZoneTopology.OWNER_TYPES.stream().map(OwnerType::wireName).collect(Collectors.toSet());
+    }
+}

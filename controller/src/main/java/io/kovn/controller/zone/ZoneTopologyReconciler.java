@@ -1,0 +1,109 @@
+package io.kovn.controller.zone;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.client.informers.cache.Indexer;
+import io.kovn.controller.events.EventSink;
+import io.kovn.k8s.runtime.ReconcileResult;
+import io.kovn.k8s.runtime.Reconciler;
+import io.kovn.ovsdb.diff.ReconcileResult.Applied;
+import io.kovn.ovsdb.diff.ReconcileResult.Noop;
+import io.kovn.ovsdb.diff.ReconcileResult.Stale;
+import io.kovn.ovn.sb.Chassis;
+import io.kovn.ovsdb.data.Row;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The zone's OVN reconcile (one key: the zone): reads the node and pod caches, computes
+ * {@link ZoneModel#plan}, and applies the NB and the SB desired rows, each as one transaction
+ * through the ownership diff. Startup repair (stale rows left by a crash) and steady state are the
+ * same call; a converged zone sends nothing.
+ */
+public final class ZoneTopologyReconciler implements Reconciler<String> {
+    private static final Logger LOG = LoggerFactory.getLogger(ZoneTopologyReconciler.class);
+
+    private final String zone;
+    private final Indexer<Node> nodes;
+    private final PodAddressReconciler pods;
+    private final ZoneDatabases dbs;
+    private final EventSink events;
+    private final TrustZoneMetrics metrics;
+    private final Set<String> reported = new HashSet<>();
+    private final AtomicLong reconciles = new AtomicLong();
+    private volatile ZoneModel.Plan last;
+
+    public ZoneTopologyReconciler(String zone, Indexer<Node> nodes, PodAddressReconciler pods, ZoneDatabases dbs,
+                                  EventSink events, TrustZoneMetrics metrics) {
+        this.zone = zone;
+        this.nodes = nodes;
+        this.pods = pods;
+        this.dbs = dbs;
+        this.events = events;
+        this.metrics = metrics;
+    }
+
+    @Override
+    public ReconcileResult reconcile(String key) {
+        reconciles.incrementAndGet();
+        List<Node> all = nodes.list();
+        Set<String> foreignChassis = new HashSet<>();
+        for (Row c : dbs.sbCache().table(Chassis.TABLE_NAME).rows()) {
+            if (!ZoneModel.OWNER.owns(c)) {
+                foreignChassis.add((String) c.get(Chassis.NAME));
+            }
+        }
+        ZoneModel.Plan plan = ZoneModel.plan(zone, all, pods.ports(), foreignChassis);
+        last = plan;
+        report(plan, all);
+        if (plan.local().isEmpty()) {
+            LOG.debug("zone {}: local node has no allocation yet", zone);
+            return ReconcileResult.done();
+        }
+        var nb = dbs.northbound().reconcile(ZoneModel.OWNER, plan.northbound());
+        var sb = dbs.southbound().apply(EncapSync.augment(dbs.southbound().plan(ZoneModel.OWNER, plan.southbound()),
+                plan.encaps(), dbs.sbState(), ZoneModel.OWNER));
+        metrics.record(zone, plan.programmed().size(), plan.skipped().size());
+        if (nb instanceof Stale || sb instanceof Stale) {
+            // Our cache was behind the server: reconcile again once it has caught up.
+            return ReconcileResult.requeue(Duration.ofMillis(50));
+        }
+        if (nb instanceof Applied a) {
+            LOG.debug("zone {}: NB {}", zone, a.counts());
+        }
+        if (sb instanceof Applied a) {
+            LOG.debug("zone {}: SB {}", zone, a.counts());
+        }
+        return ReconcileResult.done();
+    }
+
+    /** The last computed plan (for tests and diagnostics). */
+    public ZoneModel.Plan lastPlan() {
+        return last;
+    }
+
+    /** How many reconciles ran. */
+    public long reconciles() {
+        return reconciles.get();
+    }
+
+    private void report(ZoneModel.Plan plan, List<Node> all) {
+        Set<String> now = new HashSet<>();
+        for (ZoneModel.NodeProblem p : plan.problems()) {
+            String id = p.node() + "|" + p.reason() + "|" + p.message();
+            now.add(id);
+            if (reported.contains(id)) {
+                continue; // one event per distinct problem, not one per reconcile
+            }
+            all.stream().filter(n -> n.getMetadata().getName().equals(p.node())).findFirst()
+                    .ifPresent(n -> events.warning(n, p.reason(), p.message()));
+            LOG.info("zone {}: {}", zone, p.message());
+        }
+        reported.retainAll(now);
+        reported.addAll(now);
+    }
+}

@@ -1,0 +1,266 @@
+package io.kovn.controller.zone;
+
+import static io.kovn.controller.testing.OvnTables.nb;
+import static io.kovn.controller.testing.OvnTables.sb;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kovn.controller.clustermanager.ClusterManager;
+import io.kovn.controller.clustermanager.ClusterManagerConfig;
+import io.kovn.controller.testing.Clusters;
+import io.kovn.k8s.apiserver.EmbeddedApiServer;
+import io.kovn.ovn.annotations.IpLiterals;
+import io.kovn.ovn.annotations.IpPrefix;
+import io.kovn.ovn.annotations.NodeId;
+import io.kovn.ovn.annotations.NodeSubnets;
+import io.kovn.ovn.annotations.NodeTransitSwitchPortIfaddr;
+import io.kovn.ovn.annotations.OvnAnnotations;
+import io.kovn.ovn.annotations.PodNetwork;
+import io.kovn.ovn.annotations.PodNetworks;
+import io.kovn.ovsdb.client.TrafficCounters;
+import io.kovn.runtime.testing.OvnDatabases;
+import io.kovn.runtime.testing.Tools;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * Three nodes, each with its own zone (real NB, SB and ovn-northd), the cluster manager and three
+ * zone controllers against the embedded API server: the zones converge to exactly the expected
+ * rows, ovn-trace crosses zones, changes converge, restarts write nothing, foreign rows survive.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ThreeZonesTest {
+    static final List<String> NODES = List.of("node-a", "node-b", "node-c");
+    static final Duration CONVERGE = Duration.ofSeconds(20);
+
+    EmbeddedApiServer api;
+    KubernetesClient client;
+    ClusterManager clusterManager;
+    final Map<String, OvnDatabases> dbs = new LinkedHashMap<>();
+    final Map<String, ZoneController> zones = new LinkedHashMap<>();
+
+    @BeforeAll
+    void start() {
+        api = EmbeddedApiServer.start();
+        client = api.newClient();
+        clusterManager = ClusterManager.start(client, ClusterManagerConfig.defaults(), (o, w, r, m) -> { });
+        for (int i = 0; i < NODES.size(); i++) {
+            String n = NODES.get(i);
+            Clusters.node(client, n, "chassis-" + n, "172.31.0." + (i + 1), Map.of());
+            dbs.put(n, OvnDatabases.start(OvnDatabases.Config.withNorthd()));
+        }
+        await().atMost(CONVERGE).until(() -> NODES.stream().allMatch(
+                n -> Clusters.annotation(client, n, OvnAnnotations.NODE_ID) != null));
+        Clusters.pod(client, "default", "web-a1", "node-a", false);
+        Clusters.pod(client, "default", "web-a2", "node-a", false);
+        Clusters.pod(client, "kube-system", "host-a", "node-a", true);
+        Clusters.pod(client, "default", "web-b1", "node-b", false);
+        Clusters.pod(client, "default", "web-c1", "node-c", false);
+        for (String n : NODES) {
+            zones.put(n, startZone(n));
+        }
+    }
+
+    ZoneController startZone(String n) {
+        OvnDatabases d = dbs.get(n);
+        return ZoneController.start(ZoneControllerConfig.of(n, d.nb().unixEndpoint(), d.sb().unixEndpoint()), client);
+    }
+
+    @AfterAll
+    void stop() {
+        zones.values().forEach(ZoneController::close);
+        dbs.values().forEach(OvnDatabases::close);
+        if (clusterManager != null) {
+            clusterManager.close();
+        }
+        if (client != null) {
+            client.close();
+        }
+        if (api != null) {
+            api.close();
+        }
+    }
+
+    // ---- expected rows, from the annotations the cluster manager and zone controllers wrote ----
+
+    record NodeFacts(String name, int id, IpPrefix subnet, IpPrefix transit, String chassis, String encap) {}
+
+    NodeFacts facts(String n) {
+        return new NodeFacts(n,
+                NodeId.parse(Clusters.annotation(client, n, OvnAnnotations.NODE_ID)).value(),
+                NodeSubnets.parse(Clusters.annotation(client, n, OvnAnnotations.NODE_SUBNETS)).defaultNetwork().getFirst(),
+                NodeTransitSwitchPortIfaddr.parse(Clusters.annotation(client, n, OvnAnnotations.NODE_TRANSIT_SWITCH_PORT_IFADDR)).ipv4().orElseThrow(),
+                "chassis-" + n,
+                Clusters.annotation(client, n, OvnAnnotations.NODE_ENCAP_IPS).replaceAll("[\\[\\]\"]", ""));
+    }
+
+    PodNetwork podNetwork(String ns, String pod) {
+        return PodNetworks.parse(Clusters.podNetworks(client, ns, pod)).defaultNetwork().orElseThrow();
+    }
+
+    static String mac(IpPrefix p) {
+        return io.kovn.ovn.annotations.MacAddresses.fromIp(p.address());
+    }
+
+    List<String> expectedPorts(String zone, List<String> remotes, List<String[]> pods) {
+        NodeFacts local = facts(zone);
+        List<String> out = new ArrayList<>();
+        out.add("name=stor-" + zone + " type=router addresses=router options={router-port=rtos-" + zone + "}");
+        out.add("name=tstor-" + zone + " type=router addresses=router options={requested-tnl-key=" + local.id()
+                + ", router-port=rtots-" + zone + "}");
+        for (String r : remotes) {
+            NodeFacts f = facts(r);
+            out.add("name=tstor-" + r + " type=remote addresses=" + mac(f.transit()) + " " + f.transit() + " options={"
+                    + "requested-chassis=" + f.chassis() + ", requested-tnl-key=" + f.id() + "}");
+        }
+        for (String[] p : pods) {
+            PodNetwork n = podNetwork(p[0], p[1]);
+            String addr = n.macAddress() + " " + IpLiterals.format(n.ips().getFirst());
+            out.add("name=" + p[0] + "_" + p[1] + " type= addresses=" + addr + " options={}");
+        }
+        out.sort(null);
+        return out;
+    }
+
+    List<String> expectedRouterPorts(String zone) {
+        NodeFacts f = facts(zone);
+        IpPrefix gw = new IpPrefix(f.subnet().addressAt(1), f.subnet().length());
+        List<String> out = new ArrayList<>(List.of(
+                "name=rtos-" + zone + " mac=" + mac(gw) + " networks=" + gw,
+                "name=rtots-" + zone + " mac=" + mac(f.transit()) + " networks=" + f.transit()));
+        out.sort(null);
+        return out;
+    }
+
+    List<String> expectedRoutes(List<String> remotes) {
+        List<String> out = new ArrayList<>();
+        for (String r : remotes) {
+            NodeFacts f = facts(r);
+            out.add("ip_prefix=" + f.subnet() + " nexthop=" + IpLiterals.format(f.transit().address())
+                    + " external_ids:ic-node=" + r);
+        }
+        out.sort(null);
+        return out;
+    }
+
+    List<String> expectedChassis(List<String> remotes) {
+        List<String> out = new ArrayList<>();
+        for (String r : remotes) {
+            out.add("name=chassis-" + r + " hostname=" + r + " other_config={is-remote=true}");
+        }
+        out.sort(null);
+        return out;
+    }
+
+    List<String> routes(OvnDatabases d) {
+        return nb(d, "Logical_Router_Static_Route", "ip_prefix", "nexthop", "external_ids").stream()
+                .map(l -> l.replaceAll(" external_ids=\\{.*ic-node=([^,}]*).*", " external_ids:ic-node=$1")).sorted().toList();
+    }
+
+    void assertZone(String zone, List<String> remotes, List<String[]> pods) {
+        OvnDatabases d = dbs.get(zone);
+        await().atMost(CONVERGE).untilAsserted(() -> {
+            assertThat(nb(d, "Logical_Router", "name")).containsExactly("name=ovn_cluster_router");
+            assertThat(nb(d, "Logical_Switch", "name")).containsExactly("name=" + zone, "name=transit_switch");
+            assertThat(nb(d, "Logical_Switch_Port", "name", "type", "addresses", "options"))
+                    .containsExactlyElementsOf(expectedPorts(zone, remotes, pods));
+            assertThat(nb(d, "Logical_Router_Port", "name", "mac", "networks")).containsExactlyElementsOf(expectedRouterPorts(zone));
+            assertThat(routes(d)).containsExactlyElementsOf(expectedRoutes(remotes));
+            assertThat(sb(d, "Chassis", "name", "hostname", "other_config").stream()
+                    .filter(l -> l.contains("is-remote=true")).toList()).containsExactlyElementsOf(expectedChassis(remotes));
+            List<String> encaps = new ArrayList<>();
+            for (String r : remotes) {
+                encaps.add("chassis_name=chassis-" + r + " ip=" + facts(r).encap() + " type=geneve options={csum=true}");
+            }
+            encaps.sort(null);
+            assertThat(sb(d, "Encap", "chassis_name", "ip", "type", "options")).containsExactlyElementsOf(encaps);
+        });
+    }
+
+    @Test
+    @Order(1)
+    void everyZoneHoldsExactlyItsTopology() {
+        assertZone("node-a", List.of("node-b", "node-c"), List.of(new String[] {"default", "web-a1"}, new String[] {"default", "web-a2"}));
+        assertZone("node-b", List.of("node-a", "node-c"), List.<String[]>of(new String[] {"default", "web-b1"}));
+        assertZone("node-c", List.of("node-a", "node-b"), List.<String[]>of(new String[] {"default", "web-c1"}));
+        assertThat(nb(dbs.get("node-a"), "Logical_Switch", "name", "other_config"))
+                .contains("name=transit_switch other_config={interconn-ts=transit_switch, requested-tnl-key=16711683}");
+        assertThat(Clusters.podNetworks(client, "kube-system", "host-a")).isNull();
+    }
+
+    @Test
+    @Order(2)
+    void podAddressesComeFromTheNodeSubnetInTheReferenceFormat() {
+        NodeFacts a = facts("node-a");
+        PodNetwork p1 = podNetwork("default", "web-a1");
+        PodNetwork p2 = podNetwork("default", "web-a2");
+        assertThat(List.of(p1.ipAddresses().getFirst(), p2.ipAddresses().getFirst()))
+                .allSatisfy(ip -> assertThat(a.subnet().contains(ip.address())).isTrue())
+                .doesNotHaveDuplicates()
+                .noneMatch(ip -> ip.address().equals(a.subnet().addressAt(0)) || ip.address().equals(a.subnet().addressAt(1)));
+        assertThat(p1.gatewayIps()).containsExactly(a.subnet().addressAt(1));
+        assertThat(Clusters.podNetworks(client, "default", "web-a1")).isEqualTo(PodNetworks.ofDefault(p1).format());
+        assertThat(p1.macAddress()).isEqualTo(mac(p1.ipAddresses().getFirst()));
+    }
+
+    @Test
+    @Order(3)
+    void ovnTraceCrossesFromPodOnAToPodOnB() {
+        PodNetwork src = podNetwork("default", "web-a1");
+        PodNetwork dst = podNetwork("default", "web-b1");
+        NodeFacts a = facts("node-a");
+        NodeFacts b = facts("node-b");
+        String rtosMac = mac(new IpPrefix(a.subnet().addressAt(1), 24));
+        String flow = "inport==\"default_web-a1\" && eth.src==" + src.macAddress() + " && eth.dst==" + rtosMac
+                + " && ip4.src==" + IpLiterals.format(src.ips().getFirst()) + " && ip4.dst==" + IpLiterals.format(dst.ips().getFirst())
+                + " && ip.ttl==64 && icmp4.type==8";
+        await().atMost(CONVERGE).untilAsserted(() -> {
+            String out = trace(dbs.get("node-a"), "node-a", flow);
+            assertThat(out).contains("ingress(dp=\"transit_switch\", inport=\"tstor-node-a\")")
+                    .contains("/* output to \"tstor-node-b\", type \"remote\" */");
+            // ... and in zone A's SB that remote port is bound to node B's chassis: the tunnel's far end.
+            OvnDatabases da = dbs.get("node-a");
+            String chassis = da.sbctl("--bare", "--columns=chassis", "find", "Port_Binding", "logical_port=tstor-node-b").strip();
+            assertThat(da.sbctl("get", "Chassis", chassis, "name").strip()).isEqualTo("chassis-node-b");
+        });
+        String toB = "inport==\"tstor-node-a\" && eth.src==" + mac(a.transit()) + " && eth.dst==" + mac(b.transit())
+                + " && ip4.src==" + IpLiterals.format(src.ips().getFirst()) + " && ip4.dst==" + IpLiterals.format(dst.ips().getFirst())
+                + " && ip.ttl==63 && icmp4.type==8";
+        await().atMost(CONVERGE).untilAsserted(() -> {
+            String out = trace(dbs.get("node-b"), "transit_switch", toB);
+            assertThat(out).contains("ingress(dp=\"ovn_cluster_router\", inport=\"rtots-node-b\")")
+                    .contains("/* output to \"default_web-b1\", type \"\" */");
+        });
+    }
+
+    static String trace(OvnDatabases d, String datapath, String flow) {
+        return Tools.run(List.of(d.runtime().bin("ovn-trace").toString(), "--db=" + d.sb().unixEndpoint(), datapath, flow));
+    }
+
+    @Test
+    @Order(4)
+    void restartWithNothingChangedWritesNothing() {
+        ZoneController old = zones.get("node-a");
+        old.close();
+        ZoneController fresh = startZone("node-a");
+        zones.put("node-a", fresh);
+        TrafficCounters nbc = fresh.databases().nbCounters();
+        TrafficCounters sbc = fresh.databases().sbCounters();
+        await().atMost(CONVERGE).until(() -> fresh.topology().reconciles() > 0 && fresh.idle());
+        assertThat(nbc.writeOperations()).isZero();
+        assertThat(sbc.writeOperations()).isZero();
+        assertThat(nbc.transactions()).isZero();
+    }
+}
