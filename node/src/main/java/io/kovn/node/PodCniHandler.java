@@ -1,5 +1,6 @@
 package io.kovn.node;
 
+import io.kovn.node.cni.CniConfig;
 import io.kovn.node.cni.CniException;
 import io.kovn.node.cni.CniHandler;
 import io.kovn.node.cni.CniRequest;
@@ -15,6 +16,9 @@ import io.kovn.runtime.net.Netns;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -86,6 +90,21 @@ public final class PodCniHandler implements CniHandler {
         if (!config.vsctl().tryRun("br-exists", config.ovs().integrationBridge()).ok()) {
             throw new CniException(CniException.PLUGIN_NOT_AVAILABLE, "integration bridge missing",
                     config.ovs().integrationBridge() + " does not exist in " + config.vsctl().dbSocket());
+        }
+    }
+
+    /** Removes the wiring of every container the runtime no longer lists. */
+    @Override
+    public void gc(List<CniConfig.Attachment> valid) throws CniException {
+        Set<String> keep = valid.stream().map(CniConfig.Attachment::containerId).collect(Collectors.toSet());
+        try {
+            for (Map.Entry<String, String> e : plumber.plumbedContainers().entrySet()) {
+                if (!keep.contains(e.getValue())) {
+                    plumber.del(e.getValue(), null, null);
+                }
+            }
+        } catch (RuntimeException e) {
+            throw new CniException(PLUMBING_FAILED, "garbage collection failed", e.getMessage());
         }
     }
 

@@ -4,10 +4,14 @@ import io.kovn.node.ovs.OvsVsctl;
 import io.kovn.runtime.net.Command;
 import io.kovn.runtime.net.CommandFailedException;
 import io.kovn.runtime.net.Netns;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,6 +26,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class PodPlumber {
     private static final Logger LOG = LoggerFactory.getLogger(PodPlumber.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Netns nodeNetns;
     private final OvsVsctl vsctl;
@@ -142,6 +147,30 @@ public final class PodPlumber {
         if (podNetns != null && ifName != null && podNetns.exists()) {
             podNetns.deleteLink(ifName);
         }
+    }
+
+    /**
+     * Every pod port this plumber made on the bridge: host interface name to container id (the
+     * {@code external_ids:sandbox} it was created with). Used to garbage-collect stale pods.
+     */
+    public Map<String, String> plumbedContainers() {
+        JsonNode table;
+        try {
+            table = JSON.readTree(vsctl.run("--format=json", "--columns=name,external_ids", "find", "Interface",
+                    "external_ids:sandbox!=\"\""));
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("unreadable ovs-vsctl output", e);
+        }
+        Map<String, String> out = new TreeMap<>();
+        for (JsonNode row : table.path("data")) {
+            // row = [name, ["map", [[key, value], ...]]]
+            for (JsonNode kv : row.path(1).path(1)) {
+                if (kv.path(0).asText().equals("sandbox")) {
+                    out.put(row.path(0).asText(), kv.path(1).asText());
+                }
+            }
+        }
+        return out;
     }
 
     /** Ports left by an earlier sandbox of the same pod would compete for the binding. */

@@ -168,4 +168,24 @@ class NodeAgentTest {
             assertThat(n.netns().linkExists("eth0")).isFalse();
         }
     }
+
+    @Test
+    void gcRemovesTheWiringOfContainersTheRuntimeNoLongerLists() throws Exception {
+        try (EmulatedPod keepNs = EmulatedPod.create(prefix, "default", "keep");
+             EmulatedPod goneNs = EmulatedPod.create(prefix, "default", "gone")) {
+            Pod keep = createPod("keep");
+            Pod gone = createPod("gone");
+            annotate(keep, 21);
+            annotate(gone, 22);
+            agent.cniHandler().add(request(CniCommand.ADD, keep, keepNs));
+            agent.cniHandler().add(request(CniCommand.ADD, gone, goneNs));
+
+            agent.cniHandler().gc(List.of(new CniConfig.Attachment("ctr-keep", "eth0")));
+
+            assertThat(node.vsctl().run("list-ports", "br-int")).contains("ctr-keep").doesNotContain("ctr-gone");
+            assertThat(goneNs.netns().linkExists("eth0")).isFalse();
+            agent.cniHandler().check(request(CniCommand.CHECK, keep, keepNs));
+            agent.cniHandler().del(request(CniCommand.DEL, keep, keepNs));
+        }
+    }
 }

@@ -99,6 +99,7 @@ class SingleNodePlumbingTest {
             PodInterfaceSpec s = spec(c, 5);
             PlumbedInterface p = plumber.add(s);
             assertThat(node.vsctl().run("list-ports", "br-int")).contains(p.hostInterface());
+            assertThat(plumber.plumbedContainers()).containsEntry(p.hostInterface(), s.containerId());
             assertThat(plumber.check(s)).isInstanceOf(PlumbingCheck.Healthy.class);
 
             plumber.del(s.containerId(), c.netns(), "eth0");
