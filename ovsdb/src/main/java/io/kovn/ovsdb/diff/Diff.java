@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * The ownership diff: the minimal operations that take one owner's current rows to its desired
@@ -179,9 +180,9 @@ public final class Diff {
             state.rows().forEach((key, row) -> {
                 Map<String, Object> cols = new LinkedHashMap<>();
                 row.columns().forEach((column, value) -> {
-                    String where = table + " " + key + " column " + column;
+                    Supplier<String> where = () -> table + " " + key + " column " + column;
                     ColumnType type = ts.column(column).orElseThrow(() ->
-                            new IllegalArgumentException(where + ": no such column")).type();
+                            new IllegalArgumentException(where.get() + ": no such column")).type();
                     cols.put(column, Values.normalize(value, type, a -> resolve(a, where), where));
                 });
                 // A row the owner would not recognise, or under another key, would be inserted again forever.
@@ -200,7 +201,7 @@ public final class Diff {
         return out;
     }
 
-    private Object resolve(Object atom, String where) {
+    private Object resolve(Object atom, Supplier<String> where) {
         if (!(atom instanceof Ref ref)) {
             return atom;
         }
@@ -210,7 +211,7 @@ public final class Diff {
         }
         String name = inserts.getOrDefault(ref.table(), Map.of()).get(ref.key());
         if (name == null) {
-            throw new IllegalArgumentException(where + ": " + ref + " is not a desired row");
+            throw new IllegalArgumentException(where.get() + ": " + ref + " is not a desired row");
         }
         return new NamedUuid(name);
     }

@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /** Canonical-value helpers of the diff: normalising desired values and walking atoms. Pure. */
 final class Values {
@@ -20,10 +21,10 @@ final class Values {
      * (which resolves {@link Ref}s): {@code Integer} becomes {@code Long}; a bare atom or an
      * {@code Optional} in a set column becomes a set; a one-element set in a scalar column its atom.
      */
-    static Object normalize(Object value, ColumnType type, Function<Object, Object> atom, String where) {
+    static Object normalize(Object value, ColumnType type, Function<Object, Object> atom, Supplier<String> where) {
         if (type.isMap()) {
             if (!(value instanceof Map<?, ?> m)) {
-                throw new IllegalArgumentException(where + ": expected a map, got " + value);
+                throw new IllegalArgumentException(where.get() + ": expected a map, got " + value);
             }
             Map<Object, Object> out = HashMap.newHashMap(m.size());
             m.forEach((k, v) -> out.put(atom(k, atom), atom(v, atom)));
@@ -37,14 +38,14 @@ final class Values {
                 a = o.get();
             }
             if (a instanceof Collection<?> || a instanceof Map<?, ?> || a instanceof Optional<?>) {
-                throw new IllegalArgumentException(where + ": expected one atom, got " + value);
+                throw new IllegalArgumentException(where.get() + ": expected one atom, got " + value);
             }
             return atom(a, atom);
         }
         Collection<?> elements = switch (value) {
             case Collection<?> c -> c;
             case Optional<?> o -> o.stream().toList();
-            case Map<?, ?> m -> throw new IllegalArgumentException(where + ": expected a set, got a map " + m);
+            case Map<?, ?> m -> throw new IllegalArgumentException(where.get() + ": expected a set, got a map " + m);
             default -> Set.of(value);
         };
         if (elements.isEmpty()) {
