@@ -134,12 +134,8 @@ public final class AdminPolicyTranslator {
         Map<IpFamily, String> setNames = new EnumMap<>(IpFamily.class);
         for (IpFamily family : families) {
             ObjectId setId = ruleId.with(IdKey.IP_FAMILY, family.idValue());
-            TreeSet<String> addresses = new TreeSet<>();
-            for (String a : peers.addresses) {
-                if (IpFamily.of(a) == family) {
-                    addresses.add(a);
-                }
-            }
+            SortedSet<String> addresses = families.size() == 1 && peers.addresses.stream().allMatch(a -> IpFamily.of(a) == family)
+                    ? peers.addresses : ofFamily(peers.addresses, family);
             addressSets.add(new DesiredAddressSet(setId.hashedName(), setId.externalIds(), addresses));
             setNames.put(family, setId.hashedName());
         }
@@ -177,6 +173,16 @@ public final class AdminPolicyTranslator {
                     : Matches.and(pgMatch, l3, protocol.field(), Matches.namedPortTerms(e.getValue()));
             acls.add(factory.acl(protocol.field() + "-namedPort", match));
         }
+    }
+
+    private static SortedSet<String> ofFamily(SortedSet<String> addresses, IpFamily family) {
+        TreeSet<String> result = new TreeSet<>();
+        for (String a : addresses) {
+            if (IpFamily.of(a) == family) {
+                result.add(a);
+            }
+        }
+        return result;
     }
 
     private Map<Protocol, SortedSet<String>> namedPortTerms(List<PodInfo> pods, Set<String> names) {
@@ -239,11 +245,14 @@ public final class AdminPolicyTranslator {
     private Peers resolvePeers(AdminPolicy.Rule rule, String where, List<PolicyWarning> warnings) {
         Peers peers = new Peers();
         for (AdminNetworkPolicyEgressPeer peer : rule.peers()) {
-            List<PodInfo> pods = null;
+            LabelSelector namespaceSelector = null;
+            LabelSelector podSelector = null;
             if (peer.namespaces() != null) {
-                pods = index.pods(peer.namespaces(), ALL);
+                namespaceSelector = peer.namespaces();
+                podSelector = ALL;
             } else if (peer.pods() != null) {
-                pods = index.pods(peer.pods().namespaceSelector(), peer.pods().podSelector());
+                namespaceSelector = peer.pods().namespaceSelector();
+                podSelector = peer.pods().podSelector();
             } else if (peer.nodes() != null) {
                 peers.ipPeers = true;
                 index.nodes(peer.nodes()).forEach(n -> peers.addresses.addAll(n.internalIps()));
@@ -262,11 +271,10 @@ public final class AdminPolicyTranslator {
                         + (peer.domainNames().isEmpty() ? "a peer with no known field" : "domainNames peers are not supported")
                         + "; " + (rule.action() == AdminNetworkPolicyRuleAction.ALLOW ? "it matches nothing" : "the rule drops all traffic")));
             }
-            if (pods != null) {
-                for (PodInfo pod : pods) {
-                    peers.pods.add(pod);
-                    peers.addresses.addAll(pod.ips());
-                }
+            if (namespaceSelector != null) {
+                peers.pods.addAll(index.pods(namespaceSelector, podSelector));
+                // Sorted and memoized: an empty TreeSet copies a sorted set in linear time.
+                peers.addresses.addAll(index.podIps(namespaceSelector, podSelector));
             }
         }
         return peers;

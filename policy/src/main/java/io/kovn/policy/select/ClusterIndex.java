@@ -31,6 +31,9 @@ public final class ClusterIndex {
     private final Map<String, List<PodInfo>> podsByNamespace = new HashMap<>();
     private final List<NodeInfo> nodes = new ArrayList<>();
     private final Map<LabelSelector, List<String>> namespaceSelections = new HashMap<>();
+    private final Map<String, List<PodInfo>> networkedPodsByNamespace = new HashMap<>();
+    private final Map<List<Object>, List<PodInfo>> podSelections = new HashMap<>();
+    private final Map<List<Object>, java.util.SortedSet<String>> ipSelections = new HashMap<>();
 
     /** Indexes the given objects. */
     public ClusterIndex(List<Namespace> namespaces, List<Pod> pods, List<Node> nodeList) {
@@ -49,6 +52,7 @@ public final class ClusterIndex {
             podsByNamespace.computeIfAbsent(info.namespace(), k -> new ArrayList<>()).add(info);
         }
         podsByNamespace.values().forEach(list -> list.sort(java.util.Comparator.comparing(PodInfo::name)));
+        podsByNamespace.forEach((ns, list) -> networkedPodsByNamespace.put(ns, list.stream().filter(p -> !p.hostNetwork()).toList()));
         for (Node node : nodeList) {
             nodes.add(nodeInfo(node));
         }
@@ -132,24 +136,51 @@ public final class ClusterIndex {
         return List.copyOf(namespaceLabels.keySet());
     }
 
-    /** Non-host-network pods of {@code namespace} matching {@code podSelector} ({@code null} selects none). */
+    /** Non-host-network pods of {@code namespace} matching {@code podSelector} ({@code null} selects none). Memoized. */
     public List<PodInfo> pods(String namespace, LabelSelector podSelector) {
-        List<PodInfo> result = new ArrayList<>();
-        for (PodInfo pod : podsByNamespace.getOrDefault(namespace, List.of())) {
-            if (!pod.hostNetwork() && Selectors.matches(podSelector, pod.labels())) {
-                result.add(pod);
-            }
+        if (podSelector == null) {
+            return List.of();
         }
-        return result;
+        List<PodInfo> all = networkedPodsByNamespace.getOrDefault(namespace, List.of());
+        if (Selectors.isEmpty(podSelector)) {
+            return all;
+        }
+        return podSelections.computeIfAbsent(java.util.Arrays.asList(namespace, podSelector),
+                k -> all.stream().filter(p -> Selectors.matches(podSelector, p.labels())).toList());
     }
 
-    /** Non-host-network pods matching {@code podSelector} in namespaces matching {@code namespaceSelector}. */
+    /** Non-host-network pods matching {@code podSelector} in namespaces matching {@code namespaceSelector}. Memoized. */
     public List<PodInfo> pods(LabelSelector namespaceSelector, LabelSelector podSelector) {
+        if (namespaceSelector == null || podSelector == null) {
+            return List.of();
+        }
+        List<Object> key = java.util.Arrays.asList(namespaceSelector, podSelector);
+        List<PodInfo> cached = podSelections.get(key);
+        if (cached != null) {
+            return cached;
+        }
         List<PodInfo> result = new ArrayList<>();
         for (String ns : namespaces(namespaceSelector)) {
             result.addAll(pods(ns, podSelector));
         }
-        return result;
+        cached = List.copyOf(result);
+        podSelections.put(key, cached);
+        return cached;
+    }
+
+    /** The sorted IPs of {@link #pods(LabelSelector, LabelSelector)}. Memoized: rules sharing a selector share the work. */
+    public java.util.SortedSet<String> podIps(LabelSelector namespaceSelector, LabelSelector podSelector) {
+        List<Object> key = java.util.Arrays.asList(namespaceSelector, podSelector);
+        java.util.SortedSet<String> cached = ipSelections.get(key);
+        if (cached == null) {
+            java.util.TreeSet<String> ips = new java.util.TreeSet<>();
+            for (PodInfo pod : pods(namespaceSelector, podSelector)) {
+                ips.addAll(pod.ips());
+            }
+            cached = java.util.Collections.unmodifiableSortedSet(ips);
+            ipSelections.put(key, cached);
+        }
+        return cached;
     }
 
     /** All non-host-network pods of the cluster. */
