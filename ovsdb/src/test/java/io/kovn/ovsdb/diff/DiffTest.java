@@ -58,7 +58,7 @@ class DiffTest {
     }
 
     static Plan diff(DesiredState desired, Map<String, List<Row>> current) {
-        Map<String, List<Row>> all = new HashMap<>(Map.of("Address_Set", List.of(), "ACL", List.of(),
+        Map<String, List<Row>> all = new HashMap<>(Map.of("Logical_Router", List.of(), "Address_Set", List.of(), "ACL", List.of(),
                 "Port_Group", List.of(), "Logical_Switch", List.of(), "Logical_Switch_Port", List.of()));
         all.putAll(current);
         return Diff.of(NB, OWNER, desired, CurrentState.of(all));
@@ -208,6 +208,39 @@ class DiffTest {
         DesiredState none = DesiredState.builder().table("Logical_Switch_Port").build();
         assertThat(diff(none, Map.of("Logical_Switch", List.of(lsAfter), "Logical_Switch_Port", List.of(lspAfter)))
                 .operations()).containsExactly(Ops.mutate("Logical_Switch", U1, Mutation.delete("ports", Set.of(U2))));
+    }
+
+    @Test
+    void aRoutersPortsAndRoutesAreResolvedAndAStaleRouteIsDropped() {
+        Map<String, Object> route = Map.of("ip_prefix", "10.244.1.0/24", "nexthop", "100.88.0.3",
+                "external_ids", ids("route:node2"));
+        DesiredState desired = DesiredState.builder()
+                .add(Desired.of("Logical_Router", Map.of("name", "ovn_cluster_router", "external_ids", ids("router")))
+                        .withRefs("ports", Ref.to("Logical_Router_Port", "rtots"))
+                        .withRefs("static_routes", Ref.to("Logical_Router_Static_Route", "route:node2"),
+                                Ref.to("Logical_Router_Static_Route", "route:node3")))
+                .add(Desired.of("Logical_Router_Port", Map.of("name", "rtots-node1", "mac", "0a:58:64:58:00:02",
+                        "networks", Set.of("100.88.0.2/16"), "external_ids", ids("rtots"))))
+                .add(Desired.of("Logical_Router_Static_Route", route))
+                .add(Desired.of("Logical_Router_Static_Route", Map.of("ip_prefix", "10.244.2.0/24",
+                        "nexthop", "100.88.0.4", "external_ids", ids("route:node3"))))
+                .build();
+        Row router = new Row(U1, Map.of("name", "ovn_cluster_router", "external_ids", ids("router"),
+                "ports", Set.of(), "static_routes", Set.of(U2, U3)));
+        Row kept = new Row(U2, route);
+        Row gone = new Row(U3, Map.of("ip_prefix", "10.244.9.0/24", "nexthop", "100.88.0.9",
+                "external_ids", ids("route:node9")));
+
+        Plan plan = diff(desired, Map.of("Logical_Router", List.of(router), "Logical_Router_Port", List.of(),
+                "Logical_Router_Static_Route", List.of(kept, gone)));
+
+        assertThat(plan.operations()).containsExactly(
+                new Operation.Insert("Logical_Router_Port", Map.of("name", "rtots-node1", "mac", "0a:58:64:58:00:02",
+                        "networks", Set.of("100.88.0.2/16"), "external_ids", ids("rtots")), "row0"),
+                new Operation.Insert("Logical_Router_Static_Route", Map.of("ip_prefix", "10.244.2.0/24",
+                        "nexthop", "100.88.0.4", "external_ids", ids("route:node3")), "row1"),
+                Ops.update("Logical_Router", U1, Map.of("ports", Set.of(new NamedUuid("row0")),
+                        "static_routes", Set.of(U2, new NamedUuid("row1")))));
     }
 
     @Test
