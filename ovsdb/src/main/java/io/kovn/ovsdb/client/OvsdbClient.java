@@ -9,7 +9,7 @@ import io.kovn.ovsdb.rpc.SessionClosedException;
 import io.kovn.ovsdb.schema.DatabaseSchema;
 import io.kovn.ovsdb.schema.SchemaVersion;
 import io.kovn.ovsdb.wire.Json;
-import io.kovn.ovsdb.wire.OperationCodec;
+import io.kovn.ovsdb.wire.OperationWriter;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -122,8 +122,9 @@ public final class OvsdbClient implements AutoCloseable {
             long writes = copy.stream().filter(o -> o instanceof Operation.Insert || o instanceof Operation.Update
                     || o instanceof Operation.Mutate || o instanceof Operation.Delete).count();
             counters.recordTransaction(copy.size(), (int) writes);
-            return call("transact", OperationCodec.transactParams(db, copy))
-                    .thenApply(r -> ResultDecoder.decode(copy, r, s));
+            return session.copy().orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                    .thenCompose(rpc -> rpc.call("transact", g -> OperationWriter.writeTransactParams(g, db, copy)))
+                    .thenApplyAsync(r -> ResultDecoder.decode(copy, r, s), callbacks);
         });
     }
 

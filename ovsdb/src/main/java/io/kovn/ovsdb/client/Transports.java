@@ -67,8 +67,8 @@ final class Transports {
         }
 
         @Override
-        public void write(byte[] data) throws IOException {
-            ByteBuffer b = ByteBuffer.wrap(data);
+        public void write(byte[] data, int off, int len) throws IOException {
+            ByteBuffer b = ByteBuffer.wrap(data, off, len);
             while (b.hasRemaining()) {
                 channel.write(b);
             }
@@ -92,8 +92,8 @@ final class Transports {
         }
 
         @Override
-        public void write(byte[] data) throws IOException {
-            out.write(data);
+        public void write(byte[] data, int off, int len) throws IOException {
+            out.write(data, off, len);
             out.flush();
         }
 

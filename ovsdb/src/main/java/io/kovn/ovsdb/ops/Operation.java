@@ -31,6 +31,7 @@ public sealed interface Operation {
         public Insert {
             Objects.requireNonNull(table, "table");
             row = Map.copyOf(row);
+            Values.requireRow(row);
             if (uuidName != null) {
                 new NamedUuid(uuidName); // validates the id syntax
             }
@@ -87,6 +88,7 @@ public sealed interface Operation {
             Objects.requireNonNull(table, "table");
             where = List.copyOf(where);
             row = Map.copyOf(row);
+            Values.requireRow(row);
         }
 
         @Override
@@ -154,6 +156,7 @@ public sealed interface Operation {
                 throw new IllegalArgumentException("wait until must be == or !=: " + until);
             }
             rows = rows.stream().map(Map::copyOf).toList();
+            rows.forEach(Values::requireRow);
         }
 
         @Override

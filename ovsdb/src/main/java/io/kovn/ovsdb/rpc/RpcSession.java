@@ -1,5 +1,6 @@
 package io.kovn.ovsdb.rpc;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kovn.ovsdb.wire.Json;
@@ -62,8 +63,24 @@ public final class RpcSession implements AutoCloseable {
         return call(method, params, timeout);
     }
 
+    /** Writes a request's params straight into the outgoing stream (large requests: no tree, encoded while sent). */
+    @FunctionalInterface
+    public interface ParamsWriter {
+        void write(JsonGenerator g) throws IOException;
+    }
+
+    /** Sends a request whose params are streamed by {@code params}. */
+    public CompletableFuture<JsonNode> call(String method, ParamsWriter params) {
+        return call(method, params, timeout);
+    }
+
     /** Sends a request with its own timeout. */
     public CompletableFuture<JsonNode> call(String method, JsonNode params, Duration requestTimeout) {
+        return call(method, g -> Json.MAPPER.writeTree(g, params), requestTimeout);
+    }
+
+    /** Sends a streamed request with its own timeout. */
+    public CompletableFuture<JsonNode> call(String method, ParamsWriter params, Duration requestTimeout) {
         long id = nextId.getAndIncrement();
         CompletableFuture<JsonNode> f = new CompletableFuture<>();
         pending.put(id, new Pending(method, f));
@@ -72,15 +89,16 @@ public final class RpcSession implements AutoCloseable {
             f.completeExceptionally(new SessionClosedException("session to " + transport.peer() + " is closed", done.getNow(null)));
             return f;
         }
-        ObjectNode msg = Json.object().put("method", method);
-        msg.set("params", params);
-        msg.put("id", id);
         try {
-            send(msg);
-        } catch (IOException e) {
+            sendStreamed(method, params, id);
+        } catch (IOException | RuntimeException e) {
             pending.remove(id);
-            f.completeExceptionally(new SessionClosedException("cannot send to " + transport.peer(), e));
-            fail(e);
+            if (e instanceof IOException) {
+                f.completeExceptionally(new SessionClosedException("cannot send to " + transport.peer(), e));
+            } else {
+                f.completeExceptionally(e); // e.g. a value that is not an OVSDB atom
+            }
+            fail(e); // a half-written message leaves the stream unusable
             return f;
         }
         f.orTimeout(requestTimeout.toMillis(), TimeUnit.MILLISECONDS)
@@ -110,6 +128,69 @@ public final class RpcSession implements AutoCloseable {
     @Override
     public void close() {
         end(null);
+    }
+
+    private void sendStreamed(String method, ParamsWriter params, long id) throws IOException {
+        writeLock.lock();
+        try {
+            // 64 KiB chunks: the server starts parsing while the rest is still being encoded
+            try (JsonGenerator g = Json.MAPPER.getFactory().createGenerator(new TransportStream(transport))) {
+                g.writeStartObject();
+                g.writeStringField("method", method);
+                g.writeFieldName("params");
+                params.write(g);
+                g.writeNumberField("id", id);
+                g.writeEndObject();
+            }
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /** Adapts the transport to an OutputStream with a large buffer; close flushes, never closes the transport. */
+    private static final class TransportStream extends java.io.OutputStream {
+        private final Transport transport;
+        private final byte[] buf = new byte[64 * 1024];
+        private int n;
+
+        TransportStream(Transport transport) {
+            this.transport = transport;
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            if (n == buf.length) {
+                flush();
+            }
+            buf[n++] = (byte) b;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            if (len >= buf.length) {
+                flush();
+                transport.write(b, off, len);
+                return;
+            }
+            if (n + len > buf.length) {
+                flush();
+            }
+            System.arraycopy(b, off, buf, n, len);
+            n += len;
+        }
+
+        @Override
+        public void flush() throws IOException {
+            if (n > 0) {
+                transport.write(buf, 0, n);
+                n = 0;
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            flush();
+        }
     }
 
     private void send(ObjectNode msg) throws IOException {

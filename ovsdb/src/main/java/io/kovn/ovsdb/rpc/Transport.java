@@ -8,7 +8,12 @@ public interface Transport extends AutoCloseable {
     int read(byte[] buf) throws IOException;
 
     /** Writes all bytes. */
-    void write(byte[] data) throws IOException;
+    default void write(byte[] data) throws IOException {
+        write(data, 0, data.length);
+    }
+
+    /** Writes {@code len} bytes from {@code off}. */
+    void write(byte[] data, int off, int len) throws IOException;
 
     /** A short description of the peer, for messages. */
     String peer();

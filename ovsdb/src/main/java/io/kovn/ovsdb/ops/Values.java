@@ -1,0 +1,34 @@
+package io.kovn.ovsdb.ops;
+
+import io.kovn.ovsdb.data.NamedUuid;
+import io.kovn.ovsdb.data.Uuid;
+import java.util.Collection;
+import java.util.Map;
+
+/** Checks that values are in canonical form (see {@link io.kovn.ovsdb.data.Row}) when operations are built. */
+final class Values {
+    private Values() {}
+
+    static void requireCanonical(String column, Object value) {
+        switch (value) {
+            case Map<?, ?> m -> m.forEach((k, v) -> {
+                requireAtom(column, k);
+                requireAtom(column, v);
+            });
+            case Collection<?> c -> c.forEach(a -> requireAtom(column, a));
+            default -> requireAtom(column, value);
+        }
+    }
+
+    static void requireRow(Map<String, Object> row) {
+        row.forEach(Values::requireCanonical);
+    }
+
+    private static void requireAtom(String column, Object atom) {
+        if (!(atom instanceof String || atom instanceof Long || atom instanceof Integer || atom instanceof Double
+                || atom instanceof Boolean || atom instanceof Uuid || atom instanceof NamedUuid)) {
+            throw new IllegalArgumentException("column " + column + ": not an OVSDB atom: "
+                    + (atom == null ? "null" : atom.getClass().getName()));
+        }
+    }
+}
