@@ -41,6 +41,11 @@ class SingleNodePlumbingTest {
             String lsp = "default_pod" + i;
             node.nbctl("lsp-add", "sw0", lsp, "--", "lsp-set-addresses", lsp, mac(i) + " 10.244.0." + i);
         }
+        for (int i = 7; i <= 8; i++) {
+            String lsp = "default_pod" + i;
+            node.nbctl("lsp-add", "sw0", lsp, "--", "lsp-set-addresses", lsp,
+                    mac(i) + " 10.244.0." + i + " fd00:10:244::" + i);
+        }
         plumber = new PodPlumber(node.netns(), node.vsctl(), "br-int", Duration.ofSeconds(15));
     }
 
@@ -136,6 +141,24 @@ class SingleNodePlumbingTest {
             assertThat(node.vsctl().run("list-ports", "br-int")).doesNotContain("ctrunknown");
             assertThat(node.netns().linkExists("ctrunknown")).isFalse();
             assertThat(e.netns().linkExists("eth0")).isFalse();
+        }
+    }
+
+    @Test
+    void dualStackPodsReachEachOtherOverIpv6AtOnce() {
+        try (EmulatedPod a = EmulatedPod.create(prefix, "default", "pod7");
+             EmulatedPod b = EmulatedPod.create(prefix, "default", "pod8")) {
+            for (int i = 7; i <= 8; i++) {
+                EmulatedPod p = i == 7 ? a : b;
+                plumber.add(new PodInterfaceSpec("default", p.name(), null, "ctr" + i, p.netns(), "eth0", mac(i),
+                        List.of("10.244.0." + i + "/24", "fd00:10:244::" + i + "/64"),
+                        List.of("10.244.0.1", "fd00:10:244::1"), List.of(), 1400));
+            }
+            assertThat(a.netns().ip("-6", "route")).contains("default via fd00:10:244::1 dev eth0");
+            // no duplicate address detection: the address is usable the moment ADD returns
+            assertThat(a.exec("busybox", "ping", "-6", "-c", "1", "-W", "2", "fd00:10:244::8")).contains("1 packets received");
+            plumber.del("ctr7", a.netns(), "eth0");
+            plumber.del("ctr8", b.netns(), "eth0");
         }
     }
 }
