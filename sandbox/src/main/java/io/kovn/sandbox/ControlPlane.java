@@ -1,37 +1,77 @@
 package io.kovn.sandbox;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kovn.controller.clustermanager.ClusterManagerConfig;
+import io.kovn.controller.clustermanager.ClusterManagerMain;
+import io.kovn.controller.events.EventSink;
+import io.kovn.controller.zone.TrustZoneMetrics;
+import io.kovn.controller.zone.ZoneController;
+import io.kovn.controller.zone.ZoneControllerConfig;
+import io.kovn.k8s.events.EventRecorder;
 import io.kovn.sandbox.infra.EmulatedNode;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.time.Clock;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The kovn control plane as the sandbox runs it: the cluster manager and, per emulated node, the
- * zone controller bound to that node's NB and SB.
+ * The kovn control plane as the sandbox runs it: the cluster manager (with leader election, as in
+ * a cluster) and, per emulated node, the zone controller bound to that node's NB and SB.
  */
 final class ControlPlane implements AutoCloseable {
-    private final KubernetesClient client;
-    private final Deque<AutoCloseable> running = new ArrayDeque<>();
+    private static final Logger LOG = LoggerFactory.getLogger(ControlPlane.class);
 
-    ControlPlane(KubernetesClient client) {
+    private final KubernetesClient client;
+    private final PrometheusRegistry registry;
+    private final TrustZoneMetrics trustZoneMetrics;
+    private final Deque<AutoCloseable> running = new ArrayDeque<>();
+    private final List<ZoneController> zones = new ArrayList<>();
+
+    ControlPlane(KubernetesClient client, PrometheusRegistry registry) {
         this.client = client;
+        this.registry = registry;
+        this.trustZoneMetrics = new TrustZoneMetrics(registry);
+    }
+
+    private EventSink events(String component, String instance) {
+        return EventSink.of(new EventRecorder(client, component, instance, Clock.systemUTC()));
     }
 
     void startClusterManager() {
-        // wired once the cluster manager lands
+        ClusterManagerMain cm = new ClusterManagerMain(client, ClusterManagerConfig.defaults(),
+                events("kovn-cluster-manager", "sandbox"), "sandbox-cluster-manager", "kube-system");
+        running.push(cm);
+        cm.start();
     }
 
-    void startZone(EmulatedNode node) {
-        // wired once the zone controller lands
+    ZoneController startZone(EmulatedNode node) {
+        ZoneController zone = ZoneController.start(ZoneControllerConfig.of(node.name(), "unix:" + node.nbSocket(),
+                "unix:" + node.sbSocket(), events("kovn-zone-controller", node.name()), trustZoneMetrics), client);
+        running.push(zone);
+        zones.add(zone);
+        return zone;
+    }
+
+    List<ZoneController> zones() {
+        return List.copyOf(zones);
+    }
+
+    PrometheusRegistry registry() {
+        return registry;
     }
 
     @Override
     public void close() {
         while (!running.isEmpty()) {
+            AutoCloseable c = running.pop();
             try {
-                running.pop().close();
+                c.close();
             } catch (Exception e) {
-                // keep closing the rest
+                LOG.warn("closing {}: {}", c.getClass().getSimpleName(), e.toString());
             }
         }
     }

@@ -80,7 +80,7 @@ public final class Sandbox implements AutoCloseable {
                     .addToLabels("kubernetes.io/hostname", name).addToLabels("kubernetes.io/os", "linux")
                     .endMetadata().build()).create();
         }
-        ControlPlane controlPlane = new ControlPlane(client);
+        ControlPlane controlPlane = new ControlPlane(client, new io.prometheus.metrics.model.registry.PrometheusRegistry());
         closeables.push(controlPlane);
         controlPlane.startClusterManager();
 
