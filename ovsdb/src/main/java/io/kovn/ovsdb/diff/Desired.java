@@ -26,6 +26,11 @@ import java.util.Set;
 public record Desired(String table, Map<String, Object> columns, List<Attachment> attachments) {
     public Desired {
         Objects.requireNonNull(table, "table");
+        columns.forEach((c, v) -> {
+            if (v == null) {
+                throw new IllegalArgumentException("desired " + table + " column " + c + " is null");
+            }
+        });
         columns = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(columns));
         attachments = List.copyOf(attachments);
     }

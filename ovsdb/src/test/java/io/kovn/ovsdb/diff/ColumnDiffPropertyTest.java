@@ -1,0 +1,93 @@
+package io.kovn.ovsdb.diff;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kovn.ovsdb.ops.Mutation;
+import io.kovn.ovsdb.ops.Mutator;
+import io.kovn.ovsdb.schema.AtomicType;
+import io.kovn.ovsdb.schema.BaseType;
+import io.kovn.ovsdb.schema.ColumnType;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.Size;
+import net.jqwik.api.constraints.StringLength;
+
+/** Whatever the diff chooses, applying it the way ovsdb-server does yields the desired value. */
+class ColumnDiffPropertyTest {
+    static final ColumnType SET = new ColumnType(BaseType.of(AtomicType.STRING), null, 0, ColumnType.UNLIMITED);
+    static final ColumnType MAP = new ColumnType(BaseType.of(AtomicType.STRING), BaseType.of(AtomicType.STRING),
+            0, ColumnType.UNLIMITED);
+
+    @Property(tries = 300)
+    void setsReachTheDesiredValueAndMutateOnlyWhenSmaller(
+            @ForAll @Size(max = 30) Set<@StringLength(max = 2) String> current,
+            @ForAll @Size(max = 30) Set<@StringLength(max = 2) String> desired) {
+        ColumnDiff d = ColumnDiff.of("c", SET, Set.copyOf(current), Set.copyOf(desired));
+        assertThat(apply(d, Set.copyOf(current))).isEqualTo(desired);
+        if (d instanceof ColumnDiff.Mutate m) {
+            assertThat(elements(m)).isLessThan(desired.size());
+        }
+        if (current.equals(desired)) {
+            assertThat(d).isInstanceOf(ColumnDiff.Same.class);
+        }
+    }
+
+    @Property(tries = 300)
+    void mapsReachTheDesiredValueAndMutateOnlyWhenSmaller(
+            @ForAll @Size(max = 20) Map<@StringLength(max = 1) String, @IntRange(max = 3) Integer> current,
+            @ForAll @Size(max = 20) Map<@StringLength(max = 1) String, @IntRange(max = 3) Integer> desired) {
+        Map<Object, Object> cur = strings(current);
+        Map<Object, Object> des = strings(desired);
+        ColumnDiff d = ColumnDiff.of("c", MAP, cur, des);
+        assertThat(apply(d, cur)).isEqualTo(des);
+        if (d instanceof ColumnDiff.Mutate m) {
+            assertThat(elements(m)).isLessThan(des.size());
+        }
+    }
+
+    private static Map<Object, Object> strings(Map<String, Integer> m) {
+        Map<Object, Object> out = new HashMap<>();
+        m.forEach((k, v) -> out.put(k, String.valueOf(v)));
+        return Map.copyOf(out);
+    }
+
+    private static int elements(ColumnDiff.Mutate m) {
+        return m.mutations().stream().mapToInt(x -> x.value() instanceof Map<?, ?> mm ? mm.size() : ((Set<?>) x.value()).size()).sum();
+    }
+
+    /** RFC 7047 mutate semantics: set insert/delete; map delete by key set; map insert skips present keys. */
+    private static Object apply(ColumnDiff d, Object current) {
+        return switch (d) {
+            case ColumnDiff.Same s -> current;
+            case ColumnDiff.Rewrite r -> r.value();
+            case ColumnDiff.Mutate m -> {
+                Object v = current instanceof Map<?, ?> cm ? new HashMap<Object, Object>(cm) : new HashSet<Object>((Set<?>) current);
+                for (Mutation x : m.mutations()) {
+                    if (v instanceof Map<?, ?> raw) {
+                        @SuppressWarnings("unchecked")
+                        Map<Object, Object> map = (Map<Object, Object>) raw;
+                        if (x.mutator() == Mutator.DELETE) {
+                            map.keySet().removeAll((Set<?>) x.value());
+                        } else {
+                            ((Map<?, ?>) x.value()).forEach(map::putIfAbsent);
+                        }
+                    } else {
+                        @SuppressWarnings("unchecked")
+                        Set<Object> set = (Set<Object>) v;
+                        if (x.mutator() == Mutator.DELETE) {
+                            set.removeAll((Set<?>) x.value());
+                        } else {
+                            set.addAll((Set<?>) x.value());
+                        }
+                    }
+                }
+                yield v;
+            }
+        };
+    }
+}
