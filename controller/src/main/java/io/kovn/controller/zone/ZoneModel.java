@@ -12,6 +12,7 @@ import io.kovn.ovn.topology.LocalNode;
 import io.kovn.ovn.topology.PodPort;
 import io.kovn.ovn.topology.RemotePeers;
 import io.kovn.ovn.topology.ZoneTopology;
+import io.kovn.ovsdb.diff.CurrentState;
 import io.kovn.ovsdb.diff.Desired;
 import io.kovn.ovsdb.diff.DesiredState;
 import io.kovn.ovsdb.diff.Owner;
@@ -41,6 +42,11 @@ public final class ZoneModel {
     /** The rows this model owns: the default network controller's topology owner types. */
     public static final Owner OWNER = Owner.controller(ZoneTopology.CONTROLLER).withAny(Owner.OWNER_TYPE,
             ZoneTopology.OWNER_TYPES.stream().map(OwnerType::wireName).collect(Collectors.toSet()));
+
+    /** Reference columns of kovn's NB parents that other owners may also use. */
+    static final Map<String, Map<String, String>> PARENT_COLUMNS = Map.of(
+            "Logical_Router", Map.of("ports", "Logical_Router_Port", "static_routes", "Logical_Router_Static_Route"),
+            "Logical_Switch", Map.of("ports", "Logical_Switch_Port"));
 
     private ZoneModel() {}
 
@@ -83,9 +89,11 @@ public final class ZoneModel {
      * @param pods the local pods that hold their addresses, as ports
      * @param foreignChassis names of SB Chassis rows kovn does not own (e.g. the local chassis,
      *     registered by ovn-controller): never programmed as remote
+     * @param nbCurrent the current NB rows: other owners' ports and routes on kovn's switches and
+     *     router stay referenced
      */
     public static Plan plan(String localName, Collection<Node> nodes, Collection<PodPort> pods,
-                            Set<String> foreignChassis) {
+                            Set<String> foreignChassis, CurrentState nbCurrent) {
         List<NodeProblem> problems = new ArrayList<>();
         Node localNode = nodes.stream().filter(n -> n.getMetadata().getName().equals(localName)).findFirst().orElse(null);
         Optional<LocalNode> local = Optional.empty();
@@ -152,7 +160,8 @@ public final class ZoneModel {
                 sb.add(Desired.of(r.table(), r.columns()).ignoring(Chassis.ENCAPS));
             }
         }
-        return new Plan(local, toState(desired.northbound()), sb.build(),
+        List<DesiredRow> nb = ForeignChildren.preserve(desired.northbound(), PARENT_COLUMNS, nbCurrent, OWNER);
+        return new Plan(local, toState(nb), sb.build(),
                 selection.programmed().stream().map(r -> r.name()).toList(), skipped, problems, encaps);
     }
 

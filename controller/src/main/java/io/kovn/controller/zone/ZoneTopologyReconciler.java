@@ -57,7 +57,8 @@ public final class ZoneTopologyReconciler implements Reconciler<String> {
                 foreignChassis.add((String) c.get(Chassis.NAME));
             }
         }
-        ZoneModel.Plan plan = ZoneModel.plan(zone, all, pods.ports(), foreignChassis);
+        ZoneModel.Plan plan = ZoneModel.plan(zone, all, pods.ports(), foreignChassis,
+                io.kovn.ovsdb.diff.CurrentState.of(dbs.nbCache()));
         last = plan;
         report(plan, all);
         if (plan.local().isEmpty()) {

@@ -73,9 +73,14 @@ class ThreeZonesTest {
         }
     }
 
+    final List<String> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+    final TrustZoneMetrics metrics = new TrustZoneMetrics(new io.prometheus.metrics.model.registry.PrometheusRegistry());
+
     ZoneController startZone(String n) {
         OvnDatabases d = dbs.get(n);
-        return ZoneController.start(ZoneControllerConfig.of(n, d.nb().unixEndpoint(), d.sb().unixEndpoint()), client);
+        return ZoneController.start(ZoneControllerConfig.of(n, d.nb().unixEndpoint(), d.sb().unixEndpoint(),
+                (object, warning, reason, message) -> events.add(object.getMetadata().getName() + " " + reason + " " + message),
+                metrics), client);
     }
 
     @AfterAll
@@ -262,5 +267,110 @@ class ThreeZonesTest {
         assertThat(nbc.writeOperations()).isZero();
         assertThat(sbc.writeOperations()).isZero();
         assertThat(nbc.transactions()).isZero();
+    }
+
+    @Test
+    @Order(5)
+    void addingANodeAndDeletingOrFinishingPodsConvergesEveryZone() {
+        dbs.put("node-d", OvnDatabases.start(OvnDatabases.Config.withNorthd()));
+        Clusters.node(client, "node-d", "chassis-node-d", "172.31.0.4", Map.of());
+        await().atMost(CONVERGE).until(() -> Clusters.annotation(client, "node-d", OvnAnnotations.NODE_ID) != null);
+        zones.put("node-d", startZone("node-d"));
+        String freed = IpLiterals.format(podNetwork("default", "web-a2").ips().getFirst());
+        client.pods().inNamespace("default").withName("web-a2").delete();
+        // A finished pod keeps its object but loses its address and port.
+        client.pods().inNamespace("default").withName("web-c1").editStatus(p -> {
+            p.getStatus().setPhase("Succeeded");
+            return p;
+        });
+        assertZone("node-a", List.of("node-b", "node-c", "node-d"), List.<String[]>of(new String[] {"default", "web-a1"}));
+        assertZone("node-b", List.of("node-a", "node-c", "node-d"), List.<String[]>of(new String[] {"default", "web-b1"}));
+        assertZone("node-c", List.of("node-a", "node-b", "node-d"), List.of());
+        assertZone("node-d", List.of("node-a", "node-b", "node-c"), List.of());
+        // The freed address goes to the next pod.
+        Clusters.pod(client, "default", "web-a3", "node-a", false);
+        await().atMost(CONVERGE).until(() -> Clusters.podNetworks(client, "default", "web-a3") != null);
+        assertThat(IpLiterals.format(podNetwork("default", "web-a3").ips().getFirst())).isEqualTo(freed);
+        assertZone("node-a", List.of("node-b", "node-c", "node-d"),
+                List.of(new String[] {"default", "web-a1"}, new String[] {"default", "web-a3"}));
+    }
+
+    @Test
+    @Order(6)
+    void foreignRowsAreNeverTouchedAndStaleKovnRowsAreRemovedAtStart() {
+        OvnDatabases a = dbs.get("node-a");
+        a.nbctl("ls-add", "someone-elses-switch");
+        a.nbctl("lsp-add", "someone-elses-switch", "someone-elses-port");
+        a.nbctl("lr-route-add", "ovn_cluster_router", "192.0.2.0/24", "100.88.0.99");
+        a.sbctl("chassis-add", "foreign-chassis", "geneve", "192.0.2.9");
+        zones.remove("node-a").close();
+        // A crash left rows of a pod and a node that no longer exist.
+        a.nbctl("lsp-add", "node-a", "default_ghost", "--", "set", "Logical_Switch_Port", "default_ghost",
+                "external_ids:k8s.ovn.org/owner-controller=default-network-controller",
+                "external_ids:k8s.ovn.org/owner-type=Pod", "external_ids:k8s.ovn.org/name=default/ghost",
+                "external_ids:k8s.ovn.org/id=default-network-controller:Pod:default/ghost");
+        a.sbctl("chassis-add", "chassis-gone", "geneve", "192.0.2.10", "--", "set", "Chassis", "chassis-gone",
+                "external_ids:k8s.ovn.org/owner-controller=default-network-controller",
+                "external_ids:k8s.ovn.org/owner-type=RemoteZone", "external_ids:k8s.ovn.org/name=node-gone",
+                "external_ids:k8s.ovn.org/id=default-network-controller:RemoteZone:node-gone:chassis",
+                "other_config:is-remote=true");
+        zones.put("node-a", startZone("node-a"));
+        await().atMost(CONVERGE).untilAsserted(() -> {
+            assertThat(nb(a, "Logical_Switch_Port", "name")).doesNotContain("name=default_ghost").contains("name=someone-elses-port");
+            assertThat(sb(a, "Chassis", "name")).doesNotContain("name=chassis-gone").contains("name=foreign-chassis");
+            assertThat(sb(a, "Encap", "ip")).doesNotContain("ip=192.0.2.10").contains("ip=192.0.2.9");
+        });
+        assertThat(nb(a, "Logical_Switch", "name")).contains("name=someone-elses-switch");
+        assertThat(nb(a, "Logical_Router_Static_Route", "ip_prefix")).contains("ip_prefix=192.0.2.0/24");
+        a.nbctl("ls-del", "someone-elses-switch");
+        a.nbctl("lr-route-del", "ovn_cluster_router", "192.0.2.0/24");
+        a.sbctl("chassis-del", "foreign-chassis");
+    }
+
+    @Test
+    @Order(7)
+    void trustZonesProgramOnlyRemotesThatShareAZone() {
+        // a: tz1, b: none, c: tz1+tz2, d: tz2
+        Clusters.annotateNode(client, "node-a", OvnAnnotations.TRUST_ZONES, "{\"__default\":[\"tz1\"]}");
+        Clusters.annotateNode(client, "node-c", OvnAnnotations.TRUST_ZONES, "{\"__default\":[\"tz1\",\"tz2\"]}");
+        Clusters.annotateNode(client, "node-d", OvnAnnotations.TRUST_ZONES, "{\"chassis-node-d\":[\"tz2\"],\"__default\":[\"tz9\"]}");
+        assertZone("node-a", List.of("node-c"), List.of(new String[] {"default", "web-a1"}, new String[] {"default", "web-a3"}));
+        assertZone("node-b", List.of(), List.<String[]>of(new String[] {"default", "web-b1"}));
+        assertZone("node-c", List.of("node-a", "node-d"), List.of());
+        assertZone("node-d", List.of("node-c"), List.of());
+        assertThat(metrics.value("node-a", "programmed")).isEqualTo(1);
+        assertThat(metrics.value("node-a", "skipped")).isEqualTo(2);
+
+        // Runtime change on one side: b joins tz2 -> connects to c and d, still not to a.
+        Clusters.annotateNode(client, "node-b", OvnAnnotations.TRUST_ZONES, "{\"__default\":[\"tz2\"]}");
+        assertZone("node-b", List.of("node-c", "node-d"), List.<String[]>of(new String[] {"default", "web-b1"}));
+        assertZone("node-d", List.of("node-b", "node-c"), List.of());
+
+        // Fail closed: a malformed annotation isolates node c everywhere, with an Event naming it and the error.
+        Clusters.annotateNode(client, "node-c", OvnAnnotations.TRUST_ZONES, "{\"__default\":\"tz1\"}");
+        assertZone("node-a", List.of(), List.of(new String[] {"default", "web-a1"}, new String[] {"default", "web-a3"}));
+        assertZone("node-c", List.of(), List.of());
+        assertZone("node-d", List.of("node-b"), List.of());
+        assertThat(events).anyMatch(e -> e.startsWith("node-c TrustZonesInvalid node node-c is isolated from all other nodes: "
+                + "k8s.ovn.org/trust-zones: key \"__default\" must map to a list of zone names, got a string"));
+
+        // Removing every annotation connects everyone again (all zone-less).
+        for (String n : List.of("node-a", "node-b", "node-c", "node-d")) {
+            Clusters.annotateNode(client, n, OvnAnnotations.TRUST_ZONES, null);
+        }
+        assertZone("node-a", List.of("node-b", "node-c", "node-d"), List.of(new String[] {"default", "web-a1"}, new String[] {"default", "web-a3"}));
+        assertZone("node-c", List.of("node-a", "node-b", "node-d"), List.of());
+    }
+
+    @Test
+    @Order(8)
+    void aNodeWithMalformedAnnotationsIsSkippedWithAnEventAndRetriedWhenFixed() {
+        String good = Clusters.annotation(client, "node-d", OvnAnnotations.NODE_ENCAP_IPS);
+        Clusters.annotateNode(client, "node-d", OvnAnnotations.NODE_ENCAP_IPS, "[\"not-an-ip\"]");
+        assertZone("node-a", List.of("node-b", "node-c"), List.of(new String[] {"default", "web-a1"}, new String[] {"default", "web-a3"}));
+        assertThat(events).anyMatch(e -> e.startsWith("node-d NodeAnnotationInvalid zone node-a skips node node-d: "
+                + "k8s.ovn.org/node-encap-ips: value[0]: not an IP address"));
+        Clusters.annotateNode(client, "node-d", OvnAnnotations.NODE_ENCAP_IPS, good);
+        assertZone("node-a", List.of("node-b", "node-c", "node-d"), List.of(new String[] {"default", "web-a1"}, new String[] {"default", "web-a3"}));
     }
 }
