@@ -88,7 +88,7 @@ class ScaleTest {
         var threads = java.lang.management.ManagementFactory.getThreadMXBean();
         DesiredPolicyState first = null;
         DesiredPolicyState second = null;
-        for (int run = 0; run < 4; run++) {
+        for (int run = 0; run < 3; run++) {
             long cpu = threads.getCurrentThreadCpuTime();
             long wall = System.nanoTime();
             second = PolicyTranslator.translate(snapshot);

@@ -171,6 +171,41 @@ public final class AnpPriorities {
         return true;
     }
 
+    /**
+     * An ACL as found in the northbound database: its external_ids and priority.
+     *
+     * @param externalIds the row's external_ids
+     * @param priority the row's priority
+     */
+    public record ObservedAcl(Map<String, String> externalIds, int priority) {
+    }
+
+    /**
+     * Recovers the packed assignment from ACLs already in the database (at controller start), so that
+     * the first translation after a restart keeps every band where it is and writes nothing when
+     * nothing changed. An ANP's band top is its ACLs' {@code priority + gress-index}.
+     *
+     * @param specPriorityByAnp current spec.priority of each AdminNetworkPolicy by name
+     * @param acls the zone's ACLs (any owner; others are ignored)
+     */
+    public static PriorityAssignment recover(Map<String, Integer> specPriorityByAnp, java.util.Collection<ObservedAcl> acls) {
+        TreeMap<Integer, Band> bands = new TreeMap<>();
+        for (ObservedAcl acl : acls) {
+            Map<String, String> ids = acl.externalIds();
+            if (!"AdminNetworkPolicy".equals(ids.get("k8s.ovn.org/owner-type"))) {
+                continue;
+            }
+            Integer spec = specPriorityByAnp.get(ids.get("k8s.ovn.org/name"));
+            String index = ids.get("gress-index");
+            if (spec == null || spec <= FORMULA_MAX_PRIORITY || index == null || !index.chars().allMatch(Character::isDigit)) {
+                continue;
+            }
+            int top = acl.priority() + Integer.parseInt(index);
+            bands.merge(spec, new Band(top, 1), (a, b) -> new Band(Math.max(a.top(), b.top()), 1));
+        }
+        return new PriorityAssignment(bands);
+    }
+
     /** Last resort: bands back to back from the top; whatever does not fit is unplaced. */
     private static Map<Integer, Integer> tight(List<Integer> order, Map<Integer, Integer> sizes, Set<Integer> unplaced) {
         Map<Integer, Integer> result = new HashMap<>();
