@@ -153,6 +153,9 @@ public final class IdentityService implements AutoCloseable {
 
   /** Runs the service until the process is stopped. */
   public static void main(String[] args) {
+    // Bound how long a slow client may hold a webhook worker (seconds; read when the server class loads).
+    System.setProperty("sun.net.httpserver.maxReqTime", "15");
+    System.setProperty("sun.net.httpserver.maxRspTime", "15");
     System.exit(new CommandLine(new Options()).execute(args));
   }
 }

@@ -224,7 +224,7 @@ public final class NodeCertificateBootstrap implements AutoCloseable {
         }
       }
       try {
-        Thread.sleep(settings.pollInterval()); // polling keeps the requester's needs to get on one CSR
+        Thread.sleep(settings.pollInterval()); // polling needs only get on this CSR, no list/watch right
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new IllegalStateException("interrupted while waiting for CSR " + name, e);
