@@ -102,8 +102,10 @@ class NodeAgentTest {
         return "0a:58:0a:f4:00:%02x".formatted(i);
     }
 
+    /** CNI_NETNS as containerd passes it: a path (here through the /var/run symlink), not an ip-netns name. */
     private static CniRequest request(CniCommand command, Pod pod, EmulatedPod netns) {
-        return new CniRequest(command, "ctr-" + pod.getMetadata().getName(), netns.netns().path().orElseThrow().toString(),
+        return new CniRequest(command, "ctr-" + pod.getMetadata().getName(),
+                "/var/run/netns/" + netns.netns().name().orElseThrow(),
                 "eth0", new PodRef("default", pod.getMetadata().getName(), pod.getMetadata().getUid()),
                 new CniConfig("1.1.0", "kovn", "kovn-cni", "", 0, "", Optional.empty(), List.of()));
     }
