@@ -54,29 +54,47 @@ public final class OvsdbBulkLoadBench {
 
     private OvsdbBulkLoadBench() {}
 
+    /**
+     * One load: wall time, and CPU time of this JVM (the client side) and of the server. On a
+     * shared machine wall time mostly measures waiting for a core; CPU time does not.
+     */
+    record Load(long wallNs, long clientCpuNs, long serverCpuNs) {
+        long totalCpuNs() {
+            return clientCpuNs + serverCpuNs;
+        }
+    }
+
     public static void main(String[] args) throws Exception {
-        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 3;
+        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 5;
         List<Operation> ops = dataSet();
         byte[] raw = Json.bytes(Json.object().put("method", "transact").put("id", 1)
                 .set("params", OperationCodec.transactParams(NB, ops)));
         System.out.printf("data set: %d operations, %.1f MB of JSON%n", ops.size(), raw.length / 1e6);
 
-        long[] kovn = new long[rounds];
-        long[] rawNs = new long[rounds];
+        kovnLoad(ops); // warm-up (twice): JIT-compile the client's encode/decode paths, not measured
+        kovnLoad(ops);
+        Load[] kovnRuns = new Load[rounds];
+        Load[] rawRuns = new Load[rounds];
         for (int r = 0; r < rounds; r++) {
             // alternate which goes first so neither always meets a warmer machine
             if (r % 2 == 0) {
-                kovn[r] = kovnLoad(ops);
-                rawNs[r] = rawLoad(raw);
+                kovnRuns[r] = kovnLoad(ops);
+                rawRuns[r] = rawLoad(raw);
             } else {
-                rawNs[r] = rawLoad(raw);
-                kovn[r] = kovnLoad(ops);
+                rawRuns[r] = rawLoad(raw);
+                kovnRuns[r] = kovnLoad(ops);
             }
-            System.out.printf("round %d: kovn %.0f ms, raw %.0f ms%n", r, kovn[r] / 1e6, rawNs[r] / 1e6);
+            System.out.printf("round %d: kovn %s | raw %s%n", r, fmt(kovnRuns[r]), fmt(rawRuns[r]));
         }
+        long[] kovn = Arrays.stream(kovnRuns).mapToLong(Load::wallNs).toArray();
+        long[] rawNs = Arrays.stream(rawRuns).mapToLong(Load::wallNs).toArray();
+        long[] kovnCpu = Arrays.stream(kovnRuns).mapToLong(Load::totalCpuNs).toArray();
+        long[] rawCpu = Arrays.stream(rawRuns).mapToLong(Load::totalCpuNs).toArray();
 
         long[] mutate;
         long[] rewrite;
+        long mutateCpu = 0;
+        long rewriteCpu = 0;
         long heap;
         try (OvnDatabases ovn = OvnDatabases.start(OvnDatabases.Config.nbOnly());
              OvsdbClient c = OvsdbClient.builder().endpoint(ovn.nb().unixEndpoint()).connect()) {
@@ -91,22 +109,32 @@ public final class OvsdbBulkLoadBench {
             int n = 40;
             mutate = new long[n];
             rewrite = new long[n];
+            long pid = ovn.nb().pid().orElseThrow();
             for (int i = -warmup; i < n; i++) {
                 String extra = ip(21, i + warmup);
                 Mutation undo = Mutation.deleteOne("addresses", extra);
+                long s0 = processCpu(pid);
+                long c0 = jvmCpu();
                 long t0 = System.nanoTime();
                 c.transact(NB, List.of(Ops.mutate("Address_Set", where, Mutation.insertOne("addresses", extra))));
                 long tm = System.nanoTime() - t0;
+                long cpuM = jvmCpu() - c0 + processCpu(pid) - s0;
                 c.transact(NB, List.of(Ops.mutate("Address_Set", where, undo)));
                 Set<String> plusOne = new HashSet<>(big);
                 plusOne.add(extra);
+                var rewriteOp = Ops.update("Address_Set", Map.of("addresses", Set.copyOf(plusOne)), where.toArray(Condition[]::new));
+                s0 = processCpu(pid);
+                c0 = jvmCpu();
                 t0 = System.nanoTime();
-                c.transact(NB, List.of(Ops.update("Address_Set", Map.of("addresses", Set.copyOf(plusOne)), where.toArray(Condition[]::new))));
+                c.transact(NB, List.of(rewriteOp));
                 long tu = System.nanoTime() - t0;
+                long cpuU = jvmCpu() - c0 + processCpu(pid) - s0;
                 c.transact(NB, List.of(Ops.mutate("Address_Set", where, undo)));
                 if (i >= 0) {
                     mutate[i] = tm;
                     rewrite[i] = tu;
+                    mutateCpu += cpuM;
+                    rewriteCpu += cpuU;
                 }
             }
             heap = cacheHeap(c);
@@ -121,10 +149,16 @@ public final class OvsdbBulkLoadBench {
         System.out.println("|--------------------------------------------------|--------------|--------------|");
         System.out.printf("| bulk load via kovn client (median of %d)          | %9.0f ms |              |%n", rounds, k);
         System.out.printf("| same JSON raw on the socket (median of %d)        | %9.0f ms |              |%n", rounds, rw);
-        System.out.printf("| ratio kovn / raw                                 | %11.2fx | <= 1.5x      |%n", k / rw);
+        System.out.printf("| ratio kovn / raw (wall)                          | %11.2fx | <= 1.5x      |%n", k / rw);
+        System.out.printf("| kovn CPU, client + server (median)               | %9.0f ms |              |%n", median(kovnCpu) / 1e6);
+        System.out.printf("| raw CPU, writer + server (median)                | %9.0f ms |              |%n", median(rawCpu) / 1e6);
+        System.out.printf("| ratio kovn / raw (CPU)                           | %11.2fx | <= 1.5x      |%n", median(kovnCpu) / median(rawCpu));
         System.out.printf("| one address into a %d-address set: mutate     | %9.2f ms |              |%n", BIG_SET, m);
         System.out.printf("| same change by rewriting the column (update)     | %9.2f ms |              |%n", u);
-        System.out.printf("| ratio rewrite / mutate                           | %11.1fx | >= 20x       |%n", u / m);
+        System.out.printf("| ratio rewrite / mutate (wall)                    | %11.1fx | >= 20x       |%n", u / m);
+        System.out.printf("| CPU per mutate, client + server (mean of 40)     | %9.2f ms |              |%n", mutateCpu / 40 / 1e6);
+        System.out.printf("| CPU per rewrite, client + server (mean of 40)    | %9.2f ms |              |%n", rewriteCpu / 40 / 1e6);
+        System.out.printf("| ratio rewrite / mutate (CPU)                     | %11.1fx | >= 20x       |%n", (double) rewriteCpu / Math.max(1, mutateCpu));
         System.out.printf("| monitor cache heap (ACL+Address_Set+Port_Group)  | %9.1f MB | <= 200 MB    |%n", heap / 1e6);
     }
 
@@ -175,25 +209,53 @@ public final class OvsdbBulkLoadBench {
         return "10." + hi + "." + (n / 256) % 256 + "." + n % 256;
     }
 
-    private static long kovnLoad(List<Operation> ops) {
+    private static String fmt(Load l) {
+        return String.format("wall %5.0f ms, cpu client %4.0f ms + server %5.0f ms", l.wallNs() / 1e6, l.clientCpuNs() / 1e6,
+                l.serverCpuNs() / 1e6);
+    }
+
+    private static long jvmCpu() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+    }
+
+    /** utime + stime of a process, from /proc (clock ticks of 10 ms). */
+    private static long processCpu(long pid) {
+        try {
+            String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/" + pid + "/stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10_000_000L;
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static Load kovnLoad(List<Operation> ops) {
         try (OvnDatabases ovn = OvnDatabases.start(OvnDatabases.Config.nbOnly());
              OvsdbClient c = OvsdbClient.builder().endpoint(ovn.nb().unixEndpoint())
                      .timeout(java.time.Duration.ofMinutes(5)).connect()) {
+            long pid = ovn.nb().pid().orElseThrow();
+            long s0 = processCpu(pid);
+            long c0 = jvmCpu();
             long t0 = System.nanoTime();
             var r = c.transact(NB, ops);
             long t = System.nanoTime() - t0;
+            long c1 = jvmCpu();
+            long s1 = processCpu(pid);
             if (r.inserted().size() != ACLS) {
                 throw new IllegalStateException("expected " + ACLS + " named inserts, got " + r.inserted().size());
             }
-            return t;
+            return new Load(t, c1 - c0, s1 - s0);
         }
     }
 
     /** Writes the request bytes to the socket and reads until the whole reply has arrived. */
-    private static long rawLoad(byte[] request) throws IOException {
+    private static Load rawLoad(byte[] request) throws IOException {
         try (OvnDatabases ovn = OvnDatabases.start(OvnDatabases.Config.nbOnly());
              SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX)) {
             ch.connect(UnixDomainSocketAddress.of(ovn.nb().socket()));
+            long pid = ovn.nb().pid().orElseThrow();
+            long s0 = processCpu(pid);
+            long c0 = jvmCpu();
             long t0 = System.nanoTime();
             ByteBuffer out = ByteBuffer.wrap(request);
             while (out.hasRemaining()) {
@@ -210,11 +272,13 @@ public final class OvsdbBulkLoadBench {
                 framer.feed(buf, 0, n, reply::set);
             }
             long t = System.nanoTime() - t0;
+            long c1 = jvmCpu();
+            long s1 = processCpu(pid);
             String text = new String(reply.get(), StandardCharsets.UTF_8);
             if (text.contains("\"error\":{") || text.contains("\"error\":\"")) {
                 throw new IllegalStateException("raw transact failed: " + text.substring(0, Math.min(300, text.length())));
             }
-            return t;
+            return new Load(t, c1 - c0, s1 - s0);
         }
     }
 
