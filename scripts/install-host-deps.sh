@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian packages kovn's tests and sandbox use on the host (root required):
+# ping (ICMP probes),
 # ethtool (checksum offload off in pod namespaces), podman + runc + reference CNI plugins and
 # busybox-static (the real container runtime test). Idempotent: skips what is present.
 set -euo pipefail
 need=()
 command -v ethtool >/dev/null || need+=(ethtool)
 command -v socat >/dev/null || need+=(socat)
+command -v ping >/dev/null || need+=(iputils-ping)
 command -v podman >/dev/null || need+=(podman)
 command -v runc >/dev/null || need+=(runc)
 [[ -x /usr/lib/cni/tuning ]] || need+=(containernetworking-plugins)

@@ -148,7 +148,7 @@ public final class SandboxKubelet implements AutoCloseable {
             ips.add(node.nodeIp());
         } else {
             netns = Netns.add(netnsName(prefix, pod));
-            att = new CniInvoker.Attachment(uid, Netns.RUN_DIR.resolve(netns.name().orElseThrow()), "eth0",
+            att = new CniInvoker.Attachment(containerId(), Netns.RUN_DIR.resolve(netns.name().orElseThrow()), "eth0",
                     pod.getMetadata().getNamespace(), pod.getMetadata().getName(), uid);
             try {
                 result = node.cni().add(att);
@@ -231,6 +231,13 @@ public final class SandboxKubelet implements AutoCloseable {
         } catch (CniInvoker.CniCallException e) {
             LOG.warn("CNI DEL for {}/{}: {}", att.podNamespace(), att.podName(), e.getMessage());
         }
+    }
+
+    /** A container id as runtimes make them: 64 random hex digits (the host veth takes its first 15). */
+    static String containerId() {
+        byte[] b = new byte[32];
+        new java.security.SecureRandom().nextBytes(b);
+        return java.util.HexFormat.of().formatHex(b);
     }
 
     /** Network namespace names: readable, prefixed for cleanup, within the kernel's name limit. */
