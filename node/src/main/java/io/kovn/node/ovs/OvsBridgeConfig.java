@@ -44,6 +44,16 @@ public record OvsBridgeConfig(String integrationBridge, String datapathType, Str
         return Files.isDirectory(kernelModuleDir) ? SYSTEM : NETDEV;
     }
 
+    /**
+     * The system-id this switch already has (a real node keeps its chassis identity across agent
+     * restarts and reinstalls), if any.
+     */
+    public static java.util.Optional<String> existingSystemId(OvsVsctl vsctl) {
+        var r = vsctl.tryRun("--if-exists", "get", "Open_vSwitch", ".", "external_ids:system-id");
+        String id = r.ok() ? r.stdout().strip().replace("\"", "") : "";
+        return id.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(id);
+    }
+
     /** The ovs-vsctl arguments of the single idempotent transaction (pure). */
     public List<String> vsctlArgs() {
         List<String> a = new ArrayList<>();

@@ -43,6 +43,7 @@ class OvsBridgeConfigTest {
                 OvsdbServerProcess.Options.unixOnly())) {
             OvsVsctl vsctl = OvsVsctl.of(rt.binDir(), db.socket());
             vsctl.run("--no-wait", "init");
+            assertThat(OvsBridgeConfig.existingSystemId(vsctl)).isEmpty();
             try (OvsVswitchdProcess vswitchd = OvsVswitchdProcess.start(rt.binDir(), db.socket(), dir, ns)) {
                 config.apply(vsctl);
                 String first = vsctl.run("get", "Open_vSwitch", ".", "external_ids");
@@ -50,6 +51,7 @@ class OvsBridgeConfigTest {
                 assertThat(vsctl.run("get", "Open_vSwitch", ".", "external_ids")).isEqualTo(first)
                         .contains("system-id=chassis-1", "ovn-encap-ip=\"172.30.0.2\"");
                 assertThat(vsctl.run("get", "Bridge", "br-int", "datapath_type").strip()).isEqualTo("netdev");
+                assertThat(OvsBridgeConfig.existingSystemId(vsctl)).contains("chassis-1");
                 assertThat(vsctl.run("list-br")).isEqualTo("br-int\n");
                 // the netdev bridge's internal port lives in the namespace vswitchd runs in
                 assertThat(ns.linkExists("br-int")).isTrue();

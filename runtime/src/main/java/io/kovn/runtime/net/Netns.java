@@ -49,10 +49,16 @@ public final class Netns {
         return new Netns(null, path);
     }
 
-    /** Creates a named namespace with its loopback up. Fails if it exists already. */
+    /**
+     * Creates a named namespace with its loopback up. Fails if it exists already. Serialised:
+     * the first {@code ip netns add} on a machine also sets up the /run/netns mount, and two
+     * doing that at once can fail.
+     */
     public static Netns add(String name) {
         Netns ns = named(name);
-        Command.run("ip", "netns", "add", name);
+        synchronized (Netns.class) {
+            Command.run("ip", "netns", "add", name);
+        }
         ns.ip("link", "set", "lo", "up");
         return ns;
     }
