@@ -42,8 +42,11 @@ final class ApiServerDispatcher extends Dispatcher {
   public MockResponse dispatch(RecordedRequest request) {
     requests.incrementAndGet();
     HttpMethod method = request.method();
+    if (method == HttpMethod.GET) {
+      return get(request);
+    }
     Optional<ResourcePath> parsed = ResourcePath.parse(request.getPath());
-    if (method == HttpMethod.GET || method == HttpMethod.DELETE || parsed.isEmpty()) {
+    if (method == HttpMethod.DELETE || parsed.isEmpty()) {
       return delegate.dispatch(request);
     }
     ResourcePath path = parsed.get();
@@ -58,6 +61,28 @@ final class ApiServerDispatcher extends Dispatcher {
       } catch (IOException | RuntimeException e) {
         return new MockResponse().setResponseCode(400).setBody(status(400, "BadRequest", String.valueOf(e.getMessage())));
       }
+    }
+  }
+
+  /** Reads and watches; selectors the mock cannot evaluate are evaluated here. */
+  private MockResponse get(RecordedRequest request) {
+    Optional<SelectorFilter> filter;
+    try {
+      filter = SelectorFilter.of(request);
+    } catch (IllegalArgumentException e) {
+      return new MockResponse().setResponseCode(400).setBody(status(400, "BadRequest", e.getMessage()));
+    }
+    if (filter.isEmpty()) {
+      return delegate.dispatch(request);
+    }
+    MockResponse response = delegate.dispatch(
+        new RecordedRequest(request.getHttpVersion(), HttpMethod.GET, filter.get().path(), request.getHeaders(), new Buffer()));
+    try {
+      return response.getWebSocketListener() != null
+          ? response.withWebSocketUpgrade(filter.get().filterWatch(response.getWebSocketListener()))
+          : filter.get().filterList(response);
+    } catch (IOException e) {
+      return new MockResponse().setResponseCode(500).setBody(status(500, "InternalError", e.getMessage()));
     }
   }
 

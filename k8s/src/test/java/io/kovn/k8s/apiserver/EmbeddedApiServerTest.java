@@ -218,6 +218,45 @@ class EmbeddedApiServerTest {
         .isInstanceOfSatisfying(KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(415));
   }
 
+  @Test
+  void setBasedLabelSelectorsAndFieldSelectorsFilterListsAndWatches() throws Exception {
+    for (String node : List.of("fs-1", "fs-2")) {
+      for (String app : List.of("web", "db")) {
+        client.pods().inNamespace("fs").resource(new PodBuilder()
+            .withNewMetadata().withName(node + "-" + app).withNamespace("fs").addToLabels("app", app).endMetadata()
+            .withNewSpec().withNodeName(node).addNewContainer().withName("c").withImage("i").endContainer().endSpec()
+            .build()).create();
+      }
+    }
+    var pods = client.pods().inNamespace("fs");
+    assertThat(pods.withField("spec.nodeName", "fs-1").list().getItems())
+        .extracting(p -> p.getMetadata().getName()).containsExactlyInAnyOrder("fs-1-web", "fs-1-db");
+    assertThat(pods.withLabelIn("app", "web", "cache").list().getItems())
+        .extracting(p -> p.getMetadata().getName()).containsExactlyInAnyOrder("fs-1-web", "fs-2-web");
+    assertThat(pods.withLabelNotIn("app", "web").withField("spec.nodeName", "fs-2").list().getItems())
+        .extracting(p -> p.getMetadata().getName()).containsExactly("fs-2-db");
+
+    // a node agent's watch: pods on its node; a pod moving in or out is ADDED or DELETED for it
+    List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+    try (var watch = client.pods().inAnyNamespace().withField("spec.nodeName", "fs-2")
+        .watch(new io.fabric8.kubernetes.client.Watcher<>() {
+          @Override
+          public void eventReceived(Action action, Pod pod) {
+            seen.add(action + " " + pod.getMetadata().getName());
+          }
+
+          @Override
+          public void onClose(io.fabric8.kubernetes.client.WatcherException cause) {}
+        })) {
+      org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(5)).until(() -> seen.size() >= 2);
+      pods.withName("fs-1-web").edit(p -> new PodBuilder(p).editMetadata().addToLabels("x", "1").endMetadata().build());
+      pods.withName("fs-2-db").edit(p -> new PodBuilder(p).editMetadata().addToLabels("x", "1").endMetadata().build());
+      pods.withName("fs-2-web").delete();
+      org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(5)).until(() -> seen.size() >= 4);
+    }
+    assertThat(seen).containsExactlyInAnyOrder("ADDED fs-2-web", "ADDED fs-2-db", "MODIFIED fs-2-db", "DELETED fs-2-web");
+  }
+
   private static GenericKubernetesResource cudn(String name) {
     GenericKubernetesResource cudn = new GenericKubernetesResource();
     cudn.setApiVersion("k8s.ovn.org/v1");
