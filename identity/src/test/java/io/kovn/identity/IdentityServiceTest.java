@@ -8,98 +8,73 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.kovn.identity.bootstrap.NodeCertificateBootstrap;
 import io.kovn.identity.bootstrap.NodeCredentials;
-import io.kovn.identity.pki.CertificateAuthority;
-import io.kovn.identity.pki.Keys;
-import io.kovn.identity.pki.Pem;
-import io.kovn.identity.pki.SecureFiles;
 import io.kovn.identity.testing.Cluster;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.file.Path;
-import java.security.KeyPair;
-import java.security.KeyStore;
+import io.kovn.identity.webhook.AdmissionDecision;
+import io.kovn.identity.webhook.WebhookCaller;
+import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.UUID;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 
 /**
- * The whole service from its command line: the sandbox signer and approver give a node its
- * certificate, and the webhook judges that node's pod updates with the identity from the
- * certificate (as kube-apiserver passes it) and the subnets from the Node informer.
+ * The service as the sandbox runs it: its signer and approver give a node its certificate, and its
+ * webhook, called as kube-apiserver calls it with the identity from that certificate, judges the
+ * node's updates of real Node objects (subnets from the Node informer).
  */
 class IdentityServiceTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @Test
   void issuesNodeCertificatesAndJudgesThatNodesUpdates() throws Exception {
-    try (Cluster cluster = new Cluster(false, "node1")) {
-      cluster.admin.nodes().withName("node1").edit(n -> new NodeBuilder(n).editMetadata()
-          .addToAnnotations("k8s.ovn.org/node-subnets", "{\"default\":[\"10.244.1.0/24\"]}").endMetadata().build());
-      CertificateAuthority servingCa = CertificateAuthority.create("webhook-ca");
-      KeyPair pair = Keys.ecP256();
-      Path cert = cluster.folder.resolve("tls.crt");
-      Path key = cluster.folder.resolve("tls.key");
-      SecureFiles.writeAtomically(cert, Pem.encode(servingCa.issueServer("kovn-identity", pair.getPublic(), Duration.ofHours(1), List.of("127.0.0.1"))));
-      SecureFiles.writePrivate(key, Pem.encode(pair.getPrivate()));
-
-      IdentityService.Options options = new IdentityService.Options();
-      new CommandLine(options).parseArgs("--webhook-port", "0", "--tls-cert-file", cert.toString(), "--tls-key-file", key.toString(),
-          "--enable-interconnect", "--sandbox-signer-ca-dir", cluster.folder.resolve("signer-ca").toString());
-      try (IdentityService service = IdentityService.start(options, cluster.admin);
+    try (Cluster cluster = new Cluster(false, "node1", "node2")) {
+      for (String node : new String[] {"node1", "node2"}) {
+        cluster.admin.nodes().withName(node).edit(n -> new NodeBuilder(n).editMetadata()
+            .addToAnnotations("k8s.ovn.org/node-subnets", "{\"default\":[\"10.244." + node.charAt(4) + ".0/24\"]}").endMetadata().build());
+      }
+      try (SandboxIdentity identity = SandboxIdentity.start(cluster.admin, cluster.folder, true);
+          WebhookCaller apiServer = identity.caller();
           NodeCertificateBootstrap agent = new NodeCertificateBootstrap(new NodeCertificateBootstrap.Settings("node1",
               cluster.folder.resolve("node1"), Duration.ofHours(1), 0.8, Duration.ofSeconds(20), Duration.ofMillis(100), Duration.ofSeconds(1)),
               cluster.bootstrapConfig("node1"), Clock.systemUTC())) {
         NodeCredentials credentials = agent.start();
-        URI pod = URI.create("https://127.0.0.1:" + service.webhookAddress().orElseThrow().getPort() + "/pod");
-        try (HttpClient client = HttpClient.newBuilder().sslContext(trusting(servingCa)).build()) {
-          assertThat(allowed(client, pod, credentials, "node1", "10.244.1.5/24")).isTrue();
-          assertThat(allowed(client, pod, credentials, "node1", "10.244.7.5/24")).isFalse();
-          assertThat(allowed(client, pod, credentials, "node2", "10.244.1.5/24")).isFalse();
-        }
+        assertThat(identity.clientCa()).isEqualTo(cluster.clientCa.certificate());
+        X509Certificate node1 = credentials.certificate();
+
+        assertThat(apiServer.podStatusUpdate(node1, pod("node1", null), pod("node1", "10.244.1.5/24"))).isEqualTo(AdmissionDecision.ALLOW);
+        assertThat(apiServer.podStatusUpdate(node1, pod("node1", null), pod("node1", "10.244.2.5/24")))
+            .isInstanceOfSatisfying(AdmissionDecision.Deny.class, d -> assertThat(d.message()).contains("does not belong to node node1"));
+        assertThat(apiServer.podStatusUpdate(node1, pod("node2", null), pod("node2", "10.244.2.5/24"))).isInstanceOf(AdmissionDecision.Deny.class);
+
+        JsonNode own = node(cluster, "node1");
+        assertThat(apiServer.nodeStatusUpdate(node1, own, annotated(own, "k8s.ovn.org/node-encap-ips", "[\"172.18.0.3\"]")))
+            .isEqualTo(AdmissionDecision.ALLOW);
+        assertThat(apiServer.nodeStatusUpdate(node1, own, annotated(own, "k8s.ovn.org/trust-zones", "{\"__default\":[\"tz1\"]}")))
+            .isInstanceOf(AdmissionDecision.Deny.class);
+        JsonNode other = node(cluster, "node2");
+        assertThat(apiServer.nodeStatusUpdate(node1, other, annotated(other, "k8s.ovn.org/node-encap-ips", "[\"172.18.0.3\"]")))
+            .isInstanceOfSatisfying(AdmissionDecision.Deny.class, d -> assertThat(d.message()).contains("not allowed to modify node node2"));
       }
     }
   }
 
-  /** A pods/status UPDATE review as kube-apiserver sends it for the certificate's user. */
-  private static boolean allowed(HttpClient client, URI uri, NodeCredentials credentials, String podNode, String ip) throws Exception {
-    ObjectNode before = JSON.createObjectNode().put("apiVersion", "v1").put("kind", "Pod");
-    before.putObject("metadata").put("name", "web").put("namespace", "default");
-    before.putObject("spec").put("nodeName", podNode);
-    ObjectNode after = before.deepCopy();
-    ((ObjectNode) after.get("metadata")).putObject("annotations").put("k8s.ovn.org/pod-networks",
-        "{\"default\":{\"ip_addresses\":[\"" + ip + "\"],\"mac_address\":\"0a:58:0a:f4:01:05\",\"role\":\"primary\"}}");
-    ObjectNode review = JSON.createObjectNode().put("apiVersion", "admission.k8s.io/v1").put("kind", "AdmissionReview");
-    ObjectNode request = review.putObject("request").put("uid", UUID.randomUUID().toString()).put("operation", "UPDATE");
-    request.putObject("kind").put("group", "").put("version", "v1").put("kind", "Pod");
-    ObjectNode user = request.putObject("userInfo").put("username", credentials.subject().commonName());
-    List<String> groups = new ArrayList<>(credentials.subject().organizations());
-    groups.add("system:authenticated");
-    groups.forEach(user.putArray("groups")::add);
-    request.set("oldObject", before);
-    request.set("object", after);
-    HttpResponse<String> response = client.send(HttpRequest.newBuilder(uri).POST(HttpRequest.BodyPublishers.ofString(review.toString())).build(),
-        HttpResponse.BodyHandlers.ofString());
-    assertThat(response.statusCode()).isEqualTo(200);
-    JsonNode body = JSON.readTree(response.body());
-    return body.path("response").path("allowed").asBoolean();
+  private JsonNode node(Cluster cluster, String name) {
+    return JSON.valueToTree(cluster.admin.nodes().withName(name).get());
   }
 
-  private static SSLContext trusting(CertificateAuthority ca) throws Exception {
-    KeyStore store = KeyStore.getInstance("PKCS12");
-    store.load(null, null);
-    store.setCertificateEntry("ca", ca.certificate());
-    TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-    tmf.init(store);
-    SSLContext tls = SSLContext.getInstance("TLS");
-    tls.init(null, tmf.getTrustManagers(), null);
-    return tls;
+  private static JsonNode annotated(JsonNode object, String key, String value) {
+    ObjectNode copy = object.deepCopy();
+    ((ObjectNode) copy.get("metadata")).withObjectProperty("annotations").put(key, value);
+    return copy;
+  }
+
+  private static JsonNode pod(String nodeName, String ip) {
+    ObjectNode pod = JSON.createObjectNode().put("apiVersion", "v1").put("kind", "Pod");
+    ObjectNode metadata = pod.putObject("metadata").put("name", "web").put("namespace", "default");
+    pod.putObject("spec").put("nodeName", nodeName);
+    if (ip != null) {
+      metadata.putObject("annotations").put("k8s.ovn.org/pod-networks",
+          "{\"default\":{\"ip_addresses\":[\"" + ip + "\"],\"mac_address\":\"0a:58:0a:f4:01:05\",\"role\":\"primary\"}}");
+    }
+    return pod;
   }
 }
