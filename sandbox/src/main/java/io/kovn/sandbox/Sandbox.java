@@ -1,8 +1,10 @@
 package io.kovn.sandbox;
 
-import io.fabric8.kubernetes.api.model.NodeAddress;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.kovn.k8s.apiserver.EmbeddedApiServer;
 import io.kovn.node.NodeAgent;
 import io.kovn.node.NodeAgentConfig;
@@ -18,6 +20,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -31,6 +34,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class Sandbox implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Sandbox.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
     private final SandboxLayout layout;
     private final Deque<AutoCloseable> closeables = new ArrayDeque<>();
     private final List<EmulatedNode> nodes = new ArrayList<>();
@@ -100,12 +104,11 @@ public final class Sandbox implements AutoCloseable {
         }
         List<SandboxKubelet.NodeHandle> handles = new ArrayList<>();
         for (EmulatedNode n : nodes) {
-            client.nodes().withName(n.name()).editStatus(node -> {
-                if (node.getStatus() == null) node.setStatus(new io.fabric8.kubernetes.api.model.NodeStatus());
-                node.getStatus().setAddresses(List.of(new NodeAddress(n.encapIp(), "InternalIP"),
-                        new NodeAddress(n.name(), "Hostname")));
-                return node;
-            });
+            // A merge patch without resourceVersion: the cluster manager annotates nodes meanwhile.
+            client.nodes().withName(n.name()).subresource("status").patch(PatchContext.of(PatchType.JSON_MERGE),
+                    JSON.writeValueAsString(Map.of("status", Map.of("addresses", List.of(
+                            Map.of("type", "InternalIP", "address", n.encapIp()),
+                            Map.of("type", "Hostname", "address", n.name()))))));
             OvsBridgeConfig ovs = new OvsBridgeConfig(OvsBridgeConfig.BR_INT, OvsBridgeConfig.NETDEV, n.systemId(),
                     n.name(), n.encapIp(), "unix:" + n.sbSocket());
             NodeAgent agent = NodeAgent.start(client, NodeAgentConfig.defaults(n.name(), ovs, n.vsctl(), n.netns(),

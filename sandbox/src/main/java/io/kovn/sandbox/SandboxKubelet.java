@@ -3,9 +3,10 @@ package io.kovn.sandbox;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodCondition;
-import io.fabric8.kubernetes.api.model.PodIP;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.kovn.k8s.runtime.ControllerMetrics;
@@ -33,6 +34,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class SandboxKubelet implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SandboxKubelet.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     /** What the kubelet needs to know of an emulated node. */
     public record NodeHandle(String name, Netns netns, String nodeIp, CniInvoker cni) {}
@@ -128,10 +130,8 @@ public final class SandboxKubelet implements AutoCloseable {
         }).toList();
         switch (PodScheduler.place(null, pod.getSpec().getNodeSelector(), views)) {
             case PodScheduler.Placement.OnNode on -> client.pods().inNamespace(pod.getMetadata().getNamespace())
-                    .withName(pod.getMetadata().getName()).edit(p -> {
-                        p.getSpec().setNodeName(on.node());
-                        return p;
-                    });
+                    .withName(pod.getMetadata().getName())
+                    .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"nodeName\":\"" + on.node() + "\"}}");
             case PodScheduler.Placement.Unschedulable u -> LOG.warn("pod {} unschedulable: {}", key(pod), u.reason());
         }
     }
@@ -182,32 +182,24 @@ public final class SandboxKubelet implements AutoCloseable {
         return new ProcessBuilder(netns.command(argv)).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     }
 
-    private void writeStatus(Pod pod, NodeHandle node, Netns netns, List<String> ips) {
+    private void writeStatus(Pod pod, NodeHandle node, Netns netns, List<String> ips) throws IOException {
         String now = Instant.now().toString();
-        client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).edit(p -> {
-            p.getMetadata().getAnnotations().put(SandboxLayout.NETNS_ANNOTATION, netns.name().orElseThrow());
-            return p;
-        });
-        client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).editStatus(p -> {
-            var st = p.getStatus() == null ? new io.fabric8.kubernetes.api.model.PodStatus() : p.getStatus();
-            st.setPhase("Running");
-            st.setHostIP(node.nodeIp());
-            st.setPodIP(ips.isEmpty() ? null : ips.get(0));
-            st.setPodIPs(ips.stream().map(PodIP::new).toList());
-            st.setStartTime(now);
-            st.setConditions(List.of(condition("PodScheduled", now), condition("Initialized", now),
-                    condition("ContainersReady", now), condition("Ready", now)));
-            p.setStatus(st);
-            return p;
-        });
-    }
-
-    private static PodCondition condition(String type, String now) {
-        PodCondition c = new PodCondition();
-        c.setType(type);
-        c.setStatus("True");
-        c.setLastTransitionTime(now);
-        return c;
+        var ref = client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName());
+        // Merge patches without resourceVersion: the zone controller annotates the pod meanwhile.
+        ref.patch(PatchContext.of(PatchType.JSON_MERGE), JSON.writeValueAsString(Map.of("metadata",
+                Map.of("annotations", Map.of(SandboxLayout.NETNS_ANNOTATION, netns.name().orElseThrow())))));
+        List<Map<String, String>> conditions = List.of("PodScheduled", "Initialized", "ContainersReady", "Ready").stream()
+                .map(t -> Map.of("type", t, "status", "True", "lastTransitionTime", now)).toList();
+        Map<String, Object> status = new java.util.LinkedHashMap<>();
+        status.put("phase", "Running");
+        status.put("hostIP", node.nodeIp());
+        status.put("startTime", now);
+        status.put("conditions", conditions);
+        if (!ips.isEmpty()) {
+            status.put("podIP", ips.get(0));
+            status.put("podIPs", ips.stream().map(ip -> Map.of("ip", ip)).toList());
+        }
+        ref.subresource("status").patch(PatchContext.of(PatchType.JSON_MERGE), JSON.writeValueAsString(Map.of("status", status)));
     }
 
     private void teardown(String key, RunningPod pod) {
