@@ -95,6 +95,8 @@ public final class OvsdbBulkLoadBench {
         long[] rewrite;
         long mutateCpu = 0;
         long rewriteCpu = 0;
+        long mutateServerCpu = 0;
+        long rewriteServerCpu = 0;
         long heap;
         try (OvnDatabases ovn = OvnDatabases.start(OvnDatabases.Config.nbOnly());
              OvsdbClient c = OvsdbClient.builder().endpoint(ovn.nb().unixEndpoint()).connect()) {
@@ -105,8 +107,8 @@ public final class OvsdbBulkLoadBench {
             }
             c.transact(NB, List.of(Ops.insert("Address_Set", Map.of("name", "big", "addresses", Set.copyOf(big)))));
             List<Condition> where = List.of(Condition.eq("name", "big"));
-            int warmup = 10;
-            int n = 40;
+            int warmup = 40;
+            int n = 60;
             mutate = new long[n];
             rewrite = new long[n];
             long pid = ovn.nb().pid().orElseThrow();
@@ -118,7 +120,8 @@ public final class OvsdbBulkLoadBench {
                 long t0 = System.nanoTime();
                 c.transact(NB, List.of(Ops.mutate("Address_Set", where, Mutation.insertOne("addresses", extra))));
                 long tm = System.nanoTime() - t0;
-                long cpuM = jvmCpu() - c0 + processCpu(pid) - s0;
+                long serverM = processCpu(pid) - s0;
+                long cpuM = jvmCpu() - c0 + serverM;
                 c.transact(NB, List.of(Ops.mutate("Address_Set", where, undo)));
                 Set<String> plusOne = new HashSet<>(big);
                 plusOne.add(extra);
@@ -128,13 +131,16 @@ public final class OvsdbBulkLoadBench {
                 t0 = System.nanoTime();
                 c.transact(NB, List.of(rewriteOp));
                 long tu = System.nanoTime() - t0;
-                long cpuU = jvmCpu() - c0 + processCpu(pid) - s0;
+                long serverU = processCpu(pid) - s0;
+                long cpuU = jvmCpu() - c0 + serverU;
                 c.transact(NB, List.of(Ops.mutate("Address_Set", where, undo)));
                 if (i >= 0) {
                     mutate[i] = tm;
                     rewrite[i] = tu;
                     mutateCpu += cpuM;
                     rewriteCpu += cpuU;
+                    mutateServerCpu += serverM;
+                    rewriteServerCpu += serverU;
                 }
             }
             heap = cacheHeap(c);
@@ -156,8 +162,10 @@ public final class OvsdbBulkLoadBench {
         System.out.printf("| one address into a %d-address set: mutate     | %9.2f ms |              |%n", BIG_SET, m);
         System.out.printf("| same change by rewriting the column (update)     | %9.2f ms |              |%n", u);
         System.out.printf("| ratio rewrite / mutate (wall)                    | %11.1fx | >= 20x       |%n", u / m);
-        System.out.printf("| CPU per mutate, client + server (mean of 40)     | %9.2f ms |              |%n", mutateCpu / 40 / 1e6);
-        System.out.printf("| CPU per rewrite, client + server (mean of 40)    | %9.2f ms |              |%n", rewriteCpu / 40 / 1e6);
+        System.out.printf("| CPU per mutate, client + server (mean of %d)     | %9.2f ms | server %.2f  |%n", mutate.length,
+                mutateCpu / (double) mutate.length / 1e6, mutateServerCpu / (double) mutate.length / 1e6);
+        System.out.printf("| CPU per rewrite, client + server (mean of %d)    | %9.2f ms | server %.2f |%n", rewrite.length,
+                rewriteCpu / (double) rewrite.length / 1e6, rewriteServerCpu / (double) rewrite.length / 1e6);
         System.out.printf("| ratio rewrite / mutate (CPU)                     | %11.1fx | >= 20x       |%n", (double) rewriteCpu / Math.max(1, mutateCpu));
         System.out.printf("| monitor cache heap (ACL+Address_Set+Port_Group)  | %9.1f MB | <= 200 MB    |%n", heap / 1e6);
     }
