@@ -98,6 +98,11 @@ class ScaleTest {
                     second.acls().size(), second.addressSets().size(), second.portGroups().size());
         }
         assertThat(second).isEqualTo(first);
+        for (int run = 0; run < 3; run++) {
+            long cpu = threads.getCurrentThreadCpuTime();
+            new io.kovn.policy.select.ClusterIndex(snapshot.namespaces(), snapshot.pods(), snapshot.nodes());
+            System.out.printf("index only run %d: %d ms cpu%n", run, (threads.getCurrentThreadCpuTime() - cpu) / 1_000_000);
+        }
         // 100 ANPs x 20 rules (one ACL each) + 2 BANP + 500 NP + 500 namespaces x (deny + ARP allow)
         assertThat(first.acls()).hasSize(100 * 20 + 2 + 500 + 500 * 2);
         assertThat(first.reports()).allSatisfy(r -> assertThat(r.failure()).isEmpty());
