@@ -62,17 +62,21 @@ public final class PodPlumber {
         String host = hostInterfaceName(spec.containerId());
         long start = System.nanoTime();
         try {
-            remove(host, spec.podNetns(), spec.ifName());
-            removeStalePortsOf(spec.ifaceId(), host);
+            removeLeftoversOf(spec.ifaceId(), host);
+            long cleaned = System.nanoTime();
             nodeNetns.addVethPair(host, spec.ifName(), spec.podNetns());
             configurePodSide(spec);
             nodeNetns.ip("link", "set", "dev", host, "mtu", Integer.toString(spec.mtu()), "up");
+            long linked = System.nanoTime();
             vsctl.run(addPortArgs(spec, host));
+            long ported = System.nanoTime();
             awaitOvnInstalled(host);
+            long installed = System.nanoTime();
             PlumbedInterface result = new PlumbedInterface(host, nodeNetns.mac(host), spec.ifName(), spec.mac(),
                     spec.podNetns().path().map(Object::toString).orElse(""), spec.ipCidrs(), spec.gatewayIps());
-            LOG.info("plumbed {} ({}) as {} in {} ms", spec.ifaceId(), spec.ipCidrs(), host,
-                    (System.nanoTime() - start) / 1_000_000);
+            LOG.info("plumbed {} ({}) as {} in {} ms (cleanup {}, links {}, port {}, ovn-installed {})",
+                    spec.ifaceId(), spec.ipCidrs(), host, ms(start, System.nanoTime()), ms(start, cleaned),
+                    ms(cleaned, linked), ms(linked, ported), ms(ported, installed));
             return result;
         } catch (RuntimeException e) {
             try {
@@ -83,6 +87,10 @@ public final class PodPlumber {
             throw e instanceof PlumbingException pe ? pe
                     : new PlumbingException("plumbing " + spec.ifaceId() + " failed: " + e.getMessage(), e);
         }
+    }
+
+    private static long ms(long from, long to) {
+        return (to - from) / 1_000_000;
     }
 
     private void configurePodSide(PodInterfaceSpec spec) {
@@ -143,8 +151,8 @@ public final class PodPlumber {
 
     private void remove(String host, Netns podNetns, String ifName) {
         vsctl.run("--if-exists", "del-port", bridge, host);
-        nodeNetns.deleteLink(host);
-        if (podNetns != null && ifName != null && podNetns.exists()) {
+        // The pod end goes with the host end; look inside the pod only when the host end was gone.
+        if (!nodeNetns.deleteLink(host) && podNetns != null && ifName != null && podNetns.exists()) {
             podNetns.deleteLink(ifName);
         }
     }
@@ -173,16 +181,28 @@ public final class PodPlumber {
         return out;
     }
 
-    /** Ports left by an earlier sandbox of the same pod would compete for the binding. */
-    private void removeStalePortsOf(String ifaceId, String keep) {
-        String names = vsctl.run("--bare", "--columns=name", "find", "Interface",
-                "external_ids:iface-id=" + OvsVsctl.quote(ifaceId));
-        for (String name : names.split("\\s+")) {
-            if (!name.isBlank() && !name.equals(keep)) {
-                LOG.info("removing stale port {} of {}", name, ifaceId);
-                vsctl.run("--if-exists", "del-port", bridge, name);
-                nodeNetns.deleteLink(name);
+    /**
+     * Before an ADD: ports already bound to this pod (an earlier sandbox, or a retried ADD) would
+     * compete for the binding, and a veth of the same name would block ours. Deleting the host end
+     * of a veth also deletes its pod end.
+     */
+    private void removeLeftoversOf(String ifaceId, String host) {
+        List<String> stale = new ArrayList<>();
+        for (String name : vsctl.run("--bare", "--columns=name", "find", "Interface",
+                "external_ids:iface-id=" + OvsVsctl.quote(ifaceId)).split("\\s+")) {
+            if (!name.isBlank()) {
+                stale.add(name);
             }
+        }
+        if (!stale.isEmpty()) {
+            LOG.info("removing ports {} left for {}", stale, ifaceId);
+            List<String> args = new ArrayList<>(List.of("--no-wait"));
+            stale.forEach(name -> args.addAll(List.of("--", "--if-exists", "del-port", bridge, name)));
+            vsctl.run(args);
+            stale.forEach(nodeNetns::deleteLink);
+        }
+        if (!stale.contains(host)) {
+            nodeNetns.deleteLink(host);
         }
     }
 

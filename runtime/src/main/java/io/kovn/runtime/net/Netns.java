@@ -260,13 +260,13 @@ public final class Netns {
         return names;
     }
 
-    /** Deletes a link; returns false (and does nothing) when it does not exist. */
+    /** Deletes a link; returns false (and does nothing) when it does not exist. One {@code ip} call. */
     public boolean deleteLink(String link) {
         Command.Result r = tryIp("link", "del", "dev", link);
         if (r.ok()) {
             return true;
         }
-        if (!linkExists(link)) {
+        if (r.stderr().contains("Cannot find device") || r.stderr().contains("does not exist")) {
             return false;
         }
         r.orThrow();
