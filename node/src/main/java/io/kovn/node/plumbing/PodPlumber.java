@@ -80,7 +80,8 @@ public final class PodPlumber {
             return result;
         } catch (RuntimeException e) {
             try {
-                remove(host, spec.podNetns(), spec.ifName());
+                // only what this ADD may have made: the port and our veth (its pod end goes with it)
+                remove(host, null, null);
             } catch (RuntimeException cleanup) {
                 e.addSuppressed(cleanup);
             }
