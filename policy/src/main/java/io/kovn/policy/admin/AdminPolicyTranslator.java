@@ -132,10 +132,11 @@ public final class AdminPolicyTranslator {
         }
         ObjectId ruleId = base.with(IdKey.DIRECTION, rule.direction().value()).with(IdKey.GRESS_INDEX, rule.index());
         Map<IpFamily, String> setNames = new EnumMap<>(IpFamily.class);
+        SortedSet<String> all = peers.all();
         for (IpFamily family : families) {
             ObjectId setId = ruleId.with(IdKey.IP_FAMILY, family.idValue());
-            SortedSet<String> addresses = families.size() == 1 && peers.addresses.stream().allMatch(a -> IpFamily.of(a) == family)
-                    ? peers.addresses : ofFamily(peers.addresses, family);
+            SortedSet<String> addresses = families.size() == 1 && all.stream().allMatch(a -> IpFamily.of(a) == family)
+                    ? all : ofFamily(all, family);
             addressSets.add(new DesiredAddressSet(setId.hashedName(), setId.externalIds(), addresses));
             setNames.put(family, setId.hashedName());
         }
@@ -236,10 +237,23 @@ public final class AdminPolicyTranslator {
 
     /** Peer addresses of one rule, the peer pods (for egress named ports), and what kinds were seen. */
     private static final class Peers {
+        /** Node IPs, CIDRs and fail-closed networks. */
         final TreeSet<String> addresses = new TreeSet<>();
+        /** Memoized, shared IP sets of the pod selections. */
+        final List<SortedSet<String>> podIps = new ArrayList<>();
         final List<PodInfo> pods = new ArrayList<>();
         boolean ipPeers;
         boolean unknown;
+
+        /** All addresses; the memoized set itself when it is the only source (shared, not copied). */
+        SortedSet<String> all() {
+            if (addresses.isEmpty() && podIps.size() == 1) {
+                return podIps.getFirst();
+            }
+            TreeSet<String> union = new TreeSet<>(addresses);
+            podIps.forEach(union::addAll);
+            return union;
+        }
     }
 
     private Peers resolvePeers(AdminPolicy.Rule rule, String where, List<PolicyWarning> warnings) {
@@ -273,8 +287,7 @@ public final class AdminPolicyTranslator {
             }
             if (namespaceSelector != null) {
                 peers.pods.addAll(index.pods(namespaceSelector, podSelector));
-                // Sorted and memoized: an empty TreeSet copies a sorted set in linear time.
-                peers.addresses.addAll(index.podIps(namespaceSelector, podSelector));
+                peers.podIps.add(index.podIps(namespaceSelector, podSelector));
             }
         }
         return peers;

@@ -14,6 +14,6 @@ import java.util.SortedSet;
 public record DesiredAddressSet(String name, Map<String, String> externalIds, SortedSet<String> addresses) {
     public DesiredAddressSet {
         externalIds = Map.copyOf(externalIds);
-        addresses = java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(addresses));
+        addresses = FrozenSortedSet.of(addresses);
     }
 }

@@ -177,7 +177,7 @@ public final class ClusterIndex {
             for (PodInfo pod : pods(namespaceSelector, podSelector)) {
                 ips.addAll(pod.ips());
             }
-            cached = java.util.Collections.unmodifiableSortedSet(ips);
+            cached = io.kovn.policy.model.FrozenSortedSet.of(ips);
             ipSelections.put(key, cached);
         }
         return cached;
