@@ -1,0 +1,88 @@
+package io.kovn.sandbox.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.kovn.runtime.net.Netns;
+import io.kovn.sandbox.Prober.Verdict;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/** Three emulated nodes, two pods each: real TCP, UDP and ICMP across geneve tunnels. */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class PodConnectivityE2ETest {
+    static SandboxFixture sb;
+    static final List<Pod> pods = new ArrayList<>();
+
+    @BeforeAll
+    static void up() throws Exception {
+        sb = new SandboxFixture(3);
+        sb.namespace("e2e", Map.of());
+        for (int n = 1; n <= 3; n++) {
+            for (int i = 1; i <= 2; i++) sb.pod("e2e", "p" + n + i, "node-" + n, Map.of("app", "p"));
+        }
+        for (int n = 1; n <= 3; n++) {
+            for (int i = 1; i <= 2; i++) pods.add(sb.awaitRunning("e2e", "p" + n + i));
+        }
+    }
+
+    @AfterAll
+    static void down() {
+        if (sb != null) {
+            sb.close();
+            assertThat(sb.leftovers()).as("namespaces and links left after close").isEmpty();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void everyPodReachesEveryOtherPodOverTcpUdpAndIcmp() throws Exception {
+        for (Pod a : pods) {
+            for (Pod b : pods) {
+                if (a == b) continue;
+                String flow = a.getMetadata().getName() + " -> " + b.getMetadata().getName();
+                var tcp = sb.probe(a, b, "tcp", 80);
+                assertThat(tcp.verdict()).as("tcp " + flow).isEqualTo(Verdict.ALLOWED);
+                assertThat(tcp.answer()).as("answering pod").isEqualTo(b.getMetadata().getName());
+                assertThat(sb.probe(a, b, "udp", 5353).verdict()).as("udp " + flow).isEqualTo(Verdict.ALLOWED);
+                assertThat(sb.probe(a, b, "icmp", 0).verdict()).as("icmp " + flow).isEqualTo(Verdict.ALLOWED);
+            }
+        }
+    }
+
+    @Test
+    @Order(2)
+    void aClosedPortIsRefusedNotDropped() throws Exception {
+        assertThat(sb.probe(pods.get(0), pods.get(3), "tcp", 9999).verdict()).isEqualTo(Verdict.REFUSED);
+    }
+
+    @Test
+    @Order(3)
+    void aDeletedPodFreesItsIpAndLeavesNoNamespaceOrPort() throws Exception {
+        Pod victim = pods.get(5);
+        String netns = victim.getMetadata().getAnnotations().get(io.kovn.sandbox.SandboxLayout.NETNS_ANNOTATION);
+        String ip = victim.getStatus().getPodIP();
+        sb.client.pods().inNamespace("e2e").withName(victim.getMetadata().getName()).delete();
+        await().atMost(Duration.ofSeconds(20)).until(() -> !Netns.list().contains(netns));
+        var node = sb.sandbox.nodes().stream().filter(n -> n.name().equals("node-3")).findFirst().orElseThrow();
+        await().atMost(Duration.ofSeconds(20)).until(() -> !node.nbctl("--bare", "--columns=name", "list", "Logical_Switch_Port")
+                .contains("e2e_" + victim.getMetadata().getName()));
+        assertThat(node.vsctl().run("--bare", "--columns=external_ids", "list", "Interface"))
+                .as("no OVS interface for the deleted pod").doesNotContain("iface-id=e2e_" + victim.getMetadata().getName());
+        // The freed address goes to the next pod on that node.
+        sb.pod("e2e", "reborn", "node-3", Map.of("app", "p"));
+        Pod reborn = sb.awaitRunning("e2e", "reborn");
+        assertThat(reborn.getStatus().getPodIP()).isEqualTo(ip);
+        assertThat(sb.probe(pods.get(0), reborn, "tcp", 80).answer()).isEqualTo("reborn");
+    }
+
+}

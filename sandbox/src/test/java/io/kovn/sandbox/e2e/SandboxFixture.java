@@ -1,0 +1,105 @@
+package io.kovn.sandbox.e2e;
+
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kovn.runtime.OvnRuntime;
+import io.kovn.runtime.net.Netns;
+import io.kovn.sandbox.Prober;
+import io.kovn.sandbox.Sandbox;
+import io.kovn.sandbox.SandboxConfig;
+import io.kovn.sandbox.SandboxLayout;
+import io.kovn.sandbox.infra.Leftovers;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * One real sandbox for a test class: emulated nodes with real OVN/OVS, the control plane, the
+ * kubelet and the real CNI plugin. Every namespace and link carries a random test prefix and is
+ * removed on close, also when start-up fails.
+ */
+public final class SandboxFixture implements AutoCloseable {
+    public final String prefix = "kve" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0xffff)) + "-";
+    public final SandboxLayout layout;
+    public final Sandbox sandbox;
+    public final KubernetesClient client;
+    public final Prober prober;
+
+    public SandboxFixture(int nodes) throws Exception {
+        Path dir = Files.createTempDirectory(Path.of("/tmp"), "kve");
+        layout = new SandboxLayout(dir);
+        Path root = Path.of("").toAbsolutePath().getParent();
+        int third = ThreadLocalRandom.current().nextInt(1, 250);
+        try {
+            sandbox = Sandbox.start(layout, new SandboxConfig(nodes, prefix, "10.253." + third + ".0/24"),
+                    OvnRuntime.locate(), root);
+        } catch (Exception e) {
+            Leftovers.cleanup(prefix, dir);
+            throw e;
+        }
+        client = sandbox.client();
+        prober = new Prober(layout.netutil());
+    }
+
+    public void namespace(String name, Map<String, String> labels) {
+        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name).addToLabels(labels)
+                .endMetadata().build()).create();
+    }
+
+    /** A pod on {@code node} serving TCP 80/8080 and UDP 53/5353 (answering with its name). */
+    public Pod pod(String namespace, String name, String node, Map<String, String> labels) {
+        return client.pods().inNamespace(namespace).resource(new PodBuilder()
+                .withNewMetadata().withName(name).withNamespace(namespace).addToLabels(labels).endMetadata()
+                .withNewSpec().withNodeName(node).addNewContainer().withName("main").withImage("kovn/netutil")
+                .withPorts(tcp(80, "web"), tcp(8080, "web-alt"), udp(53, "dns"), udp(5353, "mdns"))
+                .endContainer().endSpec().build()).create();
+    }
+
+    private static io.fabric8.kubernetes.api.model.ContainerPort tcp(int port, String name) {
+        return new ContainerPortBuilder().withContainerPort(port).withProtocol("TCP").withName(name).build();
+    }
+
+    private static io.fabric8.kubernetes.api.model.ContainerPort udp(int port, String name) {
+        return new ContainerPortBuilder().withContainerPort(port).withProtocol("UDP").withName(name).build();
+    }
+
+    /** Waits until the pod runs with an IP, and returns it as the API server has it. */
+    public Pod awaitRunning(String namespace, String name) {
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
+            Pod p = client.pods().inNamespace(namespace).withName(name).get();
+            return p != null && p.getStatus() != null && "Running".equals(p.getStatus().getPhase())
+                    && p.getStatus().getPodIP() != null
+                    && p.getMetadata().getAnnotations().containsKey(SandboxLayout.NETNS_ANNOTATION);
+        });
+        return client.pods().inNamespace(namespace).withName(name).get();
+    }
+
+    public Prober.Result probe(Pod from, Pod to, String protocol, int port) throws Exception {
+        return prober.probe(from.getMetadata().getAnnotations().get(SandboxLayout.NETNS_ANNOTATION), protocol,
+                to.getStatus().getPodIP(), port, Duration.ofSeconds(2));
+    }
+
+    /** The namespaces and root-namespace links of this fixture that exist now. */
+    public List<String> leftovers() {
+        List<String> out = new java.util.ArrayList<>(Netns.list().stream().filter(n -> n.startsWith(prefix)).toList());
+        out.addAll(Netns.root().links().stream().filter(l -> l.startsWith(prefix)).toList());
+        return out;
+    }
+
+    @Override
+    public void close() {
+        try {
+            sandbox.close();
+        } finally {
+            Leftovers.cleanup(prefix, layout.dir());
+        }
+    }
+}
