@@ -51,6 +51,7 @@ public final class OvsdbClient implements AutoCloseable {
     private final Duration connectTimeout;
     private final Duration backoffMin;
     private final Duration backoffMax;
+    private final Duration inactivityProbe;
     private final Map<String, SchemaVersion> expected;
     private final TrafficCounters counters = new TrafficCounters();
     private final List<SessionListener> listeners = new CopyOnWriteArrayList<>();
@@ -68,6 +69,7 @@ public final class OvsdbClient implements AutoCloseable {
         this.connectTimeout = b.connectTimeout;
         this.backoffMin = b.backoffMin;
         this.backoffMax = b.backoffMax;
+        this.inactivityProbe = b.inactivityProbe;
         this.expected = Map.copyOf(b.expected);
     }
 
@@ -227,7 +229,8 @@ public final class OvsdbClient implements AutoCloseable {
 
     private void establish(int index) throws IOException {
         Endpoint ep = endpoints.get(index);
-        RpcSession s = new RpcSession(Transports.open(ep, tls, connectTimeout), this::onNotification, timeout).start();
+        RpcSession s = new RpcSession(Transports.open(ep, tls, connectTimeout), this::onNotification, timeout)
+                .start().probeInactivity(inactivityProbe);
         try {
             schemas.clear();
             for (var e : expected.entrySet()) {
@@ -308,6 +311,7 @@ public final class OvsdbClient implements AutoCloseable {
         private Duration connectTimeout = Duration.ofSeconds(5);
         private Duration backoffMin = Duration.ofMillis(100);
         private Duration backoffMax = Duration.ofSeconds(5);
+        private Duration inactivityProbe = Duration.ofSeconds(5);
         private final Map<String, SchemaVersion> expected = new LinkedHashMap<>();
 
         private Builder() {}
@@ -339,6 +343,12 @@ public final class OvsdbClient implements AutoCloseable {
         public Builder backoff(Duration min, Duration max) {
             this.backoffMin = min;
             this.backoffMax = max;
+            return this;
+        }
+
+        /** After this long without a message, send echo; no answer in as long again drops the connection. Zero disables. */
+        public Builder inactivityProbe(Duration interval) {
+            this.inactivityProbe = Objects.requireNonNull(interval);
             return this;
         }
 

@@ -38,6 +38,12 @@ public final class RpcSession implements AutoCloseable {
     private final ReentrantLock writeLock = new ReentrantLock();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final CompletableFuture<Throwable> done = new CompletableFuture<>();
+    private volatile long lastReceived = System.nanoTime();
+    private volatile boolean probing;
+
+    /** Shared timer for inactivity probes; daemon so it never keeps the JVM alive. */
+    private static final java.util.concurrent.ScheduledExecutorService PROBES =
+            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> Thread.ofPlatform().daemon().name("ovsdb-probe").unstarted(r));
 
     private record Pending(String method, CompletableFuture<JsonNode> future) {}
 
@@ -55,6 +61,32 @@ public final class RpcSession implements AutoCloseable {
     /** Starts the reader thread. */
     public RpcSession start() {
         Thread.ofPlatform().daemon().name("ovsdb-reader-" + transport.peer()).start(this::readLoop);
+        return this;
+    }
+
+    /**
+     * Detects a dead peer that never closes the connection (e.g. a host gone from the network):
+     * after {@code interval} without any message, sends {@code echo}; no answer within another
+     * interval ends the session. As OVS does with its inactivity probe.
+     */
+    public RpcSession probeInactivity(Duration interval) {
+        if (interval.isZero() || interval.isNegative()) {
+            return this;
+        }
+        long nanos = interval.toNanos();
+        var task = PROBES.scheduleAtFixedRate(() -> {
+            if (probing || closed.get() || System.nanoTime() - lastReceived < nanos) {
+                return;
+            }
+            probing = true;
+            call("echo", Json.array(), interval).whenComplete((r, e) -> {
+                probing = false;
+                if (e != null) {
+                    fail(new IOException("no answer to an inactivity probe within " + interval, e));
+                }
+            });
+        }, nanos / 2, nanos / 2, TimeUnit.NANOSECONDS);
+        done.whenComplete((c, e) -> task.cancel(false));
         return this;
     }
 
@@ -215,6 +247,7 @@ public final class RpcSession implements AutoCloseable {
                     }
                     throw new IOException("connection closed by " + transport.peer());
                 }
+                lastReceived = System.nanoTime();
                 framer.feed(buf, 0, n, this::dispatch);
             }
         } catch (Throwable t) {

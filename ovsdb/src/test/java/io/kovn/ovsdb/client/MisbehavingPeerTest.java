@@ -46,6 +46,10 @@ class MisbehavingPeerTest {
     }
 
     private OvsdbClient connect(Script script) throws IOException {
+        return connect(script, Duration.ofSeconds(5));
+    }
+
+    private OvsdbClient connect(Script script, Duration probe) throws IOException {
         server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
         peer = Thread.ofVirtual().start(() -> {
             try (Socket s = server.accept()) {
@@ -69,7 +73,8 @@ class MisbehavingPeerTest {
             }
         });
         return OvsdbClient.builder().endpoint("tcp:127.0.0.1:" + server.getLocalPort())
-                .timeout(Duration.ofSeconds(2)).backoff(Duration.ofSeconds(30), Duration.ofSeconds(30)).connect();
+                .timeout(Duration.ofSeconds(2)).backoff(Duration.ofSeconds(30), Duration.ofSeconds(30))
+                .inactivityProbe(probe).connect();
     }
 
     private static void oneByteAtATime(OutputStream out, String text) throws Exception {
@@ -146,6 +151,28 @@ class MisbehavingPeerTest {
         })) {
             assertThatThrownBy(c::listDbs).isInstanceOf(ConnectionException.class)
                     .hasRootCauseMessage("connection closed inside a message");
+        }
+    }
+
+    @Test
+    void aPeerThatNeverAnswersTheInactivityProbeIsDisconnected() throws Exception {
+        try (OvsdbClient c = connect((in, out, requests) -> { }, Duration.ofMillis(200))) {
+            assertThat(c.isConnected()).isTrue();
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> !c.isConnected());
+        }
+    }
+
+    @Test
+    void aPeerThatAnswersTheInactivityProbeStaysConnected() throws Exception {
+        try (OvsdbClient c = connect((in, out, requests) -> {
+            for (int i = 0; i < 10; i++) {
+                JsonNode req = requests.take();
+                out.write(("{\"id\":" + req.get("id") + ",\"result\":[],\"error\":null}").getBytes(StandardCharsets.UTF_8));
+                out.flush();
+            }
+        }, Duration.ofMillis(100))) {
+            Thread.sleep(800); // several probe periods: the echo answers keep the session alive
+            assertThat(c.isConnected()).isTrue();
         }
     }
 
