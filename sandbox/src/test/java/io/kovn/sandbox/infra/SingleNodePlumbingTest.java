@@ -161,4 +161,17 @@ class SingleNodePlumbingTest {
             plumber.del("ctr8", b.netns(), "eth0");
         }
     }
+
+    @Test
+    void anAddThatCannotCreateItsInterfaceLeavesTheExistingOneAlone() {
+        try (EmulatedPod f = EmulatedPod.create(prefix, "default", "busy")) {
+            f.netns().addVethPair("eth0", "other");
+            PodInterfaceSpec s = new PodInterfaceSpec("default", "busy", null, "ctrbusy", f.netns(), "eth0", mac(10),
+                    List.of("10.244.0.10/24"), List.of(), List.of(), 1400);
+            assertThatThrownBy(() -> plumber.add(s)).isInstanceOf(PlumbingException.class)
+                    .hasMessageContaining("File exists");
+            assertThat(f.netns().linkExists("eth0")).isTrue();
+            assertThat(node.netns().linkExists("ctrbusy")).isFalse();
+        }
+    }
 }
