@@ -13,6 +13,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A decorator in front of fabric8's CRUD dispatcher adding the {@link ApiServerRules} a real API
@@ -25,6 +27,8 @@ import java.util.concurrent.atomic.AtomicLong;
 final class ApiServerDispatcher extends Dispatcher {
 
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Pattern CSR_APPROVAL = Pattern.compile(
+      "^(?<csr>/apis/certificates\\.k8s\\.io/v1/certificatesigningrequests/[^/?]+)/approval(?:\\?.*)?$");
 
   private final Dispatcher delegate;
   private final AtomicLong requests = new AtomicLong();
@@ -45,6 +49,12 @@ final class ApiServerDispatcher extends Dispatcher {
     if (method == HttpMethod.GET) {
       return get(request);
     }
+    Matcher approval = CSR_APPROVAL.matcher(request.getPath());
+    if (method == HttpMethod.PUT && approval.matches()) {
+      synchronized (this) {
+        return approve(request, approval.group("csr"));
+      }
+    }
     Optional<ResourcePath> parsed = ResourcePath.parse(request.getPath());
     if (method == HttpMethod.DELETE || parsed.isEmpty()) {
       return delegate.dispatch(request);
@@ -61,6 +71,37 @@ final class ApiServerDispatcher extends Dispatcher {
       } catch (IOException | RuntimeException e) {
         return new MockResponse().setResponseCode(400).setBody(status(400, "BadRequest", String.valueOf(e.getMessage())));
       }
+    }
+  }
+
+  /**
+   * The CSR {@code approval} subresource (which the mock does not know): only the approval
+   * conditions of the request body are stored, through the status subresource.
+   */
+  private MockResponse approve(RecordedRequest request, String csrPath) {
+    try {
+      MockResponse current = delegate.dispatch(
+          new RecordedRequest(request.getHttpVersion(), HttpMethod.GET, csrPath, request.getHeaders(), new Buffer()));
+      if (current.code() != 200) {
+        return current;
+      }
+      JsonNode existing = JSON.readTree(current.getBody().getBytes());
+      JsonNode incoming = JSON.readTree(body(request));
+      if (stale(incoming, existing)) {
+        return new MockResponse().setResponseCode(409).setBody(status(409, "Conflict",
+            "Operation cannot be fulfilled on certificatesigningrequests: the object has been modified"));
+      }
+      ObjectNode stored = existing.deepCopy();
+      JsonNode conditions = incoming.path("status").path("conditions");
+      ObjectNode status = stored.get("status") instanceof ObjectNode s ? s : stored.putObject("status");
+      if (conditions.isArray()) {
+        status.set("conditions", conditions.deepCopy());
+      } else {
+        status.remove("conditions");
+      }
+      return delegate.dispatch(withBody(request, HttpMethod.PUT, csrPath + "/status", stored));
+    } catch (IOException | RuntimeException e) {
+      return new MockResponse().setResponseCode(400).setBody(status(400, "BadRequest", String.valueOf(e.getMessage())));
     }
   }
 
