@@ -88,7 +88,7 @@ class ScaleTest {
         var threads = java.lang.management.ManagementFactory.getThreadMXBean();
         DesiredPolicyState first = null;
         DesiredPolicyState second = null;
-        for (int run = 0; run < 3; run++) {
+        for (int run = 0; run < Integer.getInteger("scale.runs", 3); run++) {
             long cpu = threads.getCurrentThreadCpuTime();
             long wall = System.nanoTime();
             second = PolicyTranslator.translate(snapshot);
@@ -98,7 +98,7 @@ class ScaleTest {
                     second.acls().size(), second.addressSets().size(), second.portGroups().size());
         }
         assertThat(second).isEqualTo(first);
-        for (int run = 0; run < 3; run++) {
+        for (int run = 0; run < Integer.getInteger("scale.runs", 3); run++) {
             long cpu = threads.getCurrentThreadCpuTime();
             new io.kovn.policy.select.ClusterIndex(snapshot.namespaces(), snapshot.pods(), snapshot.nodes());
             System.out.printf("index only run %d: %d ms cpu%n", run, (threads.getCurrentThreadCpuTime() - cpu) / 1_000_000);

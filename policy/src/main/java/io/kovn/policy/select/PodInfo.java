@@ -13,6 +13,7 @@ import java.util.Map;
  * @param hostNetwork host-network pods are never subjects or pod peers
  * @param namedPorts the containers' named ports
  * @param nodeName the node the pod is scheduled on, if any
+ * @param portName the logical switch port name {@code <namespace>_<name>} (derived when null)
  */
 public record PodInfo(
         String namespace,
@@ -21,16 +22,19 @@ public record PodInfo(
         List<String> ips,
         boolean hostNetwork,
         List<ContainerPort> namedPorts,
-        String nodeName) {
+        String nodeName,
+        String portName) {
 
     public PodInfo {
         labels = Map.copyOf(labels);
         ips = List.copyOf(ips);
         namedPorts = List.copyOf(namedPorts);
+        portName = namespace + "_" + name;
     }
 
-    /** The logical switch port name, {@code <namespace>_<name>}. */
-    public String portName() {
-        return namespace + "_" + name;
+    /** A pod's facts; the port name is derived. */
+    public PodInfo(String namespace, String name, Map<String, String> labels, List<String> ips, boolean hostNetwork,
+            List<ContainerPort> namedPorts, String nodeName) {
+        this(namespace, name, labels, ips, hostNetwork, namedPorts, nodeName, null);
     }
 }
