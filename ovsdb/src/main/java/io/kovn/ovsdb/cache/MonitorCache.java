@@ -212,6 +212,9 @@ public final class MonitorCache implements DatabaseCache, AutoCloseable {
                         request(s, method == MonitorMethod.COND_SINCE ? MonitorMethod.COND : MonitorMethod.PLAIN);
                     } else {
                         synced.completeExceptionally(cause);
+                        if (!(cause instanceof RpcErrorException)) {
+                            s.close(); // e.g. no answer in time: reconnect and monitor again
+                        }
                     }
                     return;
                 }
