@@ -96,6 +96,14 @@ public final class Controller<K> implements AutoCloseable {
     return queue.depth();
   }
 
+  /**
+   * True when no key is queued, being reconciled, or waiting for a retry or requeue; together with
+   * {@link #hasSynced()} this is "converged" for tests and benchmarks.
+   */
+  public boolean isIdle() {
+    return queue.isIdle();
+  }
+
   /** How many times in a row {@code key} has failed (0 after a success). */
   public int failures(K key) {
     return retries.failures(key);

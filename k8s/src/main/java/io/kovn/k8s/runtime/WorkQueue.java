@@ -99,14 +99,14 @@ public final class WorkQueue<K> implements AutoCloseable {
   private void fire(K key, long deadline) {
     lock.lock();
     try {
-      // a later, shorter addAfter superseded this timer; its own timer adds the key
-      if (!waiting.remove(key, deadline)) {
-        return;
+      // a later, shorter addAfter superseded this timer; its own timer adds the key. Adding under the
+      // lock leaves no instant in which the key is neither waiting nor queued (isIdle would lie).
+      if (waiting.remove(key, deadline)) {
+        add(key);
       }
     } finally {
       lock.unlock();
     }
-    add(key);
   }
 
   /**
@@ -156,6 +156,19 @@ public final class WorkQueue<K> implements AutoCloseable {
     lock.lock();
     try {
       return queue.size();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * True when no key is queued, being processed, or waiting for a delay (a retry or requeue): the
+   * owner has converged as far as this queue knows.
+   */
+  public boolean isIdle() {
+    lock.lock();
+    try {
+      return queue.isEmpty() && processing.isEmpty() && waiting.isEmpty();
     } finally {
       lock.unlock();
     }

@@ -56,6 +56,23 @@ class WorkQueueTest {
   }
 
   @Test
+  void idleMeansNothingQueuedProcessingOrDelayed() throws Exception {
+    assertThat(queue.isIdle()).isTrue();
+    queue.add("a");
+    assertThat(queue.isIdle()).isFalse();
+    assertThat(queue.take()).contains("a");
+    assertThat(queue.isIdle()).as("while processing").isFalse();
+    queue.done("a");
+    assertThat(queue.isIdle()).isTrue();
+    queue.addAfter("b", Duration.ofMillis(30));
+    assertThat(queue.isIdle()).as("while a retry waits").isFalse();
+    await().atMost(Duration.ofSeconds(2)).until(() -> queue.depth() == 1);
+    assertThat(queue.take()).contains("b");
+    queue.done("b");
+    assertThat(queue.isIdle()).isTrue();
+  }
+
+  @Test
   void shutdownWakesWaitingTakersAndRefusesNewKeys() throws Exception {
     CompletableFuture<Optional<String>> taker = CompletableFuture.supplyAsync(() -> {
       try {
