@@ -1,0 +1,126 @@
+package io.kovn.controller.policy;
+
+import io.kovn.ovn.ids.ObjectId;
+import io.kovn.ovn.ids.OwnerType;
+import io.kovn.ovn.nb.AddressSet;
+import io.kovn.ovn.nb.Acl;
+import io.kovn.ovn.nb.Meter;
+import io.kovn.ovn.nb.MeterBand;
+import io.kovn.ovn.nb.PortGroup;
+import io.kovn.ovsdb.data.Uuid;
+import io.kovn.ovsdb.diff.Desired;
+import io.kovn.ovsdb.diff.DesiredState;
+import io.kovn.ovsdb.diff.Owner;
+import io.kovn.ovsdb.diff.Ref;
+import io.kovn.ovsdb.diff.RowKey;
+import io.kovn.policy.model.DesiredAcl;
+import io.kovn.policy.model.DesiredAddressSet;
+import io.kovn.policy.model.DesiredPolicyState;
+import io.kovn.policy.model.DesiredPortGroup;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Pure: the translation's {@link DesiredPolicyState} as the OVSDB diff's {@link DesiredState}
+ * (generated NB rows), with port group members resolved from switch port names to the uuids the
+ * zone's NB holds now. A member whose switch port does not exist yet is left out; the controller
+ * reconciles again when that port is inserted (membership is level-driven).
+ */
+public final class NorthboundRows {
+    /** The tables the policy reconcile owns rows in, in dependency order. */
+    public static final List<String> TABLES = List.of(AddressSet.TABLE_NAME, Acl.TABLE_NAME, PortGroup.TABLE_NAME);
+    /** Owner types of policy rows (names from the reference, so its runbooks find them). */
+    public static final Set<String> OWNER_TYPES = Set.of(OwnerType.ADMIN_NETWORK_POLICY.wireName(),
+            OwnerType.BASELINE_ADMIN_NETWORK_POLICY.wireName(), OwnerType.NETWORK_POLICY.wireName(),
+            OwnerType.NETPOL_NAMESPACE.wireName());
+    /** The meter every policy ACL names; created when absent. */
+    public static final String METER = DesiredAcl.LOGGING_METER;
+    /** Packets per second ovn-controller logs per ACL at most (the reference's default rate). */
+    public static final long METER_RATE = 20;
+
+    private NorthboundRows() {
+    }
+
+    /** The rows the policy reconcile owns: every policy owner type of {@code controller}. */
+    public static Owner owner(String controller) {
+        return Owner.controller(controller).withAny(Owner.OWNER_TYPE, OWNER_TYPES);
+    }
+
+    /**
+     * The desired policy rows.
+     *
+     * @param state the translation's output
+     * @param switchPorts logical switch port name to its uuid, as the NB holds them now
+     */
+    public static DesiredState of(DesiredPolicyState state, Map<String, Uuid> switchPorts) {
+        DesiredState.Builder b = DesiredState.builder();
+        TABLES.forEach(b::table);
+        for (DesiredAddressSet set : state.addressSets().values()) {
+            b.add(AddressSet.newRow().withName(set.name()).withAddresses(set.addresses()).withExternalIds(set.externalIds()));
+        }
+        for (DesiredAcl acl : state.acls().values()) {
+            b.add(acl(acl));
+        }
+        for (DesiredPortGroup pg : state.portGroups().values()) {
+            Set<Uuid> members = new LinkedHashSet<>();
+            for (String port : pg.ports()) {
+                Uuid uuid = switchPorts.get(port);
+                if (uuid != null) {
+                    members.add(uuid);
+                }
+            }
+            List<Ref> acls = pg.acls().stream().map(id -> Ref.to(Acl.TABLE_NAME, id)).toList();
+            b.add(Desired.of(PortGroup.newRow().withName(pg.name()).withExternalIds(pg.externalIds()))
+                    .withRefs(PortGroup.ACLS, acls)
+                    .withRefs(PortGroup.PORTS, members));
+        }
+        return b.build();
+    }
+
+    /** One ACL row; every column stated, so drift in any of them is repaired. */
+    static Acl acl(DesiredAcl acl) {
+        return Acl.newRow()
+                .withName(acl.name())
+                .withPriority(acl.priority())
+                .withDirection(Acl.Direction.fromWire(acl.direction().ovsdbValue()))
+                .withMatch(acl.match())
+                .withAction(Acl.Action.fromWire(acl.action().ovsdbValue()))
+                .withTier(acl.tier())
+                .withLog(acl.log())
+                .withSeverity(acl.severity().map(Acl.Severity::fromWire))
+                .withMeter(acl.meter())
+                .withOptions(acl.options())
+                .withExternalIds(acl.externalIds());
+    }
+
+    /** The id of kovn's {@value #METER} meter (owner type {@code Cluster}: it belongs to no policy). */
+    public static ObjectId meterId(String controller) {
+        return ObjectId.of(controller, OwnerType.CLUSTER, METER);
+    }
+
+    /** Exactly kovn's meter rows: the {@code Cluster} rows named {@value #METER}. */
+    public static Owner meterOwner(String controller) {
+        return Owner.controller(controller).types(OwnerType.CLUSTER.wireName()).with(Owner.NAME, METER);
+    }
+
+    /**
+     * The {@value #METER} meter as the reference makes it: a fair packet-rate meter with one drop
+     * band, so a flood of logged packets cannot overload ovn-controller.
+     */
+    public static DesiredState meter(String controller) {
+        ObjectId id = meterId(controller);
+        Map<String, String> meterIds = new TreeMap<>(id.externalIds());
+        ObjectId bandId = id.with("band", "drop");
+        Map<String, String> bandIds = new TreeMap<>(bandId.externalIds());
+        return DesiredState.builder()
+                .table(Meter.TABLE_NAME, RowKey.externalId())
+                .table(MeterBand.TABLE_NAME, RowKey.externalId())
+                .add(MeterBand.newRow().withAction(MeterBand.Action.DROP).withRate(METER_RATE).withExternalIds(bandIds))
+                .add(Desired.of(Meter.newRow().withName(METER).withUnit(Meter.Unit.PKTPS).withFair(true).withExternalIds(meterIds))
+                        .withRefs(Meter.BANDS, Ref.to(MeterBand.TABLE_NAME, bandId.primaryId())))
+                .build();
+    }
+}

@@ -1,0 +1,166 @@
+package io.kovn.controller.policy;
+
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.kovn.k8s.api.policy.AdminNetworkPolicy;
+import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
+import io.kovn.k8s.events.ConditionWriter;
+import io.kovn.k8s.runtime.Controller;
+import io.kovn.k8s.runtime.Informers;
+import io.kovn.ovn.nb.LogicalSwitchPort;
+import io.kovn.ovsdb.cache.CacheListener;
+import io.kovn.ovsdb.cache.CacheUpdate;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The network-policy controller of one zone: enforces NetworkPolicy (tier 2), AdminNetworkPolicy
+ * (tier 1) and the BaselineAdminNetworkPolicy (tier 3) in the zone's NB, next to the zone controller
+ * that makes the pods' switch ports.
+ *
+ * <p>Wiring: informers on namespaces, pods, nodes, NetworkPolicies, ANPs and BANPs, and the NB
+ * monitor cache, all feed one key into a {@link Controller} running {@link PolicyReconciler}. A switch
+ * port inserted or deleted re-queues it (a pod whose port appears after its last event still joins its
+ * port groups), and so does a change to the policy tables that this controller did not write (drift
+ * is repaired without a restart).
+ *
+ * <pre>{@code
+ * PolicyController policies = PolicyController.start(
+ *         PolicyControllerConfig.of(node, "unix:" + nbSocket, events, registry), client);
+ * ...
+ * policies.close();
+ * }</pre>
+ */
+public final class PolicyController implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(PolicyController.class);
+    /** The one key of the zone's policy reconcile. */
+    static final String KEY = "policies";
+
+    private final PolicyControllerConfig config;
+    private final PolicyNorthbound nb;
+    private final PolicyControllerMetrics metrics;
+    private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
+    private final PolicyReconciler reconciler;
+    private final Controller<String> controller;
+    private final CacheListener nbListener;
+
+    private PolicyController(PolicyControllerConfig config, KubernetesClient client, PolicyNorthbound nb)
+            throws InterruptedException {
+        this.config = config;
+        this.nb = nb;
+        this.metrics = PolicyControllerMetrics.in(config.registry());
+        SharedIndexInformer<Namespace> namespaces = informer(client.namespaces().runnableInformer(0));
+        SharedIndexInformer<Pod> pods = informer(client.pods().inAnyNamespace().runnableInformer(0));
+        SharedIndexInformer<Node> nodes = informer(client.nodes().runnableInformer(0));
+        SharedIndexInformer<NetworkPolicy> nps = informer(client.network().v1().networkPolicies().inAnyNamespace()
+                .runnableInformer(0));
+        SharedIndexInformer<AdminNetworkPolicy> anps = informer(client.resources(AdminNetworkPolicy.class).runnableInformer(0));
+        SharedIndexInformer<BaselineAdminNetworkPolicy> banps = informer(client.resources(BaselineAdminNetworkPolicy.class)
+                .runnableInformer(0));
+        informers.forEach(SharedIndexInformer::start);
+        if (!Informers.waitForCacheSync(config.syncTimeout(), informers)) {
+            informers.forEach(SharedIndexInformer::close);
+            throw new IllegalStateException("policies of zone " + config.nodeName() + ": informers did not sync within "
+                    + config.syncTimeout());
+        }
+        PolicyStatus status = new PolicyStatus(config.nodeName(), new ConditionWriter(client, Clock.systemUTC()), config.events());
+        this.reconciler = new PolicyReconciler(config, new PolicyReconciler.Caches(namespaces.getIndexer(),
+                pods.getIndexer(), nodes.getIndexer(), nps.getIndexer(), anps.getIndexer(), banps.getIndexer()),
+                nb, status, metrics);
+        this.controller = Controller.builder("policies-" + config.nodeName(), reconciler)
+                .watch(namespaces, o -> List.of(KEY))
+                .watch(pods, o -> List.of(KEY))
+                .watch(nodes, o -> List.of(KEY))
+                .watch(nps, o -> List.of(KEY))
+                .watch(anps, o -> List.of(KEY))
+                .watch(banps, o -> List.of(KEY))
+                .build();
+        this.nbListener = this::onNorthbound;
+    }
+
+    private <T> SharedIndexInformer<T> informer(SharedIndexInformer<T> informer) {
+        informers.add(informer);
+        return informer;
+    }
+
+    /**
+     * Connects to the zone's NB, starts the informers and reconciles until closed.
+     *
+     * @param config the zone and options
+     * @param client the Kubernetes client (not closed by this controller)
+     */
+    public static PolicyController start(PolicyControllerConfig config, KubernetesClient client) {
+        PolicyNorthbound nb = PolicyNorthbound.connect(config.nbEndpoint(), config.ovsdbTimeout());
+        try {
+            PolicyController pc = new PolicyController(config, client, nb);
+            pc.controller.start();
+            nb.cache().addListener(pc.nbListener);
+            pc.controller.enqueue(KEY);
+            LOG.info("policies of zone {} started (NB {})", config.nodeName(), config.nbEndpoint());
+            return pc;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            nb.close();
+            throw new IllegalStateException("interrupted while starting the policies of zone " + config.nodeName(), e);
+        } catch (RuntimeException e) {
+            nb.close();
+            throw e;
+        }
+    }
+
+    private void onNorthbound(CacheUpdate update) {
+        boolean ports = !update.forTable(LogicalSwitchPort.TABLE_NAME).isEmpty();
+        // Our own transaction's updates arrive while it is applied; anything else in our tables is drift.
+        boolean drift = !reconciler.applying() && update.changes().stream()
+                .anyMatch(c -> !c.table().equals(LogicalSwitchPort.TABLE_NAME));
+        if (ports || drift || update.resync()) {
+            controller.enqueue(KEY);
+        }
+    }
+
+    /** The zone's name (= node name). */
+    public String zone() {
+        return config.nodeName();
+    }
+
+    /** The controller's NB connection (cache and write counters). */
+    public PolicyNorthbound northbound() {
+        return nb;
+    }
+
+    /** The reconciler (reconcile count, last translation, last operation counts). */
+    public PolicyReconciler reconciler() {
+        return reconciler;
+    }
+
+    /** The metrics this controller records into. */
+    public PolicyControllerMetrics metrics() {
+        return metrics;
+    }
+
+    /** Whether no reconcile is queued or running right now. */
+    public boolean idle() {
+        return controller.queueDepth() == 0 && !reconciler.busy();
+    }
+
+    /** Queues a reconcile (e.g. after an operator's change outside Kubernetes). */
+    public void resync() {
+        controller.enqueue(KEY);
+    }
+
+    @Override
+    public void close() {
+        nb.cache().removeListener(nbListener);
+        controller.close();
+        informers.forEach(SharedIndexInformer::close);
+        metrics.remove(config.nodeName());
+        nb.close();
+    }
+}

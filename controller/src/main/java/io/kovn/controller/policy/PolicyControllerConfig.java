@@ -1,0 +1,55 @@
+package io.kovn.controller.policy;
+
+import io.kovn.controller.events.EventSink;
+import io.kovn.ovn.ids.ObjectId;
+import io.kovn.policy.model.IpFamily;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * What a zone's policy controller needs besides the Kubernetes client.
+ *
+ * @param nodeName the zone's node (the zone is named after it; conditions are {@code Ready-In-Zone-<node>})
+ * @param nbEndpoint the zone's NB, e.g. {@code unix:/run/ovn/ovnnb_db.sock}
+ * @param events where Warning events about policies go
+ * @param registry where the ANP/BANP metrics are registered (zones may share one)
+ * @param ipFamilies the cluster's IP families (address sets and matches are made for these)
+ * @param ownerController the {@code k8s.ovn.org/owner-controller} of the rows
+ * @param ovsdbTimeout OVSDB request and initial sync timeout
+ * @param syncTimeout informer sync timeout
+ */
+public record PolicyControllerConfig(String nodeName, String nbEndpoint, EventSink events, PrometheusRegistry registry,
+                                     Set<IpFamily> ipFamilies, String ownerController, Duration ovsdbTimeout,
+                                     Duration syncTimeout) {
+    public PolicyControllerConfig {
+        Objects.requireNonNull(nodeName, "nodeName");
+        Objects.requireNonNull(nbEndpoint, "nbEndpoint");
+        Objects.requireNonNull(events, "events");
+        Objects.requireNonNull(registry, "registry");
+        Objects.requireNonNull(ownerController, "ownerController");
+        Objects.requireNonNull(ovsdbTimeout, "ovsdbTimeout");
+        Objects.requireNonNull(syncTimeout, "syncTimeout");
+        ipFamilies = Set.copyOf(ipFamilies);
+        if (ipFamilies.isEmpty()) {
+            throw new IllegalArgumentException("no IP family");
+        }
+    }
+
+    /** IPv4, the default network controller, 10 s OVSDB and 30 s informer timeouts. */
+    public static PolicyControllerConfig of(String nodeName, String nbEndpoint, EventSink events, PrometheusRegistry registry) {
+        return new PolicyControllerConfig(nodeName, nbEndpoint, events, registry, Set.of(IpFamily.V4),
+                ObjectId.DEFAULT_CONTROLLER, Duration.ofSeconds(10), Duration.ofSeconds(30));
+    }
+
+    /** Defaults with no events and a fresh registry (tests, benchmarks). */
+    public static PolicyControllerConfig of(String nodeName, String nbEndpoint) {
+        return of(nodeName, nbEndpoint, (o, w, r, m) -> { }, new PrometheusRegistry());
+    }
+
+    /** The same configuration for other IP families. */
+    public PolicyControllerConfig withIpFamilies(Set<IpFamily> families) {
+        return new PolicyControllerConfig(nodeName, nbEndpoint, events, registry, families, ownerController, ovsdbTimeout, syncTimeout);
+    }
+}

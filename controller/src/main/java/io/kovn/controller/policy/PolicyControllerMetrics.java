@@ -1,0 +1,122 @@
+package io.kovn.controller.policy;
+
+import io.prometheus.metrics.core.metrics.Gauge;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.util.List;
+import java.util.Map;
+import java.util.WeakHashMap;
+
+/**
+ * The reference's ANP/BANP metrics, with a {@code zone} label added because one kovn process may
+ * run several zones (the sandbox): {@code ovnkube_controller_admin_network_policies},
+ * {@code ovnkube_controller_baseline_admin_network_policies}, their {@code _rules{direction,action}}
+ * and {@code _db_objects{table_name}} (rows actually in the zone's NB, counted from the cache).
+ */
+public final class PolicyControllerMetrics {
+    static final String PREFIX = "ovnkube_controller_";
+    static final List<String> DIRECTIONS = List.of("Ingress", "Egress");
+    static final List<String> ACTIONS = List.of("Allow", "Deny", "Pass");
+    static final List<String> TABLES = List.of("ACL", "Address_Set");
+
+    // One instance per registry: zones of one process share it (a name registers only once).
+    private static final Map<PrometheusRegistry, PolicyControllerMetrics> BY_REGISTRY = new WeakHashMap<>();
+
+    private final Gauge anps;
+    private final Gauge banps;
+    private final Gauge anpRules;
+    private final Gauge banpRules;
+    private final Gauge anpObjects;
+    private final Gauge banpObjects;
+
+    private PolicyControllerMetrics(PrometheusRegistry registry) {
+        anps = gauge(registry, "admin_network_policies", "The total number of admin network policies in the cluster");
+        banps = gauge(registry, "baseline_admin_network_policies", "The total number of baseline admin network policies in the cluster");
+        anpRules = gauge(registry, "admin_network_policies_rules",
+                "The total number of rules across all admin network policies in the cluster", "direction", "action");
+        banpRules = gauge(registry, "baseline_admin_network_policies_rules",
+                "The total number of rules across all baseline admin network policies in the cluster", "direction", "action");
+        anpObjects = gauge(registry, "admin_network_policies_db_objects",
+                "The total number of OVN NBDB objects (table_name) owned by AdminNetworkPolicy controller", "table_name");
+        banpObjects = gauge(registry, "baseline_admin_network_policies_db_objects",
+                "The total number of OVN NBDB objects (table_name) owned by BaselineAdminNetworkPolicy controller", "table_name");
+    }
+
+    /** The metrics registered in {@code registry} (registered on first use). */
+    public static synchronized PolicyControllerMetrics in(PrometheusRegistry registry) {
+        return BY_REGISTRY.computeIfAbsent(registry, PolicyControllerMetrics::new);
+    }
+
+    private static Gauge gauge(PrometheusRegistry registry, String name, String help, String... labels) {
+        String[] all = new String[labels.length + 1];
+        all[0] = "zone";
+        System.arraycopy(labels, 0, all, 1, labels.length);
+        return Gauge.builder().name(PREFIX + name).help(help).labelNames(all).register(registry);
+    }
+
+    /**
+     * Records one zone's values.
+     *
+     * @param zone the zone
+     * @param values policy counts and rules from the translation
+     * @param anpRows ANP rows in the NB by table ({@code ACL}, {@code Address_Set})
+     * @param banpRows BANP rows in the NB by table
+     */
+    public void record(String zone, io.kovn.policy.model.PolicyMetrics values, Map<String, Integer> anpRows,
+                       Map<String, Integer> banpRows) {
+        anps.labelValues(zone).set(values.adminNetworkPolicies());
+        banps.labelValues(zone).set(values.baselineAdminNetworkPolicies());
+        for (String d : DIRECTIONS) {
+            for (String a : ACTIONS) {
+                anpRules.labelValues(zone, d, a).set(values.anpRules().getOrDefault(d, Map.of()).getOrDefault(a, 0));
+                if (!"Pass".equals(a)) {
+                    banpRules.labelValues(zone, d, a).set(values.banpRules().getOrDefault(d, Map.of()).getOrDefault(a, 0));
+                }
+            }
+        }
+        for (String t : TABLES) {
+            anpObjects.labelValues(zone, t).set(anpRows.getOrDefault(t, 0));
+            banpObjects.labelValues(zone, t).set(banpRows.getOrDefault(t, 0));
+        }
+    }
+
+    /** Forgets a zone's series (its controller stopped). */
+    public void remove(String zone) {
+        anps.remove(zone);
+        banps.remove(zone);
+        for (String d : DIRECTIONS) {
+            for (String a : ACTIONS) {
+                anpRules.remove(zone, d, a);
+                banpRules.remove(zone, d, a);
+            }
+        }
+        for (String t : TABLES) {
+            anpObjects.remove(zone, t);
+            banpObjects.remove(zone, t);
+        }
+    }
+
+    /** The admin_network_policies value of a zone (tests, CLI). */
+    public double adminNetworkPolicies(String zone) {
+        return anps.labelValues(zone).get();
+    }
+
+    /** The baseline_admin_network_policies value of a zone. */
+    public double baselineAdminNetworkPolicies(String zone) {
+        return banps.labelValues(zone).get();
+    }
+
+    /** An admin_network_policies_rules value. */
+    public double anpRules(String zone, String direction, String action) {
+        return anpRules.labelValues(zone, direction, action).get();
+    }
+
+    /** An admin_network_policies_db_objects value. */
+    public double anpDbObjects(String zone, String table) {
+        return anpObjects.labelValues(zone, table).get();
+    }
+
+    /** A baseline_admin_network_policies_db_objects value. */
+    public double banpDbObjects(String zone, String table) {
+        return banpObjects.labelValues(zone, table).get();
+    }
+}

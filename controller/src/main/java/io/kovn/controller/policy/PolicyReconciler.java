@@ -1,0 +1,216 @@
+package io.kovn.controller.policy;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import io.fabric8.kubernetes.client.informers.cache.Indexer;
+import io.kovn.k8s.api.policy.AdminNetworkPolicy;
+import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
+import io.kovn.k8s.runtime.ReconcileResult;
+import io.kovn.k8s.runtime.Reconciler;
+import io.kovn.ovn.nb.Acl;
+import io.kovn.ovn.nb.AddressSet;
+import io.kovn.ovsdb.data.Row;
+import io.kovn.ovsdb.data.Uuid;
+import io.kovn.ovsdb.diff.DesiredState;
+import io.kovn.ovsdb.diff.Owner;
+import io.kovn.ovsdb.diff.Plan;
+import io.kovn.policy.PolicyTranslator;
+import io.kovn.policy.admin.AnpPriorities;
+import io.kovn.policy.model.DesiredPolicyState;
+import io.kovn.policy.model.IpFamily;
+import io.kovn.policy.model.PolicyRef;
+import io.kovn.policy.model.PolicySnapshot;
+import io.kovn.policy.model.PriorityAssignment;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The zone's policy reconcile (one key: every policy of the zone). Level-driven: informer caches and
+ * the NB switch ports in, {@link PolicyTranslator} (pure), then ONE transaction through the ownership
+ * diff over the policy owner types: address sets and port group members change by {@code mutate},
+ * so a pod label change costs one mutate per affected set, and a converged zone sends nothing.
+ * Then the zone's conditions, Warning events and metrics are published.
+ *
+ * <p>Why one key and not one per policy: the translation is a pure function of the whole snapshot
+ * (ANP priority bands and per-namespace default-deny port groups span policies), the diff already
+ * writes only the rows that changed, and the work queue coalesces bursts of events into one reconcile.
+ */
+public final class PolicyReconciler implements Reconciler<String> {
+    private static final Logger LOG = LoggerFactory.getLogger(PolicyReconciler.class);
+
+    /** The informer caches the snapshot is read from. */
+    record Caches(Indexer<Namespace> namespaces, Indexer<Pod> pods, Indexer<Node> nodes,
+                  Indexer<NetworkPolicy> networkPolicies, Indexer<AdminNetworkPolicy> anps,
+                  Indexer<BaselineAdminNetworkPolicy> banps) {
+    }
+
+    private final String zone;
+    private final String controller;
+    private final Set<IpFamily> families;
+    private final Caches caches;
+    private final PolicyNorthbound nb;
+    private final PolicyStatus status;
+    private final PolicyControllerMetrics metrics;
+    private final Owner owner;
+    private final AtomicLong reconciles = new AtomicLong();
+    private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
+    private volatile boolean applying;
+    private volatile PriorityAssignment priorities;
+    private volatile DesiredPolicyState last;
+    private volatile Plan.Counts lastCounts = new Plan.Counts(0, 0, 0, 0);
+
+    PolicyReconciler(PolicyControllerConfig config, Caches caches, PolicyNorthbound nb, PolicyStatus status,
+                     PolicyControllerMetrics metrics) {
+        this.zone = config.nodeName();
+        this.controller = config.ownerController();
+        this.families = config.ipFamilies();
+        this.caches = caches;
+        this.nb = nb;
+        this.status = status;
+        this.metrics = metrics;
+        this.owner = NorthboundRows.owner(controller);
+    }
+
+    @Override
+    public ReconcileResult reconcile(String key) {
+        inFlight.incrementAndGet();
+        try {
+            return reconcileOnce();
+        } finally {
+            inFlight.decrementAndGet();
+            reconciles.incrementAndGet();
+        }
+    }
+
+    private ReconcileResult reconcileOnce() {
+        Map<String, Uuid> ports = nb.switchPorts();
+        DesiredPolicyState state = PolicyTranslator.translate(snapshot(ports.keySet()));
+        DesiredState desired = NorthboundRows.of(state, ports);
+        Optional<String> error = Optional.empty();
+        applying = true;
+        try {
+            if (!nb.hasMeter(NorthboundRows.METER)) {
+                nb.reconciler().reconcile(NorthboundRows.meterOwner(controller), NorthboundRows.meter(controller));
+            }
+            Plan plan = nb.reconciler().plan(owner, desired);
+            switch (nb.reconciler().apply(plan)) {
+                case io.kovn.ovsdb.diff.ReconcileResult.Noop n -> { }
+                case io.kovn.ovsdb.diff.ReconcileResult.Applied a -> LOG.debug("zone {}: policies {}", zone, a.counts());
+                case io.kovn.ovsdb.diff.ReconcileResult.Stale s -> {
+                    // the cache was behind the server: plan again once it has caught up
+                    return ReconcileResult.requeue(Duration.ofMillis(50));
+                }
+            }
+            lastCounts = plan.counts();
+            priorities = state.priorities();
+        } catch (RuntimeException e) {
+            error = Optional.of("failed to apply the policy rows to zone " + zone + ": " + e.getMessage());
+            LOG.warn("zone {}: {}", zone, error.get(), e);
+        } finally {
+            applying = false;
+        }
+        last = state;
+        int unpublished = status.publish(state.reports(), error, this::lookup);
+        metrics.record(zone, state.metrics(), rowsOf(io.kovn.ovn.ids.OwnerType.ADMIN_NETWORK_POLICY.wireName()),
+                rowsOf(io.kovn.ovn.ids.OwnerType.BASELINE_ADMIN_NETWORK_POLICY.wireName()));
+        if (error.isPresent()) {
+            return ReconcileResult.failed(new IllegalStateException(error.get()));
+        }
+        if (unpublished > 0) {
+            return ReconcileResult.failed(new IllegalStateException(unpublished + " policy conditions not written"));
+        }
+        return ReconcileResult.done();
+    }
+
+    private PolicySnapshot snapshot(Set<String> localPorts) {
+        List<AdminNetworkPolicy> anps = caches.anps().list();
+        PriorityAssignment previous = priorities;
+        if (previous == null) {
+            previous = recoverPriorities(anps);
+        }
+        return PolicySnapshot.builder(zone)
+                .ownerController(controller)
+                .ipFamilies(families)
+                .namespaces(caches.namespaces().list())
+                .pods(caches.pods().list())
+                .nodes(caches.nodes().list())
+                .networkPolicies(caches.networkPolicies().list())
+                .adminNetworkPolicies(anps)
+                .baselineAdminNetworkPolicies(caches.banps().list())
+                .localPorts(localPorts)
+                .previousPriorities(previous)
+                .build();
+    }
+
+    /** After a (re)start: the tier-1 bands as the ACLs in the NB have them, so nothing moves. */
+    private PriorityAssignment recoverPriorities(List<AdminNetworkPolicy> anps) {
+        Map<String, Integer> specPriority = new HashMap<>();
+        for (AdminNetworkPolicy anp : anps) {
+            if (anp.getSpec() != null) {
+                specPriority.put(anp.getMetadata().getName(), anp.getSpec().priority());
+            }
+        }
+        List<AnpPriorities.ObservedAcl> observed = nb.cache().table(Acl.TABLE_NAME).rows().stream()
+                .filter(owner::owns)
+                .map(Acl::fromRow)
+                .map(a -> new AnpPriorities.ObservedAcl(a.externalIds(), (int) a.priority()))
+                .toList();
+        return AnpPriorities.recover(specPriority, observed);
+    }
+
+    private Optional<HasMetadata> lookup(PolicyRef ref) {
+        HasMetadata found = switch (ref.kind()) {
+            case PolicyRef.ANP -> caches.anps().getByKey(ref.name());
+            case PolicyRef.BANP -> caches.banps().getByKey(ref.name());
+            case PolicyRef.NETWORK_POLICY -> caches.networkPolicies().getByKey(ref.namespace().orElse("") + "/" + ref.name());
+            default -> null;
+        };
+        return Optional.ofNullable(found);
+    }
+
+    /** The NB rows of one owner type by table, as the reference's db_objects metric counts them. */
+    private Map<String, Integer> rowsOf(String ownerType) {
+        Map<String, Integer> out = new HashMap<>();
+        for (String table : List.of(Acl.TABLE_NAME, AddressSet.TABLE_NAME)) {
+            List<Row> rows = nb.cache().table(table).select(r -> r.get("external_ids") instanceof Map<?, ?> ids
+                    && ownerType.equals(ids.get(Owner.OWNER_TYPE)) && controller.equals(ids.get(Owner.OWNER_CONTROLLER)));
+            out.put(table, rows.size());
+        }
+        return out;
+    }
+
+    /** Whether this reconcile is writing right now (its own cache updates need no new reconcile). */
+    boolean applying() {
+        return applying;
+    }
+
+    /** Whether a reconcile is running now. */
+    boolean busy() {
+        return inFlight.get() > 0;
+    }
+
+    /** How many reconciles completed. */
+    public long reconciles() {
+        return reconciles.get();
+    }
+
+    /** The last translation (null before the first reconcile). */
+    public DesiredPolicyState lastState() {
+        return last;
+    }
+
+    /** Operation counts of the last applied (or empty) plan. */
+    public Plan.Counts lastCounts() {
+        return lastCounts;
+    }
+}

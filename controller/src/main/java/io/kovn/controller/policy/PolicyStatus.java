@@ -1,0 +1,107 @@
+package io.kovn.controller.policy;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.kovn.controller.events.EventSink;
+import io.kovn.k8s.api.policy.AdminNetworkPolicy;
+import io.kovn.k8s.api.policy.AdminNetworkPolicyStatus;
+import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
+import io.kovn.k8s.events.ConditionWriter;
+import io.kovn.k8s.events.DesiredCondition;
+import io.kovn.policy.model.PolicyRef;
+import io.kovn.policy.model.PolicyReport;
+import io.kovn.policy.model.PolicyWarning;
+import io.kovn.policy.model.ZoneCondition;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Publishes what one policy reconcile concluded: the zone's {@code Ready-In-Zone-<zone>} condition
+ * on every ANP/BANP (merge patch of the status subresource, only when the cached object does not
+ * hold it already), and a Warning event per distinct problem (once, not once per reconcile).
+ */
+final class PolicyStatus {
+    private static final Logger LOG = LoggerFactory.getLogger(PolicyStatus.class);
+
+    private final String zone;
+    private final ConditionWriter conditions;
+    private final EventSink events;
+    private final Set<String> reported = new HashSet<>();
+
+    PolicyStatus(String zone, ConditionWriter conditions, EventSink events) {
+        this.zone = zone;
+        this.conditions = conditions;
+        this.events = events;
+    }
+
+    /**
+     * Publishes the reports of one reconcile.
+     *
+     * @param reports the translation's reports
+     * @param writeError why the NB transaction failed, if it did: every ANP/BANP is then not ready
+     * @param lookup the cached Kubernetes object a report is about, if it still exists
+     * @return how many conditions could not be written (the caller retries)
+     */
+    int publish(List<PolicyReport> reports, Optional<String> writeError, Function<PolicyRef, Optional<HasMetadata>> lookup) {
+        int failed = 0;
+        Set<String> now = new HashSet<>();
+        for (PolicyReport report : reports) {
+            Optional<HasMetadata> object = lookup.apply(report.policy());
+            if (object.isEmpty()) {
+                continue;
+            }
+            for (PolicyWarning w : report.warnings()) {
+                String id = report.policy() + "|" + w.reason() + "|" + w.message();
+                now.add(id);
+                if (!reported.contains(id)) {
+                    events.warning(object.get(), w.reason(), w.message());
+                }
+            }
+            if (PolicyRef.NETWORK_POLICY.equals(report.policy().kind())) {
+                continue;
+            }
+            ZoneCondition wanted = writeError.map(e -> ZoneCondition.failed(zone, e)).orElseGet(() -> report.condition(zone));
+            if (holds(object.get(), wanted)) {
+                continue;
+            }
+            try {
+                conditions.set(object.get(), desired(wanted));
+            } catch (RuntimeException e) {
+                failed++;
+                LOG.warn("zone {}: cannot write {} on {}: {}", zone, wanted.type(), report.policy(), e.toString());
+            }
+        }
+        reported.retainAll(now);
+        reported.addAll(now);
+        return failed;
+    }
+
+    /** Whether the cached object already carries the condition (then no read and no write). */
+    static boolean holds(HasMetadata object, ZoneCondition wanted) {
+        AdminNetworkPolicyStatus status = switch (object) {
+            case AdminNetworkPolicy anp -> anp.getStatus();
+            case BaselineAdminNetworkPolicy banp -> banp.getStatus();
+            default -> null;
+        };
+        if (status == null) {
+            return false;
+        }
+        for (Condition c : status.conditions()) {
+            if (wanted.type().equals(c.getType())) {
+                return wanted.status().equals(c.getStatus()) && wanted.reason().equals(c.getReason())
+                        && Objects.equals(wanted.message(), c.getMessage());
+            }
+        }
+        return false;
+    }
+
+    static DesiredCondition desired(ZoneCondition c) {
+        return new DesiredCondition(c.type(), DesiredCondition.Status.valueOf(c.status()), c.reason(), c.message());
+    }
+}
