@@ -36,14 +36,25 @@ public final class OvsdbServerProcess implements AutoCloseable {
      *
      * @param tcp also listen on {@code ptcp:PORT:127.0.0.1}
      * @param ssl also listen on {@code pssl:PORT:127.0.0.1} with these PEM files, or {@code null}
+     * @param clustered create the database as a one-member RAFT cluster (the server then keeps a
+     *     transaction history, so {@code monitor_cond_since} can resume after a reconnect)
      */
-    public record Options(boolean tcp, Ssl ssl) {
+    public record Options(boolean tcp, Ssl ssl, boolean clustered) {
+        public Options(boolean tcp, Ssl ssl) {
+            this(tcp, ssl, false);
+        }
+
         public static Options unixOnly() {
-            return new Options(false, null);
+            return new Options(false, null, false);
         }
 
         public static Options withTcp() {
-            return new Options(true, null);
+            return new Options(true, null, false);
+        }
+
+        /** A one-member clustered database on a unix socket. */
+        public static Options clusteredUnix() {
+            return new Options(false, null, true);
         }
     }
 
@@ -73,7 +84,12 @@ public final class OvsdbServerProcess implements AutoCloseable {
         try {
             Files.createDirectories(dir);
             if (!Files.exists(s.dbFile())) {
-                run(List.of(runtime.bin("ovsdb-tool").toString(), "create", s.dbFile().toString(), schema.toString()));
+                if (options.clustered()) {
+                    run(List.of(runtime.bin("ovsdb-tool").toString(), "create-cluster", s.dbFile().toString(),
+                            schema.toString(), "unix:" + s.raftSocket()));
+                } else {
+                    run(List.of(runtime.bin("ovsdb-tool").toString(), "create", s.dbFile().toString(), schema.toString()));
+                }
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -85,6 +101,11 @@ public final class OvsdbServerProcess implements AutoCloseable {
     /** The database file. */
     public Path dbFile() {
         return dir.resolve(name + ".db");
+    }
+
+    /** The RAFT socket of a clustered database. */
+    public Path raftSocket() {
+        return dir.resolve(name + "-raft.sock");
     }
 
     /** The unix socket path. */
@@ -164,6 +185,7 @@ public final class OvsdbServerProcess implements AutoCloseable {
         try {
             Files.deleteIfExists(socket());
             Files.deleteIfExists(controlSocket());
+            Files.deleteIfExists(raftSocket());
             Files.deleteIfExists(dir.resolve(name + ".pid"));
         } catch (IOException e) {
             throw new UncheckedIOException(e);

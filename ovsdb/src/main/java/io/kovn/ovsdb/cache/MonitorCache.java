@@ -60,6 +60,8 @@ public final class MonitorCache implements DatabaseCache, AutoCloseable {
     private String lastTxnId = ZERO_TXN;
     private boolean everSynced;
     private volatile boolean closed;
+    private final java.util.concurrent.atomic.AtomicLong resumes = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong resyncs = new java.util.concurrent.atomic.AtomicLong();
 
     private MonitorCache(OvsdbClient client, String database, DatabaseSchema schema, List<TableMonitor> tables,
                          MonitorMethod preferred) {
@@ -147,6 +149,16 @@ public final class MonitorCache implements DatabaseCache, AutoCloseable {
         }
     }
 
+    /** How many reconnects resumed from the last transaction id (only the changes were sent). */
+    public long resumeCount() {
+        return resumes.get();
+    }
+
+    /** How many reconnects replaced the whole cache (the server could not resume). */
+    public long resyncCount() {
+        return resyncs.get();
+    }
+
     /** Completes when the cache holds the server's state on the current connection. */
     public CompletableFuture<Void> synced() {
         return synced;
@@ -224,6 +236,7 @@ public final class MonitorCache implements DatabaseCache, AutoCloseable {
                         boolean found = reply.get(0).asBoolean();
                         lastTxnId = reply.get(1).asText();
                         if (found) {
+                            resumes.incrementAndGet();
                             publish(applyUpdates2(reply.get(2)), false);
                         } else {
                             replaceAll(reply.get(2), true);
@@ -384,6 +397,9 @@ public final class MonitorCache implements DatabaseCache, AutoCloseable {
      * and reports the difference to the previous content.
      */
     private void replaceAll(JsonNode fullState, boolean v2) {
+        if (everSynced) {
+            resyncs.incrementAndGet();
+        }
         Map<String, Map<Uuid, Row>> next = new HashMap<>();
         for (String table : stores.keySet()) {
             next.put(table, new HashMap<>());

@@ -89,6 +89,7 @@ class ReconnectTest {
                 assertThat(u.changes()).anySatisfy(c -> assertThat(c).isEqualTo(new RowChange.Deleted("Address_Set", ghost)));
             });
             assertThat(client.isConnected()).isTrue();
+            assertThat(cache.resyncCount()).isEqualTo(1); // a standalone server keeps no history: no resume
             assertThat(cache.activeMethod()).contains(MonitorMethod.COND_SINCE);
         }
     }
