@@ -10,6 +10,7 @@ import io.kovn.ovn.ids.ObjectId;
 import io.kovn.ovn.ids.ObjectNames;
 import io.kovn.policy.match.AclLogging;
 import io.kovn.policy.match.Matches;
+import io.kovn.policy.match.NamedPorts;
 import io.kovn.policy.match.PortSet;
 import io.kovn.policy.match.Protocol;
 import io.kovn.policy.model.AclAction;
@@ -21,7 +22,6 @@ import io.kovn.policy.model.PolicyDirection;
 import io.kovn.policy.model.PolicyRows;
 import io.kovn.policy.model.PolicyWarning;
 import io.kovn.policy.select.ClusterIndex;
-import io.kovn.policy.select.ContainerPort;
 import io.kovn.policy.select.PodInfo;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -166,7 +166,7 @@ public final class AdminPolicyTranslator {
         }
         // Named ports resolve on the destination: the subject for ingress, the peer pods for egress.
         List<PodInfo> owners = rule.direction() == PolicyDirection.INGRESS ? subjects : peers.pods;
-        Map<Protocol, SortedSet<String>> terms = namedPortTerms(owners, names);
+        Map<Protocol, SortedSet<String>> terms = NamedPorts.terms(owners, names, families);
         for (Map.Entry<Protocol, SortedSet<String>> e : terms.entrySet()) {
             Protocol protocol = e.getKey();
             String match = rule.direction() == PolicyDirection.INGRESS
@@ -184,27 +184,6 @@ public final class AdminPolicyTranslator {
             }
         }
         return result;
-    }
-
-    private Map<Protocol, SortedSet<String>> namedPortTerms(List<PodInfo> pods, Set<String> names) {
-        Map<Protocol, SortedSet<String>> terms = new EnumMap<>(Protocol.class);
-        for (PodInfo pod : pods) {
-            for (ContainerPort cp : pod.namedPorts()) {
-                if (!names.contains(cp.name())) {
-                    continue;
-                }
-                var protocol = Protocol.parse(cp.protocol());
-                if (protocol.isEmpty()) {
-                    continue;
-                }
-                for (String ip : pod.ips()) {
-                    if (families.contains(IpFamily.of(ip))) {
-                        terms.computeIfAbsent(protocol.get(), p -> new TreeSet<>()).add(Matches.namedPortTerm(ip, protocol.get(), cp.port()));
-                    }
-                }
-            }
-        }
-        return terms;
     }
 
     private static void readPort(AdminNetworkPolicyPort port, PortSet numeric, Set<String> names, String where, List<PolicyWarning> warnings) {

@@ -13,6 +13,7 @@ import io.kovn.ovn.ids.OwnerType;
 import io.kovn.policy.admin.Cidrs;
 import io.kovn.policy.match.AclLogging;
 import io.kovn.policy.match.Matches;
+import io.kovn.policy.match.NamedPorts;
 import io.kovn.policy.match.PortSet;
 import io.kovn.policy.match.Protocol;
 import io.kovn.policy.model.AclAction;
@@ -24,7 +25,6 @@ import io.kovn.policy.model.PolicyDirection;
 import io.kovn.policy.model.PolicyRows;
 import io.kovn.policy.model.PolicyWarning;
 import io.kovn.policy.select.ClusterIndex;
-import io.kovn.policy.select.ContainerPort;
 import io.kovn.policy.select.PodInfo;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -203,9 +203,9 @@ public final class NetworkPolicyTranslator {
         // Named ports resolve on the destination pods: the selected pods for ingress; for egress the
         // selector peers' pods, or every pod when the rule has no selector peers (ipBlock / any).
         List<PodInfo> namedPortOwners = gress.direction() == PolicyDirection.INGRESS ? selected : peerPods;
-        Map<Protocol, SortedSet<String>> terms = names.isEmpty() ? Map.of() : namedPortTerms(namedPortOwners, names);
+        Map<Protocol, SortedSet<String>> terms = names.isEmpty() ? Map.of() : NamedPorts.terms(namedPortOwners, names, families);
         Map<Protocol, SortedSet<String>> allPodTerms = names.isEmpty() || gress.direction() == PolicyDirection.INGRESS
-                ? terms : namedPortTerms(index.allPods(), names);
+                ? terms : NamedPorts.terms(index.allPods(), names, families);
 
         var severity = logging.severityFor(AclAction.ALLOW_RELATED);
         Map<String, String> options = gress.direction() == PolicyDirection.EGRESS ? Map.of("apply-after-lb", "true") : Map.of();
@@ -239,27 +239,6 @@ public final class NetworkPolicyTranslator {
             return index.pods(policyNamespace, podSelector);
         }
         return index.pods(peer.getNamespaceSelector(), podSelector);
-    }
-
-    private Map<Protocol, SortedSet<String>> namedPortTerms(List<PodInfo> pods, Set<String> names) {
-        Map<Protocol, SortedSet<String>> terms = new EnumMap<>(Protocol.class);
-        for (PodInfo pod : pods) {
-            for (ContainerPort cp : pod.namedPorts()) {
-                if (!names.contains(cp.name())) {
-                    continue;
-                }
-                var protocol = Protocol.parse(cp.protocol());
-                if (protocol.isEmpty()) {
-                    continue;
-                }
-                for (String ip : pod.ips()) {
-                    if (families.contains(IpFamily.of(ip))) {
-                        terms.computeIfAbsent(protocol.get(), p -> new TreeSet<>()).add(Matches.namedPortTerm(ip, protocol.get(), cp.port()));
-                    }
-                }
-            }
-        }
-        return terms;
     }
 
     private static void readPort(NetworkPolicyPort port, PortSet numeric, Set<String> names, String where, List<PolicyWarning> warnings) {
