@@ -11,6 +11,7 @@ import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
@@ -30,11 +31,22 @@ final class ApiServerDispatcher extends Dispatcher {
   private static final Pattern CSR_APPROVAL = Pattern.compile(
       "^(?<csr>/apis/certificates\\.k8s\\.io/v1/certificatesigningrequests/[^/?]+)/approval(?:\\?.*)?$");
 
+  private static final List<String> CORE_NAMESPACED = List.of(
+      "/api/v1/namespaces/{ns}/pods", "/api/v1/namespaces/{ns}/services", "/api/v1/namespaces/{ns}/endpoints",
+      "/api/v1/namespaces/{ns}/configmaps", "/api/v1/namespaces/{ns}/secrets", "/api/v1/namespaces/{ns}/serviceaccounts",
+      "/api/v1/namespaces/{ns}/events", "/apis/discovery.k8s.io/v1/namespaces/{ns}/endpointslices",
+      "/apis/networking.k8s.io/v1/namespaces/{ns}/networkpolicies", "/apis/coordination.k8s.io/v1/namespaces/{ns}/leases",
+      "/apis/apps/v1/namespaces/{ns}/deployments", "/apis/apps/v1/namespaces/{ns}/daemonsets");
+
   private final Dispatcher delegate;
   private final AtomicLong requests = new AtomicLong();
 
-  ApiServerDispatcher(Dispatcher delegate) {
+  /** Collection paths ({@code {ns}} for the namespace) emptied when their namespace is deleted. */
+  private final List<String> namespacedCollections;
+
+  ApiServerDispatcher(Dispatcher delegate, List<String> namespacedCustomCollections) {
     this.delegate = delegate;
+    this.namespacedCollections = java.util.stream.Stream.concat(CORE_NAMESPACED.stream(), namespacedCustomCollections.stream()).toList();
   }
 
   /** Requests served so far (the mock's own request log is drained, so this is the count to use). */
@@ -56,6 +68,11 @@ final class ApiServerDispatcher extends Dispatcher {
       }
     }
     Optional<ResourcePath> parsed = ResourcePath.parse(request.getPath());
+    if (method == HttpMethod.DELETE && parsed.isPresent() && isNamespace(parsed.get())) {
+      synchronized (this) {
+        return deleteNamespace(request, parsed.get().name());
+      }
+    }
     if (method == HttpMethod.DELETE || parsed.isEmpty()) {
       return delegate.dispatch(request);
     }
@@ -72,6 +89,25 @@ final class ApiServerDispatcher extends Dispatcher {
         return new MockResponse().setResponseCode(400).setBody(status(400, "BadRequest", String.valueOf(e.getMessage())));
       }
     }
+  }
+
+  private static boolean isNamespace(ResourcePath path) {
+    return path.group() == null && path.plural().equals("namespaces") && !path.collection() && !path.status();
+  }
+
+  /**
+   * Deleting a Namespace deletes what it contains, as the namespace controller of a real cluster does
+   * (here at once, without a Terminating phase): every namespaced resource kovn or its users store.
+   */
+  private MockResponse deleteNamespace(RecordedRequest request, String namespace) {
+    MockResponse response = delegate.dispatch(request);
+    if (response.code() / 100 == 2) {
+      for (String collection : namespacedCollections) {
+        String path = collection.replace("{ns}", namespace);
+        delegate.dispatch(new RecordedRequest(request.getHttpVersion(), HttpMethod.DELETE, path, request.getHeaders(), new Buffer()));
+      }
+    }
+    return response;
   }
 
   /**

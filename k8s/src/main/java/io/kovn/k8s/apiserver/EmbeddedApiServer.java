@@ -51,9 +51,9 @@ public final class EmbeddedApiServer implements AutoCloseable {
 
   private EmbeddedApiServer(int port) {
     Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
-    this.dispatcher = new ApiServerDispatcher(new KubernetesMixedDispatcher(responses));
-    this.server = new KubernetesMockServer(new Context(), new MockWebServer(), responses, dispatcher, false);
     this.crds = CrdCatalog.load();
+    this.dispatcher = new ApiServerDispatcher(new KubernetesMixedDispatcher(responses), namespacedCollections(crds));
+    this.server = new KubernetesMockServer(new Context(), new MockWebServer(), responses, dispatcher, false);
     server.init(InetAddress.getLoopbackAddress(), port);
     // the mock records every request for assertions in its own tests; a long-running server must not
     this.drain = Thread.ofPlatform().daemon().name("kovn-apiserver-drain").start(this::drainRequestLog);
@@ -132,6 +132,14 @@ public final class EmbeddedApiServer implements AutoCloseable {
   /** Registers a CRD context that is not in {@link CrdCatalog} (tests of ad-hoc resources). */
   public void register(CustomResourceDefinitionContext context) {
     server.expectCustomResource(context);
+  }
+
+  private static List<String> namespacedCollections(List<CustomResourceDefinition> crds) {
+    return crds.stream()
+        .filter(crd -> "Namespaced".equals(crd.getSpec().getScope()))
+        .flatMap(crd -> crd.getSpec().getVersions().stream().map(version ->
+            "/apis/" + crd.getSpec().getGroup() + "/" + version.getName() + "/namespaces/{ns}/" + crd.getSpec().getNames().getPlural()))
+        .toList();
   }
 
   private static java.util.logging.Logger quietMockLog() {

@@ -257,6 +257,34 @@ class EmbeddedApiServerTest {
     assertThat(seen).containsExactlyInAnyOrder("ADDED fs-2-web", "ADDED fs-2-db", "MODIFIED fs-2-db", "DELETED fs-2-web");
   }
 
+  @Test
+  void deletingANamespaceDeletesWhatItContains() {
+    for (String ns : List.of("doomed", "kept")) {
+      create(ns);
+      client.pods().inNamespace(ns).resource(new PodBuilder().withNewMetadata().withName("p").withNamespace(ns).endMetadata()
+          .withNewSpec().addNewContainer().withName("c").withImage("i").endContainer().endSpec().build()).create();
+      client.configMaps().inNamespace(ns).resource(new io.fabric8.kubernetes.api.model.ConfigMapBuilder()
+          .withNewMetadata().withName("cm").withNamespace(ns).endMetadata().build()).create();
+    }
+    var udns = client.genericKubernetesResources(new ResourceDefinitionContext.Builder().withGroup("k8s.ovn.org")
+        .withVersion("v1").withKind("UserDefinedNetwork").withPlural("userdefinednetworks").withNamespaced(true).build());
+    GenericKubernetesResource udn = new GenericKubernetesResource();
+    udn.setApiVersion("k8s.ovn.org/v1");
+    udn.setKind("UserDefinedNetwork");
+    udn.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMetaBuilder().withName("tenant").withNamespace("doomed").build());
+    udn.setAdditionalProperty("spec", Map.of("topology", "Layer2"));
+    udns.inNamespace("doomed").resource(udn).create();
+
+    client.namespaces().withName("doomed").delete();
+
+    assertThat(client.namespaces().withName("doomed").get()).isNull();
+    assertThat(client.pods().inNamespace("doomed").list().getItems()).isEmpty();
+    assertThat(client.configMaps().inNamespace("doomed").list().getItems()).isEmpty();
+    assertThat(udns.inNamespace("doomed").list().getItems()).isEmpty();
+    assertThat(client.pods().inNamespace("kept").list().getItems()).hasSize(1);
+    assertThat(client.configMaps().inNamespace("kept").list().getItems()).hasSize(1);
+  }
+
   private static GenericKubernetesResource cudn(String name) {
     GenericKubernetesResource cudn = new GenericKubernetesResource();
     cudn.setApiVersion("k8s.ovn.org/v1");
