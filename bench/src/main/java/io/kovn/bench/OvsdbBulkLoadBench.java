@@ -39,10 +39,14 @@ import java.util.concurrent.atomic.AtomicReference;
  *       column with {@code update} (median of repeated runs).</li>
  *   <li>Heap held by a monitor cache of the whole data set.</li>
  * </ol>
+ * Wall time on a shared machine mostly measures waiting for a core, so CPU time (this JVM plus
+ * the ovsdb-server process, from /proc) is reported next to it.
  * <pre>
- * mvn -q -o install -pl bench -am -DskipTests
- * java -cp "$(cat bench/target/classpath.txt):bench/target/classes" io.kovn.bench.OvsdbBulkLoadBench [rounds]
+ * mvn -B -q -o install -pl bench -am -DskipTests
+ * mvn -B -q -o dependency:build-classpath -pl bench -Dmdep.outputFile=/tmp/bench-cp.txt
+ * java -Xmx2g -cp "$(cat /tmp/bench-cp.txt):bench/target/classes" io.kovn.bench.OvsdbBulkLoadBench [rounds, default 5]
  * </pre>
+ * (run from the repository root, where the OVN runtime is found; or pass -Dkovn.runtime=...)
  */
 public final class OvsdbBulkLoadBench {
     private static final String NB = "OVN_Northbound";
