@@ -51,6 +51,18 @@ class AdminNetworkPolicySerializationTest {
     }
 
     @Test
+    void priorityZeroAndEmptySelectorsAreWritten() {
+        AdminNetworkPolicy anp = AdminNetworkPolicy.of("top", new AdminNetworkPolicySpec(0,
+                AdminNetworkPolicySubject.pods(new LabelSelector(), new LabelSelector()), null,
+                List.of(new AdminNetworkPolicyEgressRule(null, AdminNetworkPolicyRuleAction.DENY,
+                        List.of(AdminNetworkPolicyEgressPeer.networks(List.of("0.0.0.0/0", "::/0"))), null))));
+        String json = Serialization.asJson(anp);
+        assertThat(json).contains("\"priority\":0").contains("\"podSelector\":{}").contains("\"networks\":[\"0.0.0.0/0\",\"::/0\"]")
+                .doesNotContain("\"ingress\"").doesNotContain("\"ports\"");
+        assertThat(Serialization.unmarshal(json, AdminNetworkPolicy.class).getSpec()).isEqualTo(anp.getSpec());
+    }
+
+    @Test
     void baselinePolicyAndStatusRoundTrip() {
         LabelSelector all = new LabelSelector();
         BaselineAdminNetworkPolicy banp = BaselineAdminNetworkPolicy.of("default", new BaselineAdminNetworkPolicySpec(
