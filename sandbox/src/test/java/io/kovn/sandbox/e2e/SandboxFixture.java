@@ -41,7 +41,7 @@ public final class SandboxFixture implements AutoCloseable {
         try {
             sandbox = Sandbox.start(layout, new SandboxConfig(nodes, prefix, "10.253." + third + ".0/24"),
                     OvnRuntime.locate(), root);
-        } catch (Exception e) {
+        } catch (Exception | Error e) {
             Leftovers.cleanup(prefix, dir);
             throw e;
         }

@@ -1,0 +1,70 @@
+package io.kovn.cli;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kovn.ovn.annotations.OvnAnnotations;
+import io.kovn.ovn.annotations.PodNetwork;
+import io.kovn.ovn.annotations.PodNetworks;
+import io.kovn.runtime.OvnRuntime;
+import io.kovn.sandbox.SandboxLayout;
+import io.kovn.sandbox.trace.PolicyTracer;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code kovn trace SRC DST PROTO/PORT}: runs ovn-trace in the zones the flow crosses and explains
+ * the verdict with the policy rules (ACL names) that decided. Last line {@code verdict: allowed}
+ * or {@code verdict: denied}; exit status 0 / 1, as for {@code kovn probe}.
+ */
+@Command(name = "trace", description = {
+        "Trace a flow through OVN (ovn-trace on the zones it crosses) and name the policy rules that decide it.",
+        "  kovn trace NS/POD NS/POD PROTO/PORT     (PROTO: tcp, udp, sctp; or icmp)"})
+public final class TraceCommand implements Callable<Integer> {
+    @Mixin KubeOptions kube;
+
+    @Parameters(index = "0", description = "source pod NS/POD") String src;
+    @Parameters(index = "1", description = "destination pod NS/POD") String dst;
+    @Parameters(index = "2", description = "tcp/PORT, udp/PORT, sctp/PORT or icmp") String flow;
+
+    @Option(names = {"-v", "--verbose"}, description = "list every logical flow the packet hit")
+    boolean verbose;
+
+    @Option(names = "--nb", description = "NB socket path template, {node} = the zone (default: the sandbox's)")
+    String nbTemplate;
+
+    @Option(names = "--sb", description = "SB socket path template, {node} = the zone (default: the sandbox's)")
+    String sbTemplate;
+
+    @Override
+    public Integer call() {
+        String[] pf = flow.toLowerCase(java.util.Locale.ROOT).split("/");
+        String protocol = pf[0];
+        int port = pf.length > 1 ? Integer.parseInt(pf[1]) : 0;
+        if (!protocol.equals("icmp") && pf.length != 2) throw new IllegalArgumentException("flow must be PROTO/PORT or icmp: " + flow);
+        SandboxLayout layout = SandboxLayout.fromEnvironment();
+        String nb = nbTemplate != null ? nbTemplate : layout.nodeDir("{node}").resolve("nb.sock").toString();
+        String sb = sbTemplate != null ? sbTemplate : layout.nodeDir("{node}").resolve("sb.sock").toString();
+        try (KubernetesClient client = kube.client()) {
+            PolicyTracer tracer = new PolicyTracer(OvnRuntime.locate(), node ->
+                    new PolicyTracer.Zone(node, Path.of(nb.replace("{node}", node)), Path.of(sb.replace("{node}", node))));
+            PolicyTracer.Result r = tracer.trace(endpoint(PodRef.find(client, src)), endpoint(PodRef.find(client, dst)), protocol, port);
+            System.out.println(r.render(verbose));
+            return r.allowed() ? 0 : 1;
+        }
+    }
+
+    static PolicyTracer.Endpoint endpoint(Pod pod) {
+        String ann = pod.getMetadata().getAnnotations() == null ? null
+                : pod.getMetadata().getAnnotations().get(OvnAnnotations.POD_NETWORKS);
+        if (ann == null) throw new IllegalArgumentException("pod " + PodRef.name(pod) + " has no pod-networks annotation yet");
+        PodNetwork net = PodNetworks.parse(ann).defaultNetwork()
+                .orElseThrow(() -> new IllegalArgumentException("pod " + PodRef.name(pod) + " is not on the default network"));
+        return new PolicyTracer.Endpoint(pod.getSpec().getNodeName(),
+                pod.getMetadata().getNamespace() + "_" + pod.getMetadata().getName(),
+                net.macAddress(), net.ips().getFirst().getHostAddress());
+    }
+}

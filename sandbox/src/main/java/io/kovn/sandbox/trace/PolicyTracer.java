@@ -1,0 +1,178 @@
+package io.kovn.sandbox.trace;
+
+import io.kovn.runtime.OvnRuntime;
+import io.kovn.runtime.net.Command;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * {@code kovn trace}: follows one flow through the zones it crosses with {@code ovn-trace --ct new}
+ * (the source pod's zone, then, across nodes, the destination's zone from the transit switch), and
+ * names the AdminNetworkPolicy / NetworkPolicy / BaselineAdminNetworkPolicy ACLs that decided, by
+ * mapping each ACL logical flow back to its NB ACL (SB {@code stage-hint}). What ovnkube-trace does
+ * for the reference implementation.
+ */
+public final class PolicyTracer {
+    /** Where a zone's databases are. */
+    public record Zone(String node, Path nbSocket, Path sbSocket) {}
+
+    /** A pod as the trace needs it: its zone, logical switch port and addresses. */
+    public record Endpoint(String node, String logicalPort, String mac, String ip) {}
+
+    /** One zone's part of the trace. */
+    public record Hop(String zone, String datapath, String microflow, TraceOutput output, List<AclHit> acls) {}
+
+    /** An ACL that matched, as the operator knows it. */
+    public record AclHit(String zone, String name, String direction, int tier, int priority, String action) {
+        @Override
+        public String toString() {
+            return "%s ACL %s (tier %d, priority %d, %s) in zone %s".formatted(direction, name, tier, priority, action, zone);
+        }
+    }
+
+    /** The verdict and how it was reached. */
+    public record Result(boolean allowed, List<Hop> hops, String reason) {
+        public String render(boolean verbose) {
+            StringBuilder sb = new StringBuilder();
+            for (Hop h : hops) {
+                sb.append("zone ").append(h.zone()).append(": ovn-trace --ct new ").append(h.datapath())
+                        .append(" '").append(h.microflow()).append("'\n");
+                if (verbose) {
+                    h.output().flows().forEach(f -> sb.append("    ").append(f.datapath()).append(' ').append(f.stage())
+                            .append(" priority ").append(f.priority()).append(": ").append(f.match()).append('\n'));
+                }
+                if (h.acls().isEmpty()) sb.append("  no ACL matched in this zone\n");
+                h.acls().forEach(a -> sb.append("  matched ").append(a).append('\n'));
+                sb.append("  left through: ").append(h.output().outputs().isEmpty() ? "(nothing: dropped)"
+                        : String.join(" -> ", h.output().outputs())).append('\n');
+            }
+            sb.append(reason).append('\n');
+            sb.append("verdict: ").append(allowed ? "allowed" : "denied");
+            return sb.toString();
+        }
+    }
+
+    private final OvnRuntime runtime;
+    private final Function<String, Zone> zones;
+
+    public PolicyTracer(OvnRuntime runtime, Function<String, Zone> zones) {
+        this.runtime = runtime;
+        this.zones = zones;
+    }
+
+    /**
+     * Traces a flow from a pod to a pod.
+     *
+     * @param protocol tcp, udp, sctp or icmp
+     */
+    public Result trace(Endpoint src, Endpoint dst, String protocol, int port) {
+        Zone srcZone = zones.apply(src.node());
+        boolean sameNode = src.node().equals(dst.node());
+        String gatewayMac = sameNode ? dst.mac() : routerPortMac(srcZone, "rtos-" + src.node());
+        String first = microflow(src.logicalPort(), src.mac(), gatewayMac, src.ip(), dst.ip(), 64, protocol, port);
+        Hop hop1 = run(srcZone, src.node(), first);
+        List<Hop> hops = new ArrayList<>(List.of(hop1));
+        if (sameNode) return verdict(hops, dst.logicalPort());
+        String transitPort = "tstor-" + dst.node();
+        if (!hop1.output().reached(transitPort)) {
+            return new Result(false, hops, "the packet never left zone " + src.node() + " toward " + dst.node()
+                    + dropReason(hop1));
+        }
+        Zone dstZone = zones.apply(dst.node());
+        String second = microflow("tstor-" + src.node(), routerPortMac(srcZone, "rtots-" + src.node()),
+                routerPortMac(dstZone, "rtots-" + dst.node()), src.ip(), dst.ip(), 63, protocol, port);
+        hops.add(run(dstZone, "transit_switch", second));
+        return verdict(hops, dst.logicalPort());
+    }
+
+    private Result verdict(List<Hop> hops, String dstPort) {
+        Hop last = hops.getLast();
+        if (last.output().reached(dstPort)) {
+            return new Result(true, hops, "delivered to " + dstPort + decidingAcl(hops).map(a -> ", allowed by " + a.name()).orElse(""));
+        }
+        return new Result(false, hops, "not delivered to " + dstPort + dropReason(last));
+    }
+
+    private static Optional<AclHit> decidingAcl(List<Hop> hops) {
+        return hops.stream().flatMap(h -> h.acls().stream()).filter(a -> !a.action().equals("pass")).reduce((a, b) -> b);
+    }
+
+    private static String dropReason(Hop h) {
+        Optional<AclHit> acl = h.acls().stream().filter(a -> a.action().equals("drop") || a.action().equals("reject")).findFirst();
+        if (acl.isPresent()) return ": dropped by " + acl.get();
+        return h.output().dropper().map(f -> ": dropped in " + f.stage() + " (" + f.match() + ")").orElse("");
+    }
+
+    private Hop run(Zone zone, String datapath, String microflow) {
+        String out = Command.run(List.of(runtime.bin("ovn-trace").toString(), "--db=unix:" + zone.sbSocket(), "--ct=new",
+                datapath, microflow));
+        TraceOutput parsed = TraceOutput.parse(out);
+        return new Hop(zone.node(), datapath, microflow, parsed, acls(zone, parsed));
+    }
+
+    /** The NB ACLs behind the ACL logical flows the packet hit, in order, each once. */
+    private List<AclHit> acls(Zone zone, TraceOutput trace) {
+        Map<String, AclHit> hits = new LinkedHashMap<>();
+        for (TraceOutput.FlowHit f : trace.flows()) {
+            if (!f.isAclStage()) continue;
+            String ids = Command.run(List.of(runtime.bin("ovn-sbctl").toString(), "--db=unix:" + zone.sbSocket(),
+                    "--bare", "--columns=external_ids", "list", "Logical_Flow", f.uuidPrefix()));
+            Optional<String> hint = field(ids, "stage-hint");
+            if (hint.isEmpty() || hits.containsKey(hint.get())) continue;
+            Command.Result acl = Command.exec(List.of(runtime.bin("ovn-nbctl").toString(), "--db=unix:" + zone.nbSocket(),
+                    "--bare", "--columns=name,direction,tier,priority,action", "list", "ACL", hint.get()),
+                    Map.of(), java.time.Duration.ofSeconds(10));
+            if (!acl.ok()) continue; // not an ACL (e.g. a port group's default flow)
+            String[] v = acl.stdout().strip().split("\n");
+            if (v.length < 5) continue;
+            hits.put(hint.get(), new AclHit(zone.node(), v[0].isBlank() ? "(unnamed " + hint.get() + ")" : v[0],
+                    v[1].equals("to-lport") ? "ingress" : "egress", parseInt(v[2]), parseInt(v[3]), v[4]));
+        }
+        return List.copyOf(hits.values());
+    }
+
+    private String routerPortMac(Zone zone, String port) {
+        String mac = Command.run(List.of(runtime.bin("ovn-nbctl").toString(), "--db=unix:" + zone.nbSocket(),
+                "--bare", "--columns=mac", "find", "Logical_Router_Port", "name=" + port)).strip();
+        if (mac.isEmpty()) throw new IllegalStateException("zone " + zone.node() + " has no router port " + port);
+        return mac;
+    }
+
+    /** The ovn-trace microflow for one packet of a new connection (pure). */
+    static String microflow(String inport, String ethSrc, String ethDst, String ipSrc, String ipDst, int ttl,
+                            String protocol, int port) {
+        boolean v6 = ipDst.contains(":");
+        String ip = v6 ? "ip6" : "ip4";
+        String l4 = switch (protocol.toLowerCase(Locale.ROOT)) {
+            case "tcp", "udp", "sctp" -> {
+                String p = protocol.toLowerCase(Locale.ROOT);
+                yield p + " && " + p + ".src == 33333 && " + p + ".dst == " + port;
+            }
+            case "icmp" -> v6 ? "icmp6 && icmp6.type == 128 && icmp6.code == 0" : "icmp4 && icmp4.type == 8 && icmp4.code == 0";
+            default -> throw new IllegalArgumentException("protocol must be tcp, udp, sctp or icmp: " + protocol);
+        };
+        return "inport == \"%s\" && eth.src == %s && eth.dst == %s && %s.src == %s && %s.dst == %s && ip.ttl == %d && %s"
+                .formatted(inport, ethSrc, ethDst, ip, ipSrc, ip, ipDst, ttl, l4);
+    }
+
+    private static Optional<String> field(String externalIds, String key) {
+        for (String kv : externalIds.strip().split("\\s+")) {
+            if (kv.startsWith(key + "=")) return Optional.of(kv.substring(key.length() + 1).replace("\"", ""));
+        }
+        return Optional.empty();
+    }
+
+    private static int parseInt(String s) {
+        try {
+            return Integer.parseInt(s.strip());
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+}
