@@ -22,7 +22,6 @@ import io.kovn.policy.model.PolicyWarning;
 import io.kovn.policy.netpol.DefaultDeny;
 import io.kovn.policy.netpol.NetworkPolicyTranslator;
 import io.kovn.policy.select.ClusterIndex;
-import io.kovn.policy.select.PodInfo;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -36,6 +35,10 @@ import java.util.TreeSet;
  * The network policy model: {@link PolicySnapshot} in, {@link DesiredPolicyState} out. A pure
  * function; the zone controller diffs its output against the northbound database by ownership and
  * writes the difference in one transaction, then publishes the reports.
+ *
+ * <p>Callers keep {@link DesiredPolicyState#priorities()} and pass it back as
+ * {@link PolicySnapshot#previousPriorities()} so that tier-1 ACL priorities stay put across
+ * translations; at start they recover it from the database with {@link AnpPriorities#recover}.
  *
  * <p>Precedence is carried by ACL tiers: AdminNetworkPolicy in tier 1 (allow-related / drop / pass),
  * NetworkPolicy in tier 2 (allow-related at 1001 over a per-namespace drop at 1000), the
@@ -129,15 +132,10 @@ public final class PolicyTranslator {
             if (!rows.warnings().isEmpty()) {
                 out.report(new PolicyReport(PolicyRef.networkPolicy(namespace, policy.getMetadata().getName()), rows.warnings(), Optional.empty()));
             }
+            // The policy's port group holds its selected local pods: exactly the pods it isolates here.
             var byDirection = isolated.computeIfAbsent(namespace, k -> new java.util.EnumMap<>(PolicyDirection.class));
-            List<PodInfo> selected = np.selectedPods(policy);
             for (PolicyDirection direction : NetworkPolicyTranslator.policyTypes(policy)) {
-                TreeSet<String> members = byDirection.computeIfAbsent(direction, d -> new TreeSet<>());
-                for (PodInfo pod : selected) {
-                    if (snapshot.localPorts().contains(pod.portName())) {
-                        members.add(pod.portName());
-                    }
-                }
+                byDirection.computeIfAbsent(direction, d -> new TreeSet<>()).addAll(rows.portGroups().getFirst().ports());
             }
         }
         isolated.forEach((namespace, byDirection) -> byDirection.forEach((direction, members) ->
