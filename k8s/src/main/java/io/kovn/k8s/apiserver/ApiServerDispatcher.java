@@ -16,14 +16,16 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * A decorator in front of fabric8's CRUD dispatcher adding the {@link ApiServerRules} a real API
  * server applies to core objects. Creates and updates are rewritten before the mock sees them; every
  * JSON or merge patch of an object (or its status) is applied here (RFC 6902 / RFC 7386) and handed
  * to the mock as an update carrying the stored {@code resourceVersion}, so optimistic concurrency,
- * status-subresource handling and watch events stay the mock's own.
- * Writes are serialised so that read-modify-write is atomic.
+ * status-subresource handling and watch events stay the mock's own. It also evaluates the selectors
+ * the mock cannot ({@link SelectorFilter}), serves the CSR {@code approval} subresource and empties a
+ * deleted Namespace. Writes are serialised so that read-modify-write is atomic.
  */
 final class ApiServerDispatcher extends Dispatcher {
 
@@ -46,7 +48,7 @@ final class ApiServerDispatcher extends Dispatcher {
 
   ApiServerDispatcher(Dispatcher delegate, List<String> namespacedCustomCollections) {
     this.delegate = delegate;
-    this.namespacedCollections = java.util.stream.Stream.concat(CORE_NAMESPACED.stream(), namespacedCustomCollections.stream()).toList();
+    this.namespacedCollections = Stream.concat(CORE_NAMESPACED.stream(), namespacedCustomCollections.stream()).toList();
   }
 
   /** Requests served so far (the mock's own request log is drained, so this is the count to use). */
