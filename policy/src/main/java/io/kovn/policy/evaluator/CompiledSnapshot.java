@@ -12,7 +12,7 @@ import java.util.Map;
 final class CompiledSnapshot {
     final String[] podLabels;
     final IpAddress[] podIps;
-    final Map<String, Integer> podIndex;
+    final Map<Endpoint.PodName, Integer> podIndex;
     final Map<IpAddress, Integer> podByIp;
     /** Host-network pods ({@code ns/name}) and their IP (may be absent while pending). */
     final Map<String, String> hostNetworkPods;
@@ -29,7 +29,7 @@ final class CompiledSnapshot {
     final int[][][] isolatedBy;
     final List<String> networkPolicyNames;
 
-    CompiledSnapshot(String[] podLabels, IpAddress[] podIps, Map<String, Integer> podIndex, Map<IpAddress, Integer> podByIp,
+    CompiledSnapshot(String[] podLabels, IpAddress[] podIps, Map<Endpoint.PodName, Integer> podIndex, Map<IpAddress, Integer> podByIp,
             Map<String, String> hostNetworkPods, int[][] namedPortIds, int[][] namedPortProtocols, int[][] namedPortNumbers,
             CompiledRule[] rules, int[][][] admin, int[][][] network, int[][][] baseline, int[][][] isolatedBy,
             List<String> networkPolicyNames) {

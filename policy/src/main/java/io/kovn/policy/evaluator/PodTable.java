@@ -22,7 +22,7 @@ final class PodTable {
 
     final ClusterIndex index;
     final List<PodInfo> pods;
-    final Map<String, Integer> indexByName = new HashMap<>();
+    final Map<Endpoint.PodName, Integer> indexByName = new HashMap<>();
     /** Per pod, its parsed IPs. */
     final IpAddress[][] ips;
     private final Map<List<Object>, long[]> selections = new HashMap<>();
@@ -34,7 +34,7 @@ final class PodTable {
         this.ips = new IpAddress[pods.size()][];
         for (int i = 0; i < pods.size(); i++) {
             PodInfo pod = pods.get(i);
-            indexByName.put(pod.namespace() + "/" + pod.name(), i);
+            indexByName.put(new Endpoint.PodName(pod.namespace(), pod.name()), i);
             ips[i] = pod.ips().stream().map(IpAddress::parse).flatMap(Optional::stream).toArray(IpAddress[]::new);
         }
     }
@@ -96,7 +96,7 @@ final class PodTable {
     private long[] bits(List<PodInfo> selected) {
         long[] bits = Bits.of(pods.size());
         for (PodInfo pod : selected) {
-            Integer i = indexByName.get(pod.namespace() + "/" + pod.name());
+            Integer i = indexByName.get(new Endpoint.PodName(pod.namespace(), pod.name()));
             if (i != null) {
                 Bits.set(bits, i);
             }

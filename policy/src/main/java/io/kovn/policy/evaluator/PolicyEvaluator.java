@@ -67,11 +67,11 @@ public final class PolicyEvaluator {
     public Target resolve(Endpoint endpoint) {
         return switch (endpoint) {
             case Endpoint.PodName pod -> {
-                String key = pod.namespace() + "/" + pod.name();
-                Integer index = s.podIndex.get(key);
+                Integer index = s.podIndex.get(pod);
                 if (index != null) {
-                    yield new Target(key, index, s.podIps[index]);
+                    yield new Target(s.podLabels[index], index, s.podIps[index]);
                 }
+                String key = pod.namespace() + "/" + pod.name();
                 String hostIp = s.hostNetworkPods.get(key);
                 if (hostIp == null) {
                     throw new IllegalArgumentException("pod " + key + " not found (or not running)");
