@@ -1,0 +1,200 @@
+package io.kovn.controller.policy;
+
+import static io.kovn.controller.policy.PolicyCluster.ZONE;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import io.kovn.k8s.api.policy.AdminNetworkPolicy;
+import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/**
+ * NetworkPolicy (tier 2), the BaselineAdminNetworkPolicy (tier 3) and AdminNetworkPolicies at
+ * priorities the reference refuses (500, 1000) enforced in a real zone: the rows, and ovn-trace
+ * verdicts that show the tiers' precedence.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class TieredEnforcementTest {
+    static final String DENY_LOGGING = "{\"deny\":\"alert\",\"allow\":\"notice\"}";
+
+    PolicyCluster c;
+    String server;
+    String client;
+    String other;
+    String probe;
+
+    @BeforeAll
+    void start() {
+        c = new PolicyCluster();
+        c.namespace("shop");
+        c.namespace("lab");
+        c.startControllers();
+        server = c.pod("shop", "server", ZONE, Map.of("app", "server"), false, "http/TCP/8080");
+        client = c.pod("shop", "client", ZONE, "app", "client");
+        other = c.pod("shop", "other", ZONE, "app", "other");
+        probe = c.pod("lab", "probe", ZONE, "app", "probe");
+        c.client.namespaces().withName("shop").edit(ns -> {
+            ns.getMetadata().setAnnotations(Map.of("k8s.ovn.org/acl-logging", DENY_LOGGING));
+            return ns;
+        });
+        c.apply("""
+                apiVersion: networking.k8s.io/v1
+                kind: NetworkPolicy
+                metadata: {name: allow-client, namespace: shop}
+                spec:
+                  podSelector: {matchLabels: {app: server}}
+                  policyTypes: [Ingress]
+                  ingress:
+                  - from:
+                    - podSelector: {matchLabels: {app: client}}
+                    ports:
+                    - {protocol: TCP, port: 8080}
+                """, NetworkPolicy.class);
+        c.apply("""
+                apiVersion: policy.networking.k8s.io/v1alpha1
+                kind: BaselineAdminNetworkPolicy
+                metadata:
+                  name: default
+                  annotations:
+                    k8s.ovn.org/acl-logging: '{"deny":"alert"}'
+                spec:
+                  subject: {namespaces: {}}
+                  ingress:
+                  - name: default-deny
+                    action: Deny
+                    from:
+                    - namespaces: {}
+                """, BaselineAdminNetworkPolicy.class);
+        await().atMost(PolicyCluster.CONVERGE).untilAsserted(() -> assertThat(
+                c.find("name", "ACL", "external_ids:\"k8s.ovn.org/owner-type\"=BaselineAdminNetworkPolicy")).isNotEmpty());
+        c.awaitIdle();
+    }
+
+    @AfterAll
+    void stop() {
+        if (c != null) {
+            c.close();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void networkPolicyAllowAndNamespaceDefaultDenyRowsAreInTier2() {
+        String policy = "external_ids{>=}{\"k8s.ovn.org/owner-type\"=NetworkPolicy,\"k8s.ovn.org/name\"=\"shop:allow-client\"}";
+        List<String> allow = c.find("_uuid", "ACL", policy);
+        assertThat(allow).hasSize(1);
+        String acl = c.nbctl("list", "ACL", allow.getFirst());
+        assertThat(acl).contains("action              : allow-related").contains("direction           : to-lport")
+                .contains("priority            : 1001").contains("tier                : 2").contains("tcp.dst==8080");
+        String pg = c.find("name", "Port_Group", policy).getFirst();
+        assertThat(names(c.column("Port_Group", pg, "ports"))).containsExactly("shop_server");
+
+        String namespace = "external_ids{>=}{\"k8s.ovn.org/owner-type\"=NetpolNamespace,\"k8s.ovn.org/name\"=shop}";
+        String denyPg = c.find("name", "Port_Group", namespace).getFirst();
+        assertThat(names(c.column("Port_Group", denyPg, "ports"))).containsExactly("shop_server");
+        List<String> deny = c.find("_uuid", "ACL", namespace).stream().map(u -> c.nbctl("--bare",
+                "--columns=action,priority,tier,direction", "list", "ACL", u).strip().replaceAll("\\s+", " ")).sorted().toList();
+        assertThat(deny).containsExactly("allow 1001 2 to-lport", "drop 1000 2 to-lport");
+    }
+
+    @Test
+    @Order(2)
+    void baselineRowsAreInTier3() {
+        String banp = "external_ids{>=}{\"k8s.ovn.org/owner-type\"=BaselineAdminNetworkPolicy,\"k8s.ovn.org/name\"=default}";
+        String acl = c.nbctl("find", "ACL", banp);
+        assertThat(acl).contains("name                : \"BANP:default:Ingress:0\"").contains("action              : drop")
+                .contains("priority            : 1750").contains("tier                : 3").contains("log                 : true");
+        String pg = c.find("name", "Port_Group", banp).getFirst();
+        assertThat(names(c.column("Port_Group", pg, "ports"))).containsExactly("lab_probe", "shop_client", "shop_other", "shop_server");
+        assertThat(c.find("addresses", "Address_Set", banp).getFirst().split("\\s+")).containsExactlyInAnyOrder(server, client, other, probe);
+        assertReady(BaselineAdminNetworkPolicy.class, "default");
+    }
+
+    @Test
+    @Order(3)
+    void ovnTraceShowsNetworkPolicyOverBaseline() {
+        await().atMost(PolicyCluster.CONVERGE).untilAsserted(() -> assertThat(c.ovn.sbctl("lflow-list")).contains("BANP:default:Ingress:0"));
+        // The NetworkPolicy allows client → server:8080 ...
+        assertThat(c.trace("shop_client", client, server, "tcp && tcp.dst==8080")).contains("output(\"shop_server\")");
+        // ... and its namespace default deny drops everything else to server; the BANP is not consulted.
+        assertThat(c.trace("shop_other", other, server, "tcp && tcp.dst==8080")).contains("ACL name=NP:shop:Ingress,")
+                .contains("verdict=drop").doesNotContain("BANP:").doesNotContain("output(\"shop_server\")");
+        // other is selected by no NetworkPolicy: the BANP decides.
+        assertThat(c.trace("lab_probe", probe, other, "tcp && tcp.dst==8080")).contains("ACL name=BANP:default:Ingress:0,")
+                .doesNotContain("output(\"shop_other\")");
+    }
+
+    @Test
+    @Order(4)
+    void adminPoliciesAtPriority500And1000AreProgrammedInOrder() {
+        c.apply(anp("allow-8080", 500, "Allow", "ports: [{portNumber: {protocol: TCP, port: 8080}}]"), AdminNetworkPolicy.class);
+        c.apply(anp("deny-rest", 1000, "Deny", ""), AdminNetworkPolicy.class);
+        await().atMost(PolicyCluster.CONVERGE).untilAsserted(() -> {
+            assertThat(c.find("name", "ACL", "name=\"ANP:allow-8080:Ingress:0\"")).hasSize(1);
+            assertThat(c.find("name", "ACL", "name=\"ANP:deny-rest:Ingress:0\"")).hasSize(1);
+        });
+        int high = Integer.parseInt(c.find("priority", "ACL", "name=\"ANP:allow-8080:Ingress:0\"").getFirst());
+        int low = Integer.parseInt(c.find("priority", "ACL", "name=\"ANP:deny-rest:Ingress:0\"").getFirst());
+        assertThat(high).isGreaterThan(low).isLessThanOrEqualTo(20000);
+        assertThat(c.find("tier", "ACL", "name=\"ANP:deny-rest:Ingress:0\"")).containsExactly("1");
+        assertReady(AdminNetworkPolicy.class, "allow-8080");
+        assertReady(AdminNetworkPolicy.class, "deny-rest");
+        assertThat(c.events).noneMatch(e -> e.contains("ANPWithUnsupportedPriority"));
+
+        await().atMost(PolicyCluster.CONVERGE).untilAsserted(() -> assertThat(c.ovn.sbctl("lflow-list")).contains("ANP:deny-rest:Ingress:0"));
+        // priority 500 allows 8080 before priority 1000 denies: tier 1 decides over the BANP
+        assertThat(c.trace("lab_probe", probe, other, "tcp && tcp.dst==8080")).contains("ACL name=ANP:allow-8080:Ingress:0,")
+                .doesNotContain("ACL name=ANP:deny-rest").doesNotContain("BANP:").contains("output(\"shop_other\")");
+        assertThat(c.trace("lab_probe", probe, other, "tcp && tcp.dst==9090")).contains("ACL name=ANP:deny-rest:Ingress:0,")
+                .contains("verdict=drop").doesNotContain("output(\"shop_other\")");
+    }
+
+    static String anp(String name, int priority, String action, String ports) {
+        return """
+                apiVersion: policy.networking.k8s.io/v1alpha1
+                kind: AdminNetworkPolicy
+                metadata:
+                  name: %s
+                  annotations:
+                    k8s.ovn.org/acl-logging: '{"deny":"alert","allow":"notice"}'
+                spec:
+                  priority: %d
+                  subject:
+                    pods:
+                      namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: shop}}
+                      podSelector: {matchLabels: {app: other}}
+                  ingress:
+                  - action: %s
+                    from:
+                    - namespaces: {matchLabels: {kubernetes.io/metadata.name: lab}}
+                    %s
+                """.formatted(name, priority, action, ports);
+    }
+
+    <T extends io.fabric8.kubernetes.api.model.HasMetadata> void assertReady(Class<T> type, String name) {
+        await().atMost(PolicyCluster.CONVERGE).untilAsserted(() -> {
+            T object = c.client.resources(type).withName(name).get();
+            var status = object instanceof AdminNetworkPolicy a ? a.getStatus() : ((BaselineAdminNetworkPolicy) object).getStatus();
+            assertThat(status).isNotNull();
+            Condition ready = status.conditions().stream().filter(x -> x.getType().equals("Ready-In-Zone-" + ZONE))
+                    .findFirst().orElseThrow();
+            assertThat(ready.getStatus() + "/" + ready.getReason()).isEqualTo("True/SetupSucceeded");
+        });
+    }
+
+    List<String> names(List<String> portUuids) {
+        return portUuids.stream().map(u -> c.nbctl("--bare", "--columns=name", "list", "Logical_Switch_Port", u).strip())
+                .sorted().toList();
+    }
+}
