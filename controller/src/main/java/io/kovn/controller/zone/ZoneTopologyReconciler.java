@@ -36,6 +36,9 @@ public final class ZoneTopologyReconciler implements Reconciler<String> {
     private final Set<String> reported = new HashSet<>();
     private final AtomicLong reconciles = new AtomicLong();
     private volatile ZoneModel.Plan last;
+    private final ZoneModel.Memo memo = new ZoneModel.Memo();
+    private static final int KEPT = 10_000;
+    private final java.util.ArrayDeque<Long> durations = new java.util.ArrayDeque<>();
 
     public ZoneTopologyReconciler(String zone, Indexer<Node> nodes, PodAddressReconciler pods, ZoneDatabases dbs,
                                   EventSink events, TrustZoneMetrics metrics) {
@@ -50,6 +53,15 @@ public final class ZoneTopologyReconciler implements Reconciler<String> {
     @Override
     public ReconcileResult reconcile(String key) {
         reconciles.incrementAndGet();
+        long started = System.nanoTime();
+        try {
+            return reconcileOnce();
+        } finally {
+            recordDuration(System.nanoTime() - started);
+        }
+    }
+
+    private ReconcileResult reconcileOnce() {
         List<Node> all = nodes.list();
         Set<String> foreignChassis = new HashSet<>();
         for (Row c : dbs.sbCache().table(Chassis.TABLE_NAME).rows()) {
@@ -58,7 +70,7 @@ public final class ZoneTopologyReconciler implements Reconciler<String> {
             }
         }
         ZoneModel.Plan plan = ZoneModel.plan(zone, all, pods.ports(), foreignChassis,
-                io.kovn.ovsdb.diff.CurrentState.of(dbs.nbCache()));
+                io.kovn.ovsdb.diff.CurrentState.of(dbs.nbCache()), memo);
         last = plan;
         report(plan, all);
         if (plan.local().isEmpty()) {
@@ -85,6 +97,18 @@ public final class ZoneTopologyReconciler implements Reconciler<String> {
     /** The last computed plan (for tests and diagnostics). */
     public ZoneModel.Plan lastPlan() {
         return last;
+    }
+
+    /** Durations (ns) of the most recent reconciles, oldest first (at most {@value #KEPT}). */
+    public synchronized long[] recentDurations() {
+        return durations.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    private synchronized void recordDuration(long nanos) {
+        if (durations.size() == KEPT) {
+            durations.removeFirst();
+        }
+        durations.addLast(nanos);
     }
 
     /** How many reconciles ran. */

@@ -66,6 +66,25 @@ public final class ZoneTopology {
 
     /** The zone's desired rows; remotes and pods in any order (output is sorted, so deterministic). */
     public static Desired desired(LocalNode local, Collection<RemoteNode> remotes, Collection<PodPort> pods) {
+        return desired(local, remotes, pods, new Memo());
+    }
+
+    /**
+     * Remembers the rows of remote nodes and pods between calls, keyed by their (immutable) input
+     * records: a zone reconciled for every pod change then rebuilds only what changed. Entries not
+     * used by the latest call are dropped. Not thread-safe: one per zone reconcile loop.
+     */
+    public static final class Memo {
+        private Map<RemoteNode, RemoteRows> remotes = new HashMap<>();
+        private Map<PodPort, PodRows> pods = new HashMap<>();
+    }
+
+    private record RemoteRows(List<DesiredRow> nb, List<DesiredRow> sb, Ref port, List<Ref> routes) {}
+
+    private record PodRows(DesiredRow row, Ref ref) {}
+
+    /** {@link #desired(LocalNode, Collection, Collection)} reusing (and refreshing) {@code memo}. */
+    public static Desired desired(LocalNode local, Collection<RemoteNode> remotes, Collection<PodPort> pods, Memo memo) {
         List<RemoteNode> sortedRemotes = remotes.stream()
                 .filter(r -> !r.name().equals(local.name()))
                 .sorted(Comparator.comparing(RemoteNode::name)).toList();
@@ -83,54 +102,33 @@ public final class ZoneTopology {
         Set<Ref> transitPorts = new LinkedHashSet<>();
         transitPorts.add(ref(LogicalSwitchPort.TABLE_NAME, tstor));
 
+        Map<RemoteNode, RemoteRows> usedRemotes = new HashMap<>();
         for (RemoteNode r : sortedRemotes) {
-            ObjectId port = remoteId(r.name(), "tstor");
-            transitPorts.add(ref(LogicalSwitchPort.TABLE_NAME, port));
-            nb.add(row(LogicalSwitchPort.TABLE_NAME, port, Map.of(), Map.of(
-                    LogicalSwitchPort.NAME, TopologyNames.transitSwitchToRouter(r.name()),
-                    LogicalSwitchPort.TYPE, "remote",
-                    LogicalSwitchPort.ADDRESSES, Set.of(transitAddresses(r.transit().all())),
-                    LogicalSwitchPort.OPTIONS, Map.of(
-                            "requested-chassis", r.chassisId().value(),
-                            "requested-tnl-key", r.id().format()))));
-            for (IpPrefix subnet : r.subnets()) {
-                r.transit().all().stream().filter(t -> t.family() == subnet.family()).findFirst().ifPresent(t -> {
-                    ObjectId route = remoteId(r.name(), "route").with(IdKey.IP_FAMILY, familyKey(subnet.family()));
-                    routes.add(ref(LogicalRouterStaticRoute.TABLE_NAME, route));
-                    nb.add(row(LogicalRouterStaticRoute.TABLE_NAME, route, Map.of("ic-node", r.name()), Map.of(
-                            LogicalRouterStaticRoute.IP_PREFIX, subnet.toString(),
-                            LogicalRouterStaticRoute.NEXTHOP, IpLiterals.format(t.address()))));
-                });
+            RemoteRows rows = memo.remotes.get(r);
+            if (rows == null) {
+                rows = remoteRows(r);
             }
-            List<Ref> encaps = new ArrayList<>();
-            for (InetAddress ip : r.encapIps().ips()) {
-                String key = encapKey(r.chassisId().value(), IpLiterals.format(ip));
-                encaps.add(Ref.to(Encap.TABLE_NAME, key));
-                sb.add(new DesiredRow(Encap.TABLE_NAME, key, Map.of(
-                        Encap.TYPE, ENCAP_TYPE,
-                        Encap.IP, IpLiterals.format(ip),
-                        Encap.CHASSIS_NAME, r.chassisId().value(),
-                        Encap.OPTIONS, Map.of("csum", "true"))));
-            }
-            sb.add(row(Chassis.TABLE_NAME, remoteId(r.name(), "chassis"), Map.of(), Map.of(
-                    Chassis.NAME, r.chassisId().value(),
-                    Chassis.HOSTNAME, r.name(),
-                    Chassis.OTHER_CONFIG, Map.of("is-remote", "true"),
-                    Chassis.ENCAPS, Set.copyOf(encaps))));
+            usedRemotes.put(r, rows);
+            transitPorts.add(rows.port());
+            routes.addAll(rows.routes());
+            nb.addAll(rows.nb());
+            sb.addAll(rows.sb());
         }
+        memo.remotes = usedRemotes;
 
         Set<Ref> nodePorts = new LinkedHashSet<>();
         nodePorts.add(ref(LogicalSwitchPort.TABLE_NAME, stor));
+        Map<PodPort, PodRows> usedPods = new HashMap<>();
         for (PodPort p : sortedPods) {
-            ObjectId id = podId(p.namespace(), p.name());
-            nodePorts.add(ref(LogicalSwitchPort.TABLE_NAME, id));
-            String addresses = p.mac() + " " + p.ips().stream().map(i -> IpLiterals.format(i.address()))
-                    .collect(Collectors.joining(" "));
-            nb.add(row(LogicalSwitchPort.TABLE_NAME, id, Map.of("namespace", p.namespace(), "pod", "true"), Map.of(
-                    LogicalSwitchPort.NAME, p.portName(),
-                    LogicalSwitchPort.ADDRESSES, Set.of(addresses),
-                    LogicalSwitchPort.PORT_SECURITY, Set.of(addresses))));
+            PodRows rows = memo.pods.get(p);
+            if (rows == null) {
+                rows = podRows(p);
+            }
+            usedPods.put(p, rows);
+            nodePorts.add(rows.ref());
+            nb.add(rows.row());
         }
+        memo.pods = usedPods;
 
         List<IpPrefix> gateways = local.subnets().stream()
                 .map(s -> new IpPrefix(s.addressAt(1), s.length())).toList();
@@ -169,6 +167,56 @@ public final class ZoneTopology {
                 LogicalRouter.PORTS, Set.of(ref(LogicalRouterPort.TABLE_NAME, rtos), ref(LogicalRouterPort.TABLE_NAME, rtots)),
                 LogicalRouter.STATIC_ROUTES, Set.copyOf(routes))));
         return new Desired(nb, sb);
+    }
+
+    private static RemoteRows remoteRows(RemoteNode r) {
+        List<DesiredRow> nb = new ArrayList<>();
+        List<DesiredRow> sb = new ArrayList<>();
+        List<Ref> routes = new ArrayList<>();
+        ObjectId port = remoteId(r.name(), "tstor");
+        nb.add(row(LogicalSwitchPort.TABLE_NAME, port, Map.of(), Map.of(
+                LogicalSwitchPort.NAME, TopologyNames.transitSwitchToRouter(r.name()),
+                LogicalSwitchPort.TYPE, "remote",
+                LogicalSwitchPort.ADDRESSES, Set.of(transitAddresses(r.transit().all())),
+                LogicalSwitchPort.OPTIONS, Map.of(
+                        "requested-chassis", r.chassisId().value(),
+                        "requested-tnl-key", r.id().format()))));
+        for (IpPrefix subnet : r.subnets()) {
+            r.transit().all().stream().filter(t -> t.family() == subnet.family()).findFirst().ifPresent(t -> {
+                ObjectId route = remoteId(r.name(), "route").with(IdKey.IP_FAMILY, familyKey(subnet.family()));
+                routes.add(ref(LogicalRouterStaticRoute.TABLE_NAME, route));
+                nb.add(row(LogicalRouterStaticRoute.TABLE_NAME, route, Map.of("ic-node", r.name()), Map.of(
+                        LogicalRouterStaticRoute.IP_PREFIX, subnet.toString(),
+                        LogicalRouterStaticRoute.NEXTHOP, IpLiterals.format(t.address()))));
+            });
+        }
+        List<Ref> encaps = new ArrayList<>();
+        for (InetAddress ip : r.encapIps().ips()) {
+            String key = encapKey(r.chassisId().value(), IpLiterals.format(ip));
+            encaps.add(Ref.to(Encap.TABLE_NAME, key));
+            sb.add(new DesiredRow(Encap.TABLE_NAME, key, Map.of(
+                    Encap.TYPE, ENCAP_TYPE,
+                    Encap.IP, IpLiterals.format(ip),
+                    Encap.CHASSIS_NAME, r.chassisId().value(),
+                    Encap.OPTIONS, Map.of("csum", "true"))));
+        }
+        sb.add(row(Chassis.TABLE_NAME, remoteId(r.name(), "chassis"), Map.of(), Map.of(
+                Chassis.NAME, r.chassisId().value(),
+                Chassis.HOSTNAME, r.name(),
+                Chassis.OTHER_CONFIG, Map.of("is-remote", "true"),
+                Chassis.ENCAPS, Set.copyOf(encaps))));
+        return new RemoteRows(List.copyOf(nb), List.copyOf(sb), ref(LogicalSwitchPort.TABLE_NAME, port), List.copyOf(routes));
+    }
+
+    private static PodRows podRows(PodPort p) {
+        ObjectId id = podId(p.namespace(), p.name());
+        String addresses = p.mac() + " " + p.ips().stream().map(i -> IpLiterals.format(i.address()))
+                .collect(Collectors.joining(" "));
+        DesiredRow row = row(LogicalSwitchPort.TABLE_NAME, id, Map.of("namespace", p.namespace(), "pod", "true"), Map.of(
+                LogicalSwitchPort.NAME, p.portName(),
+                LogicalSwitchPort.ADDRESSES, Set.of(addresses),
+                LogicalSwitchPort.PORT_SECURITY, Set.of(addresses)));
+        return new PodRows(row, ref(LogicalSwitchPort.TABLE_NAME, id));
     }
 
     /**

@@ -1,0 +1,210 @@
+package io.kovn.bench;
+
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kovn.controller.zone.ZoneController;
+import io.kovn.controller.zone.ZoneControllerConfig;
+import io.kovn.k8s.apiserver.EmbeddedApiServer;
+import io.kovn.ovn.annotations.OvnAnnotations;
+import io.kovn.ovsdb.client.TrafficCounters;
+import io.kovn.runtime.testing.OvnDatabases;
+import java.lang.management.ManagementFactory;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Zone controller scale on a real NB/SB (ovsdb-server, no northd: control-plane time only), with
+ * the embedded API server in the same JVM.
+ * <ol>
+ *   <li>Convergence from scratch: 100 nodes, 5,000 pods of which 50 on the zone's node; time from
+ *       {@link ZoneController#start} to all rows present; heap of the zone controller (difference
+ *       of used heap after GC, before and after); pod add latency at steady state (pod created →
+ *       its port in the zone's NB cache, and the zone reconcile's own time), transactions and
+ *       operations per pod add.</li>
+ *   <li>Trust zones: 200 nodes in 10 disjoint zones plus 2 gateway nodes in all zones; SB Chassis
+ *       rows and remote transit ports of a member zone and of a gateway zone versus the full mesh;
+ *       time for both zones to converge after one node moves between zones.</li>
+ * </ol>
+ * <pre>
+ * mvn -B -q -o install -pl bench -am -Dmaven.test.skip=true
+ * mvn -B -q -o dependency:build-classpath -pl bench -Dmdep.outputFile=target/classpath.txt
+ * java -Xmx512m -cp "$(cat bench/target/classpath.txt):bench/target/classes" io.kovn.bench.ZoneConvergenceBench
+ * </pre>
+ */
+public final class ZoneConvergenceBench {
+    private ZoneConvergenceBench() {}
+
+    public static void main(String[] args) throws Exception {
+        System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+        convergence(100, 5_000, 50, 200);
+        trustZones(200, 10, 2);
+        System.exit(0);
+    }
+
+    static void convergence(int nodes, int pods, int localPods, int adds) throws Exception {
+        try (EmbeddedApiServer api = EmbeddedApiServer.start();
+             KubernetesClient client = api.newClient();
+             OvnDatabases db = OvnDatabases.start(OvnDatabases.Config.nbSb())) {
+            for (int i = 0; i < nodes; i++) {
+                BenchClusters.node(client, "node-" + i, i, null);
+            }
+            createPods(client, nodes, pods, localPods);
+            long heapBefore = usedHeapAfterGc();
+            long t0 = System.nanoTime();
+            ZoneController zone = ZoneController.start(ZoneControllerConfig.of("node-0", db.nb().unixEndpoint(),
+                    db.sb().unixEndpoint()), client);
+            int expectedPorts = 2 + (nodes - 1) + localPods;
+            waitFor(() -> zone.databases().nbCache().table("Logical_Switch_Port").size() == expectedPorts
+                    && zone.databases().sbCache().table("Chassis").size() == nodes - 1
+                    && zone.databases().nbCache().table("Logical_Router_Static_Route").size() == nodes - 1, 120_000);
+            long convergeMs = (System.nanoTime() - t0) / 1_000_000;
+            waitFor(zone::idle, 10_000);
+            long heap = usedHeapAfterGc() - heapBefore;
+            System.out.printf("convergence: %d nodes, %d pods (%d local): %d ms; NB %s, SB %s; zone heap ~%d MB%n",
+                    nodes, pods, localPods, convergeMs, zone.databases().nbCounters().snapshot(),
+                    zone.databases().sbCounters().snapshot(), heap >> 20);
+
+            TrafficCounters.Snapshot nb0 = zone.databases().nbCounters().snapshot();
+            TrafficCounters.Snapshot sb0 = zone.databases().sbCounters().snapshot();
+            int reconcilesBefore = zone.topology().recentDurations().length;
+            long[] e2e = new long[adds];
+            for (int i = 0; i < adds; i++) {
+                String name = "add-" + i;
+                int before = zone.databases().nbCache().table("Logical_Switch_Port").size();
+                long s = System.nanoTime();
+                client.pods().inNamespace("bench").resource(pod(name, "node-0", null)).create();
+                waitFor(() -> zone.databases().nbCache().table("Logical_Switch_Port").size() == before + 1, 10_000);
+                e2e[i] = System.nanoTime() - s;
+                waitFor(zone::idle, 10_000);
+            }
+            TrafficCounters.Snapshot nb = zone.databases().nbCounters().snapshot().minus(nb0);
+            TrafficCounters.Snapshot sb = zone.databases().sbCounters().snapshot().minus(sb0);
+            long[] all = zone.topology().recentDurations();
+            long[] rec = Arrays.copyOfRange(all, Math.min(reconcilesBefore, all.length), all.length);
+            System.out.printf("pod add (%d, steady state): end-to-end p50 %.1f ms p99 %.1f ms; zone reconcile p50 %.2f ms"
+                            + " p99 %.2f ms over %d reconciles; per pod: %.2f NB txn, %.2f NB ops, %.2f SB txn%n",
+                    adds, pct(e2e, 50) / 1e6, pct(e2e, 99) / 1e6, pct(rec, 50) / 1e6, pct(rec, 99) / 1e6, rec.length,
+                    nb.transactions() / (double) adds, nb.operations() / (double) adds, sb.transactions() / (double) adds);
+            zone.close();
+        }
+    }
+
+    static void trustZones(int members, int zones, int gateways) throws Exception {
+        try (EmbeddedApiServer api = EmbeddedApiServer.start();
+             KubernetesClient client = api.newClient();
+             OvnDatabases memberDb = OvnDatabases.start(OvnDatabases.Config.nbSb());
+             OvnDatabases gatewayDb = OvnDatabases.start(OvnDatabases.Config.nbSb())) {
+            StringBuilder all = new StringBuilder();
+            for (int z = 0; z < zones; z++) {
+                all.append(z == 0 ? "" : ",").append("\"tz").append(z).append('"');
+            }
+            for (int i = 0; i < members; i++) {
+                BenchClusters.node(client, "node-" + i, i, "{\"__default\":[\"tz" + (i % zones) + "\"]}");
+            }
+            for (int g = 0; g < gateways; g++) {
+                BenchClusters.node(client, "gw-" + g, members + g, "{\"__default\":[" + all + "]}");
+            }
+            int total = members + gateways;
+            ZoneController member = ZoneController.start(ZoneControllerConfig.of("node-0", memberDb.nb().unixEndpoint(),
+                    memberDb.sb().unixEndpoint()), client);
+            ZoneController gateway = ZoneController.start(ZoneControllerConfig.of("gw-0", gatewayDb.nb().unixEndpoint(),
+                    gatewayDb.sb().unixEndpoint()), client);
+            int memberRemotes = members / zones - 1 + gateways;
+            waitFor(() -> member.databases().sbCache().table("Chassis").size() == memberRemotes
+                    && gateway.databases().sbCache().table("Chassis").size() == total - 1, 60_000);
+            waitFor(() -> member.idle() && gateway.idle(), 10_000);
+            System.out.printf("trust zones: %d nodes in %d zones + %d gateways; member zone: %d SB Chassis, %d remote ports;"
+                            + " gateway zone: %d SB Chassis, %d remote ports; full mesh: %d each%n",
+                    members, zones, gateways, member.databases().sbCache().table("Chassis").size(),
+                    remotePorts(member), gateway.databases().sbCache().table("Chassis").size(), remotePorts(gateway), total - 1);
+            // node-1 (tz1) moves to tz0: joins node-0's zone; the gateway keeps it.
+            long s = System.nanoTime();
+            BenchClusters.annotate(client, "node-1", OvnAnnotations.TRUST_ZONES, "{\"__default\":[\"tz0\"]}");
+            waitFor(() -> member.databases().sbCache().table("Chassis").size() == memberRemotes + 1, 10_000);
+            long memberMs = (System.nanoTime() - s) / 1_000_000;
+            waitFor(() -> member.idle() && gateway.idle(), 10_000);
+            long gwMs = (System.nanoTime() - s) / 1_000_000;
+            // ... and leaves again.
+            long s2 = System.nanoTime();
+            BenchClusters.annotate(client, "node-1", OvnAnnotations.TRUST_ZONES, "{\"__default\":[\"tz1\"]}");
+            waitFor(() -> member.databases().sbCache().table("Chassis").size() == memberRemotes, 10_000);
+            long leaveMs = (System.nanoTime() - s2) / 1_000_000;
+            System.out.printf("zone change: member zone converged %d ms after a node joined, %d ms after it left;"
+                            + " gateway zone idle after %d ms%n", memberMs, leaveMs, gwMs);
+            member.close();
+            gateway.close();
+        }
+    }
+
+    private static long remotePorts(ZoneController z) {
+        return z.databases().nbCache().table("Logical_Switch_Port").select(r -> "remote".equals(r.get("type"))).size();
+    }
+
+    private static void createPods(KubernetesClient client, int nodes, int pods, int localPods) throws Exception {
+        try (ExecutorService pool = Executors.newFixedThreadPool(8)) {
+            List<Future<?>> f = new java.util.ArrayList<>();
+            for (int i = 0; i < pods; i++) {
+                final int n = i;
+                f.add(pool.submit(() -> {
+                    if (n < localPods) {
+                        client.pods().inNamespace("bench").resource(pod("local-" + n, "node-0", null)).create();
+                    } else {
+                        int node = 1 + n % (nodes - 1);
+                        int host = 2 + n / (nodes - 1);
+                        String ip = "10.244." + node + "." + host;
+                        String mac = String.format("0a:58:0a:f4:%02x:%02x", node, host);
+                        String ann = "{\"default\":{\"ip_addresses\":[\"" + ip + "/24\"],\"mac_address\":\"" + mac
+                                + "\",\"gateway_ips\":[\"10.244." + node + ".1\"],\"routes\":[],\"role\":\"primary\"}}";
+                        client.pods().inNamespace("bench").resource(pod("remote-" + n, "node-" + node, ann)).create();
+                    }
+                }));
+            }
+            for (Future<?> x : f) {
+                x.get();
+            }
+        }
+    }
+
+    static io.fabric8.kubernetes.api.model.Pod pod(String name, String node, String podNetworks) {
+        Map<String, String> ann = new HashMap<>();
+        if (podNetworks != null) {
+            ann.put(OvnAnnotations.POD_NETWORKS, podNetworks);
+        }
+        return new PodBuilder().withNewMetadata().withName(name).withNamespace("bench").withAnnotations(ann).endMetadata()
+                .withNewSpec().withNodeName(node).addNewContainer().withName("c").withImage("x").endContainer().endSpec()
+                .build();
+    }
+
+    private static long usedHeapAfterGc() throws InterruptedException {
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+            Thread.sleep(100);
+        }
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+
+    private static void waitFor(BooleanSupplier condition, long timeoutMs) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + timeoutMs;
+        while (!condition.getAsBoolean()) {
+            if (System.currentTimeMillis() > deadline) {
+                throw new IllegalStateException("timed out");
+            }
+            Thread.sleep(1);
+        }
+    }
+
+    private static double pct(long[] values, int p) {
+        if (values.length == 0) {
+            return Double.NaN;
+        }
+        long[] s = values.clone();
+        Arrays.sort(s);
+        return s[Math.min(s.length - 1, (int) Math.ceil(p / 100.0 * s.length) - 1)];
+    }
+}
