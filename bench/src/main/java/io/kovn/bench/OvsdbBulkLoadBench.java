@@ -236,12 +236,19 @@ public final class OvsdbBulkLoadBench {
         return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
-    /** utime + stime of a process, from /proc (clock ticks of 10 ms). */
+    /** CPU time of a process in ns: the sum of its threads' run time from /proc/PID/task/TID/schedstat. */
     private static long processCpu(long pid) {
-        try {
-            String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/" + pid + "/stat"));
-            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10_000_000L;
+        try (var tasks = java.nio.file.Files.list(java.nio.file.Path.of("/proc/" + pid + "/task"))) {
+            long sum = 0;
+            for (var t : tasks.toList()) {
+                try {
+                    String stat = java.nio.file.Files.readString(t.resolve("schedstat"));
+                    sum += Long.parseLong(stat.substring(0, stat.indexOf(' ')));
+                } catch (IOException gone) {
+                    // thread ended meanwhile
+                }
+            }
+            return sum;
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
@@ -320,8 +327,8 @@ public final class OvsdbBulkLoadBench {
     }
 
     /**
-     * CPU readings come in 10 ms ticks, so single operations are summed in blocks of 10; the
-     * median block mean then ignores blocks hit by unrelated work (GC, JIT, other processes).
+     * Operations are averaged in blocks of 10; the median block mean then ignores blocks hit by
+     * unrelated work (GC, JIT, a compaction).
      */
     private static double blockMedian(long[] v) {
         int blocks = v.length / 10;

@@ -113,10 +113,17 @@ public final class OvsdbClient implements AutoCloseable {
      * @throws OperationFailedException naming the failing operation; nothing was changed
      */
     public TransactionResult transact(String db, List<? extends Operation> ops) {
-        return join(transactAsync(db, ops));
+        // blocking: the caller only waits, so the result may complete on the socket reader
+        // (one thread hand-off fewer than the async form)
+        return join(transactOnReader(db, ops));
     }
 
+    /** Runs the operations as one transaction; completes on a client thread, never on the socket reader. */
     public CompletableFuture<TransactionResult> transactAsync(String db, List<? extends Operation> ops) {
+        return transactOnReader(db, ops).thenApplyAsync(r -> r, callbacks);
+    }
+
+    private CompletableFuture<TransactionResult> transactOnReader(String db, List<? extends Operation> ops) {
         List<Operation> copy = List.copyOf(ops);
         boolean selects = copy.stream().anyMatch(o -> o instanceof Operation.Select);
         CompletableFuture<DatabaseSchema> schema = selects ? getSchemaAsync(db) : CompletableFuture.completedFuture(null);
@@ -126,7 +133,7 @@ public final class OvsdbClient implements AutoCloseable {
             counters.recordTransaction(copy.size(), (int) writes);
             return session.copy().orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
                     .thenCompose(rpc -> rpc.call("transact", g -> OperationWriter.writeTransactParams(g, db, copy)))
-                    .thenApplyAsync(r -> ResultDecoder.decode(copy, r, s), callbacks);
+                    .thenApply(r -> ResultDecoder.decode(copy, r, s));
         });
     }
 
@@ -135,9 +142,12 @@ public final class OvsdbClient implements AutoCloseable {
      * connection); completes on a client thread, never on the socket reader.
      */
     public CompletableFuture<JsonNode> call(String method, JsonNode params) {
+        return callOnReader(method, params).thenApplyAsync(r -> r, callbacks);
+    }
+
+    private CompletableFuture<JsonNode> callOnReader(String method, JsonNode params) {
         return session.copy().orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
-                .thenCompose(s -> s.call(method, params))
-                .thenApplyAsync(r -> r, callbacks);
+                .thenCompose(s -> s.call(method, params));
     }
 
     /** Counters of what this client has sent. */
