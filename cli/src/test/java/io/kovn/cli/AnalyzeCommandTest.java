@@ -1,0 +1,148 @@
+package io.kovn.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code kovn analyze -f}: manifests in, walkthrough or truth tables out, no cluster. */
+class AnalyzeCommandTest {
+    private static final String CLUSTER = """
+            apiVersion: v1
+            kind: Namespace
+            metadata:
+              name: monitoring
+            ---
+            apiVersion: v1
+            kind: Pod
+            metadata:
+              name: prometheus
+              namespace: monitoring
+              labels: {app: prometheus}
+            spec:
+              containers: [{name: main, image: x}]
+            status:
+              podIP: 10.244.1.5
+            ---
+            apiVersion: v1
+            kind: Pod
+            metadata:
+              name: api
+              namespace: shop
+              labels: {app: api}
+            spec:
+              containers:
+              - name: main
+                image: x
+                ports: [{name: scrape, containerPort: 9090, protocol: TCP}]
+            status:
+              podIP: 10.244.2.7
+            ---
+            apiVersion: v1
+            kind: ConfigMap
+            metadata:
+              name: ignored
+              namespace: shop
+            """;
+    private static final String POLICIES = """
+            apiVersion: policy.networking.k8s.io/v1alpha1
+            kind: AdminNetworkPolicy
+            metadata:
+              name: cluster-control
+            spec:
+              priority: 34
+              subject:
+                namespaces: {}
+              ingress:
+              - name: allow-from-monitoring
+                action: Allow
+                from:
+                - namespaces:
+                    matchLabels:
+                      kubernetes.io/metadata.name: monitoring
+                ports:
+                - namedPort: scrape
+              - name: default-deny
+                action: Deny
+                from:
+                - namespaces: {}
+            ---
+            apiVersion: networking.k8s.io/v1
+            kind: NetworkPolicy
+            metadata:
+              name: api-ingress
+              namespace: shop
+            spec:
+              podSelector: {}
+              policyTypes: [Ingress]
+            """;
+
+    private record Run(int exit, String out, String err) {}
+
+    private static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = new CommandLine(new AnalyzeCommand()).setOut(new PrintWriter(out)).setErr(new PrintWriter(err)).execute(args);
+        return new Run(exit, out.toString(), err.toString());
+    }
+
+    private static Path manifests(Path dir) throws Exception {
+        Files.writeString(dir.resolve("cluster.yaml"), CLUSTER);
+        Files.writeString(dir.resolve("policies.yaml"), POLICIES);
+        return dir;
+    }
+
+    @Test
+    void oneAllowedFlowNamesTheDecidingRuleAndExitsZero(@TempDir Path dir) throws Exception {
+        Run r = run("-f", manifests(dir).toString(), "--from", "monitoring/prometheus", "--to", "shop/api", "--port", "tcp/9090");
+        assertThat(r.out()).contains("decision: ANP cluster-control ingress rule 0 \"allow-from-monitoring\" (Allow) => allowed");
+        assertThat(r.out()).endsWith("verdict: allowed\n");
+        assertThat(r.exit()).isZero();
+        assertThat(r.err()).contains("ignoring configmap/shop/ignored");
+    }
+
+    @Test
+    void oneDeniedFlowExitsOne(@TempDir Path dir) throws Exception {
+        Run r = run("-f", manifests(dir).toString(), "--from", "monitoring/prometheus", "--to", "10.244.2.7", "--port", "tcp/80");
+        assertThat(r.out()).contains("decided by: ingress: ANP cluster-control ingress rule 1 \"default-deny\" (Deny)");
+        assertThat(r.out()).endsWith("verdict: denied\n");
+        assertThat(r.exit()).isEqualTo(1);
+    }
+
+    @Test
+    void truthTablesPerPort(@TempDir Path dir) throws Exception {
+        Run r = run("-f", manifests(dir).resolve("cluster.yaml").toString(), "-f", dir.resolve("policies.yaml").toString(),
+                "--ports", "tcp/9090,udp/53");
+        assertThat(r.exit()).isZero();
+        assertThat(r.out()).isEqualTo("""
+                tcp/9090 (3 of 4 denied; rows from, columns to; . allowed, X denied)
+                                             0  1
+                 0  monitoring/prometheus    X  .
+                 1  shop/api                 X  X
+
+                udp/53 (4 of 4 denied; rows from, columns to; . allowed, X denied)
+                                             0  1
+                 0  monitoring/prometheus    X  X
+                 1  shop/api                 X  X
+                """);
+    }
+
+    @Test
+    void anUnknownPodIsAnError(@TempDir Path dir) throws Exception {
+        Run r = run("-f", manifests(dir).toString(), "--from", "shop/nope", "--to", "shop/api");
+        assertThat(r.exit()).isNotIn(0, 1);
+        assertThat(r.err()).contains("pod shop/nope not found");
+    }
+
+    @Test
+    void aBadPortIsAUsageError(@TempDir Path dir) throws Exception {
+        Run r = run("-f", manifests(dir).toString(), "--from", "monitoring/prometheus", "--to", "shop/api", "--port", "icmp/1");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("protocol must be tcp, udp or sctp: icmp/1");
+    }
+}
