@@ -82,7 +82,8 @@ final class ApiServerDispatcher extends Dispatcher {
     synchronized (this) {
       try {
         return switch (method) {
-          case POST -> path.collection() && path.coreWithStatus() ? create(request, path) : delegate.dispatch(request);
+          case POST -> path.collection() && path.coreWithStatus() ? create(request, path)
+              : path.collection() && isCsr(path) ? createCsr(request, path) : delegate.dispatch(request);
           case PUT -> path.collection() ? delegate.dispatch(request) : update(request, path);
           case PATCH -> path.collection() ? delegate.dispatch(request) : patch(request, path);
           default -> delegate.dispatch(request);
@@ -170,6 +171,25 @@ final class ApiServerDispatcher extends Dispatcher {
       return delegate.dispatch(request);
     }
     return delegate.dispatch(withBody(request, HttpMethod.POST, request.getPath(), ApiServerRules.onCreate(path.plural(), object)));
+  }
+
+  private static boolean isCsr(ResourcePath path) {
+    return "certificates.k8s.io".equals(path.group()) && path.plural().equals("certificatesigningrequests");
+  }
+
+  /**
+   * A real API server records who asked for a certificate in {@code spec.username}/{@code groups},
+   * whatever the request says. Here the requester is the impersonated user (the headers
+   * {@code kubectl --as} sends), else the embedded server's admin.
+   */
+  private MockResponse createCsr(RecordedRequest request, ResourcePath path) throws IOException {
+    if (!(JSON.readTree(body(request)) instanceof ObjectNode object)) {
+      return delegate.dispatch(request);
+    }
+    String user = request.getHeader("Impersonate-User");
+    List<String> groups = request.getHeaders().headers("Impersonate-Group");
+    return delegate.dispatch(withBody(request, HttpMethod.POST, request.getPath(),
+        ApiServerRules.withRequester(object, user, groups == null ? List.of() : groups)));
   }
 
   private MockResponse update(RecordedRequest request, ResourcePath path) throws IOException {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.zjsonpatch.JsonPatch;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -37,6 +38,29 @@ final class ApiServerRules {
       case "services" -> result.set("status", JSON.objectNode().set("loadBalancer", JSON.objectNode()));
       default -> { }
     }
+    return result;
+  }
+
+  /** The admin identity of requests that impersonate no one. */
+  static final String ADMIN_USER = "kubernetes-admin";
+
+  /**
+   * A CertificateSigningRequest as stored: {@code spec.username} and {@code spec.groups} name the
+   * requester (never what the client wrote), {@code spec.uid} is cleared.
+   */
+  static ObjectNode withRequester(ObjectNode csr, String impersonatedUser, List<String> impersonatedGroups) {
+    ObjectNode result = csr.deepCopy();
+    ObjectNode spec = result.has("spec") && result.get("spec") instanceof ObjectNode o ? o : result.putObject("spec");
+    boolean impersonating = impersonatedUser != null && !impersonatedUser.isBlank();
+    spec.put("username", impersonating ? impersonatedUser : ADMIN_USER);
+    var groups = spec.putArray("groups");
+    if (impersonating) {
+      impersonatedGroups.forEach(groups::add);
+    } else {
+      groups.add("system:masters");
+    }
+    groups.add("system:authenticated");
+    spec.remove("uid");
     return result;
   }
 
