@@ -31,7 +31,8 @@ class CsrApprovalTest {
 
       CertificateSigningRequest stored = csrs.withName("node-a").get();
       assertThat(stored.getStatus().getConditions()).extracting(c -> c.getType()).containsExactly("Approved");
-      assertThat(stored.getSpec().getUsername()).isEqualTo("system:ovn-node:a");
+      // approval leaves the spec alone: the requester the server recorded at create stays
+      assertThat(stored.getSpec().getUsername()).isEqualTo("kubernetes-admin");
       assertThat(csrs.list().getItems()).hasSize(1);
 
       stored.getStatus().setCertificate(Base64.getEncoder().encodeToString("cert".getBytes(StandardCharsets.UTF_8)));
