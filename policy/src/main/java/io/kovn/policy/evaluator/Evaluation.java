@@ -52,13 +52,23 @@ public record Evaluation(Flow flow, Target source, Target destination, Verdict v
             out.append("  ").append(side.decision().describe()).append('\n');
             return;
         }
+        Tier decidingTier = switch (side.decision()) {
+            case Decision.ByRule rule -> rule.tier();
+            case Decision.Isolated isolated -> Tier.NETWORK_POLICY;
+            default -> Tier.BASELINE;
+        };
         for (Tier tier : Tier.values()) {
             List<RuleCheck> checks = side.considered().stream().filter(c -> c.tier() == tier).toList();
             out.append("  tier ").append(tier.number()).append(' ').append(tier.title());
+            if (tier.compareTo(decidingTier) > 0) {
+                out.append(tier == Tier.BASELINE && decidingTier == Tier.NETWORK_POLICY
+                        ? ": not consulted (NetworkPolicy isolates the pod)\n" : ": not reached\n");
+                continue;
+            }
             if (tier == Tier.NETWORK_POLICY) {
                 out.append(side.isolatedBy().isEmpty() ? ": not isolated" : ": isolated by " + String.join(", ", side.isolatedBy()));
             }
-            out.append(checks.isEmpty() ? (tier == Tier.NETWORK_POLICY ? "\n" : ": no rules considered\n") : "\n");
+            out.append(checks.isEmpty() ? (tier == Tier.NETWORK_POLICY ? "\n" : ": no rules apply to this pod\n") : "\n");
             for (RuleCheck c : checks) {
                 out.append("    ").append(c.priority() >= 0 ? "[priority " + c.priority() + "] " : "").append(c.rule())
                         .append(": ").append(c.result().words()).append('\n');

@@ -32,9 +32,9 @@ class WalkthroughTest {
         assertThat(e.render()).isEqualTo("""
                 flow: b/q1 (10.0.2.1) -> a/p1 (10.0.1.1) tcp/443
                 egress at the source b/q1:
-                  tier 1 AdminNetworkPolicy: no rules considered
+                  tier 1 AdminNetworkPolicy: no rules apply to this pod
                   tier 2 NetworkPolicy: not isolated
-                  tier 3 BaselineAdminNetworkPolicy: no rules considered
+                  tier 3 BaselineAdminNetworkPolicy: no rules apply to this pod
                   decision: default allow => allowed
                 ingress at the destination a/p1:
                   tier 1 AdminNetworkPolicy
@@ -42,7 +42,7 @@ class WalkthroughTest {
                     [priority 34] ANP cluster-control ingress rule 1 "web-only" (Deny): port not matched
                     [priority 34] ANP cluster-control ingress rule 2 "pass-b" (Pass): matched
                   tier 2 NetworkPolicy: isolated by a/deny-all
-                  tier 3 BaselineAdminNetworkPolicy: no rules considered
+                  tier 3 BaselineAdminNetworkPolicy: not consulted (NetworkPolicy isolates the pod)
                   decision: isolated by NetworkPolicy a/deny-all with no allowing rule => denied
                 decided by: ingress: isolated by NetworkPolicy a/deny-all with no allowing rule
                 verdict: denied
@@ -51,6 +51,23 @@ class WalkthroughTest {
         assertThat(ingress.considered()).extracting(RuleCheck::result).containsExactly(
                 RuleCheck.Result.PEER_NOT_SELECTED, RuleCheck.Result.PORT_NOT_MATCHED, RuleCheck.Result.MATCHED);
         assertThat(ingress.decision()).isEqualTo(new Decision.Isolated(List.of("a/deny-all")));
+    }
+
+    @Test
+    void tiersBelowTheDecidingAnpRuleAreNotReached() {
+        Evaluation e = SmallCluster.with()
+                .anp("deny-b", 7, subjectNs("a"), List.of(from(DENY, fromNs("b"))), List.of())
+                .np(SmallCluster.networkPolicy("a", "from-b", Fixtures.all(), List.of("Ingress"), List.of(), List.of()))
+                .evaluator()
+                .evaluate(Flow.of(Endpoint.parse("b/q1"), Endpoint.parse("10.0.1.2"), ProtocolPort.parse("udp/53")));
+        assertThat(e.render()).contains("""
+                ingress at the destination a/p2:
+                  tier 1 AdminNetworkPolicy
+                    [priority 7] ANP deny-b ingress rule 0 (Deny): matched
+                  tier 2 NetworkPolicy: not reached
+                  tier 3 BaselineAdminNetworkPolicy: not reached
+                  decision: ANP deny-b ingress rule 0 (Deny) => denied
+                """);
     }
 
     @Test
