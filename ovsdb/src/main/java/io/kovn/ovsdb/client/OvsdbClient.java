@@ -131,7 +131,7 @@ public final class OvsdbClient implements AutoCloseable {
             long writes = copy.stream().filter(o -> o instanceof Operation.Insert || o instanceof Operation.Update
                     || o instanceof Operation.Mutate || o instanceof Operation.Delete).count();
             counters.recordTransaction(copy.size(), (int) writes);
-            return session.copy().orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
+            return connected()
                     .thenCompose(rpc -> rpc.call("transact", g -> OperationWriter.writeTransactParams(g, db, copy)))
                     .thenApply(r -> ResultDecoder.decode(copy, r, s));
         });
@@ -146,8 +146,22 @@ public final class OvsdbClient implements AutoCloseable {
     }
 
     private CompletableFuture<JsonNode> callOnReader(String method, JsonNode params) {
-        return session.copy().orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
-                .thenCompose(s -> s.call(method, params));
+        return connected().thenCompose(s -> s.call(method, params));
+    }
+
+    /** The current session, or one that connects within the timeout. */
+    private CompletableFuture<RpcSession> connected() {
+        CompletableFuture<RpcSession> f = session;
+        RpcSession now = valueOf(f);
+        if (now != null && now.isOpen()) {
+            return CompletableFuture.completedFuture(now);
+        }
+        return f.copy().orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** The future's value, or null when not (successfully) complete. */
+    private static RpcSession valueOf(CompletableFuture<RpcSession> f) {
+        return f.isDone() && !f.isCompletedExceptionally() ? f.join() : null;
     }
 
     /** Counters of what this client has sent. */
@@ -162,7 +176,7 @@ public final class OvsdbClient implements AutoCloseable {
 
     /** The current session, when connected. */
     public Optional<RpcSession> currentSession() {
-        RpcSession s = session.getNow(null);
+        RpcSession s = valueOf(session);
         return s != null && s.isOpen() ? Optional.of(s) : Optional.empty();
     }
 
@@ -184,7 +198,7 @@ public final class OvsdbClient implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        RpcSession s = session.getNow(null);
+        RpcSession s = valueOf(session);
         session.completeExceptionally(new ConnectionException("client closed", null));
         if (s != null) {
             s.close();
@@ -274,7 +288,7 @@ public final class OvsdbClient implements AutoCloseable {
 
     private void onSessionEnded(RpcSession s) {
         synchronized (stateLock) {
-            if (closed || session.getNow(null) != s) {
+            if (closed || valueOf(session) != s) {
                 return;
             }
             session = new CompletableFuture<>();

@@ -39,6 +39,7 @@ public final class RpcSession implements AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
     private final CompletableFuture<Throwable> done = new CompletableFuture<>();
     private volatile long lastReceived = System.nanoTime();
+    private final TransportStream out;
     private volatile boolean probing;
 
     /** Shared timer for inactivity probes; daemon so it never keeps the JVM alive. */
@@ -56,6 +57,7 @@ public final class RpcSession implements AutoCloseable {
         this.transport = transport;
         this.notifications = notifications;
         this.timeout = timeout;
+        this.out = new TransportStream(transport);
     }
 
     /** Starts the reader thread. */
@@ -166,7 +168,7 @@ public final class RpcSession implements AutoCloseable {
         writeLock.lock();
         try {
             // 64 KiB chunks: the server starts parsing while the rest is still being encoded
-            try (JsonGenerator g = Json.MAPPER.getFactory().createGenerator(new TransportStream(transport))) {
+            try (JsonGenerator g = Json.MAPPER.getFactory().createGenerator(out)) {
                 g.writeStartObject();
                 g.writeStringField("method", method);
                 g.writeFieldName("params");
