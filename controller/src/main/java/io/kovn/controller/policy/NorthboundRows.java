@@ -56,8 +56,7 @@ public final class NorthboundRows {
      * @param switchPorts logical switch port name to its uuid, as the NB holds them now
      */
     public static DesiredState of(DesiredPolicyState state, Map<String, Uuid> switchPorts) {
-        DesiredState.Builder b = DesiredState.builder();
-        TABLES.forEach(b::table);
+        DesiredState.Builder b = empty();
         for (DesiredAddressSet set : state.addressSets().values()) {
             b.add(AddressSet.newRow().withName(set.name()).withAddresses(set.addresses()).withExternalIds(set.externalIds()));
         }
@@ -78,6 +77,30 @@ public final class NorthboundRows {
                     .withRefs(PortGroup.PORTS, members));
         }
         return b.build();
+    }
+
+    /**
+     * The same rows split per policy object ({@link PolicyOwner}), each group a complete desired state
+     * of its own (a port group's ACLs always belong to the same policy object). Used when the
+     * zone-wide transaction is refused, so that one bad policy does not block the others.
+     */
+    static Map<PolicyOwner, DesiredState> byPolicy(DesiredState all) {
+        Map<PolicyOwner, DesiredState.Builder> groups = new TreeMap<>(java.util.Comparator
+                .comparing(PolicyOwner::type).thenComparing(PolicyOwner::name));
+        all.tables().forEach((table, state) -> state.rows().values().forEach(row -> {
+            PolicyOwner owner = PolicyOwner.of((Map<?, ?>) row.columns().get("external_ids")).orElseThrow();
+            groups.computeIfAbsent(owner, o -> empty()).add(row);
+        }));
+        Map<PolicyOwner, DesiredState> out = new java.util.LinkedHashMap<>();
+        groups.forEach((owner, b) -> out.put(owner, b.build()));
+        return out;
+    }
+
+    /** No policy rows (a policy object whose rows are all to be removed). */
+    static DesiredState.Builder empty() {
+        DesiredState.Builder b = DesiredState.builder();
+        TABLES.forEach(b::table);
+        return b;
     }
 
     /** One ACL row; every column stated, so drift in any of them is repaired. */

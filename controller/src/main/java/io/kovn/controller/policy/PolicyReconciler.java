@@ -10,6 +10,7 @@ import io.kovn.k8s.api.policy.AdminNetworkPolicy;
 import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
 import io.kovn.k8s.runtime.ReconcileResult;
 import io.kovn.k8s.runtime.Reconciler;
+import io.kovn.ovn.ids.OwnerType;
 import io.kovn.ovn.nb.Acl;
 import io.kovn.ovn.nb.AddressSet;
 import io.kovn.ovsdb.data.Row;
@@ -31,6 +32,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,9 +64,9 @@ public final class PolicyReconciler implements Reconciler<String> {
     private final PolicyStatus status;
     private final PolicyControllerMetrics metrics;
     private final Owner owner;
+    private final PolicyWriter writer;
     private final AtomicLong reconciles = new AtomicLong();
     private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
-    private volatile boolean applying;
     private volatile PriorityAssignment priorities;
     private volatile DesiredPolicyState last;
     private volatile Plan.Counts lastCounts = new Plan.Counts(0, 0, 0, 0);
@@ -79,6 +81,7 @@ public final class PolicyReconciler implements Reconciler<String> {
         this.status = status;
         this.metrics = metrics;
         this.owner = NorthboundRows.owner(controller);
+        this.writer = new PolicyWriter(zone, controller, nb);
     }
 
     @Override
@@ -96,35 +99,31 @@ public final class PolicyReconciler implements Reconciler<String> {
         Map<String, Uuid> ports = nb.switchPorts();
         DesiredPolicyState state = PolicyTranslator.translate(snapshot(ports.keySet()));
         DesiredState desired = NorthboundRows.of(state, ports);
-        Optional<String> error = Optional.empty();
-        applying = true;
-        try {
-            if (!nb.hasMeter(NorthboundRows.METER)) {
-                nb.reconciler().reconcile(NorthboundRows.meterOwner(controller), NorthboundRows.meter(controller));
+        PolicyWrite write = writer.write(desired);
+        Function<PolicyRef, Optional<String>> errorOf = ref -> Optional.empty();
+        switch (write) {
+            case PolicyWrite.Stale s -> {
+                // the cache was behind the server: plan again once it has caught up
+                return ReconcileResult.requeue(Duration.ofMillis(50));
             }
-            Plan plan = nb.reconciler().plan(owner, desired);
-            switch (nb.reconciler().apply(plan)) {
-                case io.kovn.ovsdb.diff.ReconcileResult.Noop n -> { }
-                case io.kovn.ovsdb.diff.ReconcileResult.Applied a -> LOG.debug("zone {}: policies {}", zone, a.counts());
-                case io.kovn.ovsdb.diff.ReconcileResult.Stale s -> {
-                    // the cache was behind the server: plan again once it has caught up
-                    return ReconcileResult.requeue(Duration.ofMillis(50));
+            case PolicyWrite.Written w -> {
+                lastCounts = w.counts();
+                priorities = state.priorities();
+            }
+            case PolicyWrite.Failed f -> {
+                errorOf = ref -> f.errorOf(new PolicyOwner(ref.kind(), ref.name()));
+                if (f.everything().isEmpty()) {
+                    priorities = state.priorities();
                 }
             }
-            lastCounts = plan.counts();
-            priorities = state.priorities();
-        } catch (RuntimeException e) {
-            error = Optional.of("failed to apply the policy rows to zone " + zone + ": " + e.getMessage());
-            LOG.warn("zone {}: {}", zone, error.get(), e);
-        } finally {
-            applying = false;
         }
         last = state;
-        int unpublished = status.publish(state.reports(), error, this::lookup);
-        metrics.record(zone, state.metrics(), rowsOf(io.kovn.ovn.ids.OwnerType.ADMIN_NETWORK_POLICY.wireName()),
-                rowsOf(io.kovn.ovn.ids.OwnerType.BASELINE_ADMIN_NETWORK_POLICY.wireName()));
-        if (error.isPresent()) {
-            return ReconcileResult.failed(new IllegalStateException(error.get()));
+        int unpublished = status.publish(state.reports(), errorOf, this::lookup);
+        metrics.record(zone, state.metrics(), rowsOf(OwnerType.ADMIN_NETWORK_POLICY.wireName()),
+                rowsOf(OwnerType.BASELINE_ADMIN_NETWORK_POLICY.wireName()));
+        if (write instanceof PolicyWrite.Failed f) {
+            return ReconcileResult.failed(new IllegalStateException(f.everything().orElse(f.perPolicy().size()
+                    + " policies could not be written: " + f.perPolicy())));
         }
         if (unpublished > 0) {
             return ReconcileResult.failed(new IllegalStateException(unpublished + " policy conditions not written"));
@@ -191,7 +190,7 @@ public final class PolicyReconciler implements Reconciler<String> {
 
     /** Whether this reconcile is writing right now (its own cache updates need no new reconcile). */
     boolean applying() {
-        return applying;
+        return writer.applying();
     }
 
     /** Whether a reconcile is running now. */

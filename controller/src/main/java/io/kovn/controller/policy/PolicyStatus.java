@@ -44,11 +44,12 @@ final class PolicyStatus {
      * Publishes the reports of one reconcile.
      *
      * @param reports the translation's reports
-     * @param writeError why the NB transaction failed, if it did: every ANP/BANP is then not ready
+     * @param writeError why the policy's rows could not be written to the NB, if they could not
      * @param lookup the cached Kubernetes object a report is about, if it still exists
      * @return how many conditions could not be written (the caller retries)
      */
-    int publish(List<PolicyReport> reports, Optional<String> writeError, Function<PolicyRef, Optional<HasMetadata>> lookup) {
+    int publish(List<PolicyReport> reports, Function<PolicyRef, Optional<String>> writeError,
+                Function<PolicyRef, Optional<HasMetadata>> lookup) {
         int failed = 0;
         Set<String> now = new HashSet<>();
         for (PolicyReport report : reports) {
@@ -66,7 +67,8 @@ final class PolicyStatus {
             if (PolicyRef.NETWORK_POLICY.equals(report.policy().kind())) {
                 continue;
             }
-            ZoneCondition wanted = writeError.map(e -> ZoneCondition.failed(zone, e)).orElseGet(() -> report.condition(zone));
+            ZoneCondition wanted = writeError.apply(report.policy()).map(e -> ZoneCondition.failed(zone, e))
+                    .orElseGet(() -> report.condition(zone));
             if (holds(object.get(), wanted)) {
                 continue;
             }

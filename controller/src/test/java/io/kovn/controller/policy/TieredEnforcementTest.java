@@ -160,6 +160,49 @@ class TieredEnforcementTest {
                 .contains("verdict=drop").doesNotContain("output(\"shop_other\")");
     }
 
+    @Test
+    @Order(5)
+    void anAclChangedBehindTheControllersBackIsRepaired() {
+        String uuid = c.find("_uuid", "ACL", "name=\"BANP:default:Ingress:0\"").getFirst();
+        c.nbctl("set", "ACL", uuid, "action=allow", "priority=1");
+        await().atMost(PolicyCluster.CONVERGE).untilAsserted(() ->
+                assertThat(c.nbctl("--bare", "--columns=action,priority", "list", "ACL", uuid).strip().split("\\s+"))
+                        .containsExactly("drop", "1750"));
+    }
+
+    @Test
+    @Order(6)
+    void aPolicyWhoseRowsAreRefusedIsNotReadyInTheZoneWhileTheOthersStayProgrammed() {
+        // Someone else's port group already holds the name the new ANP's port group needs: the insert
+        // violates Port_Group's unique name index and the whole transaction is refused.
+        String pgName = io.kovn.ovn.ids.ObjectNames.hashedName("default-network-controller:AdminNetworkPolicy:blocked");
+        c.nbctl("pg-add", pgName);
+        c.apply(anp("blocked", 42, "Deny", ""), AdminNetworkPolicy.class);
+        await().atMost(PolicyCluster.CONVERGE).untilAsserted(() -> {
+            Condition ready = condition(AdminNetworkPolicy.class, "blocked");
+            assertThat(ready.getStatus() + "/" + ready.getReason()).isEqualTo("False/SetupFailed");
+            assertThat(ready.getMessage()).contains("failed to apply the policy rows to zone " + ZONE);
+        });
+        assertThat(c.find("name", "ACL", "name=\"ANP:blocked:Ingress:0\"")).isEmpty();
+        // only the policy whose rows were refused is not ready; the others stay programmed
+        Condition other = condition(AdminNetworkPolicy.class, "deny-rest");
+        assertThat(other.getStatus() + "/" + other.getReason()).isEqualTo("True/SetupSucceeded");
+        assertThat(c.find("name", "ACL", "name=\"ANP:deny-rest:Ingress:0\"")).hasSize(1);
+        c.nbctl("pg-del", pgName);
+        await().atMost(PolicyCluster.CONVERGE).untilAsserted(() -> {
+            Condition ready = condition(AdminNetworkPolicy.class, "blocked");
+            assertThat(ready.getStatus() + "/" + ready.getReason()).isEqualTo("True/SetupSucceeded");
+        });
+        assertThat(c.find("name", "ACL", "name=\"ANP:blocked:Ingress:0\"")).hasSize(1);
+    }
+
+    <T extends io.fabric8.kubernetes.api.model.HasMetadata> Condition condition(Class<T> type, String name) {
+        T object = c.client.resources(type).withName(name).get();
+        var status = object instanceof AdminNetworkPolicy a ? a.getStatus() : ((BaselineAdminNetworkPolicy) object).getStatus();
+        assertThat(status).isNotNull();
+        return status.conditions().stream().filter(x -> x.getType().equals("Ready-In-Zone-" + ZONE)).findFirst().orElseThrow();
+    }
+
     static String anp(String name, int priority, String action, String ports) {
         return """
                 apiVersion: policy.networking.k8s.io/v1alpha1

@@ -1,0 +1,36 @@
+package io.kovn.controller.policy;
+
+import io.kovn.ovsdb.diff.Plan;
+import java.util.Map;
+import java.util.Optional;
+
+/** What writing one desired policy state to the zone's NB came to. */
+sealed interface PolicyWrite {
+
+    /**
+     * Every policy's rows are as desired.
+     *
+     * @param counts operations sent (all zero when the zone had converged)
+     */
+    record Written(Plan.Counts counts) implements PolicyWrite {}
+
+    /** The cache was behind the server; plan again once it has caught up. */
+    record Stale() implements PolicyWrite {}
+
+    /**
+     * Some or all policies could not be written.
+     *
+     * @param everything why nothing could be written (e.g. the NB is unreachable), if that is the case
+     * @param perPolicy why the rows of these policy objects were refused; the others were written
+     */
+    record Failed(Optional<String> everything, Map<PolicyOwner, String> perPolicy) implements PolicyWrite {
+        public Failed {
+            perPolicy = Map.copyOf(perPolicy);
+        }
+
+        /** Why {@code owner}'s rows are not as desired, if they are not. */
+        Optional<String> errorOf(PolicyOwner owner) {
+            return everything.or(() -> Optional.ofNullable(perPolicy.get(owner)));
+        }
+    }
+}

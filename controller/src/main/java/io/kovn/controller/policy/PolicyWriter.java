@@ -1,0 +1,97 @@
+package io.kovn.controller.policy;
+
+import io.kovn.ovsdb.client.OperationFailedException;
+import io.kovn.ovsdb.data.Row;
+import io.kovn.ovsdb.diff.DesiredState;
+import io.kovn.ovsdb.diff.Owner;
+import io.kovn.ovsdb.diff.Plan;
+import io.kovn.ovsdb.diff.ReconcileResult;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes the zone's desired policy rows: normally ONE transaction over every policy owner type. If
+ * the server refuses it (a constraint violation, a foreign row in the way), the rows are written
+ * again one policy object at a time, so a single bad policy is reported as failed and the others
+ * still take effect. Creates the {@code acl-logging} meter first when the NB has none.
+ */
+final class PolicyWriter {
+    private static final Logger LOG = LoggerFactory.getLogger(PolicyWriter.class);
+
+    private final String zone;
+    private final String controller;
+    private final PolicyNorthbound nb;
+    private final Owner owner;
+    private volatile boolean applying;
+
+    PolicyWriter(String zone, String controller, PolicyNorthbound nb) {
+        this.zone = zone;
+        this.controller = controller;
+        this.nb = nb;
+        this.owner = NorthboundRows.owner(controller);
+    }
+
+    /** Makes the zone's policy rows equal {@code desired}. */
+    PolicyWrite write(DesiredState desired) {
+        applying = true;
+        try {
+            if (!nb.hasMeter(NorthboundRows.METER)) {
+                nb.reconciler().reconcile(NorthboundRows.meterOwner(controller), NorthboundRows.meter(controller));
+            }
+            Plan plan = nb.reconciler().plan(owner, desired);
+            return switch (nb.reconciler().apply(plan)) {
+                case ReconcileResult.Noop n -> new PolicyWrite.Written(plan.counts());
+                case ReconcileResult.Applied a -> new PolicyWrite.Written(plan.counts());
+                case ReconcileResult.Stale s -> new PolicyWrite.Stale();
+            };
+        } catch (OperationFailedException e) {
+            LOG.warn("zone {}: the policy transaction was refused ({}); writing policy by policy", zone, e.getMessage());
+            return onePolicyAtATime(desired);
+        } catch (RuntimeException e) {
+            return new PolicyWrite.Failed(Optional.of(describe(e)), Map.of());
+        } finally {
+            applying = false;
+        }
+    }
+
+    private PolicyWrite onePolicyAtATime(DesiredState desired) {
+        Map<PolicyOwner, DesiredState> groups = NorthboundRows.byPolicy(desired);
+        Set<PolicyOwner> owners = new LinkedHashSet<>(groups.keySet());
+        for (String table : NorthboundRows.TABLES) {
+            for (Row r : nb.cache().table(table).rows()) {
+                if (owner.owns(r)) {
+                    PolicyOwner.of(r).ifPresent(owners::add); // rows of deleted policies go too
+                }
+            }
+        }
+        Map<PolicyOwner, String> failures = new HashMap<>();
+        boolean stale = false;
+        for (PolicyOwner o : owners) {
+            try {
+                DesiredState rows = groups.getOrDefault(o, NorthboundRows.empty().build());
+                stale |= nb.reconciler().reconcile(o.owner(controller), rows) instanceof ReconcileResult.Stale;
+            } catch (RuntimeException e) {
+                failures.put(o, describe(e));
+                LOG.warn("zone {}: rows of {} {} refused: {}", zone, o.type(), o.name(), e.getMessage());
+            }
+        }
+        if (!failures.isEmpty()) {
+            return new PolicyWrite.Failed(Optional.empty(), failures);
+        }
+        return stale ? new PolicyWrite.Stale() : new PolicyWrite.Written(new Plan.Counts(0, 0, 0, 0));
+    }
+
+    private String describe(RuntimeException e) {
+        return "failed to apply the policy rows to zone " + zone + ": " + e.getMessage();
+    }
+
+    /** Whether a write is in progress (its own cache updates need no new reconcile). */
+    boolean applying() {
+        return applying;
+    }
+}
