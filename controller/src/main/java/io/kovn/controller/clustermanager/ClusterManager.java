@@ -34,11 +34,10 @@ public final class ClusterManager implements AutoCloseable {
         reconciler.restore();
         this.controller = Controller.builder("cluster-manager", reconciler)
                 .watch(informer, Mapper.<Node>self())
-                // A deleted node frees values: give nodes that could not be served another chance.
-                .watch(informer, (Node n) -> n.getMetadata().getDeletionTimestamp() != null || informer.getIndexer()
-                        .getByKey(n.getMetadata().getName()) == null ? unallocated() : List.of())
                 .workers(2)
                 .build();
+        // A deleted node frees values: give nodes that found a range full another chance at once.
+        reconciler.onRelease(() -> unallocated().forEach(controller::enqueue));
     }
 
     /** Starts the informer and the reconcile workers. */

@@ -31,12 +31,18 @@ public final class NodeAllocationReconciler implements Reconciler<ObjectKey> {
     private final Indexer<Node> nodes;
     private final NodeAllocator allocator;
     private final EventSink events;
+    private volatile Runnable released = () -> { };
 
     public NodeAllocationReconciler(KubernetesClient client, Indexer<Node> nodes, NodeAllocator allocator, EventSink events) {
         this.client = client;
         this.nodes = nodes;
         this.allocator = allocator;
         this.events = events;
+    }
+
+    /** Called after a deleted node's values were freed (e.g. to retry nodes that found a range full). */
+    public void onRelease(Runnable callback) {
+        this.released = callback;
     }
 
     /** Adopts every existing node's annotations, oldest node first; call once before the first reconcile. */
@@ -51,7 +57,10 @@ public final class NodeAllocationReconciler implements Reconciler<ObjectKey> {
     public ReconcileResult reconcile(ObjectKey key) {
         Node node = nodes.getByKey(key.name());
         if (node == null) {
-            allocator.release(key.name());
+            if (allocator.nodes().contains(key.name())) {
+                allocator.release(key.name());
+                released.run();
+            }
             return ReconcileResult.done();
         }
         return switch (allocator.ensure(key.name(), annotations(node))) {

@@ -102,9 +102,12 @@ public final class PodAddressReconciler implements Reconciler<ObjectKey> {
         }
         Optional<PodNetwork> annotated = PodView.network(pod);
         if (annotated.isPresent()) {
+            boolean known = !current.addressesOf(podKey).isEmpty();
             PodIpAllocator.Reservation r = current.reserve(podKey, annotated.get().ipAddresses());
             if (r instanceof PodIpAllocator.Reservation.Reserved ok && matches(annotated.get(), ok.addresses(), current)) {
-                changed.accept(podKey);
+                if (!known) {
+                    changed.accept(podKey); // newly adopted: its port may now be programmed
+                }
                 return ReconcileResult.done();
             }
             if (!(r instanceof PodIpAllocator.Reservation.Reserved)) {
@@ -114,8 +117,8 @@ public final class PodAddressReconciler implements Reconciler<ObjectKey> {
         }
         return switch (current.allocate(podKey)) {
             case PodIpAllocator.Allocation.Allocated a -> {
+                // The zone programs the port once the annotation is visible (the pod update re-queues it).
                 writeAnnotation(pod, network(a.addresses(), current));
-                changed.accept(podKey);
                 yield ReconcileResult.done();
             }
             case PodIpAllocator.Allocation.Exhausted e -> {

@@ -1,0 +1,89 @@
+package io.kovn.controller.zone;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.kovn.ovn.annotations.OvnAnnotations;
+import io.kovn.ovsdb.diff.CurrentState;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** The pure zone model: Kubernetes objects in, desired rows and report out. */
+class ZoneModelTest {
+    static final CurrentState EMPTY = t -> Optional.of(List.of());
+
+    static Node node(String name, int i, String... extra) {
+        Map<String, String> a = new HashMap<>();
+        a.put(OvnAnnotations.NODE_ID, Integer.toString(i + 2));
+        a.put(OvnAnnotations.NODE_SUBNETS, "{\"default\":[\"10.244." + i + ".0/24\"]}");
+        a.put(OvnAnnotations.NODE_TRANSIT_SWITCH_PORT_IFADDR, "{\"ipv4\":\"100.88.0." + (i + 2) + "/16\"}");
+        a.put(OvnAnnotations.NODE_CHASSIS_ID, "chassis-" + name);
+        a.put(OvnAnnotations.NODE_ENCAP_IPS, "[\"172.31.0." + (i + 2) + "\"]");
+        for (int k = 0; k < extra.length; k += 2) {
+            if (extra[k + 1] == null) {
+                a.remove(extra[k]);
+            } else {
+                a.put(extra[k], extra[k + 1]);
+            }
+        }
+        return new NodeBuilder().withNewMetadata().withName(name).withResourceVersion("1").withAnnotations(a)
+                .endMetadata().build();
+    }
+
+    /** Desired rows by table (the key functions are lambdas, equal only by identity). */
+    static Map<String, Object> rows(ZoneModel.Plan p) {
+        Map<String, Object> out = new HashMap<>();
+        p.northbound().tables().forEach((t, s) -> out.put("nb " + t, s.rows()));
+        p.southbound().tables().forEach((t, s) -> out.put("sb " + t, s.rows()));
+        return out;
+    }
+
+    @Test
+    void withoutItsOwnAllocationAZoneStatesNothing() {
+        ZoneModel.Plan p = ZoneModel.plan("a", List.of(node("a", 0, OvnAnnotations.NODE_ID, null), node("b", 1)),
+                List.of(), Set.of(), EMPTY);
+        assertThat(p.local()).isEmpty();
+        assertThat(p.northbound().size()).isZero();
+    }
+
+    @Test
+    void aChassisRegisteredByAnotherOwnerIsNeverProgrammedAsRemote() {
+        ZoneModel.Plan p = ZoneModel.plan("a", List.of(node("a", 0), node("b", 1), node("c", 2)), List.of(),
+                Set.of("chassis-c"), EMPTY);
+        assertThat(p.programmed()).containsExactly("b");
+        assertThat(p.skipped()).extracting(s -> s.node() + ": " + s.reason())
+                .containsExactly("c: chassis chassis-c is registered in this zone's SB by another owner");
+        assertThat(p.encaps()).containsOnlyKeys("chassis-b");
+        assertThat(p.southbound().tables().get("Chassis").rows()).hasSize(1);
+    }
+
+    @Test
+    void incompleteAndMalformedNodesAreReportedNotProgrammed() {
+        ZoneModel.Plan p = ZoneModel.plan("a", List.of(node("a", 0), node("b", 1, OvnAnnotations.NODE_ENCAP_IPS, null),
+                node("c", 2, OvnAnnotations.NODE_ID, "zero")), List.of(), Set.of(), EMPTY);
+        assertThat(p.programmed()).isEmpty();
+        assertThat(p.problems()).extracting(ZoneModel.NodeProblem::message).containsExactlyInAnyOrder(
+                "zone a skips node b: missing k8s.ovn.org/node-encap-ips",
+                "zone a skips node c: k8s.ovn.org/node-id: not a decimal node id: \"zero\"");
+    }
+
+    @Test
+    void theMemoGivesTheSameAnswerAsAFreshPlan() {
+        ZoneModel.Memo memo = new ZoneModel.Memo();
+        List<Node> nodes = List.of(node("a", 0), node("b", 1), node("c", 2, OvnAnnotations.TRUST_ZONES, "{\"__default\":[\"x\"]}"));
+        ZoneModel.Plan first = ZoneModel.plan("a", nodes, List.of(), Set.of(), EMPTY, memo);
+        ZoneModel.Plan again = ZoneModel.plan("a", nodes, List.of(), Set.of(), EMPTY, memo);
+        ZoneModel.Plan fresh = ZoneModel.plan("a", nodes, List.of(), Set.of(), EMPTY);
+        for (ZoneModel.Plan p : List.of(first, again)) {
+            assertThat(rows(p)).isEqualTo(rows(fresh));
+            assertThat(p.skipped()).isEqualTo(fresh.skipped());
+            assertThat(p.encaps()).isEqualTo(fresh.encaps());
+        }
+        assertThat(fresh.programmed()).containsExactly("b");
+    }
+}
