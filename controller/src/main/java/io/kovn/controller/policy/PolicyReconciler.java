@@ -67,6 +67,8 @@ public final class PolicyReconciler implements Reconciler<String> {
     private final PolicyWriter writer;
     private final AtomicLong reconciles = new AtomicLong();
     private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
+    private static final int KEPT = 10_000;
+    private final java.util.ArrayDeque<Long> durations = new java.util.ArrayDeque<>();
     private volatile PriorityAssignment priorities;
     private volatile DesiredPolicyState last;
     private volatile Plan.Counts lastCounts = new Plan.Counts(0, 0, 0, 0);
@@ -87,12 +89,26 @@ public final class PolicyReconciler implements Reconciler<String> {
     @Override
     public ReconcileResult reconcile(String key) {
         inFlight.incrementAndGet();
+        long started = System.nanoTime();
         try {
             return reconcileOnce();
         } finally {
+            recordDuration(System.nanoTime() - started);
             inFlight.decrementAndGet();
             reconciles.incrementAndGet();
         }
+    }
+
+    private synchronized void recordDuration(long nanos) {
+        if (durations.size() == KEPT) {
+            durations.removeFirst();
+        }
+        durations.addLast(nanos);
+    }
+
+    /** Durations (ns) of the most recent reconciles, oldest first (at most {@value #KEPT}). */
+    public synchronized long[] recentDurations() {
+        return durations.stream().mapToLong(Long::longValue).toArray();
     }
 
     private ReconcileResult reconcileOnce() {
