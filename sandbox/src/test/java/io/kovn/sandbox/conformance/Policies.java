@@ -1,0 +1,168 @@
+package io.kovn.sandbox.conformance;
+
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.kovn.k8s.api.policy.AdminNetworkPolicy;
+import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
+import io.kovn.sandbox.infra.EmulatedNode;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The suite's policy objects through the API server, as the harness handles them: manifests
+ * applied before a test (YAML under {@code conformance/}, host-network ports templated in as
+ * {@code {{ index .HostNetworkPorts N }}}), mutations by GET then JSON merge patch (a whole
+ * {@code ingress}/{@code egress} list replaced), and everything deleted after the test.
+ */
+final class Policies {
+    /** The three policy kinds of the suite. */
+    enum Kind {
+        ANP(ResourceDefinitionContext.fromResourceType(AdminNetworkPolicy.class)),
+        BANP(ResourceDefinitionContext.fromResourceType(BaselineAdminNetworkPolicy.class)),
+        NP(ResourceDefinitionContext.fromResourceType(NetworkPolicy.class));
+
+        final ResourceDefinitionContext context;
+
+        Kind(ResourceDefinitionContext context) {
+            this.context = context;
+        }
+
+        static Kind of(String kind) {
+            return switch (kind) {
+                case "AdminNetworkPolicy" -> ANP;
+                case "BaselineAdminNetworkPolicy" -> BANP;
+                case "NetworkPolicy" -> NP;
+                default -> throw new IllegalArgumentException("not a policy kind of the suite: " + kind);
+            };
+        }
+    }
+
+    /** Owner types of every policy row in a zone's NB. */
+    private static final List<String> POLICY_OWNER_TYPES = List.of("AdminNetworkPolicy", "BaselineAdminNetworkPolicy",
+            "NetworkPolicy", "NetpolNamespace");
+    private static final Pattern HOST_NETWORK_PORT = Pattern.compile("\\{\\{\\s*index \\.HostNetworkPorts (\\d)\\s*}}");
+
+    private final KubernetesClient client;
+
+    Policies(KubernetesClient client) {
+        this.client = client;
+    }
+
+    /** Creates every object of a manifest ({@code conformance/<path>}). */
+    void apply(String path) {
+        for (String doc : template(read("conformance/" + path)).split("(?m)^---\\s*$")) {
+            if (doc.isBlank()) continue;
+            GenericKubernetesResource r = client.getKubernetesSerialization().unmarshal(doc, GenericKubernetesResource.class);
+            Kind kind = Kind.of(r.getKind());
+            if (kind == Kind.NP) {
+                client.genericKubernetesResources(kind.context).inNamespace(r.getMetadata().getNamespace()).resource(r).create();
+            } else {
+                client.genericKubernetesResources(kind.context).resource(r).create();
+            }
+        }
+    }
+
+    /** Replaces the host-network port placeholders with the fixture's ports. */
+    static String template(String yaml) {
+        Matcher m = HOST_NETWORK_PORT.matcher(yaml);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            m.appendReplacement(out, ConformanceCluster.HOST_NETWORK_PORTS.get(Integer.parseInt(m.group(1))).toString());
+        }
+        return m.appendTail(out).toString();
+    }
+
+    private static String read(String resource) {
+        try (InputStream in = Policies.class.getClassLoader().getResourceAsStream(resource)) {
+            if (in == null) throw new IllegalArgumentException("no manifest " + resource);
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** GET the policy, change its {@code ingress} or {@code egress} rules, merge-patch the whole list back. */
+    @SuppressWarnings("unchecked")
+    void mutateRules(Kind kind, String name, String direction, UnaryOperator<List<Map<String, Object>>> change) {
+        GenericKubernetesResource current = client.genericKubernetesResources(kind.context).withName(name).get();
+        if (current == null) throw new IllegalStateException(kind + " " + name + " does not exist");
+        Map<String, Object> spec = (Map<String, Object>) current.getAdditionalProperties().get("spec");
+        List<Map<String, Object>> rules = new ArrayList<>((List<Map<String, Object>>) spec.get(direction));
+        patchSpec(kind, name, Map.of(direction, change.apply(rules)));
+    }
+
+    /** Merge-patches {@code spec} of a cluster-scoped policy. */
+    void patchSpec(Kind kind, String name, Map<String, Object> spec) {
+        String json = client.getKubernetesSerialization().asJson(Map.of("spec", spec));
+        client.genericKubernetesResources(kind.context).withName(name).patch(PatchContext.of(PatchType.JSON_MERGE), json);
+    }
+
+    void deleteNetworkPolicy(String namespace, String name) {
+        client.genericKubernetesResources(Kind.NP.context).inNamespace(namespace).withName(name).delete();
+    }
+
+    /** A copy of {@code list} with elements {@code i} and {@code j} swapped. */
+    static <T> List<T> swap(List<T> list, int i, int j) {
+        List<T> copy = new ArrayList<>(list);
+        Collections.swap(copy, i, j);
+        return copy;
+    }
+
+    /** A copy of {@code rules} with rule {@code index}'s action changed (e.g. {@code ingress[0].action = Pass}). */
+    static List<Map<String, Object>> withAction(List<Map<String, Object>> rules, int index, String action) {
+        return withField(rules, index, "action", action);
+    }
+
+    /** A copy of {@code rules} with rule {@code index}'s ports replaced by one named port. */
+    static List<Map<String, Object>> withNamedPort(List<Map<String, Object>> rules, int index, String port) {
+        return withField(rules, index, "ports", List.of(Map.of("namedPort", port)));
+    }
+
+    private static List<Map<String, Object>> withField(List<Map<String, Object>> rules, int index, String field, Object value) {
+        Map<String, Object> rule = new java.util.LinkedHashMap<>(rules.get(index));
+        rule.put(field, value);
+        List<Map<String, Object>> out = new ArrayList<>(rules);
+        out.set(index, rule);
+        return out;
+    }
+
+    /** Deletes every ANP, BANP and NetworkPolicy, then waits until no zone holds a policy ACL. */
+    void deleteAll(List<EmulatedNode> zones) {
+        for (Kind kind : Kind.values()) {
+            var resources = kind == Kind.NP ? client.genericKubernetesResources(kind.context).inAnyNamespace().list()
+                    : client.genericKubernetesResources(kind.context).list();
+            for (GenericKubernetesResource r : resources.getItems()) {
+                if (kind == Kind.NP) {
+                    deleteNetworkPolicy(r.getMetadata().getNamespace(), r.getMetadata().getName());
+                } else {
+                    client.genericKubernetesResources(kind.context).withName(r.getMetadata().getName()).delete();
+                }
+            }
+        }
+        await("policy ACLs removed from every zone").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(250))
+                .until(() -> zones.stream().allMatch(z -> policyAcls(z) == 0));
+    }
+
+    /** Number of ACLs in a zone's NB owned by any network policy kind. */
+    static long policyAcls(EmulatedNode zone) {
+        return zone.nbctl("--bare", "--columns=external_ids", "list", "ACL").lines()
+                .filter(l -> java.util.Arrays.stream(l.replace("\"", "").split("\\s+"))
+                        .anyMatch(kv -> POLICY_OWNER_TYPES.stream().anyMatch(t -> kv.equals("k8s.ovn.org/owner-type=" + t))))
+                .count();
+    }
+}

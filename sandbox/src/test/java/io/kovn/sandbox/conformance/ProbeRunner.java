@@ -1,0 +1,154 @@
+package io.kovn.sandbox.conformance;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.kovn.ovn.annotations.OvnAnnotations;
+import io.kovn.ovn.annotations.PodNetwork;
+import io.kovn.ovn.annotations.PodNetworks;
+import io.kovn.sandbox.Prober;
+import io.kovn.sandbox.SandboxLayout;
+import io.kovn.sandbox.infra.EmulatedNode;
+import io.kovn.sandbox.trace.PolicyTracer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * Runs probes the way the suite's {@code PokeServer} does: every 0.5 s for up to 10 s until the
+ * expectation holds, then once more to confirm. TCP and UDP are real connections from the client
+ * pod's namespace; a denied expectation holds only on a timeout (a refusal is a failure: Deny must
+ * be a silent drop). SCTP, which this kernel cannot carry, is traced with {@code ovn-trace} across
+ * the zones the flow crosses; a denied expectation holds only when an ACL dropped the packet.
+ * The probes of one step run in parallel.
+ */
+final class ProbeRunner {
+    static final Duration POKE_TIMEOUT = Duration.ofSeconds(10);
+    static final Duration POLL_INTERVAL = Duration.ofMillis(500);
+    /** How long a connection attempt waits before it counts as timed out. */
+    static final Duration CONNECT_TIMEOUT = Duration.ofMillis(1500);
+
+    /** What one attempt saw. */
+    enum Seen { ALLOWED, TIMED_OUT, REFUSED, OTHER }
+
+    /** One attempt's outcome, with what an engineer needs to see. */
+    record Observation(Seen seen, String detail) {
+        boolean satisfies(Probe p) {
+            return p.allowed() ? seen == Seen.ALLOWED : seen == Seen.TIMED_OUT;
+        }
+
+        @Override
+        public String toString() {
+            return seen.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + (detail.isEmpty() ? "" : " (" + detail + ")");
+        }
+    }
+
+    /** A probe's final state: passed, or failed with the last observation. */
+    record Outcome(Probe probe, boolean passed, Observation last, int attempts, long millis) {
+        @Override
+        public String toString() {
+            return probe + (passed ? " ok" : " FAILED: got " + last) + " after " + attempts + " attempt(s), " + millis + " ms";
+        }
+    }
+
+    private final ConformanceCluster cluster;
+    private final PolicyTracer tracer;
+    private final ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor();
+
+    ProbeRunner(ConformanceCluster cluster) {
+        this.cluster = cluster;
+        this.tracer = new PolicyTracer(cluster.nodes().getFirst().runtime(), node -> {
+            EmulatedNode n = cluster.node(node);
+            return new PolicyTracer.Zone(node, n.nbSocket(), n.sbSocket());
+        });
+    }
+
+    /** Runs the probes in parallel, each polled to its expectation; outcomes in the given order. */
+    List<Outcome> run(List<Probe> probes) {
+        List<Future<Outcome>> futures = new ArrayList<>();
+        for (Probe p : probes) futures.add(pool.submit(() -> poke(p)));
+        List<Outcome> out = new ArrayList<>();
+        for (Future<Outcome> f : futures) {
+            try {
+                out.add(f.get());
+            } catch (Exception e) {
+                throw new IllegalStateException("probe machinery failed", e);
+            }
+        }
+        return out;
+    }
+
+    private Outcome poke(Probe p) throws InterruptedException {
+        long t0 = System.nanoTime();
+        long deadline = t0 + POKE_TIMEOUT.toNanos();
+        int attempts = 0;
+        Observation last;
+        while (true) {
+            attempts++;
+            last = observe(p);
+            if (last.satisfies(p)) {
+                attempts++;
+                last = observe(p); // the harness re-checks once a probe has converged
+                if (last.satisfies(p)) return new Outcome(p, true, last, attempts, millisSince(t0));
+            }
+            if (System.nanoTime() > deadline) return new Outcome(p, false, last, attempts, millisSince(t0));
+            Thread.sleep(POLL_INTERVAL);
+        }
+    }
+
+    private static long millisSince(long t0) {
+        return (System.nanoTime() - t0) / 1_000_000;
+    }
+
+    Observation observe(Probe p) {
+        Pod from = cluster.pod(p.from());
+        Pod to = cluster.pod(p.to());
+        try {
+            return p.protocol().equals("sctp") ? trace(from, to, p.port()) : connect(from, to, p);
+        } catch (Exception e) {
+            return new Observation(Seen.OTHER, e.toString());
+        }
+    }
+
+    private Observation connect(Pod from, Pod to, Probe p) throws Exception {
+        String netns = from.getMetadata().getAnnotations().get(SandboxLayout.NETNS_ANNOTATION);
+        Prober.Result r = cluster.sandbox.prober.probe(netns, p.protocol(), to.getStatus().getPodIP(), p.port(), CONNECT_TIMEOUT);
+        return switch (r.verdict()) {
+            // kovn's listeners answer with their pod's name: the right pod must have answered.
+            case ALLOWED -> to.getMetadata().getName().equals(r.answer()) ? new Observation(Seen.ALLOWED, "")
+                    : new Observation(Seen.OTHER, "answered by " + r.answer() + ", not " + to.getMetadata().getName());
+            case DENIED -> new Observation(Seen.TIMED_OUT, "");
+            case REFUSED -> new Observation(Seen.REFUSED, "");
+        };
+    }
+
+    private Observation trace(Pod from, Pod to, int port) {
+        PolicyTracer.Result r = tracer.trace(endpoint(from), endpoint(to), "sctp", port);
+        if (r.allowed()) return new Observation(Seen.ALLOWED, "ovn-trace: " + r.reason());
+        Optional<PolicyTracer.AclHit> drop = r.hops().stream().flatMap(h -> h.acls().stream())
+                .filter(a -> a.action().equals("drop")).findFirst();
+        // Only a drop by a policy ACL is the trace's equivalent of a timeout.
+        return drop.map(a -> new Observation(Seen.TIMED_OUT, "ovn-trace: dropped by " + a.name()))
+                .orElseGet(() -> new Observation(Seen.OTHER, "ovn-trace: " + r.reason()));
+    }
+
+    /** A pod as ovn-trace needs it; a host-network pod is its node's address behind the node's router port. */
+    private PolicyTracer.Endpoint endpoint(Pod pod) {
+        String node = pod.getSpec().getNodeName();
+        if (Boolean.TRUE.equals(pod.getSpec().getHostNetwork())) {
+            String routerMac = cluster.node(node).nbctl("--bare", "--columns=mac", "find", "Logical_Router_Port",
+                    "name=rtos-" + node).strip();
+            return new PolicyTracer.Endpoint(node, "(host network of " + node + ")", routerMac, pod.getStatus().getPodIP());
+        }
+        PodNetwork net = PodNetworks.parse(pod.getMetadata().getAnnotations().get(OvnAnnotations.POD_NETWORKS))
+                .defaultNetwork().orElseThrow();
+        return new PolicyTracer.Endpoint(node, pod.getMetadata().getNamespace() + "_" + pod.getMetadata().getName(),
+                net.macAddress(), net.ips().getFirst().getHostAddress());
+    }
+
+    void close() {
+        pool.shutdownNow();
+    }
+}
