@@ -34,6 +34,7 @@ final class Tables {
             case ADMIN_NETWORK_POLICY -> List.of("PRIORITY", "READY-ZONES");
             case BASELINE_ADMIN_NETWORK_POLICY -> List.of("READY-ZONES");
             case EVENT -> List.of("TYPE", "REASON", "OBJECT", "MESSAGE");
+            case CSR -> List.of("REQUESTOR", "CONDITION", "ISSUED");
             default -> List.of();
         };
     }
@@ -46,10 +47,17 @@ final class Tables {
                     ann.getOrDefault("k8s.ovn.org/node-chassis-id", ""));
             case ADMIN_NETWORK_POLICY -> List.of(str(r, "spec", "priority"), readyZones(r));
             case BASELINE_ADMIN_NETWORK_POLICY -> List.of(readyZones(r));
+            case CSR -> List.of(str(r, "spec", "username"), csrCondition(r), str(r, "status", "certificate").isEmpty() ? "no" : "yes");
             case EVENT -> List.of(str(r, "type"), str(r, "reason"),
                     str(r, "involvedObject", "kind") + "/" + str(r, "involvedObject", "name"), str(r, "message"));
             default -> List.of();
         };
+    }
+
+    private static String csrCondition(GenericKubernetesResource r) {
+        Object status = r.getAdditionalProperties().get("status");
+        if (!(status instanceof Map<?, ?> s) || !(s.get("conditions") instanceof List<?> conds) || conds.isEmpty()) return "Pending";
+        return conds.stream().map(c -> c instanceof Map<?, ?> m ? m.get("type") + "/" + m.get("reason") : "").reduce((a, b) -> a + "," + b).orElse("");
     }
 
     @SuppressWarnings("unchecked")

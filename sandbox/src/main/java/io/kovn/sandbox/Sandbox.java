@@ -5,7 +5,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.kovn.identity.SandboxIdentity;
+import io.kovn.identity.bootstrap.NodeCertificateBootstrap;
 import io.kovn.k8s.apiserver.EmbeddedApiServer;
+import java.time.Clock;
+import java.time.Duration;
 import io.kovn.node.NodeAgent;
 import io.kovn.node.NodeAgentConfig;
 import io.kovn.node.ovs.OvsBridgeConfig;
@@ -40,6 +46,7 @@ public final class Sandbox implements AutoCloseable {
     private final List<EmulatedNode> nodes = new ArrayList<>();
     private EmbeddedApiServer apiServer;
     private KubernetesClient client;
+    private SandboxIdentity identity;
     private SandboxKubelet kubelet;
 
     private Sandbox(SandboxLayout layout) {
@@ -84,6 +91,10 @@ public final class Sandbox implements AutoCloseable {
                     .addToLabels("kubernetes.io/hostname", name).addToLabels("kubernetes.io/os", "linux")
                     .endMetadata().build()).create();
         }
+        // The identity service (CSR approver, the sandbox's signer, the admission webhook): every node
+        // agent gets its own client certificate through a CSR, as on a real cluster.
+        identity = SandboxIdentity.start(client, layout.dir().resolve("identity"), true);
+        closeables.push(identity);
         ControlPlane controlPlane = new ControlPlane(client, new io.prometheus.metrics.model.registry.PrometheusRegistry());
         closeables.push(controlPlane);
         controlPlane.startClusterManager();
@@ -111,7 +122,8 @@ public final class Sandbox implements AutoCloseable {
                             Map.of("type", "Hostname", "address", n.name()))))));
             OvsBridgeConfig ovs = new OvsBridgeConfig(OvsBridgeConfig.BR_INT, OvsBridgeConfig.NETDEV, n.systemId(),
                     n.name(), n.encapIp(), "unix:" + n.sbSocket());
-            NodeAgent agent = NodeAgent.start(client, NodeAgentConfig.defaults(n.name(), ovs, n.vsctl(), n.netns(),
+            KubernetesClient nodeClient = nodeIdentity(n.name());
+            NodeAgent agent = NodeAgent.start(nodeClient, NodeAgentConfig.defaults(n.name(), ovs, n.vsctl(), n.netns(),
                     layout.cniSocket(n.name())));
             closeables.push(agent);
             controlPlane.startZone(n);
@@ -123,6 +135,28 @@ public final class Sandbox implements AutoCloseable {
         closeables.push(kubelet);
         kubelet.start();
         LOG.info("sandbox with {} nodes up in {} ms", nodeCount, (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    /**
+     * Bootstraps a node agent's own certificate: the CSR goes in with the host's credentials (here
+     * the admin impersonating {@code system:node:<node>}, which the API server records as the
+     * requester), the approver checks it, the sandbox signer issues it, and the agent then talks to
+     * the API server as {@code system:ovn-node:<node>}.
+     */
+    private KubernetesClient nodeIdentity(String node) {
+        Config host = new ConfigBuilder(client.getConfiguration())
+                .withImpersonateUsername("system:node:" + node).withImpersonateGroups("system:nodes").build();
+        NodeCertificateBootstrap bootstrap = new NodeCertificateBootstrap(
+                NodeCertificateBootstrap.Settings.of(node, layout.nodeDir(node).resolve("pki"), Duration.ofHours(24)),
+                host, Clock.systemUTC());
+        closeables.push(bootstrap);
+        bootstrap.start();
+        return bootstrap.client();
+    }
+
+    /** The identity service, for tests that call the webhook as kube-apiserver would. */
+    public SandboxIdentity identity() {
+        return identity;
     }
 
     private Path writeConflist(String node) throws IOException {

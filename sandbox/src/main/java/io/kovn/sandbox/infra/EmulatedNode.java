@@ -99,7 +99,7 @@ public final class EmulatedNode implements AutoCloseable {
         netns.addAddress("br-phy", eth0.addressCidr());
         netns.linkUp("br-phy");
         // The userspace datapath routes tunnel packets with its own table, not the kernel's.
-        vswitchd.appctl("ovs/route/add", underlay.cidr(), "br-phy");
+        addUnderlayRoute(underlay.cidr());
         ovsConfig().apply(vsctl());
         ovnController = OvnControllerProcess.start(home.binDir(), databases.ovsDbSocket(), folder, netns);
         sbctl("--timeout=20", "wait-until", "Chassis", systemId);
@@ -109,6 +109,28 @@ public final class EmulatedNode implements AutoCloseable {
     public OvsBridgeConfig ovsConfig() {
         return new OvsBridgeConfig(OvsBridgeConfig.BR_INT, OvsBridgeConfig.NETDEV, systemId, name, encapIp,
                 "unix:" + databases.sbSocket());
+    }
+
+    /**
+     * vswitchd learns br-phy's new address asynchronously (netlink); until it has, ovs/route/add
+     * fails with "Error while inserting route". Retry briefly rather than fail the node.
+     */
+    private void addUnderlayRoute(String cidr) {
+        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(10).toNanos();
+        while (true) {
+            try {
+                vswitchd.appctl("ovs/route/add", cidr, "br-phy");
+                return;
+            } catch (RuntimeException e) {
+                if (System.nanoTime() > deadline) throw e;
+                try {
+                    Thread.sleep(100);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
     }
 
     /** ovs-vsctl bound to this node's conf.db. */

@@ -6,6 +6,10 @@ import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.kovn.controller.policy.PolicyController;
+import io.kovn.controller.policy.PolicyControllerConfig;
 import io.kovn.sandbox.e2e.SandboxFixture;
 import io.kovn.sandbox.infra.EmulatedNode;
 import java.util.ArrayList;
@@ -33,8 +37,15 @@ final class ConformanceCluster implements AutoCloseable {
             'H', "cedric-diggory", 'R', "luna-lovegood", 'F', "centaur");
     static final int NODES = 3;
 
+    /**
+     * Until the sandbox runs the policy controller itself, {@code -Dkovn.conformance.policyControllers=true}
+     * starts the real one per zone from here (never both: they would write the same rows).
+     */
+    static final String OWN_POLICY_CONTROLLERS = "kovn.conformance.policyControllers";
+
     final SandboxFixture sandbox;
     private final Map<String, Pod> pods = new LinkedHashMap<>();
+    private final List<PolicyController> policyControllers = new ArrayList<>();
 
     private ConformanceCluster(SandboxFixture sandbox) {
         this.sandbox = sandbox;
@@ -45,6 +56,12 @@ final class ConformanceCluster implements AutoCloseable {
         long t0 = System.nanoTime();
         ConformanceCluster c = new ConformanceCluster(new SandboxFixture(NODES));
         try {
+            if (Boolean.getBoolean(OWN_POLICY_CONTROLLERS)) {
+                for (EmulatedNode n : c.nodes()) {
+                    c.policyControllers.add(PolicyController.start(
+                            PolicyControllerConfig.of(n.name(), "unix:" + n.nbSocket()), c.sandbox.client));
+                }
+            }
             c.applyBase();
         } catch (Exception | Error e) {
             c.close();
@@ -137,12 +154,15 @@ final class ConformanceCluster implements AutoCloseable {
         for (char h : "GSHRF".toCharArray()) {
             var ns = sandbox.client.namespaces().withName(namespace(h)).get();
             if (!HOUSES.get(h).equals(ns.getMetadata().getLabels().get("conformance-house"))) {
-                sandbox.client.namespaces().withName(namespace(h)).edit(n -> {
-                    n.getMetadata().getLabels().put("conformance-house", HOUSES.get(h));
-                    return n;
-                });
+                relabel(h, HOUSES.get(h));
             }
         }
+    }
+
+    /** Sets a namespace's {@code conformance-house} label (a merge patch). */
+    void relabel(char house, String value) {
+        sandbox.client.namespaces().withName(namespace(house)).patch(PatchContext.of(PatchType.JSON_MERGE),
+                "{\"metadata\":{\"labels\":{\"conformance-house\":\"" + value + "\"}}}");
     }
 
     List<Pod> pods() {
@@ -159,6 +179,7 @@ final class ConformanceCluster implements AutoCloseable {
 
     @Override
     public void close() {
+        policyControllers.forEach(PolicyController::close);
         sandbox.close();
     }
 }

@@ -60,9 +60,9 @@ final class Scenarios {
         run.step("0.0.0.0/0 deny hits R and H pods; S pods are allowed first",
                 "G1→R0 tcp/80 ✘, G1→R0 udp/53 ✘, G1→R0 sctp/9003 ✘, G1→H0 tcp/80 ✘, G1→H0 udp/53 ✘, G1→H0 sctp/9003 ✘, "
                         + toS.formatted("✔"));
-        relabelSlytherin(cluster, "denied-namespace-label");
+        cluster.relabel('S', "denied-namespace-label");
         run.step("(main branch) S relabelled: no longer an Allow peer, so denied", toS.formatted("✘"));
-        relabelSlytherin(cluster, "slytherin");
+        cluster.relabel('S', "slytherin");
         run.step("(main branch) S labelled back: allowed again", toS.formatted("✔"));
         String r0 = cluster.pod("R0").getStatus().getPodIP();
         String h0 = cluster.pod("H0").getStatus().getPodIP();
@@ -76,13 +76,5 @@ final class Scenarios {
         run.step("an Allow of R0/32 and H0/32 prepended: exactly those open",
                 "G1→R0 tcp/80 ✔, G1→R0 udp/53 ✔, G1→R0 sctp/9003 ✔, G1→H0 tcp/80 ✔, G1→H0 udp/53 ✔, G1→H0 sctp/9003 ✔, "
                         + "G1→R1 tcp/80 ✘, G1→R1 udp/53 ✘, G1→R1 sctp/9003 ✘, G1→H1 tcp/80 ✘, G1→H1 udp/53 ✘, G1→H1 sctp/9003 ✘");
-    }
-
-    private static void relabelSlytherin(ConformanceCluster cluster, String house) {
-        cluster.sandbox.client.namespaces().withName(ConformanceCluster.namespace('S'))
-                .edit(ns -> {
-                    ns.getMetadata().getLabels().put("conformance-house", house);
-                    return ns;
-                });
     }
 }

@@ -60,6 +60,47 @@ class PodConnectivityE2ETest {
     }
 
     @Test
+    @Order(4)
+    void everyNodeAgentRunsOnItsOwnApprovedCertificateAndTheWebhookHoldsItToItsOwnNode() throws Exception {
+        var csrs = sb.client.certificates().v1().certificateSigningRequests().list().getItems();
+        for (String node : List.of("node-1", "node-2", "node-3")) {
+            assertThat(csrs).as("CSR of " + node).anySatisfy(csr -> {
+                assertThat(csr.getSpec().getUsername()).isEqualTo("system:node:" + node);
+                assertThat(csr.getStatus().getConditions()).anySatisfy(c -> assertThat(c.getReason()).isEqualTo("AutoApproved"));
+                assertThat(csr.getStatus().getCertificate()).isNotEmpty();
+            });
+        }
+        var cert = certificateOf("node-1");
+        assertThat(cert.getSubjectX500Principal().getName()).contains("CN=system:ovn-node:node-1").contains("O=system:ovn-nodes");
+        var caller = sb.sandbox.identity().caller();
+        var json = new com.fasterxml.jackson.databind.ObjectMapper();
+        var own = json.valueToTree(sb.client.nodes().withName("node-1").get());
+        var other = json.valueToTree(sb.client.nodes().withName("node-2").get());
+        // its own node: an allowed key passes
+        var ownEncap = ((com.fasterxml.jackson.databind.node.ObjectNode) own.deepCopy());
+        ((com.fasterxml.jackson.databind.node.ObjectNode) ownEncap.path("metadata").path("annotations"))
+                .put("k8s.ovn.org/node-encap-ips", "[\"10.253.1.99\"]");
+        assertThat(caller.nodeStatusUpdate(cert, own, ownEncap)).isInstanceOf(io.kovn.identity.webhook.AdmissionDecision.Allow.class);
+        // another node, or trust zones on its own node: denied
+        var otherChanged = ((com.fasterxml.jackson.databind.node.ObjectNode) other.deepCopy());
+        ((com.fasterxml.jackson.databind.node.ObjectNode) otherChanged.path("metadata").path("annotations"))
+                .put("k8s.ovn.org/node-encap-ips", "[\"10.253.1.99\"]");
+        assertThat(caller.nodeStatusUpdate(cert, other, otherChanged)).isInstanceOf(io.kovn.identity.webhook.AdmissionDecision.Deny.class);
+        var zones = ((com.fasterxml.jackson.databind.node.ObjectNode) own.deepCopy());
+        ((com.fasterxml.jackson.databind.node.ObjectNode) zones.path("metadata").path("annotations"))
+                .put("k8s.ovn.org/trust-zones", "{\"__default\":[\"tz1\"]}");
+        assertThat(caller.nodeStatusUpdate(cert, own, zones)).isInstanceOf(io.kovn.identity.webhook.AdmissionDecision.Deny.class);
+    }
+
+    private static java.security.cert.X509Certificate certificateOf(String node) throws Exception {
+        var csr = sb.client.certificates().v1().certificateSigningRequests().list().getItems().stream()
+                .filter(c -> ("system:node:" + node).equals(c.getSpec().getUsername())).findFirst().orElseThrow();
+        byte[] pem = java.util.Base64.getDecoder().decode(csr.getStatus().getCertificate());
+        return (java.security.cert.X509Certificate) java.security.cert.CertificateFactory.getInstance("X.509")
+                .generateCertificate(new java.io.ByteArrayInputStream(pem));
+    }
+
+    @Test
     @Order(2)
     void aClosedPortIsRefusedNotDropped() throws Exception {
         assertThat(sb.probe(pods.get(0), pods.get(3), "tcp", 9999).verdict()).isEqualTo(Verdict.REFUSED);

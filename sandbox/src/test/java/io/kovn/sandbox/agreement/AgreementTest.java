@@ -1,0 +1,266 @@
+package io.kovn.sandbox.agreement;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kovn.k8s.api.policy.AdminNetworkPolicy;
+import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
+import io.kovn.policy.evaluator.Endpoint;
+import io.kovn.policy.evaluator.Evaluation;
+import io.kovn.policy.evaluator.Flow;
+import io.kovn.policy.evaluator.PolicyEvaluator;
+import io.kovn.policy.evaluator.ProtocolPort;
+import io.kovn.policy.evaluator.Verdict;
+import io.kovn.policy.model.PolicySnapshot;
+import io.kovn.sandbox.Prober;
+import io.kovn.sandbox.netpol.PolicySandbox;
+import io.kovn.sandbox.trace.PolicyTracer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * The three must agree: for random clusters and policy sets ({@link CaseGenerator}), the
+ * evaluator's verdict ({@code kovn analyze}) equals {@link PolicyTracer}'s ({@code ovn-trace} in the
+ * zones the flow crosses) for every pod pair on TCP, UDP and SCTP ports, and equals a real probe
+ * for a sample of the TCP and UDP flows.
+ *
+ * <p>Reproduce a run with {@code -Dkovn.agreement.seed=<seed>} (printed first); more cases with
+ * {@code -Dkovn.agreement.cases=<n>}. A mismatch prints the case, the flow, the evaluator's
+ * walkthrough and the trace.
+ */
+class AgreementTest {
+    static final long SEED = Long.getLong("kovn.agreement.seed", System.currentTimeMillis());
+    static final int CASES = Integer.getInteger("kovn.agreement.cases", 3);
+    static final int NODES = 3;
+    /** Real probes per case, half of them on flows the evaluator allows (when there are enough). */
+    static final int PROBES = 30;
+    /** How long enforcement may take to reach OVN's logical flows after the pods run. */
+    static final Duration CONVERGES_WITHIN = Duration.ofSeconds(20);
+    static PolicySandbox sb;
+
+    @BeforeAll
+    static void up() throws Exception {
+        System.out.println("agreement seed " + SEED + " (-Dkovn.agreement.seed=" + SEED + " repeats this run)");
+        sb = PolicySandbox.start(NODES);
+    }
+
+    @AfterAll
+    static void down() {
+        if (sb != null) {
+            sb.close();
+            assertThat(sb.fixture().leftovers()).as("namespaces and links left after close").isEmpty();
+        }
+    }
+
+    @TestFactory
+    Stream<DynamicTest> evaluatorOvnTraceAndRealPacketsAgree() {
+        CaseGenerator generator = new CaseGenerator(SEED, NODES);
+        return IntStream.rangeClosed(1, CASES).mapToObj(i -> {
+            String prefix = "c" + i + "-";
+            GeneratedCase generated = generator.next(prefix);
+            return DynamicTest.dynamicTest("case " + i + " of seed " + SEED, () -> {
+                try {
+                    runCase("case " + i + " of seed " + SEED, generated, new Random(SEED + i));
+                } finally {
+                    remove(generated);
+                }
+            });
+        });
+    }
+
+    /** One flow checked three ways. */
+    record Check(Pod from, Pod to, ProtocolPort port, Evaluation evaluation) {
+        Flow flow() {
+            return evaluation.flow();
+        }
+    }
+
+    private void runCase(String name, GeneratedCase generated, Random sampler) {
+        long t0 = System.nanoTime();
+        Map<String, Pod> pods = create(generated);
+        long tReady = System.nanoTime();
+        PolicyEvaluator evaluator = PolicyEvaluator.compile(snapshot(sb.client()));
+        List<Check> checks = new ArrayList<>();
+        for (Pod from : pods.values()) {
+            for (Pod to : pods.values()) {
+                if (from == to) continue;
+                for (String pp : CaseGenerator.CHECKED_PORTS) {
+                    ProtocolPort port = ProtocolPort.parse(pp);
+                    Flow flow = Flow.of(Endpoint.pod(from.getMetadata().getNamespace(), from.getMetadata().getName()),
+                            Endpoint.pod(to.getMetadata().getNamespace(), to.getMetadata().getName()), port);
+                    checks.add(new Check(from, to, port, evaluator.evaluate(flow)));
+                }
+            }
+        }
+        long allowed = checks.stream().filter(c -> c.evaluation().verdict() == Verdict.ALLOWED).count();
+        System.out.printf("%s: %d pods, %d policies, %d flows (%d allowed by the evaluator)%n", name, pods.size(),
+                generated.policies().size(), checks.size(), allowed);
+        awaitStableDatabases();
+        long tStable = System.nanoTime();
+
+        Map<Check, PolicyTracer.Result> traced = traceUntilAgreed(checks);
+        long tTraced = System.nanoTime();
+        List<String> mismatches = new ArrayList<>();
+        traced.forEach((c, r) -> {
+            if (r.allowed() != (c.evaluation().verdict() == Verdict.ALLOWED)) {
+                mismatches.add(report("ovn-trace", r.allowed() ? "allowed" : "denied", c, r));
+            }
+        });
+
+        List<Check> sample = sample(checks, sampler);
+        Map<Check, Prober.Result> probed = probeUntilAgreed(sample);
+        long tProbed = System.nanoTime();
+        probed.forEach((c, r) -> {
+            if (!agrees(c, r)) mismatches.add(report("real probe", r.toString(), c, traced.get(c)));
+        });
+        System.out.printf("%s: pods running %d ms, OVN settled %d ms, %d traces %d ms, %d probes %d ms, %d mismatches%n",
+                name, ms(t0, tReady), ms(tReady, tStable), traced.size(), ms(tStable, tTraced), probed.size(),
+                ms(tTraced, tProbed), mismatches.size());
+        if (!mismatches.isEmpty()) {
+            System.out.println("=== " + name + " ===\n" + generated.describe());
+            mismatches.forEach(System.out::println);
+        }
+        assertThat(mismatches).as("%s: evaluator, ovn-trace and real packets disagree (case printed above)", name).isEmpty();
+    }
+
+    private static String report(String what, String saw, Check c, PolicyTracer.Result trace) {
+        return "MISMATCH " + c.flow() + ": evaluator " + c.evaluation().verdict().word() + ", " + what + " " + saw + "\n"
+                + c.evaluation().render() + (trace == null ? "" : "ovn-trace:\n" + trace.render(false) + "\n");
+    }
+
+    /**
+     * Traces every flow; flows that disagree are traced again until they agree or
+     * {@link #CONVERGES_WITHIN} has passed (enforcement may still be catching up).
+     */
+    private Map<Check, PolicyTracer.Result> traceUntilAgreed(List<Check> checks) {
+        Map<Check, PolicyTracer.Result> results = new LinkedHashMap<>();
+        long deadline = System.nanoTime() + CONVERGES_WITHIN.toNanos();
+        List<Check> todo = checks;
+        while (!todo.isEmpty()) {
+            List<PolicyTracer.Result> traced = sb.parallel(todo, c -> sb.tracer().trace(PolicySandbox.endpoint(c.from()),
+                    PolicySandbox.endpoint(c.to()), c.port().protocol().field(), c.port().port()));
+            List<Check> wrong = new ArrayList<>();
+            for (int i = 0; i < todo.size(); i++) {
+                results.put(todo.get(i), traced.get(i));
+                if (traced.get(i).allowed() != (todo.get(i).evaluation().verdict() == Verdict.ALLOWED)) wrong.add(todo.get(i));
+            }
+            if (System.nanoTime() > deadline) break;
+            todo = wrong;
+        }
+        assertThat(results).as("every flow traced").hasSize(checks.size());
+        return results;
+    }
+
+    /** Up to {@link #PROBES} TCP/UDP flows, half allowed and half denied by the evaluator where possible. */
+    private static List<Check> sample(List<Check> checks, Random random) {
+        List<Check> live = new ArrayList<>(checks.stream().filter(c -> !c.port().protocol().field().equals("sctp")).toList());
+        Collections.shuffle(live, random);
+        List<Check> allowed = live.stream().filter(c -> c.evaluation().verdict() == Verdict.ALLOWED).toList();
+        List<Check> denied = live.stream().filter(c -> c.evaluation().verdict() == Verdict.DENIED).toList();
+        int deniedCount = Math.min(denied.size(), Math.max(PROBES / 2, PROBES - allowed.size()));
+        List<Check> out = new ArrayList<>(denied.subList(0, deniedCount));
+        out.addAll(allowed.subList(0, Math.min(allowed.size(), PROBES - deniedCount)));
+        return out;
+    }
+
+    private static boolean agrees(Check c, Prober.Result r) {
+        if (c.evaluation().verdict() == Verdict.DENIED) return r.verdict() == Prober.Verdict.DENIED;
+        return r.verdict() == Prober.Verdict.ALLOWED && c.to().getMetadata().getName().equals(r.answer());
+    }
+
+    private Map<Check, Prober.Result> probeUntilAgreed(List<Check> sample) {
+        Map<Check, Prober.Result> results = new LinkedHashMap<>();
+        AtomicReference<List<Check>> pending = new AtomicReference<>(sample);
+        try {
+            // OVN's logical flows agree already; the switches' OpenFlow tables may still be a moment behind.
+            await().atMost(Duration.ofSeconds(6)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(500)).until(() -> {
+                List<Check> todo = pending.get();
+                List<Prober.Result> seen = sb.probe(todo.stream().map(c -> new PolicySandbox.Probe(c.from(), c.to(),
+                        c.port().protocol().field(), c.port().port())).toList());
+                List<Check> wrong = new ArrayList<>();
+                for (int i = 0; i < todo.size(); i++) {
+                    results.put(todo.get(i), seen.get(i));
+                    if (!agrees(todo.get(i), seen.get(i))) wrong.add(todo.get(i));
+                }
+                pending.set(wrong);
+                return wrong.isEmpty();
+            });
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            // reported from the last results
+        }
+        return results;
+    }
+
+    /** Creates the case's objects and returns its pods, running, by {@code ns/name}. */
+    private static Map<String, Pod> create(GeneratedCase generated) {
+        KubernetesClient client = sb.client();
+        generated.namespaces().forEach(n -> client.namespaces().resource(n).create());
+        generated.pods().forEach(p -> client.pods().inNamespace(p.getMetadata().getNamespace()).resource(p).create());
+        generated.networkPolicies().forEach(np -> client.network().v1().networkPolicies()
+                .inNamespace(np.getMetadata().getNamespace()).resource(np).create());
+        generated.adminNetworkPolicies().forEach(anp -> client.resources(AdminNetworkPolicy.class).resource(anp).create());
+        generated.baselineAdminNetworkPolicies().forEach(b -> client.resources(BaselineAdminNetworkPolicy.class).resource(b).create());
+        Map<String, Pod> pods = new LinkedHashMap<>();
+        for (Pod p : generated.pods()) {
+            pods.put(PolicySandbox.name(p), sb.awaitRunning(p.getMetadata().getNamespace(), p.getMetadata().getName()));
+        }
+        return pods;
+    }
+
+    private static void remove(GeneratedCase generated) {
+        KubernetesClient client = sb.client();
+        client.resources(AdminNetworkPolicy.class).delete();
+        client.resources(BaselineAdminNetworkPolicy.class).delete();
+        for (var n : generated.namespaces()) {
+            client.network().v1().networkPolicies().inNamespace(n.getMetadata().getName()).delete();
+            client.namespaces().withName(n.getMetadata().getName()).delete();
+        }
+        for (var n : generated.namespaces()) sb.awaitNoPods(n.getMetadata().getName());
+    }
+
+    /** The cluster as the policy controllers see it. */
+    private static PolicySnapshot snapshot(KubernetesClient client) {
+        return PolicySnapshot.builder("agreement")
+                .namespaces(client.namespaces().list().getItems())
+                .pods(client.pods().inAnyNamespace().list().getItems())
+                .nodes(client.nodes().list().getItems())
+                .networkPolicies(client.network().v1().networkPolicies().inAnyNamespace().list().getItems())
+                .adminNetworkPolicies(client.resources(AdminNetworkPolicy.class).list().getItems())
+                .baselineAdminNetworkPolicies(client.resources(BaselineAdminNetworkPolicy.class).list().getItems())
+                .build();
+    }
+
+    /** Waits until every zone's policy rows and logical flows are the same twice in a row, a second apart. */
+    private static void awaitStableDatabases() {
+        AtomicReference<String> previous = new AtomicReference<>("");
+        await().atMost(CONVERGES_WITHIN).pollInterval(Duration.ofSeconds(1)).until(() -> {
+            StringBuilder state = new StringBuilder();
+            for (var node : sb.fixture().sandbox.nodes()) {
+                state.append(node.nbctl("--bare", "--columns=name,match,action,priority,tier", "list", "ACL"))
+                        .append(node.nbctl("--bare", "--columns=name,addresses", "list", "Address_Set"))
+                        .append(node.nbctl("--bare", "--columns=name,ports,acls", "list", "Port_Group"))
+                        .append(node.sbctl("--bare", "--columns=_uuid", "list", "Logical_Flow").length());
+            }
+            String now = Integer.toHexString(state.toString().hashCode()) + state.length();
+            return now.equals(previous.getAndSet(now));
+        });
+    }
+
+    private static long ms(long from, long to) {
+        return (to - from) / 1_000_000;
+    }
+}

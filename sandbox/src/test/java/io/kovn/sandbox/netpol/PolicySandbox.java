@@ -1,0 +1,221 @@
+package io.kovn.sandbox.netpol;
+
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kovn.controller.policy.PolicyController;
+import io.kovn.controller.policy.PolicyControllerConfig;
+import io.kovn.ovn.annotations.OvnAnnotations;
+import io.kovn.ovn.annotations.PodNetwork;
+import io.kovn.ovn.annotations.PodNetworks;
+import io.kovn.runtime.OvnRuntime;
+import io.kovn.sandbox.Prober;
+import io.kovn.sandbox.SandboxLayout;
+import io.kovn.sandbox.e2e.SandboxFixture;
+import io.kovn.sandbox.infra.EmulatedNode;
+import io.kovn.sandbox.trace.PolicyTracer;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicReference;
+import org.awaitility.core.ConditionTimeoutException;
+
+/**
+ * A real sandbox for policy tests: {@link SandboxFixture} plus what policy tests need on top of it —
+ * pods with chosen container ports, many real probes at once (a denied probe is a timeout, so they
+ * run in parallel) and a {@link PolicyTracer} bound to the sandbox's zones.
+ */
+public final class PolicySandbox implements AutoCloseable {
+    /** How long a probe waits before it calls the flow denied. */
+    public static final Duration DENIED_AFTER = Duration.ofMillis(1500);
+    /**
+     * Whether {@code Sandbox} starts a policy controller per zone itself. Until it does, the tests
+     * start one per zone here, as the sandbox will.
+     */
+    static final boolean SANDBOX_RUNS_POLICIES = false;
+
+    private final SandboxFixture fixture;
+    private final ExecutorService probes = Executors.newFixedThreadPool(24);
+    /** ovn-trace is CPU-bound: a few at a time is as fast as many on these machines. */
+    private final ExecutorService cpuBound = Executors.newFixedThreadPool(3);
+    private final PolicyTracer tracer;
+    private final List<PolicyController> policyControllers = new ArrayList<>();
+
+    private PolicySandbox(SandboxFixture fixture) {
+        this.fixture = fixture;
+        if (!SANDBOX_RUNS_POLICIES) {
+            for (EmulatedNode n : fixture.sandbox.nodes()) {
+                policyControllers.add(PolicyController.start(PolicyControllerConfig.of(n.name(), "unix:" + n.nbSocket()),
+                        fixture.client));
+            }
+        }
+        Map<String, EmulatedNode> nodes = new LinkedHashMap<>();
+        fixture.sandbox.nodes().forEach(n -> nodes.put(n.name(), n));
+        this.tracer = new PolicyTracer(OvnRuntime.locate(), node -> {
+            EmulatedNode n = nodes.get(node);
+            if (n == null) throw new IllegalArgumentException("no node " + node);
+            return new PolicyTracer.Zone(node, n.nbSocket(), n.sbSocket());
+        });
+    }
+
+    /** Starts a sandbox of {@code nodes} nodes ({@code node-1} ...). */
+    public static PolicySandbox start(int nodes) throws Exception {
+        SandboxFixture fixture = new SandboxFixture(nodes);
+        try {
+            return new PolicySandbox(fixture);
+        } catch (RuntimeException | Error e) {
+            fixture.close();
+            throw e;
+        }
+    }
+
+    public KubernetesClient client() {
+        return fixture.client;
+    }
+
+    public SandboxFixture fixture() {
+        return fixture;
+    }
+
+    public PolicyTracer tracer() {
+        return tracer;
+    }
+
+    /** A container port; the sandbox kubelet serves the TCP and UDP ones. */
+    public static ContainerPort port(String protocol, int number, String name) {
+        return new ContainerPortBuilder().withProtocol(protocol).withContainerPort(number).withName(name).build();
+    }
+
+    /** Creates a pod on {@code node} whose one container declares {@code ports}. */
+    public void createPod(String namespace, String name, String node, Map<String, String> labels, List<ContainerPort> ports) {
+        client().pods().inNamespace(namespace).resource(new PodBuilder()
+                .withNewMetadata().withName(name).withNamespace(namespace).addToLabels(labels).endMetadata()
+                .withNewSpec().withNodeName(node).addNewContainer().withName("main").withImage("kovn/netutil")
+                .withPorts(ports).endContainer().endSpec().build()).create();
+    }
+
+    /** Waits until the pod runs with an IP in its own namespace, and returns it as the API server has it. */
+    public Pod awaitRunning(String namespace, String name) {
+        return fixture.awaitRunning(namespace, name);
+    }
+
+    /** Waits until every pod in the namespace is gone (its netns and port are removed with it). */
+    public void awaitNoPods(String namespace) {
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+                .until(() -> client().pods().inNamespace(namespace).list().getItems().isEmpty());
+    }
+
+    /** One connection attempt from a pod to a pod's IP. */
+    public record Probe(Pod from, Pod to, String protocol, int port) {
+        @Override
+        public String toString() {
+            return name(from) + " -> " + name(to) + " " + protocol + "/" + port;
+        }
+    }
+
+    /** Runs the probes in parallel; results in the order given. */
+    public List<Prober.Result> probe(List<Probe> flows) {
+        List<Future<Prober.Result>> running = new ArrayList<>();
+        for (Probe f : flows) {
+            running.add(probes.submit(() -> fixture.prober.probe(netns(f.from()), f.protocol(), f.to().getStatus().getPodIP(),
+                    f.port(), DENIED_AFTER)));
+        }
+        List<Prober.Result> out = new ArrayList<>();
+        for (Future<Prober.Result> r : running) {
+            try {
+                out.add(r.get());
+            } catch (Exception e) {
+                throw new IllegalStateException("probe failed", e);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Probes every pair of {@code pods} on the matrix's protocol/port until what is seen equals what
+     * is expected or {@code within} has passed, and returns the last observation. Pairs still wrong
+     * are probed again; once none is, one more round probes every pair, so a pair that looked right
+     * before a policy took effect is checked again. Allowed flows take milliseconds, denied ones
+     * {@link #DENIED_AFTER}.
+     *
+     * @param pods the pods by {@code ns/pod}, every one of {@code expected.pods()}
+     */
+    public Reachability awaitReachability(Reachability expected, Map<String, Pod> pods, Duration within) {
+        String[] pp = expected.protocolPort().split("/");
+        AtomicReference<Reachability> last = new AtomicReference<>(expected);
+        try {
+            await().atMost(within).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(250)).until(() -> {
+                last.set(observe(last.get(), last.get().mismatches(), pods, pp[0], Integer.parseInt(pp[1])));
+                if (!last.get().mismatches().isEmpty()) return false;
+                last.set(observe(expected, List.copyOf(expected.expected().keySet()), pods, pp[0], Integer.parseInt(pp[1])));
+                return last.get().mismatches().isEmpty();
+            });
+        } catch (ConditionTimeoutException e) {
+            // the caller asserts on the last observation, which renders the matrix
+        }
+        return last.get();
+    }
+
+    private Reachability observe(Reachability matrix, List<String> pairs, Map<String, Pod> pods, String protocol, int port) {
+        List<Prober.Result> results = probe(pairs.stream().map(pair -> new Probe(pods.get(Reachability.from(pair)),
+                pods.get(Reachability.to(pair)), protocol, port)).toList());
+        Map<String, Prober.Result> seen = new LinkedHashMap<>();
+        for (int i = 0; i < pairs.size(); i++) seen.put(pairs.get(i), results.get(i));
+        return matrix.observe(seen);
+    }
+
+    /** Runs a CPU-bound {@code task} (e.g. a trace) over {@code items}, a few at a time; results in order. */
+    public <T, R> List<R> parallel(List<T> items, java.util.function.Function<T, R> task) {
+        List<Future<R>> running = items.stream().map(i -> cpuBound.submit(() -> task.apply(i))).toList();
+        List<R> out = new ArrayList<>();
+        for (Future<R> r : running) {
+            try {
+                out.add(r.get());
+            } catch (Exception e) {
+                throw new IllegalStateException("task failed", e);
+            }
+        }
+        return out;
+    }
+
+    /** The pod as {@link PolicyTracer} needs it: zone, logical port, MAC and IPv4 address. */
+    public static PolicyTracer.Endpoint endpoint(Pod pod) {
+        String ann = pod.getMetadata().getAnnotations().get(OvnAnnotations.POD_NETWORKS);
+        if (ann == null) throw new IllegalStateException("pod " + name(pod) + " has no pod-networks annotation");
+        PodNetwork net = PodNetworks.parse(ann).defaultNetwork().orElseThrow();
+        return new PolicyTracer.Endpoint(pod.getSpec().getNodeName(),
+                pod.getMetadata().getNamespace() + "_" + pod.getMetadata().getName(), net.macAddress(),
+                net.ips().getFirst().getHostAddress());
+    }
+
+    public static String name(Pod pod) {
+        return pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
+    }
+
+    private static String netns(Pod pod) throws IOException {
+        String ns = pod.getMetadata().getAnnotations().get(SandboxLayout.NETNS_ANNOTATION);
+        if (ns == null) throw new IOException("pod " + name(pod) + " has no network namespace yet");
+        return ns;
+    }
+
+    @Override
+    public void close() {
+        probes.shutdownNow();
+        cpuBound.shutdownNow();
+        try {
+            policyControllers.forEach(PolicyController::close);
+        } finally {
+            fixture.close();
+        }
+    }
+}
