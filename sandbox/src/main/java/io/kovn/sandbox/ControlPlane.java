@@ -4,6 +4,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kovn.controller.clustermanager.ClusterManagerConfig;
 import io.kovn.controller.clustermanager.ClusterManagerMain;
 import io.kovn.controller.events.EventSink;
+import io.kovn.controller.policy.PolicyController;
+import io.kovn.controller.policy.PolicyControllerConfig;
 import io.kovn.controller.zone.TrustZoneMetrics;
 import io.kovn.controller.zone.ZoneController;
 import io.kovn.controller.zone.ZoneControllerConfig;
@@ -20,7 +22,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The kovn control plane as the sandbox runs it: the cluster manager (with leader election, as in
- * a cluster) and, per emulated node, the zone controller bound to that node's NB and SB.
+ * a cluster) and, per emulated node, the zone controller bound to that node's NB and SB and the
+ * network-policy controller bound to the same NB.
  */
 final class ControlPlane implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ControlPlane.class);
@@ -48,11 +51,15 @@ final class ControlPlane implements AutoCloseable {
         cm.start();
     }
 
+    /** The zone controller of a node and, beside it on the same NB, its network-policy controller. */
     ZoneController startZone(EmulatedNode node) {
         ZoneController zone = ZoneController.start(ZoneControllerConfig.of(node.name(), "unix:" + node.nbSocket(),
                 "unix:" + node.sbSocket(), events("kovn-zone-controller", node.name()), trustZoneMetrics), client);
         running.push(zone);
         zones.add(zone);
+        PolicyController policies = PolicyController.start(PolicyControllerConfig.of(node.name(), "unix:" + node.nbSocket(),
+                events("kovn-policy-controller", node.name()), registry), client);
+        running.push(policies);
         return zone;
     }
 
