@@ -51,7 +51,11 @@ public final class DemoCommand implements Callable<Integer> {
 
             System.out.println("Applying examples/demo-policy.yaml: AdminNetworkPolicy protect-backend (backend accepts TCP 8080 from frontend only):");
             apply(client, examples.resolve("demo-policy.yaml").toString());
-            Thread.sleep(3000);
+            waitForPolicyReady(client, "protect-backend", client.nodes().list().getItems().size(), Duration.ofSeconds(20));
+            System.out.println("""
+                    Expected: into backend, TCP 8080 only from frontend (rule allow-frontend-http), UDP 5353 from
+                    anywhere (rule pass-dns passes it down to NetworkPolicy; there is none, so allowed), and
+                    everything else dropped silently (rule deny-rest). Measured again:""");
             System.out.print(ProbeCommand.ConnectivityMatrix.measure(prober, pods, flows, Duration.ofSeconds(2)).render());
         }
         System.out.println("""
@@ -69,6 +73,24 @@ public final class DemoCommand implements Callable<Integer> {
         for (HasMetadata item : Manifests.read(client, source)) {
             client.resource(item).unlock().createOr(NonDeletingOperation::update);
         }
+    }
+
+    /** Waits until every zone reports the policy programmed (condition Ready-In-Zone-<node> True). */
+    private static void waitForPolicyReady(KubernetesClient client, String name, int zones, Duration timeout)
+            throws InterruptedException {
+        Instant deadline = Instant.now().plus(timeout);
+        var anps = client.genericKubernetesResources(Kinds.ADMIN_NETWORK_POLICY.context());
+        while (Instant.now().isBefore(deadline)) {
+            var anp = anps.withName(name).get();
+            Object status = anp == null ? null : anp.getAdditionalProperties().get("status");
+            if (status instanceof java.util.Map<?, ?> st && st.get("conditions") instanceof List<?> conds
+                    && conds.stream().filter(c -> c instanceof java.util.Map<?, ?> m && "True".equals(m.get("status"))).count() >= zones) {
+                System.out.println("policy " + name + " programmed in all " + zones + " zones");
+                return;
+            }
+            Thread.sleep(200);
+        }
+        System.out.println("policy " + name + " not reported ready in every zone within " + timeout.toSeconds() + " s; measuring anyway");
     }
 
     private static List<Pod> waitForPods(KubernetesClient client, List<String> namespaces, int count, Duration timeout)
