@@ -73,6 +73,7 @@ public final class ZoneConvergenceBench {
             TrafficCounters.Snapshot nb0 = zone.databases().nbCounters().snapshot();
             TrafficCounters.Snapshot sb0 = zone.databases().sbCounters().snapshot();
             int reconcilesBefore = zone.topology().recentDurations().length;
+            int computeBefore = zone.topology().recentComputeDurations().length;
             long[] e2e = new long[adds];
             for (int i = 0; i < adds; i++) {
                 String name = "add-" + i;
@@ -87,9 +88,13 @@ public final class ZoneConvergenceBench {
             TrafficCounters.Snapshot sb = zone.databases().sbCounters().snapshot().minus(sb0);
             long[] all = zone.topology().recentDurations();
             long[] rec = Arrays.copyOfRange(all, Math.min(reconcilesBefore, all.length), all.length);
+            long[] allCompute = zone.topology().recentComputeDurations();
+            long[] compute = Arrays.copyOfRange(allCompute, Math.min(computeBefore, allCompute.length), allCompute.length);
             System.out.printf("pod add (%d, steady state): end-to-end p50 %.1f ms p99 %.1f ms; zone reconcile p50 %.2f ms"
-                            + " p99 %.2f ms over %d reconciles; per pod: %.2f NB txn, %.2f NB ops, %.2f SB txn%n",
+                            + " p99 %.2f ms over %d reconciles, of which compute (model+diff) p50 %.2f ms p99 %.2f ms;"
+                            + " per pod: %.2f NB txn, %.2f NB ops, %.2f SB txn%n",
                     adds, pct(e2e, 50) / 1e6, pct(e2e, 99) / 1e6, pct(rec, 50) / 1e6, pct(rec, 99) / 1e6, rec.length,
+                    pct(compute, 50) / 1e6, pct(compute, 99) / 1e6,
                     nb.transactions() / (double) adds, nb.operations() / (double) adds, sb.transactions() / (double) adds);
             zone.close();
         }

@@ -45,6 +45,16 @@ public final class PodAddressReconciler implements Reconciler<ObjectKey> {
     private final EventSink events;
     private final Consumer<String> changed;
     private volatile PodIpAllocator ipam;
+    private Map<String, Map.Entry<String, PodPort>> portCache = new java.util.HashMap<>();
+
+    /** Name of the pod informer index by {@code spec.nodeName} (see {@link #nodeIndexer()}). */
+    public static final String NODE_INDEX = "kovn-node";
+
+    /** The indexer to add to the pod informer before it starts. */
+    public static Map<String, java.util.function.Function<Pod, List<String>>> nodeIndexer() {
+        return Map.of(NODE_INDEX, p -> p.getSpec() == null || p.getSpec().getNodeName() == null
+                ? List.of() : List.of(p.getSpec().getNodeName()));
+    }
 
     /**
      * @param nodeName the zone's node
@@ -74,7 +84,7 @@ public final class PodAddressReconciler implements Reconciler<ObjectKey> {
             return false;
         }
         PodIpAllocator fresh = new PodIpAllocator(local.get().subnets());
-        List<Pod> served = pods.list().stream().filter(p -> PodView.served(p, nodeName))
+        List<Pod> served = onNode().stream().filter(p -> PodView.served(p, nodeName))
                 .sorted(Comparator.comparing((Pod p) -> String.valueOf(p.getMetadata().getCreationTimestamp()))
                         .thenComparing(PodView::key))
                 .toList();
@@ -129,30 +139,51 @@ public final class PodAddressReconciler implements Reconciler<ObjectKey> {
         };
     }
 
-    /** The ports of served pods whose annotation states exactly the addresses they hold. */
-    public List<PodPort> ports() {
+    /**
+     * The ports of served pods whose annotation states exactly the addresses they hold. The same
+     * PodPort instance is returned for an unchanged pod (same resourceVersion), so the topology memo
+     * recognises it by identity.
+     */
+    public synchronized List<PodPort> ports() {
         PodIpAllocator current = allocator();
         if (current == null) {
             return List.of();
         }
         List<PodPort> out = new ArrayList<>();
-        for (Pod p : pods.list()) {
+        Map<String, Map.Entry<String, PodPort>> seen = new java.util.HashMap<>();
+        for (Pod p : onNode()) {
             if (!PodView.served(p, nodeName)) {
                 continue;
             }
             String key = PodView.key(p);
             List<IpPrefix> held = current.addressesOf(key);
-            PodView.network(p).filter(n -> !held.isEmpty() && n.ipAddresses().equals(held)).ifPresent(n ->
-                    out.add(new PodPort(p.getMetadata().getNamespace(), p.getMetadata().getName(), n.macAddress(),
-                            n.ipAddresses())));
+            Map.Entry<String, PodPort> known = portCache.get(key);
+            String version = String.valueOf(p.getMetadata().getResourceVersion());
+            if (known != null && known.getKey().equals(version) && known.getValue().ips().equals(held)) {
+                seen.put(key, known);
+                out.add(known.getValue());
+                continue;
+            }
+            PodView.network(p).filter(n -> !held.isEmpty() && n.ipAddresses().equals(held)).ifPresent(n -> {
+                PodPort port = new PodPort(p.getMetadata().getNamespace(), p.getMetadata().getName(), n.macAddress(),
+                        n.ipAddresses());
+                seen.put(key, Map.entry(version, port));
+                out.add(port);
+            });
         }
+        portCache = seen;
         return out;
     }
 
     /** The keys of pods on this node, for re-queueing when the node changes. */
     public Collection<ObjectKey> podsOnNode() {
-        return pods.list().stream().filter(p -> p.getSpec() != null && nodeName.equals(p.getSpec().getNodeName()))
-                .map(ObjectKey::of).toList();
+        return onNode().stream().map(ObjectKey::of).toList();
+    }
+
+    /** Pods scheduled on this node, through the informer's node index (no scan of all pods). */
+    private List<Pod> onNode() {
+        return pods.getIndexers().containsKey(NODE_INDEX) ? pods.byIndex(NODE_INDEX, nodeName)
+                : pods.list().stream().filter(p -> p.getSpec() != null && nodeName.equals(p.getSpec().getNodeName())).toList();
     }
 
     private synchronized PodIpAllocator allocator() {

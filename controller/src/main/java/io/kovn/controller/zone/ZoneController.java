@@ -42,6 +42,7 @@ public final class ZoneController implements AutoCloseable {
         this.dbs = dbs;
         this.nodeInformer = client.nodes().runnableInformer(0);
         this.podInformer = client.pods().inAnyNamespace().runnableInformer(0);
+        podInformer.addIndexers(PodAddressReconciler.nodeIndexer());
         nodeInformer.start();
         podInformer.start();
         if (!Informers.waitForCacheSync(config.syncTimeout(), nodeInformer, podInformer)) {

@@ -10,6 +10,7 @@ import io.kovn.ovsdb.diff.ReconcileResult.Noop;
 import io.kovn.ovsdb.diff.ReconcileResult.Stale;
 import io.kovn.ovn.sb.Chassis;
 import io.kovn.ovsdb.data.Row;
+import io.kovn.ovsdb.diff.Plan;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -39,6 +40,7 @@ public final class ZoneTopologyReconciler implements Reconciler<String> {
     private final ZoneModel.Memo memo = new ZoneModel.Memo();
     private static final int KEPT = 10_000;
     private final java.util.ArrayDeque<Long> durations = new java.util.ArrayDeque<>();
+    private final java.util.ArrayDeque<Long> computeDurations = new java.util.ArrayDeque<>();
 
     public ZoneTopologyReconciler(String zone, Indexer<Node> nodes, PodAddressReconciler pods, ZoneDatabases dbs,
                                   EventSink events, TrustZoneMetrics metrics) {
@@ -55,13 +57,13 @@ public final class ZoneTopologyReconciler implements Reconciler<String> {
         reconciles.incrementAndGet();
         long started = System.nanoTime();
         try {
-            return reconcileOnce();
+            return reconcileOnce(started);
         } finally {
-            recordDuration(System.nanoTime() - started);
+            recordDuration(durations, System.nanoTime() - started);
         }
     }
 
-    private ReconcileResult reconcileOnce() {
+    private ReconcileResult reconcileOnce(long started) {
         List<Node> all = nodes.list();
         Set<String> foreignChassis = new HashSet<>();
         for (Row c : dbs.sbCache().table(Chassis.TABLE_NAME).rows()) {
@@ -77,9 +79,12 @@ public final class ZoneTopologyReconciler implements Reconciler<String> {
             LOG.debug("zone {}: local node has no allocation yet", zone);
             return ReconcileResult.done();
         }
-        var nb = dbs.northbound().reconcile(ZoneModel.OWNER, plan.northbound());
-        var sb = dbs.southbound().apply(EncapSync.augment(dbs.southbound().plan(ZoneModel.OWNER, plan.southbound()),
-                plan.encaps(), dbs.sbState(), ZoneModel.OWNER));
+        Plan nbPlan = dbs.northbound().plan(ZoneModel.OWNER, plan.northbound());
+        Plan sbPlan = EncapSync.augment(dbs.southbound().plan(ZoneModel.OWNER, plan.southbound()),
+                plan.encaps(), dbs.sbState(), ZoneModel.OWNER);
+        recordDuration(computeDurations, System.nanoTime() - started);
+        var nb = dbs.northbound().apply(nbPlan);
+        var sb = dbs.southbound().apply(sbPlan);
         metrics.record(zone, plan.programmed().size(), plan.skipped().size());
         if (nb instanceof Stale || sb instanceof Stale) {
             // Our cache was behind the server: reconcile again once it has caught up.
@@ -104,11 +109,19 @@ public final class ZoneTopologyReconciler implements Reconciler<String> {
         return durations.stream().mapToLong(Long::longValue).toArray();
     }
 
-    private synchronized void recordDuration(long nanos) {
-        if (durations.size() == KEPT) {
-            durations.removeFirst();
+    /**
+     * Time (ns) each recent reconcile spent computing (model and diff, no I/O), oldest first; only
+     * reconciles of a zone whose node has its allocation.
+     */
+    public synchronized long[] recentComputeDurations() {
+        return computeDurations.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    private synchronized void recordDuration(java.util.ArrayDeque<Long> into, long nanos) {
+        if (into.size() == KEPT) {
+            into.removeFirst();
         }
-        durations.addLast(nanos);
+        into.addLast(nanos);
     }
 
     /** How many reconciles ran. */

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -70,13 +71,15 @@ public final class ZoneTopology {
     }
 
     /**
-     * Remembers the rows of remote nodes and pods between calls, keyed by their (immutable) input
-     * records: a zone reconciled for every pod change then rebuilds only what changed. Entries not
-     * used by the latest call are dropped. Not thread-safe: one per zone reconcile loop.
+     * Remembers the rows of remote nodes and pods between calls, keyed by the identity of their
+     * (immutable) input records: a caller that passes the same instances while nothing changed
+     * (e.g. per Kubernetes resourceVersion) gets their rows back without rebuilding or deep hashing;
+     * a new instance is simply built. Entries not used by the latest call are dropped. Not
+     * thread-safe: one per zone reconcile loop.
      */
     public static final class Memo {
-        private Map<RemoteNode, RemoteRows> remotes = new HashMap<>();
-        private Map<PodPort, PodRows> pods = new HashMap<>();
+        private Map<RemoteNode, RemoteRows> remotes = new IdentityHashMap<>();
+        private Map<PodPort, PodRows> pods = new IdentityHashMap<>();
     }
 
     private record RemoteRows(List<DesiredRow> nb, List<DesiredRow> sb, Ref port, List<Ref> routes) {}
@@ -102,7 +105,7 @@ public final class ZoneTopology {
         Set<Ref> transitPorts = new LinkedHashSet<>();
         transitPorts.add(ref(LogicalSwitchPort.TABLE_NAME, tstor));
 
-        Map<RemoteNode, RemoteRows> usedRemotes = new HashMap<>();
+        Map<RemoteNode, RemoteRows> usedRemotes = new IdentityHashMap<>();
         for (RemoteNode r : sortedRemotes) {
             RemoteRows rows = memo.remotes.get(r);
             if (rows == null) {
@@ -118,7 +121,7 @@ public final class ZoneTopology {
 
         Set<Ref> nodePorts = new LinkedHashSet<>();
         nodePorts.add(ref(LogicalSwitchPort.TABLE_NAME, stor));
-        Map<PodPort, PodRows> usedPods = new HashMap<>();
+        Map<PodPort, PodRows> usedPods = new IdentityHashMap<>();
         for (PodPort p : sortedPods) {
             PodRows rows = memo.pods.get(p);
             if (rows == null) {
