@@ -83,7 +83,8 @@ public final class OvnDatabases implements AutoCloseable {
                 northd = NorthdProcess.start(rt, nb.unixEndpoint(), sb.unixEndpoint(), dir);
             }
             return new OvnDatabases(rt, dir, nb, sb, northd);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+            // Errors too (e.g. a class that fails to load): never leave processes or folders behind
             for (AutoCloseable c : started.reversed()) {
                 closeQuietly(c);
             }
