@@ -25,8 +25,9 @@ import org.slf4j.LoggerFactory;
  * (tier 1) and the BaselineAdminNetworkPolicy (tier 3) in the zone's NB, next to the zone controller
  * that makes the pods' switch ports.
  *
- * <p>Wiring: informers on namespaces, pods, nodes, NetworkPolicies, ANPs and BANPs, and the NB
- * monitor cache, all feed one key into a {@link Controller} running {@link PolicyReconciler}. A switch
+ * <p>Wiring: informers on namespaces, pods, nodes, NetworkPolicies, ANPs and BANPs (through
+ * {@link RelevantChanges}: only changes the translation reads), and the NB monitor cache, all feed one
+ * key into a {@link Controller} running {@link PolicyReconciler}. A switch
  * port inserted or deleted re-queues it (a pod whose port appears after its last event still joins its
  * port groups), and so does a change to the policy tables that this controller did not write (drift
  * is repaired without a restart).
@@ -75,12 +76,12 @@ public final class PolicyController implements AutoCloseable {
                 pods.getIndexer(), nodes.getIndexer(), nps.getIndexer(), anps.getIndexer(), banps.getIndexer()),
                 nb, status, metrics);
         this.controller = Controller.builder("policies-" + config.nodeName(), reconciler)
-                .watch(namespaces, o -> List.of(KEY))
-                .watch(pods, o -> List.of(KEY))
-                .watch(nodes, o -> List.of(KEY))
-                .watch(nps, o -> List.of(KEY))
-                .watch(anps, o -> List.of(KEY))
-                .watch(banps, o -> List.of(KEY))
+                .watch(namespaces, new RelevantChanges<>(namespaces.getIndexer(), RelevantChanges::namespace, KEY))
+                .watch(pods, new RelevantChanges<>(pods.getIndexer(), RelevantChanges::pod, KEY))
+                .watch(nodes, new RelevantChanges<>(nodes.getIndexer(), RelevantChanges::node, KEY))
+                .watch(nps, new RelevantChanges<>(nps.getIndexer(), RelevantChanges::networkPolicy, KEY))
+                .watch(anps, new RelevantChanges<>(anps.getIndexer(), RelevantChanges.anp(config.nodeName()), KEY))
+                .watch(banps, new RelevantChanges<>(banps.getIndexer(), RelevantChanges.banp(config.nodeName()), KEY))
                 .build();
         this.nbListener = this::onNorthbound;
     }

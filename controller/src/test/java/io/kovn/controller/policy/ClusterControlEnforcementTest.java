@@ -263,6 +263,7 @@ class ClusterControlEnforcementTest {
     @Order(7)
     void aRestartWithNothingChangedWritesNothing() {
         c.policies.close();
+        c.policies = null;
         c.startPolicies();
         await().atMost(PolicyCluster.CONVERGE).until(() -> c.policies.reconciler().reconciles() > 0);
         c.awaitIdle();

@@ -196,6 +196,33 @@ class TieredEnforcementTest {
         assertThat(c.find("name", "ACL", "name=\"ANP:blocked:Ingress:0\"")).hasSize(1);
     }
 
+    @Test
+    @Order(7)
+    void changesTheTranslationDoesNotReadQueueNoReconcile() {
+        c.awaitIdle();
+        long start = c.policies.reconciler().reconciles();
+        // a node heartbeat, then (on the same informer, so after it) a label change that matters
+        c.client.nodes().withName("node-b").subresource("status").patch(io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+                io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE), "{\"status\":{\"conditions\":[{\"type\":\"Ready\","
+                + "\"status\":\"True\",\"reason\":\"KubeletReady\",\"lastHeartbeatTime\":\"2026-01-01T00:00:00Z\"}]}}");
+        await().pollDelay(java.time.Duration.ofMillis(300)).until(() -> true);
+        c.client.nodes().withName("node-b").edit(n -> {
+            n.getMetadata().getLabels().put("zone-test", "x");
+            return n;
+        });
+        await().atMost(PolicyCluster.CONVERGE).until(() -> c.policies.reconciler().reconciles() > start);
+        c.awaitIdle();
+        assertThat(c.policies.reconciler().reconciles()).isEqualTo(start + 1);
+        // a readiness change of a pod, then a label change
+        c.client.pods().inNamespace("shop").withName("client").subresource("status").patch(io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+                io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE), "{\"status\":{\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\"}]}}");
+        await().pollDelay(java.time.Duration.ofMillis(300)).until(() -> true);
+        c.label("shop", "client", "tier", "front");
+        await().atMost(PolicyCluster.CONVERGE).until(() -> c.policies.reconciler().reconciles() > start + 1);
+        c.awaitIdle();
+        assertThat(c.policies.reconciler().reconciles()).isEqualTo(start + 2);
+    }
+
     <T extends io.fabric8.kubernetes.api.model.HasMetadata> Condition condition(Class<T> type, String name) {
         T object = c.client.resources(type).withName(name).get();
         var status = object instanceof AdminNetworkPolicy a ? a.getStatus() : ((BaselineAdminNetworkPolicy) object).getStatus();

@@ -1,0 +1,96 @@
+package io.kovn.controller.policy;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import io.fabric8.kubernetes.client.informers.cache.Cache;
+import io.fabric8.kubernetes.client.informers.cache.Indexer;
+import io.kovn.k8s.api.policy.AdminNetworkPolicy;
+import io.kovn.k8s.api.policy.AdminNetworkPolicyStatus;
+import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
+import io.kovn.k8s.runtime.Mapper;
+import io.kovn.policy.match.AclLogging;
+import io.kovn.policy.model.ZoneCondition;
+import io.kovn.policy.select.ClusterIndex;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+/**
+ * A {@link Mapper} that queues the zone's policy key only when an object changed in a way the
+ * translation reads: node heartbeats, pod readiness, other zones' conditions on an ANP and the like
+ * cost nothing. It compares a fingerprint of the object as the informer cache holds it NOW with the
+ * last one seen for its key, so it is level-driven too (a delete is "no fingerprint").
+ *
+ * @param <T> the watched type
+ */
+final class RelevantChanges<T extends HasMetadata> implements Mapper<T, String> {
+    private final Indexer<T> cache;
+    private final Function<T, Object> fingerprint;
+    private final String key;
+    private final Map<String, Object> seen = new ConcurrentHashMap<>();
+
+    RelevantChanges(Indexer<T> cache, Function<T, Object> fingerprint, String key) {
+        this.cache = cache;
+        this.fingerprint = fingerprint;
+        this.key = key;
+    }
+
+    @Override
+    public Collection<String> keys(T object) {
+        String k = Cache.metaNamespaceKeyFunc(object);
+        T current = cache.getByKey(k);
+        Object now = current == null ? null : fingerprint.apply(current);
+        Object before = now == null ? seen.remove(k) : seen.put(k, now);
+        return Objects.equals(before, now) ? List.of() : List.of(key);
+    }
+
+    /** What the translation reads from a pod: its policy facts and whether it finished. */
+    static Object pod(Pod pod) {
+        String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+        return List.of(ClusterIndex.podInfo(pod), "Succeeded".equals(phase) || "Failed".equals(phase));
+    }
+
+    /** What {@code nodes} peers read: labels and InternalIPs. */
+    static Object node(Node node) {
+        return ClusterIndex.nodeInfo(node);
+    }
+
+    /** Namespace labels select; its logging annotation sets NetworkPolicy logging. */
+    static Object namespace(Namespace ns) {
+        return List.of(Objects.requireNonNullElse(ns.getMetadata().getLabels(), Map.of()), logging(ns));
+    }
+
+    static Object networkPolicy(NetworkPolicy np) {
+        return List.of(Objects.requireNonNullElse((Object) np.getSpec(), ""), logging(np));
+    }
+
+    /** An ANP's spec and logging, and this zone's own condition (an edit of it is repaired). */
+    static Function<AdminNetworkPolicy, Object> anp(String zone) {
+        return anp -> List.of(Objects.requireNonNullElse((Object) anp.getSpec(), ""), logging(anp), own(anp.getStatus(), zone));
+    }
+
+    static Function<BaselineAdminNetworkPolicy, Object> banp(String zone) {
+        return banp -> List.of(Objects.requireNonNullElse((Object) banp.getSpec(), ""), logging(banp), own(banp.getStatus(), zone));
+    }
+
+    private static String logging(HasMetadata o) {
+        Map<String, String> a = o.getMetadata().getAnnotations();
+        return a == null ? "" : Objects.requireNonNullElse(a.get(AclLogging.ANNOTATION), "");
+    }
+
+    private static Object own(AdminNetworkPolicyStatus status, String zone) {
+        if (status == null) {
+            return "";
+        }
+        String type = ZoneCondition.typeFor(zone);
+        return status.conditions().stream().filter(c -> type.equals(c.getType()))
+                .map(c -> List.of(String.valueOf(c.getStatus()), String.valueOf(c.getReason()), String.valueOf(c.getMessage())))
+                .findFirst().<Object>map(x -> x).orElse("");
+    }
+}
