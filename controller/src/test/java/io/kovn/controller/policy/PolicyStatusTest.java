@@ -1,0 +1,93 @@
+package io.kovn.controller.policy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.kovn.k8s.api.policy.AdminNetworkPolicy;
+import io.kovn.k8s.apiserver.EmbeddedApiServer;
+import io.kovn.k8s.events.ConditionWriter;
+import io.kovn.policy.model.PolicyRef;
+import io.kovn.policy.model.PolicyReport;
+import io.kovn.policy.model.PolicyWarning;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/** Conditions are written only when they change and keep other zones' conditions; events once per problem. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class PolicyStatusTest {
+    EmbeddedApiServer api;
+    KubernetesClient client;
+
+    @BeforeAll
+    void start() {
+        api = EmbeddedApiServer.start();
+        client = api.newClient();
+        client.resource(Serialization.unmarshal("""
+                apiVersion: policy.networking.k8s.io/v1alpha1
+                kind: AdminNetworkPolicy
+                metadata: {name: p}
+                spec: {priority: 5, subject: {namespaces: {}}}
+                """, AdminNetworkPolicy.class)).create();
+    }
+
+    @AfterAll
+    void stop() {
+        if (client != null) {
+            client.close();
+        }
+        if (api != null) {
+            api.close();
+        }
+    }
+
+    AdminNetworkPolicy fetch() {
+        return client.resources(AdminNetworkPolicy.class).withName("p").get();
+    }
+
+    Function<PolicyRef, Optional<HasMetadata>> lookup() {
+        AdminNetworkPolicy now = fetch();
+        return ref -> Optional.of(now);
+    }
+
+    static String condition(AdminNetworkPolicy anp, String zone) {
+        return anp.getStatus().conditions().stream().filter(c -> c.getType().equals("Ready-In-Zone-" + zone))
+                .map(c -> c.getStatus() + "/" + c.getReason() + "/" + c.getMessage()).findFirst().orElse("none");
+    }
+
+    @Test
+    void conditionsPerZoneEventsOncePerProblem() {
+        List<String> events = new CopyOnWriteArrayList<>();
+        PolicyStatus a = new PolicyStatus("a", new ConditionWriter(client, Clock.systemUTC()),
+                (o, w, r, m) -> events.add(o.getMetadata().getName() + " " + r));
+        PolicyStatus b = new PolicyStatus("b", new ConditionWriter(client, Clock.systemUTC()), (o, w, r, m) -> { });
+        PolicyReport report = new PolicyReport(PolicyRef.anp("p"),
+                List.of(new PolicyWarning(PolicyWarning.DUPLICATE_PRIORITY, "same as q")), Optional.empty());
+        Function<PolicyRef, Optional<String>> ok = ref -> Optional.empty();
+
+        assertThat(a.publish(List.of(report), ok, lookup())).isZero();
+        assertThat(b.publish(List.of(report), ref -> Optional.of("refused"), lookup())).isZero();
+        AdminNetworkPolicy anp = fetch();
+        assertThat(condition(anp, "a")).isEqualTo("True/SetupSucceeded/Setting up OVN DB plumbing was successful");
+        assertThat(condition(anp, "b")).isEqualTo("False/SetupFailed/refused");
+
+        // unchanged: no write at all (the resourceVersion stays), and no second event
+        String version = anp.getMetadata().getResourceVersion();
+        assertThat(a.publish(List.of(report), ok, lookup())).isZero();
+        assertThat(fetch().getMetadata().getResourceVersion()).isEqualTo(version);
+        assertThat(events).containsExactly("p ANPWithDuplicatePriority");
+
+        // the problem goes away and comes back: reported again
+        a.publish(List.of(new PolicyReport(PolicyRef.anp("p"), List.of(), Optional.empty())), ok, lookup());
+        a.publish(List.of(report), ok, lookup());
+        assertThat(events).containsExactly("p ANPWithDuplicatePriority", "p ANPWithDuplicatePriority");
+    }
+}
