@@ -7,8 +7,6 @@ import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.kovn.controller.policy.PolicyController;
-import io.kovn.controller.policy.PolicyControllerConfig;
 import io.kovn.ovn.annotations.OvnAnnotations;
 import io.kovn.ovn.annotations.PodNetwork;
 import io.kovn.ovn.annotations.PodNetworks;
@@ -38,27 +36,15 @@ import org.awaitility.core.ConditionTimeoutException;
 public final class PolicySandbox implements AutoCloseable {
     /** How long a probe waits before it calls the flow denied. */
     public static final Duration DENIED_AFTER = Duration.ofMillis(1500);
-    /**
-     * Whether {@code Sandbox} starts a policy controller per zone itself. Until it does, the tests
-     * start one per zone here, as the sandbox will.
-     */
-    static final boolean SANDBOX_RUNS_POLICIES = false;
 
     private final SandboxFixture fixture;
     private final ExecutorService probes = Executors.newFixedThreadPool(24);
     /** ovn-trace is CPU-bound: a few at a time is as fast as many on these machines. */
     private final ExecutorService cpuBound = Executors.newFixedThreadPool(3);
     private final PolicyTracer tracer;
-    private final List<PolicyController> policyControllers = new ArrayList<>();
 
     private PolicySandbox(SandboxFixture fixture) {
         this.fixture = fixture;
-        if (!SANDBOX_RUNS_POLICIES) {
-            for (EmulatedNode n : fixture.sandbox.nodes()) {
-                policyControllers.add(PolicyController.start(PolicyControllerConfig.of(n.name(), "unix:" + n.nbSocket()),
-                        fixture.client));
-            }
-        }
         Map<String, EmulatedNode> nodes = new LinkedHashMap<>();
         fixture.sandbox.nodes().forEach(n -> nodes.put(n.name(), n));
         this.tracer = new PolicyTracer(OvnRuntime.locate(), node -> {
@@ -212,10 +198,6 @@ public final class PolicySandbox implements AutoCloseable {
     public void close() {
         probes.shutdownNow();
         cpuBound.shutdownNow();
-        try {
-            policyControllers.forEach(PolicyController::close);
-        } finally {
-            fixture.close();
-        }
+        fixture.close();
     }
 }
