@@ -8,8 +8,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import io.kovn.controller.policy.PolicyController;
-import io.kovn.controller.policy.PolicyControllerConfig;
 import io.kovn.sandbox.e2e.SandboxFixture;
 import io.kovn.sandbox.infra.EmulatedNode;
 import java.util.ArrayList;
@@ -37,15 +35,8 @@ final class ConformanceCluster implements AutoCloseable {
             'H', "cedric-diggory", 'R', "luna-lovegood", 'F', "centaur");
     static final int NODES = 3;
 
-    /**
-     * Until the sandbox runs the policy controller itself, {@code -Dkovn.conformance.policyControllers=true}
-     * starts the real one per zone from here (never both: they would write the same rows).
-     */
-    static final String OWN_POLICY_CONTROLLERS = "kovn.conformance.policyControllers";
-
     final SandboxFixture sandbox;
     private final Map<String, Pod> pods = new LinkedHashMap<>();
-    private final List<PolicyController> policyControllers = new ArrayList<>();
 
     private ConformanceCluster(SandboxFixture sandbox) {
         this.sandbox = sandbox;
@@ -56,12 +47,6 @@ final class ConformanceCluster implements AutoCloseable {
         long t0 = System.nanoTime();
         ConformanceCluster c = new ConformanceCluster(new SandboxFixture(NODES));
         try {
-            if (Boolean.getBoolean(OWN_POLICY_CONTROLLERS)) {
-                for (EmulatedNode n : c.nodes()) {
-                    c.policyControllers.add(PolicyController.start(
-                            PolicyControllerConfig.of(n.name(), "unix:" + n.nbSocket()), c.sandbox.client));
-                }
-            }
             c.applyBase();
         } catch (Exception | Error e) {
             c.close();
@@ -179,7 +164,6 @@ final class ConformanceCluster implements AutoCloseable {
 
     @Override
     public void close() {
-        policyControllers.forEach(PolicyController::close);
         sandbox.close();
     }
 }
