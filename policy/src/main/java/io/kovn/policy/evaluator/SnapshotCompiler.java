@@ -57,15 +57,32 @@ final class SnapshotCompiler {
         return compiler.build(index, networkPolicies.stream().map(NetworkPolicyRules::name).toList());
     }
 
+    /**
+     * Rules of ANPs sharing a spec.priority are interleaved by rule index, as in OVN where rule
+     * {@code i} of each gets the same ACL priority; the API leaves their order undefined, and name
+     * order breaks the remaining tie.
+     */
     private void addAdmin(Tier tier, AdminRules admin, List<AdminPolicy> policies) {
+        Map<Integer, List<AdminPolicy>> byPriority = new java.util.TreeMap<>();
         for (AdminPolicy policy : policies) {
-            int[] subject = members(admin.subject(policy.subject()));
-            for (AdminPolicy.Rule rule : policy.rules()) {
-                CompiledRule compiled = admin.compile(rules.size(), tier, policy, rule);
-                rules.add(compiled);
-                List<List<Integer>> lists = perPod.get(tier.ordinal()).get(rule.direction().ordinal());
-                for (int pod : subject) {
-                    lists.get(pod).add(compiled.id);
+            byPriority.computeIfAbsent(policy.specPriority(), p -> new ArrayList<>()).add(policy);
+        }
+        for (List<AdminPolicy> group : byPriority.values()) {
+            List<int[]> subjects = group.stream().map(p -> members(admin.subject(p.subject()))).toList();
+            int longest = group.stream().mapToInt(AdminPolicy::priorityBandSize).max().orElse(0);
+            for (int index = 0; index < longest; index++) {
+                for (int g = 0; g < group.size(); g++) {
+                    for (AdminPolicy.Rule rule : group.get(g).rules()) {
+                        if (rule.index() != index) {
+                            continue;
+                        }
+                        CompiledRule compiled = admin.compile(rules.size(), tier, group.get(g), rule);
+                        rules.add(compiled);
+                        List<List<Integer>> lists = perPod.get(tier.ordinal()).get(rule.direction().ordinal());
+                        for (int pod : subjects.get(g)) {
+                            lists.get(pod).add(compiled.id);
+                        }
+                    }
                 }
             }
         }

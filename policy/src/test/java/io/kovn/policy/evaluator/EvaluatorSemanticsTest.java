@@ -100,6 +100,10 @@ class EvaluatorSemanticsTest {
                         .anp("last", 1000, subjectNs("a"), List.of(from(ALLOW, fromNs("b"))), NO_EGRESS)
                         .anp("almost-last", 999, subjectNs("a"), List.of(from(DENY, fromNs("b"))), NO_EGRESS),
                         "b/q1", "a/p1", "tcp/80", DENIED, "ingress: ANP almost-last ingress rule 0 (Deny)"),
+                new Case("ANPs sharing a priority interleave by rule index, as their ACL priorities do", SmallCluster.with()
+                        .anp("a-first", 5, subjectNs("a"), List.of(from(ALLOW, fromNs("c")), from(DENY, fromNs("b"))), NO_EGRESS)
+                        .anp("b-second", 5, subjectNs("a"), List.of(from(ALLOW, fromNs("b"))), NO_EGRESS),
+                        "b/q1", "a/p1", "tcp/80", ALLOWED, "egress: default allow; ingress: ANP b-second ingress rule 0 (Allow)"),
                 new Case("first matching rule in list order wins", SmallCluster.with().anp("order", 1, subjectNs("a"),
                         List.of(new AdminNetworkPolicyIngressRule("first", DENY, List.of(fromNs("b")), List.of()),
                                 new AdminNetworkPolicyIngressRule("second", ALLOW, List.of(fromNs("b")), List.of())), NO_EGRESS),
