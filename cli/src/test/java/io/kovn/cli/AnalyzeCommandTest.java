@@ -133,6 +133,27 @@ class AnalyzeCommandTest {
     }
 
     @Test
+    void readsTheClusterWhenNoManifestIsGiven(@TempDir Path dir) throws Exception {
+        try (var server = io.kovn.k8s.apiserver.EmbeddedApiServer.start();
+                var client = server.newClient()) {
+            for (String doc : (CLUSTER + "---\n" + POLICIES).split("(?m)^---$")) {
+                for (var item : client.load(new java.io.ByteArrayInputStream(doc.getBytes())).items()) {
+                    if (!item.getKind().equals("ConfigMap")) {
+                        client.resource(item).create();
+                    }
+                }
+            }
+            Path kubeconfig = server.writeKubeconfig(dir.resolve("kubeconfig"));
+            Run denied = run("--kubeconfig", kubeconfig.toString(), "--from", "monitoring/prometheus", "--to", "shop/api", "--port", "tcp/80");
+            assertThat(denied.out()).contains("decided by: ingress: ANP cluster-control ingress rule 1 \"default-deny\" (Deny)");
+            assertThat(denied.exit()).isEqualTo(1);
+            Run table = run("--kubeconfig", kubeconfig.toString(), "-n", "shop", "--ports", "tcp/9090");
+            assertThat(table.out()).contains(" 0  shop/api    X");
+            assertThat(table.exit()).isZero();
+        }
+    }
+
+    @Test
     void anUnknownPodIsAnError(@TempDir Path dir) throws Exception {
         Run r = run("-f", manifests(dir).toString(), "--from", "shop/nope", "--to", "shop/api");
         assertThat(r.exit()).isNotIn(0, 1);
