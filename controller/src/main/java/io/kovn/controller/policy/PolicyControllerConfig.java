@@ -15,7 +15,8 @@ import java.util.Set;
  * @param nbEndpoint the zone's NB, e.g. {@code unix:/run/ovn/ovnnb_db.sock}
  * @param events where Warning events about policies go
  * @param registry where the ANP/BANP metrics are registered (zones may share one)
- * @param ipFamilies the cluster's IP families (address sets and matches are made for these)
+ * @param ipFamilies the IP families address sets and matches are made for; empty: those of the zone
+ *     node's subnets ({@code k8s.ovn.org/node-subnets}), so a dual-stack cluster is policed in both
  * @param ownerController the {@code k8s.ovn.org/owner-controller} of the rows
  * @param ovsdbTimeout OVSDB request and initial sync timeout
  * @param syncTimeout informer sync timeout
@@ -32,14 +33,11 @@ public record PolicyControllerConfig(String nodeName, String nbEndpoint, EventSi
         Objects.requireNonNull(ovsdbTimeout, "ovsdbTimeout");
         Objects.requireNonNull(syncTimeout, "syncTimeout");
         ipFamilies = Set.copyOf(ipFamilies);
-        if (ipFamilies.isEmpty()) {
-            throw new IllegalArgumentException("no IP family");
-        }
     }
 
-    /** IPv4, the default network controller, 10 s OVSDB and 30 s informer timeouts. */
+    /** The node's IP families, the default network controller, 10 s OVSDB and 30 s informer timeouts. */
     public static PolicyControllerConfig of(String nodeName, String nbEndpoint, EventSink events, PrometheusRegistry registry) {
-        return new PolicyControllerConfig(nodeName, nbEndpoint, events, registry, Set.of(IpFamily.V4),
+        return new PolicyControllerConfig(nodeName, nbEndpoint, events, registry, Set.of(),
                 ObjectId.DEFAULT_CONTROLLER, Duration.ofSeconds(10), Duration.ofSeconds(30));
     }
 
@@ -48,7 +46,7 @@ public record PolicyControllerConfig(String nodeName, String nbEndpoint, EventSi
         return of(nodeName, nbEndpoint, (o, w, r, m) -> { }, new PrometheusRegistry());
     }
 
-    /** The same configuration for other IP families. */
+    /** The same configuration with fixed IP families. */
     public PolicyControllerConfig withIpFamilies(Set<IpFamily> families) {
         return new PolicyControllerConfig(nodeName, nbEndpoint, events, registry, families, ownerController, ovsdbTimeout, syncTimeout);
     }

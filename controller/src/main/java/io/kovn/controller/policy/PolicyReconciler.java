@@ -155,7 +155,7 @@ public final class PolicyReconciler implements Reconciler<String> {
         }
         return PolicySnapshot.builder(zone)
                 .ownerController(controller)
-                .ipFamilies(families)
+                .ipFamilies(families.isEmpty() ? ZoneFamilies.of(caches.nodes().getByKey(zone)) : families)
                 .namespaces(caches.namespaces().list())
                 .pods(caches.pods().list())
                 .nodes(caches.nodes().list())

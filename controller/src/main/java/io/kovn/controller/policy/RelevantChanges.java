@@ -11,6 +11,7 @@ import io.kovn.k8s.api.policy.AdminNetworkPolicy;
 import io.kovn.k8s.api.policy.AdminNetworkPolicyStatus;
 import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
 import io.kovn.k8s.runtime.Mapper;
+import io.kovn.ovn.annotations.OvnAnnotations;
 import io.kovn.policy.match.AclLogging;
 import io.kovn.policy.model.ZoneCondition;
 import io.kovn.policy.select.ClusterIndex;
@@ -56,9 +57,10 @@ final class RelevantChanges<T extends HasMetadata> implements Mapper<T, String> 
         return List.of(ClusterIndex.podInfo(pod), "Succeeded".equals(phase) || "Failed".equals(phase));
     }
 
-    /** What {@code nodes} peers read: labels and InternalIPs. */
+    /** What {@code nodes} peers read (labels, InternalIPs), and the subnets the zone's IP families follow. */
     static Object node(Node node) {
-        return ClusterIndex.nodeInfo(node);
+        Map<String, String> a = node.getMetadata().getAnnotations();
+        return List.of(ClusterIndex.nodeInfo(node), a == null ? "" : Objects.requireNonNullElse(a.get(OvnAnnotations.NODE_SUBNETS), ""));
     }
 
     /** Namespace labels select; its logging annotation sets NetworkPolicy logging. */
