@@ -65,11 +65,18 @@ public final class PolicyController implements AutoCloseable {
         SharedIndexInformer<AdminNetworkPolicy> anps = informer(client.resources(AdminNetworkPolicy.class).runnableInformer(0));
         SharedIndexInformer<BaselineAdminNetworkPolicy> banps = informer(client.resources(BaselineAdminNetworkPolicy.class)
                 .runnableInformer(0));
-        informers.forEach(SharedIndexInformer::start);
-        if (!Informers.waitForCacheSync(config.syncTimeout(), informers)) {
-            informers.forEach(SharedIndexInformer::close);
+        boolean synced = false;
+        try {
+            informers.forEach(SharedIndexInformer::start);
+            synced = Informers.waitForCacheSync(config.syncTimeout(), informers);
+        } finally {
+            if (!synced) {
+                informers.forEach(SharedIndexInformer::close);
+            }
+        }
+        if (!synced) {
             throw new IllegalStateException("policies of zone " + config.nodeName() + ": informers did not sync within "
-                    + config.syncTimeout());
+                    + config.syncTimeout() + " (are the AdminNetworkPolicy CRDs installed?)");
         }
         PolicyStatus status = new PolicyStatus(config.nodeName(), new ConditionWriter(client, Clock.systemUTC()), config.events());
         this.reconciler = new PolicyReconciler(config, new PolicyReconciler.Caches(namespaces.getIndexer(),
