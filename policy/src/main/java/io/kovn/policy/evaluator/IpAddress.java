@@ -13,10 +13,12 @@ import java.util.Optional;
  * @param lo the lower 64 bits (IPv4: the 32-bit address, unsigned)
  */
 public record IpAddress(boolean v6, long hi, long lo) {
+    private static final java.util.regex.Pattern DOTTED_QUAD = java.util.regex.Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
 
     /** Parses an address literal without any name lookup; empty if {@code text} is not one. */
     public static Optional<IpAddress> parse(String text) {
-        if (text == null || text.isEmpty() || !(text.indexOf(':') >= 0 || Character.isDigit(text.charAt(0)))) {
+        if (text == null || text.isEmpty() || !(text.indexOf(':') >= 0 || DOTTED_QUAD.matcher(text).matches())) {
+            // ofLiteral also takes BSD short forms (1.2.3); Kubernetes and OVN only write dotted quads.
             return Optional.empty();
         }
         InetAddress address;
@@ -48,16 +50,42 @@ public record IpAddress(boolean v6, long hi, long lo) {
         return v;
     }
 
-    /** The usual text form ({@code 10.244.1.3}, {@code fd00::1}). */
+    /** The usual text form: {@code 10.244.1.3}; IPv6 compressed as RFC 5952 says ({@code fd00::1}). */
     @Override
     public String toString() {
-        byte[] bytes = v6
-                ? java.nio.ByteBuffer.allocate(16).putLong(hi).putLong(lo).array()
-                : java.nio.ByteBuffer.allocate(4).putInt((int) lo).array();
-        try {
-            return InetAddress.getByAddress(bytes).getHostAddress();
-        } catch (java.net.UnknownHostException e) {
-            throw new IllegalStateException("a 4- or 16-byte address is always valid", e);
+        if (!v6) {
+            return ((lo >>> 24) & 0xff) + "." + ((lo >>> 16) & 0xff) + "." + ((lo >>> 8) & 0xff) + "." + (lo & 0xff);
         }
+        int[] groups = new int[8];
+        for (int i = 0; i < 4; i++) {
+            groups[i] = (int) ((hi >>> (48 - 16 * i)) & 0xffff);
+            groups[i + 4] = (int) ((lo >>> (48 - 16 * i)) & 0xffff);
+        }
+        int bestStart = -1;
+        int bestLength = 1; // a single zero group is not compressed
+        for (int i = 0; i < 8; ) {
+            int j = i;
+            while (j < 8 && groups[j] == 0) {
+                j++;
+            }
+            if (j - i > bestLength) {
+                bestStart = i;
+                bestLength = j - i;
+            }
+            i = j == i ? i + 1 : j;
+        }
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < 8; i++) {
+            if (i == bestStart) {
+                out.append("::");
+                i += bestLength - 1;
+                continue;
+            }
+            if (out.length() > 0 && out.charAt(out.length() - 1) != ':') {
+                out.append(':');
+            }
+            out.append(Integer.toHexString(groups[i]));
+        }
+        return out.toString();
     }
 }

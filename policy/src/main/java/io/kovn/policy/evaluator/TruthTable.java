@@ -41,14 +41,17 @@ public final class TruthTable {
         return of(evaluator, endpoints, endpoints, ports);
     }
 
+    /** The rows: sources. */
     public List<Target> from() {
         return from;
     }
 
+    /** The columns: destinations. */
     public List<Target> to() {
         return to;
     }
 
+    /** One matrix per port, in this order. */
     public List<ProtocolPort> ports() {
         return ports;
     }
