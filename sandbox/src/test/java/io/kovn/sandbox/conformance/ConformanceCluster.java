@@ -52,7 +52,7 @@ final class ConformanceCluster implements AutoCloseable {
             c.close();
             throw e;
         }
-        LOG.info("conformance fixture up in {} ms", (System.nanoTime() - t0) / 1_000_000);
+        LOG.info("conformance fixture (prefix {}) up in {} ms", c.sandbox.prefix, (System.nanoTime() - t0) / 1_000_000);
         return c;
     }
 

@@ -32,6 +32,7 @@ final class ConformanceExtension implements ParameterResolver, AfterEachCallback
 
         static Shared start() {
             try {
+                java.nio.file.Files.deleteIfExists(SuiteRun.REPORT); // one report per run
                 return new Shared(ConformanceCluster.start(), null);
             } catch (Exception e) {
                 return new Shared(null, e);

@@ -93,8 +93,20 @@ final class ProbeRunner {
                 last = observe(p); // the harness re-checks once a probe has converged
                 if (last.satisfies(p)) return new Outcome(p, true, last, attempts, millisSince(t0));
             }
-            if (System.nanoTime() > deadline) return new Outcome(p, false, last, attempts, millisSince(t0));
+            if (System.nanoTime() > deadline) return new Outcome(p, false, explained(p, last), attempts, millisSince(t0));
             Thread.sleep(POLL_INTERVAL);
+        }
+    }
+
+    /** A failed real probe, with what ovn-trace says of the same flow (which ACL decided, or where it went). */
+    private Observation explained(Probe p, Observation last) {
+        if (p.protocol().equals("sctp") || last.detail().contains("ovn-trace")) return last;
+        try {
+            PolicyTracer.Result r = tracer.trace(endpoint(cluster.pod(p.from())), endpoint(cluster.pod(p.to())), p.protocol(), p.port());
+            String trace = "ovn-trace --ct new: " + (r.allowed() ? "allowed" : "denied") + ", " + r.reason();
+            return new Observation(last.seen(), last.detail().isEmpty() ? trace : last.detail() + "; " + trace);
+        } catch (RuntimeException e) {
+            return last;
         }
     }
 
@@ -119,13 +131,28 @@ final class ProbeRunner {
             // kovn's listeners answer with their pod's name: the right pod must have answered.
             case ALLOWED -> to.getMetadata().getName().equals(r.answer()) ? new Observation(Seen.ALLOWED, "")
                     : new Observation(Seen.OTHER, "answered by " + r.answer() + ", not " + to.getMetadata().getName());
-            case DENIED -> new Observation(Seen.TIMED_OUT, "");
+            case DENIED -> Boolean.TRUE.equals(to.getSpec().getHostNetwork()) ? droppedByPolicy(from, to, p)
+                    : new Observation(Seen.TIMED_OUT, "");
             case REFUSED -> new Observation(Seen.REFUSED, "");
         };
     }
 
+    /**
+     * A timeout toward a host-network pod proves nothing while pods have no path to node addresses
+     * at all: it counts as a policy drop only if ovn-trace shows an ACL dropping that flow.
+     */
+    private Observation droppedByPolicy(Pod from, Pod to, Probe p) {
+        Observation traced = trace(from, to, p.protocol(), p.port());
+        return traced.seen() == Seen.TIMED_OUT ? traced
+                : new Observation(Seen.OTHER, "timed out, but no ACL drops it; " + traced.detail());
+    }
+
     private Observation trace(Pod from, Pod to, int port) {
-        PolicyTracer.Result r = tracer.trace(endpoint(from), endpoint(to), "sctp", port);
+        return trace(from, to, "sctp", port);
+    }
+
+    private Observation trace(Pod from, Pod to, String protocol, int port) {
+        PolicyTracer.Result r = tracer.trace(endpoint(from), endpoint(to), protocol, port);
         if (r.allowed()) return new Observation(Seen.ALLOWED, "ovn-trace: " + r.reason());
         Optional<PolicyTracer.AclHit> drop = r.hops().stream().flatMap(h -> h.acls().stream())
                 .filter(a -> a.action().equals("drop")).findFirst();
