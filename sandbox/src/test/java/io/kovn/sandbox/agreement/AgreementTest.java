@@ -38,12 +38,16 @@ import org.junit.jupiter.api.TestFactory;
  * zones the flow crosses) for every pod pair on TCP, UDP and SCTP ports, and equals a real probe
  * for a sample of the TCP and UDP flows.
  *
- * <p>Reproduce a run with {@code -Dkovn.agreement.seed=<seed>} (printed first); more cases with
- * {@code -Dkovn.agreement.cases=<n>}. A mismatch prints the case, the flow, the evaluator's
- * walkthrough and the trace.
+ * <p>Reproduce a run with {@code -Dkovn.agreement.seed=<seed>} (printed first), explore with
+ * {@code -Dkovn.agreement.seed=random}; more cases with {@code -Dkovn.agreement.cases=<n>}. A
+ * mismatch prints the case, the flow, the evaluator's walkthrough and the trace.
  */
 class AgreementTest {
-    static final long SEED = Long.getLong("kovn.agreement.seed", System.currentTimeMillis());
+    /**
+     * The default run is reproducible (a build must not turn red by chance); {@code -Dkovn.agreement.seed=random}
+     * explores new cases and prints the seed to repeat them.
+     */
+    static final long SEED = seed(System.getProperty("kovn.agreement.seed", "1795245196855"));
     static final int CASES = Integer.getInteger("kovn.agreement.cases", 3);
     static final int NODES = 3;
     /** Real probes per case, half of them on flows the evaluator allows (when there are enough). */
@@ -259,6 +263,10 @@ class AgreementTest {
             String now = Integer.toHexString(state.toString().hashCode()) + state.length();
             return now.equals(previous.getAndSet(now));
         });
+    }
+
+    private static long seed(String property) {
+        return property.equals("random") ? System.currentTimeMillis() : Long.parseLong(property);
     }
 
     private static long ms(long from, long to) {

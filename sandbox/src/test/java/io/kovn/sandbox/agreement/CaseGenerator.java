@@ -80,7 +80,8 @@ public final class CaseGenerator {
         for (int i = 0; i < npCount; i++) nps.add(networkPolicy(prefix + nsNames[random.nextInt(3)], "np" + i));
         List<AdminNetworkPolicy> anps = new ArrayList<>();
         Set<Integer> priorities = new HashSet<>();
-        int anpCount = random.nextInt(4);
+        // A case without any policy checks nothing but plumbing.
+        int anpCount = npCount == 0 ? 1 + random.nextInt(3) : random.nextInt(4);
         while (anps.size() < anpCount) {
             // Equal priorities are allowed by the API but their order is undefined: keep them distinct.
             int priority = random.nextInt(4) == 0 ? random.nextInt(100) : random.nextInt(1001);
