@@ -1,239 +1,244 @@
 package io.kovn.bench;
 
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.NodeBuilder;
-import io.fabric8.kubernetes.api.model.PodBuilder;
+import static io.kovn.bench.BenchStats.ms;
+import static io.kovn.bench.BenchStats.pct;
+
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.kovn.controller.policy.PolicyController;
 import io.kovn.controller.policy.PolicyControllerConfig;
 import io.kovn.controller.zone.ZoneController;
 import io.kovn.controller.zone.ZoneControllerConfig;
-import io.kovn.k8s.api.policy.AdminNetworkPolicy;
-import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
 import io.kovn.k8s.apiserver.EmbeddedApiServer;
-import io.kovn.ovn.annotations.OvnAnnotations;
+import io.kovn.ovn.ids.ObjectId;
 import io.kovn.ovsdb.client.TrafficCounters;
+import io.kovn.policy.evaluator.PolicyEvaluator;
+import io.kovn.policy.evaluator.ProtocolPort;
+import io.kovn.policy.evaluator.Target;
+import io.kovn.policy.evaluator.Verdict;
 import io.kovn.runtime.testing.OvnDatabases;
-import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.function.BooleanSupplier;
+import java.util.SplittableRandom;
 
 /**
- * Policy controller scale on a real NB (ovsdb-server, no northd: control-plane time only), with the
- * zone controller making the pods' switch ports and the embedded API server in the same JVM.
+ * The issue-5 policy benchmark: 500 namespaces x 20 pods over 10 nodes, 100 ANPs of 20 rules, a BANP,
+ * 500 NetworkPolicies ({@link PolicyBenchCluster}, the cluster of {@link AnalyzeBench}); the zone
+ * {@code node-0} (1,000 local pods) on a real NB {@code ovsdb-server} (no northd: control-plane work
+ * only), its zone controller making the pods' switch ports, the embedded API server in this JVM.
  * <ol>
- *   <li>Convergence from scratch: 20 nodes, 50 namespaces, 2,000 pods (100 on the zone's node), one
- *       NetworkPolicy per namespace, 10 AdminNetworkPolicies (half above priority 99), the BANP:
- *       time from {@link PolicyController#start} to converged, rows, operations, reconcile times.</li>
- *   <li>Pod label changes at steady state: end-to-end latency (patch → its mutate committed), NB
- *       transactions and operations per change.</li>
- *   <li>Restart with nothing changed: time to the first reconcile and the operations written (0).</li>
+ *   <li>Convergence from scratch: {@link PolicyController#start} → converged; transactions and
+ *       operations; NB server CPU; controller heap (used after GC, before vs after).</li>
+ *   <li>Same run baseline: the converged policy rows copied into a fresh NB as ONE raw transact
+ *       ({@link RawBaseline}); the ratio convergence / raw.</li>
+ *   <li>Per event: pod relabels and local pod add/delete, one at a time ({@link PolicyEvents}).</li>
+ *   <li>Restart with nothing changed (zero writes expected).</li>
+ *   <li>Evaluator verdicts/s over the same cluster ({@code kovn analyze}'s engine).</li>
  * </ol>
  * <pre>
- * mvn -B -q -o install -pl bench -am -Dmaven.test.skip=true
- * mvn -B -q -o dependency:build-classpath -pl bench -Dmdep.outputFile=target/classpath.txt
- * java -Xmx512m -Dkovn.runtime=$PWD/.runtime/ovn -cp "$(cat bench/target/classpath.txt):bench/target/classes" io.kovn.bench.PolicyConvergenceBench
+ * scripts/bench.sh PolicyConvergenceBench [--scale full|small] [--relabels N] [--churn N]
  * </pre>
  */
 public final class PolicyConvergenceBench {
-    static final String ZONE = "node-0";
-
     private PolicyConvergenceBench() {}
 
     public static void main(String[] args) throws Exception {
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
-        int nodes = 20;
-        int namespaces = 50;
-        int pods = 2_000;
-        int localPods = 100;
-        int relabels = 50;
+        PolicyBenchCluster.Scale scale = PolicyBenchCluster.Scale.FULL;
+        int relabels = 60;
+        int churn = 30;
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            switch (args[i]) {
+                case "--scale" -> scale = PolicyBenchCluster.Scale.valueOf(args[i + 1].toUpperCase(java.util.Locale.ROOT));
+                case "--relabels" -> relabels = Integer.parseInt(args[i + 1]);
+                case "--churn" -> churn = Integer.parseInt(args[i + 1]);
+                default -> throw new IllegalArgumentException("unknown option " + args[i]);
+            }
+        }
+        String loadBefore = BenchStats.loadAverage();
+        long started = System.nanoTime();
+        PolicyBenchCluster cluster = PolicyBenchCluster.of(scale);
+        int localPods = cluster.localPods().size();
+        System.out.printf("cluster (%s): %d namespaces, %d pods over %d nodes (%d on the zone's node), %d NetworkPolicies,"
+                        + " %d ANPs x 20 rules, %d BANP; load average %s; %d cores%n", scale, cluster.namespaces().size(),
+                cluster.pods().size(), cluster.nodes().size(), localPods, cluster.networkPolicies().size(), cluster.anps().size(),
+                cluster.banps().size(), loadBefore, Runtime.getRuntime().availableProcessors());
+        Report report = new Report();
         try (EmbeddedApiServer api = EmbeddedApiServer.start();
              KubernetesClient client = api.newClient();
              OvnDatabases db = OvnDatabases.start(OvnDatabases.Config.nbSb())) {
-            for (int i = 0; i < nodes; i++) {
-                node(client, i);
-            }
-            for (int n = 0; n < namespaces; n++) {
-                client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("ns-" + n)
-                        .withLabels(Map.of("tenant", "t" + (n % 10))).endMetadata().build()).create();
-            }
-            createPods(client, nodes, namespaces, pods, localPods);
-            createPolicies(client, namespaces);
-            ZoneController zone = ZoneController.start(ZoneControllerConfig.of(ZONE, db.nb().unixEndpoint(),
-                    db.sb().unixEndpoint()), client);
-            waitFor(() -> zone.databases().nbCache().table("Logical_Switch_Port").size() >= 2 + (nodes - 1) + localPods, 60_000);
-            waitFor(zone::idle, 10_000);
+            long t = System.nanoTime();
+            cluster.create(client);
+            System.out.printf("API objects created in %.1f s%n", (System.nanoTime() - t) / 1e9);
+            t = System.nanoTime();
+            ZoneController zone = ZoneController.start(ZoneControllerConfig.of(PolicyBenchCluster.ZONE,
+                    db.nb().unixEndpoint(), db.sb().unixEndpoint()), client);
+            int ports = 2 + (PolicyBenchCluster.NODES - 1) + localPods;
+            BenchStats.waitFor(() -> zone.databases().nbCache().table("Logical_Switch_Port").size() >= ports, 180_000);
+            BenchStats.waitQuiet(zone::idle, 100, 60_000);
+            System.out.printf("zone controller: %d switch ports in %.1f s (the ports the policy controller puts in port groups)%n",
+                    ports, (System.nanoTime() - t) / 1e9);
 
-            long t0 = System.nanoTime();
-            PolicyController policies = PolicyController.start(PolicyControllerConfig.of(ZONE, db.nb().unixEndpoint()), client);
-            waitFor(() -> policies.reconciler().reconciles() > 0 && policies.idle(), 120_000);
-            long convergeMs = (System.nanoTime() - t0) / 1_000_000;
-            var cache = policies.northbound().cache();
-            System.out.printf("convergence: %d nodes, %d namespaces, %d pods (%d local), %d NP + 10 ANP + 1 BANP: %d ms;"
-                            + " NB %s; rows: %d ACL, %d Address_Set, %d Port_Group; reconcile p50 %.1f ms max %.1f ms over %d%n",
-                    nodes, namespaces, pods, localPods, namespaces, convergeMs, policies.northbound().counters().snapshot(),
-                    cache.table("ACL").size(), cache.table("Address_Set").size(), cache.table("Port_Group").size(),
-                    pct(policies.reconciler().recentDurations(), 50) / 1e6,
-                    pct(policies.reconciler().recentDurations(), 100) / 1e6, policies.reconciler().recentDurations().length);
+            try (NorthboundObserver observer = NorthboundObserver.connect(db.nb().unixEndpoint())) {
+                PolicyController policies = converge(db, client, report);
+                report.raw = RawBaseline.load(policies.northbound().cache(), ObjectId.DEFAULT_CONTROLLER);
+                report.convergedRows = RawBaseline.rowCounts(policies.northbound().cache(), ObjectId.DEFAULT_CONTROLLER);
+                report.convergedMemberships = RawBaseline.memberships(policies.northbound().cache(), ObjectId.DEFAULT_CONTROLLER);
+                if (!report.raw.rows().equals(report.convergedRows) || report.raw.memberships() != report.convergedMemberships) {
+                    throw new IllegalStateException("the raw load differs from the converged NB: " + report.raw.rows() + " "
+                            + report.raw.memberships() + " vs " + report.convergedRows + " " + report.convergedMemberships);
+                }
+                PolicyEvents events = new PolicyEvents(client, policies, zone, observer, cluster);
+                report.relabel = events.relabel(relabels);
+                report.churn = events.churn(churn);
+                policies.close();
 
-            // label changes: half of the pods were NetworkPolicy subjects (app=a0), half peers of every ANP and of their NetworkPolicy (app=a1)
-            TrafficCounters.Snapshot before = policies.northbound().counters().snapshot();
-            int reconcilesBefore = policies.reconciler().recentDurations().length;
-            long[] e2e = new long[relabels];
-            for (int i = 0; i < relabels; i++) {
-                int n = 4 * (i / 2) + i % 2; // local pods labelled a0 (NetworkPolicy subjects) or a1 (peers)
-                String pod = "p-" + n;
-                String ns = "ns-" + (n % namespaces);
-                long writes = policies.northbound().counters().writeOperations();
-                long s = System.nanoTime();
-                client.pods().inNamespace(ns).withName(pod).patch(PatchContext.of(PatchType.JSON_MERGE),
-                        "{\"metadata\":{\"labels\":{\"app\":\"relabelled\"}}}");
-                waitFor(() -> policies.northbound().counters().writeOperations() > writes, 10_000);
-                e2e[i] = System.nanoTime() - s;
-                waitFor(policies::idle, 10_000);
+                t = System.nanoTime();
+                PolicyController again = PolicyController.start(PolicyControllerConfig.of(PolicyBenchCluster.ZONE,
+                        db.nb().unixEndpoint()), client);
+                BenchStats.waitFor(() -> again.reconciler().reconciles() > 0, 120_000);
+                BenchStats.waitQuiet(again::idle, 100, 60_000);
+                report.restartMs = ms(System.nanoTime() - t) - 100;
+                report.restart = again.northbound().counters().snapshot();
+                again.close();
             }
-            TrafficCounters.Snapshot changes = policies.northbound().counters().snapshot().minus(before);
-            long[] all = policies.reconciler().recentDurations();
-            long[] rec = Arrays.copyOfRange(all, Math.min(reconcilesBefore, all.length), all.length);
-            System.out.printf("pod relabel (%d, steady state): end-to-end p50 %.1f ms p99 %.1f ms; policy reconcile p50 %.1f ms"
-                            + " p99 %.1f ms over %d reconciles; per change: %.2f NB txn, %.2f NB write ops%n",
-                    relabels, pct(e2e, 50) / 1e6, pct(e2e, 99) / 1e6, pct(rec, 50) / 1e6, pct(rec, 99) / 1e6, rec.length,
-                    changes.transactions() / (double) relabels, changes.writeOperations() / (double) relabels);
-
-            policies.close();
-            long r0 = System.nanoTime();
-            PolicyController again = PolicyController.start(PolicyControllerConfig.of(ZONE, db.nb().unixEndpoint()), client);
-            waitFor(() -> again.reconciler().reconciles() > 0 && again.idle(), 60_000);
-            System.out.printf("restart with nothing changed: %d ms to converged; NB %s%n", (System.nanoTime() - r0) / 1_000_000,
-                    again.northbound().counters().snapshot());
-            again.close();
             zone.close();
         }
+        analyze(cluster, report);
+        report.loadBefore = loadBefore;
+        report.loadAfter = BenchStats.loadAverage();
+        report.totalS = (System.nanoTime() - started) / 1e9;
+        report.print(scale);
         System.exit(0);
     }
 
-    static void node(KubernetesClient client, int i) {
-        Map<String, String> a = new HashMap<>();
-        a.put(OvnAnnotations.NODE_ID, String.valueOf(i + 2));
-        a.put(OvnAnnotations.NODE_SUBNETS, "{\"default\":[\"10.244." + i + ".0/24\"]}");
-        a.put(OvnAnnotations.NODE_TRANSIT_SWITCH_PORT_IFADDR, "{\"ipv4\":\"100.88.0." + (i + 2) + "/16\"}");
-        a.put(OvnAnnotations.NODE_CHASSIS_ID, "chassis-" + i);
-        a.put(OvnAnnotations.NODE_ENCAP_IPS, "[\"172.31.0." + (i + 1) + "\"]");
-        String name = "node-" + i;
-        client.nodes().resource(new NodeBuilder().withNewMetadata().withName(name).withAnnotations(a)
-                .withLabels(Map.of(i < 3 ? "node-role.kubernetes.io/control-plane" : "node-role.kubernetes.io/worker", ""))
-                .endMetadata().build()).create();
-        client.nodes().withName(name).subresource("status").patch(PatchContext.of(PatchType.JSON_MERGE),
-                "{\"status\":{\"addresses\":[{\"type\":\"InternalIP\",\"address\":\"172.31.0." + (i + 1) + "\"}]}}");
+    /** Starts the policy controller on the converged zone and waits until it has written everything. */
+    private static PolicyController converge(OvnDatabases db, KubernetesClient client, Report r) throws Exception {
+        long heapBefore = BenchStats.usedHeapAfterGc();
+        long pid = db.nb().pid().orElseThrow();
+        long server0 = RawBaseline.processCpu(pid);
+        long jvm0 = BenchStats.jvmCpu();
+        long t0 = System.nanoTime();
+        PolicyController policies = PolicyController.start(PolicyControllerConfig.of(PolicyBenchCluster.ZONE,
+                db.nb().unixEndpoint()), client);
+        r.startNs = System.nanoTime() - t0;
+        BenchStats.waitFor(() -> policies.reconciler().reconciles() > 0 && policies.idle(), 300_000);
+        r.convergeNs = System.nanoTime() - t0;
+        r.convergeServerCpuNs = RawBaseline.processCpu(pid) - server0;
+        r.convergeJvmCpuNs = BenchStats.jvmCpu() - jvm0;
+        r.converge = policies.northbound().counters().snapshot();
+        r.reconciles = policies.reconciler().recentDurations();
+        BenchStats.waitQuiet(policies::idle, 200, 60_000);
+        r.afterConverge = policies.northbound().counters().snapshot();
+        long heapAfter = BenchStats.usedHeapAfterGc();
+        r.heapNs = heapAfter - heapBefore;
+        r.heapTotal = heapAfter;
+        return policies;
     }
 
-    /** Pods spread over namespaces; the first {@code localPods} on the zone's node; all pre-annotated and Running. */
-    static void createPods(KubernetesClient client, int nodes, int namespaces, int pods, int localPods) throws Exception {
-        try (ExecutorService pool = Executors.newFixedThreadPool(8)) {
-            List<Future<?>> f = new ArrayList<>();
-            for (int i = 0; i < pods; i++) {
-                final int n = i;
-                f.add(pool.submit(() -> {
-                    int node = n < localPods ? 0 : 1 + n % (nodes - 1);
-                    int host = n < localPods ? 2 + n : 2 + n / (nodes - 1);
-                    String ip = "10.244." + node + "." + host;
-                    String mac = String.format("0a:58:0a:f4:%02x:%02x", node, host);
-                    String ann = "{\"default\":{\"ip_addresses\":[\"" + ip + "/24\"],\"mac_address\":\"" + mac
-                            + "\",\"gateway_ips\":[\"10.244." + node + ".1\"],\"routes\":[],\"role\":\"primary\"}}";
-                    String ns = "ns-" + (n % namespaces);
-                    client.pods().inNamespace(ns).resource(new PodBuilder().withNewMetadata().withName("p-" + n)
-                            .withNamespace(ns).withLabels(Map.of("app", "a" + (n % 4)))
-                            .withAnnotations(Map.of(OvnAnnotations.POD_NETWORKS, ann)).endMetadata()
-                            .withNewSpec().withNodeName("node-" + node).addNewContainer().withName("c").withImage("x")
-                            .endContainer().endSpec().build()).create();
-                    client.pods().inNamespace(ns).withName("p-" + n).subresource("status").patch(
-                            PatchContext.of(PatchType.JSON_MERGE), "{\"status\":{\"phase\":\"Running\",\"podIP\":\"" + ip
-                                    + "\",\"podIPs\":[{\"ip\":\"" + ip + "\"}]}}");
-                }));
+    /** Verdicts per second of the evaluator compiled from the same cluster, pre-resolved pod pairs, one thread. */
+    private static void analyze(PolicyBenchCluster cluster, Report r) {
+        long t0 = System.nanoTime();
+        PolicyEvaluator e = PolicyEvaluator.compile(cluster.snapshot());
+        r.compileMs = ms(System.nanoTime() - t0);
+        List<Target> pods = e.pods();
+        int n = 1 << 18;
+        SplittableRandom random = new SplittableRandom(42);
+        Target[] src = new Target[n];
+        Target[] dst = new Target[n];
+        ProtocolPort[] port = new ProtocolPort[n];
+        for (int i = 0; i < n; i++) {
+            src[i] = pods.get(random.nextInt(pods.size()));
+            dst[i] = pods.get(random.nextInt(pods.size()));
+            port[i] = AnalyzeBench.PORTS.get(random.nextInt(AnalyzeBench.PORTS.size()));
+        }
+        var threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        long denied = 0;
+        long count = 20_000_000;
+        for (int round = 0; round < 2; round++) { // the first round warms the JIT up
+            long cpu0 = threads.getCurrentThreadCpuTime();
+            long w0 = System.nanoTime();
+            for (long i = 0; i < count; i++) {
+                int k = (int) (i & (n - 1));
+                denied += e.verdict(src[k], dst[k], port[k].protocol(), port[k].port()) == Verdict.DENIED ? 1 : 0;
             }
-            for (Future<?> x : f) {
-                x.get();
+            r.verdictsPerS = count / ((System.nanoTime() - w0) / 1e9);
+            r.verdictsPerCpuS = count / ((threads.getCurrentThreadCpuTime() - cpu0) / 1e9);
+        }
+        r.deniedShare = denied / (2.0 * count);
+    }
+
+    /** Everything measured, printed as one table at the end. */
+    private static final class Report {
+        long startNs;
+        long convergeNs;
+        long convergeServerCpuNs;
+        long convergeJvmCpuNs;
+        TrafficCounters.Snapshot converge;
+        TrafficCounters.Snapshot afterConverge;
+        long[] reconciles;
+        long heapNs;
+        long heapTotal;
+        RawBaseline.Load raw;
+        Map<String, Integer> convergedRows;
+        long convergedMemberships;
+        PolicyEvents.Cost relabel;
+        List<PolicyEvents.Cost> churn;
+        double restartMs;
+        TrafficCounters.Snapshot restart;
+        double compileMs;
+        double verdictsPerS;
+        double verdictsPerCpuS;
+        double deniedShare;
+        String loadBefore;
+        String loadAfter;
+        double totalS;
+
+        void print(PolicyBenchCluster.Scale scale) {
+            double ratio = (double) convergeNs / raw.wallNs();
+            System.out.println();
+            System.out.printf("PolicyConvergenceBench --scale %s: load average %s before, %s after; %.0f s in all%n",
+                    scale.name().toLowerCase(java.util.Locale.ROOT), loadBefore, loadAfter, totalS);
+            System.out.println("| figure | result | target |");
+            System.out.println("|---|---|---|");
+            System.out.printf("| policy rows in the zone's NB | %s; %,d port group memberships | |%n", convergedRows,
+                    convergedMemberships);
+            System.out.printf("| convergence from scratch (start → converged) | %,.0f ms (informers synced + NB cache: %,.0f ms;"
+                            + " reconciles %s ms) | |%n", ms(convergeNs), ms(startNs), durations(reconciles));
+            System.out.printf("| transactions / operations to converge | %d / %,d (%,d writes); %d more while settling | |%n",
+                    converge.transactions(), converge.operations(), converge.writeOperations(),
+                    afterConverge.minus(converge).transactions());
+            System.out.printf("| raw bulk load of the same rows, one transact (%,d ops, %.1f MB) | %,.0f ms | |%n",
+                    raw.operations(), raw.requestBytes() / 1e6, ms(raw.wallNs()));
+            System.out.printf("| ratio convergence / raw (wall) | %.2fx | <= 1.5x |%n", ratio);
+            System.out.printf("| NB server CPU: convergence / raw | %,.0f / %,.0f ms = %.2fx | |%n", ms(convergeServerCpuNs),
+                    ms(raw.serverCpuNs()), (double) convergeServerCpuNs / raw.serverCpuNs());
+            System.out.printf("| JVM CPU during convergence (all threads) | %,.0f ms | |%n", ms(convergeJvmCpuNs));
+            System.out.printf("| policy controller heap (used after GC, before vs after) | %,.0f MB (whole JVM: %,.0f MB) | <= 512 MB |%n",
+                    heapNs / 1e6, heapTotal / 1e6);
+            event(relabel, "<= 20 ms");
+            churn.forEach(c -> event(c, ""));
+            System.out.printf("| restart with nothing changed | %,.0f ms, %d transactions, %d writes | 0 writes |%n", restartMs,
+                    restart.transactions(), restart.writeOperations());
+            System.out.printf("| analyze: compile | %,.0f ms | |%n", compileMs);
+            System.out.printf("| analyze: verdicts/s, 1 thread, pre-resolved pod pairs (%.0f%% denied) | %,.0f (%,.0f per CPU-second)"
+                    + " | >= 1,000,000 |%n", 100 * deniedShare, verdictsPerS, verdictsPerCpuS);
+        }
+
+        private static void event(PolicyEvents.Cost c, String target) {
+            System.out.printf("| %s (%d, one at a time): end to end p50 / p99 | %.1f / %.1f ms (reconcile p50 %.1f, p99 %.1f ms, %d"
+                            + " reconciles) | %s |%n", c.name(), c.count(), pct(c.e2eNs(), 50) / 1e6, pct(c.e2eNs(), 99) / 1e6,
+                    pct(c.reconcileNs(), 50) / 1e6, pct(c.reconcileNs(), 99) / 1e6, c.reconcileNs().length, target);
+            System.out.printf("| %s: policy NB txn / write ops / rows changed per event | %.2f / %.2f / %.2f (zone controller"
+                    + " %.2f ops) | ops ∝ rows |%n", c.name(), c.txnPerEvent(), c.opsPerEvent(), c.rowsPerEvent(),
+                    c.zoneOps() / (double) c.count());
+        }
+
+        private static String durations(long[] ns) {
+            StringBuilder b = new StringBuilder();
+            for (int i = 0; i < Math.min(ns.length, 6); i++) {
+                b.append(i == 0 ? "" : ", ").append(String.format("%,.0f", ns[i] / 1e6));
             }
-        }
-    }
-
-    static void createPolicies(KubernetesClient client, int namespaces) {
-        for (int n = 0; n < namespaces; n++) {
-            client.resource(Serialization.unmarshal("""
-                    apiVersion: networking.k8s.io/v1
-                    kind: NetworkPolicy
-                    metadata: {name: np, namespace: ns-%d}
-                    spec:
-                      podSelector: {matchLabels: {app: a0}}
-                      ingress:
-                      - from:
-                        - podSelector: {matchLabels: {app: a1}}
-                        ports: [{protocol: TCP, port: 8080}]
-                    """.formatted(n), NetworkPolicy.class)).create();
-        }
-        for (int a = 0; a < 10; a++) {
-            int priority = a < 5 ? 10 + a : 200 + 100 * a;
-            client.resource(Serialization.unmarshal("""
-                    apiVersion: policy.networking.k8s.io/v1alpha1
-                    kind: AdminNetworkPolicy
-                    metadata: {name: anp-%d}
-                    spec:
-                      priority: %d
-                      subject: {namespaces: {matchLabels: {tenant: t%d}}}
-                      ingress:
-                      - action: Allow
-                        from: [{pods: {namespaceSelector: {}, podSelector: {matchLabels: {app: a1}}}}]
-                      - action: Pass
-                        from: [{namespaces: {matchLabels: {tenant: t%d}}}]
-                      - action: Deny
-                        from: [{namespaces: {}}]
-                      egress:
-                      - action: Allow
-                        to: [{nodes: {matchExpressions: [{key: node-role.kubernetes.io/control-plane, operator: Exists}]}}]
-                        ports: [{portNumber: {protocol: TCP, port: 6443}}]
-                      - action: Deny
-                        to: [{networks: ["0.0.0.0/0"]}]
-                    """.formatted(a, priority, a, a), AdminNetworkPolicy.class)).create();
-        }
-        client.resource(Serialization.unmarshal("""
-                apiVersion: policy.networking.k8s.io/v1alpha1
-                kind: BaselineAdminNetworkPolicy
-                metadata: {name: default}
-                spec:
-                  subject: {namespaces: {}}
-                  ingress:
-                  - action: Deny
-                    from: [{namespaces: {}}]
-                """, BaselineAdminNetworkPolicy.class)).create();
-    }
-
-    static double pct(long[] values, int p) {
-        if (values.length == 0) {
-            return 0;
-        }
-        long[] s = values.clone();
-        Arrays.sort(s);
-        int i = (int) Math.ceil(p / 100.0 * s.length) - 1;
-        return s[Math.max(0, Math.min(s.length - 1, i))];
-    }
-
-    static void waitFor(BooleanSupplier condition, long timeoutMs) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + timeoutMs;
-        while (!condition.getAsBoolean()) {
-            if (System.currentTimeMillis() > deadline) {
-                throw new IllegalStateException("timed out");
-            }
-            Thread.sleep(1);
+            return b.append(ns.length > 6 ? ", ..." : "").toString();
         }
     }
 }

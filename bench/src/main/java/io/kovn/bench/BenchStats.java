@@ -1,0 +1,85 @@
+package io.kovn.bench;
+
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.function.BooleanSupplier;
+
+/** Small measuring helpers shared by the policy benchmark's parts. */
+final class BenchStats {
+    private BenchStats() {}
+
+    /** The {@code p}-th percentile (nearest rank) of {@code values}, NaN when empty. */
+    static double pct(long[] values, int p) {
+        if (values.length == 0) {
+            return Double.NaN;
+        }
+        long[] s = values.clone();
+        Arrays.sort(s);
+        int i = (int) Math.ceil(p / 100.0 * s.length) - 1;
+        return s[Math.max(0, Math.min(s.length - 1, i))];
+    }
+
+    /** Polls {@code condition} every millisecond until it holds. */
+    static void waitFor(BooleanSupplier condition, long timeoutMs) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + timeoutMs;
+        while (!condition.getAsBoolean()) {
+            if (System.currentTimeMillis() > deadline) {
+                throw new IllegalStateException("timed out after " + timeoutMs + " ms");
+            }
+            Thread.sleep(1);
+        }
+    }
+
+    /**
+     * Waits until {@code idle} has held for {@code quietMs} in a row: a controller that just wrote may
+     * still see its informer or monitor event and reconcile once more.
+     */
+    static void waitQuiet(BooleanSupplier idle, long quietMs, long timeoutMs) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + timeoutMs;
+        long since = -1;
+        while (true) {
+            long now = System.currentTimeMillis();
+            if (!idle.getAsBoolean()) {
+                since = -1;
+            } else if (since < 0) {
+                since = now;
+            } else if (now - since >= quietMs) {
+                return;
+            }
+            if (now > deadline) {
+                throw new IllegalStateException("not idle after " + timeoutMs + " ms");
+            }
+            Thread.sleep(1);
+        }
+    }
+
+    /** Used heap after three full GCs. */
+    static long usedHeapAfterGc() throws InterruptedException {
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+            Thread.sleep(100);
+        }
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+
+    /** CPU time of this JVM (all threads), ns. */
+    static long jvmCpu() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+    }
+
+    /** The 1/5/15-minute load averages. */
+    static String loadAverage() {
+        try {
+            String[] f = Files.readString(Path.of("/proc/loadavg")).split(" ");
+            return f[0] + " " + f[1] + " " + f[2];
+        } catch (java.io.IOException e) {
+            return "unknown";
+        }
+    }
+
+    static double ms(long nanos) {
+        return nanos / 1e6;
+    }
+}

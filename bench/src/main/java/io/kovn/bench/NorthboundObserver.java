@@ -1,0 +1,121 @@
+package io.kovn.bench;
+
+import io.kovn.ovsdb.cache.CacheUpdate;
+import io.kovn.ovsdb.cache.MonitorCache;
+import io.kovn.ovsdb.cache.RowChange;
+import io.kovn.ovsdb.cache.TableCache;
+import io.kovn.ovsdb.cache.TableMonitor;
+import io.kovn.ovsdb.client.OvsdbClient;
+import io.kovn.ovsdb.data.Row;
+import io.kovn.ovsdb.data.Uuid;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+/**
+ * A bystander's view of a zone's NB: its own connection and monitor cache of the policy tables and
+ * switch port names, so "end to end" means committed by the server and published to another
+ * client (not merely sent by the controller). Records when each update arrived and how many
+ * address set and port group rows it changed.
+ */
+final class NorthboundObserver implements AutoCloseable {
+    static final String ADDRESS_SET = "Address_Set";
+    static final String PORT_GROUP = "Port_Group";
+    static final String SWITCH_PORT = "Logical_Switch_Port";
+
+    private final OvsdbClient client;
+    private final MonitorCache cache;
+    private long version;
+    private long lastArrival;
+    private long changedSets;
+    private long changedGroups;
+
+    private NorthboundObserver(OvsdbClient client, MonitorCache cache) {
+        this.client = client;
+        this.cache = cache;
+        cache.addListener(this::onUpdate);
+    }
+
+    static NorthboundObserver connect(String endpoint) throws Exception {
+        OvsdbClient client = OvsdbClient.builder().endpoint(endpoint).timeout(Duration.ofMinutes(2)).connect();
+        MonitorCache cache = MonitorCache.start(client, "OVN_Northbound", List.of(TableMonitor.all(ADDRESS_SET),
+                TableMonitor.all(PORT_GROUP), new TableMonitor(SWITCH_PORT, List.of("name"), List.of())));
+        cache.synced().get(2, TimeUnit.MINUTES);
+        return new NorthboundObserver(client, cache);
+    }
+
+    private synchronized void onUpdate(CacheUpdate update) {
+        for (RowChange c : update.changes()) {
+            switch (c.table()) {
+                case ADDRESS_SET -> changedSets++;
+                case PORT_GROUP -> changedGroups++;
+                default -> { }
+            }
+        }
+        version++;
+        lastArrival = System.nanoTime();
+        notifyAll();
+    }
+
+    /** How many updates arrived so far. */
+    synchronized long version() {
+        return version;
+    }
+
+    /** Address set and port group rows changed (inserted, updated, deleted) so far. */
+    synchronized long changedRows() {
+        return changedSets + changedGroups;
+    }
+
+    /**
+     * Waits until {@code condition} holds over the cache, checking after each update that arrives;
+     * returns the {@link System#nanoTime} at which the update that made it hold arrived.
+     */
+    synchronized long await(Predicate<MonitorCache> condition, long timeoutMs) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + timeoutMs;
+        long checked = -1;
+        while (true) {
+            if (version != checked) {
+                checked = version;
+                if (condition.test(cache)) {
+                    return lastArrival;
+                }
+            }
+            long left = deadline - System.currentTimeMillis();
+            if (left <= 0) {
+                throw new IllegalStateException("NB never showed the expected change");
+            }
+            wait(left);
+        }
+    }
+
+    /** Waits for any update after {@code since}; returns when the first one arrived. */
+    long awaitUpdateAfter(long since, long timeoutMs) throws InterruptedException {
+        return await(c -> version() > since, timeoutMs);
+    }
+
+    /** The uuid of the switch port named {@code name}. */
+    static Optional<Uuid> port(MonitorCache cache, String name) {
+        return cache.table(SWITCH_PORT).byName(name).stream().findFirst().map(Row::uuid);
+    }
+
+    /** Whether some port group holds {@code port}. */
+    static boolean inSomePortGroup(MonitorCache cache, Uuid port) {
+        return cache.table(PORT_GROUP).rows().stream().anyMatch(r -> r.get("ports") instanceof Set<?> s && s.contains(port));
+    }
+
+    /** Whether some address set holds {@code ip}. */
+    static boolean inSomeAddressSet(MonitorCache cache, String ip) {
+        TableCache sets = cache.table(ADDRESS_SET);
+        return sets.rows().stream().anyMatch(r -> r.get("addresses") instanceof Set<?> s && s.contains(ip));
+    }
+
+    @Override
+    public void close() {
+        cache.close();
+        client.close();
+    }
+}

@@ -1,0 +1,142 @@
+package io.kovn.bench;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.kovn.controller.policy.PolicyController;
+import io.kovn.controller.zone.ZoneController;
+import io.kovn.ovsdb.client.TrafficCounters;
+import io.kovn.policy.model.PolicySnapshot;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Per-event cost of a converged zone's policy controller: pod label changes and local pod churn,
+ * each one at a time, end to end (API write → a bystander's NB monitor shows the change), with the
+ * NB transactions and operations the policy controller sent and the policy rows that changed.
+ */
+final class PolicyEvents {
+    /**
+     * The cost of {@code count} events of one kind.
+     *
+     * @param e2eNs end-to-end latency of each event
+     * @param reconcileNs the policy reconciles that ran meanwhile
+     * @param nb the policy controller's NB traffic for all events
+     * @param changedRows address set and port group rows the events changed (seen by the bystander)
+     * @param zoneOps the zone controller's NB operations for all events
+     */
+    record Cost(String name, int count, long[] e2eNs, long[] reconcileNs, TrafficCounters.Snapshot nb, long changedRows,
+                long zoneOps) {
+        double txnPerEvent() {
+            return nb.transactions() / (double) count;
+        }
+
+        double opsPerEvent() {
+            return nb.writeOperations() / (double) count;
+        }
+
+        double rowsPerEvent() {
+            return changedRows / (double) count;
+        }
+    }
+
+    private final KubernetesClient client;
+    private final PolicyController policies;
+    private final ZoneController zone;
+    private final NorthboundObserver observer;
+    private final PolicyBenchCluster cluster;
+
+    PolicyEvents(KubernetesClient client, PolicyController policies, ZoneController zone, NorthboundObserver observer,
+                 PolicyBenchCluster cluster) {
+        this.client = client;
+        this.policies = policies;
+        this.zone = zone;
+        this.observer = observer;
+        this.cluster = cluster;
+    }
+
+    /**
+     * Relabels {@code count} pods one at a time, half on the zone's node and half on another node:
+     * {@code app aN → a(N+1)} and {@code role r0 ↔ r1}, so each changes its NetworkPolicy subject or
+     * peer membership and which ANP pod peers select it.
+     */
+    Cost relabel(int count) throws InterruptedException {
+        int namespaces = cluster.namespaces().size();
+        Map<String, Map<String, String>> current = new HashMap<>();
+        Mark mark = new Mark();
+        long[] e2e = new long[count];
+        for (int i = 0; i < count; i++) {
+            int ns = i % 2 == 0 ? (10 * i) % namespaces : (10 * i + 3) % namespaces; // node-0, node-3
+            Pod pod = cluster.pods().get(ns * 20 + (i / 2) % 20);
+            Map<String, String> labels = current.computeIfAbsent(pod.getMetadata().getNamespace() + "/"
+                    + pod.getMetadata().getName(), k -> new HashMap<>(pod.getMetadata().getLabels()));
+            int app = Integer.parseInt(labels.get("app").substring(1));
+            int role = Integer.parseInt(labels.get("role").substring(1));
+            labels.put("app", "a" + (app + 1) % 5);
+            labels.put("role", "r" + (1 - role));
+            String patch = "{\"metadata\":{\"labels\":{\"app\":\"" + labels.get("app") + "\",\"role\":\"" + labels.get("role")
+                    + "\"}}}";
+            long v = observer.version();
+            long s = System.nanoTime();
+            client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
+                    .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+            e2e[i] = observer.awaitUpdateAfter(v, 30_000) - s;
+            BenchStats.waitQuiet(policies::idle, 20, 30_000);
+        }
+        return mark.cost("pod relabel", count, e2e);
+    }
+
+    /** Creates {@code count} pods on the zone's node one at a time, then deletes them one at a time. */
+    List<Cost> churn(int count) throws InterruptedException {
+        Pod template = cluster.localPods().getFirst(); // ns-0 pod-0: app a0 (its NetworkPolicy's subject), role r0
+        Pod[] pods = new Pod[count];
+        Mark mark = new Mark();
+        long[] add = new long[count];
+        for (int c = 0; c < count; c++) {
+            Pod named = new PodBuilder(template).editMetadata().withName("churn-" + c).withAnnotations(new HashMap<>())
+                    .endMetadata().build();
+            pods[c] = PolicyBenchCluster.pod(named, 0, 50_000 + c);
+            String port = PolicySnapshot.portName(named.getMetadata().getNamespace(), named.getMetadata().getName());
+            String ip = pods[c].getStatus().getPodIP();
+            long s = System.nanoTime();
+            PolicyBenchCluster.createPod(client, pods[c]);
+            add[c] = observer.await(nb -> NorthboundObserver.port(nb, port)
+                    .filter(u -> NorthboundObserver.inSomePortGroup(nb, u)).isPresent()
+                    && NorthboundObserver.inSomeAddressSet(nb, ip), 30_000) - s;
+            BenchStats.waitQuiet(() -> policies.idle() && zone.idle(), 20, 30_000);
+        }
+        Cost adds = mark.cost("local pod add", count, add);
+        mark = new Mark();
+        long[] del = new long[count];
+        for (int c = 0; c < count; c++) {
+            Pod p = pods[c];
+            String port = PolicySnapshot.portName(p.getMetadata().getNamespace(), p.getMetadata().getName());
+            String ip = p.getStatus().getPodIP();
+            long s = System.nanoTime();
+            client.pods().inNamespace(p.getMetadata().getNamespace()).withName(p.getMetadata().getName()).delete();
+            del[c] = observer.await(nb -> NorthboundObserver.port(nb, port).isEmpty()
+                    && !NorthboundObserver.inSomeAddressSet(nb, ip), 30_000) - s;
+            BenchStats.waitQuiet(() -> policies.idle() && zone.idle(), 20, 30_000);
+        }
+        return List.of(adds, mark.cost("local pod delete", count, del));
+    }
+
+    /** Counters at the start of a series of events. */
+    private final class Mark {
+        final TrafficCounters.Snapshot nb = policies.northbound().counters().snapshot();
+        final long zoneOps = zone.databases().nbCounters().snapshot().writeOperations();
+        final long rows = observer.changedRows();
+        final int reconciles = policies.reconciler().recentDurations().length;
+
+        Cost cost(String name, int count, long[] e2e) {
+            long[] all = policies.reconciler().recentDurations();
+            return new Cost(name, count, e2e, Arrays.copyOfRange(all, Math.min(reconciles, all.length), all.length),
+                    policies.northbound().counters().snapshot().minus(nb), observer.changedRows() - rows,
+                    zone.databases().nbCounters().snapshot().writeOperations() - zoneOps);
+        }
+    }
+}

@@ -1,0 +1,230 @@
+package io.kovn.bench;
+
+import io.kovn.controller.policy.NorthboundRows;
+import io.kovn.ovsdb.cache.MonitorCache;
+import io.kovn.ovsdb.cache.TableMonitor;
+import io.kovn.ovsdb.client.OvsdbClient;
+import io.kovn.ovsdb.data.NamedUuid;
+import io.kovn.ovsdb.data.Row;
+import io.kovn.ovsdb.data.Uuid;
+import io.kovn.ovsdb.diff.Owner;
+import io.kovn.ovsdb.ops.Operation;
+import io.kovn.ovsdb.ops.Ops;
+import io.kovn.ovsdb.wire.Json;
+import io.kovn.ovsdb.wire.JsonFramer;
+import io.kovn.ovsdb.wire.OperationCodec;
+import io.kovn.runtime.testing.OvnDatabases;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The physical floor for a zone's policy convergence: the converged NB's policy rows (ACL,
+ * Address_Set, Port_Group of the policy owner types, and the {@code acl-logging} Meter with its
+ * band) copied into a fresh NB as ONE transaction, its JSON-RPC bytes written raw to the server's
+ * socket (as {@link OvsdbBulkLoadBench} does). The fresh NB first gets the zone's switch with
+ * ports of the same names (not timed), so port group members resolve to real rows as they did.
+ */
+final class RawBaseline {
+    private static final String NB = "OVN_Northbound";
+
+    /** One raw load: wall time, the server's CPU, rows loaded, request size. */
+    record Load(long wallNs, long serverCpuNs, int operations, int requestBytes, Map<String, Integer> rows, long memberships) {
+    }
+
+    private RawBaseline() {}
+
+    /** Copies the policy rows of {@code converged} into a fresh NB as one raw transact and measures it. */
+    static Load load(MonitorCache converged, String controller) throws Exception {
+        Owner policies = NorthboundRows.owner(controller);
+        Owner meter = NorthboundRows.meterOwner(controller);
+        List<Row> acls = converged.table("ACL").select(policies::owns);
+        List<Row> sets = converged.table("Address_Set").select(policies::owns);
+        List<Row> groups = converged.table("Port_Group").select(policies::owns);
+        List<Row> meters = converged.table("Meter").select(meter::owns);
+        Map<Uuid, String> portNames = new HashMap<>();
+        converged.table("Logical_Switch_Port").rows().forEach(r -> portNames.put(r.uuid(), (String) r.get("name")));
+        Set<String> members = new TreeSet<>();
+        groups.forEach(g -> ((Set<?>) g.get("ports")).forEach(u -> members.add(portNames.get((Uuid) u))));
+
+        try (OvnDatabases fresh = OvnDatabases.start(OvnDatabases.Config.nbOnly());
+             OvsdbClient c = OvsdbClient.builder().endpoint(fresh.nb().unixEndpoint()).timeout(Duration.ofMinutes(5)).connect()) {
+            Map<Uuid, Object> refs = new HashMap<>();
+            Map<String, Uuid> freshPorts = switchWithPorts(c, members);
+            portNames.forEach((uuid, name) -> {
+                if (freshPorts.containsKey(name)) {
+                    refs.put(uuid, freshPorts.get(name));
+                }
+            });
+            List<Operation> ops = new ArrayList<>();
+            for (Row m : meters) {
+                for (Object band : (Set<?>) m.get("bands")) {
+                    Row b = converged.table("Meter_Band").get((Uuid) band).orElseThrow();
+                    ops.add(insert("Meter_Band", b, refs, "band" + ops.size()));
+                }
+                ops.add(insert("Meter", m, refs, null));
+            }
+            sets.forEach(s -> ops.add(insert("Address_Set", s, refs, null)));
+            for (int i = 0; i < acls.size(); i++) {
+                ops.add(insert("ACL", acls.get(i), refs, "acl" + i));
+            }
+            groups.forEach(g -> ops.add(insert("Port_Group", g, refs, null)));
+            byte[] request = Json.bytes(Json.object().put("method", "transact").put("id", 1)
+                    .set("params", OperationCodec.transactParams(NB, ops)));
+
+            long pid = fresh.nb().pid().orElseThrow();
+            long s0 = processCpu(pid);
+            long wall = send(fresh.nb().socket(), request);
+            long server = processCpu(pid) - s0;
+            return new Load(wall, server, ops.size(), request.length, rowCounts(c), memberships(c));
+        }
+    }
+
+    /** Row counts of the policy tables in the converged NB, to compare with a loaded one. */
+    static Map<String, Integer> rowCounts(MonitorCache cache, String controller) {
+        Owner policies = NorthboundRows.owner(controller);
+        Map<String, Integer> out = new LinkedHashMap<>();
+        for (String t : List.of("ACL", "Address_Set", "Port_Group")) {
+            out.put(t, cache.table(t).select(policies::owns).size());
+        }
+        out.put("Meter", cache.table("Meter").size());
+        return out;
+    }
+
+    /** Port group memberships (sum of port set sizes) of the policy owner types. */
+    static long memberships(MonitorCache cache, String controller) {
+        return cache.table("Port_Group").select(NorthboundRows.owner(controller)::owns).stream()
+                .mapToLong(g -> ((Set<?>) g.get("ports")).size()).sum();
+    }
+
+    private static Map<String, Integer> rowCounts(OvsdbClient c) throws Exception {
+        try (MonitorCache cache = cache(c)) {
+            return rowCounts(cache, io.kovn.ovn.ids.ObjectId.DEFAULT_CONTROLLER);
+        }
+    }
+
+    private static long memberships(OvsdbClient c) throws Exception {
+        try (MonitorCache cache = cache(c)) {
+            return memberships(cache, io.kovn.ovn.ids.ObjectId.DEFAULT_CONTROLLER);
+        }
+    }
+
+    private static MonitorCache cache(OvsdbClient c) throws Exception {
+        MonitorCache cache = MonitorCache.start(c, NB, List.of(TableMonitor.all("ACL"), TableMonitor.all("Address_Set"),
+                TableMonitor.all("Port_Group"), TableMonitor.all("Meter")));
+        cache.synced().get(2, TimeUnit.MINUTES);
+        return cache;
+    }
+
+    /** The zone's switch with ports of these names (what the zone controller made), not timed. */
+    private static Map<String, Uuid> switchWithPorts(OvsdbClient c, Set<String> names) {
+        List<Operation> ops = new ArrayList<>();
+        Set<NamedUuid> ports = new HashSet<>();
+        List<String> order = new ArrayList<>(names);
+        for (int i = 0; i < order.size(); i++) {
+            Operation.Insert p = Ops.insert("Logical_Switch_Port", Map.of("name", order.get(i))).named("p" + i);
+            ops.add(p);
+            ports.add(p.ref());
+        }
+        ops.add(Ops.insert("Logical_Switch", Map.of("name", PolicyBenchCluster.ZONE, "ports", ports)));
+        var result = c.transact(NB, ops);
+        Map<String, Uuid> out = new HashMap<>();
+        for (int i = 0; i < order.size(); i++) {
+            out.put(order.get(i), result.uuid("p" + i).orElseThrow());
+        }
+        return out;
+    }
+
+    /** An insert of {@code row}'s columns, row references renamed through {@code refs}. */
+    private static Operation.Insert insert(String table, Row row, Map<Uuid, Object> refs, String uuidName) {
+        Map<String, Object> columns = new HashMap<>();
+        row.columns().forEach((k, v) -> columns.put(k, remap(v, refs)));
+        Operation.Insert op = Ops.insert(table, columns);
+        if (uuidName != null) {
+            op = op.named(uuidName);
+            refs.put(row.uuid(), op.ref());
+        }
+        return op;
+    }
+
+    private static Object remap(Object value, Map<Uuid, Object> refs) {
+        return switch (value) {
+            case Uuid u -> {
+                Object to = refs.get(u);
+                if (to == null) {
+                    throw new IllegalStateException("row reference " + u + " has no counterpart in the fresh NB");
+                }
+                yield to;
+            }
+            case Set<?> s -> {
+                Set<Object> out = new HashSet<>();
+                s.forEach(v -> out.add(remap(v, refs)));
+                yield Set.copyOf(out);
+            }
+            default -> value;
+        };
+    }
+
+    /** Writes the request to the server's socket, reads the whole reply; the wall time in ns. */
+    private static long send(Path socket, byte[] request) throws IOException {
+        try (SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+            ch.connect(UnixDomainSocketAddress.of(socket));
+            long t0 = System.nanoTime();
+            ByteBuffer out = ByteBuffer.wrap(request);
+            while (out.hasRemaining()) {
+                ch.write(out);
+            }
+            JsonFramer framer = new JsonFramer();
+            AtomicReference<byte[]> reply = new AtomicReference<>();
+            byte[] buf = new byte[1 << 16];
+            while (reply.get() == null) {
+                int n = ch.read(ByteBuffer.wrap(buf));
+                if (n < 0) {
+                    throw new IOException("server closed");
+                }
+                framer.feed(buf, 0, n, reply::set);
+            }
+            long wall = System.nanoTime() - t0;
+            String text = new String(reply.get(), StandardCharsets.UTF_8);
+            if (text.contains("\"error\":{") || text.contains("\"error\":\"")) {
+                throw new IllegalStateException("raw transact failed: " + text.substring(0, Math.min(400, text.length())));
+            }
+            return wall;
+        }
+    }
+
+    /** CPU time of a process in ns: its threads' run time from /proc/PID/task/TID/schedstat. */
+    static long processCpu(long pid) {
+        try (var tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
+            long sum = 0;
+            for (Path t : tasks.toList()) {
+                try {
+                    String stat = Files.readString(t.resolve("schedstat"));
+                    sum += Long.parseLong(stat.substring(0, stat.indexOf(' ')));
+                } catch (IOException gone) {
+                    // the thread ended meanwhile
+                }
+            }
+            return sum;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
