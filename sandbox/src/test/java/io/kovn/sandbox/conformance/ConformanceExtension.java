@@ -1,10 +1,13 @@
 package io.kovn.sandbox.conformance;
 
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Gives conformance tests a {@link SuiteRun} on ONE sandbox shared by every test class that uses
@@ -14,6 +17,7 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * with all the probes that did not meet their expectation.
  */
 final class ConformanceExtension implements ParameterResolver, AfterEachCallback {
+    private static final Logger LOG = LoggerFactory.getLogger(ConformanceExtension.class);
     private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(ConformanceExtension.class);
 
     /** The shared sandbox, or why it could not start (so that later tests do not retry for minutes). */
@@ -42,7 +46,11 @@ final class ConformanceExtension implements ParameterResolver, AfterEachCallback
         @Override
         public void close() {
             if (runner != null) runner.close();
-            if (cluster != null) cluster.close();
+            if (cluster != null) {
+                cluster.close();
+                List<String> left = cluster.sandbox.leftovers();
+                if (!left.isEmpty()) LOG.warn("conformance sandbox left namespaces/links behind: {}", left);
+            }
         }
     }
 

@@ -103,7 +103,40 @@ final class Policies {
         if (current == null) throw new IllegalStateException(kind + " " + name + " does not exist");
         Map<String, Object> spec = (Map<String, Object>) current.getAdditionalProperties().get("spec");
         List<Map<String, Object>> rules = new ArrayList<>((List<Map<String, Object>>) spec.get(direction));
-        patchSpec(kind, name, Map.of(direction, change.apply(rules)));
+        List<Map<String, Object>> changed = change.apply(rules);
+        patchSpec(kind, name, Map.of(direction, changed));
+        // Read back: a failing step must not be blamed on the controller if the API server lost the patch.
+        GenericKubernetesResource after = client.genericKubernetesResources(kind.context).withName(name).get();
+        Object kept = ((Map<String, Object>) after.getAdditionalProperties().get("spec")).get(direction);
+        if (!client.getKubernetesSerialization().asJson(kept).equals(client.getKubernetesSerialization().asJson(changed))) {
+            throw new IllegalStateException("the API server did not keep the patch of " + kind + " " + name + " " + direction
+                    + ": sent " + changed + ", holds " + kept);
+        }
+    }
+
+    /**
+     * What the API server holds now, compactly: per ANP/BANP its priority and its rules' actions and
+     * ports, to put beside a failing probe.
+     */
+    @SuppressWarnings("unchecked")
+    String describe() {
+        StringBuilder sb = new StringBuilder();
+        for (Kind kind : List.of(Kind.ANP, Kind.BANP)) {
+            for (GenericKubernetesResource r : client.genericKubernetesResources(kind.context).list().getItems()) {
+                Map<String, Object> spec = (Map<String, Object>) r.getAdditionalProperties().get("spec");
+                sb.append(kind).append(' ').append(r.getMetadata().getName()).append(" (resourceVersion ")
+                        .append(r.getMetadata().getResourceVersion()).append(')');
+                if (spec.get("priority") != null) sb.append(" priority ").append(spec.get("priority"));
+                for (String direction : List.of("ingress", "egress")) {
+                    List<Map<String, Object>> rules = (List<Map<String, Object>>) spec.get(direction);
+                    if (rules == null) continue;
+                    sb.append("; ").append(direction).append(' ').append(rules.stream()
+                            .map(x -> x.get("action") + (x.get("ports") == null ? "" : "@" + x.get("ports"))).toList());
+                }
+                sb.append('\n');
+            }
+        }
+        return sb.toString();
     }
 
     /** Merge-patches {@code spec} of a cluster-scoped policy. */

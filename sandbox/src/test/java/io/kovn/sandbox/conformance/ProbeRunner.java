@@ -45,8 +45,13 @@ final class ProbeRunner {
         }
     }
 
-    /** A probe's final state: passed, or failed with the last observation. */
-    record Outcome(Probe probe, boolean passed, Observation last, int attempts, long millis) {
+    /**
+     * A probe's final state: passed, or failed with the last observation.
+     *
+     * @param convergedMillis when the attempt that first met the expectation started, counted from the
+     *     step's start (0: at once; after a mutation, how long the change took to take effect)
+     */
+    record Outcome(Probe probe, boolean passed, Observation last, int attempts, long millis, long convergedMillis) {
         @Override
         public String toString() {
             return probe + (passed ? " ok" : " FAILED: got " + last) + " after " + attempts + " attempt(s), " + millis + " ms";
@@ -87,13 +92,14 @@ final class ProbeRunner {
         Observation last;
         while (true) {
             attempts++;
+            long started = millisSince(t0);
             last = observe(p);
             if (last.satisfies(p)) {
                 attempts++;
                 last = observe(p); // the harness re-checks once a probe has converged
-                if (last.satisfies(p)) return new Outcome(p, true, last, attempts, millisSince(t0));
+                if (last.satisfies(p)) return new Outcome(p, true, last, attempts, millisSince(t0), started);
             }
-            if (System.nanoTime() > deadline) return new Outcome(p, false, explained(p, last), attempts, millisSince(t0));
+            if (System.nanoTime() > deadline) return new Outcome(p, false, explained(p, last), attempts, millisSince(t0), -1);
             Thread.sleep(POLL_INTERVAL);
         }
     }

@@ -54,7 +54,10 @@ final class SuiteRun {
         long t0 = System.nanoTime();
         List<ProbeRunner.Outcome> outcomes = runner.run(Probe.parseAll(probes));
         boolean ok = outcomes.stream().allMatch(ProbeRunner.Outcome::passed);
-        lines.add("  step %d %s: %s (%d ms)".formatted(steps, name, ok ? "pass" : "FAIL", (System.nanoTime() - t0) / 1_000_000));
+        long converged = outcomes.stream().mapToLong(ProbeRunner.Outcome::convergedMillis).max().orElse(0);
+        lines.add("  step %d %s: %s (%d ms%s)".formatted(steps, name, ok ? "pass" : "FAIL", (System.nanoTime() - t0) / 1_000_000,
+                ok ? ", in effect after " + converged + " ms" : ""));
+        if (!ok) lines.add("    policies in the API server: " + policies.describe().strip().replace("\n", "\n      "));
         for (ProbeRunner.Outcome o : outcomes) {
             if (!o.passed()) {
                 String line = "step %d (%s): %s".formatted(steps, name, o);
