@@ -38,18 +38,30 @@ public final class SandboxControl {
 
     /** Starts the daemon and returns when the cluster is ready; throws with the daemon's reason if it failed. */
     public void up(int nodes, Duration timeout) throws IOException, InterruptedException {
+        up(SandboxConfig.defaults(nodes), timeout);
+    }
+
+    /** Starts a daemon running a sandbox of this configuration (tests use their own prefix). */
+    public void up(SandboxConfig config, Duration timeout) throws IOException, InterruptedException {
+        int nodes = config.nodes();
         if (daemon().isPresent()) {
             out.println("sandbox already running (" + summary() + "); `kovn sandbox down` first to recreate it");
             return;
         }
-        down(false); // leftovers of a crashed run
+        // Leftovers of a crashed run in this folder: cleaned by that run's prefix, else by ours.
+        if (!Files.exists(layout.prefixFile())) {
+            Files.createDirectories(layout.dir());
+            Files.writeString(layout.prefixFile(), config.prefix());
+        }
+        down(false);
         Files.createDirectories(layout.dir());
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> cmd = new ArrayList<>(List.of("setsid", java, "-Xmx1g", "-XX:+UseSerialGC",
                 "-Dkovn.runtime=" + System.getProperty("kovn.runtime", ""),
                 "-Dkovn.root=" + System.getProperty("kovn.root", ""), "-Dkovn.log.level=INFO",
                 "-cp", System.getProperty("java.class.path"),
-                SandboxDaemon.class.getName(), "--dir", layout.dir().toString(), "--nodes", Integer.toString(nodes)));
+                SandboxDaemon.class.getName(), "--dir", layout.dir().toString(), "--nodes", Integer.toString(nodes),
+                "--prefix", config.prefix(), "--underlay", config.underlayCidr()));
         Instant start = Instant.now();
         new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(layout.logFile().toFile())
@@ -86,7 +98,7 @@ public final class SandboxControl {
                 h.destroyForcibly();
             }
         }
-        Leftovers.Report left = Leftovers.cleanup(SandboxLayout.NAME_PREFIX, layout.dir());
+        Leftovers.Report left = Leftovers.cleanup(prefix(), layout.dir());
         if (verbose) {
             if (d.isEmpty() && left.nothingFound()) {
                 out.println("no sandbox running");
@@ -94,6 +106,14 @@ public final class SandboxControl {
                 out.println("sandbox down" + (left.nothingFound() ? "" : "; removed leftovers: " + left.killedPids().size()
                         + " process(es), namespaces " + left.namespaces() + ", links " + left.links()));
             }
+        }
+    }
+
+    private String prefix() {
+        try {
+            return Files.exists(layout.prefixFile()) ? Files.readString(layout.prefixFile()).trim() : SandboxLayout.NAME_PREFIX;
+        } catch (IOException e) {
+            return SandboxLayout.NAME_PREFIX;
         }
     }
 

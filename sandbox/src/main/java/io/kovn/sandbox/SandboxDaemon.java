@@ -20,10 +20,15 @@ public final class SandboxDaemon {
     public static void main(String[] args) throws Exception {
         Path dir = null;
         int nodes = 3;
+        SandboxConfig defaults = SandboxConfig.defaults(3);
+        String prefix = defaults.prefix();
+        String underlay = defaults.underlayCidr();
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--dir" -> dir = Path.of(args[i + 1]);
                 case "--nodes" -> nodes = Integer.parseInt(args[i + 1]);
+                case "--prefix" -> prefix = args[i + 1];
+                case "--underlay" -> underlay = args[i + 1];
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
@@ -33,11 +38,12 @@ public final class SandboxDaemon {
         Files.deleteIfExists(layout.readyFile());
         Files.deleteIfExists(layout.failedFile());
         Files.writeString(layout.pidFile(), Long.toString(ProcessHandle.current().pid()));
+        Files.writeString(layout.prefixFile(), prefix);
         Path root = Path.of(System.getProperty("kovn.root", "."));
         CountDownLatch stopped = new CountDownLatch(1);
         Sandbox sandbox;
         try {
-            sandbox = Sandbox.start(layout, SandboxConfig.defaults(nodes), OvnRuntime.locate(), root);
+            sandbox = Sandbox.start(layout, new SandboxConfig(nodes, prefix, underlay), OvnRuntime.locate(), root);
         } catch (Exception e) {
             LOG.error("sandbox failed to start", e);
             Files.writeString(layout.failedFile(), String.valueOf(e.getMessage()));

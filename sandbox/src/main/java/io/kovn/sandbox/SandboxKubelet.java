@@ -109,6 +109,10 @@ public final class SandboxKubelet implements AutoCloseable {
             current = null;
         }
         if (gone) return;
+        if ("external".equals(pod.getMetadata().getAnnotations() == null ? null
+                : pod.getMetadata().getAnnotations().get(SandboxLayout.RUNTIME_ANNOTATION))) {
+            return;
+        }
         String nodeName = pod.getSpec().getNodeName();
         if (nodeName == null || nodeName.isEmpty()) {
             schedule(pod);

@@ -13,6 +13,11 @@ public record SandboxLayout(Path dir) {
     public static final String NAME_PREFIX = "kovn-";
     /** Pod annotation naming the network namespace the sandbox made for the pod. */
     public static final String NETNS_ANNOTATION = "sandbox.kovn.io/netns";
+    /**
+     * Pod annotation {@code sandbox.kovn.io/runtime: external}: another container runtime (e.g.
+     * podman with kovn's conflist) runs this pod; the sandbox kubelet leaves it alone.
+     */
+    public static final String RUNTIME_ANNOTATION = "sandbox.kovn.io/runtime";
 
     public static SandboxLayout fromEnvironment() {
         String env = System.getenv("KOVN_SANDBOX_DIR");
@@ -22,6 +27,8 @@ public record SandboxLayout(Path dir) {
     public Path kubeconfig() { return dir.resolve("kubeconfig"); }
     public Path pidFile() { return dir.resolve("daemon.pid"); }
     public Path logFile() { return dir.resolve("daemon.log"); }
+    /** The name prefix the running sandbox uses (what {@code down} cleans up). */
+    public Path prefixFile() { return dir.resolve("prefix"); }
     /** Written by the daemon once the cluster is ready; holds a one-line summary. */
     public Path readyFile() { return dir.resolve("ready"); }
     /** Written by the daemon when start-up failed; holds the reason. */

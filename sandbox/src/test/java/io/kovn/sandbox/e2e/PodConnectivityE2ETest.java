@@ -92,6 +92,31 @@ class PodConnectivityE2ETest {
         assertThat(caller.nodeStatusUpdate(cert, own, zones)).isInstanceOf(io.kovn.identity.webhook.AdmissionDecision.Deny.class);
     }
 
+    @Test
+    @Order(5)
+    void podmanRunsAContainerOnASandboxNodeThroughKovnsConflistAndItReachesAPod(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
+            throws Exception {
+        sb.namespace("podman", Map.of());
+        // The API object of the container podman will run: the zone controller addresses it, the
+        // sandbox kubelet leaves it to the other runtime.
+        sb.client.pods().inNamespace("podman").resource(new io.fabric8.kubernetes.api.model.PodBuilder()
+                .withNewMetadata().withName("box").withNamespace("podman")
+                .addToAnnotations(io.kovn.sandbox.SandboxLayout.RUNTIME_ANNOTATION, "external").endMetadata()
+                .withNewSpec().withNodeName("node-1").addNewContainer().withName("box").withImage("busybox").endContainer()
+                .endSpec().build()).create();
+        Pod target = pods.get(2); // on node-2: the container's packets cross a geneve tunnel
+        try (Podman podman = new Podman(tmp, sb.layout.binDir(), sb.layout.cniSocket("node-1"), "podman")) {
+            String out = podman.runContainer("box", "sh", "-c",
+                    "ip -o -4 addr show eth0; echo probe | nc -w 3 " + target.getStatus().getPodIP() + " 80");
+            String ip = sb.client.pods().inNamespace("podman").withName("box").get().getMetadata().getAnnotations()
+                    .get("k8s.ovn.org/pod-networks");
+            assertThat(ip).as("pod-networks of the podman pod").contains("10.244.");
+            assertThat(out).contains("eth0").contains(target.getMetadata().getName());
+        }
+        assertThat(sb.sandbox.nodes().getFirst().vsctl().run("--bare", "--columns=external_ids", "list", "Interface"))
+                .as("podman's removal sent CNI DEL").doesNotContain("iface-id=podman_box");
+    }
+
     private static java.security.cert.X509Certificate certificateOf(String node) throws Exception {
         var csr = sb.client.certificates().v1().certificateSigningRequests().list().getItems().stream()
                 .filter(c -> ("system:node:" + node).equals(c.getSpec().getUsername())).findFirst().orElseThrow();
