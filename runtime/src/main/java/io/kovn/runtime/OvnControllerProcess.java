@@ -1,10 +1,7 @@
 package io.kovn.runtime;
 
-import io.kovn.runtime.net.Command;
 import io.kovn.runtime.net.Netns;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,15 +12,9 @@ import java.util.Map;
  * {@code $OVS_RUNDIR/br-int.mgmt}, so it must share the run directory of its node's
  * {@link OvsVswitchdProcess}.
  */
-public final class OvnControllerProcess implements AutoCloseable {
-    private final NetnsDaemon daemon;
-    private final Path binDir;
-    private final Path runDir;
-
+public final class OvnControllerProcess extends NodeDaemonProcess {
     private OvnControllerProcess(NetnsDaemon daemon, Path binDir, Path runDir) {
-        this.daemon = daemon;
-        this.binDir = binDir;
-        this.runDir = runDir;
+        super(daemon, binDir, runDir, "ovn-appctl", env(runDir));
     }
 
     /**
@@ -35,18 +26,7 @@ public final class OvnControllerProcess implements AutoCloseable {
      * @param netns the node's namespace (tunnels are set up from there)
      */
     public static OvnControllerProcess start(Path binDir, Path dbSocket, Path runDir, Netns netns) {
-        List<String> argv = List.of(
-                binDir.resolve("ovn-controller").toString(),
-                "unix:" + dbSocket,
-                "--pidfile=" + runDir.resolve("ovn-controller.pid"),
-                "--unixctl=" + runDir.resolve("ovn-controller.ctl"),
-                "--log-file=" + runDir.resolve("ovn-controller.log"),
-                "--no-chdir",
-                "-vconsole:emer",
-                "-vfile:info");
-        NetnsDaemon d = NetnsDaemon.start(new NetnsDaemon.Spec("ovn-controller", argv, netns, env(runDir),
-                runDir.resolve("ovn-controller.ctl"), runDir.resolve("ovn-controller.pid"),
-                runDir.resolve("ovn-controller.log"), runDir.resolve("ovn-controller.out")), Duration.ofSeconds(20));
+        NetnsDaemon d = launch("ovn-controller", binDir, dbSocket, runDir, netns, List.of(), env(runDir));
         return new OvnControllerProcess(d, binDir, runDir);
     }
 
@@ -70,48 +50,5 @@ public final class OvnControllerProcess implements AutoCloseable {
         env.put("OVN_DBDIR", runDir.toString());
         env.put("OVN_SYSCONFDIR", runDir.toString());
         return Map.copyOf(env);
-    }
-
-    /** Runs {@code ovn-appctl -t <ctl> ARGS} against this daemon and returns its output. */
-    public String appctl(String... args) {
-        List<String> argv = new ArrayList<>(List.of(binDir.resolve("ovn-appctl").toString(),
-                "-t", controlSocket().toString()));
-        argv.addAll(List.of(args));
-        return Command.exec(argv, env(runDir), Command.DEFAULT_TIMEOUT).orThrow();
-    }
-
-    public Path controlSocket() {
-        return daemon.spec().controlSocket();
-    }
-
-    public Path runDir() {
-        return runDir;
-    }
-
-    public Path logFile() {
-        return daemon.spec().logFile();
-    }
-
-    public long pid() {
-        return daemon.pid();
-    }
-
-    public boolean isAlive() {
-        return daemon.isAlive();
-    }
-
-    /** SIGTERM (ovn-controller leaves its Chassis in the SB), then SIGKILL after a grace period. */
-    public void stop() {
-        daemon.stop();
-    }
-
-    /** SIGKILL. Idempotent. */
-    public void kill() {
-        daemon.kill();
-    }
-
-    @Override
-    public void close() {
-        stop();
     }
 }

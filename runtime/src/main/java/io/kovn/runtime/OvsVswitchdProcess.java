@@ -1,10 +1,7 @@
 package io.kovn.runtime;
 
-import io.kovn.runtime.net.Command;
 import io.kovn.runtime.net.Netns;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -17,16 +14,11 @@ import java.util.Map;
  * There is no OVS kernel module here, so the system datapath is disabled and every bridge must be
  * {@code datapath_type=netdev}.
  */
-public final class OvsVswitchdProcess implements AutoCloseable {
-    private final NetnsDaemon daemon;
-    private final Path binDir;
-    private final Path runDir;
+public final class OvsVswitchdProcess extends NodeDaemonProcess {
     private final Path dbSocket;
 
     private OvsVswitchdProcess(NetnsDaemon daemon, Path binDir, Path runDir, Path dbSocket) {
-        this.daemon = daemon;
-        this.binDir = binDir;
-        this.runDir = runDir;
+        super(daemon, binDir, runDir, "ovs-appctl", env(runDir));
         this.dbSocket = dbSocket;
     }
 
@@ -39,19 +31,7 @@ public final class OvsVswitchdProcess implements AutoCloseable {
      * @param netns where the datapath's ports live (an emulated node's namespace, or root)
      */
     public static OvsVswitchdProcess start(Path binDir, Path dbSocket, Path runDir, Netns netns) {
-        List<String> argv = new ArrayList<>(List.of(
-                binDir.resolve("ovs-vswitchd").toString(),
-                "unix:" + dbSocket,
-                "--pidfile=" + runDir.resolve("ovs-vswitchd.pid"),
-                "--unixctl=" + runDir.resolve("ovs-vswitchd.ctl"),
-                "--log-file=" + runDir.resolve("ovs-vswitchd.log"),
-                "--disable-system",
-                "--no-chdir",
-                "-vconsole:emer",
-                "-vfile:info"));
-        NetnsDaemon d = NetnsDaemon.start(new NetnsDaemon.Spec("ovs-vswitchd", argv, netns, env(runDir),
-                runDir.resolve("ovs-vswitchd.ctl"), runDir.resolve("ovs-vswitchd.pid"),
-                runDir.resolve("ovs-vswitchd.log"), runDir.resolve("ovs-vswitchd.out")), Duration.ofSeconds(20));
+        NetnsDaemon d = launch("ovs-vswitchd", binDir, dbSocket, runDir, netns, List.of("--disable-system"), env(runDir));
         return new OvsVswitchdProcess(d, binDir, runDir, dbSocket);
     }
 
@@ -73,50 +53,7 @@ public final class OvsVswitchdProcess implements AutoCloseable {
         return Map.of("OVS_RUNDIR", dir, "OVS_LOGDIR", dir, "OVS_DBDIR", dir, "OVS_SYSCONFDIR", dir);
     }
 
-    /** Runs {@code ovs-appctl -t <ctl> ARGS} against this daemon and returns its output. */
-    public String appctl(String... args) {
-        List<String> argv = new ArrayList<>(List.of(binDir.resolve("ovs-appctl").toString(),
-                "-t", controlSocket().toString()));
-        argv.addAll(List.of(args));
-        return Command.exec(argv, env(runDir), Command.DEFAULT_TIMEOUT).orThrow();
-    }
-
-    public Path controlSocket() {
-        return daemon.spec().controlSocket();
-    }
-
-    public Path runDir() {
-        return runDir;
-    }
-
     public Path dbSocket() {
         return dbSocket;
-    }
-
-    public Path logFile() {
-        return daemon.spec().logFile();
-    }
-
-    public long pid() {
-        return daemon.pid();
-    }
-
-    public boolean isAlive() {
-        return daemon.isAlive();
-    }
-
-    /** SIGTERM, then SIGKILL after a grace period. Idempotent. */
-    public void stop() {
-        daemon.stop();
-    }
-
-    /** SIGKILL. Idempotent. */
-    public void kill() {
-        daemon.kill();
-    }
-
-    @Override
-    public void close() {
-        stop();
     }
 }
