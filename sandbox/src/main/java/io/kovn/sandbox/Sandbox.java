@@ -47,6 +47,7 @@ public final class Sandbox implements AutoCloseable {
     private EmbeddedApiServer apiServer;
     private KubernetesClient client;
     private SandboxIdentity identity;
+    private ControlPlane controlPlane;
     private SandboxKubelet kubelet;
 
     private Sandbox(SandboxLayout layout) {
@@ -95,7 +96,7 @@ public final class Sandbox implements AutoCloseable {
         // agent gets its own client certificate through a CSR, as on a real cluster.
         identity = SandboxIdentity.start(client, layout.dir().resolve("identity"), true);
         closeables.push(identity);
-        ControlPlane controlPlane = new ControlPlane(client, new io.prometheus.metrics.model.registry.PrometheusRegistry());
+        controlPlane = new ControlPlane(client, new io.prometheus.metrics.model.registry.PrometheusRegistry());
         closeables.push(controlPlane);
         controlPlane.startClusterManager();
 
@@ -198,6 +199,9 @@ public final class Sandbox implements AutoCloseable {
 
     @Override
     public void close() {
+        // Controllers first: they would otherwise keep reconnecting to databases already stopped.
+        if (kubelet != null) kubelet.close();
+        if (controlPlane != null) controlPlane.close();
         while (!closeables.isEmpty()) {
             AutoCloseable c = closeables.pop();
             try {

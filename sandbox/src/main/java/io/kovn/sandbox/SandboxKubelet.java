@@ -35,6 +35,8 @@ import org.slf4j.LoggerFactory;
 public final class SandboxKubelet implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SandboxKubelet.class);
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Pods started in parallel: most of a start is waiting (annotation, ovn-installed), not CPU. */
+    private static final int WORKERS = 16;
 
     /** What the kubelet needs to know of an emulated node. */
     public record NodeHandle(String name, Netns netns, String nodeIp, CniInvoker cni) {}
@@ -61,7 +63,7 @@ public final class SandboxKubelet implements AutoCloseable {
         nodes.forEach(n -> byName.put(n.name(), n));
         this.nodes = byName;
         this.queue = new WorkQueue<>("sandbox-kubelet", ControllerMetrics.NONE);
-        this.workers = Executors.newFixedThreadPool(6, Thread.ofPlatform().daemon().name("kubelet-", 0).factory());
+        this.workers = Executors.newFixedThreadPool(WORKERS, Thread.ofPlatform().daemon().name("kubelet-", 0).factory());
     }
 
     public void start() {
@@ -70,7 +72,7 @@ public final class SandboxKubelet implements AutoCloseable {
             @Override public void onUpdate(Pod o, Pod n) { queue.add(key(n)); }
             @Override public void onDelete(Pod p, boolean unknown) { queue.add(key(p)); }
         });
-        for (int i = 0; i < 6; i++) workers.submit(this::work);
+        for (int i = 0; i < WORKERS; i++) workers.submit(this::work);
     }
 
     private static String key(Pod p) {
