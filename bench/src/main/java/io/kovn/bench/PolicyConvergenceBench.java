@@ -44,8 +44,8 @@ public final class PolicyConvergenceBench {
     public static void main(String[] args) throws Exception {
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         PolicyBenchCluster.Scale scale = PolicyBenchCluster.Scale.FULL;
-        int relabels = 60;
-        int churn = 30;
+        int relabels = 40;
+        int churn = 20;
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--scale" -> scale = PolicyBenchCluster.Scale.valueOf(args[i + 1].toUpperCase(java.util.Locale.ROOT));
@@ -87,7 +87,9 @@ public final class PolicyConvergenceBench {
                     throw new IllegalStateException("the raw load differs from the converged NB: " + report.raw.rows() + " "
                             + report.raw.memberships() + " vs " + report.convergedRows + " " + report.convergedMemberships);
                 }
-                PolicyEvents events = new PolicyEvents(client, policies, zone, observer, cluster);
+                report.steady = ReconcileBreakdown.steady(cluster, policies, 5);
+                report.warm = ReconcileBreakdown.fresh(cluster, policies);
+                PolicyEvents events = new PolicyEvents(client, policies, zone, observer, cluster, db.nb().pid().orElseThrow());
                 report.relabel = events.relabel(relabels);
                 report.churn = events.churn(churn);
                 policies.close();
@@ -179,6 +181,8 @@ public final class PolicyConvergenceBench {
         long heapNs;
         long heapTotal;
         RawBaseline.Load raw;
+        ReconcileBreakdown.Phases steady;
+        ReconcileBreakdown.Phases warm;
         Map<String, Integer> convergedRows;
         long convergedMemberships;
         PolicyEvents.Cost relabel;
@@ -212,6 +216,13 @@ public final class PolicyConvergenceBench {
             System.out.printf("| ratio convergence / raw (wall) | %.2fx | <= 1.5x |%n", ratio);
             System.out.printf("| NB server CPU: convergence / raw | %,.0f / %,.0f ms = %.2fx | |%n", ms(convergeServerCpuNs),
                     ms(raw.serverCpuNs()), (double) convergeServerCpuNs / raw.serverCpuNs());
+            System.out.printf("| warm JVM, from scratch into a fresh NB: translate / rows / diff / transact | %,.0f / %,.0f / %,.0f /"
+                            + " %,.0f ms = %,.0f ms (%,d ops); ratio to raw %.2fx | <= 1.5x |%n", ms(warm.translateNs()),
+                    ms(warm.rowsNs()), ms(warm.planNs()), ms(warm.applyNs()), ms(warm.totalNs()), warm.operations(),
+                    (double) warm.totalNs() / raw.wallNs());
+            System.out.printf("| warm reconcile with nothing changed: translate / rows / diff (median of 5) | %,.0f / %,.0f / %,.0f ms"
+                    + " (%d ops; thread CPU %,.0f ms) | |%n", ms(steady.translateNs()), ms(steady.rowsNs()), ms(steady.planNs()),
+                    steady.operations(), ms(steady.cpuNs()));
             System.out.printf("| JVM CPU during convergence (all threads) | %,.0f ms | |%n", ms(convergeJvmCpuNs));
             System.out.printf("| policy controller heap (used after GC, before vs after) | %,.0f MB (whole JVM: %,.0f MB) | <= 512 MB |%n",
                     heapNs / 1e6, heapTotal / 1e6);
@@ -231,6 +242,8 @@ public final class PolicyConvergenceBench {
             System.out.printf("| %s: policy NB txn / write ops / rows changed per event | %.2f / %.2f / %.2f (zone controller"
                     + " %.2f ops) | ops ∝ rows |%n", c.name(), c.txnPerEvent(), c.opsPerEvent(), c.rowsPerEvent(),
                     c.zoneOps() / (double) c.count());
+            System.out.printf("| %s: CPU per event, this JVM (API server, both controllers) / NB server | %,.0f / %.1f ms | |%n",
+                    c.name(), ms(c.jvmCpuNs()) / c.count(), ms(c.serverCpuNs()) / c.count());
         }
 
         private static String durations(long[] ns) {

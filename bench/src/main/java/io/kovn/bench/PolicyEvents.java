@@ -30,7 +30,7 @@ final class PolicyEvents {
      * @param zoneOps the zone controller's NB operations for all events
      */
     record Cost(String name, int count, long[] e2eNs, long[] reconcileNs, TrafficCounters.Snapshot nb, long changedRows,
-                long zoneOps) {
+                long zoneOps, long jvmCpuNs, long serverCpuNs) {
         double txnPerEvent() {
             return nb.transactions() / (double) count;
         }
@@ -49,9 +49,11 @@ final class PolicyEvents {
     private final ZoneController zone;
     private final NorthboundObserver observer;
     private final PolicyBenchCluster cluster;
+    private final long nbPid;
 
     PolicyEvents(KubernetesClient client, PolicyController policies, ZoneController zone, NorthboundObserver observer,
-                 PolicyBenchCluster cluster) {
+                 PolicyBenchCluster cluster, long nbPid) {
+        this.nbPid = nbPid;
         this.client = client;
         this.policies = policies;
         this.zone = zone;
@@ -131,12 +133,15 @@ final class PolicyEvents {
         final long zoneOps = zone.databases().nbCounters().snapshot().writeOperations();
         final long rows = observer.changedRows();
         final int reconciles = policies.reconciler().recentDurations().length;
+        final long jvmCpu = BenchStats.jvmCpu();
+        final long serverCpu = RawBaseline.processCpu(nbPid);
 
         Cost cost(String name, int count, long[] e2e) {
             long[] all = policies.reconciler().recentDurations();
             return new Cost(name, count, e2e, Arrays.copyOfRange(all, Math.min(reconciles, all.length), all.length),
                     policies.northbound().counters().snapshot().minus(nb), observer.changedRows() - rows,
-                    zone.databases().nbCounters().snapshot().writeOperations() - zoneOps);
+                    zone.databases().nbCounters().snapshot().writeOperations() - zoneOps, BenchStats.jvmCpu() - jvmCpu,
+                    RawBaseline.processCpu(nbPid) - serverCpu);
         }
     }
 }

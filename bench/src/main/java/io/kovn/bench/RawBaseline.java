@@ -134,7 +134,7 @@ final class RawBaseline {
     }
 
     /** The zone's switch with ports of these names (what the zone controller made), not timed. */
-    private static Map<String, Uuid> switchWithPorts(OvsdbClient c, Set<String> names) {
+    static Map<String, Uuid> switchWithPorts(OvsdbClient c, Set<String> names) {
         List<Operation> ops = new ArrayList<>();
         Set<NamedUuid> ports = new HashSet<>();
         List<String> order = new ArrayList<>(names);
