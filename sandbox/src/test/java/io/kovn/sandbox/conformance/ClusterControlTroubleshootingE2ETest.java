@@ -78,6 +78,10 @@ class ClusterControlTroubleshootingE2ETest {
             EmulatedNode zone = cluster.node("node-1");
             await("cluster-control programmed in zone node-1").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(500))
                     .untilAsserted(() -> checkRows(cluster, zone, prometheus, dns));
+            // The specification's status: one Ready-In-Zone condition per zone.
+            await("Ready-In-Zone conditions").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(500))
+                    .untilAsserted(() -> assertThat(readyZones(cluster)).containsExactlyInAnyOrder(
+                            "Ready-In-Zone-node-1", "Ready-In-Zone-node-2", "Ready-In-Zone-node-3"));
         } finally {
             client.namespaces().withName("monitoring").delete();
             client.pods().inNamespace("kube-system").withName("coredns-0").delete();
@@ -168,6 +172,18 @@ class ClusterControlTroubleshootingE2ETest {
         String context = String.join("\n", listed.subList(Math.max(0, hits.getFirst() - 4), Math.min(listed.size(), hits.getLast() + 5)));
         assertThat(context).contains("action              : drop").contains("direction           : from-lport")
                 .contains("match               : \"inport == @" + PG + " && ((ip4.dst == $a11452480169090787059))\"");
+    }
+
+    /** Types of the cluster-control ANP's conditions that are True/SetupSucceeded with the specification's message. */
+    @SuppressWarnings("unchecked")
+    private static List<String> readyZones(ConformanceCluster cluster) {
+        var anp = cluster.sandbox.client.genericKubernetesResources(Policies.Kind.ANP.context).withName("cluster-control").get();
+        Map<String, Object> status = (Map<String, Object>) anp.getAdditionalProperties().get("status");
+        if (status == null || status.get("conditions") == null) return List.of();
+        return ((List<Map<String, Object>>) status.get("conditions")).stream()
+                .filter(c -> "True".equals(c.get("status")) && "SetupSucceeded".equals(c.get("reason"))
+                        && "Setting up OVN DB plumbing was successful".equals(c.get("message")))
+                .map(c -> (String) c.get("type")).toList();
     }
 
     private static List<Map<String, String>> run(EmulatedNode zone, String commandLine) {
