@@ -8,7 +8,8 @@ import picocli.CommandLine.Command;
         description = "A Kubernetes network control plane on OVN: sandbox, policy analysis, probes and traces.",
         subcommands = {
             DemoCommand.class, SandboxCommand.class, ApplyCommand.class, DeleteCommand.class,
-            GetCommand.class, ProbeCommand.class, TraceCommand.class, AnalyzeCommand.class, CommandLine.HelpCommand.class
+            GetCommand.class, ProbeCommand.class, TraceCommand.class, AnalyzeCommand.class, ClusterManagerCommand.class, NodeCommand.class,
+            IdentityCommand.class, CommandLine.HelpCommand.class
         })
 public final class Main implements Runnable {
     @CommandLine.Spec

@@ -1,0 +1,94 @@
+package io.kovn.cli;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kovn.controller.clustermanager.ClusterManagerConfig;
+import io.kovn.controller.clustermanager.ClusterManagerMain;
+import io.kovn.controller.clustermanager.ClusterNetwork;
+import io.kovn.controller.events.EventSink;
+import io.kovn.k8s.client.KubeClients;
+import io.kovn.k8s.events.EventRecorder;
+import io.prometheus.metrics.core.metrics.GaugeWithCallback;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code kovn cluster-manager}: the cluster-wide allocator (node ids, node subnets, transit switch
+ * addresses) as a Deployment's process. Replicas elect a leader on a Lease; only the leader
+ * allocates. Serves {@code /metrics} and {@code /healthz} until SIGTERM.
+ */
+@Command(name = "cluster-manager", mixinStandardHelpOptions = true,
+        description = "Run the cluster manager (leader election, per-node allocations) until stopped.")
+public final class ClusterManagerCommand implements Callable<Integer> {
+    /** The component name on Events. */
+    public static final String COMPONENT = "kovn-cluster-manager";
+
+    @Option(names = "--kubeconfig", description = "kubeconfig file (default: in-cluster service account)")
+    Path kubeconfig;
+
+    @Option(names = "--cluster-subnets", defaultValue = "10.244.0.0/16/24", converter = ClusterSubnets.Converter.class,
+            description = "cluster networks <cidr>/<host subnet length>, one per IP family, comma-separated (default: ${DEFAULT-VALUE})")
+    List<ClusterNetwork> clusterSubnets;
+
+    @Option(names = "--lease-namespace", defaultValue = "ovn-kubernetes",
+            description = "namespace of the leader-election Lease (default: ${DEFAULT-VALUE})")
+    String leaseNamespace;
+
+    @Option(names = "--identity", description = "this replica's name in the Lease (default: $POD_NAME, else the host name)")
+    String identity;
+
+    @Option(names = "--metrics-address", defaultValue = "0.0.0.0:9410", converter = ListenAddress.Converter.class,
+            description = "where /metrics and /healthz are served (default: ${DEFAULT-VALUE})")
+    ListenAddress metricsAddress;
+
+    @Override
+    public Integer call() throws Exception {
+        ProcessLifetime.runUntilStopped(start(System.getenv()));
+        return 0;
+    }
+
+    /** Starts everything and returns at once; closing the result stops it (releasing the Lease). */
+    Running start(Map<String, String> env) throws IOException {
+        KubernetesClient client = KubeClients.forConfig(ClusterConnection.config(kubeconfig, env));
+        String me = identity != null ? identity : env.getOrDefault("POD_NAME", hostName());
+        PrometheusRegistry registry = new PrometheusRegistry();
+        ClusterManagerMain main = new ClusterManagerMain(client, ClusterManagerConfig.of(clusterSubnets),
+                EventSink.of(new EventRecorder(client, COMPONENT, me, Clock.systemUTC())), me, leaseNamespace);
+        GaugeWithCallback.builder().name("kovn_cluster_manager_leader")
+                .help("1 while this replica holds the cluster manager Lease")
+                .callback(cb -> cb.call(main.isLeader() ? 1 : 0)).register(registry);
+        try {
+            main.start();
+            // A follower is healthy too: it waits for the Lease; liveness must not kill it.
+            return new Running(client, main, MetricsEndpoint.start(metricsAddress, registry, () -> true));
+        } catch (IOException | RuntimeException e) {
+            main.close();
+            client.close();
+            throw e;
+        }
+    }
+
+    static String hostName() {
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            return "kovn-" + ProcessHandle.current().pid();
+        }
+    }
+
+    /** A started cluster manager process. */
+    record Running(KubernetesClient client, ClusterManagerMain main, MetricsEndpoint metrics) implements AutoCloseable {
+        @Override
+        public void close() {
+            try (client; metrics) {
+                main.close();
+            }
+        }
+    }
+}

@@ -1,0 +1,174 @@
+package io.kovn.cli;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kovn.identity.bootstrap.NodeCertificateBootstrap;
+import io.kovn.k8s.client.KubeClients;
+import io.kovn.node.NodeAgentConfig;
+import io.kovn.node.ovs.OvsBridgeConfig;
+import io.kovn.node.ovs.OvsVsctl;
+import io.kovn.runtime.net.Netns;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code kovn node}: everything kovn runs on one node, in one process (a DaemonSet container):
+ * certificate bootstrap, node agent, zone controller and network-policy controller. With
+ * {@code --cert-dir} the process's own credentials serve only to obtain the node's certificate
+ * ({@code system:ovn-node:<node>}); every other call uses that certificate. Serves
+ * {@code /metrics} and {@code /healthz} until SIGTERM, then stops the parts in reverse order.
+ */
+@Command(name = "node", mixinStandardHelpOptions = true,
+        description = "Run kovn's per-node parts (node agent, zone and policy controllers) until stopped.")
+public final class NodeCommand implements Callable<Integer> {
+    @Option(names = "--node-name", required = true, description = "this node's name (the zone's name)")
+    String nodeName;
+
+    @Option(names = "--kubeconfig", description = "kubeconfig file (default: in-cluster service account); "
+            + "the bootstrap identity when --cert-dir is set")
+    Path kubeconfig;
+
+    @Option(names = "--nb", required = true, description = "the zone's northbound database, e.g. unix:/var/run/ovn/ovnnb_db.sock")
+    String nb;
+
+    @Option(names = "--sb", required = true, description = "the zone's southbound database, e.g. unix:/var/run/ovn/ovnsb_db.sock")
+    String sb;
+
+    @Option(names = "--ovs-db", defaultValue = "unix:/var/run/openvswitch/db.sock",
+            description = "Open vSwitch conf.db socket (default: ${DEFAULT-VALUE})")
+    String ovsDb;
+
+    @Option(names = "--ovs-bin-dir", defaultValue = "/usr/bin", description = "folder holding ovs-vsctl (default: ${DEFAULT-VALUE})")
+    Path ovsBinDir;
+
+    @Option(names = "--encap-ip", description = "geneve tunnel endpoint address of this node (required with the node agent)")
+    String encapIp;
+
+    @Option(names = "--datapath-type", description = "system or netdev (default: system when the openvswitch kernel module is loaded)")
+    DatapathType datapathType;
+
+    @Option(names = "--system-id", description = "chassis name (default: the switch's existing system-id, else a new UUID)")
+    String systemId;
+
+    @Option(names = "--cni-socket", defaultValue = "/run/kovn/cni.sock", description = "where the CNI server listens (default: ${DEFAULT-VALUE})")
+    Path cniSocket;
+
+    @Option(names = "--cert-dir", description = "obtain and rotate the node's client certificate, kept in this folder")
+    Path certDir;
+
+    @Option(names = "--cert-expiration", defaultValue = "24h", converter = Lifetime.class,
+            description = "requested certificate lifetime, e.g. 24h, 90m, 7d (default: ${DEFAULT-VALUE})")
+    Duration certExpiration;
+
+    @Option(names = "--metrics-address", defaultValue = "0.0.0.0:9411", converter = ListenAddress.Converter.class,
+            description = "where /metrics and /healthz are served (default: ${DEFAULT-VALUE})")
+    ListenAddress metricsAddress;
+
+    @Option(names = "--no-node-agent", description = "do not configure OVS or serve CNI (controllers only)")
+    boolean noNodeAgent;
+
+    /** The datapath types Open vSwitch offers. */
+    enum DatapathType { system, netdev }
+
+    @Override
+    public Integer call() throws Exception {
+        ProcessLifetime.runUntilStopped(start(System.getenv()));
+        return 0;
+    }
+
+    /** Starts every part and returns once they run; closing the result stops them. */
+    Running start(Map<String, String> env) throws IOException {
+        Optional<NodeAgentConfig> agent = noNodeAgent ? Optional.empty() : Optional.of(agentConfig());
+        Config config = ClusterConnection.config(kubeconfig, env);
+        PrometheusRegistry registry = new PrometheusRegistry();
+        NodeComponents parts = new NodeComponents(new NodeComponents.Settings(nodeName, nb, sb, agent), registry);
+        NodeCertificateBootstrap bootstrap = null;
+        KubernetesClient ownClient = null;
+        try {
+            KubernetesClient client;
+            if (certDir != null) {
+                bootstrap = new NodeCertificateBootstrap(NodeCertificateBootstrap.Settings.of(nodeName, certDir, certExpiration),
+                        config, Clock.systemUTC());
+                bootstrap.start();
+                client = bootstrap.client();
+                NodeCertificateBootstrap rotating = bootstrap;
+                bootstrap.onRotation(credentials -> parts.restart(rotating.client()));
+            } else {
+                ownClient = KubeClients.forConfig(config);
+                client = ownClient;
+            }
+            parts.start(client);
+            MetricsEndpoint metrics = MetricsEndpoint.start(metricsAddress, registry, parts::healthy);
+            return new Running(parts, bootstrap, ownClient, metrics);
+        } catch (IOException | RuntimeException e) {
+            new Running(parts, bootstrap, ownClient, null).close();
+            throw e;
+        }
+    }
+
+    private NodeAgentConfig agentConfig() {
+        if (encapIp == null) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--encap-ip is required unless --no-node-agent");
+        }
+        if (!ovsDb.startsWith("unix:")) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--ovs-db must be unix:<path>, got " + ovsDb);
+        }
+        OvsVsctl vsctl = OvsVsctl.of(ovsBinDir, Path.of(ovsDb.substring("unix:".length())));
+        String datapath = datapathType != null ? datapathType.name()
+                : OvsBridgeConfig.detectDatapathType(Path.of("/sys/module/openvswitch"));
+        String chassis = systemId != null ? systemId
+                : OvsBridgeConfig.existingSystemId(vsctl).orElseGet(() -> UUID.randomUUID().toString());
+        OvsBridgeConfig ovs = new OvsBridgeConfig(OvsBridgeConfig.BR_INT, datapath, chassis, nodeName, encapIp, sb);
+        return NodeAgentConfig.defaults(nodeName, ovs, vsctl, Netns.root(), cniSocket);
+    }
+
+    /** A started node process. */
+    record Running(NodeComponents parts, NodeCertificateBootstrap bootstrap, KubernetesClient ownClient,
+                   MetricsEndpoint metrics) implements AutoCloseable {
+        @Override
+        public void close() {
+            // Reverse of start: stop serving, stop the parts, then drop the credentials they used.
+            if (metrics != null) {
+                metrics.close();
+            }
+            parts.close();
+            if (bootstrap != null) {
+                bootstrap.close();
+            }
+            if (ownClient != null) {
+                ownClient.close();
+            }
+        }
+    }
+
+    /** Certificate lifetimes: {@code 30s}, {@code 90m}, {@code 24h}, {@code 7d}. */
+    static final class Lifetime implements CommandLine.ITypeConverter<Duration> {
+        private static final Pattern FORM = Pattern.compile("(\\d+)([smhd])");
+
+        @Override
+        public Duration convert(String value) {
+            var m = FORM.matcher(value.strip());
+            if (!m.matches()) {
+                throw new CommandLine.TypeConversionException("duration must look like 30s, 90m, 24h or 7d: " + value);
+            }
+            long n = Long.parseLong(m.group(1));
+            return switch (m.group(2)) {
+                case "s" -> Duration.ofSeconds(n);
+                case "m" -> Duration.ofMinutes(n);
+                case "h" -> Duration.ofHours(n);
+                default -> Duration.ofDays(n);
+            };
+        }
+    }
+}

@@ -1,0 +1,117 @@
+package io.kovn.cli;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kovn.controller.events.EventSink;
+import io.kovn.controller.policy.PolicyController;
+import io.kovn.controller.policy.PolicyControllerConfig;
+import io.kovn.controller.zone.TrustZoneMetrics;
+import io.kovn.controller.zone.ZoneController;
+import io.kovn.controller.zone.ZoneControllerConfig;
+import io.kovn.k8s.events.EventRecorder;
+import io.kovn.node.NodeAgent;
+import io.kovn.node.NodeAgentConfig;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.time.Clock;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The per-node parts of kovn in one process, all bound to one Kubernetes client: node agent
+ * (optional), zone controller and network-policy controller on the zone's NB/SB. When the node's
+ * certificate rotates the parts are restarted on the new client: the old client is closed after a
+ * grace period, and informers must not outlive it. Restarting is safe because every part is
+ * level-driven (a restart re-lists and converges; pods already wired keep working).
+ */
+final class NodeComponents implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(NodeComponents.class);
+
+    /**
+     * What to run.
+     *
+     * @param nodeName the node (and zone) name
+     * @param nbEndpoint the zone's NB
+     * @param sbEndpoint the zone's SB
+     * @param agent the node agent's configuration, empty when the node agent is disabled
+     */
+    record Settings(String nodeName, String nbEndpoint, String sbEndpoint, Optional<NodeAgentConfig> agent) {}
+
+    private final Settings settings;
+    private final PrometheusRegistry registry;
+    // One per registry: its metric names register once and survive restarts.
+    private final TrustZoneMetrics trustZoneMetrics;
+    private final Deque<AutoCloseable> running = new ArrayDeque<>();
+    private ZoneController zone;
+    private PolicyController policies;
+    private volatile boolean up;
+
+    NodeComponents(Settings settings, PrometheusRegistry registry) {
+        this.settings = settings;
+        this.registry = registry;
+        this.trustZoneMetrics = new TrustZoneMetrics(registry);
+    }
+
+    /** Starts every part with {@code client}; on failure stops what started and rethrows. */
+    synchronized void start(KubernetesClient client) {
+        try {
+            if (settings.agent().isPresent()) {
+                running.push(NodeAgent.start(client, settings.agent().get()));
+            }
+            zone = ZoneController.start(ZoneControllerConfig.of(settings.nodeName(), settings.nbEndpoint(),
+                    settings.sbEndpoint(), events(client, "kovn-zone-controller"), trustZoneMetrics), client);
+            running.push(zone);
+            policies = PolicyController.start(PolicyControllerConfig.of(settings.nodeName(), settings.nbEndpoint(),
+                    events(client, "kovn-policy-controller"), registry), client);
+            running.push(policies);
+            up = true;
+        } catch (RuntimeException e) {
+            stop();
+            throw e;
+        }
+    }
+
+    /** Stops the parts and starts them again with another client (after a certificate rotation). */
+    synchronized void restart(KubernetesClient client) {
+        LOG.info("restarting the node's controllers on new credentials");
+        stop();
+        start(client);
+    }
+
+    /** Whether every part is running. */
+    boolean healthy() {
+        return up;
+    }
+
+    synchronized ZoneController zone() {
+        return zone;
+    }
+
+    synchronized PolicyController policies() {
+        return policies;
+    }
+
+    private EventSink events(KubernetesClient client, String component) {
+        return EventSink.of(new EventRecorder(client, component, settings.nodeName(), Clock.systemUTC()));
+    }
+
+    private void stop() {
+        up = false;
+        while (!running.isEmpty()) {
+            AutoCloseable part = running.pop();
+            try {
+                part.close();
+            } catch (Exception e) {
+                LOG.warn("closing {}: {}", part.getClass().getSimpleName(), e.toString());
+            }
+        }
+        zone = null;
+        policies = null;
+    }
+
+    @Override
+    public synchronized void close() {
+        stop();
+    }
+}
