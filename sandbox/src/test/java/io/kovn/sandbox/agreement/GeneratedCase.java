@@ -37,7 +37,10 @@ public record GeneratedCase(List<Namespace> namespaces, List<Pod> pods, List<Net
                         .map(c -> c.getProtocol().toLowerCase(java.util.Locale.ROOT) + "/" + c.getContainerPort()
                                 + (c.getName() == null ? "" : "=" + c.getName()))
                         .collect(Collectors.joining(","))).append('\n'));
-        for (Object policy : policies()) sb.append("---\n").append(YAML.asYaml(policy));
+        for (Object policy : policies()) {
+            String yaml = YAML.asYaml(policy);
+            sb.append(yaml.startsWith("---") ? "" : "---\n").append(yaml);
+        }
         return sb.toString();
     }
 
