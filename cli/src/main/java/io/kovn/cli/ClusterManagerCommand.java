@@ -83,6 +83,7 @@ public final class ClusterManagerCommand implements Callable<Integer> {
     }
 
     /** A started cluster manager process. */
+    /** A started cluster manager process; closing it releases the Lease (a standby takes over within a second). */
     record Running(KubernetesClient client, ClusterManagerMain main, MetricsEndpoint metrics) implements AutoCloseable {
         @Override
         public void close() {
