@@ -1,0 +1,94 @@
+package io.kovn.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.kovn.k8s.apiserver.EmbeddedApiServer;
+import io.kovn.ovn.annotations.OvnAnnotations;
+import io.kovn.runtime.testing.OvnDatabases;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code kovn node} in-process with the node agent disabled, against a real zone NB/SB and the
+ * embedded API server (the cluster manager run by {@code kovn cluster-manager}): it programs the
+ * zone's topology rows for the local and a remote node and the local pods, answers /healthz and
+ * /metrics, and stops cleanly.
+ */
+class NodeCommandTest {
+    static final Duration CONVERGE = Duration.ofSeconds(30);
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void programsTheZoneTopologyFromTheClusterAndServesHealth() throws Exception {
+        try (EmbeddedApiServer api = EmbeddedApiServer.start();
+             KubernetesClient client = api.newClient();
+             OvnDatabases zone = OvnDatabases.start(OvnDatabases.Config.nbSb())) {
+            Path kubeconfig = api.writeKubeconfig(dir.resolve("kubeconfig"));
+            node(client, "node-a", "chassis-a", "172.31.0.1");
+            node(client, "node-b", "chassis-b", "172.31.0.2");
+            client.pods().inNamespace("default").resource(new PodBuilder()
+                    .withNewMetadata().withName("web").withNamespace("default").endMetadata()
+                    .withNewSpec().withNodeName("node-a").addNewContainer().withName("c").withImage("x").endContainer().endSpec()
+                    .build()).create();
+
+            ClusterManagerCommand cm = CommandLineParsingTest.command(CommandLineParsingTest.parse("cluster-manager",
+                    "--kubeconfig", kubeconfig.toString(), "--lease-namespace", "kube-system", "--metrics-address", "127.0.0.1:0"));
+            NodeCommand node = CommandLineParsingTest.command(CommandLineParsingTest.parse("node", "--node-name", "node-a",
+                    "--kubeconfig", kubeconfig.toString(), "--nb", zone.nb().unixEndpoint(), "--sb", zone.sb().unixEndpoint(),
+                    "--no-node-agent", "--metrics-address", "127.0.0.1:0"));
+            try (ClusterManagerCommand.Running ignored = cm.start(Map.of());
+                 NodeCommand.Running running = node.start(Map.of())) {
+                await().atMost(CONVERGE).untilAsserted(() -> assertThat(names(zone, "Logical_Switch_Port"))
+                        .contains("stor-node-a", "tstor-node-a", "tstor-node-b", "default_web"));
+                assertThat(names(zone, "Logical_Router")).contains("ovn_cluster_router");
+                assertThat(names(zone, "Logical_Switch")).contains("node-a", "transit_switch");
+                await().atMost(CONVERGE).until(() -> podNetworks(client) != null);
+                assertThat(podNetworks(client)).contains("\"default\"").contains("\"mac_address\":\"0a:58:");
+
+                int port = running.metrics().port();
+                assertThat(Http.get(port, "/healthz")).isEqualTo(new Http.Reply(200, "ok\n"));
+                assertThat(Http.get(port, "/metrics").body()).contains("ovnkube_controller_admin_network_policies");
+                assertThat(running.parts().zone().zone()).isEqualTo("node-a");
+            }
+        }
+    }
+
+    @Test
+    void theNodeAgentNeedsAnEncapIp() {
+        NodeCommand node = CommandLineParsingTest.command(CommandLineParsingTest.parse("node", "--node-name", "a",
+                "--nb", "unix:/n", "--sb", "unix:/s"));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> node.start(Map.of()))
+                .hasMessageContaining("--encap-ip is required");
+    }
+
+    /** A node as the node agent leaves it: chassis id and encap IP published. */
+    static void node(KubernetesClient client, String name, String chassis, String encapIp) {
+        client.nodes().resource(new NodeBuilder().withNewMetadata().withName(name).endMetadata().build()).create();
+        client.nodes().withName(name).patch(PatchContext.of(PatchType.JSON_MERGE), """
+                {"metadata":{"annotations":{"%s":"%s","%s":"[\\"%s\\"]"}}}"""
+                .formatted(OvnAnnotations.NODE_CHASSIS_ID, chassis, OvnAnnotations.NODE_ENCAP_IPS, encapIp));
+    }
+
+    static List<String> names(OvnDatabases zone, String table) {
+        return Arrays.stream(zone.nbctl("--bare", "--columns=name", "list", table).split("\\s+"))
+                .filter(s -> !s.isEmpty()).toList();
+    }
+
+    static String podNetworks(KubernetesClient client) {
+        var annotations = client.pods().inNamespace("default").withName("web").get().getMetadata().getAnnotations();
+        return annotations == null ? null : annotations.get(OvnAnnotations.POD_NETWORKS);
+    }
+}
