@@ -89,8 +89,12 @@ public final class NodeCommand implements Callable<Integer> {
 
     /** Starts every part and returns once they run; closing the result stops them. */
     Running start(Map<String, String> env) throws IOException {
+        return start(ClusterConnection.config(kubeconfig, env));
+    }
+
+    /** As {@link #start(Map)} with these (bootstrap) credentials. */
+    Running start(Config config) throws IOException {
         Optional<NodeAgentConfig> agent = noNodeAgent ? Optional.empty() : Optional.of(agentConfig());
-        Config config = ClusterConnection.config(kubeconfig, env);
         PrometheusRegistry registry = new PrometheusRegistry();
         NodeComponents parts = new NodeComponents(new NodeComponents.Settings(nodeName, nb, sb, agent), registry);
         NodeCertificateBootstrap bootstrap = null;

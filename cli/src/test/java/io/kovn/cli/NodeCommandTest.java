@@ -8,14 +8,21 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.kovn.identity.IdentityService;
+import io.kovn.identity.bootstrap.NodeCredentials;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.kovn.k8s.apiserver.EmbeddedApiServer;
+import io.kovn.k8s.client.KubeClients;
 import io.kovn.ovn.annotations.OvnAnnotations;
 import io.kovn.runtime.testing.OvnDatabases;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -62,6 +69,43 @@ class NodeCommandTest {
                 assertThat(Http.get(port, "/healthz")).isEqualTo(new Http.Reply(200, "ok\n"));
                 assertThat(Http.get(port, "/metrics").body()).contains("ovnkube_controller_admin_network_policies");
                 assertThat(running.parts().zone().zone()).isEqualTo("node-a");
+            }
+        }
+    }
+
+    @Test
+    void withACertDirTheNodeObtainsItsOwnCertificateThroughTheCsrApprover() throws Exception {
+        try (EmbeddedApiServer api = EmbeddedApiServer.start();
+             KubernetesClient admin = api.newClient();
+             OvnDatabases zone = OvnDatabases.start(OvnDatabases.Config.nbSb())) {
+            IdentityService.Options identity = new IdentityService.Options();
+            identity.disableWebhook = true;
+            identity.sandboxSignerCaDir = dir.resolve("signer-ca");
+            node(admin, "node-a", "chassis-a", "172.31.0.1");
+            // The bootstrap identity stands for the kubelet's: the embedded server records the
+            // impersonated user as the CSR's requester, as a real server records the kubelet.
+            Config kubelet = new ConfigBuilder(KubeClients.kubeconfigConfig(api.writeKubeconfig(dir.resolve("kubeconfig")), null))
+                    .withImpersonateUsername("system:node:node-a").withImpersonateGroups("system:nodes").build();
+            Path pki = dir.resolve("pki");
+            NodeCommand node = CommandLineParsingTest.command(CommandLineParsingTest.parse("node", "--node-name", "node-a",
+                    "--nb", zone.nb().unixEndpoint(), "--sb", zone.sb().unixEndpoint(),
+                    "--cert-dir", pki.toString(), "--cert-expiration", "2h", "--no-node-agent", "--metrics-address", "127.0.0.1:0"));
+            try (IdentityService ignored = IdentityService.start(identity, admin);
+                 NodeCommand.Running running = node.start(kubelet)) {
+                NodeCredentials credentials = running.bootstrap().current();
+                assertThat(credentials.subject().commonName()).isEqualTo("system:ovn-node:node-a");
+                assertThat(credentials.notAfter()).isBefore(java.time.Instant.now().plus(Duration.ofHours(2).plusMinutes(5)));
+                try (Stream<Path> files = Files.list(pki)) {
+                    assertThat(files.count()).isGreaterThanOrEqualTo(2); // key and certificate kept for restarts
+                }
+                var csrs = admin.certificates().v1().certificateSigningRequests().list().getItems();
+                assertThat(csrs).singleElement().satisfies(csr -> {
+                    assertThat(csr.getSpec().getUsername()).isEqualTo("system:node:node-a");
+                    assertThat(csr.getStatus().getConditions()).anyMatch(c -> c.getType().equals("Approved"));
+                });
+                // the controllers run on the node's certificate, not on the kubelet's credentials
+                assertThat(running.bootstrap().client().getConfiguration().getClientCertData()).isNotBlank();
+                await().atMost(CONVERGE).until(() -> running.parts().healthy());
             }
         }
     }
