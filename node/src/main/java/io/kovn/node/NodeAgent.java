@@ -38,16 +38,20 @@ public final class NodeAgent implements AutoCloseable {
     private final PodNetworksWatch podNetworks;
     private final PodCniHandler handler;
     private final CniServer cniServer;
+    private final ManagementPortSetup managementPort;
 
-    private NodeAgent(NodeAgentConfig config, PodNetworksWatch podNetworks, PodCniHandler handler, CniServer cniServer) {
+    private NodeAgent(NodeAgentConfig config, PodNetworksWatch podNetworks, PodCniHandler handler, CniServer cniServer,
+                      ManagementPortSetup managementPort) {
         this.config = config;
+        this.managementPort = managementPort;
         this.podNetworks = podNetworks;
         this.handler = handler;
         this.cniServer = cniServer;
     }
 
     /**
-     * Configures OVS, publishes the node annotations, starts the pod informer and the CNI server.
+     * Configures OVS, publishes the node annotations, starts the pod informer and the CNI server, and
+     * brings up the management port once the node has its subnet (see {@link #managementPort()}).
      *
      * @throws IllegalStateException when OVS cannot be configured or the Node cannot be patched
      */
@@ -63,7 +67,8 @@ public final class NodeAgent implements AutoCloseable {
             CniServer server = CniServer.start(config.cniSocket(), handler);
             LOG.info("node agent for {} up in {} ms (chassis {}, CNI socket {})", config.nodeName(),
                     (System.nanoTime() - t0) / 1_000_000, config.ovs().systemId(), config.cniSocket());
-            return new NodeAgent(config, watch, handler, server);
+            // Pods may be wired before the node subnet is known; the management port follows it.
+            return new NodeAgent(config, watch, handler, server, ManagementPortSetup.start(client, config));
         } catch (IOException e) {
             watch.close();
             throw new UncheckedIOException("cannot start the CNI server on " + config.cniSocket(), e);
@@ -105,6 +110,11 @@ public final class NodeAgent implements AutoCloseable {
         return config.cniSocket();
     }
 
+    /** Completes once the node's management port is configured (it waits for the node subnet). */
+    public java.util.concurrent.CompletableFuture<ManagementPort> managementPort() {
+        return managementPort.done();
+    }
+
     public NodeAgentConfig config() {
         return config;
     }
@@ -117,6 +127,7 @@ public final class NodeAgent implements AutoCloseable {
         } catch (IOException e) {
             LOG.warn("closing the CNI server: {}", e.getMessage());
         } finally {
+            managementPort.close();
             podNetworks.close();
         }
     }

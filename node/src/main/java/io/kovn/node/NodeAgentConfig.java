@@ -2,9 +2,11 @@ package io.kovn.node;
 
 import io.kovn.node.ovs.OvsBridgeConfig;
 import io.kovn.node.ovs.OvsVsctl;
+import io.kovn.ovn.annotations.IpPrefix;
 import io.kovn.runtime.net.Netns;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -18,11 +20,23 @@ import java.util.Objects;
  * @param podNetworksTimeout how long an ADD waits for the pod's pod-networks annotation
  * @param ovnInstalledTimeout how long an ADD waits for the port to become ovn-installed
  * @param defaultMtu pod MTU when the CNI configuration gives none
+ * @param clusterSubnets the cluster's pod networks, routed through the management port
  */
 public record NodeAgentConfig(String nodeName, OvsBridgeConfig ovs, OvsVsctl vsctl, Netns nodeNetns,
                               Path cniSocket, Duration podNetworksTimeout, Duration ovnInstalledTimeout,
-                              int defaultMtu) {
+                              int defaultMtu, List<IpPrefix> clusterSubnets) {
+    /** The reference's default cluster network, as the cluster manager's defaults allocate from. */
+    public static final List<IpPrefix> DEFAULT_CLUSTER_SUBNETS = List.of(IpPrefix.parse("10.244.0.0/16"));
+
+    /** A configuration with the {@link #DEFAULT_CLUSTER_SUBNETS}. */
+    public NodeAgentConfig(String nodeName, OvsBridgeConfig ovs, OvsVsctl vsctl, Netns nodeNetns,
+                           Path cniSocket, Duration podNetworksTimeout, Duration ovnInstalledTimeout, int defaultMtu) {
+        this(nodeName, ovs, vsctl, nodeNetns, cniSocket, podNetworksTimeout, ovnInstalledTimeout, defaultMtu,
+                DEFAULT_CLUSTER_SUBNETS);
+    }
+
     public NodeAgentConfig {
+        clusterSubnets = List.copyOf(clusterSubnets);
         Objects.requireNonNull(nodeName, "nodeName");
         Objects.requireNonNull(ovs, "ovs");
         Objects.requireNonNull(vsctl, "vsctl");
@@ -30,6 +44,12 @@ public record NodeAgentConfig(String nodeName, OvsBridgeConfig ovs, OvsVsctl vsc
         Objects.requireNonNull(cniSocket, "cniSocket");
         Objects.requireNonNull(podNetworksTimeout, "podNetworksTimeout");
         Objects.requireNonNull(ovnInstalledTimeout, "ovnInstalledTimeout");
+    }
+
+    /** The same configuration routing {@code subnets} as the cluster's pod networks. */
+    public NodeAgentConfig withClusterSubnets(List<IpPrefix> subnets) {
+        return new NodeAgentConfig(nodeName, ovs, vsctl, nodeNetns, cniSocket, podNetworksTimeout,
+                ovnInstalledTimeout, defaultMtu, subnets);
     }
 
     /** 30 s for the annotation, 20 s for ovn-installed, MTU 1400 (geneve over a 1500 underlay). */

@@ -12,13 +12,16 @@ import java.util.OptionalLong;
 
 /**
  * Pod addresses of one node: one per node subnet (one subnet per IP family), never the network
- * address, the gateway (the subnet's first address) or the last address (IPv4 broadcast; skipped in
- * IPv6 too). Keys are pod keys ({@code <namespace>/<name>}); allocation is idempotent per key.
+ * address, the gateway (the subnet's first address), the management port (the second: the node's
+ * {@code ovn-k8s-mp0}) or the last address (IPv4 broadcast; skipped in IPv6 too). Keys are pod keys ({@code <namespace>/<name>}); allocation is idempotent per key.
  * Thread-safe.
  */
 public final class PodIpAllocator {
     /** Offsets beyond this are never handed out, so huge IPv6 subnets stay within {@code long}. */
     private static final long MAX_OFFSET = Long.MAX_VALUE - 1;
+
+    /** Offset 1 is the gateway, 2 the management port: pods start at 3. */
+    private static final long FIRST_POD_OFFSET = 3;
 
     private final List<IpPrefix> subnets;
     private final List<IndexAllocator> pools = new ArrayList<>();
@@ -53,7 +56,7 @@ public final class PodIpAllocator {
             }
             BigInteger lastOffset = s.size().subtract(BigInteger.TWO);
             long last = lastOffset.min(BigInteger.valueOf(MAX_OFFSET)).longValueExact();
-            pools.add(new IndexAllocator(2, last));
+            pools.add(new IndexAllocator(FIRST_POD_OFFSET, last));
         }
         if (this.subnets.stream().map(IpPrefix::family).distinct().count() != this.subnets.size()) {
             throw new IllegalArgumentException("more than one subnet per family: " + subnets);
@@ -113,7 +116,7 @@ public final class PodIpAllocator {
             }
             long offset = subnets.get(i).indexOf(a.address()).longValue();
             if (!pools.get(i).inRange(offset)) {
-                return new Reservation.Invalid(a, "network, gateway or broadcast address");
+                return new Reservation.Invalid(a, "network, gateway, management port or broadcast address");
             }
             if (wanted.put(i, offset) != null) {
                 return new Reservation.Invalid(a, "second " + a.family().key() + " address");

@@ -1,7 +1,9 @@
 package io.kovn.controller.zone;
 
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeAddress;
 import io.kovn.ovn.annotations.AnnotationFormatException;
+import io.kovn.ovn.annotations.IpLiterals;
 import io.kovn.ovn.annotations.NodeChassisId;
 import io.kovn.ovn.annotations.NodeEncapIps;
 import io.kovn.ovn.annotations.NodeId;
@@ -11,7 +13,10 @@ import io.kovn.ovn.annotations.OvnAnnotations;
 import io.kovn.ovn.annotations.TrustZoneMembership;
 import io.kovn.ovn.topology.LocalNode;
 import io.kovn.ovn.topology.RemoteNode;
+import java.net.InetAddress;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -75,7 +80,8 @@ public sealed interface NodeView {
             if (!missing.isEmpty()) {
                 return new Incomplete(name, missing);
             }
-            RemoteNode remote = new RemoteNode(name, id, subnets.defaultNetwork(), transit, chassis, encap);
+            RemoteNode remote = new RemoteNode(name, id, subnets.defaultNetwork(), transit, chassis, encap,
+                    nodeIps(node, Optional.of(encap)));
             return new Complete(name, remote,
                     TrustZoneMembership.of(a.get(OvnAnnotations.TRUST_ZONES), chassis.value()));
         } catch (AnnotationFormatException e) {
@@ -102,8 +108,38 @@ public sealed interface NodeView {
         if (s.defaultNetwork().isEmpty()) {
             throw new AnnotationFormatException(OvnAnnotations.NODE_SUBNETS, "no \"default\" network");
         }
+        Optional<NodeEncapIps> encap;
+        try {
+            String e = a.get(OvnAnnotations.NODE_ENCAP_IPS);
+            encap = e == null ? Optional.empty() : Optional.of(NodeEncapIps.parse(e));
+        } catch (AnnotationFormatException e) {
+            // The agent's annotation is optional here: without it the node IPs come from its status.
+            encap = Optional.empty();
+        }
         return Optional.of(new LocalNode(node.getMetadata().getName(), NodeId.parse(id), s.defaultNetwork(),
-                NodeTransitSwitchPortIfaddr.parse(transit)));
+                NodeTransitSwitchPortIfaddr.parse(transit), nodeIps(node, encap)));
+    }
+
+    /**
+     * The node's own addresses that pods reach through management ports: its encap IPs (what the
+     * node agent publishes) and its status InternalIPs, distinct, in that order. Unparseable
+     * status addresses are ignored (the kubelet owns that field, not kovn).
+     */
+    static List<InetAddress> nodeIps(Node node, Optional<NodeEncapIps> encap) {
+        Set<InetAddress> ips = new LinkedHashSet<>();
+        encap.ifPresent(e -> ips.addAll(e.ips()));
+        if (node.getStatus() != null && node.getStatus().getAddresses() != null) {
+            for (NodeAddress address : node.getStatus().getAddresses()) {
+                if ("InternalIP".equals(address.getType()) && address.getAddress() != null) {
+                    try {
+                        ips.add(IpLiterals.parse(address.getAddress()));
+                    } catch (IllegalArgumentException e) {
+                        // not an address literal: skip it
+                    }
+                }
+            }
+        }
+        return List.copyOf(ips);
     }
 
     /** The local chassis id, when published and valid. */

@@ -12,11 +12,11 @@ import org.junit.jupiter.api.Test;
 class PodIpAllocatorTest {
 
     @Test
-    void skipsNetworkGatewayAndBroadcast() {
+    void skipsNetworkGatewayManagementPortAndBroadcast() {
         PodIpAllocator a = new PodIpAllocator(List.of(IpPrefix.parse("10.244.1.0/29")));
         assertThat(a.gateways()).containsExactly(IpLiterals.parse("10.244.1.1"));
         List<String> got = new java.util.ArrayList<>();
-        for (int i = 0; i < 6; i++) {
+        for (int i = 0; i < 5; i++) {
             Allocation r = a.allocate("ns/p" + i);
             if (r instanceof Allocation.Allocated ok) {
                 got.add(ok.addresses().getFirst().toString());
@@ -24,18 +24,21 @@ class PodIpAllocatorTest {
                 got.add(r.toString());
             }
         }
-        assertThat(got).containsExactly("10.244.1.2/29", "10.244.1.3/29", "10.244.1.4/29", "10.244.1.5/29",
+        assertThat(got).containsExactly("10.244.1.3/29", "10.244.1.4/29", "10.244.1.5/29",
                 "10.244.1.6/29", "Exhausted[subnet=10.244.1.0/29]");
     }
 
     @Test
     void dualStackIsAllOrNothingAndIdempotent() {
-        PodIpAllocator a = new PodIpAllocator(List.of(IpPrefix.parse("10.244.1.0/30"), IpPrefix.parse("fd00::/64")));
+        PodIpAllocator a = new PodIpAllocator(List.of(IpPrefix.parse("10.244.1.0/29"), IpPrefix.parse("fd00::/125")));
+        for (int i = 0; i < 3; i++) {
+            assertThat(a.allocate("ns/fill" + i)).isInstanceOf(Allocation.Allocated.class);
+        }
         Allocation first = a.allocate("ns/a");
-        assertThat(first).hasToString("Allocated[addresses=[10.244.1.2/30, fd00::2/64]]");
+        assertThat(first).hasToString("Allocated[addresses=[10.244.1.6/29, fd00::6/125]]");
         assertThat(a.allocate("ns/a")).isEqualTo(first);
         assertThat(a.allocate("ns/b")).isInstanceOf(Allocation.Exhausted.class);
-        assertThat(a.pods()).isEqualTo(1);
+        assertThat(a.pods()).isEqualTo(4);
         a.release("ns/a");
         assertThat(a.allocate("ns/b")).isEqualTo(first);
     }
@@ -47,8 +50,9 @@ class PodIpAllocatorTest {
         assertThat(a.reserve("ns/b", List.of(IpPrefix.parse("10.244.1.9/24"))))
                 .isEqualTo(new Reservation.Conflict(IpPrefix.parse("10.244.1.9/24"), "ns/a"));
         assertThat(a.reserve("ns/c", List.of(IpPrefix.parse("10.244.1.1/24")))).isInstanceOf(Reservation.Invalid.class);
+        assertThat(a.reserve("ns/c", List.of(IpPrefix.parse("10.244.1.2/24")))).isInstanceOf(Reservation.Invalid.class);
         assertThat(a.reserve("ns/c", List.of(IpPrefix.parse("10.244.2.5/24")))).isInstanceOf(Reservation.Invalid.class);
         assertThat(a.reserve("ns/c", List.of(IpPrefix.parse("10.244.1.255/24")))).isInstanceOf(Reservation.Invalid.class);
-        assertThat(a.allocate("ns/d")).hasToString("Allocated[addresses=[10.244.1.2/24]]");
+        assertThat(a.allocate("ns/d")).hasToString("Allocated[addresses=[10.244.1.3/24]]");
     }
 }

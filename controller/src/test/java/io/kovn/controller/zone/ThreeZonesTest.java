@@ -123,6 +123,8 @@ class ThreeZonesTest {
         NodeFacts local = facts(zone);
         List<String> out = new ArrayList<>();
         out.add("name=stor-" + zone + " type=router addresses=router options={router-port=rtos-" + zone + "}");
+        IpPrefix mgmt = new IpPrefix(local.subnet().addressAt(2), local.subnet().length());
+        out.add("name=k8s-" + zone + " type= addresses=" + mac(mgmt) + " " + IpLiterals.format(mgmt.address()) + " options={}");
         out.add("name=tstor-" + zone + " type=router addresses=router options={requested-tnl-key=" + local.id()
                 + ", router-port=rtots-" + zone + "}");
         for (String r : remotes) {
@@ -149,11 +151,16 @@ class ThreeZonesTest {
         return out;
     }
 
-    List<String> expectedRoutes(List<String> remotes) {
+    List<String> expectedRoutes(String zone, List<String> remotes) {
         List<String> out = new ArrayList<>();
+        NodeFacts local = facts(zone);
+        // the local node IP goes to the management port (the subnet's second address)
+        out.add("ip_prefix=" + local.encap() + "/32 nexthop=" + IpLiterals.format(local.subnet().addressAt(2)));
         for (String r : remotes) {
             NodeFacts f = facts(r);
             out.add("ip_prefix=" + f.subnet() + " nexthop=" + IpLiterals.format(f.transit().address())
+                    + " external_ids:ic-node=" + r);
+            out.add("ip_prefix=" + f.encap() + "/32 nexthop=" + IpLiterals.format(f.transit().address())
                     + " external_ids:ic-node=" + r);
         }
         out.sort(null);
@@ -171,7 +178,8 @@ class ThreeZonesTest {
 
     List<String> routes(OvnDatabases d) {
         return nb(d, "Logical_Router_Static_Route", "ip_prefix", "nexthop", "external_ids").stream()
-                .map(l -> l.replaceAll(" external_ids=\\{.*ic-node=([^,}]*).*", " external_ids:ic-node=$1")).sorted().toList();
+                .map(l -> l.contains("ic-node=") ? l.replaceAll(" external_ids=\\{.*ic-node=([^,}]*).*", " external_ids:ic-node=$1")
+                        : l.replaceAll(" external_ids=\\{.*", "")).sorted().toList();
     }
 
     void assertZone(String zone, List<String> remotes, List<String[]> pods) {
@@ -182,7 +190,7 @@ class ThreeZonesTest {
             assertThat(nb(d, "Logical_Switch_Port", "name", "type", "addresses", "options"))
                     .containsExactlyElementsOf(expectedPorts(zone, remotes, pods));
             assertThat(nb(d, "Logical_Router_Port", "name", "mac", "networks")).containsExactlyElementsOf(expectedRouterPorts(zone));
-            assertThat(routes(d)).containsExactlyElementsOf(expectedRoutes(remotes));
+            assertThat(routes(d)).containsExactlyElementsOf(expectedRoutes(zone, remotes));
             assertThat(sb(d, "Chassis", "name", "hostname", "other_config").stream()
                     .filter(l -> l.contains("is-remote=true")).toList()).containsExactlyElementsOf(expectedChassis(remotes));
             List<String> encaps = new ArrayList<>();

@@ -3,6 +3,7 @@ package io.kovn.ovn.topology;
 import io.kovn.ovn.annotations.IpPrefix;
 import io.kovn.ovn.annotations.NodeId;
 import io.kovn.ovn.annotations.NodeTransitSwitchPortIfaddr;
+import java.net.InetAddress;
 import java.util.List;
 import java.util.Objects;
 
@@ -13,9 +14,18 @@ import java.util.Objects;
  * @param id node id
  * @param subnets node subnets, one per family, IPv4 first
  * @param transit the node's transit switch addresses
+ * @param nodeIps the node's own addresses (encap IPs and InternalIPs): pods reach them through the
+ *     management port; may be empty (then only the management port itself is built)
  */
-public record LocalNode(String name, NodeId id, List<IpPrefix> subnets, NodeTransitSwitchPortIfaddr transit) {
+public record LocalNode(String name, NodeId id, List<IpPrefix> subnets, NodeTransitSwitchPortIfaddr transit,
+                        List<InetAddress> nodeIps) {
+    /** A local node whose own addresses are not known yet. */
+    public LocalNode(String name, NodeId id, List<IpPrefix> subnets, NodeTransitSwitchPortIfaddr transit) {
+        this(name, id, subnets, transit, List.of());
+    }
+
     public LocalNode {
+        nodeIps = List.copyOf(nodeIps);
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(transit, "transit");

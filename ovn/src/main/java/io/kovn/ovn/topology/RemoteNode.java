@@ -5,6 +5,7 @@ import io.kovn.ovn.annotations.NodeChassisId;
 import io.kovn.ovn.annotations.NodeEncapIps;
 import io.kovn.ovn.annotations.NodeId;
 import io.kovn.ovn.annotations.NodeTransitSwitchPortIfaddr;
+import java.net.InetAddress;
 import java.util.List;
 import java.util.Objects;
 
@@ -17,10 +18,18 @@ import java.util.Objects;
  * @param transit transit switch addresses
  * @param chassisId the system-id of its chassis
  * @param encapIps its tunnel endpoints
+ * @param nodeIps the node's own addresses (encap IPs and InternalIPs), routed to its transit address
  */
 public record RemoteNode(String name, NodeId id, List<IpPrefix> subnets, NodeTransitSwitchPortIfaddr transit,
-                         NodeChassisId chassisId, NodeEncapIps encapIps) {
+                         NodeChassisId chassisId, NodeEncapIps encapIps, List<InetAddress> nodeIps) {
+    /** A remote node whose own addresses are its encap IPs. */
+    public RemoteNode(String name, NodeId id, List<IpPrefix> subnets, NodeTransitSwitchPortIfaddr transit,
+                      NodeChassisId chassisId, NodeEncapIps encapIps) {
+        this(name, id, subnets, transit, chassisId, encapIps, encapIps.ips());
+    }
+
     public RemoteNode {
+        nodeIps = List.copyOf(nodeIps);
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(transit, "transit");

@@ -31,6 +31,14 @@ public final class TopologyNames {
         return "tstor-" + node;
     }
 
+    /** The node's management port: the logical switch port {@code k8s-<node>} bound to {@link #MANAGEMENT_INTERFACE}. */
+    public static String managementPort(String node) {
+        return "k8s-" + node;
+    }
+
+    /** The OVS internal port on br-int through which the node's host network reaches the overlay. */
+    public static final String MANAGEMENT_INTERFACE = "ovn-k8s-mp0";
+
     /** A pod's logical switch port: {@code <namespace>_<pod>}. */
     public static String podPort(String namespace, String pod) {
         return namespace + "_" + pod;

@@ -38,6 +38,12 @@ import java.util.stream.Collectors;
  * node subnet toward its transit address. SB: one {@code Chassis} per remote node
  * ({@code other_config:is-remote=true}) with a geneve {@code Encap} ({@code csum=true}) per encap IP.
  *
+ * <p>Node reachability: the node switch holds the management port {@code k8s-<node>} (the node's
+ * {@code ovn-k8s-mp0}, address = the subnet's second address, MAC {@code 0a:58:} + its IPv4 bytes);
+ * the cluster router routes each local node IP ({@code /32} or {@code /128}) to that address and each
+ * programmed remote node's IPs to its transit address, where the remote zone's own route hands them
+ * to its management port. So a pod reaches exactly the nodes whose pods it reaches (trust zones).
+ *
  * <p>Every row with an {@code external_ids} column carries its {@link ObjectId}'s ids; {@code Encap}
  * has none and is keyed by {@code <chassis_name>/<ip>} (see {@link #keyOf}).
  */
@@ -121,6 +127,23 @@ public final class ZoneTopology {
 
         Set<Ref> nodePorts = new LinkedHashSet<>();
         nodePorts.add(ref(LogicalSwitchPort.TABLE_NAME, stor));
+        ObjectId mgmt = nodeId(node, "mgmt-port");
+        nodePorts.add(ref(LogicalSwitchPort.TABLE_NAME, mgmt));
+        List<InetAddress> mgmtIps = local.subnets().stream().map(ZoneTopology::managementAddress).toList();
+        String mgmtAddresses = MacAddresses.fromIp(mgmtIps.getFirst()) + " "
+                + mgmtIps.stream().map(IpLiterals::format).collect(Collectors.joining(" "));
+        nb.add(row(LogicalSwitchPort.TABLE_NAME, mgmt, Map.of(), Map.of(
+                LogicalSwitchPort.NAME, TopologyNames.managementPort(node),
+                LogicalSwitchPort.ADDRESSES, Set.of(mgmtAddresses))));
+        for (InetAddress ip : local.nodeIps()) {
+            mgmtIps.stream().filter(m -> IpFamily.of(m) == IpFamily.of(ip)).findFirst().ifPresent(m -> {
+                ObjectId route = nodeId(node, "node-ip-route").with(IdKey.IP, IpLiterals.format(ip));
+                routes.add(ref(LogicalRouterStaticRoute.TABLE_NAME, route));
+                nb.add(row(LogicalRouterStaticRoute.TABLE_NAME, route, Map.of(), Map.of(
+                        LogicalRouterStaticRoute.IP_PREFIX, hostPrefix(ip),
+                        LogicalRouterStaticRoute.NEXTHOP, IpLiterals.format(m))));
+            });
+        }
         Map<PodPort, PodRows> usedPods = new IdentityHashMap<>();
         for (PodPort p : sortedPods) {
             PodRows rows = memo.pods.get(p);
@@ -193,6 +216,15 @@ public final class ZoneTopology {
                         LogicalRouterStaticRoute.NEXTHOP, IpLiterals.format(t.address()))));
             });
         }
+        for (InetAddress ip : r.nodeIps()) {
+            r.transit().all().stream().filter(t -> t.family() == IpFamily.of(ip)).findFirst().ifPresent(t -> {
+                ObjectId route = remoteId(r.name(), "node-ip-route").with(IdKey.IP, IpLiterals.format(ip));
+                routes.add(ref(LogicalRouterStaticRoute.TABLE_NAME, route));
+                nb.add(row(LogicalRouterStaticRoute.TABLE_NAME, route, Map.of("ic-node", r.name()), Map.of(
+                        LogicalRouterStaticRoute.IP_PREFIX, hostPrefix(ip),
+                        LogicalRouterStaticRoute.NEXTHOP, IpLiterals.format(t.address()))));
+            });
+        }
         List<Ref> encaps = new ArrayList<>();
         for (InetAddress ip : r.encapIps().ips()) {
             String key = encapKey(r.chassisId().value(), IpLiterals.format(ip));
@@ -250,6 +282,15 @@ public final class ZoneTopology {
         return ObjectId.of(OwnerType.POD, namespace + "/" + pod);
     }
 
+    /** The management port's address in a node subnet: its second address (the first is the gateway). */
+    public static InetAddress managementAddress(IpPrefix subnet) {
+        return subnet.addressAt(2);
+    }
+
+    private static String hostPrefix(InetAddress ip) {
+        return IpLiterals.format(ip) + (IpFamily.of(ip) == IpFamily.IPV4 ? "/32" : "/128");
+    }
+
     static String encapKey(String chassis, String ip) {
         return chassis + "/" + ip;
     }
@@ -265,9 +306,11 @@ public final class ZoneTopology {
             m.put(s.family() == IpFamily.IPV4 ? "subnet" : "ipv6_prefix", s.family() == IpFamily.IPV4
                     ? s.toString() : IpLiterals.format(s.address()));
         }
-        // The zone controller allocates addresses itself; keep northd's IPAM away from ours.
+        // The zone controller allocates addresses itself; keep northd's IPAM away from ours
+        // (the gateway and the management port).
         if (m.containsKey("subnet")) {
-            m.put("exclude_ips", IpLiterals.format(subnets.getFirst().addressAt(1)));
+            m.put("exclude_ips", IpLiterals.format(subnets.getFirst().addressAt(1)) + ".."
+                    + IpLiterals.format(managementAddress(subnets.getFirst())));
         }
         return m;
     }

@@ -2,6 +2,7 @@ package io.kovn.ovn.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kovn.ovn.annotations.IpLiterals;
 import io.kovn.ovn.annotations.IpPrefix;
 import io.kovn.ovn.annotations.NodeChassisId;
 import io.kovn.ovn.annotations.NodeEncapIps;
@@ -20,11 +21,11 @@ import org.junit.jupiter.api.Test;
 @SuppressWarnings("unchecked")
 class ZoneTopologyTest {
     static final LocalNode A = new LocalNode("node-a", new NodeId(2), List.of(IpPrefix.parse("10.244.0.0/24")),
-            NodeTransitSwitchPortIfaddr.parse("{\"ipv4\":\"100.88.0.2/16\"}"));
+            NodeTransitSwitchPortIfaddr.parse("{\"ipv4\":\"100.88.0.2/16\"}"), List.of(IpLiterals.parse("172.18.0.2")));
     static final RemoteNode B = new RemoteNode("node-b", new NodeId(3), List.of(IpPrefix.parse("10.244.1.0/24")),
             NodeTransitSwitchPortIfaddr.parse("{\"ipv4\":\"100.88.0.3/16\"}"), NodeChassisId.parse("chassis-b"),
             NodeEncapIps.parse("[\"172.18.0.3\"]"));
-    static final PodPort POD = new PodPort("default", "web", "0a:58:0a:f4:00:02", List.of(IpPrefix.parse("10.244.0.2/24")));
+    static final PodPort POD = new PodPort("default", "web", "0a:58:0a:f4:00:03", List.of(IpPrefix.parse("10.244.0.3/24")));
 
     /** name-ish -> concise column view, excluding external_ids. */
     private static Map<String, String> concise(List<DesiredRow> rows) {
@@ -51,6 +52,9 @@ class ZoneTopologyTest {
                 "Logical_Switch_Port default-network-controller:Node:node-a:tstor",
                 "Logical_Switch_Port default-network-controller:RemoteZone:node-b:tstor",
                 "Logical_Router_Static_Route default-network-controller:RemoteZone:node-b:route:v4",
+                "Logical_Router_Static_Route default-network-controller:RemoteZone:node-b:node-ip-route:172.18.0.3",
+                "Logical_Router_Static_Route default-network-controller:Node:node-a:node-ip-route:172.18.0.2",
+                "Logical_Switch_Port default-network-controller:Node:node-a:mgmt-port",
                 "Logical_Switch_Port default-network-controller:Pod:default/web");
         assertThat(nb.get("Logical_Router_Port default-network-controller:Node:node-a:rtos"))
                 .isEqualTo("{mac=0a:58:0a:f4:00:01, name=rtos-node-a, networks=[10.244.0.1/24]}");
@@ -64,8 +68,16 @@ class ZoneTopologyTest {
                         "requested-chassis=chassis-b", "requested-tnl-key=3");
         assertThat(nb.get("Logical_Router_Static_Route default-network-controller:RemoteZone:node-b:route:v4"))
                 .isEqualTo("{ip_prefix=10.244.1.0/24, nexthop=100.88.0.3}");
+        assertThat(nb.get("Logical_Switch_Port default-network-controller:Node:node-a:mgmt-port"))
+                .isEqualTo("{addresses=[0a:58:0a:f4:00:02 10.244.0.2], name=k8s-node-a}");
+        assertThat(nb.get("Logical_Router_Static_Route default-network-controller:Node:node-a:node-ip-route:172.18.0.2"))
+                .isEqualTo("{ip_prefix=172.18.0.2/32, nexthop=10.244.0.2}");
+        assertThat(nb.get("Logical_Router_Static_Route default-network-controller:RemoteZone:node-b:node-ip-route:172.18.0.3"))
+                .isEqualTo("{ip_prefix=172.18.0.3/32, nexthop=100.88.0.3}");
+        assertThat(nb.get("Logical_Switch default-network-controller:Node:node-a:switch"))
+                .contains("exclude_ips=10.244.0.1..10.244.0.2");
         assertThat(nb.get("Logical_Switch_Port default-network-controller:Pod:default/web"))
-                .isEqualTo("{addresses=[0a:58:0a:f4:00:02 10.244.0.2], name=default_web, port_security=[0a:58:0a:f4:00:02 10.244.0.2]}");
+                .isEqualTo("{addresses=[0a:58:0a:f4:00:03 10.244.0.3], name=default_web, port_security=[0a:58:0a:f4:00:03 10.244.0.3]}");
         assertThat(nb.get("Logical_Switch default-network-controller:Cluster:transit_switch"))
                 .contains("interconn-ts=transit_switch", "requested-tnl-key=16711683");
 
@@ -73,7 +85,7 @@ class ZoneTopologyTest {
         assertThat((Set<Object>) ts.columns().get("ports")).containsExactlyInAnyOrder(
                 Ref.to("Logical_Switch_Port", "default-network-controller:Node:node-a:tstor"),
                 Ref.to("Logical_Switch_Port", "default-network-controller:RemoteZone:node-b:tstor"));
-        DesiredRow route = d.northbound().stream().filter(r -> r.table().equals("Logical_Router_Static_Route")).findFirst().orElseThrow();
+        DesiredRow route = d.northbound().stream().filter(r -> r.key().endsWith("node-b:route:v4")).findFirst().orElseThrow();
         assertThat((Map<Object, Object>) route.columns().get("external_ids")).containsEntry("ic-node", "node-b")
                 .containsEntry("k8s.ovn.org/owner-controller", "default-network-controller")
                 .containsEntry("k8s.ovn.org/owner-type", "RemoteZone");
@@ -108,7 +120,8 @@ class ZoneTopologyTest {
         ZoneTopology.Desired d = ZoneTopology.desired(A, List.of(dual), List.of());
         assertThat(d.northbound().stream().filter(r -> r.table().equals("Logical_Router_Static_Route"))
                 .map(r -> r.columns().get("ip_prefix") + " via " + r.columns().get("nexthop")).collect(Collectors.toSet()))
-                .containsExactlyInAnyOrder("10.244.2.0/24 via 100.88.0.4", "fd00:10:244:3::/64 via fd97::4");
+                .containsExactlyInAnyOrder("10.244.2.0/24 via 100.88.0.4", "fd00:10:244:3::/64 via fd97::4",
+                        "172.18.0.4/32 via 100.88.0.4", "172.19.0.4/32 via 100.88.0.4", "172.18.0.2/32 via 10.244.0.2");
         assertThat(d.southbound()).filteredOn(r -> r.table().equals("Encap")).hasSize(2);
     }
 

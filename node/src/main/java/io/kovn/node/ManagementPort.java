@@ -1,0 +1,106 @@
+package io.kovn.node;
+
+import io.kovn.node.ovs.OvsVsctl;
+import io.kovn.ovn.annotations.IpFamily;
+import io.kovn.ovn.annotations.IpLiterals;
+import io.kovn.ovn.annotations.IpPrefix;
+import io.kovn.ovn.annotations.MacAddresses;
+import io.kovn.ovn.topology.TopologyNames;
+import io.kovn.ovn.topology.ZoneTopology;
+import io.kovn.runtime.net.Netns;
+import java.net.InetAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The node's management port: the OVS internal port {@value TopologyNames#MANAGEMENT_INTERFACE} on
+ * br-int, bound to the logical switch port {@code k8s-<node>}, through which the node's host network
+ * (and its hostNetwork pods) and the overlay reach each other.
+ *
+ * <p>It carries the node subnet's second address (the first is the router's) with the MAC
+ * {@code 0a:58:} + its IPv4 bytes, and the node routes the cluster subnets through the router
+ * ({@code .1}) on it. Every step is idempotent ({@code --may-exist}, {@code replace}), so an agent
+ * restart converges to the same wiring.
+ *
+ * @param node the node name
+ * @param subnets the node subnets (from {@code k8s.ovn.org/node-subnets}), one per family
+ * @param clusterSubnets the cluster's pod networks, routed via the node subnet's gateway
+ * @param mtu the interface MTU (the pods' MTU)
+ */
+public record ManagementPort(String node, List<IpPrefix> subnets, List<IpPrefix> clusterSubnets, int mtu) {
+    public ManagementPort {
+        Objects.requireNonNull(node, "node");
+        subnets = List.copyOf(subnets);
+        clusterSubnets = List.copyOf(clusterSubnets);
+        if (subnets.isEmpty()) {
+            throw new IllegalArgumentException("node " + node + " has no subnet");
+        }
+    }
+
+    /** The interface name, {@value TopologyNames#MANAGEMENT_INTERFACE}. */
+    public String interfaceName() {
+        return TopologyNames.MANAGEMENT_INTERFACE;
+    }
+
+    /** The port's addresses: each subnet's second address with the subnet's length. */
+    public List<IpPrefix> addresses() {
+        return subnets.stream().map(s -> new IpPrefix(ZoneTopology.managementAddress(s), s.length())).toList();
+    }
+
+    /** The port's MAC, derived from its first address as the zone's logical switch port has it. */
+    public String mac() {
+        return MacAddresses.fromIp(addresses().getFirst().address());
+    }
+
+    /** The ovs-vsctl arguments that create (or keep) the internal port bound to {@code k8s-<node>} (pure). */
+    public List<String> vsctlArgs(String bridge) {
+        String iface = interfaceName();
+        return List.of("--", "--may-exist", "add-port", bridge, iface,
+                "--", "set", "Interface", iface, "type=internal", "mac=" + OvsVsctl.quote(mac()),
+                "external_ids:iface-id=" + OvsVsctl.quote(TopologyNames.managementPort(node)));
+    }
+
+    /** The {@code ip -batch} lines that address the port and route the cluster subnets through it (pure). */
+    public List<String> ipLines() {
+        String iface = interfaceName();
+        List<String> lines = new ArrayList<>();
+        lines.add("link set dev " + iface + " address " + mac() + " mtu " + mtu + " up");
+        for (IpPrefix a : addresses()) {
+            lines.add("addr replace " + a + " dev " + iface + (a.family() == IpFamily.IPV6 ? " nodad" : ""));
+        }
+        for (IpPrefix cluster : clusterSubnets) {
+            subnets.stream().filter(s -> s.family() == cluster.family()).findFirst().ifPresent(s -> {
+                InetAddress gateway = s.addressAt(1);
+                lines.add("route replace " + cluster + " via " + IpLiterals.format(gateway) + " dev " + iface);
+            });
+        }
+        return lines;
+    }
+
+    /** The sysctl settings the node needs: forwarding on, so the host may route between pods and its links. */
+    public List<String> sysctls() {
+        List<String> out = new ArrayList<>();
+        if (subnets.stream().anyMatch(s -> s.family() == IpFamily.IPV4)) {
+            out.add("net.ipv4.ip_forward=1");
+        }
+        if (subnets.stream().anyMatch(s -> s.family() == IpFamily.IPV6)) {
+            out.add("net.ipv6.conf.all.forwarding=1");
+        }
+        return out;
+    }
+
+    /**
+     * Creates or repairs the port: the OVS internal port, then (once ovs-vswitchd made the device)
+     * its MAC, MTU, addresses and routes, checksum offload off (the userspace datapath needs it for
+     * TCP), and forwarding.
+     */
+    public void apply(OvsVsctl vsctl, String bridge, Netns nodeNetns) {
+        vsctl.run(vsctlArgs(bridge));
+        nodeNetns.ipBatch(ipLines());
+        nodeNetns.disableTxChecksum(interfaceName());
+        for (String s : sysctls()) {
+            nodeNetns.exec("sysctl", "-q", "-w", s);
+        }
+    }
+}

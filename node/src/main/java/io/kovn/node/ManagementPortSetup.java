@@ -1,0 +1,101 @@
+package io.kovn.node;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kovn.ovn.annotations.AnnotationFormatException;
+import io.kovn.ovn.annotations.IpPrefix;
+import io.kovn.ovn.annotations.NodeSubnets;
+import io.kovn.ovn.annotations.OvnAnnotations;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Brings up the {@link ManagementPort} once the cluster manager has given the node its subnet: waits
+ * for {@code k8s.ovn.org/node-subnets} on the agent's Node, then applies the port, retrying with
+ * backoff until it succeeds or the agent stops.
+ */
+final class ManagementPortSetup implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ManagementPortSetup.class);
+    private static final Duration WAIT_STEP = Duration.ofSeconds(30);
+
+    private final KubernetesClient client;
+    private final NodeAgentConfig config;
+    private final CompletableFuture<ManagementPort> done = new CompletableFuture<>();
+    private final Thread thread;
+    private volatile boolean closed;
+
+    private ManagementPortSetup(KubernetesClient client, NodeAgentConfig config) {
+        this.client = client;
+        this.config = config;
+        this.thread = Thread.ofVirtual().name("mgmt-port-" + config.nodeName()).unstarted(this::run);
+    }
+
+    static ManagementPortSetup start(KubernetesClient client, NodeAgentConfig config) {
+        ManagementPortSetup s = new ManagementPortSetup(client, config);
+        s.thread.start();
+        return s;
+    }
+
+    /** Completes with the applied port. */
+    CompletableFuture<ManagementPort> done() {
+        return done;
+    }
+
+    /** The node's subnets from its annotation, empty while absent (pure). */
+    static Optional<List<IpPrefix>> subnetsOf(Node node) {
+        Map<String, String> a = node == null ? null : node.getMetadata().getAnnotations();
+        String value = a == null ? null : a.get(OvnAnnotations.NODE_SUBNETS);
+        if (value == null) {
+            return Optional.empty();
+        }
+        try {
+            List<IpPrefix> subnets = NodeSubnets.parse(value).defaultNetwork();
+            return subnets.isEmpty() ? Optional.empty() : Optional.of(subnets);
+        } catch (AnnotationFormatException e) {
+            return Optional.empty();
+        }
+    }
+
+    private void run() {
+        long backoffMs = 200;
+        while (!closed) {
+            try {
+                Node node = client.nodes().withName(config.nodeName())
+                        .waitUntilCondition(n -> subnetsOf(n).isPresent(), WAIT_STEP.toMillis(), TimeUnit.MILLISECONDS);
+                ManagementPort port = new ManagementPort(config.nodeName(), subnetsOf(node).orElseThrow(),
+                        config.clusterSubnets(), config.defaultMtu());
+                long t0 = System.nanoTime();
+                port.apply(config.vsctl(), config.ovs().integrationBridge(), config.nodeNetns());
+                LOG.info("management port {} of {} up with {} in {} ms", port.interfaceName(), config.nodeName(),
+                        port.addresses(), (System.nanoTime() - t0) / 1_000_000);
+                done.complete(port);
+                return;
+            } catch (RuntimeException e) {
+                if (closed) {
+                    break;
+                }
+                LOG.warn("management port of {} not ready yet: {}", config.nodeName(), e.getMessage());
+                try {
+                    Thread.sleep(backoffMs);
+                } catch (InterruptedException ie) {
+                    break;
+                }
+                backoffMs = Math.min(backoffMs * 2, 5_000);
+            }
+        }
+        done.cancel(false);
+    }
+
+    /** Stops waiting; a port already applied stays (the kernel and conf.db hold it). */
+    @Override
+    public void close() {
+        closed = true;
+        thread.interrupt();
+    }
+}

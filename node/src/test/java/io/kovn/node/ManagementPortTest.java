@@ -1,0 +1,55 @@
+package io.kovn.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.kovn.ovn.annotations.IpPrefix;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ManagementPortTest {
+    private static final ManagementPort PORT = new ManagementPort("node-a", List.of(IpPrefix.parse("10.244.1.0/24")),
+            List.of(IpPrefix.parse("10.244.0.0/16")), 1400);
+
+    @Test
+    void takesTheSubnetsSecondAddressAndItsMac() {
+        assertThat(PORT.addresses()).containsExactly(IpPrefix.parse("10.244.1.2/24"));
+        assertThat(PORT.mac()).isEqualTo("0a:58:0a:f4:01:02");
+        assertThat(PORT.interfaceName()).isEqualTo("ovn-k8s-mp0");
+    }
+
+    @Test
+    void ovsPortIsAnInternalPortBoundToTheNodesLogicalPort() {
+        assertThat(PORT.vsctlArgs("br-int")).containsExactly("--", "--may-exist", "add-port", "br-int", "ovn-k8s-mp0",
+                "--", "set", "Interface", "ovn-k8s-mp0", "type=internal", "mac=\"0a:58:0a:f4:01:02\"",
+                "external_ids:iface-id=\"k8s-node-a\"");
+    }
+
+    @Test
+    void kernelSideIsIdempotentAndRoutesTheClusterThroughTheGateway() {
+        assertThat(PORT.ipLines()).containsExactly(
+                "link set dev ovn-k8s-mp0 address 0a:58:0a:f4:01:02 mtu 1400 up",
+                "addr replace 10.244.1.2/24 dev ovn-k8s-mp0",
+                "route replace 10.244.0.0/16 via 10.244.1.1 dev ovn-k8s-mp0");
+        assertThat(PORT.sysctls()).containsExactly("net.ipv4.ip_forward=1");
+    }
+
+    @Test
+    void dualStackRoutesEachFamilyThroughItsOwnGateway() {
+        ManagementPort dual = new ManagementPort("n", List.of(IpPrefix.parse("10.244.1.0/24"), IpPrefix.parse("fd00:10:244:2::/64")),
+                List.of(IpPrefix.parse("10.244.0.0/16"), IpPrefix.parse("fd00:10:244::/48")), 1400);
+        assertThat(dual.ipLines()).contains("addr replace fd00:10:244:2::2/64 dev ovn-k8s-mp0 nodad",
+                "route replace fd00:10:244::/48 via fd00:10:244:2::1 dev ovn-k8s-mp0");
+        assertThat(dual.sysctls()).containsExactly("net.ipv4.ip_forward=1", "net.ipv6.conf.all.forwarding=1");
+    }
+
+    @Test
+    void subnetsComeFromTheNodeSubnetsAnnotationOnceWritten() {
+        assertThat(ManagementPortSetup.subnetsOf(new NodeBuilder().withNewMetadata().withName("a").endMetadata().build())).isEmpty();
+        assertThat(ManagementPortSetup.subnetsOf(new NodeBuilder().withNewMetadata().withName("a")
+                .addToAnnotations("k8s.ovn.org/node-subnets", "{\"default\":[\"10.244.3.0/24\"]}").endMetadata().build()))
+                .contains(List.of(IpPrefix.parse("10.244.3.0/24")));
+        assertThat(ManagementPortSetup.subnetsOf(new NodeBuilder().withNewMetadata().withName("a")
+                .addToAnnotations("k8s.ovn.org/node-subnets", "nonsense").endMetadata().build())).isEmpty();
+    }
+}
