@@ -169,9 +169,9 @@ public final class AdminPolicyTranslator {
         Map<Protocol, SortedSet<String>> terms = NamedPorts.terms(owners, names, families);
         for (Map.Entry<Protocol, SortedSet<String>> e : terms.entrySet()) {
             Protocol protocol = e.getKey();
-            String match = rule.direction() == PolicyDirection.INGRESS
-                    ? Matches.and(l3, protocol.field(), Matches.namedPortTerms(e.getValue()))
-                    : Matches.and(pgMatch, l3, protocol.field(), Matches.namedPortTerms(e.getValue()));
+            // Deliberately unlike the reference, ingress keeps its `outport == @<pg>`: without it, in
+            // interconnect mode the ACL also fires in the source zone on the way to the router port.
+            String match = Matches.and(pgMatch, l3, protocol.field(), Matches.namedPortTerms(e.getValue()));
             acls.add(factory.acl(protocol.field() + "-namedPort", match));
         }
     }
