@@ -13,10 +13,12 @@ import io.kovn.ovsdb.diff.DesiredState;
 import io.kovn.ovsdb.diff.Owner;
 import io.kovn.ovsdb.diff.Ref;
 import io.kovn.ovsdb.diff.RowKey;
+import io.kovn.policy.StatefulPods;
 import io.kovn.policy.model.DesiredAcl;
 import io.kovn.policy.model.DesiredAddressSet;
 import io.kovn.policy.model.DesiredPolicyState;
 import io.kovn.policy.model.DesiredPortGroup;
+import io.kovn.policy.model.PolicyRows;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -32,10 +34,14 @@ import java.util.TreeMap;
 public final class NorthboundRows {
     /** The tables the policy reconcile owns rows in, in dependency order. */
     public static final List<String> TABLES = List.of(AddressSet.TABLE_NAME, Acl.TABLE_NAME, PortGroup.TABLE_NAME);
-    /** Owner types of policy rows (names from the reference, so its runbooks find them). */
+    /**
+     * Owner types of policy rows (names from the reference, so its runbooks find them); {@code Cluster}
+     * for the cluster port group that keeps pods stateful ({@link StatefulPods}). No other kovn
+     * controller owns rows in {@link #TABLES}.
+     */
     public static final Set<String> OWNER_TYPES = Set.of(OwnerType.ADMIN_NETWORK_POLICY.wireName(),
             OwnerType.BASELINE_ADMIN_NETWORK_POLICY.wireName(), OwnerType.NETWORK_POLICY.wireName(),
-            OwnerType.NETPOL_NAMESPACE.wireName());
+            OwnerType.NETPOL_NAMESPACE.wireName(), OwnerType.CLUSTER.wireName());
     /** The meter every policy ACL names; created when absent. */
     public static final String METER = DesiredAcl.LOGGING_METER;
     /** Packets per second ovn-controller logs per ACL at most (the reference's default rate). */
@@ -56,14 +62,26 @@ public final class NorthboundRows {
      * @param switchPorts logical switch port name to its uuid, as the NB holds them now
      */
     public static DesiredState of(DesiredPolicyState state, Map<String, Uuid> switchPorts) {
+        return of(state, new PolicyRows(List.of(), List.of(), List.of(), List.of()), switchPorts);
+    }
+
+    /**
+     * The desired policy rows plus {@code extra} rows (the {@link StatefulPods} rows of the same
+     * translation).
+     *
+     * @param state the translation's output
+     * @param extra further rows, named and keyed apart from the state's
+     * @param switchPorts logical switch port name to its uuid, as the NB holds them now
+     */
+    public static DesiredState of(DesiredPolicyState state, PolicyRows extra, Map<String, Uuid> switchPorts) {
         DesiredState.Builder b = empty();
-        for (DesiredAddressSet set : state.addressSets().values()) {
+        for (DesiredAddressSet set : concat(state.addressSets().values(), extra.addressSets())) {
             b.add(AddressSet.newRow().withName(set.name()).withAddresses(set.addresses()).withExternalIds(set.externalIds()));
         }
-        for (DesiredAcl acl : state.acls().values()) {
+        for (DesiredAcl acl : concat(state.acls().values(), extra.acls())) {
             b.add(acl(acl));
         }
-        for (DesiredPortGroup pg : state.portGroups().values()) {
+        for (DesiredPortGroup pg : concat(state.portGroups().values(), extra.portGroups())) {
             Set<Uuid> members = new LinkedHashSet<>();
             for (String port : pg.ports()) {
                 Uuid uuid = switchPorts.get(port);
@@ -77,6 +95,12 @@ public final class NorthboundRows {
                     .withRefs(PortGroup.PORTS, members));
         }
         return b.build();
+    }
+
+    private static <T> List<T> concat(java.util.Collection<T> first, List<T> second) {
+        List<T> all = new java.util.ArrayList<>(first);
+        all.addAll(second);
+        return all;
     }
 
     /**

@@ -19,6 +19,7 @@ import io.kovn.ovsdb.diff.DesiredState;
 import io.kovn.ovsdb.diff.Owner;
 import io.kovn.ovsdb.diff.Plan;
 import io.kovn.policy.PolicyTranslator;
+import io.kovn.policy.StatefulPods;
 import io.kovn.policy.admin.AnpPriorities;
 import io.kovn.policy.model.DesiredPolicyState;
 import io.kovn.policy.model.IpFamily;
@@ -113,8 +114,9 @@ public final class PolicyReconciler implements Reconciler<String> {
 
     private ReconcileResult reconcileOnce() {
         Map<String, Uuid> ports = nb.switchPorts();
-        DesiredPolicyState state = PolicyTranslator.translate(snapshot(ports.keySet()));
-        DesiredState desired = NorthboundRows.of(state, ports);
+        PolicySnapshot snapshot = snapshot(ports.keySet());
+        DesiredPolicyState state = PolicyTranslator.translate(snapshot);
+        DesiredState desired = NorthboundRows.of(state, StatefulPods.rows(snapshot, state), ports);
         PolicyWrite write = writer.write(desired);
         Function<PolicyRef, Optional<String>> errorOf = ref -> Optional.empty();
         switch (write) {

@@ -16,6 +16,7 @@ import io.kovn.ovsdb.diff.DesiredState;
 import io.kovn.ovsdb.diff.Plan;
 import io.kovn.ovsdb.ops.Operation;
 import io.kovn.ovsdb.schema.DatabaseSchema;
+import io.kovn.policy.StatefulPods;
 import io.kovn.policy.model.AclAction;
 import io.kovn.policy.model.AclDirection;
 import io.kovn.policy.model.DesiredAcl;
@@ -101,6 +102,38 @@ class NorthboundRowsTest {
         Plan late = Diff.of(NB, NorthboundRows.owner(CONTROLLER), NorthboundRows.of(anp(Set.of("10.0.0.1")), more), CurrentState.of(converged));
         assertThat(late.counts()).isEqualTo(new Plan.Counts(0, 0, 1, 0));
         assertThat(((Operation.Mutate) late.operations().getFirst()).table()).isEqualTo(PortGroup.TABLE_NAME);
+    }
+
+    @Test
+    void theClusterPortGroupIsOwnedLikePolicyRowsAndMutatedIncrementally() {
+        Map<String, List<Row>> empty = Map.of(AddressSet.TABLE_NAME, List.of(), Acl.TABLE_NAME, List.of(),
+                PortGroup.TABLE_NAME, List.of(), LogicalSwitchPort.TABLE_NAME, List.of());
+        var stateful = StatefulPods.rows(CONTROLLER, new TreeSet<>(Set.of("ns_web", "ns_db", "ns_late")));
+        Plan fresh = Diff.of(NB, NorthboundRows.owner(CONTROLLER), NorthboundRows.of(anp(Set.of("10.0.0.1")), stateful, PORTS),
+                CurrentState.of(empty));
+        // the ANP's 3 rows, the cluster port group and its 2 ACLs
+        assertThat(fresh.counts()).isEqualTo(new Plan.Counts(6, 0, 0, 0));
+        var clusterAcls = fresh.operations().stream().map(Operation.Insert.class::cast)
+                .filter(i -> i.table().equals(Acl.TABLE_NAME) && i.row().get(Acl.PRIORITY).equals(0L)).toList();
+        assertThat(clusterAcls).extracting(i -> i.row().get(Acl.ACTION)).containsOnly("allow-related");
+        assertThat(clusterAcls).extracting(i -> i.row().get(Acl.TIER)).containsOnly(3L);
+
+        Map<String, List<Row>> converged = applied(fresh);
+        assertThat(Diff.of(NB, NorthboundRows.owner(CONTROLLER), NorthboundRows.of(anp(Set.of("10.0.0.1")), stateful, PORTS),
+                CurrentState.of(converged)).isEmpty()).isTrue();
+
+        // the late pod's port appears: one mutate of each port group holding it
+        Map<String, Uuid> more = new HashMap<>(PORTS);
+        more.put("ns_late", Uuid.of("44444444-4444-4444-4444-444444444444"));
+        Plan late = Diff.of(NB, NorthboundRows.owner(CONTROLLER), NorthboundRows.of(anp(Set.of("10.0.0.1")), stateful, more),
+                CurrentState.of(converged));
+        assertThat(late.counts()).isEqualTo(new Plan.Counts(0, 0, 2, 0));
+
+        // without the stateful rows (no policy left), kovn's Cluster rows in these tables are removed
+        Plan gone = Diff.of(NB, NorthboundRows.owner(CONTROLLER), NorthboundRows.of(anp(Set.of("10.0.0.1")), PORTS),
+                CurrentState.of(converged));
+        assertThat(gone.isEmpty()).isFalse();
+        assertThat(gone.counts().inserts() + gone.counts().updates()).isZero();
     }
 
     @Test
