@@ -137,6 +137,8 @@ public final class NodeCertificateBootstrap implements AutoCloseable {
     return new ConfigBuilder(bootstrapConfig)
         .withOauthToken(null).withUsername(null).withPassword(null).withAutoOAuthToken(null)
         .withClientCertFile(null).withClientKeyFile(null)
+        // the node acts as itself from now on: the API server takes its user from the certificate
+        .withImpersonateUsername(null).withImpersonateGroups(new String[0]).withImpersonateExtras(java.util.Map.of())
         .withClientCertData(base64.encodeToString(credentials.certificatePem().getBytes(StandardCharsets.US_ASCII)))
         .withClientKeyData(base64.encodeToString(credentials.keyPem().getBytes(StandardCharsets.US_ASCII)))
         .withClientKeyAlgo(credentials.key().getAlgorithm())
