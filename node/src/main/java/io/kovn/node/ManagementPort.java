@@ -27,12 +27,17 @@ import java.util.Objects;
  * @param subnets the node subnets (from {@code k8s.ovn.org/node-subnets}), one per family
  * @param clusterSubnets the cluster's pod networks, routed via the node subnet's gateway
  * @param mtu the interface MTU (the pods' MTU)
+ * @param nodeIps the node's own addresses (at most one per family used): the source of host traffic
+ *     toward pods, so that pods (and their policies) see the node IP, and unconnected UDP replies to
+ *     a pod that called the node IP come from the address it called
  */
-public record ManagementPort(String node, List<IpPrefix> subnets, List<IpPrefix> clusterSubnets, int mtu) {
+public record ManagementPort(String node, List<IpPrefix> subnets, List<IpPrefix> clusterSubnets, int mtu,
+                             List<InetAddress> nodeIps) {
     public ManagementPort {
         Objects.requireNonNull(node, "node");
         subnets = List.copyOf(subnets);
         clusterSubnets = List.copyOf(clusterSubnets);
+        nodeIps = List.copyOf(nodeIps);
         if (subnets.isEmpty()) {
             throw new IllegalArgumentException("node " + node + " has no subnet");
         }
@@ -69,20 +74,35 @@ public record ManagementPort(String node, List<IpPrefix> subnets, List<IpPrefix>
         for (IpPrefix a : addresses()) {
             lines.add("addr replace " + a + " dev " + iface + (a.family() == IpFamily.IPV6 ? " nodad" : ""));
         }
+        for (IpPrefix s : subnets) {
+            // The kernel's own connected route, with the node IP as source instead of the port's.
+            sourceFor(s.family()).ifPresent(src -> lines.add("route replace " + s.network() + " dev " + iface
+                    + " proto kernel scope link src " + IpLiterals.format(src)));
+        }
         for (IpPrefix cluster : clusterSubnets) {
             subnets.stream().filter(s -> s.family() == cluster.family()).findFirst().ifPresent(s -> {
                 InetAddress gateway = s.addressAt(1);
-                lines.add("route replace " + cluster + " via " + IpLiterals.format(gateway) + " dev " + iface);
+                lines.add("route replace " + cluster + " via " + IpLiterals.format(gateway) + " dev " + iface
+                        + sourceFor(cluster.family()).map(src -> " src " + IpLiterals.format(src)).orElse(""));
             });
         }
         return lines;
     }
 
-    /** The sysctl settings the node needs: forwarding on, so the host may route between pods and its links. */
+    private java.util.Optional<InetAddress> sourceFor(IpFamily family) {
+        return nodeIps.stream().filter(ip -> IpFamily.of(ip) == family).findFirst();
+    }
+
+    /**
+     * The sysctl settings the node needs: forwarding on, so the host may route between pods and its
+     * links, and ARP requests sourced from the port's address.
+     */
     public List<String> sysctls() {
         List<String> out = new ArrayList<>();
         if (subnets.stream().anyMatch(s -> s.family() == IpFamily.IPV4)) {
             out.add("net.ipv4.ip_forward=1");
+            // ARP from the port's own address: the router answers ARP only from its subnet.
+            out.add("net.ipv4.conf." + interfaceName() + ".arp_announce=2");
         }
         if (subnets.stream().anyMatch(s -> s.family() == IpFamily.IPV6)) {
             out.add("net.ipv6.conf.all.forwarding=1");

@@ -3,6 +3,7 @@ package io.kovn.node;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kovn.ovn.annotations.AnnotationFormatException;
+import io.kovn.ovn.annotations.IpLiterals;
 import io.kovn.ovn.annotations.IpPrefix;
 import io.kovn.ovn.annotations.NodeSubnets;
 import io.kovn.ovn.annotations.OvnAnnotations;
@@ -69,7 +70,7 @@ final class ManagementPortSetup implements AutoCloseable {
                 Node node = client.nodes().withName(config.nodeName())
                         .waitUntilCondition(n -> subnetsOf(n).isPresent(), WAIT_STEP.toMillis(), TimeUnit.MILLISECONDS);
                 ManagementPort port = new ManagementPort(config.nodeName(), subnetsOf(node).orElseThrow(),
-                        config.clusterSubnets(), config.defaultMtu());
+                        config.clusterSubnets(), config.defaultMtu(), List.of(IpLiterals.parse(config.ovs().encapIp())));
                 long t0 = System.nanoTime();
                 port.apply(config.vsctl(), config.ovs().integrationBridge(), config.nodeNetns());
                 LOG.info("management port {} of {} up with {} in {} ms", port.interfaceName(), config.nodeName(),

@@ -3,13 +3,14 @@ package io.kovn.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.kovn.ovn.annotations.IpLiterals;
 import io.kovn.ovn.annotations.IpPrefix;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ManagementPortTest {
     private static final ManagementPort PORT = new ManagementPort("node-a", List.of(IpPrefix.parse("10.244.1.0/24")),
-            List.of(IpPrefix.parse("10.244.0.0/16")), 1400);
+            List.of(IpPrefix.parse("10.244.0.0/16")), 1400, List.of(IpLiterals.parse("172.18.0.2")));
 
     @Test
     void takesTheSubnetsSecondAddressAndItsMac() {
@@ -26,21 +27,23 @@ class ManagementPortTest {
     }
 
     @Test
-    void kernelSideIsIdempotentAndRoutesTheClusterThroughTheGateway() {
+    void kernelSideIsIdempotentAndRoutesTheClusterThroughTheGatewayFromTheNodeIp() {
         assertThat(PORT.ipLines()).containsExactly(
                 "link set dev ovn-k8s-mp0 address 0a:58:0a:f4:01:02 mtu 1400 up",
                 "addr replace 10.244.1.2/24 dev ovn-k8s-mp0",
-                "route replace 10.244.0.0/16 via 10.244.1.1 dev ovn-k8s-mp0");
-        assertThat(PORT.sysctls()).containsExactly("net.ipv4.ip_forward=1");
+                "route replace 10.244.1.0/24 dev ovn-k8s-mp0 proto kernel scope link src 172.18.0.2",
+                "route replace 10.244.0.0/16 via 10.244.1.1 dev ovn-k8s-mp0 src 172.18.0.2");
+        assertThat(PORT.sysctls()).containsExactly("net.ipv4.ip_forward=1", "net.ipv4.conf.ovn-k8s-mp0.arp_announce=2");
     }
 
     @Test
     void dualStackRoutesEachFamilyThroughItsOwnGateway() {
         ManagementPort dual = new ManagementPort("n", List.of(IpPrefix.parse("10.244.1.0/24"), IpPrefix.parse("fd00:10:244:2::/64")),
-                List.of(IpPrefix.parse("10.244.0.0/16"), IpPrefix.parse("fd00:10:244::/48")), 1400);
+                List.of(IpPrefix.parse("10.244.0.0/16"), IpPrefix.parse("fd00:10:244::/48")), 1400, List.of());
         assertThat(dual.ipLines()).contains("addr replace fd00:10:244:2::2/64 dev ovn-k8s-mp0 nodad",
                 "route replace fd00:10:244::/48 via fd00:10:244:2::1 dev ovn-k8s-mp0");
-        assertThat(dual.sysctls()).containsExactly("net.ipv4.ip_forward=1", "net.ipv6.conf.all.forwarding=1");
+        assertThat(dual.sysctls()).containsExactly("net.ipv4.ip_forward=1", "net.ipv4.conf.ovn-k8s-mp0.arp_announce=2",
+                "net.ipv6.conf.all.forwarding=1");
     }
 
     @Test
