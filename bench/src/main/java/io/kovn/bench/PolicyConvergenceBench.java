@@ -42,7 +42,7 @@ public final class PolicyConvergenceBench {
     private PolicyConvergenceBench() {}
 
     public static void main(String[] args) throws Exception {
-        System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+        quietLogs();
         PolicyBenchCluster.Scale scale = PolicyBenchCluster.Scale.FULL;
         int relabels = 40;
         int churn = 20;
@@ -111,6 +111,21 @@ public final class PolicyConvergenceBench {
         report.totalS = (System.nanoTime() - started) / 1e9;
         report.print(scale);
         System.exit(0);
+    }
+
+    /**
+     * Logback's default is DEBUG to the console: the mock API server alone would log every request
+     * with its whole object (85 MB per run), and that logging would be measured along with kovn.
+     */
+    private static void quietLogs() {
+        Object factory = org.slf4j.LoggerFactory.getILoggerFactory();
+        try { // reflection: logback is on the runtime class path only
+            Object root = factory.getClass().getMethod("getLogger", String.class).invoke(factory, org.slf4j.Logger.ROOT_LOGGER_NAME);
+            Class<?> level = Class.forName("ch.qos.logback.classic.Level", true, factory.getClass().getClassLoader());
+            root.getClass().getMethod("setLevel", level).invoke(root, level.getField("WARN").get(null));
+        } catch (ReflectiveOperationException notLogback) {
+            // another SLF4J binding: its own configuration applies
+        }
     }
 
     /** Starts the policy controller on the converged zone and waits until it has written everything. */
