@@ -1,5 +1,9 @@
 package io.kovn.identity;
 
+import io.fabric8.kubernetes.api.model.certificates.v1.CertificateSigningRequest;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
@@ -56,5 +60,26 @@ public final class KeyedWorker implements AutoCloseable {
   @Override
   public void close() {
     thread.shutdownNow();
+  }
+
+  /**
+   * Watches CertificateSigningRequests and queues each added or updated one by name on
+   * {@code worker} (the approver and the sandbox signer both reconcile CSRs by name).
+   */
+  public static SharedIndexInformer<CertificateSigningRequest> watchCsrs(KubernetesClient client, KeyedWorker worker) {
+    return client.certificates().v1().certificateSigningRequests().inform(new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(CertificateSigningRequest csr) {
+        worker.enqueue(csr.getMetadata().getName());
+      }
+
+      @Override
+      public void onUpdate(CertificateSigningRequest before, CertificateSigningRequest after) {
+        worker.enqueue(after.getMetadata().getName());
+      }
+
+      @Override
+      public void onDelete(CertificateSigningRequest csr, boolean unknownFinalState) {}
+    });
   }
 }

@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.api.model.certificates.v1.CertificateSigningRequest
 import io.fabric8.kubernetes.api.model.certificates.v1.CertificateSigningRequestCondition;
 import io.fabric8.kubernetes.api.model.certificates.v1.CertificateSigningRequestConditionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.kovn.identity.KeyedWorker;
 import java.time.Clock;
@@ -48,20 +47,7 @@ public final class CsrApprover implements AutoCloseable {
 
   /** Starts watching CSRs. */
   public CsrApprover start() {
-    informer = client.certificates().v1().certificateSigningRequests().inform(new ResourceEventHandler<>() {
-      @Override
-      public void onAdd(CertificateSigningRequest csr) {
-        worker.enqueue(csr.getMetadata().getName());
-      }
-
-      @Override
-      public void onUpdate(CertificateSigningRequest before, CertificateSigningRequest after) {
-        worker.enqueue(after.getMetadata().getName());
-      }
-
-      @Override
-      public void onDelete(CertificateSigningRequest csr, boolean unknownFinalState) {}
-    });
+    informer = KeyedWorker.watchCsrs(client, worker);
     return this;
   }
 
