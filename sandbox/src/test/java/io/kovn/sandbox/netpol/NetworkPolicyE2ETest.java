@@ -76,6 +76,19 @@ class NetworkPolicyE2ETest {
     }
 
     @Test
+    void defaultDenyIngressIsolatesEveryPodOfTheNamespace() {
+        apply(policy("x", "deny-ingress", all()).withPolicyTypes("Ingress").endSpec().build());
+        expect("tcp/80", (from, to) -> !ns(to).equals("x"));
+        expect("udp/80", (from, to) -> !ns(to).equals("x"));
+    }
+
+    @Test
+    void defaultDenyEgressStopsEveryConnectionFromTheNamespace() {
+        apply(policy("x", "deny-egress", all()).withPolicyTypes("Egress").endSpec().build());
+        expect("tcp/81", (from, to) -> !ns(from).equals("x"));
+    }
+
+    @Test
     void ingressFromANamespaceSelector() {
         apply(policy("x", "from-y", pod("a")).withPolicyTypes("Ingress")
                 .addNewIngress().withFrom(peer(labels("ns", "y"), null)).endIngress().endSpec().build());
