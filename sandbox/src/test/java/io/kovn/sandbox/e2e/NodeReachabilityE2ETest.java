@@ -9,9 +9,16 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.kovn.node.ManagementPort;
+import io.kovn.node.NodeAgentConfig;
+import io.kovn.ovn.annotations.IpLiterals;
+import io.kovn.ovn.annotations.IpPrefix;
+import io.kovn.ovn.annotations.NodeSubnets;
+import io.kovn.ovn.annotations.OvnAnnotations;
 import io.kovn.sandbox.Prober.Verdict;
 import io.kovn.sandbox.infra.EmulatedNode;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -21,7 +28,8 @@ import org.junit.jupiter.api.Test;
  * Node reachability through the management port, with real packets on three emulated nodes:
  * node-1 and node-2 share no trust zone setting (none), node-3 is in tz1. Pods reach host-network
  * pods (= node IPs) on their own node and on node-2 over TCP and UDP, host-network pods reach pods,
- * and node-3, sharing no zone, stays unreachable through the overlay in both directions.
+ * and node-3, sharing no zone, stays unreachable through the overlay in both directions. Applying the
+ * management port again (as a restarted agent does) changes nothing.
  */
 class NodeReachabilityE2ETest {
     static SandboxFixture sb;
@@ -109,6 +117,24 @@ class NodeReachabilityE2ETest {
         assertThat(sb.probe(pod1, host3, "udp", 53).verdict()).isNotEqualTo(Verdict.ALLOWED);
         assertThat(sb.probe(host3, pod1, "tcp", 80).verdict()).isNotEqualTo(Verdict.ALLOWED);
         assertThat(sb.probe(host3, pod2, "udp", 53).verdict()).isNotEqualTo(Verdict.ALLOWED);
+    }
+
+    @Test
+    void reapplyingTheManagementPortAsARestartedAgentDoesChangesNothing() throws Exception {
+        EmulatedNode node1 = sb.sandbox.nodes().getFirst();
+        List<IpPrefix> subnets = NodeSubnets.parse(sb.client.nodes().withName(node1.name()).get().getMetadata()
+                .getAnnotations().get(OvnAnnotations.NODE_SUBNETS)).defaultNetwork();
+        ManagementPort port = new ManagementPort(node1.name(), subnets,
+                NodeAgentConfig.DEFAULT_CLUSTER_SUBNETS, 1400, List.of(IpLiterals.parse(node1.encapIp())));
+        String before = node1.netns().ip("-4", "addr", "show", "dev", "ovn-k8s-mp0") + node1.netns().ip("-4", "route");
+        port.apply(node1.vsctl(), "br-int", node1.netns());
+        port.apply(node1.vsctl(), "br-int", node1.netns());
+        assertThat(node1.netns().ip("-4", "addr", "show", "dev", "ovn-k8s-mp0") + node1.netns().ip("-4", "route"))
+                .isEqualTo(before).contains("10.244.0.0/16 via ");
+        assertThat(node1.vsctl().run("--bare", "--columns=name", "find", "Interface",
+                "external_ids:iface-id=k8s-" + node1.name()).strip()).isEqualTo("ovn-k8s-mp0");
+        awaitVerdict(pod2, host1, "tcp", 80, Verdict.ALLOWED);
+        awaitVerdict(host1, pod2, "udp", 53, Verdict.ALLOWED);
     }
 
     private static void awaitVerdict(Pod from, Pod to, String protocol, int port, Verdict expected) {
