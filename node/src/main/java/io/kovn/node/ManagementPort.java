@@ -117,6 +117,11 @@ public record ManagementPort(String node, List<IpPrefix> subnets, List<IpPrefix>
      */
     public void apply(OvsVsctl vsctl, String bridge, Netns nodeNetns) {
         vsctl.run(vsctlArgs(bridge));
+        if (!nodeNetns.linkExists(interfaceName())) {
+            // ovs-vswitchd makes the device in its own namespace: it must be the agent's.
+            throw new IllegalStateException(interfaceName() + " is not in " + nodeNetns
+                    + " (does ovs-vswitchd run in that network namespace?)");
+        }
         nodeNetns.ipBatch(ipLines());
         nodeNetns.disableTxChecksum(interfaceName());
         for (String s : sysctls()) {
