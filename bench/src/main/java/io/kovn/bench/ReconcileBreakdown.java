@@ -10,6 +10,7 @@ import io.kovn.ovsdb.diff.DesiredState;
 import io.kovn.ovsdb.diff.Owner;
 import io.kovn.ovsdb.diff.Plan;
 import io.kovn.policy.PolicyTranslator;
+import io.kovn.policy.StatefulPods;
 import io.kovn.policy.model.DesiredPolicyState;
 import io.kovn.policy.model.IpFamily;
 import io.kovn.policy.model.PolicySnapshot;
@@ -76,7 +77,7 @@ final class ReconcileBreakdown {
                 .baselineAdminNetworkPolicies(cluster.banps()).localPorts(ports.keySet()).previousPriorities(previous).build();
         DesiredPolicyState state = PolicyTranslator.translate(snapshot);
         long t1 = System.nanoTime();
-        DesiredState desired = NorthboundRows.of(state, ports);
+        DesiredState desired = NorthboundRows.of(state, StatefulPods.rows(snapshot, state), ports); // as the reconcile does
         long t2 = System.nanoTime();
         Owner owner = NorthboundRows.owner(ObjectId.DEFAULT_CONTROLLER);
         Plan plan = nb.reconciler().plan(owner, desired);
