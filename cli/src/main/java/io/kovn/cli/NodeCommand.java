@@ -2,6 +2,7 @@ package io.kovn.cli;
 
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kovn.controller.clustermanager.ClusterNetwork;
 import io.kovn.identity.bootstrap.NodeCertificateBootstrap;
 import io.kovn.k8s.client.KubeClients;
 import io.kovn.node.NodeAgentConfig;
@@ -13,6 +14,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -75,6 +77,11 @@ public final class NodeCommand implements Callable<Integer> {
             description = "where /metrics and /healthz are served (default: ${DEFAULT-VALUE})")
     ListenAddress metricsAddress;
 
+    @Option(names = "--cluster-subnets", defaultValue = "10.244.0.0/16/24", converter = ClusterSubnets.Converter.class,
+            description = "the cluster networks, as given to the cluster manager; the node routes them through its "
+                    + "management port (default: ${DEFAULT-VALUE})")
+    List<ClusterNetwork> clusterSubnets;
+
     @Option(names = "--no-node-agent", description = "do not configure OVS or serve CNI (controllers only)")
     boolean noNodeAgent;
 
@@ -134,7 +141,8 @@ public final class NodeCommand implements Callable<Integer> {
         String chassis = systemId != null ? systemId
                 : OvsBridgeConfig.existingSystemId(vsctl).orElseGet(() -> UUID.randomUUID().toString());
         OvsBridgeConfig ovs = new OvsBridgeConfig(OvsBridgeConfig.BR_INT, datapath, chassis, nodeName, encapIp, sb);
-        return NodeAgentConfig.defaults(nodeName, ovs, vsctl, Netns.root(), cniSocket);
+        return NodeAgentConfig.defaults(nodeName, ovs, vsctl, Netns.root(), cniSocket)
+                .withClusterSubnets(clusterSubnets.stream().map(ClusterNetwork::cidr).toList());
     }
 
     /** A started node process. */
