@@ -9,16 +9,10 @@ import io.kovn.ovsdb.ops.Mutation;
 import io.kovn.ovsdb.ops.Operation;
 import io.kovn.ovsdb.ops.Ops;
 import io.kovn.ovsdb.wire.Json;
-import io.kovn.ovsdb.wire.JsonFramer;
 import io.kovn.ovsdb.wire.OperationCodec;
 import io.kovn.runtime.testing.OvnDatabases;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.net.StandardProtocolFamily;
-import java.net.UnixDomainSocketAddress;
-import java.nio.ByteBuffer;
-import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -26,7 +20,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Bulk load through kovn's OVSDB client against the physical limit, on a real NB ovsdb-server:
@@ -301,34 +294,15 @@ public final class OvsdbBulkLoadBench {
 
     /** Writes the request bytes to the socket and reads until the whole reply has arrived. */
     private static Load rawLoad(byte[] request) throws IOException {
-        try (OvnDatabases ovn = OvnDatabases.start(OvnDatabases.Config.nbOnly());
-             SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX)) {
-            ch.connect(UnixDomainSocketAddress.of(ovn.nb().socket()));
+        try (OvnDatabases ovn = OvnDatabases.start(OvnDatabases.Config.nbOnly())) {
             long pid = ovn.nb().pid().orElseThrow();
             long s0 = processCpu(pid);
             long c0 = jvmCpu();
             long t0 = System.nanoTime();
-            ByteBuffer out = ByteBuffer.wrap(request);
-            while (out.hasRemaining()) {
-                ch.write(out);
-            }
-            JsonFramer framer = new JsonFramer();
-            AtomicReference<byte[]> reply = new AtomicReference<>();
-            byte[] buf = new byte[1 << 16];
-            while (reply.get() == null) {
-                int n = ch.read(ByteBuffer.wrap(buf));
-                if (n < 0) {
-                    throw new IOException("server closed");
-                }
-                framer.feed(buf, 0, n, reply::set);
-            }
+            RawTransact.send(ovn.nb().socket(), request);
             long t = System.nanoTime() - t0;
             long c1 = jvmCpu();
             long s1 = processCpu(pid);
-            String text = new String(reply.get(), StandardCharsets.UTF_8);
-            if (text.contains("\"error\":{") || text.contains("\"error\":\"")) {
-                throw new IllegalStateException("raw transact failed: " + text.substring(0, Math.min(300, text.length())));
-            }
             return new Load(t, c1 - c0, s1 - s0);
         }
     }

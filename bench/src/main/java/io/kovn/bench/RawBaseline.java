@@ -11,16 +11,10 @@ import io.kovn.ovsdb.diff.Owner;
 import io.kovn.ovsdb.ops.Operation;
 import io.kovn.ovsdb.ops.Ops;
 import io.kovn.ovsdb.wire.Json;
-import io.kovn.ovsdb.wire.JsonFramer;
 import io.kovn.ovsdb.wire.OperationCodec;
 import io.kovn.runtime.testing.OvnDatabases;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.StandardProtocolFamily;
-import java.net.UnixDomainSocketAddress;
-import java.nio.ByteBuffer;
-import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -33,7 +27,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The physical floor for a zone's policy convergence: the converged NB's policy rows (ACL,
@@ -184,30 +177,9 @@ final class RawBaseline {
 
     /** Writes the request to the server's socket, reads the whole reply; the wall time in ns. */
     private static long send(Path socket, byte[] request) throws IOException {
-        try (SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX)) {
-            ch.connect(UnixDomainSocketAddress.of(socket));
-            long t0 = System.nanoTime();
-            ByteBuffer out = ByteBuffer.wrap(request);
-            while (out.hasRemaining()) {
-                ch.write(out);
-            }
-            JsonFramer framer = new JsonFramer();
-            AtomicReference<byte[]> reply = new AtomicReference<>();
-            byte[] buf = new byte[1 << 16];
-            while (reply.get() == null) {
-                int n = ch.read(ByteBuffer.wrap(buf));
-                if (n < 0) {
-                    throw new IOException("server closed");
-                }
-                framer.feed(buf, 0, n, reply::set);
-            }
-            long wall = System.nanoTime() - t0;
-            String text = new String(reply.get(), StandardCharsets.UTF_8);
-            if (text.contains("\"error\":{") || text.contains("\"error\":\"")) {
-                throw new IllegalStateException("raw transact failed: " + text.substring(0, Math.min(400, text.length())));
-            }
-            return wall;
-        }
+        long t0 = System.nanoTime();
+        RawTransact.send(socket, request);
+        return System.nanoTime() - t0;
     }
 
     /** CPU time of a process in ns: its threads' run time from /proc/PID/task/TID/schedstat. */

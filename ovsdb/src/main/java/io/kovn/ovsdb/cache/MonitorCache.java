@@ -377,12 +377,7 @@ public final class MonitorCache implements DatabaseCache, AutoCloseable {
                             changes.add(new RowChange.Deleted(store.name(), old));
                         }
                     } else {
-                        Row old = store.put(row);
-                        if (old == null) {
-                            changes.add(new RowChange.Inserted(store.name(), row));
-                        } else if (!old.equals(row)) {
-                            changes.add(new RowChange.Updated(store.name(), old, row));
-                        }
+                        putAndRecord(store, row, changes);
                     }
                 }
             }
@@ -437,12 +432,7 @@ public final class MonitorCache implements DatabaseCache, AutoCloseable {
                     }
                 }
                 for (Row row : rows.values()) {
-                    Row old = store.put(row);
-                    if (old == null) {
-                        changes.add(new RowChange.Inserted(store.name(), row));
-                    } else if (!old.equals(row)) {
-                        changes.add(new RowChange.Updated(store.name(), old, row));
-                    }
+                    putAndRecord(store, row, changes);
                 }
             }
         } finally {
@@ -462,6 +452,16 @@ public final class MonitorCache implements DatabaseCache, AutoCloseable {
             } catch (RuntimeException e) {
                 LOG.warn("cache listener failed", e);
             }
+        }
+    }
+
+    /** Stores a full row and records what changed (nothing when the row is unchanged). */
+    private static void putAndRecord(TableStore store, Row row, List<RowChange> changes) {
+        Row old = store.put(row);
+        if (old == null) {
+            changes.add(new RowChange.Inserted(store.name(), row));
+        } else if (!old.equals(row)) {
+            changes.add(new RowChange.Updated(store.name(), old, row));
         }
     }
 }
