@@ -91,6 +91,7 @@ public final class PolicyConvergenceBench {
                 report.warm = ReconcileBreakdown.fresh(cluster, policies);
                 PolicyEvents events = new PolicyEvents(client, policies, zone, observer, cluster, db.nb().pid().orElseThrow());
                 report.relabel = events.relabel(relabels);
+                report.relabelPhases = events.relabelPhases();
                 report.churn = events.churn(churn);
                 policies.close();
 
@@ -201,6 +202,7 @@ public final class PolicyConvergenceBench {
         Map<String, Integer> convergedRows;
         long convergedMemberships;
         PolicyEvents.Cost relabel;
+        String relabelPhases;
         List<PolicyEvents.Cost> churn;
         double restartMs;
         TrafficCounters.Snapshot restart;
@@ -242,6 +244,7 @@ public final class PolicyConvergenceBench {
             System.out.printf("| policy controller heap (used after GC, before vs after) | %,.0f MB (whole JVM: %,.0f MB) | <= 512 MB |%n",
                     heapNs / 1e6, heapTotal / 1e6);
             event(relabel, "<= 20 ms");
+            System.out.printf("| pod relabel: reconcile phases (median) | %s | |%n", relabelPhases);
             churn.forEach(c -> event(c, ""));
             System.out.printf("| restart with nothing changed | %,.0f ms, %d transactions, %d writes | 0 writes |%n", restartMs,
                     restart.transactions(), restart.writeOperations());

@@ -50,6 +50,24 @@ final class PolicyEvents {
     private final NorthboundObserver observer;
     private final PolicyBenchCluster cluster;
     private final long nbPid;
+    /** The last reconcile's phases after each relabel. */
+    final List<io.kovn.controller.policy.PolicyReconciler.Phases> phases = new java.util.ArrayList<>();
+
+    /** Median of each phase of the relabel reconciles, in ms. */
+    String relabelPhases() {
+        return String.format("snapshot %.2f / translate %.2f / diff+write %.2f / publish %.2f ms",
+                median(phases.stream().mapToLong(p -> p.snapshot()).toArray()), median(phases.stream().mapToLong(p -> p.translate()).toArray()),
+                median(phases.stream().mapToLong(p -> p.write()).toArray()), median(phases.stream().mapToLong(p -> p.publish()).toArray()));
+    }
+
+    private static double median(long[] ns) {
+        if (ns.length == 0) {
+            return 0;
+        }
+        long[] sorted = ns.clone();
+        Arrays.sort(sorted);
+        return sorted[sorted.length / 2] / 1e6;
+    }
 
     PolicyEvents(KubernetesClient client, PolicyController policies, ZoneController zone, NorthboundObserver observer,
                  PolicyBenchCluster cluster, long nbPid) {
@@ -88,6 +106,7 @@ final class PolicyEvents {
                     .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
             e2e[i] = observer.awaitUpdateAfter(v, 30_000) - s;
             BenchStats.waitQuiet(policies::idle, 20, 30_000);
+            phases.add(policies.reconciler().lastPhases());
         }
         return mark.cost("pod relabel", count, e2e);
     }

@@ -55,8 +55,18 @@ public final class PolicyTranslator {
 
     /** Translates the snapshot into the desired rows, reports, priority assignment and metrics. */
     public static DesiredPolicyState translate(PolicySnapshot snapshot) {
-        ClusterIndex index = new ClusterIndex(snapshot.namespaces(), snapshot.pods(), snapshot.nodes());
-        Accumulator out = new Accumulator();
+        return translate(snapshot, new ClusterIndex(snapshot.namespaces(), snapshot.pods(), snapshot.nodes()),
+                TranslationMemo.none());
+    }
+
+    /**
+     * The same translation, over an index that holds exactly the snapshot's namespaces, pods and nodes,
+     * reusing from {@code memo} the rules and policies whose inputs did not change
+     * ({@link IncrementalTranslator} keeps both between translations).
+     */
+    static DesiredPolicyState translate(PolicySnapshot snapshot, ClusterIndex index, TranslationMemo memo) {
+        Accumulator out = memo.kept(Accumulator.class, Accumulator::new);
+        out.begin();
 
         AdminPolicyTranslator admin = new AdminPolicyTranslator(index, snapshot.localPorts(), snapshot.ipFamilies(), snapshot.ownerController());
         List<AdminPolicy> anps = snapshot.adminNetworkPolicies().stream()
@@ -86,8 +96,13 @@ public final class PolicyTranslator {
                 continue;
             }
             int spec = anp.specPriority();
-            PolicyRows rows = admin.translate(anp, i -> priorities.aclPriority(spec, i), ANP_TIER);
-            out.add(rows);
+            List<Integer> band = new ArrayList<>();
+            for (int i = 0; i < anp.priorityBandSize(); i++) {
+                band.add(priorities.aclPriority(spec, i));
+            }
+            PolicyRows rows = memo.get(java.util.Arrays.asList("anp", anp.name()), java.util.Arrays.asList(anp, band),
+                    () -> admin.translate(anp, i -> priorities.aclPriority(spec, i), ANP_TIER, memo));
+            out.add(java.util.Arrays.asList("anp", anp.name()), rows);
             extra.addAll(rows.warnings());
             out.report(new PolicyReport(anp.ref(), extra, Optional.empty()));
         }
@@ -103,17 +118,19 @@ public final class PolicyTranslator {
                 out.report(new PolicyReport(banp.ref(), List.of(), Optional.of(error)));
                 continue;
             }
-            PolicyRows rows = admin.translate(banp, i -> AnpPriorities.BANP_TOP - i, BANP_TIER);
-            out.add(rows);
+            PolicyRows rows = memo.get(java.util.Arrays.asList("banp", banp.name()), banp,
+                    () -> admin.translate(banp, i -> AnpPriorities.BANP_TOP - i, BANP_TIER, memo));
+            out.add(java.util.Arrays.asList("banp", banp.name()), rows);
             out.report(new PolicyReport(banp.ref(), rows.warnings(), Optional.empty()));
         }
 
-        translateNetworkPolicies(snapshot, index, out);
+        translateNetworkPolicies(snapshot, index, memo, out);
+        out.end();
         PolicyMetrics metrics = metrics(snapshot, out);
         return new DesiredPolicyState(out.portGroups, out.addressSets, out.acls, out.reports, priorities.assignment(), metrics);
     }
 
-    private static void translateNetworkPolicies(PolicySnapshot snapshot, ClusterIndex index, Accumulator out) {
+    private static void translateNetworkPolicies(PolicySnapshot snapshot, ClusterIndex index, TranslationMemo memo, Accumulator out) {
         NetworkPolicyTranslator np = new NetworkPolicyTranslator(index, snapshot.localPorts(), snapshot.ipFamilies(), snapshot.ownerController());
         Map<String, Map<PolicyDirection, TreeSet<String>>> isolated = new TreeMap<>();
         List<NetworkPolicy> policies = snapshot.networkPolicies().stream()
@@ -127,8 +144,9 @@ public final class PolicyTranslator {
         for (NetworkPolicy policy : policies) {
             String namespace = policy.getMetadata().getNamespace();
             AclLogging logging = loggingByNamespace.getOrDefault(namespace, AclLogging.OFF);
-            PolicyRows rows = np.translate(policy, logging);
-            out.add(rows);
+            PolicyRows rows = memo.get(java.util.Arrays.asList("np", namespace, policy.getMetadata().getName()),
+                    java.util.Arrays.asList(policy.getSpec(), logging), () -> np.translate(policy, logging));
+            out.add(java.util.Arrays.asList("np", namespace, policy.getMetadata().getName()), rows);
             if (!rows.warnings().isEmpty()) {
                 out.report(new PolicyReport(PolicyRef.networkPolicy(namespace, policy.getMetadata().getName()), rows.warnings(), Optional.empty()));
             }
@@ -138,9 +156,12 @@ public final class PolicyTranslator {
                 byDirection.computeIfAbsent(direction, d -> new TreeSet<>()).addAll(rows.portGroups().getFirst().ports());
             }
         }
-        isolated.forEach((namespace, byDirection) -> byDirection.forEach((direction, members) ->
-                out.add(DefaultDeny.rows(snapshot.ownerController(), namespace, direction, members,
-                        loggingByNamespace.getOrDefault(namespace, AclLogging.OFF)))));
+        isolated.forEach((namespace, byDirection) -> byDirection.forEach((direction, members) -> {
+            AclLogging logging = loggingByNamespace.getOrDefault(namespace, AclLogging.OFF);
+            List<Object> key = java.util.Arrays.asList("deny", namespace, direction);
+            out.add(key, memo.get(key, java.util.Arrays.asList(members, logging),
+                    () -> DefaultDeny.rows(snapshot.ownerController(), namespace, direction, members, logging)));
+        }));
     }
 
     private static PolicyMetrics metrics(PolicySnapshot snapshot, Accumulator out) {
@@ -174,22 +195,113 @@ public final class PolicyTranslator {
     }
 
     private static Map<String, Integer> dbObjects(Accumulator out, String ownerType) {
-        int acls = (int) out.acls.values().stream().filter(a -> ownerType.equals(a.externalIds().get("k8s.ovn.org/owner-type"))).count();
-        int sets = (int) out.addressSets.values().stream().filter(a -> ownerType.equals(a.externalIds().get("k8s.ovn.org/owner-type"))).count();
-        return Map.of("ACL", acls, "Address_Set", sets);
+        int[] counts = out.rowsByOwnerType.getOrDefault(ownerType, new int[2]);
+        return Map.of("ACL", counts[0], "Address_Set", counts[1]);
     }
 
-    /** Collects rows; names and ids are unique by construction, so later rows never replace earlier ones. */
+    /**
+     * Collects rows; names and ids are unique by construction, so rows of one contribution never
+     * replace another's. Kept from one translation to the next by an incremental memo: a contribution
+     * (one policy's rows) that is the same object as last time costs nothing, a changed one swaps
+     * its rows, and contributions not made again are removed at {@link #end}.
+     */
     private static final class Accumulator {
         final TreeMap<String, DesiredPortGroup> portGroups = new TreeMap<>();
         final TreeMap<String, DesiredAddressSet> addressSets = new TreeMap<>();
         final TreeMap<String, DesiredAcl> acls = new TreeMap<>();
         final List<PolicyReport> reports = new ArrayList<>();
+        /** ACLs and address sets by owner type (the policy's: all rows of one policy share it). */
+        final Map<String, int[]> rowsByOwnerType = new HashMap<>();
+        private final Map<Object, PolicyRows> contributions = new HashMap<>();
+        private final java.util.Set<Object> made = new java.util.HashSet<>();
 
-        void add(PolicyRows rows) {
-            rows.portGroups().forEach(pg -> portGroups.put(pg.name(), pg));
-            rows.addressSets().forEach(as -> addressSets.put(as.name(), as));
-            rows.acls().forEach(acl -> acls.put(acl.id(), acl));
+        void begin() {
+            reports.clear();
+            made.clear();
+        }
+
+        void add(Object key, PolicyRows rows) {
+            if (!made.add(key)) {
+                throw new IllegalStateException("two contributions with key " + key);
+            }
+            PolicyRows before = contributions.put(key, rows);
+            if (before == rows) {
+                return;
+            }
+            if (before != null) {
+                count(before, -1);
+                // memoized rules hand back the same row objects: only the others move
+                java.util.Set<Object> kept = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+                kept.addAll(rows.portGroups());
+                kept.addAll(rows.addressSets());
+                kept.addAll(rows.acls());
+                before.portGroups().forEach(pg -> {
+                    if (!kept.remove(pg)) {
+                        portGroups.remove(pg.name(), pg);
+                    }
+                });
+                before.addressSets().forEach(as -> {
+                    if (!kept.remove(as)) {
+                        addressSets.remove(as.name(), as);
+                    }
+                });
+                before.acls().forEach(acl -> {
+                    if (!kept.remove(acl)) {
+                        acls.remove(acl.id(), acl);
+                    }
+                });
+                count(rows, 1);
+                rows.portGroups().forEach(pg -> {
+                    if (kept.contains(pg)) {
+                        portGroups.put(pg.name(), pg);
+                    }
+                });
+                rows.addressSets().forEach(as -> {
+                    if (kept.contains(as)) {
+                        addressSets.put(as.name(), as);
+                    }
+                });
+                rows.acls().forEach(acl -> {
+                    if (kept.contains(acl)) {
+                        acls.put(acl.id(), acl);
+                    }
+                });
+                return;
+            }
+            apply(rows, 1);
+        }
+
+        void end() {
+            for (var it = contributions.entrySet().iterator(); it.hasNext();) {
+                var e = it.next();
+                if (!made.contains(e.getKey())) {
+                    it.remove();
+                    apply(e.getValue(), -1);
+                }
+            }
+        }
+
+        private void count(PolicyRows rows, int sign) {
+            if (!rows.acls().isEmpty() || !rows.addressSets().isEmpty()) {
+                Map<String, String> ids = rows.acls().isEmpty() ? rows.addressSets().getFirst().externalIds()
+                        : rows.acls().getFirst().externalIds();
+                int[] counts = rowsByOwnerType.computeIfAbsent(ids.get("k8s.ovn.org/owner-type"), t -> new int[2]);
+                counts[0] += sign * rows.acls().size();
+                counts[1] += sign * rows.addressSets().size();
+            }
+        }
+
+        private void apply(PolicyRows rows, int sign) {
+            count(rows, sign);
+            if (sign > 0) {
+                rows.portGroups().forEach(pg -> portGroups.put(pg.name(), pg));
+                rows.addressSets().forEach(as -> addressSets.put(as.name(), as));
+                rows.acls().forEach(acl -> acls.put(acl.id(), acl));
+            } else {
+                rows.portGroups().forEach(pg -> portGroups.remove(pg.name(), pg));
+                rows.addressSets().forEach(as -> addressSets.remove(as.name(), as));
+                rows.acls().forEach(acl -> acls.remove(acl.id(), acl));
+            }
         }
 
         void report(PolicyReport report) {

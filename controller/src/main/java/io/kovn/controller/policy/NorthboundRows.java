@@ -74,14 +74,31 @@ public final class NorthboundRows {
      * @param switchPorts logical switch port name to its uuid, as the NB holds them now
      */
     public static DesiredState of(DesiredPolicyState state, PolicyRows extra, Map<String, Uuid> switchPorts) {
+        return of(state, extra, switchPorts, o -> true);
+    }
+
+    /**
+     * The desired rows of the policy objects {@code include} accepts (a {@link WriteScope}'s owners):
+     * a complete desired state for exactly those owners.
+     */
+    static DesiredState of(DesiredPolicyState state, PolicyRows extra, Map<String, Uuid> switchPorts,
+                           java.util.function.Predicate<PolicyOwner> include) {
+        java.util.function.Predicate<Map<String, String>> in = ids -> PolicyOwner.of(ids).map(include::test).orElse(false);
         DesiredState.Builder b = empty();
         for (DesiredAddressSet set : concat(state.addressSets().values(), extra.addressSets())) {
-            b.add(AddressSet.newRow().withName(set.name()).withAddresses(set.addresses()).withExternalIds(set.externalIds()));
+            if (in.test(set.externalIds())) {
+                b.add(AddressSet.newRow().withName(set.name()).withAddresses(set.addresses()).withExternalIds(set.externalIds()));
+            }
         }
         for (DesiredAcl acl : concat(state.acls().values(), extra.acls())) {
-            b.add(acl(acl));
+            if (in.test(acl.externalIds())) {
+                b.add(acl(acl));
+            }
         }
         for (DesiredPortGroup pg : concat(state.portGroups().values(), extra.portGroups())) {
+            if (!in.test(pg.externalIds())) {
+                continue;
+            }
             Set<Uuid> members = new LinkedHashSet<>();
             for (String port : pg.ports()) {
                 Uuid uuid = switchPorts.get(port);

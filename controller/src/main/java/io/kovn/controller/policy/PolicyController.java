@@ -128,6 +128,9 @@ public final class PolicyController implements AutoCloseable {
         // Our own transaction's updates arrive while it is applied; anything else in our tables is drift.
         boolean drift = !reconciler.applying() && update.changes().stream()
                 .anyMatch(c -> !c.table().equals(LogicalSwitchPort.TABLE_NAME));
+        if (drift || update.resync()) {
+            reconciler.requestFullDiff();
+        }
         if (ports || drift || update.resync()) {
             controller.enqueue(KEY);
         }

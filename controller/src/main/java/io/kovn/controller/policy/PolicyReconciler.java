@@ -18,7 +18,10 @@ import io.kovn.ovsdb.data.Uuid;
 import io.kovn.ovsdb.diff.DesiredState;
 import io.kovn.ovsdb.diff.Owner;
 import io.kovn.ovsdb.diff.Plan;
+import io.kovn.policy.IncrementalTranslator;
 import io.kovn.policy.PolicyTranslator;
+import io.kovn.policy.model.PolicyRows;
+import io.kovn.ovsdb.diff.Ownership;
 import io.kovn.policy.StatefulPods;
 import io.kovn.policy.admin.AnpPriorities;
 import io.kovn.policy.model.DesiredPolicyState;
@@ -39,9 +42,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The zone's policy reconcile (one key: every policy of the zone). Level-driven: informer caches and
- * the NB switch ports in, {@link PolicyTranslator} (pure), then ONE transaction through the ownership
- * diff over the policy owner types: address sets and port group members change by {@code mutate},
- * so a pod label change costs one mutate per affected set, and a converged zone sends nothing.
+ * the NB switch ports in, the translation ({@link IncrementalTranslator}: equal to the pure
+ * {@link PolicyTranslator}, at a cost that follows what changed), then ONE transaction through the
+ * ownership diff: address sets and port group members change by {@code mutate}, so a pod label
+ * change costs one mutate per affected set, and a converged zone sends nothing. The diff covers the
+ * policy objects whose rows differ from the last written translation ({@link WriteScope}); the
+ * first reconcile, and any after drift, a stale cache or a refused write, diff every policy row.
  * Then the zone's conditions, Warning events and metrics are published.
  *
  * <p>Why one key and not one per policy: the translation is a pure function of the whole snapshot
@@ -73,6 +79,29 @@ public final class PolicyReconciler implements Reconciler<String> {
     private volatile PriorityAssignment priorities;
     private volatile DesiredPolicyState last;
     private volatile Plan.Counts lastCounts = new Plan.Counts(0, 0, 0, 0);
+    private final IncrementalTranslator translator = new IncrementalTranslator();
+    /** What the NB holds as of the last successful write; null = unknown, diff everything. */
+    private Written written;
+    private final java.util.concurrent.atomic.AtomicBoolean fullDiff = new java.util.concurrent.atomic.AtomicBoolean(true);
+    private volatile WriteScope lastScope = WriteScope.ALL;
+
+    /**
+     * Where the last reconcile's time went (ns): reading the caches, translating, diffing and
+     * writing, publishing conditions and metrics.
+     */
+    public record Phases(long snapshot, long translate, long write, long publish) {
+    }
+
+    private volatile Phases lastPhases = new Phases(0, 0, 0, 0);
+
+    /** The phases of the last reconcile. */
+    public Phases lastPhases() {
+        return lastPhases;
+    }
+
+    /** The translation, its stateful-pod rows and the switch ports it was written with. */
+    private record Written(DesiredPolicyState state, PolicyRows stateful, Map<String, Uuid> ports) {
+    }
 
     PolicyReconciler(PolicyControllerConfig config, Caches caches, PolicyNorthbound nb, PolicyStatus status,
                      PolicyControllerMetrics metrics) {
@@ -113,12 +142,31 @@ public final class PolicyReconciler implements Reconciler<String> {
     }
 
     private ReconcileResult reconcileOnce() {
+        long t0 = System.nanoTime();
         Map<String, Uuid> ports = nb.switchPorts();
         PolicySnapshot snapshot = snapshot(ports.keySet());
-        DesiredPolicyState state = PolicyTranslator.translate(snapshot);
-        DesiredState desired = NorthboundRows.of(state, StatefulPods.rows(snapshot, state), ports);
-        PolicyWrite write = writer.write(desired);
+        long t1 = System.nanoTime();
+        DesiredPolicyState state = translator.translate(snapshot);
+        PolicyRows stateful = StatefulPods.rows(snapshot, state);
+        long t2 = System.nanoTime();
+        Written before = written;
+        boolean full = fullDiff.getAndSet(false) || before == null;
+        WriteScope scope = full ? WriteScope.ALL
+                : WriteScope.between(before.state(), before.stateful(), before.ports(), state, stateful, ports);
+        lastScope = scope;
+        PolicyWrite write;
+        if (scope.isEmpty()) {
+            write = new PolicyWrite.Written(new Plan.Counts(0, 0, 0, 0));
+        } else if (scope.all()) {
+            write = writer.write(NorthboundRows.of(state, stateful, ports));
+        } else {
+            write = writer.write(NorthboundRows.of(state, stateful, ports, scope.owners()::contains),
+                    Ownership.anyOf(scope.owners().stream().map(o -> o.owner(controller)).toList()),
+                    () -> NorthboundRows.of(state, stateful, ports));
+        }
+        long t3 = System.nanoTime();
         Function<PolicyRef, Optional<String>> errorOf = ref -> Optional.empty();
+        written = write instanceof PolicyWrite.Written ? new Written(state, stateful, ports) : null;
         switch (write) {
             case PolicyWrite.Stale s -> {
                 // the cache was behind the server: plan again once it has caught up
@@ -139,6 +187,8 @@ public final class PolicyReconciler implements Reconciler<String> {
         int unpublished = status.publish(state.reports(), errorOf, this::lookup);
         metrics.record(zone, state.metrics(), rowsOf(OwnerType.ADMIN_NETWORK_POLICY.wireName()),
                 rowsOf(OwnerType.BASELINE_ADMIN_NETWORK_POLICY.wireName()));
+        lastPhases = new Phases(t1 - t0, t2 - t1, t3 - t2, System.nanoTime() - t3);
+        LOG.debug("zone {}: reconcile {}, scope {}", zone, lastPhases, scope.all() ? "all" : scope.owners().size() + " policies");
         if (write instanceof PolicyWrite.Failed f) {
             return ReconcileResult.failed(new IllegalStateException(f.everything().orElse(f.perPolicy().size()
                     + " policies could not be written: " + f.perPolicy())));
@@ -204,6 +254,19 @@ public final class PolicyReconciler implements Reconciler<String> {
             out.put(table, rows.size());
         }
         return out;
+    }
+
+    /**
+     * Makes the next reconcile diff every policy row, not only the changed policies' (someone else
+     * changed our rows, or the NB cache was resynchronised).
+     */
+    void requestFullDiff() {
+        fullDiff.set(true);
+    }
+
+    /** Whether the last reconcile diffed every row, and else which policy objects it diffed. */
+    WriteScope lastScope() {
+        return lastScope;
     }
 
     /** Whether this reconcile is writing right now (its own cache updates need no new reconcile). */

@@ -4,6 +4,7 @@ import io.kovn.ovsdb.client.OperationFailedException;
 import io.kovn.ovsdb.data.Row;
 import io.kovn.ovsdb.diff.DesiredState;
 import io.kovn.ovsdb.diff.Owner;
+import io.kovn.ovsdb.diff.Ownership;
 import io.kovn.ovsdb.diff.Plan;
 import io.kovn.ovsdb.diff.ReconcileResult;
 import java.util.HashMap;
@@ -38,12 +39,20 @@ final class PolicyWriter {
 
     /** Makes the zone's policy rows equal {@code desired}. */
     PolicyWrite write(DesiredState desired) {
+        return write(desired, owner, () -> desired);
+    }
+
+    /**
+     * Makes the rows in {@code scope} equal {@code desired} (the desired rows of exactly that scope);
+     * if the server refuses, the zone's {@code whole} desired state is written policy by policy.
+     */
+    PolicyWrite write(DesiredState desired, Ownership scope, java.util.function.Supplier<DesiredState> whole) {
         applying = true;
         try {
             if (!nb.hasMeter(NorthboundRows.METER)) {
                 nb.reconciler().reconcile(NorthboundRows.meterOwner(controller), NorthboundRows.meter(controller));
             }
-            Plan plan = nb.reconciler().plan(owner, desired);
+            Plan plan = nb.reconciler().plan(scope, desired);
             return switch (nb.reconciler().apply(plan)) {
                 case ReconcileResult.Noop n -> new PolicyWrite.Written(plan.counts());
                 case ReconcileResult.Applied a -> new PolicyWrite.Written(plan.counts());
@@ -51,7 +60,7 @@ final class PolicyWriter {
             };
         } catch (OperationFailedException e) {
             LOG.warn("zone {}: the policy transaction was refused ({}); writing policy by policy", zone, e.getMessage());
-            return onePolicyAtATime(desired);
+            return onePolicyAtATime(whole.get());
         } catch (RuntimeException e) {
             return new PolicyWrite.Failed(Optional.of(describe(e)), Map.of());
         } finally {

@@ -37,7 +37,7 @@ import java.util.function.Supplier;
  */
 public final class Diff {
     private final DatabaseSchema schema;
-    private final Owner owner;
+    private final Ownership owner;
     private final DesiredState desired;
     private final CurrentState current;
 
@@ -52,7 +52,7 @@ public final class Diff {
     /** Per scope table: key to the uuid-name of its insert. */
     private final Map<String, Map<String, String>> inserts = new HashMap<>();
 
-    private Diff(DatabaseSchema schema, Owner owner, DesiredState desired, CurrentState current) {
+    private Diff(DatabaseSchema schema, Ownership owner, DesiredState desired, CurrentState current) {
         this.schema = schema;
         this.owner = owner;
         this.desired = desired;
@@ -69,12 +69,12 @@ public final class Diff {
      * @throws IllegalArgumentException for desired rows that cannot be realised: an unknown column,
      *     a reference to a row that is not desired, a new non-root row nothing references
      */
-    public static Plan of(DatabaseSchema schema, Owner owner, DesiredState desired, CurrentState current) {
+    public static Plan of(DatabaseSchema schema, Ownership owner, DesiredState desired, CurrentState current) {
         return new Diff(schema, owner, desired, current).plan();
     }
 
     /** {@link #of(DatabaseSchema, Owner, DesiredState, CurrentState)} against a monitor cache. */
-    public static Plan of(DatabaseSchema schema, Owner owner, DesiredState desired,
+    public static Plan of(DatabaseSchema schema, Ownership owner, DesiredState desired,
             io.kovn.ovsdb.cache.DatabaseCache cache) {
         return of(schema, owner, desired, CurrentState.of(cache));
     }
@@ -188,7 +188,7 @@ public final class Diff {
                 // A row the owner would not recognise, or under another key, would be inserted again forever.
                 if (!(cols.get("external_ids") instanceof Map<?, ?> ids) || !owner.owns(ids)) {
                     throw new IllegalArgumentException("desired " + table + " row " + key
-                            + " does not carry the owner's external_ids " + owner.externalIds());
+                            + " does not carry the owner's external_ids " + owner);
                 }
                 if (!key.equals(state.key().of(cols))) {
                     throw new IllegalArgumentException("desired " + table + " row " + key

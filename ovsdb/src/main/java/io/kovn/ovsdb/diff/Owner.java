@@ -1,6 +1,5 @@
 package io.kovn.ovsdb.diff;
 
-import io.kovn.ovsdb.data.Row;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -17,7 +16,7 @@ import java.util.Set;
  *
  * @param externalIds external-id key to its allowed values (each set non-empty)
  */
-public record Owner(Map<String, Set<String>> externalIds) {
+public record Owner(Map<String, Set<String>> externalIds) implements Ownership {
     /** The controller that owns a row. */
     public static final String OWNER_CONTROLLER = "k8s.ovn.org/owner-controller";
     /** The kind of object a row was made for. */
@@ -61,6 +60,7 @@ public record Owner(Map<String, Set<String>> externalIds) {
     }
 
     /** Whether a row with these external ids belongs to this owner. */
+    @Override
     public boolean owns(Map<?, ?> rowExternalIds) {
         for (var e : externalIds.entrySet()) {
             Object v = rowExternalIds.get(e.getKey());
@@ -71,8 +71,4 @@ public record Owner(Map<String, Set<String>> externalIds) {
         return true;
     }
 
-    /** Whether a row belongs to this owner (judged by its {@code external_ids} column). */
-    public boolean owns(Row row) {
-        return row.get("external_ids") instanceof Map<?, ?> ids && owns(ids);
-    }
 }

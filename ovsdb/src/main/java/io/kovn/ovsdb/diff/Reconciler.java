@@ -63,7 +63,7 @@ public final class Reconciler {
     }
 
     /** The plan that {@link #reconcile} would apply now. */
-    public Plan plan(Owner owner, DesiredState desired) {
+    public Plan plan(Ownership owner, DesiredState desired) {
         return Diff.of(schema, owner, desired, current.get());
     }
 
@@ -73,7 +73,7 @@ public final class Reconciler {
      * @throws io.kovn.ovsdb.client.OperationFailedException when the server refused the
      *     transaction (it was rolled back), naming the failing operation
      */
-    public ReconcileResult reconcile(Owner owner, DesiredState desired) {
+    public ReconcileResult reconcile(Ownership owner, DesiredState desired) {
         return apply(plan(owner, desired));
     }
 

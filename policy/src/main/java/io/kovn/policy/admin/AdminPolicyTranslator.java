@@ -8,6 +8,7 @@ import io.kovn.k8s.api.policy.AdminNetworkPolicySubject;
 import io.kovn.ovn.ids.IdKey;
 import io.kovn.ovn.ids.ObjectId;
 import io.kovn.ovn.ids.ObjectNames;
+import io.kovn.policy.TranslationMemo;
 import io.kovn.policy.match.AclLogging;
 import io.kovn.policy.match.Matches;
 import io.kovn.policy.match.NamedPorts;
@@ -24,6 +25,7 @@ import io.kovn.policy.model.PolicyWarning;
 import io.kovn.policy.select.ClusterIndex;
 import io.kovn.policy.select.PodInfo;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -72,6 +74,14 @@ public final class AdminPolicyTranslator {
      * @param tier 1 for ANP, 3 for BANP
      */
     public PolicyRows translate(AdminPolicy policy, IntUnaryOperator aclPriority, int tier) {
+        return translate(policy, aclPriority, tier, TranslationMemo.none());
+    }
+
+    /**
+     * The rows of {@code policy}, each rule and the subject's port group reused from {@code memo} when
+     * neither the rule (with its ACL priority) nor what it selects changed.
+     */
+    public PolicyRows translate(AdminPolicy policy, IntUnaryOperator aclPriority, int tier, TranslationMemo memo) {
         List<PolicyWarning> warnings = new ArrayList<>();
         AclLogging logging = AclLogging.fromAnnotations(policy.annotations());
         if (!logging.valid()) {
@@ -80,23 +90,33 @@ public final class AdminPolicyTranslator {
         }
         ObjectId base = ObjectId.of(ownerController, policy.ownerType(), policy.name());
         String portGroup = base.hashedName();
-        List<PodInfo> subjects = subjectPods(policy.subject());
         List<DesiredAddressSet> addressSets = new ArrayList<>();
         List<DesiredAcl> acls = new ArrayList<>();
         for (AdminPolicy.Rule rule : policy.rules()) {
-            translateRule(policy, rule, base, portGroup, subjects, aclPriority.applyAsInt(rule.index()), tier, logging,
-                    addressSets, acls, warnings);
+            int priority = aclPriority.applyAsInt(rule.index());
+            PolicyRows rows = memo.get(Arrays.asList("rule", policy.ownerType(), policy.name(), rule.direction(), rule.index()),
+                    Arrays.asList(rule, priority, tier, logging, rule.ports().isEmpty() ? null : policy.subject()),
+                    () -> translateRule(policy, rule, base, portGroup, priority, tier, logging));
+            addressSets.addAll(rows.addressSets());
+            acls.addAll(rows.acls());
+            warnings.addAll(rows.warnings());
         }
+        SortedSet<String> members = memo.get(Arrays.asList("subject", policy.ownerType(), policy.name()),
+                Arrays.asList(policy.subject()), () -> localMembers(subjectPods(policy.subject())));
+        TreeSet<String> aclIds = new TreeSet<>();
+        acls.forEach(a -> aclIds.add(a.id()));
+        DesiredPortGroup pg = new DesiredPortGroup(portGroup, base.externalIds(), members, aclIds);
+        return new PolicyRows(List.of(pg), addressSets, acls, warnings);
+    }
+
+    private SortedSet<String> localMembers(List<PodInfo> subjects) {
         TreeSet<String> members = new TreeSet<>();
         for (PodInfo pod : subjects) {
             if (localPorts.contains(pod.portName())) {
                 members.add(pod.portName());
             }
         }
-        TreeSet<String> aclIds = new TreeSet<>();
-        acls.forEach(a -> aclIds.add(a.id()));
-        DesiredPortGroup pg = new DesiredPortGroup(portGroup, base.externalIds(), members, aclIds);
-        return new PolicyRows(List.of(pg), addressSets, acls, warnings);
+        return io.kovn.policy.model.FrozenSortedSet.of(members);
     }
 
     /** The policy's subject pods cluster-wide (host-network pods excluded). */
@@ -113,9 +133,12 @@ public final class AdminPolicyTranslator {
         return List.of();
     }
 
-    private void translateRule(AdminPolicy policy, AdminPolicy.Rule rule, ObjectId base, String portGroup,
-            List<PodInfo> subjects, int priority, int tier, AclLogging logging,
-            List<DesiredAddressSet> addressSets, List<DesiredAcl> acls, List<PolicyWarning> warnings) {
+    /** One rule's address sets, ACLs and warnings (no port group). */
+    private PolicyRows translateRule(AdminPolicy policy, AdminPolicy.Rule rule, ObjectId base, String portGroup,
+            int priority, int tier, AclLogging logging) {
+        List<DesiredAddressSet> addressSets = new ArrayList<>();
+        List<DesiredAcl> acls = new ArrayList<>();
+        List<PolicyWarning> warnings = new ArrayList<>();
         String where = policy.aclPrefix() + " " + policy.name() + " " + rule.direction() + " rule " + rule.index()
                 + (rule.name() == null ? "" : " (" + rule.name() + ")");
         Peers peers = resolvePeers(rule, where, warnings);
@@ -135,8 +158,7 @@ public final class AdminPolicyTranslator {
         SortedSet<String> all = peers.all();
         for (IpFamily family : families) {
             ObjectId setId = ruleId.with(IdKey.IP_FAMILY, family.idValue());
-            SortedSet<String> addresses = families.size() == 1 && all.stream().allMatch(a -> IpFamily.of(a) == family)
-                    ? all : ofFamily(all, family);
+            SortedSet<String> addresses = io.kovn.policy.model.FrozenSortedSet.of(all).ofFamily(family);
             addressSets.add(new DesiredAddressSet(setId.hashedName(), setId.externalIds(), addresses));
             setNames.put(family, setId.hashedName());
         }
@@ -147,7 +169,7 @@ public final class AdminPolicyTranslator {
 
         if (rule.ports().isEmpty()) {
             acls.add(factory.acl("None", Matches.and(pgMatch, l3)));
-            return;
+            return new PolicyRows(List.of(), addressSets, acls, warnings);
         }
         PortSet numeric = new PortSet();
         TreeSet<String> names = new TreeSet<>();
@@ -158,14 +180,14 @@ public final class AdminPolicyTranslator {
             acls.add(factory.acl(protocol.field(), Matches.and(pgMatch, l3, numeric.match(protocol))));
         }
         if (names.isEmpty()) {
-            return;
+            return new PolicyRows(List.of(), addressSets, acls, warnings);
         }
         if (peers.ipPeers) {
             warnings.add(new PolicyWarning(PolicyWarning.NAMED_PORT_WITH_IP_PEERS,
                     where + ": namedPort cannot apply to networks or nodes peers; it applies to the rule's pod peers only"));
         }
         // Named ports resolve on the destination: the subject for ingress, the peer pods for egress.
-        List<PodInfo> owners = rule.direction() == PolicyDirection.INGRESS ? subjects : peers.pods;
+        List<PodInfo> owners = rule.direction() == PolicyDirection.INGRESS ? subjectPods(policy.subject()) : peers.pods;
         Map<Protocol, SortedSet<String>> terms = NamedPorts.terms(owners, names, families);
         for (Map.Entry<Protocol, SortedSet<String>> e : terms.entrySet()) {
             Protocol protocol = e.getKey();
@@ -174,17 +196,9 @@ public final class AdminPolicyTranslator {
             String match = Matches.and(pgMatch, l3, protocol.field(), Matches.namedPortTerms(e.getValue()));
             acls.add(factory.acl(protocol.field() + "-namedPort", match));
         }
+        return new PolicyRows(List.of(), addressSets, acls, warnings);
     }
 
-    private static SortedSet<String> ofFamily(SortedSet<String> addresses, IpFamily family) {
-        TreeSet<String> result = new TreeSet<>();
-        for (String a : addresses) {
-            if (IpFamily.of(a) == family) {
-                result.add(a);
-            }
-        }
-        return result;
-    }
 
     private static void readPort(AdminNetworkPolicyPort port, PortSet numeric, Set<String> names, String where, List<PolicyWarning> warnings) {
         if (port.portNumber() != null) {

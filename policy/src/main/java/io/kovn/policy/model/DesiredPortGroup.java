@@ -16,8 +16,8 @@ import java.util.SortedSet;
 public record DesiredPortGroup(String name, Map<String, String> externalIds, SortedSet<String> ports, SortedSet<String> acls) {
     public DesiredPortGroup {
         externalIds = Map.copyOf(externalIds);
-        ports = java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(ports));
-        acls = java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(acls));
+        ports = FrozenSortedSet.of(ports);
+        acls = FrozenSortedSet.of(acls);
     }
 
     /** Convenience for tests: the same port group with other member ports. */

@@ -16,6 +16,8 @@ public final class FrozenSortedSet extends AbstractSet<String> implements Sorted
     private static final FrozenSortedSet EMPTY = new FrozenSortedSet(new TreeSet<>());
 
     private final SortedSet<String> delegate;
+    /** Its addresses of each IP family, made on first ask (shared selections are asked many times). */
+    private volatile java.util.Map<IpFamily, FrozenSortedSet> byFamily;
 
     private FrozenSortedSet(TreeSet<String> owned) {
         this.delegate = Collections.unmodifiableSortedSet(owned);
@@ -35,6 +37,23 @@ public final class FrozenSortedSet extends AbstractSet<String> implements Sorted
     @Override
     public Iterator<String> iterator() {
         return delegate.iterator();
+    }
+
+    /** The elements of one IP family (addresses or CIDRs): itself when all are of that family. */
+    public FrozenSortedSet ofFamily(IpFamily family) {
+        java.util.Map<IpFamily, FrozenSortedSet> split = byFamily;
+        if (split == null) {
+            TreeSet<String> v4 = new TreeSet<>();
+            TreeSet<String> v6 = new TreeSet<>();
+            for (String a : delegate) {
+                (IpFamily.of(a) == IpFamily.V4 ? v4 : v6).add(a);
+            }
+            split = new java.util.EnumMap<>(IpFamily.class);
+            split.put(IpFamily.V4, v6.isEmpty() ? this : of(v4));
+            split.put(IpFamily.V6, v4.isEmpty() ? this : of(v6));
+            byFamily = split;
+        }
+        return split.get(family);
     }
 
     @Override

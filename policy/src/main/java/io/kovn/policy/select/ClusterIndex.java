@@ -16,8 +16,11 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Namespaces, pods and nodes indexed for selection, with memoized selector results. Built once
- * per translation from the snapshot's Kubernetes objects; pure and single-threaded.
+ * Namespaces, pods and nodes indexed for selection, with memoized selector results. Pure and
+ * single-threaded. Built from the snapshot's Kubernetes objects; a long-lived index is kept current
+ * with {@link #apply}, which updates the objects and forgets exactly the memoized answers the
+ * change can affect, and names those {@link Selection}s so that callers can forget what they
+ * derived from them ({@link #recording} records what a computation asked).
  *
  * <p>Pods that finished ({@code Succeeded}/{@code Failed}) are left out: their IPs may already
  * belong to someone else. Namespaces carry {@code kubernetes.io/metadata.name} even if the
@@ -28,35 +31,187 @@ public final class ClusterIndex {
     public static final String NAMESPACE_NAME_LABEL = "kubernetes.io/metadata.name";
 
     private final Map<String, Map<String, String>> namespaceLabels = new TreeMap<>();
+    private final Map<String, TreeMap<String, PodInfo>> podInfos = new HashMap<>();
     private final Map<String, List<PodInfo>> podsByNamespace = new HashMap<>();
-    private final List<NodeInfo> nodes = new ArrayList<>();
+    private final TreeMap<String, NodeInfo> nodesByName = new TreeMap<>();
+    private List<NodeInfo> nodes = List.of();
     private final Map<LabelSelector, List<String>> namespaceSelections = new HashMap<>();
     private final Map<String, List<PodInfo>> networkedPodsByNamespace = new HashMap<>();
+    /** Per namespace: pod selector to its pods; dropped whole when a pod of the namespace changes. */
+    private final Map<String, Map<LabelSelector, List<PodInfo>>> namespacePodSelections = new HashMap<>();
     private final Map<List<Object>, List<PodInfo>> podSelections = new HashMap<>();
     private final Map<List<Object>, java.util.SortedSet<String>> ipSelections = new HashMap<>();
+    /** Every selection ever recorded: the ones {@link #apply} checks. */
+    private final java.util.Set<Selection> known = new java.util.HashSet<>();
+    private final java.util.ArrayDeque<java.util.Set<Selection>> sinks = new java.util.ArrayDeque<>();
+    /** Above zero while a query answers from other queries: its own selection already covers theirs. */
+    private int muted;
 
     /** Indexes the given objects. */
     public ClusterIndex(List<Namespace> namespaces, List<Pod> pods, List<Node> nodeList) {
         for (Namespace ns : namespaces) {
-            String name = ns.getMetadata().getName();
-            Map<String, String> labels = new HashMap<>(ns.getMetadata().getLabels() == null ? Map.of() : ns.getMetadata().getLabels());
-            labels.putIfAbsent(NAMESPACE_NAME_LABEL, name);
-            namespaceLabels.put(name, Map.copyOf(labels));
+            namespaceLabels.put(ns.getMetadata().getName(), labelsOf(ns));
         }
         for (Pod pod : pods) {
-            String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
-            if ("Succeeded".equals(phase) || "Failed".equals(phase)) {
-                continue;
+            if (!finished(pod)) {
+                PodInfo info = podInfo(pod);
+                podInfos.computeIfAbsent(info.namespace(), k -> new TreeMap<>()).put(info.name(), info);
             }
-            PodInfo info = podInfo(pod);
-            podsByNamespace.computeIfAbsent(info.namespace(), k -> new ArrayList<>()).add(info);
         }
-        podsByNamespace.values().forEach(list -> list.sort(java.util.Comparator.comparing(PodInfo::name)));
-        podsByNamespace.forEach((ns, list) -> networkedPodsByNamespace.put(ns, list.stream().filter(p -> !p.hostNetwork()).toList()));
+        podInfos.keySet().forEach(this::reindexNamespace);
         for (Node node : nodeList) {
-            nodes.add(nodeInfo(node));
+            NodeInfo info = nodeInfo(node);
+            nodesByName.put(info.name(), info);
         }
-        nodes.sort(java.util.Comparator.comparing(NodeInfo::name));
+        nodes = List.copyOf(nodesByName.values());
+    }
+
+    /** A namespace's labels as selectors see them: with {@code kubernetes.io/metadata.name}. */
+    public static Map<String, String> labelsOf(Namespace ns) {
+        String name = ns.getMetadata().getName();
+        Map<String, String> labels = new HashMap<>(ns.getMetadata().getLabels() == null ? Map.of() : ns.getMetadata().getLabels());
+        labels.putIfAbsent(NAMESPACE_NAME_LABEL, name);
+        return Map.copyOf(labels);
+    }
+
+    /** Whether the pod finished (its IPs may be reused): such pods are not indexed. */
+    public static boolean finished(Pod pod) {
+        String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+        return "Succeeded".equals(phase) || "Failed".equals(phase);
+    }
+
+    private void reindexNamespace(String namespace) {
+        namespacePodSelections.remove(namespace);
+        TreeMap<String, PodInfo> byName = podInfos.get(namespace);
+        if (byName == null || byName.isEmpty()) {
+            podInfos.remove(namespace);
+            podsByNamespace.remove(namespace);
+            networkedPodsByNamespace.remove(namespace);
+            return;
+        }
+        List<PodInfo> list = List.copyOf(byName.values());
+        podsByNamespace.put(namespace, list);
+        networkedPodsByNamespace.put(namespace, list.stream().filter(p -> !p.hostNetwork()).toList());
+    }
+
+    /**
+     * Runs {@code work} and adds every selection it asks this index (also through memoized answers)
+     * to {@code reads}; nested recordings also count for the enclosing ones.
+     */
+    public <T> T recording(java.util.Set<Selection> reads, java.util.function.Supplier<T> work) {
+        sinks.push(reads);
+        try {
+            return work.get();
+        } finally {
+            sinks.pop();
+            if (!sinks.isEmpty()) {
+                sinks.peek().addAll(reads);
+            }
+        }
+    }
+
+    /** Counts {@code reads} for the recording in progress (a memoized answer read them earlier). */
+    public void reread(java.util.Set<Selection> reads) {
+        if (!sinks.isEmpty()) {
+            sinks.peek().addAll(reads);
+        }
+    }
+
+    private void read(Selection selection) {
+        if (muted > 0) {
+            return;
+        }
+        known.add(selection);
+        if (!sinks.isEmpty()) {
+            sinks.peek().add(selection);
+        }
+    }
+
+    /**
+     * Brings the index up to date with {@code changes} and returns the recorded selections whose
+     * answers may differ now (a superset: a selector that matched the object before or after).
+     */
+    public java.util.Set<Selection> apply(ClusterChanges changes) {
+        java.util.Set<Selection> affected = new java.util.HashSet<>();
+        for (ClusterChanges.NamespaceChange c : changes.namespaces()) {
+            for (Selection s : known) {
+                boolean hit = switch (s) {
+                    case Selection.Namespaces n -> eitherMatches(n.selector(), c.before(), c.after());
+                    case Selection.SelectedPods p -> eitherMatches(p.namespaceSelector(), c.before(), c.after());
+                    case Selection.NamespaceFacts f -> f.namespace().equals(c.name());
+                    default -> false;
+                };
+                if (hit) {
+                    affected.add(s);
+                }
+            }
+            if (c.after() == null) {
+                namespaceLabels.remove(c.name());
+            } else {
+                namespaceLabels.put(c.name(), c.after());
+            }
+        }
+        java.util.Set<String> touched = new java.util.HashSet<>();
+        for (ClusterChanges.PodChange c : changes.pods()) {
+            Map<String, String> before = c.before() == null ? null : c.before().labels();
+            Map<String, String> after = c.after() == null ? null : c.after().labels();
+            Map<String, String> nsLabels = namespaceLabels.getOrDefault(c.namespace(), Map.of());
+            for (Selection s : known) {
+                boolean hit = switch (s) {
+                    case Selection.NamespacePods p -> p.namespace().equals(c.namespace()) && eitherMatches(p.podSelector(), before, after);
+                    case Selection.SelectedPods p -> Selectors.matches(p.namespaceSelector(), nsLabels)
+                            && eitherMatches(p.podSelector(), before, after);
+                    case Selection.AllPods a -> true;
+                    default -> false;
+                };
+                if (hit) {
+                    affected.add(s);
+                }
+            }
+            TreeMap<String, PodInfo> byName = podInfos.computeIfAbsent(c.namespace(), k -> new TreeMap<>());
+            if (c.after() == null) {
+                byName.remove(c.name());
+            } else {
+                byName.put(c.name(), c.after());
+            }
+            touched.add(c.namespace());
+        }
+        touched.forEach(this::reindexNamespace);
+        for (ClusterChanges.NodeChange c : changes.nodes()) {
+            for (Selection s : known) {
+                if (s instanceof Selection.Nodes n && eitherMatches(n.selector(),
+                        c.before() == null ? null : c.before().labels(), c.after() == null ? null : c.after().labels())) {
+                    affected.add(s);
+                }
+            }
+            if (c.after() == null) {
+                nodesByName.remove(c.name());
+            } else {
+                nodesByName.put(c.name(), c.after());
+            }
+        }
+        if (!changes.nodes().isEmpty()) {
+            nodes = List.copyOf(nodesByName.values());
+        }
+        if (!changes.namespaces().isEmpty()) {
+            namespaceSelections.clear(); // cheap to recompute, and a new namespace may join any of them
+        }
+        for (Selection s : affected) {
+            switch (s) {
+                case Selection.Namespaces n -> namespaceSelections.remove(n.selector());
+                case Selection.NamespacePods p -> namespacePodSelections.remove(p.namespace());
+                case Selection.SelectedPods p -> {
+                    podSelections.remove(java.util.Arrays.asList(p.namespaceSelector(), p.podSelector()));
+                    ipSelections.remove(java.util.Arrays.asList(p.namespaceSelector(), p.podSelector()));
+                }
+                default -> { }
+            }
+        }
+        return affected;
+    }
+
+    private static boolean eitherMatches(LabelSelector selector, Map<String, String> before, Map<String, String> after) {
+        return (before != null && Selectors.matches(selector, before)) || (after != null && Selectors.matches(selector, after));
     }
 
     /** The facts policies read from a pod. */
@@ -117,22 +272,26 @@ public final class ClusterIndex {
         if (selector == null) {
             return List.of();
         }
+        read(new Selection.Namespaces(selector));
         return namespaceSelections.computeIfAbsent(selector, s -> namespaceLabels.entrySet().stream()
                 .filter(e -> Selectors.matches(s, e.getValue())).map(Map.Entry::getKey).toList());
     }
 
     /** Whether the namespace exists. */
     public boolean hasNamespace(String namespace) {
+        read(new Selection.NamespaceFacts(namespace));
         return namespaceLabels.containsKey(namespace);
     }
 
     /** Labels of a namespace (with {@code kubernetes.io/metadata.name}), empty if unknown. */
     public Map<String, String> namespaceLabels(String namespace) {
+        read(new Selection.NamespaceFacts(namespace));
         return namespaceLabels.getOrDefault(namespace, Map.of());
     }
 
     /** Names of all namespaces, sorted. */
     public List<String> namespaceNames() {
+        read(new Selection.Namespaces(new LabelSelector()));
         return List.copyOf(namespaceLabels.keySet());
     }
 
@@ -141,11 +300,12 @@ public final class ClusterIndex {
         if (podSelector == null) {
             return List.of();
         }
+        read(new Selection.NamespacePods(namespace, podSelector));
         List<PodInfo> all = networkedPodsByNamespace.getOrDefault(namespace, List.of());
         if (Selectors.isEmpty(podSelector)) {
             return all;
         }
-        return podSelections.computeIfAbsent(java.util.Arrays.asList(namespace, podSelector),
+        return namespacePodSelections.computeIfAbsent(namespace, k -> new HashMap<>()).computeIfAbsent(podSelector,
                 k -> all.stream().filter(p -> Selectors.matches(podSelector, p.labels())).toList());
     }
 
@@ -154,14 +314,20 @@ public final class ClusterIndex {
         if (namespaceSelector == null || podSelector == null) {
             return List.of();
         }
+        read(new Selection.SelectedPods(namespaceSelector, podSelector));
         List<Object> key = java.util.Arrays.asList(namespaceSelector, podSelector);
         List<PodInfo> cached = podSelections.get(key);
         if (cached != null) {
             return cached;
         }
         List<PodInfo> result = new ArrayList<>();
-        for (String ns : namespaces(namespaceSelector)) {
-            result.addAll(pods(ns, podSelector));
+        muted++;
+        try {
+            for (String ns : namespaces(namespaceSelector)) {
+                result.addAll(pods(ns, podSelector));
+            }
+        } finally {
+            muted--;
         }
         cached = List.copyOf(result);
         podSelections.put(key, cached);
@@ -170,6 +336,7 @@ public final class ClusterIndex {
 
     /** The sorted IPs of {@link #pods(LabelSelector, LabelSelector)}. Memoized: rules sharing a selector share the work. */
     public java.util.SortedSet<String> podIps(LabelSelector namespaceSelector, LabelSelector podSelector) {
+        read(new Selection.SelectedPods(namespaceSelector, podSelector));
         List<Object> key = java.util.Arrays.asList(namespaceSelector, podSelector);
         java.util.SortedSet<String> cached = ipSelections.get(key);
         if (cached == null) {
@@ -185,6 +352,7 @@ public final class ClusterIndex {
 
     /** All non-host-network pods of the cluster. */
     public List<PodInfo> allPods() {
+        read(new Selection.AllPods());
         List<PodInfo> result = new ArrayList<>();
         for (String ns : new java.util.TreeSet<>(podsByNamespace.keySet())) {
             for (PodInfo pod : podsByNamespace.get(ns)) {
@@ -198,11 +366,13 @@ public final class ClusterIndex {
 
     /** Every pod of the cluster including host-network ones, by namespace. */
     public Map<String, List<PodInfo>> podsByNamespace() {
+        read(new Selection.AllPods());
         return new LinkedHashMap<>(podsByNamespace);
     }
 
     /** Nodes matching {@code selector} ({@code null} selects none), sorted by name. */
     public List<NodeInfo> nodes(LabelSelector selector) {
+        read(new Selection.Nodes(selector));
         return nodes.stream().filter(n -> Selectors.matches(selector, n.labels())).toList();
     }
 }

@@ -32,13 +32,13 @@ import java.util.SplittableRandom;
  * pods each (app a|b; named ports), a host-network pod, two nodes; 0–3 ANPs at priorities
  * 1..1000, 0–3 NetworkPolicies and maybe a BANP, with every peer and port kind.
  */
-final class RandomPolicies {
+public final class RandomPolicies {
     static final List<String> NAMESPACES = List.of("n0", "n1", "n2");
     static final List<ProtocolPort> PORTS = List.of(ProtocolPort.parse("tcp/80"), ProtocolPort.parse("tcp/8080"),
             ProtocolPort.parse("udp/53"), ProtocolPort.parse("sctp/9003"), ProtocolPort.parse("tcp/1500"));
     static final List<String> EXTERNAL = List.of("8.8.8.8", "172.18.0.2", "10.1.9.9");
 
-    record Policies(List<AdminNetworkPolicy> anps, List<NetworkPolicy> nps, List<BaselineAdminNetworkPolicy> banps) {
+    public record Policies(List<AdminNetworkPolicy> anps, List<NetworkPolicy> nps, List<BaselineAdminNetworkPolicy> banps) {
         Policies withAnp(AdminNetworkPolicy anp) {
             List<AdminNetworkPolicy> more = new ArrayList<>(anps);
             more.add(anp);
@@ -52,7 +52,7 @@ final class RandomPolicies {
         this.random = new SplittableRandom(seed);
     }
 
-    static Policies generate(long seed) {
+    public static Policies generate(long seed) {
         RandomPolicies r = new RandomPolicies(seed);
         List<AdminNetworkPolicy> anps = new ArrayList<>();
         for (int i = r.random.nextInt(4); i > 0; i--) {
@@ -69,7 +69,7 @@ final class RandomPolicies {
         return new Policies(anps, nps, banps);
     }
 
-    static PolicySnapshot snapshot(Policies policies) {
+    public static PolicySnapshot snapshot(Policies policies) {
         List<io.fabric8.kubernetes.api.model.Pod> pods = new ArrayList<>();
         for (int n = 0; n < 3; n++) {
             for (int p = 0; p < 3; p++) {
