@@ -34,12 +34,17 @@ public final class SandboxFixture implements AutoCloseable {
     public final Prober prober;
 
     public SandboxFixture(int nodes) throws Exception {
+        this(nodes, SandboxConfig.DEFAULT_CERTIFICATE_LIFETIME);
+    }
+
+    /** A sandbox whose node agents ask for certificates of {@code nodeCertificateLifetime}. */
+    public SandboxFixture(int nodes, Duration nodeCertificateLifetime) throws Exception {
         Path dir = Files.createTempDirectory(Path.of("/tmp"), "kve");
         layout = new SandboxLayout(dir);
         Path root = Path.of("").toAbsolutePath().getParent();
         int third = ThreadLocalRandom.current().nextInt(1, 250);
         try {
-            sandbox = Sandbox.start(layout, new SandboxConfig(nodes, prefix, "10.253." + third + ".0/24"),
+            sandbox = Sandbox.start(layout, new SandboxConfig(nodes, prefix, "10.253." + third + ".0/24", nodeCertificateLifetime),
                     OvnRuntime.locate(), root);
         } catch (Exception | Error e) {
             Leftovers.cleanup(prefix, dir);
