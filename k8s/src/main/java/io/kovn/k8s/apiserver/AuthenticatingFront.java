@@ -81,12 +81,21 @@ public final class AuthenticatingFront implements AutoCloseable {
     }
 
     /**
-     * One forwarded request.
+     * One request and how it was answered.
      *
+     * @param identity who it was, empty when it did not authenticate (status 401)
      * @param certificateSerial the client certificate's serial, empty when a token authenticated
+     * @param status the status the client got: the API server's, 101 for a WebSocket it accepted, 401/403 from
+     *     the front, 502 when the API server could not be reached
      */
-    public record Request(String method, String path, ClientIdentity identity, Optional<BigInteger> certificateSerial,
-                          boolean webSocket) {}
+    public record Request(String method, String path, Optional<ClientIdentity> identity,
+                          Optional<BigInteger> certificateSerial, boolean webSocket, int status) {
+        /** Whether an authenticated {@code user} made it with the certificate of {@code serial}. */
+        public boolean by(String user, BigInteger serial) {
+            return identity.map(ClientIdentity::user).filter(user::equals).isPresent()
+                    && certificateSerial.filter(serial::equals).isPresent();
+        }
+    }
 
     private final Settings settings;
     private final FrontAuthenticator authenticator;
@@ -138,7 +147,7 @@ public final class AuthenticatingFront implements AutoCloseable {
         return "https://127.0.0.1:" + server.actualPort();
     }
 
-    /** Calls the listener for every authenticated request, before it is forwarded (on an event loop: be quick). */
+    /** Calls the listener for every request once its status is known (on an event loop: be quick). */
     public void onRequest(Consumer<Request> listener) {
         listeners.add(Objects.requireNonNull(listener));
     }
@@ -146,33 +155,43 @@ public final class AuthenticatingFront implements AutoCloseable {
     private void handle(HttpServerRequest request) {
         Optional<FrontAuthenticator.Authenticated> who = authenticator.authenticate(peerChain(request),
                 request.getHeader(HttpHeaders.AUTHORIZATION), settings.clock().instant());
+        boolean webSocket = ForwardedHeaders.webSocketUpgrade(request.headers());
+        Exchange exchange = new Exchange(request.method().name(), request.path(),
+                who.map(FrontAuthenticator.Authenticated::identity),
+                who.flatMap(FrontAuthenticator.Authenticated::certificate).map(X509Certificate::getSerialNumber), webSocket);
         if (who.isEmpty()) {
             LOG.info("refused {} {} from {}: no valid client certificate or token", request.method(), request.path(),
                     request.remoteAddress());
-            reply(request, 401, "Unauthorized", "Unauthorized");
+            reply(request, exchange, 401, "Unauthorized", "Unauthorized");
             return;
         }
         ClientIdentity identity = who.get().identity();
         if (ForwardedHeaders.impersonates(request.headers())) {
-            reply(request, 403, "Forbidden", "users behind the sandbox's API front cannot impersonate: "
+            reply(request, exchange, 403, "Forbidden", "users behind the sandbox's API front cannot impersonate: "
                     + identity.user());
             return;
         }
-        boolean webSocket = ForwardedHeaders.webSocketUpgrade(request.headers());
-        Request seen = new Request(request.method().name(), request.path(), identity,
-                who.get().certificate().map(X509Certificate::getSerialNumber), webSocket);
+        request.pause();
+        if (webSocket) {
+            forwardWebSocket(request, exchange, identity);
+        } else {
+            forward(request, exchange, identity);
+        }
+    }
+
+    /** A request on its way; reported to the listeners once its status is known. */
+    private record Exchange(String method, String path, Optional<ClientIdentity> identity,
+                            Optional<BigInteger> serial, boolean webSocket) {}
+
+    private void report(Exchange exchange, int status) {
+        Request done = new Request(exchange.method(), exchange.path(), exchange.identity(), exchange.serial(),
+                exchange.webSocket(), status);
         for (Consumer<Request> listener : listeners) {
             try {
-                listener.accept(seen);
+                listener.accept(done);
             } catch (RuntimeException e) {
                 LOG.warn("request listener failed: {}", e.toString());
             }
-        }
-        request.pause();
-        if (webSocket) {
-            forwardWebSocket(request, identity);
-        } else {
-            forward(request, identity);
         }
     }
 
@@ -189,13 +208,13 @@ public final class AuthenticatingFront implements AutoCloseable {
         }
     }
 
-    private void forward(HttpServerRequest request, ClientIdentity identity) {
+    private void forward(HttpServerRequest request, Exchange exchange, ClientIdentity identity) {
         RequestOptions options = new RequestOptions().setMethod(request.method()).setURI(request.uri())
                 .setHeaders(ForwardedHeaders.toBackend(request.headers(), identity, false));
         backend.request(options).onComplete(created -> {
             if (created.failed()) {
                 request.resume();
-                reply(request, 502, "BadGateway", "the API server behind the front is unreachable: "
+                reply(request, exchange, 502, "BadGateway", "the API server behind the front is unreachable: "
                         + created.cause().getMessage());
                 return;
             }
@@ -209,10 +228,11 @@ public final class AuthenticatingFront implements AutoCloseable {
             response.closeHandler(v -> outgoing.reset());
             outgoing.response().onComplete(answered -> {
                 if (answered.failed()) {
-                    reply(request, 502, "BadGateway", answered.cause().getMessage());
+                    reply(request, exchange, 502, "BadGateway", answered.cause().getMessage());
                     return;
                 }
                 var incoming = answered.result();
+                report(exchange, incoming.statusCode());
                 response.setStatusCode(incoming.statusCode()).setStatusMessage(incoming.statusMessage());
                 MultiMap headers = ForwardedHeaders.toClient(incoming.headers());
                 response.headers().addAll(headers);
@@ -225,7 +245,7 @@ public final class AuthenticatingFront implements AutoCloseable {
         });
     }
 
-    private void forwardWebSocket(HttpServerRequest request, ClientIdentity identity) {
+    private void forwardWebSocket(HttpServerRequest request, Exchange exchange, ClientIdentity identity) {
         WebSocketConnectOptions options = new WebSocketConnectOptions().setURI(request.uri())
                 .setHeaders(ForwardedHeaders.toBackend(request.headers(), identity, true));
         String protocols = request.getHeader("Sec-WebSocket-Protocol");
@@ -236,11 +256,12 @@ public final class AuthenticatingFront implements AutoCloseable {
             if (connected.failed()) {
                 request.resume();
                 if (connected.cause() instanceof UpgradeRejectedException rejected) {
+                    report(exchange, rejected.getStatus());
                     request.response().setStatusCode(rejected.getStatus()).headers()
                             .addAll(ForwardedHeaders.toClient(rejected.getHeaders()));
                     request.response().end(rejected.getBody() == null ? io.vertx.core.buffer.Buffer.buffer() : rejected.getBody());
                 } else {
-                    reply(request, 502, "BadGateway", connected.cause().getMessage());
+                    reply(request, exchange, 502, "BadGateway", connected.cause().getMessage());
                 }
                 return;
             }
@@ -250,6 +271,7 @@ public final class AuthenticatingFront implements AutoCloseable {
                     inner.close();
                     return;
                 }
+                report(exchange, 101);
                 splice(upgraded.result(), inner);
             });
         });
@@ -275,7 +297,8 @@ public final class AuthenticatingFront implements AutoCloseable {
         }
     }
 
-    private static void reply(HttpServerRequest request, int code, String reason, String message) {
+    private void reply(HttpServerRequest request, Exchange exchange, int code, String reason, String message) {
+        report(exchange, code);
         HttpServerResponse response = request.response();
         if (response.headWritten() || response.ended() || response.closed()) {
             request.connection().close();
