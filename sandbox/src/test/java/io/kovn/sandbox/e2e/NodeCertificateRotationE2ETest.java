@@ -63,10 +63,7 @@ class NodeCertificateRotationE2ETest {
 
     @AfterAll
     static void down() {
-        if (sb != null) {
-            sb.close();
-            assertThat(sb.leftovers()).as("namespaces and links left after close").isEmpty();
-        }
+        SandboxFixture.closeLeavingNothing(sb);
     }
 
     @Test

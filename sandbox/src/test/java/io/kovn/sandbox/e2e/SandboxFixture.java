@@ -99,6 +99,14 @@ public final class SandboxFixture implements AutoCloseable {
         return out;
     }
 
+    /** Closes the sandbox (for an {@code @AfterAll}; null-safe) and fails if it left a namespace or link. */
+    public static void closeLeavingNothing(SandboxFixture fixture) {
+        if (fixture != null) {
+            fixture.close();
+            org.assertj.core.api.Assertions.assertThat(fixture.leftovers()).as("namespaces and links left after close").isEmpty();
+        }
+    }
+
     @Override
     public void close() {
         try {
