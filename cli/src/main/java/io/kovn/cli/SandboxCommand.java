@@ -1,5 +1,6 @@
 package io.kovn.cli;
 
+import io.kovn.sandbox.SandboxConfig;
 import io.kovn.sandbox.SandboxControl;
 import io.kovn.sandbox.SandboxLayout;
 import java.time.Duration;
@@ -31,10 +32,15 @@ public final class SandboxCommand implements Runnable {
         @Option(names = "--timeout", defaultValue = "120s", description = "how long to wait for readiness (default ${DEFAULT-VALUE})")
         String timeout;
 
+        @Option(names = "--node-cert-lifetime", defaultValue = "24h", converter = NodeCommand.Lifetime.class,
+                description = "lifetime of the node agents' client certificates, e.g. 2m to watch them rotate "
+                        + "(at 80%; at least 20s; default ${DEFAULT-VALUE})")
+        Duration nodeCertLifetime;
+
         @Override
         public Integer call() throws Exception {
             if (nodes < 1 || nodes > 20) throw new IllegalArgumentException("--nodes must be 1..20");
-            control().up(nodes, Durations.parse(timeout));
+            control().up(SandboxConfig.defaults(nodes).withNodeCertificateLifetime(nodeCertLifetime), Durations.parse(timeout));
             return 0;
         }
     }

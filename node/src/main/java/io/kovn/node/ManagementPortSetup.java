@@ -25,7 +25,8 @@ final class ManagementPortSetup implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ManagementPortSetup.class);
     private static final Duration WAIT_STEP = Duration.ofSeconds(30);
 
-    private final KubernetesClient client;
+    // volatile: a certificate rotation hands in a new client while the setup still waits
+    private volatile KubernetesClient client;
     private final NodeAgentConfig config;
     private final CompletableFuture<ManagementPort> done = new CompletableFuture<>();
     private final Thread thread;
@@ -41,6 +42,14 @@ final class ManagementPortSetup implements AutoCloseable {
         ManagementPortSetup s = new ManagementPortSetup(client, config);
         s.thread.start();
         return s;
+    }
+
+    /**
+     * Uses another client from the next attempt on (after a certificate rotation). A wait in progress on the
+     * old client ends at the latest when that client is closed; the retry then uses this one.
+     */
+    void rebind(KubernetesClient next) {
+        client = next;
     }
 
     /** Completes with the applied port. */

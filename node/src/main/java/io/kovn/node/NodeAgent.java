@@ -100,6 +100,23 @@ public final class NodeAgent implements AutoCloseable {
         }
     }
 
+    /**
+     * Moves the agent's API calls to another client, e.g. one with the node's rotated certificate, without
+     * stopping the CNI server: the pod watch re-syncs on the new client and then replaces the old one, the
+     * management-port setup (if still waiting) continues on it, and the node annotations are written again
+     * with it, which also shows at once that the new credentials work. The caller closes the old client
+     * afterwards.
+     *
+     * @throws IllegalStateException when the new client cannot sync the pod watch or annotate the Node (the
+     *     pod watch then stays on the old client)
+     */
+    public void useClient(KubernetesClient client) {
+        podNetworks.rebind(client);
+        managementPort.rebind(client);
+        publishNodeAnnotations(client, config);
+        LOG.info("node agent for {} moved to new API credentials", config.nodeName());
+    }
+
     /** The handler the CNI server calls (also usable directly, e.g. by an in-process runtime). */
     public CniHandler cniHandler() {
         return handler;

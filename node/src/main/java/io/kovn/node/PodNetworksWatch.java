@@ -27,12 +27,40 @@ final class PodNetworksWatch implements AutoCloseable {
     private record Waiter(String uid, CompletableFuture<PodNetwork> result) {
     }
 
-    private final SharedIndexInformer<Pod> informer;
     private final Map<String, List<Waiter>> waiters = new ConcurrentHashMap<>();
+    private final Duration syncTimeout;
+    private SharedIndexInformer<Pod> informer;
+    private boolean closed;
 
     PodNetworksWatch(KubernetesClient client, Duration syncTimeout) {
-        this.informer = client.pods().inAnyNamespace().runnableInformer(0);
-        informer.addEventHandler(new ResourceEventHandler<>() {
+        this.syncTimeout = syncTimeout;
+        this.informer = synced(client);
+    }
+
+    /**
+     * Moves the watch to another client (the node's rotated certificate): the new informer syncs first, then
+     * replaces the old one. Waiters are kept here, not in the informer, so a CNI ADD waiting meanwhile is
+     * answered by whichever informer sees the annotation.
+     *
+     * @throws IllegalStateException when the new informer does not sync (the old one stays in use)
+     */
+    void rebind(KubernetesClient client) {
+        SharedIndexInformer<Pod> next = synced(client);
+        SharedIndexInformer<Pod> old;
+        synchronized (this) {
+            if (closed) {
+                next.close();
+                return;
+            }
+            old = informer;
+            informer = next;
+        }
+        old.close();
+    }
+
+    private SharedIndexInformer<Pod> synced(KubernetesClient client) {
+        SharedIndexInformer<Pod> created = client.pods().inAnyNamespace().runnableInformer(0);
+        created.addEventHandler(new ResourceEventHandler<>() {
             @Override
             public void onAdd(Pod pod) {
                 offer(pod);
@@ -48,13 +76,14 @@ final class PodNetworksWatch implements AutoCloseable {
             }
         });
         try {
-            informer.start().toCompletableFuture().get(syncTimeout.toMillis(), TimeUnit.MILLISECONDS);
+            created.start().toCompletableFuture().get(syncTimeout.toMillis(), TimeUnit.MILLISECONDS);
+            return created;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            informer.close();
+            created.close();
             throw new IllegalStateException("interrupted while syncing the pod informer", e);
         } catch (ExecutionException | TimeoutException e) {
-            informer.close();
+            created.close();
             throw new IllegalStateException("pod informer did not sync within " + syncTimeout, e);
         }
     }
@@ -93,7 +122,11 @@ final class PodNetworksWatch implements AutoCloseable {
 
     /** The pod from the informer cache. */
     Optional<Pod> cached(String namespace, String name) {
-        return Optional.ofNullable(informer.getStore().getByKey(key(namespace, name)));
+        SharedIndexInformer<Pod> current;
+        synchronized (this) {
+            current = informer;
+        }
+        return Optional.ofNullable(current.getStore().getByKey(key(namespace, name)));
     }
 
     /** The pod's default network from the cache, without waiting. */
@@ -126,6 +159,11 @@ final class PodNetworksWatch implements AutoCloseable {
 
     @Override
     public void close() {
-        informer.close();
+        SharedIndexInformer<Pod> current;
+        synchronized (this) {
+            closed = true;
+            current = informer;
+        }
+        current.close();
     }
 }

@@ -5,10 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
-import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.kovn.identity.SandboxIdentity;
 import io.kovn.identity.bootstrap.NodeCertificateBootstrap;
+import io.kovn.k8s.apiserver.AuthenticatingFront;
 import io.kovn.k8s.apiserver.EmbeddedApiServer;
 import java.time.Clock;
 import java.time.Duration;
@@ -47,6 +46,7 @@ public final class Sandbox implements AutoCloseable {
     private EmbeddedApiServer apiServer;
     private KubernetesClient client;
     private SandboxIdentity identity;
+    private NodeApiFront nodeApi;
     private ControlPlane controlPlane;
     private SandboxKubelet kubelet;
 
@@ -96,6 +96,8 @@ public final class Sandbox implements AutoCloseable {
         // agent gets its own client certificate through a CSR, as on a real cluster.
         identity = SandboxIdentity.start(client, layout.dir().resolve("identity"), true);
         closeables.push(identity);
+        nodeApi = NodeApiFront.start(apiServer.port(), identity.clientCa(), layout.dir().resolve("identity"), names);
+        closeables.push(nodeApi);
         controlPlane = new ControlPlane(client, new io.prometheus.metrics.model.registry.PrometheusRegistry());
         closeables.push(controlPlane);
         controlPlane.startClusterManager();
@@ -123,10 +125,12 @@ public final class Sandbox implements AutoCloseable {
                             Map.of("type", "Hostname", "address", n.name()))))));
             OvsBridgeConfig ovs = new OvsBridgeConfig(OvsBridgeConfig.BR_INT, OvsBridgeConfig.NETDEV, n.systemId(),
                     n.name(), n.encapIp(), "unix:" + n.sbSocket());
-            KubernetesClient nodeClient = nodeIdentity(n.name());
-            NodeAgent agent = NodeAgent.start(nodeClient, NodeAgentConfig.defaults(n.name(), ovs, n.vsctl(), n.netns(),
-                    layout.cniSocket(n.name())));
+            NodeCertificateBootstrap certificates = nodeIdentity(n.name(), config.nodeCertificateLifetime());
+            NodeAgent agent = NodeAgent.start(certificates.client(), NodeAgentConfig.defaults(n.name(), ovs, n.vsctl(),
+                    n.netns(), layout.cniSocket(n.name())));
             closeables.push(agent);
+            // After each rotation the agent moves to the new certificate's client; the old one closes after a grace.
+            certificates.onRotation(credentials -> agent.useClient(certificates.client()));
             controlPlane.startZone(n);
             Path conflist = writeConflist(n.name());
             handles.add(new SandboxKubelet.NodeHandle(n.name(), n.netns(), n.encapIp(),
@@ -139,20 +143,28 @@ public final class Sandbox implements AutoCloseable {
     }
 
     /**
-     * Bootstraps a node agent's own certificate: the CSR goes in with the host's credentials (here
-     * the admin impersonating {@code system:node:<node>}, which the API server records as the
-     * requester), the approver checks it, the sandbox signer issues it, and the agent then talks to
-     * the API server as {@code system:ovn-node:<node>}.
+     * Bootstraps a node agent's own certificate: the CSR goes in through the API front with the host's
+     * credentials (a bootstrap token for {@code system:node:<node>}, which the API server records as the
+     * requester), the approver checks it, the sandbox signer issues it, and the agent then talks to the API
+     * server as {@code system:ovn-node:<node>}, renewing with that certificate at 80% of its lifetime.
      */
-    private KubernetesClient nodeIdentity(String node) {
-        Config host = new ConfigBuilder(client.getConfiguration())
-                .withImpersonateUsername("system:node:" + node).withImpersonateGroups("system:nodes").build();
+    private NodeCertificateBootstrap nodeIdentity(String node, Duration lifetime) {
         NodeCertificateBootstrap bootstrap = new NodeCertificateBootstrap(
-                NodeCertificateBootstrap.Settings.of(node, layout.nodeDir(node).resolve("pki"), Duration.ofHours(24)),
-                host, Clock.systemUTC());
+                NodeCertificateBootstrap.Settings.of(node, layout.nodeDir(node).resolve("pki"), lifetime),
+                nodeApi.bootstrapConfig(node), Clock.systemUTC());
         closeables.push(bootstrap);
         bootstrap.start();
-        return bootstrap.client();
+        return bootstrap;
+    }
+
+    /** The TLS front node agents reach the API server through (tests watch who calls with which certificate). */
+    public AuthenticatingFront apiFront() {
+        return nodeApi.front();
+    }
+
+    /** The CA of the API front's serving certificate. */
+    public java.security.cert.X509Certificate apiFrontCa() {
+        return nodeApi.servingCa();
     }
 
     /** The identity service, for tests that call the webhook as kube-apiserver would. */
@@ -194,7 +206,7 @@ public final class Sandbox implements AutoCloseable {
 
     public String summary() {
         return nodes.size() + " nodes (" + String.join(", ", nodes.stream().map(EmulatedNode::name).toList())
-                + "), API server " + apiServer.url();
+                + "), API server " + apiServer.url() + " (nodes: " + nodeApi.front().url() + ")";
     }
 
     @Override

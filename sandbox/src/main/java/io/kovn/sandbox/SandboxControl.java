@@ -61,7 +61,8 @@ public final class SandboxControl {
                 "-Dkovn.root=" + System.getProperty("kovn.root", ""), "-Dkovn.log.level=INFO",
                 "-cp", System.getProperty("java.class.path"),
                 SandboxDaemon.class.getName(), "--dir", layout.dir().toString(), "--nodes", Integer.toString(nodes),
-                "--prefix", config.prefix(), "--underlay", config.underlayCidr()));
+                "--prefix", config.prefix(), "--underlay", config.underlayCidr(),
+                "--node-cert-lifetime", Long.toString(config.nodeCertificateLifetime().toSeconds())));
         Instant start = Instant.now();
         new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(layout.logFile().toFile())

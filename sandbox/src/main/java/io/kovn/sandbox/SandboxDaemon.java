@@ -23,12 +23,14 @@ public final class SandboxDaemon {
         SandboxConfig defaults = SandboxConfig.defaults(3);
         String prefix = defaults.prefix();
         String underlay = defaults.underlayCidr();
+        java.time.Duration certificateLifetime = defaults.nodeCertificateLifetime();
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--dir" -> dir = Path.of(args[i + 1]);
                 case "--nodes" -> nodes = Integer.parseInt(args[i + 1]);
                 case "--prefix" -> prefix = args[i + 1];
                 case "--underlay" -> underlay = args[i + 1];
+                case "--node-cert-lifetime" -> certificateLifetime = java.time.Duration.ofSeconds(Long.parseLong(args[i + 1]));
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
@@ -43,7 +45,7 @@ public final class SandboxDaemon {
         CountDownLatch stopped = new CountDownLatch(1);
         Sandbox sandbox;
         try {
-            sandbox = Sandbox.start(layout, new SandboxConfig(nodes, prefix, underlay), OvnRuntime.locate(), root);
+            sandbox = Sandbox.start(layout, new SandboxConfig(nodes, prefix, underlay, certificateLifetime), OvnRuntime.locate(), root);
         } catch (Exception e) {
             LOG.error("sandbox failed to start", e);
             Files.writeString(layout.failedFile(), String.valueOf(e.getMessage()));

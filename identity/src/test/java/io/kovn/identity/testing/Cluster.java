@@ -7,28 +7,41 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kovn.identity.csr.ApproverConfig;
 import io.kovn.identity.csr.CsrApprover;
 import io.kovn.identity.pki.CertificateAuthority;
+import io.kovn.identity.pki.Keys;
 import io.kovn.identity.pki.Pem;
-import io.kovn.identity.pki.Subject;
 import io.kovn.identity.signer.SandboxSigner;
+import io.kovn.k8s.apiserver.AuthenticatingFront;
+import io.kovn.k8s.apiserver.ClientIdentity;
+import io.kovn.k8s.apiserver.EmbeddedApiServer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyPair;
+import java.security.cert.X509Certificate;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * A small cluster for identity tests: the API stand-in behind its authenticating front, the CSR
- * approver and the sandbox signer, and a temp folder; everything is removed on close.
+ * A small cluster for identity tests: the embedded API server behind its authenticating TLS front (client
+ * certificates of the signer's CA, or a kubelet-like bootstrap token per node), the CSR approver and the
+ * sandbox signer, and a temp folder; everything is removed on close. {@link #seen()} lists every request
+ * the front answered, with its identity and certificate serial.
  */
 public final class Cluster implements AutoCloseable {
   public final Path folder;
-  public final ApiServerStandIn api;
+  public final EmbeddedApiServer api;
   public final KubernetesClient admin;
   public final CertificateAuthority clientCa;
-  public final FrontProxy front;
+  public final AuthenticatingFront front;
   public final CsrApprover approver;
   public final SandboxSigner signer;
+  private final CertificateAuthority servingCa = CertificateAuthority.create("front-ca");
+  private final List<AuthenticatingFront.Request> seen = new CopyOnWriteArrayList<>();
 
   public Cluster(String... nodes) throws Exception {
     this(true, nodes);
@@ -37,15 +50,20 @@ public final class Cluster implements AutoCloseable {
   /** A cluster; without {@code approverAndSigner} another component (the identity service) must play them. */
   public Cluster(boolean approverAndSigner, String... nodes) throws Exception {
     folder = Files.createTempDirectory("kovn-identity-");
-    api = new ApiServerStandIn();
-    admin = api.adminClient();
+    api = EmbeddedApiServer.start();
+    admin = api.newClient();
     clientCa = CertificateAuthority.loadOrCreate(folder.resolve("signer-ca"), "kovn-sandbox-client-ca");
-    Map<String, Subject> tokens = new java.util.HashMap<>();
+    Map<String, ClientIdentity> tokens = new HashMap<>();
     for (String node : nodes) {
-      tokens.put(bootstrapToken(node), Subject.of("system:node:" + node, "system:nodes", "system:authenticated"));
+      tokens.put(bootstrapToken(node), ClientIdentity.of("system:node:" + node, "system:nodes"));
       admin.nodes().resource(new NodeBuilder().withNewMetadata().withName(node).endMetadata().build()).create();
     }
-    front = new FrontProxy(api.url(), clientCa.certificate(), tokens);
+    KeyPair serving = Keys.ecP256();
+    X509Certificate certificate = servingCa.issueServer("kube-apiserver", serving.getPublic(), Duration.ofHours(1),
+        List.of("localhost", "127.0.0.1"));
+    front = AuthenticatingFront.start(new AuthenticatingFront.Settings(api.port(), serving.getPrivate(), List.of(certificate),
+        clientCa.certificate(), tokens, Clock.systemUTC()));
+    front.onRequest(seen::add);
     approver = approverAndSigner ? new CsrApprover(admin, ApproverConfig.NONE, Clock.systemUTC()).start() : null;
     signer = approverAndSigner ? new SandboxSigner(admin, clientCa, Clock.systemUTC()).start() : null;
   }
@@ -54,14 +72,22 @@ public final class Cluster implements AutoCloseable {
     return "bootstrap-" + node;
   }
 
+  /** The requests the front answered so far, oldest first. */
+  public List<AuthenticatingFront.Request> seen() {
+    return List.copyOf(seen);
+  }
+
   /** The host credentials a node starts with: its kubelet-like bootstrap token. */
   public Config bootstrapConfig(String node) {
+    return frontConfig().withOauthToken(bootstrapToken(node)).build();
+  }
+
+  /** The front's address and CA, without credentials. */
+  public ConfigBuilder frontConfig() {
     return new ConfigBuilder(Config.empty())
         .withMasterUrl(front.url())
-        .withCaCertData(Base64.getEncoder().encodeToString(Pem.encode(front.servingCa()).getBytes(StandardCharsets.US_ASCII)))
-        .withOauthToken(bootstrapToken(node))
-        .withRequestRetryBackoffLimit(0)
-        .build();
+        .withCaCertData(Base64.getEncoder().encodeToString(Pem.encode(servingCa.certificate()).getBytes(StandardCharsets.US_ASCII)))
+        .withRequestRetryBackoffLimit(0);
   }
 
   @Override

@@ -37,10 +37,7 @@ class PodConnectivityE2ETest {
 
     @AfterAll
     static void down() {
-        if (sb != null) {
-            sb.close();
-            assertThat(sb.leftovers()).as("namespaces and links left after close").isEmpty();
-        }
+        SandboxFixture.closeLeavingNothing(sb);
     }
 
     @Test

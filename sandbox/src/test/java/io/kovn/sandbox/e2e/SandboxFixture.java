@@ -34,12 +34,17 @@ public final class SandboxFixture implements AutoCloseable {
     public final Prober prober;
 
     public SandboxFixture(int nodes) throws Exception {
+        this(nodes, SandboxConfig.DEFAULT_CERTIFICATE_LIFETIME);
+    }
+
+    /** A sandbox whose node agents ask for certificates of {@code nodeCertificateLifetime}. */
+    public SandboxFixture(int nodes, Duration nodeCertificateLifetime) throws Exception {
         Path dir = Files.createTempDirectory(Path.of("/tmp"), "kve");
         layout = new SandboxLayout(dir);
         Path root = Path.of("").toAbsolutePath().getParent();
         int third = ThreadLocalRandom.current().nextInt(1, 250);
         try {
-            sandbox = Sandbox.start(layout, new SandboxConfig(nodes, prefix, "10.253." + third + ".0/24"),
+            sandbox = Sandbox.start(layout, new SandboxConfig(nodes, prefix, "10.253." + third + ".0/24", nodeCertificateLifetime),
                     OvnRuntime.locate(), root);
         } catch (Exception | Error e) {
             Leftovers.cleanup(prefix, dir);
@@ -92,6 +97,14 @@ public final class SandboxFixture implements AutoCloseable {
         List<String> out = new java.util.ArrayList<>(Netns.list().stream().filter(n -> n.startsWith(prefix)).toList());
         out.addAll(Netns.root().links().stream().filter(l -> l.startsWith(prefix)).toList());
         return out;
+    }
+
+    /** Closes the sandbox (for an {@code @AfterAll}; null-safe) and fails if it left a namespace or link. */
+    public static void closeLeavingNothing(SandboxFixture fixture) {
+        if (fixture != null) {
+            fixture.close();
+            org.assertj.core.api.Assertions.assertThat(fixture.leftovers()).as("namespaces and links left after close").isEmpty();
+        }
     }
 
     @Override
