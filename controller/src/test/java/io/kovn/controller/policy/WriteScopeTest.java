@@ -1,0 +1,74 @@
+package io.kovn.controller.policy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kovn.ovsdb.data.Uuid;
+import io.kovn.policy.model.DesiredAddressSet;
+import io.kovn.policy.model.DesiredPolicyState;
+import io.kovn.policy.model.DesiredPortGroup;
+import io.kovn.policy.model.PolicyMetrics;
+import io.kovn.policy.model.PolicyRows;
+import io.kovn.policy.model.PriorityAssignment;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** Which policy objects a reconcile diffs: exactly those whose rows or member ports changed. */
+class WriteScopeTest {
+    private static final PolicyRows NONE = new PolicyRows(List.of(), List.of(), List.of(), List.of());
+
+    private static Map<String, String> ids(String type, String name) {
+        return Map.of("k8s.ovn.org/owner-controller", "c", "k8s.ovn.org/owner-type", type, "k8s.ovn.org/name", name);
+    }
+
+    private static DesiredPolicyState state(List<DesiredAddressSet> sets, List<DesiredPortGroup> groups) {
+        TreeMap<String, DesiredAddressSet> s = new TreeMap<>();
+        sets.forEach(x -> s.put(x.name(), x));
+        TreeMap<String, DesiredPortGroup> g = new TreeMap<>();
+        groups.forEach(x -> g.put(x.name(), x));
+        return new DesiredPolicyState(g, s, new TreeMap<>(), List.of(), PriorityAssignment.EMPTY,
+                new PolicyMetrics(0, 0, Map.of(), Map.of(), Map.of(), Map.of()));
+    }
+
+    private static DesiredAddressSet set(String name, String owner, String... ips) {
+        return new DesiredAddressSet(name, ids("AdminNetworkPolicy", owner), new TreeSet<>(List.of(ips)));
+    }
+
+    private static DesiredPortGroup group(String name, String owner, String... ports) {
+        return new DesiredPortGroup(name, ids("NetworkPolicy", owner), new TreeSet<>(List.of(ports)), new TreeSet<>());
+    }
+
+    @Test
+    void equalTranslationsNeedNoDiff() {
+        DesiredPolicyState a = state(List.of(set("s1", "anp-a", "10.0.0.1")), List.of(group("g1", "ns:np", "ns_p")));
+        DesiredPolicyState b = state(List.of(set("s1", "anp-a", "10.0.0.1")), List.of(group("g1", "ns:np", "ns_p")));
+        Map<String, Uuid> ports = Map.of("ns_p", new Uuid(UUID.randomUUID().toString()));
+        assertThat(WriteScope.between(a, NONE, ports, b, NONE, Map.copyOf(ports)).isEmpty()).isTrue();
+    }
+
+    @Test
+    void aChangedAddedOrRemovedRowScopesItsPolicyOnly() {
+        DesiredPolicyState before = state(List.of(set("s1", "anp-a", "10.0.0.1"), set("s2", "anp-b", "10.0.0.2"),
+                set("s3", "anp-c", "10.0.0.3")), List.of());
+        DesiredPolicyState after = state(List.of(set("s1", "anp-a", "10.0.0.9"), set("s2", "anp-b", "10.0.0.2"),
+                set("s4", "anp-d", "10.0.0.4")), List.of());
+        WriteScope scope = WriteScope.between(before, NONE, Map.of(), after, NONE, Map.of());
+        assertThat(scope.all()).isFalse();
+        assertThat(scope.owners()).containsExactlyInAnyOrder(new PolicyOwner("AdminNetworkPolicy", "anp-a"),
+                new PolicyOwner("AdminNetworkPolicy", "anp-c"), new PolicyOwner("AdminNetworkPolicy", "anp-d"));
+    }
+
+    @Test
+    void aPortGroupWhoseMemberPortWasMadeAgainIsDiffed() {
+        DesiredPolicyState s = state(List.of(), List.of(group("g1", "ns:np", "ns_p"), group("g2", "ns:other", "ns_q")));
+        Uuid old = new Uuid(UUID.randomUUID().toString());
+        Uuid q = new Uuid(UUID.randomUUID().toString());
+        WriteScope scope = WriteScope.between(s, NONE, Map.of("ns_p", old, "ns_q", q), s, NONE,
+                Map.of("ns_p", new Uuid(UUID.randomUUID().toString()), "ns_q", q));
+        assertThat(scope.owners()).isEqualTo(Set.of(new PolicyOwner("NetworkPolicy", "ns:np")));
+    }
+}
