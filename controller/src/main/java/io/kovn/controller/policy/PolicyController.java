@@ -156,9 +156,9 @@ public final class PolicyController implements AutoCloseable {
         return metrics;
     }
 
-    /** Whether no reconcile is queued or running right now. */
+    /** Whether no reconcile is queued, running, or waiting for a retry or requeue (a stale cache's). */
     public boolean idle() {
-        return controller.queueDepth() == 0 && !reconciler.busy();
+        return controller.isIdle() && !reconciler.busy();
     }
 
     /** Queues a reconcile (e.g. after an operator's change outside Kubernetes). */
