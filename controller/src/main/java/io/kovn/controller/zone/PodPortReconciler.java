@@ -49,9 +49,7 @@ public final class PodPortReconciler implements Reconciler<ObjectKey> {
 
     @Override
     public ReconcileResult reconcile(ObjectKey pod) {
-        long started = System.nanoTime();
-        long computed = -1;
-        int operations = 0;
+        ReconcileTimes.Stopwatch watch = times.start();
         try {
             if (!addresses.ready()) {
                 // Without the node's subnets no pod's addresses are known: leave the ports as they are.
@@ -65,8 +63,7 @@ public final class PodPortReconciler implements Reconciler<ObjectKey> {
                 return ReconcileResult.requeue(NO_SWITCH_YET);
             }
             Plan plan = dbs.northbound().plan(PodPortModel.owner(pod), desired.get());
-            computed = System.nanoTime() - started;
-            operations = plan.operations().size();
+            watch.computed(plan.operations().size());
             return switch (dbs.northbound().apply(plan)) {
                 case Noop n -> ReconcileResult.done();
                 case Applied a -> {
@@ -77,7 +74,7 @@ public final class PodPortReconciler implements Reconciler<ObjectKey> {
                 case Stale s -> ReconcileResult.requeue(CACHE_BEHIND);
             };
         } finally {
-            times.record(new ReconcileTimes.Sample(System.nanoTime() - started, computed, operations));
+            watch.stop();
         }
     }
 

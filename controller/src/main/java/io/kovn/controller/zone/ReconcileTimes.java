@@ -30,6 +30,33 @@ public final class ReconcileTimes {
         samples.addLast(sample);
     }
 
+    /** Starts timing one reconcile; {@link Stopwatch#stop} records it. */
+    Stopwatch start() {
+        return new Stopwatch(System.nanoTime());
+    }
+
+    /** The timing of one reconcile under way. Not thread-safe: one per reconcile. */
+    final class Stopwatch {
+        private final long started;
+        private long computed = -1;
+        private int operations;
+
+        private Stopwatch(long started) {
+            this.started = started;
+        }
+
+        /** The plan is made: {@code operations} to send. */
+        void computed(int operations) {
+            this.computed = System.nanoTime() - started;
+            this.operations = operations;
+        }
+
+        /** Records the reconcile (in a {@code finally}, so every exit counts). */
+        void stop() {
+            record(new Sample(System.nanoTime() - started, computed, operations));
+        }
+    }
+
     /** The recent reconciles, oldest first. */
     public synchronized List<Sample> recent() {
         return List.copyOf(samples);

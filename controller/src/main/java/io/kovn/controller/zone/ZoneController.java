@@ -8,6 +8,7 @@ import io.kovn.controller.events.EventSink;
 import io.kovn.k8s.runtime.Controller;
 import io.kovn.k8s.runtime.Informers;
 import io.kovn.k8s.runtime.ObjectKey;
+import io.kovn.k8s.runtime.Reconciler;
 import io.kovn.ovn.nb.LogicalSwitchPort;
 import io.kovn.ovsdb.cache.CacheListener;
 import java.time.Duration;
@@ -62,19 +63,9 @@ public final class ZoneController implements AutoCloseable {
         this.zoneController = Controller.builder("zone-" + node, topology)
                 .watch(nodeInformer, n -> List.of(ZONE_KEY))
                 .build();
-        this.podController = Controller.builder("zone-pods-" + node, podAddresses)
-                .watch(podInformer, (Pod p) -> onNode(p) ? List.of(ObjectKey.of(p)) : List.of())
-                .watch(nodeInformer, (Node n) -> n.getMetadata().getName().equals(node)
-                        ? podAddresses.podsOnNode() : List.of())
-                .workers(config.podWorkers())
-                .build();
+        this.podController = perPod("zone-pods-" + node, podAddresses, config.podWorkers());
         this.podPorts = new PodPortReconciler(node, podAddresses, dbs);
-        this.portController = Controller.builder("zone-pod-ports-" + node, podPorts)
-                .watch(podInformer, (Pod p) -> onNode(p) ? List.of(ObjectKey.of(p)) : List.of())
-                .watch(nodeInformer, (Node n) -> n.getMetadata().getName().equals(node)
-                        ? podAddresses.podsOnNode() : List.of())
-                .workers(config.podWorkers())
-                .build();
+        this.portController = perPod("zone-pod-ports-" + node, podPorts, config.podWorkers());
         portRef.add(portController);
         this.nbListener = update -> {
             NorthboundChanges changes = NorthboundChanges.of(update, node, uuid -> dbs.nbCache()
@@ -88,6 +79,16 @@ public final class ZoneController implements AutoCloseable {
             changes.pods().forEach(portController::enqueue);
         };
         this.sbListener = update -> zoneController.enqueue(ZONE_KEY);
+    }
+
+    /** A controller keyed by the node's pods: each pod's events, and every pod when the node changes. */
+    private Controller<ObjectKey> perPod(String name, Reconciler<ObjectKey> reconciler, int workers) {
+        return Controller.builder(name, reconciler)
+                .watch(podInformer, (Pod p) -> onNode(p) ? List.of(ObjectKey.of(p)) : List.of())
+                .watch(nodeInformer, (Node n) -> n.getMetadata().getName().equals(node)
+                        ? podAddresses.podsOnNode() : List.of())
+                .workers(workers)
+                .build();
     }
 
     /**

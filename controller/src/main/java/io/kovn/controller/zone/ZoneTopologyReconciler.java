@@ -48,9 +48,7 @@ public final class ZoneTopologyReconciler implements Reconciler<String> {
 
     @Override
     public ReconcileResult reconcile(String key) {
-        long started = System.nanoTime();
-        long computed = -1;
-        int operations = 0;
+        ReconcileTimes.Stopwatch watch = times.start();
         try {
             List<Node> all = nodes.list();
             Set<String> foreignChassis = new HashSet<>();
@@ -69,8 +67,7 @@ public final class ZoneTopologyReconciler implements Reconciler<String> {
             Plan nbPlan = dbs.northbound().plan(ZoneModel.OWNER, plan.northbound());
             Plan sbPlan = EncapSync.augment(dbs.southbound().plan(ZoneModel.OWNER, plan.southbound()),
                     plan.encaps(), dbs.sbState(), ZoneModel.OWNER);
-            computed = System.nanoTime() - started;
-            operations = nbPlan.operations().size() + sbPlan.operations().size();
+            watch.computed(nbPlan.operations().size() + sbPlan.operations().size());
             var nb = dbs.northbound().apply(nbPlan);
             var sb = dbs.southbound().apply(sbPlan);
             metrics.record(zone, plan.programmed().size(), plan.skipped().size());
@@ -86,7 +83,7 @@ public final class ZoneTopologyReconciler implements Reconciler<String> {
             }
             return ReconcileResult.done();
         } finally {
-            times.record(new ReconcileTimes.Sample(System.nanoTime() - started, computed, operations));
+            watch.stop();
         }
     }
 

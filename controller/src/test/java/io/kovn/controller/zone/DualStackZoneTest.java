@@ -7,7 +7,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kovn.controller.testing.Clusters;
-import io.kovn.k8s.apiserver.EmbeddedApiServer;
 import io.kovn.ovn.annotations.IpLiterals;
 import io.kovn.ovn.annotations.PodNetwork;
 import io.kovn.ovn.annotations.PodNetworks;
@@ -28,38 +27,27 @@ import org.junit.jupiter.api.TestInstance;
 class DualStackZoneTest {
     static final Duration CONVERGE = Duration.ofSeconds(20);
 
-    EmbeddedApiServer api;
+    OneZone cluster;
     KubernetesClient client;
     OvnDatabases db;
-    ZoneController zone;
 
     @BeforeAll
     void start() {
-        api = EmbeddedApiServer.start();
-        client = api.newClient();
-        Clusters.allocatedNode(client, "node-a", 2, List.of("10.244.0.0/24", "fd00:10:244:1::/64"),
-                "{\"ipv4\":\"100.88.0.2/16\",\"ipv6\":\"fd97::2/64\"}", "172.31.0.2");
-        Clusters.allocatedNode(client, "node-b", 3, List.of("10.244.1.0/24", "fd00:10:244:2::/64"),
-                "{\"ipv4\":\"100.88.0.3/16\",\"ipv6\":\"fd97::3/64\"}", "172.31.0.3");
-        Clusters.pod(client, "default", "web", "node-a", false);
-        db = OvnDatabases.start(OvnDatabases.Config.nbSb());
-        zone = ZoneController.start(ZoneControllerConfig.of("node-a", db.nb().unixEndpoint(), db.sb().unixEndpoint()),
-                client);
+        cluster = OneZone.start("node-a", c -> {
+            Clusters.allocatedNode(c, "node-a", 2, List.of("10.244.0.0/24", "fd00:10:244:1::/64"),
+                    "{\"ipv4\":\"100.88.0.2/16\",\"ipv6\":\"fd97::2/64\"}", "172.31.0.2");
+            Clusters.allocatedNode(c, "node-b", 3, List.of("10.244.1.0/24", "fd00:10:244:2::/64"),
+                    "{\"ipv4\":\"100.88.0.3/16\",\"ipv6\":\"fd97::3/64\"}", "172.31.0.3");
+            Clusters.pod(c, "default", "web", "node-a", false);
+        });
+        client = cluster.client;
+        db = cluster.db;
     }
 
     @AfterAll
     void stop() {
-        if (zone != null) {
-            zone.close();
-        }
-        if (db != null) {
-            db.close();
-        }
-        if (client != null) {
-            client.close();
-        }
-        if (api != null) {
-            api.close();
+        if (cluster != null) {
+            cluster.close();
         }
     }
 

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kovn.controller.testing.Clusters;
-import io.kovn.k8s.apiserver.EmbeddedApiServer;
 import io.kovn.ovn.annotations.IpLiterals;
 import io.kovn.ovn.annotations.PodNetwork;
 import io.kovn.ovn.annotations.PodNetworks;
@@ -35,41 +34,29 @@ import org.junit.jupiter.api.TestMethodOrder;
 class PodPortsTest {
     static final Duration CONVERGE = Duration.ofSeconds(20);
 
-    EmbeddedApiServer api;
+    OneZone cluster;
     KubernetesClient client;
     OvnDatabases db;
     ZoneController zone;
 
     @BeforeAll
     void start() {
-        api = EmbeddedApiServer.start();
-        client = api.newClient();
-        Clusters.allocatedNode(client, "node-a", 2, List.of("10.244.0.0/24"), "{\"ipv4\":\"100.88.0.2/16\"}", "172.31.0.2");
-        Clusters.allocatedNode(client, "node-b", 3, List.of("10.244.1.0/24"), "{\"ipv4\":\"100.88.0.3/16\"}", "172.31.0.3");
-        Clusters.pod(client, "default", "web-1", "node-a", false);
-        Clusters.pod(client, "default", "web-2", "node-a", false);
-        Clusters.pod(client, "default", "remote", "node-b", false);
-        db = OvnDatabases.start(OvnDatabases.Config.nbSb());
-        zone = startZone();
-    }
-
-    ZoneController startZone() {
-        return ZoneController.start(ZoneControllerConfig.of("node-a", db.nb().unixEndpoint(), db.sb().unixEndpoint()), client);
+        cluster = OneZone.start("node-a", c -> {
+            Clusters.allocatedNode(c, "node-a", 2, List.of("10.244.0.0/24"), "{\"ipv4\":\"100.88.0.2/16\"}", "172.31.0.2");
+            Clusters.allocatedNode(c, "node-b", 3, List.of("10.244.1.0/24"), "{\"ipv4\":\"100.88.0.3/16\"}", "172.31.0.3");
+            Clusters.pod(c, "default", "web-1", "node-a", false);
+            Clusters.pod(c, "default", "web-2", "node-a", false);
+            Clusters.pod(c, "default", "remote", "node-b", false);
+        });
+        client = cluster.client;
+        db = cluster.db;
+        zone = cluster.zone();
     }
 
     @AfterAll
     void stop() {
-        if (zone != null) {
-            zone.close();
-        }
-        if (db != null) {
-            db.close();
-        }
-        if (client != null) {
-            client.close();
-        }
-        if (api != null) {
-            api.close();
+        if (cluster != null) {
+            cluster.close();
         }
     }
 
@@ -164,14 +151,14 @@ class PodPortsTest {
     @Test
     @Order(6)
     void aRestartRemovesPortsOfPodsThatAreGoneKeepsForeignPortsAndOtherwiseWritesNothing() {
-        zone.close();
-        // A crash left the port of a pod that no longer exists; someone else hangs a port on the switch.
-        db.nbctl("lsp-add", "node-a", "default_ghost", "--", "set", "Logical_Switch_Port", "default_ghost",
-                "external_ids:k8s.ovn.org/owner-controller=default-network-controller",
-                "external_ids:k8s.ovn.org/owner-type=Pod", "external_ids:k8s.ovn.org/name=default/ghost",
-                "external_ids:k8s.ovn.org/id=default-network-controller:Pod:default/ghost");
-        db.nbctl("lsp-add", "node-a", "someone-elses-port");
-        zone = startZone();
+        zone = cluster.restart(() -> {
+            // A crash left the port of a pod that no longer exists; someone else hangs a port on the switch.
+            db.nbctl("lsp-add", "node-a", "default_ghost", "--", "set", "Logical_Switch_Port", "default_ghost",
+                    "external_ids:k8s.ovn.org/owner-controller=default-network-controller",
+                    "external_ids:k8s.ovn.org/owner-type=Pod", "external_ids:k8s.ovn.org/name=default/ghost",
+                    "external_ids:k8s.ovn.org/id=default-network-controller:Pod:default/ghost");
+            db.nbctl("lsp-add", "node-a", "someone-elses-port");
+        });
         TrafficCounters nbc = zone.databases().nbCounters();
         await().atMost(CONVERGE).untilAsserted(() -> assertThat(db.nbctl("lsp-list", "node-a"))
                 .doesNotContain("default_ghost").contains("someone-elses-port", "default_web-1"));
@@ -180,8 +167,7 @@ class PodPortsTest {
         assertThat(nbc.transactions()).isEqualTo(1); // the ghost's detach, nothing else
         assertThat(zone.databases().sbCounters().transactions()).isZero();
 
-        zone.close();
-        zone = startZone();
+        zone = cluster.restart(() -> { });
         await().atMost(CONVERGE).until(() -> zone.topology().reconciles() > 0 && zone.podPorts().times().count() >= 1
                 && zone.idle());
         assertThat(zone.databases().nbCounters().transactions()).isZero();
