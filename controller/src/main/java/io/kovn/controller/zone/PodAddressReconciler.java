@@ -19,7 +19,6 @@ import io.kovn.ovn.annotations.PodNetwork;
 import io.kovn.ovn.annotations.PodNetworks;
 import io.kovn.ovn.topology.LocalNode;
 import io.kovn.ovn.topology.PodPort;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
@@ -45,7 +44,6 @@ public final class PodAddressReconciler implements Reconciler<ObjectKey> {
     private final EventSink events;
     private final Consumer<String> changed;
     private volatile PodIpAllocator ipam;
-    private Map<String, Map.Entry<String, PodPort>> portCache = new java.util.HashMap<>();
 
     /** Name of the pod informer index by {@code spec.nodeName} (see {@link #nodeIndexer()}). */
     public static final String NODE_INDEX = "kovn-node";
@@ -139,40 +137,26 @@ public final class PodAddressReconciler implements Reconciler<ObjectKey> {
         };
     }
 
+    /** Whether the node's subnets are known, so that pods' addresses are. */
+    public boolean ready() {
+        return allocator() != null;
+    }
+
     /**
-     * The ports of served pods whose annotation states exactly the addresses they hold. The same
-     * PodPort instance is returned for an unchanged pod (same resourceVersion), so the topology memo
-     * recognises it by identity.
+     * The port of a served pod whose annotation states exactly the addresses it holds; empty for
+     * other pods (gone, finished, host-network, not yet or wrongly annotated) and while not
+     * {@link #ready()}.
      */
-    public synchronized List<PodPort> ports() {
+    public Optional<PodPort> port(ObjectKey key) {
         PodIpAllocator current = allocator();
-        if (current == null) {
-            return List.of();
+        Pod p = pods.getByKey(key.toString());
+        if (current == null || p == null || !PodView.served(p, nodeName)) {
+            return Optional.empty();
         }
-        List<PodPort> out = new ArrayList<>();
-        Map<String, Map.Entry<String, PodPort>> seen = new java.util.HashMap<>();
-        for (Pod p : onNode()) {
-            if (!PodView.served(p, nodeName)) {
-                continue;
-            }
-            String key = PodView.key(p);
-            List<IpPrefix> held = current.addressesOf(key);
-            Map.Entry<String, PodPort> known = portCache.get(key);
-            String version = String.valueOf(p.getMetadata().getResourceVersion());
-            if (known != null && known.getKey().equals(version) && known.getValue().ips().equals(held)) {
-                seen.put(key, known);
-                out.add(known.getValue());
-                continue;
-            }
-            PodView.network(p).filter(n -> !held.isEmpty() && n.ipAddresses().equals(held)).ifPresent(n -> {
-                PodPort port = new PodPort(p.getMetadata().getNamespace(), p.getMetadata().getName(), n.macAddress(),
-                        n.ipAddresses());
-                seen.put(key, Map.entry(version, port));
-                out.add(port);
-            });
-        }
-        portCache = seen;
-        return out;
+        List<IpPrefix> held = current.addressesOf(PodView.key(p));
+        return PodView.network(p).filter(n -> !held.isEmpty() && n.ipAddresses().equals(held))
+                .map(n -> new PodPort(p.getMetadata().getNamespace(), p.getMetadata().getName(), n.macAddress(),
+                        n.ipAddresses()));
     }
 
     /** The keys of pods on this node, for re-queueing when the node changes. */

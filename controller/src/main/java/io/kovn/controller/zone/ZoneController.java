@@ -8,6 +8,8 @@ import io.kovn.controller.events.EventSink;
 import io.kovn.k8s.runtime.Controller;
 import io.kovn.k8s.runtime.Informers;
 import io.kovn.k8s.runtime.ObjectKey;
+import io.kovn.k8s.runtime.Reconciler;
+import io.kovn.ovn.nb.LogicalSwitchPort;
 import io.kovn.ovsdb.cache.CacheListener;
 import java.time.Duration;
 import java.util.List;
@@ -17,10 +19,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The controller of one zone (one node): wires the node and pod informers, the zone's NB/SB
- * databases and its feature reconcilers: {@link PodAddressReconciler} (pod IPAM, keyed by pod) and
- * {@link ZoneTopologyReconciler} (topology, remote nodes with trust zones, pod ports; one key).
- * Changes in NB/SB (someone else's write, a row deleted under us) re-queue the zone, so drift is
- * repaired without a restart.
+ * databases and its feature reconcilers: {@link PodAddressReconciler} (pod IPAM, keyed by pod),
+ * {@link PodPortReconciler} (a pod's switch port, keyed by pod) and {@link ZoneTopologyReconciler}
+ * (topology and remote nodes with trust zones; one key, driven by nodes). Changes in NB/SB (someone
+ * else's write, a row deleted under us) re-queue the keys they concern ({@link NorthboundChanges}),
+ * so drift is repaired without a restart. At start every pod key is queued, those of pods that
+ * only a stale port still names included: the startup sweep.
  */
 public final class ZoneController implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ZoneController.class);
@@ -33,9 +37,12 @@ public final class ZoneController implements AutoCloseable {
     private final SharedIndexInformer<Pod> podInformer;
     private final PodAddressReconciler podAddresses;
     private final ZoneTopologyReconciler topology;
+    private final PodPortReconciler podPorts;
     private final Controller<String> zoneController;
     private final Controller<ObjectKey> podController;
-    private final CacheListener dbListener;
+    private final Controller<ObjectKey> portController;
+    private final CacheListener nbListener;
+    private final CacheListener sbListener;
 
     private ZoneController(ZoneControllerConfig config, KubernetesClient client, ZoneDatabases dbs) throws InterruptedException {
         this.node = config.nodeName();
@@ -48,24 +55,40 @@ public final class ZoneController implements AutoCloseable {
         if (!Informers.waitForCacheSync(config.syncTimeout(), nodeInformer, podInformer)) {
             throw new IllegalStateException("zone " + node + ": informers did not sync within " + config.syncTimeout());
         }
-        Controller<String>[] zoneRef = new Controller[1];
+        List<Controller<ObjectKey>> portRef = new java.util.ArrayList<>(1);
         this.podAddresses = new PodAddressReconciler(node, client, podInformer.getIndexer(), nodeInformer.getIndexer(),
-                config.events(), podKey -> zoneRef[0].enqueue(ZONE_KEY));
+                config.events(), podKey -> portRef.getFirst().enqueue(ObjectKey.parse(podKey)));
         podAddresses.rebuild();
-        this.topology = new ZoneTopologyReconciler(node, nodeInformer.getIndexer(), podAddresses, dbs,
-                config.events(), config.metrics());
+        this.topology = new ZoneTopologyReconciler(node, nodeInformer.getIndexer(), dbs, config.events(), config.metrics());
         this.zoneController = Controller.builder("zone-" + node, topology)
                 .watch(nodeInformer, n -> List.of(ZONE_KEY))
-                .watch(podInformer, (Pod p) -> onNode(p) ? List.of(ZONE_KEY) : List.of())
                 .build();
-        zoneRef[0] = zoneController;
-        this.podController = Controller.builder("zone-pods-" + node, podAddresses)
+        this.podController = perPod("zone-pods-" + node, podAddresses, config.podWorkers());
+        this.podPorts = new PodPortReconciler(node, podAddresses, dbs);
+        this.portController = perPod("zone-pod-ports-" + node, podPorts, config.podWorkers());
+        portRef.add(portController);
+        this.nbListener = update -> {
+            NorthboundChanges changes = NorthboundChanges.of(update, node, uuid -> dbs.nbCache()
+                    .table(LogicalSwitchPort.TABLE_NAME).get(uuid).map(PodPortModel.OWNER::owns).orElse(false));
+            if (changes.topology()) {
+                zoneController.enqueue(ZONE_KEY);
+            }
+            if (changes.allPods()) {
+                podAddresses.podsOnNode().forEach(portController::enqueue);
+            }
+            changes.pods().forEach(portController::enqueue);
+        };
+        this.sbListener = update -> zoneController.enqueue(ZONE_KEY);
+    }
+
+    /** A controller keyed by the node's pods: each pod's events, and every pod when the node changes. */
+    private Controller<ObjectKey> perPod(String name, Reconciler<ObjectKey> reconciler, int workers) {
+        return Controller.builder(name, reconciler)
                 .watch(podInformer, (Pod p) -> onNode(p) ? List.of(ObjectKey.of(p)) : List.of())
                 .watch(nodeInformer, (Node n) -> n.getMetadata().getName().equals(node)
                         ? podAddresses.podsOnNode() : List.of())
-                .workers(config.podWorkers())
+                .workers(workers)
                 .build();
-        this.dbListener = update -> zoneController.enqueue(ZONE_KEY);
     }
 
     /**
@@ -80,9 +103,11 @@ public final class ZoneController implements AutoCloseable {
             ZoneController zc = new ZoneController(config, client, dbs);
             zc.zoneController.start();
             zc.podController.start();
-            dbs.nbCache().addListener(zc.dbListener);
-            dbs.sbCache().addListener(zc.dbListener);
+            zc.portController.start();
+            dbs.nbCache().addListener(zc.nbListener);
+            dbs.sbCache().addListener(zc.sbListener);
             zc.zoneController.enqueue(ZONE_KEY);
+            zc.podPorts.sweep().forEach(zc.portController::enqueue);
             LOG.info("zone {} started (NB {}, SB {})", config.nodeName(), config.nbEndpoint(), config.sbEndpoint());
             return zc;
         } catch (InterruptedException e) {
@@ -110,9 +135,14 @@ public final class ZoneController implements AutoCloseable {
         return topology;
     }
 
-    /** Whether nothing is queued or in flight in the zone's controllers right now. */
+    /** The pod port reconciler (timings of the per-pod reconciles). */
+    public PodPortReconciler podPorts() {
+        return podPorts;
+    }
+
+    /** Whether nothing is queued in the zone's controllers right now. */
     public boolean idle() {
-        return zoneController.queueDepth() == 0 && podController.queueDepth() == 0;
+        return zoneController.queueDepth() == 0 && podController.queueDepth() == 0 && portController.queueDepth() == 0;
     }
 
     /** Queues a topology reconcile (e.g. after an operator's change outside Kubernetes). */
@@ -126,8 +156,9 @@ public final class ZoneController implements AutoCloseable {
 
     @Override
     public void close() {
-        dbs.nbCache().removeListener(dbListener);
-        dbs.sbCache().removeListener(dbListener);
+        dbs.nbCache().removeListener(nbListener);
+        dbs.sbCache().removeListener(sbListener);
+        portController.close();
         podController.close();
         zoneController.close();
         podInformer.close();

@@ -71,6 +71,11 @@ public final class ZoneDatabases implements AutoCloseable {
         return southbound;
     }
 
+    /** The NB rows as the diff sees them (keyed look-ups through the cache's index). */
+    public CurrentState nbState() {
+        return CurrentState.of(nbCache);
+    }
+
     /** The SB rows as the diff sees them. */
     public CurrentState sbState() {
         return CurrentState.of(sbCache);

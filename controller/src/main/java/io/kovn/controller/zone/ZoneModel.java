@@ -9,7 +9,6 @@ import io.kovn.ovn.sb.Chassis;
 import io.kovn.ovn.sb.Encap;
 import io.kovn.ovn.topology.DesiredRow;
 import io.kovn.ovn.topology.LocalNode;
-import io.kovn.ovn.topology.PodPort;
 import io.kovn.ovn.topology.RemotePeers;
 import io.kovn.ovn.topology.ZoneTopology;
 import io.kovn.ovsdb.diff.CurrentState;
@@ -27,8 +26,9 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * The pure model of one zone: Kubernetes objects in, the desired NB and SB rows and a report out.
- * No I/O, no clock; the zone reconciler feeds it informer snapshots.
+ * The pure model of one zone's topology: Kubernetes nodes in, the desired NB and SB rows and a
+ * report out. No I/O, no clock; the zone reconciler feeds it informer snapshots. Pods' ports are
+ * not part of it (see {@link PodPortModel}).
  */
 public final class ZoneModel {
     /** Tables the zone's NB reconcile owns rows in. */
@@ -39,7 +39,11 @@ public final class ZoneModel {
     /** SB tables the zone reads (Encap rows are owned through their Chassis, see {@link EncapSync}). */
     public static final List<String> SB_MONITORED = List.of("Chassis", "Encap");
 
-    /** The rows this model owns: the default network controller's topology owner types. */
+    /**
+     * The rows this model owns: the default network controller's topology owner types. Pods' ports
+     * (owner type {@code Pod}) are not among them: to this model they are another owner's children
+     * of the node switch, kept in its {@code ports} (see {@link ForeignChildren}).
+     */
     public static final Owner OWNER = Owner.controller(ZoneTopology.CONTROLLER).withAny(Owner.OWNER_TYPE,
             ZoneTopology.OWNER_TYPES.stream().map(OwnerType::wireName).collect(Collectors.toSet()));
 
@@ -86,20 +90,19 @@ public final class ZoneModel {
      *
      * @param localName the zone's node
      * @param nodes every Node (the local one included)
-     * @param pods the local pods that hold their addresses, as ports
      * @param foreignChassis names of SB Chassis rows kovn does not own (e.g. the local chassis,
      *     registered by ovn-controller): never programmed as remote
      * @param nbCurrent the current NB rows: other owners' ports and routes on kovn's switches and
      *     router stay referenced
      */
-    public static Plan plan(String localName, Collection<Node> nodes, Collection<PodPort> pods,
-                            Set<String> foreignChassis, CurrentState nbCurrent) {
-        return plan(localName, nodes, pods, foreignChassis, nbCurrent, new Memo());
+    public static Plan plan(String localName, Collection<Node> nodes, Set<String> foreignChassis,
+                            CurrentState nbCurrent) {
+        return plan(localName, nodes, foreignChassis, nbCurrent, new Memo());
     }
 
     /**
      * Remembers parsed nodes (by name and resourceVersion) and built rows between plans of one
-     * zone, so a reconcile after one pod change does not re-read a hundred nodes. Same results as
+     * zone, so a reconcile after one node change does not re-read a hundred nodes. Same results as
      * without it. Not thread-safe: one per zone reconcile loop.
      */
     public static final class Memo {
@@ -124,18 +127,18 @@ public final class ZoneModel {
         }
     }
 
-    /** {@link #plan(String, Collection, Collection, Set, CurrentState)} with a memo of earlier plans. */
-    public static Plan plan(String localName, Collection<Node> nodes, Collection<PodPort> pods,
-                            Set<String> foreignChassis, CurrentState nbCurrent, Memo memo) {
+    /** {@link #plan(String, Collection, Set, CurrentState)} with a memo of earlier plans. */
+    public static Plan plan(String localName, Collection<Node> nodes, Set<String> foreignChassis,
+                            CurrentState nbCurrent, Memo memo) {
         try {
-            return planWith(localName, nodes, pods, foreignChassis, nbCurrent, memo);
+            return planWith(localName, nodes, foreignChassis, nbCurrent, memo);
         } finally {
             memo.endPlan();
         }
     }
 
-    private static Plan planWith(String localName, Collection<Node> nodes, Collection<PodPort> pods,
-                                 Set<String> foreignChassis, CurrentState nbCurrent, Memo memo) {
+    private static Plan planWith(String localName, Collection<Node> nodes, Set<String> foreignChassis,
+                                 CurrentState nbCurrent, Memo memo) {
         List<NodeProblem> problems = new ArrayList<>();
         Node localNode = nodes.stream().filter(n -> n.getMetadata().getName().equals(localName)).findFirst().orElse(null);
         Optional<LocalNode> local = Optional.empty();
@@ -192,7 +195,7 @@ public final class ZoneModel {
         RemotePeers.Selection selection = RemotePeers.select(localChassis, localZones, usable);
         List<RemotePeers.Skipped> skipped = new ArrayList<>(selection.skipped());
         skipped.addAll(foreign);
-        ZoneTopology.Desired desired = ZoneTopology.desired(local.get(), selection.programmed(), pods, memo.topology);
+        ZoneTopology.Desired desired = ZoneTopology.desired(local.get(), selection.programmed(), memo.topology);
         Map<String, List<Map<String, Object>>> encaps = new TreeMap<>();
         DesiredState.Builder sb = scope(SB_TABLES);
         for (DesiredRow r : desired.southbound()) {

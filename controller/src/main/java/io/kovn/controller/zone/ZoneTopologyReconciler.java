@@ -6,7 +6,6 @@ import io.kovn.controller.events.EventSink;
 import io.kovn.k8s.runtime.ReconcileResult;
 import io.kovn.k8s.runtime.Reconciler;
 import io.kovn.ovsdb.diff.ReconcileResult.Applied;
-import io.kovn.ovsdb.diff.ReconcileResult.Noop;
 import io.kovn.ovsdb.diff.ReconcileResult.Stale;
 import io.kovn.ovn.sb.Chassis;
 import io.kovn.ovsdb.data.Row;
@@ -15,38 +14,33 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The zone's OVN reconcile (one key: the zone): reads the node and pod caches, computes
+ * The zone's topology reconcile (one key: the zone): reads the node cache, computes
  * {@link ZoneModel#plan}, and applies the NB and the SB desired rows, each as one transaction
  * through the ownership diff. Startup repair (stale rows left by a crash) and steady state are the
- * same call; a converged zone sends nothing.
+ * same call; a converged zone sends nothing. Pods' ports are not its rows: {@link PodPortReconciler}
+ * reconciles each pod's on its own, and pod events never re-plan the zone.
  */
 public final class ZoneTopologyReconciler implements Reconciler<String> {
     private static final Logger LOG = LoggerFactory.getLogger(ZoneTopologyReconciler.class);
 
     private final String zone;
     private final Indexer<Node> nodes;
-    private final PodAddressReconciler pods;
     private final ZoneDatabases dbs;
     private final EventSink events;
     private final TrustZoneMetrics metrics;
     private final Set<String> reported = new HashSet<>();
-    private final AtomicLong reconciles = new AtomicLong();
     private volatile ZoneModel.Plan last;
     private final ZoneModel.Memo memo = new ZoneModel.Memo();
-    private static final int KEPT = 10_000;
-    private final java.util.ArrayDeque<Long> durations = new java.util.ArrayDeque<>();
-    private final java.util.ArrayDeque<Long> computeDurations = new java.util.ArrayDeque<>();
+    private final ReconcileTimes times = new ReconcileTimes();
 
-    public ZoneTopologyReconciler(String zone, Indexer<Node> nodes, PodAddressReconciler pods, ZoneDatabases dbs,
-                                  EventSink events, TrustZoneMetrics metrics) {
+    public ZoneTopologyReconciler(String zone, Indexer<Node> nodes, ZoneDatabases dbs, EventSink events,
+                                  TrustZoneMetrics metrics) {
         this.zone = zone;
         this.nodes = nodes;
-        this.pods = pods;
         this.dbs = dbs;
         this.events = events;
         this.metrics = metrics;
@@ -54,49 +48,43 @@ public final class ZoneTopologyReconciler implements Reconciler<String> {
 
     @Override
     public ReconcileResult reconcile(String key) {
-        reconciles.incrementAndGet();
-        long started = System.nanoTime();
+        ReconcileTimes.Stopwatch watch = times.start();
         try {
-            return reconcileOnce(started);
-        } finally {
-            recordDuration(durations, System.nanoTime() - started);
-        }
-    }
-
-    private ReconcileResult reconcileOnce(long started) {
-        List<Node> all = nodes.list();
-        Set<String> foreignChassis = new HashSet<>();
-        for (Row c : dbs.sbCache().table(Chassis.TABLE_NAME).rows()) {
-            if (!ZoneModel.OWNER.owns(c)) {
-                foreignChassis.add((String) c.get(Chassis.NAME));
+            List<Node> all = nodes.list();
+            Set<String> foreignChassis = new HashSet<>();
+            for (Row c : dbs.sbCache().table(Chassis.TABLE_NAME).rows()) {
+                if (!ZoneModel.OWNER.owns(c)) {
+                    foreignChassis.add((String) c.get(Chassis.NAME));
+                }
             }
-        }
-        ZoneModel.Plan plan = ZoneModel.plan(zone, all, pods.ports(), foreignChassis,
-                io.kovn.ovsdb.diff.CurrentState.of(dbs.nbCache()), memo);
-        last = plan;
-        report(plan, all);
-        if (plan.local().isEmpty()) {
-            LOG.debug("zone {}: local node has no allocation yet", zone);
+            ZoneModel.Plan plan = ZoneModel.plan(zone, all, foreignChassis, dbs.nbState(), memo);
+            last = plan;
+            report(plan, all);
+            if (plan.local().isEmpty()) {
+                LOG.debug("zone {}: local node has no allocation yet", zone);
+                return ReconcileResult.done();
+            }
+            Plan nbPlan = dbs.northbound().plan(ZoneModel.OWNER, plan.northbound());
+            Plan sbPlan = EncapSync.augment(dbs.southbound().plan(ZoneModel.OWNER, plan.southbound()),
+                    plan.encaps(), dbs.sbState(), ZoneModel.OWNER);
+            watch.computed(nbPlan.operations().size() + sbPlan.operations().size());
+            var nb = dbs.northbound().apply(nbPlan);
+            var sb = dbs.southbound().apply(sbPlan);
+            metrics.record(zone, plan.programmed().size(), plan.skipped().size());
+            if (nb instanceof Stale || sb instanceof Stale) {
+                // Our cache was behind the server: reconcile again once it has caught up.
+                return ReconcileResult.requeue(Duration.ofMillis(50));
+            }
+            if (nb instanceof Applied a) {
+                LOG.debug("zone {}: NB {}", zone, a.counts());
+            }
+            if (sb instanceof Applied a) {
+                LOG.debug("zone {}: SB {}", zone, a.counts());
+            }
             return ReconcileResult.done();
+        } finally {
+            watch.stop();
         }
-        Plan nbPlan = dbs.northbound().plan(ZoneModel.OWNER, plan.northbound());
-        Plan sbPlan = EncapSync.augment(dbs.southbound().plan(ZoneModel.OWNER, plan.southbound()),
-                plan.encaps(), dbs.sbState(), ZoneModel.OWNER);
-        recordDuration(computeDurations, System.nanoTime() - started);
-        var nb = dbs.northbound().apply(nbPlan);
-        var sb = dbs.southbound().apply(sbPlan);
-        metrics.record(zone, plan.programmed().size(), plan.skipped().size());
-        if (nb instanceof Stale || sb instanceof Stale) {
-            // Our cache was behind the server: reconcile again once it has caught up.
-            return ReconcileResult.requeue(Duration.ofMillis(50));
-        }
-        if (nb instanceof Applied a) {
-            LOG.debug("zone {}: NB {}", zone, a.counts());
-        }
-        if (sb instanceof Applied a) {
-            LOG.debug("zone {}: SB {}", zone, a.counts());
-        }
-        return ReconcileResult.done();
     }
 
     /** The last computed plan (for tests and diagnostics). */
@@ -104,29 +92,14 @@ public final class ZoneTopologyReconciler implements Reconciler<String> {
         return last;
     }
 
-    /** Durations (ns) of the most recent reconciles, oldest first (at most {@value #KEPT}). */
-    public synchronized long[] recentDurations() {
-        return durations.stream().mapToLong(Long::longValue).toArray();
-    }
-
-    /**
-     * Time (ns) each recent reconcile spent computing (model and diff, no I/O), oldest first; only
-     * reconciles of a zone whose node has its allocation.
-     */
-    public synchronized long[] recentComputeDurations() {
-        return computeDurations.stream().mapToLong(Long::longValue).toArray();
-    }
-
-    private synchronized void recordDuration(java.util.ArrayDeque<Long> into, long nanos) {
-        if (into.size() == KEPT) {
-            into.removeFirst();
-        }
-        into.addLast(nanos);
+    /** The recent reconciles' timings (compute: model and diff, no I/O; none while the node has no allocation). */
+    public ReconcileTimes times() {
+        return times;
     }
 
     /** How many reconciles ran. */
     public long reconciles() {
-        return reconciles.get();
+        return times.count();
     }
 
     private void report(ZoneModel.Plan plan, List<Node> all) {

@@ -25,6 +25,22 @@ public final class Clusters {
                 .endMetadata().build()).create();
     }
 
+    /**
+     * A node as the cluster manager and the node agent leave it, without running the cluster manager.
+     *
+     * @param subnets the node subnets, one per family (e.g. {@code 10.244.0.0/24}, {@code fd00:10:244:1::/64})
+     * @param transit the transit-switch port addresses as annotated ({@code {"ipv4":"100.88.0.2/16",...}})
+     * @param encapIp the node's encap IP (also its node IP)
+     */
+    public static Node allocatedNode(KubernetesClient client, String name, int id, java.util.List<String> subnets,
+                                     String transit, String encapIp) {
+        String list = subnets.stream().map(s -> "\"" + s + "\"").collect(java.util.stream.Collectors.joining(","));
+        return node(client, name, "chassis-" + name, encapIp, Map.of(
+                OvnAnnotations.NODE_ID, Integer.toString(id),
+                OvnAnnotations.NODE_SUBNETS, "{\"default\":[" + list + "]}",
+                OvnAnnotations.NODE_TRANSIT_SWITCH_PORT_IFADDR, transit));
+    }
+
     /** A running pod scheduled on {@code node}. */
     public static Pod pod(KubernetesClient client, String namespace, String name, String node, boolean hostNetwork) {
         return client.pods().inNamespace(namespace).resource(new PodBuilder()

@@ -271,7 +271,9 @@ class ThreeZonesTest {
         zones.put("node-a", fresh);
         TrafficCounters nbc = fresh.databases().nbCounters();
         TrafficCounters sbc = fresh.databases().sbCounters();
-        await().atMost(CONVERGE).until(() -> fresh.topology().reconciles() > 0 && fresh.idle());
+        // the topology key and the startup sweep's pod keys (two pods on node-a) all ran
+        await().atMost(CONVERGE).until(() -> fresh.topology().reconciles() > 0
+                && fresh.podPorts().times().count() >= 2 && fresh.idle());
         assertThat(nbc.writeOperations()).isZero();
         assertThat(sbc.writeOperations()).isZero();
         assertThat(nbc.transactions()).isZero();

@@ -46,14 +46,14 @@ class ZoneModelTest {
     @Test
     void withoutItsOwnAllocationAZoneStatesNothing() {
         ZoneModel.Plan p = ZoneModel.plan("a", List.of(node("a", 0, OvnAnnotations.NODE_ID, null), node("b", 1)),
-                List.of(), Set.of(), EMPTY);
+                Set.of(), EMPTY);
         assertThat(p.local()).isEmpty();
         assertThat(p.northbound().size()).isZero();
     }
 
     @Test
     void aChassisRegisteredByAnotherOwnerIsNeverProgrammedAsRemote() {
-        ZoneModel.Plan p = ZoneModel.plan("a", List.of(node("a", 0), node("b", 1), node("c", 2)), List.of(),
+        ZoneModel.Plan p = ZoneModel.plan("a", List.of(node("a", 0), node("b", 1), node("c", 2)),
                 Set.of("chassis-c"), EMPTY);
         assertThat(p.programmed()).containsExactly("b");
         assertThat(p.skipped()).extracting(s -> s.node() + ": " + s.reason())
@@ -65,7 +65,7 @@ class ZoneModelTest {
     @Test
     void incompleteAndMalformedNodesAreReportedNotProgrammed() {
         ZoneModel.Plan p = ZoneModel.plan("a", List.of(node("a", 0), node("b", 1, OvnAnnotations.NODE_ENCAP_IPS, null),
-                node("c", 2, OvnAnnotations.NODE_ID, "zero")), List.of(), Set.of(), EMPTY);
+                node("c", 2, OvnAnnotations.NODE_ID, "zero")), Set.of(), EMPTY);
         assertThat(p.programmed()).isEmpty();
         assertThat(p.problems()).extracting(ZoneModel.NodeProblem::message).containsExactlyInAnyOrder(
                 "zone a skips node b: missing k8s.ovn.org/node-encap-ips",
@@ -76,9 +76,9 @@ class ZoneModelTest {
     void theMemoGivesTheSameAnswerAsAFreshPlan() {
         ZoneModel.Memo memo = new ZoneModel.Memo();
         List<Node> nodes = List.of(node("a", 0), node("b", 1), node("c", 2, OvnAnnotations.TRUST_ZONES, "{\"__default\":[\"x\"]}"));
-        ZoneModel.Plan first = ZoneModel.plan("a", nodes, List.of(), Set.of(), EMPTY, memo);
-        ZoneModel.Plan again = ZoneModel.plan("a", nodes, List.of(), Set.of(), EMPTY, memo);
-        ZoneModel.Plan fresh = ZoneModel.plan("a", nodes, List.of(), Set.of(), EMPTY);
+        ZoneModel.Plan first = ZoneModel.plan("a", nodes, Set.of(), EMPTY, memo);
+        ZoneModel.Plan again = ZoneModel.plan("a", nodes, Set.of(), EMPTY, memo);
+        ZoneModel.Plan fresh = ZoneModel.plan("a", nodes, Set.of(), EMPTY);
         for (ZoneModel.Plan p : List.of(first, again)) {
             assertThat(rows(p)).isEqualTo(rows(fresh));
             assertThat(p.skipped()).isEqualTo(fresh.skipped());

@@ -28,12 +28,13 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * The interconnect topology one zone's NB and SB should hold, as a pure function of its local node,
- * the remote nodes it programs (already filtered by trust zones) and the pods on its node.
+ * The interconnect topology one zone's NB and SB should hold, as a pure function of its local node
+ * and the remote nodes it programs (already filtered by trust zones); and, separately, the switch
+ * port of one pod on its node ({@link #podPort}).
  *
  * <p>NB: {@value TopologyNames#CLUSTER_ROUTER} with {@code rtos-<node>} (gateway = the node subnet's first
- * address) and {@code rtots-<node>}; the node switch named after the node with {@code stor-<node>} and
- * the pods' ports; {@value TopologyNames#TRANSIT_SWITCH} with the local {@code tstor-<node>} (type
+ * address) and {@code rtots-<node>}; the node switch named after the node with {@code stor-<node>};
+ * {@value TopologyNames#TRANSIT_SWITCH} with the local {@code tstor-<node>} (type
  * router) and one {@code tstor-<remote>} (type remote) per remote node; one static route per remote
  * node subnet toward its transit address. SB: one {@code Chassis} per remote node
  * ({@code other_config:is-remote=true}) with a geneve {@code Encap} ({@code csum=true}) per encap IP.
@@ -44,15 +45,20 @@ import java.util.stream.Collectors;
  * programmed remote node's IPs to its transit address, where the remote zone's own route hands them
  * to its management port. So a pod reaches exactly the nodes whose pods it reaches (trust zones).
  *
+ * <p>Pods' ports (owner type {@code Pod}) hang on the node switch too, but are not among the rows
+ * built here: each is reconciled on its own, keyed by its pod, so a pod add does not rebuild the
+ * zone. The node switch's {@code ports} here list only the topology's own ports.
+ *
  * <p>Every row with an {@code external_ids} column carries its {@link ObjectId}'s ids; {@code Encap}
  * has none and is keyed by {@code <chassis_name>/<ip>} (see {@link #keyOf}).
  */
 public final class ZoneTopology {
     /** The owner controller of every row built here. */
     public static final String CONTROLLER = ObjectId.DEFAULT_CONTROLLER;
-    /** Owner types of the rows built here: the ownership filter of the zone's diff. */
-    public static final Set<OwnerType> OWNER_TYPES =
-            Set.of(OwnerType.CLUSTER, OwnerType.NODE, OwnerType.REMOTE_ZONE, OwnerType.POD);
+    /** Owner types of the topology's rows: the ownership filter of the zone topology's diff. */
+    public static final Set<OwnerType> OWNER_TYPES = Set.of(OwnerType.CLUSTER, OwnerType.NODE, OwnerType.REMOTE_ZONE);
+    /** Owner type of a pod's switch port ({@link #podPort}), reconciled per pod. */
+    public static final OwnerType POD_OWNER_TYPE = OwnerType.POD;
 
     private static final String ENCAP_TYPE = "geneve";
 
@@ -71,13 +77,13 @@ public final class ZoneTopology {
         }
     }
 
-    /** The zone's desired rows; remotes and pods in any order (output is sorted, so deterministic). */
-    public static Desired desired(LocalNode local, Collection<RemoteNode> remotes, Collection<PodPort> pods) {
-        return desired(local, remotes, pods, new Memo());
+    /** The zone's desired topology rows; remotes in any order (output is sorted, so deterministic). */
+    public static Desired desired(LocalNode local, Collection<RemoteNode> remotes) {
+        return desired(local, remotes, new Memo());
     }
 
     /**
-     * Remembers the rows of remote nodes and pods between calls, keyed by the identity of their
+     * Remembers the rows of remote nodes between calls, keyed by the identity of their
      * (immutable) input records: a caller that passes the same instances while nothing changed
      * (e.g. per Kubernetes resourceVersion) gets their rows back without rebuilding or deep hashing;
      * a new instance is simply built. Entries not used by the latest call are dropped. Not
@@ -85,20 +91,15 @@ public final class ZoneTopology {
      */
     public static final class Memo {
         private Map<RemoteNode, RemoteRows> remotes = new IdentityHashMap<>();
-        private Map<PodPort, PodRows> pods = new IdentityHashMap<>();
     }
 
     private record RemoteRows(List<DesiredRow> nb, List<DesiredRow> sb, Ref port, List<Ref> routes) {}
 
-    private record PodRows(DesiredRow row, Ref ref) {}
-
-    /** {@link #desired(LocalNode, Collection, Collection)} reusing (and refreshing) {@code memo}. */
-    public static Desired desired(LocalNode local, Collection<RemoteNode> remotes, Collection<PodPort> pods, Memo memo) {
+    /** {@link #desired(LocalNode, Collection)} reusing (and refreshing) {@code memo}. */
+    public static Desired desired(LocalNode local, Collection<RemoteNode> remotes, Memo memo) {
         List<RemoteNode> sortedRemotes = remotes.stream()
                 .filter(r -> !r.name().equals(local.name()))
                 .sorted(Comparator.comparing(RemoteNode::name)).toList();
-        List<PodPort> sortedPods = pods.stream()
-                .sorted(Comparator.comparing(PodPort::portName)).toList();
         List<DesiredRow> nb = new ArrayList<>();
         List<DesiredRow> sb = new ArrayList<>();
 
@@ -144,18 +145,6 @@ public final class ZoneTopology {
                         LogicalRouterStaticRoute.NEXTHOP, IpLiterals.format(m))));
             });
         }
-        Map<PodPort, PodRows> usedPods = new IdentityHashMap<>();
-        for (PodPort p : sortedPods) {
-            PodRows rows = memo.pods.get(p);
-            if (rows == null) {
-                rows = podRows(p);
-            }
-            usedPods.put(p, rows);
-            nodePorts.add(rows.ref());
-            nb.add(rows.row());
-        }
-        memo.pods = usedPods;
-
         List<IpPrefix> gateways = local.subnets().stream()
                 .map(s -> new IpPrefix(s.addressAt(1), s.length())).toList();
         nb.add(row(LogicalRouterPort.TABLE_NAME, rtos, Map.of(), Map.of(
@@ -243,15 +232,19 @@ public final class ZoneTopology {
         return new RemoteRows(List.copyOf(nb), List.copyOf(sb), ref(LogicalSwitchPort.TABLE_NAME, port), List.copyOf(routes));
     }
 
-    private static PodRows podRows(PodPort p) {
-        ObjectId id = podId(p.namespace(), p.name());
+    /**
+     * The logical switch port of one pod: addresses and port security {@code "<mac> <ip>..."}, one
+     * address per family. It belongs in the {@code ports} of the node switch
+     * ({@link #nodeId nodeId(node, "switch")}), which the caller attaches it to.
+     */
+    public static DesiredRow podPort(PodPort p) {
         String addresses = p.mac() + " " + p.ips().stream().map(i -> IpLiterals.format(i.address()))
                 .collect(Collectors.joining(" "));
-        DesiredRow row = row(LogicalSwitchPort.TABLE_NAME, id, Map.of("namespace", p.namespace(), "pod", "true"), Map.of(
-                LogicalSwitchPort.NAME, p.portName(),
-                LogicalSwitchPort.ADDRESSES, Set.of(addresses),
-                LogicalSwitchPort.PORT_SECURITY, Set.of(addresses)));
-        return new PodRows(row, ref(LogicalSwitchPort.TABLE_NAME, id));
+        return row(LogicalSwitchPort.TABLE_NAME, podId(p.namespace(), p.name()),
+                Map.of("namespace", p.namespace(), "pod", "true"), Map.of(
+                        LogicalSwitchPort.NAME, p.portName(),
+                        LogicalSwitchPort.ADDRESSES, Set.of(addresses),
+                        LogicalSwitchPort.PORT_SECURITY, Set.of(addresses)));
     }
 
     /**
@@ -277,9 +270,9 @@ public final class ZoneTopology {
         return ObjectId.of(OwnerType.REMOTE_ZONE, node).with(IdKey.TYPE, type);
     }
 
-    /** The id of a pod's logical switch port. */
+    /** The id of a pod's logical switch port (its {@code k8s.ovn.org/name} is {@code <namespace>/<pod>}). */
     public static ObjectId podId(String namespace, String pod) {
-        return ObjectId.of(OwnerType.POD, namespace + "/" + pod);
+        return ObjectId.of(POD_OWNER_TYPE, namespace + "/" + pod);
     }
 
     /** The management port's address in a node subnet: its second address (the first is the gateway). */

@@ -39,8 +39,8 @@ class ZoneTopologyTest {
     }
 
     @Test
-    void localTopologyRemoteNodeAndPodRowByRow() {
-        ZoneTopology.Desired d = ZoneTopology.desired(A, List.of(B), List.of(POD));
+    void localTopologyAndRemoteNodeRowByRow() {
+        ZoneTopology.Desired d = ZoneTopology.desired(A, List.of(B));
         Map<String, String> nb = concise(d.northbound());
         assertThat(nb).containsOnlyKeys(
                 "Logical_Router default-network-controller:Cluster:ovn_cluster_router",
@@ -54,8 +54,7 @@ class ZoneTopologyTest {
                 "Logical_Router_Static_Route default-network-controller:RemoteZone:node-b:route:v4",
                 "Logical_Router_Static_Route default-network-controller:RemoteZone:node-b:node-ip-route:172.18.0.3",
                 "Logical_Router_Static_Route default-network-controller:Node:node-a:node-ip-route:172.18.0.2",
-                "Logical_Switch_Port default-network-controller:Node:node-a:mgmt-port",
-                "Logical_Switch_Port default-network-controller:Pod:default/web");
+                "Logical_Switch_Port default-network-controller:Node:node-a:mgmt-port");
         assertThat(nb.get("Logical_Router_Port default-network-controller:Node:node-a:rtos"))
                 .isEqualTo("{mac=0a:58:0a:f4:00:01, name=rtos-node-a, networks=[10.244.0.1/24]}");
         assertThat(nb.get("Logical_Router_Port default-network-controller:Node:node-a:rtots"))
@@ -76,11 +75,14 @@ class ZoneTopologyTest {
                 .isEqualTo("{ip_prefix=172.18.0.3/32, nexthop=100.88.0.3}");
         assertThat(nb.get("Logical_Switch default-network-controller:Node:node-a:switch"))
                 .contains("exclude_ips=10.244.0.1..10.244.0.2");
-        assertThat(nb.get("Logical_Switch_Port default-network-controller:Pod:default/web"))
-                .isEqualTo("{addresses=[0a:58:0a:f4:00:03 10.244.0.3], name=default_web, port_security=[0a:58:0a:f4:00:03 10.244.0.3]}");
         assertThat(nb.get("Logical_Switch default-network-controller:Cluster:transit_switch"))
                 .contains("interconn-ts=transit_switch", "requested-tnl-key=16711683");
 
+        DesiredRow ls = d.northbound().stream().filter(r -> r.key().endsWith("node-a:switch")).findFirst().orElseThrow();
+        // pods' ports are reconciled per pod and attached to the switch, never listed here
+        assertThat((Set<Object>) ls.columns().get("ports")).containsExactlyInAnyOrder(
+                Ref.to("Logical_Switch_Port", "default-network-controller:Node:node-a:stor"),
+                Ref.to("Logical_Switch_Port", "default-network-controller:Node:node-a:mgmt-port"));
         DesiredRow ts = d.northbound().stream().filter(r -> r.key().endsWith("transit_switch")).findFirst().orElseThrow();
         assertThat((Set<Object>) ts.columns().get("ports")).containsExactlyInAnyOrder(
                 Ref.to("Logical_Switch_Port", "default-network-controller:Node:node-a:tstor"),
@@ -99,9 +101,24 @@ class ZoneTopologyTest {
     }
 
     @Test
+    void aPodsPortHasItsAddressesAsPortSecurityAndPodIds() {
+        DesiredRow port = ZoneTopology.podPort(POD);
+        assertThat(concise(List.of(port))).containsExactly(Map.entry("Logical_Switch_Port default-network-controller:Pod:default/web",
+                "{addresses=[0a:58:0a:f4:00:03 10.244.0.3], name=default_web, port_security=[0a:58:0a:f4:00:03 10.244.0.3]}"));
+        assertThat((Map<Object, Object>) port.columns().get("external_ids")).containsEntry("k8s.ovn.org/owner-type", "Pod")
+                .containsEntry("k8s.ovn.org/name", "default/web").containsEntry("namespace", "default").containsEntry("pod", "true");
+        PodPort dual = new PodPort("default", "dual", "0a:58:0a:f4:00:04",
+                List.of(IpPrefix.parse("10.244.0.4/24"), IpPrefix.parse("fd00:10:244:1::4/64")));
+        assertThat((Set<Object>) ZoneTopology.podPort(dual).columns().get("port_security"))
+                .containsExactly("0a:58:0a:f4:00:04 10.244.0.4 fd00:10:244:1::4");
+    }
+
+    @Test
     void everyRowWithExternalIdsCarriesItsOwnerIds() {
-        ZoneTopology.Desired d = ZoneTopology.desired(A, List.of(B), List.of(POD));
-        for (DesiredRow r : d.northbound()) {
+        ZoneTopology.Desired d = ZoneTopology.desired(A, List.of(B));
+        List<DesiredRow> nbRows = new java.util.ArrayList<>(d.northbound());
+        nbRows.add(ZoneTopology.podPort(POD));
+        for (DesiredRow r : nbRows) {
             assertThat((Map<Object, Object>) r.columns().get("external_ids")).containsEntry("k8s.ovn.org/id", r.key())
                     .containsKeys("k8s.ovn.org/owner-controller", "k8s.ovn.org/owner-type", "k8s.ovn.org/name");
             assertThat(ZoneTopology.keyOf(r.table(), r.columns())).isEqualTo(r.key());
@@ -117,7 +134,7 @@ class ZoneTopologyTest {
                 List.of(IpPrefix.parse("10.244.2.0/24"), IpPrefix.parse("fd00:10:244:3::/64")),
                 NodeTransitSwitchPortIfaddr.parse("{\"ipv4\":\"100.88.0.4/16\",\"ipv6\":\"fd97::4/64\"}"),
                 NodeChassisId.parse("chassis-c"), NodeEncapIps.parse("[\"172.18.0.4\",\"172.19.0.4\"]"));
-        ZoneTopology.Desired d = ZoneTopology.desired(A, List.of(dual), List.of());
+        ZoneTopology.Desired d = ZoneTopology.desired(A, List.of(dual));
         assertThat(d.northbound().stream().filter(r -> r.table().equals("Logical_Router_Static_Route"))
                 .map(r -> r.columns().get("ip_prefix") + " via " + r.columns().get("nexthop")).collect(Collectors.toSet()))
                 .containsExactlyInAnyOrder("10.244.2.0/24 via 100.88.0.4", "fd00:10:244:3::/64 via fd97::4",

@@ -21,10 +21,34 @@ public interface CurrentState {
     /** All current rows of a table, or empty when the table is not known here (not monitored). */
     Optional<Collection<Row>> rows(String table);
 
-    /** The rows of a monitor cache. */
+    /**
+     * The current rows of a table whose key is {@code value}, or empty when the table is not known
+     * here. A scan of {@link #rows(String)} unless an implementation has an index for the key.
+     */
+    default Optional<Collection<Row>> rows(String table, RowKey key, String value) {
+        return rows(table).map(rows -> rows.stream().filter(r -> value.equals(key.of(r.columns()))).toList());
+    }
+
+    /**
+     * The rows of a monitor cache; rows keyed by an external id are looked up through the cache's
+     * index ({@link io.kovn.ovsdb.cache.TableCache#byExternalId}) when it has one.
+     */
     static CurrentState of(DatabaseCache cache) {
-        return table -> cache.tables().contains(table)
-                ? Optional.of(cache.table(table).rows()) : Optional.empty();
+        return new CurrentState() {
+            @Override
+            public Optional<Collection<Row>> rows(String table) {
+                return cache.tables().contains(table) ? Optional.of(cache.table(table).rows()) : Optional.empty();
+            }
+
+            @Override
+            public Optional<Collection<Row>> rows(String table, RowKey key, String value) {
+                if (!(key instanceof RowKey.ExternalId id)) {
+                    return CurrentState.super.rows(table, key, value);
+                }
+                return cache.tables().contains(table)
+                        ? Optional.of(cache.table(table).byExternalId(id.key(), value)) : Optional.empty();
+            }
+        };
     }
 
     /** Fixed rows per table (tests, or rows selected through a transaction). */

@@ -1,9 +1,12 @@
 package io.kovn.ovsdb.diff;
 
+import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -20,11 +23,22 @@ public record DesiredState(Map<String, TableState> tables) {
      *
      * @param key how rows of the table are keyed
      * @param rows key to desired row, sorted by key
+     * @param scope the keys in scope when only some are (the owner's rows under other keys are
+     *     then not this reconcile's: neither compared nor stale); empty for the whole table
      */
-    public record TableState(RowKey key, Map<String, Desired> rows) {
+    public record TableState(RowKey key, Map<String, Desired> rows, Optional<Set<String>> scope) {
         public TableState {
             Objects.requireNonNull(key, "key");
             rows = Collections.unmodifiableMap(new TreeMap<>(rows));
+            scope = scope.map(Set::copyOf);
+            if (scope.isPresent() && !scope.get().containsAll(rows.keySet())) {
+                throw new IllegalArgumentException("desired rows outside the table's scope " + scope.get());
+            }
+        }
+
+        /** The whole table in scope. */
+        public TableState(RowKey key, Map<String, Desired> rows) {
+            this(key, rows, Optional.empty());
         }
     }
 
@@ -46,6 +60,7 @@ public record DesiredState(Map<String, TableState> tables) {
     public static final class Builder {
         private final Map<String, RowKey> keys = new LinkedHashMap<>();
         private final Map<String, Map<String, Desired>> rows = new LinkedHashMap<>();
+        private final Map<String, Set<String>> scopes = new LinkedHashMap<>();
 
         private Builder() {}
 
@@ -61,6 +76,18 @@ public record DesiredState(Map<String, TableState> tables) {
             }
             keys.put(table, Objects.requireNonNull(key, "key"));
             rows.computeIfAbsent(table, t -> new LinkedHashMap<>());
+            return this;
+        }
+
+        /**
+         * Puts only some keys of a table in scope: the diff reads just the current rows under these
+         * keys (through an index where the current state has one) and leaves the owner's rows under
+         * other keys alone. For a reconcile of one object among many, e.g. one pod's switch port;
+         * a key in scope without a desired row is stale.
+         */
+        public Builder scope(String table, RowKey key, Collection<String> inScope) {
+            table(table, key);
+            scopes.put(table, Set.copyOf(inScope));
             return this;
         }
 
@@ -93,7 +120,8 @@ public record DesiredState(Map<String, TableState> tables) {
 
         public DesiredState build() {
             Map<String, TableState> t = new LinkedHashMap<>();
-            keys.forEach((table, key) -> t.put(table, new TableState(key, rows.get(table))));
+            keys.forEach((table, key) -> t.put(table,
+                    new TableState(key, rows.get(table), Optional.ofNullable(scopes.get(table)))));
             return new DesiredState(t);
         }
     }

@@ -32,7 +32,9 @@ import java.util.function.Supplier;
  *   <li>owned rows whose key is not desired (or that duplicate a key) are stale: root rows are
  *       deleted; non-root rows are removed by deleting the references to them (ovsdb-server then
  *       garbage-collects them), from parents outside the reconcile with a mutate;</li>
- *   <li>rows the {@link Owner} does not match are never updated or deleted.</li>
+ *   <li>rows the {@link Owner} does not match are never updated or deleted;</li>
+ *   <li>a table scoped to some keys ({@link DesiredState.Builder#scope}) is diffed under those keys
+ *       only: the owner's rows under other keys are left alone.</li>
  * </ul>
  */
 public final class Diff {
@@ -146,8 +148,7 @@ public final class Diff {
         int[] names = {0};
         desired.tables().forEach((table, state) -> {
             schema.require(table);
-            Collection<Row> rows = current.rows(table).orElseThrow(() -> new IllegalArgumentException(
-                    "no current rows of table " + table + ": is it monitored?"));
+            Collection<Row> rows = currentRows(table, state);
             Map<String, Row> byKey = new HashMap<>();
             List<Row> old = new ArrayList<>();
             rows.stream().filter(owner::owns).sorted(Comparator.comparing(Row::uuid)).forEach(r -> {
@@ -169,6 +170,20 @@ public final class Diff {
             stale.put(table, old);
             inserts.put(table, named);
         });
+    }
+
+    /** The current rows a table's scope covers: all of them, or those under the scope's keys only. */
+    private Collection<Row> currentRows(String table, DesiredState.TableState state) {
+        Supplier<IllegalArgumentException> unknown = () -> new IllegalArgumentException(
+                "no current rows of table " + table + ": is it monitored?");
+        if (state.scope().isEmpty()) {
+            return current.rows(table).orElseThrow(unknown);
+        }
+        List<Row> rows = new ArrayList<>();
+        for (String key : state.scope().get()) {
+            rows.addAll(current.rows(table, state.key(), key).orElseThrow(unknown));
+        }
+        return rows;
     }
 
     /** Every desired row's columns in canonical form, references resolved. */

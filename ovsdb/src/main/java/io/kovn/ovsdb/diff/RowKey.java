@@ -20,8 +20,24 @@ public interface RowKey {
 
     /** The value of one external id. */
     static RowKey externalId(String key) {
-        return columns -> columns.get("external_ids") instanceof Map<?, ?> ids && ids.get(key) instanceof String s
-                ? s : null;
+        return new ExternalId(key);
+    }
+
+    /**
+     * The key that is the value of one external id: a value the current state can look up in an
+     * index (see {@link CurrentState#rows(String, RowKey, String)}) rather than by scanning.
+     *
+     * @param key the external-id key, e.g. {@code k8s.ovn.org/id}
+     */
+    record ExternalId(String key) implements RowKey {
+        public ExternalId {
+            java.util.Objects.requireNonNull(key, "key");
+        }
+
+        @Override
+        public String of(Map<String, Object> columns) {
+            return columns.get("external_ids") instanceof Map<?, ?> ids && ids.get(key) instanceof String s ? s : null;
+        }
     }
 
     /** The value of a string column, e.g. {@code name} (a one-element set counts as its element). */

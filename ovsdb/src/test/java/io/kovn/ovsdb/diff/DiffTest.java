@@ -210,6 +210,69 @@ class DiffTest {
                 .operations()).containsExactly(Ops.mutate("Logical_Switch", U1, Mutation.delete("ports", Set.of(U2))));
     }
 
+    /** Current rows by table, answering keyed look-ups only: a scan of a scoped table fails the test. */
+    static CurrentState keyedOnly(Map<String, List<Row>> rows, Set<String> keyedTables) {
+        CurrentState all = CurrentState.of(rows);
+        return new CurrentState() {
+            @Override
+            public java.util.Optional<java.util.Collection<Row>> rows(String table) {
+                if (keyedTables.contains(table)) {
+                    throw new AssertionError("scanned " + table);
+                }
+                return all.rows(table);
+            }
+
+            @Override
+            public java.util.Optional<java.util.Collection<Row>> rows(String table, RowKey key, String value) {
+                return all.rows(table).map(r -> r.stream().filter(x -> value.equals(key.of(x.columns()))).toList());
+            }
+        };
+    }
+
+    static Desired podPort(String id, Uuid parent) {
+        return Desired.of("Logical_Switch_Port", Map.of("name", id, "external_ids", ids(id)))
+                .attachTo("Logical_Switch", parent, "ports");
+    }
+
+    @Test
+    void aScopedTableIsDiffedUnderItsKeysOnlyReadThroughLookUps() {
+        Row ls = new Row(U1, Map.of("name", "node1", "ports", Set.of(U2, U3), "external_ids", Map.of()));
+        Row other = new Row(U2, Map.of("name", "other", "addresses", Set.of("x"), "external_ids", ids("other")));
+        Row mine = new Row(U3, Map.of("name", "mine", "addresses", Set.of("old"), "external_ids", ids("mine")));
+        Map<String, List<Row>> rows = Map.of("Logical_Switch", List.of(ls), "Logical_Switch_Port", List.of(other, mine));
+        DesiredState one = DesiredState.builder()
+                .scope("Logical_Switch_Port", RowKey.externalId(), Set.of("mine", "new"))
+                .add(podPort("mine", U1).with("addresses", Set.of("now")))
+                .add(podPort("new", U1))
+                .build();
+
+        Plan plan = Diff.of(NB, OWNER, one, keyedOnly(rows, Set.of("Logical_Switch_Port")));
+
+        // "other" is owned too but outside the scope: neither stale nor touched.
+        assertThat(plan.operations()).containsExactly(
+                new Operation.Insert("Logical_Switch_Port", Map.of("name", "new", "external_ids", ids("new")), "row0"),
+                Ops.update("Logical_Switch_Port", U3, Map.of("addresses", Set.of("now"))),
+                Ops.mutate("Logical_Switch", U1, Mutation.insert("ports", Set.of(new NamedUuid("row0")))));
+    }
+
+    @Test
+    void aScopedKeyWithoutADesiredRowIsStaleAndItsDuplicatesToo() {
+        Row ls = new Row(U1, Map.of("name", "node1", "ports", Set.of(U2, U3, U4), "external_ids", Map.of()));
+        Row other = new Row(U2, Map.of("name", "other", "external_ids", ids("other")));
+        Row gone = new Row(U3, Map.of("name", "gone", "external_ids", ids("gone")));
+        Row twin = new Row(U4, Map.of("name", "gone", "external_ids", ids("gone")));
+        Map<String, List<Row>> rows = Map.of("Logical_Switch", List.of(ls), "Logical_Switch_Port", List.of(other, gone, twin));
+        DesiredState none = DesiredState.builder().scope("Logical_Switch_Port", RowKey.externalId(), Set.of("gone")).build();
+
+        Plan plan = Diff.of(NB, OWNER, none, keyedOnly(rows, Set.of("Logical_Switch_Port")));
+
+        assertThat(plan.operations()).containsExactly(
+                Ops.mutate("Logical_Switch", U1, Mutation.delete("ports", Set.of(U3, U4))));
+        assertThatThrownBy(() -> DesiredState.builder().scope("Logical_Switch_Port", RowKey.externalId(), Set.of("a"))
+                .add(podPort("b", U1)).build()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("outside the table's scope");
+    }
+
     @Test
     void aRoutersPortsAndRoutesAreResolvedAndAStaleRouteIsDropped() {
         Map<String, Object> route = Map.of("ip_prefix", "10.244.1.0/24", "nexthop", "100.88.0.3",

@@ -133,6 +133,22 @@ class ReconcilerTest {
     }
 
     @Test
+    void theMonitorCacheAnswersKeyedLookUpsOfOneKey(TestInfo test) {
+        Owner owner = owner(test);
+        reconciler.reconcile(owner, policy(owner, "keyed", Set.of("10.6.0.1"), 2));
+        try (MonitorCache cache = MonitorCache.start(client, NB, TABLES.stream().map(TableMonitor::all).toList())) {
+            cache.synced().join();
+            CurrentState state = CurrentState.of(cache);
+            assertThat(state.rows("ACL", RowKey.externalId(), "keyed:acl:1").orElseThrow())
+                    .singleElement().satisfies(r -> assertThat(r.get("priority")).isEqualTo(1001L));
+            assertThat(state.rows("ACL", RowKey.externalId(), "keyed:acl:9").orElseThrow()).isEmpty();
+            // other key functions fall back to a scan; unmonitored tables stay unknown
+            assertThat(state.rows("Address_Set", RowKey.column("name"), "keyedas").orElseThrow()).hasSize(1);
+            assertThat(state.rows("Meter", RowKey.externalId(), "keyed:acl:1")).isEmpty();
+        }
+    }
+
+    @Test
     void rowsLeftByACrashAreRemovedAndForeignRowsAreKept(TestInfo test) {
         Owner owner = owner(test);
         reconciler.reconcile(owner, policy(owner, "crash", Set.of("10.4.0.1"), 3));
