@@ -142,7 +142,8 @@ public final class ZoneController implements AutoCloseable {
 
     /** Whether nothing is queued in the zone's controllers right now. */
     public boolean idle() {
-        return zoneController.queueDepth() == 0 && podController.queueDepth() == 0 && portController.queueDepth() == 0;
+        // isIdle also counts keys waiting for a retry or a requeue (a stale cache's), unlike queueDepth
+        return zoneController.isIdle() && podController.isIdle() && portController.isIdle();
     }
 
     /** Queues a topology reconcile (e.g. after an operator's change outside Kubernetes). */
