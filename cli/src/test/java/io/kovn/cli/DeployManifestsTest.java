@@ -171,6 +171,13 @@ class DeployManifestsTest {
         "'', nodes, , get", "'', nodes, , list", "'', nodes, , watch", "'', nodes, , patch",
         "'', events, kovn, create", "'', events, default, patch", "'', events, default, get",
         "coordination.k8s.io, leases, kovn, create", "coordination.k8s.io, leases, kovn, patch",
+        "policy.networking.k8s.io, adminnetworkpolicies, , get", "policy.networking.k8s.io, adminnetworkpolicies, , list",
+        "policy.networking.k8s.io, adminnetworkpolicies, , watch",
+        "policy.networking.k8s.io, baselineadminnetworkpolicies, , get",
+        "policy.networking.k8s.io, baselineadminnetworkpolicies, , list",
+        "policy.networking.k8s.io, baselineadminnetworkpolicies, , watch",
+        "policy.networking.k8s.io, adminnetworkpolicies/status, , patch",
+        "policy.networking.k8s.io, baselineadminnetworkpolicies/status, , patch",
     })
     void clusterManagerIsGrantedWhatItCalls(String group, String resource, String namespace, String verb) {
         assertThat(rbac.allows(Rbac.serviceAccount("kovn", "kovn-cluster-manager"), namespace, group, resource,
@@ -180,7 +187,9 @@ class DeployManifestsTest {
     @ParameterizedTest(name = "cluster manager may not {3} {1}")
     @CsvSource({
         "'', pods, default, list", "'', secrets, kovn, get", "'', nodes, , delete",
-        "coordination.k8s.io, leases, kube-system, patch", "policy.networking.k8s.io, adminnetworkpolicies, , list",
+        "coordination.k8s.io, leases, kube-system, patch", "policy.networking.k8s.io, adminnetworkpolicies, , patch",
+        "policy.networking.k8s.io, baselineadminnetworkpolicies, , update", "networking.k8s.io, networkpolicies, , list",
+        "policy.networking.k8s.io, adminnetworkpolicies, , delete",
     })
     void clusterManagerIsGrantedNothingElse(String group, String resource, String namespace, String verb) {
         assertThat(rbac.allows(Rbac.serviceAccount("kovn", "kovn-cluster-manager"), namespace, group, resource, "x", verb)).isFalse();

@@ -14,12 +14,15 @@ import java.util.List;
 /**
  * The cluster manager proper (run by the leader only): a node informer and the
  * {@link NodeAllocationReconciler}. On start it waits for the informer, rebuilds the allocator from
- * the existing annotations, then reconciles every node.
+ * the existing annotations, then reconciles every node. Beside it, the {@link ZoneConditionCleanup}
+ * removes deleted nodes' {@code Ready-In-Zone-<node>} conditions from ANPs and BANPs (it never holds
+ * up allocation, e.g. when their CRDs are not installed).
  */
 public final class ClusterManager implements AutoCloseable {
     private final SharedIndexInformer<Node> informer;
     private final NodeAllocator allocator;
     private final Controller<ObjectKey> controller;
+    private final ZoneConditionCleanup conditionCleanup;
 
     private ClusterManager(KubernetesClient client, ClusterManagerConfig config, EventSink events, Duration syncTimeout)
             throws InterruptedException {
@@ -38,6 +41,7 @@ public final class ClusterManager implements AutoCloseable {
                 .build();
         // A deleted node frees values: give nodes that found a range full another chance at once.
         reconciler.onRelease(() -> unallocated().forEach(controller::enqueue));
+        this.conditionCleanup = new ZoneConditionCleanup(client, informer, syncTimeout);
     }
 
     /** Starts the informer and the reconcile workers. */
@@ -45,6 +49,7 @@ public final class ClusterManager implements AutoCloseable {
         try {
             ClusterManager cm = new ClusterManager(client, config, events, Duration.ofSeconds(30));
             cm.controller.start();
+            cm.conditionCleanup.start();
             return cm;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -57,6 +62,11 @@ public final class ClusterManager implements AutoCloseable {
         return allocator;
     }
 
+    /** The cleanup of deleted nodes' zone conditions (for tests). */
+    ZoneConditionCleanup conditionCleanup() {
+        return conditionCleanup;
+    }
+
     private List<ObjectKey> unallocated() {
         return informer.getIndexer().list().stream()
                 .filter(n -> allocator.allocationOf(n.getMetadata().getName()).isEmpty())
@@ -65,6 +75,7 @@ public final class ClusterManager implements AutoCloseable {
 
     @Override
     public void close() {
+        conditionCleanup.close();
         controller.close();
         informer.close();
     }

@@ -3,11 +3,26 @@ package io.kovn.controller.clustermanager;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.kovn.controller.testing.Clusters;
+import io.kovn.k8s.api.policy.AdminNetworkPolicy;
+import io.kovn.k8s.api.policy.AdminNetworkPolicyStatus;
+import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
 import io.kovn.k8s.apiserver.EmbeddedApiServer;
+import io.kovn.k8s.client.KubeClients;
+import io.kovn.k8s.events.ConditionWriter;
+import io.kovn.k8s.events.DesiredCondition;
 import io.kovn.ovn.annotations.OvnAnnotations;
+import io.kovn.policy.model.ZoneCondition;
+import java.io.IOException;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -20,7 +35,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The cluster manager against the embedded API server. */
+/**
+ * The cluster manager against the embedded API server: node allocation, and the cleanup of deleted
+ * nodes' zone conditions.
+ */
 class ClusterManagerTest {
     static final Duration WAIT = Duration.ofSeconds(20);
     EmbeddedApiServer api;
@@ -124,5 +142,90 @@ class ClusterManagerTest {
         } finally {
             first.close();
         }
+    }
+
+    @Test
+    void conditionsOfMissingNodesAreRemovedAtStartAndWhenANodeIsDeletedButNotOnHeartbeats() {
+        Clusters.node(client, "a", "ch-a", "172.30.0.1", Map.of());
+        Clusters.node(client, "b", "ch-b", "172.30.0.2", Map.of());
+        HasMetadata anp = client.resource(Serialization.unmarshal("""
+                apiVersion: policy.networking.k8s.io/v1alpha1
+                kind: AdminNetworkPolicy
+                metadata: {name: default}
+                spec: {priority: 5, subject: {namespaces: {}}}
+                """, AdminNetworkPolicy.class)).create();
+        HasMetadata banp = client.resource(Serialization.unmarshal("""
+                apiVersion: policy.networking.k8s.io/v1alpha1
+                kind: BaselineAdminNetworkPolicy
+                metadata: {name: default}
+                spec: {subject: {namespaces: {}}}
+                """, BaselineAdminNetworkPolicy.class)).create();
+        ConditionWriter writer = new ConditionWriter(client, Clock.systemUTC());
+        for (HasMetadata policy : List.of(anp, banp)) {
+            for (String zone : List.of("a", "b", "gone")) {
+                writer.set(policy, new DesiredCondition(ZoneCondition.typeFor(zone), DesiredCondition.Status.True,
+                        ZoneCondition.SUCCEEDED, ZoneCondition.SUCCESS_MESSAGE));
+            }
+            writer.set(policy, new DesiredCondition("Audited", DesiredCondition.Status.True, "Checked", "by a tool"));
+        }
+
+        try (ClusterManager cm = ClusterManager.start(client, ClusterManagerConfig.defaults(), (o, w, r, m) -> { })) {
+            ZoneConditionCleanup cleanup = cm.conditionCleanup();
+            await().atMost(WAIT).until(() -> types(anp()).equals(List.of("Ready-In-Zone-a", "Ready-In-Zone-b", "Audited"))
+                    && types(banp()).equals(List.of("Ready-In-Zone-a", "Ready-In-Zone-b", "Audited")));
+            await().atMost(WAIT).until(cleanup::idle);
+
+            long before = cleanup.reconciles();
+            client.nodes().withName("a").subresource("status").patch(PatchContext.of(PatchType.JSON_MERGE),
+                    "{\"status\":{\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\",\"reason\":\"KubeletReady\","
+                            + "\"lastHeartbeatTime\":\"2030-01-01T00:00:00Z\"}]}}");
+            await().atMost(WAIT).until(() -> cm.allocator().allocationOf("a").isPresent()
+                    && client.nodes().withName("a").get().getStatus().getConditions().size() == 1);
+            await().pollDelay(Duration.ofMillis(500)).atMost(WAIT).until(cleanup::idle);
+            assertThat(cleanup.reconciles()).as("a heartbeat queues no policy").isEqualTo(before);
+
+            client.nodes().withName("b").delete();
+            await().atMost(WAIT).until(() -> types(anp()).equals(List.of("Ready-In-Zone-a", "Audited"))
+                    && types(banp()).equals(List.of("Ready-In-Zone-a", "Audited")));
+            Condition kept = anp().getStatus().conditions().getFirst();
+            assertThat(List.of(kept.getStatus(), kept.getReason(), kept.getMessage()))
+                    .containsExactly("True", ZoneCondition.SUCCEEDED, ZoneCondition.SUCCESS_MESSAGE);
+        }
+    }
+
+    @Test
+    void withoutTheCrdsTheCleanupKeepsListingAndNeverSyncs() throws IOException {
+        SharedIndexInformer<Node> nodes = client.nodes().runnableInformer(0);
+        try (NotFoundServer noCrds = new NotFoundServer();
+             KubernetesClient withoutCrds = KubeClients.forUrl(noCrds.url());
+             ZoneConditionCleanup cleanup = new ZoneConditionCleanup(withoutCrds, nodes, Duration.ofMillis(100))) {
+            nodes.start();
+            cleanup.start();
+            // two informers, each listing again after its first 404: it would stop for good without the handler
+            await().atMost(WAIT).until(() -> noCrds.requests() >= 4);
+            assertThat(cleanup.idle()).isFalse();
+        } finally {
+            nodes.close();
+        }
+    }
+
+    AdminNetworkPolicy anp() {
+        return client.resources(AdminNetworkPolicy.class).withName("default").get();
+    }
+
+    BaselineAdminNetworkPolicy banp() {
+        return client.resources(BaselineAdminNetworkPolicy.class).withName("default").get();
+    }
+
+    static List<String> types(AdminNetworkPolicy p) {
+        return types(p.getStatus());
+    }
+
+    static List<String> types(BaselineAdminNetworkPolicy p) {
+        return types(p.getStatus());
+    }
+
+    static List<String> types(AdminNetworkPolicyStatus status) {
+        return status == null ? List.of() : status.conditions().stream().map(Condition::getType).toList();
     }
 }
