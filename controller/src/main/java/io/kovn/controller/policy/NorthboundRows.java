@@ -74,29 +74,40 @@ public final class NorthboundRows {
      * @param switchPorts logical switch port name to its uuid, as the NB holds them now
      */
     public static DesiredState of(DesiredPolicyState state, PolicyRows extra, Map<String, Uuid> switchPorts) {
-        return of(state, extra, switchPorts, o -> true);
+        return rows(empty(), state, extra, switchPorts, id -> true, id -> true, id -> true);
     }
 
     /**
-     * The desired rows of the policy objects {@code include} accepts (a {@link WriteScope}'s owners):
-     * a complete desired state for exactly those owners.
+     * The desired rows in {@code scope} only (a {@link WriteScope}'s ids), as a desired state whose
+     * tables are scoped to those ids: the diff reads and compares just those rows, and an id in
+     * scope without a desired row is stale.
      */
-    static DesiredState of(DesiredPolicyState state, PolicyRows extra, Map<String, Uuid> switchPorts,
-                           java.util.function.Predicate<PolicyOwner> include) {
-        java.util.function.Predicate<Map<String, String>> in = ids -> PolicyOwner.of(ids).map(include::test).orElse(false);
-        DesiredState.Builder b = empty();
+    static DesiredState of(DesiredPolicyState state, PolicyRows extra, Map<String, Uuid> switchPorts, WriteScope scope) {
+        Set<String> setIds = scope.ids().getOrDefault(AddressSet.TABLE_NAME, Set.of());
+        Set<String> aclIds = scope.ids().getOrDefault(Acl.TABLE_NAME, Set.of());
+        Set<String> groupIds = scope.ids().getOrDefault(PortGroup.TABLE_NAME, Set.of());
+        DesiredState.Builder b = DesiredState.builder()
+                .scope(AddressSet.TABLE_NAME, RowKey.externalId(), setIds)
+                .scope(Acl.TABLE_NAME, RowKey.externalId(), aclIds)
+                .scope(PortGroup.TABLE_NAME, RowKey.externalId(), groupIds);
+        return rows(b, state, extra, switchPorts, setIds::contains, aclIds::contains, groupIds::contains);
+    }
+
+    private static DesiredState rows(DesiredState.Builder b, DesiredPolicyState state, PolicyRows extra, Map<String, Uuid> switchPorts,
+                                     java.util.function.Predicate<String> setIn, java.util.function.Predicate<String> aclIn,
+                                     java.util.function.Predicate<String> groupIn) {
         for (DesiredAddressSet set : concat(state.addressSets().values(), extra.addressSets())) {
-            if (in.test(set.externalIds())) {
+            if (setIn.test(set.externalIds().get(io.kovn.ovsdb.diff.Owner.ID))) {
                 b.add(AddressSet.newRow().withName(set.name()).withAddresses(set.addresses()).withExternalIds(set.externalIds()));
             }
         }
         for (DesiredAcl acl : concat(state.acls().values(), extra.acls())) {
-            if (in.test(acl.externalIds())) {
+            if (aclIn.test(acl.id())) {
                 b.add(acl(acl));
             }
         }
         for (DesiredPortGroup pg : concat(state.portGroups().values(), extra.portGroups())) {
-            if (!in.test(pg.externalIds())) {
+            if (!groupIn.test(pg.externalIds().get(io.kovn.ovsdb.diff.Owner.ID))) {
                 continue;
             }
             Set<Uuid> members = new LinkedHashSet<>();

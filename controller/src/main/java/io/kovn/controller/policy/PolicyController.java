@@ -14,6 +14,7 @@ import io.kovn.k8s.runtime.Informers;
 import io.kovn.ovn.nb.LogicalSwitchPort;
 import io.kovn.ovsdb.cache.CacheListener;
 import io.kovn.ovsdb.cache.CacheUpdate;
+import io.kovn.ovsdb.cache.RowChange;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -126,9 +127,16 @@ public final class PolicyController implements AutoCloseable {
     private void onNorthbound(CacheUpdate update) {
         boolean ports = !update.forTable(LogicalSwitchPort.TABLE_NAME).isEmpty();
         // Our own transaction's updates arrive while it is applied; anything else in our tables is drift.
-        boolean drift = !reconciler.applying() && update.changes().stream()
-                .anyMatch(c -> !c.table().equals(LogicalSwitchPort.TABLE_NAME));
-        if (drift || update.resync()) {
+        boolean drift = false;
+        if (!reconciler.applying()) {
+            for (RowChange c : update.changes()) {
+                if (!c.table().equals(LogicalSwitchPort.TABLE_NAME)) {
+                    reconciler.noteDrift(c);
+                    drift = true;
+                }
+            }
+        }
+        if (update.resync()) {
             reconciler.requestFullDiff();
         }
         if (ports || drift || update.resync()) {

@@ -21,7 +21,6 @@ import io.kovn.ovsdb.diff.Plan;
 import io.kovn.policy.IncrementalTranslator;
 import io.kovn.policy.PolicyTranslator;
 import io.kovn.policy.model.PolicyRows;
-import io.kovn.ovsdb.diff.Ownership;
 import io.kovn.policy.StatefulPods;
 import io.kovn.policy.admin.AnpPriorities;
 import io.kovn.policy.model.DesiredPolicyState;
@@ -84,6 +83,7 @@ public final class PolicyReconciler implements Reconciler<String> {
     private Written written;
     private final java.util.concurrent.atomic.AtomicBoolean fullDiff = new java.util.concurrent.atomic.AtomicBoolean(true);
     private volatile WriteScope lastScope = WriteScope.ALL;
+    private final DriftedRows drifted = new DriftedRows();
 
     /**
      * Where the last reconcile's time went (ns): reading the caches, translating, diffing and
@@ -152,16 +152,16 @@ public final class PolicyReconciler implements Reconciler<String> {
         Written before = written;
         boolean full = fullDiff.getAndSet(false) || before == null;
         WriteScope scope = full ? WriteScope.ALL
-                : WriteScope.between(before.state(), before.stateful(), before.ports(), state, stateful, ports);
+                : WriteScope.between(before.state(), before.stateful(), before.ports(), state, stateful, ports)
+                        .with(drifted.drain()).closed(state, stateful);
         lastScope = scope;
         PolicyWrite write;
-        if (scope.isEmpty()) {
+        if (scope.isEmpty() && nb.hasMeter(NorthboundRows.METER)) {
             write = new PolicyWrite.Written(new Plan.Counts(0, 0, 0, 0));
         } else if (scope.all()) {
             write = writer.write(NorthboundRows.of(state, stateful, ports));
         } else {
-            write = writer.write(NorthboundRows.of(state, stateful, ports, scope.owners()::contains),
-                    Ownership.anyOf(scope.owners().stream().map(o -> o.owner(controller)).toList()),
+            write = writer.write(NorthboundRows.of(state, stateful, ports, scope), owner,
                     () -> NorthboundRows.of(state, stateful, ports));
         }
         long t3 = System.nanoTime();
@@ -188,7 +188,7 @@ public final class PolicyReconciler implements Reconciler<String> {
         metrics.record(zone, state.metrics(), rowsOf(OwnerType.ADMIN_NETWORK_POLICY.wireName()),
                 rowsOf(OwnerType.BASELINE_ADMIN_NETWORK_POLICY.wireName()));
         lastPhases = new Phases(t1 - t0, t2 - t1, t3 - t2, System.nanoTime() - t3);
-        LOG.debug("zone {}: reconcile {}, scope {}", zone, lastPhases, scope.all() ? "all" : scope.owners().size() + " policies");
+        LOG.debug("zone {}: reconcile {}, scope {}", zone, lastPhases, scope.all() ? "all rows" : scope.size() + " rows");
         if (write instanceof PolicyWrite.Failed f) {
             return ReconcileResult.failed(new IllegalStateException(f.everything().orElse(f.perPolicy().size()
                     + " policies could not be written: " + f.perPolicy())));
@@ -264,7 +264,28 @@ public final class PolicyReconciler implements Reconciler<String> {
         fullDiff.set(true);
     }
 
-    /** Whether the last reconcile diffed every row, and else which policy objects it diffed. */
+    /**
+     * A change to the policy tables that this controller did not write: the next reconcile diffs
+     * that row (by its id) besides the changed ones, so it is repaired; a row of ours without an id
+     * makes it diff everything.
+     */
+    void noteDrift(io.kovn.ovsdb.cache.RowChange change) {
+        Row row = switch (change) {
+            case io.kovn.ovsdb.cache.RowChange.Inserted i -> i.row();
+            case io.kovn.ovsdb.cache.RowChange.Updated u -> owner.owns(u.row()) ? u.row() : u.old();
+            case io.kovn.ovsdb.cache.RowChange.Deleted d -> d.old();
+        };
+        if (!owner.owns(row)) {
+            return; // someone else's row: nothing of ours to repair
+        }
+        if (!(row.get("external_ids") instanceof Map<?, ?> ids) || !(ids.get(Owner.ID) instanceof String id)) {
+            requestFullDiff();
+            return;
+        }
+        drifted.add(change.table(), id);
+    }
+
+    /** Whether the last reconcile diffed every row, and else which rows it diffed. */
     WriteScope lastScope() {
         return lastScope;
     }

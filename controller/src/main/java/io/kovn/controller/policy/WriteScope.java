@@ -1,6 +1,12 @@
 package io.kovn.controller.policy;
 
+import io.kovn.ovn.nb.Acl;
+import io.kovn.ovn.nb.AddressSet;
+import io.kovn.ovn.nb.PortGroup;
 import io.kovn.ovsdb.data.Uuid;
+import io.kovn.ovsdb.diff.Owner;
+import io.kovn.policy.model.DesiredAcl;
+import io.kovn.policy.model.DesiredAddressSet;
 import io.kovn.policy.model.DesiredPolicyState;
 import io.kovn.policy.model.DesiredPortGroup;
 import io.kovn.policy.model.PolicyRows;
@@ -10,42 +16,103 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
- * Pure: which policy objects' rows a reconcile must diff, given the translation it wrote last and
- * the one it has now. Policies whose rows are equal (most of them, after a pod relabel) are left
- * out of the diff, so its cost follows the change, not the zone. A port group whose member switch
- * ports changed uuid (a port deleted and made again) counts as changed although its rows by name
- * did not.
+ * Pure: which policy rows a reconcile must diff, given the translation it wrote last and the one
+ * it has now: the rows (by {@code k8s.ovn.org/id}, per table) that were added, removed or changed.
+ * After a pod relabel that is the handful of address sets and port groups that select the pod, so
+ * the diff's cost follows the change, not the zone. A port group whose member switch ports came,
+ * went or changed uuid (a port made again) is in scope although its row by name is unchanged, and
+ * a port group in scope brings its ACLs (its {@code acls} column refers to them).
  *
- * @param all diff everything (first reconcile, after drift, a refused or stale write)
- * @param owners the policy objects whose rows changed, when not {@code all}
+ * @param all diff every policy row (first reconcile, after drift, a refused or stale write)
+ * @param ids table name to the ids of the rows to diff, when not {@code all}
  */
-record WriteScope(boolean all, Set<PolicyOwner> owners) {
-    static final WriteScope ALL = new WriteScope(true, Set.of());
+record WriteScope(boolean all, Map<String, Set<String>> ids) {
+    static final WriteScope ALL = new WriteScope(true, Map.of());
 
     /** Whether nothing needs a diff. */
     boolean isEmpty() {
-        return !all && owners.isEmpty();
+        return !all && ids.values().stream().allMatch(Set::isEmpty);
+    }
+
+    /** This scope plus some more rows by id per table (rows someone else changed). */
+    WriteScope with(Map<String, Set<String>> more) {
+        if (all || more.isEmpty()) {
+            return this;
+        }
+        Map<String, Set<String>> merged = new java.util.HashMap<>();
+        ids.forEach((t, s) -> merged.put(t, new HashSet<>(s)));
+        more.forEach((t, s) -> merged.computeIfAbsent(t, x -> new HashSet<>()).addAll(s));
+        Map<String, Set<String>> frozen = new java.util.HashMap<>();
+        merged.forEach((t, s) -> frozen.put(t, Set.copyOf(s)));
+        return new WriteScope(false, Map.copyOf(frozen));
     }
 
     /**
-     * The owners whose rows differ between two translations (each with its {@link io.kovn.policy.StatefulPods}
-     * rows), or whose port groups hold a switch port that came, went or changed uuid.
+     * This scope made consistent for the diff: an ACL in scope brings its port group (a new ACL must
+     * be referenced by it in the same transaction), and a port group in scope brings its ACLs (its
+     * {@code acls} column refers to them by key).
+     */
+    WriteScope closed(DesiredPolicyState state, PolicyRows extra) {
+        if (all) {
+            return this;
+        }
+        Set<String> acls = new HashSet<>(ids.getOrDefault(Acl.TABLE_NAME, Set.of()));
+        Set<String> groups = new HashSet<>(ids.getOrDefault(PortGroup.TABLE_NAME, Set.of()));
+        Map<String, DesiredPortGroup> byName = new java.util.HashMap<>();
+        extra.portGroups().forEach(g -> byName.put(g.name(), g));
+        Map<String, DesiredAcl> extraAcls = new java.util.HashMap<>();
+        extra.acls().forEach(a -> extraAcls.put(a.id(), a));
+        for (String id : Set.copyOf(acls)) {
+            DesiredAcl acl = state.acls().containsKey(id) ? state.acls().get(id) : extraAcls.get(id);
+            if (acl != null) {
+                DesiredPortGroup g = state.portGroups().containsKey(acl.portGroup())
+                        ? state.portGroups().get(acl.portGroup()) : byName.get(acl.portGroup());
+                if (g != null && g.externalIds().get(Owner.ID) != null) {
+                    groups.add(g.externalIds().get(Owner.ID));
+                }
+            }
+        }
+        java.util.List<DesiredPortGroup> all = new java.util.ArrayList<>(extra.portGroups());
+        if (!groups.isEmpty()) {
+            all.addAll(state.portGroups().values());
+        }
+        for (DesiredPortGroup g : all) {
+            if (groups.contains(g.externalIds().get(Owner.ID))) {
+                acls.addAll(g.acls());
+            }
+        }
+        return new WriteScope(false, Map.of(AddressSet.TABLE_NAME, ids.getOrDefault(AddressSet.TABLE_NAME, Set.of()),
+                Acl.TABLE_NAME, Set.copyOf(acls), PortGroup.TABLE_NAME, Set.copyOf(groups)));
+    }
+
+    /** How many rows are in scope (all: -1). */
+    int size() {
+        return all ? -1 : ids.values().stream().mapToInt(Set::size).sum();
+    }
+
+    /**
+     * The rows that differ between two translations (each with its {@link io.kovn.policy.StatefulPods}
+     * rows), or whose port group holds a switch port that came, went or changed uuid.
      */
     static WriteScope between(DesiredPolicyState before, PolicyRows extraBefore, Map<String, Uuid> portsBefore,
                               DesiredPolicyState after, PolicyRows extraAfter, Map<String, Uuid> portsAfter) {
-        Set<PolicyOwner> owners = new HashSet<>();
-        changed(before.addressSets(), after.addressSets(), s -> s.externalIds(), owners);
-        changed(before.acls(), after.acls(), a -> a.externalIds(), owners);
-        changed(before.portGroups(), after.portGroups(), g -> g.externalIds(), owners);
-        if (!extraBefore.equals(extraAfter)) {
-            extraBefore.portGroups().forEach(g -> PolicyOwner.of(g.externalIds()).ifPresent(owners::add));
-            extraAfter.portGroups().forEach(g -> PolicyOwner.of(g.externalIds()).ifPresent(owners::add));
-            extraBefore.acls().forEach(a -> PolicyOwner.of(a.externalIds()).ifPresent(owners::add));
-            extraAfter.acls().forEach(a -> PolicyOwner.of(a.externalIds()).ifPresent(owners::add));
-        }
+        Set<String> sets = new HashSet<>();
+        Set<String> acls = new HashSet<>();
+        Set<String> groups = new HashSet<>();
+        Function<DesiredAddressSet, String> setId = x -> x.externalIds().get(Owner.ID);
+        Function<DesiredPortGroup, String> groupId = x -> x.externalIds().get(Owner.ID);
+        changed(before.addressSets(), after.addressSets(), setId, sets);
+        changed(sorted(extraBefore.addressSets(), setId), sorted(extraAfter.addressSets(), setId), setId, sets);
+        changed(before.acls(), after.acls(), DesiredAcl::id, acls);
+        changed(sorted(extraBefore.acls(), DesiredAcl::id), sorted(extraAfter.acls(), DesiredAcl::id), DesiredAcl::id, acls);
+        changed(before.portGroups(), after.portGroups(), groupId, groups);
+        changed(sorted(extraBefore.portGroups(), groupId), sorted(extraAfter.portGroups(), groupId), groupId, groups);
+        java.util.List<DesiredPortGroup> groupsAfter = new java.util.ArrayList<>(after.portGroups().values());
+        groupsAfter.addAll(extraAfter.portGroups());
         if (!portsBefore.equals(portsAfter)) {
             Set<String> moved = new HashSet<>();
             portsAfter.forEach((name, uuid) -> {
@@ -58,26 +125,28 @@ record WriteScope(boolean all, Set<PolicyOwner> owners) {
                     moved.add(name);
                 }
             });
-            for (DesiredPortGroup g : after.portGroups().values()) {
-                holdsAny(g, moved, owners);
+            for (DesiredPortGroup g : groupsAfter) {
+                if (moved.stream().anyMatch(g.ports()::contains)) {
+                    groups.add(g.externalIds().get(Owner.ID));
+                }
             }
-            extraAfter.portGroups().forEach(g -> holdsAny(g, moved, owners));
         }
-        return new WriteScope(false, Set.copyOf(owners));
+        groups.remove(null);
+        sets.remove(null);
+        return new WriteScope(false, Map.of(AddressSet.TABLE_NAME, Set.copyOf(sets), Acl.TABLE_NAME, Set.copyOf(acls),
+                PortGroup.TABLE_NAME, Set.copyOf(groups)));
     }
 
-    private static void holdsAny(DesiredPortGroup g, Set<String> ports, Set<PolicyOwner> owners) {
-        for (String p : ports) {
-            if (g.ports().contains(p)) {
-                PolicyOwner.of(g.externalIds()).ifPresent(owners::add);
-                return;
-            }
-        }
+    /** A few rows (the stateful-pod rows) by id. */
+    private static <T> SortedMap<String, T> sorted(java.util.List<T> rows, Function<T, String> id) {
+        TreeMap<String, T> out = new TreeMap<>();
+        rows.forEach(x -> out.put(id.apply(x), x));
+        return out;
     }
 
     /** Walks two maps sorted alike in step: identical values (memoized rows) cost one comparison. */
-    private static <T> void changed(SortedMap<String, T> before, SortedMap<String, T> after,
-                                    Function<T, Map<String, String>> ids, Set<PolicyOwner> owners) {
+    private static <T> void changed(SortedMap<String, T> before, SortedMap<String, T> after, Function<T, String> id,
+                                    Set<String> out) {
         Iterator<Map.Entry<String, T>> b = before.entrySet().iterator();
         Iterator<Map.Entry<String, T>> a = after.entrySet().iterator();
         Map.Entry<String, T> x = b.hasNext() ? b.next() : null;
@@ -85,15 +154,15 @@ record WriteScope(boolean all, Set<PolicyOwner> owners) {
         while (x != null || y != null) {
             int order = x == null ? 1 : y == null ? -1 : x.getKey().compareTo(y.getKey());
             if (order < 0) {
-                PolicyOwner.of(ids.apply(x.getValue())).ifPresent(owners::add);
+                out.add(id.apply(x.getValue()));
                 x = b.hasNext() ? b.next() : null;
             } else if (order > 0) {
-                PolicyOwner.of(ids.apply(y.getValue())).ifPresent(owners::add);
+                out.add(id.apply(y.getValue()));
                 y = a.hasNext() ? a.next() : null;
             } else {
                 if (x.getValue() != y.getValue() && !Objects.equals(x.getValue(), y.getValue())) {
-                    PolicyOwner.of(ids.apply(x.getValue())).ifPresent(owners::add);
-                    PolicyOwner.of(ids.apply(y.getValue())).ifPresent(owners::add);
+                    out.add(id.apply(x.getValue()));
+                    out.add(id.apply(y.getValue()));
                 }
                 x = b.hasNext() ? b.next() : null;
                 y = a.hasNext() ? a.next() : null;

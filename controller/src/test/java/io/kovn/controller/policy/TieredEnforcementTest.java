@@ -171,6 +171,23 @@ class TieredEnforcementTest {
     }
 
     @Test
+    @Order(5)
+    void anAddressSetEmptiedAndAnAclDeletedBehindTheControllersBackAreRepaired() {
+        String set = c.find("_uuid", "Address_Set", "external_ids:k8s.ovn.org/owner-type=BaselineAdminNetworkPolicy").getFirst();
+        String addresses = c.nbctl("--bare", "--columns=addresses", "list", "Address_Set", set).strip();
+        assertThat(addresses).isNotEmpty();
+        String acl = c.find("_uuid", "ACL", "name=\"BANP:default:Ingress:0\"").getFirst();
+        String pg = c.find("_uuid", "Port_Group", "external_ids:k8s.ovn.org/owner-type=BaselineAdminNetworkPolicy").getFirst();
+        c.nbctl("clear", "Address_Set", set, "addresses");
+        c.nbctl("remove", "Port_Group", pg, "acls", acl); // the ACL is garbage-collected with its last reference
+        await().atMost(PolicyCluster.CONVERGE).untilAsserted(() -> {
+            assertThat(c.nbctl("--bare", "--columns=addresses", "list", "Address_Set", set).strip()).isEqualTo(addresses);
+            assertThat(c.find("_uuid", "ACL", "name=\"BANP:default:Ingress:0\"")).hasSize(1);
+        });
+        assertThat(c.policies.reconciler().lastScope().all()).as("repaired by a diff of the changed rows only").isFalse();
+    }
+
+    @Test
     @Order(6)
     void aPolicyWhoseRowsAreRefusedIsNotReadyInTheZoneWhileTheOthersStayProgrammed() {
         // Someone else's port group already holds the name the new ANP's port group needs: the insert

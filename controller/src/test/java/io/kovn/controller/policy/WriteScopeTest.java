@@ -22,7 +22,8 @@ class WriteScopeTest {
     private static final PolicyRows NONE = new PolicyRows(List.of(), List.of(), List.of(), List.of());
 
     private static Map<String, String> ids(String type, String name) {
-        return Map.of("k8s.ovn.org/owner-controller", "c", "k8s.ovn.org/owner-type", type, "k8s.ovn.org/name", name);
+        return Map.of("k8s.ovn.org/owner-controller", "c", "k8s.ovn.org/owner-type", type, "k8s.ovn.org/name", name,
+                "k8s.ovn.org/id", "c:" + type + ":" + name);
     }
 
     private static DesiredPolicyState state(List<DesiredAddressSet> sets, List<DesiredPortGroup> groups) {
@@ -35,11 +36,12 @@ class WriteScopeTest {
     }
 
     private static DesiredAddressSet set(String name, String owner, String... ips) {
-        return new DesiredAddressSet(name, ids("AdminNetworkPolicy", owner), new TreeSet<>(List.of(ips)));
+        return new DesiredAddressSet(name, ids("AdminNetworkPolicy", owner + ":" + name), new TreeSet<>(List.of(ips)));
     }
 
     private static DesiredPortGroup group(String name, String owner, String... ports) {
-        return new DesiredPortGroup(name, ids("NetworkPolicy", owner), new TreeSet<>(List.of(ports)), new TreeSet<>());
+        return new DesiredPortGroup(name, ids("NetworkPolicy", owner), new TreeSet<>(List.of(ports)),
+                new TreeSet<>(List.of("acl-of-" + owner)));
     }
 
     @Test
@@ -51,15 +53,17 @@ class WriteScopeTest {
     }
 
     @Test
-    void aChangedAddedOrRemovedRowScopesItsPolicyOnly() {
-        DesiredPolicyState before = state(List.of(set("s1", "anp-a", "10.0.0.1"), set("s2", "anp-b", "10.0.0.2"),
+    void exactlyTheChangedAddedAndRemovedRowsAreInScope() {
+        DesiredPolicyState before = state(List.of(set("s1", "anp-a", "10.0.0.1"), set("s2", "anp-a", "10.0.0.2"),
                 set("s3", "anp-c", "10.0.0.3")), List.of());
-        DesiredPolicyState after = state(List.of(set("s1", "anp-a", "10.0.0.9"), set("s2", "anp-b", "10.0.0.2"),
+        DesiredPolicyState after = state(List.of(set("s1", "anp-a", "10.0.0.9"), set("s2", "anp-a", "10.0.0.2"),
                 set("s4", "anp-d", "10.0.0.4")), List.of());
         WriteScope scope = WriteScope.between(before, NONE, Map.of(), after, NONE, Map.of());
         assertThat(scope.all()).isFalse();
-        assertThat(scope.owners()).containsExactlyInAnyOrder(new PolicyOwner("AdminNetworkPolicy", "anp-a"),
-                new PolicyOwner("AdminNetworkPolicy", "anp-c"), new PolicyOwner("AdminNetworkPolicy", "anp-d"));
+        assertThat(scope.ids().get("Address_Set")).containsExactlyInAnyOrder("c:AdminNetworkPolicy:anp-a:s1",
+                "c:AdminNetworkPolicy:anp-c:s3", "c:AdminNetworkPolicy:anp-d:s4");
+        assertThat(scope.ids().get("ACL")).isEmpty();
+        assertThat(scope.ids().get("Port_Group")).isEmpty();
     }
 
     @Test
@@ -68,7 +72,8 @@ class WriteScopeTest {
         Uuid old = new Uuid(UUID.randomUUID().toString());
         Uuid q = new Uuid(UUID.randomUUID().toString());
         WriteScope scope = WriteScope.between(s, NONE, Map.of("ns_p", old, "ns_q", q), s, NONE,
-                Map.of("ns_p", new Uuid(UUID.randomUUID().toString()), "ns_q", q));
-        assertThat(scope.owners()).isEqualTo(Set.of(new PolicyOwner("NetworkPolicy", "ns:np")));
+                Map.of("ns_p", new Uuid(UUID.randomUUID().toString()), "ns_q", q)).closed(s, NONE);
+        assertThat(scope.ids().get("Port_Group")).isEqualTo(Set.of("c:NetworkPolicy:ns:np"));
+        assertThat(scope.ids().get("ACL")).as("a port group in scope brings its ACLs").isEqualTo(Set.of("acl-of-ns:np"));
     }
 }
