@@ -45,6 +45,8 @@ public final class IncrementalTranslator {
     private Map<String, Node> nodes = new HashMap<>();
     private Map<String, NodeInfo> nodeInfos = new HashMap<>();
     private long rebuilds;
+    private java.util.SortedSet<String> statefulPorts;
+    private io.kovn.policy.model.PolicyRows stateful;
 
     /** Translates {@code snapshot}; equal to {@code PolicyTranslator.translate(snapshot)}. */
     public DesiredPolicyState translate(PolicySnapshot snapshot) {
@@ -65,6 +67,7 @@ public final class IncrementalTranslator {
 
     private void rebuild(PolicySnapshot snapshot) {
         rebuilds++;
+        statefulPorts = null;
         index = new ClusterIndex(snapshot.namespaces(), snapshot.pods(), snapshot.nodes());
         memo = TranslationMemo.over(index);
         families = snapshot.ipFamilies();
@@ -213,6 +216,29 @@ public final class IncrementalTranslator {
 
     private static String key(String namespace, String name) {
         return namespace + "/" + name;
+    }
+
+    /**
+     * {@link StatefulPods#rows(PolicySnapshot, DesiredPolicyState)} of the snapshot last translated,
+     * found through the local ports instead of every pod, and the same object while they are equal.
+     */
+    public io.kovn.policy.model.PolicyRows statefulRows(PolicySnapshot snapshot, DesiredPolicyState state) {
+        if (state.acls().isEmpty()) {
+            return StatefulPods.rows(snapshot, state);
+        }
+        java.util.TreeSet<String> ports = new java.util.TreeSet<>();
+        for (String port : snapshot.localPorts()) {
+            int cut = port.indexOf('_');
+            Pod pod = cut < 0 ? null : pods.get(key(port.substring(0, cut), port.substring(cut + 1)));
+            if (pod != null && !(pod.getSpec() != null && Boolean.TRUE.equals(pod.getSpec().getHostNetwork()))) {
+                ports.add(port);
+            }
+        }
+        if (!ports.equals(statefulPorts)) {
+            statefulPorts = ports;
+            stateful = StatefulPods.rows(snapshot.ownerController(), io.kovn.policy.model.FrozenSortedSet.of(ports));
+        }
+        return stateful;
     }
 
     /** Translations that started from a new index (the first, and after large changes). */

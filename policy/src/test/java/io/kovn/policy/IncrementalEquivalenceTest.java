@@ -53,6 +53,8 @@ class IncrementalEquivalenceTest {
                 assertThat(inc.reports()).as("reports at seed %d step %d (%s)", seed, step, world.lastStep).isEqualTo(full.reports());
                 assertThat(inc.metrics()).as("metrics at seed %d step %d (%s)", seed, step, world.lastStep).isEqualTo(full.metrics());
                 assertThat(inc).as("seed %d step %d (%s)", seed, step, world.lastStep).isEqualTo(full);
+                assertThat(incremental.statefulRows(snapshot, inc)).as("stateful rows at seed %d step %d", seed, step)
+                        .isEqualTo(StatefulPods.rows(snapshot, full));
                 world.previous = full;
                 compared++;
             }

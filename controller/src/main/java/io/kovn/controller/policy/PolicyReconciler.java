@@ -84,6 +84,8 @@ public final class PolicyReconciler implements Reconciler<String> {
     private final java.util.concurrent.atomic.AtomicBoolean fullDiff = new java.util.concurrent.atomic.AtomicBoolean(true);
     private volatile WriteScope lastScope = WriteScope.ALL;
     private final DriftedRows drifted = new DriftedRows();
+    /** The NB's ANP and BANP rows by table, as last counted. */
+    private List<Map<String, Integer>> dbObjects;
 
     /**
      * Where the last reconcile's time went (ns): reading the caches, translating, diffing and
@@ -147,7 +149,7 @@ public final class PolicyReconciler implements Reconciler<String> {
         PolicySnapshot snapshot = snapshot(ports.keySet());
         long t1 = System.nanoTime();
         DesiredPolicyState state = translator.translate(snapshot);
-        PolicyRows stateful = StatefulPods.rows(snapshot, state);
+        PolicyRows stateful = translator.statefulRows(snapshot, state);
         long t2 = System.nanoTime();
         Written before = written;
         boolean full = fullDiff.getAndSet(false) || before == null;
@@ -185,8 +187,13 @@ public final class PolicyReconciler implements Reconciler<String> {
         }
         last = state;
         int unpublished = status.publish(state.reports(), errorOf, this::lookup);
-        metrics.record(zone, state.metrics(), rowsOf(OwnerType.ADMIN_NETWORK_POLICY.wireName()),
-                rowsOf(OwnerType.BASELINE_ADMIN_NETWORK_POLICY.wireName()));
+        // the NB's row counts change only when rows were inserted or deleted (by us, or by a repair)
+        Plan.Counts counts = write instanceof PolicyWrite.Written w ? w.counts() : null;
+        if (dbObjects == null || scope.all() || counts == null || counts.inserts() + counts.deletes() > 0) {
+            dbObjects = List.of(rowsOf(OwnerType.ADMIN_NETWORK_POLICY.wireName()),
+                    rowsOf(OwnerType.BASELINE_ADMIN_NETWORK_POLICY.wireName()));
+        }
+        metrics.record(zone, state.metrics(), dbObjects.get(0), dbObjects.get(1));
         lastPhases = new Phases(t1 - t0, t2 - t1, t3 - t2, System.nanoTime() - t3);
         LOG.debug("zone {}: reconcile {}, scope {}", zone, lastPhases, scope.all() ? "all rows" : scope.size() + " rows");
         if (write instanceof PolicyWrite.Failed f) {

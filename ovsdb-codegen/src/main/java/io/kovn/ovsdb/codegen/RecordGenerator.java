@@ -73,7 +73,9 @@ final class RecordGenerator {
                 case OPTIONAL -> s.append("        ").append(f).append(" = ").append(f)
                         .append(" == null ? java.util.Optional.empty() : ").append(f).append(";\n");
                 case SET -> s.append("        ").append(f).append(" = ").append(f)
-                        .append(" == null ? java.util.Set.of() : java.util.Set.copyOf(").append(f).append(");\n");
+                        .append(" == null ? java.util.Set.of() : ").append(f)
+                        .append(" instanceof io.kovn.ovsdb.data.FrozenValue ? ").append(f)
+                        .append(" : java.util.Set.copyOf(").append(f).append(");\n");
                 case MAP -> s.append("        ").append(f).append(" = ").append(f)
                         .append(" == null ? java.util.Map.of() : java.util.Map.copyOf(").append(f).append(");\n");
                 case SCALAR -> { }
