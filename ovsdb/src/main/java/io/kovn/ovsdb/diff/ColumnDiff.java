@@ -38,14 +38,14 @@ sealed interface ColumnDiff {
      */
     static ColumnDiff of(String column, ColumnType type, Object current, Object desired) {
         Object cur = current != null ? current : Values.absent(type);
+        if (type.isSet() && cur instanceof Set<?> c && desired instanceof Set<?> d) {
+            return sets(column, c, d); // its two passes also tell "same": no equals pass first
+        }
         if (Objects.equals(cur, desired)) {
             return SAME;
         }
         if (type.isMap() && cur instanceof Map<?, ?> c && desired instanceof Map<?, ?> d) {
             return maps(column, c, d);
-        }
-        if (type.isSet() && cur instanceof Set<?> c && desired instanceof Set<?> d) {
-            return sets(column, c, d);
         }
         return new Rewrite(desired);
     }
@@ -62,6 +62,9 @@ sealed interface ColumnDiff {
             if (!desired.contains(e)) {
                 removed.add(e);
             }
+        }
+        if (added.isEmpty() && removed.isEmpty()) {
+            return SAME;
         }
         if (added.size() + removed.size() >= desired.size()) {
             return new Rewrite(desired);

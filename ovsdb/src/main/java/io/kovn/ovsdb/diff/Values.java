@@ -51,6 +51,9 @@ final class Values {
         if (elements.isEmpty()) {
             return Set.of();
         }
+        if (elements instanceof io.kovn.ovsdb.data.FrozenValue && elements instanceof Set<?> set) {
+            return Set.copyOf(set); // plain atoms by contract: hashed once for the diff's look-ups
+        }
         if (elements instanceof Set<?> set && set.stream().allMatch(Values::isPlainAtom)) {
             return Set.copyOf(set); // no copy for an immutable set: large address sets pass as they are
         }
