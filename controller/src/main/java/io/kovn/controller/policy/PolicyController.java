@@ -169,8 +169,9 @@ public final class PolicyController implements AutoCloseable {
         return controller.isIdle() && !reconciler.busy();
     }
 
-    /** Queues a reconcile (e.g. after an operator's change outside Kubernetes). */
+    /** Queues a reconcile that diffs every policy row (e.g. after an operator's change outside Kubernetes). */
     public void resync() {
+        reconciler.requestFullDiff();
         controller.enqueue(KEY);
     }
 
