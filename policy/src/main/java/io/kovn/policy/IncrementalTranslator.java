@@ -101,24 +101,7 @@ public final class IncrementalTranslator {
     /** What differs from the previous snapshot; the previous-state maps become this snapshot's. */
     private ClusterChanges changes(PolicySnapshot snapshot) {
         ClusterChanges changes = new ClusterChanges();
-        Map<String, Namespace> nsNow = new HashMap<>();
-        for (Namespace ns : snapshot.namespaces()) {
-            String name = ns.getMetadata().getName();
-            nsNow.put(name, ns);
-            if (namespaces.get(name) != ns) {
-                Map<String, String> labels = ClusterIndex.labelsOf(ns);
-                Map<String, String> before = namespaceLabels.put(name, labels);
-                if (!labels.equals(before)) {
-                    changes.namespace(name, before, labels);
-                }
-            }
-        }
-        for (String name : namespaces.keySet()) {
-            if (!nsNow.containsKey(name)) {
-                changes.namespace(name, namespaceLabels.remove(name), null);
-            }
-        }
-        namespaces = nsNow;
+        namespaces = byName(snapshot.namespaces(), namespaces, namespaceLabels, ClusterIndex::labelsOf, changes::namespace);
 
         podChanges(snapshot, changes);
         if (!snapshot.localPorts().equals(localPorts)) {
@@ -141,25 +124,41 @@ public final class IncrementalTranslator {
             localPorts = snapshot.localPorts();
         }
 
-        Map<String, Node> nodesNow = new HashMap<>();
-        for (Node node : snapshot.nodes()) {
-            String name = node.getMetadata().getName();
-            nodesNow.put(name, node);
-            if (nodes.get(name) != node) {
-                NodeInfo info = ClusterIndex.nodeInfo(node);
-                NodeInfo before = nodeInfos.put(name, info);
-                if (!info.equals(before)) {
-                    changes.node(name, before, info);
+        nodes = byName(snapshot.nodes(), nodes, nodeInfos, ClusterIndex::nodeInfo, changes::node);
+        return changes;
+    }
+
+    /** Receives one object's change: its facts before and after ({@code null} = absent). */
+    @FunctionalInterface
+    private interface Change<I> {
+        void accept(String name, I before, I after);
+    }
+
+    /**
+     * Namespaces or nodes by name, object identity first: reports each whose facts changed, updates
+     * {@code facts}, and returns the objects by name for the next call.
+     */
+    private static <T extends io.fabric8.kubernetes.api.model.HasMetadata, I> Map<String, T> byName(
+            java.util.List<T> now, Map<String, T> previous, Map<String, I> facts, java.util.function.Function<T, I> factsOf,
+            Change<I> change) {
+        Map<String, T> byName = new HashMap<>();
+        for (T object : now) {
+            String name = object.getMetadata().getName();
+            byName.put(name, object);
+            if (previous.get(name) != object) {
+                I after = factsOf.apply(object);
+                I before = facts.put(name, after);
+                if (!after.equals(before)) {
+                    change.accept(name, before, after);
                 }
             }
         }
-        for (String name : nodes.keySet()) {
-            if (!nodesNow.containsKey(name)) {
-                changes.node(name, nodeInfos.remove(name), null);
+        for (String name : previous.keySet()) {
+            if (!byName.containsKey(name)) {
+                change.accept(name, facts.remove(name), null);
             }
         }
-        nodes = nodesNow;
-        return changes;
+        return byName;
     }
 
     /**
