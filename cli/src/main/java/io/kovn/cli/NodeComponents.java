@@ -21,9 +21,11 @@ import org.slf4j.LoggerFactory;
 /**
  * The per-node parts of kovn in one process, all bound to one Kubernetes client: node agent
  * (optional), zone controller and network-policy controller on the zone's NB/SB. When the node's
- * certificate rotates the parts are restarted on the new client: the old client is closed after a
- * grace period, and informers must not outlive it. Restarting is safe because every part is
- * level-driven (a restart re-lists and converges; pods already wired keep working).
+ * certificate rotates, the node agent moves to the new client in place ({@link NodeAgent#useClient}:
+ * its CNI server keeps answering, so no pod add fails across a rotation) and the controllers are
+ * restarted on it: the old client is closed after a grace period, and informers must not outlive
+ * it. Restarting is safe because they are level-driven (a restart re-lists and converges, writing
+ * nothing when nothing changed).
  */
 final class NodeComponents implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(NodeComponents.class);
@@ -43,6 +45,7 @@ final class NodeComponents implements AutoCloseable {
     // One per registry: its metric names register once and survive restarts.
     private final TrustZoneMetrics trustZoneMetrics;
     private final Deque<AutoCloseable> running = new ArrayDeque<>();
+    private NodeAgent agent;
     private ZoneController zone;
     private PolicyController policies;
     private volatile boolean up;
@@ -56,8 +59,8 @@ final class NodeComponents implements AutoCloseable {
     /** Starts every part with {@code client}; on failure stops what started and rethrows. */
     synchronized void start(KubernetesClient client) {
         try {
-            if (settings.agent().isPresent()) {
-                running.push(NodeAgent.start(client, settings.agent().get()));
+            if (settings.agent().isPresent() && agent == null) {
+                agent = NodeAgent.start(client, settings.agent().get());
             }
             zone = ZoneController.start(ZoneControllerConfig.of(settings.nodeName(), settings.nbEndpoint(),
                     settings.sbEndpoint(), events(client, "kovn-zone-controller"), trustZoneMetrics), client);
@@ -72,9 +75,15 @@ final class NodeComponents implements AutoCloseable {
         }
     }
 
-    /** Stops the parts and starts them again with another client (after a certificate rotation). */
+    /**
+     * Moves the parts to another client (after a certificate rotation): the node agent in place, the
+     * controllers by a restart.
+     */
     synchronized void restart(KubernetesClient client) {
-        LOG.info("restarting the node's controllers on new credentials");
+        LOG.info("moving the node's parts to new credentials");
+        if (agent != null) {
+            agent.useClient(client);
+        }
         stop();
         start(client);
     }
@@ -113,5 +122,9 @@ final class NodeComponents implements AutoCloseable {
     @Override
     public synchronized void close() {
         stop();
+        if (agent != null) {
+            agent.close();
+            agent = null;
+        }
     }
 }
