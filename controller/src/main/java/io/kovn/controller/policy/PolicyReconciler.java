@@ -153,9 +153,10 @@ public final class PolicyReconciler implements Reconciler<String> {
         long t2 = System.nanoTime();
         Written before = written;
         boolean full = fullDiff.getAndSet(false) || before == null;
+        Map<String, Set<String>> drift = drifted.drain();
         WriteScope scope = full ? WriteScope.ALL
                 : WriteScope.between(before.state(), before.stateful(), before.ports(), state, stateful, ports)
-                        .with(drifted.drain()).closed(state, stateful);
+                        .with(drift).closed(state, stateful);
         lastScope = scope;
         PolicyWrite write;
         if (scope.isEmpty() && nb.hasMeter(NorthboundRows.METER)) {
@@ -163,8 +164,11 @@ public final class PolicyReconciler implements Reconciler<String> {
         } else if (scope.all()) {
             write = writer.write(NorthboundRows.of(state, stateful, ports));
         } else {
-            write = writer.write(NorthboundRows.of(state, stateful, ports, scope), owner,
-                    () -> NorthboundRows.of(state, stateful, ports));
+            AddressSetMutations sets = AddressSetMutations.of(scope.ids().getOrDefault(AddressSet.TABLE_NAME, Set.of()),
+                    before.state().addressSets(), state.addressSets(), drift.getOrDefault(AddressSet.TABLE_NAME, Set.of()),
+                    id -> nb.cache().table(AddressSet.TABLE_NAME).byExternalId(Owner.ID, id).stream().map(Row::uuid).toList());
+            write = writer.write(NorthboundRows.of(state, stateful, ports, scope.without(AddressSet.TABLE_NAME, sets.handled())),
+                    owner, sets.operations(), () -> NorthboundRows.of(state, stateful, ports));
         }
         long t3 = System.nanoTime();
         Function<PolicyRef, Optional<String>> errorOf = ref -> Optional.empty();

@@ -39,20 +39,27 @@ final class PolicyWriter {
 
     /** Makes the zone's policy rows equal {@code desired}. */
     PolicyWrite write(DesiredState desired) {
-        return write(desired, owner, () -> desired);
+        return write(desired, owner, java.util.List.of(), () -> desired);
     }
 
     /**
-     * Makes the rows in {@code scope} equal {@code desired} (the desired rows of exactly that scope);
-     * if the server refuses, the zone's {@code whole} desired state is written policy by policy.
+     * Makes the rows in {@code scope} equal {@code desired} (the desired rows of exactly that scope),
+     * with {@code more} operations decided elsewhere in the same transaction; if the server refuses,
+     * the zone's {@code whole} desired state is written policy by policy.
      */
-    PolicyWrite write(DesiredState desired, Ownership scope, java.util.function.Supplier<DesiredState> whole) {
+    PolicyWrite write(DesiredState desired, Ownership scope, java.util.List<io.kovn.ovsdb.ops.Operation> more,
+                      java.util.function.Supplier<DesiredState> whole) {
         applying = true;
         try {
             if (!nb.hasMeter(NorthboundRows.METER)) {
                 nb.reconciler().reconcile(NorthboundRows.meterOwner(controller), NorthboundRows.meter(controller));
             }
             Plan plan = nb.reconciler().plan(scope, desired);
+            if (!more.isEmpty()) {
+                java.util.List<io.kovn.ovsdb.ops.Operation> ops = new java.util.ArrayList<>(plan.operations());
+                ops.addAll(more);
+                plan = Plan.of(ops);
+            }
             return switch (nb.reconciler().apply(plan)) {
                 case ReconcileResult.Noop n -> new PolicyWrite.Written(plan.counts());
                 case ReconcileResult.Applied a -> new PolicyWrite.Written(plan.counts());

@@ -89,6 +89,18 @@ record WriteScope(boolean all, Map<String, Set<String>> ids) {
                 Acl.TABLE_NAME, Set.copyOf(acls), PortGroup.TABLE_NAME, Set.copyOf(groups)));
     }
 
+    /** This scope without some rows of one table (decided elsewhere). */
+    WriteScope without(String table, Set<String> decided) {
+        if (all || decided.isEmpty()) {
+            return this;
+        }
+        Map<String, Set<String>> out = new java.util.HashMap<>(ids);
+        Set<String> rest = new HashSet<>(ids.getOrDefault(table, Set.of()));
+        rest.removeAll(decided);
+        out.put(table, Set.copyOf(rest));
+        return new WriteScope(false, Map.copyOf(out));
+    }
+
     /** How many rows are in scope (all: -1). */
     int size() {
         return all ? -1 : ids.values().stream().mapToInt(Set::size).sum();
