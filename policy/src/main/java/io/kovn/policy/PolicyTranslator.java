@@ -67,6 +67,10 @@ public final class PolicyTranslator {
     static DesiredPolicyState translate(PolicySnapshot snapshot, ClusterIndex index, TranslationMemo memo) {
         Accumulator out = memo.kept(Accumulator.class, Accumulator::new);
         out.begin();
+        Map<String, Object> anpSpecs = new HashMap<>();
+        snapshot.adminNetworkPolicies().forEach(a -> anpSpecs.put(a.getMetadata().getName(), a.getSpec()));
+        Map<String, Object> banpSpecs = new HashMap<>();
+        snapshot.baselineAdminNetworkPolicies().forEach(b -> banpSpecs.put(b.getMetadata().getName(), b.getSpec()));
 
         AdminPolicyTranslator admin = new AdminPolicyTranslator(index, snapshot.localPorts(), snapshot.ipFamilies(), snapshot.ownerController());
         List<AdminPolicy> anps = snapshot.adminNetworkPolicies().stream()
@@ -100,7 +104,10 @@ public final class PolicyTranslator {
             for (int i = 0; i < anp.priorityBandSize(); i++) {
                 band.add(priorities.aclPriority(spec, i));
             }
-            PolicyRows rows = memo.get(java.util.Arrays.asList("anp", anp.name()), java.util.Arrays.asList(anp, band),
+            // AdminPolicy is a function of the object's spec and annotations: the informer's spec
+            // instance is the same until it changes, so this compares in O(1) when nothing did
+            PolicyRows rows = memo.get(java.util.Arrays.asList("anp", anp.name()),
+                    java.util.Arrays.asList(anpSpecs.get(anp.name()), anp.annotations(), band),
                     () -> admin.translate(anp, i -> priorities.aclPriority(spec, i), ANP_TIER, memo));
             out.add(java.util.Arrays.asList("anp", anp.name()), rows);
             extra.addAll(rows.warnings());
@@ -118,7 +125,8 @@ public final class PolicyTranslator {
                 out.report(new PolicyReport(banp.ref(), List.of(), Optional.of(error)));
                 continue;
             }
-            PolicyRows rows = memo.get(java.util.Arrays.asList("banp", banp.name()), banp,
+            PolicyRows rows = memo.get(java.util.Arrays.asList("banp", banp.name()),
+                    java.util.Arrays.asList(banpSpecs.get(banp.name()), banp.annotations()),
                     () -> admin.translate(banp, i -> AnpPriorities.BANP_TOP - i, BANP_TIER, memo));
             out.add(java.util.Arrays.asList("banp", banp.name()), rows);
             out.report(new PolicyReport(banp.ref(), rows.warnings(), Optional.empty()));
