@@ -43,14 +43,28 @@ public final class FrozenSortedSet extends AbstractSet<String> implements Sorted
     public FrozenSortedSet ofFamily(IpFamily family) {
         java.util.Map<IpFamily, FrozenSortedSet> split = byFamily;
         if (split == null) {
-            TreeSet<String> v4 = new TreeSet<>();
-            TreeSet<String> v6 = new TreeSet<>();
+            boolean v4 = false;
+            boolean v6 = false;
             for (String a : delegate) {
-                (IpFamily.of(a) == IpFamily.V4 ? v4 : v6).add(a);
+                if (IpFamily.of(a) == IpFamily.V4) {
+                    v4 = true;
+                } else {
+                    v6 = true;
+                }
             }
             split = new java.util.EnumMap<>(IpFamily.class);
-            split.put(IpFamily.V4, v6.isEmpty() ? this : of(v4));
-            split.put(IpFamily.V6, v4.isEmpty() ? this : of(v6));
+            if (v4 && v6) { // mixed: the two subsets are made once
+                TreeSet<String> four = new TreeSet<>();
+                TreeSet<String> six = new TreeSet<>();
+                for (String a : delegate) {
+                    (IpFamily.of(a) == IpFamily.V4 ? four : six).add(a);
+                }
+                split.put(IpFamily.V4, of(four));
+                split.put(IpFamily.V6, of(six));
+            } else {
+                split.put(IpFamily.V4, v6 ? EMPTY : this);
+                split.put(IpFamily.V6, v4 ? EMPTY : this);
+            }
             byFamily = split;
         }
         return split.get(family);
