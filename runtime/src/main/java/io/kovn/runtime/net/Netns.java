@@ -266,7 +266,10 @@ public final class Netns {
         if (r.ok()) {
             return true;
         }
-        if (r.stderr().contains("Cannot find device") || r.stderr().contains("does not exist")) {
+        // "No such device": the link went while ip was deleting it (its veth peer's namespace was
+        // torn down by the kernel, which happens asynchronously): gone is what we wanted
+        if (r.stderr().contains("Cannot find device") || r.stderr().contains("does not exist")
+                || r.stderr().contains("No such device")) {
             return false;
         }
         r.orThrow();
