@@ -228,55 +228,16 @@ public final class PolicyTranslator {
             made.clear();
         }
 
+        private static final PolicyRows NONE = new PolicyRows(List.of(), List.of(), List.of(), List.of());
+
         void add(Object key, PolicyRows rows) {
             if (!made.add(key)) {
                 throw new IllegalStateException("two contributions with key " + key);
             }
             PolicyRows before = contributions.put(key, rows);
-            if (before == rows) {
-                return;
+            if (before != rows) {
+                replace(before == null ? NONE : before, rows);
             }
-            if (before != null) {
-                count(before, -1);
-                // memoized rules hand back the same row objects: only the others move
-                java.util.Set<Object> kept = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-                kept.addAll(rows.portGroups());
-                kept.addAll(rows.addressSets());
-                kept.addAll(rows.acls());
-                before.portGroups().forEach(pg -> {
-                    if (!kept.remove(pg)) {
-                        portGroups.remove(pg.name(), pg);
-                    }
-                });
-                before.addressSets().forEach(as -> {
-                    if (!kept.remove(as)) {
-                        addressSets.remove(as.name(), as);
-                    }
-                });
-                before.acls().forEach(acl -> {
-                    if (!kept.remove(acl)) {
-                        acls.remove(acl.id(), acl);
-                    }
-                });
-                count(rows, 1);
-                rows.portGroups().forEach(pg -> {
-                    if (kept.contains(pg)) {
-                        portGroups.put(pg.name(), pg);
-                    }
-                });
-                rows.addressSets().forEach(as -> {
-                    if (kept.contains(as)) {
-                        addressSets.put(as.name(), as);
-                    }
-                });
-                rows.acls().forEach(acl -> {
-                    if (kept.contains(acl)) {
-                        acls.put(acl.id(), acl);
-                    }
-                });
-                return;
-            }
-            apply(rows, 1);
         }
 
         void end() {
@@ -284,7 +245,33 @@ public final class PolicyTranslator {
                 var e = it.next();
                 if (!made.contains(e.getKey())) {
                     it.remove();
-                    apply(e.getValue(), -1);
+                    replace(e.getValue(), NONE);
+                }
+            }
+        }
+
+        /** One contribution's rows swapped for its new ones; memoized rows (the same objects) stay put. */
+        private void replace(PolicyRows before, PolicyRows after) {
+            count(before, -1);
+            count(after, 1);
+            swap(portGroups, before.portGroups(), after.portGroups(), DesiredPortGroup::name);
+            swap(addressSets, before.addressSets(), after.addressSets(), DesiredAddressSet::name);
+            swap(acls, before.acls(), after.acls(), DesiredAcl::id);
+        }
+
+        private static <T> void swap(Map<String, T> rows, List<T> before, List<T> after, java.util.function.Function<T, String> key) {
+            java.util.Set<T> was = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+            was.addAll(before);
+            java.util.Set<T> now = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+            now.addAll(after);
+            for (T row : before) {
+                if (!now.contains(row)) {
+                    rows.remove(key.apply(row), row);
+                }
+            }
+            for (T row : after) {
+                if (!was.contains(row)) {
+                    rows.put(key.apply(row), row);
                 }
             }
         }
@@ -296,19 +283,6 @@ public final class PolicyTranslator {
                 int[] counts = rowsByOwnerType.computeIfAbsent(ids.get("k8s.ovn.org/owner-type"), t -> new int[2]);
                 counts[0] += sign * rows.acls().size();
                 counts[1] += sign * rows.addressSets().size();
-            }
-        }
-
-        private void apply(PolicyRows rows, int sign) {
-            count(rows, sign);
-            if (sign > 0) {
-                rows.portGroups().forEach(pg -> portGroups.put(pg.name(), pg));
-                rows.addressSets().forEach(as -> addressSets.put(as.name(), as));
-                rows.acls().forEach(acl -> acls.put(acl.id(), acl));
-            } else {
-                rows.portGroups().forEach(pg -> portGroups.remove(pg.name(), pg));
-                rows.addressSets().forEach(as -> addressSets.remove(as.name(), as));
-                rows.acls().forEach(acl -> acls.remove(acl.id(), acl));
             }
         }
 

@@ -76,11 +76,11 @@ record WriteScope(boolean all, Map<String, Set<String>> ids) {
                 }
             }
         }
-        java.util.List<DesiredPortGroup> all = new java.util.ArrayList<>(extra.portGroups());
+        java.util.List<DesiredPortGroup> candidates = new java.util.ArrayList<>(extra.portGroups());
         if (!groups.isEmpty()) {
-            all.addAll(state.portGroups().values());
+            candidates.addAll(state.portGroups().values());
         }
-        for (DesiredPortGroup g : all) {
+        for (DesiredPortGroup g : candidates) {
             if (groups.contains(g.externalIds().get(Owner.ID))) {
                 acls.addAll(g.acls());
             }
