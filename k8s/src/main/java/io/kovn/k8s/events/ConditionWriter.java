@@ -24,7 +24,10 @@ import java.util.concurrent.ThreadLocalRandom;
  * server-side apply). A merge patch replaces the whole conditions list, so the patch carries the
  * resourceVersion it was computed from: concurrent writers of other condition types (e.g. every zone
  * writing its own {@code Ready-In-Zone-<node>}) get a conflict and retry on fresh data, never erase
- * each other. A condition already as desired costs one read and no write.
+ * each other. A condition already as desired costs one read and no write. Given the caller's cached
+ * copy of a typed object ({@link #set(HasMetadata, DesiredCondition)}, e.g. from an informer), the
+ * first attempt patches from that copy without reading: one request when the cache is current, a
+ * conflict and a retry on fresh data when it is not.
  */
 public final class ConditionWriter {
 
@@ -40,28 +43,35 @@ public final class ConditionWriter {
 
   /** Sets {@code desired} on the object of type {@code resource} named {@code namespace}/{@code name}. */
   public ConditionWrite set(ResourceDefinitionContext resource, String namespace, String name, DesiredCondition desired) {
-    return write(resource, namespace, name, (current, generation) -> Conditions.set(current, desired, now(), generation));
+    return write(resource, namespace, name, null, (current, generation) -> Conditions.set(current, desired, now(), generation));
   }
 
-  /** Sets {@code desired} on {@code object} (a typed resource such as a Pod or an AdminNetworkPolicy). */
+  /**
+   * Sets {@code desired} on {@code object} (a typed resource such as a Pod or an AdminNetworkPolicy),
+   * patching first from this copy of it (its conditions and resourceVersion) without a read.
+   */
   public ConditionWrite set(HasMetadata object, DesiredCondition desired) {
-    return set(contextOf(object), object.getMetadata().getNamespace(), object.getMetadata().getName(), desired);
+    return write(contextOf(object), object.getMetadata().getNamespace(), object.getMetadata().getName(),
+        object.getMetadata().getResourceVersion() == null ? null : Serialization.jsonMapper().convertValue(object, GenericKubernetesResource.class),
+        (current, generation) -> Conditions.set(current, desired, now(), generation));
   }
 
   /** Removes the condition of {@code type}, e.g. when the zone that wrote it is gone. */
   public ConditionWrite remove(ResourceDefinitionContext resource, String namespace, String name, String type) {
-    return write(resource, namespace, name, (current, generation) -> Conditions.remove(current, type));
+    return write(resource, namespace, name, null, (current, generation) -> Conditions.remove(current, type));
   }
 
   private interface Edit {
     Optional<List<Map<String, Object>>> apply(List<Map<String, Object>> current, Long generation);
   }
 
-  private ConditionWrite write(ResourceDefinitionContext resource, String namespace, String name, Edit edit) {
+  /** {@code cached}: the caller's copy to patch from first, or null to read the object first. */
+  private ConditionWrite write(ResourceDefinitionContext resource, String namespace, String name,
+                               GenericKubernetesResource cached, Edit edit) {
     KubernetesClientException conflict = null;
     for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       Resource<GenericKubernetesResource> handle = handle(resource, namespace, name);
-      GenericKubernetesResource object = handle.get();
+      GenericKubernetesResource object = attempt == 0 && cached != null ? cached : handle.get();
       if (object == null) {
         return new ConditionWrite.NotFound();
       }
@@ -73,13 +83,17 @@ public final class ConditionWriter {
           "metadata", Map.of("resourceVersion", object.getMetadata().getResourceVersion()),
           "status", Map.of("conditions", next.get())));
       try {
-        GenericKubernetesResource patched = handle.subresource("status").patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+        // through resource(object): patch(String) would otherwise read the object again first
+        GenericKubernetesResource patched = withItem(resource, namespace, object).subresource("status")
+            .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
         return new ConditionWrite.Changed(patched.getMetadata().getResourceVersion());
       } catch (KubernetesClientException e) {
         switch (e.getCode()) {
           case HttpURLConnection.HTTP_CONFLICT -> {
             conflict = e;
-            pause(attempt);
+            if (object != cached) {
+              pause(attempt);
+            }
           }
           case HttpURLConnection.HTTP_NOT_FOUND -> {
             return new ConditionWrite.NotFound();
@@ -104,6 +118,12 @@ public final class ConditionWriter {
   private Resource<GenericKubernetesResource> handle(ResourceDefinitionContext resource, String namespace, String name) {
     var resources = client.genericKubernetesResources(resource);
     return resource.isNamespaceScoped() ? resources.inNamespace(namespace).withName(name) : resources.withName(name);
+  }
+
+  private Resource<GenericKubernetesResource> withItem(ResourceDefinitionContext resource, String namespace,
+                                                       GenericKubernetesResource object) {
+    var resources = client.genericKubernetesResources(resource);
+    return resource.isNamespaceScoped() ? resources.inNamespace(namespace).resource(object) : resources.resource(object);
   }
 
   @SuppressWarnings("unchecked")

@@ -103,6 +103,23 @@ class ConditionWriterTest {
         .isInstanceOf(ConditionWrite.NotFound.class);
   }
 
+  @Test
+  void aCurrentCachedCopyIsPatchedInOneRequestAndAStaleOneRetriesWithoutErasingOthers() {
+    createAnp("cached");
+    var writer = new ConditionWriter(client, Clock.fixed(T0, ZoneOffset.UTC));
+    AdminNetworkPolicy current = client.resources(AdminNetworkPolicy.class).withName("cached").get();
+    long before = server.requestCount();
+    assertThat(writer.set(current, DesiredCondition.isTrue("Ready-In-Zone-a", "SetupSucceeded", "ok")))
+        .isInstanceOf(ConditionWrite.Changed.class);
+    assertThat(server.requestCount() - before).as("one PATCH, no GET").isEqualTo(1);
+
+    // zone b writes from a copy taken before zone a's condition: its first PATCH conflicts, the retry reads
+    assertThat(writer.set(current, DesiredCondition.isTrue("Ready-In-Zone-b", "SetupSucceeded", "ok")))
+        .isInstanceOf(ConditionWrite.Changed.class);
+    assertThat(conditions(client.genericKubernetesResources(ANP).withName("cached").get()))
+        .extracting(c -> c.get("type")).containsExactlyInAnyOrder("Ready-In-Zone-a", "Ready-In-Zone-b");
+  }
+
   private static void createAnp(String name) {
     GenericKubernetesResource anp = new GenericKubernetesResource();
     anp.setApiVersion(AdminNetworkPolicy.API_VERSION);
