@@ -260,19 +260,27 @@ public final class PolicyTranslator {
         }
 
         private static <T> void swap(Map<String, T> rows, List<T> before, List<T> after, java.util.function.Function<T, String> key) {
-            java.util.Set<T> was = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-            was.addAll(before);
-            java.util.Set<T> now = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-            now.addAll(after);
-            for (T row : before) {
-                if (!now.contains(row)) {
-                    rows.remove(key.apply(row), row);
+            if (before.size() == after.size()) {
+                // Usually the same rows in the same order with a few replaced: compare by position.
+                // Removing every replaced row before putting its replacement also holds when a row
+                // merely moved to another position.
+                for (int i = 0; i < before.size(); i++) {
+                    if (before.get(i) != after.get(i)) {
+                        rows.remove(key.apply(before.get(i)), before.get(i));
+                    }
                 }
+                for (int i = 0; i < after.size(); i++) {
+                    if (before.get(i) != after.get(i)) {
+                        rows.put(key.apply(after.get(i)), after.get(i));
+                    }
+                }
+                return;
+            }
+            for (T row : before) {
+                rows.remove(key.apply(row), row);
             }
             for (T row : after) {
-                if (!was.contains(row)) {
-                    rows.put(key.apply(row), row);
-                }
+                rows.put(key.apply(row), row);
             }
         }
 

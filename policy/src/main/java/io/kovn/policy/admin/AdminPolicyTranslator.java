@@ -18,6 +18,7 @@ import io.kovn.policy.model.AclAction;
 import io.kovn.policy.model.DesiredAcl;
 import io.kovn.policy.model.DesiredAddressSet;
 import io.kovn.policy.model.DesiredPortGroup;
+import io.kovn.policy.model.Identical;
 import io.kovn.policy.model.IpFamily;
 import io.kovn.policy.model.PolicyDirection;
 import io.kovn.policy.model.PolicyRows;
@@ -92,19 +93,28 @@ public final class AdminPolicyTranslator {
         String portGroup = base.hashedName();
         List<DesiredAddressSet> addressSets = new ArrayList<>();
         List<DesiredAcl> acls = new ArrayList<>();
+        List<PolicyRows> aclRows = new ArrayList<>();
         for (AdminPolicy.Rule rule : policy.rules()) {
             int priority = aclPriority.applyAsInt(rule.index());
-            PolicyRows rows = memo.get(Arrays.asList("rule", policy.ownerType(), policy.name(), rule.direction(), rule.index()),
+            // A rule's ACLs read the cluster only for named ports; its address sets read its peers.
+            // Memoized apart, a pod moving between peers rebuilds the sets and keeps the ACLs.
+            PolicyRows ruleAcls = memo.get(Arrays.asList("rule-acls", policy.ownerType(), policy.name(), rule.direction(), rule.index()),
                     Arrays.asList(rule, priority, tier, logging, rule.ports().isEmpty() ? null : policy.subject()),
-                    () -> translateRule(policy, rule, base, portGroup, priority, tier, logging));
-            addressSets.addAll(rows.addressSets());
-            acls.addAll(rows.acls());
-            warnings.addAll(rows.warnings());
+                    () -> ruleAcls(policy, rule, base, portGroup, priority, tier, logging));
+            List<DesiredAddressSet> sets = memo.get(Arrays.asList("rule-sets", policy.ownerType(), policy.name(), rule.direction(), rule.index()),
+                    rule, () -> ruleAddressSets(rule, base));
+            addressSets.addAll(sets);
+            acls.addAll(ruleAcls.acls());
+            warnings.addAll(ruleAcls.warnings());
+            aclRows.add(ruleAcls);
         }
         SortedSet<String> members = memo.get(Arrays.asList("subject", policy.ownerType(), policy.name()),
                 Arrays.asList(policy.subject()), () -> localMembers(subjectPods(policy.subject())));
-        TreeSet<String> aclIds = new TreeSet<>();
-        acls.forEach(a -> aclIds.add(a.id()));
+        SortedSet<String> aclIds = memo.get(Arrays.asList("acl-ids", policy.ownerType(), policy.name()), Identical.of(aclRows), () -> {
+            TreeSet<String> ids = new TreeSet<>();
+            acls.forEach(a -> ids.add(a.id()));
+            return io.kovn.policy.model.FrozenSortedSet.of(ids);
+        });
         DesiredPortGroup pg = new DesiredPortGroup(portGroup, base.externalIds(), members, aclIds);
         return new PolicyRows(List.of(pg), addressSets, acls, warnings);
     }
@@ -133,34 +143,29 @@ public final class AdminPolicyTranslator {
         return List.of();
     }
 
-    /** One rule's address sets, ACLs and warnings (no port group). */
-    private PolicyRows translateRule(AdminPolicy policy, AdminPolicy.Rule rule, ObjectId base, String portGroup,
+    /** One rule's ACLs and the warnings about its content (no port group, no address sets). */
+    private PolicyRows ruleAcls(AdminPolicy policy, AdminPolicy.Rule rule, ObjectId base, String portGroup,
             int priority, int tier, AclLogging logging) {
-        List<DesiredAddressSet> addressSets = new ArrayList<>();
         List<DesiredAcl> acls = new ArrayList<>();
         List<PolicyWarning> warnings = new ArrayList<>();
         String where = policy.aclPrefix() + " " + policy.name() + " " + rule.direction() + " rule " + rule.index()
                 + (rule.name() == null ? "" : " (" + rule.name() + ")");
-        Peers peers = resolvePeers(rule, where, warnings);
+        PeerKinds kinds = peerKinds(rule, where, warnings);
         AdminNetworkPolicyRuleAction action = rule.action() == null ? AdminNetworkPolicyRuleAction.DENY : rule.action();
         AclAction aclAction = switch (action) {
             case ALLOW -> AclAction.ALLOW_RELATED;
             case DENY -> AclAction.DROP;
             case PASS -> AclAction.PASS;
         };
-        if (peers.unknown && action != AdminNetworkPolicyRuleAction.ALLOW) {
-            // Fail closed: a Deny or Pass rule with a peer kovn cannot express drops everything.
+        if (kinds.unknown() && action != AdminNetworkPolicyRuleAction.ALLOW) {
+            // Fail closed: a Deny or Pass rule with a peer kovn cannot express drops everything
+            // (its address sets hold every network: ruleAddressSets).
             aclAction = AclAction.DROP;
-            peers.addresses.addAll(ALL_NETWORKS);
         }
-        ObjectId ruleId = base.with(IdKey.DIRECTION, rule.direction().value()).with(IdKey.GRESS_INDEX, rule.index());
+        ObjectId ruleId = ruleId(base, rule);
         Map<IpFamily, String> setNames = new EnumMap<>(IpFamily.class);
-        SortedSet<String> all = peers.all();
         for (IpFamily family : families) {
-            ObjectId setId = ruleId.with(IdKey.IP_FAMILY, family.idValue());
-            SortedSet<String> addresses = io.kovn.policy.model.FrozenSortedSet.of(all).ofFamily(family);
-            addressSets.add(new DesiredAddressSet(setId.hashedName(), setId.externalIds(), addresses));
-            setNames.put(family, setId.hashedName());
+            setNames.put(family, ruleId.with(IdKey.IP_FAMILY, family.idValue()).hashedName());
         }
         String l3 = Matches.addressSets(rule.direction(), setNames);
         String pgMatch = Matches.portGroup(rule.direction(), portGroup);
@@ -169,7 +174,7 @@ public final class AdminPolicyTranslator {
 
         if (rule.ports().isEmpty()) {
             acls.add(factory.acl("None", Matches.and(pgMatch, l3)));
-            return new PolicyRows(List.of(), addressSets, acls, warnings);
+            return new PolicyRows(List.of(), List.of(), acls, warnings);
         }
         PortSet numeric = new PortSet();
         TreeSet<String> names = new TreeSet<>();
@@ -180,14 +185,14 @@ public final class AdminPolicyTranslator {
             acls.add(factory.acl(protocol.field(), Matches.and(pgMatch, l3, numeric.match(protocol))));
         }
         if (names.isEmpty()) {
-            return new PolicyRows(List.of(), addressSets, acls, warnings);
+            return new PolicyRows(List.of(), List.of(), acls, warnings);
         }
-        if (peers.ipPeers) {
+        if (kinds.ipPeers()) {
             warnings.add(new PolicyWarning(PolicyWarning.NAMED_PORT_WITH_IP_PEERS,
                     where + ": namedPort cannot apply to networks or nodes peers; it applies to the rule's pod peers only"));
         }
         // Named ports resolve on the destination: the subject for ingress, the peer pods for egress.
-        List<PodInfo> owners = rule.direction() == PolicyDirection.INGRESS ? subjectPods(policy.subject()) : peers.pods;
+        List<PodInfo> owners = rule.direction() == PolicyDirection.INGRESS ? subjectPods(policy.subject()) : peerPods(rule);
         Map<Protocol, SortedSet<String>> terms = NamedPorts.terms(owners, names, families);
         for (Map.Entry<Protocol, SortedSet<String>> e : terms.entrySet()) {
             Protocol protocol = e.getKey();
@@ -196,9 +201,25 @@ public final class AdminPolicyTranslator {
             String match = Matches.and(pgMatch, l3, protocol.field(), Matches.namedPortTerms(e.getValue()));
             acls.add(factory.acl(protocol.field() + "-namedPort", match));
         }
-        return new PolicyRows(List.of(), addressSets, acls, warnings);
+        return new PolicyRows(List.of(), List.of(), acls, warnings);
     }
 
+    private static ObjectId ruleId(ObjectId base, AdminPolicy.Rule rule) {
+        return base.with(IdKey.DIRECTION, rule.direction().value()).with(IdKey.GRESS_INDEX, rule.index());
+    }
+
+    /** One rule's address sets, one per IP family: its peers' addresses. */
+    private List<DesiredAddressSet> ruleAddressSets(AdminPolicy.Rule rule, ObjectId base) {
+        SortedSet<String> all = peerAddresses(rule);
+        ObjectId ruleId = ruleId(base, rule);
+        List<DesiredAddressSet> addressSets = new ArrayList<>();
+        for (IpFamily family : families) {
+            ObjectId setId = ruleId.with(IdKey.IP_FAMILY, family.idValue());
+            SortedSet<String> addresses = io.kovn.policy.model.FrozenSortedSet.of(all).ofFamily(family);
+            addressSets.add(new DesiredAddressSet(setId.hashedName(), setId.externalIds(), addresses));
+        }
+        return List.copyOf(addressSets);
+    }
 
     private static void readPort(AdminNetworkPolicyPort port, PortSet numeric, Set<String> names, String where, List<PolicyWarning> warnings) {
         if (port.portNumber() != null) {
@@ -228,62 +249,80 @@ public final class AdminPolicyTranslator {
         }
     }
 
-    /** Peer addresses of one rule, the peer pods (for egress named ports), and what kinds were seen. */
-    private static final class Peers {
-        /** Node IPs, CIDRs and fail-closed networks. */
-        final TreeSet<String> addresses = new TreeSet<>();
-        /** Memoized, shared IP sets of the pod selections. */
-        final List<SortedSet<String>> podIps = new ArrayList<>();
-        final List<PodInfo> pods = new ArrayList<>();
-        boolean ipPeers;
-        boolean unknown;
-
-        /** All addresses; the memoized set itself when it is the only source (shared, not copied). */
-        SortedSet<String> all() {
-            if (addresses.isEmpty() && podIps.size() == 1) {
-                return podIps.getFirst();
-            }
-            TreeSet<String> union = new TreeSet<>(addresses);
-            podIps.forEach(union::addAll);
-            return union;
-        }
+    /** What kinds of peers a rule has, from its content alone. */
+    private record PeerKinds(boolean ipPeers, boolean unknown) {
     }
 
-    private Peers resolvePeers(AdminPolicy.Rule rule, String where, List<PolicyWarning> warnings) {
-        Peers peers = new Peers();
+    /** The rule's peer kinds; warns about peers it cannot express and CIDRs that are not. */
+    private static PeerKinds peerKinds(AdminPolicy.Rule rule, String where, List<PolicyWarning> warnings) {
+        boolean ipPeers = false;
+        boolean unknown = false;
         for (AdminNetworkPolicyEgressPeer peer : rule.peers()) {
-            LabelSelector namespaceSelector = null;
-            LabelSelector podSelector = null;
-            if (peer.namespaces() != null) {
-                namespaceSelector = peer.namespaces();
-                podSelector = ALL;
-            } else if (peer.pods() != null) {
-                namespaceSelector = peer.pods().namespaceSelector();
-                podSelector = peer.pods().podSelector();
-            } else if (peer.nodes() != null) {
-                peers.ipPeers = true;
-                index.nodes(peer.nodes()).forEach(n -> peers.addresses.addAll(n.internalIps()));
+            if (peer.namespaces() != null || peer.pods() != null) {
+                continue;
+            }
+            if (peer.nodes() != null) {
+                ipPeers = true;
             } else if (!peer.networks().isEmpty()) {
-                peers.ipPeers = true;
+                ipPeers = true;
                 for (String cidr : peer.networks()) {
-                    if (Cidrs.isCidr(cidr)) {
-                        peers.addresses.add(cidr);
-                    } else {
+                    if (!Cidrs.isCidr(cidr)) {
                         warnings.add(new PolicyWarning(PolicyWarning.INVALID_CIDR, where + ": " + cidr + " is not a CIDR; ignored"));
                     }
                 }
             } else {
-                peers.unknown = true;
+                unknown = true;
                 warnings.add(new PolicyWarning(PolicyWarning.UNSUPPORTED_PEER, where + ": "
                         + (peer.domainNames().isEmpty() ? "a peer with no known field" : "domainNames peers are not supported")
                         + "; " + (rule.action() == AdminNetworkPolicyRuleAction.ALLOW ? "it matches nothing" : "the rule drops all traffic")));
             }
-            if (namespaceSelector != null) {
-                peers.pods.addAll(index.pods(namespaceSelector, podSelector));
-                peers.podIps.add(index.podIps(namespaceSelector, podSelector));
+        }
+        return new PeerKinds(ipPeers, unknown);
+    }
+
+    /** The pods of a rule's namespace and pod peers (egress named ports resolve on them). */
+    private List<PodInfo> peerPods(AdminPolicy.Rule rule) {
+        List<PodInfo> pods = new ArrayList<>();
+        for (AdminNetworkPolicyEgressPeer peer : rule.peers()) {
+            if (peer.namespaces() != null) {
+                pods.addAll(index.pods(peer.namespaces(), ALL));
+            } else if (peer.pods() != null) {
+                pods.addAll(index.pods(peer.pods().namespaceSelector(), peer.pods().podSelector()));
             }
         }
-        return peers;
+        return pods;
+    }
+
+    /**
+     * All addresses of a rule's peers: pod IPs, node IPs, valid CIDRs, and every network for a Deny
+     * or Pass rule with a peer kovn cannot express (fail closed). A single pod selection's memoized
+     * IP set is returned itself (shared, not copied).
+     */
+    private SortedSet<String> peerAddresses(AdminPolicy.Rule rule) {
+        TreeSet<String> addresses = new TreeSet<>();
+        List<SortedSet<String>> podIps = new ArrayList<>();
+        boolean unknown = false;
+        for (AdminNetworkPolicyEgressPeer peer : rule.peers()) {
+            if (peer.namespaces() != null) {
+                podIps.add(index.podIps(peer.namespaces(), ALL));
+            } else if (peer.pods() != null) {
+                podIps.add(index.podIps(peer.pods().namespaceSelector(), peer.pods().podSelector()));
+            } else if (peer.nodes() != null) {
+                index.nodes(peer.nodes()).forEach(n -> addresses.addAll(n.internalIps()));
+            } else if (!peer.networks().isEmpty()) {
+                peer.networks().stream().filter(Cidrs::isCidr).forEach(addresses::add);
+            } else {
+                unknown = true;
+            }
+        }
+        if (unknown && rule.action() != AdminNetworkPolicyRuleAction.ALLOW) {
+            addresses.addAll(ALL_NETWORKS);
+        }
+        if (addresses.isEmpty() && podIps.size() == 1) {
+            return podIps.getFirst();
+        }
+        podIps.forEach(addresses::addAll);
+        return addresses;
     }
 
     /** Builds the ACLs of one rule; they differ only in protocol key and match. */

@@ -39,8 +39,15 @@ public final class ClusterIndex {
     private final Map<String, List<PodInfo>> networkedPodsByNamespace = new HashMap<>();
     /** Per namespace: pod selector to its pods; dropped whole when a pod of the namespace changes. */
     private final Map<String, Map<LabelSelector, List<PodInfo>>> namespacePodSelections = new HashMap<>();
-    private final Map<List<Object>, List<PodInfo>> podSelections = new HashMap<>();
-    private final Map<List<Object>, java.util.SortedSet<String>> ipSelections = new HashMap<>();
+    private final Map<Selection.SelectedPods, List<PodInfo>> podSelections = new HashMap<>();
+    private final Map<Selection.SelectedPods, java.util.SortedSet<String>> ipSelections = new HashMap<>();
+    /**
+     * One {@link Selection.SelectedPods} per pair of selector objects, and one per content: policies'
+     * selector objects live as long as their specs, so a read costs two identity lookups, and equal
+     * selections are the same object (set operations on them compare pointers).
+     */
+    private final Map<LabelSelector, Map<LabelSelector, Selection.SelectedPods>> selectedPods = new java.util.IdentityHashMap<>();
+    private final Map<Selection.SelectedPods, Selection.SelectedPods> canonical = new HashMap<>();
     /** Every selection ever recorded: the ones {@link #apply} checks. */
     private final java.util.Set<Selection> known = new java.util.HashSet<>();
     private final java.util.ArrayDeque<java.util.Set<Selection>> sinks = new java.util.ArrayDeque<>();
@@ -156,12 +163,18 @@ public final class ClusterIndex {
             Map<String, String> before = c.before() == null ? null : c.before().labels();
             Map<String, String> after = c.after() == null ? null : c.after().labels();
             Map<String, String> nsLabels = namespaceLabels.getOrDefault(c.namespace(), Map.of());
+            // A relabel changes only the selections the pod enters or leaves: the answers hold no
+            // labels (nothing downstream reads them), so the others stay as they are.
+            // (A pod whose switch port came or went arrives with equal facts before and after: every
+            // selection holding it is affected.)
+            boolean relabel = c.before() != null && c.after() != null && !before.equals(after) && c.before().sameBesidesLabels(c.after());
             for (Selection s : known) {
                 boolean hit = switch (s) {
-                    case Selection.NamespacePods p -> p.namespace().equals(c.namespace()) && eitherMatches(p.podSelector(), before, after);
+                    case Selection.NamespacePods p -> p.namespace().equals(c.namespace())
+                            && (relabel ? movedAcross(p.podSelector(), before, after) : eitherMatches(p.podSelector(), before, after));
                     case Selection.SelectedPods p -> Selectors.matches(p.namespaceSelector(), nsLabels)
-                            && eitherMatches(p.podSelector(), before, after);
-                    case Selection.AllPods a -> true;
+                            && (relabel ? movedAcross(p.podSelector(), before, after) : eitherMatches(p.podSelector(), before, after));
+                    case Selection.AllPods a -> !relabel;
                     default -> false;
                 };
                 if (hit) {
@@ -201,13 +214,18 @@ public final class ClusterIndex {
                 case Selection.Namespaces n -> namespaceSelections.remove(n.selector());
                 case Selection.NamespacePods p -> namespacePodSelections.remove(p.namespace());
                 case Selection.SelectedPods p -> {
-                    podSelections.remove(java.util.Arrays.asList(p.namespaceSelector(), p.podSelector()));
-                    ipSelections.remove(java.util.Arrays.asList(p.namespaceSelector(), p.podSelector()));
+                    podSelections.remove(p);
+                    ipSelections.remove(p);
                 }
                 default -> { }
             }
         }
         return affected;
+    }
+
+    /** Whether the selector matches exactly one of two label sets (a pod relabelled into or out of it). */
+    private static boolean movedAcross(LabelSelector selector, Map<String, String> before, Map<String, String> after) {
+        return Selectors.matches(selector, before) != Selectors.matches(selector, after);
     }
 
     private static boolean eitherMatches(LabelSelector selector, Map<String, String> before, Map<String, String> after) {
@@ -314,8 +332,8 @@ public final class ClusterIndex {
         if (namespaceSelector == null || podSelector == null) {
             return List.of();
         }
-        read(new Selection.SelectedPods(namespaceSelector, podSelector));
-        List<Object> key = java.util.Arrays.asList(namespaceSelector, podSelector);
+        Selection.SelectedPods key = selectedPods(namespaceSelector, podSelector);
+        read(key);
         List<PodInfo> cached = podSelections.get(key);
         if (cached != null) {
             return cached;
@@ -334,10 +352,24 @@ public final class ClusterIndex {
         return cached;
     }
 
+    private Selection.SelectedPods selectedPods(LabelSelector namespaceSelector, LabelSelector podSelector) {
+        if (selectedPods.size() > 100_000) {
+            selectedPods.clear(); // selectors of replaced specs: let them go
+            canonical.clear();
+        }
+        Map<LabelSelector, Selection.SelectedPods> byPod = selectedPods.computeIfAbsent(namespaceSelector, k -> new java.util.IdentityHashMap<>());
+        Selection.SelectedPods selection = byPod.get(podSelector);
+        if (selection == null) {
+            selection = canonical.computeIfAbsent(new Selection.SelectedPods(namespaceSelector, podSelector), s -> s);
+            byPod.put(podSelector, selection);
+        }
+        return selection;
+    }
+
     /** The sorted IPs of {@link #pods(LabelSelector, LabelSelector)}. Memoized: rules sharing a selector share the work. */
     public java.util.SortedSet<String> podIps(LabelSelector namespaceSelector, LabelSelector podSelector) {
-        read(new Selection.SelectedPods(namespaceSelector, podSelector));
-        List<Object> key = java.util.Arrays.asList(namespaceSelector, podSelector);
+        Selection.SelectedPods key = selectedPods(namespaceSelector, podSelector);
+        read(key);
         java.util.SortedSet<String> cached = ipSelections.get(key);
         if (cached == null) {
             java.util.TreeSet<String> ips = new java.util.TreeSet<>();

@@ -37,4 +37,14 @@ public record PodInfo(
             List<ContainerPort> namedPorts, String nodeName) {
         this(namespace, name, labels, ips, hostNetwork, namedPorts, nodeName, null);
     }
+
+    /**
+     * Whether {@code other} is this pod with at most its labels changed: then a selection's answer
+     * changes only if the selector matched one label set and not the other.
+     */
+    public boolean sameBesidesLabels(PodInfo other) {
+        return namespace.equals(other.namespace) && name.equals(other.name) && ips.equals(other.ips)
+                && hostNetwork == other.hostNetwork && namedPorts.equals(other.namedPorts)
+                && java.util.Objects.equals(nodeName, other.nodeName);
+    }
 }
