@@ -8,8 +8,11 @@ import io.kovn.ovsdb.cache.TableMonitor;
 import io.kovn.ovsdb.client.OvsdbClient;
 import io.kovn.ovsdb.data.Row;
 import io.kovn.ovsdb.data.Uuid;
+import io.kovn.ovn.ids.ObjectId;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -19,17 +22,36 @@ import java.util.function.Predicate;
  * A bystander's view of a zone's NB: its own connection and monitor cache of the policy tables and
  * switch port names, so "end to end" means committed by the server and published to another
  * client (not merely sent by the controller). Records when each update arrived and how many
- * address set and port group rows it changed.
+ * address set and port group rows it changed; while asked to ({@link #recordPolicyRows}), also the
+ * policy rows it held after each update, to find when a converging controller's last row arrived.
+ * ACLs and meters are monitored by the columns those counts need only, so watching them adds little
+ * to the server's and this JVM's work.
  */
 final class NorthboundObserver implements AutoCloseable {
     static final String ADDRESS_SET = "Address_Set";
     static final String PORT_GROUP = "Port_Group";
     static final String SWITCH_PORT = "Logical_Switch_Port";
+    static final String ACL = "ACL";
+    static final String METER = "Meter";
+
+    /** Policy rows as {@link RawBaseline#rowCounts} and {@link RawBaseline#memberships} count them. */
+    record PolicyRows(Map<String, Integer> rows, long memberships) {
+        static PolicyRows of(MonitorCache cache) {
+            return new PolicyRows(RawBaseline.rowCounts(cache, ObjectId.DEFAULT_CONTROLLER),
+                    RawBaseline.memberships(cache, ObjectId.DEFAULT_CONTROLLER));
+        }
+    }
+
+    /** One update's arrival ({@link System#nanoTime}) and the policy rows the cache held after it. */
+    private record Arrival(long nanos, PolicyRows rows) {
+    }
 
     private final OvsdbClient client;
     private final MonitorCache cache;
     private long version;
+    private long updates;
     private long lastArrival;
+    private List<Arrival> arrivals; // null unless recording
     private long changedSets;
     private long changedGroups;
 
@@ -42,25 +64,60 @@ final class NorthboundObserver implements AutoCloseable {
     static NorthboundObserver connect(String endpoint) throws Exception {
         OvsdbClient client = OvsdbClient.builder().endpoint(endpoint).timeout(Duration.ofMinutes(2)).connect();
         MonitorCache cache = MonitorCache.start(client, "OVN_Northbound", List.of(TableMonitor.all(ADDRESS_SET),
-                TableMonitor.all(PORT_GROUP), new TableMonitor(SWITCH_PORT, List.of("name"), List.of())));
+                TableMonitor.all(PORT_GROUP), new TableMonitor(SWITCH_PORT, List.of("name"), List.of()),
+                new TableMonitor(ACL, List.of("external_ids"), List.of()), new TableMonitor(METER, List.of("name"), List.of())));
         cache.synced().get(2, TimeUnit.MINUTES);
         return new NorthboundObserver(client, cache);
     }
 
     private synchronized void onUpdate(CacheUpdate update) {
+        long now = System.nanoTime();
+        boolean counted = false;
         for (RowChange c : update.changes()) {
             switch (c.table()) {
                 case ADDRESS_SET -> changedSets++;
                 case PORT_GROUP -> changedGroups++;
                 default -> { }
             }
+            counted |= !c.table().equals(ACL) && !c.table().equals(METER);
         }
-        version++;
-        lastArrival = System.nanoTime();
+        // ACL and Meter joined the monitor for convergence only: an update of theirs alone is no event
+        version += counted ? 1 : 0;
+        updates++;
+        lastArrival = now;
+        if (arrivals != null) {
+            arrivals.add(new Arrival(now, PolicyRows.of(cache)));
+        }
         notifyAll();
     }
 
-    /** How many updates arrived so far. */
+    /**
+     * From now on, counts the policy rows after each update (a scan of the cache's policy tables per
+     * update: meant for the few, large updates of a convergence), starting with what it holds now.
+     */
+    synchronized void recordPolicyRows() {
+        arrivals = new ArrayList<>();
+        arrivals.add(new Arrival(System.nanoTime(), PolicyRows.of(cache)));
+    }
+
+    /**
+     * Waits until the cache holds {@code target}, stops recording, and returns when the first update
+     * after which it held them arrived (the recording's start if it held them already then).
+     */
+    long firstArrivalWith(PolicyRows target, long timeoutMs) throws InterruptedException {
+        await(c -> PolicyRows.of(c).equals(target), timeoutMs);
+        synchronized (this) {
+            List<Arrival> seen = arrivals;
+            arrivals = null;
+            if (seen == null) {
+                throw new IllegalStateException("policy rows were not being recorded");
+            }
+            return seen.stream().filter(a -> a.rows().equals(target)).findFirst()
+                    .orElseThrow(() -> new IllegalStateException("no recorded update held " + target)).nanos();
+        }
+    }
+
+    /** How many updates of address sets, port groups or switch ports arrived so far. */
     synchronized long version() {
         return version;
     }
@@ -78,8 +135,8 @@ final class NorthboundObserver implements AutoCloseable {
         long deadline = System.currentTimeMillis() + timeoutMs;
         long checked = -1;
         while (true) {
-            if (version != checked) {
-                checked = version;
+            if (updates != checked) {
+                checked = updates;
                 if (condition.test(cache)) {
                     return lastArrival;
                 }

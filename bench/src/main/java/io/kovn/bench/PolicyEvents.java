@@ -25,12 +25,14 @@ final class PolicyEvents {
      *
      * @param e2eNs end-to-end latency of each event
      * @param reconcileNs the policy reconciles that ran meanwhile
+     * @param queueToDoneNs the same reconciles' queue-to-done times: from the first event queued
+     *     since the previous reconcile started until this one returned, its NB transaction acknowledged
      * @param nb the policy controller's NB traffic for all events
      * @param changedRows address set and port group rows the events changed (seen by the bystander)
      * @param zoneOps the zone controller's NB operations for all events
      */
-    record Cost(String name, int count, long[] e2eNs, long[] reconcileNs, TrafficCounters.Snapshot nb, long changedRows,
-                long zoneOps, long jvmCpuNs, long serverCpuNs) {
+    record Cost(String name, int count, long[] e2eNs, long[] reconcileNs, long[] queueToDoneNs, TrafficCounters.Snapshot nb,
+                long changedRows, long zoneOps, long jvmCpuNs, long serverCpuNs) {
         double txnPerEvent() {
             return nb.transactions() / (double) count;
         }
@@ -152,12 +154,15 @@ final class PolicyEvents {
         final long zoneOps = zone.databases().nbCounters().snapshot().writeOperations();
         final long rows = observer.changedRows();
         final int reconciles = policies.reconciler().recentDurations().length;
+        final int queued = policies.recentQueueToDone().length;
         final long jvmCpu = BenchStats.jvmCpu();
         final long serverCpu = RawBaseline.processCpu(nbPid);
 
         Cost cost(String name, int count, long[] e2e) {
             long[] all = policies.reconciler().recentDurations();
+            long[] allQueued = policies.recentQueueToDone();
             return new Cost(name, count, e2e, Arrays.copyOfRange(all, Math.min(reconciles, all.length), all.length),
+                    Arrays.copyOfRange(allQueued, Math.min(queued, allQueued.length), allQueued.length),
                     policies.northbound().counters().snapshot().minus(nb), observer.changedRows() - rows,
                     zone.databases().nbCounters().snapshot().writeOperations() - zoneOps, BenchStats.jvmCpu() - jvmCpu,
                     RawBaseline.processCpu(nbPid) - serverCpu);

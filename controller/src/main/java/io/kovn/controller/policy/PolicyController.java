@@ -159,6 +159,15 @@ public final class PolicyController implements AutoCloseable {
         return reconciler;
     }
 
+    /**
+     * Queue-to-done times (ns) of the most recent reconciles, oldest first: from the first event
+     * queued since the previous reconcile started until the reconcile returned, its NB transaction
+     * acknowledged and its conditions published ({@link Controller#recentQueueToDone()}).
+     */
+    public long[] recentQueueToDone() {
+        return controller.recentQueueToDone();
+    }
+
     /** The metrics this controller records into. */
     public PolicyControllerMetrics metrics() {
         return metrics;

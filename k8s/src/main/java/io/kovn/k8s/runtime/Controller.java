@@ -30,6 +30,8 @@ import org.slf4j.LoggerFactory;
 public final class Controller<K> implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(Controller.class);
+  /** How many queue-to-done times {@link #recentQueueToDone()} keeps. */
+  public static final int RECENT = 10_000;
 
   private final String name;
   private final Reconciler<K> reconciler;
@@ -40,6 +42,7 @@ public final class Controller<K> implements AutoCloseable {
   private final WorkQueue<K> queue;
   private final List<Thread> threads = new ArrayList<>();
   private final Duration shutdownGrace;
+  private final RecentNanos queueToDone = new RecentNanos(RECENT);
 
   private Controller(Builder<K> builder) {
     this.name = builder.name;
@@ -104,6 +107,17 @@ public final class Controller<K> implements AutoCloseable {
     return queue.isIdle();
   }
 
+  /**
+   * Queue-to-done times (ns) of the most recent reconciles, oldest first (at most {@value #RECENT}):
+   * from the earliest add of the key since it last started reconciling (adds coalesced meanwhile
+   * keep the first one's time) until the reconcile returned. This is an event's latency as this
+   * controller sees it: queue wait, a running reconcile of the same key, and the reconcile itself.
+   * A retry or requeue counts from when its delay ran out. Failed reconciles are included.
+   */
+  public long[] recentQueueToDone() {
+    return queueToDone.toArray();
+  }
+
   /** How many times in a row {@code key} has failed (0 after a success). */
   public int failures(K key) {
     return retries.failures(key);
@@ -121,13 +135,13 @@ public final class Controller<K> implements AutoCloseable {
         }
       }
       while (true) {
-        var next = queue.take();
+        var next = queue.takeQueued();
         if (next.isEmpty()) {
           return;
         }
-        K key = next.get();
+        K key = next.get().key();
         try {
-          handle(key, reconcileOnce(key));
+          handle(key, reconcileOnce(key, next.get().queuedNanos()));
         } finally {
           queue.done(key);
         }
@@ -137,7 +151,7 @@ public final class Controller<K> implements AutoCloseable {
     }
   }
 
-  private ReconcileResult reconcileOnce(K key) {
+  private ReconcileResult reconcileOnce(K key, long queued) {
     long started = System.nanoTime();
     ReconcileResult result;
     try {
@@ -147,7 +161,10 @@ public final class Controller<K> implements AutoCloseable {
     } catch (Throwable error) {
       result = ReconcileResult.failed(error);
     }
-    metrics.reconciled(name, Duration.ofNanos(System.nanoTime() - started), result);
+    long finished = System.nanoTime();
+    metrics.reconciled(name, Duration.ofNanos(finished - started), result);
+    metrics.queueToDone(name, Duration.ofNanos(finished - queued), result);
+    queueToDone.add(finished - queued);
     return result;
   }
 

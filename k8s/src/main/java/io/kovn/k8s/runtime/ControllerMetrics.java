@@ -21,6 +21,12 @@ public interface ControllerMetrics {
   /** One reconcile of {@code controller} finished after {@code latency} with {@code result}. */
   default void reconciled(String controller, Duration latency, ReconcileResult result) {}
 
+  /**
+   * One reconcile of {@code controller} finished {@code latency} after its key was first queued (the
+   * earliest add since the key last started reconciling): queue wait plus reconcile.
+   */
+  default void queueToDone(String controller, Duration latency, ReconcileResult result) {}
+
   /** A key of {@code controller} waited {@code waited} in the queue before a worker took it. */
   default void waited(String controller, Duration waited) {}
 }

@@ -11,7 +11,9 @@ import java.time.Duration;
  * usual dashboards read them: {@code kovn_workqueue_depth}, {@code kovn_workqueue_adds_total},
  * {@code kovn_workqueue_queue_duration_seconds} (label {@code name}), and
  * {@code kovn_controller_reconcile_total} / {@code kovn_controller_reconcile_time_seconds}
- * (labels {@code controller}, {@code result} = done | requeue | error). Register one per registry
+ * (labels {@code controller}, {@code result} = done | requeue | error), and kovn's own
+ * {@code kovn_controller_queue_to_done_seconds} (same labels: from a key's first add to the end of its
+ * reconcile, the event latency an operator sees, API server excluded). Register one per registry
  * and share it between controllers.
  */
 public final class PrometheusControllerMetrics implements ControllerMetrics {
@@ -21,6 +23,7 @@ public final class PrometheusControllerMetrics implements ControllerMetrics {
   private final Histogram queueDuration;
   private final Counter reconciles;
   private final Histogram reconcileTime;
+  private final Histogram queueToDone;
 
   public PrometheusControllerMetrics(PrometheusRegistry registry) {
     depth = Gauge.builder().name("kovn_workqueue_depth")
@@ -34,6 +37,9 @@ public final class PrometheusControllerMetrics implements ControllerMetrics {
         .help("Reconciles by result").labelNames("controller", "result").register(registry);
     reconcileTime = Histogram.builder().name("kovn_controller_reconcile_time_seconds")
         .help("Time per reconcile").labelNames("controller", "result").classicOnly().register(registry);
+    queueToDone = Histogram.builder().name("kovn_controller_queue_to_done_seconds")
+        .help("Time from a key's first add (since its last reconcile started) until its reconcile finished")
+        .labelNames("controller", "result").classicOnly().register(registry);
   }
 
   @Override
@@ -53,13 +59,22 @@ public final class PrometheusControllerMetrics implements ControllerMetrics {
 
   @Override
   public void reconciled(String controller, Duration latency, ReconcileResult result) {
-    String label = switch (result) {
+    String label = label(result);
+    reconciles.labelValues(controller, label).inc();
+    reconcileTime.labelValues(controller, label).observe(seconds(latency));
+  }
+
+  @Override
+  public void queueToDone(String controller, Duration latency, ReconcileResult result) {
+    queueToDone.labelValues(controller, label(result)).observe(seconds(latency));
+  }
+
+  private static String label(ReconcileResult result) {
+    return switch (result) {
       case ReconcileResult.Done done -> "done";
       case ReconcileResult.Requeue requeue -> "requeue";
       case ReconcileResult.Failed failed -> "error";
     };
-    reconciles.labelValues(controller, label).inc();
-    reconcileTime.labelValues(controller, label).observe(seconds(latency));
   }
 
   private static double seconds(Duration duration) {

@@ -110,10 +110,21 @@ public final class WorkQueue<K> implements AutoCloseable {
   }
 
   /**
+   * A key handed to a worker, with the {@link System#nanoTime} of its earliest add since it last
+   * started processing (adds de-duplicated while it waited keep the first one's time).
+   */
+  public record Taken<K>(K key, long queuedNanos) {}
+
+  /**
    * Blocks until a key is available and marks it as processing; empty once the queue is shut down
    * and no queued key remains. The caller must call {@link #done} with the key.
    */
   public Optional<K> take() throws InterruptedException {
+    return takeQueued().map(Taken::key);
+  }
+
+  /** {@link #take}, also telling when the key was queued. */
+  public Optional<Taken<K>> takeQueued() throws InterruptedException {
     lock.lock();
     try {
       while (queue.isEmpty() && !shuttingDown) {
@@ -125,11 +136,12 @@ public final class WorkQueue<K> implements AutoCloseable {
       }
       processing.add(key);
       Long queuedAt = dirty.remove(key);
+      long now = System.nanoTime();
       metrics.depth(name, queue.size());
       if (queuedAt != null) {
-        metrics.waited(name, Duration.ofNanos(System.nanoTime() - queuedAt));
+        metrics.waited(name, Duration.ofNanos(now - queuedAt));
       }
-      return Optional.of(key);
+      return Optional.of(new Taken<>(key, queuedAt != null ? queuedAt : now));
     } finally {
       lock.unlock();
     }

@@ -11,6 +11,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class ControllerTest {
@@ -71,6 +72,82 @@ class ControllerTest {
       await().atMost(Duration.ofSeconds(2)).until(() -> calls.get() == 2);
     }
     assertThat(calls).hasValue(2);
+  }
+
+  @Test
+  void queueToDoneOfAKeyAddedTwiceBeforeAWorkerTookItStartsAtTheFirstAdd() throws Exception {
+    CountDownLatch inside = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    AtomicInteger calls = new AtomicInteger();
+    AtomicLong started = new AtomicLong();
+    Reconciler<String> reconciler = key -> {
+      if (key.equals("busy")) { // holds the only worker while "a" is added twice
+        inside.countDown();
+        release.await();
+      } else {
+        started.set(System.nanoTime());
+        calls.incrementAndGet();
+      }
+      return ReconcileResult.done();
+    };
+    List<Duration> observed = new CopyOnWriteArrayList<>();
+    ControllerMetrics metrics = new ControllerMetrics() {
+      @Override
+      public void queueToDone(String controller, Duration latency, ReconcileResult result) {
+        observed.add(latency);
+      }
+    };
+    long firstAdd;
+    long secondAdd;
+    long end;
+    try (var controller = Controller.builder("queue-to-done", reconciler).metrics(metrics).build()) {
+      controller.start();
+      controller.enqueue("busy");
+      assertThat(inside.await(2, TimeUnit.SECONDS)).isTrue();
+      firstAdd = System.nanoTime();
+      controller.enqueue("a");
+      Thread.sleep(50);
+      secondAdd = System.nanoTime();
+      controller.enqueue("a");
+      release.countDown();
+      await().atMost(Duration.ofSeconds(2)).until(() -> controller.recentQueueToDone().length == 2);
+      end = System.nanoTime();
+      long[] recent = controller.recentQueueToDone();
+      assertThat(calls).hasValue(1);
+      long a = recent[1]; // "busy" finished first: one worker
+      // timed from the first add: at least the 50 ms between the adds plus the wait after the second
+      assertThat(a).isGreaterThanOrEqualTo(started.get() - secondAdd + TimeUnit.MILLISECONDS.toNanos(50))
+          .isLessThanOrEqualTo(end - firstAdd);
+      assertThat(observed).extracting(Duration::toNanos).containsExactly(recent[0], recent[1]);
+    }
+  }
+
+  @Test
+  void queueToDoneOfAKeyAddedDuringItsReconcileStartsAtThatAdd() throws Exception {
+    CountDownLatch inside = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    AtomicInteger calls = new AtomicInteger();
+    Reconciler<String> blocking = key -> {
+      if (calls.incrementAndGet() == 1) {
+        inside.countDown();
+        release.await();
+      }
+      return ReconcileResult.done();
+    };
+    try (var controller = Controller.builder("queue-to-done-again", blocking).workers(2).build()) {
+      controller.start();
+      controller.enqueue("a");
+      assertThat(inside.await(2, TimeUnit.SECONDS)).isTrue();
+      Thread.sleep(50);
+      long again = System.nanoTime();
+      controller.enqueue("a");
+      release.countDown();
+      await().atMost(Duration.ofSeconds(2)).until(() -> controller.recentQueueToDone().length == 2);
+      long end = System.nanoTime();
+      long[] recent = controller.recentQueueToDone();
+      assertThat(recent[0]).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(50));
+      assertThat(recent[1]).as("from the add during the first reconcile").isLessThanOrEqualTo(end - again);
+    }
   }
 
   @Test

@@ -1,11 +1,13 @@
 package io.kovn.k8s.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
+import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import java.time.Duration;
@@ -32,6 +34,9 @@ class PrometheusControllerMetricsTest {
     assertThat(counter(registry, "kovn_controller_reconcile", Labels.of("controller", "zone-pods", "result", "error"))).isEqualTo(1);
     assertThat(counter(registry, "kovn_controller_reconcile", Labels.of("controller", "zone-pods", "result", "done"))).isEqualTo(1);
     assertThat(counter(registry, "kovn_workqueue_adds", Labels.of("name", "zone-pods"))).isEqualTo(2);
+    HistogramSnapshot queueToDone = (HistogramSnapshot) snapshot(registry, "kovn_controller_queue_to_done_seconds");
+    assertThat(queueToDone.getDataPoints()).extracting(point -> point.getLabels().get("result"), point -> point.getCount())
+        .containsExactlyInAnyOrder(tuple("error", 1L), tuple("done", 1L));
     GaugeSnapshot depth = (GaugeSnapshot) snapshot(registry, "kovn_workqueue_depth");
     assertThat(depth.getDataPoints()).singleElement().satisfies(point -> assertThat(point.getValue()).isZero());
   }
