@@ -73,9 +73,11 @@ public final class PolicyTranslator {
         snapshot.baselineAdminNetworkPolicies().forEach(b -> banpSpecs.put(b.getMetadata().getName(), b.getSpec()));
 
         AdminPolicyTranslator admin = new AdminPolicyTranslator(index, snapshot.localPorts(), snapshot.ipFamilies(), snapshot.ownerController());
+        AdminPolicies shapes = memo.kept(AdminPolicies.class, AdminPolicies::new);
+        shapes.roll();
         List<AdminPolicy> anps = snapshot.adminNetworkPolicies().stream()
                 .filter(a -> a.getSpec() != null)
-                .map(AdminPolicy::of)
+                .map(a -> shapes.of(a, AdminPolicy::of))
                 .sorted(Comparator.comparingInt(AdminPolicy::specPriority).thenComparing(AdminPolicy::name))
                 .toList();
         TreeMap<Integer, Integer> sizes = new TreeMap<>();
@@ -116,7 +118,7 @@ public final class PolicyTranslator {
 
         List<AdminPolicy> banps = snapshot.baselineAdminNetworkPolicies().stream()
                 .filter(b -> b.getSpec() != null)
-                .map(AdminPolicy::of)
+                .map(b -> shapes.of(b, AdminPolicy::of))
                 .sorted(Comparator.comparing(AdminPolicy::name))
                 .toList();
         for (AdminPolicy banp : banps) {
@@ -205,6 +207,31 @@ public final class PolicyTranslator {
     private static Map<String, Integer> dbObjects(Accumulator out, String ownerType) {
         int[] counts = out.rowsByOwnerType.getOrDefault(ownerType, new int[2]);
         return Map.of("ACL", counts[0], "Address_Set", counts[1]);
+    }
+
+    /**
+     * The {@link AdminPolicy} of each ANP/BANP object, kept while the object is: informers hand out
+     * the same object until it changes, so its rules are the same objects and memo inputs compare
+     * by identity.
+     */
+    private static final class AdminPolicies {
+        private Map<Object, AdminPolicy> previous = new java.util.IdentityHashMap<>();
+        private Map<Object, AdminPolicy> current = new java.util.IdentityHashMap<>();
+
+        <T> AdminPolicy of(T policy, java.util.function.Function<T, AdminPolicy> shape) {
+            AdminPolicy made = previous.get(policy);
+            if (made == null) {
+                made = shape.apply(policy);
+            }
+            current.put(policy, made);
+            return made;
+        }
+
+        /** A new translation: objects not asked for since the last roll are let go. */
+        void roll() {
+            previous = current;
+            current = new java.util.IdentityHashMap<>();
+        }
     }
 
     /**

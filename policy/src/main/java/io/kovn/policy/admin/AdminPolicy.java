@@ -63,9 +63,13 @@ public record AdminPolicy(
 
     /** The largest of the ingress and egress rule counts: the ACL priorities the policy needs. */
     public int priorityBandSize() {
-        long ingress = rules.stream().filter(r -> r.direction() == PolicyDirection.INGRESS).count();
-        long egress = rules.size() - ingress;
-        return (int) Math.max(ingress, egress);
+        int ingress = 0;
+        for (Rule r : rules) {
+            if (r.direction() == PolicyDirection.INGRESS) {
+                ingress++;
+            }
+        }
+        return Math.max(ingress, rules.size() - ingress);
     }
 
     public static AdminPolicy of(AdminNetworkPolicy anp) {
