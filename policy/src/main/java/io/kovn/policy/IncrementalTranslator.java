@@ -48,21 +48,41 @@ public final class IncrementalTranslator {
     private java.util.SortedSet<String> statefulPorts;
     private io.kovn.policy.model.PolicyRows stateful;
 
+    /** The last translation, the one before it, and the rows that differ between them (null: unknown). */
+    private DesiredPolicyState last;
+    private DesiredPolicyState beforeLast;
+    private io.kovn.policy.model.ChangedRows lastChanges;
+
     /** Translates {@code snapshot}; equal to {@code PolicyTranslator.translate(snapshot)}. */
     public DesiredPolicyState translate(PolicySnapshot snapshot) {
+        boolean rebuilt = false;
         if (index == null || !snapshot.ipFamilies().equals(families) || !snapshot.ownerController().equals(controller)) {
             rebuild(snapshot);
+            rebuilt = true;
         } else {
             ClusterChanges changes = changes(snapshot);
             if (changes.size() > REBUILD_ABOVE) {
                 rebuild(snapshot);
+                rebuilt = true; // a new accumulator: the rows it dropped are not among its touched keys
             } else if (changes.size() > 0) {
                 memo.forget(index.apply(changes));
             }
         }
         DesiredPolicyState state = PolicyTranslator.translate(snapshot, index, memo);
         memo.sweep();
+        beforeLast = last;
+        last = state;
+        lastChanges = rebuilt ? null : PolicyTranslator.touched(memo);
         return state;
+    }
+
+    /**
+     * The keys of the rows that may differ between {@code earlier} and the last translation, when
+     * {@code earlier} is the translation right before it (and not across a rebuild); then a caller
+     * compares these rows instead of walking both translations.
+     */
+    public java.util.Optional<io.kovn.policy.model.ChangedRows> changedSince(DesiredPolicyState earlier) {
+        return earlier != null && earlier == beforeLast && lastChanges != null ? java.util.Optional.of(lastChanges) : java.util.Optional.empty();
     }
 
     private void rebuild(PolicySnapshot snapshot) {

@@ -8,6 +8,7 @@ import io.kovn.policy.admin.AdminPolicy;
 import io.kovn.policy.admin.AdminPolicyTranslator;
 import io.kovn.policy.admin.AnpPriorities;
 import io.kovn.policy.match.AclLogging;
+import io.kovn.policy.model.ChangedRows;
 import io.kovn.policy.model.DesiredAcl;
 import io.kovn.policy.model.DesiredAddressSet;
 import io.kovn.policy.model.DesiredPolicyState;
@@ -140,6 +141,15 @@ public final class PolicyTranslator {
         return new DesiredPolicyState(out.portGroups, out.addressSets, out.acls, out.reports, priorities.assignment(), metrics);
     }
 
+    /**
+     * The rows a translation over {@code memo} put or removed (by key), compared with the translation
+     * over the same memo before it.
+     */
+    static ChangedRows touched(TranslationMemo memo) {
+        Accumulator out = memo.kept(Accumulator.class, Accumulator::new);
+        return new ChangedRows(out.touchedGroups, out.touchedSets, out.touchedAcls);
+    }
+
     private static void translateNetworkPolicies(PolicySnapshot snapshot, ClusterIndex index, TranslationMemo memo, Accumulator out) {
         NetworkPolicyTranslator np = new NetworkPolicyTranslator(index, snapshot.localPorts(), snapshot.ipFamilies(), snapshot.ownerController());
         Map<String, Map<PolicyDirection, TreeSet<String>>> isolated = new TreeMap<>();
@@ -249,10 +259,17 @@ public final class PolicyTranslator {
         final Map<String, int[]> rowsByOwnerType = new HashMap<>();
         private final Map<Object, PolicyRows> contributions = new HashMap<>();
         private final java.util.Set<Object> made = new java.util.HashSet<>();
+        /** Keys of the rows put or removed since {@link #begin}: what may differ from the previous translation. */
+        final java.util.Set<String> touchedGroups = new java.util.HashSet<>();
+        final java.util.Set<String> touchedSets = new java.util.HashSet<>();
+        final java.util.Set<String> touchedAcls = new java.util.HashSet<>();
 
         void begin() {
             reports.clear();
             made.clear();
+            touchedGroups.clear();
+            touchedSets.clear();
+            touchedAcls.clear();
         }
 
         private static final PolicyRows NONE = new PolicyRows(List.of(), List.of(), List.of(), List.of());
@@ -281,12 +298,18 @@ public final class PolicyTranslator {
         private void replace(PolicyRows before, PolicyRows after) {
             count(before, -1);
             count(after, 1);
-            swap(portGroups, before.portGroups(), after.portGroups(), DesiredPortGroup::name);
-            swap(addressSets, before.addressSets(), after.addressSets(), DesiredAddressSet::name);
-            swap(acls, before.acls(), after.acls(), DesiredAcl::id);
+            swap(portGroups, before.portGroups(), after.portGroups(), DesiredPortGroup::name, touchedGroups);
+            swap(addressSets, before.addressSets(), after.addressSets(), DesiredAddressSet::name, touchedSets);
+            swap(acls, before.acls(), after.acls(), DesiredAcl::id, touchedAcls);
         }
 
-        private static <T> void swap(Map<String, T> rows, List<T> before, List<T> after, java.util.function.Function<T, String> key) {
+        private static <T> void swap(Map<String, T> rows, List<T> before, List<T> after, java.util.function.Function<T, String> id,
+                                     java.util.Set<String> touched) {
+            java.util.function.Function<T, String> key = row -> {
+                String k = id.apply(row);
+                touched.add(k);
+                return k;
+            };
             if (before.size() == after.size()) {
                 // Usually the same rows in the same order with a few replaced: compare by position.
                 // Removing every replaced row before putting its replacement also holds when a row

@@ -38,6 +38,7 @@ class IncrementalEquivalenceTest {
             SplittableRandom random = new SplittableRandom(seed * 7919);
             World world = new World(RandomPolicies.snapshot(RandomPolicies.generate(seed)), random);
             IncrementalTranslator incremental = new IncrementalTranslator();
+            DesiredPolicyState previousInc = null;
             for (int step = 0; step < STEPS; step++) {
                 if (step > 0) {
                     world.step();
@@ -55,6 +56,18 @@ class IncrementalEquivalenceTest {
                 assertThat(inc).as("seed %d step %d (%s)", seed, step, world.lastStep).isEqualTo(full);
                 assertThat(incremental.statefulRows(snapshot, inc)).as("stateful rows at seed %d step %d", seed, step)
                         .isEqualTo(StatefulPods.rows(snapshot, full));
+                if (previousInc != null) {
+                    var changed = incremental.changedSince(previousInc);
+                    assertThat(changed).as("changes known at seed %d step %d", seed, step).isPresent();
+                    assertThat(changed.get().addressSets()).as("changed address sets at seed %d step %d", seed, step)
+                            .containsAll(differing(previousInc.addressSets(), inc.addressSets()));
+                    assertThat(changed.get().portGroups()).as("changed port groups at seed %d step %d", seed, step)
+                            .containsAll(differing(previousInc.portGroups(), inc.portGroups()));
+                    assertThat(changed.get().acls()).as("changed ACLs at seed %d step %d", seed, step)
+                            .containsAll(differing(previousInc.acls(), inc.acls()));
+                }
+                assertThat(incremental.changedSince(full)).as("no changes against a translation it did not make").isEmpty();
+                previousInc = inc;
                 world.previous = full;
                 compared++;
             }
@@ -63,6 +76,14 @@ class IncrementalEquivalenceTest {
         }
         assertThat(compared).isEqualTo((long) SEEDS * STEPS);
         assertThat(reused).as("memoized rules and policies were reused").isGreaterThan(SEEDS * STEPS);
+    }
+
+    /** Keys whose rows were added, removed or changed between two translations. */
+    private static java.util.Set<String> differing(java.util.Map<String, ?> before, java.util.Map<String, ?> after) {
+        java.util.Set<String> keys = new java.util.HashSet<>(before.keySet());
+        keys.addAll(after.keySet());
+        keys.removeIf(k -> java.util.Objects.equals(before.get(k), after.get(k)));
+        return keys;
     }
 
     /** A mutable cluster; every step replaces the objects it touches with new instances. */

@@ -35,22 +35,23 @@ record AddressSetMutations(List<Operation> operations, Set<String> handled) {
 
     /**
      * @param inScope ids of the address sets the reconcile diffs
-     * @param before the address sets last written, by name
-     * @param after the address sets wanted now, by name
+     * @param before the address set last written with an id, or null
+     * @param after the address set wanted now with an id, or null
      * @param drifted ids of rows someone else changed since
      * @param rowsWithId the uuids of the NB rows carrying an id
      */
-    static AddressSetMutations of(Set<String> inScope, Map<String, DesiredAddressSet> before, Map<String, DesiredAddressSet> after,
-                                  Set<String> drifted, Function<String, List<Uuid>> rowsWithId) {
-        Map<String, DesiredAddressSet> beforeById = byId(before, inScope);
-        Map<String, DesiredAddressSet> afterById = byId(after, inScope);
+    static AddressSetMutations of(Set<String> inScope, Function<String, DesiredAddressSet> before,
+                                  Function<String, DesiredAddressSet> after, Set<String> drifted,
+                                  Function<String, List<Uuid>> rowsWithId) {
         List<Operation> ops = new ArrayList<>();
         Set<String> handled = new HashSet<>();
-        for (String id : inScope) {
-            DesiredAddressSet was = beforeById.get(id);
-            DesiredAddressSet now = afterById.get(id);
-            if (was == null || now == null || drifted.contains(id) || !was.name().equals(now.name())
-                    || !was.externalIds().equals(now.externalIds())) {
+        for (String id : new java.util.TreeSet<>(inScope)) {
+            if (drifted.contains(id)) {
+                continue;
+            }
+            DesiredAddressSet was = before.apply(id);
+            DesiredAddressSet now = after.apply(id);
+            if (was == null || now == null || !was.name().equals(now.name()) || !was.externalIds().equals(now.externalIds())) {
                 continue;
             }
             List<Uuid> rows = rowsWithId.apply(id);
@@ -61,6 +62,14 @@ record AddressSetMutations(List<Operation> operations, Set<String> handled) {
             change(rows.getFirst(), was.addresses(), now.addresses()).ifPresent(ops::add);
         }
         return new AddressSetMutations(List.copyOf(ops), Set.copyOf(handled));
+    }
+
+    /** The same over maps by name (tests, and callers without an id index). */
+    static AddressSetMutations of(Set<String> inScope, Map<String, DesiredAddressSet> before, Map<String, DesiredAddressSet> after,
+                                  Set<String> drifted, Function<String, List<Uuid>> rowsWithId) {
+        Map<String, DesiredAddressSet> beforeById = byId(before, inScope);
+        Map<String, DesiredAddressSet> afterById = byId(after, inScope);
+        return of(inScope, beforeById::get, afterById::get, drifted, rowsWithId);
     }
 
     private static Map<String, DesiredAddressSet> byId(Map<String, DesiredAddressSet> byName, Set<String> ids) {

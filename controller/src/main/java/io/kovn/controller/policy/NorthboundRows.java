@@ -90,7 +90,27 @@ public final class NorthboundRows {
                 .scope(AddressSet.TABLE_NAME, RowKey.externalId(), setIds)
                 .scope(Acl.TABLE_NAME, RowKey.externalId(), aclIds)
                 .scope(PortGroup.TABLE_NAME, RowKey.externalId(), groupIds);
-        return rows(b, state, extra, switchPorts, setIds::contains, aclIds::contains, groupIds::contains);
+        // the rows in scope by id, not a walk over the zone's thousands
+        RowsById rows = new RowsById(state, extra);
+        for (String id : new java.util.TreeSet<>(setIds)) {
+            DesiredAddressSet set = rows.addressSet(id);
+            if (set != null) {
+                b.add(addressSet(set));
+            }
+        }
+        for (String id : new java.util.TreeSet<>(aclIds)) {
+            DesiredAcl acl = rows.acl(id);
+            if (acl != null) {
+                b.add(acl(acl));
+            }
+        }
+        for (String id : new java.util.TreeSet<>(groupIds)) {
+            DesiredPortGroup pg = rows.portGroup(id);
+            if (pg != null) {
+                b.add(portGroup(pg, switchPorts));
+            }
+        }
+        return b.build();
     }
 
     private static DesiredState rows(DesiredState.Builder b, DesiredPolicyState state, PolicyRows extra, Map<String, Uuid> switchPorts,
@@ -98,7 +118,7 @@ public final class NorthboundRows {
                                      java.util.function.Predicate<String> groupIn) {
         for (DesiredAddressSet set : concat(state.addressSets().values(), extra.addressSets())) {
             if (setIn.test(set.externalIds().get(io.kovn.ovsdb.diff.Owner.ID))) {
-                b.add(AddressSet.newRow().withName(set.name()).withAddresses(set.addresses()).withExternalIds(set.externalIds()));
+                b.add(addressSet(set));
             }
         }
         for (DesiredAcl acl : concat(state.acls().values(), extra.acls())) {
@@ -107,22 +127,30 @@ public final class NorthboundRows {
             }
         }
         for (DesiredPortGroup pg : concat(state.portGroups().values(), extra.portGroups())) {
-            if (!groupIn.test(pg.externalIds().get(io.kovn.ovsdb.diff.Owner.ID))) {
-                continue;
+            if (groupIn.test(pg.externalIds().get(io.kovn.ovsdb.diff.Owner.ID))) {
+                b.add(portGroup(pg, switchPorts));
             }
-            Set<Uuid> members = new LinkedHashSet<>();
-            for (String port : pg.ports()) {
-                Uuid uuid = switchPorts.get(port);
-                if (uuid != null) {
-                    members.add(uuid);
-                }
-            }
-            List<Ref> acls = pg.acls().stream().map(id -> Ref.to(Acl.TABLE_NAME, id)).toList();
-            b.add(Desired.of(PortGroup.newRow().withName(pg.name()).withExternalIds(pg.externalIds()))
-                    .withRefs(PortGroup.ACLS, acls)
-                    .withRefs(PortGroup.PORTS, members));
         }
         return b.build();
+    }
+
+    private static AddressSet addressSet(DesiredAddressSet set) {
+        return AddressSet.newRow().withName(set.name()).withAddresses(set.addresses()).withExternalIds(set.externalIds());
+    }
+
+    /** A port group row: its members are the switch ports (by uuid) that exist now, its ACLs refer by key. */
+    private static Desired portGroup(DesiredPortGroup pg, Map<String, Uuid> switchPorts) {
+        Set<Uuid> members = new LinkedHashSet<>();
+        for (String port : pg.ports()) {
+            Uuid uuid = switchPorts.get(port);
+            if (uuid != null) {
+                members.add(uuid);
+            }
+        }
+        List<Ref> acls = pg.acls().stream().map(id -> Ref.to(Acl.TABLE_NAME, id)).toList();
+        return Desired.of(PortGroup.newRow().withName(pg.name()).withExternalIds(pg.externalIds()))
+                .withRefs(PortGroup.ACLS, acls)
+                .withRefs(PortGroup.PORTS, members);
     }
 
     private static <T> List<T> concat(java.util.Collection<T> first, List<T> second) {

@@ -155,8 +155,8 @@ public final class PolicyReconciler implements Reconciler<String> {
         boolean full = fullDiff.getAndSet(false) || before == null;
         Map<String, Set<String>> drift = drifted.drain();
         WriteScope scope = full ? WriteScope.ALL
-                : WriteScope.between(before.state(), before.stateful(), before.ports(), state, stateful, ports)
-                        .with(drift).closed(state, stateful);
+                : WriteScope.between(before.state(), before.stateful(), before.ports(), state, stateful, ports,
+                        translator.changedSince(before.state())).with(drift).closed(state, stateful);
         lastScope = scope;
         PolicyWrite write;
         if (scope.isEmpty() && nb.hasMeter(NorthboundRows.METER)) {
@@ -164,8 +164,10 @@ public final class PolicyReconciler implements Reconciler<String> {
         } else if (scope.all()) {
             write = writer.write(NorthboundRows.of(state, stateful, ports));
         } else {
+            RowsById was = new RowsById(before.state(), PolicyRows.NONE);
+            RowsById now = new RowsById(state, PolicyRows.NONE);
             AddressSetMutations sets = AddressSetMutations.of(scope.ids().getOrDefault(AddressSet.TABLE_NAME, Set.of()),
-                    before.state().addressSets(), state.addressSets(), drift.getOrDefault(AddressSet.TABLE_NAME, Set.of()),
+                    was::addressSet, now::addressSet, drift.getOrDefault(AddressSet.TABLE_NAME, Set.of()),
                     id -> nb.cache().table(AddressSet.TABLE_NAME).byExternalId(Owner.ID, id).stream().map(Row::uuid).toList());
             write = writer.write(NorthboundRows.of(state, stateful, ports, scope.without(AddressSet.TABLE_NAME, sets.handled())),
                     owner, sets.operations(), () -> NorthboundRows.of(state, stateful, ports));

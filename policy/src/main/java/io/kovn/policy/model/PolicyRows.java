@@ -12,6 +12,9 @@ import java.util.List;
  */
 public record PolicyRows(List<DesiredPortGroup> portGroups, List<DesiredAddressSet> addressSets, List<DesiredAcl> acls,
         List<PolicyWarning> warnings) {
+    /** No rows. */
+    public static final PolicyRows NONE = new PolicyRows(List.of(), List.of(), List.of(), List.of());
+
     public PolicyRows {
         portGroups = List.copyOf(portGroups);
         addressSets = List.copyOf(addressSets);

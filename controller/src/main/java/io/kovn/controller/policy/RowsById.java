@@ -1,0 +1,86 @@
+package io.kovn.controller.policy;
+
+import io.kovn.ovn.ids.ObjectNames;
+import io.kovn.ovsdb.diff.Owner;
+import io.kovn.policy.model.DesiredAcl;
+import io.kovn.policy.model.DesiredAddressSet;
+import io.kovn.policy.model.DesiredPortGroup;
+import io.kovn.policy.model.DesiredPolicyState;
+import io.kovn.policy.model.PolicyRows;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * A translation's rows (plus its stateful-pod rows) found by {@code k8s.ovn.org/id}, for a scoped
+ * write that names a few ids out of thousands. ACLs are keyed by id already; an address set or port
+ * group is named after its id ({@code a<FNV-1a of the id>}, {@link io.kovn.ovn.ids.ObjectId#hashedName}),
+ * so it is found by that name. Anything else (a row not found that way: a deleted one, or one named
+ * otherwise) is looked up in an index of every row, made once on first need.
+ */
+final class RowsById {
+    private final DesiredPolicyState state;
+    private final PolicyRows extra;
+    private Map<String, DesiredAddressSet> allSets;
+    private Map<String, DesiredPortGroup> allGroups;
+    private Map<String, DesiredAcl> extraAcls;
+
+    RowsById(DesiredPolicyState state, PolicyRows extra) {
+        this.state = state;
+        this.extra = extra;
+    }
+
+    /** The address set with this id, or null. */
+    DesiredAddressSet addressSet(String id) {
+        DesiredAddressSet named = state.addressSets().get(ObjectNames.hashedName(id));
+        if (named != null && id.equals(named.externalIds().get(Owner.ID))) {
+            return named;
+        }
+        if (allSets == null) {
+            allSets = index(state.addressSets(), extra.addressSets(), s -> s.externalIds().get(Owner.ID));
+        }
+        return allSets.get(id);
+    }
+
+    /** The port group with this id, or null. */
+    DesiredPortGroup portGroup(String id) {
+        DesiredPortGroup named = state.portGroups().get(ObjectNames.hashedName(id));
+        if (named != null && id.equals(named.externalIds().get(Owner.ID))) {
+            return named;
+        }
+        if (allGroups == null) {
+            allGroups = index(state.portGroups(), extra.portGroups(), g -> g.externalIds().get(Owner.ID));
+        }
+        return allGroups.get(id);
+    }
+
+    /** The ACL with this id, or null. */
+    DesiredAcl acl(String id) {
+        DesiredAcl acl = state.acls().get(id);
+        if (acl != null) {
+            return acl;
+        }
+        if (extraAcls == null) {
+            extraAcls = new HashMap<>();
+            extra.acls().forEach(a -> extraAcls.put(a.id(), a));
+        }
+        return extraAcls.get(id);
+    }
+
+    private static <T> Map<String, T> index(Map<String, T> rows, java.util.List<T> more, Function<T, String> id) {
+        Map<String, T> out = new HashMap<>();
+        for (T row : rows.values()) {
+            String key = id.apply(row);
+            if (key != null) {
+                out.put(key, row);
+            }
+        }
+        for (T row : more) {
+            String key = id.apply(row);
+            if (key != null) {
+                out.put(key, row);
+            }
+        }
+        return out;
+    }
+}
