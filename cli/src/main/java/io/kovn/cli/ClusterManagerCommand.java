@@ -7,6 +7,7 @@ import io.kovn.controller.clustermanager.ClusterNetwork;
 import io.kovn.controller.events.EventSink;
 import io.kovn.k8s.client.KubeClients;
 import io.kovn.k8s.events.EventRecorder;
+import io.kovn.k8s.runtime.PrometheusControllerMetrics;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
@@ -58,7 +59,9 @@ public final class ClusterManagerCommand implements Callable<Integer> {
         KubernetesClient client = KubeClients.forConfig(ClusterConnection.config(kubeconfig, env));
         String me = identity != null ? identity : env.getOrDefault("POD_NAME", hostName());
         PrometheusRegistry registry = new PrometheusRegistry();
-        ClusterManagerMain main = new ClusterManagerMain(client, ClusterManagerConfig.of(clusterSubnets),
+        ClusterManagerConfig config = ClusterManagerConfig.of(clusterSubnets)
+                .withControllerMetrics(new PrometheusControllerMetrics(registry));
+        ClusterManagerMain main = new ClusterManagerMain(client, config,
                 EventSink.of(new EventRecorder(client, COMPONENT, me, Clock.systemUTC())), me, leaseNamespace);
         GaugeWithCallback.builder().name("kovn_cluster_manager_leader")
                 .help("1 while this replica holds the cluster manager Lease")

@@ -8,6 +8,8 @@ import io.kovn.controller.zone.TrustZoneMetrics;
 import io.kovn.controller.zone.ZoneController;
 import io.kovn.controller.zone.ZoneControllerConfig;
 import io.kovn.k8s.events.EventRecorder;
+import io.kovn.k8s.runtime.ControllerMetrics;
+import io.kovn.k8s.runtime.PrometheusControllerMetrics;
 import io.kovn.node.NodeAgent;
 import io.kovn.node.NodeAgentConfig;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -42,8 +44,9 @@ final class NodeComponents implements AutoCloseable {
 
     private final Settings settings;
     private final PrometheusRegistry registry;
-    // One per registry: its metric names register once and survive restarts.
+    // One per registry: their metric names register once and survive restarts.
     private final TrustZoneMetrics trustZoneMetrics;
+    private final ControllerMetrics controllerMetrics;
     private final Deque<AutoCloseable> running = new ArrayDeque<>();
     private NodeAgent agent;
     private ZoneController zone;
@@ -54,6 +57,7 @@ final class NodeComponents implements AutoCloseable {
         this.settings = settings;
         this.registry = registry;
         this.trustZoneMetrics = new TrustZoneMetrics(registry);
+        this.controllerMetrics = new PrometheusControllerMetrics(registry);
     }
 
     /** Starts every part with {@code client}; on failure stops what started and rethrows. */
@@ -63,10 +67,11 @@ final class NodeComponents implements AutoCloseable {
                 agent = NodeAgent.start(client, settings.agent().get());
             }
             zone = ZoneController.start(ZoneControllerConfig.of(settings.nodeName(), settings.nbEndpoint(),
-                    settings.sbEndpoint(), events(client, "kovn-zone-controller"), trustZoneMetrics), client);
+                    settings.sbEndpoint(), events(client, "kovn-zone-controller"), trustZoneMetrics)
+                    .withControllerMetrics(controllerMetrics), client);
             running.push(zone);
             policies = PolicyController.start(PolicyControllerConfig.of(settings.nodeName(), settings.nbEndpoint(),
-                    events(client, "kovn-policy-controller"), registry), client);
+                    events(client, "kovn-policy-controller"), registry).withControllerMetrics(controllerMetrics), client);
             running.push(policies);
             up = true;
         } catch (RuntimeException e) {

@@ -44,7 +44,11 @@ class ClusterManagerCommandTest {
                 assertThat(lease.getSpec().getHolderIdentity()).isEqualTo("cm-test");
 
                 int port = running.metrics().port();
-                assertThat(Http.get(port, "/metrics").body()).contains("kovn_cluster_manager_leader 1.0");
+                // a reconcile is counted once it returns, just after its annotations are visible
+                await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(Http.get(port, "/metrics").body())
+                        .contains("kovn_cluster_manager_leader 1.0",
+                                NodeCommandTest.series("kovn_controller_queue_to_done_seconds_count", "cluster-manager"),
+                                NodeCommandTest.series("kovn_controller_reconcile_total", "cluster-manager")));
                 assertThat(Http.get(port, "/healthz")).isEqualTo(new Http.Reply(200, "ok\n"));
                 assertThat(Http.get(port, "/nothing-here").status()).isEqualTo(404);
 

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code kovn node} in-process with the node agent disabled, against a real zone NB/SB and the
  * embedded API server (the cluster manager run by {@code kovn cluster-manager}): it programs the
  * zone's topology rows for the local and a remote node and the local pods, answers /healthz and
- * /metrics, and stops cleanly.
+ * /metrics (the controllers' runtime metrics included), and stops cleanly.
  */
 class NodeCommandTest {
     static final Duration CONVERGE = Duration.ofSeconds(30);
@@ -68,6 +68,12 @@ class NodeCommandTest {
                 int port = running.metrics().port();
                 assertThat(Http.get(port, "/healthz")).isEqualTo(new Http.Reply(200, "ok\n"));
                 assertThat(Http.get(port, "/metrics").body()).contains("ovnkube_controller_admin_network_policies");
+                // the zone's and the policy controller's runtime metrics share the process's registry
+                await().atMost(CONVERGE).untilAsserted(() -> assertThat(Http.get(port, "/metrics").body())
+                        .contains(series("kovn_controller_queue_to_done_seconds_count", "zone-node-a"),
+                                series("kovn_controller_reconcile_total", "zone-node-a"),
+                                series("kovn_controller_queue_to_done_seconds_count", "policies-node-a"),
+                                series("kovn_controller_reconcile_total", "policies-node-a")));
                 assertThat(running.parts().zone().zone()).isEqualTo("node-a");
             }
         }
@@ -124,6 +130,11 @@ class NodeCommandTest {
         client.nodes().withName(name).patch(PatchContext.of(PatchType.JSON_MERGE), """
                 {"metadata":{"annotations":{"%s":"%s","%s":"[\\"%s\\"]"}}}"""
                 .formatted(OvnAnnotations.NODE_CHASSIS_ID, chassis, OvnAnnotations.NODE_ENCAP_IPS, encapIp));
+    }
+
+    /** The start of a controller-runtime series of {@code controller} in the Prometheus text format. */
+    static String series(String metric, String controller) {
+        return "\n" + metric + "{controller=\"" + controller + "\",result=\"";
     }
 
     static List<String> names(OvnDatabases zone, String table) {

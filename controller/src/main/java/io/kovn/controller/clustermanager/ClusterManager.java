@@ -38,10 +38,11 @@ public final class ClusterManager implements AutoCloseable {
         this.controller = Controller.builder("cluster-manager", reconciler)
                 .watch(informer, Mapper.<Node>self())
                 .workers(2)
+                .metrics(config.controllerMetrics())
                 .build();
         // A deleted node frees values: give nodes that found a range full another chance at once.
         reconciler.onRelease(() -> unallocated().forEach(controller::enqueue));
-        this.conditionCleanup = new ZoneConditionCleanup(client, informer, syncTimeout);
+        this.conditionCleanup = new ZoneConditionCleanup(client, informer, config.controllerMetrics(), syncTimeout);
     }
 
     /** Starts the informer and the reconcile workers. */

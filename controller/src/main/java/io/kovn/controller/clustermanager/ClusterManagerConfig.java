@@ -1,5 +1,6 @@
 package io.kovn.controller.clustermanager;
 
+import io.kovn.k8s.runtime.ControllerMetrics;
 import io.kovn.ovn.annotations.IpFamily;
 import io.kovn.ovn.annotations.IpPrefix;
 import io.kovn.ovn.annotations.NodeId;
@@ -8,19 +9,21 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * What the cluster manager hands out.
+ * What the cluster manager hands out, and where its controllers report.
  *
  * @param clusterNetworks the cluster networks node subnets are cut from (IPv4, IPv6 or both)
  * @param transitV4 the IPv4 transit switch network (node address = network + node id)
  * @param transitV6 the IPv6 transit switch network
  * @param maxNodeId the largest node id handed out (at most {@value NodeId#MAX}; smaller in tests)
+ * @param controllerMetrics queue and reconcile metrics of the cluster manager's controllers (one instance per registry)
  */
 public record ClusterManagerConfig(List<ClusterNetwork> clusterNetworks, IpPrefix transitV4, IpPrefix transitV6,
-                                   int maxNodeId) {
+                                   int maxNodeId, ControllerMetrics controllerMetrics) {
     public ClusterManagerConfig {
         clusterNetworks = List.copyOf(clusterNetworks);
         Objects.requireNonNull(transitV4, "transitV4");
         Objects.requireNonNull(transitV6, "transitV6");
+        Objects.requireNonNull(controllerMetrics, "controllerMetrics");
         if (clusterNetworks.isEmpty()) {
             throw new IllegalArgumentException("no cluster network");
         }
@@ -37,15 +40,20 @@ public record ClusterManagerConfig(List<ClusterNetwork> clusterNetworks, IpPrefi
         return of(List.of(ClusterNetwork.DEFAULT_V4));
     }
 
-    /** The given cluster networks with the reference's transit networks and id range. */
+    /** The given cluster networks with the reference's transit networks and id range, no controller metrics. */
     public static ClusterManagerConfig of(List<ClusterNetwork> clusterNetworks) {
         return new ClusterManagerConfig(clusterNetworks, NodeTransitSwitchPortIfaddr.DEFAULT_V4_NETWORK,
-                NodeTransitSwitchPortIfaddr.DEFAULT_V6_NETWORK, NodeId.MAX);
+                NodeTransitSwitchPortIfaddr.DEFAULT_V6_NETWORK, NodeId.MAX, ControllerMetrics.NONE);
     }
 
     /** This config with another id limit. */
     public ClusterManagerConfig withMaxNodeId(int max) {
-        return new ClusterManagerConfig(clusterNetworks, transitV4, transitV6, max);
+        return new ClusterManagerConfig(clusterNetworks, transitV4, transitV6, max, controllerMetrics);
+    }
+
+    /** This config with the controllers reporting to {@code controllerMetrics}. */
+    public ClusterManagerConfig withControllerMetrics(ControllerMetrics controllerMetrics) {
+        return new ClusterManagerConfig(clusterNetworks, transitV4, transitV6, maxNodeId, controllerMetrics);
     }
 
     /** Whether the cluster has addresses of a family. */

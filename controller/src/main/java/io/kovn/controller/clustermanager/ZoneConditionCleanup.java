@@ -9,6 +9,7 @@ import io.kovn.k8s.api.policy.AdminNetworkPolicy;
 import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
 import io.kovn.k8s.events.ConditionWriter;
 import io.kovn.k8s.runtime.Controller;
+import io.kovn.k8s.runtime.ControllerMetrics;
 import io.kovn.k8s.runtime.Mapper;
 import io.kovn.policy.model.PolicyRef;
 import java.time.Clock;
@@ -45,9 +46,11 @@ final class ZoneConditionCleanup implements AutoCloseable {
 
     /**
      * @param nodes the cluster manager's node informer, started (not closed by the cleanup)
+     * @param metrics where the controller reports
      * @param syncTimeout after this, a warning says the ANP/BANP informers have not synced yet
      */
-    ZoneConditionCleanup(KubernetesClient client, SharedIndexInformer<Node> nodes, Duration syncTimeout) {
+    ZoneConditionCleanup(KubernetesClient client, SharedIndexInformer<Node> nodes, ControllerMetrics metrics,
+                         Duration syncTimeout) {
         this.syncTimeout = syncTimeout;
         this.anps = retrying(client.resources(AdminNetworkPolicy.class).runnableInformer(0));
         this.banps = retrying(client.resources(BaselineAdminNetworkPolicy.class).runnableInformer(0));
@@ -57,6 +60,7 @@ final class ZoneConditionCleanup implements AutoCloseable {
                 .watch(anps, key(PolicyRef::anp))
                 .watch(banps, key(PolicyRef::banp))
                 .watch(nodes, new NodeNameChanges<>(nodes.getIndexer(), this::everyPolicy))
+                .metrics(metrics)
                 .build();
     }
 

@@ -90,6 +90,7 @@ public final class PolicyController implements AutoCloseable {
                 .watch(nps, new RelevantChanges<>(nps.getIndexer(), RelevantChanges::networkPolicy, KEY))
                 .watch(anps, new RelevantChanges<>(anps.getIndexer(), RelevantChanges.anp(config.nodeName()), KEY))
                 .watch(banps, new RelevantChanges<>(banps.getIndexer(), RelevantChanges.banp(config.nodeName()), KEY))
+                .metrics(config.controllerMetrics())
                 .build();
         this.nbListener = this::onNorthbound;
     }

@@ -1,6 +1,7 @@
 package io.kovn.controller.policy;
 
 import io.kovn.controller.events.EventSink;
+import io.kovn.k8s.runtime.ControllerMetrics;
 import io.kovn.ovn.ids.ObjectId;
 import io.kovn.policy.model.IpFamily;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -20,10 +21,11 @@ import java.util.Set;
  * @param ownerController the {@code k8s.ovn.org/owner-controller} of the rows
  * @param ovsdbTimeout OVSDB request and initial sync timeout
  * @param syncTimeout informer sync timeout
+ * @param controllerMetrics queue and reconcile metrics of the controller (share one instance per registry)
  */
 public record PolicyControllerConfig(String nodeName, String nbEndpoint, EventSink events, PrometheusRegistry registry,
                                      Set<IpFamily> ipFamilies, String ownerController, Duration ovsdbTimeout,
-                                     Duration syncTimeout) {
+                                     Duration syncTimeout, ControllerMetrics controllerMetrics) {
     public PolicyControllerConfig {
         Objects.requireNonNull(nodeName, "nodeName");
         Objects.requireNonNull(nbEndpoint, "nbEndpoint");
@@ -32,13 +34,17 @@ public record PolicyControllerConfig(String nodeName, String nbEndpoint, EventSi
         Objects.requireNonNull(ownerController, "ownerController");
         Objects.requireNonNull(ovsdbTimeout, "ovsdbTimeout");
         Objects.requireNonNull(syncTimeout, "syncTimeout");
+        Objects.requireNonNull(controllerMetrics, "controllerMetrics");
         ipFamilies = Set.copyOf(ipFamilies);
     }
 
-    /** The node's IP families, the default network controller, 10 s OVSDB and 30 s informer timeouts. */
+    /**
+     * The node's IP families, the default network controller, 10 s OVSDB and 30 s informer timeouts, no
+     * controller metrics.
+     */
     public static PolicyControllerConfig of(String nodeName, String nbEndpoint, EventSink events, PrometheusRegistry registry) {
         return new PolicyControllerConfig(nodeName, nbEndpoint, events, registry, Set.of(),
-                ObjectId.DEFAULT_CONTROLLER, Duration.ofSeconds(10), Duration.ofSeconds(30));
+                ObjectId.DEFAULT_CONTROLLER, Duration.ofSeconds(10), Duration.ofSeconds(30), ControllerMetrics.NONE);
     }
 
     /** Defaults with no events and a fresh registry (tests, benchmarks). */
@@ -48,6 +54,13 @@ public record PolicyControllerConfig(String nodeName, String nbEndpoint, EventSi
 
     /** The same configuration with fixed IP families. */
     public PolicyControllerConfig withIpFamilies(Set<IpFamily> families) {
-        return new PolicyControllerConfig(nodeName, nbEndpoint, events, registry, families, ownerController, ovsdbTimeout, syncTimeout);
+        return new PolicyControllerConfig(nodeName, nbEndpoint, events, registry, families, ownerController, ovsdbTimeout,
+                syncTimeout, controllerMetrics);
+    }
+
+    /** The same configuration with the controller reporting to {@code controllerMetrics}. */
+    public PolicyControllerConfig withControllerMetrics(ControllerMetrics controllerMetrics) {
+        return new PolicyControllerConfig(nodeName, nbEndpoint, events, registry, ipFamilies, ownerController, ovsdbTimeout,
+                syncTimeout, controllerMetrics);
     }
 }

@@ -62,10 +62,11 @@ public final class ZoneController implements AutoCloseable {
         this.topology = new ZoneTopologyReconciler(node, nodeInformer.getIndexer(), dbs, config.events(), config.metrics());
         this.zoneController = Controller.builder("zone-" + node, topology)
                 .watch(nodeInformer, n -> List.of(ZONE_KEY))
+                .metrics(config.controllerMetrics())
                 .build();
-        this.podController = perPod("zone-pods-" + node, podAddresses, config.podWorkers());
+        this.podController = perPod("zone-pods-" + node, podAddresses, config);
         this.podPorts = new PodPortReconciler(node, podAddresses, dbs);
-        this.portController = perPod("zone-pod-ports-" + node, podPorts, config.podWorkers());
+        this.portController = perPod("zone-pod-ports-" + node, podPorts, config);
         portRef.add(portController);
         this.nbListener = update -> {
             NorthboundChanges changes = NorthboundChanges.of(update, node, uuid -> dbs.nbCache()
@@ -82,12 +83,13 @@ public final class ZoneController implements AutoCloseable {
     }
 
     /** A controller keyed by the node's pods: each pod's events, and every pod when the node changes. */
-    private Controller<ObjectKey> perPod(String name, Reconciler<ObjectKey> reconciler, int workers) {
+    private Controller<ObjectKey> perPod(String name, Reconciler<ObjectKey> reconciler, ZoneControllerConfig config) {
         return Controller.builder(name, reconciler)
                 .watch(podInformer, (Pod p) -> onNode(p) ? List.of(ObjectKey.of(p)) : List.of())
                 .watch(nodeInformer, (Node n) -> n.getMetadata().getName().equals(node)
                         ? podAddresses.podsOnNode() : List.of())
-                .workers(workers)
+                .workers(config.podWorkers())
+                .metrics(config.controllerMetrics())
                 .build();
     }
 

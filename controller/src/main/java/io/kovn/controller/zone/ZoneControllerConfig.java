@@ -1,6 +1,7 @@
 package io.kovn.controller.zone;
 
 import io.kovn.controller.events.EventSink;
+import io.kovn.k8s.runtime.ControllerMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Duration;
 import java.util.Objects;
@@ -16,26 +17,35 @@ import java.util.Objects;
  * @param ovsdbTimeout OVSDB request and initial sync timeout
  * @param syncTimeout informer sync timeout
  * @param podWorkers parallel pod reconciles
+ * @param controllerMetrics queue and reconcile metrics of the zone's controllers (share one instance per registry)
  */
 public record ZoneControllerConfig(String nodeName, String nbEndpoint, String sbEndpoint, EventSink events,
-                                   TrustZoneMetrics metrics, Duration ovsdbTimeout, Duration syncTimeout, int podWorkers) {
+                                   TrustZoneMetrics metrics, Duration ovsdbTimeout, Duration syncTimeout, int podWorkers,
+                                   ControllerMetrics controllerMetrics) {
     public ZoneControllerConfig {
         Objects.requireNonNull(nodeName, "nodeName");
         Objects.requireNonNull(nbEndpoint, "nbEndpoint");
         Objects.requireNonNull(sbEndpoint, "sbEndpoint");
         Objects.requireNonNull(events, "events");
         Objects.requireNonNull(metrics, "metrics");
+        Objects.requireNonNull(controllerMetrics, "controllerMetrics");
     }
 
-    /** Defaults: 10 s timeouts, 2 pod workers. */
+    /** Defaults: 10 s timeouts, 2 pod workers, no controller metrics. */
     public static ZoneControllerConfig of(String nodeName, String nbEndpoint, String sbEndpoint, EventSink events,
                                           TrustZoneMetrics metrics) {
         return new ZoneControllerConfig(nodeName, nbEndpoint, sbEndpoint, events, metrics,
-                Duration.ofSeconds(10), Duration.ofSeconds(30), 2);
+                Duration.ofSeconds(10), Duration.ofSeconds(30), 2, ControllerMetrics.NONE);
     }
 
     /** Defaults with a fresh metrics registry and no events (tests, benchmarks). */
     public static ZoneControllerConfig of(String nodeName, String nbEndpoint, String sbEndpoint) {
         return of(nodeName, nbEndpoint, sbEndpoint, (o, w, r, m) -> { }, new TrustZoneMetrics(new PrometheusRegistry()));
+    }
+
+    /** The same configuration with its controllers reporting to {@code controllerMetrics}. */
+    public ZoneControllerConfig withControllerMetrics(ControllerMetrics controllerMetrics) {
+        return new ZoneControllerConfig(nodeName, nbEndpoint, sbEndpoint, events, metrics, ovsdbTimeout, syncTimeout,
+                podWorkers, controllerMetrics);
     }
 }

@@ -19,6 +19,7 @@ import io.kovn.k8s.apiserver.EmbeddedApiServer;
 import io.kovn.k8s.client.KubeClients;
 import io.kovn.k8s.events.ConditionWriter;
 import io.kovn.k8s.events.DesiredCondition;
+import io.kovn.k8s.runtime.ControllerMetrics;
 import io.kovn.ovn.annotations.OvnAnnotations;
 import io.kovn.policy.model.ZoneCondition;
 import java.io.IOException;
@@ -198,7 +199,7 @@ class ClusterManagerTest {
         SharedIndexInformer<Node> nodes = client.nodes().runnableInformer(0);
         try (NotFoundServer noCrds = new NotFoundServer();
              KubernetesClient withoutCrds = KubeClients.forUrl(noCrds.url());
-             ZoneConditionCleanup cleanup = new ZoneConditionCleanup(withoutCrds, nodes, Duration.ofMillis(100))) {
+             ZoneConditionCleanup cleanup = new ZoneConditionCleanup(withoutCrds, nodes, ControllerMetrics.NONE, Duration.ofMillis(100))) {
             nodes.start();
             cleanup.start();
             // two informers, each listing again after its first 404: it would stop for good without the handler
