@@ -45,8 +45,13 @@ public final class IncrementalTranslator {
     private Map<String, Node> nodes = new HashMap<>();
     private Map<String, NodeInfo> nodeInfos = new HashMap<>();
     private long rebuilds;
+    /** The pods of the last snapshot, in its order. */
+    private java.util.List<Pod> previousPods;
     private java.util.SortedSet<String> statefulPorts;
     private io.kovn.policy.model.PolicyRows stateful;
+    /** A pod on a local port came, went or changed since the stateful rows were made. */
+    private boolean statefulDirty = true;
+    private Set<String> statefulLocalPorts;
 
     /** The last translation, the one before it, and the rows that differ between them (null: unknown). */
     private DesiredPolicyState last;
@@ -88,6 +93,8 @@ public final class IncrementalTranslator {
     private void rebuild(PolicySnapshot snapshot) {
         rebuilds++;
         statefulPorts = null;
+        statefulDirty = true;
+        previousPods = snapshot.pods();
         index = new ClusterIndex(snapshot.namespaces(), snapshot.pods(), snapshot.nodes());
         memo = TranslationMemo.over(index);
         families = snapshot.ipFamilies();
@@ -186,22 +193,33 @@ public final class IncrementalTranslator {
      * so a converged cluster of 10,000 pods costs 10,000 identity lookups, not string keys.
      */
     private void podChanges(PolicySnapshot snapshot, ClusterChanges changes) {
-        int same = 0;
+        java.util.List<Pod> now = snapshot.pods();
         java.util.List<Pod> replaced = new java.util.ArrayList<>();
-        for (Pod pod : snapshot.pods()) {
-            if (podKeys.containsKey(pod)) {
-                same++;
-            } else {
-                replaced.add(pod);
+        if (previousPods != null && previousPods.size() == now.size()) {
+            // an informer lists its pods in a stable order: compare pointers by position, and look up
+            // only the pods that are not where they were (no pod object is touched otherwise)
+            for (int i = 0; i < now.size(); i++) {
+                Pod pod = now.get(i);
+                if (pod != previousPods.get(i) && !podKeys.containsKey(pod)) {
+                    replaced.add(pod);
+                }
+            }
+        } else {
+            for (Pod pod : now) {
+                if (!podKeys.containsKey(pod)) {
+                    replaced.add(pod);
+                }
             }
         }
-        if (same == podKeys.size() && replaced.isEmpty()) {
+        previousPods = now;
+        if (replaced.isEmpty() && podKeys.size() == now.size()) {
             return; // nothing replaced, nothing gone
         }
         for (Pod pod : replaced) {
             String ns = pod.getMetadata().getNamespace();
             String name = pod.getMetadata().getName();
             String key = key(ns, name);
+            statefulDirty |= localPorts.contains(PolicySnapshot.portName(ns, name));
             Pod old = pods.put(key, pod);
             if (old != null) {
                 podKeys.remove(old);
@@ -215,13 +233,14 @@ public final class IncrementalTranslator {
         }
         if (podKeys.size() > snapshot.pods().size()) {
             // some pods are gone: the keys of the snapshot's pods tell which
-            Set<String> now = new HashSet<>(snapshot.pods().size() * 2);
+            Set<String> live = new HashSet<>(snapshot.pods().size() * 2);
             for (Pod pod : snapshot.pods()) {
-                now.add(podKeys.get(pod));
+                live.add(podKeys.get(pod));
             }
             for (var it = pods.entrySet().iterator(); it.hasNext();) {
                 var e = it.next();
-                if (!now.contains(e.getKey())) {
+                if (!live.contains(e.getKey())) {
+                    statefulDirty = true;
                     it.remove();
                     podKeys.remove(e.getValue());
                     PodInfo before = podInfos.remove(e.getKey());
@@ -245,6 +264,11 @@ public final class IncrementalTranslator {
         if (state.acls().isEmpty()) {
             return StatefulPods.rows(snapshot, state);
         }
+        if (!statefulDirty && stateful != null && snapshot.localPorts().equals(statefulLocalPorts)) {
+            return stateful; // the same local ports, and none of their pods changed
+        }
+        statefulDirty = false;
+        statefulLocalPorts = snapshot.localPorts();
         java.util.TreeSet<String> ports = new java.util.TreeSet<>();
         for (String port : snapshot.localPorts()) {
             int cut = port.indexOf('_');

@@ -81,7 +81,7 @@ public final class TranslationMemo {
             return compute.get();
         }
         Entry e = entries.get(key);
-        if (e != null && Objects.equals(e.inputs(), inputs)) {
+        if (e != null && sameInputs(e.inputs(), inputs)) {
             hits++;
             markUsed(e);
             index.reread(e.reads()); // an enclosing value depends on them too
@@ -114,6 +114,29 @@ public final class TranslationMemo {
             readers.computeIfAbsent(s, x -> new HashSet<>()).add(key);
         }
         return value;
+    }
+
+    /**
+     * Equal inputs, the same objects first: inputs are mostly lists of the objects a translation was
+     * made from (rule shapes, specs), which stay the same objects while unchanged, and a list's own
+     * equals would compare their whole trees.
+     */
+    private static boolean sameInputs(Object a, Object b) {
+        if (a == b) {
+            return true;
+        }
+        if (a instanceof java.util.List<?> x && b instanceof java.util.List<?> y && x.size() == y.size()
+                && x instanceof java.util.RandomAccess && y instanceof java.util.RandomAccess) {
+            for (int i = 0; i < x.size(); i++) {
+                Object p = x.get(i);
+                Object q = y.get(i);
+                if (p != q && !Objects.equals(p, q)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        return Objects.equals(a, b);
     }
 
     /** A reused value keeps the values it was made of (they are reused with it next time). */

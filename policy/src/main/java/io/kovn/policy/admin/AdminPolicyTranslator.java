@@ -18,7 +18,6 @@ import io.kovn.policy.model.AclAction;
 import io.kovn.policy.model.DesiredAcl;
 import io.kovn.policy.model.DesiredAddressSet;
 import io.kovn.policy.model.DesiredPortGroup;
-import io.kovn.policy.model.Identical;
 import io.kovn.policy.model.IpFamily;
 import io.kovn.policy.model.PolicyDirection;
 import io.kovn.policy.model.PolicyRows;
@@ -93,7 +92,6 @@ public final class AdminPolicyTranslator {
         String portGroup = base.hashedName();
         List<DesiredAddressSet> addressSets = new ArrayList<>();
         List<DesiredAcl> acls = new ArrayList<>();
-        List<PolicyRows> aclRows = new ArrayList<>();
         for (AdminPolicy.Rule rule : policy.rules()) {
             int priority = aclPriority.applyAsInt(rule.index());
             // A rule's ACLs read the cluster only for named ports; its address sets read its peers.
@@ -106,15 +104,14 @@ public final class AdminPolicyTranslator {
             addressSets.addAll(sets);
             acls.addAll(ruleAcls.acls());
             warnings.addAll(ruleAcls.warnings());
-            aclRows.add(ruleAcls);
         }
         SortedSet<String> members = memo.get(Arrays.asList("subject", policy.ownerType(), policy.name()),
                 Arrays.asList(policy.subject()), () -> localMembers(subjectPods(policy.subject())));
-        SortedSet<String> aclIds = memo.get(Arrays.asList("acl-ids", policy.ownerType(), policy.name()), Identical.of(aclRows), () -> {
-            TreeSet<String> ids = new TreeSet<>();
-            acls.forEach(a -> ids.add(a.id()));
-            return io.kovn.policy.model.FrozenSortedSet.of(ids);
-        });
+        // by the ids themselves: a named-port rule's ACLs are made again when its peers move, with the same ids
+        List<String> ids = new ArrayList<>(acls.size());
+        acls.forEach(a -> ids.add(a.id()));
+        SortedSet<String> aclIds = memo.get(Arrays.asList("acl-ids", policy.ownerType(), policy.name()), ids,
+                () -> io.kovn.policy.model.FrozenSortedSet.of(ids));
         DesiredPortGroup pg = new DesiredPortGroup(portGroup, base.externalIds(), members, aclIds);
         return new PolicyRows(List.of(pg), addressSets, acls, warnings);
     }
