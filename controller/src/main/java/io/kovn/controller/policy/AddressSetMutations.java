@@ -88,6 +88,13 @@ record AddressSetMutations(List<Operation> operations, Set<String> handled) {
         if (was == now) {
             return Optional.empty();
         }
+        if (now instanceof io.kovn.policy.model.FrozenSortedSet patched) {
+            // the translator patched the written set itself: the change is known without a walk
+            var delta = patched.deltaFrom(was);
+            if (delta.isPresent()) {
+                return change(row, now, new ArrayList<>(delta.get().added()), new ArrayList<>(delta.get().removed()));
+            }
+        }
         List<String> added = new ArrayList<>();
         List<String> removed = new ArrayList<>();
         Iterator<String> a = was.iterator();
@@ -107,6 +114,10 @@ record AddressSetMutations(List<Operation> operations, Set<String> handled) {
                 y = b.hasNext() ? b.next() : null;
             }
         }
+        return change(row, now, added, removed);
+    }
+
+    private static Optional<Operation> change(Uuid row, SortedSet<String> now, List<String> added, List<String> removed) {
         if (added.isEmpty() && removed.isEmpty()) {
             return Optional.empty();
         }

@@ -33,6 +33,19 @@ class AddressSetMutationsTest {
     }
 
     @Test
+    void aSetPatchedFromTheWrittenOneIsWrittenFromItsDeltaAlike() {
+        var written = io.kovn.policy.model.FrozenSortedSet.of(List.of("10.0.0.1", "10.0.0.2", "10.0.0.3"));
+        var patched = written.patched(List.of("10.0.0.4"), List.of("10.0.0.1"));
+        assertThat(patched.deltaFrom(written)).isPresent();
+        // the same operations as the walk over equal sets that share no history
+        assertThat(AddressSetMutations.change(ROW, written, patched)).isEqualTo(AddressSetMutations.change(ROW,
+                new TreeSet<>(written), new TreeSet<>(patched)));
+        assertThat(AddressSetMutations.change(ROW, written, patched)).contains(new Operation.Mutate("Address_Set",
+                List.of(io.kovn.ovsdb.ops.Condition.uuid(ROW)), List.of(Mutation.delete("addresses", Set.of("10.0.0.1")),
+                        Mutation.insert("addresses", Set.of("10.0.0.4")))));
+    }
+
+    @Test
     void aMostlyNewSetIsRewrittenAndAnEqualOneWritesNothing() {
         var r = AddressSetMutations.of(Set.of("id-a", "id-b"), Map.of("a", set("a", "10.0.0.1"), "b", set("b", "10.0.0.9")),
                 Map.of("a", set("a", "10.0.0.2"), "b", set("b", "10.0.0.9")), Set.of(), id -> List.of(ROW));

@@ -1,26 +1,50 @@
 package io.kovn.policy.model;
 
+import java.lang.ref.WeakReference;
 import java.util.AbstractSet;
+import java.util.Arrays;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
 import java.util.SortedSet;
 import java.util.TreeSet;
 
 /**
- * An immutable sorted set of strings. Freezing copies once; rows built from a frozen set share it
- * instead of copying again (address sets of rules with the same peers hold the same content).
+ * An immutable sorted set of strings, held as a sorted array. Freezing copies once; rows built from
+ * a frozen set share it instead of copying again (address sets of rules with the same peers hold
+ * the same content).
+ *
+ * <p>A set made from another by {@link #patched} remembers that set and the elements added and
+ * removed ({@link #delta}): whoever holds both (the last written address set and the new one) gets
+ * the change without comparing thousands of addresses. The link is weak, so versions never chain
+ * in memory.
  */
 public final class FrozenSortedSet extends AbstractSet<String> implements SortedSet<String>, io.kovn.ovsdb.data.FrozenValue {
-    private static final FrozenSortedSet EMPTY = new FrozenSortedSet(new TreeSet<>());
+    private static final String[] NONE = new String[0];
+    private static final FrozenSortedSet EMPTY = new FrozenSortedSet(NONE);
 
-    private final SortedSet<String> delegate;
+    private final String[] elements;
+    private int hash;
     /** Its addresses of each IP family, made on first ask (shared selections are asked many times). */
     private volatile java.util.Map<IpFamily, FrozenSortedSet> byFamily;
+    /** The set this one was patched from, and how. */
+    private final WeakReference<FrozenSortedSet> origin;
+    private final Delta delta;
 
-    private FrozenSortedSet(TreeSet<String> owned) {
-        this.delegate = Collections.unmodifiableSortedSet(owned);
+    /** What a patch added and removed, each sorted. */
+    public record Delta(List<String> added, List<String> removed) {
+    }
+
+    private FrozenSortedSet(String[] sortedDistinct) {
+        this(sortedDistinct, null, null);
+    }
+
+    private FrozenSortedSet(String[] sortedDistinct, FrozenSortedSet origin, Delta delta) {
+        this.elements = sortedDistinct;
+        this.origin = origin == null ? null : new WeakReference<>(origin);
+        this.delta = delta;
     }
 
     /** {@code values} as a frozen set (itself if already frozen). */
@@ -31,39 +55,112 @@ public final class FrozenSortedSet extends AbstractSet<String> implements Sorted
         if (values.isEmpty()) {
             return EMPTY;
         }
-        return new FrozenSortedSet(new TreeSet<>(values));
+        if (values instanceof SortedSet<String> sorted && sorted.comparator() == null) {
+            return new FrozenSortedSet(sorted.toArray(NONE));
+        }
+        return new FrozenSortedSet(new TreeSet<>(values).toArray(NONE));
+    }
+
+    /**
+     * This set with {@code add} added and {@code remove} removed (either may overlap the set or each
+     * other: an element in both stays, as if removed then added), remembering the change when there
+     * is one.
+     */
+    public FrozenSortedSet patched(Collection<String> add, Collection<String> remove) {
+        TreeSet<String> gone = new TreeSet<>();
+        for (String r : remove) {
+            if (contains(r) && !add.contains(r)) {
+                gone.add(r);
+            }
+        }
+        TreeSet<String> come = new TreeSet<>();
+        for (String a : add) {
+            if (!contains(a)) {
+                come.add(a);
+            }
+        }
+        if (gone.isEmpty() && come.isEmpty()) {
+            return this;
+        }
+        String[] out = new String[elements.length - gone.size() + come.size()];
+        int i = 0;
+        int o = 0;
+        Iterator<String> c = come.iterator();
+        String next = c.hasNext() ? c.next() : null;
+        while (i < elements.length || next != null) {
+            if (next != null && (i == elements.length || next.compareTo(elements[i]) < 0)) {
+                out[o++] = next;
+                next = c.hasNext() ? c.next() : null;
+            } else {
+                if (!gone.contains(elements[i])) {
+                    out[o++] = elements[i];
+                }
+                i++;
+            }
+        }
+        return new FrozenSortedSet(out, this, new Delta(List.copyOf(come), List.copyOf(gone)));
+    }
+
+    /** How this set differs from {@code earlier}, if it was patched from exactly that set. */
+    public java.util.Optional<Delta> deltaFrom(SortedSet<String> earlier) {
+        if (earlier == this) {
+            return java.util.Optional.of(new Delta(List.of(), List.of()));
+        }
+        if (origin != null && origin.get() == earlier) {
+            return java.util.Optional.of(delta);
+        }
+        return java.util.Optional.empty();
     }
 
     @Override
     public Iterator<String> iterator() {
-        return delegate.iterator();
+        return new Iterator<>() {
+            private int next;
+
+            @Override
+            public boolean hasNext() {
+                return next < elements.length;
+            }
+
+            @Override
+            public String next() {
+                if (next >= elements.length) {
+                    throw new NoSuchElementException();
+                }
+                return elements[next++];
+            }
+        };
     }
 
     /** The elements of one IP family (addresses or CIDRs): itself when all are of that family. */
     public FrozenSortedSet ofFamily(IpFamily family) {
         java.util.Map<IpFamily, FrozenSortedSet> split = byFamily;
         if (split == null) {
-            boolean v4 = false;
-            boolean v6 = false;
-            for (String a : delegate) {
+            int v4 = 0;
+            for (String a : elements) {
                 if (IpFamily.of(a) == IpFamily.V4) {
-                    v4 = true;
-                } else {
-                    v6 = true;
+                    v4++;
                 }
             }
             split = new java.util.EnumMap<>(IpFamily.class);
-            if (v4 && v6) { // mixed: the two subsets are made once
-                TreeSet<String> four = new TreeSet<>();
-                TreeSet<String> six = new TreeSet<>();
-                for (String a : delegate) {
-                    (IpFamily.of(a) == IpFamily.V4 ? four : six).add(a);
+            if (v4 > 0 && v4 < elements.length) { // mixed: the two subsets are made once
+                String[] four = new String[v4];
+                String[] six = new String[elements.length - v4];
+                int f = 0;
+                int s = 0;
+                for (String a : elements) {
+                    if (IpFamily.of(a) == IpFamily.V4) {
+                        four[f++] = a;
+                    } else {
+                        six[s++] = a;
+                    }
                 }
-                split.put(IpFamily.V4, of(four));
-                split.put(IpFamily.V6, of(six));
+                split.put(IpFamily.V4, new FrozenSortedSet(four));
+                split.put(IpFamily.V6, new FrozenSortedSet(six));
             } else {
-                split.put(IpFamily.V4, v6 ? EMPTY : this);
-                split.put(IpFamily.V6, v4 ? EMPTY : this);
+                boolean allV4 = v4 == elements.length;
+                split.put(IpFamily.V4, allV4 ? this : EMPTY);
+                split.put(IpFamily.V6, allV4 && elements.length > 0 ? EMPTY : this);
             }
             byFamily = split;
         }
@@ -77,34 +174,39 @@ public final class FrozenSortedSet extends AbstractSet<String> implements Sorted
             return true;
         }
         if (o instanceof FrozenSortedSet f) {
-            if (f.size() != size()) {
-                return false;
+            if (f.deltaFrom(this).isPresent() || deltaFrom(f).isPresent()) {
+                return false; // one was patched from the other, and a patch always changes something
             }
-            Iterator<String> a = iterator();
-            Iterator<String> b = f.iterator();
-            while (a.hasNext()) {
-                if (!a.next().equals(b.next())) {
-                    return false;
-                }
-            }
-            return true;
+            return Arrays.equals(elements, f.elements);
         }
         return super.equals(o);
     }
 
     @Override
     public int hashCode() {
-        return super.hashCode();
+        int h = hash;
+        if (h == 0) {
+            for (String e : elements) {
+                h += e.hashCode();
+            }
+            hash = h;
+        }
+        return h;
     }
 
     @Override
     public int size() {
-        return delegate.size();
+        return elements.length;
     }
 
     @Override
     public boolean contains(Object o) {
-        return delegate.contains(o);
+        return o instanceof String s && Arrays.binarySearch(elements, s) >= 0;
+    }
+
+    @Override
+    public Object[] toArray() {
+        return elements.clone();
     }
 
     @Override
@@ -114,26 +216,42 @@ public final class FrozenSortedSet extends AbstractSet<String> implements Sorted
 
     @Override
     public SortedSet<String> subSet(String fromElement, String toElement) {
-        return delegate.subSet(fromElement, toElement);
+        return range(from(fromElement), from(toElement));
     }
 
     @Override
     public SortedSet<String> headSet(String toElement) {
-        return delegate.headSet(toElement);
+        return range(0, from(toElement));
     }
 
     @Override
     public SortedSet<String> tailSet(String fromElement) {
-        return delegate.tailSet(fromElement);
+        return range(from(fromElement), elements.length);
+    }
+
+    /** The index of the first element not less than {@code e}. */
+    private int from(String e) {
+        int i = Arrays.binarySearch(elements, e);
+        return i >= 0 ? i : -i - 1;
+    }
+
+    private FrozenSortedSet range(int from, int to) {
+        return from >= to ? EMPTY : new FrozenSortedSet(Arrays.copyOfRange(elements, from, to));
     }
 
     @Override
     public String first() {
-        return delegate.first();
+        if (elements.length == 0) {
+            throw new NoSuchElementException();
+        }
+        return elements[0];
     }
 
     @Override
     public String last() {
-        return delegate.last();
+        if (elements.length == 0) {
+            throw new NoSuchElementException();
+        }
+        return elements[elements.length - 1];
     }
 }

@@ -41,6 +41,8 @@ public final class ClusterIndex {
     private final Map<String, Map<LabelSelector, List<PodInfo>>> namespacePodSelections = new HashMap<>();
     private final Map<Selection.SelectedPods, List<PodInfo>> podSelections = new HashMap<>();
     private final Map<Selection.SelectedPods, java.util.SortedSet<String>> ipSelections = new HashMap<>();
+    /** IP → the indexed non-host-network pods holding it (a selection's IPs are patched only for IPs held once). */
+    private final Map<String, List<PodInfo>> ipHolders = new HashMap<>();
     /**
      * One {@link Selection.SelectedPods} per pair of selector objects, and one per content: policies'
      * selector objects live as long as their specs, so a read costs two identity lookups, and equal
@@ -63,6 +65,7 @@ public final class ClusterIndex {
             if (!finished(pod)) {
                 PodInfo info = podInfo(pod);
                 podInfos.computeIfAbsent(info.namespace(), k -> new TreeMap<>()).put(info.name(), info);
+                count(info, 1);
             }
         }
         podInfos.keySet().forEach(this::reindexNamespace);
@@ -140,6 +143,7 @@ public final class ClusterIndex {
      */
     public java.util.Set<Selection> apply(ClusterChanges changes) {
         java.util.Set<Selection> affected = new java.util.HashSet<>();
+        Map<Selection.SelectedPods, IpPatch> ipPatches = new HashMap<>();
         for (ClusterChanges.NamespaceChange c : changes.namespaces()) {
             for (Selection s : known) {
                 boolean hit = switch (s) {
@@ -179,8 +183,13 @@ public final class ClusterIndex {
                 };
                 if (hit) {
                     affected.add(s);
+                    if (s instanceof Selection.SelectedPods p) {
+                        ipPatches.computeIfAbsent(p, k -> new IpPatch()).note(c.before(), c.after());
+                    }
                 }
             }
+            count(c.before(), -1);
+            count(c.after(), 1);
             TreeMap<String, PodInfo> byName = podInfos.computeIfAbsent(c.namespace(), k -> new TreeMap<>());
             if (c.after() == null) {
                 byName.remove(c.name());
@@ -209,18 +218,84 @@ public final class ClusterIndex {
         if (!changes.namespaces().isEmpty()) {
             namespaceSelections.clear(); // cheap to recompute, and a new namespace may join any of them
         }
+        // a pod selection's IPs are patched with the pods that entered or left it, when only pods
+        // changed it; a namespace change (or an IP two pods hold) has it made again on next ask
+        boolean onlyPods = changes.namespaces().isEmpty();
         for (Selection s : affected) {
             switch (s) {
                 case Selection.Namespaces n -> namespaceSelections.remove(n.selector());
                 case Selection.NamespacePods p -> namespacePodSelections.remove(p.namespace());
                 case Selection.SelectedPods p -> {
                     podSelections.remove(p);
-                    ipSelections.remove(p);
+                    java.util.SortedSet<String> ips = ipSelections.remove(p);
+                    IpPatch patch = ipPatches.get(p);
+                    if (onlyPods && ips instanceof io.kovn.policy.model.FrozenSortedSet frozen && patch != null) {
+                        patch.applyTo(frozen, p, this).ifPresent(patched -> ipSelections.put(p, patched));
+                    }
                 }
                 default -> { }
             }
         }
         return affected;
+    }
+
+    /** Which indexed non-host-network pods hold each IP (almost always one). */
+    private void count(PodInfo pod, int sign) {
+        if (pod != null && !pod.hostNetwork()) {
+            for (String ip : pod.ips()) {
+                if (sign > 0) {
+                    ipHolders.computeIfAbsent(ip, k -> new ArrayList<>(1)).add(pod);
+                } else {
+                    List<PodInfo> holders = ipHolders.get(ip);
+                    if (holders != null) {
+                        holders.remove(pod);
+                        if (holders.isEmpty()) {
+                            ipHolders.remove(ip);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * The IPs a batch of pod changes touched in one pod selection; once the index holds the batch,
+     * each IP is in the selection exactly when the one pod holding it is selected.
+     */
+    private static final class IpPatch {
+        private final java.util.Set<String> touched = new java.util.LinkedHashSet<>();
+
+        void note(PodInfo before, PodInfo after) {
+            if (before != null) {
+                touched.addAll(before.ips());
+            }
+            if (after != null) {
+                touched.addAll(after.ips());
+            }
+        }
+
+        /** The patched IPs, or empty when an IP it touches is held by two pods (then the selection is made again). */
+        java.util.Optional<io.kovn.policy.model.FrozenSortedSet> applyTo(io.kovn.policy.model.FrozenSortedSet ips,
+                                                                        Selection.SelectedPods selection, ClusterIndex index) {
+            List<String> add = new ArrayList<>();
+            List<String> remove = new ArrayList<>();
+            for (String ip : touched) {
+                List<PodInfo> holders = index.ipHolders.getOrDefault(ip, List.of());
+                if (holders.size() > 1) {
+                    return java.util.Optional.empty();
+                }
+                boolean selected = holders.size() == 1 && index.selects(selection, holders.getFirst());
+                (selected ? add : remove).add(ip);
+            }
+            return java.util.Optional.of(ips.patched(add, remove));
+        }
+    }
+
+    /** Whether the selection selects this (indexed) pod. */
+    private boolean selects(Selection.SelectedPods selection, PodInfo pod) {
+        return !pod.hostNetwork() && Selectors.matches(selection.podSelector(), pod.labels())
+                && Selectors.matches(selection.namespaceSelector(), namespaceLabels.getOrDefault(pod.namespace(), Map.of()))
+                && namespaceLabels.containsKey(pod.namespace());
     }
 
     /** Whether the selector matches exactly one of two label sets (a pod relabelled into or out of it). */

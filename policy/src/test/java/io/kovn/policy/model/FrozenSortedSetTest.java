@@ -1,0 +1,66 @@
+package io.kovn.policy.model;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.Size;
+import net.jqwik.api.constraints.StringLength;
+import org.junit.jupiter.api.Test;
+
+class FrozenSortedSetTest {
+
+    /** A patched set equals the same change made on a TreeSet, and its delta is exactly that change. */
+    @Property(tries = 300)
+    void aPatchIsTheSetDifferenceAndRemembersIt(@ForAll @Size(max = 30) Set<@StringLength(min = 1, max = 3) String> base,
+                                                @ForAll @Size(max = 6) Set<@StringLength(min = 1, max = 3) String> add,
+                                                @ForAll @Size(max = 6) Set<@StringLength(min = 1, max = 3) String> remove) {
+        FrozenSortedSet before = FrozenSortedSet.of(base);
+        TreeSet<String> expected = new TreeSet<>(base);
+        expected.removeAll(remove);
+        expected.addAll(add);
+        FrozenSortedSet after = before.patched(add, remove);
+
+        assertThat(after).containsExactlyElementsOf(expected);
+        assertThat(after.equals(new TreeSet<>(expected))).isTrue();
+        assertThat(after.equals(FrozenSortedSet.of(expected))).isTrue();
+        assertThat(FrozenSortedSet.of(expected).equals(after)).isTrue();
+        assertThat(after.hashCode()).isEqualTo(expected.hashCode());
+        assertThat(before).containsExactlyElementsOf(new TreeSet<>(base)); // unchanged
+        if (expected.equals(new TreeSet<>(base))) {
+            assertThat(after).isSameAs(before);
+        } else {
+            FrozenSortedSet.Delta delta = after.deltaFrom(before).orElseThrow();
+            TreeSet<String> added = new TreeSet<>(expected);
+            added.removeAll(base);
+            TreeSet<String> removed = new TreeSet<>(base);
+            removed.removeAll(expected);
+            assertThat(delta.added()).containsExactlyElementsOf(added);
+            assertThat(delta.removed()).containsExactlyElementsOf(removed);
+            assertThat(after.equals(before)).isFalse();
+            if (!base.isEmpty()) { // (every empty set is the same one)
+                assertThat(after.deltaFrom(FrozenSortedSet.of(base))).as("only from that very set").isEmpty();
+            }
+        }
+    }
+
+    @Test
+    void rangesAndFamiliesOfASortedArray() {
+        FrozenSortedSet s = FrozenSortedSet.of(List.of("10.0.0.2", "10.0.0.1", "fd00::1", "10.0.0.3"));
+        assertThat(s.first()).isEqualTo("10.0.0.1");
+        assertThat(s.last()).isEqualTo("fd00::1");
+        assertThat(s.headSet("10.0.0.3")).containsExactly("10.0.0.1", "10.0.0.2");
+        assertThat(s.tailSet("10.0.0.25")).containsExactly("10.0.0.3", "fd00::1");
+        assertThat(s.subSet("10.0.0.2", "fd00::1")).containsExactly("10.0.0.2", "10.0.0.3");
+        assertThat(s.ofFamily(IpFamily.V4)).containsExactly("10.0.0.1", "10.0.0.2", "10.0.0.3");
+        assertThat(s.ofFamily(IpFamily.V6)).containsExactly("fd00::1");
+        FrozenSortedSet v4 = FrozenSortedSet.of(List.of("10.0.0.1"));
+        assertThat(v4.ofFamily(IpFamily.V4)).isSameAs(v4);
+        assertThat(v4.ofFamily(IpFamily.V6)).isEmpty();
+        assertThat(s.contains("10.0.0.2")).isTrue();
+        assertThat(s.contains("10.0.0.9")).isFalse();
+    }
+}
