@@ -32,11 +32,11 @@ final class RowsById {
 
     /** The address set with this id, or null. */
     DesiredAddressSet addressSet(String id) {
-        DesiredAddressSet named = state.addressSets().get(ObjectNames.hashedName(id));
-        if (named != null && id.equals(named.externalIds().get(Owner.ID))) {
-            return named;
-        }
         if (allSets == null) {
+            DesiredAddressSet named = byHashedName(state.addressSets(), id, s -> s.externalIds().get(Owner.ID));
+            if (named != null) {
+                return named;
+            }
             allSets = index(state.addressSets(), extra.addressSets(), s -> s.externalIds().get(Owner.ID));
         }
         return allSets.get(id);
@@ -44,14 +44,20 @@ final class RowsById {
 
     /** The port group with this id, or null. */
     DesiredPortGroup portGroup(String id) {
-        DesiredPortGroup named = state.portGroups().get(ObjectNames.hashedName(id));
-        if (named != null && id.equals(named.externalIds().get(Owner.ID))) {
-            return named;
-        }
         if (allGroups == null) {
+            DesiredPortGroup named = byHashedName(state.portGroups(), id, g -> g.externalIds().get(Owner.ID));
+            if (named != null) {
+                return named;
+            }
             allGroups = index(state.portGroups(), extra.portGroups(), g -> g.externalIds().get(Owner.ID));
         }
         return allGroups.get(id);
+    }
+
+    /** The row named after {@code id}, if it carries that id. */
+    private static <T> T byHashedName(Map<String, T> byName, String id, Function<T, String> idOf) {
+        T named = byName.get(ObjectNames.hashedName(id));
+        return named != null && id.equals(idOf.apply(named)) ? named : null;
     }
 
     /** The ACL with this id, or null. */

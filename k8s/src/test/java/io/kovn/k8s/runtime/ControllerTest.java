@@ -55,13 +55,7 @@ class ControllerTest {
     CountDownLatch inside = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     AtomicInteger calls = new AtomicInteger();
-    Reconciler<String> blocking = key -> {
-      if (calls.incrementAndGet() == 1) {
-        inside.countDown();
-        release.await();
-      }
-      return ReconcileResult.done();
-    };
+    Reconciler<String> blocking = firstCallWaits(inside, release, calls);
     try (var controller = Controller.builder("level", blocking).workers(2).build()) {
       controller.start();
       controller.enqueue("a");
@@ -127,13 +121,7 @@ class ControllerTest {
     CountDownLatch inside = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     AtomicInteger calls = new AtomicInteger();
-    Reconciler<String> blocking = key -> {
-      if (calls.incrementAndGet() == 1) {
-        inside.countDown();
-        release.await();
-      }
-      return ReconcileResult.done();
-    };
+    Reconciler<String> blocking = firstCallWaits(inside, release, calls);
     try (var controller = Controller.builder("queue-to-done-again", blocking).workers(2).build()) {
       controller.start();
       controller.enqueue("a");
@@ -236,5 +224,16 @@ class ControllerTest {
     }
     assertThat(results.get("Failed")).hasValue(1);
     assertThat(results.get("Done")).hasValue(1);
+  }
+
+  /** A reconciler whose first call signals {@code inside} and waits for {@code release}; it counts its calls. */
+  private static Reconciler<String> firstCallWaits(CountDownLatch inside, CountDownLatch release, AtomicInteger calls) {
+    return key -> {
+      if (calls.incrementAndGet() == 1) {
+        inside.countDown();
+        release.await();
+      }
+      return ReconcileResult.done();
+    };
   }
 }
