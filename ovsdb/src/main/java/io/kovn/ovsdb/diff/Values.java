@@ -52,7 +52,9 @@ final class Values {
             return Set.of();
         }
         if (elements instanceof io.kovn.ovsdb.data.FrozenValue && elements instanceof Set<?> set) {
-            return Set.copyOf(set); // plain atoms by contract: hashed once for the diff's look-ups
+            // plain atoms and immutable by contract: kept as it is (its own contains() serves the
+            // diff's look-ups); a zone's first write inserts a million addresses without copying them
+            return set;
         }
         if (elements instanceof Set<?> set && set.stream().allMatch(Values::isPlainAtom)) {
             return Set.copyOf(set); // no copy for an immutable set: large address sets pass as they are
