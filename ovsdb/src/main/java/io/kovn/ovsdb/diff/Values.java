@@ -51,6 +51,9 @@ final class Values {
         if (elements.isEmpty()) {
             return Set.of();
         }
+        if (elements instanceof io.kovn.ovsdb.data.AtomSet set) {
+            return set; // decoded from the wire: plain atoms, immutable, hashed already
+        }
         if (elements instanceof io.kovn.ovsdb.data.FrozenValue && elements instanceof Set<?> set) {
             return Set.copyOf(set); // plain atoms by contract: hashed once for the diff's look-ups
         }
