@@ -31,13 +31,16 @@ import java.util.Set;
  *   <li>A one-address change to a 10,000-address set: {@code mutate insert} versus rewriting the
  *       column with {@code update} (median of repeated runs).</li>
  *   <li>Heap held by a monitor cache of the whole data set.</li>
+ *   <li>The monitor side ({@link MonitorReceive}): a bystander cache receiving a policy-shaped bulk
+ *       insert as one update, and a second client's initial monitor reply of it, against the same
+ *       bytes read raw and parsed into a plain Jackson tree. {@code --monitor-only} runs just this.</li>
  * </ol>
  * Wall time on a shared machine mostly measures waiting for a core, so CPU time (this JVM plus
  * the ovsdb-server process, from /proc) is reported next to it.
  * <pre>
  * mvn -B -q -o install -pl bench -am -DskipTests
  * mvn -B -q -o dependency:build-classpath -pl bench -Dmdep.outputFile=/tmp/bench-cp.txt
- * java -Xmx2g -cp "$(cat /tmp/bench-cp.txt):bench/target/classes" io.kovn.bench.OvsdbBulkLoadBench [rounds, default 5]
+ * java -Xmx2g -cp "$(cat /tmp/bench-cp.txt):bench/target/classes" io.kovn.bench.OvsdbBulkLoadBench [rounds, default 5] [--monitor-only]
  * </pre>
  * (run from the repository root, where the OVN runtime is found; or pass -Dkovn.runtime=...)
  */
@@ -62,7 +65,12 @@ public final class OvsdbBulkLoadBench {
     }
 
     public static void main(String[] args) throws Exception {
-        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 5;
+        List<String> argList = List.of(args);
+        int rounds = argList.stream().filter(a -> !a.startsWith("--")).findFirst().map(Integer::parseInt).orElse(5);
+        if (argList.contains("--monitor-only")) {
+            MonitorReceive.run(2, rounds);
+            return;
+        }
         List<Operation> ops = dataSet();
         byte[] raw = Json.bytes(Json.object().put("method", "transact").put("id", 1)
                 .set("params", OperationCodec.transactParams(NB, ops)));
@@ -180,6 +188,8 @@ public final class OvsdbBulkLoadBench {
                 blockMedian(rewriteServerCpu) / 1e6);
         System.out.printf("| ratio rewrite / mutate (CPU)                     | %11.1fx | >= 20x       |%n", uc / Math.max(1, mc));
         System.out.printf("| monitor cache heap (ACL+Address_Set+Port_Group)  | %9.1f MB | <= 200 MB    |%n", heap / 1e6);
+        System.out.println();
+        MonitorReceive.run(2, rounds);
     }
 
     /** 100 port groups of 200 ACLs each; 1,000 address sets of 100 addresses, owned as kovn owns rows. */

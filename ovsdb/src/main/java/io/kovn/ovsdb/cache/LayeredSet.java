@@ -1,5 +1,6 @@
 package io.kovn.ovsdb.cache;
 
+import io.kovn.ovsdb.data.AtomSet;
 import java.util.AbstractSet;
 import java.util.Collections;
 import java.util.HashSet;
@@ -16,7 +17,7 @@ import java.util.Set;
  */
 final class LayeredSet extends AbstractSet<Object> {
     /** Below this size a set is simply copied. */
-    static final int LAYER_FROM = 64;
+    static final int LAYER_FROM = AtomSet.LARGE;
 
     private final Set<Object> base;
     private final Set<Object> added;
@@ -35,7 +36,10 @@ final class LayeredSet extends AbstractSet<Object> {
      * present elements leave, absent ones join).
      */
     static Set<Object> toggle(Set<?> current, Set<?> toggled) {
-        if (current instanceof LayeredSet l) {
+        // a large set as decoded is immutable: it becomes the base as it is, not a copy
+        LayeredSet l = current instanceof LayeredSet ls ? ls
+                : current instanceof AtomSet a ? new LayeredSet(a, Set.of(), Set.of()) : null;
+        if (l != null) {
             Set<Object> added = new HashSet<>(l.added);
             Set<Object> removed = new HashSet<>(l.removed);
             for (Object o : toggled) {
@@ -62,14 +66,16 @@ final class LayeredSet extends AbstractSet<Object> {
         if (s.size() < LAYER_FROM) {
             return Collections.unmodifiableSet(s);
         }
-        return new LayeredSet(Collections.unmodifiableSet(s), Set.of(), Set.of());
+        return new LayeredSet(AtomSet.copyOf(s), Set.of(), Set.of());
     }
 
     private static Set<Object> compact(LayeredSet l) {
-        Set<Object> s = HashSet.newHashSet(l.size);
-        s.addAll(l);
-        return s.size() < LAYER_FROM ? Collections.unmodifiableSet(s)
-                : new LayeredSet(Collections.unmodifiableSet(s), Set.of(), Set.of());
+        if (l.size < LAYER_FROM) {
+            Set<Object> s = HashSet.newHashSet(l.size);
+            s.addAll(l);
+            return Collections.unmodifiableSet(s);
+        }
+        return new LayeredSet(AtomSet.of(l.toArray(), l.size), Set.of(), Set.of());
     }
 
     @Override

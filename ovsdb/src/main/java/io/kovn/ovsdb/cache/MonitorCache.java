@@ -1,5 +1,7 @@
 package io.kovn.ovsdb.cache;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -7,16 +9,16 @@ import io.kovn.ovsdb.client.OvsdbClient;
 import io.kovn.ovsdb.client.SessionListener;
 import io.kovn.ovsdb.data.Row;
 import io.kovn.ovsdb.data.Uuid;
-import io.kovn.ovsdb.ops.Conditions;
 import io.kovn.ovsdb.rpc.RpcErrorException;
 import io.kovn.ovsdb.rpc.RpcSession;
 import io.kovn.ovsdb.schema.DatabaseSchema;
 import io.kovn.ovsdb.wire.Json;
 import io.kovn.ovsdb.wire.OperationCodec;
-import io.kovn.ovsdb.wire.ValueCodec;
+import io.kovn.ovsdb.wire.ProtocolException;
+import io.kovn.ovsdb.wire.RawJson;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -54,6 +56,7 @@ public final class MonitorCache implements DatabaseCache, AutoCloseable {
     private final Map<String, TableStore> stores = new LinkedHashMap<>();
     private final List<CacheListener> listeners = new CopyOnWriteArrayList<>();
     private final SessionListener hook = new Hook();
+    private final MonitorMessages messages;
     private volatile CompletableFuture<Void> synced = new CompletableFuture<>();
     private RpcSession monitored;
     private MonitorMethod active;
@@ -75,6 +78,7 @@ public final class MonitorCache implements DatabaseCache, AutoCloseable {
             m.put(t.table(), t);
         }
         this.monitors = Map.copyOf(m);
+        this.messages = new MonitorMessages(stores, monitors);
     }
 
     /** Starts monitoring with {@code monitor_cond_since} (falling back as needed) and waits for the initial state. */
@@ -180,7 +184,15 @@ public final class MonitorCache implements DatabaseCache, AutoCloseable {
 
         @Override
         public void notification(RpcSession session, String method, JsonNode params) {
-            onNotification(session, method, params);
+            notification(session, method, RawJson.of(params));
+        }
+
+        @Override
+        public void notification(RpcSession session, String method, RawJson params) {
+            params.read(p -> {
+                onNotification(session, method, p);
+                return null;
+            });
         }
     }
 
@@ -211,7 +223,8 @@ public final class MonitorCache implements DatabaseCache, AutoCloseable {
         if (method == MonitorMethod.COND_SINCE) {
             params.add(lastTxnId);
         }
-        s.call(rpc, params).whenComplete((reply, error) -> {
+        // the reply is decoded on the reader thread as it arrives (no JSON tree), then applied here
+        s.call(rpc, params, p -> messages.reply(p, method)).whenComplete((reply, error) -> {
             monitorLock.lock();
             try {
                 if (monitored != s || closed) {
@@ -223,6 +236,9 @@ public final class MonitorCache implements DatabaseCache, AutoCloseable {
                         LOG.debug("{} refused ({}), falling back", rpc, cause.getMessage());
                         request(s, method == MonitorMethod.COND_SINCE ? MonitorMethod.COND : MonitorMethod.PLAIN);
                     } else {
+                        if (cause instanceof ProtocolException || cause instanceof IllegalArgumentException) {
+                            LOG.warn("cannot apply monitor reply; reconnecting", cause);
+                        }
                         synced.completeExceptionally(cause);
                         if (!(cause instanceof RpcErrorException)) {
                             s.close(); // e.g. no answer in time: reconnect and monitor again
@@ -231,19 +247,14 @@ public final class MonitorCache implements DatabaseCache, AutoCloseable {
                     return;
                 }
                 active = method;
-                switch (method) {
-                    case COND_SINCE -> {
-                        boolean found = reply.get(0).asBoolean();
-                        lastTxnId = reply.get(1).asText();
-                        if (found) {
-                            resumes.incrementAndGet();
-                            publish(applyUpdates2(reply.get(2)), false);
-                        } else {
-                            replaceAll(reply.get(2), true);
-                        }
-                    }
-                    case COND -> replaceAll(reply, true);
-                    case PLAIN -> replaceAll(reply, false);
+                if (method == MonitorMethod.COND_SINCE) {
+                    lastTxnId = reply.lastTxnId();
+                }
+                if (reply.resumed()) {
+                    resumes.incrementAndGet();
+                    publish(apply(reply.rows(), true), false);
+                } else {
+                    replaceAll(reply.rows());
                 }
                 everSynced = true;
                 synced.complete(null);
@@ -277,8 +288,10 @@ public final class MonitorCache implements DatabaseCache, AutoCloseable {
         return reqs;
     }
 
-    private void onNotification(RpcSession s, String method, JsonNode params) {
-        if (!params.isArray() || params.isEmpty() || !monitorId.equals(params.get(0).asText())) {
+    /** Params {@code [monitor-id, ...]}: other monitors' notifications are not read past the id. */
+    private void onNotification(RpcSession s, String method, JsonParser p) throws IOException {
+        if (p.currentToken() != JsonToken.START_ARRAY || p.nextToken() != JsonToken.VALUE_STRING
+                || !monitorId.equals(p.getText())) {
             return;
         }
         monitorLock.lock();
@@ -287,11 +300,11 @@ public final class MonitorCache implements DatabaseCache, AutoCloseable {
                 return;
             }
             switch (method) {
-                case "update" -> publish(applyUpdates1(params.get(1)), false);
-                case "update2" -> publish(applyUpdates2(params.get(1)), false);
+                case "update" -> publish(apply(messages.nextUpdates(p, UpdateReader.Mode.APPLY1), false), false);
+                case "update2" -> publish(apply(messages.nextUpdates(p, UpdateReader.Mode.APPLY2), true), false);
                 case "update3" -> {
-                    lastTxnId = params.get(1).asText();
-                    publish(applyUpdates2(params.get(2)), false);
+                    lastTxnId = MonitorMessages.nextTree(p).asText();
+                    publish(apply(messages.nextUpdates(p, UpdateReader.Mode.APPLY2), true), false);
                 }
                 case "monitor_canceled" -> {
                     monitored = null;
@@ -299,7 +312,7 @@ public final class MonitorCache implements DatabaseCache, AutoCloseable {
                 }
                 default -> { }
             }
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | IOException e) {
             LOG.warn("cannot apply {}; reconnecting to resynchronise", method, e);
             s.close();
         } finally {
@@ -307,77 +320,37 @@ public final class MonitorCache implements DatabaseCache, AutoCloseable {
         }
     }
 
-    /** Applies incremental {@code table-updates2}; returns the changes. */
-    private List<RowChange> applyUpdates2(JsonNode updates) {
-        List<RowChange> changes = new ArrayList<>();
+    /**
+     * Applies decoded row updates; returns the changes. A whole row from an update2 counts as a
+     * change even if equal to the cached one; from a plain monitor's update only if different.
+     */
+    private List<RowChange> apply(List<RowUpdate> updates, boolean v2) {
+        List<RowChange> changes = new ArrayList<>(updates.size());
         dataLock.writeLock().lock();
         try {
-            for (Iterator<Map.Entry<String, JsonNode>> t = updates.fields(); t.hasNext(); ) {
-                Map.Entry<String, JsonNode> te = t.next();
-                TableStore store = stores.get(te.getKey());
-                if (store == null) {
-                    continue;
-                }
-                for (Iterator<Map.Entry<String, JsonNode>> r = te.getValue().fields(); r.hasNext(); ) {
-                    Map.Entry<String, JsonNode> re = r.next();
-                    Uuid uuid = Uuid.of(re.getKey());
-                    JsonNode u = re.getValue();
-                    if (u.has("initial") || u.has("insert")) {
-                        Row row = ValueCodec.decodeFullRow(uuid, u.has("initial") ? u.get("initial") : u.get("insert"),
-                                store.schema(), monitors.get(store.name()).columns());
-                        Row old = store.put(row);
-                        changes.add(old == null ? new RowChange.Inserted(store.name(), row)
-                                : new RowChange.Updated(store.name(), old, row));
-                    } else if (u.has("modify")) {
-                        Row old = store.getUnlocked(uuid);
+            for (RowUpdate u : updates) {
+                TableStore store = u.store();
+                switch (u) {
+                    case RowUpdate.Put put when v2 -> {
+                        Row old = store.put(put.row());
+                        changes.add(old == null ? new RowChange.Inserted(store.name(), put.row())
+                                : new RowChange.Updated(store.name(), old, put.row()));
+                    }
+                    case RowUpdate.Put put -> putAndRecord(store, put.row(), changes);
+                    case RowUpdate.Modify m -> {
+                        Row old = store.getUnlocked(m.uuid());
                         if (old == null) {
-                            throw new IllegalStateException("modify of unknown row " + uuid + " in " + store.name());
+                            throw new IllegalStateException("modify of unknown row " + m.uuid() + " in " + store.name());
                         }
-                        Row row = RowDiff.apply(old, u.get("modify"), store.schema());
+                        Row row = RowDiff.apply(old, m.diff(), store.schema());
                         store.put(row);
                         changes.add(new RowChange.Updated(store.name(), old, row));
-                    } else if (u.has("delete")) {
-                        Row old = store.remove(uuid);
+                    }
+                    case RowUpdate.Delete d -> {
+                        Row old = store.remove(d.uuid());
                         if (old != null) {
                             changes.add(new RowChange.Deleted(store.name(), old));
                         }
-                    }
-                }
-            }
-        } finally {
-            dataLock.writeLock().unlock();
-        }
-        return changes;
-    }
-
-    /** Applies RFC 7047 {@code table-updates} (plain monitor); conditions are applied here. */
-    private List<RowChange> applyUpdates1(JsonNode updates) {
-        List<RowChange> changes = new ArrayList<>();
-        dataLock.writeLock().lock();
-        try {
-            for (Iterator<Map.Entry<String, JsonNode>> t = updates.fields(); t.hasNext(); ) {
-                Map.Entry<String, JsonNode> te = t.next();
-                TableStore store = stores.get(te.getKey());
-                if (store == null) {
-                    continue;
-                }
-                TableMonitor mon = monitors.get(te.getKey());
-                for (Iterator<Map.Entry<String, JsonNode>> r = te.getValue().fields(); r.hasNext(); ) {
-                    Map.Entry<String, JsonNode> re = r.next();
-                    Uuid uuid = Uuid.of(re.getKey());
-                    JsonNode n = re.getValue().get("new");
-                    Row row = n == null || n.isNull() ? null
-                            : ValueCodec.decodeFullRow(uuid, n, store.schema(), mon.columns());
-                    if (row != null && !Conditions.matches(row, mon.where())) {
-                        row = null;
-                    }
-                    if (row == null) {
-                        Row old = store.remove(uuid);
-                        if (old != null) {
-                            changes.add(new RowChange.Deleted(store.name(), old));
-                        }
-                    } else {
-                        putAndRecord(store, row, changes);
                     }
                 }
             }
@@ -391,7 +364,7 @@ public final class MonitorCache implements DatabaseCache, AutoCloseable {
      * Replaces the whole cache by a full state (the reply to a monitor that could not resume)
      * and reports the difference to the previous content.
      */
-    private void replaceAll(JsonNode fullState, boolean v2) {
+    private void replaceAll(List<RowUpdate> fullState) {
         if (everSynced) {
             resyncs.incrementAndGet();
         }
@@ -399,25 +372,9 @@ public final class MonitorCache implements DatabaseCache, AutoCloseable {
         for (String table : stores.keySet()) {
             next.put(table, new HashMap<>());
         }
-        for (Iterator<Map.Entry<String, JsonNode>> t = fullState.fields(); t.hasNext(); ) {
-            Map.Entry<String, JsonNode> te = t.next();
-            TableStore store = stores.get(te.getKey());
-            if (store == null) {
-                continue;
-            }
-            TableMonitor mon = monitors.get(te.getKey());
-            for (Iterator<Map.Entry<String, JsonNode>> r = te.getValue().fields(); r.hasNext(); ) {
-                Map.Entry<String, JsonNode> re = r.next();
-                JsonNode u = re.getValue();
-                JsonNode rowJson = v2 ? (u.has("initial") ? u.get("initial") : u.get("insert")) : u.get("new");
-                if (rowJson == null || rowJson.isNull()) {
-                    continue;
-                }
-                Uuid uuid = Uuid.of(re.getKey());
-                Row row = ValueCodec.decodeFullRow(uuid, rowJson, store.schema(), mon.columns());
-                if (v2 || Conditions.matches(row, mon.where())) {
-                    next.get(te.getKey()).put(uuid, row);
-                }
+        for (RowUpdate u : fullState) {
+            if (u instanceof RowUpdate.Put put) {
+                next.get(put.store().name()).put(put.row().uuid(), put.row());
             }
         }
         List<RowChange> changes = new ArrayList<>();

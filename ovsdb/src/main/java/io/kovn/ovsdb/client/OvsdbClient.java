@@ -3,6 +3,7 @@ package io.kovn.ovsdb.client;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kovn.ovsdb.ops.Operation;
 import io.kovn.ovsdb.ops.TransactionResult;
+import io.kovn.ovsdb.rpc.NotificationHandler;
 import io.kovn.ovsdb.rpc.RpcErrorException;
 import io.kovn.ovsdb.rpc.RpcSession;
 import io.kovn.ovsdb.rpc.SessionClosedException;
@@ -10,6 +11,7 @@ import io.kovn.ovsdb.schema.DatabaseSchema;
 import io.kovn.ovsdb.schema.SchemaVersion;
 import io.kovn.ovsdb.wire.Json;
 import io.kovn.ovsdb.wire.OperationWriter;
+import io.kovn.ovsdb.wire.RawJson;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -61,6 +63,19 @@ public final class OvsdbClient implements AutoCloseable {
     private volatile CompletableFuture<RpcSession> session = new CompletableFuture<>();
     private volatile boolean closed;
     private volatile int endpointIndex;
+
+    /** Hands notifications to the listeners unparsed: each decodes what it needs. */
+    private final NotificationHandler notifications = new NotificationHandler() {
+        @Override
+        public void onNotification(RpcSession s, String method, JsonNode params) {
+            onNotification(s, method, RawJson.of(params));
+        }
+
+        @Override
+        public void onNotification(RpcSession s, String method, RawJson params) {
+            OvsdbClient.this.onNotification(s, method, params);
+        }
+    };
 
     private OvsdbClient(Builder b) {
         this.endpoints = List.copyOf(b.endpoints);
@@ -132,8 +147,8 @@ public final class OvsdbClient implements AutoCloseable {
                     || o instanceof Operation.Mutate || o instanceof Operation.Delete).count();
             counters.recordTransaction(copy.size(), (int) writes);
             return connected()
-                    .thenCompose(rpc -> rpc.call("transact", g -> OperationWriter.writeTransactParams(g, db, copy)))
-                    .thenApply(r -> ResultDecoder.decode(copy, r, s));
+                    .thenCompose(rpc -> rpc.call("transact", g -> OperationWriter.writeTransactParams(g, db, copy), timeout,
+                            p -> ResultDecoder.read(copy, p, s)));
         });
     }
 
@@ -253,7 +268,7 @@ public final class OvsdbClient implements AutoCloseable {
 
     private void establish(int index) throws IOException {
         Endpoint ep = endpoints.get(index);
-        RpcSession s = new RpcSession(Transports.open(ep, tls, connectTimeout), this::onNotification, timeout)
+        RpcSession s = new RpcSession(Transports.open(ep, tls, connectTimeout), notifications, timeout)
                 .start().probeInactivity(inactivityProbe);
         try {
             schemas.clear();
@@ -317,7 +332,7 @@ public final class OvsdbClient implements AutoCloseable {
         }
     }
 
-    private void onNotification(RpcSession s, String method, JsonNode params) {
+    private void onNotification(RpcSession s, String method, RawJson params) {
         for (SessionListener l : listeners) {
             try {
                 l.notification(s, method, params);

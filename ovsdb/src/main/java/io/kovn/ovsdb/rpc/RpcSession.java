@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kovn.ovsdb.wire.Json;
 import io.kovn.ovsdb.wire.JsonFramer;
 import io.kovn.ovsdb.wire.ProtocolException;
+import io.kovn.ovsdb.wire.RawJson;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
@@ -15,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,7 +36,7 @@ public final class RpcSession implements AutoCloseable {
     private final NotificationHandler notifications;
     private final Duration timeout;
     private final AtomicLong nextId = new AtomicLong(1);
-    private final Map<Long, Pending> pending = new ConcurrentHashMap<>();
+    private final Map<Long, Pending<?>> pending = new ConcurrentHashMap<>();
     private final ReentrantLock writeLock = new ReentrantLock();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final CompletableFuture<Throwable> done = new CompletableFuture<>();
@@ -46,7 +48,8 @@ public final class RpcSession implements AutoCloseable {
     private static final java.util.concurrent.ScheduledExecutorService PROBES =
             java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> Thread.ofPlatform().daemon().name("ovsdb-probe").unstarted(r));
 
-    private record Pending(String method, CompletableFuture<JsonNode> future) {}
+    /** The result as a tree; null when the response has none. */
+    private static final Function<RawJson, JsonNode> TREE = r -> r == null ? null : r.tree();
 
     /**
      * @param transport the connected stream; owned by the session from now on
@@ -115,9 +118,32 @@ public final class RpcSession implements AutoCloseable {
 
     /** Sends a streamed request with its own timeout. */
     public CompletableFuture<JsonNode> call(String method, ParamsWriter params, Duration requestTimeout) {
+        return send(method, params, requestTimeout, TREE);
+    }
+
+    /**
+     * Sends a request whose (large) result is decoded by {@code result} straight from the
+     * received bytes, on the reader thread as the response arrives, before the next message is
+     * read. A failure to decode fails the future and leaves the session open.
+     */
+    public <T> CompletableFuture<T> call(String method, JsonNode params, RawJson.Reader<T> result) {
+        return call(method, g -> Json.MAPPER.writeTree(g, params), timeout, result);
+    }
+
+    /** Sends a streamed request with its own timeout, its result decoded by {@code result}. */
+    public <T> CompletableFuture<T> call(String method, ParamsWriter params, Duration requestTimeout, RawJson.Reader<T> result) {
+        return send(method, params, requestTimeout, r -> {
+            if (r == null) {
+                throw new ProtocolException("the response to " + method + " has no result");
+            }
+            return r.read(result);
+        });
+    }
+
+    private <T> CompletableFuture<T> send(String method, ParamsWriter params, Duration requestTimeout, Function<RawJson, T> decode) {
         long id = nextId.getAndIncrement();
-        CompletableFuture<JsonNode> f = new CompletableFuture<>();
-        pending.put(id, new Pending(method, f));
+        CompletableFuture<T> f = new CompletableFuture<>();
+        pending.put(id, new Pending<>(method, f, decode));
         if (closed.get()) {
             pending.remove(id);
             f.completeExceptionally(new SessionClosedException("session to " + transport.peer() + " is closed", done.getNow(null)));
@@ -261,40 +287,11 @@ public final class RpcSession implements AutoCloseable {
     }
 
     private void dispatch(byte[] frame) {
-        JsonNode msg = Json.parse(frame);
-        if (!msg.isObject()) {
-            throw new ProtocolException("JSON-RPC message is not an object");
-        }
-        JsonNode id = msg.get("id");
-        if (msg.has("method")) {
-            String method = msg.get("method").asText();
-            JsonNode params = msg.path("params");
-            if (id == null || id.isNull()) {
-                notifications.onNotification(this, method, params);
-            } else {
-                answer(method, params, id);
-            }
-            return;
-        }
-        if (!msg.has("result") && !msg.has("error")) {
-            throw new ProtocolException("message is neither request nor response: " + Json.text(msg));
-        }
-        if (id == null || !id.canConvertToLong()) {
-            return; // a response to something we never sent (e.g. echo of a stray id): ignore
-        }
-        Pending p = pending.remove(id.asLong());
-        if (p == null) {
-            return; // timed out already
-        }
-        JsonNode error = msg.get("error");
-        if (error != null && !error.isNull()) {
-            p.future().completeExceptionally(new RpcErrorException(p.method(), error));
-        } else {
-            p.future().complete(msg.get("result"));
-        }
+        new Incoming(this, pending, notifications).handle(frame);
     }
 
-    private void answer(String method, JsonNode params, JsonNode id) {
+    /** Answers a request of the peer: {@code echo}, and an error for anything else. */
+    void answer(String method, JsonNode params, JsonNode id) {
         ObjectNode reply = Json.object();
         if (method.equals("echo")) {
             reply.set("result", params);

@@ -1,6 +1,8 @@
 package io.kovn.ovsdb.wire;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
@@ -10,9 +12,14 @@ import java.util.function.Consumer;
  * Not thread-safe: one framer per connection, fed by its reader.
  */
 public final class JsonFramer {
+    /** Buffer chunks grow from 8 KiB to this: a message of megabytes is copied once, when it ends. */
+    private static final int MAX_CHUNK = 1 << 20;
+
     private final int maxMessageBytes;
-    private byte[] buf = new byte[8192];
-    private int len;
+    private final List<byte[]> chunks = new ArrayList<>(); // filled chunks of the current message
+    private byte[] chunk = new byte[8192];
+    private int used; // bytes of chunk in use
+    private int len; // bytes of the current message buffered so far
     private int depth;
     private boolean inString;
     private boolean escape;
@@ -39,8 +46,13 @@ public final class JsonFramer {
         }
         int end = off + n;
         int start = off; // first byte of the current message within data, when len == 0 and depth > 0
-        for (int i = off; i < end; i++) {
-            byte b = data[i];
+        int i = off;
+        while (i < end) {
+            if (inString) {
+                i = skipString(data, i, end);
+                continue;
+            }
+            byte b = data[i++];
             if (depth == 0) {
                 if (b == ' ' || b == '\n' || b == '\r' || b == '\t') {
                     continue;
@@ -51,31 +63,15 @@ public final class JsonFramer {
                             + " between messages (expected '{')");
                 }
                 depth = 1;
-                start = i;
-                continue;
-            }
-            if (inString) {
-                if (escape) {
-                    escape = false;
-                } else if (b == '\\') {
-                    escape = true;
-                } else if (b == '"') {
-                    inString = false;
-                }
+                start = i - 1;
                 continue;
             }
             switch (b) {
                 case '"' -> inString = true;
                 case '{', '[' -> depth++;
                 case '}', ']' -> {
-                    depth--;
-                    if (depth == 0) {
-                        append(data, start, i + 1 - start);
-                        out.accept(Arrays.copyOf(buf, len));
-                        len = 0;
-                        if (buf.length > 1 << 20) {
-                            buf = new byte[8192]; // release a large buffer after a large message
-                        }
+                    if (--depth == 0) {
+                        out.accept(message(data, start, i - start));
                     }
                 }
                 default -> { }
@@ -86,23 +82,79 @@ public final class JsonFramer {
         }
     }
 
+    /** Moves past string content (most of the bytes of a monitor update); returns where scanning goes on. */
+    private int skipString(byte[] data, int i, int end) {
+        if (escape) {
+            escape = false;
+            return i + 1;
+        }
+        while (i < end) {
+            byte b = data[i];
+            if (b == '"') {
+                inString = false;
+                return i + 1;
+            }
+            if (b == '\\') {
+                escape = true;
+                return i + 1;
+            }
+            i++;
+        }
+        return i;
+    }
+
     /** Whether a message has begun but not ended. */
     public boolean inMessage() {
         return depth > 0;
+    }
+
+    /** The message that ends with these bytes, in an array of its own; the buffer is emptied. */
+    private byte[] message(byte[] data, int from, int n) {
+        if (len == 0) {
+            checkSize(n);
+            return Arrays.copyOfRange(data, from, from + n); // all of it in this read
+        }
+        append(data, from, n);
+        byte[] msg = new byte[len];
+        int at = 0;
+        for (byte[] c : chunks) {
+            System.arraycopy(c, 0, msg, at, c.length);
+            at += c.length;
+        }
+        System.arraycopy(chunk, 0, msg, at, used);
+        if (!chunks.isEmpty()) {
+            chunks.clear();
+            chunk = new byte[8192]; // release a large message's chunks
+        }
+        used = 0;
+        len = 0;
+        return msg;
     }
 
     private void append(byte[] data, int from, int n) {
         if (n <= 0) {
             return;
         }
-        if ((long) len + n > maxMessageBytes) {
+        checkSize((long) len + n);
+        len += n;
+        while (n > 0) {
+            if (used == chunk.length) {
+                chunks.add(chunk);
+                chunk = new byte[Math.min(chunk.length * 2, MAX_CHUNK)];
+                used = 0;
+            }
+            int k = Math.min(n, chunk.length - used);
+            System.arraycopy(data, from, chunk, used, k);
+            used += k;
+            from += k;
+            n -= k;
+        }
+    }
+
+    private void checkSize(long n) {
+        if (n > maxMessageBytes) {
             failed = true;
             throw new ProtocolException("message larger than " + maxMessageBytes + " bytes");
         }
-        if (len + n > buf.length) {
-            buf = Arrays.copyOf(buf, Math.max(buf.length * 2, len + n));
-        }
-        System.arraycopy(data, from, buf, len, n);
-        len += n;
     }
 }

@@ -129,4 +129,44 @@ class MonitorCacheTest {
                     .isEqualTo(ServerDump.rows(ovn, ovn.nb(), client.getSchema(NB), "Address_Set"));
         }
     }
+
+    @ParameterizedTest
+    @EnumSource(MonitorMethod.class)
+    void largeSetsFollowInsertsAndMutationsAsTheServerHoldsThem(MonitorMethod method) {
+        String prefix = "big-" + method.name().toLowerCase();
+        try (MonitorCache cache = MonitorCache.start(client, NB,
+                List.of(TableMonitor.where("Address_Set", Condition.externalId("test", prefix))), method)) {
+            // a bulk insert arrives as one update; sets of 64 addresses and more are kept as decoded
+            List<io.kovn.ovsdb.ops.Operation> ops = new java.util.ArrayList<>();
+            for (int s = 0; s < 20; s++) {
+                Set<String> addrs = new HashSet<>();
+                for (int a = 0; a < 30 + 100 * s; a++) {
+                    addrs.add("10." + s + "." + a / 256 + "." + a % 256);
+                }
+                ops.add(Ops.insert("Address_Set", Map.of("name", prefix + s, "addresses", addrs, "external_ids", Map.of("test", prefix))));
+            }
+            client.transact(NB, ops);
+            await().atMost(WAIT).until(() -> cache.table("Address_Set").size() == 20);
+            Object decoded = cache.table("Address_Set").byName(prefix + "19").getFirst().get("addresses");
+            assertThat(decoded).isInstanceOf(io.kovn.ovsdb.data.AtomSet.class).asInstanceOf(
+                    org.assertj.core.api.InstanceOfAssertFactories.COLLECTION).hasSize(1930);
+            // mutations: layered over the decoded set, then compacted once the changes grow
+            for (int s = 0; s < 20; s += 3) {
+                Row row = cache.table("Address_Set").byName(prefix + s).getFirst();
+                for (int k = 0; k < 40; k++) {
+                    client.transact(NB, List.of(Ops.mutate("Address_Set", row.uuid(),
+                            Mutation.insertOne("addresses", "11.0." + s + "." + k),
+                            Mutation.deleteOne("addresses", "10." + s + ".0." + k))));
+                }
+            }
+            Set<Row> server = new HashSet<>(ServerDump.rows(ovn, ovn.nb(), client.getSchema(NB), "Address_Set"));
+            server.removeIf(r -> !prefix.equals(r.stringMap("external_ids").get("test")));
+            await().atMost(WAIT).until(() -> new HashSet<>(cache.table("Address_Set").rows()).equals(server));
+            // and a second cache, filled from the initial monitor reply, holds the same
+            try (MonitorCache second = MonitorCache.start(client, NB,
+                    List.of(TableMonitor.where("Address_Set", Condition.externalId("test", prefix))), method)) {
+                assertThat(new HashSet<>(second.table("Address_Set").rows())).isEqualTo(server);
+            }
+        }
+    }
 }

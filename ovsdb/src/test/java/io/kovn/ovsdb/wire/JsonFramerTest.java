@@ -92,6 +92,43 @@ class JsonFramerTest {
     }
 
     @Test
+    void assemblesMessagesOfMegabytesWhateverTheReadSizes() {
+        StringBuilder big = new StringBuilder("{\"method\":\"update2\",\"params\":[\"m\",{\"T\":{");
+        for (int i = 0; i < 60_000; i++) {
+            big.append(i == 0 ? "" : ",").append("\"r").append(i).append("\":{\"s\":\"q\\\" } ] \\\\ ").append(i).append("\"}");
+        }
+        big.append("}}],\"id\":null}");
+        String[] messages = {MESSAGES[0], big.toString(), MESSAGES[2], big.toString(), MESSAGES[4]};
+        byte[] s = String.join(" ", messages).getBytes(StandardCharsets.UTF_8);
+        assertThat(s.length).isGreaterThan(2 << 20); // messages span many chunks
+        Random rnd = new Random(11);
+        for (int round = 0; round < 5; round++) {
+            List<Integer> cuts = new ArrayList<>();
+            for (int at = rnd.nextInt(200_000); at < s.length; at += 1 + rnd.nextInt(round % 2 == 0 ? 70_000 : 300)) {
+                cuts.add(at);
+            }
+            List<String> out = feed(new JsonFramer(), s, cuts.stream().mapToInt(Integer::intValue).toArray());
+            assertThat(out).hasSize(messages.length);
+            for (int i = 0; i < messages.length; i++) {
+                assertThat(out.get(i)).as("message %d, round %d", i, round).isEqualTo(messages[i]);
+            }
+        }
+        Json.parse(big.toString()); // the generated message is valid JSON
+    }
+
+    @Test
+    void refusesAMessageThatGrowsPastTheLimitAcrossReads() {
+        JsonFramer f = new JsonFramer(10_000);
+        byte[] chunk = "\"0123456789\",".repeat(100).getBytes(StandardCharsets.UTF_8);
+        f.feed(new byte[] {'{', '"', 'a', '"', ':', '['}, 0, 6, x -> { });
+        assertThatThrownBy(() -> {
+            for (int i = 0; i < 20; i++) {
+                f.feed(chunk, 0, chunk.length, x -> { });
+            }
+        }).isInstanceOf(ProtocolException.class).hasMessageContaining("larger than 10000");
+    }
+
+    @Test
     void reportsAnUnfinishedMessage() {
         JsonFramer f = new JsonFramer();
         byte[] b = "{\"a\":[1,".getBytes(StandardCharsets.UTF_8);

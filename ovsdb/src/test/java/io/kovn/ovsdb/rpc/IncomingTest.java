@@ -1,0 +1,158 @@
+package io.kovn.ovsdb.rpc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.kovn.ovsdb.wire.Json;
+import io.kovn.ovsdb.wire.ProtocolException;
+import io.kovn.ovsdb.wire.RawJson;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Messages are read in one pass whatever the order of their members: a notification's params and
+ * a response's result reach their reader the same in ovsdb-server's order and in any other.
+ */
+@Timeout(10)
+class IncomingTest {
+    private final ScriptedPeer peer = new ScriptedPeer();
+    private final BlockingQueue<String> notified = new LinkedBlockingQueue<>();
+    private final RpcSession session = new RpcSession(peer, new NotificationHandler() {
+        @Override
+        public void onNotification(RpcSession s, String method, JsonNode params) {
+            throw new AssertionError("the raw form is delivered");
+        }
+
+        @Override
+        public void onNotification(RpcSession s, String method, RawJson params) {
+            // read as a stream, the way the monitor cache does
+            notified.add(method + " " + params.read(p -> Json.MAPPER.readTree(p)));
+        }
+    }, Duration.ofSeconds(5)).start();
+
+    @AfterEach
+    void close() {
+        session.close();
+    }
+
+    @Test
+    void notificationParamsAreTheSameInEveryMemberOrder() throws Exception {
+        String params = "[\"m\",{\"T\":{\"u\":{\"insert\":{\"s\":\"a\\\"}\"}}}}]";
+        peer.send("{\"id\":null,\"method\":\"update2\",\"params\":" + params + "}");
+        peer.send("{\"params\":" + params + ",\"method\":\"update2\",\"id\":null}");
+        peer.send("{\"method\":\"update2\",\"params\":" + params + "}"); // no id at all: a notification too
+        String expected = "update2 " + Json.parse(params);
+        for (int i = 0; i < 3; i++) {
+            assertThat(notified.poll(5, TimeUnit.SECONDS)).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void aResultReachesItsReaderInEitherOrder() throws Exception {
+        CompletableFuture<List<String>> first = session.call("list_dbs", Json.array(), IncomingTest::strings);
+        CompletableFuture<List<String>> second = session.call("list_dbs", Json.array(), IncomingTest::strings);
+        peer.send("{\"id\":1,\"result\":[\"A\",\"B\"],\"error\":null}");
+        peer.send("{\"result\":[\"C\"],\"error\":null,\"id\":2}");
+        assertThat(first.get(5, TimeUnit.SECONDS)).containsExactly("A", "B");
+        assertThat(second.get(5, TimeUnit.SECONDS)).containsExactly("C");
+    }
+
+    @Test
+    void anErrorAfterTheResultFailsTheRequest() {
+        CompletableFuture<List<String>> f = session.call("list_dbs", Json.array(), IncomingTest::strings);
+        peer.send("{\"id\":1,\"result\":[\"A\"],\"error\":\"boom\"}");
+        assertThatThrownBy(() -> f.get(5, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                .hasCauseInstanceOf(RpcErrorException.class);
+    }
+
+    @Test
+    void aResultItsReaderRefusesFailsTheRequestNotTheSession() throws Exception {
+        CompletableFuture<List<String>> bad = session.call("list_dbs", Json.array(), p -> {
+            throw new ProtocolException("not what a list_dbs result is");
+        });
+        peer.send("{\"id\":1,\"result\":[\"A\"],\"error\":null}");
+        assertThatThrownBy(() -> bad.get(5, TimeUnit.SECONDS)).hasCauseInstanceOf(ProtocolException.class);
+        CompletableFuture<JsonNode> next = session.call("list_dbs", Json.array());
+        peer.send("{\"id\":2,\"result\":[\"B\"],\"error\":null}");
+        assertThat(next.get(5, TimeUnit.SECONDS)).isEqualTo(Json.parse("[\"B\"]"));
+        assertThat(session.isOpen()).isTrue();
+    }
+
+    @Test
+    void aSyntaxErrorInsideAResultEndsTheSession() throws Exception {
+        CompletableFuture<List<String>> f = session.call("list_dbs", Json.array(), IncomingTest::strings);
+        peer.send("{\"id\":1,\"result\":[\"A\",,\"B\"],\"error\":null}");
+        assertThatThrownBy(() -> f.get(5, TimeUnit.SECONDS)).hasCauseInstanceOf(SessionClosedException.class);
+        assertThat(session.closed().get(5, TimeUnit.SECONDS)).isInstanceOf(ProtocolException.class);
+    }
+
+    @Test
+    void answersAnEchoWhoseParamsComeBeforeItsMethod() throws Exception {
+        peer.send("{\"params\":[\"ping\"],\"id\":\"e1\",\"method\":\"echo\"}");
+        JsonNode reply = Json.parse(peer.written.poll(5, TimeUnit.SECONDS));
+        assertThat(reply.get("id").asText()).isEqualTo("e1");
+        assertThat(Json.text(reply.get("result"))).isEqualTo("[\"ping\"]");
+    }
+
+    private static List<String> strings(com.fasterxml.jackson.core.JsonParser p) throws IOException {
+        List<String> out = new java.util.ArrayList<>();
+        while (p.nextToken() != com.fasterxml.jackson.core.JsonToken.END_ARRAY) {
+            out.add(p.getText());
+        }
+        return out;
+    }
+
+    /** A transport whose peer is the test: what it sends is read by the session, what the session writes is kept. */
+    private static final class ScriptedPeer implements Transport {
+        private final BlockingQueue<byte[]> incoming = new LinkedBlockingQueue<>();
+        final BlockingQueue<String> written = new LinkedBlockingQueue<>();
+        private volatile boolean closed;
+
+        void send(String message) {
+            incoming.add(message.getBytes(StandardCharsets.UTF_8));
+        }
+
+        @Override
+        public int read(byte[] buf) throws IOException {
+            try {
+                byte[] b = incoming.take();
+                if (b.length == 0) {
+                    return -1;
+                }
+                System.arraycopy(b, 0, buf, 0, b.length);
+                return b.length;
+            } catch (InterruptedException e) {
+                throw new IOException(e);
+            }
+        }
+
+        @Override
+        public void write(byte[] data, int off, int len) {
+            if (!closed) {
+                written.add(new String(data, off, len, StandardCharsets.UTF_8));
+            }
+        }
+
+        @Override
+        public String peer() {
+            return "scripted";
+        }
+
+        @Override
+        public void close() {
+            closed = true;
+            incoming.add(new byte[0]);
+        }
+    }
+}

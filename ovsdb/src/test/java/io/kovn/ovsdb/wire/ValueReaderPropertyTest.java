@@ -1,0 +1,104 @@
+package io.kovn.ovsdb.wire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.core.JsonToken;
+import io.kovn.ovsdb.data.AtomSet;
+import io.kovn.ovsdb.data.Uuid;
+import io.kovn.ovsdb.schema.AtomicType;
+import io.kovn.ovsdb.schema.ColumnType;
+import java.nio.charset.StandardCharsets;
+import java.util.Set;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.statistics.Statistics;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** The streaming decoder gives exactly what {@link ValueCodec} gives from a tree, for every type and wire form. */
+class ValueReaderPropertyTest {
+
+    @Provide
+    Arbitrary<WireValues.Case> cases() {
+        return WireValues.cases();
+    }
+
+    @Property(tries = 3000)
+    void decodesEveryValueAsTheTreeDecoderDoesAndFailsWhereItFails(@ForAll("cases") WireValues.Case c) {
+        Object expected;
+        try {
+            expected = ValueCodec.decode(c.json(), c.type());
+        } catch (ProtocolException refused) {
+            Statistics.collect("refused");
+            assertThatThrownBy(() -> read(c.type(), Json.text(c.json()))).isInstanceOf(ProtocolException.class);
+            return;
+        }
+        Object actual = read(c.type(), Json.text(c.json()));
+        Statistics.collect(actual instanceof AtomSet ? "large set" : actual.getClass().getSimpleName());
+        assertThat(actual).isEqualTo(expected);
+        if (actual instanceof Set<?> s && s.size() >= AtomSet.LARGE) {
+            assertThat(actual).isInstanceOf(AtomSet.class);
+            assertThat(actual.hashCode()).isEqualTo(expected.hashCode());
+        } else {
+            assertThat(actual.getClass()).isEqualTo(expected.getClass()); // same immutable set, map or atom class
+        }
+    }
+
+    /** Decodes the whole text as one value and checks the parser was left on the value's last token. */
+    private static Object read(ColumnType type, String text) {
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        return RawJson.of(bytes, 0, bytes.length).read(p -> {
+            Object v = new ValueReader().read(p, type);
+            assertThat(p.nextToken()).as("tokens after the value").isNull();
+            return v;
+        });
+    }
+
+    @ParameterizedTest
+    @MethodSource("io.kovn.ovsdb.wire.ValueCodecTest#wellFormed")
+    void decodesTheCodecTestsWellFormedValues(ColumnType type, String json, Object expected) {
+        assertThat(read(type, json)).isEqualTo(expected);
+    }
+
+    @ParameterizedTest
+    @MethodSource("io.kovn.ovsdb.wire.ValueCodecTest#malformed")
+    void refusesTheCodecTestsMalformedValues(ColumnType type, String json) {
+        assertThatThrownBy(() -> read(type, json)).isInstanceOf(ProtocolException.class);
+    }
+
+    @Property(tries = 200)
+    void enumStringsAreTheSchemasOwnInstances(@ForAll boolean to) {
+        String wire = to ? "to-lport" : "from-lport";
+        ColumnType type = new ColumnType(WireValues.ENUM, null, 1, 1);
+        Object v = read(type, "\"" + wire + "\"");
+        assertThat(v).isEqualTo(wire);
+        assertThat(WireValues.ENUM.enumValues().stream().anyMatch(e -> e == v)).isTrue();
+    }
+
+    @Property(tries = 100)
+    void upperCaseUuidsAreLowerCased(@ForAll long hi, @ForAll long lo) {
+        String u = new java.util.UUID(hi, lo).toString();
+        Object v = read(ColumnType.scalar(AtomicType.UUID), "[\"uuid\",\"" + u.toUpperCase(java.util.Locale.ROOT) + "\"]");
+        assertThat(v).isEqualTo(Uuid.of(u));
+    }
+
+    @Property(tries = 50)
+    void leavesTheParserOnTheValuesLastTokenInsideAnArray(@ForAll("cases") WireValues.Case c) {
+        String text = "[" + Json.text(c.json()) + ",\"after\"]";
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        RawJson.of(bytes, 0, bytes.length).read(p -> {
+            p.nextToken();
+            try {
+                new ValueReader().read(p, c.type());
+            } catch (ProtocolException malformed) {
+                return null;
+            }
+            assertThat(p.nextToken()).isEqualTo(JsonToken.VALUE_STRING);
+            assertThat(p.getText()).isEqualTo("after");
+            return null;
+        });
+    }
+}
