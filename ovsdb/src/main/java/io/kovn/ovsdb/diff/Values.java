@@ -51,12 +51,10 @@ final class Values {
         if (elements.isEmpty()) {
             return Set.of();
         }
-        if (elements instanceof io.kovn.ovsdb.data.AtomSet set) {
-            return set; // decoded from the wire: plain atoms, immutable, hashed already
-        }
         if (elements instanceof io.kovn.ovsdb.data.FrozenValue && elements instanceof Set<?> set) {
-            // plain atoms and immutable by contract: kept as it is (its own contains() serves the
-            // diff's look-ups); a zone's first write inserts a million addresses without copying them
+            // plain atoms and immutable by contract (a decoded AtomSet, a translation's frozen set):
+            // kept as it is, its own contains() serves the diff's look-ups; a zone's first write
+            // inserts a million addresses without copying them
             return set;
         }
         if (elements instanceof Set<?> set && set.stream().allMatch(Values::isPlainAtom)) {
