@@ -190,7 +190,8 @@ public final class IncrementalTranslator {
 
     /**
      * Pods by object identity first: an informer hands out the same object until the pod changes,
-     * so a converged cluster of 10,000 pods costs 10,000 identity lookups, not string keys.
+     * and lists its pods in a stable order, so a converged cluster of 10,000 pods costs 10,000
+     * pointer comparisons with the previous snapshot, not string keys.
      */
     private void podChanges(PolicySnapshot snapshot, ClusterChanges changes) {
         java.util.List<Pod> now = snapshot.pods();

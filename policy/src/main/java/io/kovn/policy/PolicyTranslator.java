@@ -272,15 +272,13 @@ public final class PolicyTranslator {
             touchedAcls.clear();
         }
 
-        private static final PolicyRows NONE = new PolicyRows(List.of(), List.of(), List.of(), List.of());
-
         void add(Object key, PolicyRows rows) {
             if (!made.add(key)) {
                 throw new IllegalStateException("two contributions with key " + key);
             }
             PolicyRows before = contributions.put(key, rows);
             if (before != rows) {
-                replace(before == null ? NONE : before, rows);
+                replace(before == null ? PolicyRows.NONE : before, rows);
             }
         }
 
@@ -289,7 +287,7 @@ public final class PolicyTranslator {
                 var e = it.next();
                 if (!made.contains(e.getKey())) {
                     it.remove();
-                    replace(e.getValue(), NONE);
+                    replace(e.getValue(), PolicyRows.NONE);
                 }
             }
         }

@@ -56,7 +56,7 @@ public final class StatefulPods {
      */
     public static PolicyRows rows(PolicySnapshot snapshot, DesiredPolicyState state) {
         if (state.acls().isEmpty()) {
-            return new PolicyRows(List.of(), List.of(), List.of(), List.of());
+            return PolicyRows.NONE;
         }
         TreeSet<String> ports = new TreeSet<>();
         for (Pod pod : snapshot.pods()) {

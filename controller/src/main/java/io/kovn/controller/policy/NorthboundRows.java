@@ -62,7 +62,7 @@ public final class NorthboundRows {
      * @param switchPorts logical switch port name to its uuid, as the NB holds them now
      */
     public static DesiredState of(DesiredPolicyState state, Map<String, Uuid> switchPorts) {
-        return of(state, new PolicyRows(List.of(), List.of(), List.of(), List.of()), switchPorts);
+        return of(state, PolicyRows.NONE, switchPorts);
     }
 
     /**
