@@ -23,7 +23,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -234,7 +233,7 @@ final class MonitorReceive {
                 addrs.add("10." + (a / 65536 + s % 4) + "." + (a / 256) % 256 + "." + a % 256);
             }
             ops.add(Ops.insert("Address_Set", Map.of("name", "a" + (1_000_000 + s), "addresses", addrs,
-                    "external_ids", ownerIds("AdminNetworkPolicy", "anp" + s + ":Ingress:0:v4"))));
+                    "external_ids", OvsdbBulkLoadBench.ownerIds("AdminNetworkPolicy", "anp" + s + ":Ingress:0:v4"))));
         }
         List<List<NamedUuid>> groupAcls = new ArrayList<>();
         for (int g = 0; g < PORT_GROUPS; g++) {
@@ -250,7 +249,7 @@ final class MonitorReceive {
                     "log", n % 7 == 0,
                     "name", Set.of("ANP:anp" + n / 20 + ":Ingress:" + n % 20),
                     "meter", Set.of("acl-logging"),
-                    "external_ids", ownerIds("AdminNetworkPolicy", "anp" + n / 20 + ":Ingress:" + n % 20))).named("acl" + n);
+                    "external_ids", OvsdbBulkLoadBench.ownerIds("AdminNetworkPolicy", "anp" + n / 20 + ":Ingress:" + n % 20))).named("acl" + n);
             ops.add(acl);
             groupAcls.get(n % PORT_GROUPS).add(acl.ref());
         }
@@ -260,18 +259,9 @@ final class MonitorReceive {
                 members.add(ports.get((g * 4 + p) % ports.size()));
             }
             ops.add(Ops.insert("Port_Group", Map.of("name", "pg" + g, "acls", Set.copyOf(groupAcls.get(g)), "ports", members,
-                    "external_ids", ownerIds("AdminNetworkPolicy", "anp" + g))));
+                    "external_ids", OvsdbBulkLoadBench.ownerIds("AdminNetworkPolicy", "anp" + g))));
         }
         return ops;
-    }
-
-    private static Map<String, String> ownerIds(String type, String key) {
-        Map<String, String> m = new LinkedHashMap<>();
-        m.put("k8s.ovn.org/owner-controller", "default-network-controller");
-        m.put("k8s.ovn.org/owner-type", type);
-        m.put("k8s.ovn.org/name", key);
-        m.put("k8s.ovn.org/id", "default-network-controller:" + type + ":" + key);
-        return m;
     }
 
     /** The id of the reader thread the client started (the newest {@code ovsdb-reader} thread). */

@@ -226,7 +226,8 @@ public final class OvsdbBulkLoadBench {
         return ops;
     }
 
-    private static Map<String, String> ownerIds(String type, String key) {
+    /** The external_ids kovn writes on a policy row (also {@link MonitorReceive}'s data set). */
+    static Map<String, String> ownerIds(String type, String key) {
         Map<String, String> m = new LinkedHashMap<>();
         m.put("k8s.ovn.org/owner-controller", "default-network-controller");
         m.put("k8s.ovn.org/owner-type", type);
