@@ -114,22 +114,7 @@ public final class FrozenSortedSet extends AbstractSet<String> implements Sorted
 
     @Override
     public Iterator<String> iterator() {
-        return new Iterator<>() {
-            private int next;
-
-            @Override
-            public boolean hasNext() {
-                return next < elements.length;
-            }
-
-            @Override
-            public String next() {
-                if (next >= elements.length) {
-                    throw new NoSuchElementException();
-                }
-                return elements[next++];
-            }
-        };
+        return Arrays.asList(elements).iterator(); // a view: no copy, and remove() is refused
     }
 
     /** The elements of one IP family (addresses or CIDRs): itself when all are of that family. */
