@@ -9,6 +9,7 @@ import io.kovn.controller.policy.PolicyControllerConfig;
 import io.kovn.controller.zone.ZoneController;
 import io.kovn.controller.zone.ZoneControllerConfig;
 import io.kovn.k8s.apiserver.EmbeddedApiServer;
+import io.kovn.k8s.runtime.SharedInformers;
 import io.kovn.ovn.ids.ObjectId;
 import io.kovn.ovsdb.client.TrafficCounters;
 import io.kovn.policy.evaluator.PolicyEvaluator;
@@ -68,13 +69,14 @@ public final class PolicyConvergenceBench {
         Report report = new Report();
         try (EmbeddedApiServer api = EmbeddedApiServer.start();
              KubernetesClient client = api.newClient();
-             OvnDatabases db = OvnDatabases.start(OvnDatabases.Config.nbSb())) {
+             OvnDatabases db = OvnDatabases.start(OvnDatabases.Config.nbSb());
+             SharedInformers informers = new SharedInformers(client)) {
             long t = System.nanoTime();
             cluster.create(client);
             System.out.printf("API objects created in %.1f s%n", (System.nanoTime() - t) / 1e9);
             t = System.nanoTime();
             ZoneController zone = ZoneController.start(ZoneControllerConfig.of(PolicyBenchCluster.ZONE,
-                    db.nb().unixEndpoint(), db.sb().unixEndpoint()), client);
+                    db.nb().unixEndpoint(), db.sb().unixEndpoint()), informers);
             int ports = 2 + (PolicyBenchCluster.NODES - 1) + localPods;
             BenchStats.waitFor(() -> zone.databases().nbCache().table("Logical_Switch_Port").size() >= ports, 180_000);
             BenchStats.waitQuiet(zone::idle, 100, 60_000);
@@ -82,7 +84,7 @@ public final class PolicyConvergenceBench {
                     ports, (System.nanoTime() - t) / 1e9);
 
             try (NorthboundObserver observer = NorthboundObserver.connect(db.nb().unixEndpoint())) {
-                PolicyController policies = converge(db, client, report, observer);
+                PolicyController policies = converge(db, informers, report, observer);
                 report.raw = RawBaseline.load(policies.northbound().cache(), ObjectId.DEFAULT_CONTROLLER);
                 report.rawWatched = RawBaseline.load(policies.northbound().cache(), ObjectId.DEFAULT_CONTROLLER, true);
                 report.convergedRows = RawBaseline.rowCounts(policies.northbound().cache(), ObjectId.DEFAULT_CONTROLLER);
@@ -103,7 +105,7 @@ public final class PolicyConvergenceBench {
 
                 t = System.nanoTime();
                 PolicyController again = PolicyController.start(PolicyControllerConfig.of(PolicyBenchCluster.ZONE,
-                        db.nb().unixEndpoint()), client);
+                        db.nb().unixEndpoint()), informers);
                 BenchStats.waitFor(() -> again.reconciler().reconciles() > 0, 120_000);
                 BenchStats.waitQuiet(again::idle, 100, 60_000);
                 report.restartMs = ms(System.nanoTime() - t) - 100;
@@ -139,7 +141,7 @@ public final class PolicyConvergenceBench {
      * Starts the policy controller on the converged zone and waits until it has written everything;
      * {@code observer} records the policy rows it holds after each update meanwhile.
      */
-    private static PolicyController converge(OvnDatabases db, KubernetesClient client, Report r, NorthboundObserver observer)
+    private static PolicyController converge(OvnDatabases db, SharedInformers informers, Report r, NorthboundObserver observer)
             throws Exception {
         long heapBefore = BenchStats.usedHeapAfterGc();
         long pid = db.nb().pid().orElseThrow();
@@ -149,7 +151,7 @@ public final class PolicyConvergenceBench {
         long t0 = System.nanoTime();
         r.convergeStart = t0;
         PolicyController policies = PolicyController.start(PolicyControllerConfig.of(PolicyBenchCluster.ZONE,
-                db.nb().unixEndpoint()), client);
+                db.nb().unixEndpoint()), informers);
         r.startNs = System.nanoTime() - t0;
         BenchStats.waitFor(() -> policies.reconciler().reconciles() > 0 && policies.idle(), 300_000);
         r.convergeNs = System.nanoTime() - t0;

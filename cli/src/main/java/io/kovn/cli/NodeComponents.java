@@ -10,6 +10,7 @@ import io.kovn.controller.zone.ZoneControllerConfig;
 import io.kovn.k8s.events.EventRecorder;
 import io.kovn.k8s.runtime.ControllerMetrics;
 import io.kovn.k8s.runtime.PrometheusControllerMetrics;
+import io.kovn.k8s.runtime.SharedInformers;
 import io.kovn.node.NodeAgent;
 import io.kovn.node.NodeAgentConfig;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -66,12 +67,15 @@ final class NodeComponents implements AutoCloseable {
             if (settings.agent().isPresent() && agent == null) {
                 agent = NodeAgent.start(client, settings.agent().get());
             }
+            // Pods and nodes are listed, watched and cached once for both controllers; closed last.
+            SharedInformers informers = new SharedInformers(client);
+            running.push(informers);
             zone = ZoneController.start(ZoneControllerConfig.of(settings.nodeName(), settings.nbEndpoint(),
                     settings.sbEndpoint(), events(client, "kovn-zone-controller"), trustZoneMetrics)
-                    .withControllerMetrics(controllerMetrics), client);
+                    .withControllerMetrics(controllerMetrics), informers);
             running.push(zone);
             policies = PolicyController.start(PolicyControllerConfig.of(settings.nodeName(), settings.nbEndpoint(),
-                    events(client, "kovn-policy-controller"), registry).withControllerMetrics(controllerMetrics), client);
+                    events(client, "kovn-policy-controller"), registry).withControllerMetrics(controllerMetrics), informers);
             running.push(policies);
             up = true;
         } catch (RuntimeException e) {

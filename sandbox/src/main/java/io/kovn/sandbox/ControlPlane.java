@@ -10,6 +10,7 @@ import io.kovn.controller.zone.TrustZoneMetrics;
 import io.kovn.controller.zone.ZoneController;
 import io.kovn.controller.zone.ZoneControllerConfig;
 import io.kovn.k8s.events.EventRecorder;
+import io.kovn.k8s.runtime.SharedInformers;
 import io.kovn.sandbox.infra.EmulatedNode;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Clock;
@@ -33,6 +34,8 @@ final class ControlPlane implements AutoCloseable {
     private final TrustZoneMetrics trustZoneMetrics;
     private final Deque<AutoCloseable> running = new ArrayDeque<>();
     private final List<ZoneController> zones = new ArrayList<>();
+    // One informer per kind for every zone of the sandbox, as in one kovn process per node.
+    private SharedInformers informers;
 
     ControlPlane(KubernetesClient client, PrometheusRegistry registry) {
         this.client = client;
@@ -53,12 +56,16 @@ final class ControlPlane implements AutoCloseable {
 
     /** The zone controller of a node and, beside it on the same NB, its network-policy controller. */
     ZoneController startZone(EmulatedNode node) {
+        if (informers == null) {
+            informers = new SharedInformers(client);
+            running.push(informers); // popped, so closed, after every controller on it
+        }
         ZoneController zone = ZoneController.start(ZoneControllerConfig.of(node.name(), "unix:" + node.nbSocket(),
-                "unix:" + node.sbSocket(), events("kovn-zone-controller", node.name()), trustZoneMetrics), client);
+                "unix:" + node.sbSocket(), events("kovn-zone-controller", node.name()), trustZoneMetrics), informers);
         running.push(zone);
         zones.add(zone);
         PolicyController policies = PolicyController.start(PolicyControllerConfig.of(node.name(), "unix:" + node.nbSocket(),
-                events("kovn-policy-controller", node.name()), registry), client);
+                events("kovn-policy-controller", node.name()), registry), informers);
         running.push(policies);
         return zone;
     }

@@ -10,13 +10,12 @@ import io.kovn.k8s.api.policy.AdminNetworkPolicy;
 import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
 import io.kovn.k8s.events.ConditionWriter;
 import io.kovn.k8s.runtime.Controller;
-import io.kovn.k8s.runtime.Informers;
+import io.kovn.k8s.runtime.SharedInformers;
 import io.kovn.ovn.nb.LogicalSwitchPort;
 import io.kovn.ovsdb.cache.CacheListener;
 import io.kovn.ovsdb.cache.CacheUpdate;
 import io.kovn.ovsdb.cache.RowChange;
 import java.time.Clock;
-import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * (tier 1) and the BaselineAdminNetworkPolicy (tier 3) in the zone's NB, next to the zone controller
  * that makes the pods' switch ports.
  *
- * <p>Wiring: informers on namespaces, pods, nodes, NetworkPolicies, ANPs and BANPs (through
+ * <p>Wiring: informers on namespaces, pods, nodes, NetworkPolicies, ANPs and BANPs (its own, or
+ * shared with the process's other controllers through {@link SharedInformers}; through
  * {@link RelevantChanges}: only changes the translation reads), and the NB monitor cache, all feed one
  * key into a {@link Controller} running {@link PolicyReconciler}. A switch
  * port inserted or deleted re-queues it (a pod whose port appears after its last event still joins its
@@ -48,37 +48,30 @@ public final class PolicyController implements AutoCloseable {
     private final PolicyControllerConfig config;
     private final PolicyNorthbound nb;
     private final PolicyControllerMetrics metrics;
-    private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
+    private final SharedInformers.Lease lease;
     private final PolicyReconciler reconciler;
     private final Controller<String> controller;
     private final CacheListener nbListener;
 
-    private PolicyController(PolicyControllerConfig config, KubernetesClient client, PolicyNorthbound nb)
+    private PolicyController(PolicyControllerConfig config, SharedInformers.Lease lease, PolicyNorthbound nb)
             throws InterruptedException {
         this.config = config;
         this.nb = nb;
+        this.lease = lease;
         this.metrics = PolicyControllerMetrics.in(config.registry());
-        SharedIndexInformer<Namespace> namespaces = informer(client.namespaces().runnableInformer(0));
-        SharedIndexInformer<Pod> pods = informer(client.pods().inAnyNamespace().runnableInformer(0));
-        SharedIndexInformer<Node> nodes = informer(client.nodes().runnableInformer(0));
-        SharedIndexInformer<NetworkPolicy> nps = informer(client.network().v1().networkPolicies().inAnyNamespace()
-                .runnableInformer(0));
-        SharedIndexInformer<AdminNetworkPolicy> anps = informer(client.resources(AdminNetworkPolicy.class).runnableInformer(0));
-        SharedIndexInformer<BaselineAdminNetworkPolicy> banps = informer(client.resources(BaselineAdminNetworkPolicy.class)
-                .runnableInformer(0));
-        boolean synced = false;
-        try {
-            informers.forEach(SharedIndexInformer::start);
-            synced = Informers.waitForCacheSync(config.syncTimeout(), informers);
-        } finally {
-            if (!synced) {
-                informers.forEach(SharedIndexInformer::close);
-            }
-        }
-        if (!synced) {
+        SharedInformers informers = lease.informers();
+        KubernetesClient client = informers.client();
+        if (!informers.sync(config.syncTimeout(), List.of(Namespace.class, Pod.class, Node.class, NetworkPolicy.class,
+                AdminNetworkPolicy.class, BaselineAdminNetworkPolicy.class))) {
             throw new IllegalStateException("policies of zone " + config.nodeName() + ": informers did not sync within "
                     + config.syncTimeout() + " (are the AdminNetworkPolicy CRDs installed?)");
         }
+        SharedIndexInformer<Namespace> namespaces = informers.informer(Namespace.class);
+        SharedIndexInformer<Pod> pods = informers.informer(Pod.class);
+        SharedIndexInformer<Node> nodes = informers.informer(Node.class);
+        SharedIndexInformer<NetworkPolicy> nps = informers.informer(NetworkPolicy.class);
+        SharedIndexInformer<AdminNetworkPolicy> anps = informers.informer(AdminNetworkPolicy.class);
+        SharedIndexInformer<BaselineAdminNetworkPolicy> banps = informers.informer(BaselineAdminNetworkPolicy.class);
         PolicyStatus status = new PolicyStatus(config.nodeName(), new ConditionWriter(client, Clock.systemUTC()), config.events());
         this.reconciler = new PolicyReconciler(config, new PolicyReconciler.Caches(namespaces.getIndexer(),
                 pods.getIndexer(), nodes.getIndexer(), nps.getIndexer(), anps.getIndexer(), banps.getIndexer()),
@@ -95,21 +88,35 @@ public final class PolicyController implements AutoCloseable {
         this.nbListener = this::onNorthbound;
     }
 
-    private <T> SharedIndexInformer<T> informer(SharedIndexInformer<T> informer) {
-        informers.add(informer);
-        return informer;
-    }
-
     /**
-     * Connects to the zone's NB, starts the informers and reconciles until closed.
+     * Connects to the zone's NB, starts informers of its own and reconciles until closed.
      *
      * @param config the zone and options
      * @param client the Kubernetes client (not closed by this controller)
      */
     public static PolicyController start(PolicyControllerConfig config, KubernetesClient client) {
-        PolicyNorthbound nb = PolicyNorthbound.connect(config.nbEndpoint(), config.ovsdbTimeout());
+        return start(config, SharedInformers.Lease.own(client));
+    }
+
+    /**
+     * Connects to the zone's NB and reconciles until closed, on the informers of {@code informers}
+     * (shared with the process's other controllers, e.g. the zone controller's pods and nodes; left
+     * running on close).
+     */
+    public static PolicyController start(PolicyControllerConfig config, SharedInformers informers) {
+        return start(config, SharedInformers.Lease.shared(informers));
+    }
+
+    private static PolicyController start(PolicyControllerConfig config, SharedInformers.Lease lease) {
+        PolicyNorthbound nb;
         try {
-            PolicyController pc = new PolicyController(config, client, nb);
+            nb = PolicyNorthbound.connect(config.nbEndpoint(), config.ovsdbTimeout());
+        } catch (RuntimeException e) {
+            lease.close();
+            throw e;
+        }
+        try {
+            PolicyController pc = new PolicyController(config, lease, nb);
             pc.controller.start();
             nb.cache().addListener(pc.nbListener);
             pc.controller.enqueue(KEY);
@@ -118,9 +125,11 @@ public final class PolicyController implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             nb.close();
+            lease.close();
             throw new IllegalStateException("interrupted while starting the policies of zone " + config.nodeName(), e);
         } catch (RuntimeException e) {
             nb.close();
+            lease.close();
             throw e;
         }
     }
@@ -189,7 +198,7 @@ public final class PolicyController implements AutoCloseable {
     public void close() {
         nb.cache().removeListener(nbListener);
         controller.close();
-        informers.forEach(SharedIndexInformer::close);
+        lease.close();
         metrics.remove(config.nodeName());
         nb.close();
     }

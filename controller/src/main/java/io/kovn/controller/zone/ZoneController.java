@@ -9,6 +9,7 @@ import io.kovn.k8s.runtime.Controller;
 import io.kovn.k8s.runtime.Informers;
 import io.kovn.k8s.runtime.ObjectKey;
 import io.kovn.k8s.runtime.Reconciler;
+import io.kovn.k8s.runtime.SharedInformers;
 import io.kovn.ovn.nb.LogicalSwitchPort;
 import io.kovn.ovsdb.cache.CacheListener;
 import java.time.Duration;
@@ -18,7 +19,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The controller of one zone (one node): wires the node and pod informers, the zone's NB/SB
+ * The controller of one zone (one node): wires the node and pod informers (its own, or shared with
+ * the process's other controllers through {@link SharedInformers}), the zone's NB/SB
  * databases and its feature reconcilers: {@link PodAddressReconciler} (pod IPAM, keyed by pod),
  * {@link PodPortReconciler} (a pod's switch port, keyed by pod) and {@link ZoneTopologyReconciler}
  * (topology and remote nodes with trust zones; one key, driven by nodes). Changes in NB/SB (someone
@@ -33,6 +35,7 @@ public final class ZoneController implements AutoCloseable {
 
     private final String node;
     private final ZoneDatabases dbs;
+    private final SharedInformers.Lease lease;
     private final SharedIndexInformer<Node> nodeInformer;
     private final SharedIndexInformer<Pod> podInformer;
     private final PodAddressReconciler podAddresses;
@@ -44,17 +47,19 @@ public final class ZoneController implements AutoCloseable {
     private final CacheListener nbListener;
     private final CacheListener sbListener;
 
-    private ZoneController(ZoneControllerConfig config, KubernetesClient client, ZoneDatabases dbs) throws InterruptedException {
+    private ZoneController(ZoneControllerConfig config, SharedInformers.Lease lease, ZoneDatabases dbs)
+            throws InterruptedException {
         this.node = config.nodeName();
         this.dbs = dbs;
-        this.nodeInformer = client.nodes().runnableInformer(0);
-        this.podInformer = client.pods().inAnyNamespace().runnableInformer(0);
-        podInformer.addIndexers(PodAddressReconciler.nodeIndexer());
-        nodeInformer.start();
-        podInformer.start();
-        if (!Informers.waitForCacheSync(config.syncTimeout(), nodeInformer, podInformer)) {
+        this.lease = lease;
+        SharedInformers informers = lease.informers();
+        KubernetesClient client = informers.client();
+        informers.index(Pod.class, PodAddressReconciler.nodeIndexer());
+        if (!informers.sync(config.syncTimeout(), List.of(Node.class, Pod.class))) {
             throw new IllegalStateException("zone " + node + ": informers did not sync within " + config.syncTimeout());
         }
+        this.nodeInformer = informers.informer(Node.class);
+        this.podInformer = informers.informer(Pod.class);
         List<Controller<ObjectKey>> portRef = new java.util.ArrayList<>(1);
         this.podAddresses = new PodAddressReconciler(node, client, podInformer.getIndexer(), nodeInformer.getIndexer(),
                 config.events(), podKey -> portRef.getFirst().enqueue(ObjectKey.parse(podKey)));
@@ -94,15 +99,33 @@ public final class ZoneController implements AutoCloseable {
     }
 
     /**
-     * Connects to the zone's databases and starts reconciling.
+     * Connects to the zone's databases and starts reconciling, with informers of its own.
      *
      * @param config the zone's node and options
      * @param client the Kubernetes client (not closed by this controller)
      */
     public static ZoneController start(ZoneControllerConfig config, KubernetesClient client) {
-        ZoneDatabases dbs = ZoneDatabases.connect(config.nbEndpoint(), config.sbEndpoint(), config.ovsdbTimeout());
+        return start(config, SharedInformers.Lease.own(client));
+    }
+
+    /**
+     * Connects to the zone's databases and starts reconciling, on the pod and node informers of
+     * {@code informers} (shared with the process's other controllers; left running on close).
+     */
+    public static ZoneController start(ZoneControllerConfig config, SharedInformers informers) {
+        return start(config, SharedInformers.Lease.shared(informers));
+    }
+
+    private static ZoneController start(ZoneControllerConfig config, SharedInformers.Lease lease) {
+        ZoneDatabases dbs;
         try {
-            ZoneController zc = new ZoneController(config, client, dbs);
+            dbs = ZoneDatabases.connect(config.nbEndpoint(), config.sbEndpoint(), config.ovsdbTimeout());
+        } catch (RuntimeException e) {
+            lease.close();
+            throw e;
+        }
+        try {
+            ZoneController zc = new ZoneController(config, lease, dbs);
             zc.zoneController.start();
             zc.podController.start();
             zc.portController.start();
@@ -115,9 +138,11 @@ public final class ZoneController implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             dbs.close();
+            lease.close();
             throw new IllegalStateException("interrupted while starting zone " + config.nodeName(), e);
         } catch (RuntimeException e) {
             dbs.close();
+            lease.close();
             throw e;
         }
     }
@@ -164,8 +189,7 @@ public final class ZoneController implements AutoCloseable {
         portController.close();
         podController.close();
         zoneController.close();
-        podInformer.close();
-        nodeInformer.close();
+        lease.close();
         dbs.close();
     }
 

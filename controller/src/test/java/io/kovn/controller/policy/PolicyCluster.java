@@ -18,6 +18,7 @@ import io.kovn.controller.testing.Clusters;
 import io.kovn.controller.zone.JsonPatches;
 import io.kovn.controller.zone.ZoneController;
 import io.kovn.controller.zone.ZoneControllerConfig;
+import io.kovn.k8s.runtime.SharedInformers;
 import io.kovn.k8s.apiserver.EmbeddedApiServer;
 import io.kovn.ovn.annotations.IpLiterals;
 import io.kovn.ovn.annotations.NodeSubnets;
@@ -49,6 +50,8 @@ final class PolicyCluster implements AutoCloseable {
     final ClusterManager clusterManager;
     final OvnDatabases ovn;
     final PrometheusRegistry registry = new PrometheusRegistry();
+    /** Pods and nodes listed once for both controllers, as in {@code kovn node}. */
+    final SharedInformers informers;
     final List<String> events = new CopyOnWriteArrayList<>();
     ZoneController zone;
     PolicyController policies;
@@ -78,6 +81,7 @@ final class PolicyCluster implements AutoCloseable {
         }
         clusterManager = cm;
         ovn = dbs;
+        informers = new SharedInformers(client);
     }
 
     /** Starts the zone controller and the policy controller. */
@@ -88,13 +92,13 @@ final class PolicyCluster implements AutoCloseable {
     }
 
     void startZone() {
-        zone = ZoneController.start(ZoneControllerConfig.of(ZONE, ovn.nb().unixEndpoint(), ovn.sb().unixEndpoint()), client);
+        zone = ZoneController.start(ZoneControllerConfig.of(ZONE, ovn.nb().unixEndpoint(), ovn.sb().unixEndpoint()), informers);
     }
 
     void startPolicies() {
         policies = PolicyController.start(PolicyControllerConfig.of(ZONE, ovn.nb().unixEndpoint(),
                 (object, warning, reason, message) -> events.add(object.getKind() + "/" + object.getMetadata().getName()
-                        + " " + (warning ? "Warning" : "Normal") + " " + reason + " " + message), registry), client);
+                        + " " + (warning ? "Warning" : "Normal") + " " + reason + " " + message), registry), informers);
     }
 
     @Override
@@ -105,6 +109,7 @@ final class PolicyCluster implements AutoCloseable {
         if (zone != null) {
             zone.close();
         }
+        informers.close();
         ovn.close();
         clusterManager.close();
         client.close();
