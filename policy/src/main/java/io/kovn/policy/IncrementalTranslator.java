@@ -30,6 +30,8 @@ import java.util.Set;
 public final class IncrementalTranslator {
     /** More changed objects than this and the index is rebuilt: cheaper than tracking each. */
     static final int REBUILD_ABOVE = 1_000;
+    /** Translations without a policy change between sweeps of the memo. */
+    static final int SWEEP_EVERY = 16;
 
     private ClusterIndex index;
     private TranslationMemo memo;
@@ -53,6 +55,11 @@ public final class IncrementalTranslator {
     private boolean statefulDirty = true;
     private Set<String> statefulLocalPorts;
 
+    /** Translations since the memo was last swept. */
+    private int unswept;
+    /** The policy objects of the last snapshot, in its order. */
+    private java.util.List<Object> previousPolicies = java.util.List.of();
+
     /** The last translation, the one before it, and the rows that differ between them (null: unknown). */
     private DesiredPolicyState last;
     private DesiredPolicyState beforeLast;
@@ -74,7 +81,13 @@ public final class IncrementalTranslator {
             }
         }
         DesiredPolicyState state = PolicyTranslator.translate(snapshot, index, memo);
-        memo.sweep();
+        // Only a changed policy object leaves memoized values unasked for (its old rules); sweeping
+        // walks every value, so pod-only changes sweep now and then (bounding what a leak could hold).
+        boolean policies = policiesChanged(snapshot);
+        if (rebuilt || policies || ++unswept >= SWEEP_EVERY) {
+            memo.sweep();
+            unswept = 0;
+        }
         beforeLast = last;
         last = state;
         lastChanges = rebuilt ? null : PolicyTranslator.touched(memo);
@@ -88,6 +101,21 @@ public final class IncrementalTranslator {
      */
     public java.util.Optional<io.kovn.policy.model.ChangedRows> changedSince(DesiredPolicyState earlier) {
         return earlier != null && earlier == beforeLast && lastChanges != null ? java.util.Optional.of(lastChanges) : java.util.Optional.empty();
+    }
+
+    /** Whether an ANP, BANP or NetworkPolicy object came, went or changed (informers: same object until it changes). */
+    private boolean policiesChanged(PolicySnapshot snapshot) {
+        java.util.List<Object> now = new java.util.ArrayList<>(snapshot.adminNetworkPolicies().size()
+                + snapshot.baselineAdminNetworkPolicies().size() + snapshot.networkPolicies().size());
+        now.addAll(snapshot.adminNetworkPolicies());
+        now.addAll(snapshot.baselineAdminNetworkPolicies());
+        now.addAll(snapshot.networkPolicies());
+        boolean changed = now.size() != previousPolicies.size();
+        for (int i = 0; !changed && i < now.size(); i++) {
+            changed = now.get(i) != previousPolicies.get(i);
+        }
+        previousPolicies = now;
+        return changed;
     }
 
     private void rebuild(PolicySnapshot snapshot) {

@@ -13,6 +13,7 @@ import io.kovn.policy.model.DesiredAcl;
 import io.kovn.policy.model.DesiredAddressSet;
 import io.kovn.policy.model.DesiredPolicyState;
 import io.kovn.policy.model.DesiredPortGroup;
+import io.kovn.policy.model.FrozenRows;
 import io.kovn.policy.model.PolicyDirection;
 import io.kovn.policy.model.PolicyMetrics;
 import io.kovn.policy.model.PolicyRef;
@@ -138,7 +139,8 @@ public final class PolicyTranslator {
         translateNetworkPolicies(snapshot, index, memo, out);
         out.end();
         PolicyMetrics metrics = metrics(snapshot, out);
-        return new DesiredPolicyState(out.portGroups, out.addressSets, out.acls, out.reports, priorities.assignment(), metrics);
+        return new DesiredPolicyState(out.frozenGroups(), out.frozenSets(), out.frozenAcls(), out.reports,
+                priorities.assignment(), metrics);
     }
 
     /**
@@ -263,6 +265,9 @@ public final class PolicyTranslator {
         final java.util.Set<String> touchedGroups = new java.util.HashSet<>();
         final java.util.Set<String> touchedSets = new java.util.HashSet<>();
         final java.util.Set<String> touchedAcls = new java.util.HashSet<>();
+        private FrozenRows<DesiredPortGroup> frozenGroups;
+        private FrozenRows<DesiredAddressSet> frozenSets;
+        private FrozenRows<DesiredAcl> frozenAcls;
 
         void begin() {
             reports.clear();
@@ -280,6 +285,19 @@ public final class PolicyTranslator {
             if (before != rows) {
                 replace(before == null ? PolicyRows.NONE : before, rows);
             }
+        }
+
+        /** The port groups as of {@link #end}: last translation's copy when none was put or removed. */
+        FrozenRows<DesiredPortGroup> frozenGroups() {
+            return frozenGroups = touchedGroups.isEmpty() && frozenGroups != null ? frozenGroups : FrozenRows.of(portGroups);
+        }
+
+        FrozenRows<DesiredAddressSet> frozenSets() {
+            return frozenSets = touchedSets.isEmpty() && frozenSets != null ? frozenSets : FrozenRows.of(addressSets);
+        }
+
+        FrozenRows<DesiredAcl> frozenAcls() {
+            return frozenAcls = touchedAcls.isEmpty() && frozenAcls != null ? frozenAcls : FrozenRows.of(acls);
         }
 
         void end() {

@@ -26,9 +26,9 @@ public record DesiredPolicyState(
         PolicyMetrics metrics) {
 
     public DesiredPolicyState {
-        portGroups = java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(portGroups));
-        addressSets = java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(addressSets));
-        acls = java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(acls));
+        portGroups = FrozenRows.of(portGroups);
+        addressSets = FrozenRows.of(addressSets);
+        acls = FrozenRows.of(acls);
         reports = List.copyOf(reports);
     }
 
