@@ -89,12 +89,13 @@ public final class PolicyReconciler implements Reconciler<String> {
 
     /**
      * Where the last reconcile's time went (ns): reading the caches, translating, diffing and
-     * writing, publishing conditions and metrics.
+     * writing, of that the NB transaction's round trip (the NB server's part, which no controller
+     * work shortens), publishing conditions and metrics.
      */
-    public record Phases(long snapshot, long translate, long write, long publish) {
+    public record Phases(long snapshot, long translate, long write, long transact, long publish) {
     }
 
-    private volatile Phases lastPhases = new Phases(0, 0, 0, 0);
+    private volatile Phases lastPhases = new Phases(0, 0, 0, 0, 0);
 
     /** The phases of the last reconcile. */
     public Phases lastPhases() {
@@ -200,7 +201,7 @@ public final class PolicyReconciler implements Reconciler<String> {
                     rowsOf(OwnerType.BASELINE_ADMIN_NETWORK_POLICY.wireName()));
         }
         metrics.record(zone, state.metrics(), dbObjects.get(0), dbObjects.get(1));
-        lastPhases = new Phases(t1 - t0, t2 - t1, t3 - t2, System.nanoTime() - t3);
+        lastPhases = new Phases(t1 - t0, t2 - t1, t3 - t2, writer.lastTransactNanos(), System.nanoTime() - t3);
         LOG.debug("zone {}: reconcile {}, scope {}", zone, lastPhases, scope.all() ? "all rows" : scope.size() + " rows");
         if (write instanceof PolicyWrite.Failed f) {
             return ReconcileResult.failed(new IllegalStateException(f.everything().orElse(f.perPolicy().size()

@@ -29,6 +29,7 @@ final class PolicyWriter {
     private final PolicyNorthbound nb;
     private final Owner owner;
     private volatile boolean applying;
+    private volatile long lastTransactNanos;
 
     PolicyWriter(String zone, String controller, PolicyNorthbound nb) {
         this.zone = zone;
@@ -50,6 +51,7 @@ final class PolicyWriter {
     PolicyWrite write(DesiredState desired, Ownership scope, java.util.List<io.kovn.ovsdb.ops.Operation> more,
                       java.util.function.Supplier<DesiredState> whole) {
         applying = true;
+        lastTransactNanos = 0;
         try {
             if (!nb.hasMeter(NorthboundRows.METER)) {
                 nb.reconciler().reconcile(NorthboundRows.meterOwner(controller), NorthboundRows.meter(controller));
@@ -60,7 +62,10 @@ final class PolicyWriter {
                 ops.addAll(more);
                 plan = Plan.of(ops);
             }
-            return switch (nb.reconciler().apply(plan)) {
+            long sent = System.nanoTime();
+            ReconcileResult result = nb.reconciler().apply(plan);
+            lastTransactNanos = System.nanoTime() - sent;
+            return switch (result) {
                 case ReconcileResult.Noop n -> new PolicyWrite.Written(plan.counts());
                 case ReconcileResult.Applied a -> new PolicyWrite.Written(plan.counts());
                 case ReconcileResult.Stale s -> new PolicyWrite.Stale();
@@ -107,6 +112,14 @@ final class PolicyWriter {
     }
 
     /** Whether a write is in progress (its own cache updates need no new reconcile). */
+    /**
+     * How long the last write's transaction took, from sending it until the NB's reply (and the
+     * monitor update before it) was applied; 0 when there was nothing to send.
+     */
+    long lastTransactNanos() {
+        return lastTransactNanos;
+    }
+
     boolean applying() {
         return applying;
     }
