@@ -69,6 +69,11 @@ final class BenchStats {
         return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
+    /** CPU time of another process (all threads), ns; 0 without one (the API server in this JVM). */
+    static long processCpu(java.util.OptionalLong pid) {
+        return pid.isPresent() ? RawBaseline.processCpu(pid.getAsLong()) : 0;
+    }
+
     /** The 1/5/15-minute load averages. */
     static String loadAverage() {
         try {

@@ -8,7 +8,6 @@ import io.kovn.controller.policy.PolicyController;
 import io.kovn.controller.policy.PolicyControllerConfig;
 import io.kovn.controller.zone.ZoneController;
 import io.kovn.controller.zone.ZoneControllerConfig;
-import io.kovn.k8s.apiserver.EmbeddedApiServer;
 import io.kovn.k8s.runtime.SharedInformers;
 import io.kovn.ovn.ids.ObjectId;
 import io.kovn.ovsdb.client.TrafficCounters;
@@ -19,13 +18,15 @@ import io.kovn.policy.evaluator.Verdict;
 import io.kovn.runtime.testing.OvnDatabases;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.SplittableRandom;
 
 /**
  * The issue-5 policy benchmark: 500 namespaces x 20 pods over 10 nodes, 100 ANPs of 20 rules, a BANP,
  * 500 NetworkPolicies ({@link PolicyBenchCluster}, the cluster of {@link AnalyzeBench}); the zone
  * {@code node-0} (1,000 local pods) on a real NB {@code ovsdb-server} (no northd: control-plane work
- * only), its zone controller making the pods' switch ports, the embedded API server in this JVM.
+ * only), its zone controller making the pods' switch ports, the mock API server in a child JVM
+ * ({@link ApiServer}; {@code --api-server embedded}: in this JVM, its CPU and GC pauses measured with kovn's).
  * <ol>
  *   <li>Convergence from scratch: {@link PolicyController#start} → the NB enforces every final row
  *       (a bystander's monitor holds the converged policy row counts and port group memberships),
@@ -39,14 +40,15 @@ import java.util.SplittableRandom;
  *   <li>Evaluator verdicts/s over the same cluster ({@code kovn analyze}'s engine).</li>
  * </ol>
  * <pre>
- * scripts/bench.sh PolicyConvergenceBench [--scale full|small] [--relabels N] [--churn N]
+ * scripts/bench.sh PolicyConvergenceBench [--scale full|small] [--relabels N] [--churn N] [--api-server process|embedded]
  * </pre>
  */
 public final class PolicyConvergenceBench {
     private PolicyConvergenceBench() {}
 
     public static void main(String[] args) throws Exception {
-        quietLogs();
+        BenchLogs.quiet();
+        ApiServer.Mode apiMode = ApiServer.Mode.PROCESS;
         PolicyBenchCluster.Scale scale = PolicyBenchCluster.Scale.FULL;
         int relabels = 40;
         int churn = 20;
@@ -55,6 +57,7 @@ public final class PolicyConvergenceBench {
                 case "--scale" -> scale = PolicyBenchCluster.Scale.valueOf(args[i + 1].toUpperCase(java.util.Locale.ROOT));
                 case "--relabels" -> relabels = Integer.parseInt(args[i + 1]);
                 case "--churn" -> churn = Integer.parseInt(args[i + 1]);
+                case "--api-server" -> apiMode = ApiServer.Mode.of(args[i + 1]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
@@ -67,10 +70,13 @@ public final class PolicyConvergenceBench {
                 cluster.pods().size(), cluster.nodes().size(), localPods, cluster.networkPolicies().size(), cluster.anps().size(),
                 cluster.banps().size(), loadBefore, Runtime.getRuntime().availableProcessors());
         Report report = new Report();
-        try (EmbeddedApiServer api = EmbeddedApiServer.start();
+        report.apiMode = apiMode;
+        try (ApiServer api = ApiServer.start(apiMode);
              KubernetesClient client = api.newClient();
              OvnDatabases db = OvnDatabases.start(OvnDatabases.Config.nbSb());
              SharedInformers informers = new SharedInformers(client)) {
+            System.out.println(api.pid().isPresent() ? "API server: child JVM, pid " + api.pid().getAsLong() + ", " + api.url()
+                    : "API server: in this JVM, " + api.url());
             long t = System.nanoTime();
             cluster.create(client);
             System.out.printf("API objects created in %.1f s%n", (System.nanoTime() - t) / 1e9);
@@ -84,7 +90,7 @@ public final class PolicyConvergenceBench {
                     ports, (System.nanoTime() - t) / 1e9);
 
             try (NorthboundObserver observer = NorthboundObserver.connect(db.nb().unixEndpoint())) {
-                PolicyController policies = converge(db, informers, report, observer);
+                PolicyController policies = converge(db, api.pid(), informers, report, observer);
                 report.raw = RawBaseline.load(policies.northbound().cache(), ObjectId.DEFAULT_CONTROLLER);
                 report.rawWatched = RawBaseline.load(policies.northbound().cache(), ObjectId.DEFAULT_CONTROLLER, true);
                 report.convergedRows = RawBaseline.rowCounts(policies.northbound().cache(), ObjectId.DEFAULT_CONTROLLER);
@@ -97,7 +103,8 @@ public final class PolicyConvergenceBench {
                         report.convergedMemberships), 60_000) - report.convergeStart;
                 report.steady = ReconcileBreakdown.steady(cluster, policies, 5);
                 report.warm = ReconcileBreakdown.fresh(cluster, policies);
-                PolicyEvents events = new PolicyEvents(client, policies, zone, observer, cluster, db.nb().pid().orElseThrow());
+                PolicyEvents events = new PolicyEvents(client, policies, zone, observer, cluster, db.nb().pid().orElseThrow(),
+                        api.pid());
                 report.relabel = events.relabel(relabels);
                 report.relabelPhases = events.relabelPhases();
                 report.churn = events.churn(churn);
@@ -123,30 +130,16 @@ public final class PolicyConvergenceBench {
     }
 
     /**
-     * Logback's default is DEBUG to the console: the mock API server alone would log every request
-     * with its whole object (85 MB per run), and that logging would be measured along with kovn.
-     */
-    private static void quietLogs() {
-        Object factory = org.slf4j.LoggerFactory.getILoggerFactory();
-        try { // reflection: logback is on the runtime class path only
-            Object root = factory.getClass().getMethod("getLogger", String.class).invoke(factory, org.slf4j.Logger.ROOT_LOGGER_NAME);
-            Class<?> level = Class.forName("ch.qos.logback.classic.Level", true, factory.getClass().getClassLoader());
-            root.getClass().getMethod("setLevel", level).invoke(root, level.getField("WARN").get(null));
-        } catch (ReflectiveOperationException notLogback) {
-            // another SLF4J binding: its own configuration applies
-        }
-    }
-
-    /**
      * Starts the policy controller on the converged zone and waits until it has written everything;
      * {@code observer} records the policy rows it holds after each update meanwhile.
      */
-    private static PolicyController converge(OvnDatabases db, SharedInformers informers, Report r, NorthboundObserver observer)
-            throws Exception {
+    private static PolicyController converge(OvnDatabases db, OptionalLong apiPid, SharedInformers informers, Report r,
+                                             NorthboundObserver observer) throws Exception {
         long heapBefore = BenchStats.usedHeapAfterGc();
         long pid = db.nb().pid().orElseThrow();
         long server0 = RawBaseline.processCpu(pid);
         long jvm0 = BenchStats.jvmCpu();
+        long api0 = BenchStats.processCpu(apiPid);
         observer.recordPolicyRows();
         long t0 = System.nanoTime();
         r.convergeStart = t0;
@@ -157,6 +150,7 @@ public final class PolicyConvergenceBench {
         r.convergeNs = System.nanoTime() - t0;
         r.convergeServerCpuNs = RawBaseline.processCpu(pid) - server0;
         r.convergeJvmCpuNs = BenchStats.jvmCpu() - jvm0;
+        r.convergeApiCpuNs = BenchStats.processCpu(apiPid) - api0;
         r.converge = policies.northbound().counters().snapshot();
         r.reconciles = policies.reconciler().recentDurations();
         BenchStats.waitQuiet(policies::idle, 200, 60_000);
@@ -207,6 +201,7 @@ public final class PolicyConvergenceBench {
         long enforceNs;
         long convergeServerCpuNs;
         long convergeJvmCpuNs;
+        long convergeApiCpuNs;
         TrafficCounters.Snapshot converge;
         TrafficCounters.Snapshot afterConverge;
         long[] reconciles;
@@ -228,6 +223,7 @@ public final class PolicyConvergenceBench {
         double verdictsPerS;
         double verdictsPerCpuS;
         double deniedShare;
+        ApiServer.Mode apiMode;
         String loadBefore;
         String loadAfter;
         double totalS;
@@ -236,8 +232,9 @@ public final class PolicyConvergenceBench {
             double ratio = (double) convergeNs / raw.wallNs();
             double enforceRatio = (double) enforceNs / raw.wallNs();
             System.out.println();
-            System.out.printf("PolicyConvergenceBench --scale %s: load average %s before, %s after; %.0f s in all%n",
-                    scale.name().toLowerCase(java.util.Locale.ROOT), loadBefore, loadAfter, totalS);
+            System.out.printf("PolicyConvergenceBench --scale %s --api-server %s (%s): load average %s before, %s after; %.0f s"
+                            + " in all%n", scale.name().toLowerCase(java.util.Locale.ROOT), apiMode.option(),
+                    apiMode == ApiServer.Mode.PROCESS ? "a child JVM" : "in this JVM", loadBefore, loadAfter, totalS);
             System.out.println("| figure | result | target |");
             System.out.println("|---|---|---|");
             System.out.printf("| policy rows in the zone's NB | %s; %,d port group memberships | |%n", convergedRows,
@@ -267,12 +264,18 @@ public final class PolicyConvergenceBench {
             System.out.printf("| warm reconcile with nothing changed: translate / rows / diff (median of 5) | %,.0f / %,.0f / %,.0f ms"
                     + " (%d ops; thread CPU %,.0f ms) | |%n", ms(steady.translateNs()), ms(steady.rowsNs()), ms(steady.planNs()),
                     steady.operations(), ms(steady.cpuNs()));
-            System.out.printf("| JVM CPU during convergence (all threads) | %,.0f ms | |%n", ms(convergeJvmCpuNs));
+            if (apiMode == ApiServer.Mode.PROCESS) {
+                System.out.printf("| CPU during convergence: this JVM (all threads) / API server process | %,.0f / %,.0f ms | |%n",
+                        ms(convergeJvmCpuNs), ms(convergeApiCpuNs));
+            } else {
+                System.out.printf("| JVM CPU during convergence (all threads, API server included) | %,.0f ms | |%n",
+                        ms(convergeJvmCpuNs));
+            }
             System.out.printf("| policy controller heap (used after GC, before vs after) | %,.0f MB (whole JVM: %,.0f MB) | <= 512 MB |%n",
                     heapNs / 1e6, heapTotal / 1e6);
-            event(relabel, "<= 20 ms");
+            event(relabel, "<= 20 ms", apiMode);
             System.out.printf("| pod relabel: reconcile phases (median) | %s | |%n", relabelPhases);
-            churn.forEach(c -> event(c, ""));
+            churn.forEach(c -> event(c, "", apiMode));
             System.out.printf("| restart with nothing changed | %,.0f ms, %d transactions, %d writes | 0 writes |%n", restartMs,
                     restart.transactions(), restart.writeOperations());
             System.out.printf("| analyze: compile | %,.0f ms | |%n", compileMs);
@@ -280,7 +283,7 @@ public final class PolicyConvergenceBench {
                     + " | >= 1,000,000 |%n", 100 * deniedShare, verdictsPerS, verdictsPerCpuS);
         }
 
-        private static void event(PolicyEvents.Cost c, String target) {
+        private static void event(PolicyEvents.Cost c, String target, ApiServer.Mode apiMode) {
             System.out.printf("| %s (%d, one at a time): end to end p50 / p99 | %.1f / %.1f ms (reconcile p50 %.1f, p99 %.1f ms, %d"
                             + " reconciles) | %s |%n", c.name(), c.count(), pct(c.e2eNs(), 50) / 1e6, pct(c.e2eNs(), 99) / 1e6,
                     pct(c.reconcileNs(), 50) / 1e6, pct(c.reconcileNs(), 99) / 1e6, c.reconcileNs().length, target);
@@ -290,8 +293,14 @@ public final class PolicyConvergenceBench {
             System.out.printf("| %s: policy NB txn / write ops / rows changed per event | %.2f / %.2f / %.2f (zone controller"
                     + " %.2f ops) | ops ∝ rows |%n", c.name(), c.txnPerEvent(), c.opsPerEvent(), c.rowsPerEvent(),
                     c.zoneOps() / (double) c.count());
-            System.out.printf("| %s: CPU per event, this JVM (API server, both controllers) / NB server | %,.0f / %.1f ms | |%n",
-                    c.name(), ms(c.jvmCpuNs()) / c.count(), ms(c.serverCpuNs()) / c.count());
+            if (apiMode == ApiServer.Mode.PROCESS) {
+                System.out.printf("| %s: CPU per event, this JVM (both controllers) / API server process / NB server | %,.1f / %,.1f"
+                        + " / %.1f ms | |%n", c.name(), ms(c.jvmCpuNs()) / c.count(), ms(c.apiCpuNs()) / c.count(),
+                        ms(c.serverCpuNs()) / c.count());
+            } else {
+                System.out.printf("| %s: CPU per event, this JVM (API server, both controllers) / NB server | %,.0f / %.1f ms | |%n",
+                        c.name(), ms(c.jvmCpuNs()) / c.count(), ms(c.serverCpuNs()) / c.count());
+            }
         }
 
         private static String durations(long[] ns) {

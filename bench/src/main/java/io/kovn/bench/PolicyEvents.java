@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 
 /**
  * Per-event cost of a converged zone's policy controller: pod label changes and local pod churn,
@@ -30,9 +31,12 @@ final class PolicyEvents {
      * @param nb the policy controller's NB traffic for all events
      * @param changedRows address set and port group rows the events changed (seen by the bystander)
      * @param zoneOps the zone controller's NB operations for all events
+     * @param jvmCpuNs this JVM's CPU for all events
+     * @param apiCpuNs the API server process's CPU for all events (0 when it runs in this JVM)
+     * @param serverCpuNs the NB server's CPU for all events
      */
     record Cost(String name, int count, long[] e2eNs, long[] reconcileNs, long[] queueToDoneNs, TrafficCounters.Snapshot nb,
-                long changedRows, long zoneOps, long jvmCpuNs, long serverCpuNs) {
+                long changedRows, long zoneOps, long jvmCpuNs, long apiCpuNs, long serverCpuNs) {
         double txnPerEvent() {
             return nb.transactions() / (double) count;
         }
@@ -52,6 +56,7 @@ final class PolicyEvents {
     private final NorthboundObserver observer;
     private final PolicyBenchCluster cluster;
     private final long nbPid;
+    private final OptionalLong apiPid;
     /** The last reconcile's phases after each relabel. */
     final List<io.kovn.controller.policy.PolicyReconciler.Phases> phases = new java.util.ArrayList<>();
 
@@ -72,8 +77,9 @@ final class PolicyEvents {
     }
 
     PolicyEvents(KubernetesClient client, PolicyController policies, ZoneController zone, NorthboundObserver observer,
-                 PolicyBenchCluster cluster, long nbPid) {
+                 PolicyBenchCluster cluster, long nbPid, OptionalLong apiPid) {
         this.nbPid = nbPid;
+        this.apiPid = apiPid;
         this.client = client;
         this.policies = policies;
         this.zone = zone;
@@ -156,6 +162,7 @@ final class PolicyEvents {
         final int reconciles = policies.reconciler().recentDurations().length;
         final int queued = policies.recentQueueToDone().length;
         final long jvmCpu = BenchStats.jvmCpu();
+        final long apiCpu = BenchStats.processCpu(apiPid);
         final long serverCpu = RawBaseline.processCpu(nbPid);
 
         Cost cost(String name, int count, long[] e2e) {
@@ -165,7 +172,7 @@ final class PolicyEvents {
                     Arrays.copyOfRange(allQueued, Math.min(queued, allQueued.length), allQueued.length),
                     policies.northbound().counters().snapshot().minus(nb), observer.changedRows() - rows,
                     zone.databases().nbCounters().snapshot().writeOperations() - zoneOps, BenchStats.jvmCpu() - jvmCpu,
-                    RawBaseline.processCpu(nbPid) - serverCpu);
+                    BenchStats.processCpu(apiPid) - apiCpu, RawBaseline.processCpu(nbPid) - serverCpu);
         }
     }
 }
