@@ -62,9 +62,10 @@ final class PolicyEvents {
 
     /** Median of each phase of the relabel reconciles, in ms. */
     String relabelPhases() {
-        return String.format("snapshot %.2f / translate %.2f / diff+write %.2f / publish %.2f ms",
+        return String.format("snapshot %.2f / translate %.2f / diff+write %.2f (of which the NB transaction %.2f) / publish %.2f ms",
                 median(phases.stream().mapToLong(p -> p.snapshot()).toArray()), median(phases.stream().mapToLong(p -> p.translate()).toArray()),
-                median(phases.stream().mapToLong(p -> p.write()).toArray()), median(phases.stream().mapToLong(p -> p.publish()).toArray()));
+                median(phases.stream().mapToLong(p -> p.write()).toArray()), median(phases.stream().mapToLong(p -> p.transact()).toArray()),
+                median(phases.stream().mapToLong(p -> p.publish()).toArray()));
     }
 
     private static double median(long[] ns) {
