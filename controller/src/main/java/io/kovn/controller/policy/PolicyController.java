@@ -44,6 +44,9 @@ public final class PolicyController implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PolicyController.class);
     /** The one key of the zone's policy reconcile. */
     static final String KEY = "policies";
+    /** What the translation reads. */
+    private static final List<Class<? extends io.fabric8.kubernetes.api.model.HasMetadata>> KINDS = List.of(Namespace.class,
+            Pod.class, Node.class, NetworkPolicy.class, AdminNetworkPolicy.class, BaselineAdminNetworkPolicy.class);
 
     private final PolicyControllerConfig config;
     private final PolicyNorthbound nb;
@@ -61,8 +64,7 @@ public final class PolicyController implements AutoCloseable {
         this.metrics = PolicyControllerMetrics.in(config.registry());
         SharedInformers informers = lease.informers();
         KubernetesClient client = informers.client();
-        if (!informers.sync(config.syncTimeout(), List.of(Namespace.class, Pod.class, Node.class, NetworkPolicy.class,
-                AdminNetworkPolicy.class, BaselineAdminNetworkPolicy.class))) {
+        if (!informers.sync(config.syncTimeout(), KINDS)) {
             throw new IllegalStateException("policies of zone " + config.nodeName() + ": informers did not sync within "
                     + config.syncTimeout() + " (are the AdminNetworkPolicy CRDs installed?)");
         }
@@ -110,6 +112,7 @@ public final class PolicyController implements AutoCloseable {
     private static PolicyController start(PolicyControllerConfig config, SharedInformers.Lease lease) {
         PolicyNorthbound nb;
         try {
+            lease.informers().start(KINDS); // they list while the NB monitor syncs
             nb = PolicyNorthbound.connect(config.nbEndpoint(), config.ovsdbTimeout());
         } catch (RuntimeException e) {
             lease.close();

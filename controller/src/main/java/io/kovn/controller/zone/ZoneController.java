@@ -32,6 +32,7 @@ public final class ZoneController implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ZoneController.class);
     /** The one key of the topology reconcile. */
     static final String ZONE_KEY = "zone";
+    private static final List<Class<? extends io.fabric8.kubernetes.api.model.HasMetadata>> KINDS = List.of(Node.class, Pod.class);
 
     private final String node;
     private final ZoneDatabases dbs;
@@ -54,8 +55,7 @@ public final class ZoneController implements AutoCloseable {
         this.lease = lease;
         SharedInformers informers = lease.informers();
         KubernetesClient client = informers.client();
-        informers.index(Pod.class, PodAddressReconciler.nodeIndexer());
-        if (!informers.sync(config.syncTimeout(), List.of(Node.class, Pod.class))) {
+        if (!informers.sync(config.syncTimeout(), KINDS)) {
             throw new IllegalStateException("zone " + node + ": informers did not sync within " + config.syncTimeout());
         }
         this.nodeInformer = informers.informer(Node.class);
@@ -119,6 +119,9 @@ public final class ZoneController implements AutoCloseable {
     private static ZoneController start(ZoneControllerConfig config, SharedInformers.Lease lease) {
         ZoneDatabases dbs;
         try {
+            // the informers list while the NB and SB monitors sync
+            lease.informers().index(Pod.class, PodAddressReconciler.nodeIndexer());
+            lease.informers().start(KINDS);
             dbs = ZoneDatabases.connect(config.nbEndpoint(), config.sbEndpoint(), config.ovsdbTimeout());
         } catch (RuntimeException e) {
             lease.close();

@@ -68,17 +68,23 @@ public final class SharedInformers implements AutoCloseable {
    * listed their objects; false when {@code timeout} passes first.
    */
   public boolean sync(Duration timeout, List<Class<? extends HasMetadata>> kinds) throws InterruptedException {
+    return Informers.waitForCacheSync(timeout, start(kinds));
+  }
+
+  /**
+   * Starts the informers of {@code kinds} that are not running yet, without waiting: a controller
+   * lists while it connects to its databases, and {@link #sync} waits later.
+   */
+  public synchronized List<SharedIndexInformer<?>> start(List<Class<? extends HasMetadata>> kinds) {
     List<SharedIndexInformer<?>> wanted = new ArrayList<>(kinds.size());
     for (Class<? extends HasMetadata> kind : kinds) {
       SharedIndexInformer<?> informer = informer(kind);
-      synchronized (this) {
-        if (started.add(kind)) {
-          informer.start();
-        }
+      if (started.add(kind)) {
+        informer.start();
       }
       wanted.add(informer);
     }
-    return Informers.waitForCacheSync(timeout, wanted);
+    return wanted;
   }
 
   /** {@link #informer} of {@code kind}, after {@link #sync} of it; throws when it does not sync in time. */
