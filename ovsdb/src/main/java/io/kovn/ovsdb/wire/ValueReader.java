@@ -33,6 +33,9 @@ public final class ValueReader {
     private static final String UUID_MEMBER = "_uuid"; // never a column: RFC 7047 schemas omit it
 
     private Object[] scratch = new Object[64];
+    /** Longer strings are rarely repeated set elements (addresses and names are short). */
+    private static final int MAX_RECENT_LENGTH = 64;
+    private final String[] recent = new String[1 << 14];
 
     /** Decodes a column value of the given type into canonical form (as {@link ValueCodec#decode}). */
     public Object read(JsonParser p, ColumnType type) throws IOException {
@@ -84,7 +87,8 @@ public final class ValueReader {
             if (n == scratch.length) {
                 scratch = Arrays.copyOf(scratch, n * 2);
             }
-            scratch[n++] = readAtom(p, type);
+            scratch[n++] = type.type() == AtomicType.STRING && !type.isEnum() && p.currentToken() == JsonToken.VALUE_STRING
+                    ? recentText(p) : readAtom(p, type);
         }
         expectEnd(p, "[\"set\", [...]]");
         Set<Object> set = n >= AtomSet.LARGE ? AtomSet.of(scratch, n) : small(Arrays.copyOf(scratch, n));
@@ -93,6 +97,42 @@ public final class ValueReader {
         }
         Arrays.fill(scratch, 0, n, null); // keep no decoded value alive
         return set;
+    }
+
+    /**
+     * The string token's text, the same instance as a recent equal one: large sets repeat their
+     * elements across rows (a pod's IP is in every address set that selects it, ~100 times in one
+     * big update), and a monitor cache that keeps one copy per row holds 100x the strings it needs.
+     * A direct-mapped table of recent strings: bounded, and nothing is kept alive for long.
+     */
+    private String recentText(JsonParser p) throws IOException {
+        int len = p.getTextLength();
+        if (len > MAX_RECENT_LENGTH) {
+            return p.getText();
+        }
+        char[] chars = p.getTextCharacters();
+        int off = p.getTextOffset();
+        int h = 0;
+        for (int i = 0; i < len; i++) {
+            h = 31 * h + chars[off + i]; // String.hashCode's polynomial
+        }
+        int slot = (h ^ (h >>> 16)) & (recent.length - 1);
+        String known = recent[slot];
+        if (known != null && known.length() == len && known.hashCode() == h && sameChars(known, chars, off)) {
+            return known;
+        }
+        String made = new String(chars, off, len);
+        recent[slot] = made;
+        return made;
+    }
+
+    private static boolean sameChars(String s, char[] chars, int off) {
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) != chars[off + i]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** What {@code Set.copyOf} makes of a {@code HashSet} of these elements. */

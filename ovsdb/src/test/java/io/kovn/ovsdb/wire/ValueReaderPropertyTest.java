@@ -47,11 +47,41 @@ class ValueReaderPropertyTest {
         }
     }
 
+    /** One reader for every try: its table of recent strings must never change what a value decodes to. */
+    private final ValueReader reused = new ValueReader();
+
+    @Property(tries = 3000)
+    void aReaderKeepsNothingFromOneValueToTheNextButItsStrings(@ForAll("cases") WireValues.Case c) {
+        Object fresh;
+        try {
+            fresh = read(new ValueReader(), c.type(), Json.text(c.json()));
+        } catch (ProtocolException refused) {
+            return;
+        }
+        assertThat(read(reused, c.type(), Json.text(c.json()))).isEqualTo(fresh);
+    }
+
+    @org.junit.jupiter.api.Test
+    void repeatedSetElementsAreOneStringInstance() {
+        ValueReader reader = new ValueReader();
+        ColumnType addresses = new ColumnType(io.kovn.ovsdb.schema.BaseType.of(AtomicType.STRING), null, 0, ColumnType.UNLIMITED);
+        Set<?> a = (Set<?>) read(reader, addresses, "[\"set\",[\"10.0.0.1\",\"10.0.0.2\"]]");
+        Set<?> b = (Set<?>) read(reader, addresses, "[\"set\",[\"10.0.0.2\",\"10.0.0.3\"]]");
+        Object first = a.stream().filter("10.0.0.2"::equals).findFirst().orElseThrow();
+        Object second = b.stream().filter("10.0.0.2"::equals).findFirst().orElseThrow();
+        assertThat(second).isSameAs(first);
+        assertThat(b).isEqualTo(Set.of("10.0.0.2", "10.0.0.3"));
+    }
+
     /** Decodes the whole text as one value and checks the parser was left on the value's last token. */
     private static Object read(ColumnType type, String text) {
+        return read(new ValueReader(), type, text);
+    }
+
+    private static Object read(ValueReader reader, ColumnType type, String text) {
         byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
         return RawJson.of(bytes, 0, bytes.length).read(p -> {
-            Object v = new ValueReader().read(p, type);
+            Object v = reader.read(p, type);
             assertThat(p.nextToken()).as("tokens after the value").isNull();
             return v;
         });
