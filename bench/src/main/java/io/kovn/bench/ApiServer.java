@@ -7,10 +7,8 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.Locale;
 import java.util.OptionalLong;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The Kubernetes API server a benchmark runs against: fabric8's mock ({@link EmbeddedApiServer})
@@ -52,15 +50,9 @@ final class ApiServer implements AutoCloseable {
         };
     }
 
-    /** Starts {@link ApiServerProcess} with this JVM's java binary and class path, and waits for its URL. */
+    /** Starts {@link ApiServerProcess} in a {@link ChildJvm} and waits for its URL. */
     private static ApiServer spawn() throws IOException, InterruptedException {
-        String java = ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java");
-        ProcessBuilder builder = new ProcessBuilder(List.of(java, "-Xmx1g", "-cp", System.getProperty("java.class.path"),
-                ApiServerProcess.class.getName()))
-                .redirectError(ProcessBuilder.Redirect.INHERIT);
-        // options given for the measured JVM (GC flags, GC logs to a file) are not the API server's
-        builder.environment().remove("JDK_JAVA_OPTIONS");
-        Process child = builder.start();
+        Process child = ChildJvm.start("1g", ApiServerProcess.class);
         try {
             BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
             String line;
@@ -81,7 +73,7 @@ final class ApiServer implements AutoCloseable {
             });
             return new ApiServer(line.substring(ApiServerProcess.READY.length()).strip(), null, child);
         } catch (IOException | RuntimeException | InterruptedException e) {
-            stop(child);
+            ChildJvm.stop(child);
             throw e;
         }
     }
@@ -106,24 +98,7 @@ final class ApiServer implements AutoCloseable {
         if (embedded != null) {
             embedded.close();
         } else {
-            stop(child);
-        }
-    }
-
-    /** Closes the child's stdin (its signal to stop), then kills it if it has not ended within 10 s. */
-    private static void stop(Process child) {
-        try {
-            child.getOutputStream().close();
-        } catch (IOException alreadyGone) {
-            // the pipe is closed either way
-        }
-        try {
-            if (!child.waitFor(10, TimeUnit.SECONDS)) {
-                child.destroyForcibly().waitFor();
-            }
-        } catch (InterruptedException e) {
-            child.destroyForcibly();
-            Thread.currentThread().interrupt();
+            ChildJvm.stop(child);
         }
     }
 }

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -27,7 +28,7 @@ import java.util.function.Predicate;
  * ACLs and meters are monitored by the columns those counts need only, so watching them adds little
  * to the server's and this JVM's work.
  */
-final class NorthboundObserver implements AutoCloseable {
+final class NorthboundObserver implements Bystander {
     static final String ADDRESS_SET = "Address_Set";
     static final String PORT_GROUP = "Port_Group";
     static final String SWITCH_PORT = "Logical_Switch_Port";
@@ -95,7 +96,8 @@ final class NorthboundObserver implements AutoCloseable {
      * From now on, counts the policy rows after each update (a scan of the cache's policy tables per
      * update: meant for the few, large updates of a convergence), starting with what it holds now.
      */
-    synchronized void recordPolicyRows() {
+    @Override
+    public synchronized void recordPolicyRows() {
         arrivals = new ArrayList<>();
         arrivals.add(new Arrival(System.nanoTime(), PolicyRows.of(cache)));
     }
@@ -104,8 +106,9 @@ final class NorthboundObserver implements AutoCloseable {
      * Waits until the cache holds {@code target}, stops recording, and returns when the first update
      * after which it held them arrived (the recording's start if it held them already then).
      */
-    long firstArrivalWith(PolicyRows target, long timeoutMs) throws InterruptedException {
-        await(c -> PolicyRows.of(c).equals(target), timeoutMs);
+    @Override
+    public long firstArrivalWith(PolicyRows target, long timeoutMs) throws InterruptedException {
+        await(target, timeoutMs);
         synchronized (this) {
             List<Arrival> seen = arrivals;
             arrivals = null;
@@ -115,6 +118,16 @@ final class NorthboundObserver implements AutoCloseable {
             return seen.stream().filter(a -> a.rows().equals(target)).findFirst()
                     .orElseThrow(() -> new IllegalStateException("no recorded update held " + target)).nanos();
         }
+    }
+
+    @Override
+    public long await(PolicyRows target, long timeoutMs) throws InterruptedException {
+        return await(c -> PolicyRows.of(c).equals(target), timeoutMs);
+    }
+
+    @Override
+    public OptionalLong pid() {
+        return OptionalLong.empty();
     }
 
     /** How many updates of address sets, port groups or switch ports arrived so far. */

@@ -29,18 +29,22 @@ import java.util.SplittableRandom;
  * ({@link ApiServer}; {@code --api-server embedded}: in this JVM, its CPU and GC pauses measured with kovn's).
  * <ol>
  *   <li>Convergence from scratch: {@link PolicyController#start} → the NB enforces every final row
- *       (a bystander's monitor holds the converged policy row counts and port group memberships),
+ *       (a bystander's monitor holds the converged policy row counts and port group memberships; the
+ *       bystander, northd's stand-in, runs in a child JVM ({@link RemoteBystander}); {@code --bystander
+ *       embedded}: in this JVM, decoding the whole convergence next to the controller),
  *       and → converged (the controller idle, its status conditions also on the API server);
  *       transactions and operations; NB server CPU; controller heap (used after GC, before vs after).</li>
  *   <li>Same run baseline: the converged policy rows copied into a fresh NB as ONE raw transact
- *       ({@link RawBaseline}); the ratio convergence / raw.</li>
+ *       ({@link RawBaseline}), also with the same kind of bystander attached; the ratio convergence / raw.</li>
  *   <li>Per event: pod relabels and local pod add/delete, one at a time ({@link PolicyEvents}); end to
- *       end, and as the controller sees it (queued → reconcile done, its NB transaction acknowledged).</li>
+ *       end (an NB monitor in this JVM, connected after the convergence, shows the change), and as
+ *       the controller sees it (queued → reconcile done, its NB transaction acknowledged).</li>
  *   <li>Restart with nothing changed (zero writes expected).</li>
  *   <li>Evaluator verdicts/s over the same cluster ({@code kovn analyze}'s engine).</li>
  * </ol>
  * <pre>
  * scripts/bench.sh PolicyConvergenceBench [--scale full|small] [--relabels N] [--churn N] [--api-server process|embedded]
+ *     [--bystander process|embedded]
  * </pre>
  */
 public final class PolicyConvergenceBench {
@@ -49,6 +53,7 @@ public final class PolicyConvergenceBench {
     public static void main(String[] args) throws Exception {
         BenchLogs.quiet();
         ApiServer.Mode apiMode = ApiServer.Mode.PROCESS;
+        Bystander.Mode bystanderMode = Bystander.Mode.PROCESS;
         PolicyBenchCluster.Scale scale = PolicyBenchCluster.Scale.FULL;
         int relabels = 40;
         int churn = 20;
@@ -58,6 +63,7 @@ public final class PolicyConvergenceBench {
                 case "--relabels" -> relabels = Integer.parseInt(args[i + 1]);
                 case "--churn" -> churn = Integer.parseInt(args[i + 1]);
                 case "--api-server" -> apiMode = ApiServer.Mode.of(args[i + 1]);
+                case "--bystander" -> bystanderMode = Bystander.Mode.of(args[i + 1]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
@@ -71,6 +77,7 @@ public final class PolicyConvergenceBench {
                 cluster.banps().size(), loadBefore, Runtime.getRuntime().availableProcessors());
         Report report = new Report();
         report.apiMode = apiMode;
+        report.bystanderMode = bystanderMode;
         try (ApiServer api = ApiServer.start(apiMode);
              KubernetesClient client = api.newClient();
              OvnDatabases db = OvnDatabases.start(OvnDatabases.Config.nbSb());
@@ -89,20 +96,26 @@ public final class PolicyConvergenceBench {
             System.out.printf("zone controller: %d switch ports in %.1f s (the ports the policy controller puts in port groups)%n",
                     ports, (System.nanoTime() - t) / 1e9);
 
-            try (NorthboundObserver observer = NorthboundObserver.connect(db.nb().unixEndpoint())) {
-                PolicyController policies = converge(db, api.pid(), informers, report, observer);
-                report.raw = RawBaseline.load(policies.northbound().cache(), ObjectId.DEFAULT_CONTROLLER);
-                report.rawWatched = RawBaseline.load(policies.northbound().cache(), ObjectId.DEFAULT_CONTROLLER, true);
+            PolicyController policies;
+            try (Bystander bystander = Bystander.connect(bystanderMode, db.nb().unixEndpoint())) {
+                policies = converge(db, api.pid(), informers, report, bystander);
                 report.convergedRows = RawBaseline.rowCounts(policies.northbound().cache(), ObjectId.DEFAULT_CONTROLLER);
                 report.convergedMemberships = RawBaseline.memberships(policies.northbound().cache(), ObjectId.DEFAULT_CONTROLLER);
-                if (!report.raw.rows().equals(report.convergedRows) || report.raw.memberships() != report.convergedMemberships) {
-                    throw new IllegalStateException("the raw load differs from the converged NB: " + report.raw.rows() + " "
-                            + report.raw.memberships() + " vs " + report.convergedRows + " " + report.convergedMemberships);
-                }
-                report.enforceNs = observer.firstArrivalWith(new NorthboundObserver.PolicyRows(report.convergedRows,
+                report.enforceNs = bystander.firstArrivalWith(new NorthboundObserver.PolicyRows(report.convergedRows,
                         report.convergedMemberships), 60_000) - report.convergeStart;
-                report.steady = ReconcileBreakdown.steady(cluster, policies, 5);
-                report.warm = ReconcileBreakdown.fresh(cluster, policies);
+            }
+            report.raw = RawBaseline.load(policies.northbound().cache(), ObjectId.DEFAULT_CONTROLLER);
+            report.rawWatched = RawBaseline.watched(policies.northbound().cache(), ObjectId.DEFAULT_CONTROLLER, bystanderMode);
+            if (!report.raw.rows().equals(report.convergedRows) || report.raw.memberships() != report.convergedMemberships) {
+                throw new IllegalStateException("the raw load differs from the converged NB: " + report.raw.rows() + " "
+                        + report.raw.memberships() + " vs " + report.convergedRows + " " + report.convergedMemberships);
+            }
+            report.steady = ReconcileBreakdown.steady(cluster, policies, 5);
+            report.warm = ReconcileBreakdown.fresh(cluster, policies);
+            // connected only now: during the convergence it would have decoded every row in this JVM
+            try (NorthboundObserver observer = NorthboundObserver.connect(db.nb().unixEndpoint())) {
+                // its initial sync's garbage and new cache are collected here, not in a pause during the first events
+                System.gc();
                 PolicyEvents events = new PolicyEvents(client, policies, zone, observer, cluster, db.nb().pid().orElseThrow(),
                         api.pid());
                 report.relabel = events.relabel(relabels);
@@ -131,16 +144,17 @@ public final class PolicyConvergenceBench {
 
     /**
      * Starts the policy controller on the converged zone and waits until it has written everything;
-     * {@code observer} records the policy rows it holds after each update meanwhile.
+     * {@code bystander} records the policy rows it holds after each update meanwhile.
      */
     private static PolicyController converge(OvnDatabases db, OptionalLong apiPid, SharedInformers informers, Report r,
-                                             NorthboundObserver observer) throws Exception {
+                                             Bystander bystander) throws Exception {
         long heapBefore = BenchStats.usedHeapAfterGc();
         long pid = db.nb().pid().orElseThrow();
         long server0 = RawBaseline.processCpu(pid);
         long jvm0 = BenchStats.jvmCpu();
         long api0 = BenchStats.processCpu(apiPid);
-        observer.recordPolicyRows();
+        long bystander0 = BenchStats.processCpu(bystander.pid());
+        bystander.recordPolicyRows();
         long t0 = System.nanoTime();
         r.convergeStart = t0;
         PolicyController policies = PolicyController.start(PolicyControllerConfig.of(PolicyBenchCluster.ZONE,
@@ -151,6 +165,7 @@ public final class PolicyConvergenceBench {
         r.convergeServerCpuNs = RawBaseline.processCpu(pid) - server0;
         r.convergeJvmCpuNs = BenchStats.jvmCpu() - jvm0;
         r.convergeApiCpuNs = BenchStats.processCpu(apiPid) - api0;
+        r.convergeBystanderCpuNs = BenchStats.processCpu(bystander.pid()) - bystander0;
         r.converge = policies.northbound().counters().snapshot();
         r.reconciles = policies.reconciler().recentDurations();
         BenchStats.waitQuiet(policies::idle, 200, 60_000);
@@ -202,13 +217,14 @@ public final class PolicyConvergenceBench {
         long convergeServerCpuNs;
         long convergeJvmCpuNs;
         long convergeApiCpuNs;
+        long convergeBystanderCpuNs;
         TrafficCounters.Snapshot converge;
         TrafficCounters.Snapshot afterConverge;
         long[] reconciles;
         long heapNs;
         long heapTotal;
         RawBaseline.Load raw;
-        /** The same raw load with the bystander monitor attached (as during the convergence run). */
+        /** The same raw load with a bystander attached as during the convergence run (same mode). */
         RawBaseline.Load rawWatched;
         ReconcileBreakdown.Phases steady;
         ReconcileBreakdown.Phases warm;
@@ -224,6 +240,7 @@ public final class PolicyConvergenceBench {
         double verdictsPerCpuS;
         double deniedShare;
         ApiServer.Mode apiMode;
+        Bystander.Mode bystanderMode;
         String loadBefore;
         String loadAfter;
         double totalS;
@@ -232,15 +249,16 @@ public final class PolicyConvergenceBench {
             double ratio = (double) convergeNs / raw.wallNs();
             double enforceRatio = (double) enforceNs / raw.wallNs();
             System.out.println();
-            System.out.printf("PolicyConvergenceBench --scale %s --api-server %s (%s): load average %s before, %s after; %.0f s"
-                            + " in all%n", scale.name().toLowerCase(java.util.Locale.ROOT), apiMode.option(),
-                    apiMode == ApiServer.Mode.PROCESS ? "a child JVM" : "in this JVM", loadBefore, loadAfter, totalS);
+            System.out.printf("PolicyConvergenceBench --scale %s --api-server %s (%s) --bystander %s (%s): load average %s before,"
+                            + " %s after; %.0f s in all%n", scale.name().toLowerCase(java.util.Locale.ROOT), apiMode.option(),
+                    apiMode == ApiServer.Mode.PROCESS ? "a child JVM" : "in this JVM", bystanderMode.option(),
+                    bystanderMode.where(), loadBefore, loadAfter, totalS);
             System.out.println("| figure | result | target |");
             System.out.println("|---|---|---|");
             System.out.printf("| policy rows in the zone's NB | %s; %,d port group memberships | |%n", convergedRows,
                     convergedMemberships);
-            System.out.printf("| convergence, NB enforcing (start → a bystander sees every final row) | %,.0f ms; %.2fx raw | |%n",
-                    ms(enforceNs), enforceRatio);
+            System.out.printf("| convergence, NB enforcing (start → a bystander in %s sees every final row) | %,.0f ms; %.2fx raw"
+                    + " | |%n", bystanderMode.where(), ms(enforceNs), enforceRatio);
             System.out.printf("| convergence incl. status conditions on the API server (start → converged) | %,.0f ms; %.2fx raw"
                     + " (informers synced + NB cache: %,.0f ms; reconciles %s ms) | |%n", ms(convergeNs), ratio, ms(startNs),
                     durations(reconciles));
@@ -249,8 +267,8 @@ public final class PolicyConvergenceBench {
                     afterConverge.minus(converge).transactions());
             System.out.printf("| raw bulk load of the same rows, one transact (%,d ops, %.1f MB) | %,.0f ms | |%n",
                     raw.operations(), raw.requestBytes() / 1e6, ms(raw.wallNs()));
-            System.out.printf("| raw bulk load with the bystander monitor attached (until it sees every row) | %,.0f ms (NB server CPU %,.0f ms) | |%n",
-                    ms(rawWatched.wallNs()), ms(rawWatched.serverCpuNs()));
+            System.out.printf("| raw bulk load with the same bystander attached, in %s (until it sees every row) | %,.0f ms"
+                    + " (NB server CPU %,.0f ms) | |%n", bystanderMode.where(), ms(rawWatched.wallNs()), ms(rawWatched.serverCpuNs()));
             System.out.printf("| ratio convergence / raw (wall): NB enforcing / incl. status conditions | %.2fx / %.2fx | <= 1.5x |%n",
                     enforceRatio, ratio);
             System.out.printf("| ratio NB enforcing / raw with the same bystander (both watched alike) | %.2fx | <= 1.5x |%n",
@@ -264,13 +282,7 @@ public final class PolicyConvergenceBench {
             System.out.printf("| warm reconcile with nothing changed: translate / rows / diff (median of 5) | %,.0f / %,.0f / %,.0f ms"
                     + " (%d ops; thread CPU %,.0f ms) | |%n", ms(steady.translateNs()), ms(steady.rowsNs()), ms(steady.planNs()),
                     steady.operations(), ms(steady.cpuNs()));
-            if (apiMode == ApiServer.Mode.PROCESS) {
-                System.out.printf("| CPU during convergence: this JVM (all threads) / API server process | %,.0f / %,.0f ms | |%n",
-                        ms(convergeJvmCpuNs), ms(convergeApiCpuNs));
-            } else {
-                System.out.printf("| JVM CPU during convergence (all threads, API server included) | %,.0f ms | |%n",
-                        ms(convergeJvmCpuNs));
-            }
+            convergenceCpu();
             System.out.printf("| policy controller heap (used after GC, before vs after) | %,.0f MB (whole JVM: %,.0f MB) | <= 512 MB |%n",
                     heapNs / 1e6, heapTotal / 1e6);
             event(relabel, "<= 20 ms", apiMode);
@@ -281,6 +293,27 @@ public final class PolicyConvergenceBench {
             System.out.printf("| analyze: compile | %,.0f ms | |%n", compileMs);
             System.out.printf("| analyze: verdicts/s, 1 thread, pre-resolved pod pairs (%.0f%% denied) | %,.0f (%,.0f per CPU-second)"
                     + " | >= 1,000,000 |%n", 100 * deniedShare, verdictsPerS, verdictsPerCpuS);
+        }
+
+        /** This JVM's CPU, and that of each child process, from the start until converged. */
+        private void convergenceCpu() {
+            List<String> inJvm = new java.util.ArrayList<>();
+            StringBuilder names = new StringBuilder();
+            StringBuilder values = new StringBuilder(String.format("%,.0f", ms(convergeJvmCpuNs)));
+            if (apiMode == ApiServer.Mode.PROCESS) {
+                names.append(" / API server process");
+                values.append(String.format(" / %,.0f", ms(convergeApiCpuNs)));
+            } else {
+                inJvm.add("API server");
+            }
+            if (bystanderMode == Bystander.Mode.PROCESS) {
+                names.append(" / bystander process");
+                values.append(String.format(" / %,.0f", ms(convergeBystanderCpuNs)));
+            } else {
+                inJvm.add("bystander");
+            }
+            System.out.printf("| CPU during convergence: this JVM (all threads%s)%s | %s ms | |%n",
+                    inJvm.isEmpty() ? "" : ", " + String.join(" and ", inJvm) + " included", names, values);
         }
 
         private static void event(PolicyEvents.Cost c, String target, ApiServer.Mode apiMode) {

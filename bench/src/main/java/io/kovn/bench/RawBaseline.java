@@ -24,6 +24,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
@@ -46,16 +47,20 @@ final class RawBaseline {
 
     /** Copies the policy rows of {@code converged} into a fresh NB as one raw transact and measures it. */
     static Load load(MonitorCache converged, String controller) throws Exception {
-        return load(converged, controller, false);
+        return load(converged, controller, null);
     }
 
     /**
-     * The same; with {@code bystander}, the fresh NB has the convergence run's bystander monitor
-     * ({@link NorthboundObserver}) attached, and the wall time runs until it sees every row: the
-     * convergence's "NB enforcing" measured under the same conditions, so the ratio is the
-     * controller's overhead and not the measuring monitor's.
+     * The same with a {@link Bystander} attached to the fresh NB (in this JVM or a child JVM, as
+     * {@code bystander} says), the wall time running until it sees every row: the convergence's "NB enforcing"
+     * measured under the same conditions, so the ratio is the controller's overhead and not the
+     * measuring monitor's.
      */
-    static Load load(MonitorCache converged, String controller, boolean bystander) throws Exception {
+    static Load watched(MonitorCache converged, String controller, Bystander.Mode bystander) throws Exception {
+        return load(converged, controller, Objects.requireNonNull(bystander));
+    }
+
+    private static Load load(MonitorCache converged, String controller, Bystander.Mode bystander) throws Exception {
         Owner policies = NorthboundRows.owner(controller);
         Owner meter = NorthboundRows.meterOwner(controller);
         List<Row> acls = converged.table("ACL").select(policies::owns);
@@ -92,23 +97,17 @@ final class RawBaseline {
             byte[] request = Json.bytes(Json.object().put("method", "transact").put("id", 1)
                     .set("params", OperationCodec.transactParams(NB, ops)));
 
-            NorthboundObserver observer = bystander ? NorthboundObserver.connect(fresh.nb().unixEndpoint()) : null;
-            try {
+            NorthboundObserver.PolicyRows target = NorthboundObserver.PolicyRows.of(converged);
+            try (Bystander watcher = bystander == null ? null : Bystander.connect(bystander, fresh.nb().unixEndpoint())) {
                 long pid = fresh.nb().pid().orElseThrow();
                 long s0 = processCpu(pid);
                 long t0 = System.nanoTime();
                 long wall = send(fresh.nb().socket(), request);
-                if (observer != null) {
-                    long seen = observer.await(cache -> NorthboundObserver.PolicyRows.of(cache)
-                            .equals(NorthboundObserver.PolicyRows.of(converged)), 300_000);
-                    wall = Math.max(wall, seen - t0);
+                if (watcher != null) {
+                    wall = Math.max(wall, watcher.await(target, 300_000) - t0);
                 }
                 long server = processCpu(pid) - s0;
                 return new Load(wall, server, ops.size(), request.length, rowCounts(c), memberships(c));
-            } finally {
-                if (observer != null) {
-                    observer.close();
-                }
             }
         }
     }
