@@ -13,7 +13,7 @@ import java.util.concurrent.Executors;
 /**
  * A {@link NorthboundObserver} alone in a JVM, started by {@link RemoteBystander} so that decoding
  * a converging controller's NB updates happens outside the controller's JVM, as in ovn-northd's own
- * process. Argument: the NB endpoint. One command per line on stdin, one answer per line on stdout:
+ * process; warmed up first ({@link BystanderWarmup}), as a long-running northd is. Argument: the NB endpoint. One command per line on stdin, one answer per line on stdout:
  * <pre>
  * (once synced)                        → ready NANOS
  * record                               → recording
@@ -33,6 +33,8 @@ public final class BystanderProcess {
     static final String ARRIVED = "arrived";
     static final String ERROR = "error";
     private static final String MEMBERSHIPS = "memberships";
+    /** Rounds of a policy-sized load before ready: enough for the decoder's hot paths to be compiled. */
+    private static final int WARMUP_ROUNDS = 4;
 
     private BystanderProcess() {}
 
@@ -42,6 +44,7 @@ public final class BystanderProcess {
         System.setOut(System.err); // stdout carries answers only
         NorthboundObserver observer = null;
         try {
+            BystanderWarmup.run(WARMUP_ROUNDS);
             observer = NorthboundObserver.connect(args[0]);
         } catch (Exception e) {
             fail(answers, e);
