@@ -1,6 +1,7 @@
 package io.kovn.controller.policy;
 
 import io.prometheus.metrics.core.metrics.Gauge;
+import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.util.List;
 import java.util.Map;
@@ -11,12 +12,16 @@ import java.util.WeakHashMap;
  * run several zones (the sandbox): {@code ovnkube_controller_admin_network_policies},
  * {@code ovnkube_controller_baseline_admin_network_policies}, their {@code _rules{direction,action}}
  * and {@code _db_objects{table_name}} (rows actually in the zone's NB, counted from the cache).
+ * Plus kovn's own {@code kovn_policy_reconcile_phase_seconds{zone,phase}}: where a policy reconcile's
+ * time goes ({@code snapshot}, {@code translate}, {@code write}, of it {@code nb_transaction},
+ * {@code publish}), so a slow reconcile shows whether the controller or the NB server is slow.
  */
 public final class PolicyControllerMetrics {
     static final String PREFIX = "ovnkube_controller_";
     static final List<String> DIRECTIONS = List.of("Ingress", "Egress");
     static final List<String> ACTIONS = List.of("Allow", "Deny", "Pass");
     static final List<String> TABLES = List.of("ACL", "Address_Set");
+    static final List<String> PHASES = List.of("snapshot", "translate", "write", "nb_transaction", "publish");
 
     // One instance per registry: zones of one process share it (a name registers only once).
     private static final Map<PrometheusRegistry, PolicyControllerMetrics> BY_REGISTRY = new WeakHashMap<>();
@@ -27,6 +32,7 @@ public final class PolicyControllerMetrics {
     private final Gauge banpRules;
     private final Gauge anpObjects;
     private final Gauge banpObjects;
+    private final Histogram phases;
 
     private PolicyControllerMetrics(PrometheusRegistry registry) {
         anps = gauge(registry, "admin_network_policies", "The total number of admin network policies in the cluster");
@@ -39,6 +45,21 @@ public final class PolicyControllerMetrics {
                 "The total number of OVN NBDB objects (table_name) owned by AdminNetworkPolicy controller", "table_name");
         banpObjects = gauge(registry, "baseline_admin_network_policies_db_objects",
                 "The total number of OVN NBDB objects (table_name) owned by BaselineAdminNetworkPolicy controller", "table_name");
+        phases = Histogram.builder().name("kovn_policy_reconcile_phase_seconds")
+                .help("Time per phase of a policy reconcile: snapshot, translate, write (diff and NB transaction),"
+                        + " nb_transaction (the transaction's round trip, part of write), publish")
+                .labelNames("zone", "phase").classicOnly().register(registry);
+    }
+
+    /** Records the phases of one reconcile of {@code zone}. */
+    public void recordPhases(String zone, PolicyReconciler.Phases p) {
+        phases.labelValues(zone, "snapshot").observe(p.snapshot() / 1e9);
+        phases.labelValues(zone, "translate").observe(p.translate() / 1e9);
+        phases.labelValues(zone, "write").observe(p.write() / 1e9);
+        if (p.transact() > 0) {
+            phases.labelValues(zone, "nb_transaction").observe(p.transact() / 1e9);
+        }
+        phases.labelValues(zone, "publish").observe(p.publish() / 1e9);
     }
 
     /** The metrics registered in {@code registry} (registered on first use). */
@@ -93,6 +114,7 @@ public final class PolicyControllerMetrics {
             anpObjects.remove(zone, t);
             banpObjects.remove(zone, t);
         }
+        PHASES.forEach(p -> phases.remove(zone, p));
     }
 
     /** The admin_network_policies value of a zone (tests, CLI). */

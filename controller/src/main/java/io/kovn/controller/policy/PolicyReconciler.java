@@ -202,6 +202,7 @@ public final class PolicyReconciler implements Reconciler<String> {
         }
         metrics.record(zone, state.metrics(), dbObjects.get(0), dbObjects.get(1));
         lastPhases = new Phases(t1 - t0, t2 - t1, t3 - t2, writer.lastTransactNanos(), System.nanoTime() - t3);
+        metrics.recordPhases(zone, lastPhases);
         LOG.debug("zone {}: reconcile {}, scope {}", zone, lastPhases, scope.all() ? "all rows" : scope.size() + " rows");
         if (write instanceof PolicyWrite.Failed f) {
             return ReconcileResult.failed(new IllegalStateException(f.everything().orElse(f.perPolicy().size()

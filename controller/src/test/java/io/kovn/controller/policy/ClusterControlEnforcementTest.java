@@ -162,6 +162,14 @@ class ClusterControlEnforcementTest {
         assertThat(m.anpDbObjects(ZONE, "Address_Set")).isEqualTo(11);
         assertThat(c.registry.scrape().stream().map(s -> s.getMetadata().getPrometheusName()))
                 .contains("ovnkube_controller_admin_network_policies", "ovnkube_controller_admin_network_policies_db_objects");
+        // where reconciles spend their time, the NB transaction's round trip apart
+        var phases = (io.prometheus.metrics.model.snapshots.HistogramSnapshot) c.registry.scrape().stream()
+                .filter(s -> s.getMetadata().getPrometheusName().equals("kovn_policy_reconcile_phase_seconds"))
+                .findFirst().orElseThrow();
+        java.util.Map<String, Long> counts = new java.util.HashMap<>();
+        phases.getDataPoints().forEach(d -> counts.put(d.getLabels().get("phase"), d.getCount()));
+        assertThat(counts).containsKeys("snapshot", "translate", "write", "nb_transaction", "publish");
+        assertThat(counts.get("nb_transaction")).isPositive().isLessThanOrEqualTo(counts.get("write"));
     }
 
     @Test
