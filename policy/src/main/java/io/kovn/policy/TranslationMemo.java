@@ -19,7 +19,7 @@ import java.util.function.Supplier;
 public final class TranslationMemo {
     /** A value, what it was computed from, the values its computation asked for, and when it was last used. */
     private static final class Entry {
-        final Object inputs;
+        Object inputs;
         final Set<Selection> reads;
         final Object value;
         final java.util.List<Entry> nested;
@@ -82,6 +82,10 @@ public final class TranslationMemo {
         }
         Entry e = entries.get(key);
         if (e != null && sameInputs(e.inputs(), inputs)) {
+            // Equal but not the same objects (an ANP whose status was written is a new object with
+            // the same spec): keep the new ones, so the next comparison is by pointer again instead
+            // of walking the rules, and the old objects are let go.
+            e.inputs = inputs;
             hits++;
             markUsed(e);
             index.reread(e.reads()); // an enclosing value depends on them too
