@@ -10,6 +10,8 @@ import io.kovn.controller.zone.TrustZoneMetrics;
 import io.kovn.controller.zone.ZoneController;
 import io.kovn.controller.zone.ZoneControllerConfig;
 import io.kovn.k8s.events.EventRecorder;
+import io.kovn.k8s.runtime.ControllerMetrics;
+import io.kovn.k8s.runtime.PrometheusControllerMetrics;
 import io.kovn.k8s.runtime.SharedInformers;
 import io.kovn.sandbox.infra.EmulatedNode;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -32,6 +34,8 @@ final class ControlPlane implements AutoCloseable {
     private final KubernetesClient client;
     private final PrometheusRegistry registry;
     private final TrustZoneMetrics trustZoneMetrics;
+    // One per registry, shared by every controller of the sandbox (a metric name registers once).
+    private final ControllerMetrics controllerMetrics;
     private final Deque<AutoCloseable> running = new ArrayDeque<>();
     private final List<ZoneController> zones = new ArrayList<>();
     // One informer per kind for every zone of the sandbox, as in one kovn process per node.
@@ -41,6 +45,7 @@ final class ControlPlane implements AutoCloseable {
         this.client = client;
         this.registry = registry;
         this.trustZoneMetrics = new TrustZoneMetrics(registry);
+        this.controllerMetrics = new PrometheusControllerMetrics(registry);
     }
 
     private EventSink events(String component, String instance) {
@@ -48,7 +53,7 @@ final class ControlPlane implements AutoCloseable {
     }
 
     void startClusterManager() {
-        ClusterManagerMain cm = new ClusterManagerMain(client, ClusterManagerConfig.defaults(),
+        ClusterManagerMain cm = new ClusterManagerMain(client, ClusterManagerConfig.defaults().withControllerMetrics(controllerMetrics),
                 events("kovn-cluster-manager", "sandbox"), "sandbox-cluster-manager", "kube-system");
         running.push(cm);
         cm.start();
@@ -61,11 +66,12 @@ final class ControlPlane implements AutoCloseable {
             running.push(informers); // popped, so closed, after every controller on it
         }
         ZoneController zone = ZoneController.start(ZoneControllerConfig.of(node.name(), "unix:" + node.nbSocket(),
-                "unix:" + node.sbSocket(), events("kovn-zone-controller", node.name()), trustZoneMetrics), informers);
+                "unix:" + node.sbSocket(), events("kovn-zone-controller", node.name()), trustZoneMetrics)
+                .withControllerMetrics(controllerMetrics), informers);
         running.push(zone);
         zones.add(zone);
         PolicyController policies = PolicyController.start(PolicyControllerConfig.of(node.name(), "unix:" + node.nbSocket(),
-                events("kovn-policy-controller", node.name()), registry), informers);
+                events("kovn-policy-controller", node.name()), registry).withControllerMetrics(controllerMetrics), informers);
         running.push(policies);
         return zone;
     }

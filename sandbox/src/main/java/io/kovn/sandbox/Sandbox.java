@@ -49,6 +49,7 @@ public final class Sandbox implements AutoCloseable {
     private NodeApiFront nodeApi;
     private ControlPlane controlPlane;
     private SandboxKubelet kubelet;
+    private io.prometheus.metrics.exporter.httpserver.HTTPServer metrics;
 
     private Sandbox(SandboxLayout layout) {
         this.layout = layout;
@@ -98,8 +99,14 @@ public final class Sandbox implements AutoCloseable {
         closeables.push(identity);
         nodeApi = NodeApiFront.start(apiServer.port(), identity.clientCa(), layout.dir().resolve("identity"), names);
         closeables.push(nodeApi);
-        controlPlane = new ControlPlane(client, new io.prometheus.metrics.model.registry.PrometheusRegistry());
+        io.prometheus.metrics.model.registry.PrometheusRegistry registry = new io.prometheus.metrics.model.registry.PrometheusRegistry();
+        controlPlane = new ControlPlane(client, registry);
         closeables.push(controlPlane);
+        // What `kovn node` serves on a cluster, for every controller of the sandbox (zone label per node).
+        metrics = io.prometheus.metrics.exporter.httpserver.HTTPServer.builder().registry(registry)
+                .hostname("127.0.0.1").port(0).buildAndStart();
+        closeables.push(metrics::close);
+        Files.writeString(layout.metricsUrlFile(), metricsUrl() + "\n");
         controlPlane.startClusterManager();
 
         Underlay underlay = Underlay.create(config.prefix(), config.underlayCidr());
@@ -206,7 +213,12 @@ public final class Sandbox implements AutoCloseable {
 
     public String summary() {
         return nodes.size() + " nodes (" + String.join(", ", nodes.stream().map(EmulatedNode::name).toList())
-                + "), API server " + apiServer.url() + " (nodes: " + nodeApi.front().url() + ")";
+                + "), API server " + apiServer.url() + " (nodes: " + nodeApi.front().url() + "), metrics " + metricsUrl();
+    }
+
+    /** Where the controllers' Prometheus metrics are served (also in the state folder's {@code metrics.url}). */
+    public String metricsUrl() {
+        return "http://127.0.0.1:" + metrics.getPort() + "/metrics";
     }
 
     @Override

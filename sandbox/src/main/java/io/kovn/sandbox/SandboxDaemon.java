@@ -39,6 +39,7 @@ public final class SandboxDaemon {
         Files.createDirectories(dir);
         Files.deleteIfExists(layout.readyFile());
         Files.deleteIfExists(layout.failedFile());
+        Files.deleteIfExists(layout.metricsUrlFile());
         Files.writeString(layout.pidFile(), Long.toString(ProcessHandle.current().pid()));
         Files.writeString(layout.prefixFile(), prefix);
         Path root = Path.of(System.getProperty("kovn.root", "."));

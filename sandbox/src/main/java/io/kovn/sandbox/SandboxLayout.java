@@ -33,6 +33,8 @@ public record SandboxLayout(Path dir) {
     public Path readyFile() { return dir.resolve("ready"); }
     /** Written by the daemon when start-up failed; holds the reason. */
     public Path failedFile() { return dir.resolve("failed"); }
+    /** Written by the daemon: the URL of the controllers' Prometheus metrics. */
+    public Path metricsUrlFile() { return dir.resolve("metrics.url"); }
     public Path nodeDir(String node) { return dir.resolve("nodes").resolve(node); }
     public Path cniDir() { return dir.resolve("cni"); }
     /** Executables the sandbox runs inside namespaces (kovn-netutil, kovn-cni). */

@@ -57,6 +57,22 @@ class PodConnectivityE2ETest {
     }
 
     @Test
+    @Order(2)
+    void theControllersMetricsAreServedWhereTheStateFolderSays() throws Exception {
+        String url = java.nio.file.Files.readString(sb.layout.metricsUrlFile()).strip();
+        assertThat(url).isEqualTo(sb.sandbox.metricsUrl());
+        var http = java.net.http.HttpClient.newHttpClient();
+        String body = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(url)).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+        for (String node : List.of("node-1", "node-2", "node-3")) {
+            assertThat(body).contains("kovn_controller_queue_to_done_seconds_count{controller=\"policies-" + node + "\"")
+                    .contains("kovn_controller_reconcile_total{controller=\"zone-pods-" + node + "\"")
+                    .contains("kovn_policy_reconcile_phase_seconds_count{phase=\"nb_transaction\",zone=\"" + node + "\"}");
+        }
+        assertThat(body).contains("ovnkube_controller_admin_network_policies{zone=\"node-1\"}");
+    }
+
+    @Test
     @Order(4)
     void everyNodeAgentRunsOnItsOwnApprovedCertificateAndTheWebhookHoldsItToItsOwnNode() throws Exception {
         var csrs = sb.client.certificates().v1().certificateSigningRequests().list().getItems();
