@@ -64,6 +64,37 @@ class PolicyStatusTest {
     }
 
     @Test
+    void manyConditionsAreWrittenTogether() {
+        List<PolicyReport> reports = new java.util.ArrayList<>();
+        java.util.Map<String, HasMetadata> objects = new java.util.HashMap<>();
+        for (int i = 0; i < 3 * PolicyStatus.IN_FLIGHT; i++) {
+            AdminNetworkPolicy anp = client.resource(anp("many-" + i, 100 + i)).create();
+            objects.put(anp.getMetadata().getName(), anp);
+            reports.add(new PolicyReport(PolicyRef.anp(anp.getMetadata().getName()), List.of(), Optional.empty()));
+        }
+        // a policy deleted on the server while the cache still holds it: nothing to write, no failure
+        objects.put("gone", anp("gone", 99));
+        reports.add(new PolicyReport(PolicyRef.anp("gone"), List.of(), Optional.empty()));
+        PolicyStatus status = new PolicyStatus("z", new ConditionWriter(client, Clock.systemUTC()), (o, w, r, m) -> { });
+
+        int failed = status.publish(reports, ref -> Optional.empty(), ref -> Optional.of(objects.get(ref.name())));
+
+        assertThat(failed).isZero();
+        for (String name : objects.keySet()) {
+            if (!name.equals("gone")) {
+                assertThat(condition(client.resources(AdminNetworkPolicy.class).withName(name).get(), "z"))
+                        .as(name).startsWith("True/SetupSucceeded");
+            }
+        }
+    }
+
+    static AdminNetworkPolicy anp(String name, int priority) {
+        return Serialization.unmarshal("apiVersion: policy.networking.k8s.io/v1alpha1\nkind: AdminNetworkPolicy\n"
+                + "metadata: {name: " + name + "}\nspec: {priority: " + priority + ", subject: {namespaces: {}}}\n",
+                AdminNetworkPolicy.class);
+    }
+
+    @Test
     void conditionsPerZoneEventsOncePerProblem() {
         List<String> events = new CopyOnWriteArrayList<>();
         PolicyStatus a = new PolicyStatus("a", new ConditionWriter(client, Clock.systemUTC()),
