@@ -18,9 +18,9 @@ import java.util.function.Function;
  * memory once, and its watch events are decoded once, however many controllers read it.
  *
  * <p>Controllers take informers from here and add their event handlers through
- * {@link Controller.Builder#watch}, which removes them again on close; an informer that starts after
- * others have synced replays its objects to each handler as adds. Only the owner of this object
- * closes the informers.
+ * {@link Controller.Builder#watch}, which removes them again on close; a handler added to an
+ * informer that has already synced gets every cached object replayed as an add, so a controller
+ * started later misses nothing. Only the owner of this object closes the informers.
  *
  * <pre>{@code
  * try (SharedInformers informers = new SharedInformers(client)) {
