@@ -76,9 +76,11 @@ public final class IncrementalTranslateBench {
                 pods.size(), local.size());
         System.out.printf("full translation, median of %d: %.1f ms%n", full.length, full[full.length / 2] / 1e6);
         System.out.printf("incremental, first (builds index and memo): %.1f ms%n", first / 1e6);
-        System.out.printf("incremental after one relabel: p50 %.2f ms, p99 %.2f ms, max %.2f ms; %.1f memo misses per relabel%n",
+        System.out.printf("incremental after one relabel: p50 %.2f ms, p99 %.2f ms, max %.2f ms; %.1f memo misses per relabel;"
+                + " %d of %d by the pod-change path%n",
                 inc[inc.length / 2] / 1e6, inc[Math.min(inc.length - 1, (int) Math.ceil(inc.length * 0.99) - 1)] / 1e6,
-                inc[inc.length - 1] / 1e6, (incremental.memo().misses() - misses) / (double) relabels);
+                inc[inc.length - 1] / 1e6, (incremental.memo().misses() - misses) / (double) relabels,
+                incremental.quickTranslations(), relabels);
     }
 
     private static PolicySnapshot snapshot(PolicySnapshot base, List<Pod> pods, Set<String> local, DesiredPolicyState previous) {

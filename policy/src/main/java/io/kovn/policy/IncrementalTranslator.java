@@ -47,6 +47,7 @@ public final class IncrementalTranslator {
     private Map<String, Node> nodes = new HashMap<>();
     private Map<String, NodeInfo> nodeInfos = new HashMap<>();
     private long rebuilds;
+    private long quickTranslations;
     /** The pods of the last snapshot, in its order. */
     private java.util.List<Pod> previousPods;
     private java.util.SortedSet<String> statefulPorts;
@@ -68,6 +69,9 @@ public final class IncrementalTranslator {
     /** Translates {@code snapshot}; equal to {@code PolicyTranslator.translate(snapshot)}. */
     public DesiredPolicyState translate(PolicySnapshot snapshot) {
         boolean rebuilt = false;
+        boolean podsOnly = false;
+        Set<Object> forgotten = Set.of();
+        boolean policies = policiesChanged(snapshot);
         if (index == null || !snapshot.ipFamilies().equals(families) || !snapshot.ownerController().equals(controller)) {
             rebuild(snapshot);
             rebuilt = true;
@@ -76,17 +80,26 @@ public final class IncrementalTranslator {
             if (changes.size() > REBUILD_ABOVE) {
                 rebuild(snapshot);
                 rebuilt = true; // a new accumulator: the rows it dropped are not among its touched keys
-            } else if (changes.size() > 0) {
-                memo.forget(index.apply(changes));
+            } else {
+                forgotten = changes.size() > 0 ? memo.forget(index.apply(changes)) : Set.of();
+                podsOnly = !policies && changes.namespaces().isEmpty() && changes.nodes().isEmpty();
             }
         }
-        DesiredPolicyState state = PolicyTranslator.translate(snapshot, index, memo);
-        // Only a changed policy object leaves memoized values unasked for (its old rules); sweeping
-        // walks every value, so pod-only changes sweep now and then (bounding what a leak could hold).
-        boolean policies = policiesChanged(snapshot);
-        if (rebuilt || policies || ++unswept >= SWEEP_EVERY) {
-            memo.sweep();
-            unswept = 0;
+        java.util.Optional<DesiredPolicyState> quick = podsOnly
+                ? PodChangeTranslation.translate(snapshot, index, memo, forgotten, last) : java.util.Optional.empty();
+        DesiredPolicyState state;
+        if (quick.isPresent()) {
+            // every value but the forgotten ones was asked for as before: nothing to sweep
+            state = quick.get();
+            quickTranslations++;
+        } else {
+            state = PolicyTranslator.translate(snapshot, index, memo);
+            // Only a changed policy object leaves memoized values unasked for (its old rules); sweeping
+            // walks every value, so pod-only changes sweep now and then (bounding what a leak could hold).
+            if (rebuilt || policies || ++unswept >= SWEEP_EVERY) {
+                memo.sweep();
+                unswept = 0;
+            }
         }
         beforeLast = last;
         last = state;
@@ -311,6 +324,11 @@ public final class IncrementalTranslator {
             stateful = StatefulPods.rows(snapshot.ownerController(), io.kovn.policy.model.FrozenSortedSet.of(ports));
         }
         return stateful;
+    }
+
+    /** Translations that made again only what pod changes invalidated ({@link PodChangeTranslation}). */
+    public long quickTranslations() {
+        return quickTranslations;
     }
 
     /** Translations that started from a new index (the first, and after large changes). */

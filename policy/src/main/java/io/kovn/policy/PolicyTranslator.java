@@ -69,6 +69,8 @@ public final class PolicyTranslator {
     static DesiredPolicyState translate(PolicySnapshot snapshot, ClusterIndex index, TranslationMemo memo) {
         Accumulator out = memo.kept(Accumulator.class, Accumulator::new);
         out.begin();
+        TranslationPlan plan = memo.kept(TranslationPlan.class, TranslationPlan::new);
+        plan.clear();
         Map<String, Object> anpSpecs = new HashMap<>();
         snapshot.adminNetworkPolicies().forEach(a -> anpSpecs.put(a.getMetadata().getName(), a.getSpec()));
         Map<String, Object> banpSpecs = new HashMap<>();
@@ -110,10 +112,11 @@ public final class PolicyTranslator {
             }
             // AdminPolicy is a function of the object's spec and annotations: the informer's spec
             // instance is the same until it changes, so this compares in O(1) when nothing did
-            PolicyRows rows = memo.get(java.util.Arrays.asList("anp", anp.name()),
-                    java.util.Arrays.asList(anpSpecs.get(anp.name()), anp.annotations(), band),
-                    () -> admin.translate(anp, i -> priorities.aclPriority(spec, i), ANP_TIER, memo));
+            TranslationPlan.Admin made = plan.admin(java.util.Arrays.asList("anp", anp.name()), anp,
+                    i -> priorities.aclPriority(spec, i), ANP_TIER, java.util.Arrays.asList(anpSpecs.get(anp.name()), anp.annotations(), band));
+            PolicyRows rows = memo.get(made.key(), made.inputs(), () -> admin.policyRows(anp, made.aclPriority(), ANP_TIER, memo));
             out.add(java.util.Arrays.asList("anp", anp.name()), rows);
+            addRuleSets(admin, anp, memo, out);
             extra.addAll(rows.warnings());
             out.report(new PolicyReport(anp.ref(), extra, Optional.empty()));
         }
@@ -129,18 +132,31 @@ public final class PolicyTranslator {
                 out.report(new PolicyReport(banp.ref(), List.of(), Optional.of(error)));
                 continue;
             }
-            PolicyRows rows = memo.get(java.util.Arrays.asList("banp", banp.name()),
-                    java.util.Arrays.asList(banpSpecs.get(banp.name()), banp.annotations()),
-                    () -> admin.translate(banp, i -> AnpPriorities.BANP_TOP - i, BANP_TIER, memo));
+            TranslationPlan.Admin made = plan.admin(java.util.Arrays.asList("banp", banp.name()), banp,
+                    i -> AnpPriorities.BANP_TOP - i, BANP_TIER, java.util.Arrays.asList(banpSpecs.get(banp.name()), banp.annotations()));
+            PolicyRows rows = memo.get(made.key(), made.inputs(), () -> admin.policyRows(banp, made.aclPriority(), BANP_TIER, memo));
             out.add(java.util.Arrays.asList("banp", banp.name()), rows);
+            addRuleSets(admin, banp, memo, out);
             out.report(new PolicyReport(banp.ref(), rows.warnings(), Optional.empty()));
         }
 
-        translateNetworkPolicies(snapshot, index, memo, out);
+        translateNetworkPolicies(snapshot, index, memo, out, plan);
         out.end();
+        plan.finish();
         PolicyMetrics metrics = metrics(snapshot, out);
         return new DesiredPolicyState(out.frozenGroups(), out.frozenSets(), out.frozenAcls(), out.reports,
                 priorities.assignment(), metrics);
+    }
+
+    /**
+     * Each rule's address sets as a contribution of its own: a pod moving between a rule's peers
+     * swaps that rule's sets and leaves the policy's port group and ACLs untouched.
+     */
+    private static void addRuleSets(AdminPolicyTranslator admin, AdminPolicy policy, TranslationMemo memo, Accumulator out) {
+        for (AdminPolicy.Rule rule : policy.rules()) {
+            out.add(java.util.Arrays.asList("rule-sets", policy.ownerType(), policy.name(), rule.direction(), rule.index()),
+                    admin.ruleSets(policy, rule, memo));
+        }
     }
 
     /**
@@ -152,41 +168,69 @@ public final class PolicyTranslator {
         return new ChangedRows(out.touchedGroups, out.touchedSets, out.touchedAcls);
     }
 
-    private static void translateNetworkPolicies(PolicySnapshot snapshot, ClusterIndex index, TranslationMemo memo, Accumulator out) {
+    private static void translateNetworkPolicies(PolicySnapshot snapshot, ClusterIndex index, TranslationMemo memo, Accumulator out,
+            TranslationPlan plan) {
         NetworkPolicyTranslator np = new NetworkPolicyTranslator(index, snapshot.localPorts(), snapshot.ipFamilies(), snapshot.ownerController());
-        Map<String, Map<PolicyDirection, TreeSet<String>>> isolated = new TreeMap<>();
-        List<NetworkPolicy> policies = snapshot.networkPolicies().stream()
+        Map<String, List<NetworkPolicy>> byNamespace = new TreeMap<>();
+        snapshot.networkPolicies().stream()
                 .filter(p -> p.getSpec() != null)
                 .sorted(Comparator.comparing((NetworkPolicy p) -> p.getMetadata().getNamespace()).thenComparing(p -> p.getMetadata().getName()))
-                .toList();
+                .forEach(p -> byNamespace.computeIfAbsent(p.getMetadata().getNamespace(), k -> new ArrayList<>()).add(p));
         Map<String, AclLogging> loggingByNamespace = new HashMap<>();
         for (var ns : snapshot.namespaces()) {
             loggingByNamespace.put(ns.getMetadata().getName(), AclLogging.fromAnnotations(ns.getMetadata().getAnnotations()));
         }
-        for (NetworkPolicy policy : policies) {
-            String namespace = policy.getMetadata().getNamespace();
-            AclLogging logging = loggingByNamespace.getOrDefault(namespace, AclLogging.OFF);
-            PolicyRows rows = memo.get(java.util.Arrays.asList("np", namespace, policy.getMetadata().getName()),
-                    java.util.Arrays.asList(policy.getSpec(), logging), () -> np.translate(policy, logging));
-            out.add(java.util.Arrays.asList("np", namespace, policy.getMetadata().getName()), rows);
-            if (!rows.warnings().isEmpty()) {
-                out.report(new PolicyReport(PolicyRef.networkPolicy(namespace, policy.getMetadata().getName()), rows.warnings(), Optional.empty()));
-            }
-            // The policy's port group holds its selected local pods: exactly the pods it isolates here.
-            var byDirection = isolated.computeIfAbsent(namespace, k -> new java.util.EnumMap<>(PolicyDirection.class));
-            for (PolicyDirection direction : NetworkPolicyTranslator.policyTypes(policy)) {
-                byDirection.computeIfAbsent(direction, d -> new TreeSet<>()).addAll(rows.portGroups().getFirst().ports());
-            }
-        }
-        isolated.forEach((namespace, byDirection) -> byDirection.forEach((direction, members) -> {
-            AclLogging logging = loggingByNamespace.getOrDefault(namespace, AclLogging.OFF);
-            List<Object> key = java.util.Arrays.asList("deny", namespace, direction);
-            out.add(key, memo.get(key, java.util.Arrays.asList(members, logging),
-                    () -> DefaultDeny.rows(snapshot.ownerController(), namespace, direction, members, logging)));
-        }));
+        byNamespace.forEach((namespace, policies) -> namespaceRows(snapshot.ownerController(), namespace, policies,
+                loggingByNamespace.getOrDefault(namespace, AclLogging.OFF), np, memo, (key, rows, policy) -> {
+                    out.add(key, rows);
+                    if (policy != null && !rows.warnings().isEmpty()) {
+                        out.report(new PolicyReport(PolicyRef.networkPolicy(namespace, policy.getMetadata().getName()), rows.warnings(),
+                                Optional.empty()));
+                    }
+                }));
+        plan.networkPolicies.putAll(byNamespace);
+        plan.namespaceLogging.putAll(loggingByNamespace);
     }
 
-    private static PolicyMetrics metrics(PolicySnapshot snapshot, Accumulator out) {
+    /** Receives a contribution: its key, its rows, and the NetworkPolicy it comes from ({@code null} for a default deny). */
+    @FunctionalInterface
+    interface NamespaceSink {
+        void accept(List<Object> key, PolicyRows rows, NetworkPolicy policy);
+    }
+
+    /**
+     * The rows of one namespace's NetworkPolicies (in name order) and of its default denies: each
+     * policy's port group holds its selected local pods, exactly the pods it isolates here.
+     */
+    static void namespaceRows(String ownerController, String namespace, List<NetworkPolicy> policies, AclLogging logging,
+            NetworkPolicyTranslator np, TranslationMemo memo, NamespaceSink sink) {
+        Map<PolicyDirection, List<DesiredPortGroup>> isolated = new java.util.EnumMap<>(PolicyDirection.class);
+        for (NetworkPolicy policy : policies) {
+            List<Object> key = java.util.Arrays.asList("np", namespace, policy.getMetadata().getName());
+            PolicyRows rows = memo.get(key, java.util.Arrays.asList(policy.getSpec(), logging), () -> np.translate(policy, logging));
+            sink.accept(key, rows, policy);
+            for (PolicyDirection direction : NetworkPolicyTranslator.policyTypes(policy)) {
+                isolated.computeIfAbsent(direction, d -> new ArrayList<>()).add(rows.portGroups().getFirst());
+            }
+        }
+        isolated.forEach((direction, groups) -> {
+            // the union is made again only when one of the namespace's port groups changed
+            java.util.SortedSet<String> members = memo.get(java.util.Arrays.asList("isolated", namespace, direction), groups,
+                    () -> isolatedPorts(groups));
+            List<Object> key = java.util.Arrays.asList("deny", namespace, direction);
+            sink.accept(key, memo.get(key, java.util.Arrays.asList(members, logging),
+                    () -> DefaultDeny.rows(ownerController, namespace, direction, members, logging)), null);
+        });
+    }
+
+    /** The local ports the port groups of a namespace's NetworkPolicies hold: the pods they isolate. */
+    private static java.util.SortedSet<String> isolatedPorts(List<DesiredPortGroup> groups) {
+        TreeSet<String> members = new TreeSet<>();
+        groups.forEach(g -> members.addAll(g.ports()));
+        return io.kovn.policy.model.FrozenSortedSet.of(members);
+    }
+
+    static PolicyMetrics metrics(PolicySnapshot snapshot, Accumulator out) {
         Map<String, Map<String, Integer>> anpRules = new TreeMap<>();
         for (AdminNetworkPolicy anp : snapshot.adminNetworkPolicies()) {
             if (anp.getSpec() != null) {
@@ -243,125 +287,6 @@ public final class PolicyTranslator {
         void roll() {
             previous = current;
             current = new java.util.IdentityHashMap<>();
-        }
-    }
-
-    /**
-     * Collects rows; names and ids are unique by construction, so rows of one contribution never
-     * replace another's. Kept from one translation to the next by an incremental memo: a contribution
-     * (one policy's rows) that is the same object as last time costs nothing, a changed one swaps
-     * its rows, and contributions not made again are removed at {@link #end}.
-     */
-    private static final class Accumulator {
-        final TreeMap<String, DesiredPortGroup> portGroups = new TreeMap<>();
-        final TreeMap<String, DesiredAddressSet> addressSets = new TreeMap<>();
-        final TreeMap<String, DesiredAcl> acls = new TreeMap<>();
-        final List<PolicyReport> reports = new ArrayList<>();
-        /** ACLs and address sets by owner type (the policy's: all rows of one policy share it). */
-        final Map<String, int[]> rowsByOwnerType = new HashMap<>();
-        private final Map<Object, PolicyRows> contributions = new HashMap<>();
-        private final java.util.Set<Object> made = new java.util.HashSet<>();
-        /** Keys of the rows put or removed since {@link #begin}: what may differ from the previous translation. */
-        final java.util.Set<String> touchedGroups = new java.util.HashSet<>();
-        final java.util.Set<String> touchedSets = new java.util.HashSet<>();
-        final java.util.Set<String> touchedAcls = new java.util.HashSet<>();
-        private FrozenRows<DesiredPortGroup> frozenGroups;
-        private FrozenRows<DesiredAddressSet> frozenSets;
-        private FrozenRows<DesiredAcl> frozenAcls;
-
-        void begin() {
-            reports.clear();
-            made.clear();
-            touchedGroups.clear();
-            touchedSets.clear();
-            touchedAcls.clear();
-        }
-
-        void add(Object key, PolicyRows rows) {
-            if (!made.add(key)) {
-                throw new IllegalStateException("two contributions with key " + key);
-            }
-            PolicyRows before = contributions.put(key, rows);
-            if (before != rows) {
-                replace(before == null ? PolicyRows.NONE : before, rows);
-            }
-        }
-
-        /** The port groups as of {@link #end}: last translation's copy when none was put or removed. */
-        FrozenRows<DesiredPortGroup> frozenGroups() {
-            return frozenGroups = touchedGroups.isEmpty() && frozenGroups != null ? frozenGroups : FrozenRows.of(portGroups);
-        }
-
-        FrozenRows<DesiredAddressSet> frozenSets() {
-            return frozenSets = touchedSets.isEmpty() && frozenSets != null ? frozenSets : FrozenRows.of(addressSets);
-        }
-
-        FrozenRows<DesiredAcl> frozenAcls() {
-            return frozenAcls = touchedAcls.isEmpty() && frozenAcls != null ? frozenAcls : FrozenRows.of(acls);
-        }
-
-        void end() {
-            for (var it = contributions.entrySet().iterator(); it.hasNext();) {
-                var e = it.next();
-                if (!made.contains(e.getKey())) {
-                    it.remove();
-                    replace(e.getValue(), PolicyRows.NONE);
-                }
-            }
-        }
-
-        /** One contribution's rows swapped for its new ones; memoized rows (the same objects) stay put. */
-        private void replace(PolicyRows before, PolicyRows after) {
-            count(before, -1);
-            count(after, 1);
-            swap(portGroups, before.portGroups(), after.portGroups(), DesiredPortGroup::name, touchedGroups);
-            swap(addressSets, before.addressSets(), after.addressSets(), DesiredAddressSet::name, touchedSets);
-            swap(acls, before.acls(), after.acls(), DesiredAcl::id, touchedAcls);
-        }
-
-        private static <T> void swap(Map<String, T> rows, List<T> before, List<T> after, java.util.function.Function<T, String> id,
-                                     java.util.Set<String> touched) {
-            java.util.function.Function<T, String> key = row -> {
-                String k = id.apply(row);
-                touched.add(k);
-                return k;
-            };
-            if (before.size() == after.size()) {
-                // Usually the same rows in the same order with a few replaced: compare by position.
-                // Removing every replaced row before putting its replacement also holds when a row
-                // merely moved to another position.
-                for (int i = 0; i < before.size(); i++) {
-                    if (before.get(i) != after.get(i)) {
-                        rows.remove(key.apply(before.get(i)), before.get(i));
-                    }
-                }
-                for (int i = 0; i < after.size(); i++) {
-                    if (before.get(i) != after.get(i)) {
-                        rows.put(key.apply(after.get(i)), after.get(i));
-                    }
-                }
-                return;
-            }
-            for (T row : before) {
-                rows.remove(key.apply(row), row);
-            }
-            for (T row : after) {
-                rows.put(key.apply(row), row);
-            }
-        }
-
-        private void count(PolicyRows rows, int sign) {
-            if (!rows.acls().isEmpty() || !rows.addressSets().isEmpty()) {
-                Map<String, String> ids = rows.acls().isEmpty() ? rows.addressSets().getFirst().externalIds()
-                        : rows.acls().getFirst().externalIds();
-                int[] counts = rowsByOwnerType.computeIfAbsent(ids.get("k8s.ovn.org/owner-type"), t -> new int[2]);
-                counts[0] += sign * rows.acls().size();
-                counts[1] += sign * rows.addressSets().size();
-            }
-        }
-
-        void report(PolicyReport report) {
-            reports.add(report);
         }
     }
 }

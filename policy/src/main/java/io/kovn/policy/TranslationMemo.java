@@ -151,8 +151,9 @@ public final class TranslationMemo {
         }
     }
 
-    /** Drops every value that read one of {@code changed}. */
-    public void forget(Set<Selection> changed) {
+    /** Drops every value that read one of {@code changed}; returns their keys. */
+    public Set<Object> forget(Set<Selection> changed) {
+        Set<Object> forgotten = new HashSet<>();
         for (Selection s : changed) {
             Set<Object> keys = readers.remove(s);
             if (keys != null) {
@@ -160,10 +161,12 @@ public final class TranslationMemo {
                     Entry e = entries.remove(key);
                     if (e != null) {
                         unlink(key, e);
+                        forgotten.add(key);
                     }
                 }
             }
         }
+        return forgotten;
     }
 
     /** Drops the values no {@link #get} asked for since the last sweep (deleted policies and rules). */

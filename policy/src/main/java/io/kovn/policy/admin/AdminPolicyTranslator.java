@@ -82,6 +82,19 @@ public final class AdminPolicyTranslator {
      * neither the rule (with its ACL priority) nor what it selects changed.
      */
     public PolicyRows translate(AdminPolicy policy, IntUnaryOperator aclPriority, int tier, TranslationMemo memo) {
+        PolicyRows rows = policyRows(policy, aclPriority, tier, memo);
+        List<DesiredAddressSet> addressSets = new ArrayList<>();
+        for (AdminPolicy.Rule rule : policy.rules()) {
+            addressSets.addAll(ruleSets(policy, rule, memo).addressSets());
+        }
+        return new PolicyRows(rows.portGroups(), addressSets, rows.acls(), rows.warnings());
+    }
+
+    /**
+     * The policy's port group and ACLs with the warnings, without the rules' address sets
+     * ({@link #ruleSets}): a pod moving between peers changes those, and leaves these as they were.
+     */
+    public PolicyRows policyRows(AdminPolicy policy, IntUnaryOperator aclPriority, int tier, TranslationMemo memo) {
         List<PolicyWarning> warnings = new ArrayList<>();
         AclLogging logging = AclLogging.fromAnnotations(policy.annotations());
         if (!logging.valid()) {
@@ -90,7 +103,6 @@ public final class AdminPolicyTranslator {
         }
         ObjectId base = ObjectId.of(ownerController, policy.ownerType(), policy.name());
         String portGroup = base.hashedName();
-        List<DesiredAddressSet> addressSets = new ArrayList<>();
         List<DesiredAcl> acls = new ArrayList<>();
         for (AdminPolicy.Rule rule : policy.rules()) {
             int priority = aclPriority.applyAsInt(rule.index());
@@ -99,9 +111,6 @@ public final class AdminPolicyTranslator {
             PolicyRows ruleAcls = memo.get(Arrays.asList("rule-acls", policy.ownerType(), policy.name(), rule.direction(), rule.index()),
                     Arrays.asList(rule, priority, tier, logging, rule.ports().isEmpty() ? null : policy.subject()),
                     () -> ruleAcls(policy, rule, base, portGroup, priority, tier, logging));
-            List<DesiredAddressSet> sets = memo.get(Arrays.asList("rule-sets", policy.ownerType(), policy.name(), rule.direction(), rule.index()),
-                    rule, () -> ruleAddressSets(rule, base));
-            addressSets.addAll(sets);
             acls.addAll(ruleAcls.acls());
             warnings.addAll(ruleAcls.warnings());
         }
@@ -113,7 +122,17 @@ public final class AdminPolicyTranslator {
         SortedSet<String> aclIds = memo.get(Arrays.asList("acl-ids", policy.ownerType(), policy.name()), ids,
                 () -> io.kovn.policy.model.FrozenSortedSet.of(ids));
         DesiredPortGroup pg = new DesiredPortGroup(portGroup, base.externalIds(), members, aclIds);
-        return new PolicyRows(List.of(pg), addressSets, acls, warnings);
+        return new PolicyRows(List.of(pg), List.of(), acls, warnings);
+    }
+
+    /**
+     * One rule's address sets, one per IP family (its peers' addresses), as rows of their own and
+     * reused from {@code memo} while the rule and its peers' selections are unchanged.
+     */
+    public PolicyRows ruleSets(AdminPolicy policy, AdminPolicy.Rule rule, TranslationMemo memo) {
+        return memo.get(Arrays.asList("rule-sets", policy.ownerType(), policy.name(), rule.direction(), rule.index()), rule,
+                () -> new PolicyRows(List.of(), ruleAddressSets(rule, ObjectId.of(ownerController, policy.ownerType(), policy.name())),
+                        List.of(), List.of()));
     }
 
     private SortedSet<String> localMembers(List<PodInfo> subjects) {

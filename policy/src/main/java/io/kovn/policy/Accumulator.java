@@ -1,0 +1,137 @@
+package io.kovn.policy;
+
+import io.kovn.policy.model.DesiredAcl;
+import io.kovn.policy.model.DesiredAddressSet;
+import io.kovn.policy.model.DesiredPortGroup;
+import io.kovn.policy.model.FrozenRows;
+import io.kovn.policy.model.PolicyReport;
+import io.kovn.policy.model.PolicyRows;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Collects rows; names and ids are unique by construction, so rows of one contribution never
+ * replace another's. Kept from one translation to the next by an incremental memo: a contribution
+ * (one policy's rows) that is the same object as last time costs nothing, a changed one swaps
+ * its rows, and contributions not made again are removed at {@link #end}.
+ */
+final class Accumulator {
+    final TreeMap<String, DesiredPortGroup> portGroups = new TreeMap<>();
+    final TreeMap<String, DesiredAddressSet> addressSets = new TreeMap<>();
+    final TreeMap<String, DesiredAcl> acls = new TreeMap<>();
+    final List<PolicyReport> reports = new ArrayList<>();
+    /** ACLs and address sets by owner type (the policy's: all rows of one policy share it). */
+    final Map<String, int[]> rowsByOwnerType = new HashMap<>();
+    private final Map<Object, PolicyRows> contributions = new HashMap<>();
+    private final java.util.Set<Object> made = new java.util.HashSet<>();
+    /** Keys of the rows put or removed since {@link #begin}: what may differ from the previous translation. */
+    final java.util.Set<String> touchedGroups = new java.util.HashSet<>();
+    final java.util.Set<String> touchedSets = new java.util.HashSet<>();
+    final java.util.Set<String> touchedAcls = new java.util.HashSet<>();
+    private FrozenRows<DesiredPortGroup> frozenGroups;
+    private FrozenRows<DesiredAddressSet> frozenSets;
+    private FrozenRows<DesiredAcl> frozenAcls;
+
+    void begin() {
+        reports.clear();
+        made.clear();
+        touchedGroups.clear();
+        touchedSets.clear();
+        touchedAcls.clear();
+    }
+
+    void add(Object key, PolicyRows rows) {
+        if (!made.add(key)) {
+            throw new IllegalStateException("two contributions with key " + key);
+        }
+        PolicyRows before = contributions.put(key, rows);
+        if (before != rows) {
+            replace(before == null ? PolicyRows.NONE : before, rows);
+        }
+    }
+
+    /** The rows last added under {@code key}, or {@link PolicyRows#NONE}. */
+    PolicyRows contribution(Object key) {
+        return contributions.getOrDefault(key, PolicyRows.NONE);
+    }
+
+    /** The port groups as of {@link #end}: last translation's copy when none was put or removed. */
+    FrozenRows<DesiredPortGroup> frozenGroups() {
+        return frozenGroups = touchedGroups.isEmpty() && frozenGroups != null ? frozenGroups : FrozenRows.of(portGroups);
+    }
+
+    FrozenRows<DesiredAddressSet> frozenSets() {
+        return frozenSets = touchedSets.isEmpty() && frozenSets != null ? frozenSets : FrozenRows.of(addressSets);
+    }
+
+    FrozenRows<DesiredAcl> frozenAcls() {
+        return frozenAcls = touchedAcls.isEmpty() && frozenAcls != null ? frozenAcls : FrozenRows.of(acls);
+    }
+
+    void end() {
+        for (var it = contributions.entrySet().iterator(); it.hasNext();) {
+            var e = it.next();
+            if (!made.contains(e.getKey())) {
+                it.remove();
+                replace(e.getValue(), PolicyRows.NONE);
+            }
+        }
+    }
+
+    /** One contribution's rows swapped for its new ones; memoized rows (the same objects) stay put. */
+    private void replace(PolicyRows before, PolicyRows after) {
+        count(before, -1);
+        count(after, 1);
+        swap(portGroups, before.portGroups(), after.portGroups(), DesiredPortGroup::name, touchedGroups);
+        swap(addressSets, before.addressSets(), after.addressSets(), DesiredAddressSet::name, touchedSets);
+        swap(acls, before.acls(), after.acls(), DesiredAcl::id, touchedAcls);
+    }
+
+    private static <T> void swap(Map<String, T> rows, List<T> before, List<T> after, java.util.function.Function<T, String> id,
+                                 java.util.Set<String> touched) {
+        java.util.function.Function<T, String> key = row -> {
+            String k = id.apply(row);
+            touched.add(k);
+            return k;
+        };
+        if (before.size() == after.size()) {
+            // Usually the same rows in the same order with a few replaced: compare by position.
+            // Removing every replaced row before putting its replacement also holds when a row
+            // merely moved to another position.
+            for (int i = 0; i < before.size(); i++) {
+                if (before.get(i) != after.get(i)) {
+                    rows.remove(key.apply(before.get(i)), before.get(i));
+                }
+            }
+            for (int i = 0; i < after.size(); i++) {
+                if (before.get(i) != after.get(i)) {
+                    rows.put(key.apply(after.get(i)), after.get(i));
+                }
+            }
+            return;
+        }
+        for (T row : before) {
+            rows.remove(key.apply(row), row);
+        }
+        for (T row : after) {
+            rows.put(key.apply(row), row);
+        }
+    }
+
+    private void count(PolicyRows rows, int sign) {
+        if (!rows.acls().isEmpty() || !rows.addressSets().isEmpty()) {
+            Map<String, String> ids = rows.acls().isEmpty() ? rows.addressSets().getFirst().externalIds()
+                    : rows.acls().getFirst().externalIds();
+            int[] counts = rowsByOwnerType.computeIfAbsent(ids.get("k8s.ovn.org/owner-type"), t -> new int[2]);
+            counts[0] += sign * rows.acls().size();
+            counts[1] += sign * rows.addressSets().size();
+        }
+    }
+
+    void report(PolicyReport report) {
+        reports.add(report);
+    }
+}
