@@ -320,9 +320,10 @@ public final class PolicyConvergenceBench {
             System.out.printf("| %s (%d, one at a time): end to end p50 / p99 | %.1f / %.1f ms (reconcile p50 %.1f, p99 %.1f ms, %d"
                             + " reconciles) | %s |%n", c.name(), c.count(), pct(c.e2eNs(), 50) / 1e6, pct(c.e2eNs(), 99) / 1e6,
                     pct(c.reconcileNs(), 50) / 1e6, pct(c.reconcileNs(), 99) / 1e6, c.reconcileNs().length, target);
-            System.out.printf("| %s: queued → NB written p50 / p99 | %.1f / %.1f ms (the controller's queue-to-done, %d reconciles)"
-                    + " | |%n", c.name(), pct(c.queueToDoneNs(), 50) / 1e6, pct(c.queueToDoneNs(), 99) / 1e6,
-                    c.queueToDoneNs().length);
+            System.out.printf("| %s: queued → NB written p50 / p99 | %.1f / %.1f ms (the controller's queue-to-done, %d reconciles;"
+                    + " p90 %.1f, p95 %.1f, max %.1f ms) | |%n", c.name(), pct(c.queueToDoneNs(), 50) / 1e6, pct(c.queueToDoneNs(), 99) / 1e6,
+                    c.queueToDoneNs().length, pct(c.queueToDoneNs(), 90) / 1e6, pct(c.queueToDoneNs(), 95) / 1e6,
+                    pct(c.queueToDoneNs(), 100) / 1e6);
             System.out.printf("| %s: policy NB txn / write ops / rows changed per event | %.2f / %.2f / %.2f (zone controller"
                     + " %.2f ops) | ops ∝ rows |%n", c.name(), c.txnPerEvent(), c.opsPerEvent(), c.rowsPerEvent(),
                     c.zoneOps() / (double) c.count());

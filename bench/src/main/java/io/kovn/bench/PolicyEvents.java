@@ -65,7 +65,13 @@ final class PolicyEvents {
         return String.format("snapshot %.2f / translate %.2f / diff+write %.2f (of which the NB transaction %.2f) / publish %.2f ms",
                 median(phases.stream().mapToLong(p -> p.snapshot()).toArray()), median(phases.stream().mapToLong(p -> p.translate()).toArray()),
                 median(phases.stream().mapToLong(p -> p.write()).toArray()), median(phases.stream().mapToLong(p -> p.transact()).toArray()),
-                median(phases.stream().mapToLong(p -> p.publish()).toArray()));
+                median(phases.stream().mapToLong(p -> p.publish()).toArray()))
+                + "; the 3 slowest (snapshot/translate/diff+write/NB transaction/publish): " + phases.stream()
+                .sorted(java.util.Comparator.comparingLong((io.kovn.controller.policy.PolicyReconciler.Phases p) ->
+                        p.snapshot() + p.translate() + p.write() + p.publish()).reversed())
+                .limit(3).map(p -> String.format("%.1f/%.1f/%.1f/%.1f/%.1f", p.snapshot() / 1e6, p.translate() / 1e6,
+                        p.write() / 1e6, p.transact() / 1e6, p.publish() / 1e6))
+                .collect(java.util.stream.Collectors.joining(", ")) + " ms";
     }
 
     private static double median(long[] ns) {

@@ -35,7 +35,14 @@ public final class ValueReader {
     private Object[] scratch = new Object[64];
     /** Longer strings are rarely repeated set elements (addresses and names are short). */
     private static final int MAX_RECENT_LENGTH = 64;
-    private final String[] recent = new String[1 << 14];
+    private static final int MAX_RECENT = 1 << 14;
+    private static final int FIRST_RECENT = 1 << 8;
+    /**
+     * Made on first use and grown (up to {@link #MAX_RECENT}) as misses show it is too small: a
+     * reader per small update (a relabel's set diffs) then costs a kilobyte, not 64.
+     */
+    private String[] recent;
+    private int missesSinceGrown;
 
     /** Decodes a column value of the given type into canonical form (as {@link ValueCodec#decode}). */
     public Object read(JsonParser p, ColumnType type) throws IOException {
@@ -116,12 +123,20 @@ public final class ValueReader {
         for (int i = 0; i < len; i++) {
             h = 31 * h + chars[off + i]; // String.hashCode's polynomial
         }
+        if (recent == null) {
+            recent = new String[FIRST_RECENT];
+        }
         int slot = (h ^ (h >>> 16)) & (recent.length - 1);
         String known = recent[slot];
         if (known != null && known.length() == len && known.hashCode() == h && sameChars(known, chars, off)) {
             return known;
         }
         String made = new String(chars, off, len);
+        if (++missesSinceGrown > recent.length && recent.length < MAX_RECENT) {
+            recent = new String[recent.length * 4]; // a cache: what it held may go
+            missesSinceGrown = 0;
+            slot = (h ^ (h >>> 16)) & (recent.length - 1);
+        }
         recent[slot] = made;
         return made;
     }

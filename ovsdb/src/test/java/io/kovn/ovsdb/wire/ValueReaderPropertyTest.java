@@ -73,6 +73,22 @@ class ValueReaderPropertyTest {
         assertThat(b).isEqualTo(Set.of("10.0.0.2", "10.0.0.3"));
     }
 
+    @org.junit.jupiter.api.Test
+    void aBigSetGrowsTheTableOfRecentStringsAndStillSharesThem() {
+        ValueReader reader = new ValueReader();
+        ColumnType addresses = new ColumnType(io.kovn.ovsdb.schema.BaseType.of(AtomicType.STRING), null, 0, ColumnType.UNLIMITED);
+        StringBuilder big = new StringBuilder("[\"set\",[");
+        for (int i = 0; i < 20_000; i++) {
+            big.append(i == 0 ? "" : ",").append("\"10.").append(i / 250).append('.').append(i % 250).append(".1\"");
+        }
+        Set<?> first = (Set<?>) read(reader, addresses, big.append("]]").toString());
+        Set<?> again = (Set<?>) read(reader, addresses, "[\"set\",[\"10.79.249.1\",\"10.0.0.1\"]]");
+        assertThat(first).hasSize(20_000);
+        Object last = first.stream().filter("10.79.249.1"::equals).findFirst().orElseThrow();
+        assertThat(again.stream().filter("10.79.249.1"::equals).findFirst().orElseThrow())
+                .as("a recent element of the big set, after the table grew").isSameAs(last);
+    }
+
     /** Decodes the whole text as one value and checks the parser was left on the value's last token. */
     private static Object read(ColumnType type, String text) {
         return read(new ValueReader(), type, text);
