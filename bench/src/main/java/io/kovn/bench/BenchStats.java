@@ -69,6 +69,41 @@ final class BenchStats {
         return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
+    /**
+     * CPU ticks (1/100 s) of this JVM's threads by name with digits folded ({@code C2 CompilerThreadN},
+     * {@code GC Thread#N}, ...), from {@code /proc/self/task}: the JIT and GC threads too, which no
+     * Java API reports.
+     */
+    static java.util.Map<String, Long> threadTicks() {
+        java.util.Map<String, Long> ticks = new java.util.TreeMap<>();
+        try (var tasks = java.nio.file.Files.list(java.nio.file.Path.of("/proc/self/task"))) {
+            for (java.nio.file.Path task : tasks.toList()) {
+                try {
+                    String name = java.nio.file.Files.readString(task.resolve("comm")).strip().replaceAll("[0-9]+", "N");
+                    String stat = java.nio.file.Files.readString(task.resolve("stat"));
+                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    ticks.merge(name, Long.parseLong(f[11]) + Long.parseLong(f[12]), Long::sum); // utime + stime
+                } catch (java.io.IOException | RuntimeException gone) {
+                    // the thread ended meanwhile
+                }
+            }
+        } catch (java.io.IOException e) {
+            return java.util.Map.of();
+        }
+        return ticks;
+    }
+
+    /** The threads that used most CPU between two {@link #threadTicks} readings, per event, in ms. */
+    static String topThreads(java.util.Map<String, Long> before, java.util.Map<String, Long> after, int events, int limit) {
+        return after.entrySet().stream()
+                .map(e -> java.util.Map.entry(e.getKey(), e.getValue() - before.getOrDefault(e.getKey(), 0L)))
+                .filter(e -> e.getValue() > 0)
+                .sorted(java.util.Map.Entry.<String, Long>comparingByValue().reversed())
+                .limit(limit)
+                .map(e -> String.format("%s %.1f", e.getKey(), e.getValue() * 10.0 / events))
+                .collect(java.util.stream.Collectors.joining(", "));
+    }
+
     /** CPU time of another process (all threads), ns; 0 without one (the API server in this JVM). */
     static long processCpu(java.util.OptionalLong pid) {
         return pid.isPresent() ? RawBaseline.processCpu(pid.getAsLong()) : 0;

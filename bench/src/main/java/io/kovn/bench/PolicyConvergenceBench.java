@@ -335,6 +335,7 @@ public final class PolicyConvergenceBench {
                 System.out.printf("| %s: CPU per event, this JVM (API server, both controllers) / NB server | %,.0f / %.1f ms | |%n",
                         c.name(), ms(c.jvmCpuNs()) / c.count(), ms(c.serverCpuNs()) / c.count());
             }
+            System.out.printf("| %s: CPU per event in this JVM, busiest threads | %s ms | |%n", c.name(), c.threads());
         }
 
         private static String durations(long[] ns) {

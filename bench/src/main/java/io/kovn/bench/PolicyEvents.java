@@ -36,7 +36,7 @@ final class PolicyEvents {
      * @param serverCpuNs the NB server's CPU for all events
      */
     record Cost(String name, int count, long[] e2eNs, long[] reconcileNs, long[] queueToDoneNs, TrafficCounters.Snapshot nb,
-                long changedRows, long zoneOps, long jvmCpuNs, long apiCpuNs, long serverCpuNs) {
+                long changedRows, long zoneOps, long jvmCpuNs, long apiCpuNs, long serverCpuNs, String threads) {
         double txnPerEvent() {
             return nb.transactions() / (double) count;
         }
@@ -171,6 +171,7 @@ final class PolicyEvents {
         final long jvmCpu = BenchStats.jvmCpu();
         final long apiCpu = BenchStats.processCpu(apiPid);
         final long serverCpu = RawBaseline.processCpu(nbPid);
+        final Map<String, Long> threads = BenchStats.threadTicks();
 
         Cost cost(String name, int count, long[] e2e) {
             long[] all = policies.reconciler().recentDurations();
@@ -179,7 +180,8 @@ final class PolicyEvents {
                     Arrays.copyOfRange(allQueued, Math.min(queued, allQueued.length), allQueued.length),
                     policies.northbound().counters().snapshot().minus(nb), observer.changedRows() - rows,
                     zone.databases().nbCounters().snapshot().writeOperations() - zoneOps, BenchStats.jvmCpu() - jvmCpu,
-                    BenchStats.processCpu(apiPid) - apiCpu, RawBaseline.processCpu(nbPid) - serverCpu);
+                    BenchStats.processCpu(apiPid) - apiCpu, RawBaseline.processCpu(nbPid) - serverCpu,
+                    BenchStats.topThreads(threads, BenchStats.threadTicks(), count, 8));
         }
     }
 }
