@@ -29,8 +29,11 @@ import java.util.concurrent.TimeUnit;
 public final class PolicyNorthbound implements AutoCloseable {
     /** The NB database name. */
     public static final String DATABASE = "OVN_Northbound";
-    /** What is monitored: the owned tables whole, switch ports by name only. */
-    static final List<TableMonitor> MONITORED = List.of(
+    /**
+     * What is monitored: the owned tables whole, switch ports by name only. (ovsdb-server tracks and
+     * encodes the changes once for every client that asks exactly this.)
+     */
+    public static final List<TableMonitor> MONITORED = List.of(
             TableMonitor.all(Acl.TABLE_NAME),
             TableMonitor.all(PortGroup.TABLE_NAME),
             TableMonitor.all(AddressSet.TABLE_NAME),
