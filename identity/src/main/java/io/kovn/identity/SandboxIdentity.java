@@ -22,63 +22,63 @@ import java.util.List;
  * {@link #caller()} plays kube-apiserver's webhook calls.
  */
 public final class SandboxIdentity implements AutoCloseable {
-  private final IdentityService service;
-  private final CertificateAuthority clientCa;
-  private final CertificateAuthority webhookCa;
-  private final URI webhookUri;
+    private final IdentityService service;
+    private final CertificateAuthority clientCa;
+    private final CertificateAuthority webhookCa;
+    private final URI webhookUri;
 
-  private SandboxIdentity(IdentityService service, CertificateAuthority clientCa, CertificateAuthority webhookCa, URI webhookUri) {
-    this.service = service;
-    this.clientCa = clientCa;
-    this.webhookCa = webhookCa;
-    this.webhookUri = webhookUri;
-  }
+    private SandboxIdentity(IdentityService service, CertificateAuthority clientCa, CertificateAuthority webhookCa, URI webhookUri) {
+        this.service = service;
+        this.clientCa = clientCa;
+        this.webhookCa = webhookCa;
+        this.webhookUri = webhookUri;
+    }
 
-  /** Starts everything with the (admin) client; state is kept in {@code folder} across restarts. */
-  public static SandboxIdentity start(KubernetesClient client, Path folder, boolean interconnect) throws IOException {
-    Files.createDirectories(folder);
-    CertificateAuthority clientCa = CertificateAuthority.loadOrCreate(folder.resolve("signer-ca"), "kovn-sandbox-client-ca");
-    CertificateAuthority webhookCa = CertificateAuthority.loadOrCreate(folder.resolve("webhook-ca"), "kovn-sandbox-webhook-ca");
-    KeyPair pair = Keys.ecP256();
-    Path cert = folder.resolve("webhook-tls.crt");
-    Path key = folder.resolve("webhook-tls.key");
-    SecureFiles.writePrivate(key, Pem.encode(pair.getPrivate()));
-    SecureFiles.writeAtomically(cert, Pem.encode(webhookCa.issueServer("kovn-identity", pair.getPublic(), Duration.ofDays(365),
-        List.of("localhost", "127.0.0.1"))));
-    IdentityService.Options options = new IdentityService.Options();
-    options.webhookHost = "127.0.0.1";
-    options.webhookPort = 0;
-    options.tlsCertFile = cert;
-    options.tlsKeyFile = key;
-    options.enableInterconnect = interconnect;
-    options.sandboxSignerCaDir = folder.resolve("signer-ca");
-    IdentityService service = IdentityService.start(options, client);
-    URI uri = URI.create("https://127.0.0.1:" + service.webhookAddress().orElseThrow().getPort());
-    return new SandboxIdentity(service, clientCa, webhookCa, uri);
-  }
+    /** Starts everything with the (admin) client; state is kept in {@code folder} across restarts. */
+    public static SandboxIdentity start(KubernetesClient client, Path folder, boolean interconnect) throws IOException {
+        Files.createDirectories(folder);
+        CertificateAuthority clientCa = CertificateAuthority.loadOrCreate(folder.resolve("signer-ca"), "kovn-sandbox-client-ca");
+        CertificateAuthority webhookCa = CertificateAuthority.loadOrCreate(folder.resolve("webhook-ca"), "kovn-sandbox-webhook-ca");
+        KeyPair pair = Keys.ecP256();
+        Path cert = folder.resolve("webhook-tls.crt");
+        Path key = folder.resolve("webhook-tls.key");
+        SecureFiles.writePrivate(key, Pem.encode(pair.getPrivate()));
+        SecureFiles.writeAtomically(cert, Pem.encode(webhookCa.issueServer("kovn-identity", pair.getPublic(), Duration.ofDays(365),
+                List.of("localhost", "127.0.0.1"))));
+        IdentityService.Options options = new IdentityService.Options();
+        options.webhookHost = "127.0.0.1";
+        options.webhookPort = 0;
+        options.tlsCertFile = cert;
+        options.tlsKeyFile = key;
+        options.enableInterconnect = interconnect;
+        options.sandboxSignerCaDir = folder.resolve("signer-ca");
+        IdentityService service = IdentityService.start(options, client);
+        URI uri = URI.create("https://127.0.0.1:" + service.webhookAddress().orElseThrow().getPort());
+        return new SandboxIdentity(service, clientCa, webhookCa, uri);
+    }
 
-  /** The CA that signs node client certificates (what an API server would trust for clients). */
-  public X509Certificate clientCa() {
-    return clientCa.certificate();
-  }
+    /** The CA that signs node client certificates (what an API server would trust for clients). */
+    public X509Certificate clientCa() {
+        return clientCa.certificate();
+    }
 
-  /** The CA of the webhook's serving certificate (the caBundle). */
-  public X509Certificate webhookCa() {
-    return webhookCa.certificate();
-  }
+    /** The CA of the webhook's serving certificate (the caBundle). */
+    public X509Certificate webhookCa() {
+        return webhookCa.certificate();
+    }
 
-  /** The webhook's base address. */
-  public URI webhookUri() {
-    return webhookUri;
-  }
+    /** The webhook's base address. */
+    public URI webhookUri() {
+        return webhookUri;
+    }
 
-  /** A new caller of the webhook, as kube-apiserver would call it (close it when done). */
-  public WebhookCaller caller() {
-    return new WebhookCaller(webhookUri, webhookCa.certificate());
-  }
+    /** A new caller of the webhook, as kube-apiserver would call it (close it when done). */
+    public WebhookCaller caller() {
+        return new WebhookCaller(webhookUri, webhookCa.certificate());
+    }
 
-  @Override
-  public void close() {
-    service.close();
-  }
+    @Override
+    public void close() {
+        service.close();
+    }
 }

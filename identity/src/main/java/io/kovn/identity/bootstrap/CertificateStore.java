@@ -15,46 +15,46 @@ import org.slf4j.LoggerFactory;
  * {@code ovn-node.crt}; the folder itself is 0700.
  */
 public final class CertificateStore {
-  private static final Logger LOG = LoggerFactory.getLogger(CertificateStore.class);
+    private static final Logger LOG = LoggerFactory.getLogger(CertificateStore.class);
 
-  private final Path folder;
+    private final Path folder;
 
-  /** A store in the folder (created when missing). */
-  public CertificateStore(Path folder) {
-    this.folder = folder;
-  }
-
-  public Path certificateFile() {
-    return folder.resolve("ovn-node.crt");
-  }
-
-  public Path keyFile() {
-    return folder.resolve("ovn-node.key");
-  }
-
-  /** The stored credentials, empty when there are none or they cannot be read. */
-  public Optional<NodeCredentials> load() {
-    if (!Files.exists(certificateFile()) || !Files.exists(keyFile())) {
-      return Optional.empty();
+    /** A store in the folder (created when missing). */
+    public CertificateStore(Path folder) {
+        this.folder = folder;
     }
-    try {
-      return Optional.of(NodeCredentials.fromPem(Files.readString(certificateFile()), Files.readString(keyFile())));
-    } catch (IOException | IllegalArgumentException e) {
-      LOG.warn("Ignoring unreadable stored credentials in {}: {}", folder, e.toString());
-      return Optional.empty();
-    }
-  }
 
-  /** Stores credentials, the key first so a certificate on disk never lacks its key. */
-  public void save(NodeCredentials credentials) {
-    try {
-      if (!Files.exists(folder)) {
-        Files.createDirectories(folder, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-      }
-      SecureFiles.writePrivate(keyFile(), credentials.keyPem());
-      SecureFiles.writeAtomically(certificateFile(), credentials.certificatePem());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    public Path certificateFile() {
+        return folder.resolve("ovn-node.crt");
     }
-  }
+
+    public Path keyFile() {
+        return folder.resolve("ovn-node.key");
+    }
+
+    /** The stored credentials, empty when there are none or they cannot be read. */
+    public Optional<NodeCredentials> load() {
+        if (!Files.exists(certificateFile()) || !Files.exists(keyFile())) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(NodeCredentials.fromPem(Files.readString(certificateFile()), Files.readString(keyFile())));
+        } catch (IOException | IllegalArgumentException e) {
+            LOG.warn("Ignoring unreadable stored credentials in {}: {}", folder, e.toString());
+            return Optional.empty();
+        }
+    }
+
+    /** Stores credentials, the key first so a certificate on disk never lacks its key. */
+    public void save(NodeCredentials credentials) {
+        try {
+            if (!Files.exists(folder)) {
+                Files.createDirectories(folder, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            }
+            SecureFiles.writePrivate(keyFile(), credentials.keyPem());
+            SecureFiles.writeAtomically(certificateFile(), credentials.certificatePem());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 }

@@ -32,56 +32,56 @@ import java.util.regex.PatternSyntaxException;
  */
 public record ApproverConfig(Optional<Long> maxExpirationSeconds, Optional<Pattern> nodeNamePattern, List<String> requesterPrefixes) {
 
-  /** No extra conditions. */
-  public static final ApproverConfig NONE = new ApproverConfig(Optional.empty(), Optional.empty(), List.of());
+    /** No extra conditions. */
+    public static final ApproverConfig NONE = new ApproverConfig(Optional.empty(), Optional.empty(), List.of());
 
-  public ApproverConfig {
-    requesterPrefixes = List.copyOf(requesterPrefixes);
-    for (String prefix : requesterPrefixes) {
-      if (!CsrRules.REQUESTER_PREFIXES.contains(prefix)) {
-        throw new IllegalArgumentException("requesterPrefixes: " + prefix + " is not one of " + CsrRules.REQUESTER_PREFIXES);
-      }
+    public ApproverConfig {
+        requesterPrefixes = List.copyOf(requesterPrefixes);
+        for (String prefix : requesterPrefixes) {
+            if (!CsrRules.REQUESTER_PREFIXES.contains(prefix)) {
+                throw new IllegalArgumentException("requesterPrefixes: " + prefix + " is not one of " + CsrRules.REQUESTER_PREFIXES);
+            }
+        }
+        maxExpirationSeconds.ifPresent(max -> {
+            if (max <= 0) {
+                throw new IllegalArgumentException("maxExpirationSeconds must be positive");
+            }
+        });
     }
-    maxExpirationSeconds.ifPresent(max -> {
-      if (max <= 0) {
-        throw new IllegalArgumentException("maxExpirationSeconds must be positive");
-      }
-    });
-  }
 
-  /** Parses YAML or JSON text; unknown keys are an error (a typo must not silently relax nothing). */
-  public static ApproverConfig parse(String text) {
-    if (text.isBlank()) {
-      return NONE;
+    /** Parses YAML or JSON text; unknown keys are an error (a typo must not silently relax nothing). */
+    public static ApproverConfig parse(String text) {
+        if (text.isBlank()) {
+            return NONE;
+        }
+        try {
+            Raw raw = new ObjectMapper(new YAMLFactory())
+                    .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                    .readValue(text, Raw.class);
+            if (raw == null) {
+                return NONE;
+            }
+            return new ApproverConfig(
+                    Optional.ofNullable(raw.maxExpirationSeconds),
+                    Optional.ofNullable(raw.nodeNamePattern).map(Pattern::compile),
+                    Objects.requireNonNullElse(raw.requesterPrefixes, List.of()));
+        } catch (IOException | PatternSyntaxException e) {
+            throw new IllegalArgumentException("bad approver config: " + e.getMessage(), e);
+        }
     }
-    try {
-      Raw raw = new ObjectMapper(new YAMLFactory())
-          .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-          .readValue(text, Raw.class);
-      if (raw == null) {
-        return NONE;
-      }
-      return new ApproverConfig(
-          Optional.ofNullable(raw.maxExpirationSeconds),
-          Optional.ofNullable(raw.nodeNamePattern).map(Pattern::compile),
-          Objects.requireNonNullElse(raw.requesterPrefixes, List.of()));
-    } catch (IOException | PatternSyntaxException e) {
-      throw new IllegalArgumentException("bad approver config: " + e.getMessage(), e);
-    }
-  }
 
-  /** Reads a config file. */
-  public static ApproverConfig read(Path file) {
-    try {
-      return parse(Files.readString(file));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    /** Reads a config file. */
+    public static ApproverConfig read(Path file) {
+        try {
+            return parse(Files.readString(file));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
-  }
 
-  @JsonIgnoreProperties(ignoreUnknown = false)
-  private record Raw(
-      @JsonProperty("maxExpirationSeconds") Long maxExpirationSeconds,
-      @JsonProperty("nodeNamePattern") String nodeNamePattern,
-      @JsonProperty("requesterPrefixes") List<String> requesterPrefixes) {}
+    @JsonIgnoreProperties(ignoreUnknown = false)
+    private record Raw(
+            @JsonProperty("maxExpirationSeconds") Long maxExpirationSeconds,
+            @JsonProperty("nodeNamePattern") String nodeNamePattern,
+            @JsonProperty("requesterPrefixes") List<String> requesterPrefixes) {}
 }

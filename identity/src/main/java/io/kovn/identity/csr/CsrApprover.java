@@ -20,91 +20,91 @@ import org.slf4j.LoggerFactory;
  * (reasons {@code AutoApproved} / {@code CSRDenied}) and an Event records the decision.
  */
 public final class CsrApprover implements AutoCloseable {
-  /** Reason of the Approved condition. */
-  public static final String REASON_APPROVED = "AutoApproved";
-  /** Reason of the Denied condition and the warning Event. */
-  public static final String REASON_DENIED = "CSRDenied";
-  /** Component named in Events. */
-  public static final String COMPONENT = "kovn-csr-approver";
-  /** CSRs are cluster-scoped; their Events go to this namespace, as kube-controller-manager's do. */
-  public static final String EVENT_NAMESPACE = "default";
+    /** Reason of the Approved condition. */
+    public static final String REASON_APPROVED = "AutoApproved";
+    /** Reason of the Denied condition and the warning Event. */
+    public static final String REASON_DENIED = "CSRDenied";
+    /** Component named in Events. */
+    public static final String COMPONENT = "kovn-csr-approver";
+    /** CSRs are cluster-scoped; their Events go to this namespace, as kube-controller-manager's do. */
+    public static final String EVENT_NAMESPACE = "default";
 
-  private static final Logger LOG = LoggerFactory.getLogger(CsrApprover.class);
+    private static final Logger LOG = LoggerFactory.getLogger(CsrApprover.class);
 
-  private final KubernetesClient client;
-  private final ApproverConfig config;
-  private final Clock clock;
-  private final KeyedWorker worker;
-  private SharedIndexInformer<CertificateSigningRequest> informer;
+    private final KubernetesClient client;
+    private final ApproverConfig config;
+    private final Clock clock;
+    private final KeyedWorker worker;
+    private SharedIndexInformer<CertificateSigningRequest> informer;
 
-  /** An approver using the client's credentials (it needs the approve verb on the signer). */
-  public CsrApprover(KubernetesClient client, ApproverConfig config, Clock clock) {
-    this.client = client;
-    this.config = config;
-    this.clock = clock;
-    this.worker = new KeyedWorker("csr-approver", this::reconcile);
-  }
-
-  /** Starts watching CSRs. */
-  public CsrApprover start() {
-    informer = KeyedWorker.watchCsrs(client, worker);
-    return this;
-  }
-
-  /** Decides one CSR by name and writes the decision (level-driven: an already decided CSR is left alone). */
-  void reconcile(String name) {
-    CertificateSigningRequest csr = client.certificates().v1().certificateSigningRequests().withName(name).get();
-    if (csr == null) {
-      return;
+    /** An approver using the client's credentials (it needs the approve verb on the signer). */
+    public CsrApprover(KubernetesClient client, ApproverConfig config, Clock clock) {
+        this.client = client;
+        this.config = config;
+        this.clock = clock;
+        this.worker = new KeyedWorker("csr-approver", this::reconcile);
     }
-    CsrDecision decision = CsrRules.decide(CsrFacts.from(csr), config);
-    switch (decision) {
-      case CsrDecision.Ignore ignore -> LOG.debug("CSR {} ignored: {}", name, ignore.why());
-      case CsrDecision.Approve approve -> {
-        client.certificates().v1().certificateSigningRequests().withName(name)
-            .approve(condition("Approved", REASON_APPROVED, approve.message()));
-        event(csr, "Normal", REASON_APPROVED, approve.message());
-        LOG.info("CSR {} approved: {}", name, approve.message());
-      }
-      case CsrDecision.Deny deny -> {
-        client.certificates().v1().certificateSigningRequests().withName(name)
-            .deny(condition("Denied", REASON_DENIED, deny.message()));
-        event(csr, "Warning", REASON_DENIED, deny.message());
-        LOG.warn("CSR {} denied: {}", name, deny.message());
-      }
-    }
-  }
 
-  private CertificateSigningRequestCondition condition(String type, String reason, String message) {
-    String now = Instant.now(clock).toString();
-    return new CertificateSigningRequestConditionBuilder().withType(type).withStatus("True").withReason(reason)
-        .withMessage(message).withLastUpdateTime(now).withLastTransitionTime(now).build();
-  }
-
-  private void event(CertificateSigningRequest csr, String type, String reason, String message) {
-    String now = Instant.now(clock).toString();
-    String name = csr.getMetadata().getName() + "." + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 1);
-    try {
-      client.v1().events().inNamespace(EVENT_NAMESPACE).resource(new EventBuilder()
-          .withNewMetadata().withName(name).withNamespace(EVENT_NAMESPACE).endMetadata()
-          .withInvolvedObject(new ObjectReferenceBuilder().withApiVersion("certificates.k8s.io/v1")
-              .withKind("CertificateSigningRequest").withName(csr.getMetadata().getName())
-              .withUid(csr.getMetadata().getUid()).build())
-          .withType(type).withReason(reason).withMessage(message)
-          .withNewSource().withComponent(COMPONENT).endSource()
-          .withFirstTimestamp(now).withLastTimestamp(now).withCount(1)
-          .build()).create();
-    } catch (RuntimeException e) {
-      // The decision is already written; a lost event must not undo or repeat it.
-      LOG.warn("Cannot record event for CSR {}: {}", csr.getMetadata().getName(), e.toString());
+    /** Starts watching CSRs. */
+    public CsrApprover start() {
+        informer = KeyedWorker.watchCsrs(client, worker);
+        return this;
     }
-  }
 
-  @Override
-  public void close() {
-    if (informer != null) {
-      informer.close();
+    /** Decides one CSR by name and writes the decision (level-driven: an already decided CSR is left alone). */
+    void reconcile(String name) {
+        CertificateSigningRequest csr = client.certificates().v1().certificateSigningRequests().withName(name).get();
+        if (csr == null) {
+            return;
+        }
+        CsrDecision decision = CsrRules.decide(CsrFacts.from(csr), config);
+        switch (decision) {
+            case CsrDecision.Ignore ignore -> LOG.debug("CSR {} ignored: {}", name, ignore.why());
+            case CsrDecision.Approve approve -> {
+                client.certificates().v1().certificateSigningRequests().withName(name)
+                        .approve(condition("Approved", REASON_APPROVED, approve.message()));
+                event(csr, "Normal", REASON_APPROVED, approve.message());
+                LOG.info("CSR {} approved: {}", name, approve.message());
+            }
+            case CsrDecision.Deny deny -> {
+                client.certificates().v1().certificateSigningRequests().withName(name)
+                        .deny(condition("Denied", REASON_DENIED, deny.message()));
+                event(csr, "Warning", REASON_DENIED, deny.message());
+                LOG.warn("CSR {} denied: {}", name, deny.message());
+            }
+        }
     }
-    worker.close();
-  }
+
+    private CertificateSigningRequestCondition condition(String type, String reason, String message) {
+        String now = Instant.now(clock).toString();
+        return new CertificateSigningRequestConditionBuilder().withType(type).withStatus("True").withReason(reason)
+                .withMessage(message).withLastUpdateTime(now).withLastTransitionTime(now).build();
+    }
+
+    private void event(CertificateSigningRequest csr, String type, String reason, String message) {
+        String now = Instant.now(clock).toString();
+        String name = csr.getMetadata().getName() + "." + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 1);
+        try {
+            client.v1().events().inNamespace(EVENT_NAMESPACE).resource(new EventBuilder()
+                    .withNewMetadata().withName(name).withNamespace(EVENT_NAMESPACE).endMetadata()
+                    .withInvolvedObject(new ObjectReferenceBuilder().withApiVersion("certificates.k8s.io/v1")
+                            .withKind("CertificateSigningRequest").withName(csr.getMetadata().getName())
+                            .withUid(csr.getMetadata().getUid()).build())
+                    .withType(type).withReason(reason).withMessage(message)
+                    .withNewSource().withComponent(COMPONENT).endSource()
+                    .withFirstTimestamp(now).withLastTimestamp(now).withCount(1)
+                    .build()).create();
+        } catch (RuntimeException e) {
+            // The decision is already written; a lost event must not undo or repeat it.
+            LOG.warn("Cannot record event for CSR {}: {}", csr.getMetadata().getName(), e.toString());
+        }
+    }
+
+    @Override
+    public void close() {
+        if (informer != null) {
+            informer.close();
+        }
+        worker.close();
+    }
 }

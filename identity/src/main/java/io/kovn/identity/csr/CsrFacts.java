@@ -29,63 +29,63 @@ import java.util.Optional;
  * @param issued status.certificate is set
  */
 public record CsrFacts(
-    String name,
-    String signerName,
-    String username,
-    List<String> groups,
-    List<String> usages,
-    Optional<Long> expirationSeconds,
-    Optional<Subject> subject,
-    String requestProblem,
-    boolean approved,
-    boolean denied,
-    boolean failed,
-    boolean issued) {
+        String name,
+        String signerName,
+        String username,
+        List<String> groups,
+        List<String> usages,
+        Optional<Long> expirationSeconds,
+        Optional<Subject> subject,
+        String requestProblem,
+        boolean approved,
+        boolean denied,
+        boolean failed,
+        boolean issued) {
 
-  public CsrFacts {
-    groups = List.copyOf(groups);
-    usages = List.copyOf(usages);
-  }
-
-  /** Reads the facts from a fabric8 CSR object (missing fields become empty values). */
-  public static CsrFacts from(CertificateSigningRequest csr) {
-    CertificateSigningRequestSpec spec = Objects.requireNonNullElseGet(csr.getSpec(), CertificateSigningRequestSpec::new);
-    List<CertificateSigningRequestCondition> conditions = csr.getStatus() == null || csr.getStatus().getConditions() == null
-        ? List.of() : csr.getStatus().getConditions();
-    Optional<Subject> subject = Optional.empty();
-    String problem = "";
-    try {
-      subject = Optional.of(CertificateRequests.parse(decode(spec.getRequest())).subject());
-    } catch (IllegalArgumentException e) {
-      problem = e.getMessage();
+    public CsrFacts {
+        groups = List.copyOf(groups);
+        usages = List.copyOf(usages);
     }
-    return new CsrFacts(
-        csr.getMetadata() == null ? "" : Objects.requireNonNullElse(csr.getMetadata().getName(), ""),
-        Objects.requireNonNullElse(spec.getSignerName(), ""),
-        Objects.requireNonNullElse(spec.getUsername(), ""),
-        nonNull(spec.getGroups()),
-        nonNull(spec.getUsages()),
-        Optional.ofNullable(spec.getExpirationSeconds()).map(Integer::longValue),
-        subject,
-        problem,
-        has(conditions, "Approved"),
-        has(conditions, "Denied"),
-        has(conditions, "Failed"),
-        csr.getStatus() != null && csr.getStatus().getCertificate() != null && !csr.getStatus().getCertificate().isEmpty());
-  }
 
-  private static String decode(String base64) {
-    if (base64 == null || base64.isEmpty()) {
-      throw new IllegalArgumentException("spec.request is empty");
+    /** Reads the facts from a fabric8 CSR object (missing fields become empty values). */
+    public static CsrFacts from(CertificateSigningRequest csr) {
+        CertificateSigningRequestSpec spec = Objects.requireNonNullElseGet(csr.getSpec(), CertificateSigningRequestSpec::new);
+        List<CertificateSigningRequestCondition> conditions = csr.getStatus() == null || csr.getStatus().getConditions() == null
+                ? List.of() : csr.getStatus().getConditions();
+        Optional<Subject> subject = Optional.empty();
+        String problem = "";
+        try {
+            subject = Optional.of(CertificateRequests.parse(decode(spec.getRequest())).subject());
+        } catch (IllegalArgumentException e) {
+            problem = e.getMessage();
+        }
+        return new CsrFacts(
+                csr.getMetadata() == null ? "" : Objects.requireNonNullElse(csr.getMetadata().getName(), ""),
+                Objects.requireNonNullElse(spec.getSignerName(), ""),
+                Objects.requireNonNullElse(spec.getUsername(), ""),
+                nonNull(spec.getGroups()),
+                nonNull(spec.getUsages()),
+                Optional.ofNullable(spec.getExpirationSeconds()).map(Integer::longValue),
+                subject,
+                problem,
+                has(conditions, "Approved"),
+                has(conditions, "Denied"),
+                has(conditions, "Failed"),
+                csr.getStatus() != null && csr.getStatus().getCertificate() != null && !csr.getStatus().getCertificate().isEmpty());
     }
-    return new String(Base64.getMimeDecoder().decode(base64), StandardCharsets.US_ASCII);
-  }
 
-  private static boolean has(List<CertificateSigningRequestCondition> conditions, String type) {
-    return conditions.stream().anyMatch(c -> type.equals(c.getType()));
-  }
+    private static String decode(String base64) {
+        if (base64 == null || base64.isEmpty()) {
+            throw new IllegalArgumentException("spec.request is empty");
+        }
+        return new String(Base64.getMimeDecoder().decode(base64), StandardCharsets.US_ASCII);
+    }
 
-  private static List<String> nonNull(List<String> list) {
-    return list == null ? List.of() : list.stream().filter(Objects::nonNull).toList();
-  }
+    private static boolean has(List<CertificateSigningRequestCondition> conditions, String type) {
+        return conditions.stream().anyMatch(c -> type.equals(c.getType()));
+    }
+
+    private static List<String> nonNull(List<String> list) {
+        return list == null ? List.of() : list.stream().filter(Objects::nonNull).toList();
+    }
 }

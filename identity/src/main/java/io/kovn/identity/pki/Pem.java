@@ -21,79 +21,79 @@ import org.bouncycastle.pkcs.PKCS10CertificationRequest;
 
 /** PEM encoding and decoding of keys, certificates and certificate requests (BouncyCastle). */
 public final class Pem {
-  private Pem() {}
+    private Pem() {}
 
-  /** Encodes certificates, keys or requests as PEM text (private keys as PKCS#8 "PRIVATE KEY"). */
-  public static String encode(Object... objects) {
-    StringWriter out = new StringWriter();
-    try (JcaPEMWriter writer = new JcaPEMWriter(out)) {
-      for (Object object : objects) {
-        writer.writeObject(object instanceof PrivateKey key ? new org.bouncycastle.util.io.pem.PemObject(
-            "PRIVATE KEY", key.getEncoded()) : object);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    /** Encodes certificates, keys or requests as PEM text (private keys as PKCS#8 "PRIVATE KEY"). */
+    public static String encode(Object... objects) {
+        StringWriter out = new StringWriter();
+        try (JcaPEMWriter writer = new JcaPEMWriter(out)) {
+            for (Object object : objects) {
+                writer.writeObject(object instanceof PrivateKey key ? new org.bouncycastle.util.io.pem.PemObject(
+                        "PRIVATE KEY", key.getEncoded()) : object);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toString();
     }
-    return out.toString();
-  }
 
-  /** Reads every certificate in a PEM text, in order. */
-  public static List<X509Certificate> certificates(String pem) {
-    List<X509Certificate> certificates = new ArrayList<>();
-    for (Object object : objects(pem)) {
-      if (object instanceof X509CertificateHolder holder) {
+    /** Reads every certificate in a PEM text, in order. */
+    public static List<X509Certificate> certificates(String pem) {
+        List<X509Certificate> certificates = new ArrayList<>();
+        for (Object object : objects(pem)) {
+            if (object instanceof X509CertificateHolder holder) {
+                try {
+                    certificates.add(new JcaX509CertificateConverter().getCertificate(holder));
+                } catch (CertificateException e) {
+                    throw new IllegalArgumentException("bad certificate: " + e.getMessage(), e);
+                }
+            }
+        }
+        return List.copyOf(certificates);
+    }
+
+    /** Reads the first private key (PKCS#8, SEC1 EC or PKCS#1 RSA) of a PEM text. */
+    public static PrivateKey privateKey(String pem) {
+        JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
         try {
-          certificates.add(new JcaX509CertificateConverter().getCertificate(holder));
-        } catch (CertificateException e) {
-          throw new IllegalArgumentException("bad certificate: " + e.getMessage(), e);
+            for (Object object : objects(pem)) {
+                if (object instanceof PrivateKeyInfo info) {
+                    return converter.getPrivateKey(info);
+                }
+                if (object instanceof PEMKeyPair pair) {
+                    return converter.getKeyPair(pair).getPrivate();
+                }
+            }
+        } catch (IOException e) {
+            throw new IllegalArgumentException("bad private key: " + e.getMessage(), e);
         }
-      }
+        throw new IllegalArgumentException("no private key in PEM text");
     }
-    return List.copyOf(certificates);
-  }
 
-  /** Reads the first private key (PKCS#8, SEC1 EC or PKCS#1 RSA) of a PEM text. */
-  public static PrivateKey privateKey(String pem) {
-    JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
-    try {
-      for (Object object : objects(pem)) {
-        if (object instanceof PrivateKeyInfo info) {
-          return converter.getPrivateKey(info);
+    /** Reads the first PKCS#10 certificate request of a PEM text. */
+    public static PKCS10CertificationRequest certificateRequest(String pem) {
+        for (Object object : objects(pem)) {
+            if (object instanceof PKCS10CertificationRequest request) {
+                return request;
+            }
         }
-        if (object instanceof PEMKeyPair pair) {
-          return converter.getKeyPair(pair).getPrivate();
+        throw new IllegalArgumentException("no CERTIFICATE REQUEST in PEM text");
+    }
+
+    /** PEM text as the bytes Kubernetes carries base64-encoded in CSR request/certificate fields. */
+    public static byte[] bytes(String pem) {
+        return pem.getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private static List<Object> objects(String pem) {
+        List<Object> objects = new ArrayList<>();
+        try (PEMParser parser = new PEMParser(new StringReader(pem))) {
+            for (Object object = parser.readObject(); object != null; object = parser.readObject()) {
+                objects.add(object);
+            }
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalArgumentException("bad PEM text: " + e.getMessage(), e);
         }
-      }
-    } catch (IOException e) {
-      throw new IllegalArgumentException("bad private key: " + e.getMessage(), e);
+        return objects;
     }
-    throw new IllegalArgumentException("no private key in PEM text");
-  }
-
-  /** Reads the first PKCS#10 certificate request of a PEM text. */
-  public static PKCS10CertificationRequest certificateRequest(String pem) {
-    for (Object object : objects(pem)) {
-      if (object instanceof PKCS10CertificationRequest request) {
-        return request;
-      }
-    }
-    throw new IllegalArgumentException("no CERTIFICATE REQUEST in PEM text");
-  }
-
-  /** PEM text as the bytes Kubernetes carries base64-encoded in CSR request/certificate fields. */
-  public static byte[] bytes(String pem) {
-    return pem.getBytes(StandardCharsets.US_ASCII);
-  }
-
-  private static List<Object> objects(String pem) {
-    List<Object> objects = new ArrayList<>();
-    try (PEMParser parser = new PEMParser(new StringReader(pem))) {
-      for (Object object = parser.readObject(); object != null; object = parser.readObject()) {
-        objects.add(object);
-      }
-    } catch (IOException | RuntimeException e) {
-      throw new IllegalArgumentException("bad PEM text: " + e.getMessage(), e);
-    }
-    return objects;
-  }
 }

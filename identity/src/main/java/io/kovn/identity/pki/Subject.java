@@ -18,45 +18,45 @@ import org.bouncycastle.asn1.x500.style.IETFUtils;
  * @param organizations every O attribute, in order
  */
 public record Subject(List<String> commonNames, List<String> organizations) {
-  public Subject {
-    commonNames = List.copyOf(commonNames);
-    organizations = List.copyOf(organizations);
-  }
+    public Subject {
+        commonNames = List.copyOf(commonNames);
+        organizations = List.copyOf(organizations);
+    }
 
-  /** A subject with one CN and the given organizations. */
-  public static Subject of(String commonName, String... organizations) {
-    return new Subject(List.of(commonName), List.of(organizations));
-  }
+    /** A subject with one CN and the given organizations. */
+    public static Subject of(String commonName, String... organizations) {
+        return new Subject(List.of(commonName), List.of(organizations));
+    }
 
-  /** The single common name, or empty text when there is none or more than one. */
-  public String commonName() {
-    return commonNames.size() == 1 ? commonNames.getFirst() : "";
-  }
+    /** The single common name, or empty text when there is none or more than one. */
+    public String commonName() {
+        return commonNames.size() == 1 ? commonNames.getFirst() : "";
+    }
 
-  /** This subject as an X.500 name (organizations first, then CN, as kubelet writes it). */
-  public X500Name toX500Name() {
-    X500NameBuilder builder = new X500NameBuilder(BCStyle.INSTANCE);
-    organizations.forEach(o -> builder.addRDN(BCStyle.O, o));
-    commonNames.forEach(cn -> builder.addRDN(BCStyle.CN, cn));
-    return builder.build();
-  }
+    /** This subject as an X.500 name (organizations first, then CN, as kubelet writes it). */
+    public X500Name toX500Name() {
+        X500NameBuilder builder = new X500NameBuilder(BCStyle.INSTANCE);
+        organizations.forEach(o -> builder.addRDN(BCStyle.O, o));
+        commonNames.forEach(cn -> builder.addRDN(BCStyle.CN, cn));
+        return builder.build();
+    }
 
-  /** Reads CN and O attributes from an X.500 name. */
-  public static Subject from(X500Name name) {
-    return new Subject(values(name, BCStyle.CN), values(name, BCStyle.O));
-  }
+    /** Reads CN and O attributes from an X.500 name. */
+    public static Subject from(X500Name name) {
+        return new Subject(values(name, BCStyle.CN), values(name, BCStyle.O));
+    }
 
-  private static List<String> values(X500Name name, ASN1ObjectIdentifier type) {
-    return java.util.Arrays.stream(name.getRDNs())
-        .flatMap(rdn -> java.util.Arrays.stream(rdn.getTypesAndValues()))
-        .filter(atv -> atv.getType().equals(type))
-        .map(AttributeTypeAndValue::getValue)
-        .map(Subject::text)
-        .toList();
-  }
+    private static List<String> values(X500Name name, ASN1ObjectIdentifier type) {
+        return java.util.Arrays.stream(name.getRDNs())
+                .flatMap(rdn -> java.util.Arrays.stream(rdn.getTypesAndValues()))
+                .filter(atv -> atv.getType().equals(type))
+                .map(AttributeTypeAndValue::getValue)
+                .map(Subject::text)
+                .toList();
+    }
 
-  private static String text(ASN1Encodable value) {
-    return value instanceof ASN1String string ? string.getString() : IETFUtils.valueToString(value);
-  }
+    private static String text(ASN1Encodable value) {
+        return value instanceof ASN1String string ? string.getString() : IETFUtils.valueToString(value);
+    }
 
 }

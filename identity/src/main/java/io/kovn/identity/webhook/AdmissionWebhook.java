@@ -26,132 +26,132 @@ import org.slf4j.LoggerFactory;
  * get a 4xx answer; nothing reaches the rules unparsed.
  */
 public final class AdmissionWebhook implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(AdmissionWebhook.class);
+    private static final Logger LOG = LoggerFactory.getLogger(AdmissionWebhook.class);
 
-  /**
-   * How the webhook listens.
-   *
-   * @param address listen address (port 0 picks a free port)
-   * @param certFile PEM serving certificate (chain)
-   * @param keyFile PEM private key
-   * @param maxBodyBytes larger bodies are refused with 400
-   * @param threads request worker threads
-   * @param reloadCheck how often a handshake may look for new certificate files
-   */
-  public record Settings(InetSocketAddress address, Path certFile, Path keyFile, int maxBodyBytes, int threads, Duration reloadCheck) {
-    /** Default body limit: 3 MiB, the API server's own request limit. */
-    public static final int DEFAULT_MAX_BODY = 3 * 1024 * 1024;
+    /**
+     * How the webhook listens.
+     *
+     * @param address listen address (port 0 picks a free port)
+     * @param certFile PEM serving certificate (chain)
+     * @param keyFile PEM private key
+     * @param maxBodyBytes larger bodies are refused with 400
+     * @param threads request worker threads
+     * @param reloadCheck how often a handshake may look for new certificate files
+     */
+    public record Settings(InetSocketAddress address, Path certFile, Path keyFile, int maxBodyBytes, int threads, Duration reloadCheck) {
+        /** Default body limit: 3 MiB, the API server's own request limit. */
+        public static final int DEFAULT_MAX_BODY = 3 * 1024 * 1024;
 
-    /** Settings with the defaults for limit, threads and reload interval. */
-    public static Settings of(InetSocketAddress address, Path certFile, Path keyFile) {
-      return new Settings(address, certFile, keyFile, DEFAULT_MAX_BODY, Math.max(4, Runtime.getRuntime().availableProcessors() * 2),
-          Duration.ofSeconds(1));
+        /** Settings with the defaults for limit, threads and reload interval. */
+        public static Settings of(InetSocketAddress address, Path certFile, Path keyFile) {
+            return new Settings(address, certFile, keyFile, DEFAULT_MAX_BODY, Math.max(4, Runtime.getRuntime().availableProcessors() * 2),
+                    Duration.ofSeconds(1));
+        }
     }
-  }
 
-  private final HttpsServer server;
-  private final ExecutorService workers;
-  private final ReloadingKeyManager keyManager;
-  private final AdmissionHandler handler;
-  private final int maxBodyBytes;
+    private final HttpsServer server;
+    private final ExecutorService workers;
+    private final ReloadingKeyManager keyManager;
+    private final AdmissionHandler handler;
+    private final int maxBodyBytes;
 
-  private AdmissionWebhook(Settings settings, AdmissionHandler handler) throws IOException, GeneralSecurityException {
-    this.handler = handler;
-    this.maxBodyBytes = settings.maxBodyBytes();
-    this.keyManager = new ReloadingKeyManager(settings.certFile(), settings.keyFile(), settings.reloadCheck());
-    SSLContext tls = SSLContext.getInstance("TLS");
-    tls.init(new KeyManager[] {keyManager}, null, null);
-    this.server = HttpsServer.create(settings.address(), 256);
-    server.setHttpsConfigurator(new HttpsConfigurator(tls) {
-      @Override
-      public void configure(HttpsParameters params) {
-        SSLParameters parameters = tls.getDefaultSSLParameters();
-        parameters.setProtocols(new String[] {"TLSv1.3", "TLSv1.2"});
-        parameters.setNeedClientAuth(false);
-        params.setSSLParameters(parameters);
-      }
-    });
-    this.workers = Executors.newFixedThreadPool(settings.threads(), Thread.ofPlatform().name("webhook-", 0).daemon().factory());
-    server.setExecutor(workers);
-    server.createContext("/", this::exchange);
-    server.start();
-  }
-
-  /** Starts a webhook; close it to stop. */
-  public static AdmissionWebhook start(Settings settings, AdmissionHandler handler) throws IOException {
-    try {
-      AdmissionWebhook webhook = new AdmissionWebhook(settings, handler);
-      LOG.info("Admission webhook listening on https://{}", webhook.server.getAddress());
-      return webhook;
-    } catch (GeneralSecurityException e) {
-      throw new IOException("cannot set up TLS: " + e.getMessage(), e);
+    private AdmissionWebhook(Settings settings, AdmissionHandler handler) throws IOException, GeneralSecurityException {
+        this.handler = handler;
+        this.maxBodyBytes = settings.maxBodyBytes();
+        this.keyManager = new ReloadingKeyManager(settings.certFile(), settings.keyFile(), settings.reloadCheck());
+        SSLContext tls = SSLContext.getInstance("TLS");
+        tls.init(new KeyManager[] {keyManager}, null, null);
+        this.server = HttpsServer.create(settings.address(), 256);
+        server.setHttpsConfigurator(new HttpsConfigurator(tls) {
+            @Override
+            public void configure(HttpsParameters params) {
+                SSLParameters parameters = tls.getDefaultSSLParameters();
+                parameters.setProtocols(new String[] {"TLSv1.3", "TLSv1.2"});
+                parameters.setNeedClientAuth(false);
+                params.setSSLParameters(parameters);
+            }
+        });
+        this.workers = Executors.newFixedThreadPool(settings.threads(), Thread.ofPlatform().name("webhook-", 0).daemon().factory());
+        server.setExecutor(workers);
+        server.createContext("/", this::exchange);
+        server.start();
     }
-  }
 
-  /** The bound address (useful with port 0). */
-  public InetSocketAddress address() {
-    return server.getAddress();
-  }
-
-  /** The key manager serving the certificate (to see which certificate is in service). */
-  public ReloadingKeyManager keyManager() {
-    return keyManager;
-  }
-
-  private void exchange(HttpExchange exchange) throws IOException {
-    try (exchange) {
-      HttpReply reply;
-      try {
-        reply = reply(exchange);
-      } catch (RuntimeException e) {
-        // A defect must not become an allow, nor a 5xx that a failurePolicy might ignore.
-        LOG.error("Webhook request failed", e);
-        reply = HttpReply.text(400, "bad request: " + e);
-      }
-      exchange.getResponseHeaders().set("Content-Type", reply.contentType());
-      exchange.sendResponseHeaders(reply.status(), reply.body().length);
-      try (OutputStream out = exchange.getResponseBody()) {
-        out.write(reply.body());
-      }
+    /** Starts a webhook; close it to stop. */
+    public static AdmissionWebhook start(Settings settings, AdmissionHandler handler) throws IOException {
+        try {
+            AdmissionWebhook webhook = new AdmissionWebhook(settings, handler);
+            LOG.info("Admission webhook listening on https://{}", webhook.server.getAddress());
+            return webhook;
+        } catch (GeneralSecurityException e) {
+            throw new IOException("cannot set up TLS: " + e.getMessage(), e);
+        }
     }
-  }
 
-  private HttpReply reply(HttpExchange exchange) throws IOException {
-    String path = exchange.getRequestURI().getPath();
-    String method = exchange.getRequestMethod();
-    if (path.equals("/healthz")) {
-      return method.equals("GET") || method.equals("HEAD") ? HttpReply.text(200, "ok") : HttpReply.text(405, "use GET");
+    /** The bound address (useful with port 0). */
+    public InetSocketAddress address() {
+        return server.getAddress();
     }
-    if (!method.equals("POST")) {
-      drain(exchange.getRequestBody());
-      return HttpReply.text(405, "use POST");
-    }
-    String length = exchange.getRequestHeaders().getFirst("Content-Length");
-    if (length != null && tooLong(length)) {
-      return HttpReply.text(400, "request body larger than " + maxBodyBytes + " bytes");
-    }
-    byte[] body = exchange.getRequestBody().readNBytes(maxBodyBytes + 1);
-    if (body.length > maxBodyBytes) {
-      return HttpReply.text(400, "request body larger than " + maxBodyBytes + " bytes");
-    }
-    return handler.handle(path, body);
-  }
 
-  private boolean tooLong(String contentLength) {
-    try {
-      return Long.parseLong(contentLength.trim()) > maxBodyBytes;
-    } catch (NumberFormatException e) {
-      return true;
+    /** The key manager serving the certificate (to see which certificate is in service). */
+    public ReloadingKeyManager keyManager() {
+        return keyManager;
     }
-  }
 
-  private static void drain(InputStream in) throws IOException {
-    in.skip(64 * 1024);
-  }
+    private void exchange(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            HttpReply reply;
+            try {
+                reply = reply(exchange);
+            } catch (RuntimeException e) {
+                // A defect must not become an allow, nor a 5xx that a failurePolicy might ignore.
+                LOG.error("Webhook request failed", e);
+                reply = HttpReply.text(400, "bad request: " + e);
+            }
+            exchange.getResponseHeaders().set("Content-Type", reply.contentType());
+            exchange.sendResponseHeaders(reply.status(), reply.body().length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(reply.body());
+            }
+        }
+    }
 
-  @Override
-  public void close() {
-    server.stop(0);
-    workers.shutdownNow();
-  }
+    private HttpReply reply(HttpExchange exchange) throws IOException {
+        String path = exchange.getRequestURI().getPath();
+        String method = exchange.getRequestMethod();
+        if (path.equals("/healthz")) {
+            return method.equals("GET") || method.equals("HEAD") ? HttpReply.text(200, "ok") : HttpReply.text(405, "use GET");
+        }
+        if (!method.equals("POST")) {
+            drain(exchange.getRequestBody());
+            return HttpReply.text(405, "use POST");
+        }
+        String length = exchange.getRequestHeaders().getFirst("Content-Length");
+        if (length != null && tooLong(length)) {
+            return HttpReply.text(400, "request body larger than " + maxBodyBytes + " bytes");
+        }
+        byte[] body = exchange.getRequestBody().readNBytes(maxBodyBytes + 1);
+        if (body.length > maxBodyBytes) {
+            return HttpReply.text(400, "request body larger than " + maxBodyBytes + " bytes");
+        }
+        return handler.handle(path, body);
+    }
+
+    private boolean tooLong(String contentLength) {
+        try {
+            return Long.parseLong(contentLength.trim()) > maxBodyBytes;
+        } catch (NumberFormatException e) {
+            return true;
+        }
+    }
+
+    private static void drain(InputStream in) throws IOException {
+        in.skip(64 * 1024);
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        workers.shutdownNow();
+    }
 }

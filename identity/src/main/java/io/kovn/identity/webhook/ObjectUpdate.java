@@ -14,21 +14,21 @@ import java.util.Map;
  * @param hostNetwork for pods: spec.hostNetwork after
  */
 public record ObjectUpdate(
-    String name,
-    Map<String, String> oldAnnotations,
-    Map<String, String> newAnnotations,
-    boolean onlyAnnotationsChanged,
-    String oldNodeName,
-    String newNodeName,
-    boolean hostNetwork) {
+        String name,
+        Map<String, String> oldAnnotations,
+        Map<String, String> newAnnotations,
+        boolean onlyAnnotationsChanged,
+        String oldNodeName,
+        String newNodeName,
+        boolean hostNetwork) {
 
-  public ObjectUpdate {
-    oldAnnotations = Map.copyOf(oldAnnotations);
-    newAnnotations = Map.copyOf(newAnnotations);
-  }
+    public ObjectUpdate {
+        oldAnnotations = Map.copyOf(oldAnnotations);
+        newAnnotations = Map.copyOf(newAnnotations);
+    }
 
-  /** The annotation changes of this update. */
-  public Map<String, AnnotationChange> annotationChanges() {
-    return AnnotationChange.diff(oldAnnotations, newAnnotations);
-  }
+    /** The annotation changes of this update. */
+    public Map<String, AnnotationChange> annotationChanges() {
+        return AnnotationChange.diff(oldAnnotations, newAnnotations);
+    }
 }

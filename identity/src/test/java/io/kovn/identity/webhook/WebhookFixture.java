@@ -26,108 +26,108 @@ import javax.net.ssl.TrustManagerFactory;
 
 /** A running webhook on loopback with a fresh CA and serving certificate, and a client trusting that CA. */
 final class WebhookFixture implements AutoCloseable {
-  final Path folder;
-  final CertificateAuthority ca;
-  final AdmissionWebhook webhook;
-  final HttpClient client;
+    final Path folder;
+    final CertificateAuthority ca;
+    final AdmissionWebhook webhook;
+    final HttpClient client;
 
-  WebhookFixture(WebhookPolicy policy, NodeSubnetLookup subnets) {
-    this(policy, subnets, AdmissionWebhook.Settings.DEFAULT_MAX_BODY, Duration.ofSeconds(1));
-  }
-
-  WebhookFixture(WebhookPolicy policy, NodeSubnetLookup subnets, int maxBody, Duration reloadCheck) {
-    try {
-      folder = Files.createTempDirectory("kovn-webhook-");
-      ca = CertificateAuthority.create("kovn-test-ca");
-      writeServingPair();
-      webhook = AdmissionWebhook.start(new AdmissionWebhook.Settings(
-          new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), certFile(), keyFile(), maxBody, 4, reloadCheck),
-          new AdmissionHandler(policy, subnets));
-      client = HttpClient.newBuilder().sslContext(clientTls(ca.certificate())).connectTimeout(Duration.ofSeconds(5)).build();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    WebhookFixture(WebhookPolicy policy, NodeSubnetLookup subnets) {
+        this(policy, subnets, AdmissionWebhook.Settings.DEFAULT_MAX_BODY, Duration.ofSeconds(1));
     }
-  }
 
-  static WebhookPolicy defaultPolicy() {
-    return WebhookPolicy.of(true, true, Set.of("system:serviceaccount:ovn-kubernetes:ovnkube-node"));
-  }
-
-  Path certFile() {
-    return folder.resolve("tls.crt");
-  }
-
-  Path keyFile() {
-    return folder.resolve("tls.key");
-  }
-
-  /** Writes a new serving certificate and key for localhost; returns the certificate. */
-  X509Certificate writeServingPair() throws IOException {
-    KeyPair pair = Keys.ecP256();
-    X509Certificate cert = ca.issueServer("kovn-identity", pair.getPublic(), Duration.ofHours(1), List.of("localhost", "127.0.0.1"));
-    SecureFiles.writePrivate(keyFile(), Pem.encode(pair.getPrivate()));
-    SecureFiles.writeAtomically(certFile(), Pem.encode(cert));
-    return cert;
-  }
-
-  static SSLContext clientTls(X509Certificate trusted) {
-    try {
-      KeyStore store = KeyStore.getInstance("PKCS12");
-      store.load(null, null);
-      store.setCertificateEntry("ca", trusted);
-      TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-      tmf.init(store);
-      SSLContext tls = SSLContext.getInstance("TLS");
-      tls.init(null, tmf.getTrustManagers(), null);
-      return tls;
-    } catch (Exception e) {
-      throw new IllegalStateException(e);
+    WebhookFixture(WebhookPolicy policy, NodeSubnetLookup subnets, int maxBody, Duration reloadCheck) {
+        try {
+            folder = Files.createTempDirectory("kovn-webhook-");
+            ca = CertificateAuthority.create("kovn-test-ca");
+            writeServingPair();
+            webhook = AdmissionWebhook.start(new AdmissionWebhook.Settings(
+                    new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), certFile(), keyFile(), maxBody, 4, reloadCheck),
+                    new AdmissionHandler(policy, subnets));
+            client = HttpClient.newBuilder().sslContext(clientTls(ca.certificate())).connectTimeout(Duration.ofSeconds(5)).build();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
-  }
 
-  URI uri(String path) {
-    return URI.create("https://127.0.0.1:" + webhook.address().getPort() + path);
-  }
-
-  HttpResponse<byte[]> post(String path, byte[] body) {
-    try {
-      return client.send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
-          .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofByteArray());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
+    static WebhookPolicy defaultPolicy() {
+        return WebhookPolicy.of(true, true, Set.of("system:serviceaccount:ovn-kubernetes:ovnkube-node"));
     }
-  }
 
-  /** Posts a review and returns response.allowed / response.status.message after checking the envelope. */
-  Verdict review(String path, JsonNode review) {
-    HttpResponse<byte[]> response;
-    try {
-      response = post(path, Reviews.JSON.writeValueAsBytes(review));
-      if (response.statusCode() != 200) {
-        throw new AssertionError("HTTP " + response.statusCode() + ": " + new String(response.body()));
-      }
-      JsonNode body = Reviews.JSON.readTree(response.body());
-      if (!body.path("response").path("uid").asText().equals(review.path("request").path("uid").asText())) {
-        throw new AssertionError("uid not echoed: " + body);
-      }
-      return new Verdict(body.path("response").path("allowed").asBoolean(false),
-          body.path("response").path("status").path("message").asText(""));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    Path certFile() {
+        return folder.resolve("tls.crt");
     }
-  }
 
-  record Verdict(boolean allowed, String message) {}
-
-  @Override
-  public void close() throws IOException {
-    webhook.close();
-    client.close();
-    try (var files = Files.walk(folder)) {
-      files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    Path keyFile() {
+        return folder.resolve("tls.key");
     }
-  }
+
+    /** Writes a new serving certificate and key for localhost; returns the certificate. */
+    X509Certificate writeServingPair() throws IOException {
+        KeyPair pair = Keys.ecP256();
+        X509Certificate cert = ca.issueServer("kovn-identity", pair.getPublic(), Duration.ofHours(1), List.of("localhost", "127.0.0.1"));
+        SecureFiles.writePrivate(keyFile(), Pem.encode(pair.getPrivate()));
+        SecureFiles.writeAtomically(certFile(), Pem.encode(cert));
+        return cert;
+    }
+
+    static SSLContext clientTls(X509Certificate trusted) {
+        try {
+            KeyStore store = KeyStore.getInstance("PKCS12");
+            store.load(null, null);
+            store.setCertificateEntry("ca", trusted);
+            TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            tmf.init(store);
+            SSLContext tls = SSLContext.getInstance("TLS");
+            tls.init(null, tmf.getTrustManagers(), null);
+            return tls;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    URI uri(String path) {
+        return URI.create("https://127.0.0.1:" + webhook.address().getPort() + path);
+    }
+
+    HttpResponse<byte[]> post(String path, byte[] body) {
+        try {
+            return client.send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofByteArray());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Posts a review and returns response.allowed / response.status.message after checking the envelope. */
+    Verdict review(String path, JsonNode review) {
+        HttpResponse<byte[]> response;
+        try {
+            response = post(path, Reviews.JSON.writeValueAsBytes(review));
+            if (response.statusCode() != 200) {
+                throw new AssertionError("HTTP " + response.statusCode() + ": " + new String(response.body()));
+            }
+            JsonNode body = Reviews.JSON.readTree(response.body());
+            if (!body.path("response").path("uid").asText().equals(review.path("request").path("uid").asText())) {
+                throw new AssertionError("uid not echoed: " + body);
+            }
+            return new Verdict(body.path("response").path("allowed").asBoolean(false),
+                    body.path("response").path("status").path("message").asText(""));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    record Verdict(boolean allowed, String message) {}
+
+    @Override
+    public void close() throws IOException {
+        webhook.close();
+        client.close();
+        try (var files = Files.walk(folder)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
 }

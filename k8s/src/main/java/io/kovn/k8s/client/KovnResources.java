@@ -9,26 +9,26 @@ import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
  */
 public final class KovnResources {
 
-  public static final String GROUP = "k8s.ovn.org";
-  public static final String VERSION = "v1";
+    public static final String GROUP = "k8s.ovn.org";
+    public static final String VERSION = "v1";
 
-  /** Namespaced; OVN network name {@code <namespace>_<name>}. */
-  public static final ResourceDefinitionContext USER_DEFINED_NETWORK =
-      context("UserDefinedNetwork", "userdefinednetworks", true);
+    /** Namespaced; OVN network name {@code <namespace>_<name>}. */
+    public static final ResourceDefinitionContext USER_DEFINED_NETWORK =
+            context("UserDefinedNetwork", "userdefinednetworks", true);
 
-  /** Cluster-scoped; OVN network name {@code cluster_udn_<name>}. */
-  public static final ResourceDefinitionContext CLUSTER_USER_DEFINED_NETWORK =
-      context("ClusterUserDefinedNetwork", "clusteruserdefinednetworks", false);
+    /** Cluster-scoped; OVN network name {@code cluster_udn_<name>}. */
+    public static final ResourceDefinitionContext CLUSTER_USER_DEFINED_NETWORK =
+            context("ClusterUserDefinedNetwork", "clusteruserdefinednetworks", false);
 
-  /** Cluster-scoped, short name {@code cnc}. */
-  public static final ResourceDefinitionContext CLUSTER_NETWORK_CONNECT =
-      context("ClusterNetworkConnect", "clusternetworkconnects", false);
+    /** Cluster-scoped, short name {@code cnc}. */
+    public static final ResourceDefinitionContext CLUSTER_NETWORK_CONNECT =
+            context("ClusterNetworkConnect", "clusternetworkconnects", false);
 
-  private KovnResources() {}
+    private KovnResources() {}
 
-  private static ResourceDefinitionContext context(String kind, String plural, boolean namespaced) {
-    return new ResourceDefinitionContext.Builder()
-        .withGroup(GROUP).withVersion(VERSION).withKind(kind).withPlural(plural).withNamespaced(namespaced)
-        .build();
-  }
+    private static ResourceDefinitionContext context(String kind, String plural, boolean namespaced) {
+        return new ResourceDefinitionContext.Builder()
+                .withGroup(GROUP).withVersion(VERSION).withKind(kind).withPlural(plural).withNamespaced(namespaced)
+                .build();
+    }
 }

@@ -19,78 +19,78 @@ import java.util.Map;
  */
 public final class KubeClients {
 
-  /** Where the kubelet mounts a pod's service-account credentials. */
-  public static final Path SERVICE_ACCOUNT_DIR = Path.of("/var/run/secrets/kubernetes.io/serviceaccount");
+    /** Where the kubelet mounts a pod's service-account credentials. */
+    public static final Path SERVICE_ACCOUNT_DIR = Path.of("/var/run/secrets/kubernetes.io/serviceaccount");
 
-  private KubeClients() {}
+    private KubeClients() {}
 
-  /** A client for the current context of {@code kubeconfig}. */
-  public static KubernetesClient fromKubeconfig(Path kubeconfig) {
-    return fromKubeconfig(kubeconfig, null);
-  }
-
-  /** A client for {@code context} (null: the current context) of {@code kubeconfig}. */
-  public static KubernetesClient fromKubeconfig(Path kubeconfig, String context) {
-    return forConfig(kubeconfigConfig(kubeconfig, context));
-  }
-
-  /** A client with the pod's service-account identity, for kovn running inside the cluster. */
-  public static KubernetesClient inCluster() {
-    return forConfig(inClusterConfig(System.getenv(), SERVICE_ACCOUNT_DIR));
-  }
-
-  /** A client for an unauthenticated API server at {@code masterUrl} (the embedded server). */
-  public static KubernetesClient forUrl(String masterUrl) {
-    return forConfig(new ConfigBuilder(Config.empty())
-        .withMasterUrl(masterUrl)
-        .withNamespace("default")
-        .build());
-  }
-
-  /** A client for {@code config}, on the JDK HTTP client. */
-  public static KubernetesClient forConfig(Config config) {
-    return new KubernetesClientBuilder()
-        .withHttpClientFactory(new JdkHttpClientFactory())
-        .withConfig(config)
-        .build();
-  }
-
-  /** The configuration {@link #fromKubeconfig(Path, String)} uses. */
-  public static Config kubeconfigConfig(Path kubeconfig, String context) {
-    try {
-      return Config.fromKubeconfig(context, Files.readString(kubeconfig), kubeconfig.toString());
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read kubeconfig " + kubeconfig, e);
+    /** A client for the current context of {@code kubeconfig}. */
+    public static KubernetesClient fromKubeconfig(Path kubeconfig) {
+        return fromKubeconfig(kubeconfig, null);
     }
-  }
 
-  /**
-   * The configuration {@link #inCluster()} uses, from the {@code KUBERNETES_SERVICE_HOST/PORT}
-   * environment and the service-account folder. The token is re-read on every use: projected
-   * service-account tokens rotate.
-   */
-  public static Config inClusterConfig(Map<String, String> env, Path serviceAccountDir) {
-    String host = env.get("KUBERNETES_SERVICE_HOST");
-    String port = env.get("KUBERNETES_SERVICE_PORT");
-    if (host == null || port == null) {
-      throw new IllegalStateException("not in a cluster: KUBERNETES_SERVICE_HOST/PORT are not set");
+    /** A client for {@code context} (null: the current context) of {@code kubeconfig}. */
+    public static KubernetesClient fromKubeconfig(Path kubeconfig, String context) {
+        return forConfig(kubeconfigConfig(kubeconfig, context));
     }
-    Path token = serviceAccountDir.resolve("token");
-    Path namespace = serviceAccountDir.resolve("namespace");
-    OAuthTokenProvider tokens = () -> read(token).strip();
-    return new ConfigBuilder(Config.empty())
-        .withMasterUrl("https://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port)
-        .withCaCertFile(serviceAccountDir.resolve("ca.crt").toString())
-        .withOauthTokenProvider(tokens)
-        .withNamespace(Files.exists(namespace) ? read(namespace).strip() : "default")
-        .build();
-  }
 
-  private static String read(Path file) {
-    try {
-      return Files.readString(file);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    /** A client with the pod's service-account identity, for kovn running inside the cluster. */
+    public static KubernetesClient inCluster() {
+        return forConfig(inClusterConfig(System.getenv(), SERVICE_ACCOUNT_DIR));
     }
-  }
+
+    /** A client for an unauthenticated API server at {@code masterUrl} (the embedded server). */
+    public static KubernetesClient forUrl(String masterUrl) {
+        return forConfig(new ConfigBuilder(Config.empty())
+                .withMasterUrl(masterUrl)
+                .withNamespace("default")
+                .build());
+    }
+
+    /** A client for {@code config}, on the JDK HTTP client. */
+    public static KubernetesClient forConfig(Config config) {
+        return new KubernetesClientBuilder()
+                .withHttpClientFactory(new JdkHttpClientFactory())
+                .withConfig(config)
+                .build();
+    }
+
+    /** The configuration {@link #fromKubeconfig(Path, String)} uses. */
+    public static Config kubeconfigConfig(Path kubeconfig, String context) {
+        try {
+            return Config.fromKubeconfig(context, Files.readString(kubeconfig), kubeconfig.toString());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read kubeconfig " + kubeconfig, e);
+        }
+    }
+
+    /**
+     * The configuration {@link #inCluster()} uses, from the {@code KUBERNETES_SERVICE_HOST/PORT}
+     * environment and the service-account folder. The token is re-read on every use: projected
+     * service-account tokens rotate.
+     */
+    public static Config inClusterConfig(Map<String, String> env, Path serviceAccountDir) {
+        String host = env.get("KUBERNETES_SERVICE_HOST");
+        String port = env.get("KUBERNETES_SERVICE_PORT");
+        if (host == null || port == null) {
+            throw new IllegalStateException("not in a cluster: KUBERNETES_SERVICE_HOST/PORT are not set");
+        }
+        Path token = serviceAccountDir.resolve("token");
+        Path namespace = serviceAccountDir.resolve("namespace");
+        OAuthTokenProvider tokens = () -> read(token).strip();
+        return new ConfigBuilder(Config.empty())
+                .withMasterUrl("https://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port)
+                .withCaCertFile(serviceAccountDir.resolve("ca.crt").toString())
+                .withOauthTokenProvider(tokens)
+                .withNamespace(Files.exists(namespace) ? read(namespace).strip() : "default")
+                .build();
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 }

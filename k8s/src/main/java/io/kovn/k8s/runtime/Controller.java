@@ -29,283 +29,283 @@ import org.slf4j.LoggerFactory;
  */
 public final class Controller<K> implements AutoCloseable {
 
-  private static final Logger LOG = LoggerFactory.getLogger(Controller.class);
-  /** How many queue-to-done times {@link #recentQueueToDone()} keeps. */
-  public static final int RECENT = 10_000;
+    private static final Logger LOG = LoggerFactory.getLogger(Controller.class);
+    /** How many queue-to-done times {@link #recentQueueToDone()} keeps. */
+    public static final int RECENT = 10_000;
 
-  private final String name;
-  private final Reconciler<K> reconciler;
-  private final int workers;
-  private final RetryLimiter<K> retries;
-  private final ControllerMetrics metrics;
-  private final List<Source<?, K>> sources;
-  private final WorkQueue<K> queue;
-  private final List<Thread> threads = new ArrayList<>();
-  private final Duration shutdownGrace;
-  private final RecentNanos queueToDone = new RecentNanos(RECENT);
-
-  private Controller(Builder<K> builder) {
-    this.name = builder.name;
-    this.reconciler = builder.reconciler;
-    this.workers = builder.workers;
-    this.retries = builder.retries != null ? builder.retries : RetryLimiter.defaults(builder.backoff);
-    this.metrics = builder.metrics;
-    this.sources = List.copyOf(builder.sources);
-    this.shutdownGrace = builder.shutdownGrace;
-    this.queue = new WorkQueue<>(name, metrics);
-  }
-
-  public static <K> Builder<K> builder(String name, Reconciler<K> reconciler) {
-    return new Builder<>(name, reconciler);
-  }
-
-  public String name() {
-    return name;
-  }
-
-  /** Registers the informer handlers and starts the workers (which first wait for cache sync). */
-  public synchronized void start() {
-    if (!threads.isEmpty()) {
-      throw new IllegalStateException("controller " + name + " already started");
-    }
-    sources.forEach(source -> source.register(name, queue));
-    for (int i = 0; i < workers; i++) {
-      threads.add(Thread.ofVirtual().name("kovn-" + name + "-worker-" + i).start(this::work));
-    }
-  }
-
-  /** Queues {@code key} for reconcile; for event sources outside Kubernetes (e.g. OVSDB). */
-  public void enqueue(K key) {
-    queue.add(key);
-  }
-
-  /** Queues {@code key} after {@code delay}. */
-  public void enqueueAfter(K key, Duration delay) {
-    queue.addAfter(key, delay);
-  }
-
-  /** True once every watched informer has listed its objects. */
-  public boolean hasSynced() {
-    return sources.stream().allMatch(source -> source.informer.hasSynced());
-  }
-
-  /** Blocks until {@link #hasSynced()} or {@code timeout}; false on timeout. */
-  public boolean waitForCacheSync(Duration timeout) throws InterruptedException {
-    return Informers.waitForCacheSync(timeout, informers());
-  }
-
-  /** Keys waiting for a worker. */
-  public int queueDepth() {
-    return queue.depth();
-  }
-
-  /**
-   * True when no key is queued, being reconciled, or waiting for a retry or requeue; together with
-   * {@link #hasSynced()} this is "converged" for tests and benchmarks.
-   */
-  public boolean isIdle() {
-    return queue.isIdle();
-  }
-
-  /**
-   * Queue-to-done times (ns) of the most recent reconciles, oldest first (at most {@value #RECENT}):
-   * from the earliest add of the key since it last started reconciling (adds coalesced meanwhile
-   * keep the first one's time) until the reconcile returned. This is an event's latency as this
-   * controller sees it: queue wait, a running reconcile of the same key, and the reconcile itself.
-   * A retry or requeue counts from when its delay ran out. Failed reconciles are included.
-   */
-  public long[] recentQueueToDone() {
-    return queueToDone.toArray();
-  }
-
-  /** How many times in a row {@code key} has failed (0 after a success). */
-  public int failures(K key) {
-    return retries.failures(key);
-  }
-
-  private List<SharedIndexInformer<?>> informers() {
-    return sources.stream().<SharedIndexInformer<?>>map(source -> source.informer).toList();
-  }
-
-  private void work() {
-    try {
-      while (!Informers.waitForCacheSync(Duration.ofSeconds(1), informers())) {
-        if (queue.isShutdown()) {
-          return;
-        }
-      }
-      while (true) {
-        var next = queue.takeQueued();
-        if (next.isEmpty()) {
-          return;
-        }
-        K key = next.get().key();
-        try {
-          handle(key, reconcileOnce(key, next.get().queuedNanos()));
-        } finally {
-          queue.done(key);
-        }
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-  }
-
-  private ReconcileResult reconcileOnce(K key, long queued) {
-    long started = System.nanoTime();
-    ReconcileResult result;
-    try {
-      result = Objects.requireNonNull(reconciler.reconcile(key), "reconciler returned null");
-    } catch (VirtualMachineError fatal) {
-      throw fatal;
-    } catch (Throwable error) {
-      result = ReconcileResult.failed(error);
-    }
-    long finished = System.nanoTime();
-    metrics.reconciled(name, Duration.ofNanos(finished - started), result);
-    metrics.queueToDone(name, Duration.ofNanos(finished - queued), result);
-    queueToDone.add(finished - queued);
-    return result;
-  }
-
-  private void handle(K key, ReconcileResult result) {
-    switch (result) {
-      case ReconcileResult.Done done -> retries.forget(key);
-      case ReconcileResult.Requeue(Duration after) -> {
-        retries.forget(key);
-        queue.addAfter(key, after);
-      }
-      case ReconcileResult.Failed(Throwable error) -> {
-        Duration delay = retries.whenFailed(key);
-        LOG.warn("{}: reconcile of {} failed (attempt {}), retrying in {}: {}",
-            name, key, retries.failures(key), delay, error.toString(), error);
-        queue.addAfter(key, delay);
-      }
-    }
-  }
-
-  /**
-   * Stops taking new keys, lets in-flight and already-queued reconciles finish for up to the
-   * shutdown grace period, then interrupts the workers. Informers are not stopped (they may be shared).
-   */
-  @Override
-  public void close() {
-    sources.forEach(Source::unregister);
-    queue.shutdown();
-    try {
-      if (!queue.awaitIdle(shutdownGrace)) {
-        LOG.warn("{}: reconciles still running after {}; interrupting", name, shutdownGrace);
-      }
-      threads.forEach(Thread::interrupt);
-      for (Thread thread : threads) {
-        thread.join(TimeUnit.SECONDS.toMillis(5));
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-  }
-
-  /** Builds a {@link Controller}. */
-  public static final class Builder<K> {
     private final String name;
     private final Reconciler<K> reconciler;
-    private final List<Source<?, K>> sources = new ArrayList<>();
-    private int workers = 1;
-    private Backoff backoff = Backoff.DEFAULT;
-    private RetryLimiter<K> retries;
-    private ControllerMetrics metrics = ControllerMetrics.NONE;
-    private Duration shutdownGrace = Duration.ofSeconds(10);
+    private final int workers;
+    private final RetryLimiter<K> retries;
+    private final ControllerMetrics metrics;
+    private final List<Source<?, K>> sources;
+    private final WorkQueue<K> queue;
+    private final List<Thread> threads = new ArrayList<>();
+    private final Duration shutdownGrace;
+    private final RecentNanos queueToDone = new RecentNanos(RECENT);
 
-    private Builder(String name, Reconciler<K> reconciler) {
-      this.name = Objects.requireNonNull(name, "name");
-      this.reconciler = Objects.requireNonNull(reconciler, "reconciler");
+    private Controller(Builder<K> builder) {
+        this.name = builder.name;
+        this.reconciler = builder.reconciler;
+        this.workers = builder.workers;
+        this.retries = builder.retries != null ? builder.retries : RetryLimiter.defaults(builder.backoff);
+        this.metrics = builder.metrics;
+        this.sources = List.copyOf(builder.sources);
+        this.shutdownGrace = builder.shutdownGrace;
+        this.queue = new WorkQueue<>(name, metrics);
     }
 
-    /** Queues {@code mapper}'s keys for every add, update (old and new object) and delete of the informer. */
-    public <T> Builder<K> watch(SharedIndexInformer<T> informer, Mapper<? super T, K> mapper) {
-      sources.add(new Source<>(informer, mapper));
-      return this;
+    public static <K> Builder<K> builder(String name, Reconciler<K> reconciler) {
+        return new Builder<>(name, reconciler);
     }
 
-    public Builder<K> workers(int workers) {
-      if (workers < 1) {
-        throw new IllegalArgumentException("workers must be >= 1");
-      }
-      this.workers = workers;
-      return this;
+    public String name() {
+        return name;
     }
 
-    public Builder<K> backoff(Backoff backoff) {
-      this.backoff = Objects.requireNonNull(backoff);
-      return this;
+    /** Registers the informer handlers and starts the workers (which first wait for cache sync). */
+    public synchronized void start() {
+        if (!threads.isEmpty()) {
+            throw new IllegalStateException("controller " + name + " already started");
+        }
+        sources.forEach(source -> source.register(name, queue));
+        for (int i = 0; i < workers; i++) {
+            threads.add(Thread.ofVirtual().name("kovn-" + name + "-worker-" + i).start(this::work));
+        }
     }
 
-    /** Replaces the default limiter (per-key {@link #backoff} and 10 qps / burst 100 overall). */
-    public Builder<K> retryLimiter(RetryLimiter<K> retries) {
-      this.retries = Objects.requireNonNull(retries);
-      return this;
+    /** Queues {@code key} for reconcile; for event sources outside Kubernetes (e.g. OVSDB). */
+    public void enqueue(K key) {
+        queue.add(key);
     }
 
-    public Builder<K> metrics(ControllerMetrics metrics) {
-      this.metrics = Objects.requireNonNull(metrics);
-      return this;
+    /** Queues {@code key} after {@code delay}. */
+    public void enqueueAfter(K key, Duration delay) {
+        queue.addAfter(key, delay);
     }
 
-    public Builder<K> shutdownGrace(Duration grace) {
-      this.shutdownGrace = Objects.requireNonNull(grace);
-      return this;
+    /** True once every watched informer has listed its objects. */
+    public boolean hasSynced() {
+        return sources.stream().allMatch(source -> source.informer.hasSynced());
     }
 
-    public Controller<K> build() {
-      return new Controller<>(this);
-    }
-  }
-
-  /** One informer wired to the queue through a mapper. */
-  private static final class Source<T, K> {
-    private final SharedIndexInformer<T> informer;
-    private final Mapper<? super T, K> mapper;
-    private ResourceEventHandler<T> handler;
-
-    Source(SharedIndexInformer<T> informer, Mapper<? super T, K> mapper) {
-      this.informer = informer;
-      this.mapper = mapper;
+    /** Blocks until {@link #hasSynced()} or {@code timeout}; false on timeout. */
+    public boolean waitForCacheSync(Duration timeout) throws InterruptedException {
+        return Informers.waitForCacheSync(timeout, informers());
     }
 
-    void register(String controller, WorkQueue<K> queue) {
-      handler = new ResourceEventHandler<>() {
-        @Override
-        public void onAdd(T object) {
-          enqueueAll(object);
+    /** Keys waiting for a worker. */
+    public int queueDepth() {
+        return queue.depth();
+    }
+
+    /**
+     * True when no key is queued, being reconciled, or waiting for a retry or requeue; together with
+     * {@link #hasSynced()} this is "converged" for tests and benchmarks.
+     */
+    public boolean isIdle() {
+        return queue.isIdle();
+    }
+
+    /**
+     * Queue-to-done times (ns) of the most recent reconciles, oldest first (at most {@value #RECENT}):
+     * from the earliest add of the key since it last started reconciling (adds coalesced meanwhile
+     * keep the first one's time) until the reconcile returned. This is an event's latency as this
+     * controller sees it: queue wait, a running reconcile of the same key, and the reconcile itself.
+     * A retry or requeue counts from when its delay ran out. Failed reconciles are included.
+     */
+    public long[] recentQueueToDone() {
+        return queueToDone.toArray();
+    }
+
+    /** How many times in a row {@code key} has failed (0 after a success). */
+    public int failures(K key) {
+        return retries.failures(key);
+    }
+
+    private List<SharedIndexInformer<?>> informers() {
+        return sources.stream().<SharedIndexInformer<?>>map(source -> source.informer).toList();
+    }
+
+    private void work() {
+        try {
+            while (!Informers.waitForCacheSync(Duration.ofSeconds(1), informers())) {
+                if (queue.isShutdown()) {
+                    return;
+                }
+            }
+            while (true) {
+                var next = queue.takeQueued();
+                if (next.isEmpty()) {
+                    return;
+                }
+                K key = next.get().key();
+                try {
+                    handle(key, reconcileOnce(key, next.get().queuedNanos()));
+                } finally {
+                    queue.done(key);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private ReconcileResult reconcileOnce(K key, long queued) {
+        long started = System.nanoTime();
+        ReconcileResult result;
+        try {
+            result = Objects.requireNonNull(reconciler.reconcile(key), "reconciler returned null");
+        } catch (VirtualMachineError fatal) {
+            throw fatal;
+        } catch (Throwable error) {
+            result = ReconcileResult.failed(error);
+        }
+        long finished = System.nanoTime();
+        metrics.reconciled(name, Duration.ofNanos(finished - started), result);
+        metrics.queueToDone(name, Duration.ofNanos(finished - queued), result);
+        queueToDone.add(finished - queued);
+        return result;
+    }
+
+    private void handle(K key, ReconcileResult result) {
+        switch (result) {
+            case ReconcileResult.Done done -> retries.forget(key);
+            case ReconcileResult.Requeue(Duration after) -> {
+                retries.forget(key);
+                queue.addAfter(key, after);
+            }
+            case ReconcileResult.Failed(Throwable error) -> {
+                Duration delay = retries.whenFailed(key);
+                LOG.warn("{}: reconcile of {} failed (attempt {}), retrying in {}: {}",
+                        name, key, retries.failures(key), delay, error.toString(), error);
+                queue.addAfter(key, delay);
+            }
+        }
+    }
+
+    /**
+     * Stops taking new keys, lets in-flight and already-queued reconciles finish for up to the
+     * shutdown grace period, then interrupts the workers. Informers are not stopped (they may be shared).
+     */
+    @Override
+    public void close() {
+        sources.forEach(Source::unregister);
+        queue.shutdown();
+        try {
+            if (!queue.awaitIdle(shutdownGrace)) {
+                LOG.warn("{}: reconciles still running after {}; interrupting", name, shutdownGrace);
+            }
+            threads.forEach(Thread::interrupt);
+            for (Thread thread : threads) {
+                thread.join(TimeUnit.SECONDS.toMillis(5));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Builds a {@link Controller}. */
+    public static final class Builder<K> {
+        private final String name;
+        private final Reconciler<K> reconciler;
+        private final List<Source<?, K>> sources = new ArrayList<>();
+        private int workers = 1;
+        private Backoff backoff = Backoff.DEFAULT;
+        private RetryLimiter<K> retries;
+        private ControllerMetrics metrics = ControllerMetrics.NONE;
+        private Duration shutdownGrace = Duration.ofSeconds(10);
+
+        private Builder(String name, Reconciler<K> reconciler) {
+            this.name = Objects.requireNonNull(name, "name");
+            this.reconciler = Objects.requireNonNull(reconciler, "reconciler");
         }
 
-        @Override
-        public void onUpdate(T oldObject, T newObject) {
-          // both: a label change can move an object out of one primary's selection into another's
-          enqueueAll(oldObject);
-          enqueueAll(newObject);
+        /** Queues {@code mapper}'s keys for every add, update (old and new object) and delete of the informer. */
+        public <T> Builder<K> watch(SharedIndexInformer<T> informer, Mapper<? super T, K> mapper) {
+            sources.add(new Source<>(informer, mapper));
+            return this;
         }
 
-        @Override
-        public void onDelete(T object, boolean finalStateUnknown) {
-          enqueueAll(object);
+        public Builder<K> workers(int workers) {
+            if (workers < 1) {
+                throw new IllegalArgumentException("workers must be >= 1");
+            }
+            this.workers = workers;
+            return this;
         }
 
-        private void enqueueAll(T object) {
-          try {
-            mapper.keys(object).forEach(queue::add);
-          } catch (RuntimeException e) {
-            LOG.error("{}: mapper failed for {}", controller, object, e);
-          }
+        public Builder<K> backoff(Backoff backoff) {
+            this.backoff = Objects.requireNonNull(backoff);
+            return this;
         }
-      };
-      informer.addEventHandler(handler);
+
+        /** Replaces the default limiter (per-key {@link #backoff} and 10 qps / burst 100 overall). */
+        public Builder<K> retryLimiter(RetryLimiter<K> retries) {
+            this.retries = Objects.requireNonNull(retries);
+            return this;
+        }
+
+        public Builder<K> metrics(ControllerMetrics metrics) {
+            this.metrics = Objects.requireNonNull(metrics);
+            return this;
+        }
+
+        public Builder<K> shutdownGrace(Duration grace) {
+            this.shutdownGrace = Objects.requireNonNull(grace);
+            return this;
+        }
+
+        public Controller<K> build() {
+            return new Controller<>(this);
+        }
     }
 
-    void unregister() {
-      if (handler != null) {
-        informer.removeEventHandler(handler);
-      }
+    /** One informer wired to the queue through a mapper. */
+    private static final class Source<T, K> {
+        private final SharedIndexInformer<T> informer;
+        private final Mapper<? super T, K> mapper;
+        private ResourceEventHandler<T> handler;
+
+        Source(SharedIndexInformer<T> informer, Mapper<? super T, K> mapper) {
+            this.informer = informer;
+            this.mapper = mapper;
+        }
+
+        void register(String controller, WorkQueue<K> queue) {
+            handler = new ResourceEventHandler<>() {
+                @Override
+                public void onAdd(T object) {
+                    enqueueAll(object);
+                }
+
+                @Override
+                public void onUpdate(T oldObject, T newObject) {
+                    // both: a label change can move an object out of one primary's selection into another's
+                    enqueueAll(oldObject);
+                    enqueueAll(newObject);
+                }
+
+                @Override
+                public void onDelete(T object, boolean finalStateUnknown) {
+                    enqueueAll(object);
+                }
+
+                private void enqueueAll(T object) {
+                    try {
+                        mapper.keys(object).forEach(queue::add);
+                    } catch (RuntimeException e) {
+                        LOG.error("{}: mapper failed for {}", controller, object, e);
+                    }
+                }
+            };
+            informer.addEventHandler(handler);
+        }
+
+        void unregister() {
+            if (handler != null) {
+                informer.removeEventHandler(handler);
+            }
+        }
     }
-  }
 }

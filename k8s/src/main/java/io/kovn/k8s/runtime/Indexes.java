@@ -13,33 +13,33 @@ import java.util.function.Function;
  */
 public final class Indexes {
 
-  /** Pods by {@code spec.nodeName} (unscheduled pods are not indexed). */
-  public static final String POD_NODE = "kovn/pod-node";
+    /** Pods by {@code spec.nodeName} (unscheduled pods are not indexed). */
+    public static final String POD_NODE = "kovn/pod-node";
 
-  private Indexes() {}
+    private Indexes() {}
 
-  public static Function<Pod, List<String>> podNode() {
-    return pod -> pod.getSpec() == null || pod.getSpec().getNodeName() == null
-        ? List.of()
-        : List.of(pod.getSpec().getNodeName());
-  }
+    public static Function<Pod, List<String>> podNode() {
+        return pod -> pod.getSpec() == null || pod.getSpec().getNodeName() == null
+                ? List.of()
+                : List.of(pod.getSpec().getNodeName());
+    }
 
-  /** Objects by the value of label {@code key} (objects without the label are not indexed). */
-  public static <T extends HasMetadata> Function<T, List<String>> label(String key) {
-    return object -> {
-      Map<String, String> labels = object.getMetadata().getLabels();
-      String value = labels == null ? null : labels.get(key);
-      return value == null ? List.of() : List.of(value);
-    };
-  }
+    /** Objects by the value of label {@code key} (objects without the label are not indexed). */
+    public static <T extends HasMetadata> Function<T, List<String>> label(String key) {
+        return object -> {
+            Map<String, String> labels = object.getMetadata().getLabels();
+            String value = labels == null ? null : labels.get(key);
+            return value == null ? List.of() : List.of(value);
+        };
+    }
 
-  /** The name of the label index created by {@link #label}; use it as the indexer name. */
-  public static String labelIndexName(String key) {
-    return "kovn/label:" + key;
-  }
+    /** The name of the label index created by {@link #label}; use it as the indexer name. */
+    public static String labelIndexName(String key) {
+        return "kovn/label:" + key;
+    }
 
-  /** The objects whose {@code index} yields {@code value}. */
-  public static <T> List<T> byIndex(SharedIndexInformer<T> informer, String index, String value) {
-    return informer.getIndexer().byIndex(index, value);
-  }
+    /** The objects whose {@code index} yields {@code value}. */
+    public static <T> List<T> byIndex(SharedIndexInformer<T> informer, String index, String value) {
+        return informer.getIndexer().byIndex(index, value);
+    }
 }

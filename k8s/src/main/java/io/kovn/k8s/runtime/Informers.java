@@ -7,29 +7,29 @@ import java.util.List;
 /** Helpers over fabric8 informers. */
 public final class Informers {
 
-  private static final long POLL_MILLIS = 10;
+    private static final long POLL_MILLIS = 10;
 
-  private Informers() {}
+    private Informers() {}
 
-  /**
-   * Blocks until every informer has completed its initial list ({@code hasSynced}), or
-   * {@code timeout} passes; false on timeout. Informers must have been started by their owner.
-   */
-  public static boolean waitForCacheSync(Duration timeout, List<? extends SharedIndexInformer<?>> informers)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (!informers.stream().allMatch(SharedIndexInformer::hasSynced)) {
-      if (System.nanoTime() - deadline >= 0) {
-        return false;
-      }
-      Thread.sleep(POLL_MILLIS);
+    /**
+     * Blocks until every informer has completed its initial list ({@code hasSynced}), or
+     * {@code timeout} passes; false on timeout. Informers must have been started by their owner.
+     */
+    public static boolean waitForCacheSync(Duration timeout, List<? extends SharedIndexInformer<?>> informers)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!informers.stream().allMatch(SharedIndexInformer::hasSynced)) {
+            if (System.nanoTime() - deadline >= 0) {
+                return false;
+            }
+            Thread.sleep(POLL_MILLIS);
+        }
+        return true;
     }
-    return true;
-  }
 
-  /** {@link #waitForCacheSync(Duration, List)} for a few informers. */
-  public static boolean waitForCacheSync(Duration timeout, SharedIndexInformer<?>... informers)
-      throws InterruptedException {
-    return waitForCacheSync(timeout, List.of(informers));
-  }
+    /** {@link #waitForCacheSync(Duration, List)} for a few informers. */
+    public static boolean waitForCacheSync(Duration timeout, SharedIndexInformer<?>... informers)
+            throws InterruptedException {
+        return waitForCacheSync(timeout, List.of(informers));
+    }
 }

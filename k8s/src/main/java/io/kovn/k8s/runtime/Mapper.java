@@ -15,17 +15,17 @@ import java.util.List;
 @FunctionalInterface
 public interface Mapper<T, K> {
 
-  Collection<K> keys(T object);
+    Collection<K> keys(T object);
 
-  /** The object itself is the primary: its {@link ObjectKey}. */
-  static <T extends HasMetadata> Mapper<T, ObjectKey> self() {
-    return object -> List.of(ObjectKey.of(object));
-  }
+    /** The object itself is the primary: its {@link ObjectKey}. */
+    static <T extends HasMetadata> Mapper<T, ObjectKey> self() {
+        return object -> List.of(ObjectKey.of(object));
+    }
 
-  /** The object's namespace, as a cluster-scoped key (e.g. a pod → its Namespace). */
-  static <T extends HasMetadata> Mapper<T, ObjectKey> namespace() {
-    return object -> object.getMetadata().getNamespace() == null
-        ? List.of()
-        : List.of(ObjectKey.cluster(object.getMetadata().getNamespace()));
-  }
+    /** The object's namespace, as a cluster-scoped key (e.g. a pod → its Namespace). */
+    static <T extends HasMetadata> Mapper<T, ObjectKey> namespace() {
+        return object -> object.getMetadata().getNamespace() == null
+                ? List.of()
+                : List.of(ObjectKey.cluster(object.getMetadata().getNamespace()));
+    }
 }

@@ -11,37 +11,37 @@ import java.util.Objects;
  */
 public sealed interface ReconcileResult {
 
-  /** The key's actual state matches its desired state. */
-  record Done() implements ReconcileResult {}
+    /** The key's actual state matches its desired state. */
+    record Done() implements ReconcileResult {}
 
-  /** Reconcile the key again after {@code after}, e.g. to poll something outside Kubernetes. */
-  record Requeue(Duration after) implements ReconcileResult {
-    public Requeue {
-      Objects.requireNonNull(after, "after");
-      if (after.isNegative()) {
-        throw new IllegalArgumentException("negative requeue delay " + after);
-      }
+    /** Reconcile the key again after {@code after}, e.g. to poll something outside Kubernetes. */
+    record Requeue(Duration after) implements ReconcileResult {
+        public Requeue {
+            Objects.requireNonNull(after, "after");
+            if (after.isNegative()) {
+                throw new IllegalArgumentException("negative requeue delay " + after);
+            }
+        }
     }
-  }
 
-  /** The reconcile could not complete; the key is retried with backoff. */
-  record Failed(Throwable error) implements ReconcileResult {
-    public Failed {
-      Objects.requireNonNull(error, "error");
+    /** The reconcile could not complete; the key is retried with backoff. */
+    record Failed(Throwable error) implements ReconcileResult {
+        public Failed {
+            Objects.requireNonNull(error, "error");
+        }
     }
-  }
 
-  Done DONE = new Done();
+    Done DONE = new Done();
 
-  static ReconcileResult done() {
-    return DONE;
-  }
+    static ReconcileResult done() {
+        return DONE;
+    }
 
-  static ReconcileResult requeue(Duration after) {
-    return new Requeue(after);
-  }
+    static ReconcileResult requeue(Duration after) {
+        return new Requeue(after);
+    }
 
-  static ReconcileResult failed(Throwable error) {
-    return new Failed(error);
-  }
+    static ReconcileResult failed(Throwable error) {
+        return new Failed(error);
+    }
 }

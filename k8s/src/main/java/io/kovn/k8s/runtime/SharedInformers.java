@@ -31,112 +31,112 @@ import java.util.function.Function;
  */
 public final class SharedInformers implements AutoCloseable {
 
-  private final KubernetesClient client;
-  private final Map<Class<?>, SharedIndexInformer<?>> informers = new LinkedHashMap<>();
-  private final Set<Class<?>> started = new HashSet<>();
-  private boolean closed;
+    private final KubernetesClient client;
+    private final Map<Class<?>, SharedIndexInformer<?>> informers = new LinkedHashMap<>();
+    private final Set<Class<?>> started = new HashSet<>();
+    private boolean closed;
 
-  /** Informers over {@code client}'s cluster; the client stays its caller's to close, after this. */
-  public SharedInformers(KubernetesClient client) {
-    this.client = client;
-  }
-
-  /** The client these informers list and watch with. */
-  public KubernetesClient client() {
-    return client;
-  }
-
-  /**
-   * The informer of {@code kind} in all namespaces, created (not started) on first use. A
-   * controller that adds indexers does so before {@link #synced}; fabric8 indexes the objects
-   * already cached when an indexer is added later.
-   */
-  @SuppressWarnings("unchecked")
-  public synchronized <T extends HasMetadata> SharedIndexInformer<T> informer(Class<T> kind) {
-    if (closed) {
-      throw new IllegalStateException("the shared informers are closed");
-    }
-    return (SharedIndexInformer<T>) informers.computeIfAbsent(kind, k -> create(kind));
-  }
-
-  private <T extends HasMetadata> SharedIndexInformer<T> create(Class<T> kind) {
-    return client.resources(kind).inAnyNamespace().runnableInformer(0);
-  }
-
-  /**
-   * Starts the informers of {@code kinds} that are not running yet and waits until all of them have
-   * listed their objects; false when {@code timeout} passes first.
-   */
-  public boolean sync(Duration timeout, List<Class<? extends HasMetadata>> kinds) throws InterruptedException {
-    return Informers.waitForCacheSync(timeout, start(kinds));
-  }
-
-  /**
-   * Starts the informers of {@code kinds} that are not running yet, without waiting: a controller
-   * lists while it connects to its databases, and {@link #sync} waits later.
-   */
-  public synchronized List<SharedIndexInformer<?>> start(List<Class<? extends HasMetadata>> kinds) {
-    List<SharedIndexInformer<?>> wanted = new ArrayList<>(kinds.size());
-    for (Class<? extends HasMetadata> kind : kinds) {
-      SharedIndexInformer<?> informer = informer(kind);
-      if (started.add(kind)) {
-        informer.start();
-      }
-      wanted.add(informer);
-    }
-    return wanted;
-  }
-
-  /** {@link #informer} of {@code kind}, after {@link #sync} of it; throws when it does not sync in time. */
-  public <T extends HasMetadata> SharedIndexInformer<T> synced(Class<T> kind, Duration timeout)
-      throws InterruptedException {
-    if (!sync(timeout, List.of(kind))) {
-      throw new IllegalStateException(kind.getSimpleName() + " informer did not sync within " + timeout);
-    }
-    return informer(kind);
-  }
-
-  /** Adds {@code indexers} to {@code kind}'s informer unless an indexer of the same name is there. */
-  public synchronized <T extends HasMetadata> void index(Class<T> kind,
-      Map<String, Function<T, List<String>>> indexers) {
-    SharedIndexInformer<T> informer = informer(kind);
-    Map<String, Function<T, List<String>>> missing = new LinkedHashMap<>(indexers);
-    missing.keySet().removeAll(informer.getIndexer().getIndexers().keySet());
-    if (!missing.isEmpty()) {
-      informer.addIndexers(missing);
-    }
-  }
-
-  /** Stops every informer. */
-  @Override
-  public synchronized void close() {
-    closed = true;
-    informers.values().forEach(SharedIndexInformer::close);
-    informers.clear();
-    started.clear();
-  }
-
-  /**
-   * What a controller was given: informers shared with others, or its own, which it closes when it
-   * closes. Lets {@code start(config, client)} keep working for a controller that runs alone.
-   */
-  public record Lease(SharedInformers informers, boolean owned) implements AutoCloseable {
-
-    /** Informers owned by the controller that takes the lease. */
-    public static Lease own(KubernetesClient client) {
-      return new Lease(new SharedInformers(client), true);
+    /** Informers over {@code client}'s cluster; the client stays its caller's to close, after this. */
+    public SharedInformers(KubernetesClient client) {
+        this.client = client;
     }
 
-    /** Informers shared with others: closing the lease leaves them running. */
-    public static Lease shared(SharedInformers informers) {
-      return new Lease(informers, false);
+    /** The client these informers list and watch with. */
+    public KubernetesClient client() {
+        return client;
     }
 
+    /**
+     * The informer of {@code kind} in all namespaces, created (not started) on first use. A
+     * controller that adds indexers does so before {@link #synced}; fabric8 indexes the objects
+     * already cached when an indexer is added later.
+     */
+    @SuppressWarnings("unchecked")
+    public synchronized <T extends HasMetadata> SharedIndexInformer<T> informer(Class<T> kind) {
+        if (closed) {
+            throw new IllegalStateException("the shared informers are closed");
+        }
+        return (SharedIndexInformer<T>) informers.computeIfAbsent(kind, k -> create(kind));
+    }
+
+    private <T extends HasMetadata> SharedIndexInformer<T> create(Class<T> kind) {
+        return client.resources(kind).inAnyNamespace().runnableInformer(0);
+    }
+
+    /**
+     * Starts the informers of {@code kinds} that are not running yet and waits until all of them have
+     * listed their objects; false when {@code timeout} passes first.
+     */
+    public boolean sync(Duration timeout, List<Class<? extends HasMetadata>> kinds) throws InterruptedException {
+        return Informers.waitForCacheSync(timeout, start(kinds));
+    }
+
+    /**
+     * Starts the informers of {@code kinds} that are not running yet, without waiting: a controller
+     * lists while it connects to its databases, and {@link #sync} waits later.
+     */
+    public synchronized List<SharedIndexInformer<?>> start(List<Class<? extends HasMetadata>> kinds) {
+        List<SharedIndexInformer<?>> wanted = new ArrayList<>(kinds.size());
+        for (Class<? extends HasMetadata> kind : kinds) {
+            SharedIndexInformer<?> informer = informer(kind);
+            if (started.add(kind)) {
+                informer.start();
+            }
+            wanted.add(informer);
+        }
+        return wanted;
+    }
+
+    /** {@link #informer} of {@code kind}, after {@link #sync} of it; throws when it does not sync in time. */
+    public <T extends HasMetadata> SharedIndexInformer<T> synced(Class<T> kind, Duration timeout)
+            throws InterruptedException {
+        if (!sync(timeout, List.of(kind))) {
+            throw new IllegalStateException(kind.getSimpleName() + " informer did not sync within " + timeout);
+        }
+        return informer(kind);
+    }
+
+    /** Adds {@code indexers} to {@code kind}'s informer unless an indexer of the same name is there. */
+    public synchronized <T extends HasMetadata> void index(Class<T> kind,
+            Map<String, Function<T, List<String>>> indexers) {
+        SharedIndexInformer<T> informer = informer(kind);
+        Map<String, Function<T, List<String>>> missing = new LinkedHashMap<>(indexers);
+        missing.keySet().removeAll(informer.getIndexer().getIndexers().keySet());
+        if (!missing.isEmpty()) {
+            informer.addIndexers(missing);
+        }
+    }
+
+    /** Stops every informer. */
     @Override
-    public void close() {
-      if (owned) {
-        informers.close();
-      }
+    public synchronized void close() {
+        closed = true;
+        informers.values().forEach(SharedIndexInformer::close);
+        informers.clear();
+        started.clear();
     }
-  }
+
+    /**
+     * What a controller was given: informers shared with others, or its own, which it closes when it
+     * closes. Lets {@code start(config, client)} keep working for a controller that runs alone.
+     */
+    public record Lease(SharedInformers informers, boolean owned) implements AutoCloseable {
+
+        /** Informers owned by the controller that takes the lease. */
+        public static Lease own(KubernetesClient client) {
+            return new Lease(new SharedInformers(client), true);
+        }
+
+        /** Informers shared with others: closing the lease leaves them running. */
+        public static Lease shared(SharedInformers informers) {
+            return new Lease(informers, false);
+        }
+
+        @Override
+        public void close() {
+            if (owned) {
+                informers.close();
+            }
+        }
+    }
 }

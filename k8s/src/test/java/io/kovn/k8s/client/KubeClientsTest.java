@@ -12,30 +12,30 @@ import org.junit.jupiter.api.io.TempDir;
 
 class KubeClientsTest {
 
-  @Test
-  void inClusterConfigUsesTheServiceAccountAndRereadsARotatedToken(@TempDir Path sa) throws Exception {
-    Files.writeString(sa.resolve("token"), "first\n");
-    Files.writeString(sa.resolve("namespace"), "ovn-kubernetes");
-    Files.writeString(sa.resolve("ca.crt"), "not read until a connection is made");
-    var config = KubeClients.inClusterConfig(Map.of("KUBERNETES_SERVICE_HOST", "fd00::1", "KUBERNETES_SERVICE_PORT", "443"), sa);
-    assertThat(config.getMasterUrl()).isEqualTo("https://[fd00::1]:443/");
-    assertThat(config.getNamespace()).isEqualTo("ovn-kubernetes");
-    assertThat(config.getCaCertFile()).isEqualTo(sa.resolve("ca.crt").toString());
-    assertThat(config.getOauthTokenProvider().getToken()).isEqualTo("first");
-    Files.writeString(sa.resolve("token"), "rotated");
-    assertThat(config.getOauthTokenProvider().getToken()).isEqualTo("rotated");
-  }
-
-  @Test
-  void inClusterConfigOutsideAClusterIsAClearError(@TempDir Path sa) {
-    assertThatThrownBy(() -> KubeClients.inClusterConfig(Map.of(), sa))
-        .isInstanceOf(IllegalStateException.class).hasMessageContaining("KUBERNETES_SERVICE_HOST");
-  }
-
-  @Test
-  void clientsUseTheJdkHttpClient() {
-    try (KubernetesClient client = KubeClients.forUrl("http://127.0.0.1:1")) {
-      assertThat(client.getHttpClient().getClass().getName()).contains("jdkhttp");
+    @Test
+    void inClusterConfigUsesTheServiceAccountAndRereadsARotatedToken(@TempDir Path sa) throws Exception {
+        Files.writeString(sa.resolve("token"), "first\n");
+        Files.writeString(sa.resolve("namespace"), "ovn-kubernetes");
+        Files.writeString(sa.resolve("ca.crt"), "not read until a connection is made");
+        var config = KubeClients.inClusterConfig(Map.of("KUBERNETES_SERVICE_HOST", "fd00::1", "KUBERNETES_SERVICE_PORT", "443"), sa);
+        assertThat(config.getMasterUrl()).isEqualTo("https://[fd00::1]:443/");
+        assertThat(config.getNamespace()).isEqualTo("ovn-kubernetes");
+        assertThat(config.getCaCertFile()).isEqualTo(sa.resolve("ca.crt").toString());
+        assertThat(config.getOauthTokenProvider().getToken()).isEqualTo("first");
+        Files.writeString(sa.resolve("token"), "rotated");
+        assertThat(config.getOauthTokenProvider().getToken()).isEqualTo("rotated");
     }
-  }
+
+    @Test
+    void inClusterConfigOutsideAClusterIsAClearError(@TempDir Path sa) {
+        assertThatThrownBy(() -> KubeClients.inClusterConfig(Map.of(), sa))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("KUBERNETES_SERVICE_HOST");
+    }
+
+    @Test
+    void clientsUseTheJdkHttpClient() {
+        try (KubernetesClient client = KubeClients.forUrl("http://127.0.0.1:1")) {
+            assertThat(client.getHttpClient().getClass().getName()).contains("jdkhttp");
+        }
+    }
 }

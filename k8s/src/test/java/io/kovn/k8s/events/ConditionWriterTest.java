@@ -24,116 +24,116 @@ import org.junit.jupiter.api.Test;
 
 class ConditionWriterTest {
 
-  private static final ResourceDefinitionContext ANP = ResourceDefinitionContext.fromResourceType(AdminNetworkPolicy.class);
-  private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+    private static final ResourceDefinitionContext ANP = ResourceDefinitionContext.fromResourceType(AdminNetworkPolicy.class);
+    private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
 
-  private static EmbeddedApiServer server;
-  private static KubernetesClient client;
+    private static EmbeddedApiServer server;
+    private static KubernetesClient client;
 
-  @BeforeAll
-  static void start() {
-    server = EmbeddedApiServer.start();
-    client = server.newClient();
-  }
-
-  @AfterAll
-  static void stop() {
-    client.close();
-    server.close();
-  }
-
-  @Test
-  void setsAZoneConditionOnAnAdminNetworkPolicyOnceAndLeavesTheSpecAlone() {
-    createAnp("cluster-control");
-    var writer = new ConditionWriter(client, Clock.fixed(T0, ZoneOffset.UTC));
-    var ready = DesiredCondition.isTrue("Ready-In-Zone-node-a", "SetupSucceeded", "Setting up OVN DB plumbing was successful");
-
-    assertThat(writer.set(ANP, null, "cluster-control", ready)).isInstanceOf(ConditionWrite.Changed.class);
-    assertThat(writer.set(ANP, null, "cluster-control", ready)).isInstanceOf(ConditionWrite.Unchanged.class);
-
-    GenericKubernetesResource anp = client.genericKubernetesResources(ANP).withName("cluster-control").get();
-    assertThat(anp.<Object>get("spec", "priority")).isEqualTo(10);
-    assertThat(conditions(anp)).singleElement().satisfies(c -> assertThat(c)
-        .containsEntry("type", "Ready-In-Zone-node-a").containsEntry("status", "True")
-        .containsEntry("reason", "SetupSucceeded").containsEntry("lastTransitionTime", "2026-01-01T00:00:00Z"));
-
-    assertThat(writer.remove(ANP, null, "cluster-control", "Ready-In-Zone-node-a")).isInstanceOf(ConditionWrite.Changed.class);
-    assertThat(conditions(client.genericKubernetesResources(ANP).withName("cluster-control").get())).isEmpty();
-  }
-
-  @Test
-  void zonesWritingConcurrentlyNeverEraseEachOthersConditions() throws Exception {
-    createAnp("shared");
-    var writer = new ConditionWriter(client, Clock.systemUTC());
-    int zones = 4;
-    try (var pool = Executors.newFixedThreadPool(zones)) {
-      List<Future<?>> done = new ArrayList<>();
-      for (int zone = 0; zone < zones; zone++) {
-        String type = "Ready-In-Zone-node-" + zone;
-        done.add(pool.submit(() -> {
-          for (int round = 0; round < 8; round++) {
-            writer.set(ANP, null, "shared", round % 2 == 0
-                ? DesiredCondition.isFalse(type, "SetupFailed", "round " + round)
-                : DesiredCondition.isTrue(type, "SetupSucceeded", "round " + round));
-          }
-          return null;
-        }));
-      }
-      for (Future<?> future : done) {
-        future.get();
-      }
+    @BeforeAll
+    static void start() {
+        server = EmbeddedApiServer.start();
+        client = server.newClient();
     }
-    var conditions = conditions(client.genericKubernetesResources(ANP).withName("shared").get());
-    assertThat(conditions).hasSize(zones).allSatisfy(c -> assertThat(c)
-        .containsEntry("status", "True").containsEntry("message", "round 7"));
-  }
 
-  @Test
-  void worksOnABuiltInObjectAndReportsAMissingOne() {
-    client.pods().inNamespace("default").resource(new PodBuilder()
-        .withNewMetadata().withName("web").withNamespace("default").endMetadata()
-        .withNewSpec().addNewContainer().withName("c").withImage("i").endContainer().endSpec().build()).create();
-    var writer = new ConditionWriter(client, Clock.fixed(T0, ZoneOffset.UTC));
-    Pod pod = client.pods().inNamespace("default").withName("web").get();
-    assertThat(writer.set(pod, DesiredCondition.isTrue("k8s.ovn.org/NetworkReady", "Plumbed", "")))
-        .isInstanceOf(ConditionWrite.Changed.class);
-    assertThat(client.pods().inNamespace("default").withName("web").get().getStatus().getConditions())
-        .singleElement().satisfies(c -> assertThat(c.getType()).isEqualTo("k8s.ovn.org/NetworkReady"));
-    assertThat(writer.set(ANP, null, "no-such-policy", DesiredCondition.isTrue("x", "y", "z")))
-        .isInstanceOf(ConditionWrite.NotFound.class);
-  }
+    @AfterAll
+    static void stop() {
+        client.close();
+        server.close();
+    }
 
-  @Test
-  void aCurrentCachedCopyIsPatchedInOneRequestAndAStaleOneRetriesWithoutErasingOthers() {
-    createAnp("cached");
-    var writer = new ConditionWriter(client, Clock.fixed(T0, ZoneOffset.UTC));
-    AdminNetworkPolicy current = client.resources(AdminNetworkPolicy.class).withName("cached").get();
-    long before = server.requestCount();
-    assertThat(writer.set(current, DesiredCondition.isTrue("Ready-In-Zone-a", "SetupSucceeded", "ok")))
-        .isInstanceOf(ConditionWrite.Changed.class);
-    assertThat(server.requestCount() - before).as("one PATCH, no GET").isEqualTo(1);
+    @Test
+    void setsAZoneConditionOnAnAdminNetworkPolicyOnceAndLeavesTheSpecAlone() {
+        createAnp("cluster-control");
+        var writer = new ConditionWriter(client, Clock.fixed(T0, ZoneOffset.UTC));
+        var ready = DesiredCondition.isTrue("Ready-In-Zone-node-a", "SetupSucceeded", "Setting up OVN DB plumbing was successful");
 
-    // zone b writes from a copy taken before zone a's condition: its first PATCH conflicts, the retry reads
-    assertThat(writer.set(current, DesiredCondition.isTrue("Ready-In-Zone-b", "SetupSucceeded", "ok")))
-        .isInstanceOf(ConditionWrite.Changed.class);
-    assertThat(conditions(client.genericKubernetesResources(ANP).withName("cached").get()))
-        .extracting(c -> c.get("type")).containsExactlyInAnyOrder("Ready-In-Zone-a", "Ready-In-Zone-b");
-  }
+        assertThat(writer.set(ANP, null, "cluster-control", ready)).isInstanceOf(ConditionWrite.Changed.class);
+        assertThat(writer.set(ANP, null, "cluster-control", ready)).isInstanceOf(ConditionWrite.Unchanged.class);
 
-  private static void createAnp(String name) {
-    GenericKubernetesResource anp = new GenericKubernetesResource();
-    anp.setApiVersion(AdminNetworkPolicy.API_VERSION);
-    anp.setKind("AdminNetworkPolicy");
-    anp.setMetadata(new ObjectMetaBuilder().withName(name).build());
-    anp.setAdditionalProperty("spec", Map.of("priority", 10, "subject", Map.of("namespaces", Map.of()), "ingress", List.of()));
-    client.genericKubernetesResources(ANP).resource(anp).create();
-  }
+        GenericKubernetesResource anp = client.genericKubernetesResources(ANP).withName("cluster-control").get();
+        assertThat(anp.<Object>get("spec", "priority")).isEqualTo(10);
+        assertThat(conditions(anp)).singleElement().satisfies(c -> assertThat(c)
+                .containsEntry("type", "Ready-In-Zone-node-a").containsEntry("status", "True")
+                .containsEntry("reason", "SetupSucceeded").containsEntry("lastTransitionTime", "2026-01-01T00:00:00Z"));
 
-  @SuppressWarnings("unchecked")
-  private static List<Map<String, Object>> conditions(GenericKubernetesResource object) {
-    Object status = object.getAdditionalProperties().get("status");
-    return status instanceof Map<?, ?> map && map.get("conditions") instanceof List<?> list
-        ? (List<Map<String, Object>>) list
-        : List.of();
-  }
+        assertThat(writer.remove(ANP, null, "cluster-control", "Ready-In-Zone-node-a")).isInstanceOf(ConditionWrite.Changed.class);
+        assertThat(conditions(client.genericKubernetesResources(ANP).withName("cluster-control").get())).isEmpty();
+    }
+
+    @Test
+    void zonesWritingConcurrentlyNeverEraseEachOthersConditions() throws Exception {
+        createAnp("shared");
+        var writer = new ConditionWriter(client, Clock.systemUTC());
+        int zones = 4;
+        try (var pool = Executors.newFixedThreadPool(zones)) {
+            List<Future<?>> done = new ArrayList<>();
+            for (int zone = 0; zone < zones; zone++) {
+                String type = "Ready-In-Zone-node-" + zone;
+                done.add(pool.submit(() -> {
+                    for (int round = 0; round < 8; round++) {
+                        writer.set(ANP, null, "shared", round % 2 == 0
+                                ? DesiredCondition.isFalse(type, "SetupFailed", "round " + round)
+                                : DesiredCondition.isTrue(type, "SetupSucceeded", "round " + round));
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> future : done) {
+                future.get();
+            }
+        }
+        var conditions = conditions(client.genericKubernetesResources(ANP).withName("shared").get());
+        assertThat(conditions).hasSize(zones).allSatisfy(c -> assertThat(c)
+                .containsEntry("status", "True").containsEntry("message", "round 7"));
+    }
+
+    @Test
+    void worksOnABuiltInObjectAndReportsAMissingOne() {
+        client.pods().inNamespace("default").resource(new PodBuilder()
+                .withNewMetadata().withName("web").withNamespace("default").endMetadata()
+                .withNewSpec().addNewContainer().withName("c").withImage("i").endContainer().endSpec().build()).create();
+        var writer = new ConditionWriter(client, Clock.fixed(T0, ZoneOffset.UTC));
+        Pod pod = client.pods().inNamespace("default").withName("web").get();
+        assertThat(writer.set(pod, DesiredCondition.isTrue("k8s.ovn.org/NetworkReady", "Plumbed", "")))
+                .isInstanceOf(ConditionWrite.Changed.class);
+        assertThat(client.pods().inNamespace("default").withName("web").get().getStatus().getConditions())
+                .singleElement().satisfies(c -> assertThat(c.getType()).isEqualTo("k8s.ovn.org/NetworkReady"));
+        assertThat(writer.set(ANP, null, "no-such-policy", DesiredCondition.isTrue("x", "y", "z")))
+                .isInstanceOf(ConditionWrite.NotFound.class);
+    }
+
+    @Test
+    void aCurrentCachedCopyIsPatchedInOneRequestAndAStaleOneRetriesWithoutErasingOthers() {
+        createAnp("cached");
+        var writer = new ConditionWriter(client, Clock.fixed(T0, ZoneOffset.UTC));
+        AdminNetworkPolicy current = client.resources(AdminNetworkPolicy.class).withName("cached").get();
+        long before = server.requestCount();
+        assertThat(writer.set(current, DesiredCondition.isTrue("Ready-In-Zone-a", "SetupSucceeded", "ok")))
+                .isInstanceOf(ConditionWrite.Changed.class);
+        assertThat(server.requestCount() - before).as("one PATCH, no GET").isEqualTo(1);
+
+        // zone b writes from a copy taken before zone a's condition: its first PATCH conflicts, the retry reads
+        assertThat(writer.set(current, DesiredCondition.isTrue("Ready-In-Zone-b", "SetupSucceeded", "ok")))
+                .isInstanceOf(ConditionWrite.Changed.class);
+        assertThat(conditions(client.genericKubernetesResources(ANP).withName("cached").get()))
+                .extracting(c -> c.get("type")).containsExactlyInAnyOrder("Ready-In-Zone-a", "Ready-In-Zone-b");
+    }
+
+    private static void createAnp(String name) {
+        GenericKubernetesResource anp = new GenericKubernetesResource();
+        anp.setApiVersion(AdminNetworkPolicy.API_VERSION);
+        anp.setKind("AdminNetworkPolicy");
+        anp.setMetadata(new ObjectMetaBuilder().withName(name).build());
+        anp.setAdditionalProperty("spec", Map.of("priority", 10, "subject", Map.of("namespaces", Map.of()), "ingress", List.of()));
+        client.genericKubernetesResources(ANP).resource(anp).create();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> conditions(GenericKubernetesResource object) {
+        Object status = object.getAdditionalProperties().get("status");
+        return status instanceof Map<?, ?> map && map.get("conditions") instanceof List<?> list
+                ? (List<Map<String, Object>>) list
+                : List.of();
+    }
 }

@@ -15,76 +15,76 @@ import org.junit.jupiter.api.Test;
 
 class LeaderElectionTest {
 
-  // a lease long enough that a takeover before it expires proves the leader released it
-  private static final Duration LEASE = Duration.ofSeconds(10);
+    // a lease long enough that a takeover before it expires proves the leader released it
+    private static final Duration LEASE = Duration.ofSeconds(10);
 
-  private EmbeddedApiServer server;
-  private KubernetesClient clientA;
-  private KubernetesClient clientB;
+    private EmbeddedApiServer server;
+    private KubernetesClient clientA;
+    private KubernetesClient clientB;
 
-  @BeforeEach
-  void start() {
-    server = EmbeddedApiServer.start();
-    clientA = server.newClient();
-    clientB = server.newClient();
-  }
-
-  @AfterEach
-  void stop() {
-    clientA.close();
-    clientB.close();
-    server.close();
-  }
-
-  @Test
-  void oneOfTwoCandidatesLeadsAndTheOtherTakesOverWhenItReleases() {
-    AtomicInteger leaders = new AtomicInteger();
-    AtomicInteger maxLeaders = new AtomicInteger();
-    List<String> events = new CopyOnWriteArrayList<>();
-    var a = new LeaderElection(clientA, settings("a"), callbacks("a", leaders, maxLeaders, events));
-    var b = new LeaderElection(clientB, settings("b"), callbacks("b", leaders, maxLeaders, events));
-    try (a; b) {
-      a.start();
-      await().atMost(Duration.ofSeconds(5)).until(a::isLeader);
-      b.start();
-      await().atMost(Duration.ofSeconds(5)).until(() -> b.leader().orElse("").equals("a"));
-      assertThat(b.isLeader()).isFalse();
-
-      long released = System.nanoTime();
-      a.close();
-      await().atMost(Duration.ofSeconds(5)).until(b::isLeader);
-      assertThat(Duration.ofNanos(System.nanoTime() - released)).isLessThan(LEASE);
-      assertThat(a.isLeader()).isFalse();
-      assertThat(client().leases().inNamespace("kube-system").withName("kovn-cluster-manager").get()
-          .getSpec().getHolderIdentity()).isEqualTo("b");
+    @BeforeEach
+    void start() {
+        server = EmbeddedApiServer.start();
+        clientA = server.newClient();
+        clientB = server.newClient();
     }
-    assertThat(maxLeaders).as("never two leaders at once").hasValue(1);
-    assertThat(events).startsWith("a started", "a stopped", "b started");
-  }
 
-  private KubernetesClient client() {
-    return clientA;
-  }
+    @AfterEach
+    void stop() {
+        clientA.close();
+        clientB.close();
+        server.close();
+    }
 
-  private static LeaderElection.Settings settings(String identity) {
-    return new LeaderElection.Settings("kube-system", "kovn-cluster-manager", identity,
-        LEASE, Duration.ofSeconds(8), Duration.ofMillis(200));
-  }
+    @Test
+    void oneOfTwoCandidatesLeadsAndTheOtherTakesOverWhenItReleases() {
+        AtomicInteger leaders = new AtomicInteger();
+        AtomicInteger maxLeaders = new AtomicInteger();
+        List<String> events = new CopyOnWriteArrayList<>();
+        var a = new LeaderElection(clientA, settings("a"), callbacks("a", leaders, maxLeaders, events));
+        var b = new LeaderElection(clientB, settings("b"), callbacks("b", leaders, maxLeaders, events));
+        try (a; b) {
+            a.start();
+            await().atMost(Duration.ofSeconds(5)).until(a::isLeader);
+            b.start();
+            await().atMost(Duration.ofSeconds(5)).until(() -> b.leader().orElse("").equals("a"));
+            assertThat(b.isLeader()).isFalse();
 
-  private static LeaderElection.Callbacks callbacks(String name, AtomicInteger leaders, AtomicInteger maxLeaders,
-      List<String> events) {
-    return new LeaderElection.Callbacks() {
-      @Override
-      public void onStartedLeading() {
-        events.add(name + " started");
-        maxLeaders.accumulateAndGet(leaders.incrementAndGet(), Math::max);
-      }
+            long released = System.nanoTime();
+            a.close();
+            await().atMost(Duration.ofSeconds(5)).until(b::isLeader);
+            assertThat(Duration.ofNanos(System.nanoTime() - released)).isLessThan(LEASE);
+            assertThat(a.isLeader()).isFalse();
+            assertThat(client().leases().inNamespace("kube-system").withName("kovn-cluster-manager").get()
+                    .getSpec().getHolderIdentity()).isEqualTo("b");
+        }
+        assertThat(maxLeaders).as("never two leaders at once").hasValue(1);
+        assertThat(events).startsWith("a started", "a stopped", "b started");
+    }
 
-      @Override
-      public void onStoppedLeading() {
-        leaders.decrementAndGet();
-        events.add(name + " stopped");
-      }
-    };
-  }
+    private KubernetesClient client() {
+        return clientA;
+    }
+
+    private static LeaderElection.Settings settings(String identity) {
+        return new LeaderElection.Settings("kube-system", "kovn-cluster-manager", identity,
+                LEASE, Duration.ofSeconds(8), Duration.ofMillis(200));
+    }
+
+    private static LeaderElection.Callbacks callbacks(String name, AtomicInteger leaders, AtomicInteger maxLeaders,
+            List<String> events) {
+        return new LeaderElection.Callbacks() {
+            @Override
+            public void onStartedLeading() {
+                events.add(name + " started");
+                maxLeaders.accumulateAndGet(leaders.incrementAndGet(), Math::max);
+            }
+
+            @Override
+            public void onStoppedLeading() {
+                leaders.decrementAndGet();
+                events.add(name + " stopped");
+            }
+        };
+    }
 }

@@ -22,77 +22,77 @@ import org.junit.jupiter.api.Test;
 /** Informers, mappers and the queue end to end against the embedded API server. */
 class ControllerInformerTest {
 
-  private EmbeddedApiServer server;
-  private KubernetesClient client;
-  private SharedIndexInformer<Pod> pods;
-  private SharedIndexInformer<Node> nodes;
+    private EmbeddedApiServer server;
+    private KubernetesClient client;
+    private SharedIndexInformer<Pod> pods;
+    private SharedIndexInformer<Node> nodes;
 
-  @BeforeEach
-  void start() {
-    server = EmbeddedApiServer.start();
-    client = server.newClient();
-    pods = client.pods().inAnyNamespace().runnableInformer(0);
-    pods.addIndexers(Map.of(Indexes.POD_NODE, Indexes.podNode()));
-    nodes = client.nodes().runnableInformer(0);
-  }
-
-  @AfterEach
-  void stop() {
-    pods.close();
-    nodes.close();
-    client.close();
-    server.close();
-  }
-
-  @Test
-  void podsAreReconciledOnTheirOwnChangesAndOnChangesOfTheirNode() throws Exception {
-    node("n1");
-    node("n2");
-    pod("a", "p1", "n1");
-    pod("a", "p2", "n1");
-    pod("b", "p3", "n2");
-
-    // what the reconciler saw in the cache for each key, in order
-    Map<ObjectKey, List<String>> seen = new ConcurrentHashMap<>();
-    Reconciler<ObjectKey> recorder = key -> {
-      Pod pod = pods.getStore().getByKey(key.toString());
-      seen.computeIfAbsent(key, k -> new CopyOnWriteArrayList<>())
-          .add(pod == null ? "absent" : pod.getMetadata().getResourceVersion());
-      return ReconcileResult.done();
-    };
-    Mapper<Node, ObjectKey> podsOnNode = node -> Indexes.byIndex(pods, Indexes.POD_NODE, node.getMetadata().getName())
-        .stream().map(ObjectKey::of).toList();
-    try (var controller = Controller.builder("pods", recorder)
-        .watch(pods, Mapper.self())
-        .watch(nodes, podsOnNode)
-        .workers(2)
-        .build()) {
-      controller.start();
-      pods.start();
-      nodes.start();
-      assertThat(controller.waitForCacheSync(Duration.ofSeconds(5))).isTrue();
-      await().atMost(Duration.ofSeconds(5)).until(() -> seen.size() == 3);
-
-      // a node change re-queues exactly the pods on that node
-      seen.clear();
-      client.nodes().withName("n1").edit(n -> new NodeBuilder(n).editMetadata().addToAnnotations("k8s.ovn.org/node-id", "2").endMetadata().build());
-      await().atMost(Duration.ofSeconds(5)).until(() -> seen.size() == 2);
-      assertThat(seen.keySet()).containsExactlyInAnyOrder(new ObjectKey("a", "p1"), new ObjectKey("a", "p2"));
-
-      // a deleted pod is reconciled once more and finds itself gone from the cache
-      client.pods().inNamespace("b").withName("p3").delete();
-      await().atMost(Duration.ofSeconds(5)).until(() -> seen.getOrDefault(new ObjectKey("b", "p3"), List.of()).contains("absent"));
+    @BeforeEach
+    void start() {
+        server = EmbeddedApiServer.start();
+        client = server.newClient();
+        pods = client.pods().inAnyNamespace().runnableInformer(0);
+        pods.addIndexers(Map.of(Indexes.POD_NODE, Indexes.podNode()));
+        nodes = client.nodes().runnableInformer(0);
     }
-  }
 
-  private void node(String name) {
-    client.nodes().resource(new NodeBuilder().withNewMetadata().withName(name).endMetadata().build()).create();
-  }
+    @AfterEach
+    void stop() {
+        pods.close();
+        nodes.close();
+        client.close();
+        server.close();
+    }
 
-  private void pod(String namespace, String name, String node) {
-    client.pods().inNamespace(namespace).resource(new PodBuilder()
-        .withNewMetadata().withName(name).withNamespace(namespace).endMetadata()
-        .withNewSpec().withNodeName(node).addNewContainer().withName("c").withImage("i").endContainer().endSpec()
-        .build()).create();
-  }
+    @Test
+    void podsAreReconciledOnTheirOwnChangesAndOnChangesOfTheirNode() throws Exception {
+        node("n1");
+        node("n2");
+        pod("a", "p1", "n1");
+        pod("a", "p2", "n1");
+        pod("b", "p3", "n2");
+
+        // what the reconciler saw in the cache for each key, in order
+        Map<ObjectKey, List<String>> seen = new ConcurrentHashMap<>();
+        Reconciler<ObjectKey> recorder = key -> {
+            Pod pod = pods.getStore().getByKey(key.toString());
+            seen.computeIfAbsent(key, k -> new CopyOnWriteArrayList<>())
+                    .add(pod == null ? "absent" : pod.getMetadata().getResourceVersion());
+            return ReconcileResult.done();
+        };
+        Mapper<Node, ObjectKey> podsOnNode = node -> Indexes.byIndex(pods, Indexes.POD_NODE, node.getMetadata().getName())
+                .stream().map(ObjectKey::of).toList();
+        try (var controller = Controller.builder("pods", recorder)
+                .watch(pods, Mapper.self())
+                .watch(nodes, podsOnNode)
+                .workers(2)
+                .build()) {
+            controller.start();
+            pods.start();
+            nodes.start();
+            assertThat(controller.waitForCacheSync(Duration.ofSeconds(5))).isTrue();
+            await().atMost(Duration.ofSeconds(5)).until(() -> seen.size() == 3);
+
+            // a node change re-queues exactly the pods on that node
+            seen.clear();
+            client.nodes().withName("n1").edit(n -> new NodeBuilder(n).editMetadata().addToAnnotations("k8s.ovn.org/node-id", "2").endMetadata().build());
+            await().atMost(Duration.ofSeconds(5)).until(() -> seen.size() == 2);
+            assertThat(seen.keySet()).containsExactlyInAnyOrder(new ObjectKey("a", "p1"), new ObjectKey("a", "p2"));
+
+            // a deleted pod is reconciled once more and finds itself gone from the cache
+            client.pods().inNamespace("b").withName("p3").delete();
+            await().atMost(Duration.ofSeconds(5)).until(() -> seen.getOrDefault(new ObjectKey("b", "p3"), List.of()).contains("absent"));
+        }
+    }
+
+    private void node(String name) {
+        client.nodes().resource(new NodeBuilder().withNewMetadata().withName(name).endMetadata().build()).create();
+    }
+
+    private void pod(String namespace, String name, String node) {
+        client.pods().inNamespace(namespace).resource(new PodBuilder()
+                .withNewMetadata().withName(name).withNamespace(namespace).endMetadata()
+                .withNewSpec().withNodeName(node).addNewContainer().withName("c").withImage("i").endContainer().endSpec()
+                .build()).create();
+    }
 }

@@ -7,13 +7,13 @@ import org.junit.jupiter.api.Test;
 
 class RecentNanosTest {
 
-  @Test
-  void keepsTheLastValuesOldestFirstOnceFull() {
-    RecentNanos recent = new RecentNanos(40);
-    assertThat(recent.toArray()).isEmpty();
-    LongStream.range(0, 25).forEach(recent::add);
-    assertThat(recent.toArray()).containsExactly(LongStream.range(0, 25).toArray());
-    LongStream.range(25, 100).forEach(recent::add);
-    assertThat(recent.toArray()).containsExactly(LongStream.range(60, 100).toArray());
-  }
+    @Test
+    void keepsTheLastValuesOldestFirstOnceFull() {
+        RecentNanos recent = new RecentNanos(40);
+        assertThat(recent.toArray()).isEmpty();
+        LongStream.range(0, 25).forEach(recent::add);
+        assertThat(recent.toArray()).containsExactly(LongStream.range(0, 25).toArray());
+        LongStream.range(25, 100).forEach(recent::add);
+        assertThat(recent.toArray()).containsExactly(LongStream.range(60, 100).toArray());
+    }
 }

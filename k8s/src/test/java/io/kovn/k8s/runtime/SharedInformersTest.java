@@ -21,93 +21,93 @@ import org.junit.jupiter.api.Test;
 
 /** One informer per kind for several controllers, against the embedded API server. */
 class SharedInformersTest {
-  private static final Duration SYNC = Duration.ofSeconds(10);
+    private static final Duration SYNC = Duration.ofSeconds(10);
 
-  private EmbeddedApiServer server;
-  private KubernetesClient client;
+    private EmbeddedApiServer server;
+    private KubernetesClient client;
 
-  @BeforeEach
-  void start() {
-    server = EmbeddedApiServer.start();
-    client = server.newClient();
-    pod("a", "p1", "n1");
-    pod("b", "p2", "n2");
-  }
-
-  @AfterEach
-  void stop() {
-    client.close();
-    server.close();
-  }
-
-  @Test
-  void everyControllerGetsTheSameInformerStartedOnce() throws Exception {
-    try (SharedInformers informers = new SharedInformers(client)) {
-      informers.index(Pod.class, Map.of(Indexes.POD_NODE, Indexes.podNode()));
-      SharedIndexInformer<Pod> first = informers.synced(Pod.class, SYNC);
-      // a second controller asks again, with the same indexer: no second informer, no conflict
-      informers.index(Pod.class, Map.of(Indexes.POD_NODE, Indexes.podNode()));
-      SharedIndexInformer<Pod> second = informers.synced(Pod.class, SYNC);
-
-      assertThat(second).isSameAs(first);
-      assertThat(first.getStore().list()).hasSize(2);
-      assertThat(first.getIndexer().byIndex(Indexes.POD_NODE, "n1")).extracting(p -> p.getMetadata().getName())
-          .containsExactly("p1");
-      assertThat(informers.sync(SYNC, List.of(Pod.class, Namespace.class))).isTrue();
-      assertThat(informers.informer(Namespace.class)).isNotSameAs(first);
+    @BeforeEach
+    void start() {
+        server = EmbeddedApiServer.start();
+        client = server.newClient();
+        pod("a", "p1", "n1");
+        pod("b", "p2", "n2");
     }
-  }
 
-  @Test
-  void anIndexerAddedAfterTheSyncIndexesWhatIsCachedAlready() throws Exception {
-    try (SharedInformers informers = new SharedInformers(client)) {
-      SharedIndexInformer<Pod> pods = informers.synced(Pod.class, SYNC);
-      informers.index(Pod.class, Map.of(Indexes.POD_NODE, Indexes.podNode()));
-      assertThat(pods.getIndexer().byIndex(Indexes.POD_NODE, "n2")).extracting(p -> p.getMetadata().getName())
-          .containsExactly("p2");
+    @AfterEach
+    void stop() {
+        client.close();
+        server.close();
     }
-  }
 
-  @Test
-  void aControllerStartedLaterSeesTheCachedObjectsAndLaterChanges() throws Exception {
-    try (SharedInformers informers = new SharedInformers(client)) {
-      SharedIndexInformer<Pod> pods = informers.synced(Pod.class, SYNC);
-      Set<ObjectKey> seen = ConcurrentHashMap.newKeySet();
-      try (Controller<ObjectKey> late = Controller.builder("late", (ObjectKey key) -> {
-            seen.add(key);
-            return ReconcileResult.done();
-          }).watch(pods, Mapper.self()).build()) {
-        late.start();
-        await().atMost(SYNC).until(() -> seen.size() == 2);
-        pod("a", "p3", "n1");
-        await().atMost(SYNC).until(() -> seen.contains(new ObjectKey("a", "p3")));
-      }
+    @Test
+    void everyControllerGetsTheSameInformerStartedOnce() throws Exception {
+        try (SharedInformers informers = new SharedInformers(client)) {
+            informers.index(Pod.class, Map.of(Indexes.POD_NODE, Indexes.podNode()));
+            SharedIndexInformer<Pod> first = informers.synced(Pod.class, SYNC);
+            // a second controller asks again, with the same indexer: no second informer, no conflict
+            informers.index(Pod.class, Map.of(Indexes.POD_NODE, Indexes.podNode()));
+            SharedIndexInformer<Pod> second = informers.synced(Pod.class, SYNC);
+
+            assertThat(second).isSameAs(first);
+            assertThat(first.getStore().list()).hasSize(2);
+            assertThat(first.getIndexer().byIndex(Indexes.POD_NODE, "n1")).extracting(p -> p.getMetadata().getName())
+                    .containsExactly("p1");
+            assertThat(informers.sync(SYNC, List.of(Pod.class, Namespace.class))).isTrue();
+            assertThat(informers.informer(Namespace.class)).isNotSameAs(first);
+        }
     }
-  }
 
-  @Test
-  void aLeaseClosesOnlyInformersItOwns() throws Exception {
-    SharedInformers shared = new SharedInformers(client);
-    SharedIndexInformer<Pod> pods = shared.synced(Pod.class, SYNC);
-    SharedInformers.Lease.shared(shared).close();
-    pod("a", "p4", "n1");
-    await().atMost(SYNC).until(() -> pods.getStore().getByKey("a/p4") != null);
-    assertThat(pods.isRunning()).isTrue();
-
-    SharedInformers.Lease own = SharedInformers.Lease.own(client);
-    SharedIndexInformer<Pod> owned = own.informers().synced(Pod.class, SYNC);
-    own.close();
-    assertThat(owned.isRunning()).isFalse();
-    shared.close();
-    assertThat(pods.isRunning()).isFalse();
-  }
-
-  private void pod(String namespace, String name, String node) {
-    if (client.namespaces().withName(namespace).get() == null) {
-      client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build())
-          .create();
+    @Test
+    void anIndexerAddedAfterTheSyncIndexesWhatIsCachedAlready() throws Exception {
+        try (SharedInformers informers = new SharedInformers(client)) {
+            SharedIndexInformer<Pod> pods = informers.synced(Pod.class, SYNC);
+            informers.index(Pod.class, Map.of(Indexes.POD_NODE, Indexes.podNode()));
+            assertThat(pods.getIndexer().byIndex(Indexes.POD_NODE, "n2")).extracting(p -> p.getMetadata().getName())
+                    .containsExactly("p2");
+        }
     }
-    client.pods().inNamespace(namespace).resource(new PodBuilder().withNewMetadata().withName(name)
-        .withNamespace(namespace).endMetadata().withNewSpec().withNodeName(node).endSpec().build()).create();
-  }
+
+    @Test
+    void aControllerStartedLaterSeesTheCachedObjectsAndLaterChanges() throws Exception {
+        try (SharedInformers informers = new SharedInformers(client)) {
+            SharedIndexInformer<Pod> pods = informers.synced(Pod.class, SYNC);
+            Set<ObjectKey> seen = ConcurrentHashMap.newKeySet();
+            try (Controller<ObjectKey> late = Controller.builder("late", (ObjectKey key) -> {
+                        seen.add(key);
+                        return ReconcileResult.done();
+                    }).watch(pods, Mapper.self()).build()) {
+                late.start();
+                await().atMost(SYNC).until(() -> seen.size() == 2);
+                pod("a", "p3", "n1");
+                await().atMost(SYNC).until(() -> seen.contains(new ObjectKey("a", "p3")));
+            }
+        }
+    }
+
+    @Test
+    void aLeaseClosesOnlyInformersItOwns() throws Exception {
+        SharedInformers shared = new SharedInformers(client);
+        SharedIndexInformer<Pod> pods = shared.synced(Pod.class, SYNC);
+        SharedInformers.Lease.shared(shared).close();
+        pod("a", "p4", "n1");
+        await().atMost(SYNC).until(() -> pods.getStore().getByKey("a/p4") != null);
+        assertThat(pods.isRunning()).isTrue();
+
+        SharedInformers.Lease own = SharedInformers.Lease.own(client);
+        SharedIndexInformer<Pod> owned = own.informers().synced(Pod.class, SYNC);
+        own.close();
+        assertThat(owned.isRunning()).isFalse();
+        shared.close();
+        assertThat(pods.isRunning()).isFalse();
+    }
+
+    private void pod(String namespace, String name, String node) {
+        if (client.namespaces().withName(namespace).get() == null) {
+            client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build())
+                    .create();
+        }
+        client.pods().inNamespace(namespace).resource(new PodBuilder().withNewMetadata().withName(name)
+                .withNamespace(namespace).endMetadata().withNewSpec().withNodeName(node).endSpec().build()).create();
+    }
 }

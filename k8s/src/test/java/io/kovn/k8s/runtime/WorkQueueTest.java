@@ -12,89 +12,89 @@ import org.junit.jupiter.api.Test;
 
 class WorkQueueTest {
 
-  private final WorkQueue<String> queue = new WorkQueue<>("test", ControllerMetrics.NONE);
+    private final WorkQueue<String> queue = new WorkQueue<>("test", ControllerMetrics.NONE);
 
-  @AfterEach
-  void close() {
-    queue.close();
-  }
+    @AfterEach
+    void close() {
+        queue.close();
+    }
 
-  @Test
-  void aKeyAddedTwiceWhileWaitingIsQueuedOnce() throws Exception {
-    queue.add("a");
-    queue.add("b");
-    queue.add("a");
-    assertThat(queue.depth()).isEqualTo(2);
-    assertThat(queue.take()).contains("a");
-    assertThat(queue.take()).contains("b");
-    assertThat(queue.depth()).isZero();
-  }
+    @Test
+    void aKeyAddedTwiceWhileWaitingIsQueuedOnce() throws Exception {
+        queue.add("a");
+        queue.add("b");
+        queue.add("a");
+        assertThat(queue.depth()).isEqualTo(2);
+        assertThat(queue.take()).contains("a");
+        assertThat(queue.take()).contains("b");
+        assertThat(queue.depth()).isZero();
+    }
 
-  @Test
-  void aKeyAddedWhileProcessingIsHandedOutAgainOnlyAfterDone() throws Exception {
-    queue.add("a");
-    assertThat(queue.take()).contains("a");
-    queue.add("a");
-    queue.add("a");
-    assertThat(queue.depth()).as("not given to a second worker while processing").isZero();
-    queue.done("a");
-    assertThat(queue.depth()).isEqualTo(1);
-    assertThat(queue.take()).contains("a");
-    queue.done("a");
-    assertThat(queue.depth()).isZero();
-  }
+    @Test
+    void aKeyAddedWhileProcessingIsHandedOutAgainOnlyAfterDone() throws Exception {
+        queue.add("a");
+        assertThat(queue.take()).contains("a");
+        queue.add("a");
+        queue.add("a");
+        assertThat(queue.depth()).as("not given to a second worker while processing").isZero();
+        queue.done("a");
+        assertThat(queue.depth()).isEqualTo(1);
+        assertThat(queue.take()).contains("a");
+        queue.done("a");
+        assertThat(queue.depth()).isZero();
+    }
 
-  @Test
-  void addAfterQueuesTheKeyOnceItsEarliestDeadlinePasses() throws Exception {
-    queue.addAfter("a", Duration.ofSeconds(30));
-    queue.addAfter("a", Duration.ofMillis(20));
-    queue.addAfter("a", Duration.ofSeconds(10));
-    await().atMost(Duration.ofSeconds(2)).until(() -> queue.depth() == 1);
-    assertThat(queue.take()).contains("a");
-    queue.done("a");
-    assertThat(queue.depth()).isZero();
-  }
+    @Test
+    void addAfterQueuesTheKeyOnceItsEarliestDeadlinePasses() throws Exception {
+        queue.addAfter("a", Duration.ofSeconds(30));
+        queue.addAfter("a", Duration.ofMillis(20));
+        queue.addAfter("a", Duration.ofSeconds(10));
+        await().atMost(Duration.ofSeconds(2)).until(() -> queue.depth() == 1);
+        assertThat(queue.take()).contains("a");
+        queue.done("a");
+        assertThat(queue.depth()).isZero();
+    }
 
-  @Test
-  void idleMeansNothingQueuedProcessingOrDelayed() throws Exception {
-    assertThat(queue.isIdle()).isTrue();
-    queue.add("a");
-    assertThat(queue.isIdle()).isFalse();
-    assertThat(queue.take()).contains("a");
-    assertThat(queue.isIdle()).as("while processing").isFalse();
-    queue.done("a");
-    assertThat(queue.isIdle()).isTrue();
-    queue.addAfter("b", Duration.ofMillis(30));
-    assertThat(queue.isIdle()).as("while a retry waits").isFalse();
-    await().atMost(Duration.ofSeconds(2)).until(() -> queue.depth() == 1);
-    assertThat(queue.take()).contains("b");
-    queue.done("b");
-    assertThat(queue.isIdle()).isTrue();
-  }
+    @Test
+    void idleMeansNothingQueuedProcessingOrDelayed() throws Exception {
+        assertThat(queue.isIdle()).isTrue();
+        queue.add("a");
+        assertThat(queue.isIdle()).isFalse();
+        assertThat(queue.take()).contains("a");
+        assertThat(queue.isIdle()).as("while processing").isFalse();
+        queue.done("a");
+        assertThat(queue.isIdle()).isTrue();
+        queue.addAfter("b", Duration.ofMillis(30));
+        assertThat(queue.isIdle()).as("while a retry waits").isFalse();
+        await().atMost(Duration.ofSeconds(2)).until(() -> queue.depth() == 1);
+        assertThat(queue.take()).contains("b");
+        queue.done("b");
+        assertThat(queue.isIdle()).isTrue();
+    }
 
-  @Test
-  void shutdownWakesWaitingTakersAndRefusesNewKeys() throws Exception {
-    CompletableFuture<Optional<String>> taker = CompletableFuture.supplyAsync(() -> {
-      try {
-        return queue.take();
-      } catch (InterruptedException e) {
-        throw new IllegalStateException(e);
-      }
-    });
-    queue.shutdown();
-    assertThat(taker.get(2, TimeUnit.SECONDS)).isEmpty();
-    queue.add("a");
-    assertThat(queue.depth()).isZero();
-  }
+    @Test
+    void shutdownWakesWaitingTakersAndRefusesNewKeys() throws Exception {
+        CompletableFuture<Optional<String>> taker = CompletableFuture.supplyAsync(() -> {
+            try {
+                return queue.take();
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        queue.shutdown();
+        assertThat(taker.get(2, TimeUnit.SECONDS)).isEmpty();
+        queue.add("a");
+        assertThat(queue.depth()).isZero();
+    }
 
-  @Test
-  void keysQueuedBeforeShutdownAreStillHandedOutToDrain() throws Exception {
-    queue.add("a");
-    queue.shutdown();
-    assertThat(queue.take()).contains("a");
-    assertThat(queue.awaitIdle(Duration.ofMillis(10))).isFalse();
-    queue.done("a");
-    assertThat(queue.awaitIdle(Duration.ofMillis(10))).isTrue();
-    assertThat(queue.take()).isEmpty();
-  }
+    @Test
+    void keysQueuedBeforeShutdownAreStillHandedOutToDrain() throws Exception {
+        queue.add("a");
+        queue.shutdown();
+        assertThat(queue.take()).contains("a");
+        assertThat(queue.awaitIdle(Duration.ofMillis(10))).isFalse();
+        queue.done("a");
+        assertThat(queue.awaitIdle(Duration.ofMillis(10))).isTrue();
+        assertThat(queue.take()).isEmpty();
+    }
 }
