@@ -61,7 +61,7 @@ final class PodChangeTranslation {
                 case "rule-sets" -> {
                     TranslationPlan.Admin a = plan.ruleOwner(key);
                     AdminPolicy.Rule rule = a == null ? null : a.policy().rules().stream()
-                            .filter(r -> r.direction() == key.get(3) && key.get(4).equals(r.index())).findFirst().orElse(null);
+                            .filter(r -> AdminPolicyTranslator.ruleSetsKey(a.policy(), r).equals(key)).findFirst().orElse(null);
                     if (rule == null) {
                         return Optional.empty();
                     }

@@ -9,11 +9,8 @@ import io.kovn.policy.admin.AdminPolicyTranslator;
 import io.kovn.policy.admin.AnpPriorities;
 import io.kovn.policy.match.AclLogging;
 import io.kovn.policy.model.ChangedRows;
-import io.kovn.policy.model.DesiredAcl;
-import io.kovn.policy.model.DesiredAddressSet;
 import io.kovn.policy.model.DesiredPolicyState;
 import io.kovn.policy.model.DesiredPortGroup;
-import io.kovn.policy.model.FrozenRows;
 import io.kovn.policy.model.PolicyDirection;
 import io.kovn.policy.model.PolicyMetrics;
 import io.kovn.policy.model.PolicyRef;
@@ -115,7 +112,7 @@ public final class PolicyTranslator {
             TranslationPlan.Admin made = plan.admin(java.util.Arrays.asList("anp", anp.name()), anp,
                     i -> priorities.aclPriority(spec, i), ANP_TIER, java.util.Arrays.asList(anpSpecs.get(anp.name()), anp.annotations(), band));
             PolicyRows rows = memo.get(made.key(), made.inputs(), () -> admin.policyRows(anp, made.aclPriority(), ANP_TIER, memo));
-            out.add(java.util.Arrays.asList("anp", anp.name()), rows);
+            out.add(made.key(), rows);
             addRuleSets(admin, anp, memo, out);
             extra.addAll(rows.warnings());
             out.report(new PolicyReport(anp.ref(), extra, Optional.empty()));
@@ -135,7 +132,7 @@ public final class PolicyTranslator {
             TranslationPlan.Admin made = plan.admin(java.util.Arrays.asList("banp", banp.name()), banp,
                     i -> AnpPriorities.BANP_TOP - i, BANP_TIER, java.util.Arrays.asList(banpSpecs.get(banp.name()), banp.annotations()));
             PolicyRows rows = memo.get(made.key(), made.inputs(), () -> admin.policyRows(banp, made.aclPriority(), BANP_TIER, memo));
-            out.add(java.util.Arrays.asList("banp", banp.name()), rows);
+            out.add(made.key(), rows);
             addRuleSets(admin, banp, memo, out);
             out.report(new PolicyReport(banp.ref(), rows.warnings(), Optional.empty()));
         }
@@ -154,8 +151,7 @@ public final class PolicyTranslator {
      */
     private static void addRuleSets(AdminPolicyTranslator admin, AdminPolicy policy, TranslationMemo memo, Accumulator out) {
         for (AdminPolicy.Rule rule : policy.rules()) {
-            out.add(java.util.Arrays.asList("rule-sets", policy.ownerType(), policy.name(), rule.direction(), rule.index()),
-                    admin.ruleSets(policy, rule, memo));
+            out.add(AdminPolicyTranslator.ruleSetsKey(policy, rule), admin.ruleSets(policy, rule, memo));
         }
     }
 

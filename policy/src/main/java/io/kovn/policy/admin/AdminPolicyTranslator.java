@@ -130,9 +130,14 @@ public final class AdminPolicyTranslator {
      * reused from {@code memo} while the rule and its peers' selections are unchanged.
      */
     public PolicyRows ruleSets(AdminPolicy policy, AdminPolicy.Rule rule, TranslationMemo memo) {
-        return memo.get(Arrays.asList("rule-sets", policy.ownerType(), policy.name(), rule.direction(), rule.index()), rule,
+        return memo.get(ruleSetsKey(policy, rule), rule,
                 () -> new PolicyRows(List.of(), ruleAddressSets(rule, ObjectId.of(ownerController, policy.ownerType(), policy.name())),
                         List.of(), List.of()));
+    }
+
+    /** The memo key of a rule's address sets: {@code ["rule-sets", ownerType, name, direction, index]}. */
+    public static List<Object> ruleSetsKey(AdminPolicy policy, AdminPolicy.Rule rule) {
+        return Arrays.asList("rule-sets", policy.ownerType(), policy.name(), rule.direction(), rule.index());
     }
 
     private SortedSet<String> localMembers(List<PodInfo> subjects) {
