@@ -2,6 +2,7 @@ package io.kovn.ovsdb.cache;
 
 import io.kovn.ovsdb.data.AtomSet;
 import java.util.AbstractSet;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -14,21 +15,37 @@ import java.util.Set;
  * fraction of it. An address set of 10,000 addresses that gains one address costs a copy of the
  * small layers, not of 10,000 elements; earlier row values keep their own (unchanged) layers, so
  * listeners still see the old and the new value.
+ *
+ * <p>The last few toggled elements are kept apart, in a small array ({@code recent}): a change of
+ * one element (a pod's address joining or leaving the address sets that select it) then copies
+ * that array, and the {@code added}/{@code removed} layers are copied only once per
+ * {@link #RECENT} such changes.
  */
 final class LayeredSet extends AbstractSet<Object> {
     /** Below this size a set is simply copied. */
     static final int LAYER_FROM = AtomSet.LARGE;
+    /** At most this many elements are toggled by {@code recent} before they are folded into the layers. */
+    static final int RECENT = 8;
+    private static final Object[] NONE = {};
 
+    // invariants: added and base are disjoint, removed is within base; recent holds distinct
+    // elements, each toggled relative to base + added - removed
     private final Set<Object> base;
     private final Set<Object> added;
     private final Set<Object> removed;
+    private final Object[] recent;
     private final int size;
 
-    private LayeredSet(Set<Object> base, Set<Object> added, Set<Object> removed) {
+    private LayeredSet(Set<Object> base, Set<Object> added, Set<Object> removed, Object[] recent, int size) {
         this.base = base;
         this.added = added;
         this.removed = removed;
-        this.size = base.size() - removed.size() + added.size();
+        this.recent = recent;
+        this.size = size;
+    }
+
+    private static LayeredSet of(Set<Object> base) {
+        return new LayeredSet(base, Set.of(), Set.of(), NONE, base.size());
     }
 
     /**
@@ -38,23 +55,9 @@ final class LayeredSet extends AbstractSet<Object> {
     static Set<Object> toggle(Set<?> current, Set<?> toggled) {
         // a large set as decoded is immutable: it becomes the base as it is, not a copy
         LayeredSet l = current instanceof LayeredSet ls ? ls
-                : current instanceof AtomSet a ? new LayeredSet(a, Set.of(), Set.of()) : null;
+                : current instanceof AtomSet a ? of(a) : null;
         if (l != null) {
-            Set<Object> added = new HashSet<>(l.added);
-            Set<Object> removed = new HashSet<>(l.removed);
-            for (Object o : toggled) {
-                if (l.contains(o)) {
-                    if (!added.remove(o)) {
-                        removed.add(o);
-                    }
-                } else if (!removed.remove(o)) {
-                    added.add(o);
-                }
-            }
-            if ((added.size() + removed.size()) * 8 > l.base.size()) {
-                return compact(new LayeredSet(l.base, added, removed));
-            }
-            return new LayeredSet(l.base, Collections.unmodifiableSet(added), Collections.unmodifiableSet(removed));
+            return l.recent.length + toggled.size() <= RECENT ? l.withRecent(toggled) : l.folded(toggled);
         }
         Set<Object> s = HashSet.newHashSet(current.size() + toggled.size());
         s.addAll(current);
@@ -66,7 +69,58 @@ final class LayeredSet extends AbstractSet<Object> {
         if (s.size() < LAYER_FROM) {
             return Collections.unmodifiableSet(s);
         }
-        return new LayeredSet(AtomSet.copyOf(s), Set.of(), Set.of());
+        return of(AtomSet.copyOf(s));
+    }
+
+    /** This set with {@code toggled} flipped in a copy of {@code recent}; the layers are shared. */
+    private LayeredSet withRecent(Set<?> toggled) {
+        Object[] r = Arrays.copyOf(recent, recent.length + toggled.size());
+        int n = recent.length;
+        int newSize = size;
+        for (Object o : toggled) {
+            newSize += contains(o) ? -1 : 1; // toggled elements are distinct: each counts once
+            int at = indexOf(r, n, o);
+            if (at >= 0) {
+                r[at] = r[--n]; // toggled back
+                r[n] = null;
+            } else {
+                r[n++] = o;
+            }
+        }
+        return new LayeredSet(base, added, removed, n == r.length ? r : Arrays.copyOf(r, n), newSize);
+    }
+
+    /** This set with {@code recent} and {@code toggled} folded into new layers, compacted if they grew large. */
+    private Set<Object> folded(Set<?> toggled) {
+        Set<Object> add = new HashSet<>(added);
+        Set<Object> remove = new HashSet<>(removed);
+        // flipped relative to the layers: the elements in exactly one of recent and toggled
+        for (Object o : toggled) {
+            if (indexOf(recent, recent.length, o) < 0) {
+                flip(o, add, remove);
+            }
+        }
+        for (Object o : recent) {
+            if (!toggled.contains(o)) {
+                flip(o, add, remove);
+            }
+        }
+        int newSize = base.size() - remove.size() + add.size();
+        if ((add.size() + remove.size()) * 8 > base.size()) {
+            return compact(new LayeredSet(base, add, remove, NONE, newSize));
+        }
+        return new LayeredSet(base, Collections.unmodifiableSet(add), Collections.unmodifiableSet(remove), NONE, newSize);
+    }
+
+    /** Flips {@code o} relative to this set's layers (not its recent elements) into {@code add}/{@code remove}. */
+    private void flip(Object o, Set<Object> add, Set<Object> remove) {
+        if (inLayers(o)) {
+            if (!add.remove(o)) {
+                remove.add(o);
+            }
+        } else if (!remove.remove(o)) {
+            add.add(o);
+        }
     }
 
     private static Set<Object> compact(LayeredSet l) {
@@ -75,12 +129,29 @@ final class LayeredSet extends AbstractSet<Object> {
             s.addAll(l);
             return Collections.unmodifiableSet(s);
         }
-        return new LayeredSet(AtomSet.of(l.toArray(), l.size), Set.of(), Set.of());
+        return of(AtomSet.of(l.toArray(), l.size));
+    }
+
+    private static int indexOf(Object[] a, int n, Object o) {
+        for (int i = 0; i < n; i++) {
+            if (a[i].equals(o)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private boolean inLayers(Object o) {
+        return added.contains(o) || (base.contains(o) && !removed.contains(o));
+    }
+
+    private boolean inRecent(Object o) {
+        return indexOf(recent, recent.length, o) >= 0;
     }
 
     @Override
     public boolean contains(Object o) {
-        return added.contains(o) || (base.contains(o) && !removed.contains(o));
+        return inLayers(o) != inRecent(o);
     }
 
     @Override
@@ -88,21 +159,35 @@ final class LayeredSet extends AbstractSet<Object> {
         return size;
     }
 
+    /** The base's elements still present, then the added ones, then the recent elements that joined. */
     @Override
     public Iterator<Object> iterator() {
         return new Iterator<>() {
             private final Iterator<Object> fromBase = base.iterator();
             private final Iterator<Object> fromAdded = added.iterator();
+            private int fromRecent;
             private Object next = advance();
 
             private Object advance() {
                 while (fromBase.hasNext()) {
                     Object o = fromBase.next();
-                    if (!removed.contains(o)) {
+                    if (!removed.contains(o) && !inRecent(o)) {
                         return o;
                     }
                 }
-                return fromAdded.hasNext() ? fromAdded.next() : null;
+                while (fromAdded.hasNext()) {
+                    Object o = fromAdded.next();
+                    if (!inRecent(o)) {
+                        return o;
+                    }
+                }
+                while (fromRecent < recent.length) {
+                    Object o = recent[fromRecent++];
+                    if (!inLayers(o)) {
+                        return o;
+                    }
+                }
+                return null;
             }
 
             @Override

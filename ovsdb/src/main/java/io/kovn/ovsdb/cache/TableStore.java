@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.locks.ReadWriteLock;
@@ -124,10 +125,12 @@ final class TableStore implements TableCache {
     /** Stores a row; returns the previous value. */
     Row put(Row row) {
         Row old = rows.put(row.uuid(), row);
-        if (old != null) {
-            unindex(old);
+        if (old == null) {
+            index(row);
+        } else if (!Objects.equals(old.get("name"), row.get("name")) || !Objects.equals(k8sId(old), k8sId(row))) {
+            unindex(old); // most updates (a set's elements) keep the indexed keys: no index entry is made again
+            index(row);
         }
-        index(row);
         return old;
     }
 

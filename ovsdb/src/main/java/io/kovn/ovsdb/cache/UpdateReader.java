@@ -55,7 +55,7 @@ final class UpdateReader {
     private final Map<String, TableStore> stores;
     private final Map<String, TableMonitor> monitors;
     private final Mode mode;
-    private final ValueReader values = new ValueReader();
+    private final ValueReader values = ValueReader.current();
 
     private UpdateReader(Map<String, TableStore> stores, Map<String, TableMonitor> monitors, Mode mode) {
         this.stores = stores;

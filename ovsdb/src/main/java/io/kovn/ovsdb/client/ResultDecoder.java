@@ -46,7 +46,7 @@ final class ResultDecoder {
         if (p.currentToken() != JsonToken.START_ARRAY) {
             throw new ProtocolException("transact result is not an array: " + p.currentToken());
         }
-        ValueReader values = new ValueReader();
+        ValueReader values = ValueReader.current();
         List<Element> elements = new ArrayList<>(ops.size() + 1);
         while (p.nextToken() != JsonToken.END_ARRAY) {
             Operation op = elements.size() < ops.size() ? ops.get(elements.size()) : null;

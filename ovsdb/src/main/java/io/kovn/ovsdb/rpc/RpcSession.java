@@ -7,6 +7,7 @@ import io.kovn.ovsdb.wire.Json;
 import io.kovn.ovsdb.wire.JsonFramer;
 import io.kovn.ovsdb.wire.ProtocolException;
 import io.kovn.ovsdb.wire.RawJson;
+import io.kovn.ovsdb.wire.ValueReader;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
@@ -65,7 +66,7 @@ public final class RpcSession implements AutoCloseable {
 
     /** Starts the reader thread. */
     public RpcSession start() {
-        Thread.ofPlatform().daemon().name("ovsdb-reader-" + transport.peer()).start(this::readLoop);
+        Thread.ofPlatform().daemon().name("ovsdb-reader-" + transport.peer()).start(() -> ValueReader.runWithOwn(this::readLoop));
         return this;
     }
 

@@ -14,11 +14,17 @@ import java.util.function.Consumer;
 public final class JsonFramer {
     /** Buffer chunks grow from 8 KiB to this: a message of megabytes is copied once, when it ends. */
     private static final int MAX_CHUNK = 1 << 20;
+    /**
+     * The first chunks are kept for the next message while their sizes add up to at most this
+     * (8 to 128 KiB: 248 KiB): a message of up to that size that spans reads then allocates only
+     * its own array, not its buffer again.
+     */
+    private static final int KEEP_CHUNKS = 256 * 1024;
 
     private final int maxMessageBytes;
-    private final List<byte[]> chunks = new ArrayList<>(); // filled chunks of the current message
-    private byte[] chunk = new byte[8192];
-    private int used; // bytes of chunk in use
+    private final List<byte[]> chunks = new ArrayList<>(List.of(new byte[8192])); // the buffer, filled in order
+    private int current; // index of the chunk being filled; the ones before it are full
+    private int used; // bytes of the current chunk in use
     private int len; // bytes of the current message buffered so far
     private int depth;
     private boolean inString;
@@ -117,15 +123,18 @@ public final class JsonFramer {
         append(data, from, n);
         byte[] msg = new byte[len];
         int at = 0;
-        for (byte[] c : chunks) {
+        for (int i = 0; i < current; i++) {
+            byte[] c = chunks.get(i);
             System.arraycopy(c, 0, msg, at, c.length);
             at += c.length;
         }
-        System.arraycopy(chunk, 0, msg, at, used);
-        if (!chunks.isEmpty()) {
-            chunks.clear();
-            chunk = new byte[8192]; // release a large message's chunks
+        System.arraycopy(chunks.get(current), 0, msg, at, used);
+        int keep = 0;
+        for (int kept = 0; keep < chunks.size() && kept + chunks.get(keep).length <= KEEP_CHUNKS; keep++) {
+            kept += chunks.get(keep).length;
         }
+        chunks.subList(keep, chunks.size()).clear(); // release a large message's chunks
+        current = 0;
         used = 0;
         len = 0;
         return msg;
@@ -137,10 +146,13 @@ public final class JsonFramer {
         }
         checkSize((long) len + n);
         len += n;
+        byte[] chunk = chunks.get(current);
         while (n > 0) {
             if (used == chunk.length) {
-                chunks.add(chunk);
-                chunk = new byte[Math.min(chunk.length * 2, MAX_CHUNK)];
+                if (++current == chunks.size()) {
+                    chunks.add(new byte[Math.min(chunk.length * 2, MAX_CHUNK)]);
+                }
+                chunk = chunks.get(current);
                 used = 0;
             }
             int k = Math.min(n, chunk.length - used);

@@ -27,11 +27,15 @@ import java.util.Set;
  *
  * <p>Every method takes the parser positioned on the value's first token and leaves it on the
  * value's last token. Not thread-safe (a scratch buffer for set elements is reused): one
- * instance per decoding thread.
+ * instance per decoding thread. A connection's reader thread keeps one for the connection's
+ * lifetime ({@link #runWithOwn}, {@link #current}), so its buffers are not made again per message.
  */
 public final class ValueReader {
     private static final String UUID_MEMBER = "_uuid"; // never a column: RFC 7047 schemas omit it
+    private static final ScopedValue<ValueReader> OWN = ScopedValue.newInstance();
 
+    /** A scratch buffer grown past this (by a set of more elements) is not kept after the set. */
+    private static final int MAX_KEPT_SCRATCH = 1 << 14;
     private Object[] scratch = new Object[64];
     /** Longer strings are rarely repeated set elements (addresses and names are short). */
     private static final int MAX_RECENT_LENGTH = 64;
@@ -39,10 +43,26 @@ public final class ValueReader {
     private static final int FIRST_RECENT = 1 << 8;
     /**
      * Made on first use and grown (up to {@link #MAX_RECENT}) as misses show it is too small: a
-     * reader per small update (a relabel's set diffs) then costs a kilobyte, not 64.
+     * reader that only sees small updates (a relabel's set diffs) then holds a kilobyte, not 64.
      */
     private String[] recent;
     private int missesSinceGrown;
+
+    /**
+     * Runs {@code task} with one reader that {@link #current} returns on this thread until the
+     * task ends: a connection's reader loop, so the reader lives as long as the connection.
+     */
+    public static void runWithOwn(Runnable task) {
+        ScopedValue.where(OWN, new ValueReader()).run(task);
+    }
+
+    /**
+     * The reader of the {@link #runWithOwn} task this thread runs, else a new one. Callers use it
+     * for one message and do not keep it (it belongs to the thread).
+     */
+    public static ValueReader current() {
+        return OWN.isBound() ? OWN.get() : new ValueReader();
+    }
 
     /** Decodes a column value of the given type into canonical form (as {@link ValueCodec#decode}). */
     public Object read(JsonParser p, ColumnType type) throws IOException {
@@ -76,7 +96,7 @@ public final class ValueReader {
 
     private Set<Object> readSet(JsonParser p, BaseType type) throws IOException {
         if (p.currentToken() != JsonToken.START_ARRAY) {
-            return Set.of(readAtom(p, type));
+            return Set.of(plainString(type, p) ? recentText(p) : readAtom(p, type)); // a set diff of one element
         }
         p.nextToken();
         if (!isText(p, "set")) {
@@ -94,23 +114,33 @@ public final class ValueReader {
             if (n == scratch.length) {
                 scratch = Arrays.copyOf(scratch, n * 2);
             }
-            scratch[n++] = type.type() == AtomicType.STRING && !type.isEnum() && p.currentToken() == JsonToken.VALUE_STRING
-                    ? recentText(p) : readAtom(p, type);
+            scratch[n++] = plainString(type, p) ? recentText(p) : readAtom(p, type);
         }
         expectEnd(p, "[\"set\", [...]]");
         Set<Object> set = n >= AtomSet.LARGE ? AtomSet.of(scratch, n) : small(Arrays.copyOf(scratch, n));
         if (set.size() < AtomSet.LARGE && set instanceof AtomSet repeated) {
             set = small(repeated.toArray()); // large only on the wire: the same elements repeated
         }
-        Arrays.fill(scratch, 0, n, null); // keep no decoded value alive
+        if (scratch.length > MAX_KEPT_SCRATCH) {
+            scratch = new Object[64]; // a reader lives as long as its connection: keep it small
+        } else {
+            Arrays.fill(scratch, 0, n, null); // keep no decoded value alive
+        }
         return set;
+    }
+
+    /** Whether the token is a string element of a string set that is no enum (those are the schema's strings). */
+    private static boolean plainString(BaseType type, JsonParser p) {
+        return type.type() == AtomicType.STRING && !type.isEnum() && p.currentToken() == JsonToken.VALUE_STRING;
     }
 
     /**
      * The string token's text, the same instance as a recent equal one: large sets repeat their
      * elements across rows (a pod's IP is in every address set that selects it, ~100 times in one
      * big update), and a monitor cache that keeps one copy per row holds 100x the strings it needs.
-     * A direct-mapped table of recent strings: bounded, and nothing is kept alive for long.
+     * A direct-mapped table of recent strings, bounded ({@link #MAX_RECENT} strings of at most
+     * {@link #MAX_RECENT_LENGTH} chars): a reader that lives as long as its connection holds at
+     * most that many strings, most of them shared by cached rows anyway.
      */
     private String recentText(JsonParser p) throws IOException {
         int len = p.getTextLength();

@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -104,6 +105,27 @@ class UpdateReaderPropertyTest {
                 .read(p -> UpdateReader.read(p, stores, monitors, UpdateReader.Mode.APPLY2));
         assertThat(rows).isEqualTo(ReferenceUpdates.decode(Json.parse(text), stores, monitors, UpdateReader.Mode.APPLY2));
         assertThat(rows).hasSize(3).extracting(r -> r.getClass().getSimpleName()).containsExactly("Put", "Modify", "Delete");
+    }
+
+    @Test
+    void updatesReadOnAConnectionsReaderThreadShareRepeatedSetElements() {
+        Map<String, TableMonitor> monitors = Map.of("U", TableMonitor.all("U"));
+        Map<String, TableStore> stores = Map.of("U", new TableStore(SCHEMA.require("U"), new ReentrantReadWriteLock()));
+        String first = """
+                {"U": {"%s": {"modify": {"addresses": ["set", ["10.0.0.7", "10.0.0.8"]]}}}}""".formatted(UUIDS.get(0));
+        String second = """
+                {"U": {"%s": {"modify": {"addresses": "10.0.0.7"}}}}""".formatted(UUIDS.get(1));
+        List<Object> elements = new ArrayList<>();
+        io.kovn.ovsdb.wire.ValueReader.runWithOwn(() -> {
+            for (String text : List.of(first, second)) {
+                byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+                List<RowUpdate> rows = RawJson.of(bytes, 0, bytes.length)
+                        .read(p -> UpdateReader.read(p, stores, monitors, UpdateReader.Mode.APPLY2));
+                Set<?> diff = (Set<?>) ((RowUpdate.Modify) rows.getFirst()).diff().get("addresses");
+                elements.add(diff.stream().filter("10.0.0.7"::equals).findFirst().orElseThrow());
+            }
+        });
+        assertThat(elements.get(1)).as("one string for both updates").isSameAs(elements.get(0));
     }
 
     /** Builds one random message (by hand, as text: a tree cannot hold repeated member names). */

@@ -135,4 +135,55 @@ class JsonFramerTest {
         f.feed(b, 0, b.length, x -> { });
         assertThat(f.inMessage()).isTrue();
     }
+
+    /** A message of about {@code size} bytes: one string member. */
+    private static byte[] message(int size, char fill) {
+        return ("{\"s\":\"" + String.valueOf(fill).repeat(Math.max(0, size - 8)) + "\"}").getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void oneFramerGivesEachMessageItsOwnBytesWhenItsBufferIsReused() {
+        JsonFramer f = new JsonFramer();
+        Random rnd = new Random(11);
+        List<byte[]> sent = new ArrayList<>();
+        List<byte[]> received = new ArrayList<>();
+        int[] sizes = {20_000, 3_000, 300_000, 100_000, 10, 600_000, 50_000, 9_000};
+        for (int i = 0; i < sizes.length; i++) {
+            byte[] m = message(sizes[i], (char) ('a' + i));
+            sent.add(m);
+            for (int at = 0; at < m.length; ) {
+                int n = Math.min(m.length - at, 1 + rnd.nextInt(70_000));
+                f.feed(m, at, n, received::add);
+                at += n;
+            }
+        }
+        assertThat(received).hasSize(sizes.length);
+        for (int i = 0; i < sizes.length; i++) {
+            assertThat(received.get(i)).as("message %d, after all later ones", i).isEqualTo(sent.get(i));
+        }
+    }
+
+    @Test
+    void aMessageThatSpansReadsAllocatesAboutItsOwnSizeOnceTheBufferHasGrown() {
+        var threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        JsonFramer f = new JsonFramer();
+        byte[] m = message(100_000, 'x');
+        int[] count = new int[1];
+        java.util.function.Consumer<byte[]> out = b -> count[0]++;
+        for (int round = 0; round < 20; round++) { // grow the buffer, and let the JIT settle
+            feedInReads(f, m, 4096, out);
+        }
+        long before = threads.getCurrentThreadAllocatedBytes();
+        feedInReads(f, m, 4096, out);
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        assertThat(count[0]).isEqualTo(21);
+        // the message's own array; a buffer made again per message would add ~120 KB of chunks
+        assertThat(allocated).isLessThan(m.length + 16_384L);
+    }
+
+    private static void feedInReads(JsonFramer f, byte[] m, int read, java.util.function.Consumer<byte[]> out) {
+        for (int at = 0; at < m.length; at += read) {
+            f.feed(m, at, Math.min(read, m.length - at), out);
+        }
+    }
 }
