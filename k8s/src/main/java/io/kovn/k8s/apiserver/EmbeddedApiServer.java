@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.Context;
@@ -44,15 +43,18 @@ public final class EmbeddedApiServer implements AutoCloseable {
     public static final List<String> SYSTEM_NAMESPACES = List.of("default", "kube-system", "kube-public", "kube-node-lease");
 
     private final KubernetesMockServer server;
+    private final IndexedCrudDispatcher store;
     private final ApiServerDispatcher dispatcher;
     private final List<CustomResourceDefinition> crds;
     private final Thread drain;
     private volatile boolean closed;
 
     private EmbeddedApiServer(int port) {
+        // no canned responses: every request goes to the CRUD store
         Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
         this.crds = CrdCatalog.load();
-        this.dispatcher = new ApiServerDispatcher(new KubernetesMixedDispatcher(responses), namespacedCollections(crds));
+        this.store = new IndexedCrudDispatcher();
+        this.dispatcher = new ApiServerDispatcher(store, namespacedCollections(crds));
         this.server = new KubernetesMockServer(new Context(), new MockWebServer(), responses, dispatcher, false);
         server.init(InetAddress.getLoopbackAddress(), port);
         // the mock records every request for assertions in its own tests; a long-running server must not
@@ -131,7 +133,7 @@ public final class EmbeddedApiServer implements AutoCloseable {
 
     /** Registers a CRD context that is not in {@link CrdCatalog} (tests of ad-hoc resources). */
     public void register(CustomResourceDefinitionContext context) {
-        server.expectCustomResource(context);
+        store.expectCustomResource(context);
     }
 
     private static List<String> namespacedCollections(List<CustomResourceDefinition> crds) {
