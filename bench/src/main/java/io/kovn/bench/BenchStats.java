@@ -104,6 +104,29 @@ final class BenchStats {
                 .collect(java.util.stream.Collectors.joining(", "));
     }
 
+    /** Collections and their accumulated time (ms) per garbage collector bean of this JVM. */
+    static java.util.Map<String, long[]> gcTotals() {
+        java.util.Map<String, long[]> totals = new java.util.TreeMap<>();
+        ManagementFactory.getGarbageCollectorMXBeans().forEach(gc ->
+                totals.put(gc.getName(), new long[] {gc.getCollectionCount(), gc.getCollectionTime()}));
+        return totals;
+    }
+
+    /**
+     * The collections between two {@link #gcTotals} readings, e.g. {@code G1 Young Generation 7 (112
+     * ms)}: for G1's young and old beans and ZGC's "Pauses" beans the time is stop-the-world pause.
+     */
+    static String gcBetween(java.util.Map<String, long[]> before, java.util.Map<String, long[]> after) {
+        String s = after.entrySet().stream()
+                .map(e -> java.util.Map.entry(e.getKey(), new long[] {
+                    e.getValue()[0] - before.getOrDefault(e.getKey(), new long[2])[0],
+                    e.getValue()[1] - before.getOrDefault(e.getKey(), new long[2])[1]}))
+                .filter(e -> e.getValue()[0] > 0)
+                .map(e -> String.format("%s %d (%d ms)", e.getKey(), e.getValue()[0], e.getValue()[1]))
+                .collect(java.util.stream.Collectors.joining(", "));
+        return s.isEmpty() ? "none" : s;
+    }
+
     /** CPU time of another process (all threads), ns; 0 without one (the API server in this JVM). */
     static long processCpu(java.util.OptionalLong pid) {
         return pid.isPresent() ? RawBaseline.processCpu(pid.getAsLong()) : 0;

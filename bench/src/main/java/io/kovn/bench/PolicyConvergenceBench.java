@@ -345,6 +345,7 @@ public final class PolicyConvergenceBench {
                         c.name(), ms(c.jvmCpuNs()) / c.count(), ms(c.serverCpuNs()) / c.count());
             }
             System.out.printf("| %s: CPU per event in this JVM, busiest threads | %s ms | |%n", c.name(), c.threads());
+            System.out.printf("| %s: garbage collections in this JVM meanwhile | %s | |%n", c.name(), c.gc());
         }
 
         private static String durations(long[] ns) {

@@ -34,9 +34,11 @@ final class PolicyEvents {
      * @param jvmCpuNs this JVM's CPU for all events
      * @param apiCpuNs the API server process's CPU for all events (0 when it runs in this JVM)
      * @param serverCpuNs the NB server's CPU for all events
+     * @param threads this JVM's busiest threads' CPU per event
+     * @param gc this JVM's garbage collections during the events
      */
     record Cost(String name, int count, long[] e2eNs, long[] reconcileNs, long[] queueToDoneNs, TrafficCounters.Snapshot nb,
-                long changedRows, long zoneOps, long jvmCpuNs, long apiCpuNs, long serverCpuNs, String threads) {
+                long changedRows, long zoneOps, long jvmCpuNs, long apiCpuNs, long serverCpuNs, String threads, String gc) {
         double txnPerEvent() {
             return nb.transactions() / (double) count;
         }
@@ -179,6 +181,7 @@ final class PolicyEvents {
         final long apiCpu = BenchStats.processCpu(apiPid);
         final long serverCpu = RawBaseline.processCpu(nbPid);
         final Map<String, Long> threads = BenchStats.threadTicks();
+        final Map<String, long[]> gc = BenchStats.gcTotals();
 
         Cost cost(String name, int count, long[] e2e) {
             long[] all = policies.reconciler().recentDurations();
@@ -188,7 +191,7 @@ final class PolicyEvents {
                     policies.northbound().counters().snapshot().minus(nb), observer.changedRows() - rows,
                     zone.databases().nbCounters().snapshot().writeOperations() - zoneOps, BenchStats.jvmCpu() - jvmCpu,
                     BenchStats.processCpu(apiPid) - apiCpu, RawBaseline.processCpu(nbPid) - serverCpu,
-                    BenchStats.topThreads(threads, BenchStats.threadTicks(), count, 8));
+                    BenchStats.topThreads(threads, BenchStats.threadTicks(), count, 8), BenchStats.gcBetween(gc, BenchStats.gcTotals()));
         }
     }
 }
