@@ -173,6 +173,7 @@ public final class PolicyConvergenceBench {
         r.convergeBystanderCpuNs = BenchStats.processCpu(bystander.pid()) - bystander0;
         r.converge = policies.northbound().counters().snapshot();
         r.reconciles = policies.reconciler().recentDurations();
+        r.first = policies.reconciler().firstPhases().orElseThrow();
         BenchStats.waitQuiet(policies::idle, 200, 60_000);
         r.afterConverge = policies.northbound().counters().snapshot();
         long heapAfter = BenchStats.usedHeapAfterGc();
@@ -226,6 +227,7 @@ public final class PolicyConvergenceBench {
         TrafficCounters.Snapshot converge;
         TrafficCounters.Snapshot afterConverge;
         long[] reconciles;
+        io.kovn.controller.policy.PolicyReconciler.Phases first;
         long heapNs;
         long heapTotal;
         RawBaseline.Load raw;
@@ -268,6 +270,9 @@ public final class PolicyConvergenceBench {
             System.out.printf("| convergence incl. status conditions on the API server (start → converged) | %,.0f ms; %.2fx raw"
                     + " (informers synced + NB cache: %,.0f ms; reconciles %s ms) | |%n", ms(convergeNs), ratio, ms(startNs),
                     durations(reconciles));
+            System.out.printf("| first reconcile: snapshot / translate / diff+write (of which the NB transaction) / publish | %,.0f /"
+                    + " %,.0f / %,.0f (%,.0f) / %,.0f ms | |%n", ms(first.snapshot()), ms(first.translate()), ms(first.write()),
+                    ms(first.transact()), ms(first.publish()));
             System.out.printf("| transactions / operations to converge | %d / %,d (%,d writes); %d more while settling | |%n",
                     converge.transactions(), converge.operations(), converge.writeOperations(),
                     afterConverge.minus(converge).transactions());

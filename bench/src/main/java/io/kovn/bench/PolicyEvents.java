@@ -110,6 +110,8 @@ final class PolicyEvents {
     /** The same, under another name (a warm-up series); the phases kept are this series' only. */
     Cost relabel(String name, int count) throws InterruptedException {
         int namespaces = cluster.namespaces().size();
+        // to line up JIT logs (-XX:+PrintCompilation) and recordings with the series
+        System.err.printf("[bench] %s: from JVM uptime %d ms%n", name, java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime());
         phases.clear();
         Mark mark = new Mark();
         long[] e2e = new long[count];

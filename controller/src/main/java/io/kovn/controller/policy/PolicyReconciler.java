@@ -96,10 +96,16 @@ public final class PolicyReconciler implements Reconciler<String> {
     }
 
     private volatile Phases lastPhases = new Phases(0, 0, 0, 0, 0);
+    private volatile Phases firstPhases;
 
     /** The phases of the last reconcile. */
     public Phases lastPhases() {
         return lastPhases;
+    }
+
+    /** The phases of the first reconcile since the start (the one that converges a zone), if it ran. */
+    public java.util.Optional<Phases> firstPhases() {
+        return java.util.Optional.ofNullable(firstPhases);
     }
 
     /** The translation, its stateful-pod rows and the switch ports it was written with. */
@@ -203,6 +209,12 @@ public final class PolicyReconciler implements Reconciler<String> {
         metrics.record(zone, state.metrics(), dbObjects.get(0), dbObjects.get(1));
         lastPhases = new Phases(t1 - t0, t2 - t1, t3 - t2, writer.lastTransactNanos(), System.nanoTime() - t3);
         metrics.recordPhases(zone, lastPhases);
+        if (firstPhases == null) {
+            firstPhases = lastPhases;
+            LOG.info("zone {}: first reconcile (ms): snapshot {}, translate {}, diff and write {} (NB transaction {}), publish {}", zone,
+                    lastPhases.snapshot() / 1_000_000, lastPhases.translate() / 1_000_000, lastPhases.write() / 1_000_000,
+                    lastPhases.transact() / 1_000_000, lastPhases.publish() / 1_000_000);
+        }
         LOG.debug("zone {}: reconcile {}, scope {}", zone, lastPhases, scope.all() ? "all rows" : scope.size() + " rows");
         if (write instanceof PolicyWrite.Failed f) {
             return ReconcileResult.failed(new IllegalStateException(f.everything().orElse(f.perPolicy().size()
