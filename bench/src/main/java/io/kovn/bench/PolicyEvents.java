@@ -64,6 +64,31 @@ final class PolicyEvents {
     /** The last reconcile's phases after each relabel. */
     final List<io.kovn.controller.policy.PolicyReconciler.Phases> phases = new java.util.ArrayList<>();
 
+    /**
+     * The last relabel series by where the pod runs: the even relabels are of pods on the zone's node
+     * (their NetworkPolicy port groups change too), the odd ones of pods on another node. Queue-to-done
+     * p50 / p90 / p99 and the median NB transaction of each half, when each relabel had one reconcile.
+     */
+    String relabelsByNode(Cost series) {
+        long[] all = series.queueToDoneNs();
+        if (all.length != series.count() || phases.size() != series.count()) {
+            return "n/a (" + all.length + " reconciles for " + series.count() + " relabels)";
+        }
+        StringBuilder out = new StringBuilder();
+        for (int parity = 0; parity < 2; parity++) {
+            int p = parity;
+            long[] half = java.util.stream.IntStream.range(0, all.length).filter(i -> i % 2 == p).mapToLong(i -> all[i]).toArray();
+            long[] transact = java.util.stream.IntStream.range(0, phases.size()).filter(i -> i % 2 == p)
+                    .mapToLong(i -> phases.get(i).transact()).toArray();
+            long[] translate = java.util.stream.IntStream.range(0, phases.size()).filter(i -> i % 2 == p)
+                    .mapToLong(i -> phases.get(i).translate()).toArray();
+            out.append(parity == 0 ? "on the zone's node: " : "; on another node: ").append(String.format(
+                    "%.1f / %.1f / %.1f ms (translate %.2f, NB transaction %.2f ms)", BenchStats.pct(half, 50) / 1e6,
+                    BenchStats.pct(half, 90) / 1e6, BenchStats.pct(half, 99) / 1e6, median(translate), median(transact)));
+        }
+        return out.toString();
+    }
+
     /** Median of each phase of the relabel reconciles, in ms. */
     String relabelPhases() {
         return String.format("snapshot %.2f / translate %.2f / diff+write %.2f (of which the NB transaction %.2f) / publish %.2f ms",
