@@ -63,6 +63,8 @@ final class PolicyEvents {
     private final Map<String, Map<String, String>> current = new HashMap<>();
     /** The last reconcile's phases after each relabel. */
     final List<io.kovn.controller.policy.PolicyReconciler.Phases> phases = new java.util.ArrayList<>();
+    /** The policy controller's NB write operations in the last relabel series: of pods on the zone's node, on another. */
+    private final long[] writeOps = new long[2];
 
     /**
      * The last relabel series by where the pod runs: the even relabels are of pods on the zone's node
@@ -83,8 +85,9 @@ final class PolicyEvents {
             long[] translate = java.util.stream.IntStream.range(0, phases.size()).filter(i -> i % 2 == p)
                     .mapToLong(i -> phases.get(i).translate()).toArray();
             out.append(parity == 0 ? "on the zone's node: " : "; on another node: ").append(String.format(
-                    "%.1f / %.1f / %.1f ms (translate %.2f, NB transaction %.2f ms)", BenchStats.pct(half, 50) / 1e6,
-                    BenchStats.pct(half, 90) / 1e6, BenchStats.pct(half, 99) / 1e6, median(translate), median(transact)));
+                    "%.1f / %.1f / %.1f ms (translate %.2f, NB transaction %.2f ms; %.1f write ops)", BenchStats.pct(half, 50) / 1e6,
+                    BenchStats.pct(half, 90) / 1e6, BenchStats.pct(half, 99) / 1e6, median(translate), median(transact),
+                    writeOps[p] / (double) half.length));
         }
         return out.toString();
     }
@@ -135,6 +138,7 @@ final class PolicyEvents {
     /** The same, under another name (a warm-up series); the phases kept are this series' only. */
     Cost relabel(String name, int count) throws InterruptedException {
         int namespaces = cluster.namespaces().size();
+        java.util.Arrays.fill(writeOps, 0);
         // to line up JIT logs (-XX:+PrintCompilation) and recordings with the series
         System.err.printf("[bench] %s: from JVM uptime %d ms%n", name, java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime());
         phases.clear();
@@ -152,12 +156,14 @@ final class PolicyEvents {
             String patch = "{\"metadata\":{\"labels\":{\"app\":\"" + labels.get("app") + "\",\"role\":\"" + labels.get("role")
                     + "\"}}}";
             long v = observer.version();
+            long ops0 = policies.northbound().counters().snapshot().writeOperations();
             long s = System.nanoTime();
             client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
                     .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
             e2e[i] = observer.awaitUpdateAfter(v, 30_000) - s;
             BenchStats.waitQuiet(policies::idle, 20, 30_000);
             phases.add(policies.reconciler().lastPhases());
+            writeOps[i % 2] += policies.northbound().counters().snapshot().writeOperations() - ops0;
         }
         return mark.cost(name, count, e2e);
     }
