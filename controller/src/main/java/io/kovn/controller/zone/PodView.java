@@ -35,6 +35,20 @@ public final class PodView {
         return !"Succeeded".equals(phase) && !"Failed".equals(phase);
     }
 
+    /**
+     * Everything of a pod that a zone reads ({@link #served}, {@link #network}, its uid): pod updates
+     * that leave this equal (labels, conditions, container statuses) are no work for the zone.
+     */
+    public static Object zoneFields(Pod pod) {
+        Map<String, String> a = pod.getMetadata().getAnnotations();
+        return java.util.Arrays.asList(pod.getMetadata().getUid(), pod.getMetadata().getCreationTimestamp(),
+                pod.getMetadata().getDeletionTimestamp() != null,
+                pod.getSpec() == null ? null : pod.getSpec().getNodeName(),
+                pod.getSpec() == null ? null : pod.getSpec().getHostNetwork(),
+                pod.getStatus() == null ? null : pod.getStatus().getPhase(),
+                a == null ? null : a.get(OvnAnnotations.POD_NETWORKS));
+    }
+
     /** The default network entry of the pod's {@code pod-networks} annotation, if present and valid. */
     public static Optional<PodNetwork> network(Pod pod) {
         Map<String, String> a = pod.getMetadata().getAnnotations();

@@ -90,7 +90,7 @@ public final class ZoneController implements AutoCloseable {
     /** A controller keyed by the node's pods: each pod's events, and every pod when the node changes. */
     private Controller<ObjectKey> perPod(String name, Reconciler<ObjectKey> reconciler, ZoneControllerConfig config) {
         return Controller.builder(name, reconciler)
-                .watch(podInformer, (Pod p) -> onNode(p) ? List.of(ObjectKey.of(p)) : List.of())
+                .watch(podInformer, (Pod p) -> onNode(p) ? List.of(ObjectKey.of(p)) : List.of(), PodView::zoneFields)
                 .watch(nodeInformer, (Node n) -> n.getMetadata().getName().equals(node)
                         ? podAddresses.podsOnNode() : List.of())
                 .workers(config.podWorkers())

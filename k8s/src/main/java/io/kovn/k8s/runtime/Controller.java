@@ -223,7 +223,18 @@ public final class Controller<K> implements AutoCloseable {
 
         /** Queues {@code mapper}'s keys for every add, update (old and new object) and delete of the informer. */
         public <T> Builder<K> watch(SharedIndexInformer<T> informer, Mapper<? super T, K> mapper) {
-            sources.add(new Source<>(informer, mapper));
+            sources.add(new Source<>(informer, mapper, null));
+            return this;
+        }
+
+        /**
+         * The same, except for updates that leave {@code relevant} (the part of the object the
+         * reconciler reads) equal: a pod's label change, say, is no event for a reconciler that never
+         * reads labels. Adds and deletes always queue.
+         */
+        public <T> Builder<K> watch(SharedIndexInformer<T> informer, Mapper<? super T, K> mapper,
+                                    java.util.function.Function<? super T, ?> relevant) {
+            sources.add(new Source<>(informer, mapper, Objects.requireNonNull(relevant, "relevant")));
             return this;
         }
 
@@ -265,11 +276,14 @@ public final class Controller<K> implements AutoCloseable {
     private static final class Source<T, K> {
         private final SharedIndexInformer<T> informer;
         private final Mapper<? super T, K> mapper;
+        /** What of an object the reconciler reads; null: all of it. */
+        private final java.util.function.Function<? super T, ?> relevant;
         private ResourceEventHandler<T> handler;
 
-        Source(SharedIndexInformer<T> informer, Mapper<? super T, K> mapper) {
+        Source(SharedIndexInformer<T> informer, Mapper<? super T, K> mapper, java.util.function.Function<? super T, ?> relevant) {
             this.informer = informer;
             this.mapper = mapper;
+            this.relevant = relevant;
         }
 
         void register(String controller, WorkQueue<K> queue) {
@@ -281,6 +295,9 @@ public final class Controller<K> implements AutoCloseable {
 
                 @Override
                 public void onUpdate(T oldObject, T newObject) {
+                    if (relevant != null && unchanged(oldObject, newObject)) {
+                        return;
+                    }
                     // both: a label change can move an object out of one primary's selection into another's
                     enqueueAll(oldObject);
                     enqueueAll(newObject);
@@ -289,6 +306,15 @@ public final class Controller<K> implements AutoCloseable {
                 @Override
                 public void onDelete(T object, boolean finalStateUnknown) {
                     enqueueAll(object);
+                }
+
+                private boolean unchanged(T oldObject, T newObject) {
+                    try {
+                        return Objects.equals(relevant.apply(oldObject), relevant.apply(newObject));
+                    } catch (RuntimeException e) {
+                        LOG.error("{}: cannot compare {} with its update; queued", controller, newObject, e);
+                        return false;
+                    }
                 }
 
                 private void enqueueAll(T object) {

@@ -85,6 +85,44 @@ class ControllerInformerTest {
         }
     }
 
+    @Test
+    void updatesThatLeaveTheRelevantFieldsEqualQueueNothing() throws Exception {
+        pod("a", "p1", "n1");
+        List<String> seen = new CopyOnWriteArrayList<>();
+        Reconciler<ObjectKey> recorder = key -> {
+            Pod pod = pods.getStore().getByKey(key.toString());
+            seen.add(pod == null ? "absent" : String.valueOf(relevant(pod)));
+            return ReconcileResult.done();
+        };
+        try (var controller = Controller.builder("pods", recorder)
+                .watch(pods, Mapper.self(), ControllerInformerTest::relevant)
+                .build()) {
+            controller.start();
+            pods.start();
+            assertThat(controller.waitForCacheSync(Duration.ofSeconds(5))).isTrue();
+            await().atMost(Duration.ofSeconds(5)).until(() -> seen.size() == 1);
+
+            // a label change is no event for this reconciler (given time to arrive, it queued nothing) ...
+            client.pods().inNamespace("a").withName("p1").edit(p -> new PodBuilder(p).editMetadata().addToLabels("app", "x").endMetadata().build());
+            await().atMost(Duration.ofSeconds(5)).until(() -> "x".equals(pods.getStore().getByKey("a/p1").getMetadata().getLabels().get("app")));
+            Thread.sleep(300);
+            assertThat(seen).containsExactly("null");
+            // ... and a change of the relevant fields is
+            client.pods().inNamespace("a").withName("p1").edit(p -> new PodBuilder(p).editMetadata().addToAnnotations("relevant", "1").endMetadata().build());
+            await().atMost(Duration.ofSeconds(5)).until(() -> seen.contains("1"));
+            assertThat(seen).containsExactly("null", "1");
+
+            // deletes always queue
+            client.pods().inNamespace("a").withName("p1").delete();
+            await().atMost(Duration.ofSeconds(5)).until(() -> seen.contains("absent"));
+        }
+    }
+
+    private static String relevant(Pod pod) {
+        Map<String, String> annotations = pod.getMetadata().getAnnotations();
+        return annotations == null ? null : annotations.get("relevant");
+    }
+
     private void node(String name) {
         client.nodes().resource(new NodeBuilder().withNewMetadata().withName(name).endMetadata().build()).create();
     }
