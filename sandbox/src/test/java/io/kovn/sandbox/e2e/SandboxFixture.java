@@ -39,7 +39,9 @@ public final class SandboxFixture implements AutoCloseable {
 
     /** A sandbox whose node agents ask for certificates of {@code nodeCertificateLifetime}. */
     public SandboxFixture(int nodes, Duration nodeCertificateLifetime) throws Exception {
+        StaleSandboxes.sweep();
         Path dir = Files.createTempDirectory(Path.of("/tmp"), "kve");
+        StaleSandboxes.claim(prefix, dir);
         layout = new SandboxLayout(dir);
         Path root = Path.of("").toAbsolutePath().getParent();
         int third = ThreadLocalRandom.current().nextInt(1, 250);
@@ -48,6 +50,7 @@ public final class SandboxFixture implements AutoCloseable {
                     OvnRuntime.locate(), root);
         } catch (Exception | Error e) {
             Leftovers.cleanup(prefix, dir);
+            StaleSandboxes.release(prefix);
             throw e;
         }
         client = sandbox.client();
@@ -113,6 +116,7 @@ public final class SandboxFixture implements AutoCloseable {
             sandbox.close();
         } finally {
             Leftovers.cleanup(prefix, layout.dir());
+            StaleSandboxes.release(prefix);
         }
     }
 }
