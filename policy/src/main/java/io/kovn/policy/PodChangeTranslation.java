@@ -94,6 +94,6 @@ final class PodChangeTranslation {
         out.begin();
         made.forEach(out::add);
         return Optional.of(new DesiredPolicyState(out.frozenGroups(), out.frozenSets(), out.frozenAcls(), last.reports(),
-                last.priorities(), PolicyTranslator.metrics(snapshot, out)));
+                last.priorities(), PolicyTranslator.metricsWithRulesOf(last.metrics(), out)));
     }
 }

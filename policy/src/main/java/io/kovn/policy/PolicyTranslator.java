@@ -256,6 +256,15 @@ public final class PolicyTranslator {
         return result;
     }
 
+    /**
+     * {@link #metrics} when no ANP or BANP changed since {@code previous}: its rule counts, and the
+     * row counts of {@code out} (pods can make named-port ACLs appear or go).
+     */
+    static PolicyMetrics metricsWithRulesOf(PolicyMetrics previous, Accumulator out) {
+        return new PolicyMetrics(previous.adminNetworkPolicies(), previous.baselineAdminNetworkPolicies(), previous.anpRules(),
+                previous.banpRules(), dbObjects(out, "AdminNetworkPolicy"), dbObjects(out, "BaselineAdminNetworkPolicy"));
+    }
+
     private static Map<String, Integer> dbObjects(Accumulator out, String ownerType) {
         int[] counts = out.rowsByOwnerType.getOrDefault(ownerType, new int[2]);
         return Map.of("ACL", counts[0], "Address_Set", counts[1]);
