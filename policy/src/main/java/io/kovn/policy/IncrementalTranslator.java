@@ -261,8 +261,10 @@ public final class IncrementalTranslator {
             String ns = pod.getMetadata().getNamespace();
             String name = pod.getMetadata().getName();
             String key = key(ns, name);
-            statefulDirty |= localPorts.contains(PolicySnapshot.portName(ns, name));
             Pod old = pods.put(key, pod);
+            // the stateful rows read a local pod's presence and hostNetwork only (not its labels)
+            statefulDirty |= (old == null || hostNetwork(old) != hostNetwork(pod))
+                    && localPorts.contains(PolicySnapshot.portName(ns, name));
             if (old != null) {
                 podKeys.remove(old);
             }
@@ -294,6 +296,10 @@ public final class IncrementalTranslator {
         }
     }
 
+    private static boolean hostNetwork(Pod pod) {
+        return pod.getSpec() != null && Boolean.TRUE.equals(pod.getSpec().getHostNetwork());
+    }
+
     private static String key(String namespace, String name) {
         return namespace + "/" + name;
     }
@@ -315,7 +321,7 @@ public final class IncrementalTranslator {
         for (String port : snapshot.localPorts()) {
             int cut = port.indexOf('_');
             Pod pod = cut < 0 ? null : pods.get(key(port.substring(0, cut), port.substring(cut + 1)));
-            if (pod != null && !(pod.getSpec() != null && Boolean.TRUE.equals(pod.getSpec().getHostNetwork()))) {
+            if (pod != null && !hostNetwork(pod)) {
                 ports.add(port);
             }
         }

@@ -78,7 +78,7 @@ class IncrementalEquivalenceTest {
         }
         assertThat(compared).isEqualTo((long) SEEDS * STEPS);
         assertThat(reused).as("memoized rules and policies were reused").isGreaterThan(SEEDS * STEPS);
-        // pod steps are 7 of the 11 kinds: most of them must have taken the pod-change path
+        // pod and switch-port steps are 9 of the 13 kinds: most of them must have taken the pod-change path
         System.out.printf("pod-change translations: %d of %d%n", quick, compared);
         assertThat(quick).as("translations that made again only what pod changes invalidated").isGreaterThan(SEEDS * STEPS / 3);
     }
@@ -130,7 +130,7 @@ class IncrementalEquivalenceTest {
         }
 
         void step() {
-            int kind = random.nextInt(12);
+            int kind = random.nextInt(13);
             switch (kind) {
                 case 0, 1, 2 -> {
                     int i = random.nextInt(pods.size());
@@ -200,6 +200,15 @@ class IncrementalEquivalenceTest {
                     // keep some objects as they were, replace the others
                     policies = random.nextBoolean() ? next
                             : new RandomPolicies.Policies(next.anps(), policies.nps(), policies.banps());
+                }
+                case 11 -> {
+                    // the pod deleted and made again under its name with hostNetwork flipped (its
+                    // stateful rows change though its labels do not)
+                    int i = random.nextInt(pods.size());
+                    Pod p = pods.get(i);
+                    boolean host = p.getSpec() != null && Boolean.TRUE.equals(p.getSpec().getHostNetwork());
+                    lastStep = "recreate pod " + p.getMetadata().getName() + " hostNetwork=" + !host;
+                    pods.set(i, new PodBuilder(p).editOrNewSpec().withHostNetwork(!host).endSpec().build());
                 }
                 default -> {
                     int i = random.nextInt(pods.size());

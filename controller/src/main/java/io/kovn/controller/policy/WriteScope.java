@@ -137,9 +137,11 @@ record WriteScope(boolean all, Map<String, Set<String>> ids) {
             changed(before.acls(), after.acls(), DesiredAcl::id, acls);
             changed(before.portGroups(), after.portGroups(), groupId, groups);
         }
-        changed(sorted(extraBefore.addressSets(), setId), sorted(extraAfter.addressSets(), setId), setId, sets);
-        changed(sorted(extraBefore.acls(), DesiredAcl::id), sorted(extraAfter.acls(), DesiredAcl::id), DesiredAcl::id, acls);
-        changed(sorted(extraBefore.portGroups(), groupId), sorted(extraAfter.portGroups(), groupId), groupId, groups);
+        if (extraBefore != extraAfter) { // the translator hands out the same stateful rows while they hold
+            changed(sorted(extraBefore.addressSets(), setId), sorted(extraAfter.addressSets(), setId), setId, sets);
+            changed(sorted(extraBefore.acls(), DesiredAcl::id), sorted(extraAfter.acls(), DesiredAcl::id), DesiredAcl::id, acls);
+            changed(sorted(extraBefore.portGroups(), groupId), sorted(extraAfter.portGroups(), groupId), groupId, groups);
+        }
         java.util.List<DesiredPortGroup> groupsAfter = new java.util.ArrayList<>(after.portGroups().values());
         groupsAfter.addAll(extraAfter.portGroups());
         if (!portsBefore.equals(portsAfter)) {

@@ -94,7 +94,13 @@ public final class Diff {
             TableSchema ts = schema.require(table);
             state.rows().forEach((key, row) -> {
                 Map<String, Object> columns = resolved.get(table).get(key);
-                columns.values().forEach(v -> Values.namedUuids(v, n -> referenced.add(n.name())));
+                columns.forEach((column, v) -> {
+                    // only uuid columns can hold named uuids: an address set's thousands of strings are not walked
+                    var c = ts.columns().get(column);
+                    if (c == null || c.type().holdsUuids()) {
+                        Values.namedUuids(v, n -> referenced.add(n.name()));
+                    }
+                });
                 Row cur = existing.get(table).get(key);
                 Object self = cur != null ? cur.uuid() : new NamedUuid(inserts.get(table).get(key));
                 for (Attachment a : row.attachments()) {

@@ -41,6 +41,11 @@ public record ColumnType(BaseType key, BaseType value, long min, long max) {
         return value == null && min == 0 && max == 1;
     }
 
+    /** Whether an atom of the column can be a uuid (a row reference or a named uuid). */
+    public boolean holdsUuids() {
+        return key.type() == AtomicType.UUID || (value != null && value.type() == AtomicType.UUID);
+    }
+
     /** Whether the column is a set of atoms (optional columns included). */
     public boolean isSet() {
         return value == null && !isScalar();

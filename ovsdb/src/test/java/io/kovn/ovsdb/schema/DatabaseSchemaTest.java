@@ -31,6 +31,12 @@ class DatabaseSchemaTest {
         assertThat(as.isRoot()).isTrue();
         assertThat(as.indexes()).containsExactly(java.util.Set.of("name"));
         assertThat(as.type("addresses").max()).isEqualTo(ColumnType.UNLIMITED);
+        // only columns whose atoms can be uuids are searched for named uuids by the diff
+        assertThat(as.type("addresses").holdsUuids()).isFalse();
+        assertThat(as.type("external_ids").holdsUuids()).isFalse();
+        assertThat(acl.type("sample_new").holdsUuids()).isTrue();
+        assertThat(NB.require("Port_Group").type("acls").holdsUuids()).isTrue();
+        assertThat(NB.require("Logical_Switch_Port").type("dhcpv4_options").holdsUuids()).isTrue();
     }
 
     @Test
