@@ -44,11 +44,23 @@ public final class PolicyNorthbound implements AutoCloseable {
     private final OvsdbClient client;
     private final MonitorCache cache;
     private final Reconciler reconciler;
+    /** Bumped after every update that changed a switch port (or replaced the cache). */
+    private final java.util.concurrent.atomic.AtomicLong portChanges = new java.util.concurrent.atomic.AtomicLong();
+    /** The last {@link #switchPorts()} and the {@link #portChanges} count it was made at. */
+    private record Ports(Map<String, Uuid> byName, long at) {
+    }
+
+    private volatile Ports ports;
 
     private PolicyNorthbound(OvsdbClient client, MonitorCache cache) {
         this.client = client;
         this.cache = cache;
         this.reconciler = new Reconciler(client, DATABASE, client.getSchema(DATABASE), CurrentState.of(cache));
+        cache.addListener(update -> {
+            if (update.resync() || update.changes().stream().anyMatch(c -> c.table().equals(LogicalSwitchPort.TABLE_NAME))) {
+                portChanges.incrementAndGet();
+            }
+        });
     }
 
     /** Connects (e.g. {@code unix:/run/ovn/ovnnb_db.sock}) and waits until the cache holds the server's rows. */
@@ -78,15 +90,27 @@ public final class PolicyNorthbound implements AutoCloseable {
         return reconciler;
     }
 
-    /** Logical switch port name to uuid, as the NB holds them now. */
+    /**
+     * Logical switch port name to uuid, as the NB holds them now (unmodifiable): the same map while no
+     * port changed, so a reconcile after a relabel neither rebuilds nor compares the zone's ports.
+     */
     public Map<String, Uuid> switchPorts() {
+        // the listener bumps the count after an update is visible: a map built meanwhile is at
+        // worst newer than its count, and is built again on the next call
+        long at = portChanges.get();
+        Ports known = ports;
+        if (known != null && known.at() == at) {
+            return known.byName();
+        }
         Map<String, Uuid> out = new HashMap<>();
         for (Row r : cache.table(LogicalSwitchPort.TABLE_NAME).rows()) {
             if (r.get(LogicalSwitchPort.NAME) instanceof String name) {
                 out.put(name, r.uuid());
             }
         }
-        return out;
+        Ports made = new Ports(java.util.Collections.unmodifiableMap(out), at);
+        ports = made;
+        return made.byName();
     }
 
     /** Whether any meter named {@code name} exists, whoever made it. */

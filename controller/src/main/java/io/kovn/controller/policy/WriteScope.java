@@ -144,7 +144,7 @@ record WriteScope(boolean all, Map<String, Set<String>> ids) {
         }
         java.util.List<DesiredPortGroup> groupsAfter = new java.util.ArrayList<>(after.portGroups().values());
         groupsAfter.addAll(extraAfter.portGroups());
-        if (!portsBefore.equals(portsAfter)) {
+        if (portsBefore != portsAfter && !portsBefore.equals(portsAfter)) {
             Set<String> moved = new HashSet<>();
             portsAfter.forEach((name, uuid) -> {
                 if (!uuid.equals(portsBefore.get(name))) {

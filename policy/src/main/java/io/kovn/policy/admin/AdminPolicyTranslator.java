@@ -130,9 +130,25 @@ public final class AdminPolicyTranslator {
      * reused from {@code memo} while the rule and its peers' selections are unchanged.
      */
     public PolicyRows ruleSets(AdminPolicy policy, AdminPolicy.Rule rule, TranslationMemo memo) {
+        // The sets' names and external_ids depend on the rule's place only, never on its peers: kept
+        // apart, a peer change re-makes the addresses and reuses the rest (equal maps are the same object).
+        List<SetIdentity> identities = memo.get(Arrays.asList("rule-set-ids", policy.ownerType(), policy.name(), rule.direction(),
+                rule.index()), families, () -> setIdentities(ruleId(ObjectId.of(ownerController, policy.ownerType(), policy.name()), rule)));
         return memo.get(ruleSetsKey(policy, rule), rule,
-                () -> new PolicyRows(List.of(), ruleAddressSets(rule, ObjectId.of(ownerController, policy.ownerType(), policy.name())),
-                        List.of(), List.of()));
+                () -> new PolicyRows(List.of(), ruleAddressSets(rule, identities), List.of(), List.of()));
+    }
+
+    /** One address set's name and external_ids, for one IP family. */
+    private record SetIdentity(IpFamily family, String name, Map<String, String> externalIds) {
+    }
+
+    private List<SetIdentity> setIdentities(ObjectId ruleId) {
+        List<SetIdentity> out = new ArrayList<>();
+        for (IpFamily family : families) {
+            ObjectId setId = ruleId.with(IdKey.IP_FAMILY, family.idValue());
+            out.add(new SetIdentity(family, setId.hashedName(), Map.copyOf(setId.externalIds())));
+        }
+        return List.copyOf(out);
     }
 
     /** The memo key of a rule's address sets: {@code ["rule-sets", ownerType, name, direction, index]}. */
@@ -230,14 +246,12 @@ public final class AdminPolicyTranslator {
     }
 
     /** One rule's address sets, one per IP family: its peers' addresses. */
-    private List<DesiredAddressSet> ruleAddressSets(AdminPolicy.Rule rule, ObjectId base) {
+    private List<DesiredAddressSet> ruleAddressSets(AdminPolicy.Rule rule, List<SetIdentity> identities) {
         SortedSet<String> all = peerAddresses(rule);
-        ObjectId ruleId = ruleId(base, rule);
         List<DesiredAddressSet> addressSets = new ArrayList<>();
-        for (IpFamily family : families) {
-            ObjectId setId = ruleId.with(IdKey.IP_FAMILY, family.idValue());
-            SortedSet<String> addresses = io.kovn.policy.model.FrozenSortedSet.of(all).ofFamily(family);
-            addressSets.add(new DesiredAddressSet(setId.hashedName(), setId.externalIds(), addresses));
+        for (SetIdentity set : identities) {
+            SortedSet<String> addresses = io.kovn.policy.model.FrozenSortedSet.of(all).ofFamily(set.family());
+            addressSets.add(new DesiredAddressSet(set.name(), set.externalIds(), addresses));
         }
         return List.copyOf(addressSets);
     }
