@@ -356,8 +356,8 @@ public final class AdminPolicyTranslator {
         if (addresses.isEmpty() && podIps.size() == 1) {
             return podIps.getFirst();
         }
-        podIps.forEach(addresses::addAll);
-        return addresses;
+        podIps.add(addresses);
+        return io.kovn.policy.model.FrozenSortedSet.union(podIps);
     }
 
     /** Builds the ACLs of one rule; they differ only in protocol key and match. */

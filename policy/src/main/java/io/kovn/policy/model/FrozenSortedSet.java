@@ -58,7 +58,72 @@ public final class FrozenSortedSet extends AbstractSet<String> implements Sorted
         if (values instanceof SortedSet<String> sorted && sorted.comparator() == null) {
             return new FrozenSortedSet(sorted.toArray(NONE));
         }
-        return new FrozenSortedSet(new TreeSet<>(values).toArray(NONE));
+        // one sort of an array, then duplicates dropped: no tree node per element
+        String[] all = values.toArray(NONE);
+        Arrays.sort(all);
+        int o = 0;
+        for (String e : all) {
+            if (o == 0 || !all[o - 1].equals(e)) {
+                all[o++] = e;
+            }
+        }
+        return new FrozenSortedSet(o == all.length ? all : Arrays.copyOf(all, o));
+    }
+
+    /**
+     * The union of sets: one merge walk over their sorted elements instead of an insert per element;
+     * a frozen set itself when it is the only non-empty one (so a rule with one selector peer shares
+     * the index's patched selection).
+     */
+    public static FrozenSortedSet union(List<? extends SortedSet<String>> parts) {
+        List<String[]> sorted = new java.util.ArrayList<>(parts.size());
+        FrozenSortedSet only = EMPTY;
+        for (SortedSet<String> part : parts) {
+            if (part.isEmpty()) {
+                continue;
+            }
+            if (part.comparator() != null) { // another order: no merge walk
+                TreeSet<String> all = new TreeSet<>();
+                parts.forEach(all::addAll);
+                return of(all);
+            }
+            only = of(part);
+            sorted.add(only.elements);
+        }
+        if (sorted.size() <= 1) {
+            return only;
+        }
+        String[] merged = sorted.getFirst();
+        for (int i = 1; i < sorted.size(); i++) {
+            merged = merge(merged, sorted.get(i));
+        }
+        return new FrozenSortedSet(merged);
+    }
+
+    /** Two sorted arrays of distinct elements as one, without duplicates. */
+    private static String[] merge(String[] a, String[] b) {
+        String[] out = new String[a.length + b.length];
+        int i = 0;
+        int j = 0;
+        int o = 0;
+        while (i < a.length && j < b.length) {
+            int order = a[i].compareTo(b[j]);
+            if (order < 0) {
+                out[o++] = a[i++];
+            } else if (order > 0) {
+                out[o++] = b[j++];
+            } else {
+                out[o++] = a[i++];
+                j++;
+            }
+        }
+        while (i < a.length) {
+            out[o++] = a[i++];
+        }
+        while (j < b.length) {
+            out[o++] = b[j++];
+        }
+        return o == out.length ? out : Arrays.copyOf(out, o);
     }
 
     /**

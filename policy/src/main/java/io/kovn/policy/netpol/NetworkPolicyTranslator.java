@@ -20,6 +20,7 @@ import io.kovn.policy.model.AclAction;
 import io.kovn.policy.model.DesiredAcl;
 import io.kovn.policy.model.DesiredAddressSet;
 import io.kovn.policy.model.DesiredPortGroup;
+import io.kovn.policy.model.FrozenSortedSet;
 import io.kovn.policy.model.IpFamily;
 import io.kovn.policy.model.PolicyDirection;
 import io.kovn.policy.model.PolicyRows;
@@ -148,6 +149,7 @@ public final class NetworkPolicyTranslator {
 
         // Peer kinds: selector peers share one address set; each ipBlock is its own L3 term.
         List<PodInfo> peerPods = new ArrayList<>();
+        List<SortedSet<String>> peerIps = new ArrayList<>();
         boolean hasSelectors = false;
         List<IPBlock> blocks = new ArrayList<>();
         for (NetworkPolicyPeer peer : gress.peers()) {
@@ -156,6 +158,7 @@ public final class NetworkPolicyTranslator {
             } else if (peer.getPodSelector() != null || peer.getNamespaceSelector() != null) {
                 hasSelectors = true;
                 peerPods.addAll(peerPods(namespace, peer));
+                peerIps.add(peerIps(namespace, peer));
             }
         }
         // L3 variants: ip-block-index → match ("" = any peer).
@@ -165,17 +168,10 @@ public final class NetworkPolicyTranslator {
         }
         if (hasSelectors) {
             Map<IpFamily, String> names = new EnumMap<>(IpFamily.class);
+            FrozenSortedSet addresses = FrozenSortedSet.union(peerIps);
             for (IpFamily family : families) {
                 ObjectId setId = ruleId.with(IdKey.IP_FAMILY, family.idValue());
-                TreeSet<String> addresses = new TreeSet<>();
-                for (PodInfo pod : peerPods) {
-                    for (String ip : pod.ips()) {
-                        if (IpFamily.of(ip) == family) {
-                            addresses.add(ip);
-                        }
-                    }
-                }
-                sets.add(new DesiredAddressSet(setId.hashedName(), setId.externalIds(), addresses));
+                sets.add(new DesiredAddressSet(setId.hashedName(), setId.externalIds(), addresses.ofFamily(family)));
                 names.put(family, setId.hashedName());
             }
             l3.put(-1, Matches.addressSets(gress.direction(), names));
@@ -239,6 +235,23 @@ public final class NetworkPolicyTranslator {
             return index.pods(policyNamespace, podSelector);
         }
         return index.pods(peer.getNamespaceSelector(), podSelector);
+    }
+
+    /**
+     * The addresses of a selector peer's pods: across namespaces, the index's shared selection (500
+     * policies whose peers select the same namespaces share one set); in the policy's namespace,
+     * made here from its few pods.
+     */
+    private SortedSet<String> peerIps(String policyNamespace, NetworkPolicyPeer peer) {
+        LabelSelector podSelector = peer.getPodSelector() == null ? ALL : peer.getPodSelector();
+        if (peer.getNamespaceSelector() != null) {
+            return index.podIps(peer.getNamespaceSelector(), podSelector);
+        }
+        TreeSet<String> ips = new TreeSet<>();
+        for (PodInfo pod : index.pods(policyNamespace, podSelector)) {
+            ips.addAll(pod.ips());
+        }
+        return ips;
     }
 
     private static void readPort(NetworkPolicyPort port, PortSet numeric, Set<String> names, String where, List<PolicyWarning> warnings) {

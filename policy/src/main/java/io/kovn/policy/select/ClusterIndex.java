@@ -447,11 +447,11 @@ public final class ClusterIndex {
         read(key);
         java.util.SortedSet<String> cached = ipSelections.get(key);
         if (cached == null) {
-            java.util.TreeSet<String> ips = new java.util.TreeSet<>();
+            List<String> ips = new ArrayList<>();
             for (PodInfo pod : pods(namespaceSelector, podSelector)) {
                 ips.addAll(pod.ips());
             }
-            cached = io.kovn.policy.model.FrozenSortedSet.of(ips);
+            cached = io.kovn.policy.model.FrozenSortedSet.of(ips); // sorts once
             ipSelections.put(key, cached);
         }
         return cached;

@@ -47,6 +47,38 @@ class FrozenSortedSetTest {
         }
     }
 
+    /** Any collection, duplicates and all, freezes to its distinct elements in order. */
+    @Property(tries = 300)
+    void freezingSortsAndDropsDuplicates(@ForAll @Size(max = 40) List<@StringLength(min = 1, max = 2) String> values) {
+        assertThat(FrozenSortedSet.of(values)).containsExactlyElementsOf(new TreeSet<>(values));
+    }
+
+    /** A union equals the TreeSet of every element; it is the only non-empty frozen part itself. */
+    @Property(tries = 300)
+    void aUnionIsEveryElementOnceInOrder(@ForAll @Size(max = 4) List<@Size(max = 20) Set<@StringLength(min = 1, max = 3) String>> parts,
+                                         @ForAll boolean frozen) {
+        List<java.util.SortedSet<String>> sorted = parts.stream()
+                .map(p -> frozen ? (java.util.SortedSet<String>) FrozenSortedSet.of(p) : new TreeSet<>(p)).toList();
+        TreeSet<String> expected = new TreeSet<>();
+        parts.forEach(expected::addAll);
+
+        FrozenSortedSet union = FrozenSortedSet.union(sorted);
+
+        assertThat(union).containsExactlyElementsOf(expected);
+        assertThat(union.equals(new TreeSet<>(expected))).isTrue();
+        List<java.util.SortedSet<String>> nonEmpty = sorted.stream().filter(p -> !p.isEmpty()).toList();
+        if (frozen && nonEmpty.size() == 1) {
+            assertThat(union).isSameAs(nonEmpty.getFirst());
+        }
+    }
+
+    @Test
+    void aUnionOfSetsInAnotherOrderIsStillInNaturalOrder() {
+        TreeSet<String> reversed = new TreeSet<>(java.util.Comparator.reverseOrder());
+        reversed.addAll(List.of("a", "c"));
+        assertThat(FrozenSortedSet.union(List.of(reversed, new TreeSet<>(List.of("b", "c"))))).containsExactly("a", "b", "c");
+    }
+
     @Test
     void rangesAndFamiliesOfASortedArray() {
         FrozenSortedSet s = FrozenSortedSet.of(List.of("10.0.0.2", "10.0.0.1", "fd00::1", "10.0.0.3"));
