@@ -147,8 +147,9 @@ public final class IncrementalTranslator {
             String key = key(pod.getMetadata().getNamespace(), pod.getMetadata().getName());
             pods.put(key, pod);
             podKeys.put(pod, key);
-            if (!ClusterIndex.finished(pod)) {
-                podInfos.put(key, ClusterIndex.podInfo(pod));
+            PodInfo info = index.indexedPod(pod.getMetadata().getNamespace(), pod.getMetadata().getName());
+            if (info != null) { // the index's own facts: not made twice for 10,000 pods
+                podInfos.put(key, info);
             }
         }
         localPorts = snapshot.localPorts();

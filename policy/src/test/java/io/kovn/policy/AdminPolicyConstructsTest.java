@@ -173,6 +173,18 @@ class AdminPolicyConstructsTest {
     }
 
     @Test
+    void rulesWithTheSamePeersResolveTheirOwnPortNames() {
+        // one translation resolves the terms of equal peers and names once, and shares them
+        var peers = List.of(AdminNetworkPolicyEgressPeer.namespaces(labels("house", "r")));
+        var state = translate(
+                egressAnp("two", 2, egress(AdminNetworkPolicyRuleAction.ALLOW, peers, AdminNetworkPolicyPort.named("web")),
+                        egress(AdminNetworkPolicyRuleAction.DENY, peers, AdminNetworkPolicyPort.named("nope"))),
+                egressAnp("again", 3, egress(AdminNetworkPolicyRuleAction.ALLOW, peers, AdminNetworkPolicyPort.named("web"))));
+        assertThat(matches(state)).hasSize(2).allSatisfy(m -> assertThat(m).endsWith("tcp && ((ip4.dst == 10.244.0.20 && tcp.dst == 8080))"));
+        assertThat(state.acls().values()).extracting(a -> a.externalIds().get("gress-index")).containsOnly("0");
+    }
+
+    @Test
     void aNamedPortNobodyDeclaresMatchesNothing() {
         var state = translate(egressAnp("none", 1, egress(AdminNetworkPolicyRuleAction.DENY,
                 List.of(AdminNetworkPolicyEgressPeer.namespaces(labels("house", "r"))), AdminNetworkPolicyPort.named("nope"))));

@@ -53,6 +53,12 @@ public final class AdminPolicyTranslator {
     private final Set<String> localPorts;
     private final Set<IpFamily> families;
     private final String ownerController;
+    /**
+     * Named-port terms by their owners' pod lists (the index's, by identity: a changed selection is a
+     * new list) and port names: 100 ANPs over 10 tenants' namespaces resolve each tenant's ports
+     * once. Lives as long as this translator, one translation.
+     */
+    private final Map<List<Object>, Map<Protocol, SortedSet<String>>> namedPortTerms = new java.util.HashMap<>();
 
     /**
      * @param index the cluster's namespaces, pods and nodes
@@ -229,8 +235,14 @@ public final class AdminPolicyTranslator {
                     where + ": namedPort cannot apply to networks or nodes peers; it applies to the rule's pod peers only"));
         }
         // Named ports resolve on the destination: the subject for ingress, the peer pods for egress.
-        List<PodInfo> owners = rule.direction() == PolicyDirection.INGRESS ? subjectPods(policy.subject()) : peerPods(rule);
-        Map<Protocol, SortedSet<String>> terms = NamedPorts.terms(owners, names, families);
+        List<List<PodInfo>> owners = rule.direction() == PolicyDirection.INGRESS ? List.of(subjectPods(policy.subject()))
+                : peerPodLists(rule);
+        List<Object> termsKey = new ArrayList<>();
+        owners.forEach(list -> termsKey.add(new Same(list)));
+        termsKey.add(names);
+        Map<Protocol, SortedSet<String>> terms = namedPortTerms.computeIfAbsent(termsKey,
+                k -> NamedPorts.terms(owners.size() == 1 ? owners.getFirst() : owners.stream().flatMap(List::stream).toList(),
+                        names, families));
         for (Map.Entry<Protocol, SortedSet<String>> e : terms.entrySet()) {
             Protocol protocol = e.getKey();
             // Deliberately unlike the reference, ingress keeps its `outport == @<pg>`: without it, in
@@ -316,16 +328,30 @@ public final class AdminPolicyTranslator {
     }
 
     /** The pods of a rule's namespace and pod peers (egress named ports resolve on them). */
-    private List<PodInfo> peerPods(AdminPolicy.Rule rule) {
-        List<PodInfo> pods = new ArrayList<>();
+    /** The pods of each pod or namespace peer, as the index's lists. */
+    private List<List<PodInfo>> peerPodLists(AdminPolicy.Rule rule) {
+        List<List<PodInfo>> lists = new ArrayList<>();
         for (AdminNetworkPolicyEgressPeer peer : rule.peers()) {
             if (peer.namespaces() != null) {
-                pods.addAll(index.pods(peer.namespaces(), ALL));
+                lists.add(index.pods(peer.namespaces(), ALL));
             } else if (peer.pods() != null) {
-                pods.addAll(index.pods(peer.pods().namespaceSelector(), peer.pods().podSelector()));
+                lists.add(index.pods(peer.pods().namespaceSelector(), peer.pods().podSelector()));
             }
         }
-        return pods;
+        return lists;
+    }
+
+    /** An object compared by identity (a key part). */
+    private record Same(Object object) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Same s && s.object == object;
+        }
+
+        @Override
+        public int hashCode() {
+            return System.identityHashCode(object);
+        }
     }
 
     /**

@@ -76,6 +76,15 @@ public final class ClusterIndex {
         nodes = List.copyOf(nodesByName.values());
     }
 
+    /**
+     * The facts indexed for a pod, or null (absent, or finished). For bookkeeping outside the
+     * translation: it records no selection read.
+     */
+    public PodInfo indexedPod(String namespace, String name) {
+        TreeMap<String, PodInfo> byName = podInfos.get(namespace);
+        return byName == null ? null : byName.get(name);
+    }
+
     /** A namespace's labels as selectors see them: with {@code kubernetes.io/metadata.name}. */
     public static Map<String, String> labelsOf(Namespace ns) {
         String name = ns.getMetadata().getName();
