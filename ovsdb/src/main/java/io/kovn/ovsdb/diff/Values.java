@@ -81,6 +81,9 @@ final class Values {
     static void namedUuids(Object value, Consumer<NamedUuid> sink) {
         switch (value) {
             case NamedUuid n -> sink.accept(n);
+            case io.kovn.ovsdb.data.FrozenValue frozen -> {
+                // plain atoms only, by contract: no named uuid among an address set's thousands of strings
+            }
             case Collection<?> c -> c.forEach(e -> {
                 if (e instanceof NamedUuid n) {
                     sink.accept(n);

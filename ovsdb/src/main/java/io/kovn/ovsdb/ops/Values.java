@@ -11,6 +11,9 @@ final class Values {
 
     static void requireCanonical(String column, Object value) {
         switch (value) {
+            case io.kovn.ovsdb.data.FrozenValue frozen -> {
+                // plain atoms by contract: a zone's first write would check a million addresses again
+            }
             case Map<?, ?> m -> m.forEach((k, v) -> {
                 requireAtom(column, k);
                 requireAtom(column, v);
