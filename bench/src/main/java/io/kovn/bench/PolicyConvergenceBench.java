@@ -171,6 +171,7 @@ public final class PolicyConvergenceBench {
         long jvm0 = BenchStats.jvmCpu();
         long api0 = BenchStats.processCpu(apiPid);
         long bystander0 = BenchStats.processCpu(bystander.pid());
+        java.util.Map<String, Long> threads0 = BenchStats.threadTicks();
         bystander.recordPolicyRows();
         long t0 = System.nanoTime();
         r.convergeStart = t0;
@@ -183,6 +184,7 @@ public final class PolicyConvergenceBench {
         r.convergeJvmCpuNs = BenchStats.jvmCpu() - jvm0;
         r.convergeApiCpuNs = BenchStats.processCpu(apiPid) - api0;
         r.convergeBystanderCpuNs = BenchStats.processCpu(bystander.pid()) - bystander0;
+        r.convergeThreads = BenchStats.topThreads(threads0, BenchStats.threadTicks(), 1, 8);
         r.converge = policies.northbound().counters().snapshot();
         r.reconciles = policies.reconciler().recentDurations();
         r.first = policies.reconciler().firstPhases().orElseThrow();
@@ -247,6 +249,8 @@ public final class PolicyConvergenceBench {
         RawBaseline.Load rawWatched;
         /** Every raw load with the bystander, in the order run; {@link #rawWatched} is their median. */
         long[] rawWatchedRuns;
+        /** This JVM's busiest threads' CPU (ms) from the start until converged. */
+        String convergeThreads;
         ReconcileBreakdown.Phases steady;
         ReconcileBreakdown.Phases warm;
         Map<String, Integer> convergedRows;
@@ -346,6 +350,7 @@ public final class PolicyConvergenceBench {
             }
             System.out.printf("| CPU during convergence: this JVM (all threads%s)%s | %s ms | |%n",
                     inJvm.isEmpty() ? "" : ", " + String.join(" and ", inJvm) + " included", names, values);
+            System.out.printf("| CPU during convergence in this JVM, busiest threads (ms) | %s | |%n", convergeThreads);
         }
 
         private static void event(PolicyEvents.Cost c, String target, ApiServer.Mode apiMode) {
