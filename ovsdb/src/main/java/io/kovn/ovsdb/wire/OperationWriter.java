@@ -166,7 +166,6 @@ public final class OperationWriter {
             return;
         }
         switch (atom) {
-            case String s -> g.writeString(s);
             case Long l -> g.writeNumber(l);
             case Integer i -> g.writeNumber((long) i);
             case Double d -> g.writeNumber(d);

@@ -327,8 +327,10 @@ public final class AdminPolicyTranslator {
         return new PeerKinds(ipPeers, unknown);
     }
 
-    /** The pods of a rule's namespace and pod peers (egress named ports resolve on them). */
-    /** The pods of each pod or namespace peer, as the index's lists. */
+    /**
+     * The pods of a rule's namespace and pod peers, one index list per peer (egress named ports
+     * resolve on them).
+     */
     private List<List<PodInfo>> peerPodLists(AdminPolicy.Rule rule) {
         List<List<PodInfo>> lists = new ArrayList<>();
         for (AdminNetworkPolicyEgressPeer peer : rule.peers()) {
