@@ -75,8 +75,9 @@ public final class PolicyController implements AutoCloseable {
         SharedIndexInformer<AdminNetworkPolicy> anps = informers.informer(AdminNetworkPolicy.class);
         SharedIndexInformer<BaselineAdminNetworkPolicy> banps = informers.informer(BaselineAdminNetworkPolicy.class);
         PolicyStatus status = new PolicyStatus(config.nodeName(), new ConditionWriter(client, Clock.systemUTC()), config.events());
-        this.reconciler = new PolicyReconciler(config, new PolicyReconciler.Caches(namespaces.getIndexer(),
-                pods.getIndexer(), nodes.getIndexer(), nps.getIndexer(), anps.getIndexer(), banps.getIndexer()),
+        this.reconciler = new PolicyReconciler(config, new PolicyReconciler.Caches(informers.store(Namespace.class),
+                informers.store(Pod.class), informers.store(Node.class), informers.store(NetworkPolicy.class),
+                informers.store(AdminNetworkPolicy.class), informers.store(BaselineAdminNetworkPolicy.class)),
                 nb, status, metrics);
         this.controller = Controller.builder("policies-" + config.nodeName(), reconciler)
                 .watch(namespaces, new RelevantChanges<>(namespaces.getIndexer(), RelevantChanges::namespace, KEY))

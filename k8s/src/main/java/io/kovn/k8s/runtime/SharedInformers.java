@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,6 +34,7 @@ public final class SharedInformers implements AutoCloseable {
 
     private final KubernetesClient client;
     private final Map<Class<?>, SharedIndexInformer<?>> informers = new LinkedHashMap<>();
+    private final Map<Class<?>, ListedItemStore<?>> stores = new HashMap<>();
     private final Set<Class<?>> started = new HashSet<>();
     private boolean closed;
 
@@ -60,7 +62,19 @@ public final class SharedInformers implements AutoCloseable {
     }
 
     private <T extends HasMetadata> SharedIndexInformer<T> create(Class<T> kind) {
-        return client.resources(kind).inAnyNamespace().runnableInformer(0);
+        ListedItemStore<T> store = new ListedItemStore<>();
+        stores.put(kind, store);
+        return client.resources(kind).inAnyNamespace().runnableInformer(0).itemStore(store);
+    }
+
+    /**
+     * The objects of {@code kind}'s informer as one immutable list, the same list until one of them
+     * changes (what a controller reads whole each reconcile; {@code getIndexer().list()} copies).
+     */
+    @SuppressWarnings("unchecked")
+    public synchronized <T extends HasMetadata> ListedItemStore<T> store(Class<T> kind) {
+        informer(kind);
+        return (ListedItemStore<T>) stores.get(kind);
     }
 
     /**
@@ -113,6 +127,7 @@ public final class SharedInformers implements AutoCloseable {
         closed = true;
         informers.values().forEach(SharedIndexInformer::close);
         informers.clear();
+        stores.clear();
         started.clear();
     }
 

@@ -86,6 +86,25 @@ class SharedInformersTest {
     }
 
     @Test
+    void theListedStoreFollowsTheInformerAndListsTheSameObjectsAsItsIndexer() throws Exception {
+        try (SharedInformers informers = new SharedInformers(client)) {
+            SharedIndexInformer<Pod> pods = informers.synced(Pod.class, SYNC);
+            ListedItemStore<Pod> store = informers.store(Pod.class);
+            assertThat(store.list()).containsExactlyInAnyOrderElementsOf(pods.getIndexer().list());
+            List<Pod> before = store.list();
+
+            pod("a", "p5", "n2");
+            await().atMost(SYNC).until(() -> store.get("a/p5") != null);
+            client.pods().inNamespace("a").withName("p1").delete();
+            await().atMost(SYNC).until(() -> store.get("a/p1") == null);
+
+            assertThat(store.list()).extracting(p -> p.getMetadata().getName()).containsExactlyInAnyOrder("p2", "p5");
+            assertThat(store.list()).containsExactlyInAnyOrderElementsOf(pods.getIndexer().list());
+            assertThat(before).extracting(p -> p.getMetadata().getName()).containsExactlyInAnyOrder("p1", "p2");
+        }
+    }
+
+    @Test
     void aLeaseClosesOnlyInformersItOwns() throws Exception {
         SharedInformers shared = new SharedInformers(client);
         SharedIndexInformer<Pod> pods = shared.synced(Pod.class, SYNC);
