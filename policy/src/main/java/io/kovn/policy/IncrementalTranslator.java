@@ -50,6 +50,8 @@ public final class IncrementalTranslator {
     private long quickTranslations;
     /** The pods of the last snapshot, in its order. */
     private java.util.List<Pod> previousPods;
+    private java.util.List<Namespace> previousNamespaces;
+    private java.util.List<Node> previousNodes;
     private java.util.SortedSet<String> statefulPorts;
     private io.kovn.policy.model.PolicyRows stateful;
     /** A pod on a local port came, went or changed since the stateful rows were made. */
@@ -136,6 +138,8 @@ public final class IncrementalTranslator {
         statefulPorts = null;
         statefulDirty = true;
         previousPods = snapshot.pods();
+        previousNamespaces = snapshot.namespaces();
+        previousNodes = snapshot.nodes();
         index = new ClusterIndex(snapshot.namespaces(), snapshot.pods(), snapshot.nodes());
         memo = TranslationMemo.over(index);
         families = snapshot.ipFamilies();
@@ -170,7 +174,11 @@ public final class IncrementalTranslator {
     /** What differs from the previous snapshot; the previous-state maps become this snapshot's. */
     private ClusterChanges changes(PolicySnapshot snapshot) {
         ClusterChanges changes = new ClusterChanges();
-        namespaces = byName(snapshot.namespaces(), namespaces, namespaceLabels, ClusterIndex::labelsOf, changes::namespace);
+        // an informer store lists the same list object until something in it changes
+        if (snapshot.namespaces() != previousNamespaces) {
+            namespaces = byName(snapshot.namespaces(), namespaces, namespaceLabels, ClusterIndex::labelsOf, changes::namespace);
+            previousNamespaces = snapshot.namespaces();
+        }
 
         podChanges(snapshot, changes);
         if (!snapshot.localPorts().equals(localPorts)) {
@@ -193,7 +201,10 @@ public final class IncrementalTranslator {
             localPorts = snapshot.localPorts();
         }
 
-        nodes = byName(snapshot.nodes(), nodes, nodeInfos, ClusterIndex::nodeInfo, changes::node);
+        if (snapshot.nodes() != previousNodes) {
+            nodes = byName(snapshot.nodes(), nodes, nodeInfos, ClusterIndex::nodeInfo, changes::node);
+            previousNodes = snapshot.nodes();
+        }
         return changes;
     }
 
@@ -237,6 +248,9 @@ public final class IncrementalTranslator {
      */
     private void podChanges(PolicySnapshot snapshot, ClusterChanges changes) {
         java.util.List<Pod> now = snapshot.pods();
+        if (now == previousPods) {
+            return; // the same listing: no pod changed
+        }
         java.util.List<Pod> replaced = new java.util.ArrayList<>();
         if (previousPods != null && previousPods.size() == now.size()) {
             // an informer lists its pods in a stable order: compare pointers by position, and look up

@@ -84,6 +84,8 @@ public final class PolicyReconciler implements Reconciler<String> {
     private final java.util.concurrent.atomic.AtomicBoolean fullDiff = new java.util.concurrent.atomic.AtomicBoolean(true);
     private volatile WriteScope lastScope = WriteScope.ALL;
     private final DriftedRows drifted = new DriftedRows();
+    private Node familiesOf;
+    private Set<IpFamily> zoneFamilies;
     private Map<String, Uuid> portsListed;
     private Set<String> localPorts = Set.of();
     /** The NB's ANP and BANP rows by table, as last counted. */
@@ -240,6 +242,15 @@ public final class PolicyReconciler implements Reconciler<String> {
         return localPorts;
     }
 
+    /** {@link ZoneFamilies#of} of the zone's node, parsed again only when the node object changed. */
+    private Set<IpFamily> zoneFamilies(Node node) {
+        if (node != familiesOf || zoneFamilies == null) {
+            zoneFamilies = ZoneFamilies.of(node);
+            familiesOf = node;
+        }
+        return zoneFamilies;
+    }
+
     private PolicySnapshot snapshot(Set<String> localPorts) {
         List<AdminNetworkPolicy> anps = caches.anps().list();
         PriorityAssignment previous = priorities;
@@ -248,7 +259,7 @@ public final class PolicyReconciler implements Reconciler<String> {
         }
         return PolicySnapshot.builder(zone)
                 .ownerController(controller)
-                .ipFamilies(families.isEmpty() ? ZoneFamilies.of(caches.nodes().get(zone)) : families)
+                .ipFamilies(families.isEmpty() ? zoneFamilies(caches.nodes().get(zone)) : families)
                 .namespaces(caches.namespaces().list())
                 .pods(caches.pods().list())
                 .nodes(caches.nodes().list())
