@@ -31,6 +31,10 @@ final class Accumulator {
     final java.util.Set<String> touchedGroups = new java.util.HashSet<>();
     final java.util.Set<String> touchedSets = new java.util.HashSet<>();
     final java.util.Set<String> touchedAcls = new java.util.HashSet<>();
+    /** Keys put or removed since each table was last frozen (unlike the touched keys, kept across translations). */
+    private final java.util.Set<String> unfrozenGroups = new java.util.HashSet<>();
+    private final java.util.Set<String> unfrozenSets = new java.util.HashSet<>();
+    private final java.util.Set<String> unfrozenAcls = new java.util.HashSet<>();
     private FrozenRows<DesiredPortGroup> frozenGroups;
     private FrozenRows<DesiredAddressSet> frozenSets;
     private FrozenRows<DesiredAcl> frozenAcls;
@@ -58,17 +62,26 @@ final class Accumulator {
         return contributions.getOrDefault(key, PolicyRows.NONE);
     }
 
-    /** The port groups as of {@link #end}: last translation's copy when none was put or removed. */
+    /**
+     * The port groups as of {@link #end}: the last frozen table with the rows put or removed since
+     * (the same table when none was).
+     */
     FrozenRows<DesiredPortGroup> frozenGroups() {
-        return frozenGroups = touchedGroups.isEmpty() && frozenGroups != null ? frozenGroups : FrozenRows.of(portGroups);
+        frozenGroups = frozenGroups == null ? FrozenRows.of(portGroups) : frozenGroups.with(portGroups, unfrozenGroups);
+        unfrozenGroups.clear();
+        return frozenGroups;
     }
 
     FrozenRows<DesiredAddressSet> frozenSets() {
-        return frozenSets = touchedSets.isEmpty() && frozenSets != null ? frozenSets : FrozenRows.of(addressSets);
+        frozenSets = frozenSets == null ? FrozenRows.of(addressSets) : frozenSets.with(addressSets, unfrozenSets);
+        unfrozenSets.clear();
+        return frozenSets;
     }
 
     FrozenRows<DesiredAcl> frozenAcls() {
-        return frozenAcls = touchedAcls.isEmpty() && frozenAcls != null ? frozenAcls : FrozenRows.of(acls);
+        frozenAcls = frozenAcls == null ? FrozenRows.of(acls) : frozenAcls.with(acls, unfrozenAcls);
+        unfrozenAcls.clear();
+        return frozenAcls;
     }
 
     void end() {
@@ -85,16 +98,17 @@ final class Accumulator {
     private void replace(PolicyRows before, PolicyRows after) {
         count(before, -1);
         count(after, 1);
-        swap(portGroups, before.portGroups(), after.portGroups(), DesiredPortGroup::name, touchedGroups);
-        swap(addressSets, before.addressSets(), after.addressSets(), DesiredAddressSet::name, touchedSets);
-        swap(acls, before.acls(), after.acls(), DesiredAcl::id, touchedAcls);
+        swap(portGroups, before.portGroups(), after.portGroups(), DesiredPortGroup::name, touchedGroups, unfrozenGroups);
+        swap(addressSets, before.addressSets(), after.addressSets(), DesiredAddressSet::name, touchedSets, unfrozenSets);
+        swap(acls, before.acls(), after.acls(), DesiredAcl::id, touchedAcls, unfrozenAcls);
     }
 
     private static <T> void swap(Map<String, T> rows, List<T> before, List<T> after, java.util.function.Function<T, String> id,
-                                 java.util.Set<String> touched) {
+                                 java.util.Set<String> touched, java.util.Set<String> unfrozen) {
         java.util.function.Function<T, String> key = row -> {
             String k = id.apply(row);
             touched.add(k);
+            unfrozen.add(k);
             return k;
         };
         if (before.size() == after.size()) {

@@ -32,4 +32,44 @@ class FrozenRowsTest {
                 new TreeMap<>(), java.util.List.of(), PriorityAssignment.EMPTY, null);
         assertThat(FrozenRows.of(state.acls())).isSameAs(state.acls());
     }
+
+    @Test
+    void rowsWithAFewChangesEqualTheirSourceAndStayDetachedFromIt() {
+        java.util.Random random = new java.util.Random(11);
+        TreeMap<String, Integer> source = new TreeMap<>();
+        for (int i = 0; i < 300; i++) {
+            source.put("k" + i, i);
+        }
+        FrozenRows<Integer> frozen = FrozenRows.of(source);
+        for (int round = 0; round < 200; round++) {
+            TreeMap<String, Integer> before = new TreeMap<>(source);
+            FrozenRows<Integer> previous = frozen;
+            java.util.Set<String> keys = new java.util.HashSet<>();
+            for (int c = random.nextInt(round % 50 == 0 ? 700 : 8); c > 0; c--) {
+                String key = "k" + random.nextInt(400);
+                keys.add(key);
+                if (random.nextBoolean()) {
+                    source.remove(key);
+                } else {
+                    source.put(key, random.nextInt());
+                }
+            }
+            frozen = frozen.with(source, keys);
+            if (keys.isEmpty()) {
+                assertThat(frozen).isSameAs(previous);
+            }
+            for (int k = 0; k < 400; k++) { // lookups first: an overlay answers them without merging
+                assertThat(frozen.get("k" + k)).isEqualTo(source.get("k" + k));
+                assertThat(frozen.containsKey("k" + k)).isEqualTo(source.containsKey("k" + k));
+            }
+            assertThat(frozen.size()).isEqualTo(source.size());
+            assertThat(frozen).isEqualTo(source);
+            assertThat(frozen.keySet()).containsExactlyElementsOf(source.keySet());
+            assertThat(frozen.firstKey()).isEqualTo(source.firstKey());
+            assertThat(previous).isEqualTo(before); // the table it was made from did not change
+        }
+        FrozenRows<Integer> last = frozen;
+        assertThatThrownBy(() -> last.entrySet().clear()).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> last.put("x", 1)).isInstanceOf(UnsupportedOperationException.class);
+    }
 }
