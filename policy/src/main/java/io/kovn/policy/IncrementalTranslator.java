@@ -254,11 +254,13 @@ public final class IncrementalTranslator {
         java.util.List<Pod> replaced = new java.util.ArrayList<>();
         if (previousPods != null && previousPods.size() == now.size()) {
             // an informer lists its pods in a stable order: compare pointers by position, and look up
-            // only the pods that are not where they were (no pod object is touched otherwise)
-            for (int i = 0; i < now.size(); i++) {
-                Pod pod = now.get(i);
-                if (pod != previousPods.get(i) && !podKeys.containsKey(pod)) {
-                    replaced.add(pod);
+            // only the pods that are not where they were (no pod object is touched otherwise); as
+            // arrays, since list calls over 10,000 pods are not free without C2
+            Object[] was = previousPods.toArray();
+            Object[] is = now.toArray();
+            for (int i = 0; i < is.length; i++) {
+                if (is[i] != was[i] && !podKeys.containsKey((Pod) is[i])) {
+                    replaced.add((Pod) is[i]);
                 }
             }
         } else {

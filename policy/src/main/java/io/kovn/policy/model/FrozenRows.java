@@ -24,7 +24,7 @@ import java.util.TreeMap;
  * @param <V> the row type
  */
 public final class FrozenRows<V> extends AbstractMap<String, V> implements SortedMap<String, V> {
-    static final int MOST_CHANGES = 512;
+    static final int MOST_CHANGES = 256;
     /** A removed row in {@link #changes}. */
     private static final Object REMOVED = new Object();
 
@@ -43,14 +43,10 @@ public final class FrozenRows<V> extends AbstractMap<String, V> implements Sorte
         this.rows = Collections.unmodifiableSortedMap(copy);
     }
 
-    private FrozenRows(FrozenRows<V> base, Map<String, Object> changes) {
+    private FrozenRows(FrozenRows<V> base, Map<String, Object> changes, int size) {
         this.base = base;
         this.changes = changes;
-        int n = base.size();
-        for (Map.Entry<String, Object> e : changes.entrySet()) {
-            n += (e.getValue() != REMOVED ? 1 : 0) - (base.containsKey(e.getKey()) ? 1 : 0);
-        }
-        this.size = n;
+        this.size = size;
     }
 
     /** {@code rows} itself when already frozen, else a copy. */
@@ -72,11 +68,13 @@ public final class FrozenRows<V> extends AbstractMap<String, V> implements Sorte
             return new FrozenRows<>(new TreeMap<>(now));
         }
         Map<String, Object> merged = new HashMap<>(base == null ? Map.of() : changes);
+        int n = size;
         for (String key : keys) {
             V row = now.get(key);
+            n += (row != null ? 1 : 0) - (containsKey(key) ? 1 : 0);
             merged.put(key, row == null ? REMOVED : row);
         }
-        return new FrozenRows<>(base == null ? this : base, merged);
+        return new FrozenRows<>(base == null ? this : base, merged, n);
     }
 
     private SortedMap<String, V> rows() {
