@@ -77,12 +77,11 @@ record WriteScope(boolean all, Map<String, Set<String>> ids) {
                 }
             }
         }
-        java.util.List<DesiredPortGroup> candidates = new java.util.ArrayList<>(extra.portGroups());
-        if (!groups.isEmpty()) {
-            candidates.addAll(state.portGroups().values());
-        }
-        for (DesiredPortGroup g : candidates) {
-            if (groups.contains(g.externalIds().get(Owner.ID))) {
+        // by id, not by walking the zone's 1,100 port groups (a relabel brings one or two)
+        RowsById rows = new RowsById(state, extra);
+        for (String id : groups) {
+            DesiredPortGroup g = rows.portGroup(id);
+            if (g != null) {
                 acls.addAll(g.acls());
             }
         }

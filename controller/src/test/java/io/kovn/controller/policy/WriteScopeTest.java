@@ -76,4 +76,17 @@ class WriteScopeTest {
         assertThat(scope.ids().get("Port_Group")).isEqualTo(Set.of("c:NetworkPolicy:ns:np"));
         assertThat(scope.ids().get("ACL")).as("a port group in scope brings its ACLs").isEqualTo(Set.of("acl-of-ns:np"));
     }
+
+    @Test
+    void aPortGroupInScopeBringsItsAclsWhetherNamedAfterItsIdOrAStatefulRow() {
+        Map<String, String> namedIds = ids("NetworkPolicy", "ns:hashed");
+        DesiredPortGroup hashed = new DesiredPortGroup(io.kovn.ovn.ids.ObjectNames.hashedName(namedIds.get("k8s.ovn.org/id")),
+                namedIds, new TreeSet<>(List.of("ns_p")), new TreeSet<>(List.of("acl-h")));
+        DesiredPortGroup stateful = group("stateful", "ns:stateful", "ns_p");
+        DesiredPolicyState s = state(List.of(), List.of(hashed, group("g2", "ns:other", "ns_q")));
+        PolicyRows extra = new PolicyRows(List.of(stateful), List.of(), List.of(), List.of());
+        WriteScope scope = new WriteScope(false, Map.of("Port_Group", Set.of("c:NetworkPolicy:ns:hashed",
+                "c:NetworkPolicy:ns:stateful"))).closed(s, extra);
+        assertThat(scope.ids().get("ACL")).isEqualTo(Set.of("acl-h", "acl-of-ns:stateful"));
+    }
 }
