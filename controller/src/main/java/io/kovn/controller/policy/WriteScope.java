@@ -141,9 +141,9 @@ record WriteScope(boolean all, Map<String, Set<String>> ids) {
             changed(sorted(extraBefore.acls(), DesiredAcl::id), sorted(extraAfter.acls(), DesiredAcl::id), DesiredAcl::id, acls);
             changed(sorted(extraBefore.portGroups(), groupId), sorted(extraAfter.portGroups(), groupId), groupId, groups);
         }
-        java.util.List<DesiredPortGroup> groupsAfter = new java.util.ArrayList<>(after.portGroups().values());
-        groupsAfter.addAll(extraAfter.portGroups());
         if (portsBefore != portsAfter && !portsBefore.equals(portsAfter)) {
+            java.util.List<DesiredPortGroup> groupsAfter = new java.util.ArrayList<>(after.portGroups().values());
+            groupsAfter.addAll(extraAfter.portGroups());
             Set<String> moved = new HashSet<>();
             portsAfter.forEach((name, uuid) -> {
                 if (!uuid.equals(portsBefore.get(name))) {

@@ -3,10 +3,13 @@ package io.kovn.k8s.runtime;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.informers.cache.Cache;
 import io.fabric8.kubernetes.client.informers.cache.ItemStore;
+import java.util.AbstractList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.RandomAccess;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
@@ -31,7 +34,7 @@ public final class ListedItemStore<V extends HasMetadata> implements ItemStore<V
     private String[] keys = new String[16];
     private int size;
     /** The last listing; null after a change. */
-    private volatile List<V> listed = List.of();
+    private volatile List<V> listed = new Listing<>(new Object[0]);
 
     @Override
     public String getKey(V object) {
@@ -88,12 +91,40 @@ public final class ListedItemStore<V extends HasMetadata> implements ItemStore<V
         return now != null ? now : relist();
     }
 
-    @SuppressWarnings("unchecked")
     private synchronized List<V> relist() {
         if (listed == null) {
-            listed = (List<V>) (List<?>) List.of(Arrays.copyOf(items, size));
+            listed = new Listing<>(Arrays.copyOf(items, size));
         }
         return listed;
+    }
+
+    /**
+     * An immutable list over its own copy of the store's array, without the per-element checks of
+     * {@code List.of} (the objects are non-null by construction): a consumer that must own an
+     * immutable list can keep a {@code Listing} as it is instead of copying it again.
+     */
+    public static final class Listing<V> extends AbstractList<V> implements RandomAccess {
+        private final Object[] items;
+
+        private Listing(Object[] items) {
+            this.items = items;
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public V get(int index) {
+            return (V) items[Objects.checkIndex(index, items.length)];
+        }
+
+        @Override
+        public int size() {
+            return items.length;
+        }
+
+        @Override
+        public Object[] toArray() {
+            return Arrays.copyOf(items, items.length);
+        }
     }
 
     @Override

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.kovn.k8s.api.policy.AdminNetworkPolicy;
 import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
+import io.kovn.k8s.runtime.ListedItemStore;
 import io.kovn.ovn.ids.ObjectId;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,14 +49,19 @@ public record PolicySnapshot(
         Objects.requireNonNull(zone, "zone");
         Objects.requireNonNull(ownerController, "ownerController");
         ipFamilies = Set.copyOf(ipFamilies);
-        namespaces = List.copyOf(namespaces);
-        pods = List.copyOf(pods);
-        nodes = List.copyOf(nodes);
-        networkPolicies = List.copyOf(networkPolicies);
-        adminNetworkPolicies = List.copyOf(adminNetworkPolicies);
-        baselineAdminNetworkPolicies = List.copyOf(baselineAdminNetworkPolicies);
+        namespaces = immutable(namespaces);
+        pods = immutable(pods);
+        nodes = immutable(nodes);
+        networkPolicies = immutable(networkPolicies);
+        adminNetworkPolicies = immutable(adminNetworkPolicies);
+        baselineAdminNetworkPolicies = immutable(baselineAdminNetworkPolicies);
         localPorts = Set.copyOf(localPorts);
         previousPriorities = previousPriorities == null ? PriorityAssignment.EMPTY : previousPriorities;
+    }
+
+    /** {@code list} itself when immutable already (an informer store's listing), else a copy. */
+    private static <T> List<T> immutable(List<T> list) {
+        return list instanceof ListedItemStore.Listing<T> ? list : List.copyOf(list);
     }
 
     /** A builder for a snapshot of zone {@code zone}, IPv4-only, default controller. */
