@@ -12,6 +12,7 @@ import io.kovn.policy.select.ClusterIndex;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -60,8 +61,7 @@ final class PodChangeTranslation {
                 }
                 case "rule-sets" -> {
                     TranslationPlan.Admin a = plan.ruleOwner(key);
-                    AdminPolicy.Rule rule = a == null ? null : a.policy().rules().stream()
-                            .filter(r -> AdminPolicyTranslator.ruleSetsKey(a.policy(), r).equals(key)).findFirst().orElse(null);
+                    AdminPolicy.Rule rule = a == null ? null : ruleOf(a.policy(), key);
                     if (rule == null) {
                         return Optional.empty();
                     }
@@ -95,5 +95,16 @@ final class PodChangeTranslation {
         made.forEach(out::add);
         return Optional.of(new DesiredPolicyState(out.frozenGroups(), out.frozenSets(), out.frozenAcls(), last.reports(),
                 last.priorities(), PolicyTranslator.metricsWithRulesOf(last.metrics(), out)));
+    }
+
+    /** The rule of {@code policy} whose sets {@code key} names, or null (without making each rule's key). */
+    private static AdminPolicy.Rule ruleOf(AdminPolicy policy, List<?> key) {
+        for (AdminPolicy.Rule r : policy.rules()) {
+            if (Objects.equals(r.index(), key.get(4)) && Objects.equals(r.direction(), key.get(3))
+                    && AdminPolicyTranslator.ruleSetsKey(policy, r).equals(key)) {
+                return r;
+            }
+        }
+        return null;
     }
 }
