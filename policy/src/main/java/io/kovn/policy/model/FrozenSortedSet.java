@@ -152,12 +152,17 @@ public final class FrozenSortedSet extends AbstractSet<String> implements Sorted
         int o = 0;
         Iterator<String> c = come.iterator();
         String next = c.hasNext() ? c.next() : null;
+        // both sorted: the removed elements are met in step, not looked up per element
+        Iterator<String> g = gone.iterator();
+        String drop = g.hasNext() ? g.next() : null;
         while (i < elements.length || next != null) {
             if (next != null && (i == elements.length || next.compareTo(elements[i]) < 0)) {
                 out[o++] = next;
                 next = c.hasNext() ? c.next() : null;
             } else {
-                if (!gone.contains(elements[i])) {
+                if (drop != null && drop.equals(elements[i])) {
+                    drop = g.hasNext() ? g.next() : null;
+                } else {
                     out[o++] = elements[i];
                 }
                 i++;
