@@ -84,8 +84,10 @@ public final class PolicyReconciler implements Reconciler<String> {
     private final java.util.concurrent.atomic.AtomicBoolean fullDiff = new java.util.concurrent.atomic.AtomicBoolean(true);
     private volatile WriteScope lastScope = WriteScope.ALL;
     private final DriftedRows drifted = new DriftedRows();
+    /** The zone's IP families as parsed from this node object (reconcile thread only). */
     private Node familiesOf;
     private Set<IpFamily> zoneFamilies;
+    /** The local port names as copied from this port map (reconcile thread only). */
     private Map<String, Uuid> portsListed;
     private Set<String> localPorts = Set.of();
     /** The NB's ANP and BANP rows by table, as last counted. */

@@ -98,6 +98,26 @@ public final class ListedItemStore<V extends HasMetadata> implements ItemStore<V
         return listed;
     }
 
+    @Override
+    public synchronized Stream<String> keySet() {
+        return Arrays.stream(Arrays.copyOf(keys, size));
+    }
+
+    @Override
+    public Stream<V> values() {
+        return list().stream();
+    }
+
+    @Override
+    public int size() {
+        return byKey.size();
+    }
+
+    @Override
+    public V get(String key) {
+        return byKey.get(key);
+    }
+
     /**
      * An immutable list over its own copy of the store's array, without the per-element checks of
      * {@code List.of} (the objects are non-null by construction): a consumer that must own an
@@ -125,25 +145,5 @@ public final class ListedItemStore<V extends HasMetadata> implements ItemStore<V
         public Object[] toArray() {
             return Arrays.copyOf(items, items.length);
         }
-    }
-
-    @Override
-    public synchronized Stream<String> keySet() {
-        return Arrays.stream(Arrays.copyOf(keys, size));
-    }
-
-    @Override
-    public Stream<V> values() {
-        return list().stream();
-    }
-
-    @Override
-    public int size() {
-        return byKey.size();
-    }
-
-    @Override
-    public V get(String key) {
-        return byKey.get(key);
     }
 }
