@@ -299,8 +299,7 @@ public final class Controller<K> implements AutoCloseable {
                         return;
                     }
                     // both: a label change can move an object out of one primary's selection into another's
-                    enqueueAll(oldObject);
-                    enqueueAll(newObject);
+                    enqueueAll(oldObject, newObject);
                 }
 
                 @Override
@@ -318,10 +317,26 @@ public final class Controller<K> implements AutoCloseable {
                 }
 
                 private void enqueueAll(T object) {
+                    keysOf(object).forEach(queue::add);
+                }
+
+                /**
+                 * The keys of both objects, each once: adding a key twice lets a worker take it between
+                 * the adds and reconcile it twice.
+                 */
+                private void enqueueAll(T object, T other) {
+                    java.util.Set<K> keys = new java.util.LinkedHashSet<>(keysOf(object));
+                    keys.addAll(keysOf(other));
+                    keys.forEach(queue::add);
+                }
+
+                /** The mapper's keys for the object; none (logged) when it fails, so the other object's still count. */
+                private java.util.Collection<K> keysOf(T object) {
                     try {
-                        mapper.keys(object).forEach(queue::add);
+                        return mapper.keys(object);
                     } catch (RuntimeException e) {
                         LOG.error("{}: mapper failed for {}", controller, object, e);
+                        return java.util.List.of();
                     }
                 }
             };

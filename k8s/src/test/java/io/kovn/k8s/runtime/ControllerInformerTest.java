@@ -118,6 +118,49 @@ class ControllerInformerTest {
         }
     }
 
+    /**
+     * An update maps its old and its new object to the same key; the key is queued once. The mapper
+     * makes the race certain: mapping the new object waits until a worker has taken the key, which an
+     * add of the old object's keys alone would have let it do (and the new object's add would then
+     * have queued it again).
+     */
+    @Test
+    void anUpdateQueuesAKeyItsOldAndNewObjectShareOnce() throws Exception {
+        pod("a", "p1", "n1");
+        List<String> seen = new CopyOnWriteArrayList<>();
+        java.util.concurrent.CountDownLatch taken = new java.util.concurrent.CountDownLatch(1);
+        Reconciler<ObjectKey> recorder = key -> {
+            Pod pod = pods.getStore().getByKey(key.toString());
+            String value = pod == null ? "absent" : String.valueOf(relevant(pod));
+            seen.add(value);
+            if ("1".equals(value)) {
+                taken.countDown();
+            }
+            return ReconcileResult.done();
+        };
+        Mapper<Pod, ObjectKey> waitingOnTheNewObject = pod -> {
+            if ("1".equals(relevant(pod))) {
+                try {
+                    taken.await(500, java.util.concurrent.TimeUnit.MILLISECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return List.of(ObjectKey.of(pod));
+        };
+        try (var controller = Controller.builder("pods", recorder).watch(pods, waitingOnTheNewObject).build()) {
+            controller.start();
+            pods.start();
+            assertThat(controller.waitForCacheSync(Duration.ofSeconds(5))).isTrue();
+            await().atMost(Duration.ofSeconds(5)).until(() -> seen.size() == 1);
+
+            client.pods().inNamespace("a").withName("p1").edit(p -> new PodBuilder(p).editMetadata().addToAnnotations("relevant", "1").endMetadata().build());
+            await().atMost(Duration.ofSeconds(5)).until(() -> seen.contains("1"));
+            Thread.sleep(300); // time for a second reconcile to show, were the key queued twice
+            assertThat(seen).containsExactly("null", "1");
+        }
+    }
+
     private static String relevant(Pod pod) {
         Map<String, String> annotations = pod.getMetadata().getAnnotations();
         return annotations == null ? null : annotations.get("relevant");
