@@ -109,6 +109,23 @@ class DeployManifestsTest {
         }
     }
 
+    /** The image records one JDK class cache; every kovn JVM the manifests start uses that one. */
+    @Test
+    void everyJavaCommandUsesTheClassCacheTheImageRecords() throws IOException {
+        Matcher recorded = Pattern.compile("-XX:AOTCacheOutput=(\\S+)").matcher(Files.readString(DEPLOY.resolve("image/Containerfile")));
+        assertThat(recorded.find()).as("the Containerfile records a class cache").isTrue();
+        String cache = recorded.group(1);
+        assertThat(Files.readString(DEPLOY.resolve("image/Containerfile"))).contains("\"-XX:AOTCache=" + cache + "\"");
+        List<Container> javas = new ArrayList<>();
+        all(Deployment.class).forEach(d -> javas.addAll(d.getSpec().getTemplate().getSpec().getContainers()));
+        all(DaemonSet.class).forEach(d -> javas.addAll(d.getSpec().getTemplate().getSpec().getContainers()));
+        javas.removeIf(c -> c.getCommand() == null || c.getCommand().isEmpty() || !c.getCommand().getFirst().equals("java"));
+        assertThat(javas).extracting(Container::getName).containsExactlyInAnyOrder("cluster-manager", "kovn-node", "identity");
+        for (Container c : javas) {
+            assertThat(c.getCommand()).as(c.getName()).contains("-XX:AOTCache=" + cache, "-Xlog:all=warning:stderr");
+        }
+    }
+
     @Test
     void clusterManagerRunsTwoReplicasWithArgumentsTheCommandAccepts() {
         Deployment d = one(Deployment.class, "kovn-cluster-manager");

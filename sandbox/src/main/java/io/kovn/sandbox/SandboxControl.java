@@ -2,6 +2,7 @@ package io.kovn.sandbox;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,6 +24,16 @@ public final class SandboxControl {
     public SandboxControl(SandboxLayout layout, PrintStream out) {
         this.layout = layout;
         this.out = out;
+    }
+
+    /**
+     * The options of this JVM the daemon runs with too: the JIT setting (the launcher's C1, as
+     * deployed), the class cache (same class path, so the same cache) and where JVM logging goes.
+     */
+    static List<String> daemonJvmOptions(List<String> inputArguments) {
+        return inputArguments.stream()
+                .filter(a -> a.startsWith("-XX:TieredStopAtLevel=") || a.startsWith("-XX:AOTCache=") || a.startsWith("-Xlog:"))
+                .toList();
     }
 
     /** The running daemon, if any. */
@@ -56,7 +67,9 @@ public final class SandboxControl {
         down(false);
         Files.createDirectories(layout.dir());
         String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> cmd = new ArrayList<>(List.of("setsid", java, "-Xmx1g", "-XX:+UseSerialGC",
+        List<String> cmd = new ArrayList<>(List.of("setsid", java, "-Xmx1g", "-XX:+UseSerialGC"));
+        cmd.addAll(daemonJvmOptions(ManagementFactory.getRuntimeMXBean().getInputArguments()));
+        cmd.addAll(List.of(
                 "-Dkovn.runtime=" + System.getProperty("kovn.runtime", ""),
                 "-Dkovn.root=" + System.getProperty("kovn.root", ""), "-Dkovn.log.level=INFO",
                 "-cp", System.getProperty("java.class.path"),

@@ -1,0 +1,24 @@
+package io.kovn.sandbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SandboxControlTest {
+
+    @Test
+    void theDaemonRunsWithTheLaunchersJitClassCacheAndLoggingOptions() {
+        List<String> launcher = List.of("-XX:+UseSerialGC", "-Xlog:disable", "-Xlog:all=warning:stderr",
+                "-XX:AOTCache=/k/cli/target/kovn.aot", "-XX:TieredStopAtLevel=1", "-Dkovn.root=/k", "-Xmx4g",
+                "-agentlib:jdwp=transport=dt_socket");
+
+        assertThat(SandboxControl.daemonJvmOptions(launcher)).containsExactly("-Xlog:disable", "-Xlog:all=warning:stderr",
+                "-XX:AOTCache=/k/cli/target/kovn.aot", "-XX:TieredStopAtLevel=1");
+    }
+
+    @Test
+    void aJvmStartedWithoutThemPassesNone() {
+        assertThat(SandboxControl.daemonJvmOptions(List.of("-Xmx2g", "-Dkovn.root=/k"))).isEmpty();
+    }
+}
