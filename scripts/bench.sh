@@ -20,9 +20,7 @@ if [[ -n ${KOVN_CLASS_CACHE:-} ]]; then
   aot=$root/bench/target/kovn-bench.aot
   if [[ ! -f $aot || $aot -ot $(ls "$root"/bench/target/kovn-bench-*.jar) ]]; then
     echo "bench: recording the class cache as the launcher does..." >&2
-    java -XX:TieredStopAtLevel=1 -XX:AOTCacheOutput="$aot" -Xlog:disable -Xlog:all=error:stderr \
-      -Dkovn.root="$root" -cp "$cp" io.kovn.cli.Main analyze -f "$root/examples/demo" -f "$root/examples/demo-policy.yaml" \
-      >/dev/null 2>"$aot.log" || { cat "$aot.log" >&2; exit 1; }
+    "$root/scripts/record-class-cache.sh" "$aot" "$cp" 2>"$aot.log" || { cat "$aot.log" >&2; exit 1; }
   fi
   cache=(-XX:AOTCache="$aot" -Xlog:disable -Xlog:all=warning:stderr)
 fi

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Records a JDK AOT class cache (JEPs 483/514) for a class path of jars, the way kovn's caches are
+# made (the launcher's, and the benchmarks' with KOVN_CLASS_CACHE=1; deploy/image/Containerfile runs
+# the same analysis): one `kovn analyze` of the bundled demo manifests, C1 as the launcher runs.
+#
+#   scripts/record-class-cache.sh OUT CLASSPATH
+#
+# Writes OUT whole or not at all; exits non-zero, OUT untouched, when the JVM could not record one.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/scripts/java-env.sh"
+out=$1
+cp=$2
+tmp=$out.$$
+if "$JAVA_HOME/bin/java" -XX:TieredStopAtLevel=1 -XX:AOTCacheOutput="$tmp" -Xlog:disable -Xlog:all=error:stderr \
+    -Dkovn.root="$root" -cp "$cp" io.kovn.cli.Main analyze -f "$root/examples/demo" -f "$root/examples/demo-policy.yaml" \
+    >/dev/null && [[ -f $tmp ]]; then
+  mv -f "$tmp" "$out"
+else
+  rm -f "$tmp" "$tmp.config"
+  exit 1
+fi
