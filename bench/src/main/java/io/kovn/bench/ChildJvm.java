@@ -17,9 +17,20 @@ final class ChildJvm {
     private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
 
     static {
-        // for a child busy in a command, which reads its stdin only between commands
-        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("kovn-bench-children")
-                .unstarted(() -> LIVE.forEach(Process::destroyForcibly)));
+        // for a child busy in a command, which reads its stdin only between commands: SIGTERM first,
+        // so that its own shutdown hooks stop what it started (a bystander's scratch NB server)
+        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("kovn-bench-children").unstarted(() -> {
+            LIVE.forEach(Process::destroy);
+            for (Process child : LIVE) {
+                try {
+                    if (!child.waitFor(5, TimeUnit.SECONDS)) {
+                        child.destroyForcibly();
+                    }
+                } catch (InterruptedException e) {
+                    child.destroyForcibly();
+                }
+            }
+        }));
     }
 
     private ChildJvm() {}

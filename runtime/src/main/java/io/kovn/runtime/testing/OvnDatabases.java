@@ -52,12 +52,17 @@ public final class OvnDatabases implements AutoCloseable {
         }
     }
 
+    /** Stops the processes when the JVM ends without {@link #close} (SIGTERM, an exception out of main). */
+    private final Thread onExit = Thread.ofPlatform().name("kovn-ovn-databases-exit").unstarted(this::stop);
+    private final java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
+
     private OvnDatabases(OvnRuntime runtime, Path dir, OvsdbServerProcess nb, OvsdbServerProcess sb, NorthdProcess northd) {
         this.runtime = runtime;
         this.dir = dir;
         this.nb = nb;
         this.sb = sb;
         this.northd = northd;
+        Runtime.getRuntime().addShutdownHook(onExit);
     }
 
     /** Starts the configured processes in a new temporary folder. */
@@ -131,6 +136,18 @@ public final class OvnDatabases implements AutoCloseable {
 
     @Override
     public void close() {
+        try {
+            Runtime.getRuntime().removeShutdownHook(onExit);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook runs (or ran) stop() itself
+        }
+        stop();
+    }
+
+    private void stop() {
+        if (!stopped.compareAndSet(false, true)) {
+            return;
+        }
         if (northd != null) {
             closeQuietly(northd);
         }
