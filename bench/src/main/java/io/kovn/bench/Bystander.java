@@ -31,11 +31,35 @@ interface Bystander extends AutoCloseable {
         }
     }
 
+    /**
+     * What a bystander monitors. {@code policy}: exactly the policy controller's request, so the NB
+     * server encodes each change once for both (a measuring client that adds no work). {@code northd}:
+     * every column of the policy tables, the switches and their ports, as ovn-northd asks: a request
+     * of its own, which the server encodes apart from the controller's.
+     */
+    enum Watch {
+        POLICY, NORTHD;
+
+        static Watch of(String name) {
+            return valueOf(name.toUpperCase(Locale.ROOT));
+        }
+
+        String option() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        java.util.List<io.kovn.ovsdb.cache.TableMonitor> tables() {
+            return this == POLICY ? io.kovn.controller.policy.PolicyNorthbound.MONITORED
+                    : java.util.stream.Stream.of("ACL", "Port_Group", "Address_Set", "Meter", "Meter_Band", "Logical_Switch",
+                            "Logical_Switch_Port").map(io.kovn.ovsdb.cache.TableMonitor::all).toList();
+        }
+    }
+
     /** Connects a bystander to the NB at {@code endpoint}; it returns once its monitor is synced. */
-    static Bystander connect(Mode mode, String endpoint) throws Exception {
+    static Bystander connect(Mode mode, Watch watch, String endpoint) throws Exception {
         return switch (mode) {
-            case PROCESS -> RemoteBystander.start(endpoint);
-            case EMBEDDED -> NorthboundObserver.connect(endpoint);
+            case PROCESS -> RemoteBystander.start(endpoint, watch);
+            case EMBEDDED -> NorthboundObserver.connect(endpoint, watch);
         };
     }
 

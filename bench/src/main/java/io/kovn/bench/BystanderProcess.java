@@ -13,7 +13,8 @@ import java.util.concurrent.Executors;
 /**
  * A {@link NorthboundObserver} alone in a JVM, started by {@link RemoteBystander} so that decoding
  * a converging controller's NB updates happens outside the controller's JVM, as in ovn-northd's own
- * process; warmed up first ({@link BystanderWarmup}), as a long-running northd is. Argument: the NB endpoint. One command per line on stdin, one answer per line on stdout:
+ * process; warmed up first ({@link BystanderWarmup}), as a long-running northd is. Arguments: the NB endpoint and what
+ * to monitor ({@link Bystander.Watch}, {@code policy} or {@code northd}). One command per line on stdin, one answer per line on stdout:
  * <pre>
  * (once synced)                        → ready NANOS
  * record                               → recording
@@ -45,7 +46,7 @@ public final class BystanderProcess {
         NorthboundObserver observer = null;
         try {
             BystanderWarmup.run(WARMUP_ROUNDS);
-            observer = NorthboundObserver.connect(args[0]);
+            observer = NorthboundObserver.connect(args[0], Bystander.Watch.of(args[1]));
         } catch (Exception e) {
             fail(answers, e);
         }

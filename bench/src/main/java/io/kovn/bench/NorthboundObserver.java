@@ -62,10 +62,13 @@ final class NorthboundObserver implements Bystander {
     }
 
     static NorthboundObserver connect(String endpoint) throws Exception {
+        return connect(endpoint, Bystander.Watch.POLICY);
+    }
+
+    /** Connects with the monitor request {@code watch} names (by default the policy controller's own). */
+    static NorthboundObserver connect(String endpoint, Bystander.Watch watch) throws Exception {
         OvsdbClient client = OvsdbClient.builder().endpoint(endpoint).timeout(Duration.ofMinutes(2)).connect();
-        // exactly the policy controller's request: the server then tracks and encodes each change once
-        // for both, as it would for the controller alone, and this measuring client adds no work there
-        MonitorCache cache = MonitorCache.start(client, "OVN_Northbound", io.kovn.controller.policy.PolicyNorthbound.MONITORED);
+        MonitorCache cache = MonitorCache.start(client, "OVN_Northbound", watch.tables());
         cache.synced().get(2, TimeUnit.MINUTES);
         return new NorthboundObserver(client, cache);
     }

@@ -32,7 +32,9 @@ import java.util.SplittableRandom;
  *   <li>Convergence from scratch: {@link PolicyController#start} → the NB enforces every final row
  *       (a bystander's monitor holds the converged policy row counts and port group memberships; the
  *       bystander, northd's stand-in, runs in a child JVM ({@link RemoteBystander}); {@code --bystander
- *       embedded}: in this JVM, decoding the whole convergence next to the controller),
+ *       embedded}: in this JVM, decoding the whole convergence next to the controller; it monitors
+ *       what the controller does, {@code --bystander-monitor northd}: what ovn-northd does, see
+ *       {@link Bystander.Watch}),
  *       and → converged (the controller idle, its status conditions also on the API server);
  *       transactions and operations; NB server CPU; controller heap (used after GC, before vs after).</li>
  *   <li>Same run baseline: the converged policy rows copied into a fresh NB as ONE raw transact
@@ -45,7 +47,7 @@ import java.util.SplittableRandom;
  * </ol>
  * <pre>
  * scripts/bench.sh PolicyConvergenceBench [--scale full|small] [--relabels N] [--warmup N] [--churn N] [--api-server process|embedded]
- *     [--bystander process|embedded]
+ *     [--bystander process|embedded] [--bystander-monitor policy|northd]
  * </pre>
  */
 public final class PolicyConvergenceBench {
@@ -57,6 +59,7 @@ public final class PolicyConvergenceBench {
         BenchLogs.quiet();
         ApiServer.Mode apiMode = ApiServer.Mode.PROCESS;
         Bystander.Mode bystanderMode = Bystander.Mode.PROCESS;
+        Bystander.Watch bystanderWatch = Bystander.Watch.POLICY;
         PolicyBenchCluster.Scale scale = PolicyBenchCluster.Scale.FULL;
         int relabels = 40;
         // relabels before the measured ones: the first few hundred events after a start run while
@@ -71,6 +74,7 @@ public final class PolicyConvergenceBench {
                 case "--churn" -> churn = Integer.parseInt(args[i + 1]);
                 case "--api-server" -> apiMode = ApiServer.Mode.of(args[i + 1]);
                 case "--bystander" -> bystanderMode = Bystander.Mode.of(args[i + 1]);
+                case "--bystander-monitor" -> bystanderWatch = Bystander.Watch.of(args[i + 1]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
@@ -85,6 +89,7 @@ public final class PolicyConvergenceBench {
         Report report = new Report();
         report.apiMode = apiMode;
         report.bystanderMode = bystanderMode;
+        report.bystanderWatch = bystanderWatch;
         try (ApiServer api = ApiServer.start(apiMode);
              KubernetesClient client = api.newClient();
              OvnDatabases db = OvnDatabases.start(OvnDatabases.Config.nbSb());
@@ -104,7 +109,7 @@ public final class PolicyConvergenceBench {
                     ports, (System.nanoTime() - t) / 1e9);
 
             PolicyController policies;
-            try (Bystander bystander = Bystander.connect(bystanderMode, db.nb().unixEndpoint())) {
+            try (Bystander bystander = Bystander.connect(bystanderMode, bystanderWatch, db.nb().unixEndpoint())) {
                 policies = converge(db, api.pid(), informers, report, bystander);
                 report.convergedRows = RawBaseline.rowCounts(policies.northbound().cache(), ObjectId.DEFAULT_CONTROLLER);
                 report.convergedMemberships = RawBaseline.memberships(policies.northbound().cache(), ObjectId.DEFAULT_CONTROLLER);
@@ -116,7 +121,7 @@ public final class PolicyConvergenceBench {
             // for it too): the median of three is the baseline.
             List<RawBaseline.Load> watched = new ArrayList<>();
             for (int i = 0; i < RAW_WATCHED_RUNS; i++) {
-                watched.add(RawBaseline.watched(policies.northbound().cache(), ObjectId.DEFAULT_CONTROLLER, bystanderMode));
+                watched.add(RawBaseline.watched(policies.northbound().cache(), ObjectId.DEFAULT_CONTROLLER, bystanderMode, bystanderWatch));
             }
             report.rawWatchedRuns = watched.stream().mapToLong(RawBaseline.Load::wallNs).toArray();
             report.rawWatched = watched.stream().sorted(java.util.Comparator.comparingLong(RawBaseline.Load::wallNs))
@@ -268,6 +273,7 @@ public final class PolicyConvergenceBench {
         double deniedShare;
         ApiServer.Mode apiMode;
         Bystander.Mode bystanderMode;
+        Bystander.Watch bystanderWatch;
         String loadBefore;
         String loadAfter;
         double totalS;
@@ -276,10 +282,10 @@ public final class PolicyConvergenceBench {
             double ratio = (double) convergeNs / raw.wallNs();
             double enforceRatio = (double) enforceNs / raw.wallNs();
             System.out.println();
-            System.out.printf("PolicyConvergenceBench --scale %s --api-server %s (%s) --bystander %s (%s): load average %s before,"
-                            + " %s after; %.0f s in all%n", scale.name().toLowerCase(java.util.Locale.ROOT), apiMode.option(),
-                    apiMode == ApiServer.Mode.PROCESS ? "a child JVM" : "in this JVM", bystanderMode.option(),
-                    bystanderMode.where(), loadBefore, loadAfter, totalS);
+            System.out.printf("PolicyConvergenceBench --scale %s --api-server %s (%s) --bystander %s (%s) --bystander-monitor %s:"
+                            + " load average %s before, %s after; %.0f s in all%n", scale.name().toLowerCase(java.util.Locale.ROOT),
+                    apiMode.option(), apiMode == ApiServer.Mode.PROCESS ? "a child JVM" : "in this JVM", bystanderMode.option(),
+                    bystanderMode.where(), bystanderWatch.option(), loadBefore, loadAfter, totalS);
             System.out.println("| figure | result | target |");
             System.out.println("|---|---|---|");
             System.out.printf("| policy rows in the zone's NB | %s; %,d port group memberships | |%n", convergedRows,

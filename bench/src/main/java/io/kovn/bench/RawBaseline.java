@@ -47,7 +47,7 @@ final class RawBaseline {
 
     /** Copies the policy rows of {@code converged} into a fresh NB as one raw transact and measures it. */
     static Load load(MonitorCache converged, String controller) throws Exception {
-        return load(converged, controller, null);
+        return load(converged, controller, null, null);
     }
 
     /**
@@ -56,11 +56,11 @@ final class RawBaseline {
      * measured under the same conditions, so the ratio is the controller's overhead and not the
      * measuring monitor's.
      */
-    static Load watched(MonitorCache converged, String controller, Bystander.Mode bystander) throws Exception {
-        return load(converged, controller, Objects.requireNonNull(bystander));
+    static Load watched(MonitorCache converged, String controller, Bystander.Mode bystander, Bystander.Watch watch) throws Exception {
+        return load(converged, controller, Objects.requireNonNull(bystander), watch);
     }
 
-    private static Load load(MonitorCache converged, String controller, Bystander.Mode bystander) throws Exception {
+    private static Load load(MonitorCache converged, String controller, Bystander.Mode bystander, Bystander.Watch watch) throws Exception {
         Owner policies = NorthboundRows.owner(controller);
         Owner meter = NorthboundRows.meterOwner(controller);
         List<Row> acls = converged.table("ACL").select(policies::owns);
@@ -98,7 +98,7 @@ final class RawBaseline {
                     .set("params", OperationCodec.transactParams(NB, ops)));
 
             NorthboundObserver.PolicyRows target = NorthboundObserver.PolicyRows.of(converged);
-            try (Bystander watcher = bystander == null ? null : Bystander.connect(bystander, fresh.nb().unixEndpoint())) {
+            try (Bystander watcher = bystander == null ? null : Bystander.connect(bystander, watch, fresh.nb().unixEndpoint())) {
                 long pid = fresh.nb().pid().orElseThrow();
                 long s0 = processCpu(pid);
                 long t0 = System.nanoTime();

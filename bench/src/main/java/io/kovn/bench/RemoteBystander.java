@@ -48,9 +48,9 @@ final class RemoteBystander implements Bystander {
     }
 
     /** Starts a bystander of the NB at {@code endpoint} and waits until its monitor is synced. */
-    static RemoteBystander start(String endpoint) throws IOException, InterruptedException {
+    static RemoteBystander start(String endpoint, Bystander.Watch watch) throws IOException, InterruptedException {
         long before = System.nanoTime();
-        RemoteBystander bystander = new RemoteBystander(ChildJvm.start("1g", BystanderProcess.class, endpoint));
+        RemoteBystander bystander = new RemoteBystander(ChildJvm.start("1g", BystanderProcess.class, endpoint, watch.option()));
         try {
             long ready = Long.parseLong(bystander.answer(BystanderProcess.READY, START_TIMEOUT_MS));
             long after = System.nanoTime();

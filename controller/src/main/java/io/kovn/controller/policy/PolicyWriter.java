@@ -111,7 +111,6 @@ final class PolicyWriter {
         return "failed to apply the policy rows to zone " + zone + ": " + e.getMessage();
     }
 
-    /** Whether a write is in progress (its own cache updates need no new reconcile). */
     /**
      * How long the last write's transaction took, from sending it until the NB's reply (and the
      * monitor update before it) was applied; 0 when there was nothing to send.
@@ -120,6 +119,7 @@ final class PolicyWriter {
         return lastTransactNanos;
     }
 
+    /** Whether a write is in progress (its own cache updates need no new reconcile). */
     boolean applying() {
         return applying;
     }
