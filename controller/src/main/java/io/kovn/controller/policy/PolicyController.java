@@ -140,14 +140,13 @@ public final class PolicyController implements AutoCloseable {
 
     private void onNorthbound(CacheUpdate update) {
         boolean ports = !update.forTable(LogicalSwitchPort.TABLE_NAME).isEmpty();
-        // Our own transaction's updates arrive while it is applied; anything else in our tables is drift.
+        // Our own transaction's updates arrive before its reply; any other change in our tables, even
+        // one that lands while we write, is drift (repaired if it touched a row of ours).
         boolean drift = false;
-        if (!reconciler.applying()) {
-            for (RowChange c : update.changes()) {
-                if (!c.table().equals(LogicalSwitchPort.TABLE_NAME)) {
-                    reconciler.noteDrift(c);
-                    drift = true;
-                }
+        for (RowChange c : update.changes()) {
+            if (!c.table().equals(LogicalSwitchPort.TABLE_NAME) && !reconciler.ownChange(c)) {
+                reconciler.noteDrift(c);
+                drift = true; // also someone else's row: it may have been in the way of a refused write
             }
         }
         if (update.resync()) {

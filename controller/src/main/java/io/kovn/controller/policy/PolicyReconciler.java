@@ -344,9 +344,14 @@ public final class PolicyReconciler implements Reconciler<String> {
         return lastScope;
     }
 
-    /** Whether this reconcile is writing right now (its own cache updates need no new reconcile). */
-    boolean applying() {
-        return writer.applying();
+    /** Whether a change the NB monitor reports is this controller's own transaction's (see {@link PolicyWriter#ownChange}). */
+    boolean ownChange(io.kovn.ovsdb.cache.RowChange change) {
+        return writer.ownChange(change);
+    }
+
+    /** The writer (tests reach its hook). */
+    PolicyWriter writer() {
+        return writer;
     }
 
     /** Whether a reconcile is running now. */

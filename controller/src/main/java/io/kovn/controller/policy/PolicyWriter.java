@@ -28,7 +28,10 @@ final class PolicyWriter {
     private final String controller;
     private final PolicyNorthbound nb;
     private final Owner owner;
-    private volatile boolean applying;
+    /** The transaction in flight, read by the NB monitor's thread to tell its own changes from drift. */
+    private volatile OwnWrites inFlight = OwnWrites.NONE;
+    /** Runs right before each transaction (tests make a change behind the controller's back there). */
+    private volatile Runnable beforeTransaction = () -> { };
     private volatile long lastTransactNanos;
 
     PolicyWriter(String zone, String controller, PolicyNorthbound nb) {
@@ -50,11 +53,10 @@ final class PolicyWriter {
      */
     PolicyWrite write(DesiredState desired, Ownership scope, java.util.List<io.kovn.ovsdb.ops.Operation> more,
                       java.util.function.Supplier<DesiredState> whole) {
-        applying = true;
         lastTransactNanos = 0;
         try {
             if (!nb.hasMeter(NorthboundRows.METER)) {
-                nb.reconciler().reconcile(NorthboundRows.meterOwner(controller), NorthboundRows.meter(controller));
+                apply(nb.reconciler().plan(NorthboundRows.meterOwner(controller), NorthboundRows.meter(controller)));
             }
             Plan plan = nb.reconciler().plan(scope, desired);
             if (!more.isEmpty()) {
@@ -63,7 +65,7 @@ final class PolicyWriter {
                 plan = Plan.of(ops);
             }
             long sent = System.nanoTime();
-            ReconcileResult result = nb.reconciler().apply(plan);
+            ReconcileResult result = apply(plan);
             lastTransactNanos = System.nanoTime() - sent;
             return switch (result) {
                 case ReconcileResult.Noop n -> new PolicyWrite.Written(plan.counts());
@@ -75,8 +77,23 @@ final class PolicyWriter {
             return onePolicyAtATime(whole.get());
         } catch (RuntimeException e) {
             return new PolicyWrite.Failed(Optional.of(describe(e)), Map.of());
+        }
+    }
+
+    /**
+     * Applies one plan as one transaction, known as in flight until its reply: ovsdb-server sends
+     * its monitor updates before the reply, so they all arrive meanwhile.
+     */
+    private ReconcileResult apply(Plan plan) {
+        if (plan.isEmpty()) {
+            return new ReconcileResult.Noop();
+        }
+        inFlight = OwnWrites.of(plan.operations());
+        try {
+            beforeTransaction.run();
+            return nb.reconciler().apply(plan);
         } finally {
-            applying = false;
+            inFlight = OwnWrites.NONE;
         }
     }
 
@@ -95,7 +112,7 @@ final class PolicyWriter {
         for (PolicyOwner o : owners) {
             try {
                 DesiredState rows = groups.getOrDefault(o, NorthboundRows.empty().build());
-                stale |= nb.reconciler().reconcile(o.owner(controller), rows) instanceof ReconcileResult.Stale;
+                stale |= apply(nb.reconciler().plan(o.owner(controller), rows)) instanceof ReconcileResult.Stale;
             } catch (RuntimeException e) {
                 failures.put(o, describe(e));
                 LOG.warn("zone {}: rows of {} {} refused: {}", zone, o.type(), o.name(), e.getMessage());
@@ -119,8 +136,16 @@ final class PolicyWriter {
         return lastTransactNanos;
     }
 
-    /** Whether a write is in progress (its own cache updates need no new reconcile). */
-    boolean applying() {
-        return applying;
+    /**
+     * Whether a change the NB monitor reports is one of the transaction in flight (which needs no new
+     * reconcile); any other change to a policy row, also while a write is in progress, is drift.
+     */
+    boolean ownChange(io.kovn.ovsdb.cache.RowChange change) {
+        return inFlight.covers(change);
+    }
+
+    /** Runs {@code hook} on the reconcile thread right before each transaction: for tests only. */
+    void beforeEachTransaction(Runnable hook) {
+        beforeTransaction = hook;
     }
 }

@@ -172,6 +172,36 @@ class TieredEnforcementTest {
 
     @Test
     @Order(5)
+    void aChangeBehindTheControllersBackThatLandsWhileItWritesIsRepaired() {
+        c.awaitIdle();
+        String uuid = c.find("_uuid", "ACL", "name=\"BANP:default:Ingress:0\"").getFirst();
+        var acls = c.policies.northbound().cache().table("ACL");
+        java.util.concurrent.atomic.AtomicBoolean tampered = new java.util.concurrent.atomic.AtomicBoolean();
+        PolicyWriter writer = c.policies.reconciler().writer();
+        // Right before the controller's next transaction (for an unrelated relabel), someone changes
+        // a BANP ACL, and the monitor reports it while that write is in flight.
+        writer.beforeEachTransaction(() -> {
+            if (tampered.compareAndSet(false, true)) {
+                c.nbctl("set", "ACL", uuid, "action=allow", "priority=1");
+                await().atMost(PolicyCluster.CONVERGE).until(() ->
+                        "allow".equals(acls.get(io.kovn.ovsdb.data.Uuid.of(uuid)).map(r -> r.get("action")).orElse(null)));
+            }
+        });
+        try {
+            c.label("shop", "client", "app", "client-2"); // leaves allow-client's peers: one address set changes
+            await().atMost(PolicyCluster.CONVERGE).untilTrue(tampered);
+            await().atMost(PolicyCluster.CONVERGE).untilAsserted(() ->
+                    assertThat(c.nbctl("--bare", "--columns=action,priority", "list", "ACL", uuid).strip().split("\\s+"))
+                            .containsExactly("drop", "1750"));
+        } finally {
+            writer.beforeEachTransaction(() -> { });
+            c.label("shop", "client", "app", "client");
+        }
+        c.awaitIdle();
+    }
+
+    @Test
+    @Order(5)
     void anAddressSetEmptiedAndAnAclDeletedBehindTheControllersBackAreRepaired() {
         String set = c.find("_uuid", "Address_Set", "external_ids:k8s.ovn.org/owner-type=BaselineAdminNetworkPolicy").getFirst();
         String addresses = c.nbctl("--bare", "--columns=addresses", "list", "Address_Set", set).strip();

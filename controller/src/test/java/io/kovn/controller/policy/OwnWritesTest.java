@@ -1,0 +1,50 @@
+package io.kovn.controller.policy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kovn.ovsdb.cache.RowChange;
+import io.kovn.ovsdb.data.Row;
+import io.kovn.ovsdb.data.Uuid;
+import io.kovn.ovsdb.diff.Owner;
+import io.kovn.ovsdb.ops.Mutation;
+import io.kovn.ovsdb.ops.Ops;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class OwnWritesTest {
+    static final Uuid SET = Uuid.random();
+    static final Uuid GROUP = Uuid.random();
+    static final Uuid GONE = Uuid.random();
+    static final Uuid OTHER = Uuid.random();
+
+    static Row row(Uuid uuid, String id) {
+        return new Row(uuid, Map.of("external_ids", Map.of(Owner.ID, id)));
+    }
+
+    final OwnWrites write = OwnWrites.of(List.of(
+            Ops.insert("ACL", Map.of("priority", 1000L, "external_ids", Map.of(Owner.ID, "anp:0"))),
+            Ops.mutate("Address_Set", SET, Mutation.insert("addresses", Set.of("10.0.0.5"))),
+            Ops.update("Port_Group", GROUP, Map.of("ports", Set.of())),
+            Ops.delete("Address_Set", GONE)));
+
+    @Test
+    void theRowsATransactionWritesAreItsOwnChanges() {
+        assertThat(write.covers(new RowChange.Inserted("ACL", row(Uuid.random(), "anp:0")))).isTrue();
+        assertThat(write.covers(new RowChange.Updated("Address_Set", row(SET, "set"), row(SET, "set")))).isTrue();
+        assertThat(write.covers(new RowChange.Updated("Port_Group", row(GROUP, "pg"), row(GROUP, "pg")))).isTrue();
+        assertThat(write.covers(new RowChange.Deleted("Address_Set", row(GONE, "gone")))).isTrue();
+    }
+
+    @Test
+    void anyOtherChangeMeanwhileIsSomeoneElses() {
+        assertThat(write.covers(new RowChange.Updated("ACL", row(OTHER, "anp:1"), row(OTHER, "anp:1")))).isFalse();
+        assertThat(write.covers(new RowChange.Deleted("ACL", row(OTHER, "anp:1")))).isFalse();
+        // an insert with an id this write does not insert, or in another table
+        assertThat(write.covers(new RowChange.Inserted("ACL", row(Uuid.random(), "anp:9")))).isFalse();
+        assertThat(write.covers(new RowChange.Inserted("Address_Set", row(Uuid.random(), "anp:0")))).isFalse();
+        assertThat(write.covers(new RowChange.Inserted("ACL", new Row(Uuid.random(), Map.of("priority", 1L))))).isFalse();
+        assertThat(OwnWrites.NONE.covers(new RowChange.Updated("Address_Set", row(SET, "set"), row(SET, "set")))).isFalse();
+    }
+}
