@@ -1,5 +1,6 @@
 package io.kovn.controller.policy;
 
+import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -14,7 +15,9 @@ import java.util.WeakHashMap;
  * and {@code _db_objects{table_name}} (rows actually in the zone's NB, counted from the cache).
  * Plus kovn's own {@code kovn_policy_reconcile_phase_seconds{zone,phase}}: where a policy reconcile's
  * time goes ({@code snapshot}, {@code translate}, {@code write}, of it {@code nb_transaction},
- * {@code publish}), so a slow reconcile shows whether the controller or the NB server is slow.
+ * {@code publish}), so a slow reconcile shows whether the controller or the NB server is slow; and
+ * {@code kovn_policy_drift_rows_total{zone,table}}: rows of the zone's policies that someone else
+ * changed in the NB (each then diffed and repaired), so tampering shows.
  */
 public final class PolicyControllerMetrics {
     static final String PREFIX = "ovnkube_controller_";
@@ -22,6 +25,7 @@ public final class PolicyControllerMetrics {
     static final List<String> ACTIONS = List.of("Allow", "Deny", "Pass");
     static final List<String> TABLES = List.of("ACL", "Address_Set");
     static final List<String> PHASES = List.of("snapshot", "translate", "write", "nb_transaction", "publish");
+    static final List<String> DRIFT_TABLES = List.of("ACL", "Address_Set", "Port_Group", "Meter", "Meter_Band");
 
     // One instance per registry: zones of one process share it (a name registers only once).
     private static final Map<PrometheusRegistry, PolicyControllerMetrics> BY_REGISTRY = new WeakHashMap<>();
@@ -33,6 +37,7 @@ public final class PolicyControllerMetrics {
     private final Gauge anpObjects;
     private final Gauge banpObjects;
     private final Histogram phases;
+    private final Counter drift;
 
     private PolicyControllerMetrics(PrometheusRegistry registry) {
         anps = gauge(registry, "admin_network_policies", "The total number of admin network policies in the cluster");
@@ -49,6 +54,14 @@ public final class PolicyControllerMetrics {
                 .help("Time per phase of a policy reconcile: snapshot, translate, write (diff and NB transaction),"
                         + " nb_transaction (the transaction's round trip, part of write), publish")
                 .labelNames("zone", "phase").classicOnly().register(registry);
+        drift = Counter.builder().name("kovn_policy_drift_rows")
+                .help("Rows of this zone's policies changed in the NB by someone else than the controller, each then repaired")
+                .labelNames("zone", "table").register(registry);
+    }
+
+    /** Counts one row of {@code zone}'s policies that someone else changed. */
+    public void recordDrift(String zone, String table) {
+        drift.labelValues(zone, table).inc();
     }
 
     /** Records the phases of one reconcile of {@code zone}. */
@@ -115,6 +128,12 @@ public final class PolicyControllerMetrics {
             banpObjects.remove(zone, t);
         }
         PHASES.forEach(p -> phases.remove(zone, p));
+        DRIFT_TABLES.forEach(t -> drift.remove(zone, t));
+    }
+
+    /** The drift count of one table of a zone (tests). */
+    public double driftRows(String zone, String table) {
+        return drift.labelValues(zone, table).get();
     }
 
     /** The admin_network_policies value of a zone (tests, CLI). */

@@ -167,6 +167,9 @@ public final class PolicyReconciler implements Reconciler<String> {
         Written before = written;
         boolean full = fullDiff.getAndSet(false) || before == null;
         Map<String, Set<String>> drift = drifted.drain();
+        if (!drift.isEmpty()) {
+            LOG.warn("zone {}: policy rows changed in the NB by someone else, repairing: {}", zone, describeDrift(drift));
+        }
         WriteScope scope = full ? WriteScope.ALL
                 : WriteScope.between(before.state(), before.stateful(), before.ports(), state, stateful, ports,
                         translator.changedSince(before.state())).with(drift).closed(state, stateful);
@@ -332,11 +335,22 @@ public final class PolicyReconciler implements Reconciler<String> {
         if (!owner.owns(row)) {
             return; // someone else's row: nothing of ours to repair
         }
+        metrics.recordDrift(zone, change.table());
         if (!(row.get("external_ids") instanceof Map<?, ?> ids) || !(ids.get(Owner.ID) instanceof String id)) {
             requestFullDiff();
             return;
         }
         drifted.add(change.table(), id);
+    }
+
+    /** Table → count and the first few ids, for the log. */
+    private static String describeDrift(Map<String, Set<String>> drift) {
+        StringBuilder out = new StringBuilder();
+        drift.forEach((table, ids) -> {
+            out.append(out.isEmpty() ? "" : "; ").append(ids.size()).append(' ').append(table).append(' ');
+            out.append(ids.stream().sorted().limit(3).toList()).append(ids.size() > 3 ? " and more" : "");
+        });
+        return out.toString();
     }
 
     /** Whether the last reconcile diffed every row, and else which rows it diffed. */

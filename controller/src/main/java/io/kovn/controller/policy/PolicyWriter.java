@@ -56,7 +56,9 @@ final class PolicyWriter {
         lastTransactNanos = 0;
         try {
             if (!nb.hasMeter(NorthboundRows.METER)) {
-                apply(nb.reconciler().plan(NorthboundRows.meterOwner(controller), NorthboundRows.meter(controller)));
+                Owner meter = NorthboundRows.meterOwner(controller);
+                DesiredState meterRows = NorthboundRows.meter(controller);
+                apply(nb.reconciler().plan(meter, meterRows), meter, meterRows);
             }
             Plan plan = nb.reconciler().plan(scope, desired);
             if (!more.isEmpty()) {
@@ -65,7 +67,7 @@ final class PolicyWriter {
                 plan = Plan.of(ops);
             }
             long sent = System.nanoTime();
-            ReconcileResult result = apply(plan);
+            ReconcileResult result = apply(plan, scope, desired);
             lastTransactNanos = System.nanoTime() - sent;
             return switch (result) {
                 case ReconcileResult.Noop n -> new PolicyWrite.Written(plan.counts());
@@ -84,11 +86,11 @@ final class PolicyWriter {
      * Applies one plan as one transaction, known as in flight until its reply: ovsdb-server sends
      * its monitor updates before the reply, so they all arrive meanwhile.
      */
-    private ReconcileResult apply(Plan plan) {
+    private ReconcileResult apply(Plan plan, Ownership scope, DesiredState desired) {
         if (plan.isEmpty()) {
             return new ReconcileResult.Noop();
         }
-        inFlight = OwnWrites.of(plan.operations());
+        inFlight = OwnWrites.of(plan.operations(), scope, desired);
         try {
             beforeTransaction.run();
             return nb.reconciler().apply(plan);
@@ -112,7 +114,8 @@ final class PolicyWriter {
         for (PolicyOwner o : owners) {
             try {
                 DesiredState rows = groups.getOrDefault(o, NorthboundRows.empty().build());
-                stale |= apply(nb.reconciler().plan(o.owner(controller), rows)) instanceof ReconcileResult.Stale;
+                Owner policy = o.owner(controller);
+                stale |= apply(nb.reconciler().plan(policy, rows), policy, rows) instanceof ReconcileResult.Stale;
             } catch (RuntimeException e) {
                 failures.put(o, describe(e));
                 LOG.warn("zone {}: rows of {} {} refused: {}", zone, o.type(), o.name(), e.getMessage());

@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.kovn.ovsdb.cache.RowChange;
 import io.kovn.ovsdb.data.Row;
 import io.kovn.ovsdb.data.Uuid;
+import io.kovn.ovsdb.diff.Desired;
+import io.kovn.ovsdb.diff.DesiredState;
 import io.kovn.ovsdb.diff.Owner;
+import io.kovn.ovsdb.diff.RowKey;
 import io.kovn.ovsdb.ops.Mutation;
 import io.kovn.ovsdb.ops.Ops;
 import java.util.List;
@@ -23,11 +26,23 @@ class OwnWritesTest {
         return new Row(uuid, Map.of("external_ids", Map.of(Owner.ID, id)));
     }
 
+    static final Owner OURS = Owner.controller("default-network-controller");
+
+    static Row ours(Uuid uuid, String id) {
+        return new Row(uuid, Map.of("external_ids", Map.of(Owner.OWNER_CONTROLLER, "default-network-controller", Owner.ID, id)));
+    }
+
+    /** ACLs: anp:0 desired, anp:1 and anp:2 in scope, anp:3 not. */
+    static final DesiredState DESIRED = DesiredState.builder()
+            .scope("ACL", RowKey.externalId(), List.of("anp:0", "anp:1", "anp:2"))
+            .add(Desired.of("ACL", Map.of("priority", 1000L, "external_ids", Map.of(Owner.ID, "anp:0"))))
+            .build();
+
     final OwnWrites write = OwnWrites.of(List.of(
             Ops.insert("ACL", Map.of("priority", 1000L, "external_ids", Map.of(Owner.ID, "anp:0"))),
             Ops.mutate("Address_Set", SET, Mutation.insert("addresses", Set.of("10.0.0.5"))),
             Ops.update("Port_Group", GROUP, Map.of("ports", Set.of())),
-            Ops.delete("Address_Set", GONE)));
+            Ops.delete("Address_Set", GONE)), OURS, DESIRED);
 
     @Test
     void theRowsATransactionWritesAreItsOwnChanges() {
@@ -35,6 +50,17 @@ class OwnWritesTest {
         assertThat(write.covers(new RowChange.Updated("Address_Set", row(SET, "set"), row(SET, "set")))).isTrue();
         assertThat(write.covers(new RowChange.Updated("Port_Group", row(GROUP, "pg"), row(GROUP, "pg")))).isTrue();
         assertThat(write.covers(new RowChange.Deleted("Address_Set", row(GONE, "gone")))).isTrue();
+    }
+
+    @Test
+    void aRowTheWriteCoversAndDoesNotWantGoesWithIt() {
+        // e.g. an ACL garbage-collected when the write drops it from its port group
+        assertThat(write.covers(new RowChange.Deleted("ACL", ours(OTHER, "anp:1")))).isTrue();
+        // deleting a row it wants, a row outside its scope, or someone else's row is not its doing
+        assertThat(write.covers(new RowChange.Deleted("ACL", ours(OTHER, "anp:0")))).isFalse();
+        assertThat(write.covers(new RowChange.Deleted("ACL", ours(OTHER, "anp:3")))).isFalse();
+        assertThat(write.covers(new RowChange.Deleted("ACL", row(OTHER, "anp:2")))).isFalse();
+        assertThat(write.covers(new RowChange.Deleted("Port_Group", ours(OTHER, "pg")))).isFalse();
     }
 
     @Test

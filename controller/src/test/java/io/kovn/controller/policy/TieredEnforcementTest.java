@@ -178,6 +178,7 @@ class TieredEnforcementTest {
         var acls = c.policies.northbound().cache().table("ACL");
         java.util.concurrent.atomic.AtomicBoolean tampered = new java.util.concurrent.atomic.AtomicBoolean();
         PolicyWriter writer = c.policies.reconciler().writer();
+        double drifted = c.policies.metrics().driftRows(ZONE, "ACL");
         // Right before the controller's next transaction (for an unrelated relabel), someone changes
         // a BANP ACL, and the monitor reports it while that write is in flight.
         writer.beforeEachTransaction(() -> {
@@ -193,6 +194,7 @@ class TieredEnforcementTest {
             await().atMost(PolicyCluster.CONVERGE).untilAsserted(() ->
                     assertThat(c.nbctl("--bare", "--columns=action,priority", "list", "ACL", uuid).strip().split("\\s+"))
                             .containsExactly("drop", "1750"));
+            assertThat(c.policies.metrics().driftRows(ZONE, "ACL")).as("counted for operators").isEqualTo(drifted + 1);
         } finally {
             writer.beforeEachTransaction(() -> { });
             c.label("shop", "client", "app", "client");
