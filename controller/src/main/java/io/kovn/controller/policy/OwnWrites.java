@@ -21,21 +21,41 @@ import java.util.Set;
  * policy write names them) and the rows it inserts (by their {@link Owner#ID}, their uuids being
  * unknown until the reply). Any other change to a policy row during a write is drift, to repair.
  *
- * A row deleted because the transaction dropped its last reference (an ACL leaving its port group)
- * is named by no operation: the deletion of a row the transaction's scope owns and its desired state
- * does not hold counts as its own, whoever made it (there is nothing to repair).
+ * <p>A transaction changes each of its rows once, and ovsdb-server reports that in one update: a
+ * second change of the same row (or a second insert of the same id) in the window is someone
+ * else's. A row deleted because the transaction dropped its last reference (an ACL leaving its port
+ * group) is named by no operation: the deletion of a row the transaction's diff covered and does
+ * not want counts as its own, whoever made it (there is nothing to repair).
  *
- * <p>One approximation, safe: someone else's change to a row this transaction also writes, arriving
- * in the same window, is taken for its own (the write it raced with decides that row).
+ * <p>One case stays unseen: someone else's change committed right before the transaction and
+ * reported in the same update, to a row the transaction also changes; the row shows the two as one
+ * change. A full diff (a restart, a cache resync, {@code PolicyController.resync()}) repairs it.
  *
- * @param written rows the transaction updates, mutates or deletes
- * @param inserted per table, the ids of the rows it inserts
- * @param scope the rows the transaction's diff covered
- * @param desired what the transaction makes them
+ * <p>{@link #covers} runs on the NB monitor's thread only.
  */
-record OwnWrites(Set<Uuid> written, Map<String, Set<String>> inserted, Ownership scope, DesiredState desired) {
+final class OwnWrites {
     /** No transaction in flight: every change is someone else's. */
     static final OwnWrites NONE = new OwnWrites(Set.of(), Map.of(), ids -> false, DesiredState.builder().build());
+
+    private final Set<Uuid> written;
+    private final Map<String, Set<String>> inserted;
+    private final Ownership scope;
+    private final DesiredState desired;
+    /** The rows (uuids) and inserts ({@code table/id}) already reported once. */
+    private final Set<Object> reported = new HashSet<>();
+
+    /**
+     * @param written rows the transaction updates, mutates or deletes
+     * @param inserted per table, the ids of the rows it inserts
+     * @param scope the rows the transaction's diff covered
+     * @param desired what the transaction makes them
+     */
+    private OwnWrites(Set<Uuid> written, Map<String, Set<String>> inserted, Ownership scope, DesiredState desired) {
+        this.written = written;
+        this.inserted = inserted;
+        this.scope = scope;
+        this.desired = desired;
+    }
 
     /** The rows {@code operations} write, planned from {@code desired} over the rows {@code scope} owns. */
     static OwnWrites of(List<? extends Operation> operations, Ownership scope, DesiredState desired) {
@@ -44,7 +64,8 @@ record OwnWrites(Set<Uuid> written, Map<String, Set<String>> inserted, Ownership
         for (Operation op : operations) {
             switch (op) {
                 case Operation.Insert i -> {
-                    if (i.row().get("external_ids") instanceof Map<?, ?> ids && ids.get(Owner.ID) instanceof String id) {
+                    String id = idOf(i.row());
+                    if (id != null) {
                         inserted.computeIfAbsent(i.table(), t -> new HashSet<>()).add(id);
                     }
                 }
@@ -62,14 +83,40 @@ record OwnWrites(Set<Uuid> written, Map<String, Set<String>> inserted, Ownership
                 .map(c -> (Uuid) c.value()).toList();
     }
 
+    private static String idOf(Map<String, Object> columns) {
+        return columns.get("external_ids") instanceof Map<?, ?> ids && ids.get(Owner.ID) instanceof String id ? id : null;
+    }
+
     /** Whether the change is one this transaction makes. */
     boolean covers(RowChange change) {
         return switch (change) {
-            case RowChange.Inserted i -> i.row().get("external_ids") instanceof Map<?, ?> ids
-                    && ids.get(Owner.ID) instanceof String id && inserted.getOrDefault(i.table(), Set.of()).contains(id);
-            case RowChange.Updated u -> written.contains(u.uuid());
-            case RowChange.Deleted d -> written.contains(d.uuid()) || removes(d.table(), d.old());
+            case RowChange.Inserted i -> {
+                String id = idOf(i.row().columns());
+                yield id != null && inserted.getOrDefault(i.table(), Set.of()).contains(id) && reported.add(i.table() + "/" + id);
+            }
+            case RowChange.Updated u -> written.contains(u.uuid()) && reported.add(u.uuid());
+            case RowChange.Deleted d -> (written.contains(d.uuid()) && reported.add(d.uuid())) || removes(d.table(), d.old());
         };
+    }
+
+    /**
+     * Whether the change is a port group losing members that are gone and nothing else: ovsdb-server
+     * removing weak references to deleted switch ports (whoever deleted them), not drift.
+     *
+     * @param portExists whether a logical switch port with this uuid exists (in the cache that
+     *     already applied the update carrying the change)
+     */
+    static boolean droppedGonePorts(RowChange change, java.util.function.Predicate<Uuid> portExists) {
+        if (!(change instanceof RowChange.Updated u) || !u.table().equals("Port_Group")
+                || !(u.old().get("ports") instanceof Set<?> before) || !(u.row().get("ports") instanceof Set<?> after)) {
+            return false;
+        }
+        Map<String, Object> rest = new HashMap<>(u.row().columns());
+        rest.put("ports", before);
+        if (!rest.equals(u.old().columns()) || !before.containsAll(after)) {
+            return false;
+        }
+        return before.stream().filter(p -> !after.contains(p)).allMatch(p -> p instanceof Uuid port && !portExists.test(port));
     }
 
     /** Whether the row is one the transaction's diff covered and does not want: it goes with the transaction. */

@@ -13,6 +13,7 @@ import io.kovn.k8s.runtime.Reconciler;
 import io.kovn.ovn.ids.OwnerType;
 import io.kovn.ovn.nb.Acl;
 import io.kovn.ovn.nb.AddressSet;
+import io.kovn.ovn.nb.LogicalSwitchPort;
 import io.kovn.ovsdb.data.Row;
 import io.kovn.ovsdb.data.Uuid;
 import io.kovn.ovsdb.diff.DesiredState;
@@ -334,6 +335,9 @@ public final class PolicyReconciler implements Reconciler<String> {
         };
         if (!owner.owns(row)) {
             return; // someone else's row: nothing of ours to repair
+        }
+        if (OwnWrites.droppedGonePorts(change, uuid -> nb.cache().table(LogicalSwitchPort.TABLE_NAME).get(uuid).isPresent())) {
+            return; // the server's doing: a port group's weak references to deleted ports (a port change queues us anyway)
         }
         metrics.recordDrift(zone, change.table());
         if (!(row.get("external_ids") instanceof Map<?, ?> ids) || !(ids.get(Owner.ID) instanceof String id)) {

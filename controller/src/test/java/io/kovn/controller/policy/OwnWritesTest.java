@@ -53,6 +53,14 @@ class OwnWritesTest {
     }
 
     @Test
+    void aSecondChangeOfAWrittenRowOrASecondInsertOfAnIdIsSomeoneElses() {
+        assertThat(write.covers(new RowChange.Updated("Address_Set", row(SET, "set"), row(SET, "set")))).isTrue();
+        assertThat(write.covers(new RowChange.Updated("Address_Set", row(SET, "set"), row(SET, "set")))).isFalse();
+        assertThat(write.covers(new RowChange.Inserted("ACL", row(Uuid.random(), "anp:0")))).isTrue();
+        assertThat(write.covers(new RowChange.Inserted("ACL", row(Uuid.random(), "anp:0")))).isFalse();
+    }
+
+    @Test
     void aRowTheWriteCoversAndDoesNotWantGoesWithIt() {
         // e.g. an ACL garbage-collected when the write drops it from its port group
         assertThat(write.covers(new RowChange.Deleted("ACL", ours(OTHER, "anp:1")))).isTrue();
@@ -61,6 +69,25 @@ class OwnWritesTest {
         assertThat(write.covers(new RowChange.Deleted("ACL", ours(OTHER, "anp:3")))).isFalse();
         assertThat(write.covers(new RowChange.Deleted("ACL", row(OTHER, "anp:2")))).isFalse();
         assertThat(write.covers(new RowChange.Deleted("Port_Group", ours(OTHER, "pg")))).isFalse();
+    }
+
+    @Test
+    void aPortGroupLosingOnlyPortsThatAreGoneIsTheServerDroppingWeakReferences() {
+        Uuid gone = Uuid.random();
+        Uuid kept = Uuid.random();
+        Uuid added = Uuid.random();
+        java.util.function.Predicate<Uuid> exists = u -> !u.equals(gone);
+        Row before = new Row(GROUP, Map.of("name", "pg", "ports", Set.of(gone, kept), "external_ids", Map.of(Owner.ID, "pg")));
+        Row after = new Row(GROUP, Map.of("name", "pg", "ports", Set.of(kept), "external_ids", Map.of(Owner.ID, "pg")));
+        assertThat(OwnWrites.droppedGonePorts(new RowChange.Updated("Port_Group", before, after), exists)).isTrue();
+        // a port that still exists taken out, a port added, or another column changed: someone's write
+        assertThat(OwnWrites.droppedGonePorts(new RowChange.Updated("Port_Group", before,
+                new Row(GROUP, Map.of("name", "pg", "ports", Set.of(gone), "external_ids", Map.of(Owner.ID, "pg")))), exists)).isFalse();
+        assertThat(OwnWrites.droppedGonePorts(new RowChange.Updated("Port_Group", before,
+                new Row(GROUP, Map.of("name", "pg", "ports", Set.of(kept, added), "external_ids", Map.of(Owner.ID, "pg")))), exists)).isFalse();
+        assertThat(OwnWrites.droppedGonePorts(new RowChange.Updated("Port_Group", before,
+                new Row(GROUP, Map.of("name", "pg2", "ports", Set.of(kept), "external_ids", Map.of(Owner.ID, "pg")))), exists)).isFalse();
+        assertThat(OwnWrites.droppedGonePorts(new RowChange.Deleted("Port_Group", before), exists)).isFalse();
     }
 
     @Test

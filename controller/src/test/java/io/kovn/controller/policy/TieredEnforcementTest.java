@@ -204,6 +204,45 @@ class TieredEnforcementTest {
 
     @Test
     @Order(5)
+    void aChangeBehindTheControllersBackToARowItIsAboutToWriteIsRepaired() {
+        c.awaitIdle();
+        String peers = "external_ids{>=}{\"k8s.ovn.org/owner-type\"=NetworkPolicy,\"k8s.ovn.org/name\"=\"shop:allow-client\"}";
+        // the rule's set that holds the client's address (the one the relabel mutates)
+        String set = c.find("_uuid", "Address_Set", peers).stream()
+                .filter(u -> !c.nbctl("--bare", "--columns=addresses", "list", "Address_Set", u).isBlank()).findFirst().orElseThrow();
+        String addresses = c.nbctl("--bare", "--columns=addresses", "list", "Address_Set", set).strip();
+        var sets = c.policies.northbound().cache().table("Address_Set");
+        java.util.concurrent.atomic.AtomicBoolean tampered = new java.util.concurrent.atomic.AtomicBoolean();
+        PolicyWriter writer = c.policies.reconciler().writer();
+        // Right before the controller adds a pod's address to this set (a mutate, which would keep
+        // anything else in it), someone adds another address: two changes of the row while the
+        // write is in flight, one not its own.
+        writer.beforeEachTransaction(() -> {
+            if (tampered.compareAndSet(false, true)) {
+                c.nbctl("add", "Address_Set", set, "addresses", "10.99.99.99");
+                await().atMost(PolicyCluster.CONVERGE).until(() -> sets.get(io.kovn.ovsdb.data.Uuid.of(set))
+                        .map(r -> ((java.util.Set<?>) r.get("addresses")).contains("10.99.99.99")).orElse(false));
+            }
+        });
+        try {
+            c.label("shop", "other", "app", "client"); // joins allow-client's peers
+            await().atMost(PolicyCluster.CONVERGE).untilTrue(tampered);
+            await().atMost(PolicyCluster.CONVERGE).untilAsserted(() -> {
+                String now = c.nbctl("--bare", "--columns=addresses", "list", "Address_Set", set).strip();
+                assertThat(now).contains(addresses).doesNotContain("10.99.99.99");
+                assertThat(now.split("\\s+")).hasSize(2); // the client's and the other pod's
+            });
+        } finally {
+            writer.beforeEachTransaction(() -> { });
+            c.label("shop", "other", "app", "other");
+        }
+        await().atMost(PolicyCluster.CONVERGE).untilAsserted(() ->
+                assertThat(c.nbctl("--bare", "--columns=addresses", "list", "Address_Set", set).strip()).isEqualTo(addresses));
+        c.awaitIdle();
+    }
+
+    @Test
+    @Order(5)
     void anAddressSetEmptiedAndAnAclDeletedBehindTheControllersBackAreRepaired() {
         String set = c.find("_uuid", "Address_Set", "external_ids:k8s.ovn.org/owner-type=BaselineAdminNetworkPolicy").getFirst();
         String addresses = c.nbctl("--bare", "--columns=addresses", "list", "Address_Set", set).strip();
