@@ -8,6 +8,8 @@ import io.kovn.ovsdb.diff.Owner;
 import io.kovn.ovsdb.diff.Ownership;
 import io.kovn.ovsdb.ops.Condition;
 import io.kovn.ovsdb.ops.Function;
+import io.kovn.ovsdb.ops.Mutation;
+import io.kovn.ovsdb.ops.Mutator;
 import io.kovn.ovsdb.ops.Operation;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -23,21 +25,26 @@ import java.util.Set;
  *
  * <p>A transaction changes each of its rows once, and ovsdb-server reports that in one update: a
  * second change of the same row (or a second insert of the same id) in the window is someone
- * else's. A row deleted because the transaction dropped its last reference (an ACL leaving its port
+ * else's, and so is a change that is not what the transaction's operations make of the old row
+ * (someone else's commit reported in the same update: other columns changed, or a set column of
+ * another size or holding other elements than the mutation gives). A row deleted because the transaction dropped its last reference (an ACL leaving its port
  * group) is named by no operation: the deletion of a row the transaction's diff covered and does
  * not want counts as its own, whoever made it (there is nothing to repair).
  *
- * <p>One case stays unseen: someone else's change committed right before the transaction and
- * reported in the same update, to a row the transaction also changes; the row shows the two as one
- * change. A full diff (a restart, a cache resync, {@code PolicyController.resync()}) repairs it.
+ * <p>One case stays unseen: someone else's commit reported in the same update as the transaction's,
+ * that swaps elements of a set column the transaction also mutates (as many taken out as put in,
+ * none of them the transaction's). A full diff (a restart, a cache resync,
+ * {@code PolicyController.resync()}) repairs it.
  *
  * <p>{@link #covers} runs on the NB monitor's thread only.
  */
 final class OwnWrites {
     /** No transaction in flight: every change is someone else's. */
-    static final OwnWrites NONE = new OwnWrites(Set.of(), Map.of(), ids -> false, DesiredState.builder().build());
+    static final OwnWrites NONE = new OwnWrites(Set.of(), Map.of(), Map.of(), ids -> false, DesiredState.builder().build());
 
     private final Set<Uuid> written;
+    /** The update and mutate operations of each written row. */
+    private final Map<Uuid, List<Operation>> changes;
     private final Map<String, Set<String>> inserted;
     private final Ownership scope;
     private final DesiredState desired;
@@ -50,8 +57,10 @@ final class OwnWrites {
      * @param scope the rows the transaction's diff covered
      * @param desired what the transaction makes them
      */
-    private OwnWrites(Set<Uuid> written, Map<String, Set<String>> inserted, Ownership scope, DesiredState desired) {
+    private OwnWrites(Set<Uuid> written, Map<Uuid, List<Operation>> changes, Map<String, Set<String>> inserted, Ownership scope,
+                      DesiredState desired) {
         this.written = written;
+        this.changes = changes;
         this.inserted = inserted;
         this.scope = scope;
         this.desired = desired;
@@ -60,6 +69,7 @@ final class OwnWrites {
     /** The rows {@code operations} write, planned from {@code desired} over the rows {@code scope} owns. */
     static OwnWrites of(List<? extends Operation> operations, Ownership scope, DesiredState desired) {
         Set<Uuid> written = new HashSet<>();
+        Map<Uuid, List<Operation>> changes = new HashMap<>();
         Map<String, Set<String>> inserted = new HashMap<>();
         for (Operation op : operations) {
             switch (op) {
@@ -69,13 +79,19 @@ final class OwnWrites {
                         inserted.computeIfAbsent(i.table(), t -> new HashSet<>()).add(id);
                     }
                 }
-                case Operation.Update u -> written.addAll(uuids(u.where()));
-                case Operation.Mutate m -> written.addAll(uuids(m.where()));
+                case Operation.Update u -> uuids(u.where()).forEach(r -> {
+                    written.add(r);
+                    changes.computeIfAbsent(r, k -> new java.util.ArrayList<>()).add(u);
+                });
+                case Operation.Mutate m -> uuids(m.where()).forEach(r -> {
+                    written.add(r);
+                    changes.computeIfAbsent(r, k -> new java.util.ArrayList<>()).add(m);
+                });
                 case Operation.Delete d -> written.addAll(uuids(d.where()));
                 default -> { }
             }
         }
-        return new OwnWrites(written, inserted, scope, desired);
+        return new OwnWrites(written, changes, inserted, scope, desired);
     }
 
     private static List<Uuid> uuids(List<Condition> where) {
@@ -94,7 +110,8 @@ final class OwnWrites {
                 String id = idOf(i.row().columns());
                 yield id != null && inserted.getOrDefault(i.table(), Set.of()).contains(id) && reported.add(i.table() + "/" + id);
             }
-            case RowChange.Updated u -> written.contains(u.uuid()) && reported.add(u.uuid());
+            case RowChange.Updated u -> written.contains(u.uuid()) && reported.add(u.uuid())
+                    && madeBy(changes.getOrDefault(u.uuid(), List.of()), u.old(), u.row());
             case RowChange.Deleted d -> (written.contains(d.uuid()) && reported.add(d.uuid())) || removes(d.table(), d.old());
         };
     }
@@ -117,6 +134,76 @@ final class OwnWrites {
             return false;
         }
         return before.stream().filter(p -> !after.contains(p)).allMatch(p -> p instanceof Uuid port && !portExists.test(port));
+    }
+
+    /**
+     * Whether {@code now} is what {@code ops} make of {@code old}, as far as O(operation) checks tell:
+     * the columns no operation names are unchanged, an updated column holds the value written, a
+     * set column's inserts and deletes leave each element they name as the last of them says and
+     * give the set the size that follows. A column both updated and mutated, one naming rows the
+     * transaction inserts, maps and arithmetic are taken as written.
+     */
+    static boolean madeBy(List<Operation> ops, Row old, Row now) {
+        Map<String, Object> written = new HashMap<>();
+        Map<String, List<Mutation>> mutated = new HashMap<>();
+        for (Operation op : ops) {
+            switch (op) {
+                case Operation.Update u -> written.putAll(u.row());
+                case Operation.Mutate m -> m.mutations().forEach(mu -> mutated.computeIfAbsent(mu.column(), c -> new java.util.ArrayList<>()).add(mu));
+                default -> { }
+            }
+        }
+        Set<String> columns = new HashSet<>(old.columns().keySet());
+        columns.addAll(now.columns().keySet());
+        for (String column : columns) {
+            Object before = old.get(column);
+            Object after = now.get(column);
+            if (written.containsKey(column) && mutated.containsKey(column) || namesNewRows(written.get(column))
+                    || mutated.getOrDefault(column, List.of()).stream().anyMatch(m -> namesNewRows(m.value()))) {
+                continue; // references to rows this transaction inserts: their uuids are not known here
+            }
+            if (written.containsKey(column) ? !java.util.Objects.equals(written.get(column), after)
+                    : mutated.containsKey(column) ? !mutatedAs(mutated.get(column), before, after)
+                    : before != after && !java.util.Objects.equals(before, after)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean namesNewRows(Object value) {
+        return switch (value) {
+            case io.kovn.ovsdb.data.NamedUuid n -> true;
+            case java.util.Collection<?> c -> c.stream().anyMatch(e -> e instanceof io.kovn.ovsdb.data.NamedUuid);
+            case Map<?, ?> m -> m.keySet().stream().anyMatch(e -> e instanceof io.kovn.ovsdb.data.NamedUuid)
+                    || m.values().stream().anyMatch(e -> e instanceof io.kovn.ovsdb.data.NamedUuid);
+            case null, default -> false;
+        };
+    }
+
+    /** A set column's inserts and deletes, checked by the membership of the elements they name and the size they give. */
+    private static boolean mutatedAs(List<Mutation> mutations, Object before, Object after) {
+        if (!(before instanceof Set<?> was) || !(after instanceof Set<?> is)) {
+            return true; // a map or a number: not checked
+        }
+        Map<Object, Boolean> last = new HashMap<>();
+        for (Mutation m : mutations) {
+            if (!(m.value() instanceof Set<?> elements) || (m.mutator() != Mutator.INSERT && m.mutator() != Mutator.DELETE)) {
+                return true;
+            }
+            elements.forEach(e -> last.put(e, m.mutator() == Mutator.INSERT));
+        }
+        int size = was.size();
+        for (Map.Entry<Object, Boolean> e : last.entrySet()) {
+            boolean present = e.getValue();
+            if (is.contains(e.getKey()) != present) {
+                return false;
+            }
+            if (was.contains(e.getKey()) != present) {
+                size += present ? 1 : -1;
+            }
+        }
+        return is.size() == size;
     }
 
     /** Whether the row is one the transaction's diff covered and does not want: it goes with the transaction. */

@@ -47,17 +47,49 @@ class OwnWritesTest {
     @Test
     void theRowsATransactionWritesAreItsOwnChanges() {
         assertThat(write.covers(new RowChange.Inserted("ACL", row(Uuid.random(), "anp:0")))).isTrue();
-        assertThat(write.covers(new RowChange.Updated("Address_Set", row(SET, "set"), row(SET, "set")))).isTrue();
-        assertThat(write.covers(new RowChange.Updated("Port_Group", row(GROUP, "pg"), row(GROUP, "pg")))).isTrue();
+        assertThat(write.covers(new RowChange.Updated("Address_Set", set(SET, "as", "10.0.0.1"), set(SET, "as", "10.0.0.1", "10.0.0.5"))))
+                .isTrue();
+        assertThat(write.covers(new RowChange.Updated("Port_Group", new Row(GROUP, Map.of("ports", Set.of(OTHER))),
+                new Row(GROUP, Map.of("ports", Set.of()))))).isTrue();
         assertThat(write.covers(new RowChange.Deleted("Address_Set", row(GONE, "gone")))).isTrue();
     }
 
     @Test
     void aSecondChangeOfAWrittenRowOrASecondInsertOfAnIdIsSomeoneElses() {
-        assertThat(write.covers(new RowChange.Updated("Address_Set", row(SET, "set"), row(SET, "set")))).isTrue();
-        assertThat(write.covers(new RowChange.Updated("Address_Set", row(SET, "set"), row(SET, "set")))).isFalse();
+        RowChange added = new RowChange.Updated("Address_Set", set(SET, "as", "10.0.0.1"), set(SET, "as", "10.0.0.1", "10.0.0.5"));
+        assertThat(write.covers(added)).isTrue();
+        assertThat(write.covers(added)).isFalse();
         assertThat(write.covers(new RowChange.Inserted("ACL", row(Uuid.random(), "anp:0")))).isTrue();
         assertThat(write.covers(new RowChange.Inserted("ACL", row(Uuid.random(), "anp:0")))).isFalse();
+    }
+
+    static Row set(Uuid uuid, String name, String... addresses) {
+        return new Row(uuid, Map.of("name", name, "addresses", Set.of(addresses), "external_ids", Map.of(Owner.ID, "set")));
+    }
+
+    @Test
+    void aChangeIsOwnOnlyWhenItIsWhatTheOperationsMakeOfTheOldRow() {
+        List<io.kovn.ovsdb.ops.Operation> add = List.of(Ops.mutate("Address_Set", SET, Mutation.insert("addresses", Set.of("10.0.0.5"))));
+        Row old = set(SET, "as", "10.0.0.1", "10.0.0.2");
+        assertThat(OwnWrites.madeBy(add, old, set(SET, "as", "10.0.0.1", "10.0.0.2", "10.0.0.5"))).isTrue();
+        // someone else's commit in the same update: an address more, one fewer, or another column changed
+        assertThat(OwnWrites.madeBy(add, old, set(SET, "as", "10.0.0.1", "10.0.0.2", "10.0.0.5", "10.9.9.9"))).isFalse();
+        assertThat(OwnWrites.madeBy(add, old, set(SET, "as", "10.0.0.1", "10.0.0.5"))).isFalse();
+        assertThat(OwnWrites.madeBy(add, old, set(SET, "renamed", "10.0.0.1", "10.0.0.2", "10.0.0.5"))).isFalse();
+        // a delete and an insert in one mutate; an element already there changes nothing
+        List<io.kovn.ovsdb.ops.Operation> swap = List.of(Ops.mutate("Address_Set", SET,
+                Mutation.delete("addresses", Set.of("10.0.0.1")), Mutation.insert("addresses", Set.of("10.0.0.2", "10.0.0.7"))));
+        assertThat(OwnWrites.madeBy(swap, old, set(SET, "as", "10.0.0.2", "10.0.0.7"))).isTrue();
+        assertThat(OwnWrites.madeBy(swap, old, set(SET, "as", "10.0.0.1", "10.0.0.2", "10.0.0.7"))).isFalse();
+        // a rewrite holds exactly what was written
+        List<io.kovn.ovsdb.ops.Operation> rewrite = List.of(Ops.update("Address_Set", SET, Map.of("addresses", Set.of("10.0.0.3"))));
+        assertThat(OwnWrites.madeBy(rewrite, old, set(SET, "as", "10.0.0.3"))).isTrue();
+        assertThat(OwnWrites.madeBy(rewrite, old, set(SET, "as", "10.0.0.3", "10.0.0.4"))).isFalse();
+        // references to rows the transaction inserts cannot be checked here: taken as written
+        Row pg = new Row(GROUP, Map.of("name", "pg", "acls", Set.of(OTHER)));
+        assertThat(OwnWrites.madeBy(List.of(Ops.mutate("Port_Group", GROUP,
+                Mutation.insert("acls", Set.of(new io.kovn.ovsdb.data.NamedUuid("acl0"))))), pg,
+                new Row(GROUP, Map.of("name", "pg", "acls", Set.of(OTHER, Uuid.random()))))).isTrue();
     }
 
     @Test
