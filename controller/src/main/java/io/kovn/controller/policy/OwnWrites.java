@@ -27,7 +27,9 @@ import java.util.Set;
  * second change of the same row (or a second insert of the same id) in the window is someone
  * else's, and so is a change that is not what the transaction's operations make of the old row
  * (someone else's commit reported in the same update: other columns changed, or a set column of
- * another size or holding other elements than the mutation gives). A row deleted because the transaction dropped its last reference (an ACL leaving its port
+ * another size or holding other elements than the mutation gives).
+ *
+ * <p>A row deleted because the transaction dropped its last reference (an ACL leaving its port
  * group) is named by no operation: the deletion of a row the transaction's diff covered and does
  * not want counts as its own, whoever made it (there is nothing to repair).
  *
