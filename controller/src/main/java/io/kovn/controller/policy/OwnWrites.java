@@ -97,6 +97,10 @@ final class OwnWrites {
     }
 
     private static List<Uuid> uuids(List<Condition> where) {
+        if (where.size() == 1 && where.getFirst().value() instanceof Uuid u && where.getFirst().column().equals("_uuid")
+                && where.getFirst().function() == Function.EQ) {
+            return List.of(u); // every policy write's form
+        }
         return where.stream().filter(c -> c.column().equals("_uuid") && c.function() == Function.EQ && c.value() instanceof Uuid)
                 .map(c -> (Uuid) c.value()).toList();
     }
@@ -146,41 +150,76 @@ final class OwnWrites {
      * transaction inserts, maps and arithmetic are taken as written.
      */
     static boolean madeBy(List<Operation> ops, Row old, Row now) {
-        Map<String, Object> written = new HashMap<>();
-        Map<String, List<Mutation>> mutated = new HashMap<>();
-        for (Operation op : ops) {
-            switch (op) {
-                case Operation.Update u -> written.putAll(u.row());
-                case Operation.Mutate m -> m.mutations().forEach(mu -> mutated.computeIfAbsent(mu.column(), c -> new java.util.ArrayList<>()).add(mu));
-                default -> { }
+        // plain loops, no maps: this runs for each row of a transaction, before its reply is read
+        for (Map.Entry<String, Object> e : old.columns().entrySet()) {
+            if (!columnMadeBy(ops, e.getKey(), e.getValue(), now.get(e.getKey()))) {
+                return false;
             }
         }
-        Set<String> columns = new HashSet<>(old.columns().keySet());
-        columns.addAll(now.columns().keySet());
-        for (String column : columns) {
-            Object before = old.get(column);
-            Object after = now.get(column);
-            if (written.containsKey(column) && mutated.containsKey(column) || namesNewRows(written.get(column))
-                    || mutated.getOrDefault(column, List.of()).stream().anyMatch(m -> namesNewRows(m.value()))) {
-                continue; // references to rows this transaction inserts: their uuids are not known here
-            }
-            if (written.containsKey(column) ? !java.util.Objects.equals(written.get(column), after)
-                    : mutated.containsKey(column) ? !mutatedAs(mutated.get(column), before, after)
-                    : before != after && !java.util.Objects.equals(before, after)) {
-                return false;
+        if (now.columns().size() != old.columns().size()) {
+            for (Map.Entry<String, Object> e : now.columns().entrySet()) {
+                if (!old.columns().containsKey(e.getKey()) && !columnMadeBy(ops, e.getKey(), null, e.getValue())) {
+                    return false;
+                }
             }
         }
         return true;
     }
 
+    private static boolean columnMadeBy(List<Operation> ops, String column, Object before, Object after) {
+        Object written = null;
+        boolean isWritten = false;
+        List<Mutation> mutations = null;
+        for (Operation op : ops) {
+            if (op instanceof Operation.Update u && u.row().containsKey(column)) {
+                written = u.row().get(column);
+                isWritten = true;
+            } else if (op instanceof Operation.Mutate m) {
+                for (Mutation mu : m.mutations()) {
+                    if (mu.column().equals(column)) {
+                        if (mutations == null) {
+                            mutations = new java.util.ArrayList<>(2);
+                        }
+                        mutations.add(mu);
+                    }
+                }
+            }
+        }
+        if (isWritten && mutations != null || isWritten && namesNewRows(written)) {
+            return true;
+        }
+        if (isWritten) {
+            return java.util.Objects.equals(written, after);
+        }
+        if (mutations != null) {
+            for (Mutation mu : mutations) {
+                if (namesNewRows(mu.value())) {
+                    return true; // references to rows this transaction inserts: their uuids are not known here
+                }
+            }
+            return mutatedAs(mutations, before, after);
+        }
+        return before == after || java.util.Objects.equals(before, after);
+    }
+
     private static boolean namesNewRows(Object value) {
-        return switch (value) {
-            case io.kovn.ovsdb.data.NamedUuid n -> true;
-            case java.util.Collection<?> c -> c.stream().anyMatch(e -> e instanceof io.kovn.ovsdb.data.NamedUuid);
-            case Map<?, ?> m -> m.keySet().stream().anyMatch(e -> e instanceof io.kovn.ovsdb.data.NamedUuid)
-                    || m.values().stream().anyMatch(e -> e instanceof io.kovn.ovsdb.data.NamedUuid);
-            case null, default -> false;
-        };
+        if (value instanceof io.kovn.ovsdb.data.NamedUuid) {
+            return true;
+        }
+        if (value instanceof java.util.Collection<?> c) {
+            for (Object e : c) {
+                if (e instanceof io.kovn.ovsdb.data.NamedUuid) {
+                    return true;
+                }
+            }
+        } else if (value instanceof Map<?, ?> m) {
+            for (Map.Entry<?, ?> e : m.entrySet()) {
+                if (e.getKey() instanceof io.kovn.ovsdb.data.NamedUuid || e.getValue() instanceof io.kovn.ovsdb.data.NamedUuid) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** A set column's inserts and deletes, checked by the membership of the elements they name and the size they give. */
@@ -188,24 +227,36 @@ final class OwnWrites {
         if (!(before instanceof Set<?> was) || !(after instanceof Set<?> is)) {
             return true; // a map or a number: not checked
         }
-        Map<Object, Boolean> last = new HashMap<>();
         for (Mutation m : mutations) {
-            if (!(m.value() instanceof Set<?> elements) || (m.mutator() != Mutator.INSERT && m.mutator() != Mutator.DELETE)) {
+            if (!(m.value() instanceof Set<?>) || (m.mutator() != Mutator.INSERT && m.mutator() != Mutator.DELETE)) {
                 return true;
             }
-            elements.forEach(e -> last.put(e, m.mutator() == Mutator.INSERT));
         }
         int size = was.size();
-        for (Map.Entry<Object, Boolean> e : last.entrySet()) {
-            boolean present = e.getValue();
-            if (is.contains(e.getKey()) != present) {
-                return false;
-            }
-            if (was.contains(e.getKey()) != present) {
-                size += present ? 1 : -1;
+        for (int i = 0; i < mutations.size(); i++) {
+            for (Object e : (Set<?>) mutations.get(i).value()) {
+                if (namedLater(mutations, i, e)) {
+                    continue; // a later mutation decides this element
+                }
+                boolean present = mutations.get(i).mutator() == Mutator.INSERT;
+                if (is.contains(e) != present) {
+                    return false;
+                }
+                if (was.contains(e) != present) {
+                    size += present ? 1 : -1;
+                }
             }
         }
         return is.size() == size;
+    }
+
+    private static boolean namedLater(List<Mutation> mutations, int i, Object element) {
+        for (int j = i + 1; j < mutations.size(); j++) {
+            if (((Set<?>) mutations.get(j).value()).contains(element)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether the row is one the transaction's diff covered and does not want: it goes with the transaction. */
