@@ -42,11 +42,11 @@ import java.util.Set;
  */
 final class OwnWrites {
     /** No transaction in flight: every change is someone else's. */
-    static final OwnWrites NONE = new OwnWrites(Set.of(), Map.of(), Map.of(), ids -> false, DesiredState.builder().build());
+    static final OwnWrites NONE = new OwnWrites(Map.of(), Set.of(), Map.of(), ids -> false, DesiredState.builder().build());
 
-    private final Set<Uuid> written;
-    /** The update and mutate operations of each written row. */
+    /** The update and mutate operations of each row the transaction changes. */
     private final Map<Uuid, List<Operation>> changes;
+    private final Set<Uuid> deleted;
     private final Map<String, Set<String>> inserted;
     private final Ownership scope;
     private final DesiredState desired;
@@ -54,15 +54,16 @@ final class OwnWrites {
     private final Set<Object> reported = new HashSet<>();
 
     /**
-     * @param written rows the transaction updates, mutates or deletes
+     * @param changes the update and mutate operations of each row the transaction changes
+     * @param deleted rows the transaction deletes
      * @param inserted per table, the ids of the rows it inserts
      * @param scope the rows the transaction's diff covered
      * @param desired what the transaction makes them
      */
-    private OwnWrites(Set<Uuid> written, Map<Uuid, List<Operation>> changes, Map<String, Set<String>> inserted, Ownership scope,
+    private OwnWrites(Map<Uuid, List<Operation>> changes, Set<Uuid> deleted, Map<String, Set<String>> inserted, Ownership scope,
                       DesiredState desired) {
-        this.written = written;
         this.changes = changes;
+        this.deleted = deleted;
         this.inserted = inserted;
         this.scope = scope;
         this.desired = desired;
@@ -70,8 +71,8 @@ final class OwnWrites {
 
     /** The rows {@code operations} write, planned from {@code desired} over the rows {@code scope} owns. */
     static OwnWrites of(List<? extends Operation> operations, Ownership scope, DesiredState desired) {
-        Set<Uuid> written = new HashSet<>();
         Map<Uuid, List<Operation>> changes = new HashMap<>();
+        Set<Uuid> deleted = new HashSet<>();
         Map<String, Set<String>> inserted = new HashMap<>();
         for (Operation op : operations) {
             switch (op) {
@@ -81,19 +82,13 @@ final class OwnWrites {
                         inserted.computeIfAbsent(i.table(), t -> new HashSet<>()).add(id);
                     }
                 }
-                case Operation.Update u -> uuids(u.where()).forEach(r -> {
-                    written.add(r);
-                    changes.computeIfAbsent(r, k -> new java.util.ArrayList<>()).add(u);
-                });
-                case Operation.Mutate m -> uuids(m.where()).forEach(r -> {
-                    written.add(r);
-                    changes.computeIfAbsent(r, k -> new java.util.ArrayList<>()).add(m);
-                });
-                case Operation.Delete d -> written.addAll(uuids(d.where()));
+                case Operation.Update u -> uuids(u.where()).forEach(r -> changes.computeIfAbsent(r, k -> new java.util.ArrayList<>()).add(u));
+                case Operation.Mutate m -> uuids(m.where()).forEach(r -> changes.computeIfAbsent(r, k -> new java.util.ArrayList<>()).add(m));
+                case Operation.Delete d -> deleted.addAll(uuids(d.where()));
                 default -> { }
             }
         }
-        return new OwnWrites(written, changes, inserted, scope, desired);
+        return new OwnWrites(changes, deleted, inserted, scope, desired);
     }
 
     private static List<Uuid> uuids(List<Condition> where) {
@@ -116,10 +111,14 @@ final class OwnWrites {
                 String id = idOf(i.row().columns());
                 yield id != null && inserted.getOrDefault(i.table(), Set.of()).contains(id) && reported.add(i.table() + "/" + id);
             }
-            case RowChange.Updated u -> written.contains(u.uuid()) && reported.add(u.uuid())
+            case RowChange.Updated u -> written(u.uuid()) && reported.add(u.uuid())
                     && madeBy(changes.getOrDefault(u.uuid(), List.of()), u.old(), u.row());
-            case RowChange.Deleted d -> (written.contains(d.uuid()) && reported.add(d.uuid())) || removes(d.table(), d.old());
+            case RowChange.Deleted d -> (written(d.uuid()) && reported.add(d.uuid())) || removes(d.table(), d.old());
         };
+    }
+
+    private boolean written(Uuid row) {
+        return changes.containsKey(row) || deleted.contains(row);
     }
 
     /**

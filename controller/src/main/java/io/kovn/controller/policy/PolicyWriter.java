@@ -56,9 +56,7 @@ final class PolicyWriter {
         lastTransactNanos = 0;
         try {
             if (!nb.hasMeter(NorthboundRows.METER)) {
-                Owner meter = NorthboundRows.meterOwner(controller);
-                DesiredState meterRows = NorthboundRows.meter(controller);
-                apply(nb.reconciler().plan(meter, meterRows), meter, meterRows);
+                reconcile(NorthboundRows.meterOwner(controller), NorthboundRows.meter(controller));
             }
             Plan plan = nb.reconciler().plan(scope, desired);
             if (!more.isEmpty()) {
@@ -80,6 +78,11 @@ final class PolicyWriter {
         } catch (RuntimeException e) {
             return new PolicyWrite.Failed(Optional.of(describe(e)), Map.of());
         }
+    }
+
+    /** Makes the rows {@code scope} owns equal {@code desired}, in one transaction. */
+    private ReconcileResult reconcile(Ownership scope, DesiredState desired) {
+        return apply(nb.reconciler().plan(scope, desired), scope, desired);
     }
 
     /**
@@ -114,8 +117,7 @@ final class PolicyWriter {
         for (PolicyOwner o : owners) {
             try {
                 DesiredState rows = groups.getOrDefault(o, NorthboundRows.empty().build());
-                Owner policy = o.owner(controller);
-                stale |= apply(nb.reconciler().plan(policy, rows), policy, rows) instanceof ReconcileResult.Stale;
+                stale |= reconcile(o.owner(controller), rows) instanceof ReconcileResult.Stale;
             } catch (RuntimeException e) {
                 failures.put(o, describe(e));
                 LOG.warn("zone {}: rows of {} {} refused: {}", zone, o.type(), o.name(), e.getMessage());
