@@ -27,7 +27,11 @@ public final class FrozenSortedSet extends AbstractSet<String> implements Sorted
 
     private final String[] elements;
     private int hash;
-    /** Its addresses of each IP family, made on first ask (shared selections are asked many times). */
+    /**
+     * Its addresses of each IP family, made on first ask (shared selections are asked many times) or
+     * handed on by {@link #patched}, which patches a dual-stack set's two parts along with it so that
+     * each part, too, knows what changed.
+     */
     private volatile java.util.Map<IpFamily, FrozenSortedSet> byFamily;
     /** The set this one was patched from, and how. */
     private final WeakReference<FrozenSortedSet> origin;
@@ -168,7 +172,58 @@ public final class FrozenSortedSet extends AbstractSet<String> implements Sorted
                 i++;
             }
         }
-        return new FrozenSortedSet(out, this, new Delta(List.copyOf(come), List.copyOf(gone)));
+        FrozenSortedSet patched = new FrozenSortedSet(out, this, new Delta(List.copyOf(come), List.copyOf(gone)));
+        patched.byFamily = splitAfter(patched, come, gone);
+        return patched;
+    }
+
+    /**
+     * The family split of {@code patched}, made from this set's own split and the patch instead of
+     * a scan of every element (a relabel patches 1,000-address selections one address at a time);
+     * null (made on first ask) when this set was never split.
+     */
+    private java.util.Map<IpFamily, FrozenSortedSet> splitAfter(FrozenSortedSet patched, Collection<String> come,
+                                                                Collection<String> gone) {
+        java.util.Map<IpFamily, FrozenSortedSet> split = byFamily;
+        if (split == null) {
+            return null;
+        }
+        IpFamily only = singleFamily(split);
+        if (only != null || elements.length == 0) {
+            IpFamily family = only != null ? only : come.isEmpty() ? null : IpFamily.of(come.iterator().next());
+            for (String c : come) {
+                if (IpFamily.of(c) != family) {
+                    return null; // the patch mixes families in: scanned on first ask
+                }
+            }
+            return family == null ? split : singleFamilySplit(patched, family);
+        }
+        java.util.Map<IpFamily, FrozenSortedSet> next = new java.util.EnumMap<>(IpFamily.class);
+        for (IpFamily family : IpFamily.values()) {
+            List<String> add = come.stream().filter(c -> IpFamily.of(c) == family).toList();
+            List<String> remove = gone.stream().filter(g -> IpFamily.of(g) == family).toList();
+            FrozenSortedSet part = split.get(family).patched(add, remove);
+            if (part.elements.length == patched.elements.length) {
+                return singleFamilySplit(patched, family); // the other family is gone: the set is its own part
+            }
+            next.put(family, part);
+        }
+        return next;
+    }
+
+    /** The family of every element, by a split: null when the set holds both (or none). */
+    private static IpFamily singleFamily(java.util.Map<IpFamily, FrozenSortedSet> split) {
+        boolean four = !split.get(IpFamily.V4).isEmpty();
+        boolean six = !split.get(IpFamily.V6).isEmpty();
+        return four == six ? null : four ? IpFamily.V4 : IpFamily.V6;
+    }
+
+    private static java.util.Map<IpFamily, FrozenSortedSet> singleFamilySplit(FrozenSortedSet set, IpFamily family) {
+        java.util.Map<IpFamily, FrozenSortedSet> split = new java.util.EnumMap<>(IpFamily.class);
+        for (IpFamily f : IpFamily.values()) {
+            split.put(f, f == family ? set : EMPTY);
+        }
+        return split;
     }
 
     /** How this set differs from {@code earlier}, if it was patched from exactly that set. */

@@ -47,6 +47,43 @@ class FrozenSortedSetTest {
         }
     }
 
+    /**
+     * A set's addresses of each family are its elements of that family however it was made: patched
+     * from a set whose split was asked (which hands the split on), merged from such sets, or never
+     * split before; a mixed set's parts are patched along with it, so they know their change too.
+     */
+    @Property(tries = 500)
+    void theFamilySplitFollowsPatchesAndUnions(@ForAll @Size(max = 12) Set<@StringLength(min = 1, max = 3) @net.jqwik.api.constraints.Chars({'1', '2', ':'}) String> base,
+                                               @ForAll @Size(max = 6) List<@Size(max = 3) Set<@StringLength(min = 1, max = 3) @net.jqwik.api.constraints.Chars({'1', '2', ':'}) String>> adds,
+                                               @ForAll @Size(max = 6) List<@Size(max = 3) Set<@StringLength(min = 1, max = 3) @net.jqwik.api.constraints.Chars({'1', '2', ':'}) String>> removes,
+                                               @ForAll @Size(max = 6) List<Boolean> ask) {
+        FrozenSortedSet set = FrozenSortedSet.of(base);
+        for (int i = 0; i < Math.min(adds.size(), removes.size()); i++) {
+            boolean asked = i < ask.size() && ask.get(i);
+            FrozenSortedSet four = asked ? set.ofFamily(IpFamily.V4) : null;
+            FrozenSortedSet next = set.patched(adds.get(i), removes.get(i));
+            assertFamilies(next);
+            if (asked && !four.isEmpty() && !set.ofFamily(IpFamily.V6).isEmpty() && next != set
+                    && !next.ofFamily(IpFamily.V4).isEmpty() && !next.ofFamily(IpFamily.V6).isEmpty()
+                    && next.ofFamily(IpFamily.V4) != four) {
+                assertThat(next.ofFamily(IpFamily.V4).deltaFrom(four)).as("a mixed set's part is patched too").isPresent();
+            }
+            FrozenSortedSet other = FrozenSortedSet.of(adds.get(i));
+            if (asked) {
+                other.ofFamily(IpFamily.V4);
+            }
+            assertFamilies(FrozenSortedSet.union(List.of(next, other, FrozenSortedSet.of(removes.get(i)))));
+            set = next;
+        }
+    }
+
+    private static void assertFamilies(FrozenSortedSet set) {
+        for (IpFamily family : IpFamily.values()) {
+            assertThat(set.ofFamily(family)).as(family + " of " + set)
+                    .containsExactlyElementsOf(set.stream().filter(a -> IpFamily.of(a) == family).toList());
+        }
+    }
+
     /** Any collection, duplicates and all, freezes to its distinct elements in order. */
     @Property(tries = 300)
     void freezingSortsAndDropsDuplicates(@ForAll @Size(max = 40) List<@StringLength(min = 1, max = 2) String> values) {
