@@ -112,7 +112,7 @@ final class OwnWrites {
                 yield id != null && inserted.getOrDefault(i.table(), Set.of()).contains(id) && reported.add(i.table() + "/" + id);
             }
             case RowChange.Updated u -> written(u.uuid()) && reported.add(u.uuid())
-                    && madeBy(changes.getOrDefault(u.uuid(), List.of()), u.old(), u.row());
+                    && madeBy(changes.getOrDefault(u.uuid(), List.of()), u.old(), u.row(), u.columnDiffs());
             case RowChange.Deleted d -> (written(d.uuid()) && reported.add(d.uuid())) || removes(d.table(), d.old());
         };
     }
@@ -145,19 +145,25 @@ final class OwnWrites {
      * Whether {@code now} is what {@code ops} make of {@code old}, as far as O(operation) checks tell:
      * the columns no operation names are unchanged, an updated column holds the value written, a
      * set column's inserts and deletes leave each element they name as the last of them says and
-     * give the set the size that follows. A column both updated and mutated, one naming rows the
-     * transaction inserts, maps and arithmetic are taken as written.
+     * toggled exactly the elements that follows, by the server's diff ({@code diffs}, the change's
+     * {@link RowChange.Updated#columnDiffs()}), or, without one, give the set the size that follows. A
+     * column both updated and mutated, one naming rows the transaction inserts, maps and arithmetic
+     * are taken as written.
      */
     static boolean madeBy(List<Operation> ops, Row old, Row now) {
+        return madeBy(ops, old, now, null);
+    }
+
+    static boolean madeBy(List<Operation> ops, Row old, Row now, Map<String, Object> diffs) {
         // plain loops, no maps: this runs for each row of a transaction, before its reply is read
         for (Map.Entry<String, Object> e : old.columns().entrySet()) {
-            if (!columnMadeBy(ops, e.getKey(), e.getValue(), now.get(e.getKey()))) {
+            if (!columnMadeBy(ops, e.getKey(), e.getValue(), now.get(e.getKey()), diffs)) {
                 return false;
             }
         }
         if (now.columns().size() != old.columns().size()) {
             for (Map.Entry<String, Object> e : now.columns().entrySet()) {
-                if (!old.columns().containsKey(e.getKey()) && !columnMadeBy(ops, e.getKey(), null, e.getValue())) {
+                if (!old.columns().containsKey(e.getKey()) && !columnMadeBy(ops, e.getKey(), null, e.getValue(), diffs)) {
                     return false;
                 }
             }
@@ -165,7 +171,7 @@ final class OwnWrites {
         return true;
     }
 
-    private static boolean columnMadeBy(List<Operation> ops, String column, Object before, Object after) {
+    private static boolean columnMadeBy(List<Operation> ops, String column, Object before, Object after, Map<String, Object> diffs) {
         Object written = null;
         boolean isWritten = false;
         List<Mutation> mutations = null;
@@ -196,7 +202,7 @@ final class OwnWrites {
                     return true; // references to rows this transaction inserts: their uuids are not known here
                 }
             }
-            return mutatedAs(mutations, before, after);
+            return mutatedAs(mutations, before, after, diffs == null ? null : diffs.getOrDefault(column, Set.of()));
         }
         return before == after || java.util.Objects.equals(before, after);
     }
@@ -221,8 +227,12 @@ final class OwnWrites {
         return false;
     }
 
-    /** A set column's inserts and deletes, checked by the membership of the elements they name and the size they give. */
-    private static boolean mutatedAs(List<Mutation> mutations, Object before, Object after) {
+    /**
+     * A set column's inserts and deletes, checked by the membership of the elements they name and by
+     * the server's diff ({@code toggled}: exactly the elements that changed) or, without one, the size
+     * they give (which someone else's swap of other elements in the same update would keep).
+     */
+    private static boolean mutatedAs(List<Mutation> mutations, Object before, Object after, Object toggled) {
         if (!(before instanceof Set<?> was) || !(after instanceof Set<?> is)) {
             return true; // a map or a number: not checked
         }
@@ -232,6 +242,8 @@ final class OwnWrites {
             }
         }
         int size = was.size();
+        int changed = 0;
+        Set<?> diff = toggled instanceof Set<?> t ? t : null;
         for (int i = 0; i < mutations.size(); i++) {
             for (Object e : (Set<?>) mutations.get(i).value()) {
                 if (namedLater(mutations, i, e)) {
@@ -243,10 +255,14 @@ final class OwnWrites {
                 }
                 if (was.contains(e) != present) {
                     size += present ? 1 : -1;
+                    changed++;
+                    if (diff != null && !diff.contains(e)) {
+                        return false;
+                    }
                 }
             }
         }
-        return is.size() == size;
+        return diff != null ? diff.size() == changed : is.size() == size;
     }
 
     private static boolean namedLater(List<Mutation> mutations, int i, Object element) {

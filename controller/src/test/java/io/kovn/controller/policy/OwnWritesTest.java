@@ -92,6 +92,27 @@ class OwnWritesTest {
                 new Row(GROUP, Map.of("name", "pg", "acls", Set.of(OTHER, Uuid.random()))))).isTrue();
     }
 
+    /**
+     * Someone else's commit in the same update that swaps other elements of the set the transaction
+     * mutates keeps the size the operations give: only the server's diff of the column tells.
+     */
+    @Test
+    void theServersColumnDiffShowsASwapOfOtherElementsInTheSameUpdate() {
+        List<io.kovn.ovsdb.ops.Operation> add = List.of(Ops.mutate("Address_Set", SET, Mutation.insert("addresses", Set.of("10.0.0.5"))));
+        Row old = set(SET, "as", "10.0.0.1", "10.0.0.2");
+        Row swapped = set(SET, "as", "10.0.0.1", "10.0.0.5", "10.0.0.9"); // ours added .5; someone else swapped .2 for .9
+        assertThat(OwnWrites.madeBy(add, old, swapped)).as("by whole rows: looks like ours").isTrue();
+        assertThat(OwnWrites.madeBy(add, old, swapped, Map.of("addresses", Set.of("10.0.0.2", "10.0.0.5", "10.0.0.9")))).isFalse();
+        assertThat(OwnWrites.madeBy(add, old, set(SET, "as", "10.0.0.1", "10.0.0.2", "10.0.0.5"),
+                Map.of("addresses", Set.of("10.0.0.5")))).isTrue();
+        // the same through covers(): a change the monitor reported with its diff
+        OwnWrites mutate = OwnWrites.of(add, OURS, DESIRED);
+        assertThat(mutate.covers(new RowChange.Updated("Address_Set", old, swapped,
+                Map.of("addresses", Set.of("10.0.0.2", "10.0.0.5", "10.0.0.9"))))).isFalse();
+        // an element the operations insert that was already there toggles nothing
+        assertThat(OwnWrites.madeBy(add, set(SET, "as", "10.0.0.5"), set(SET, "as", "10.0.0.5"), Map.of())).isTrue();
+    }
+
     @Test
     void aRowTheWriteCoversAndDoesNotWantGoesWithIt() {
         // e.g. an ACL garbage-collected when the write drops it from its port group

@@ -344,7 +344,7 @@ public final class MonitorCache implements DatabaseCache, AutoCloseable {
                         }
                         Row row = RowDiff.apply(old, m.diff(), store.schema());
                         store.put(row);
-                        changes.add(new RowChange.Updated(store.name(), old, row));
+                        changes.add(new RowChange.Updated(store.name(), old, row, java.util.Collections.unmodifiableMap(m.diff())));
                     }
                     case RowUpdate.Delete d -> {
                         Row old = store.remove(d.uuid());

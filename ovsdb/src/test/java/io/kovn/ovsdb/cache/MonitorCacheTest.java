@@ -130,6 +130,38 @@ class MonitorCacheTest {
         }
     }
 
+    /**
+     * A modify reports each changed column as the server's diff: a set's toggled elements, a map's
+     * changed entries, a scalar's new value; a plain monitor, which sends whole rows, reports none.
+     */
+    @ParameterizedTest
+    @EnumSource(MonitorMethod.class)
+    void anUpdateCarriesTheServersColumnDiffs(MonitorMethod method) {
+        String name = "diff-" + method.name().toLowerCase();
+        try (MonitorCache cache = MonitorCache.start(client, NB,
+                List.of(TableMonitor.where("Address_Set", Condition.externalId("test", name))), method)) {
+            List<RowChange> seen = new CopyOnWriteArrayList<>();
+            cache.addListener(u -> seen.addAll(u.changes()));
+            io.kovn.ovsdb.data.Uuid row = client.transact(NB, List.of(Ops.insert("Address_Set", Map.of("name", name,
+                    "addresses", Set.of("10.0.0.1", "10.0.0.2"), "external_ids", Map.of("test", name, "a", "1")))))
+                    .results().getFirst() instanceof io.kovn.ovsdb.ops.OperationResult.Inserted i ? i.uuid() : null;
+            client.transact(NB, List.of(
+                    Ops.mutate("Address_Set", row, Mutation.insertOne("addresses", "10.0.0.3"), Mutation.deleteOne("addresses", "10.0.0.1")),
+                    Ops.update("Address_Set", row, Map.of("external_ids", Map.of("test", name, "a", "2", "b", "3")))));
+            await().atMost(WAIT).until(() -> seen.stream().anyMatch(c -> c instanceof RowChange.Updated));
+
+            RowChange.Updated u = (RowChange.Updated) seen.stream().filter(c -> c instanceof RowChange.Updated).findFirst().orElseThrow();
+            assertThat(u.row().get("addresses")).isEqualTo(Set.of("10.0.0.2", "10.0.0.3"));
+            if (method == MonitorMethod.PLAIN) {
+                assertThat(u.columnDiffs()).isNull();
+            } else {
+                assertThat(u.columnDiffs()).containsOnlyKeys("addresses", "external_ids");
+                assertThat(u.columnDiffs().get("addresses")).isEqualTo(Set.of("10.0.0.1", "10.0.0.3"));
+                assertThat(u.columnDiffs().get("external_ids")).isEqualTo(Map.of("a", "2", "b", "3"));
+            }
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(MonitorMethod.class)
     void largeSetsFollowInsertsAndMutationsAsTheServerHoldsThem(MonitorMethod method) {
