@@ -68,7 +68,10 @@ final class PolicyEvents {
 
     /**
      * The last relabel series by where the pod runs: the even relabels are of pods on the zone's node
-     * (their NetworkPolicy port groups change too), the odd ones of pods on another node. Queue-to-done
+     * (their NetworkPolicy port group changes too; and their namespaces, like every namespace of the
+     * zone's node, are {@code tier0}, whose pods every ANP's egress rule 5 selects by role: 141
+     * address sets change, against 41 for the odd ones, of pods on another node in {@code tier3}
+     * namespaces). Queue-to-done
      * p50 / p90 / p99 and the median NB transaction of each half, when each relabel had one reconcile.
      */
     String relabelsByNode(Cost series) {

@@ -243,7 +243,9 @@ final class OwnWrites {
         }
         int size = was.size();
         int changed = 0;
-        Set<?> diff = toggled instanceof Set<?> t ? t : null;
+        // a set of at most one element (an optional column) gets its new value as its diff, not what
+        // toggled; such a set cannot hide a swap either, so its size tells enough
+        Set<?> diff = toggled instanceof Set<?> t && (was.size() > 1 || is.size() > 1) ? t : null;
         for (int i = 0; i < mutations.size(); i++) {
             for (Object e : (Set<?>) mutations.get(i).value()) {
                 if (namedLater(mutations, i, e)) {
