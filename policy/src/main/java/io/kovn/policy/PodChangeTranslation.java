@@ -5,6 +5,7 @@ import io.kovn.policy.admin.AdminPolicy;
 import io.kovn.policy.admin.AdminPolicyTranslator;
 import io.kovn.policy.match.AclLogging;
 import io.kovn.policy.model.DesiredPolicyState;
+import io.kovn.policy.model.PolicyDirection;
 import io.kovn.policy.model.PolicyRows;
 import io.kovn.policy.model.PolicySnapshot;
 import io.kovn.policy.netpol.NetworkPolicyTranslator;
@@ -12,7 +13,6 @@ import io.kovn.policy.select.ClusterIndex;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -99,12 +99,8 @@ final class PodChangeTranslation {
 
     /** The rule of {@code policy} whose sets {@code key} names, or null (without making each rule's key). */
     private static AdminPolicy.Rule ruleOf(AdminPolicy policy, List<?> key) {
-        for (AdminPolicy.Rule r : policy.rules()) {
-            if (Objects.equals(r.index(), key.get(4)) && Objects.equals(r.direction(), key.get(3))
-                    && AdminPolicyTranslator.ruleSetsKey(policy, r).equals(key)) {
-                return r;
-            }
-        }
-        return null;
+        AdminPolicy.Rule r = key.get(3) instanceof PolicyDirection direction && key.get(4) instanceof Integer index
+                ? policy.rule(direction, index) : null;
+        return r != null && AdminPolicyTranslator.ruleSetsKey(policy, r).equals(key) ? r : null;
     }
 }

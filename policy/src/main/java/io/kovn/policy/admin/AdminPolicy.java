@@ -51,6 +51,20 @@ public record AdminPolicy(
         }
     }
 
+    /**
+     * The rule of that direction and index, or null: found by its position (ingress rules come
+     * first, each list in index order), not by a walk.
+     */
+    public Rule rule(PolicyDirection direction, int index) {
+        int egress = rules.isEmpty() || rules.getLast().direction() != PolicyDirection.EGRESS ? 0 : rules.getLast().index() + 1;
+        int at = direction == PolicyDirection.INGRESS ? index : rules.size() - egress + index;
+        if (index < 0 || at < 0 || at >= rules.size()) {
+            return null;
+        }
+        Rule r = rules.get(at);
+        return r.direction() == direction && r.index() == index ? r : null;
+    }
+
     /** The ACL name prefix: {@code ANP} or {@code BANP}. */
     public String aclPrefix() {
         return ownerType == OwnerType.ADMIN_NETWORK_POLICY ? "ANP" : "BANP";
