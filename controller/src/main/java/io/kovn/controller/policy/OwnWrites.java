@@ -145,8 +145,8 @@ final class OwnWrites {
      * Whether {@code now} is what {@code ops} make of {@code old}, as far as O(operation) checks tell:
      * the columns no operation names are unchanged, an updated column holds the value written, a
      * set column's inserts and deletes leave each element they name as the last of them says and
-     * toggled exactly the elements that follows, by the server's diff ({@code diffs}, the change's
-     * {@link RowChange.Updated#columnDiffs()}), or, without one, give the set the size that follows. A
+     * change no other element: checked against the server's diff ({@code diffs}, the change's
+     * {@link RowChange.Updated#columnDiffs()}) or, without one, by the size they give the set. A
      * column both updated and mutated, one naming rows the transaction inserts, maps and arithmetic
      * are taken as written.
      */
