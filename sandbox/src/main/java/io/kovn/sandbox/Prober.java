@@ -41,6 +41,20 @@ public final class Prober {
     }
 
     /**
+     * The peer's answer from the probe's output: the text after {@code allowed} on its verdict line.
+     * Other lines (a warning {@code ip netns exec} prints on stderr, which is merged in) are skipped.
+     */
+    static String answer(String out) {
+        String answer = "";
+        for (String line : out.split("\n")) {
+            if (line.startsWith("allowed ")) {
+                answer = line.substring(8).trim();
+            }
+        }
+        return answer;
+    }
+
+    /**
      * @param netns the source's network namespace name
      * @param protocol tcp, udp or icmp
      */
@@ -65,7 +79,7 @@ public final class Prober {
                 return new Result(rc == 0 ? Verdict.ALLOWED : Verdict.DENIED, null);
             }
             return switch (rc) {
-                case 0 -> new Result(Verdict.ALLOWED, out.startsWith("allowed ") ? out.substring(8) : "");
+                case 0 -> new Result(Verdict.ALLOWED, answer(out));
                 case 1 -> new Result(Verdict.DENIED, null);
                 case 2 -> new Result(Verdict.REFUSED, null);
                 default -> throw new IOException("probe failed (" + rc + "): " + out);

@@ -103,6 +103,13 @@ class TrustZonesE2ETest {
                 assertThat(remoteChassisPeers(n)).as("remote chassis in the SB of " + n.name()).isEqualTo(expected);
             }
         });
+        // The SB and the tunnels agree; ovn-controller may still be installing the flows they imply, so
+        // the packets get as long again: a pair that disagrees is probed again until then.
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(500))
+                .untilAsserted(() -> assertThat(connectivityMismatches(sharing)).as("pod connectivity across nodes").isEmpty());
+    }
+
+    private static List<String> connectivityMismatches(Set<String> sharing) throws Exception {
         try (ExecutorService pool = Executors.newFixedThreadPool(8)) {
             List<Future<String>> mismatches = new ArrayList<>();
             for (String a : NODES) {
@@ -117,7 +124,7 @@ class TrustZonesE2ETest {
             }
             List<String> wrong = new ArrayList<>();
             for (Future<String> f : mismatches) if (f.get() != null) wrong.add(f.get());
-            assertThat(wrong).as("pod connectivity across nodes").isEmpty();
+            return wrong;
         }
     }
 

@@ -81,6 +81,16 @@ public record Reachability(String protocolPort, List<String> pods, Map<String, B
             }
             sb.append('\n');
         }
+        // an A is also a connection answered by another listener than the pod's, or by none in time
+        for (String from : pods) {
+            for (String to : pods) {
+                String pair = key(from, to);
+                if (!from.equals(to) && !agrees(pair, expected.get(pair))) {
+                    sb.append(from).append(" -> ").append(to).append(": ")
+                            .append(observed.get(pair) == null ? "not probed" : observed.get(pair)).append('\n');
+                }
+            }
+        }
         return sb.toString();
     }
 

@@ -55,6 +55,9 @@ class ReachabilityTest {
                 "     x/a x/b y/a",
                 "x/a  -   .   A",
                 "x/b  D   -   x",
-                "y/a  .   ?   -");
+                "y/a  .   ?   -",
+                "x/a -> y/a: allowed (a)",
+                "x/b -> x/a: denied (timeout)",
+                "y/a -> x/b: not probed");
     }
 }
