@@ -26,17 +26,16 @@ import java.util.Set;
  * <p>A transaction changes each of its rows once, and ovsdb-server reports that in one update: a
  * second change of the same row (or a second insert of the same id) in the window is someone
  * else's, and so is a change that is not what the transaction's operations make of the old row
- * (someone else's commit reported in the same update: other columns changed, or a set column of
- * another size or holding other elements than the mutation gives).
+ * (someone else's commit reported in the same update: other columns changed, or a set column whose
+ * server diff toggles other elements than the mutation names).
  *
  * <p>A row deleted because the transaction dropped its last reference (an ACL leaving its port
  * group) is named by no operation: the deletion of a row the transaction's diff covered and does
  * not want counts as its own, whoever made it (there is nothing to repair).
  *
- * <p>One case stays unseen: someone else's commit reported in the same update as the transaction's,
- * that swaps elements of a set column the transaction also mutates (as many taken out as put in,
- * none of them the transaction's). A full diff (a restart, a cache resync,
- * {@code PolicyController.resync()}) repairs it.
+ * <p>Without the server's column diffs (a plain {@code monitor}) one case stays unseen: someone
+ * else's commit in the same update that swaps elements of a set the transaction mutates, keeping its
+ * size. A full diff (a restart, a cache resync, {@code PolicyController.resync()}) repairs it.
  *
  * <p>{@link #covers} runs on the NB monitor's thread only.
  */

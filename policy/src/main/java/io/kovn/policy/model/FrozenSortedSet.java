@@ -190,13 +190,14 @@ public final class FrozenSortedSet extends AbstractSet<String> implements Sorted
         }
         IpFamily only = singleFamily(split);
         if (only != null || elements.length == 0) {
-            IpFamily family = only != null ? only : come.isEmpty() ? null : IpFamily.of(come.iterator().next());
+            // an empty set only changes by gaining elements: they say the family
+            IpFamily family = only != null ? only : IpFamily.of(come.iterator().next());
             for (String c : come) {
                 if (IpFamily.of(c) != family) {
                     return null; // the patch mixes families in: scanned on first ask
                 }
             }
-            return family == null ? split : singleFamilySplit(patched, family);
+            return singleFamilySplit(patched, family);
         }
         java.util.Map<IpFamily, FrozenSortedSet> next = new java.util.EnumMap<>(IpFamily.class);
         for (IpFamily family : IpFamily.values()) {
