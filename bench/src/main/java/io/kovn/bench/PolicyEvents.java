@@ -65,6 +65,8 @@ final class PolicyEvents {
     final List<io.kovn.controller.policy.PolicyReconciler.Phases> phases = new java.util.ArrayList<>();
     /** The policy controller's NB write operations in the last relabel series: of pods on the zone's node, on another. */
     private final long[] writeOps = new long[2];
+    /** The NB server's CPU (ns) over each relabel of the last series, until the controller was idle again. */
+    private final List<Long> serverCpu = new java.util.ArrayList<>();
 
     /**
      * The last relabel series by where the pod runs: the even relabels are of pods on the zone's node
@@ -72,7 +74,9 @@ final class PolicyEvents {
      * zone's node, are {@code tier0}, whose pods every ANP's egress rule 5 selects by role: 141
      * address sets change, against 41 for the odd ones, of pods on another node in {@code tier3}
      * namespaces). Queue-to-done
-     * p50 / p90 / p99 and the median NB transaction of each half, when each relabel had one reconcile.
+     * p50 / p90 / p99, the median NB transaction, and the NB server's CPU per relabel (its work for
+     * the transaction and for sending the update to each monitor) of each half, when each relabel
+     * had one reconcile.
      */
     String relabelsByNode(Cost series) {
         long[] all = series.queueToDoneNs();
@@ -87,10 +91,13 @@ final class PolicyEvents {
                     .mapToLong(i -> phases.get(i).transact()).toArray();
             long[] translate = java.util.stream.IntStream.range(0, phases.size()).filter(i -> i % 2 == p)
                     .mapToLong(i -> phases.get(i).translate()).toArray();
+            long[] server = java.util.stream.IntStream.range(0, serverCpu.size()).filter(i -> i % 2 == p)
+                    .mapToLong(serverCpu::get).toArray();
             out.append(parity == 0 ? "on the zone's node: " : "; on another node: ").append(String.format(
-                    "%.1f / %.1f / %.1f ms (translate %.2f, NB transaction %.2f ms; %.1f write ops)", BenchStats.pct(half, 50) / 1e6,
+                    "%.1f / %.1f / %.1f ms (translate %.2f, NB transaction %.2f ms, NB server CPU p50 / p90 %.2f / %.2f ms;"
+                            + " %.1f write ops)", BenchStats.pct(half, 50) / 1e6,
                     BenchStats.pct(half, 90) / 1e6, BenchStats.pct(half, 99) / 1e6, median(translate), median(transact),
-                    writeOps[p] / (double) half.length));
+                    BenchStats.pct(server, 50) / 1e6, BenchStats.pct(server, 90) / 1e6, writeOps[p] / (double) half.length));
         }
         return out.toString();
     }
@@ -145,6 +152,7 @@ final class PolicyEvents {
         // to line up JIT logs (-XX:+PrintCompilation) and recordings with the series
         System.err.printf("[bench] %s: from JVM uptime %d ms%n", name, java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime());
         phases.clear();
+        serverCpu.clear();
         Mark mark = new Mark();
         long[] e2e = new long[count];
         for (int i = 0; i < count; i++) {
@@ -160,11 +168,13 @@ final class PolicyEvents {
                     + "\"}}}";
             long v = observer.version();
             long ops0 = policies.northbound().counters().snapshot().writeOperations();
+            long server0 = RawBaseline.processCpu(nbPid);
             long s = System.nanoTime();
             client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
                     .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
             e2e[i] = observer.awaitUpdateAfter(v, 30_000) - s;
             BenchStats.waitQuiet(policies::idle, 20, 30_000);
+            serverCpu.add(RawBaseline.processCpu(nbPid) - server0);
             phases.add(policies.reconciler().lastPhases());
             writeOps[i % 2] += policies.northbound().counters().snapshot().writeOperations() - ops0;
         }
