@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.kovn.policy.IncrementalTranslator;
 import io.kovn.policy.PolicyTranslator;
 import io.kovn.policy.model.DesiredPolicyState;
+import io.kovn.policy.model.IpFamily;
 import io.kovn.policy.model.PolicySnapshot;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -21,9 +22,11 @@ import java.util.Set;
  * reported apart from the median of the others ({@code --full N} of them in all, default 5).
  * {@code --incremental-first} runs the incremental translator's first translation (which builds
  * its index and memo, and computes the policies on every core) before them instead, on the cold
- * JIT, as a controller's first reconcile does.
+ * JIT, as a controller's first reconcile does. {@code --dual-stack} gives every pod an IPv6 address
+ * next to its IPv4 one (a.b.c.d becomes {@code fd00:a:b::c:d}, in hex) and translates
+ * for both families: every address set then has a v4 and a v6 row, patched apart on a relabel.
  *
- * <pre>scripts/bench.sh IncrementalTranslateBench [--scale full|small] [--relabels N] [--full N] [--incremental-first]</pre>
+ * <pre>scripts/bench.sh IncrementalTranslateBench [--scale full|small] [--relabels N] [--full N] [--incremental-first] [--dual-stack]</pre>
  */
 public final class IncrementalTranslateBench {
     private IncrementalTranslateBench() {
@@ -34,7 +37,9 @@ public final class IncrementalTranslateBench {
         int relabels = 40;
         int fulls = 5;
         boolean incrementalFirst = java.util.Arrays.asList(args).contains("--incremental-first");
-        args = java.util.Arrays.stream(args).filter(a -> !a.equals("--incremental-first")).toArray(String[]::new);
+        boolean dualStack = java.util.Arrays.asList(args).contains("--dual-stack");
+        args = java.util.Arrays.stream(args).filter(a -> !a.equals("--incremental-first") && !a.equals("--dual-stack"))
+                .toArray(String[]::new);
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--scale" -> scale = PolicyBenchCluster.Scale.valueOf(args[i + 1].toUpperCase(java.util.Locale.ROOT));
@@ -45,29 +50,30 @@ public final class IncrementalTranslateBench {
         }
         PolicyBenchCluster cluster = PolicyBenchCluster.of(scale);
         PolicySnapshot base = cluster.snapshot();
+        Set<IpFamily> families = dualStack ? Set.of(IpFamily.V4, IpFamily.V6) : Set.of(IpFamily.V4);
         Set<String> local = new HashSet<>();
         for (Pod p : cluster.localPods()) {
             local.add(PolicySnapshot.portName(p.getMetadata().getNamespace(), p.getMetadata().getName()));
         }
-        List<Pod> pods = new ArrayList<>(base.pods());
+        List<Pod> pods = new ArrayList<>(dualStack ? base.pods().stream().map(IncrementalTranslateBench::withIpv6).toList() : base.pods());
         IncrementalTranslator incremental = new IncrementalTranslator();
         long[] full = new long[fulls];
         DesiredPolicyState state = null;
         long first = -1;
         if (incrementalFirst) {
             long t = System.nanoTime();
-            state = incremental.translate(snapshot(base, pods, local, null));
+            state = incremental.translate(snapshot(base, pods, local, null, families));
             first = System.nanoTime() - t;
         }
         for (int i = 0; i < full.length; i++) {
             long t = System.nanoTime();
-            state = PolicyTranslator.translate(snapshot(base, pods, local, state));
+            state = PolicyTranslator.translate(snapshot(base, pods, local, state, families));
             full[i] = System.nanoTime() - t;
         }
         long t;
         if (!incrementalFirst) {
             t = System.nanoTime();
-            incremental.translate(snapshot(base, pods, local, state));
+            incremental.translate(snapshot(base, pods, local, state, families));
             first = System.nanoTime() - t;
         }
         long[] inc = new long[relabels];
@@ -82,7 +88,7 @@ public final class IncrementalTranslateBench {
             pods.set(k, new PodBuilder(pod).editMetadata()
                     .addToLabels("app", "a" + (Integer.parseInt(app.substring(1)) + 1) % 5)
                     .addToLabels("role", "r" + (1 - Integer.parseInt(role.substring(1)))).endMetadata().build());
-            PolicySnapshot s = snapshot(base, pods, local, state);
+            PolicySnapshot s = snapshot(base, pods, local, state, families);
             t = System.nanoTime();
             DesiredPolicyState out = incremental.translate(s);
             inc[i] = System.nanoTime() - t;
@@ -100,8 +106,9 @@ public final class IncrementalTranslateBench {
         full = Arrays.copyOfRange(full, 1, full.length);
         Arrays.sort(full);
         Arrays.sort(inc);
-        System.out.printf("IncrementalTranslateBench --scale %s: %d pods, %d local%n", scale.name().toLowerCase(java.util.Locale.ROOT),
-                pods.size(), local.size());
+        System.out.printf("IncrementalTranslateBench --scale %s: %d pods, %d local, %s; %d address set rows%n",
+                scale.name().toLowerCase(java.util.Locale.ROOT), pods.size(), local.size(), dualStack ? "dual stack" : "IPv4",
+                state.addressSets().size());
         System.out.printf("full translation: the first (%s) %.1f ms; median of the next %d: %.1f ms%n",
                 incrementalFirst ? "after the incremental first" : "cold JIT", cold / 1e6, full.length, full[full.length / 2] / 1e6);
         System.out.printf("incremental, first (builds index and memo%s): %.1f ms%n", incrementalFirst ? "; cold JIT" : "", first / 1e6);
@@ -129,8 +136,17 @@ public final class IncrementalTranslateBench {
         return n;
     }
 
-    private static PolicySnapshot snapshot(PolicySnapshot base, List<Pod> pods, Set<String> local, DesiredPolicyState previous) {
-        return PolicySnapshot.builder(base.zone()).namespaces(base.namespaces()).pods(pods).nodes(base.nodes())
+    /** The pod with an IPv6 address after its IPv4 one in {@code status.podIPs}. */
+    private static Pod withIpv6(Pod pod) {
+        String[] octets = pod.getStatus().getPodIP().split("\\.");
+        String v6 = "fd00:" + Integer.toHexString(Integer.parseInt(octets[0])) + ":" + Integer.toHexString(Integer.parseInt(octets[1]))
+                + "::" + Integer.toHexString(Integer.parseInt(octets[2])) + ":" + Integer.toHexString(Integer.parseInt(octets[3]));
+        return new PodBuilder(pod).editStatus().addNewPodIP().withIp(v6).endPodIP().endStatus().build();
+    }
+
+    private static PolicySnapshot snapshot(PolicySnapshot base, List<Pod> pods, Set<String> local, DesiredPolicyState previous,
+                                           Set<IpFamily> families) {
+        return PolicySnapshot.builder(base.zone()).ipFamilies(families).namespaces(base.namespaces()).pods(pods).nodes(base.nodes())
                 .networkPolicies(base.networkPolicies()).adminNetworkPolicies(base.adminNetworkPolicies())
                 .baselineAdminNetworkPolicies(base.baselineAdminNetworkPolicies()).localPorts(local)
                 .previousPriorities(previous == null ? null : previous.priorities()).build();
