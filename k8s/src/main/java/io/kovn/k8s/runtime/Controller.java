@@ -41,6 +41,8 @@ public final class Controller<K> implements AutoCloseable {
     private final List<Source<?, K>> sources;
     private final WorkQueue<K> queue;
     private final List<Thread> threads = new ArrayList<>();
+    /** Set once a worker has seen the informers synced: before, queued keys are never taken. */
+    private volatile boolean synced;
     private final Duration shutdownGrace;
     private final RecentNanos queueToDone = new RecentNanos(RECENT);
 
@@ -134,6 +136,7 @@ public final class Controller<K> implements AutoCloseable {
                     return;
                 }
             }
+            synced = true;
             while (true) {
                 var next = queue.takeQueued();
                 if (next.isEmpty()) {
@@ -193,7 +196,8 @@ public final class Controller<K> implements AutoCloseable {
         sources.forEach(Source::unregister);
         queue.shutdown();
         try {
-            if (!queue.awaitIdle(shutdownGrace)) {
+            // closed before its informers synced (a start that failed): no worker takes the queued keys
+            if (synced && !queue.awaitIdle(shutdownGrace)) {
                 LOG.warn("{}: reconciles still running after {}; interrupting", name, shutdownGrace);
             }
             threads.forEach(Thread::interrupt);

@@ -45,6 +45,25 @@ class ControllerInformerTest {
     }
 
     @Test
+    void aControllerClosedBeforeItsInformersSyncedStopsAtOnceAndReconcilesNothing() {
+        // the informers are never started: they never sync (a start that failed, e.g. a CRD missing)
+        List<String> reconciled = new CopyOnWriteArrayList<>();
+        var controller = Controller.<String>builder("unsynced", key -> {
+            reconciled.add(key);
+            return ReconcileResult.done();
+        }).watch(pods, pod -> List.of("all")).build();
+        controller.start();
+        controller.enqueue("all");
+
+        long t0 = System.nanoTime();
+        controller.close();
+
+        assertThat(Duration.ofNanos(System.nanoTime() - t0)).as("no wait for keys no worker will take")
+                .isLessThan(Duration.ofSeconds(5));
+        assertThat(reconciled).isEmpty();
+    }
+
+    @Test
     void podsAreReconciledOnTheirOwnChangesAndOnChangesOfTheirNode() throws Exception {
         node("n1");
         node("n2");
