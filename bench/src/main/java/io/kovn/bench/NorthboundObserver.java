@@ -54,6 +54,8 @@ final class NorthboundObserver implements Bystander {
     private List<Arrival> arrivals; // null unless recording
     private long changedSets;
     private long changedGroups;
+    /** The address set and port group changes of the last update that had any. */
+    private List<RowChange> lastPolicyChanges = List.of();
 
     private NorthboundObserver(OvsdbClient client, MonitorCache cache) {
         this.client = client;
@@ -76,7 +78,11 @@ final class NorthboundObserver implements Bystander {
     private synchronized void onUpdate(CacheUpdate update) {
         long now = System.nanoTime();
         boolean counted = false;
+        List<RowChange> policyChanges = new ArrayList<>();
         for (RowChange c : update.changes()) {
+            if (c.table().equals(ADDRESS_SET) || c.table().equals(PORT_GROUP)) {
+                policyChanges.add(c);
+            }
             switch (c.table()) {
                 case ADDRESS_SET -> changedSets++;
                 case PORT_GROUP -> changedGroups++;
@@ -86,6 +92,9 @@ final class NorthboundObserver implements Bystander {
         }
         // the ACL and meter tables are monitored for convergence only: an update of theirs alone is no event
         version += counted ? 1 : 0;
+        if (!policyChanges.isEmpty()) {
+            lastPolicyChanges = policyChanges;
+        }
         updates++;
         lastArrival = now;
         if (arrivals != null) {
@@ -135,6 +144,11 @@ final class NorthboundObserver implements Bystander {
     /** How many updates of address sets, port groups or switch ports arrived so far. */
     synchronized long version() {
         return version;
+    }
+
+    /** The address set and port group changes of the last update that changed any (one transaction's). */
+    synchronized List<RowChange> lastPolicyChanges() {
+        return lastPolicyChanges;
     }
 
     /** Address set and port group rows changed (inserted, updated, deleted) so far. */

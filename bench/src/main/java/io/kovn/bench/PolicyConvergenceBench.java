@@ -142,6 +142,8 @@ public final class PolicyConvergenceBench {
                 report.relabel = events.relabel(warmup > 0 ? "pod relabel, the next " + relabels : "pod relabel", relabels);
                 report.relabelPhases = events.relabelPhases();
                 report.relabelsByNode = events.relabelsByNode(report.relabel);
+                report.rawRelabel = RawRelabels.replay(policies.northbound().cache(), ObjectId.DEFAULT_CONTROLLER,
+                        events.zoneNodeRelabel(), relabels);
                 report.churn = events.churn(churn);
                 policies.close();
 
@@ -264,6 +266,8 @@ public final class PolicyConvergenceBench {
         PolicyEvents.Cost relabel;
         String relabelPhases;
         String relabelsByNode;
+        /** The last relabel on the zone's node, its NB writes replayed raw. */
+        RawRelabels.Floor rawRelabel;
         List<PolicyEvents.Cost> churn;
         double restartMs;
         TrafficCounters.Snapshot restart;
@@ -329,6 +333,12 @@ public final class PolicyConvergenceBench {
             event(relabel, "<= 20 ms", apiMode);
             System.out.printf("| pod relabel: reconcile phases (median) | %s | |%n", relabelPhases);
             System.out.printf("| pod relabel: queued → NB written p50 / p90 / p99 by the pod's node | %s | |%n", relabelsByNode);
+            System.out.printf("| pod relabel on the zone's node, its NB writes replayed raw (the last one's %d operations, undone and"
+                    + " redone %d times in a copy of the NB, the same monitors): round trip p50 / p90 / p99; NB server CPU p50 / p90"
+                    + " | %.1f / %.1f / %.1f ms; %.2f / %.2f ms | |%n", rawRelabel.operations(), rawRelabel.roundTripNs().length,
+                    BenchStats.pct(rawRelabel.roundTripNs(), 50) / 1e6, BenchStats.pct(rawRelabel.roundTripNs(), 90) / 1e6,
+                    BenchStats.pct(rawRelabel.roundTripNs(), 99) / 1e6, BenchStats.pct(rawRelabel.serverCpuNs(), 50) / 1e6,
+                    BenchStats.pct(rawRelabel.serverCpuNs(), 90) / 1e6);
             churn.forEach(c -> event(c, "", apiMode));
             System.out.printf("| restart with nothing changed | %,.0f ms, %d transactions, %d writes | 0 writes |%n", restartMs,
                     restart.transactions(), restart.writeOperations());

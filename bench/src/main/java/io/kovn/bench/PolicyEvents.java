@@ -65,6 +65,8 @@ final class PolicyEvents {
     final List<io.kovn.controller.policy.PolicyReconciler.Phases> phases = new java.util.ArrayList<>();
     /** The policy controller's NB write operations in the last relabel series: of pods on the zone's node, on another. */
     private final long[] writeOps = new long[2];
+    /** The address set and port group changes of the last relabel of a pod on the zone's node, as the observer saw them. */
+    private List<io.kovn.ovsdb.cache.RowChange> zoneNodeRelabel = List.of();
     /** The NB server's CPU (ns) over each relabel of the last series, until the controller was idle again. */
     private final List<Long> serverCpu = new java.util.ArrayList<>();
 
@@ -98,8 +100,23 @@ final class PolicyEvents {
                             + " %.1f write ops)", BenchStats.pct(half, 50) / 1e6,
                     BenchStats.pct(half, 90) / 1e6, BenchStats.pct(half, 99) / 1e6, median(translate), median(transact),
                     BenchStats.pct(server, 50) / 1e6, BenchStats.pct(server, 90) / 1e6, writeOps[p] / (double) half.length));
+            if (parity == 0 && server.length == half.length) {
+                // is a slow one the server's own work, or waiting for a core?
+                out.append(" (the 5 slowest: queued → written / translate / NB transaction / NB server CPU: ");
+                out.append(java.util.stream.IntStream.range(0, half.length).boxed()
+                        .sorted(java.util.Comparator.comparingLong((Integer i) -> half[i]).reversed()).limit(5)
+                        .map(i -> String.format("%.1f/%.1f/%.1f/%.1f", half[i] / 1e6, translate[i] / 1e6, transact[i] / 1e6,
+                                server[i] / 1e6))
+                        .collect(java.util.stream.Collectors.joining(", ")));
+                out.append(" ms)");
+            }
         }
         return out.toString();
+    }
+
+    /** What the last relabel of a pod on the zone's node changed in the NB (one transaction's rows). */
+    List<io.kovn.ovsdb.cache.RowChange> zoneNodeRelabel() {
+        return zoneNodeRelabel;
     }
 
     /** Median of each phase of the relabel reconciles, in ms. */
@@ -175,6 +192,9 @@ final class PolicyEvents {
             e2e[i] = observer.awaitUpdateAfter(v, 30_000) - s;
             BenchStats.waitQuiet(policies::idle, 20, 30_000);
             serverCpu.add(RawBaseline.processCpu(nbPid) - server0);
+            if (i % 2 == 0) {
+                zoneNodeRelabel = observer.lastPolicyChanges();
+            }
             phases.add(policies.reconciler().lastPhases());
             writeOps[i % 2] += policies.northbound().counters().snapshot().writeOperations() - ops0;
         }

@@ -61,6 +61,44 @@ final class RawBaseline {
     }
 
     private static Load load(MonitorCache converged, String controller, Bystander.Mode bystander, Bystander.Watch watch) throws Exception {
+        NorthboundObserver.PolicyRows target = NorthboundObserver.PolicyRows.of(converged);
+        return fresh(converged, controller, (fresh, c, request, operations) -> {
+            try (Bystander watcher = bystander == null ? null : Bystander.connect(bystander, watch, fresh.nb().unixEndpoint())) {
+                long pid = fresh.nb().pid().orElseThrow();
+                long s0 = processCpu(pid);
+                long t0 = System.nanoTime();
+                long wall = send(fresh.nb().socket(), request);
+                if (watcher != null) {
+                    wall = Math.max(wall, watcher.await(target, 300_000) - t0);
+                }
+                long server = processCpu(pid) - s0;
+                return new Load(wall, server, operations, request.length, rowCounts(c), memberships(c));
+            }
+        });
+    }
+
+    /** Work on a fresh NB that holds a copy of a converged zone's policy rows. */
+    interface OnCopy<T> {
+        T run(OvnDatabases fresh) throws Exception;
+    }
+
+    /**
+     * Starts a fresh NB, copies the converged policy rows into it (untimed: the same raw load) and
+     * runs {@code task} on it; its switch ports have the converged ones' names, its rows their names.
+     */
+    static <T> T withCopy(MonitorCache converged, String controller, OnCopy<T> task) throws Exception {
+        return fresh(converged, controller, (fresh, c, request, operations) -> {
+            RawTransact.send(fresh.nb().socket(), request);
+            return task.run(fresh);
+        });
+    }
+
+    private interface OnFresh<T> {
+        T run(OvnDatabases fresh, OvsdbClient client, byte[] request, int operations) throws Exception;
+    }
+
+    /** A fresh NB with the zone's switch and its ports, and the raw request that loads the policy rows into it. */
+    private static <T> T fresh(MonitorCache converged, String controller, OnFresh<T> task) throws Exception {
         Owner policies = NorthboundRows.owner(controller);
         Owner meter = NorthboundRows.meterOwner(controller);
         List<Row> acls = converged.table("ACL").select(policies::owns);
@@ -96,19 +134,7 @@ final class RawBaseline {
             groups.forEach(g -> ops.add(insert("Port_Group", g, refs, null)));
             byte[] request = Json.bytes(Json.object().put("method", "transact").put("id", 1)
                     .set("params", OperationCodec.transactParams(NB, ops)));
-
-            NorthboundObserver.PolicyRows target = NorthboundObserver.PolicyRows.of(converged);
-            try (Bystander watcher = bystander == null ? null : Bystander.connect(bystander, watch, fresh.nb().unixEndpoint())) {
-                long pid = fresh.nb().pid().orElseThrow();
-                long s0 = processCpu(pid);
-                long t0 = System.nanoTime();
-                long wall = send(fresh.nb().socket(), request);
-                if (watcher != null) {
-                    wall = Math.max(wall, watcher.await(target, 300_000) - t0);
-                }
-                long server = processCpu(pid) - s0;
-                return new Load(wall, server, ops.size(), request.length, rowCounts(c), memberships(c));
-            }
+            return task.run(fresh, c, request, ops.size());
         }
     }
 

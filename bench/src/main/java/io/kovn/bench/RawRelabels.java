@@ -1,0 +1,172 @@
+package io.kovn.bench;
+
+import io.kovn.controller.policy.PolicyNorthbound;
+import io.kovn.ovsdb.cache.MonitorCache;
+import io.kovn.ovsdb.cache.RowChange;
+import io.kovn.ovsdb.client.OvsdbClient;
+import io.kovn.ovsdb.data.Row;
+import io.kovn.ovsdb.data.Uuid;
+import io.kovn.ovsdb.ops.Mutation;
+import io.kovn.ovsdb.ops.Operation;
+import io.kovn.ovsdb.ops.Ops;
+import io.kovn.runtime.testing.OvnDatabases;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The NB server's floor for a relabel: the address set and port group writes of one of kovn's
+ * relabels (as a bystander's monitor saw them), replayed into a fresh NB holding a copy of the
+ * zone's policy rows, undone and redone one transaction at a time. The writing client monitors the
+ * NB with the policy controller's request, as the controller does (the server sends it each change
+ * before the reply), and an observer watches with the same request, as in the relabel series. So
+ * a round trip is what the server and a client that does nothing else need for the same
+ * operations: the least any controller's queue-to-done could be for that relabel, in the same run.
+ */
+final class RawRelabels {
+    private static final String NB = "OVN_Northbound";
+    private static final String SWITCH_PORT = "Logical_Switch_Port";
+
+    /** Each replayed transaction's round trip and the NB server's CPU until 20 ms after it. */
+    record Floor(long[] roundTripNs, long[] serverCpuNs, int operations) {
+    }
+
+    /** One row's change: elements of one set column that joined and that left. */
+    private record Toggle(String table, String row, String column, Set<Object> joined, Set<Object> left) {
+    }
+
+    private RawRelabels() {}
+
+    /**
+     * Replays {@code relabel} (changes of one transaction, address sets and port groups) {@code count}
+     * times, alternately undone and redone, into a copy of the {@code converged} zone.
+     */
+    static Floor replay(MonitorCache converged, String controller, List<RowChange> relabel, int count) throws Exception {
+        if (relabel.isEmpty()) {
+            throw new IllegalStateException("no relabel to replay");
+        }
+        Map<Uuid, String> portNames = new HashMap<>();
+        converged.table(SWITCH_PORT).rows().forEach(r -> portNames.put(r.uuid(), (String) r.get("name")));
+        List<Toggle> toggles = new ArrayList<>();
+        for (RowChange change : relabel) {
+            if (!(change instanceof RowChange.Updated u)) {
+                throw new IllegalStateException("a relabel inserts or deletes no policy row: " + change);
+            }
+            for (String column : changedColumns(u)) {
+                toggles.add(toggle(u, column, portNames));
+            }
+        }
+        return RawBaseline.withCopy(converged, controller, fresh -> run(fresh, toggles, count));
+    }
+
+    private static Floor run(OvnDatabases fresh, List<Toggle> toggles, int count) throws Exception {
+        String endpoint = fresh.nb().unixEndpoint();
+        try (OvsdbClient c = OvsdbClient.builder().endpoint(endpoint).timeout(Duration.ofMinutes(2)).connect();
+             MonitorCache own = MonitorCache.start(c, NB, PolicyNorthbound.MONITORED);
+             NorthboundObserver observer = NorthboundObserver.connect(endpoint)) {
+            own.synced().get(2, TimeUnit.MINUTES);
+            List<Operation> undo = new ArrayList<>();
+            List<Operation> redo = new ArrayList<>();
+            for (Toggle t : toggles) {
+                Uuid row = own.table(t.table()).byName(t.row()).stream().findFirst().map(Row::uuid)
+                        .orElseThrow(() -> new IllegalStateException("the copy has no " + t.table() + " " + t.row()));
+                Set<Object> joined = fresh(own, t.joined());
+                Set<Object> left = fresh(own, t.left());
+                redo.add(Ops.mutate(t.table(), row, mutations(t.column(), joined, left)));
+                undo.add(Ops.mutate(t.table(), row, mutations(t.column(), left, joined)));
+            }
+            long pid = fresh.nb().pid().orElseThrow();
+            long[] trips = new long[count];
+            long[] cpu = new long[count];
+            System.gc(); // the copy's garbage is collected here, not in a pause during the series
+            for (int i = 0; i < count; i++) {
+                long cpu0 = RawBaseline.processCpu(pid);
+                long t0 = System.nanoTime();
+                c.transact(NB, i % 2 == 0 ? undo : redo);
+                trips[i] = System.nanoTime() - t0;
+                Thread.sleep(20); // as the series waits for 20 quiet ms after each relabel
+                cpu[i] = RawBaseline.processCpu(pid) - cpu0;
+                if (i < 2) {
+                    check(own, toggles, i % 2 == 0);
+                }
+            }
+            return new Floor(trips, cpu, undo.size());
+        }
+    }
+
+    /** Fails unless the copy holds the relabel undone (or redone): a replay that changed nothing would time nothing. */
+    private static void check(MonitorCache own, List<Toggle> toggles, boolean undone) {
+        for (Toggle t : toggles) {
+            Set<?> now = (Set<?>) own.table(t.table()).byName(t.row()).getFirst().get(t.column());
+            Set<Object> in = fresh(own, undone ? t.left() : t.joined());
+            Set<Object> out = fresh(own, undone ? t.joined() : t.left());
+            if (!now.containsAll(in) || out.stream().anyMatch(now::contains)) {
+                throw new IllegalStateException("the replay did not " + (undone ? "undo" : "redo") + " " + t);
+            }
+        }
+    }
+
+    private static Mutation[] mutations(String column, Set<Object> insert, Set<Object> delete) {
+        List<Mutation> out = new ArrayList<>(2);
+        if (!insert.isEmpty()) {
+            out.add(Mutation.insert(column, insert));
+        }
+        if (!delete.isEmpty()) {
+            out.add(Mutation.delete(column, delete));
+        }
+        return out.toArray(Mutation[]::new);
+    }
+
+    /** The columns an update changed: the server's diff when it sent one, else every column that differs. */
+    private static Set<String> changedColumns(RowChange.Updated u) {
+        if (u.columnDiffs() != null) {
+            return u.columnDiffs().keySet();
+        }
+        Set<String> out = new HashSet<>();
+        u.row().columns().forEach((k, v) -> {
+            if (!v.equals(u.old().get(k))) {
+                out.add(k);
+            }
+        });
+        return out;
+    }
+
+    private static Toggle toggle(RowChange.Updated u, String column, Map<Uuid, String> portNames) {
+        if (!(u.old().get(column) instanceof Set<?> before) || !(u.row().get(column) instanceof Set<?> after)) {
+            throw new IllegalStateException("a relabel changes set columns only: " + u.table() + " " + column);
+        }
+        Set<Object> joined = new HashSet<>();
+        Set<Object> left = new HashSet<>();
+        Set<?> changed = u.columnDiffs() != null && u.columnDiffs().get(column) instanceof Set<?> diff ? diff : symmetric(before, after);
+        for (Object e : changed) {
+            Object named = e instanceof Uuid port ? new PortName(portNames.get(port)) : e;
+            (after.contains(e) ? joined : left).add(named);
+        }
+        return new Toggle(u.table(), (String) u.row().get("name"), column, joined, left);
+    }
+
+    private static Set<Object> symmetric(Set<?> a, Set<?> b) {
+        Set<Object> out = new HashSet<>();
+        a.stream().filter(e -> !b.contains(e)).forEach(out::add);
+        b.stream().filter(e -> !a.contains(e)).forEach(out::add);
+        return out;
+    }
+
+    /** A switch port by name, resolved to the copy's uuid. */
+    private record PortName(String name) {
+    }
+
+    private static Set<Object> fresh(MonitorCache own, Set<Object> elements) {
+        Set<Object> out = new HashSet<>();
+        for (Object e : elements) {
+            out.add(e instanceof PortName p ? NorthboundObserver.port(own, p.name())
+                    .orElseThrow(() -> new IllegalStateException("the copy has no switch port " + p.name())) : e);
+        }
+        return out;
+    }
+}
