@@ -54,7 +54,7 @@ final class NorthboundObserver implements Bystander {
     private List<Arrival> arrivals; // null unless recording
     private long changedSets;
     private long changedGroups;
-    /** The address set and port group changes of the last update that had any. */
+    /** The address set, port group and ACL changes of the last update that had any. */
     private List<RowChange> lastPolicyChanges = List.of();
 
     private NorthboundObserver(OvsdbClient client, MonitorCache cache) {
@@ -80,7 +80,7 @@ final class NorthboundObserver implements Bystander {
         boolean counted = false;
         List<RowChange> policyChanges = new ArrayList<>();
         for (RowChange c : update.changes()) {
-            if (c.table().equals(ADDRESS_SET) || c.table().equals(PORT_GROUP)) {
+            if (c.table().equals(ADDRESS_SET) || c.table().equals(PORT_GROUP) || c.table().equals(ACL)) {
                 policyChanges.add(c);
             }
             switch (c.table()) {
@@ -146,7 +146,7 @@ final class NorthboundObserver implements Bystander {
         return version;
     }
 
-    /** The address set and port group changes of the last update that changed any (one transaction's). */
+    /** The address set, port group and ACL changes of the last update that changed any (one transaction's). */
     synchronized List<RowChange> lastPolicyChanges() {
         return lastPolicyChanges;
     }

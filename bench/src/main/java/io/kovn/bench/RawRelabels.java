@@ -20,8 +20,9 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The NB server's floor for a relabel: the address set and port group writes of one of kovn's
- * relabels (as a bystander's monitor saw them), replayed into a fresh NB holding a copy of the
+ * The NB server's floor for a relabel: the address set, port group and ACL writes of one of kovn's
+ * relabels (as a bystander's monitor saw them: a mutate per changed set column, an update per
+ * rewritten column, e.g. a named-port ACL's match), replayed into a fresh NB holding a copy of the
  * zone's policy rows, undone and redone one transaction at a time. The writing client monitors the
  * NB with the policy controller's request, as the controller does (the server sends it each change
  * before the reply), and an observer watches with the same request, as in the relabel series. So
@@ -40,6 +41,10 @@ final class RawRelabels {
     private record Toggle(String table, String row, String column, Set<Object> joined, Set<Object> left) {
     }
 
+    /** One row's change: a column rewritten (a row without a name is found by its {@code k8s.ovn.org/id}). */
+    private record Rewrite(String table, String id, String column, Object before, Object after) {
+    }
+
     private RawRelabels() {}
 
     /**
@@ -53,18 +58,36 @@ final class RawRelabels {
         Map<Uuid, String> portNames = new HashMap<>();
         converged.table(SWITCH_PORT).rows().forEach(r -> portNames.put(r.uuid(), (String) r.get("name")));
         List<Toggle> toggles = new ArrayList<>();
+        List<Rewrite> rewrites = new ArrayList<>();
         for (RowChange change : relabel) {
             if (!(change instanceof RowChange.Updated u)) {
                 throw new IllegalStateException("a relabel inserts or deletes no policy row: " + change);
             }
             for (String column : changedColumns(u)) {
-                toggles.add(toggle(u, column, portNames));
+                if (u.old().get(column) instanceof Set<?> && u.row().get(column) instanceof Set<?>) {
+                    toggles.add(toggle(u, column, portNames));
+                } else {
+                    rewrites.add(rewrite(u, column));
+                }
             }
         }
-        return RawBaseline.withCopy(converged, controller, fresh -> run(fresh, toggles, count));
+        return RawBaseline.withCopy(converged, controller, fresh -> run(fresh, toggles, rewrites, count));
     }
 
-    private static Floor run(OvnDatabases fresh, List<Toggle> toggles, int count) throws Exception {
+    private static Rewrite rewrite(RowChange.Updated u, String column) {
+        Object before = u.old().get(column);
+        Object after = u.row().get(column);
+        if (before instanceof Uuid || after instanceof Uuid || before instanceof Map<?, ?> || after instanceof Map<?, ?>) {
+            throw new IllegalStateException("not replayed: a rewrite of " + u.table() + " " + column);
+        }
+        String id = u.row().stringMap("external_ids").get(io.kovn.ovsdb.diff.Owner.ID);
+        if (id == null) {
+            throw new IllegalStateException("a rewritten " + u.table() + " row without an id: " + u.row().uuid());
+        }
+        return new Rewrite(u.table(), id, column, before, after);
+    }
+
+    private static Floor run(OvnDatabases fresh, List<Toggle> toggles, List<Rewrite> rewrites, int count) throws Exception {
         String endpoint = fresh.nb().unixEndpoint();
         try (OvsdbClient c = OvsdbClient.builder().endpoint(endpoint).timeout(Duration.ofMinutes(2)).connect();
              MonitorCache own = MonitorCache.start(c, NB, PolicyNorthbound.MONITORED);
@@ -80,6 +103,12 @@ final class RawRelabels {
                 redo.add(Ops.mutate(t.table(), row, mutations(t.column(), joined, left)));
                 undo.add(Ops.mutate(t.table(), row, mutations(t.column(), left, joined)));
             }
+            for (Rewrite r : rewrites) {
+                Uuid row = own.table(r.table()).byExternalId(io.kovn.ovsdb.diff.Owner.ID, r.id()).stream().findFirst()
+                        .map(Row::uuid).orElseThrow(() -> new IllegalStateException("the copy has no " + r.table() + " " + r.id()));
+                redo.add(Ops.update(r.table(), row, Map.of(r.column(), r.after())));
+                undo.add(Ops.update(r.table(), row, Map.of(r.column(), r.before())));
+            }
             long pid = fresh.nb().pid().orElseThrow();
             long[] trips = new long[count];
             long[] cpu = new long[count];
@@ -92,7 +121,7 @@ final class RawRelabels {
                 Thread.sleep(20); // as the series waits for 20 quiet ms after each relabel
                 cpu[i] = RawBaseline.processCpu(pid) - cpu0;
                 if (i < 2) {
-                    check(own, toggles, i % 2 == 0);
+                    check(own, toggles, rewrites, i % 2 == 0);
                 }
             }
             return new Floor(trips, cpu, undo.size());
@@ -100,7 +129,13 @@ final class RawRelabels {
     }
 
     /** Fails unless the copy holds the relabel undone (or redone): a replay that changed nothing would time nothing. */
-    private static void check(MonitorCache own, List<Toggle> toggles, boolean undone) {
+    private static void check(MonitorCache own, List<Toggle> toggles, List<Rewrite> rewrites, boolean undone) {
+        for (Rewrite r : rewrites) {
+            Object now = own.table(r.table()).byExternalId(io.kovn.ovsdb.diff.Owner.ID, r.id()).getFirst().get(r.column());
+            if (!java.util.Objects.equals(now, undone ? r.before() : r.after())) {
+                throw new IllegalStateException("the replay did not " + (undone ? "undo" : "redo") + " " + r);
+            }
+        }
         for (Toggle t : toggles) {
             Set<?> now = (Set<?>) own.table(t.table()).byName(t.row()).getFirst().get(t.column());
             Set<Object> in = fresh(own, undone ? t.left() : t.joined());
