@@ -47,6 +47,11 @@ final class ChildJvm {
         ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
         // options given for the measured JVM (GC flags, GC logs to a file) are not the child's
         builder.environment().remove("JDK_JAVA_OPTIONS");
+        // options of their own, to look inside them (e.g. their GC logs); %c is the child's class
+        String childOptions = System.getenv("KOVN_BENCH_CHILD_JAVA_OPTIONS");
+        if (childOptions != null) {
+            builder.environment().put("JDK_JAVA_OPTIONS", childOptions.replace("%c", main.getSimpleName()));
+        }
         Process child = builder.start();
         LIVE.add(child);
         child.onExit().thenRun(() -> LIVE.remove(child));
