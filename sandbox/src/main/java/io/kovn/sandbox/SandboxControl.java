@@ -20,10 +20,20 @@ import io.kovn.sandbox.infra.Leftovers;
 public final class SandboxControl {
     private final SandboxLayout layout;
     private final PrintStream out;
+    /** The machine's own sandbox folder and its prefix: the one folder whose prefix is known without its prefix file. */
+    private final SandboxLayout machineDefault;
+    private final String defaultPrefix;
 
     public SandboxControl(SandboxLayout layout, PrintStream out) {
+        this(layout, out, new SandboxLayout(SandboxLayout.DEFAULT_DIR), SandboxLayout.NAME_PREFIX);
+    }
+
+    /** With another folder and prefix standing for the machine's default sandbox (tests). */
+    SandboxControl(SandboxLayout layout, PrintStream out, SandboxLayout machineDefault, String defaultPrefix) {
         this.layout = layout;
         this.out = out;
+        this.machineDefault = machineDefault;
+        this.defaultPrefix = defaultPrefix;
     }
 
     /**
@@ -112,7 +122,9 @@ public final class SandboxControl {
                 h.destroyForcibly();
             }
         }
-        Leftovers.Report left = Leftovers.cleanup(prefix(), layout.dir());
+        Optional<String> prefix = prefix();
+        // no prefix known: only what the folder records is this sandbox's, not every namespace named like a sandbox's
+        Leftovers.Report left = prefix.isPresent() ? Leftovers.cleanup(prefix.get(), layout.dir()) : Leftovers.cleanupFolder(layout.dir());
         if (verbose) {
             if (d.isEmpty() && left.nothingFound()) {
                 out.println("no sandbox running");
@@ -123,12 +135,23 @@ public final class SandboxControl {
         }
     }
 
-    private String prefix() {
+    /**
+     * The names this sandbox's namespaces and links start with: its prefix file's, written before the
+     * daemon makes anything. Without one, only the machine's default folder has a known prefix (the
+     * default one: `kovn sandbox down` still cleans up after a default sandbox whose folder was lost);
+     * any other folder without one (gone, or never used) has none, so that its `down` cannot remove
+     * another sandbox's namespaces, e.g. a test's second `down` those of the developer's own sandbox.
+     */
+    private Optional<String> prefix() {
         try {
-            return Files.exists(layout.prefixFile()) ? Files.readString(layout.prefixFile()).trim() : SandboxLayout.NAME_PREFIX;
-        } catch (IOException e) {
-            return SandboxLayout.NAME_PREFIX;
+            if (Files.exists(layout.prefixFile())) {
+                return Optional.of(Files.readString(layout.prefixFile()).trim());
+            }
+        } catch (IOException unreadable) {
+            // as if absent
         }
+        return layout.dir().toAbsolutePath().normalize().equals(machineDefault.dir().toAbsolutePath().normalize())
+                ? Optional.of(defaultPrefix) : Optional.empty();
     }
 
     public String summary() {

@@ -19,9 +19,12 @@ public record SandboxLayout(Path dir) {
      */
     public static final String RUNTIME_ANNOTATION = "sandbox.kovn.io/runtime";
 
+    /** The state folder of the machine's sandbox when {@code $KOVN_SANDBOX_DIR} names none. */
+    public static final Path DEFAULT_DIR = Path.of("/var/run/kovn-sandbox");
+
     public static SandboxLayout fromEnvironment() {
         String env = System.getenv("KOVN_SANDBOX_DIR");
-        return new SandboxLayout(Path.of(env == null || env.isBlank() ? "/var/run/kovn-sandbox" : env));
+        return new SandboxLayout(env == null || env.isBlank() ? DEFAULT_DIR : Path.of(env));
     }
 
     public Path kubeconfig() { return dir.resolve("kubeconfig"); }

@@ -48,14 +48,7 @@ public final class Leftovers {
         if (prefix == null || prefix.length() < 2) {
             throw new IllegalArgumentException("refusing to clean up with a prefix this short: " + prefix);
         }
-        List<Long> pids = new ArrayList<>();
-        if (stateRoot != null && Files.isDirectory(stateRoot)) {
-            for (long pid : pidsFromPidfiles(stateRoot)) {
-                if (commandLine(pid).map(c -> c.contains(stateRoot.toAbsolutePath().toString())).orElse(false)) {
-                    pids.add(pid);
-                }
-            }
-        }
+        List<Long> pids = new ArrayList<>(folderPids(stateRoot));
         List<String> namespaces = Netns.list().stream().filter(n -> n.startsWith(prefix)).toList();
         for (String ns : namespaces) {
             for (String line : Command.exec(List.of("ip", "netns", "pids", ns), java.util.Map.of(),
@@ -78,6 +71,34 @@ public final class Leftovers {
             deleteTree(stateRoot);
         }
         return new Report(List.copyOf(pids), namespaces, links, folder);
+    }
+
+    /**
+     * Kills the processes recorded in pidfiles under {@code stateRoot} (if their command line still
+     * names that folder) and deletes the folder: a cleanup that knows no prefix, so it touches no
+     * namespace or link.
+     */
+    public static Report cleanupFolder(Path stateRoot) {
+        List<Long> pids = folderPids(stateRoot);
+        kill(pids);
+        boolean folder = stateRoot != null && Files.exists(stateRoot);
+        if (folder) {
+            deleteTree(stateRoot);
+        }
+        return new Report(List.copyOf(pids), List.of(), List.of(), folder);
+    }
+
+    /** The live processes the folder's pidfiles name whose command line names the folder too. */
+    private static List<Long> folderPids(Path stateRoot) {
+        List<Long> pids = new ArrayList<>();
+        if (stateRoot != null && Files.isDirectory(stateRoot)) {
+            for (long pid : pidsFromPidfiles(stateRoot)) {
+                if (commandLine(pid).map(c -> c.contains(stateRoot.toAbsolutePath().toString())).orElse(false)) {
+                    pids.add(pid);
+                }
+            }
+        }
+        return pids;
     }
 
     private static List<Long> pidsFromPidfiles(Path root) {
