@@ -6,6 +6,7 @@ import io.kovn.ovsdb.cache.RowChange;
 import io.kovn.ovsdb.client.OvsdbClient;
 import io.kovn.ovsdb.data.Row;
 import io.kovn.ovsdb.data.Uuid;
+import io.kovn.ovsdb.diff.Owner;
 import io.kovn.ovsdb.ops.Mutation;
 import io.kovn.ovsdb.ops.Operation;
 import io.kovn.ovsdb.ops.Ops;
@@ -16,6 +17,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
@@ -80,7 +82,7 @@ final class RawRelabels {
         if (before instanceof Uuid || after instanceof Uuid || before instanceof Map<?, ?> || after instanceof Map<?, ?>) {
             throw new IllegalStateException("not replayed: a rewrite of " + u.table() + " " + column);
         }
-        String id = u.row().stringMap("external_ids").get(io.kovn.ovsdb.diff.Owner.ID);
+        String id = u.row().stringMap("external_ids").get(Owner.ID);
         if (id == null) {
             throw new IllegalStateException("a rewritten " + u.table() + " row without an id: " + u.row().uuid());
         }
@@ -98,13 +100,13 @@ final class RawRelabels {
             for (Toggle t : toggles) {
                 Uuid row = own.table(t.table()).byName(t.row()).stream().findFirst().map(Row::uuid)
                         .orElseThrow(() -> new IllegalStateException("the copy has no " + t.table() + " " + t.row()));
-                Set<Object> joined = fresh(own, t.joined());
-                Set<Object> left = fresh(own, t.left());
+                Set<Object> joined = inCopy(own, t.joined());
+                Set<Object> left = inCopy(own, t.left());
                 redo.add(Ops.mutate(t.table(), row, mutations(t.column(), joined, left)));
                 undo.add(Ops.mutate(t.table(), row, mutations(t.column(), left, joined)));
             }
             for (Rewrite r : rewrites) {
-                Uuid row = own.table(r.table()).byExternalId(io.kovn.ovsdb.diff.Owner.ID, r.id()).stream().findFirst()
+                Uuid row = own.table(r.table()).byExternalId(Owner.ID, r.id()).stream().findFirst()
                         .map(Row::uuid).orElseThrow(() -> new IllegalStateException("the copy has no " + r.table() + " " + r.id()));
                 redo.add(Ops.update(r.table(), row, Map.of(r.column(), r.after())));
                 undo.add(Ops.update(r.table(), row, Map.of(r.column(), r.before())));
@@ -131,15 +133,15 @@ final class RawRelabels {
     /** Fails unless the copy holds the relabel undone (or redone): a replay that changed nothing would time nothing. */
     private static void check(MonitorCache own, List<Toggle> toggles, List<Rewrite> rewrites, boolean undone) {
         for (Rewrite r : rewrites) {
-            Object now = own.table(r.table()).byExternalId(io.kovn.ovsdb.diff.Owner.ID, r.id()).getFirst().get(r.column());
-            if (!java.util.Objects.equals(now, undone ? r.before() : r.after())) {
+            Object now = own.table(r.table()).byExternalId(Owner.ID, r.id()).getFirst().get(r.column());
+            if (!Objects.equals(now, undone ? r.before() : r.after())) {
                 throw new IllegalStateException("the replay did not " + (undone ? "undo" : "redo") + " " + r);
             }
         }
         for (Toggle t : toggles) {
             Set<?> now = (Set<?>) own.table(t.table()).byName(t.row()).getFirst().get(t.column());
-            Set<Object> in = fresh(own, undone ? t.left() : t.joined());
-            Set<Object> out = fresh(own, undone ? t.joined() : t.left());
+            Set<Object> in = inCopy(own, undone ? t.left() : t.joined());
+            Set<Object> out = inCopy(own, undone ? t.joined() : t.left());
             if (!now.containsAll(in) || out.stream().anyMatch(now::contains)) {
                 throw new IllegalStateException("the replay did not " + (undone ? "undo" : "redo") + " " + t);
             }
@@ -196,7 +198,8 @@ final class RawRelabels {
     private record PortName(String name) {
     }
 
-    private static Set<Object> fresh(MonitorCache own, Set<Object> elements) {
+    /** The elements as the copy holds them: switch ports by the copy's uuids. */
+    private static Set<Object> inCopy(MonitorCache own, Set<Object> elements) {
         Set<Object> out = new HashSet<>();
         for (Object e : elements) {
             out.add(e instanceof PortName p ? NorthboundObserver.port(own, p.name())
