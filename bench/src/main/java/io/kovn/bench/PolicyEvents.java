@@ -65,7 +65,7 @@ final class PolicyEvents {
     final List<io.kovn.controller.policy.PolicyReconciler.Phases> phases = new java.util.ArrayList<>();
     /** The policy controller's NB write operations in the last relabel series: of pods on the zone's node, on another. */
     private final long[] writeOps = new long[2];
-    /** The address set and port group changes of the last relabel of a pod on the zone's node, as the observer saw them. */
+    /** The address set, port group and ACL changes of the last relabel of a pod on the zone's node, as the observer saw them. */
     private List<io.kovn.ovsdb.cache.RowChange> zoneNodeRelabel = List.of();
     /** The NB server's CPU (ns) over each relabel of the last series, until the controller was idle again. */
     private final List<Long> serverCpu = new java.util.ArrayList<>();

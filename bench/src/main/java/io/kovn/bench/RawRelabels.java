@@ -50,7 +50,7 @@ final class RawRelabels {
     private RawRelabels() {}
 
     /**
-     * Replays {@code relabel} (changes of one transaction, address sets and port groups) {@code count}
+     * Replays {@code relabel} (one transaction's changes of address sets, port groups and ACLs) {@code count}
      * times, alternately undone and redone, into a copy of the {@code converged} zone.
      */
     static Floor replay(MonitorCache converged, String controller, List<RowChange> relabel, int count) throws Exception {

@@ -66,11 +66,7 @@ public final class Leftovers {
         List<String> links = root.links().stream().filter(l -> l.startsWith(prefix)).toList();
         // veths first: deleting one end removes its peer, so look each up again.
         links.stream().sorted(Comparator.comparing((String l) -> l.endsWith("br"))).forEach(root::deleteLink);
-        boolean folder = stateRoot != null && Files.exists(stateRoot);
-        if (folder) {
-            deleteTree(stateRoot);
-        }
-        return new Report(List.copyOf(pids), namespaces, links, folder);
+        return new Report(List.copyOf(pids), namespaces, links, removeFolder(stateRoot));
     }
 
     /**
@@ -81,11 +77,16 @@ public final class Leftovers {
     public static Report cleanupFolder(Path stateRoot) {
         List<Long> pids = folderPids(stateRoot);
         kill(pids);
+        return new Report(List.copyOf(pids), List.of(), List.of(), removeFolder(stateRoot));
+    }
+
+    /** Deletes the state folder; whether there was one. */
+    private static boolean removeFolder(Path stateRoot) {
         boolean folder = stateRoot != null && Files.exists(stateRoot);
         if (folder) {
             deleteTree(stateRoot);
         }
-        return new Report(List.copyOf(pids), List.of(), List.of(), folder);
+        return folder;
     }
 
     /** The live processes the folder's pidfiles name whose command line names the folder too. */
