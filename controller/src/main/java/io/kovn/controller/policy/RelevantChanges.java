@@ -25,8 +25,12 @@ import java.util.function.Function;
 /**
  * A {@link Mapper} that queues the zone's policy key only when an object changed in a way the
  * translation reads: node heartbeats, pod readiness, other zones' conditions on an ANP and the like
- * cost nothing. It compares a fingerprint of the object as the informer cache holds it NOW with the
- * last one seen for its key, so it is level-driven too (a delete is "no fingerprint").
+ * cost nothing. It compares the object as the informer cache holds it NOW with the last one seen
+ * for its key, so it is level-driven too (a delete is "no object"). It keeps the objects, not their
+ * fingerprints: an informer hands out the same object until it changes, so the same object is no
+ * change and costs no fingerprint, and a controller starting on 10,000 listed pods replays them
+ * through here without computing 10,000 fingerprints it may never need (each is made when its
+ * object is replaced). The objects are the informer cache's own, so keeping them holds no extra.
  *
  * @param <T> the watched type
  */
@@ -34,7 +38,7 @@ final class RelevantChanges<T extends HasMetadata> implements Mapper<T, String> 
     private final Indexer<T> cache;
     private final Function<T, Object> fingerprint;
     private final String key;
-    private final Map<String, Object> seen = new ConcurrentHashMap<>();
+    private final Map<String, T> seen = new ConcurrentHashMap<>();
 
     RelevantChanges(Indexer<T> cache, Function<T, Object> fingerprint, String key) {
         this.cache = cache;
@@ -46,9 +50,13 @@ final class RelevantChanges<T extends HasMetadata> implements Mapper<T, String> 
     public Collection<String> keys(T object) {
         String k = Cache.metaNamespaceKeyFunc(object);
         T current = cache.getByKey(k);
-        Object now = current == null ? null : fingerprint.apply(current);
-        Object before = now == null ? seen.remove(k) : seen.put(k, now);
-        return Objects.equals(before, now) ? List.of() : List.of(key);
+        T before = current == null ? seen.remove(k) : seen.put(k, current);
+        if (before == current) {
+            return List.of(); // the same object (or absent before and now): nothing changed
+        }
+        boolean changed = before == null || current == null
+                || !Objects.equals(fingerprint.apply(before), fingerprint.apply(current));
+        return changed ? List.of(key) : List.of();
     }
 
     /** What the translation reads from a pod: its policy facts and whether it finished. */
