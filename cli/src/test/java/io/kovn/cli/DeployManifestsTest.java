@@ -134,7 +134,7 @@ class DeployManifestsTest {
         Container c = container(spec, "cluster-manager");
         assertThat(c.getCommand()).endsWith("io.kovn.cli.Main");
         // the JIT and collector the benchmarks measured (BENCHMARKS.md, "Seventh pass", "Fourteenth pass")
-        assertThat(c.getCommand()).contains("-XX:TieredStopAtLevel=1", "-XX:+UseParallelGC");
+        assertThat(c.getCommand()).contains("-XX:TieredStopAtLevel=1", "-XX:CompileThresholdScaling=0.1", "-XX:+UseParallelGC");
         ClusterManagerCommand cm = CommandLineParsingTest.command(CommandLineParsingTest.parse(args(c)));
         // the Lease it elects on is one it may write
         assertThat(rbac.allows(Rbac.serviceAccount("kovn", spec.getServiceAccountName()), cm.leaseNamespace,
@@ -151,7 +151,7 @@ class DeployManifestsTest {
         assertThat(spec.getContainers()).extracting(Container::getName)
                 .containsExactlyInAnyOrder("nb-ovsdb", "sb-ovsdb", "northd", "ovn-controller", "kovn-node");
         Container c = container(spec, "kovn-node");
-        assertThat(c.getCommand()).contains("-XX:TieredStopAtLevel=1", "-XX:+UseParallelGC");
+        assertThat(c.getCommand()).contains("-XX:TieredStopAtLevel=1", "-XX:CompileThresholdScaling=0.1", "-XX:+UseParallelGC");
         NodeCommand node = CommandLineParsingTest.command(CommandLineParsingTest.parse(args(c)));
         assertThat(node.nodeName).isEqualTo("worker-1");
         assertThat(node.encapIp).isEqualTo("172.18.0.2");
