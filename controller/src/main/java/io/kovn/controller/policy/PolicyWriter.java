@@ -2,6 +2,7 @@ package io.kovn.controller.policy;
 
 import io.kovn.ovsdb.client.OperationFailedException;
 import io.kovn.ovsdb.data.Row;
+import io.kovn.ovsdb.data.Uuid;
 import io.kovn.ovsdb.diff.DesiredState;
 import io.kovn.ovsdb.diff.Owner;
 import io.kovn.ovsdb.diff.Ownership;
@@ -23,6 +24,9 @@ import org.slf4j.LoggerFactory;
  */
 final class PolicyWriter {
     private static final Logger LOG = LoggerFactory.getLogger(PolicyWriter.class);
+    /** A UUID as ovsdb-server's error details print them. */
+    private static final java.util.regex.Pattern UUID =
+            java.util.regex.Pattern.compile("\\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\\b");
 
     private final String zone;
     private final String controller;
@@ -130,7 +134,19 @@ final class PolicyWriter {
     }
 
     private String describe(RuntimeException e) {
-        return "failed to apply the policy rows to zone " + zone + ": " + e.getMessage();
+        return "failed to apply the policy rows to zone " + zone + ": " + withoutNewRowUuids(String.valueOf(e.getMessage()),
+                uuid -> nb.cache().tables().stream().anyMatch(t -> nb.cache().table(t).get(uuid).isPresent()));
+    }
+
+    /**
+     * The server's refusal with the UUIDs of rows that do not exist replaced: those are rows the
+     * refused transaction inserted, a new UUID on every try. The same refusal then reads the same
+     * each time, so the policy's condition (and its event) does not change with every retry, and a
+     * condition write does not bring the next retry forward (the policy's status is watched). The
+     * rows in the way, which exist, keep their UUIDs.
+     */
+    static String withoutNewRowUuids(String message, java.util.function.Predicate<Uuid> exists) {
+        return UUID.matcher(message).replaceAll(m -> exists.test(Uuid.of(m.group())) ? m.group() : "(new)");
     }
 
     /**

@@ -272,6 +272,12 @@ class TieredEnforcementTest {
             assertThat(ready.getMessage()).contains("failed to apply the policy rows to zone " + ZONE);
         });
         assertThat(c.find("name", "ACL", "name=\"ANP:blocked:Ingress:0\"")).isEmpty();
+        // every retry is refused alike and reported alike: the condition does not change with each
+        // try (the UUID of the row a refused insert made is new every time), so it brings no retry forward
+        String refused = condition(AdminNetworkPolicy.class, "blocked").getMessage();
+        long reconciles = c.policies.reconciler().reconciles();
+        await().atMost(PolicyCluster.CONVERGE).until(() -> c.policies.reconciler().reconciles() >= reconciles + 2);
+        assertThat(condition(AdminNetworkPolicy.class, "blocked").getMessage()).isEqualTo(refused);
         // only the policy whose rows were refused is not ready; the others stay programmed
         Condition other = condition(AdminNetworkPolicy.class, "deny-rest");
         assertThat(other.getStatus() + "/" + other.getReason()).isEqualTo("True/SetupSucceeded");
