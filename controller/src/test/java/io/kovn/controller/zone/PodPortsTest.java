@@ -11,6 +11,7 @@ import io.kovn.ovn.annotations.PodNetwork;
 import io.kovn.ovn.annotations.PodNetworks;
 import io.kovn.ovsdb.client.TrafficCounters;
 import io.kovn.runtime.testing.OvnDatabases;
+import io.kovn.runtime.testing.Tools;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -68,15 +69,9 @@ class PodPortsTest {
 
     /** The last transactions the NB committed, as {@code ovsdb-tool show-log} prints them (for a failure's message). */
     String nbLogTail() {
-        try {
-            Process p = new ProcessBuilder(db.runtime().bin("ovsdb-tool").toString(), "-m", "show-log", db.nb().dbFile().toString())
-                    .redirectErrorStream(true).start();
-            List<String> lines = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).lines().toList();
-            p.waitFor();
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
-        } catch (java.io.IOException | InterruptedException e) {
-            return "(ovsdb-tool show-log failed: " + e + ")";
-        }
+        List<String> lines = Tools.run(List.of(db.runtime().bin("ovsdb-tool").toString(), "-m", "show-log",
+                db.nb().dbFile().toString())).lines().toList();
+        return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
     }
 
     List<String> podPorts() {
