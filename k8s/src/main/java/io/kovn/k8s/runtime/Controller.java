@@ -143,8 +143,9 @@ public final class Controller<K> implements AutoCloseable {
                     return;
                 }
                 K key = next.get().key();
+                long taken = System.nanoTime();
                 try {
-                    handle(key, reconcileOnce(key, next.get().queuedNanos()));
+                    handle(key, reconcileOnce(key, next.get().queuedNanos()), taken);
                 } finally {
                     queue.done(key);
                 }
@@ -171,7 +172,14 @@ public final class Controller<K> implements AutoCloseable {
         return result;
     }
 
-    private void handle(K key, ReconcileResult result) {
+    /**
+     * The result decides the key's next delayed run: a retry or requeue scheduled before this
+     * reconcile started is dropped first (this reconcile read a newer state than it would have; left
+     * pending, it would run once more for nothing and keep the controller from being idle until then,
+     * a backoff's full minute at worst).
+     */
+    private void handle(K key, ReconcileResult result, long taken) {
+        queue.forgetDelayed(key, taken);
         switch (result) {
             case ReconcileResult.Done done -> retries.forget(key);
             case ReconcileResult.Requeue(Duration after) -> {

@@ -19,7 +19,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *   <li>a key added while already waiting is queued once ({@code dirty} set);</li>
  *   <li>a key added while being processed is not handed to another worker; it is queued again when
  *       the current worker calls {@link #done}, so one key is never reconciled twice at once;</li>
- *   <li>{@link #addAfter} keeps only the earliest pending deadline per key;</li>
+ *   <li>{@link #addAfter} keeps only the earliest pending deadline per key, and
+ *       {@link #forgetDelayed} drops one scheduled before a given time (a reconcile that started
+ *       later has made it redundant);</li>
  *   <li>{@link #shutdown} stops accepting keys and wakes waiting workers; {@link #awaitIdle} lets an
  *       owner drain in-flight work before closing.</li>
  * </ul>
@@ -35,7 +37,9 @@ public final class WorkQueue<K> implements AutoCloseable {
     private final ArrayDeque<K> queue = new ArrayDeque<>();
     private final Map<K, Long> dirty = new HashMap<>(); // key -> nanoTime it was queued
     private final Set<K> processing = new HashSet<>();
-    private final Map<K, Long> waiting = new HashMap<>(); // key -> earliest pending addAfter deadline
+    private final Map<K, Delayed> waiting = new HashMap<>(); // key -> earliest pending addAfter
+    /** A pending {@link #addAfter}: when it fires, and when it was asked for. */
+    private record Delayed(long deadline, long scheduledAt) {}
     private final ScheduledExecutorService timers;
     private boolean shuttingDown;
 
@@ -79,29 +83,48 @@ public final class WorkQueue<K> implements AutoCloseable {
             add(key);
             return;
         }
-        long deadline = System.nanoTime() + delay.toNanos();
+        long now = System.nanoTime();
+        Delayed delayed = new Delayed(now + delay.toNanos(), now);
         lock.lock();
         try {
             if (shuttingDown) {
                 return;
             }
-            Long pending = waiting.get(key);
-            if (pending != null && pending - deadline <= 0) {
+            Delayed pending = waiting.get(key);
+            if (pending != null && pending.deadline() - delayed.deadline() <= 0) {
                 return;
             }
-            waiting.put(key, deadline);
+            waiting.put(key, delayed);
         } finally {
             lock.unlock();
         }
-        timers.schedule(() -> fire(key, deadline), delay.toNanos(), TimeUnit.NANOSECONDS);
+        timers.schedule(() -> fire(key, delayed), delay.toNanos(), TimeUnit.NANOSECONDS);
     }
 
-    private void fire(K key, long deadline) {
+    /**
+     * Drops {@code key}'s pending {@link #addAfter} if it was asked for before {@code before} (a
+     * {@link System#nanoTime}): a level-driven reconcile that started after a retry or requeue was
+     * scheduled has already done what that run would do. Its timer then fires without adding.
+     */
+    public void forgetDelayed(K key, long before) {
         lock.lock();
         try {
-            // a later, shorter addAfter superseded this timer; its own timer adds the key. Adding under the
-            // lock leaves no instant in which the key is neither waiting nor queued (isIdle would lie).
-            if (waiting.remove(key, deadline)) {
+            Delayed pending = waiting.get(key);
+            if (pending != null && pending.scheduledAt() - before < 0) {
+                waiting.remove(key);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void fire(K key, Delayed delayed) {
+        lock.lock();
+        try {
+            // a later, shorter addAfter superseded this timer (its own timer adds the key), or a reconcile
+            // made it redundant. Adding under the lock leaves no instant in which the key is neither
+            // waiting nor queued (isIdle would lie).
+            if (waiting.remove(key, delayed)) {
                 add(key);
             }
         } finally {

@@ -166,6 +166,24 @@ class ControllerTest {
     }
 
     @Test
+    void aSuccessfulReconcileDropsTheRetryScheduledBeforeIt() throws Exception {
+        AtomicInteger attempts = new AtomicInteger();
+        Reconciler<String> failsOnce = key -> attempts.incrementAndGet() == 1
+                ? ReconcileResult.failed(new IllegalStateException("once")) : ReconcileResult.done();
+        Backoff slow = new Backoff(Duration.ofMillis(800), Duration.ofSeconds(1));
+        try (var controller = Controller.builder("superseded", failsOnce).backoff(slow).build()) {
+            controller.start();
+            controller.enqueue("a");
+            await().atMost(Duration.ofSeconds(2)).until(() -> attempts.get() == 1 && !controller.isIdle());
+            controller.enqueue("a"); // an event before the retry is due: reconciled now, and it succeeds
+            await().atMost(Duration.ofMillis(600)).until(() -> attempts.get() == 2 && controller.isIdle());
+            Thread.sleep(1_000); // past the dropped retry's deadline
+            assertThat(attempts).as("no third reconcile for the dropped retry").hasValue(2);
+            assertThat(controller.isIdle()).isTrue();
+        }
+    }
+
+    @Test
     void requeueReconcilesAgainAfterTheDelayWithoutCountingAFailure() throws Exception {
         List<Long> attempts = new CopyOnWriteArrayList<>();
         Reconciler<String> polling = key -> {

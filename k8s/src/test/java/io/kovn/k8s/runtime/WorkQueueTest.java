@@ -56,6 +56,23 @@ class WorkQueueTest {
     }
 
     @Test
+    void forgetDelayedDropsOnlyADelayAskedForBeforeTheGivenTime() throws Exception {
+        queue.addAfter("a", Duration.ofMillis(100));
+        long between = System.nanoTime();
+        Thread.sleep(1); // nanoTime may not move between two calls
+        queue.addAfter("b", Duration.ofMillis(100));
+        queue.forgetDelayed("a", between);
+        queue.forgetDelayed("b", between);
+        queue.forgetDelayed("c", between); // nothing pending: nothing happens
+        await().atMost(Duration.ofSeconds(2)).until(() -> queue.depth() == 1);
+        assertThat(queue.take()).contains("b");
+        queue.done("b");
+        Thread.sleep(200); // a's timer has fired by now
+        assertThat(queue.depth()).as("a's dropped delay added nothing when its timer fired").isZero();
+        assertThat(queue.isIdle()).isTrue();
+    }
+
+    @Test
     void idleMeansNothingQueuedProcessingOrDelayed() throws Exception {
         assertThat(queue.isIdle()).isTrue();
         queue.add("a");
