@@ -112,8 +112,13 @@ public final class Diff {
                     }
                 }
                 if (cur == null) {
-                    Map<String, Object> row0 = new LinkedHashMap<>(columns);
-                    row0.values().removeIf(Values::isEmptyCollection);
+                    // the insert keeps an immutable copy in no particular order: one copy, without the defaults
+                    Map<String, Object> row0 = HashMap.newHashMap(columns.size());
+                    columns.forEach((column, v) -> {
+                        if (!Values.isEmptyCollection(v)) {
+                            row0.put(column, v);
+                        }
+                    });
                     newRows.add(new Operation.Insert(table, row0, inserts.get(table).get(key)));
                 } else {
                     changes(ts, cur, columns, updates, mutates);

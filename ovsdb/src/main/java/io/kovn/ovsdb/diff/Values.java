@@ -26,6 +26,9 @@ final class Values {
             if (!(value instanceof Map<?, ?> m)) {
                 throw new IllegalArgumentException(where.get() + ": expected a map, got " + value);
             }
+            if (allPlainAtoms(m)) {
+                return Map.copyOf(m); // no copy of an immutable map: every row's external_ids pass as they are
+            }
             Map<Object, Object> out = HashMap.newHashMap(m.size());
             m.forEach((k, v) -> out.put(atom(k, atom), atom(v, atom)));
             return Map.copyOf(out);
@@ -70,6 +73,16 @@ final class Values {
     private static Object atom(Object a, Function<Object, Object> resolve) {
         Object r = resolve.apply(a);
         return r instanceof Integer i ? Long.valueOf(i) : r;
+    }
+
+    /** Whether a map holds canonical atoms only (no reference to resolve, no Integer to widen). */
+    private static boolean allPlainAtoms(Map<?, ?> m) {
+        for (Map.Entry<?, ?> e : m.entrySet()) {
+            if (!isPlainAtom(e.getKey()) || !isPlainAtom(e.getValue())) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean isPlainAtom(Object a) {
