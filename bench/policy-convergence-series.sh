@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Issue 5's policy benchmark several times in a row, as kovn is deployed (C1 at a tenth of its
+# compile thresholds, ParallelGC: deploy/), and its headline figures per run and their medians.
+# One run's convergence ratio swings with the NB server's and the bystander's share of that run
+# (BENCHMARKS.md), so a claim about it rests on a series, not on one run.
+#
+#   bench/policy-convergence-series.sh [RUNS] [PolicyConvergenceBench options]
+#   (default: 5 runs of --scale full --relabels 300; each run's whole report is kept under
+#   bench/target/series-<time>/)
+#
+# Run nothing else meanwhile: the benchmark is meant to have the machine's cores to itself.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+runs=${1:-5}
+shift || true
+args=("$@")
+[[ ${#args[@]} -gt 0 ]] || args=(--scale full --relabels 300)
+out=$root/bench/target/series-$(date -u +%Y%m%dT%H%M%SZ)
+mkdir -p "$out"
+export JDK_JAVA_OPTIONS="-XX:TieredStopAtLevel=1 -XX:CompileThresholdScaling=0.1 -XX:+UseParallelGC"
+
+# The first number in the result cell of the report row whose label matches $2.
+cell() { # file label-regex field-index
+  awk -F'|' -v re="$2" -v i="$3" '$2 ~ re { gsub(/,/, "", $3); split($3, f, /[^0-9.]+/); n = 0
+      for (k = 1; k in f; k++) if (f[k] != "") { n++; if (n == i) { print f[k]; exit } } }' "$1"
+}
+median() { sort -n | awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print v[(NR + 1) / 2];
+    else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+echo "| run | start (UTC) | load before | convergence / raw with the bystander | ratio | translate | relabel p99 | restart writes |"
+echo "|---|---|---|---|---|---|---|---|"
+for i in $(seq "$runs"); do
+  f=$out/run-$i.txt
+  started=$(date -u +%H:%M)
+  load=$(cut -d' ' -f1 /proc/loadavg)
+  "$root/scripts/bench.sh" PolicyConvergenceBench "${args[@]}" >"$f" 2>"$out/run-$i.err" \
+    || { echo "run $i failed: see $f and $out/run-$i.err" >&2; exit 1; }
+  conv=$(cell "$f" "^ convergence, NB enforcing" 1)
+  raw=$(cell "$f" "^ raw bulk load with the same bystander" 1)
+  ratio=$(cell "$f" "^ ratio NB enforcing / raw with the same bystander" 1)
+  translate=$(cell "$f" "^ first reconcile: snapshot" 2)
+  p99=$(awk -F'|' '$2 ~ /queued → NB written p50 \/ p99/ && $2 !~ /warm-up|pod add|pod delete/ { print $3 }' "$f" \
+    | tail -1 | awk '{ print $3 }')
+  writes=$(awk -F'|' '$2 ~ /^ restart with nothing changed/ { print $3 }' "$f" | awk -F', ' '{ print $3 }' | awk '{ print $1 }')
+  echo "$ratio" >>"$out/ratios"; echo "$p99" >>"$out/p99s"; echo "$translate" >>"$out/translates"
+  echo "| $i | $started | $load | $conv / $raw ms | ${ratio}x | $translate ms | $p99 ms | $writes |"
+done
+below=$(awk '$1 <= 1.5 { n++ } END { print n + 0 }' "$out/ratios")
+echo
+echo "medians over $runs runs: ratio $(median <"$out/ratios")x ($below at or under 1.5x), first translation" \
+  "$(median <"$out/translates") ms, relabel p99 $(median <"$out/p99s") ms (max $(sort -n "$out/p99s" | tail -1) ms); reports in $out"
