@@ -40,7 +40,9 @@ final class RawBaseline {
     private static final String NB = "OVN_Northbound";
 
     /** One raw load: wall time, the server's CPU, rows loaded, request size. */
-    record Load(long wallNs, long serverCpuNs, int operations, int requestBytes, Map<String, Integer> rows, long memberships) {
+    /** One load; {@code serverSystemMs}: the part of the server's CPU spent in the kernel ({@link #systemMillis}). */
+    record Load(long wallNs, long serverCpuNs, long serverSystemMs, int operations, int requestBytes, Map<String, Integer> rows,
+                long memberships) {
     }
 
     private RawBaseline() {}
@@ -66,13 +68,14 @@ final class RawBaseline {
             try (Bystander watcher = bystander == null ? null : Bystander.connect(bystander, watch, fresh.nb().unixEndpoint())) {
                 long pid = fresh.nb().pid().orElseThrow();
                 long s0 = processCpu(pid);
+                long k0 = systemMillis(pid);
                 long t0 = System.nanoTime();
                 long wall = send(fresh.nb().socket(), request);
                 if (watcher != null) {
                     wall = Math.max(wall, watcher.await(target, 300_000) - t0);
                 }
                 long server = processCpu(pid) - s0;
-                return new Load(wall, server, operations, request.length, rowCounts(c), memberships(c));
+                return new Load(wall, server, systemMillis(pid) - k0, operations, request.length, rowCounts(c), memberships(c));
             }
         });
     }
@@ -231,6 +234,21 @@ final class RawBaseline {
     }
 
     /** CPU time of a process in ns: its threads' run time from /proc/PID/task/TID/schedstat. */
+    /**
+     * The kernel's share of a process's CPU so far, in ms ({@code stime} of {@code /proc/<pid>/stat}, at
+     * Linux's USER_HZ of 100). The NB server's varies by run for the same work and the same page
+     * faults (BENCHMARKS.md, fifteenth pass): it tells a slow run of the host from a slow run of kovn.
+     */
+    static long systemMillis(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return Long.parseLong(fields[12]) * 10; // stime: the 15th field, the 13th after the name
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     static long processCpu(long pid) {
         try (var tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
             long sum = 0;
