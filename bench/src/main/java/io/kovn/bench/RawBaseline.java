@@ -39,8 +39,10 @@ import java.util.concurrent.TimeUnit;
 final class RawBaseline {
     private static final String NB = "OVN_Northbound";
 
-    /** One raw load: wall time, the server's CPU, rows loaded, request size. */
-    /** One load; {@code serverSystemMs}: the part of the server's CPU spent in the kernel ({@link #systemMillis}). */
+    /**
+     * One raw load: wall time, the server's CPU and the part of it spent in the kernel ({@link #systemMillis}),
+     * rows loaded, request size.
+     */
     record Load(long wallNs, long serverCpuNs, long serverSystemMs, int operations, int requestBytes, Map<String, Integer> rows,
                 long memberships) {
     }
@@ -233,11 +235,10 @@ final class RawBaseline {
         return System.nanoTime() - t0;
     }
 
-    /** CPU time of a process in ns: its threads' run time from /proc/PID/task/TID/schedstat. */
     /**
      * The kernel's share of a process's CPU so far, in ms ({@code stime} of {@code /proc/<pid>/stat}, at
      * Linux's USER_HZ of 100). The NB server's varies by run for the same work and the same page
-     * faults (BENCHMARKS.md, fifteenth pass): it tells a slow run of the host from a slow run of kovn.
+     * faults (BENCHMARKS.md, fifteenth pass): it helps tell the host's slow runs from kovn's.
      */
     static long systemMillis(long pid) {
         try {
@@ -249,6 +250,7 @@ final class RawBaseline {
         }
     }
 
+    /** CPU time of a process in ns: its threads' run time from /proc/PID/task/TID/schedstat. */
     static long processCpu(long pid) {
         try (var tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
             long sum = 0;
