@@ -6,10 +6,12 @@ import io.kovn.ovsdb.data.Uuid;
 import io.kovn.ovsdb.ops.Mutation;
 import io.kovn.ovsdb.ops.Operation;
 import io.kovn.ovsdb.ops.Ops;
+import io.kovn.ovsdb.schema.ColumnSchema;
 import io.kovn.ovsdb.schema.ColumnType;
 import io.kovn.ovsdb.schema.DatabaseSchema;
 import io.kovn.ovsdb.schema.TableSchema;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -53,6 +55,8 @@ public final class Diff {
     private final Map<String, Map<Uuid, Row>> rowsByUuid = new HashMap<>();
     /** Per scope table: key to the uuid-name of its insert. */
     private final Map<String, Map<String, String>> inserts = new HashMap<>();
+    /** {@link #resolve}, made once: it is applied to every desired atom. */
+    private final java.util.function.Function<Object, Object> resolver = this::resolve;
 
     private Diff(DatabaseSchema schema, Ownership owner, DesiredState desired, CurrentState current) {
         this.schema = schema;
@@ -83,7 +87,6 @@ public final class Diff {
 
     private Plan plan() {
         matchRows();
-        Map<String, Map<String, Map<String, Object>>> resolved = resolveAll();
         List<Operation.Insert> newRows = new ArrayList<>();
         List<Operation> updates = new ArrayList<>();
         List<Operation> mutates = new ArrayList<>();
@@ -92,17 +95,13 @@ public final class Diff {
 
         desired.tables().forEach((table, state) -> {
             TableSchema ts = schema.require(table);
+            Map<String, Row> have = existing.get(table);
+            Map<String, String> names = inserts.get(table);
             state.rows().forEach((key, row) -> {
-                Map<String, Object> columns = resolved.get(table).get(key);
-                columns.forEach((column, v) -> {
-                    // only uuid columns can hold named uuids: an address set's thousands of strings are not walked
-                    var c = ts.columns().get(column);
-                    if (c == null || c.type().holdsUuids()) {
-                        Values.namedUuids(v, n -> referenced.add(n.name()));
-                    }
-                });
-                Row cur = existing.get(table).get(key);
-                Object self = cur != null ? cur.uuid() : new NamedUuid(inserts.get(table).get(key));
+                Row cur = have.get(key);
+                // one pass per row: resolve, validate, collect named uuids, and (for an insert) build the row
+                Map<String, Object> columns = resolveRow(ts, state, key, row, cur == null, referenced);
+                Object self = cur != null ? cur.uuid() : new NamedUuid(names.get(key));
                 for (Attachment a : row.attachments()) {
                     if (!parentHolds(a, self)) {
                         parents.attach(a.table(), a.parent(), a.column(), self);
@@ -112,14 +111,7 @@ public final class Diff {
                     }
                 }
                 if (cur == null) {
-                    // the insert keeps an immutable copy in no particular order: one copy, without the defaults
-                    Map<String, Object> row0 = HashMap.newHashMap(columns.size());
-                    columns.forEach((column, v) -> {
-                        if (!Values.isEmptyCollection(v)) {
-                            row0.put(column, v);
-                        }
-                    });
-                    newRows.add(new Operation.Insert(table, row0, inserts.get(table).get(key)));
+                    newRows.add(new Operation.Insert(table, columns, names.get(key)));
                 } else {
                     changes(ts, cur, columns, updates, mutates);
                 }
@@ -146,7 +138,7 @@ public final class Diff {
             detach(staleChildren, parents);
         }
 
-        List<Operation> ops = new ArrayList<>(InsertOrder.sort(newRows));
+        List<Operation> ops = new ArrayList<>(InsertOrder.sort(schema, newRows));
         ops.addAll(updates);
         ops.addAll(mutates);
         ops.addAll(parents.operations());
@@ -197,37 +189,64 @@ public final class Diff {
         return rows;
     }
 
-    /** Every desired row's columns in canonical form, references resolved. */
-    private Map<String, Map<String, Map<String, Object>>> resolveAll() {
-        Map<String, Map<String, Map<String, Object>>> out = new HashMap<>();
-        desired.tables().forEach((table, state) -> {
-            TableSchema ts = schema.require(table);
-            Map<String, Map<String, Object>> rows = new HashMap<>();
-            state.rows().forEach((key, row) -> {
-                Map<String, Object> cols = new LinkedHashMap<>();
-                row.columns().forEach((column, value) -> {
-                    Supplier<String> where = () -> table + " " + key + " column " + column;
-                    ColumnType type = ts.column(column).orElseThrow(() ->
-                            new IllegalArgumentException(where.get() + ": no such column")).type();
-                    cols.put(column, Values.normalize(value, type, a -> resolve(a, where), where));
-                });
-                // A row the owner would not recognise, or under another key, would be inserted again forever.
-                if (!(cols.get("external_ids") instanceof Map<?, ?> ids) || !owner.owns(ids)) {
-                    throw new IllegalArgumentException("desired " + table + " row " + key
-                            + " does not carry the owner's external_ids " + owner);
-                }
-                if (!key.equals(state.key().of(cols))) {
-                    throw new IllegalArgumentException("desired " + table + " row " + key
-                            + " has key " + state.key().of(cols) + " by its table's key function");
-                }
-                rows.put(key, cols);
-            });
-            out.put(table, rows);
-        });
+    /**
+     * A desired row's columns in canonical form, references resolved, checked against the schema,
+     * the owner and the row's key; the named uuids in its uuid columns go to {@code referenced}. For
+     * an insert, the row as it is sent: immutable, without empty sets and maps (the defaults); for an
+     * update, every stated column in order, empty ones included (they clear the column).
+     */
+    private Map<String, Object> resolveRow(TableSchema ts, DesiredState.TableState state, String key, Desired row,
+            boolean insert, Set<String> referenced) {
+        Map<String, Object> stated = row.columns();
+        Map<String, Object> cols = insert ? null : LinkedHashMap.newLinkedHashMap(stated.size());
+        @SuppressWarnings("unchecked")
+        Map.Entry<String, Object>[] entries = insert ? new Map.Entry[stated.size()] : null;
+        int n = 0;
+        Object ids = null;
+        for (Map.Entry<String, Object> e : stated.entrySet()) {
+            String column = e.getKey();
+            ColumnSchema c = ts.columns().get(column);
+            if (c == null) {
+                throw new IllegalArgumentException(where(ts, key, column) + ": no such column");
+            }
+            Object v;
+            try {
+                v = Values.normalize(e.getValue(), c.type(), resolver);
+            } catch (IllegalArgumentException bad) {
+                throw new IllegalArgumentException(where(ts, key, column) + ": " + bad.getMessage(), bad);
+            }
+            if (c.type().holdsUuids()) {
+                // only uuid columns can hold named uuids: an address set's thousands of strings are not walked
+                Values.namedUuids(v, u -> referenced.add(u.name()));
+            }
+            if (column.equals("external_ids")) {
+                ids = v;
+            }
+            if (!insert) {
+                cols.put(column, v);
+            } else if (!Values.isEmptyCollection(v)) {
+                entries[n++] = Map.entry(column, v);
+            }
+        }
+        Map<String, Object> out = insert ? Map.ofEntries(n == entries.length ? entries : Arrays.copyOf(entries, n)) : cols;
+        // A row the owner would not recognise, or under another key, would be inserted again forever.
+        if (!(ids instanceof Map<?, ?> m) || !owner.owns(m)) {
+            throw new IllegalArgumentException("desired " + ts.name() + " row " + key
+                    + " does not carry the owner's external_ids " + owner);
+        }
+        if (!key.equals(state.key().of(out))) {
+            throw new IllegalArgumentException("desired " + ts.name() + " row " + key
+                    + " has key " + state.key().of(out) + " by its table's key function");
+        }
         return out;
     }
 
-    private Object resolve(Object atom, Supplier<String> where) {
+    private static String where(TableSchema ts, String key, String column) {
+        return ts.name() + " " + key + " column " + column;
+    }
+
+    /** An atom with its {@link Ref} resolved to the current row's uuid or the insert's uuid-name. */
+    private Object resolve(Object atom) {
         if (!(atom instanceof Ref ref)) {
             return atom;
         }
@@ -237,7 +256,7 @@ public final class Diff {
         }
         String name = inserts.getOrDefault(ref.table(), Map.of()).get(ref.key());
         if (name == null) {
-            throw new IllegalArgumentException(where.get() + ": " + ref + " is not a desired row");
+            throw new IllegalArgumentException(ref + " is not a desired row");
         }
         return new NamedUuid(name);
     }

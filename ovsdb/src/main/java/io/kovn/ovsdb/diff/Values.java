@@ -10,7 +10,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.function.Supplier;
 
 /** Canonical-value helpers of the diff: normalising desired values and walking atoms. Pure. */
 final class Values {
@@ -20,11 +19,13 @@ final class Values {
      * A desired value in the canonical form of its column type, atoms passed through {@code atom}
      * (which resolves {@link Ref}s): {@code Integer} becomes {@code Long}; a bare atom or an
      * {@code Optional} in a set column becomes a set; a one-element set in a scalar column its atom.
+     *
+     * @throws IllegalArgumentException for a value of the wrong shape (the caller adds where it is)
      */
-    static Object normalize(Object value, ColumnType type, Function<Object, Object> atom, Supplier<String> where) {
+    static Object normalize(Object value, ColumnType type, Function<Object, Object> atom) {
         if (type.isMap()) {
             if (!(value instanceof Map<?, ?> m)) {
-                throw new IllegalArgumentException(where.get() + ": expected a map, got " + value);
+                throw new IllegalArgumentException("expected a map, got " + value);
             }
             if (allPlainAtoms(m)) {
                 return Map.copyOf(m); // no copy of an immutable map: every row's external_ids pass as they are
@@ -41,14 +42,14 @@ final class Values {
                 a = o.get();
             }
             if (a instanceof Collection<?> || a instanceof Map<?, ?> || a instanceof Optional<?>) {
-                throw new IllegalArgumentException(where.get() + ": expected one atom, got " + value);
+                throw new IllegalArgumentException("expected one atom, got " + value);
             }
             return atom(a, atom);
         }
         Collection<?> elements = switch (value) {
             case Collection<?> c -> c;
             case Optional<?> o -> o.stream().toList();
-            case Map<?, ?> m -> throw new IllegalArgumentException(where.get() + ": expected a set, got a map " + m);
+            case Map<?, ?> m -> throw new IllegalArgumentException("expected a set, got a map " + m);
             default -> Set.of(value);
         };
         if (elements.isEmpty()) {
@@ -60,7 +61,7 @@ final class Values {
             // inserts a million addresses without copying them
             return set;
         }
-        if (elements instanceof Set<?> set && set.stream().allMatch(Values::isPlainAtom)) {
+        if (elements instanceof Set<?> set && allPlainAtoms(set)) {
             return Set.copyOf(set); // no copy for an immutable set: large address sets pass as they are
         }
         Set<Object> out = HashSet.newHashSet(elements.size());
@@ -79,6 +80,16 @@ final class Values {
     private static boolean allPlainAtoms(Map<?, ?> m) {
         for (Map.Entry<?, ?> e : m.entrySet()) {
             if (!isPlainAtom(e.getKey()) || !isPlainAtom(e.getValue())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether a set holds canonical atoms only (a loop: no stream pipeline per row). */
+    private static boolean allPlainAtoms(Set<?> s) {
+        for (Object e : s) {
+            if (!isPlainAtom(e)) {
                 return false;
             }
         }
