@@ -7,6 +7,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Locale;
 import java.util.OptionalLong;
 
@@ -52,7 +53,7 @@ final class ApiServer implements AutoCloseable {
 
     /** Starts {@link ApiServerProcess} in a {@link ChildJvm} and waits for its URL. */
     private static ApiServer spawn() throws IOException, InterruptedException {
-        Process child = ChildJvm.start("1g", ApiServerProcess.class);
+        Process child = ChildJvm.start(List.of("-Xmx1g"), ApiServerProcess.class);
         try {
             BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
             String line;

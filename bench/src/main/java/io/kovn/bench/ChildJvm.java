@@ -38,11 +38,14 @@ final class ChildJvm {
     /**
      * Starts {@code main} with this JVM's java binary and class path. Its stderr is this JVM's; the
      * caller reads its stdout to the end (a full pipe would block the child).
+     *
+     * @param jvmOptions the child's heap and collector options, e.g. {@code List.of("-Xmx1g")}
      */
-    static Process start(String maxHeap, Class<?> main, String... args) throws IOException {
+    static Process start(List<String> jvmOptions, Class<?> main, String... args) throws IOException {
         String java = ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java");
-        List<String> command = new ArrayList<>(List.of(java, "-Xmx" + maxHeap, "-cp", System.getProperty("java.class.path"),
-                main.getName()));
+        List<String> command = new ArrayList<>(List.of(java));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
         // options given for the measured JVM (GC flags, GC logs to a file) are not the child's

@@ -8,6 +8,7 @@ import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -47,10 +48,18 @@ final class RemoteBystander implements Bystander {
         });
     }
 
+    /**
+     * The bystander's heap: northd, which it stands in for, has no collector, so the measured update
+     * must not meet one. A young generation that holds a whole policy-sized decode (~0.5 GB of
+     * garbage and rows), empty when the bystander reports ready ({@link BystanderProcess} collects
+     * then), and touched beforehand, so that its first use costs no page faults in the window.
+     */
+    static final List<String> HEAP = List.of("-XX:+UseParallelGC", "-Xms2g", "-Xmx2g", "-Xmn1536m", "-XX:+AlwaysPreTouch");
+
     /** Starts a bystander of the NB at {@code endpoint} and waits until its monitor is synced. */
     static RemoteBystander start(String endpoint, Bystander.Watch watch) throws IOException, InterruptedException {
         long before = System.nanoTime();
-        RemoteBystander bystander = new RemoteBystander(ChildJvm.start("1g", BystanderProcess.class, endpoint, watch.option()));
+        RemoteBystander bystander = new RemoteBystander(ChildJvm.start(HEAP, BystanderProcess.class, endpoint, watch.option()));
         try {
             long ready = Long.parseLong(bystander.answer(BystanderProcess.READY, START_TIMEOUT_MS));
             long after = System.nanoTime();
