@@ -175,7 +175,7 @@ public final class PolicyConvergenceBench {
         long heapBefore = BenchStats.usedHeapAfterGc();
         long pid = db.nb().pid().orElseThrow();
         long server0 = RawBaseline.processCpu(pid);
-        long serverSystem0 = RawBaseline.systemMillis(pid);
+        RawBaseline.Kernel serverKernel0 = RawBaseline.Kernel.of(pid);
         long jvm0 = BenchStats.jvmCpu();
         long api0 = BenchStats.processCpu(apiPid);
         long bystander0 = BenchStats.processCpu(bystander.pid());
@@ -189,7 +189,7 @@ public final class PolicyConvergenceBench {
         BenchStats.waitFor(() -> policies.reconciler().reconciles() > 0 && policies.idle(), 300_000);
         r.convergeNs = System.nanoTime() - t0;
         r.convergeServerCpuNs = RawBaseline.processCpu(pid) - server0;
-        r.convergeServerSystemMs = RawBaseline.systemMillis(pid) - serverSystem0;
+        r.convergeServerKernel = RawBaseline.Kernel.of(pid).since(serverKernel0);
         r.convergeJvmCpuNs = BenchStats.jvmCpu() - jvm0;
         r.convergeApiCpuNs = BenchStats.processCpu(apiPid) - api0;
         r.convergeBystanderCpuNs = BenchStats.processCpu(bystander.pid()) - bystander0;
@@ -244,7 +244,7 @@ public final class PolicyConvergenceBench {
         long convergeNs;
         long enforceNs;
         long convergeServerCpuNs;
-        long convergeServerSystemMs;
+        RawBaseline.Kernel convergeServerKernel;
         long convergeJvmCpuNs;
         long convergeApiCpuNs;
         long convergeBystanderCpuNs;
@@ -320,8 +320,12 @@ public final class PolicyConvergenceBench {
                     (double) enforceNs / rawWatched.wallNs());
             System.out.printf("| NB server CPU: convergence / raw | %,.0f / %,.0f ms = %.2fx | |%n", ms(convergeServerCpuNs),
                     ms(raw.serverCpuNs()), (double) convergeServerCpuNs / raw.serverCpuNs());
-            System.out.printf("| NB server CPU in the kernel: convergence / raw with the bystander (its median run) | %,d / %,d ms | |%n",
-                    convergeServerSystemMs, rawWatched.serverSystemMs());
+            RawBaseline.Kernel k = convergeServerKernel;
+            RawBaseline.Kernel rk = rawWatched.serverKernel();
+            System.out.printf("| NB server CPU in the kernel: convergence / raw with the bystander (its median run) | %,d / %,d ms;"
+                            + " minor page faults %,d / %,d; context switches, voluntary %,d / %,d, involuntary %,d / %,d | |%n",
+                    k.systemMs(), rk.systemMs(), k.minorFaults(), rk.minorFaults(), k.voluntarySwitches(), rk.voluntarySwitches(),
+                    k.involuntarySwitches(), rk.involuntarySwitches());
             System.out.printf("| warm JVM, from scratch into a fresh NB: translate / rows / diff / transact | %,.0f / %,.0f / %,.0f /"
                             + " %,.0f ms = %,.0f ms (%,d ops); ratio to raw %.2fx | <= 1.5x |%n", ms(warm.translateNs()),
                     ms(warm.rowsNs()), ms(warm.planNs()), ms(warm.applyNs()), ms(warm.totalNs()), warm.operations(),

@@ -40,10 +40,10 @@ final class RawBaseline {
     private static final String NB = "OVN_Northbound";
 
     /**
-     * One raw load: wall time, the server's CPU and the part of it spent in the kernel ({@link #systemMillis}),
+     * One raw load: wall time, the server's CPU and what it spent in the kernel ({@link Kernel}),
      * rows loaded, request size.
      */
-    record Load(long wallNs, long serverCpuNs, long serverSystemMs, int operations, int requestBytes, Map<String, Integer> rows,
+    record Load(long wallNs, long serverCpuNs, Kernel serverKernel, int operations, int requestBytes, Map<String, Integer> rows,
                 long memberships) {
     }
 
@@ -70,14 +70,14 @@ final class RawBaseline {
             try (Bystander watcher = bystander == null ? null : Bystander.connect(bystander, watch, fresh.nb().unixEndpoint())) {
                 long pid = fresh.nb().pid().orElseThrow();
                 long s0 = processCpu(pid);
-                long k0 = systemMillis(pid);
+                Kernel k0 = Kernel.of(pid);
                 long t0 = System.nanoTime();
                 long wall = send(fresh.nb().socket(), request);
                 if (watcher != null) {
                     wall = Math.max(wall, watcher.await(target, 300_000) - t0);
                 }
                 long server = processCpu(pid) - s0;
-                return new Load(wall, server, systemMillis(pid) - k0, operations, request.length, rowCounts(c), memberships(c));
+                return new Load(wall, server, Kernel.of(pid).since(k0), operations, request.length, rowCounts(c), memberships(c));
             }
         });
     }
@@ -236,17 +236,39 @@ final class RawBaseline {
     }
 
     /**
-     * The kernel's share of a process's CPU so far, in ms ({@code stime} of {@code /proc/<pid>/stat}, at
-     * Linux's USER_HZ of 100). The NB server's varies by run for the same work and the same page
-     * faults (BENCHMARKS.md, fifteenth pass): it helps tell the host's slow runs from kovn's.
+     * What a process has cost in the kernel so far: its {@code stime} in ms ({@code /proc/<pid>/stat}, at
+     * Linux's USER_HZ of 100), its minor page faults, and its voluntary and involuntary context switches
+     * ({@code /proc/<pid>/status}). The NB server's kernel time varies by run for the same work
+     * (BENCHMARKS.md, fifteenth and sixteenth passes); the counts say whether it did more in the kernel
+     * or paid more for the same.
      */
-    static long systemMillis(long pid) {
-        try {
-            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            return Long.parseLong(fields[12]) * 10; // stime: the 15th field, the 13th after the name
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+    record Kernel(long systemMs, long minorFaults, long voluntarySwitches, long involuntarySwitches) {
+        static Kernel of(long pid) {
+            try {
+                String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+                String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                // after the name: minflt is the 8th field (10th in all), stime the 13th (15th)
+                long minflt = Long.parseLong(fields[7]);
+                long stime = Long.parseLong(fields[12]) * 10;
+                long voluntary = 0;
+                long involuntary = 0;
+                for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+                    if (line.startsWith("voluntary_ctxt_switches:")) {
+                        voluntary = Long.parseLong(line.substring(line.indexOf(':') + 1).strip());
+                    } else if (line.startsWith("nonvoluntary_ctxt_switches:")) {
+                        involuntary = Long.parseLong(line.substring(line.indexOf(':') + 1).strip());
+                    }
+                }
+                return new Kernel(stime, minflt, voluntary, involuntary);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        /** What was spent between {@code before} and this reading. */
+        Kernel since(Kernel before) {
+            return new Kernel(systemMs - before.systemMs, minorFaults - before.minorFaults,
+                    voluntarySwitches - before.voluntarySwitches, involuntarySwitches - before.involuntarySwitches);
         }
     }
 
