@@ -38,8 +38,6 @@ public final class WorkQueue<K> implements AutoCloseable {
     private final Map<K, Long> dirty = new HashMap<>(); // key -> nanoTime it was queued
     private final Set<K> processing = new HashSet<>();
     private final Map<K, Delayed> waiting = new HashMap<>(); // key -> earliest pending addAfter
-    /** A pending {@link #addAfter}: when it fires, and when it was asked for. */
-    private record Delayed(long deadline, long scheduledAt) {}
     private final ScheduledExecutorService timers;
     private boolean shuttingDown;
 
@@ -77,6 +75,9 @@ public final class WorkQueue<K> implements AutoCloseable {
         }
     }
 
+    /** A pending {@link #addAfter}: when it fires, and when it was last asked for. */
+    private record Delayed(long deadline, long scheduledAt) {}
+
     /** Queues {@code key} after {@code delay}; of several pending delays for one key the earliest wins. */
     public void addAfter(K key, Duration delay) {
         if (delay.isZero() || delay.isNegative()) {
@@ -92,6 +93,9 @@ public final class WorkQueue<K> implements AutoCloseable {
             }
             Delayed pending = waiting.get(key);
             if (pending != null && pending.deadline() - delayed.deadline() <= 0) {
+                // the earlier run stays and now also answers this request: forgetDelayed for a
+                // reconcile that started before now must keep it
+                waiting.put(key, new Delayed(pending.deadline(), now));
                 return;
             }
             waiting.put(key, delayed);
@@ -122,9 +126,12 @@ public final class WorkQueue<K> implements AutoCloseable {
         lock.lock();
         try {
             // a later, shorter addAfter superseded this timer (its own timer adds the key), or a reconcile
-            // made it redundant. Adding under the lock leaves no instant in which the key is neither
-            // waiting nor queued (isIdle would lie).
-            if (waiting.remove(key, delayed)) {
+            // made it redundant. Matched by deadline: a later, longer request keeps the entry's deadline
+            // and renews its scheduledAt. Adding under the lock leaves no instant in which the key is
+            // neither waiting nor queued (isIdle would lie).
+            Delayed pending = waiting.get(key);
+            if (pending != null && pending.deadline() == delayed.deadline()) {
+                waiting.remove(key);
                 add(key);
             }
         } finally {

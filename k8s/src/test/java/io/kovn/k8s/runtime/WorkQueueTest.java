@@ -73,6 +73,17 @@ class WorkQueueTest {
     }
 
     @Test
+    void aLongerDelayAskedForLaterKeepsTheEarlierOneFromBeingForgotten() throws Exception {
+        queue.addAfter("a", Duration.ofMillis(100));
+        long reconcileStarted = System.nanoTime();
+        Thread.sleep(1); // nanoTime may not move between two calls
+        queue.addAfter("a", Duration.ofMillis(300)); // asked for during the reconcile; the earlier deadline stands for it
+        queue.forgetDelayed("a", reconcileStarted);
+        await().atMost(Duration.ofSeconds(2)).until(() -> queue.depth() == 1);
+        assertThat(queue.take()).contains("a");
+    }
+
+    @Test
     void idleMeansNothingQueuedProcessingOrDelayed() throws Exception {
         assertThat(queue.isIdle()).isTrue();
         queue.add("a");
