@@ -6,7 +6,8 @@
 #
 #   bench/policy-convergence-series.sh [RUNS] [PolicyConvergenceBench options]
 #   (default: 5 runs of --scale full --relabels 300; each run's whole report is kept under
-#   bench/target/series-<time>/)
+#   bench/target/series-<time>/; KOVN_SERIES_JAVA_OPTIONS adds JVM options to the measured JVM,
+#   e.g. -Dkovn.ovsdb.largeMessageNice=0 for an A/B run)
 #
 # Run nothing else meanwhile: the benchmark is meant to have the machine's cores to itself.
 set -euo pipefail
@@ -17,7 +18,7 @@ args=("$@")
 [[ ${#args[@]} -gt 0 ]] || args=(--scale full --relabels 300)
 out=$root/bench/target/series-$(date -u +%Y%m%dT%H%M%SZ)
 mkdir -p "$out"
-export JDK_JAVA_OPTIONS="-XX:TieredStopAtLevel=1 -XX:CompileThresholdScaling=0.1 -XX:+UseParallelGC"
+export JDK_JAVA_OPTIONS="-XX:TieredStopAtLevel=1 -XX:CompileThresholdScaling=0.1 -XX:+UseParallelGC ${KOVN_SERIES_JAVA_OPTIONS:-}"
 
 # The first number in the result cell of the report row whose label matches $2.
 cell() { # file label-regex field-index

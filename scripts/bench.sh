@@ -24,5 +24,5 @@ if [[ -n ${KOVN_CLASS_CACHE:-} ]]; then
   fi
   cache=(-XX:AOTCache="$aot" -Xlog:disable -Xlog:all=warning:stderr)
 fi
-exec java -Xmx2g "${cache[@]}" -Dkovn.root="$root" -Dkovn.runtime="$root/.runtime/ovn" \
+exec java -Xmx2g --enable-native-access=ALL-UNNAMED "${cache[@]}" -Dkovn.root="$root" -Dkovn.runtime="$root/.runtime/ovn" \
   -cp "$cp" "io.kovn.bench.$cls" "$@"

@@ -12,7 +12,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 out=$1
 cp=$2
 tmp=$out.$$
-if "$JAVA_HOME/bin/java" -XX:TieredStopAtLevel=1 -XX:AOTCacheOutput="$tmp" -Xlog:disable -Xlog:all=error:stderr \
+if "$JAVA_HOME/bin/java" -XX:TieredStopAtLevel=1 --enable-native-access=ALL-UNNAMED -XX:AOTCacheOutput="$tmp" -Xlog:disable -Xlog:all=error:stderr \
     -Dkovn.root="$root" -cp "$cp" io.kovn.cli.Main analyze -f "$root/examples/demo" -f "$root/examples/demo-policy.yaml" \
     >/dev/null && [[ -f $tmp ]]; then
   mv -f "$tmp" "$out"

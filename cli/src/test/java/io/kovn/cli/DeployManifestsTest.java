@@ -152,6 +152,8 @@ class DeployManifestsTest {
                 .containsExactlyInAnyOrder("nb-ovsdb", "sb-ovsdb", "northd", "ovn-controller", "kovn-node");
         Container c = container(spec, "kovn-node");
         assertThat(c.getCommand()).contains("-XX:TieredStopAtLevel=1", "-XX:CompileThresholdScaling=0.1", "-XX:+UseParallelGC");
+        // the controllers' OVSDB connections decode large messages at a raised nice value (docs/ovsdb.md)
+        assertThat(c.getCommand()).contains("--enable-native-access=ALL-UNNAMED");
         NodeCommand node = CommandLineParsingTest.command(CommandLineParsingTest.parse(args(c)));
         assertThat(node.nodeName).isEqualTo("worker-1");
         assertThat(node.encapIp).isEqualTo("172.18.0.2");

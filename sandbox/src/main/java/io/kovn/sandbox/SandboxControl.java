@@ -38,11 +38,13 @@ public final class SandboxControl {
 
     /**
      * The options of this JVM the daemon runs with too: the JIT setting (the launcher's C1, as
-     * deployed), the class cache (same class path, so the same cache) and where JVM logging goes.
+     * deployed), the class cache (same class path, so the same cache), where JVM logging goes, and
+     * native access and the nice value for the controllers' large OVSDB messages (docs/ovsdb.md).
      */
     static List<String> daemonJvmOptions(List<String> inputArguments) {
         return inputArguments.stream()
-                .filter(a -> a.startsWith("-XX:TieredStopAtLevel=") || a.startsWith("-XX:AOTCache=") || a.startsWith("-Xlog:"))
+                .filter(a -> a.startsWith("-XX:TieredStopAtLevel=") || a.startsWith("-XX:AOTCache=") || a.startsWith("-Xlog:")
+                        || a.startsWith("--enable-native-access=") || a.startsWith("-Dkovn.ovsdb.largeMessageNice="))
                 .toList();
     }
 

@@ -9,12 +9,13 @@ class SandboxControlTest {
 
     @Test
     void theDaemonRunsWithTheLaunchersJitClassCacheAndLoggingOptions() {
-        List<String> launcher = List.of("-XX:+UseSerialGC", "-Xlog:disable", "-Xlog:all=warning:stderr",
-                "-XX:AOTCache=/k/cli/target/kovn.aot", "-XX:TieredStopAtLevel=1", "-Dkovn.root=/k", "-Xmx4g",
-                "-agentlib:jdwp=transport=dt_socket");
+        List<String> launcher = List.of("-XX:+UseSerialGC", "--enable-native-access=ALL-UNNAMED", "-Xlog:disable",
+                "-Xlog:all=warning:stderr", "-XX:AOTCache=/k/cli/target/kovn.aot", "-XX:TieredStopAtLevel=1", "-Dkovn.root=/k",
+                "-Xmx4g", "-Dkovn.ovsdb.largeMessageNice=0", "-agentlib:jdwp=transport=dt_socket");
 
-        assertThat(SandboxControl.daemonJvmOptions(launcher)).containsExactly("-Xlog:disable", "-Xlog:all=warning:stderr",
-                "-XX:AOTCache=/k/cli/target/kovn.aot", "-XX:TieredStopAtLevel=1");
+        assertThat(SandboxControl.daemonJvmOptions(launcher)).containsExactly("--enable-native-access=ALL-UNNAMED",
+                "-Xlog:disable", "-Xlog:all=warning:stderr", "-XX:AOTCache=/k/cli/target/kovn.aot", "-XX:TieredStopAtLevel=1",
+                "-Dkovn.ovsdb.largeMessageNice=0");
     }
 
     @Test

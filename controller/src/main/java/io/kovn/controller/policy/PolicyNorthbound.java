@@ -1,5 +1,6 @@
 package io.kovn.controller.policy;
 
+import io.kovn.controller.OvsdbConnections;
 import io.kovn.ovn.nb.AddressSet;
 import io.kovn.ovn.nb.Acl;
 import io.kovn.ovn.nb.LogicalSwitchPort;
@@ -65,7 +66,7 @@ public final class PolicyNorthbound implements AutoCloseable {
 
     /** Connects (e.g. {@code unix:/run/ovn/ovnnb_db.sock}) and waits until the cache holds the server's rows. */
     public static PolicyNorthbound connect(String endpoint, Duration timeout) {
-        OvsdbClient client = OvsdbClient.builder().endpoint(endpoint).timeout(timeout).connect();
+        OvsdbClient client = OvsdbConnections.builder(endpoint, timeout).connect();
         MonitorCache cache = null;
         try {
             cache = MonitorCache.start(client, DATABASE, MONITORED);

@@ -1,5 +1,7 @@
 package io.kovn.controller.zone;
 
+import io.kovn.controller.OvsdbConnections;
+import io.kovn.controller.OvsdbConnections;
 import io.kovn.ovsdb.cache.MonitorCache;
 import io.kovn.ovsdb.cache.TableMonitor;
 import io.kovn.ovsdb.client.OvsdbClient;
@@ -38,12 +40,12 @@ public final class ZoneDatabases implements AutoCloseable {
      * both caches hold the servers' current rows.
      */
     public static ZoneDatabases connect(String nbEndpoint, String sbEndpoint, Duration timeout) {
-        OvsdbClient nb = OvsdbClient.builder().endpoint(nbEndpoint).timeout(timeout).connect();
+        OvsdbClient nb = OvsdbConnections.builder(nbEndpoint, timeout).connect();
         OvsdbClient sb = null;
         MonitorCache nbCache = null;
         MonitorCache sbCache = null;
         try {
-            sb = OvsdbClient.builder().endpoint(sbEndpoint).timeout(timeout).connect();
+            sb = OvsdbConnections.builder(sbEndpoint, timeout).connect();
             nbCache = MonitorCache.start(nb, NB, ZoneModel.NB_TABLES.stream().map(TableMonitor::all).toList());
             sbCache = MonitorCache.start(sb, SB, ZoneModel.SB_MONITORED.stream().map(TableMonitor::all).toList());
             nbCache.synced().get(timeout.toMillis(), TimeUnit.MILLISECONDS);

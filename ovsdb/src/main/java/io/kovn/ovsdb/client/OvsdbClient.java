@@ -54,6 +54,7 @@ public final class OvsdbClient implements AutoCloseable {
     private final Duration backoffMin;
     private final Duration backoffMax;
     private final Duration inactivityProbe;
+    private final int largeMessageNice;
     private final Map<String, SchemaVersion> expected;
     private final TrafficCounters counters = new TrafficCounters();
     private final List<SessionListener> listeners = new CopyOnWriteArrayList<>();
@@ -85,6 +86,7 @@ public final class OvsdbClient implements AutoCloseable {
         this.backoffMin = b.backoffMin;
         this.backoffMax = b.backoffMax;
         this.inactivityProbe = b.inactivityProbe;
+        this.largeMessageNice = b.largeMessageNice;
         this.expected = Map.copyOf(b.expected);
     }
 
@@ -269,7 +271,7 @@ public final class OvsdbClient implements AutoCloseable {
     private void establish(int index) throws IOException {
         Endpoint ep = endpoints.get(index);
         RpcSession s = new RpcSession(Transports.open(ep, tls, connectTimeout), notifications, timeout)
-                .start().probeInactivity(inactivityProbe);
+                .decodeLargeMessagesAtNice(largeMessageNice).start().probeInactivity(inactivityProbe);
         try {
             schemas.clear();
             for (var e : expected.entrySet()) {
@@ -351,6 +353,7 @@ public final class OvsdbClient implements AutoCloseable {
         private Duration backoffMin = Duration.ofMillis(100);
         private Duration backoffMax = Duration.ofSeconds(5);
         private Duration inactivityProbe = Duration.ofSeconds(5);
+        private int largeMessageNice;
         private final Map<String, SchemaVersion> expected = new LinkedHashMap<>();
 
         private Builder() {}
@@ -388,6 +391,20 @@ public final class OvsdbClient implements AutoCloseable {
         /** After this long without a message, send echo; no answer in as long again drops the connection. Zero disables. */
         public Builder inactivityProbe(Duration interval) {
             this.inactivityProbe = Objects.requireNonNull(interval);
+            return this;
+        }
+
+        /**
+         * Decodes received messages of a MiB or more (a bulk monitor update, an initial monitor
+         * reply) on a thread whose nice value is {@code increment} higher (Linux), so that on a busy
+         * machine other processes' work on the same change goes first; messages are still handled
+         * in order. 0, the default, decodes everything on the connection's reader thread.
+         */
+        public Builder decodeLargeMessagesAtNice(int increment) {
+            if (increment < 0 || increment > 39) {
+                throw new IllegalArgumentException("a nice increment is 0..39, not " + increment);
+            }
+            this.largeMessageNice = increment;
             return this;
         }
 

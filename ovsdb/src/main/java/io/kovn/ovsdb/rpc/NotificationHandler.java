@@ -3,7 +3,10 @@ package io.kovn.ovsdb.rpc;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kovn.ovsdb.wire.RawJson;
 
-/** Receives the peer's notifications (e.g. {@code update2}), on the session's reader thread, in order. */
+/**
+ * Receives the peer's notifications (e.g. {@code update2}), in order, on the session's reader thread
+ * (a large one, with {@link RpcSession#decodeLargeMessagesAtNice}, on its bulk thread while the reader waits).
+ */
 @FunctionalInterface
 public interface NotificationHandler {
     void onNotification(RpcSession session, String method, JsonNode params);

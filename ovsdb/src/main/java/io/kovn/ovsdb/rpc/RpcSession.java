@@ -26,9 +26,10 @@ import org.slf4j.LoggerFactory;
  * notifications, automatic answers to the peer's {@code echo}, per-request timeouts and a clean
  * close that fails everything still pending.
  *
- * <p>Responses complete their futures on the reader thread, in arrival order; a stage attached
- * to a future before the response arrives therefore runs before the next message is read (the
- * monitor cache relies on this to apply a monitor's initial state before its first update).
+ * <p>Responses complete their futures on the reader thread (or, for large messages, on the bulk
+ * thread while the reader waits), in arrival order; a stage attached to a future before the
+ * response arrives therefore runs before the next message is read (the monitor cache relies on
+ * this to apply a monitor's initial state before its first update).
  */
 public final class RpcSession implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RpcSession.class);
@@ -44,6 +45,8 @@ public final class RpcSession implements AutoCloseable {
     private volatile long lastReceived = System.nanoTime();
     private final TransportStream out;
     private volatile boolean probing;
+    /** Where large messages are decoded; null: on the reader thread. */
+    private BulkDecoder bulk;
 
     /** Shared timer for inactivity probes; daemon so it never keeps the JVM alive. */
     private static final java.util.concurrent.ScheduledExecutorService PROBES =
@@ -62,6 +65,19 @@ public final class RpcSession implements AutoCloseable {
         this.notifications = notifications;
         this.timeout = timeout;
         this.out = new TransportStream(transport);
+    }
+
+    /**
+     * Decodes messages of a MiB or more on a thread of this session whose nice value is
+     * {@code increment} higher than the reader's (Linux; elsewhere, or when refused, at the same
+     * priority), the reader waiting for it: see {@link BulkDecoder}. Call before {@link #start()};
+     * 0 (the default) decodes every message on the reader thread.
+     */
+    public RpcSession decodeLargeMessagesAtNice(int increment) {
+        if (increment > 0) {
+            bulk = new BulkDecoder("ovsdb-bulk-" + transport.peer(), increment);
+        }
+        return this;
     }
 
     /** Starts the reader thread. */
@@ -288,6 +304,15 @@ public final class RpcSession implements AutoCloseable {
     }
 
     private void dispatch(byte[] frame) {
+        if (bulk != null && frame.length >= BulkDecoder.LARGE) {
+            try {
+                bulk.handle(() -> new Incoming(this, pending, notifications).handle(frame));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while a large message was decoded", e);
+            }
+            return;
+        }
         new Incoming(this, pending, notifications).handle(frame);
     }
 
@@ -318,6 +343,9 @@ public final class RpcSession implements AutoCloseable {
             return;
         }
         transport.close();
+        if (bulk != null) {
+            bulk.close();
+        }
         SessionClosedException ex = new SessionClosedException(
                 cause == null ? "session to " + transport.peer() + " closed" : "session to " + transport.peer() + " failed: " + cause.getMessage(),
                 cause);

@@ -42,6 +42,43 @@ class MonitorCacheTest {
         ovn.close();
     }
 
+    /**
+     * With large-message decoding at a raised nice value, a bulk update and an initial monitor reply
+     * of more than a MiB reach the cache through the connection's bulk thread, whole and in order with
+     * the small updates around them, which stay on the reader thread.
+     */
+    @Test
+    void largeUpdatesAndInitialRepliesReachTheCacheThroughTheBulkThread() {
+        Set<String> big = new HashSet<>();
+        for (int i = 0; i < 100_000; i++) {
+            big.add("10." + (i >> 16) + "." + ((i >> 8) & 255) + "." + (i & 255));
+        }
+        try (OvsdbClient yielding = OvsdbClient.builder().endpoint(ovn.nb().unixEndpoint()).decodeLargeMessagesAtNice(5).connect();
+             MonitorCache cache = MonitorCache.start(yielding, NB, List.of(TableMonitor.all("Address_Set")))) {
+            cache.synced().join();
+            List<String> threads = new CopyOnWriteArrayList<>();
+            cache.addListener(u -> u.changes().forEach(c -> threads.add(c.table() + " " + Thread.currentThread().getName())));
+            client.transact(NB, List.of(Ops.insert("Address_Set", Map.of("name", "as_small_before"))));
+            client.transact(NB, List.of(Ops.insert("Address_Set", Map.of("name", "as_big", "addresses", big))));
+            client.transact(NB, List.of(Ops.insert("Address_Set", Map.of("name", "as_small_after"))));
+            await().atMost(WAIT).until(() -> threads.size() == 3);
+            assertThat(threads).allSatisfy(t -> assertThat(t).startsWith("Address_Set ovsdb-"));
+            assertThat(threads.get(0)).contains("ovsdb-reader-");
+            assertThat(threads.get(1)).contains("ovsdb-bulk-");
+            assertThat(threads.get(2)).contains("ovsdb-reader-");
+            assertThat(cache.table("Address_Set").byName("as_big").getFirst().get("addresses")).isEqualTo(big);
+
+            try (MonitorCache second = MonitorCache.start(yielding, NB, List.of(TableMonitor.all("Address_Set")))) {
+                second.synced().join();
+                assertThat(second.table("Address_Set").byName("as_big").getFirst().get("addresses")).isEqualTo(big);
+            }
+        } finally {
+            for (String name : List.of("as_small_before", "as_big", "as_small_after")) {
+                client.transact(NB, List.of(Ops.delete("Address_Set", Condition.eq("name", name))));
+            }
+        }
+    }
+
     @Test
     void followsChangesMadeByOvnNbctlAndTellsListeners() {
         try (MonitorCache cache = MonitorCache.start(client, NB,

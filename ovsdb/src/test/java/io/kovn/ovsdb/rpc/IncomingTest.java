@@ -6,9 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kovn.ovsdb.wire.Json;
 import io.kovn.ovsdb.wire.ProtocolException;
-import io.kovn.ovsdb.wire.RawJson;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -28,18 +26,9 @@ import org.junit.jupiter.api.Timeout;
 class IncomingTest {
     private final ScriptedPeer peer = new ScriptedPeer();
     private final BlockingQueue<String> notified = new LinkedBlockingQueue<>();
-    private final RpcSession session = new RpcSession(peer, new NotificationHandler() {
-        @Override
-        public void onNotification(RpcSession s, String method, JsonNode params) {
-            throw new AssertionError("the raw form is delivered");
-        }
-
-        @Override
-        public void onNotification(RpcSession s, String method, RawJson params) {
+    private final RpcSession session = new RpcSession(peer, (RawNotifications) (method, params) ->
             // read as a stream, the way the monitor cache does
-            notified.add(method + " " + params.read(p -> Json.MAPPER.readTree(p)));
-        }
-    }, Duration.ofSeconds(5)).start();
+            notified.add(method + " " + params.read(p -> Json.MAPPER.readTree(p))), Duration.ofSeconds(5)).start();
 
     @AfterEach
     void close() {
@@ -111,48 +100,5 @@ class IncomingTest {
             out.add(p.getText());
         }
         return out;
-    }
-
-    /** A transport whose peer is the test: what it sends is read by the session, what the session writes is kept. */
-    private static final class ScriptedPeer implements Transport {
-        private final BlockingQueue<byte[]> incoming = new LinkedBlockingQueue<>();
-        final BlockingQueue<String> written = new LinkedBlockingQueue<>();
-        private volatile boolean closed;
-
-        void send(String message) {
-            incoming.add(message.getBytes(StandardCharsets.UTF_8));
-        }
-
-        @Override
-        public int read(byte[] buf) throws IOException {
-            try {
-                byte[] b = incoming.take();
-                if (b.length == 0) {
-                    return -1;
-                }
-                System.arraycopy(b, 0, buf, 0, b.length);
-                return b.length;
-            } catch (InterruptedException e) {
-                throw new IOException(e);
-            }
-        }
-
-        @Override
-        public void write(byte[] data, int off, int len) {
-            if (!closed) {
-                written.add(new String(data, off, len, StandardCharsets.UTF_8));
-            }
-        }
-
-        @Override
-        public String peer() {
-            return "scripted";
-        }
-
-        @Override
-        public void close() {
-            closed = true;
-            incoming.add(new byte[0]);
-        }
     }
 }
