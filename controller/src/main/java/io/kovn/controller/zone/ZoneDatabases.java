@@ -1,7 +1,6 @@
 package io.kovn.controller.zone;
 
 import io.kovn.controller.OvsdbConnections;
-import io.kovn.controller.OvsdbConnections;
 import io.kovn.ovsdb.cache.MonitorCache;
 import io.kovn.ovsdb.cache.TableMonitor;
 import io.kovn.ovsdb.client.OvsdbClient;
