@@ -43,6 +43,8 @@ public final class RpcSession implements AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
     private final CompletableFuture<Throwable> done = new CompletableFuture<>();
     private volatile long lastReceived = System.nanoTime();
+    /** While a received message is being handled the peer is not silent: we are not reading. */
+    private volatile boolean handling;
     private final TransportStream out;
     private volatile boolean probing;
     /** Where large messages are decoded; null: on the reader thread. */
@@ -89,7 +91,9 @@ public final class RpcSession implements AutoCloseable {
     /**
      * Detects a dead peer that never closes the connection (e.g. a host gone from the network):
      * after {@code interval} without any message, sends {@code echo}; no answer within another
-     * interval ends the session. As OVS does with its inactivity probe.
+     * interval ends the session. As OVS does with its inactivity probe. Time spent handling a
+     * received message (a bulk update decoded at a raised nice value on a busy node may take
+     * seconds) counts as activity: the answer would be waiting behind that message.
      */
     public RpcSession probeInactivity(Duration interval) {
         if (interval.isZero() || interval.isNegative()) {
@@ -97,13 +101,13 @@ public final class RpcSession implements AutoCloseable {
         }
         long nanos = interval.toNanos();
         var task = PROBES.scheduleAtFixedRate(() -> {
-            if (probing || closed.get() || System.nanoTime() - lastReceived < nanos) {
+            if (probing || closed.get() || handling || System.nanoTime() - lastReceived < nanos) {
                 return;
             }
             probing = true;
             call("echo", Json.array(), interval).whenComplete((r, e) -> {
                 probing = false;
-                if (e != null) {
+                if (e != null && !handling && System.nanoTime() - lastReceived >= nanos) {
                     fail(new IOException("no answer to an inactivity probe within " + interval, e));
                 }
             });
@@ -304,16 +308,20 @@ public final class RpcSession implements AutoCloseable {
     }
 
     private void dispatch(byte[] frame) {
-        if (bulk != null && frame.length >= BulkDecoder.LARGE) {
-            try {
+        handling = true;
+        try {
+            if (bulk != null && frame.length >= BulkDecoder.LARGE) {
                 bulk.handle(() -> new Incoming(this, pending, notifications).handle(frame));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while a large message was decoded", e);
+            } else {
+                new Incoming(this, pending, notifications).handle(frame);
             }
-            return;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while a large message was decoded", e);
+        } finally {
+            lastReceived = System.nanoTime();
+            handling = false;
         }
-        new Incoming(this, pending, notifications).handle(frame);
     }
 
     /** Answers a request of the peer: {@code echo}, and an error for anything else. */

@@ -80,6 +80,33 @@ class LargeMessagesTest {
                 .noneMatch(t -> t.getName().equals("ovsdb-bulk-scripted")));
     }
 
+    /**
+     * A bulk update decoded at a raised nice value can take seconds on a busy node; the reader is not
+     * reading meanwhile, so the inactivity probe must not take that for a silent peer (its echo's
+     * answer would be waiting behind the update).
+     */
+    @Test
+    void aLongDecodeIsNotASilentPeer() throws Exception {
+        ScriptedPeer silent = new ScriptedPeer(); // answers no echo: only the time spent decoding keeps it
+        BlockingQueue<String> done = new LinkedBlockingQueue<>();
+        try (RpcSession probed = new RpcSession(silent, (RawNotifications) (method, params) -> {
+            params.read(LargeMessagesTest::count);
+            try {
+                Thread.sleep(1_000); // five probe intervals
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            done.add(method);
+        }, Duration.ofSeconds(10)).decodeLargeMessagesAtNice(INCREMENT).start().probeInactivity(Duration.ofMillis(200))) {
+            silent.send(notification("slow", 200_000));
+            assertThat(done.poll(10, TimeUnit.SECONDS)).isEqualTo("slow");
+            assertThat(probed.isOpen()).as("open right after a decode of five probe intervals").isTrue();
+            // and the probe still works: nothing more comes and no echo is answered
+            assertThat(probed.closed().get(5, TimeUnit.SECONDS)).isInstanceOf(IOException.class)
+                    .hasMessageContaining("inactivity probe");
+        }
+    }
+
     @Test
     void raisingTheNiceValueCapsAt19AndLeavesOtherThreadsAlone() throws Exception {
         int mine = ThreadNice.current().orElseThrow();
