@@ -47,8 +47,11 @@ import java.util.SplittableRandom;
  * </ol>
  * <pre>
  * scripts/bench.sh PolicyConvergenceBench [--scale full|small] [--relabels N] [--warmup N] [--churn N] [--api-server process|embedded]
- *     [--bystander process|embedded] [--bystander-monitor policy|northd]
+ *     [--bystander process|embedded] [--bystander-monitor policy|northd] [--timeline BUCKET_MS]
  * </pre>
+ * {@code --timeline 50} also prints, per 50 ms of the convergence and of each watched raw load, the
+ * CPU, kernel time and page faults of the NB server, this JVM and the child processes
+ * ({@link ProcessTimeline}): where each one's time went, and what ran beside it.
  */
 public final class PolicyConvergenceBench {
     /** Raw loads with the bystander, whose median is the baseline. */
@@ -66,6 +69,7 @@ public final class PolicyConvergenceBench {
         // C2 compiles the event path (~34 ms of compiler CPU per event), as a new process would
         int warmup = 300;
         int churn = 20;
+        long timelineMs = 0;
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--scale" -> scale = PolicyBenchCluster.Scale.valueOf(args[i + 1].toUpperCase(java.util.Locale.ROOT));
@@ -75,6 +79,7 @@ public final class PolicyConvergenceBench {
                 case "--api-server" -> apiMode = ApiServer.Mode.of(args[i + 1]);
                 case "--bystander" -> bystanderMode = Bystander.Mode.of(args[i + 1]);
                 case "--bystander-monitor" -> bystanderWatch = Bystander.Watch.of(args[i + 1]);
+                case "--timeline" -> timelineMs = Long.parseLong(args[i + 1]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
@@ -109,13 +114,23 @@ public final class PolicyConvergenceBench {
                     ports, (System.nanoTime() - t) / 1e9);
 
             PolicyController policies;
-            try (Bystander bystander = Bystander.connect(bystanderMode, bystanderWatch, db.nb().unixEndpoint())) {
+            try (Bystander bystander = Bystander.connect(bystanderMode, bystanderWatch, db.nb().unixEndpoint());
+                 ProcessTimeline timeline = timelineMs <= 0 ? null : ProcessTimeline.start(timelinePids(db.nb().pid().orElseThrow(),
+                         api.pid(), bystander.pid()))) {
                 policies = converge(db, api.pid(), informers, report, bystander);
                 report.convergedRows = RawBaseline.rowCounts(policies.northbound().cache(), ObjectId.DEFAULT_CONTROLLER);
                 report.convergedMemberships = RawBaseline.memberships(policies.northbound().cache(), ObjectId.DEFAULT_CONTROLLER);
                 report.enforceNs = bystander.firstArrivalWith(new NorthboundObserver.PolicyRows(report.convergedRows,
                         report.convergedMemberships), 60_000) - report.convergeStart;
+                if (timeline != null) {
+                    timeline.close();
+                    long t0 = report.convergeStart;
+                    timeline.print("convergence", t0, timelineMs, java.util.Map.of("started", t0 + report.startNs,
+                            "enforced", t0 + report.enforceNs, "idle", t0 + report.convergeNs,
+                            "written", t0 + report.convergeNs - report.first.publish()));
+                }
             }
+            RawBaseline.timelineMs = timelineMs;
             report.raw = RawBaseline.load(policies.northbound().cache(), ObjectId.DEFAULT_CONTROLLER);
             // The same load varies by up to 1.5x from one run to the next on this machine (the NB server's CPU
             // for it too): the median of three is the baseline.
@@ -164,6 +179,16 @@ public final class PolicyConvergenceBench {
         report.totalS = (System.nanoTime() - started) / 1e9;
         report.print(scale);
         System.exit(0);
+    }
+
+    /** The processes a `--timeline` samples: the NB server, this JVM, the API server and the bystander where they are children. */
+    static java.util.Map<String, Long> timelinePids(long nb, OptionalLong api, OptionalLong bystander) {
+        java.util.Map<String, Long> pids = new java.util.LinkedHashMap<>();
+        pids.put("NB server", nb);
+        pids.put("this JVM", ProcessHandle.current().pid());
+        api.ifPresent(p -> pids.put("API server", p));
+        bystander.ifPresent(p -> pids.put("bystander", p));
+        return pids;
     }
 
     /**

@@ -38,6 +38,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class RawBaseline {
     private static final String NB = "OVN_Northbound";
+    /** Bucket of a `--timeline` of each watched load, ms; 0: none. */
+    static long timelineMs;
 
     /**
      * One raw load: wall time, the server's CPU and what it spent in the kernel ({@link Kernel}),
@@ -69,14 +71,21 @@ final class RawBaseline {
         return fresh(converged, controller, (fresh, c, request, operations) -> {
             try (Bystander watcher = bystander == null ? null : Bystander.connect(bystander, watch, fresh.nb().unixEndpoint())) {
                 long pid = fresh.nb().pid().orElseThrow();
+                ProcessTimeline timeline = watcher == null || timelineMs <= 0 ? null
+                        : ProcessTimeline.start(PolicyConvergenceBench.timelinePids(pid, java.util.OptionalLong.empty(), watcher.pid()));
                 long s0 = processCpu(pid);
                 Kernel k0 = Kernel.of(pid);
                 long t0 = System.nanoTime();
                 long wall = send(fresh.nb().socket(), request);
+                long sent = t0 + wall;
                 if (watcher != null) {
                     wall = Math.max(wall, watcher.await(target, 300_000) - t0);
                 }
                 long server = processCpu(pid) - s0;
+                if (timeline != null) {
+                    timeline.close();
+                    timeline.print("raw load with the bystander", t0, timelineMs, Map.of("replied", sent, "seen", t0 + wall));
+                }
                 return new Load(wall, server, Kernel.of(pid).since(k0), operations, request.length, rowCounts(c), memberships(c));
             }
         });
