@@ -130,13 +130,13 @@ public final class PolicyConvergenceBench {
                             "written", t0 + report.convergeNs - report.first.publish()));
                 }
             }
-            RawBaseline.timelineMs = timelineMs;
             report.raw = RawBaseline.load(policies.northbound().cache(), ObjectId.DEFAULT_CONTROLLER);
             // The same load varies by up to 1.5x from one run to the next on this machine (the NB server's CPU
             // for it too): the median of three is the baseline.
             List<RawBaseline.Load> watched = new ArrayList<>();
             for (int i = 0; i < RAW_WATCHED_RUNS; i++) {
-                watched.add(RawBaseline.watched(policies.northbound().cache(), ObjectId.DEFAULT_CONTROLLER, bystanderMode, bystanderWatch));
+                watched.add(RawBaseline.watched(policies.northbound().cache(), ObjectId.DEFAULT_CONTROLLER, bystanderMode, bystanderWatch,
+                        timelineMs));
             }
             report.rawWatchedRuns = watched.stream().mapToLong(RawBaseline.Load::wallNs).toArray();
             report.rawWatched = watched.stream().sorted(java.util.Comparator.comparingLong(RawBaseline.Load::wallNs))

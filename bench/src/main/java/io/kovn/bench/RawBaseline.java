@@ -38,8 +38,6 @@ import java.util.concurrent.TimeUnit;
  */
 final class RawBaseline {
     private static final String NB = "OVN_Northbound";
-    /** Bucket of a `--timeline` of each watched load, ms; 0: none. */
-    static long timelineMs;
 
     /**
      * One raw load: wall time, the server's CPU and what it spent in the kernel ({@link Kernel}),
@@ -53,26 +51,29 @@ final class RawBaseline {
 
     /** Copies the policy rows of {@code converged} into a fresh NB as one raw transact and measures it. */
     static Load load(MonitorCache converged, String controller) throws Exception {
-        return load(converged, controller, null, null);
+        return load(converged, controller, null, null, 0);
     }
 
     /**
      * The same with a {@link Bystander} attached to the fresh NB (in this JVM or a child JVM, as
      * {@code bystander} says), the wall time running until it sees every row: the convergence's "NB enforcing"
      * measured under the same conditions, so the ratio is the controller's overhead and not the
-     * measuring monitor's.
+     * measuring monitor's. With {@code timelineMs} > 0 it prints a {@link ProcessTimeline} of the load
+     * in buckets of that many ms.
      */
-    static Load watched(MonitorCache converged, String controller, Bystander.Mode bystander, Bystander.Watch watch) throws Exception {
-        return load(converged, controller, Objects.requireNonNull(bystander), watch);
+    static Load watched(MonitorCache converged, String controller, Bystander.Mode bystander, Bystander.Watch watch,
+                        long timelineMs) throws Exception {
+        return load(converged, controller, Objects.requireNonNull(bystander), watch, timelineMs);
     }
 
-    private static Load load(MonitorCache converged, String controller, Bystander.Mode bystander, Bystander.Watch watch) throws Exception {
+    private static Load load(MonitorCache converged, String controller, Bystander.Mode bystander, Bystander.Watch watch,
+                             long timelineMs) throws Exception {
         NorthboundObserver.PolicyRows target = NorthboundObserver.PolicyRows.of(converged);
         return fresh(converged, controller, (fresh, c, request, operations) -> {
-            try (Bystander watcher = bystander == null ? null : Bystander.connect(bystander, watch, fresh.nb().unixEndpoint())) {
-                long pid = fresh.nb().pid().orElseThrow();
-                ProcessTimeline timeline = watcher == null || timelineMs <= 0 ? null
-                        : ProcessTimeline.start(PolicyConvergenceBench.timelinePids(pid, java.util.OptionalLong.empty(), watcher.pid()));
+            long pid = fresh.nb().pid().orElseThrow();
+            try (Bystander watcher = bystander == null ? null : Bystander.connect(bystander, watch, fresh.nb().unixEndpoint());
+                 ProcessTimeline timeline = watcher == null || timelineMs <= 0 ? null
+                         : ProcessTimeline.start(PolicyConvergenceBench.timelinePids(pid, java.util.OptionalLong.empty(), watcher.pid()))) {
                 long s0 = processCpu(pid);
                 Kernel k0 = Kernel.of(pid);
                 long t0 = System.nanoTime();
