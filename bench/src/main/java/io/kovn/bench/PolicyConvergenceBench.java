@@ -115,7 +115,7 @@ public final class PolicyConvergenceBench {
 
             PolicyController policies;
             try (Bystander bystander = Bystander.connect(bystanderMode, bystanderWatch, db.nb().unixEndpoint());
-                 ProcessTimeline timeline = timelineMs <= 0 ? null : ProcessTimeline.start(timelinePids(db.nb().pid().orElseThrow(),
+                 ProcessTimeline timeline = timelineMs <= 0 ? null : ProcessTimeline.start(ProcessTimeline.benchmarkProcesses(db.nb().pid().orElseThrow(),
                          api.pid(), bystander.pid()))) {
                 policies = converge(db, api.pid(), informers, report, bystander);
                 report.convergedRows = RawBaseline.rowCounts(policies.northbound().cache(), ObjectId.DEFAULT_CONTROLLER);
@@ -179,16 +179,6 @@ public final class PolicyConvergenceBench {
         report.totalS = (System.nanoTime() - started) / 1e9;
         report.print(scale);
         System.exit(0);
-    }
-
-    /** The processes a `--timeline` samples: the NB server, this JVM, the API server and the bystander where they are children. */
-    static java.util.Map<String, Long> timelinePids(long nb, OptionalLong api, OptionalLong bystander) {
-        java.util.Map<String, Long> pids = new java.util.LinkedHashMap<>();
-        pids.put("NB server", nb);
-        pids.put("this JVM", ProcessHandle.current().pid());
-        api.ifPresent(p -> pids.put("API server", p));
-        bystander.ifPresent(p -> pids.put("bystander", p));
-        return pids;
     }
 
     /**

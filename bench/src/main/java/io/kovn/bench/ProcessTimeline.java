@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 
 /**
  * A diagnostic (`--timeline`): samples the CPU, kernel time and minor page faults of a few
@@ -33,6 +34,16 @@ final class ProcessTimeline implements AutoCloseable {
         this.pids = new LinkedHashMap<>(pids);
         sample(); // before the caller's start time, which the first printed bucket needs
         this.thread = Thread.ofPlatform().daemon().name("timeline").start(this::loop);
+    }
+
+    /** What a benchmark's timeline samples: the NB server, this JVM, the API server and the bystander where they are children. */
+    static Map<String, Long> benchmarkProcesses(long nb, OptionalLong api, OptionalLong bystander) {
+        Map<String, Long> pids = new LinkedHashMap<>();
+        pids.put("NB server", nb);
+        pids.put("this JVM", ProcessHandle.current().pid());
+        api.ifPresent(p -> pids.put("API server", p));
+        bystander.ifPresent(p -> pids.put("bystander", p));
+        return pids;
     }
 
     /** Starts sampling the processes named by {@code pids} (name → pid). */
@@ -67,12 +78,10 @@ final class ProcessTimeline implements AutoCloseable {
 
     private static Reading read(long pid) {
         try {
-            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            // after the name: minflt is the 8th field, utime the 12th, stime the 13th (ticks, not
-            // the threads' schedstat: listing a JVM's threads every period cost more than it measured)
-            long stime = Long.parseLong(f[12]);
-            return new Reading(Long.parseLong(f[11]) + stime, stime, Long.parseLong(f[7]));
+            // ticks of /proc/<pid>/stat, not the threads' schedstat: listing a JVM's threads every
+            // period cost more than it measured
+            ProcStat stat = ProcStat.of(pid);
+            return new Reading(stat.userTicks() + stat.systemTicks(), stat.systemTicks(), stat.minorFaults());
         } catch (IOException | RuntimeException gone) {
             return new Reading(0, 0, 0);
         }
@@ -159,7 +168,7 @@ final class ProcessTimeline implements AutoCloseable {
             });
             out.add(line.append(" |").toString());
             prev = cur;
-            end = Math.max(end + bucketNs, t0 + ((cur.at() - t0) / bucketNs + 1) * bucketNs);
+            end = t0 + ((cur.at() - t0) / bucketNs + 1) * bucketNs; // cur ends its bucket (a late one may end several)
         }
         return out;
     }

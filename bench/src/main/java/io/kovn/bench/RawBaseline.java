@@ -73,7 +73,7 @@ final class RawBaseline {
             long pid = fresh.nb().pid().orElseThrow();
             try (Bystander watcher = bystander == null ? null : Bystander.connect(bystander, watch, fresh.nb().unixEndpoint());
                  ProcessTimeline timeline = watcher == null || timelineMs <= 0 ? null
-                         : ProcessTimeline.start(PolicyConvergenceBench.timelinePids(pid, java.util.OptionalLong.empty(), watcher.pid()))) {
+                         : ProcessTimeline.start(ProcessTimeline.benchmarkProcesses(pid, java.util.OptionalLong.empty(), watcher.pid()))) {
                 long s0 = processCpu(pid);
                 Kernel k0 = Kernel.of(pid);
                 long t0 = System.nanoTime();
@@ -255,11 +255,7 @@ final class RawBaseline {
     record Kernel(long systemMs, long minorFaults, long voluntarySwitches, long involuntarySwitches) {
         static Kernel of(long pid) {
             try {
-                String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-                String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                // after the name: minflt is the 8th field (10th in all), stime the 13th (15th)
-                long minflt = Long.parseLong(fields[7]);
-                long stime = Long.parseLong(fields[12]) * 10;
+                ProcStat stat = ProcStat.of(pid);
                 long voluntary = 0;
                 long involuntary = 0;
                 for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
@@ -269,7 +265,7 @@ final class RawBaseline {
                         involuntary = Long.parseLong(line.substring(line.indexOf(':') + 1).strip());
                     }
                 }
-                return new Kernel(stime, minflt, voluntary, involuntary);
+                return new Kernel(stat.systemTicks() * 10, stat.minorFaults(), voluntary, involuntary);
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
