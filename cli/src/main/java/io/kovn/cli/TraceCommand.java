@@ -7,6 +7,7 @@ import io.kovn.ovn.annotations.PodNetwork;
 import io.kovn.ovn.annotations.PodNetworks;
 import io.kovn.runtime.OvnRuntime;
 import io.kovn.sandbox.SandboxLayout;
+import io.kovn.sandbox.trace.AclRules;
 import io.kovn.sandbox.trace.PolicyTracer;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -17,7 +18,8 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code kovn trace SRC DST PROTO/PORT}: runs ovn-trace in the zones the flow crosses and explains
- * the verdict with the policy rules (ACL names) that decided. Last line {@code verdict: allowed}
+ * the verdict with the policy rules that decided, named as {@code kovn analyze} names them (read
+ * from the ACLs' external_ids, the ANP and BANP rule names from the API server). Last line {@code verdict: allowed}
  * or {@code verdict: denied}; exit status 0 / 1, as for {@code kovn probe}.
  */
 @Command(name = "trace", description = {
@@ -50,7 +52,8 @@ public final class TraceCommand implements Callable<Integer> {
         String sb = sbTemplate != null ? sbTemplate : layout.nodeDir("{node}").resolve("sb.sock").toString();
         try (KubernetesClient client = kube.client()) {
             PolicyTracer tracer = new PolicyTracer(OvnRuntime.locate(), node ->
-                    new PolicyTracer.Zone(node, Path.of(nb.replace("{node}", node)), Path.of(sb.replace("{node}", node))));
+                    new PolicyTracer.Zone(node, Path.of(nb.replace("{node}", node)), Path.of(sb.replace("{node}", node))),
+                    AclRules.AdminPolicies.fromApi(client));
             PolicyTracer.Result r = tracer.trace(endpoint(PodRef.find(client, src)), endpoint(PodRef.find(client, dst)), protocol, port);
             System.out.println(r.render(verbose));
             return r.allowed() ? 0 : 1;

@@ -12,6 +12,7 @@ import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
 import io.kovn.ovn.ids.OwnerType;
 import io.kovn.policy.model.PolicyDirection;
 import io.kovn.policy.model.PolicyRef;
+import io.kovn.policy.model.RuleLabel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -68,6 +69,16 @@ public record AdminPolicy(
     /** The ACL name prefix: {@code ANP} or {@code BANP}. */
     public String aclPrefix() {
         return ownerType == OwnerType.ADMIN_NETWORK_POLICY ? "ANP" : "BANP";
+    }
+
+    /**
+     * How analyze and trace name {@code rule} of this policy, e.g.
+     * {@code ANP cluster-control ingress rule 1 "allow-from-monitoring" (Allow)}. A rule without an
+     * action is labelled Deny, as it is enforced.
+     */
+    public RuleLabel label(Rule rule) {
+        String action = rule.action() == null ? AdminNetworkPolicyRuleAction.DENY.apiName() : rule.action().apiName();
+        return new RuleLabel(aclPrefix(), name, rule.direction(), rule.index(), rule.name(), action);
     }
 
     /** The reference to report about. */

@@ -6,6 +6,7 @@ import io.kovn.k8s.api.policy.AdminNetworkPolicySubject;
 import io.kovn.policy.admin.AdminPolicy;
 import io.kovn.policy.match.Protocol;
 import io.kovn.policy.model.PolicyDirection;
+import io.kovn.policy.model.RuleLabel;
 import io.kovn.policy.select.NodeInfo;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -75,11 +76,11 @@ final class AdminRules {
             case DENY -> RuleAction.DENY;
             case PASS -> RuleAction.PASS;
         };
-        String label = label(policy, rule, action);
+        RuleLabel label = policy.label(rule);
         PeerMatcher peers;
         if (unknown && action != RuleAction.ALLOW) {
             // The translation drops everything for such a rule (address sets 0.0.0.0/0 and ::/0).
-            label = label.substring(0, label.lastIndexOf('(')) + "(Deny: unsupported peer, fail closed)";
+            label = label.withAction("Deny: unsupported peer, fail closed");
             action = RuleAction.DENY;
             peers = new PeerMatcher(true, peerPods, List.of(), Set.of());
         } else {
@@ -87,7 +88,7 @@ final class AdminRules {
         }
         long[] namedPortPods = rule.direction() == PolicyDirection.EGRESS ? podPeers : null;
         int priority = tier == Tier.ADMIN ? policy.specPriority() : -1;
-        return new CompiledRule(id, tier, label, priority, action, peers, ports(rule.ports()), namedPortPods);
+        return new CompiledRule(id, tier, label.toString(), priority, action, peers, ports(rule.ports()), namedPortPods);
     }
 
     private PortMatcher ports(List<AdminNetworkPolicyPort> ports) {
@@ -109,12 +110,5 @@ final class AdminRules {
             }
         }
         return builder.build();
-    }
-
-    /** {@code ANP cluster-control ingress rule 1 "allow-from-monitoring" (Allow)}. */
-    static String label(AdminPolicy policy, AdminPolicy.Rule rule, RuleAction action) {
-        return policy.aclPrefix() + " " + policy.name() + " " + rule.direction().value().toLowerCase(java.util.Locale.ROOT)
-                + " rule " + rule.index() + (rule.name() == null || rule.name().isEmpty() ? "" : " \"" + rule.name() + "\"")
-                + " (" + action.apiName() + ")";
     }
 }

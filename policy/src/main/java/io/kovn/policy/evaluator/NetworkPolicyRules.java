@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeer;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPort;
 import io.kovn.policy.match.Protocol;
 import io.kovn.policy.model.PolicyDirection;
+import io.kovn.policy.model.RuleLabel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -42,8 +43,8 @@ final class NetworkPolicyRules {
     /** One rule: {@code peers} are the rule's from (ingress) or to (egress). */
     CompiledRule compile(int id, NetworkPolicy policy, PolicyDirection direction, int index, List<NetworkPolicyPeer> peers,
             List<NetworkPolicyPort> ports) {
-        String label = "NetworkPolicy " + name(policy) + " " + direction.value().toLowerCase(java.util.Locale.ROOT)
-                + " rule " + index + " (Allow)";
+        String label = RuleLabel.networkPolicy(policy.getMetadata().getNamespace(), policy.getMetadata().getName(), direction,
+                index).toString();
         return new CompiledRule(id, Tier.NETWORK_POLICY, label, -1, RuleAction.ALLOW,
                 peers(policy.getMetadata().getNamespace(), peers), ports(ports), null);
     }

@@ -28,16 +28,54 @@ public final class PolicyTracer {
     /** One zone's part of the trace. */
     public record Hop(String zone, String datapath, String microflow, TraceOutput output, List<AclHit> acls) {}
 
-    /** An ACL that matched, as the operator knows it. */
-    public record AclHit(String zone, String name, String direction, int tier, int priority, String action) {
+    /**
+     * An ACL that matched, as the operator knows it.
+     *
+     * @param direction {@code ingress} or {@code egress}
+     * @param rule what the ACL stands for, named as {@code kovn analyze} names it ({@link AclRules})
+     */
+    public record AclHit(String zone, String name, String direction, int tier, int priority, String action, Optional<String> rule) {
         @Override
         public String toString() {
-            return "%s ACL %s (tier %d, priority %d, %s) in zone %s".formatted(direction, name, tier, priority, action, zone);
+            return "%s ACL %s (tier %d, priority %d, %s) in zone %s".formatted(direction, name, tier, priority, action, zone)
+                    + rule.map(r -> ": " + r).orElse("");
+        }
+
+        /** The rule if known, else the ACL's name. */
+        public String decider() {
+            return rule.orElse("ACL " + name);
         }
     }
 
-    /** The verdict and how it was reached. */
-    public record Result(boolean allowed, List<Hop> hops, String reason) {
+    /**
+     * What decided one side of a flow.
+     *
+     * @param direction {@code egress} or {@code ingress}; null for a drop no policy ACL made
+     * @param what the rule ({@link AclHit#decider()}), {@value AclRules#DEFAULT_ALLOW}, or where the packet was dropped
+     */
+    public record Decider(String direction, String what) {
+        @Override
+        public String toString() {
+            return direction == null ? what : direction + ": " + what;
+        }
+    }
+
+    /**
+     * The verdict and how it was reached.
+     *
+     * @param decidedBy what decided, as {@code kovn analyze}'s "decided by" line has it: the dropping
+     *     side, else both sides (egress, then ingress)
+     */
+    public record Result(boolean allowed, List<Hop> hops, String reason, List<Decider> decidedBy) {
+        public Result {
+            decidedBy = List.copyOf(decidedBy);
+        }
+
+        /** {@code egress: ...; ingress: ...}, or the dropping side alone. */
+        public String decidedByLine() {
+            return String.join("; ", decidedBy.stream().map(Decider::toString).toList());
+        }
+
         public String render(boolean verbose) {
             StringBuilder sb = new StringBuilder();
             for (Hop h : hops) {
@@ -53,6 +91,7 @@ public final class PolicyTracer {
                         : String.join(" -> ", h.output().outputs())).append('\n');
             }
             sb.append(reason).append('\n');
+            sb.append("decided by: ").append(decidedByLine()).append('\n');
             sb.append("verdict: ").append(allowed ? "allowed" : "denied");
             return sb.toString();
         }
@@ -60,10 +99,16 @@ public final class PolicyTracer {
 
     private final OvnRuntime runtime;
     private final Function<String, Zone> zones;
+    private final AclRules.AdminPolicies policies;
 
-    public PolicyTracer(OvnRuntime runtime, Function<String, Zone> zones) {
+    /**
+     * @param zones where each node's databases are
+     * @param policies where the names of ANP and BANP rules are looked up
+     */
+    public PolicyTracer(OvnRuntime runtime, Function<String, Zone> zones, AclRules.AdminPolicies policies) {
         this.runtime = runtime;
         this.zones = zones;
+        this.policies = policies;
     }
 
     /**
@@ -82,7 +127,7 @@ public final class PolicyTracer {
         String transitPort = "tstor-" + dst.node();
         if (!hop1.output().reached(transitPort)) {
             return new Result(false, hops, "the packet never left zone " + src.node() + " toward " + dst.node()
-                    + dropReason(hop1));
+                    + dropReason(hop1), droppedBy(hop1));
         }
         Zone dstZone = zones.apply(dst.node());
         String second = microflow("tstor-" + src.node(), routerPortMac(srcZone, "rtots-" + src.node()),
@@ -94,17 +139,33 @@ public final class PolicyTracer {
     private Result verdict(List<Hop> hops, String dstPort) {
         Hop last = hops.getLast();
         if (last.output().reached(dstPort)) {
-            return new Result(true, hops, "delivered to " + dstPort + decidingAcl(hops).map(a -> ", allowed by " + a.name()).orElse(""));
+            return new Result(true, hops, "delivered to " + dstPort,
+                    List.of(sideDecider(hops, "egress"), sideDecider(hops, "ingress")));
         }
-        return new Result(false, hops, "not delivered to " + dstPort + dropReason(last));
+        return new Result(false, hops, "not delivered to " + dstPort + dropReason(last), droppedBy(last));
     }
 
-    private static Optional<AclHit> decidingAcl(List<Hop> hops) {
-        return hops.stream().flatMap(h -> h.acls().stream()).filter(a -> !a.action().equals("pass")).reduce((a, b) -> b);
+    /**
+     * What let the packet through one side: the last ACL of that direction that did not pass it on
+     * to the next tier; none means no ACL applies there, which is the default allow too.
+     */
+    private static Decider sideDecider(List<Hop> hops, String direction) {
+        return new Decider(direction, hops.stream().flatMap(h -> h.acls().stream())
+                .filter(a -> a.direction().equals(direction) && !a.action().equals("pass"))
+                .reduce((a, b) -> b).map(AclHit::decider).orElse(AclRules.DEFAULT_ALLOW));
+    }
+
+    private static List<Decider> droppedBy(Hop h) {
+        return List.of(dropAcl(h).map(a -> new Decider(a.direction(), a.decider())).orElseGet(() -> new Decider(null,
+                "no policy ACL" + h.output().dropper().map(f -> " (dropped in " + f.stage() + ")").orElse(""))));
+    }
+
+    private static Optional<AclHit> dropAcl(Hop h) {
+        return h.acls().stream().filter(a -> a.action().equals("drop") || a.action().equals("reject")).findFirst();
     }
 
     private static String dropReason(Hop h) {
-        Optional<AclHit> acl = h.acls().stream().filter(a -> a.action().equals("drop") || a.action().equals("reject")).findFirst();
+        Optional<AclHit> acl = dropAcl(h);
         if (acl.isPresent()) return ": dropped by " + acl.get();
         return h.output().dropper().map(f -> ": dropped in " + f.stage() + " (" + f.match() + ")").orElse("");
     }
@@ -126,13 +187,14 @@ public final class PolicyTracer {
             Optional<String> hint = field(ids, "stage-hint");
             if (hint.isEmpty() || hits.containsKey(hint.get())) continue;
             Command.Result acl = Command.exec(List.of(runtime.bin("ovn-nbctl").toString(), "--db=unix:" + zone.nbSocket(),
-                    "--bare", "--columns=name,direction,tier,priority,action", "list", "ACL", hint.get()),
+                    "--bare", "--columns=name,direction,tier,priority,action,external_ids", "list", "ACL", hint.get()),
                     Map.of(), java.time.Duration.ofSeconds(10));
             if (!acl.ok()) continue; // not an ACL (e.g. a port group's default flow)
-            String[] v = acl.stdout().strip().split("\n");
-            if (v.length < 5) continue;
+            String[] v = acl.stdout().strip().split("\n", -1);
+            if (v.length < 6) continue;
             hits.put(hint.get(), new AclHit(zone.node(), v[0].isBlank() ? "(unnamed " + hint.get() + ")" : v[0],
-                    v[1].equals("to-lport") ? "ingress" : "egress", parseInt(v[2]), parseInt(v[3]), v[4]));
+                    v[1].equals("to-lport") ? "ingress" : "egress", parseInt(v[2]), parseInt(v[3]), v[4],
+                    AclRules.describe(externalIds(v[5]), v[4], policies)));
         }
         return List.copyOf(hits.values());
     }
@@ -162,10 +224,25 @@ public final class PolicyTracer {
     }
 
     private static Optional<String> field(String externalIds, String key) {
-        for (String kv : externalIds.strip().split("\\s+")) {
-            if (kv.startsWith(key + "=")) return Optional.of(kv.substring(key.length() + 1).replace("\"", ""));
+        return Optional.ofNullable(externalIds(externalIds).get(key));
+    }
+
+    /**
+     * A map column as {@code --bare} prints it: {@code key=value} pairs separated by spaces, values
+     * quoted when they hold anything but letters, digits and a few marks (kovn's values hold no
+     * spaces or quotes). Pure.
+     */
+    static Map<String, String> externalIds(String bare) {
+        Map<String, String> ids = new LinkedHashMap<>();
+        for (String kv : bare.strip().split("\\s+")) {
+            int eq = kv.indexOf('=');
+            if (eq > 0) ids.put(unquote(kv.substring(0, eq)), unquote(kv.substring(eq + 1)));
         }
-        return Optional.empty();
+        return ids;
+    }
+
+    private static String unquote(String s) {
+        return s.length() >= 2 && s.startsWith("\"") && s.endsWith("\"") ? s.substring(1, s.length() - 1) : s;
     }
 
     private static int parseInt(String s) {

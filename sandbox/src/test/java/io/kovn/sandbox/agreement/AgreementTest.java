@@ -36,7 +36,8 @@ import org.junit.jupiter.api.TestFactory;
  * The three must agree: for random clusters and policy sets ({@link CaseGenerator}), the
  * evaluator's verdict ({@code kovn analyze}) equals {@link PolicyTracer}'s ({@code ovn-trace} in the
  * zones the flow crosses) for every pod pair on TCP, UDP and SCTP ports, and equals a real probe
- * for a sample of the TCP and UDP flows.
+ * for a sample of the TCP and UDP flows. The explanations agree too: the trace names the same
+ * deciding rule as the evaluator ({@link SameDecider}).
  *
  * <p>Reproduce a run with {@code -Dkovn.agreement.seed=<seed>} (printed first), explore with
  * {@code -Dkovn.agreement.seed=random}; more cases with {@code -Dkovn.agreement.cases=<n>}. A
@@ -122,6 +123,9 @@ class AgreementTest {
         traced.forEach((c, r) -> {
             if (r.allowed() != (c.evaluation().verdict() == Verdict.ALLOWED)) {
                 mismatches.add(report("ovn-trace", r.allowed() ? "allowed" : "denied", c, r));
+            } else if (!SameDecider.agrees(c.evaluation(), r, c.from().getMetadata().getNamespace(), c.to().getMetadata().getNamespace())) {
+                mismatches.add("MISMATCH " + c.flow() + ": the evaluator decided by " + c.evaluation().decidedBy()
+                        + ", ovn-trace by " + r.decidedByLine() + "\n" + c.evaluation().render() + "ovn-trace:\n" + r.render(false) + "\n");
             }
         });
 

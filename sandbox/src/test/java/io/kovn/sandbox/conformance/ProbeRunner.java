@@ -7,6 +7,7 @@ import io.kovn.ovn.annotations.PodNetworks;
 import io.kovn.sandbox.Prober;
 import io.kovn.sandbox.SandboxLayout;
 import io.kovn.sandbox.infra.EmulatedNode;
+import io.kovn.sandbox.trace.AclRules;
 import io.kovn.sandbox.trace.PolicyTracer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -67,7 +68,7 @@ final class ProbeRunner {
         this.tracer = new PolicyTracer(cluster.nodes().getFirst().runtime(), node -> {
             EmulatedNode n = cluster.node(node);
             return new PolicyTracer.Zone(node, n.nbSocket(), n.sbSocket());
-        });
+        }, AclRules.AdminPolicies.fromApi(cluster.sandbox.client));
     }
 
     /** Runs the probes in parallel, each polled to its expectation; outcomes in the given order. */
@@ -109,7 +110,7 @@ final class ProbeRunner {
         if (p.protocol().equals("sctp") || last.detail().contains("ovn-trace")) return last;
         try {
             PolicyTracer.Result r = tracer.trace(endpoint(cluster.pod(p.from())), endpoint(cluster.pod(p.to())), p.protocol(), p.port());
-            String trace = "ovn-trace --ct new: " + (r.allowed() ? "allowed" : "denied") + ", " + r.reason();
+            String trace = "ovn-trace --ct new: " + (r.allowed() ? "allowed" : "denied") + ", " + r.reason() + ", decided by " + r.decidedByLine();
             return new Observation(last.seen(), last.detail().isEmpty() ? trace : last.detail() + "; " + trace);
         } catch (RuntimeException e) {
             return last;
@@ -159,11 +160,11 @@ final class ProbeRunner {
 
     private Observation trace(Pod from, Pod to, String protocol, int port) {
         PolicyTracer.Result r = tracer.trace(endpoint(from), endpoint(to), protocol, port);
-        if (r.allowed()) return new Observation(Seen.ALLOWED, "ovn-trace: " + r.reason());
+        if (r.allowed()) return new Observation(Seen.ALLOWED, "ovn-trace: " + r.reason() + ", decided by " + r.decidedByLine());
         Optional<PolicyTracer.AclHit> drop = r.hops().stream().flatMap(h -> h.acls().stream())
                 .filter(a -> a.action().equals("drop")).findFirst();
         // Only a drop by a policy ACL is the trace's equivalent of a timeout.
-        return drop.map(a -> new Observation(Seen.TIMED_OUT, "ovn-trace: dropped by " + a.name()))
+        return drop.map(a -> new Observation(Seen.TIMED_OUT, "ovn-trace: dropped by " + a.decider()))
                 .orElseGet(() -> new Observation(Seen.OTHER, "ovn-trace: " + r.reason()));
     }
 

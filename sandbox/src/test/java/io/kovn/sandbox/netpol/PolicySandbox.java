@@ -15,6 +15,7 @@ import io.kovn.sandbox.Prober;
 import io.kovn.sandbox.SandboxLayout;
 import io.kovn.sandbox.e2e.SandboxFixture;
 import io.kovn.sandbox.infra.EmulatedNode;
+import io.kovn.sandbox.trace.AclRules;
 import io.kovn.sandbox.trace.PolicyTracer;
 import java.io.IOException;
 import java.time.Duration;
@@ -51,7 +52,7 @@ public final class PolicySandbox implements AutoCloseable {
             EmulatedNode n = nodes.get(node);
             if (n == null) throw new IllegalArgumentException("no node " + node);
             return new PolicyTracer.Zone(node, n.nbSocket(), n.sbSocket());
-        });
+        }, AclRules.AdminPolicies.fromApi(fixture.client));
     }
 
     /** Starts a sandbox of {@code nodes} nodes ({@code node-1} ...). */

@@ -1,0 +1,55 @@
+package io.kovn.sandbox.agreement;
+
+import io.kovn.policy.evaluator.Decision;
+import io.kovn.policy.evaluator.Evaluation;
+import io.kovn.policy.evaluator.SideResult;
+import io.kovn.policy.evaluator.Tier;
+import io.kovn.policy.evaluator.Verdict;
+import io.kovn.sandbox.trace.AclRules;
+import io.kovn.sandbox.trace.PolicyTracer;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Whether {@code kovn trace} names what {@code kovn analyze} names as deciding a flow: the same
+ * sides (the dropping one, else both) and on each side the same rule, isolation or default allow.
+ * One latitude: NetworkPolicy allow ACLs all share one priority, so when several NetworkPolicy rules
+ * allow a flow OVN may hit any of them, while the evaluator names the first; there any allowing rule
+ * of a NetworkPolicy that isolates the pod is accepted.
+ */
+final class SameDecider {
+    private SameDecider() {
+    }
+
+    /**
+     * @param egressNamespace the source pod's namespace
+     * @param ingressNamespace the destination pod's namespace
+     */
+    static boolean agrees(Evaluation evaluation, PolicyTracer.Result trace, String egressNamespace, String ingressNamespace) {
+        List<SideResult> sides = evaluation.egress().decision().verdict() == Verdict.DENIED ? List.of(evaluation.egress())
+                : evaluation.ingress().decision().verdict() == Verdict.DENIED ? List.of(evaluation.ingress())
+                : List.of(evaluation.egress(), evaluation.ingress());
+        if (trace.decidedBy().size() != sides.size()) return false;
+        for (int i = 0; i < sides.size(); i++) {
+            SideResult side = sides.get(i);
+            PolicyTracer.Decider decider = trace.decidedBy().get(i);
+            String direction = side.direction().value().toLowerCase(Locale.ROOT);
+            String namespace = side == evaluation.egress() ? egressNamespace : ingressNamespace;
+            if (!direction.equals(decider.direction()) || !sameWhat(side, direction, namespace, decider.what())) return false;
+        }
+        return true;
+    }
+
+    private static boolean sameWhat(SideResult side, String direction, String namespace, String traced) {
+        return switch (side.decision()) {
+            case Decision.NotApplicable notApplicable -> true;
+            case Decision.DefaultAllow allow -> traced.equals(AclRules.DEFAULT_ALLOW);
+            case Decision.Isolated isolated -> traced.equals("isolated by NetworkPolicy in namespace " + namespace
+                    + " with no allowing rule (" + direction + " default deny)");
+            case Decision.ByRule rule when rule.tier() == Tier.NETWORK_POLICY -> side.isolatedBy().stream()
+                    .anyMatch(policy -> traced.startsWith("NetworkPolicy " + policy + " " + direction + " rule ")
+                            && traced.endsWith(" (Allow)"));
+            case Decision.ByRule rule -> traced.equals(rule.rule());
+        };
+    }
+}
