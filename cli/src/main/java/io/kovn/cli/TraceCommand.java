@@ -1,10 +1,6 @@
 package io.kovn.cli;
 
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.kovn.ovn.annotations.OvnAnnotations;
-import io.kovn.ovn.annotations.PodNetwork;
-import io.kovn.ovn.annotations.PodNetworks;
 import io.kovn.runtime.OvnRuntime;
 import io.kovn.sandbox.SandboxLayout;
 import io.kovn.sandbox.trace.AclRules;
@@ -54,20 +50,9 @@ public final class TraceCommand implements Callable<Integer> {
             PolicyTracer tracer = new PolicyTracer(OvnRuntime.locate(), node ->
                     new PolicyTracer.Zone(node, Path.of(nb.replace("{node}", node)), Path.of(sb.replace("{node}", node))),
                     AclRules.AdminPolicies.fromApi(client));
-            PolicyTracer.Result r = tracer.trace(endpoint(PodRef.find(client, src)), endpoint(PodRef.find(client, dst)), protocol, port);
+            PolicyTracer.Result r = tracer.trace(PodRef.find(client, src), PodRef.find(client, dst), protocol, port);
             System.out.println(r.render(verbose));
             return r.allowed() ? 0 : 1;
         }
-    }
-
-    static PolicyTracer.Endpoint endpoint(Pod pod) {
-        String ann = pod.getMetadata().getAnnotations() == null ? null
-                : pod.getMetadata().getAnnotations().get(OvnAnnotations.POD_NETWORKS);
-        if (ann == null) throw new IllegalArgumentException("pod " + PodRef.name(pod) + " has no pod-networks annotation yet");
-        PodNetwork net = PodNetworks.parse(ann).defaultNetwork()
-                .orElseThrow(() -> new IllegalArgumentException("pod " + PodRef.name(pod) + " is not on the default network"));
-        return new PolicyTracer.Endpoint(pod.getSpec().getNodeName(),
-                pod.getMetadata().getNamespace() + "_" + pod.getMetadata().getName(),
-                net.macAddress(), net.ips().getFirst().getHostAddress());
     }
 }

@@ -1,5 +1,10 @@
 package io.kovn.sandbox.trace;
 
+import io.fabric8.kubernetes.api.model.Pod;
+import io.kovn.ovn.annotations.OvnAnnotations;
+import io.kovn.ovn.annotations.PodNetwork;
+import io.kovn.ovn.annotations.PodNetworks;
+import io.kovn.ovn.topology.TopologyNames;
 import io.kovn.runtime.OvnRuntime;
 import io.kovn.runtime.net.Command;
 import java.nio.file.Path;
@@ -109,6 +114,45 @@ public final class PolicyTracer {
         this.runtime = runtime;
         this.zones = zones;
         this.policies = policies;
+    }
+
+    /**
+     * Traces a flow between two pods as the API server has them. The destination may be a
+     * host-network pod: its node's address, which pods reach through their gateway router and the
+     * node's management port ({@code k8s-<node>}), the path an ANP's {@code nodes} peer is about.
+     */
+    public Result trace(Pod src, Pod dst, String protocol, int port) {
+        if (hostNetwork(src)) {
+            throw new IllegalArgumentException("pod " + name(src) + " is a host-network pod: its packets enter OVN through its node's"
+                    + " management port, not a pod's port, and no pod policy applies to them at the source; trace toward it instead");
+        }
+        return trace(endpoint(src), endpoint(dst), protocol, port);
+    }
+
+    /** A pod as the trace follows it: its zone, logical switch port, MAC and (first) IP. */
+    Endpoint endpoint(Pod pod) {
+        String node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
+        if (node == null) throw new IllegalArgumentException("pod " + name(pod) + " is not scheduled to a node yet");
+        if (hostNetwork(pod)) {
+            String ip = pod.getStatus() == null ? null : pod.getStatus().getPodIP();
+            if (ip == null) throw new IllegalArgumentException("host-network pod " + name(pod) + " has no IP in its status yet");
+            // Pods send to a node's address through their gateway: the router port's MAC, on any node.
+            return new Endpoint(node, TopologyNames.managementPort(node), routerPortMac(zones.apply(node), "rtos-" + node), ip);
+        }
+        String ann = pod.getMetadata().getAnnotations() == null ? null : pod.getMetadata().getAnnotations().get(OvnAnnotations.POD_NETWORKS);
+        if (ann == null) throw new IllegalArgumentException("pod " + name(pod) + " has no pod-networks annotation yet");
+        PodNetwork net = PodNetworks.parse(ann).defaultNetwork()
+                .orElseThrow(() -> new IllegalArgumentException("pod " + name(pod) + " is not on the default network"));
+        return new Endpoint(node, pod.getMetadata().getNamespace() + "_" + pod.getMetadata().getName(), net.macAddress(),
+                net.ips().getFirst().getHostAddress());
+    }
+
+    private static boolean hostNetwork(Pod pod) {
+        return pod.getSpec() != null && Boolean.TRUE.equals(pod.getSpec().getHostNetwork());
+    }
+
+    private static String name(Pod pod) {
+        return pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
     }
 
     /**

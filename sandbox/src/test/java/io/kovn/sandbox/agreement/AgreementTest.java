@@ -160,8 +160,8 @@ class AgreementTest {
         long deadline = System.nanoTime() + CONVERGES_WITHIN.toNanos();
         List<Check> todo = checks;
         while (!todo.isEmpty()) {
-            List<PolicyTracer.Result> traced = sb.parallel(todo, c -> sb.tracer().trace(PolicySandbox.endpoint(c.from()),
-                    PolicySandbox.endpoint(c.to()), c.port().protocol().field(), c.port().port()));
+            List<PolicyTracer.Result> traced = sb.parallel(todo, c -> sb.tracer().trace(c.from(), c.to(),
+                    c.port().protocol().field(), c.port().port()));
             List<Check> wrong = new ArrayList<>();
             for (int i = 0; i < todo.size(); i++) {
                 results.put(todo.get(i), traced.get(i));

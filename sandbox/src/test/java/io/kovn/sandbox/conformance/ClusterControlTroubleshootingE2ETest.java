@@ -1,6 +1,7 @@
 package io.kovn.sandbox.conformance;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
@@ -9,6 +10,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.kovn.sandbox.infra.EmulatedNode;
+import io.kovn.sandbox.trace.PolicyTracer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -26,7 +28,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * {@code cluster-control} ANP applied (plus what its rules need to select something: a monitoring
  * pod with the {@code scrape} named port, a kube-system pod {@code app=dns}, a control-plane node
  * and two worker nodes). The rows must be the ones the specification shows: names, hashed names,
- * priorities, actions, matches and members.
+ * priorities, actions, matches and members. And {@code kovn trace} names the example's rules,
+ * toward host-network pods too (its {@code nodes} peers).
  */
 @ExtendWith(ConformanceExtension.class)
 class ClusterControlTroubleshootingE2ETest {
@@ -82,6 +85,7 @@ class ClusterControlTroubleshootingE2ETest {
             await("Ready-In-Zone conditions").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(500))
                     .untilAsserted(() -> assertThat(readyZones(cluster)).containsExactlyInAnyOrder(
                             "Ready-In-Zone-node-1", "Ready-In-Zone-node-2", "Ready-In-Zone-node-3"));
+            traceNamesTheRulesTowardNodes(cluster, prometheus);
         } finally {
             client.namespaces().withName("monitoring").delete();
             client.pods().inNamespace("kube-system").withName("coredns-0").delete();
@@ -90,6 +94,38 @@ class ClusterControlTroubleshootingE2ETest {
                 label(cluster, node, "node-role.kubernetes.io/worker", null);
             }
         }
+    }
+
+    /**
+     * {@code kovn trace} toward the host-network centaurs (their nodes' addresses, behind the
+     * management ports): the {@code nodes} peers of the example decide, named as the policy names them.
+     * F0 is on node-1, the control plane; F1 on node-2, a worker.
+     */
+    private static void traceNamesTheRulesTowardNodes(ConformanceCluster cluster, Pod prometheus) {
+        PolicyTracer tracer = cluster.tracer();
+        Pod controlPlane = cluster.pod("F0");
+        Pod worker = cluster.pod("F1");
+        await("traces toward the nodes").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+            PolicyTracer.Result kapi = tracer.trace(prometheus, controlPlane, "tcp", 6443);
+            assertThat(kapi.allowed()).as(kapi.render(false)).isTrue();
+            assertThat(kapi.reason()).isEqualTo("delivered to k8s-node-1");
+            assertThat(kapi.decidedByLine()).isEqualTo(
+                    "egress: ANP cluster-control egress rule 1 \"allow-to-kapi-server\" (Allow); ingress: default allow");
+
+            PolicyTracer.Result workerNode = tracer.trace(prometheus, worker, "tcp", 6443);
+            assertThat(workerNode.allowed()).as(workerNode.render(false)).isTrue();
+            assertThat(workerNode.reason()).isEqualTo("delivered to k8s-node-2");
+            assertThat(workerNode.decidedByLine()).isEqualTo("egress: ANP cluster-control egress rule 3"
+                    + " \"allow-to-open-tenants-and-intranet-and-worker-nodes\" (Allow); ingress: default allow");
+
+            PolicyTracer.Result other = tracer.trace(prometheus, controlPlane, "tcp", 80);
+            assertThat(other.allowed()).as(other.render(false)).isFalse();
+            assertThat(other.decidedByLine()).isEqualTo("egress: ANP cluster-control egress rule 5 \"default-deny\" (Deny)");
+            assertThat(other.render(false)).contains("matched egress ACL ANP:cluster-control:Egress:5 (tier 1, priority 26595, drop)"
+                    + " in zone node-1: ANP cluster-control egress rule 5 \"default-deny\" (Deny)").endsWith("verdict: denied");
+        });
+        assertThatThrownBy(() -> tracer.trace(controlPlane, prometheus, "tcp", 8080)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("is a host-network pod");
     }
 
     private static void checkRows(ConformanceCluster cluster, EmulatedNode zone, Pod prometheus, Pod dns) {

@@ -10,6 +10,8 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.kovn.sandbox.e2e.SandboxFixture;
 import io.kovn.sandbox.infra.EmulatedNode;
+import io.kovn.sandbox.trace.AclRules;
+import io.kovn.sandbox.trace.PolicyTracer;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -152,6 +154,14 @@ final class ConformanceCluster implements AutoCloseable {
 
     List<Pod> pods() {
         return List.copyOf(pods.values());
+    }
+
+    /** {@code kovn trace}'s tracer on the cluster's zones, naming ANP and BANP rules from the API server. */
+    PolicyTracer tracer() {
+        return new PolicyTracer(nodes().getFirst().runtime(), node -> {
+            EmulatedNode n = node(node);
+            return new PolicyTracer.Zone(node, n.nbSocket(), n.sbSocket());
+        }, AclRules.AdminPolicies.fromApi(sandbox.client));
     }
 
     EmulatedNode node(String name) {

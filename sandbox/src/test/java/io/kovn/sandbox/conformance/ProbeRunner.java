@@ -1,13 +1,8 @@
 package io.kovn.sandbox.conformance;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.kovn.ovn.annotations.OvnAnnotations;
-import io.kovn.ovn.annotations.PodNetwork;
-import io.kovn.ovn.annotations.PodNetworks;
 import io.kovn.sandbox.Prober;
 import io.kovn.sandbox.SandboxLayout;
-import io.kovn.sandbox.infra.EmulatedNode;
-import io.kovn.sandbox.trace.AclRules;
 import io.kovn.sandbox.trace.PolicyTracer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -65,10 +60,7 @@ final class ProbeRunner {
 
     ProbeRunner(ConformanceCluster cluster) {
         this.cluster = cluster;
-        this.tracer = new PolicyTracer(cluster.nodes().getFirst().runtime(), node -> {
-            EmulatedNode n = cluster.node(node);
-            return new PolicyTracer.Zone(node, n.nbSocket(), n.sbSocket());
-        }, AclRules.AdminPolicies.fromApi(cluster.sandbox.client));
+        this.tracer = cluster.tracer();
     }
 
     /** Runs the probes in parallel, each polled to its expectation; outcomes in the given order. */
@@ -109,7 +101,7 @@ final class ProbeRunner {
     private Observation explained(Probe p, Observation last) {
         if (p.protocol().equals("sctp") || last.detail().contains("ovn-trace")) return last;
         try {
-            PolicyTracer.Result r = tracer.trace(endpoint(cluster.pod(p.from())), endpoint(cluster.pod(p.to())), p.protocol(), p.port());
+            PolicyTracer.Result r = tracer.trace(cluster.pod(p.from()), cluster.pod(p.to()), p.protocol(), p.port());
             String trace = "ovn-trace --ct new: " + (r.allowed() ? "allowed" : "denied") + ", " + r.reason() + ", decided by " + r.decidedByLine();
             return new Observation(last.seen(), last.detail().isEmpty() ? trace : last.detail() + "; " + trace);
         } catch (RuntimeException e) {
@@ -159,27 +151,13 @@ final class ProbeRunner {
     }
 
     private Observation trace(Pod from, Pod to, String protocol, int port) {
-        PolicyTracer.Result r = tracer.trace(endpoint(from), endpoint(to), protocol, port);
+        PolicyTracer.Result r = tracer.trace(from, to, protocol, port);
         if (r.allowed()) return new Observation(Seen.ALLOWED, "ovn-trace: " + r.reason() + ", decided by " + r.decidedByLine());
         Optional<PolicyTracer.AclHit> drop = r.hops().stream().flatMap(h -> h.acls().stream())
                 .filter(a -> a.action().equals("drop")).findFirst();
         // Only a drop by a policy ACL is the trace's equivalent of a timeout.
         return drop.map(a -> new Observation(Seen.TIMED_OUT, "ovn-trace: dropped by " + a.decider()))
                 .orElseGet(() -> new Observation(Seen.OTHER, "ovn-trace: " + r.reason()));
-    }
-
-    /** A pod as ovn-trace needs it; a host-network pod is its node's address behind the node's router port. */
-    private PolicyTracer.Endpoint endpoint(Pod pod) {
-        String node = pod.getSpec().getNodeName();
-        if (Boolean.TRUE.equals(pod.getSpec().getHostNetwork())) {
-            String routerMac = cluster.node(node).nbctl("--bare", "--columns=mac", "find", "Logical_Router_Port",
-                    "name=rtos-" + node).strip();
-            return new PolicyTracer.Endpoint(node, "(host network of " + node + ")", routerMac, pod.getStatus().getPodIP());
-        }
-        PodNetwork net = PodNetworks.parse(pod.getMetadata().getAnnotations().get(OvnAnnotations.POD_NETWORKS))
-                .defaultNetwork().orElseThrow();
-        return new PolicyTracer.Endpoint(node, pod.getMetadata().getNamespace() + "_" + pod.getMetadata().getName(),
-                net.macAddress(), net.ips().getFirst().getHostAddress());
     }
 
     void close() {

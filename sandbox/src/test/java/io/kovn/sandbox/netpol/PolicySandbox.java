@@ -7,9 +7,6 @@ import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.kovn.ovn.annotations.OvnAnnotations;
-import io.kovn.ovn.annotations.PodNetwork;
-import io.kovn.ovn.annotations.PodNetworks;
 import io.kovn.runtime.OvnRuntime;
 import io.kovn.sandbox.Prober;
 import io.kovn.sandbox.SandboxLayout;
@@ -173,16 +170,6 @@ public final class PolicySandbox implements AutoCloseable {
             }
         }
         return out;
-    }
-
-    /** The pod as {@link PolicyTracer} needs it: zone, logical port, MAC and IPv4 address. */
-    public static PolicyTracer.Endpoint endpoint(Pod pod) {
-        String ann = pod.getMetadata().getAnnotations().get(OvnAnnotations.POD_NETWORKS);
-        if (ann == null) throw new IllegalStateException("pod " + name(pod) + " has no pod-networks annotation");
-        PodNetwork net = PodNetworks.parse(ann).defaultNetwork().orElseThrow();
-        return new PolicyTracer.Endpoint(pod.getSpec().getNodeName(),
-                pod.getMetadata().getNamespace() + "_" + pod.getMetadata().getName(), net.macAddress(),
-                net.ips().getFirst().getHostAddress());
     }
 
     public static String name(Pod pod) {
