@@ -1,11 +1,16 @@
 package io.kovn.cli;
 
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kovn.ovn.annotations.IpLiterals;
 import io.kovn.runtime.OvnRuntime;
 import io.kovn.sandbox.SandboxLayout;
 import io.kovn.sandbox.trace.AclRules;
 import io.kovn.sandbox.trace.PolicyTracer;
+import java.net.InetAddress;
 import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -20,12 +25,14 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "trace", description = {
         "Trace a flow through OVN (ovn-trace on the zones it crosses) and name the policy rules that decide it.",
-        "  kovn trace NS/POD NS/POD PROTO/PORT     (PROTO: tcp, udp, sctp; or icmp)"})
+        "  kovn trace NS/POD NS/POD|IP PROTO/PORT     (PROTO: tcp, udp, sctp; or icmp)",
+        "An IP that is no pod's (a networks peer, an outside address) is judged at the source: whether its egress",
+        "ACLs let the packet out of the pod's switch."})
 public final class TraceCommand implements Callable<Integer> {
     @Mixin KubeOptions kube;
 
     @Parameters(index = "0", description = "source pod NS/POD") String src;
-    @Parameters(index = "1", description = "destination pod NS/POD") String dst;
+    @Parameters(index = "1", description = "destination pod NS/POD, or an IP address") String dst;
     @Parameters(index = "2", description = "tcp/PORT, udp/PORT, sctp/PORT or icmp") String flow;
 
     @Option(names = {"-v", "--verbose"}, description = "list every logical flow the packet hit")
@@ -50,9 +57,31 @@ public final class TraceCommand implements Callable<Integer> {
             PolicyTracer tracer = new PolicyTracer(OvnRuntime.locate(), node ->
                     new PolicyTracer.Zone(node, Path.of(nb.replace("{node}", node)), Path.of(sb.replace("{node}", node))),
                     AclRules.AdminPolicies.fromApi(client));
-            PolicyTracer.Result r = tracer.trace(PodRef.find(client, src), PodRef.find(client, dst), protocol, port);
+            Pod from = PodRef.find(client, src);
+            PolicyTracer.Result r = isAddress(dst)
+                    ? podWithAddress(client, dst).map(to -> tracer.trace(from, to, protocol, port))
+                            .orElseGet(() -> tracer.traceToAddress(from, dst, protocol, port))
+                    : tracer.trace(from, PodRef.find(client, dst), protocol, port);
             System.out.println(r.render(verbose));
             return r.allowed() ? 0 : 1;
         }
+    }
+
+    private static boolean isAddress(String ref) {
+        try {
+            IpLiterals.parse(ref);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    /** The pod that has this address: a pod of its own before a host-network pod on that node. */
+    private static Optional<Pod> podWithAddress(KubernetesClient client, String address) {
+        InetAddress wanted = IpLiterals.parse(address);
+        return client.pods().inAnyNamespace().list().getItems().stream()
+                .filter(p -> p.getStatus() != null && p.getStatus().getPodIPs() != null && p.getStatus().getPodIPs().stream()
+                        .anyMatch(ip -> ip.getIp() != null && isAddress(ip.getIp()) && IpLiterals.parse(ip.getIp()).equals(wanted)))
+                .min(Comparator.comparing(p -> Boolean.TRUE.equals(p.getSpec().getHostNetwork())));
     }
 }

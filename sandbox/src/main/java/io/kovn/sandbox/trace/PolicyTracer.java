@@ -122,15 +122,53 @@ public final class PolicyTracer {
      * node's management port ({@code k8s-<node>}), the path an ANP's {@code nodes} peer is about.
      */
     public Result trace(Pod src, Pod dst, String protocol, int port) {
+        requireNotHostNetwork(src);
+        return trace(endpoint(src), endpoint(dst), protocol, port);
+    }
+
+    private static void requireNotHostNetwork(Pod src) {
         if (hostNetwork(src)) {
             throw new IllegalArgumentException("pod " + name(src) + " is a host-network pod: its packets enter OVN through its node's"
                     + " management port, not a pod's port, and no pod policy applies to them at the source; trace toward it instead");
         }
-        return trace(endpoint(src), endpoint(dst), protocol, port);
     }
 
-    /** A pod as the trace follows it: its zone, logical switch port, MAC and (first) IP. */
+    /**
+     * Traces a flow from a pod to an address that is no pod's: a {@code networks} peer, a node's
+     * address, anything outside the cluster. Only the source side has policy there, so the verdict
+     * is whether the egress ACLs let the packet leave the pod's switch for the cluster router; where
+     * routing takes it next is shown (the sandbox has no way out of the cluster), not judged.
+     */
+    public Result traceToAddress(Pod src, String address, String protocol, int port) {
+        requireNotHostNetwork(src);
+        Endpoint from = endpoint(src, address);
+        Zone zone = zones.apply(from.node());
+        String gatewayPort = "stor-" + from.node();
+        Hop hop = run(zone, from.node(), microflow(from.logicalPort(), from.mac(), routerPortMac(zone, "rtos-" + from.node()),
+                from.ip(), address, 64, protocol, port));
+        List<Hop> hops = List.of(hop);
+        if (dropAcl(hop).isEmpty() && hop.output().reached(gatewayPort)) {
+            List<String> outputs = hop.output().outputs();
+            List<String> beyond = outputs.subList(outputs.indexOf(gatewayPort) + 1, outputs.size());
+            String next = beyond.isEmpty()
+                    ? "where routing ends in zone " + from.node() + hop.output().dropper().map(f -> " (" + f.stage() + ")").orElse("")
+                    : "then through " + String.join(" -> ", beyond);
+            return new Result(true, hops, "left " + from.logicalPort() + "'s switch for the cluster router, " + next
+                    + "; no policy applies at " + address, List.of(sideDecider(hops, "egress")));
+        }
+        return new Result(false, hops, "not let out of " + from.logicalPort() + "'s switch" + dropReason(hop), droppedBy(hop));
+    }
+
+    /** A pod as the trace follows it: its zone, logical switch port, MAC and first IP. */
     Endpoint endpoint(Pod pod) {
+        return endpoint(pod, null);
+    }
+
+    /**
+     * A pod as the trace follows it: its zone, logical switch port, MAC, and its IP of {@code peer}'s
+     * family (its first IP when {@code peer} is null).
+     */
+    Endpoint endpoint(Pod pod, String peer) {
         String node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
         if (node == null) throw new IllegalArgumentException("pod " + name(pod) + " is not scheduled to a node yet");
         if (hostNetwork(pod)) {
@@ -143,8 +181,11 @@ public final class PolicyTracer {
         if (ann == null) throw new IllegalArgumentException("pod " + name(pod) + " has no pod-networks annotation yet");
         PodNetwork net = PodNetworks.parse(ann).defaultNetwork()
                 .orElseThrow(() -> new IllegalArgumentException("pod " + name(pod) + " is not on the default network"));
-        return new Endpoint(node, pod.getMetadata().getNamespace() + "_" + pod.getMetadata().getName(), net.macAddress(),
-                net.ips().getFirst().getHostAddress());
+        boolean v6 = peer != null && peer.contains(":");
+        String ip = peer == null ? net.ips().getFirst().getHostAddress() : net.ips().stream()
+                .filter(a -> (a instanceof java.net.Inet6Address) == v6).findFirst().map(java.net.InetAddress::getHostAddress)
+                .orElseThrow(() -> new IllegalArgumentException("pod " + name(pod) + " has no " + (v6 ? "IPv6" : "IPv4") + " address"));
+        return new Endpoint(node, pod.getMetadata().getNamespace() + "_" + pod.getMetadata().getName(), net.macAddress(), ip);
     }
 
     private static boolean hostNetwork(Pod pod) {

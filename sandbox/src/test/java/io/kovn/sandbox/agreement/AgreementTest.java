@@ -36,8 +36,10 @@ import org.junit.jupiter.api.TestFactory;
  * The three must agree: for random clusters and policy sets ({@link CaseGenerator}), the
  * evaluator's verdict ({@code kovn analyze}) equals {@link PolicyTracer}'s ({@code ovn-trace} in the
  * zones the flow crosses) for every pod pair on TCP, UDP and SCTP ports, and equals a real probe
- * for a sample of the TCP and UDP flows. The explanations agree too: the trace names the same
- * deciding rule as the evaluator ({@link SameDecider}).
+ * for a sample of the TCP and UDP flows; from every pod to a few addresses that are no pod's
+ * ({@link #ADDRESSES}: {@code networks} peers, outside hosts) the evaluator's verdict equals the
+ * trace's at the source. The explanations agree too: the trace names the same deciding rule as the
+ * evaluator ({@link SameDecider}).
  *
  * <p>Reproduce a run with {@code -Dkovn.agreement.seed=<seed>} (printed first), explore with
  * {@code -Dkovn.agreement.seed=random}; more cases with {@code -Dkovn.agreement.cases=<n>}. A
@@ -87,8 +89,15 @@ class AgreementTest {
         });
     }
 
-    /** One flow checked three ways. */
-    record Check(Pod from, Pod to, ProtocolPort port, Evaluation evaluation) {
+    /**
+     * Addresses that are no pod's, checked from every pod: one in a {@code networks} CIDR the
+     * generator uses that no node's pod subnet holds, one in node-2's pod subnet that no pod has, one
+     * outside the cluster.
+     */
+    static final List<String> ADDRESSES = List.of("10.244.3.7", "10.244.1.250", "192.0.2.10");
+
+    /** One flow checked three ways: to a pod, or (only ovn-trace) to an address. */
+    record Check(Pod from, Pod to, String address, ProtocolPort port, Evaluation evaluation) {
         Flow flow() {
             return evaluation.flow();
         }
@@ -107,7 +116,15 @@ class AgreementTest {
                     ProtocolPort port = ProtocolPort.parse(pp);
                     Flow flow = Flow.of(Endpoint.pod(from.getMetadata().getNamespace(), from.getMetadata().getName()),
                             Endpoint.pod(to.getMetadata().getNamespace(), to.getMetadata().getName()), port);
-                    checks.add(new Check(from, to, port, evaluator.evaluate(flow)));
+                    checks.add(new Check(from, to, null, port, evaluator.evaluate(flow)));
+                }
+            }
+            for (String address : ADDRESSES) {
+                for (String pp : CaseGenerator.CHECKED_PORTS) {
+                    ProtocolPort port = ProtocolPort.parse(pp);
+                    Flow flow = Flow.of(Endpoint.pod(from.getMetadata().getNamespace(), from.getMetadata().getName()),
+                            Endpoint.ip(address), port);
+                    checks.add(new Check(from, null, address, port, evaluator.evaluate(flow)));
                 }
             }
         }
@@ -123,7 +140,8 @@ class AgreementTest {
         traced.forEach((c, r) -> {
             if (r.allowed() != (c.evaluation().verdict() == Verdict.ALLOWED)) {
                 mismatches.add(report("ovn-trace", r.allowed() ? "allowed" : "denied", c, r));
-            } else if (!SameDecider.agrees(c.evaluation(), r, c.from().getMetadata().getNamespace(), c.to().getMetadata().getNamespace())) {
+            } else if (!SameDecider.agrees(c.evaluation(), r, c.from().getMetadata().getNamespace(),
+                    c.to() == null ? null : c.to().getMetadata().getNamespace())) {
                 mismatches.add("MISMATCH " + c.flow() + ": the evaluator decided by " + c.evaluation().decidedBy()
                         + ", ovn-trace by " + r.decidedByLine() + "\n" + c.evaluation().render() + "ovn-trace:\n" + r.render(false) + "\n");
             }
@@ -160,8 +178,9 @@ class AgreementTest {
         long deadline = System.nanoTime() + CONVERGES_WITHIN.toNanos();
         List<Check> todo = checks;
         while (!todo.isEmpty()) {
-            List<PolicyTracer.Result> traced = sb.parallel(todo, c -> sb.tracer().trace(c.from(), c.to(),
-                    c.port().protocol().field(), c.port().port()));
+            List<PolicyTracer.Result> traced = sb.parallel(todo, c -> c.to() == null
+                    ? sb.tracer().traceToAddress(c.from(), c.address(), c.port().protocol().field(), c.port().port())
+                    : sb.tracer().trace(c.from(), c.to(), c.port().protocol().field(), c.port().port()));
             List<Check> wrong = new ArrayList<>();
             for (int i = 0; i < todo.size(); i++) {
                 results.put(todo.get(i), traced.get(i));
@@ -176,7 +195,7 @@ class AgreementTest {
 
     /** Up to {@link #PROBES} TCP/UDP flows, half allowed and half denied by the evaluator where possible. */
     private static List<Check> sample(List<Check> checks, Random random) {
-        List<Check> live = new ArrayList<>(checks.stream().filter(c -> !c.port().protocol().field().equals("sctp")).toList());
+        List<Check> live = new ArrayList<>(checks.stream().filter(c -> c.to() != null && !c.port().protocol().field().equals("sctp")).toList());
         Collections.shuffle(live, random);
         List<Check> allowed = live.stream().filter(c -> c.evaluation().verdict() == Verdict.ALLOWED).toList();
         List<Check> denied = live.stream().filter(c -> c.evaluation().verdict() == Verdict.DENIED).toList();

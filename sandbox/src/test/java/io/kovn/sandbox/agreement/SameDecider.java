@@ -7,8 +7,10 @@ import io.kovn.policy.evaluator.Tier;
 import io.kovn.policy.evaluator.Verdict;
 import io.kovn.sandbox.trace.AclRules;
 import io.kovn.sandbox.trace.PolicyTracer;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * Whether {@code kovn trace} names what {@code kovn analyze} names as deciding a flow: the same
@@ -23,26 +25,30 @@ final class SameDecider {
 
     /**
      * @param egressNamespace the source pod's namespace
-     * @param ingressNamespace the destination pod's namespace
+     * @param ingressNamespace the destination pod's namespace (null for an address)
      */
     static boolean agrees(Evaluation evaluation, PolicyTracer.Result trace, String egressNamespace, String ingressNamespace) {
         List<SideResult> sides = evaluation.egress().decision().verdict() == Verdict.DENIED ? List.of(evaluation.egress())
                 : evaluation.ingress().decision().verdict() == Verdict.DENIED ? List.of(evaluation.ingress())
                 : List.of(evaluation.egress(), evaluation.ingress());
-        if (trace.decidedBy().size() != sides.size()) return false;
-        for (int i = 0; i < sides.size(); i++) {
-            SideResult side = sides.get(i);
-            PolicyTracer.Decider decider = trace.decidedBy().get(i);
-            String direction = side.direction().value().toLowerCase(Locale.ROOT);
-            String namespace = side == evaluation.egress() ? egressNamespace : ingressNamespace;
-            if (!direction.equals(decider.direction()) || !sameWhat(side, direction, namespace, decider.what())) return false;
+        Map<String, String> traced = new HashMap<>();
+        for (PolicyTracer.Decider d : trace.decidedBy()) {
+            if (d.direction() == null || traced.put(d.direction(), d.what()) != null) return false;
         }
-        return true;
+        for (SideResult side : sides) {
+            String direction = side.direction().value().toLowerCase(Locale.ROOT);
+            String what = traced.remove(direction);
+            // No policy applies to a side that is not a pod: the trace may say default allow, or nothing.
+            if (side.decision() instanceof Decision.NotApplicable) continue;
+            String namespace = side == evaluation.egress() ? egressNamespace : ingressNamespace;
+            if (what == null || !sameWhat(side, direction, namespace, what)) return false;
+        }
+        return traced.isEmpty();
     }
 
     private static boolean sameWhat(SideResult side, String direction, String namespace, String traced) {
         return switch (side.decision()) {
-            case Decision.NotApplicable notApplicable -> true;
+            case Decision.NotApplicable notApplicable -> true; // skipped above
             case Decision.DefaultAllow allow -> traced.equals(AclRules.DEFAULT_ALLOW);
             case Decision.Isolated isolated -> traced.equals("isolated by NetworkPolicy in namespace " + namespace
                     + " with no allowing rule (" + direction + " default deny)");
