@@ -108,11 +108,16 @@ public final class AnalyzeCommand implements Callable<Integer> {
 
     private PolicySnapshot fromCluster() {
         try (KubernetesClient client = kube.client()) {
-            return snapshot(client.namespaces().list().getItems(), client.pods().inAnyNamespace().list().getItems(),
-                    client.nodes().list().getItems(), client.network().v1().networkPolicies().inAnyNamespace().list().getItems(),
-                    optional(() -> client.resources(AdminNetworkPolicy.class).list().getItems()),
-                    optional(() -> client.resources(BaselineAdminNetworkPolicy.class).list().getItems()));
+            return fromCluster(client);
         }
+    }
+
+    /** What the cluster's API server has: namespaces, pods, nodes and the policies of all three tiers. */
+    static PolicySnapshot fromCluster(KubernetesClient client) {
+        return snapshot(client.namespaces().list().getItems(), client.pods().inAnyNamespace().list().getItems(),
+                client.nodes().list().getItems(), client.network().v1().networkPolicies().inAnyNamespace().list().getItems(),
+                optional(() -> client.resources(AdminNetworkPolicy.class).list().getItems()),
+                optional(() -> client.resources(BaselineAdminNetworkPolicy.class).list().getItems()));
     }
 
     /** A cluster without the policy CRDs simply has no such policies. */

@@ -5,13 +5,22 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kovn.ovn.annotations.IpLiterals;
 import io.kovn.runtime.OvnRuntime;
 import io.kovn.sandbox.SandboxLayout;
+import io.kovn.policy.evaluator.Endpoint;
+import io.kovn.policy.evaluator.Evaluation;
+import io.kovn.policy.evaluator.Flow;
+import io.kovn.policy.evaluator.PolicyEvaluator;
+import io.kovn.policy.evaluator.ProtocolPort;
 import io.kovn.sandbox.trace.AclRules;
+import io.kovn.sandbox.trace.AnalyzeCrossCheck;
 import io.kovn.sandbox.trace.PolicyTracer;
 import java.net.InetAddress;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -20,16 +29,21 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code kovn trace SRC DST PROTO/PORT}: runs ovn-trace in the zones the flow crosses and explains
  * the verdict with the policy rules that decided, named as {@code kovn analyze} names them (read
- * from the ACLs' external_ids, the ANP and BANP rule names from the API server). Last line {@code verdict: allowed}
- * or {@code verdict: denied}; exit status 0 / 1, as for {@code kovn probe}.
+ * from the ACLs' external_ids, the ANP and BANP rule names from the API server), then cross-checks
+ * {@code kovn analyze} on the same flow ({@code analyze: ... (agrees)} or {@code (DISAGREES ...)}).
+ * Last line {@code verdict: allowed} or {@code verdict: denied} (the trace's); exit status 0 / 1, as
+ * for {@code kovn probe}.
  */
 @Command(name = "trace", description = {
         "Trace a flow through OVN (ovn-trace on the zones it crosses) and name the policy rules that decide it.",
         "  kovn trace NS/POD NS/POD|IP PROTO/PORT     (PROTO: tcp, udp, sctp; or icmp)",
         "An IP that is no pod's (a networks peer, an outside address) is judged at the source: whether its egress",
-        "ACLs let the packet out of the pod's switch."})
+        "ACLs let the packet out of the pod's switch. The line before the verdict says whether kovn analyze agrees."})
 public final class TraceCommand implements Callable<Integer> {
     @Mixin KubeOptions kube;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
 
     @Parameters(index = "0", description = "source pod NS/POD") String src;
     @Parameters(index = "1", description = "destination pod NS/POD, or an IP address") String dst;
@@ -37,6 +51,9 @@ public final class TraceCommand implements Callable<Integer> {
 
     @Option(names = {"-v", "--verbose"}, description = "list every logical flow the packet hit")
     boolean verbose;
+
+    @Option(names = "--no-analyze", description = "skip the cross-check with kovn analyze (which reads every pod and policy)")
+    boolean noAnalyze;
 
     @Option(names = "--nb", description = "NB socket path template, {node} = the zone (default: the sandbox's)")
     String nbTemplate;
@@ -58,13 +75,25 @@ public final class TraceCommand implements Callable<Integer> {
                     new PolicyTracer.Zone(node, Path.of(nb.replace("{node}", node)), Path.of(sb.replace("{node}", node))),
                     AclRules.AdminPolicies.fromApi(client));
             Pod from = PodRef.find(client, src);
-            PolicyTracer.Result r = isAddress(dst)
-                    ? podWithAddress(client, dst).map(to -> tracer.trace(from, to, protocol, port))
-                            .orElseGet(() -> tracer.traceToAddress(from, dst, protocol, port))
-                    : tracer.trace(from, PodRef.find(client, dst), protocol, port);
-            System.out.println(r.render(verbose));
+            Optional<Pod> to = isAddress(dst) ? podWithAddress(client, dst) : Optional.of(PodRef.find(client, dst));
+            PolicyTracer.Result r = to.map(pod -> tracer.trace(from, pod, protocol, port))
+                    .orElseGet(() -> tracer.traceToAddress(from, dst, protocol, port));
+            String crossCheck = noAnalyze || protocol.equals("icmp") ? null : crossCheck(client, from, to, r);
+            spec.commandLine().getOut().println(r.render(verbose, crossCheck));
+            spec.commandLine().getOut().flush();
             return r.allowed() ? 0 : 1;
         }
+    }
+
+    /** What {@code kovn analyze} says of the same flow, and whether the trace agrees with it. */
+    private String crossCheck(KubernetesClient client, Pod from, Optional<Pod> to, PolicyTracer.Result trace) {
+        PolicyEvaluator evaluator = PolicyEvaluator.compile(AnalyzeCommand.fromCluster(client));
+        Evaluation evaluation = evaluator.evaluate(Flow.of(Endpoint.pod(from.getMetadata().getNamespace(), from.getMetadata().getName()),
+                to.map(p -> Endpoint.pod(p.getMetadata().getNamespace(), p.getMetadata().getName())).orElseGet(() -> Endpoint.ip(dst)),
+                ProtocolPort.parse(flow.toLowerCase(java.util.Locale.ROOT))));
+        boolean agrees = AnalyzeCrossCheck.agrees(evaluation, trace, from.getMetadata().getNamespace(),
+                to.map(p -> p.getMetadata().getNamespace()).orElse(null));
+        return AnalyzeCrossCheck.line(evaluation, agrees);
     }
 
     private static boolean isAddress(String ref) {
@@ -80,8 +109,20 @@ public final class TraceCommand implements Callable<Integer> {
     private static Optional<Pod> podWithAddress(KubernetesClient client, String address) {
         InetAddress wanted = IpLiterals.parse(address);
         return client.pods().inAnyNamespace().list().getItems().stream()
-                .filter(p -> p.getStatus() != null && p.getStatus().getPodIPs() != null && p.getStatus().getPodIPs().stream()
-                        .anyMatch(ip -> ip.getIp() != null && isAddress(ip.getIp()) && IpLiterals.parse(ip.getIp()).equals(wanted)))
+                .filter(p -> addresses(p).stream().anyMatch(ip -> isAddress(ip) && IpLiterals.parse(ip).equals(wanted)))
                 .min(Comparator.comparing(p -> Boolean.TRUE.equals(p.getSpec().getHostNetwork())));
+    }
+
+    /** status.podIP and status.podIPs: a server may fill either. */
+    private static List<String> addresses(Pod pod) {
+        List<String> ips = new ArrayList<>();
+        if (pod.getStatus() == null) return ips;
+        if (pod.getStatus().getPodIP() != null) ips.add(pod.getStatus().getPodIP());
+        if (pod.getStatus().getPodIPs() != null) {
+            pod.getStatus().getPodIPs().forEach(ip -> {
+                if (ip.getIp() != null) ips.add(ip.getIp());
+            });
+        }
+        return ips;
     }
 }

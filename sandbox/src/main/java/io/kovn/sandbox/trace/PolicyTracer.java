@@ -82,6 +82,11 @@ public final class PolicyTracer {
         }
 
         public String render(boolean verbose) {
+            return render(verbose, null);
+        }
+
+        /** The trace as text, with {@code crossCheck} (when not null) on the line before the verdict. */
+        public String render(boolean verbose, String crossCheck) {
             StringBuilder sb = new StringBuilder();
             for (Hop h : hops) {
                 sb.append("zone ").append(h.zone()).append(": ovn-trace --ct new ").append(h.datapath())
@@ -97,6 +102,7 @@ public final class PolicyTracer {
             }
             sb.append(reason).append('\n');
             sb.append("decided by: ").append(decidedByLine()).append('\n');
+            if (crossCheck != null) sb.append(crossCheck).append('\n');
             sb.append("verdict: ").append(allowed ? "allowed" : "denied");
             return sb.toString();
         }

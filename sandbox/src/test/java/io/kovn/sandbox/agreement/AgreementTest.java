@@ -16,6 +16,7 @@ import io.kovn.policy.evaluator.Verdict;
 import io.kovn.policy.model.PolicySnapshot;
 import io.kovn.sandbox.Prober;
 import io.kovn.sandbox.netpol.PolicySandbox;
+import io.kovn.sandbox.trace.AnalyzeCrossCheck;
 import io.kovn.sandbox.trace.PolicyTracer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -39,7 +40,7 @@ import org.junit.jupiter.api.TestFactory;
  * for a sample of the TCP and UDP flows; from every pod to a few addresses that are no pod's
  * ({@link #ADDRESSES}: {@code networks} peers, outside hosts) the evaluator's verdict equals the
  * trace's at the source. The explanations agree too: the trace names the same deciding rule as the
- * evaluator ({@link SameDecider}).
+ * evaluator ({@link AnalyzeCrossCheck}).
  *
  * <p>Reproduce a run with {@code -Dkovn.agreement.seed=<seed>} (printed first), explore with
  * {@code -Dkovn.agreement.seed=random}; more cases with {@code -Dkovn.agreement.cases=<n>}. A
@@ -140,7 +141,7 @@ class AgreementTest {
         traced.forEach((c, r) -> {
             if (r.allowed() != (c.evaluation().verdict() == Verdict.ALLOWED)) {
                 mismatches.add(report("ovn-trace", r.allowed() ? "allowed" : "denied", c, r));
-            } else if (!SameDecider.agrees(c.evaluation(), r, c.from().getMetadata().getNamespace(),
+            } else if (!AnalyzeCrossCheck.agrees(c.evaluation(), r, c.from().getMetadata().getNamespace(),
                     c.to() == null ? null : c.to().getMetadata().getNamespace())) {
                 mismatches.add("MISMATCH " + c.flow() + ": the evaluator decided by " + c.evaluation().decidedBy()
                         + ", ovn-trace by " + r.decidedByLine() + "\n" + c.evaluation().render() + "ovn-trace:\n" + r.render(false) + "\n");

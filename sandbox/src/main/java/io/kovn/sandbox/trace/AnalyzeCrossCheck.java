@@ -1,33 +1,45 @@
-package io.kovn.sandbox.agreement;
+package io.kovn.sandbox.trace;
 
 import io.kovn.policy.evaluator.Decision;
 import io.kovn.policy.evaluator.Evaluation;
 import io.kovn.policy.evaluator.SideResult;
 import io.kovn.policy.evaluator.Tier;
 import io.kovn.policy.evaluator.Verdict;
-import io.kovn.sandbox.trace.AclRules;
-import io.kovn.sandbox.trace.PolicyTracer;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /**
- * Whether {@code kovn trace} names what {@code kovn analyze} names as deciding a flow: the same
- * sides (the dropping one, else both) and on each side the same rule, isolation or default allow.
+ * {@code kovn trace}'s cross-check with {@code kovn analyze}: whether the trace (what OVN was told)
+ * reaches the evaluator's verdict (what the policies say) for the reason the evaluator names: the
+ * same sides (the dropping one, else both) and on each side the same rule, isolation or default
+ * allow. A disagreement means the OVN rows differ from the policies.
  * One latitude: NetworkPolicy allow ACLs all share one priority, so when several NetworkPolicy rules
  * allow a flow OVN may hit any of them, while the evaluator names the first; there any allowing rule
  * of a NetworkPolicy that isolates the pod is accepted.
  */
-final class SameDecider {
-    private SameDecider() {
+public final class AnalyzeCrossCheck {
+    private AnalyzeCrossCheck() {
     }
 
     /**
+     * The line {@code kovn trace} prints under its own "decided by": the evaluator's verdict and
+     * deciding rule, and whether the trace agrees.
+     */
+    public static String line(Evaluation evaluation, boolean agrees) {
+        return "analyze: " + evaluation.verdict().word() + ", decided by " + evaluation.decidedBy()
+                + (agrees ? " (agrees)" : " (DISAGREES: the OVN rows differ from the policies; see docs/troubleshooting.md)");
+    }
+
+    /**
+     * Whether the trace reaches the evaluation's verdict, decided on the same sides by the same rules.
+     *
      * @param egressNamespace the source pod's namespace
      * @param ingressNamespace the destination pod's namespace (null for an address)
      */
-    static boolean agrees(Evaluation evaluation, PolicyTracer.Result trace, String egressNamespace, String ingressNamespace) {
+    public static boolean agrees(Evaluation evaluation, PolicyTracer.Result trace, String egressNamespace, String ingressNamespace) {
+        if (trace.allowed() != (evaluation.verdict() == Verdict.ALLOWED)) return false;
         List<SideResult> sides = evaluation.egress().decision().verdict() == Verdict.DENIED ? List.of(evaluation.egress())
                 : evaluation.ingress().decision().verdict() == Verdict.DENIED ? List.of(evaluation.ingress())
                 : List.of(evaluation.egress(), evaluation.ingress());

@@ -1,0 +1,104 @@
+package io.kovn.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.kovn.sandbox.SandboxConfig;
+import io.kovn.sandbox.SandboxControl;
+import io.kovn.sandbox.SandboxLayout;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code kovn trace} as an operator runs it, against a sandbox daemon (real OVN, the demo's pods and
+ * AdminNetworkPolicy): the deciding rule named as the policy names it, the cross-check with
+ * {@code kovn analyze}, a destination given by a pod's IP, an address that is no pod's, and the
+ * exit status of each verdict.
+ */
+class TraceCommandE2ETest {
+    record Run(int exit, String out, String err) {}
+
+    @Test
+    void traceNamesTheDecidingRuleAndAgreesWithAnalyze(@TempDir Path tmp) throws Exception {
+        String prefix = "kvt" + Long.toHexString(System.nanoTime() & 0xfff) + "-";
+        SandboxLayout layout = new SandboxLayout(tmp.resolve("state"));
+        Path root = Path.of("").toAbsolutePath().getParent();
+        System.setProperty("kovn.root", root.toString());
+        SandboxControl control = new SandboxControl(layout, new PrintStream(OutputStream.nullOutputStream()));
+        try {
+            control.up(new SandboxConfig(3, prefix, "10.253.252.0/24"), Duration.ofSeconds(120));
+            String kubeconfig = layout.kubeconfig().toString();
+            String[] zones = {"--kubeconfig", kubeconfig, "--nb", layout.nodeDir("{node}").resolve("nb.sock").toString(),
+                "--sb", layout.nodeDir("{node}").resolve("sb.sock").toString()};
+            assertThat(run("apply", "--kubeconfig", kubeconfig, "-f", root.resolve("examples/demo").toString()).exit()).isZero();
+            assertThat(run("apply", "--kubeconfig", kubeconfig, "-f", root.resolve("examples/demo-policy.yaml").toString()).exit()).isZero();
+
+            // Enforcement is asynchronous: the deny is the last thing to appear.
+            await("the demo policy enforced").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1))
+                    .until(() -> trace(zones, "backend/db-2", "backend/db-1", "tcp/8080").exit() == 1);
+            Run denied = trace(zones, "backend/db-2", "backend/db-1", "tcp/8080");
+            assertThat(denied.out()).contains("in zone node-2: ANP protect-backend ingress rule 2 \"deny-rest\" (Deny)")
+                    .contains("decided by: ingress: ANP protect-backend ingress rule 2 \"deny-rest\" (Deny)\n"
+                            + "analyze: denied, decided by ingress: ANP protect-backend ingress rule 2 \"deny-rest\" (Deny) (agrees)\n")
+                    .endsWith("verdict: denied\n");
+
+            Run allowed = trace(zones, "frontend/web-1", "backend/db-1", "tcp/8080");
+            assertThat(allowed.exit()).as(allowed.out() + allowed.err()).isZero();
+            assertThat(allowed.out()).contains("delivered to backend_db-1\n")
+                    .contains("decided by: egress: default allow; ingress: ANP protect-backend ingress rule 0 \"allow-frontend-http\" (Allow)\n")
+                    .contains("(agrees)\n").endsWith("verdict: allowed\n");
+
+            String db1 = podIp(kubeconfig, "backend", "db-1");
+            Run byIp = trace(zones, "backend/db-2", db1, "tcp/8080");
+            assertThat(byIp.exit()).as("a pod's IP is traced as that pod").isEqualTo(1);
+            assertThat(byIp.out()).contains("not delivered to backend_db-1").contains("(agrees)");
+
+            Run outside = trace(zones, "backend/db-2", "192.0.2.10", "udp/53");
+            assertThat(outside.exit()).as(outside.out() + outside.err()).isZero();
+            assertThat(outside.out()).contains("left backend_db-2's switch for the cluster router")
+                    .contains("decided by: egress: default allow\n").contains("(agrees)\n").endsWith("verdict: allowed\n");
+
+            Run missing = trace(zones, "backend/db-2", "backend/nope", "tcp/8080");
+            assertThat(missing.exit()).as("an error is neither allowed nor denied").isEqualTo(3);
+            assertThat(missing.err()).contains("pod backend/nope not found");
+        } finally {
+            control.down(false);
+        }
+    }
+
+    private static Run trace(String[] zones, String src, String dst, String flow) {
+        String[] args = new String[zones.length + 4];
+        args[0] = "trace";
+        System.arraycopy(zones, 0, args, 1, zones.length);
+        args[zones.length + 1] = src;
+        args[zones.length + 2] = dst;
+        args[zones.length + 3] = flow;
+        return run(args);
+    }
+
+    private static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = Main.commandLine().setOut(new PrintWriter(out)).setErr(new PrintWriter(err)).execute(args);
+        return new Run(exit, out.toString(), err.toString());
+    }
+
+    private static String podIp(String kubeconfig, String namespace, String name) throws Exception {
+        try (KubernetesClient client = new KubernetesClientBuilder()
+                .withConfig(Config.fromKubeconfig(Files.readString(Path.of(kubeconfig)))).build()) {
+            Pod pod = client.pods().inNamespace(namespace).withName(name).get();
+            return pod.getStatus().getPodIP();
+        }
+    }
+}
