@@ -78,7 +78,7 @@ public final class TraceCommand implements Callable<Integer> {
             Optional<Pod> to = isAddress(dst) ? podWithAddress(client, dst) : Optional.of(PodRef.find(client, dst));
             PolicyTracer.Result r = to.map(pod -> tracer.trace(from, pod, protocol, port))
                     .orElseGet(() -> tracer.traceToAddress(from, dst, protocol, port));
-            String crossCheck = noAnalyze || protocol.equals("icmp") ? null : crossCheck(client, from, to, r);
+            String crossCheck = noAnalyze ? null : crossCheck(client, from, to, r);
             spec.commandLine().getOut().println(r.render(verbose, crossCheck));
             spec.commandLine().getOut().flush();
             return r.allowed() ? 0 : 1;

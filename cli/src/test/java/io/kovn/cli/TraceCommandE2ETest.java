@@ -23,8 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code kovn trace} as an operator runs it, against a sandbox daemon (real OVN, the demo's pods and
  * AdminNetworkPolicy): the deciding rule named as the policy names it, the cross-check with
- * {@code kovn analyze}, a destination given by a pod's IP, an address that is no pod's, and the
- * exit status of each verdict.
+ * {@code kovn analyze} (ICMP included), a destination given by a pod's IP, an address that is no
+ * pod's, and the exit status of each verdict.
  */
 class TraceCommandE2ETest {
     record Run(int exit, String out, String err) {}
@@ -58,6 +58,10 @@ class TraceCommandE2ETest {
             assertThat(allowed.out()).contains("delivered to backend_db-1\n")
                     .contains("decided by: egress: default allow; ingress: ANP protect-backend ingress rule 0 \"allow-frontend-http\" (Allow)\n")
                     .contains("(agrees)\n").endsWith("verdict: allowed\n");
+
+            Run ping = trace(zones, "frontend/web-1", "backend/db-1", "icmp");
+            assertThat(ping.exit()).as("deny-rest has no ports, so it drops ICMP too").isEqualTo(1);
+            assertThat(ping.out()).contains("analyze: denied, decided by ingress: ANP protect-backend ingress rule 2 \"deny-rest\" (Deny) (agrees)");
 
             String db1 = podIp(kubeconfig, "backend", "db-1");
             Run byIp = trace(zones, "backend/db-2", db1, "tcp/8080");

@@ -1,6 +1,5 @@
 package io.kovn.policy.evaluator;
 
-import io.kovn.policy.match.Protocol;
 import java.util.Objects;
 
 /**
@@ -8,28 +7,22 @@ import java.util.Objects;
  *
  * @param source who opens the connection
  * @param destination who is connected to
- * @param protocol TCP, UDP or SCTP
- * @param port the destination port
+ * @param protocolPort the destination protocol and port, or ICMP
  */
-public record Flow(Endpoint source, Endpoint destination, Protocol protocol, int port) {
+public record Flow(Endpoint source, Endpoint destination, ProtocolPort protocolPort) {
     public Flow {
         Objects.requireNonNull(source, "source");
         Objects.requireNonNull(destination, "destination");
-        Objects.requireNonNull(protocol, "protocol");
+        Objects.requireNonNull(protocolPort, "protocolPort");
     }
 
     /** A flow to {@code port}. */
     public static Flow of(Endpoint source, Endpoint destination, ProtocolPort port) {
-        return new Flow(source, destination, port.protocol(), port.port());
-    }
-
-    /** The destination protocol and port. */
-    public ProtocolPort protocolPort() {
-        return new ProtocolPort(protocol, port);
+        return new Flow(source, destination, port);
     }
 
     @Override
     public String toString() {
-        return source + " -> " + destination + " " + protocolPort();
+        return source + " -> " + destination + " " + protocolPort;
     }
 }

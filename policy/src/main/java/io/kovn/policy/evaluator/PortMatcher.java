@@ -23,8 +23,11 @@ final class PortMatcher {
         this.namedIds = namedIds;
     }
 
-    /** Whether a numeric entry covers the port. */
+    /** Whether a numeric entry covers the port (never one of ICMP, which has no ports). */
     boolean matchesNumber(int protocol, int port) {
+        if (protocol >= ranges.length) {
+            return false;
+        }
         int[] r = ranges[protocol];
         if (r == null) {
             return false;

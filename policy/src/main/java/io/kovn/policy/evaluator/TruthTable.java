@@ -29,7 +29,7 @@ public final class TruthTable {
             ProtocolPort port = ports.get(p);
             for (int f = 0; f < from.size(); f++) {
                 for (int t = 0; t < to.size(); t++) {
-                    v[p][f][t] = evaluator.verdict(from.get(f), to.get(t), port.protocol(), port.port());
+                    v[p][f][t] = evaluator.verdict(from.get(f), to.get(t), port);
                 }
             }
         }

@@ -65,7 +65,7 @@ class EvaluatorAgainstOvnTest {
     }
 
     private static boolean ovnAllows(Endpoint.PodName from, Endpoint.PodName to, ProtocolPort port) {
-        String l4 = port.protocol().field() + " && " + port.protocol().field() + ".dst==" + port.port();
+        String l4 = port.isIcmp() ? "icmp4 && icmp4.type==8 && icmp4.code==0" : port.field() + " && " + port.field() + ".dst==" + port.port();
         String flow = "inport==\"" + port(from) + "\" && eth.src==" + NbWriter.mac(ip(from)) + " && eth.dst==" + NbWriter.mac(ip(to))
                 + " && ip4.src==" + ip(from) + " && ip4.dst==" + ip(to) + " && ip.ttl==64 && " + l4;
         String out = Tools.run(List.of(ovn.runtime().bin("ovn-trace").toString(), "--db=" + ovn.sb().unixEndpoint(),

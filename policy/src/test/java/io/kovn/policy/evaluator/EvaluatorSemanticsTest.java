@@ -208,6 +208,25 @@ class EvaluatorSemanticsTest {
                         AdminNetworkPolicySubject.pods(SmallCluster.nsName("a"), Fixtures.labels("app", "web")),
                         List.of(from(DENY, fromNs("b"))), NO_EGRESS),
                         "b/q1", "a/p2", "tcp/80", ALLOWED, "egress: default allow; ingress: default allow"),
+                new Case("ICMP: a rule without ports matches it", anpDenyFromB, "b/q1", "a/p1", "icmp", DENIED,
+                        "ingress: ANP deny-b ingress rule 0 (Deny)"),
+                new Case("ICMP: a rule with ports never matches it", SmallCluster.with().anp("tcp-only", 1, subjectNs("a"),
+                        List.of(from(DENY, fromNs("b"), AdminNetworkPolicyPort.range("TCP", 1, 65535))), NO_EGRESS),
+                        "b/q1", "a/p1", "icmp", ALLOWED, "egress: default allow; ingress: default allow"),
+                new Case("ICMP: a rule with named ports never matches it", SmallCluster.with().anp("named", 1, subjectNs("a"),
+                        List.of(from(DENY, fromNs("b"), AdminNetworkPolicyPort.named("http"))), NO_EGRESS),
+                        "b/q1", "a/p1", "icmp", ALLOWED, "egress: default allow; ingress: default allow"),
+                new Case("ICMP: NetworkPolicy isolation drops it unless a rule without ports allows it", SmallCluster.with().np(
+                        networkPolicy("a", "http", Fixtures.all(), List.of("Ingress"),
+                                List.of(npFrom(null, npPort("TCP", new IntOrString(80)))), List.of())),
+                        "b/q1", "a/p1", "icmp", DENIED, "ingress: isolated by NetworkPolicy a/http with no allowing rule"),
+                new Case("ICMP: a NetworkPolicy rule without ports allows it", SmallCluster.with().np(denyAllIngressA).np(
+                        networkPolicy("a", "from-b", Fixtures.all(), List.of("Ingress"), List.of(npFrom(namespacesNamed("b"))), List.of())),
+                        "b/q1", "a/p1", "icmp", ALLOWED, "egress: default allow; ingress: NetworkPolicy a/from-b ingress rule 0 (Allow)"),
+                new Case("a pod reaches itself whatever the policies say (the packet never leaves its namespace)", SmallCluster.with()
+                        .anp("deny-self", 1, subjectNs("a"), List.of(from(DENY, fromNs("a"))), NO_EGRESS), "a/p1", "a/p1", "tcp/80",
+                        ALLOWED, "egress: a/p1 reaches its own address inside its network namespace: no policy applies; "
+                                + "ingress: a/p1 reaches its own address inside its network namespace: no policy applies"),
                 new Case("egress is denied at the source before ingress is reached", SmallCluster.with()
                         .anp("out", 1, subjectNs("b"), NO_INGRESS, List.of(to(DENY, toNs("a"))))
                         .anp("in", 1, subjectNs("a"), List.of(from(DENY, fromNs("b"))), NO_EGRESS),

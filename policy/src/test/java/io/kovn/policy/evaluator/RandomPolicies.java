@@ -35,7 +35,7 @@ import java.util.SplittableRandom;
 public final class RandomPolicies {
     static final List<String> NAMESPACES = List.of("n0", "n1", "n2");
     static final List<ProtocolPort> PORTS = List.of(ProtocolPort.parse("tcp/80"), ProtocolPort.parse("tcp/8080"),
-            ProtocolPort.parse("udp/53"), ProtocolPort.parse("sctp/9003"), ProtocolPort.parse("tcp/1500"));
+            ProtocolPort.parse("udp/53"), ProtocolPort.parse("sctp/9003"), ProtocolPort.parse("tcp/1500"), ProtocolPort.ICMP);
     static final List<String> EXTERNAL = List.of("8.8.8.8", "172.18.0.2", "10.1.9.9");
 
     public record Policies(List<AdminNetworkPolicy> anps, List<NetworkPolicy> nps, List<BaselineAdminNetworkPolicy> banps) {

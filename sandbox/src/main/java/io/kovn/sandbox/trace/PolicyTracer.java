@@ -129,6 +129,10 @@ public final class PolicyTracer {
      */
     public Result trace(Pod src, Pod dst, String protocol, int port) {
         requireNotHostNetwork(src);
+        if (name(src).equals(name(dst))) {
+            throw new IllegalArgumentException("pod " + name(src) + " reaches its own address inside its network namespace:"
+                    + " the packet never reaches OVN, so there is nothing to trace (kovn analyze and kovn probe say allowed)");
+        }
         return trace(endpoint(src), endpoint(dst), protocol, port);
     }
 

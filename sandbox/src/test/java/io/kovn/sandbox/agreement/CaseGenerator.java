@@ -47,7 +47,7 @@ import java.util.Set;
  */
 public final class CaseGenerator {
     /** The ports every generated pod declares; named ports resolve to either TCP port per pod. */
-    public static final List<String> CHECKED_PORTS = List.of("tcp/80", "tcp/8080", "udp/53", "sctp/9003");
+    public static final List<String> CHECKED_PORTS = List.of("tcp/80", "tcp/8080", "udp/53", "sctp/9003", "icmp");
     private static final List<String> NAMED = List.of("http", "metrics", "dns", "sctp", "nothing");
     private static final Map<String, List<String>> NS_LABELS = Map.of("team", List.of("red", "blue"), "env", List.of("prod", "dev"));
     private static final Map<String, List<String>> POD_LABELS = Map.of("app", List.of("web", "db", "api"), "tier", List.of("front", "back"));
