@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
+import io.kovn.policy.evaluator.PolicyEvaluator;
 import io.kovn.sandbox.Prober;
 import io.kovn.sandbox.SandboxControl;
 import io.kovn.sandbox.SandboxLayout;
@@ -19,7 +20,8 @@ import picocli.CommandLine.Mixin;
 /**
  * {@code kovn demo}: the README's main command. Brings up a 3-node sandbox, creates two
  * namespaces with pods across the nodes, prints the connectivity matrix measured with real
- * packets, applies an AdminNetworkPolicy and measures again, then says how to go on.
+ * packets (each followed by whether {@code kovn analyze} predicts the same), applies an
+ * AdminNetworkPolicy and measures again, then says how to go on.
  */
 @Command(name = "demo", description = "Bring up a 3-node sandbox, run pods across nodes, and show real connectivity before and after a policy.")
 public final class DemoCommand implements Callable<Integer> {
@@ -47,7 +49,9 @@ public final class DemoCommand implements Callable<Integer> {
             System.out.println();
             System.out.println("Connectivity measured with real packets (no policy yet):");
             var flows = ProbeCommand.Flow.parseList(String.join(",", FLOWS));
-            System.out.print(ProbeCommand.ConnectivityMatrix.measure(prober, pods, flows, Duration.ofSeconds(2)).render());
+            ConnectivityMatrix before = ConnectivityMatrix.measure(prober, pods, flows, Duration.ofSeconds(2));
+            System.out.print(before.render());
+            System.out.println(before.comparedWith(PolicyEvaluator.compile(AnalyzeCommand.fromCluster(client))));
 
             System.out.println("Applying examples/demo-policy.yaml: AdminNetworkPolicy protect-backend (backend accepts TCP 8080 from frontend only):");
             apply(client, examples.resolve("demo-policy.yaml").toString());
@@ -56,13 +60,17 @@ public final class DemoCommand implements Callable<Integer> {
                     Expected: into backend, TCP 8080 only from frontend (rule allow-frontend-http), UDP 5353 from
                     anywhere (rule pass-dns passes it down to NetworkPolicy; there is none, so allowed), and
                     everything else dropped silently (rule deny-rest). Measured again:""");
-            System.out.print(ProbeCommand.ConnectivityMatrix.measure(prober, pods, flows, Duration.ofSeconds(2)).render());
+            ConnectivityMatrix after = ConnectivityMatrix.measure(prober, pods, flows, Duration.ofSeconds(2));
+            System.out.print(after.render());
+            System.out.println(after.comparedWith(PolicyEvaluator.compile(AnalyzeCommand.fromCluster(client))));
         }
         System.out.println("""
                 Go on with:
                   ./kovn get pods                                   what runs where
                   ./kovn probe frontend/web-1 backend/db-1 tcp/8080 one real connection
                   ./kovn probe --matrix tcp/8080,udp/5353            the whole truth table
+                  ./kovn trace backend/db-2 backend/db-1 tcp/8080    why: the OVN rule that decides, checked against analyze
+                  ./kovn analyze --ports tcp/8080,icmp               what the policies say, without a packet
                   ./kovn apply -f FILE | ./kovn delete -f FILE       change pods and policies
                   ./kovn get anp protect-backend -o yaml             policy status per zone
                   ./kovn sandbox down                                remove everything""");

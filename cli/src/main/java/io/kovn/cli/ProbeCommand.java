@@ -2,6 +2,7 @@ package io.kovn.cli;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kovn.policy.evaluator.PolicyEvaluator;
 import io.kovn.sandbox.Prober;
 import io.kovn.sandbox.SandboxLayout;
 import java.time.Duration;
@@ -9,9 +10,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -20,7 +18,7 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code kovn probe}: real connections from inside sandbox pods. One flow prints
  * {@code allowed}, {@code denied (timeout)} or {@code refused} with exit status 0 / 1 / 2;
- * {@code --matrix} prints the pod-to-pod truth table.
+ * {@code --matrix} prints the pod-to-pod truth table and where {@code kovn analyze} predicts otherwise.
  */
 @Command(name = "probe", description = {
         "Real connections from inside a sandbox pod.",
@@ -53,7 +51,9 @@ public final class ProbeCommand implements Callable<Integer> {
                         .filter(p -> p.getStatus() != null && p.getStatus().getPodIP() != null)
                         .sorted(Comparator.comparing((Pod p) -> p.getMetadata().getNamespace()).thenComparing(p -> p.getMetadata().getName()))
                         .toList();
-                System.out.print(ConnectivityMatrix.measure(prober, pods, Flow.parseList(matrix), t).render());
+                ConnectivityMatrix measured = ConnectivityMatrix.measure(prober, pods, Flow.parseList(matrix), t);
+                System.out.print(measured.render());
+                System.out.println(measured.comparedWith(PolicyEvaluator.compile(AnalyzeCommand.fromCluster(client))));
                 return 0;
             }
             if (args.size() != 3) throw new IllegalArgumentException("usage: kovn probe NS/POD NS/POD|IP PROTO/PORT (or --matrix)");
@@ -86,54 +86,6 @@ public final class ProbeCommand implements Callable<Integer> {
         @Override
         public String toString() {
             return port == 0 ? protocol : protocol + "/" + port;
-        }
-    }
-
-    /** The pod-to-pod truth table, measured with real packets, probes run in parallel. */
-    record ConnectivityMatrix(List<Pod> pods, List<Flow> flows, String[][][] cells) {
-        static ConnectivityMatrix measure(Prober prober, List<Pod> pods, List<Flow> flows, Duration t) throws Exception {
-            String[][][] cells = new String[flows.size()][pods.size()][pods.size()];
-            try (ExecutorService pool = Executors.newFixedThreadPool(16)) {
-                List<Future<?>> futures = new ArrayList<>();
-                for (int f = 0; f < flows.size(); f++) {
-                    for (int i = 0; i < pods.size(); i++) {
-                        for (int j = 0; j < pods.size(); j++) {
-                            int ff = f, ii = i, jj = j;
-                            futures.add(pool.submit(() -> {
-                                Flow flow = flows.get(ff);
-                                Prober.Result r = prober.probe(PodRef.netns(pods.get(ii)), flow.protocol(),
-                                        PodRef.ip(pods.get(jj)), flow.port(), t);
-                                cells[ff][ii][jj] = switch (r.verdict()) {
-                                    case ALLOWED -> ".";
-                                    case DENIED -> "X";
-                                    case REFUSED -> "R";
-                                };
-                                return null;
-                            }));
-                        }
-                    }
-                }
-                for (Future<?> fu : futures) fu.get();
-            }
-            return new ConnectivityMatrix(pods, flows, cells);
-        }
-
-        String render() {
-            StringBuilder sb = new StringBuilder();
-            for (int f = 0; f < flows.size(); f++) {
-                sb.append(flows.get(f)).append("   (row: from, column: to; . allowed, X denied, R refused)\n");
-                List<List<String>> rows = new ArrayList<>();
-                List<String> header = new ArrayList<>(List.of(""));
-                for (int j = 0; j < pods.size(); j++) header.add(Integer.toString(j + 1));
-                rows.add(header);
-                for (int i = 0; i < pods.size(); i++) {
-                    List<String> row = new ArrayList<>(List.of((i + 1) + " " + PodRef.name(pods.get(i))));
-                    for (int j = 0; j < pods.size(); j++) row.add(cells[f][i][j]);
-                    rows.add(row);
-                }
-                sb.append(Tables.format(rows)).append('\n');
-            }
-            return sb.toString();
         }
     }
 }
