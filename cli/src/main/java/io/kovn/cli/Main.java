@@ -1,5 +1,6 @@
 package io.kovn.cli;
 
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -27,9 +28,30 @@ public final class Main implements Runnable {
     static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Main());
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
-            cmd.getErr().println("kovn: " + (ex.getMessage() == null ? ex.toString() : ex.getMessage()));
+            cmd.getErr().println("kovn: " + describe(ex));
             return 3;
         });
         return cl;
+    }
+
+    /**
+     * A failure as an operator can act on it. fabric8 reports an unreachable API server as
+     * "Operation: [list] for kind: [Pod] ... failed." with the reason three causes down; say which.
+     */
+    static String describe(Throwable ex) {
+        if (ex instanceof KubernetesClientException k) {
+            if (k.getCode() > 0) {
+                String message = k.getStatus() != null && k.getStatus().getMessage() != null ? k.getStatus().getMessage() : k.getMessage();
+                return "the Kubernetes API server answered " + k.getCode() + ": " + message;
+            }
+            Throwable root = ex;
+            while (root.getCause() != null && root.getCause() != root) root = root.getCause();
+            if (root != ex) {
+                return "cannot reach the Kubernetes API server (" + root.getClass().getSimpleName()
+                        + (root.getMessage() == null ? "" : ": " + root.getMessage()) + "). Is the sandbox up"
+                        + " (`./kovn sandbox status`, `./kovn sandbox up`)? For another cluster, pass --kubeconfig.";
+            }
+        }
+        return ex.getMessage() == null ? ex.toString() : ex.getMessage();
     }
 }

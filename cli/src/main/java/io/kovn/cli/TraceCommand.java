@@ -37,8 +37,8 @@ import picocli.CommandLine.Parameters;
 @Command(name = "trace", description = {
         "Trace a flow through OVN (ovn-trace on the zones it crosses) and name the policy rules that decide it.",
         "  kovn trace NS/POD NS/POD|IP PROTO/PORT     (PROTO: tcp, udp, sctp; or icmp)",
-        "An IP that is no pod's (a networks peer, an outside address) is judged at the source: whether its egress",
-        "ACLs let the packet out of the pod's switch. The line before the verdict says whether kovn analyze agrees."})
+        "To an IP that is no pod's, only the source's egress ACLs are judged.",
+        "The line before the verdict says whether kovn analyze agrees."})
 public final class TraceCommand implements Callable<Integer> {
     @Mixin KubeOptions kube;
 
@@ -63,10 +63,14 @@ public final class TraceCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        String[] pf = flow.toLowerCase(java.util.Locale.ROOT).split("/");
-        String protocol = pf[0];
-        int port = pf.length > 1 ? Integer.parseInt(pf[1]) : 0;
-        if (!protocol.equals("icmp") && pf.length != 2) throw new IllegalArgumentException("flow must be PROTO/PORT or icmp: " + flow);
+        ProtocolPort parsed;
+        try {
+            parsed = ProtocolPort.parse(flow);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e); // exit 2, never "denied"
+        }
+        String protocol = parsed.field();
+        int port = parsed.port();
         SandboxLayout layout = SandboxLayout.fromEnvironment();
         String nb = nbTemplate != null ? nbTemplate : layout.nodeDir("{node}").resolve("nb.sock").toString();
         String sb = sbTemplate != null ? sbTemplate : layout.nodeDir("{node}").resolve("sb.sock").toString();
@@ -78,7 +82,7 @@ public final class TraceCommand implements Callable<Integer> {
             Optional<Pod> to = isAddress(dst) ? podWithAddress(client, dst) : Optional.of(PodRef.find(client, dst));
             PolicyTracer.Result r = to.map(pod -> tracer.trace(from, pod, protocol, port))
                     .orElseGet(() -> tracer.traceToAddress(from, dst, protocol, port));
-            String crossCheck = noAnalyze ? null : crossCheck(client, from, to, r);
+            String crossCheck = noAnalyze ? null : crossCheck(client, from, to, parsed, r);
             spec.commandLine().getOut().println(r.render(verbose, crossCheck));
             spec.commandLine().getOut().flush();
             return r.allowed() ? 0 : 1;
@@ -86,11 +90,11 @@ public final class TraceCommand implements Callable<Integer> {
     }
 
     /** What {@code kovn analyze} says of the same flow, and whether the trace agrees with it. */
-    private String crossCheck(KubernetesClient client, Pod from, Optional<Pod> to, PolicyTracer.Result trace) {
+    private String crossCheck(KubernetesClient client, Pod from, Optional<Pod> to, ProtocolPort port, PolicyTracer.Result trace) {
         PolicyEvaluator evaluator = PolicyEvaluator.compile(AnalyzeCommand.fromCluster(client));
         Evaluation evaluation = evaluator.evaluate(Flow.of(Endpoint.pod(from.getMetadata().getNamespace(), from.getMetadata().getName()),
                 to.map(p -> Endpoint.pod(p.getMetadata().getNamespace(), p.getMetadata().getName())).orElseGet(() -> Endpoint.ip(dst)),
-                ProtocolPort.parse(flow.toLowerCase(java.util.Locale.ROOT))));
+                port));
         boolean agrees = AnalyzeCrossCheck.agrees(evaluation, trace, from.getMetadata().getNamespace(),
                 to.map(p -> p.getMetadata().getNamespace()).orElse(null));
         return AnalyzeCrossCheck.line(evaluation, agrees);

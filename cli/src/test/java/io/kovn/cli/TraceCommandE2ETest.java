@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code kovn trace} as an operator runs it, against a sandbox daemon (real OVN, the demo's pods and
  * AdminNetworkPolicy): the deciding rule named as the policy names it, the cross-check with
  * {@code kovn analyze} (ICMP included), a destination given by a pod's IP, an address that is no
- * pod's, and the exit status of each verdict.
+ * pod's, and the exit status of each verdict and error.
  */
 class TraceCommandE2ETest {
     record Run(int exit, String out, String err) {}
@@ -76,6 +76,9 @@ class TraceCommandE2ETest {
             Run missing = trace(zones, "backend/db-2", "backend/nope", "tcp/8080");
             assertThat(missing.exit()).as("an error is neither allowed nor denied").isEqualTo(3);
             assertThat(missing.err()).contains("pod backend/nope not found");
+            Run badFlow = trace(zones, "backend/db-2", "backend/db-1", "tcp");
+            assertThat(badFlow.exit()).as("a usage error").isEqualTo(2);
+            assertThat(badFlow.err()).contains("expected PROTOCOL/PORT (tcp/80) or icmp: tcp");
         } finally {
             control.down(false);
         }
