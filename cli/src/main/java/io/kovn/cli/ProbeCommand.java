@@ -42,6 +42,10 @@ public final class ProbeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Duration t = Durations.parse(timeout);
+        // Arguments first: a typo is reported as such, not as whatever the cluster says.
+        List<Flow> matrixFlows = matrix == null ? null : Flow.parseList(matrix);
+        if (matrix == null && args.size() != 3) throw new IllegalArgumentException("usage: kovn probe NS/POD NS/POD|IP PROTO/PORT (or --matrix)");
+        Flow flow = matrix == null ? Flow.parse(args.get(2)) : null;
         SandboxLayout layout = SandboxLayout.fromEnvironment();
         Prober prober = new Prober(layout.netutil());
         try (KubernetesClient client = kube.client()) {
@@ -51,15 +55,13 @@ public final class ProbeCommand implements Callable<Integer> {
                         .filter(p -> p.getStatus() != null && p.getStatus().getPodIP() != null)
                         .sorted(Comparator.comparing((Pod p) -> p.getMetadata().getNamespace()).thenComparing(p -> p.getMetadata().getName()))
                         .toList();
-                ConnectivityMatrix measured = ConnectivityMatrix.measure(prober, pods, Flow.parseList(matrix), t);
+                ConnectivityMatrix measured = ConnectivityMatrix.measure(prober, pods, matrixFlows, t);
                 System.out.print(measured.render());
                 System.out.println(measured.comparedWith(PolicyEvaluator.compile(AnalyzeCommand.fromCluster(client))));
                 return 0;
             }
-            if (args.size() != 3) throw new IllegalArgumentException("usage: kovn probe NS/POD NS/POD|IP PROTO/PORT (or --matrix)");
             Pod src = PodRef.find(client, args.get(0));
             String dst = args.get(1).contains("/") ? PodRef.ip(PodRef.find(client, args.get(1))) : args.get(1);
-            Flow flow = Flow.parse(args.get(2));
             Prober.Result r = prober.probe(PodRef.netns(src), flow.protocol(), dst, flow.port(), t);
             System.out.println(r);
             return r.verdict().exitStatus;
@@ -74,7 +76,12 @@ public final class ProbeCommand implements Callable<Integer> {
             if (parts.length != 2 || !List.of("tcp", "udp").contains(parts[0])) {
                 throw new IllegalArgumentException("flow must be tcp/PORT, udp/PORT or icmp: " + s);
             }
-            int port = Integer.parseInt(parts[1]);
+            int port;
+            try {
+                port = Integer.parseInt(parts[1]);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("port must be a number: " + s, e);
+            }
             if (port < 1 || port > 65535) throw new IllegalArgumentException("port out of range: " + s);
             return new Flow(parts[0], port);
         }
