@@ -1,6 +1,7 @@
 package io.kovn.sandbox.trace;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.kovn.k8s.api.policy.AdminNetworkPolicy;
 import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
 import io.kovn.ovn.ids.IdKey;
@@ -32,9 +33,22 @@ public final class AclRules {
         /** None: rules are named by their index and the ACL's action only. */
         AdminPolicies NONE = (type, name) -> Optional.empty();
 
-        /** The policies as the API server has them now. */
+        /**
+         * The policies as the API server has them now. A policy the server will not give (gone,
+         * forbidden, unreachable) is named by its rule index: the trace itself does not need it.
+         */
         static AdminPolicies fromApi(KubernetesClient client) {
-            return (type, name) -> Optional.ofNullable(switch (type) {
+            return (type, name) -> {
+                try {
+                    return fetch(client, type, name);
+                } catch (KubernetesClientException e) {
+                    return Optional.empty();
+                }
+            };
+        }
+
+        private static Optional<AdminPolicy> fetch(KubernetesClient client, OwnerType type, String name) {
+            return Optional.ofNullable(switch (type) {
                 case ADMIN_NETWORK_POLICY -> {
                     AdminNetworkPolicy anp = client.resources(AdminNetworkPolicy.class).withName(name).get();
                     yield anp == null || anp.getSpec() == null ? null : AdminPolicy.of(anp);

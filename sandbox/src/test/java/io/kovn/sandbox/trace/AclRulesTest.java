@@ -2,6 +2,9 @@ package io.kovn.sandbox.trace;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.kovn.k8s.api.policy.AdminNetworkPolicy;
 import io.kovn.k8s.api.policy.AdminNetworkPolicyEgressRule;
 import io.kovn.k8s.api.policy.AdminNetworkPolicyIngressRule;
@@ -55,6 +58,15 @@ class AclRulesTest {
                 .hasValue("BANP default egress rule 3 (Deny)");
         assertThat(AclRules.describe(ruleAcl(OwnerType.ADMIN_NETWORK_POLICY, "cluster-control", "Ingress", 9), "pass",
                 AclRules.AdminPolicies.NONE)).hasValue("ANP cluster-control ingress rule 9 (Pass)");
+    }
+
+    @Test
+    void aPolicyTheApiServerWillNotGiveIsNamedByIndex() {
+        try (KubernetesClient unreachable = new KubernetesClientBuilder().withConfig(new ConfigBuilder()
+                .withMasterUrl("https://127.0.0.1:1").withRequestRetryBackoffLimit(0).withAutoConfigure(false).build()).build()) {
+            assertThat(AclRules.describe(ruleAcl(OwnerType.ADMIN_NETWORK_POLICY, "cluster-control", "Egress", 0), "drop",
+                    AclRules.AdminPolicies.fromApi(unreachable))).hasValue("ANP cluster-control egress rule 0 (Deny)");
+        }
     }
 
     @Test
