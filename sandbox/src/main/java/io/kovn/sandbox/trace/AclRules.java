@@ -83,12 +83,16 @@ public final class AclRules {
                 return colon < 0 ? Optional.empty()
                         : Optional.of(RuleLabel.networkPolicy(name.substring(0, colon), name.substring(colon + 1), d, i).toString());
             }));
-            case NETPOL_NAMESPACE -> direction.map(d -> "Deny".equals(apiAction(aclAction))
-                    ? "isolated by NetworkPolicy in namespace " + name + " with no allowing rule (" + lower(d) + " default deny)"
+            case NETPOL_NAMESPACE -> direction.map(d -> "Deny".equals(apiAction(aclAction)) ? isolation(name, d)
                     : "NetworkPolicy " + lower(d) + " ARP/ND allow in namespace " + name);
             case CLUSTER -> StatefulPods.NAME.equals(name) ? Optional.of(DEFAULT_ALLOW) : Optional.empty();
             default -> Optional.empty();
         };
+    }
+
+    /** What a namespace's NetworkPolicy default deny stands for. */
+    public static String isolation(String namespace, PolicyDirection direction) {
+        return "isolated by NetworkPolicy in namespace " + namespace + " with no allowing rule (" + lower(direction) + " default deny)";
     }
 
     /** The rule as its policy names it; by index and the ACL's action if the policy or rule is gone. */

@@ -62,8 +62,7 @@ public final class AnalyzeCrossCheck {
         return switch (side.decision()) {
             case Decision.NotApplicable notApplicable -> true; // skipped above
             case Decision.DefaultAllow allow -> traced.equals(AclRules.DEFAULT_ALLOW);
-            case Decision.Isolated isolated -> traced.equals("isolated by NetworkPolicy in namespace " + namespace
-                    + " with no allowing rule (" + direction + " default deny)");
+            case Decision.Isolated isolated -> traced.equals(AclRules.isolation(namespace, side.direction()));
             case Decision.ByRule rule when rule.tier() == Tier.NETWORK_POLICY -> side.isolatedBy().stream()
                     .anyMatch(policy -> traced.startsWith("NetworkPolicy " + policy + " " + direction + " rule ")
                             && traced.endsWith(" (Allow)"));
