@@ -42,7 +42,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "analyze", description = {
         "Evaluate policies without traffic: truth tables, or one flow's walkthrough.",
-        "  kovn analyze [-f FILE|DIR]... [--ports tcp/80,udp/53,sctp/9003] [-n NS]...",
+        "  kovn analyze [-f FILE|DIR]... [--ports tcp/80,udp/53,sctp/9003,icmp] [-n NS]...",
         "  kovn analyze [-f FILE|DIR]... --from NS/POD|IP --to NS/POD|IP --port PROTO/PORT"})
 public final class AnalyzeCommand implements Callable<Integer> {
     @Mixin KubeOptions kube;

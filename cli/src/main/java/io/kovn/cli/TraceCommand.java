@@ -79,7 +79,8 @@ public final class TraceCommand implements Callable<Integer> {
                     new PolicyTracer.Zone(node, Path.of(nb.replace("{node}", node)), Path.of(sb.replace("{node}", node))),
                     AclRules.AdminPolicies.fromApi(client));
             Pod from = PodRef.find(client, src);
-            Optional<Pod> to = isAddress(dst) ? podWithAddress(client, dst) : Optional.of(PodRef.find(client, dst));
+            Optional<InetAddress> dstAddress = address(dst);
+            Optional<Pod> to = dstAddress.isPresent() ? podWithAddress(client, dstAddress.get()) : Optional.of(PodRef.find(client, dst));
             PolicyTracer.Result r = to.map(pod -> tracer.trace(from, pod, protocol, port))
                     .orElseGet(() -> tracer.traceToAddress(from, dst, protocol, port));
             String crossCheck = noAnalyze ? null : crossCheck(client, from, to, parsed, r);
@@ -109,20 +110,19 @@ public final class TraceCommand implements Callable<Integer> {
         return AnalyzeCrossCheck.line(evaluation, agrees);
     }
 
-    private static boolean isAddress(String ref) {
+    /** The address literal {@code text} is, if it is one. */
+    private static Optional<InetAddress> address(String text) {
         try {
-            IpLiterals.parse(ref);
-            return true;
+            return Optional.of(IpLiterals.parse(text));
         } catch (IllegalArgumentException e) {
-            return false;
+            return Optional.empty();
         }
     }
 
     /** The pod that has this address: a pod of its own before a host-network pod on that node. */
-    private static Optional<Pod> podWithAddress(KubernetesClient client, String address) {
-        InetAddress wanted = IpLiterals.parse(address);
+    private static Optional<Pod> podWithAddress(KubernetesClient client, InetAddress wanted) {
         return client.pods().inAnyNamespace().list().getItems().stream()
-                .filter(p -> addresses(p).stream().anyMatch(ip -> isAddress(ip) && IpLiterals.parse(ip).equals(wanted)))
+                .filter(p -> addresses(p).stream().anyMatch(ip -> address(ip).filter(wanted::equals).isPresent()))
                 .min(Comparator.comparing(p -> Boolean.TRUE.equals(p.getSpec().getHostNetwork())));
     }
 

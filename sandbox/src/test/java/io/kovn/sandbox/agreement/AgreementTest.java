@@ -113,20 +113,10 @@ class AgreementTest {
         for (Pod from : pods.values()) {
             for (Pod to : pods.values()) {
                 if (from == to) continue;
-                for (String pp : CaseGenerator.CHECKED_PORTS) {
-                    ProtocolPort port = ProtocolPort.parse(pp);
-                    Flow flow = Flow.of(Endpoint.pod(from.getMetadata().getNamespace(), from.getMetadata().getName()),
-                            Endpoint.pod(to.getMetadata().getNamespace(), to.getMetadata().getName()), port);
-                    checks.add(new Check(from, to, null, port, evaluator.evaluate(flow)));
-                }
+                for (String pp : CaseGenerator.CHECKED_PORTS) checks.add(check(evaluator, from, to, null, pp));
             }
             for (String address : ADDRESSES) {
-                for (String pp : CaseGenerator.CHECKED_PORTS) {
-                    ProtocolPort port = ProtocolPort.parse(pp);
-                    Flow flow = Flow.of(Endpoint.pod(from.getMetadata().getNamespace(), from.getMetadata().getName()),
-                            Endpoint.ip(address), port);
-                    checks.add(new Check(from, null, address, port, evaluator.evaluate(flow)));
-                }
+                for (String pp : CaseGenerator.CHECKED_PORTS) checks.add(check(evaluator, from, null, address, pp));
             }
         }
         long allowed = checks.stream().filter(c -> c.evaluation().verdict() == Verdict.ALLOWED).count();
@@ -163,6 +153,17 @@ class AgreementTest {
             mismatches.forEach(System.out::println);
         }
         assertThat(mismatches).as("%s: evaluator, ovn-trace and real packets disagree (case printed above)", name).isEmpty();
+    }
+
+    /** A flow to pod {@code to}, or (when it is null) to {@code address}, with the evaluator's verdict on it. */
+    private static Check check(PolicyEvaluator evaluator, Pod from, Pod to, String address, String protocolPort) {
+        ProtocolPort port = ProtocolPort.parse(protocolPort);
+        Endpoint destination = to == null ? Endpoint.ip(address) : endpoint(to);
+        return new Check(from, to, address, port, evaluator.evaluate(Flow.of(endpoint(from), destination, port)));
+    }
+
+    private static Endpoint endpoint(Pod pod) {
+        return Endpoint.pod(pod.getMetadata().getNamespace(), pod.getMetadata().getName());
     }
 
     private static String report(String what, String saw, Check c, PolicyTracer.Result trace) {
