@@ -7,11 +7,16 @@
 #   bench/policy-convergence-series.sh [RUNS] [PolicyConvergenceBench options]
 #   (default: 5 runs of --scale full --relabels 300; each run's whole report is kept under
 #   bench/target/series-<time>/; KOVN_SERIES_JAVA_OPTIONS adds JVM options to the measured JVM,
-#   e.g. -Dkovn.ovsdb.largeMessageNice=0 for an A/B run)
+#   e.g. -Dkovn.ovsdb.largeMessageNice=0 for an A/B run; the series runs under
+#   bench/hold-guest-memory.sh, so that the VM's host does not take back the pages the NB server is
+#   about to be given; KOVN_SERIES_GUEST_MEMORY=as-is runs it without)
 #
 # Run nothing else meanwhile: the benchmark is meant to have the machine's cores to itself.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+if [[ ${KOVN_SERIES_GUEST_MEMORY:-hold} == hold && -z ${KOVN_GUEST_MEMORY_HELD:-} ]]; then
+  exec "$root/bench/hold-guest-memory.sh" "$0" "$@"
+fi
 runs=${1:-5}
 shift || true
 args=("$@")
@@ -28,6 +33,9 @@ cell() { # file label-regex field-index
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print v[(NR + 1) / 2];
     else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
+if [[ -n ${KOVN_GUEST_MEMORY_HELD:-} ]]; then echo "guest memory: held (bench/hold-guest-memory.sh)"
+else echo "guest memory: as is (the host may take back free pages)"; fi
+echo
 echo "| run | start (UTC) | load before | convergence / raw with the bystander | ratio | translate | NB server in the kernel: convergence / raw | relabel p99: queued → NB written / end to end | restart writes |"
 echo "|---|---|---|---|---|---|---|---|---|"
 for i in $(seq "$runs"); do
