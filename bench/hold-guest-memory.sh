@@ -12,7 +12,8 @@
 # never for being too many), first touches 8 GB so that the pages the benchmark's processes will be
 # given are backed by the host, and restores the previous settings when COMMAND ends, however it ends.
 #
-# On a machine without these settings, or without the right to change them (not root), it says so
+# COMMAND sees KOVN_GUEST_MEMORY=held, or =as-is where nothing could be held. On a machine without
+# these settings, or without the right to change them (not root), it says so
 # and runs COMMAND unchanged. Nothing here changes what kovn or ovsdb-server do; it takes the host's
 # page recycling out of what a benchmark measures.
 set -euo pipefail
@@ -20,7 +21,7 @@ set -euo pipefail
 params=/sys/module/page_reporting/parameters
 if [[ ! -w $params/min_free_ms || ! -w $params/max_waiting_mib ]]; then
   echo "hold-guest-memory: no writable $params/{min_free_ms,max_waiting_mib}: running as is" >&2
-  exec "$@"
+  KOVN_GUEST_MEMORY=as-is exec "$@"
 fi
 saved_min_free_ms=$(cat "$params/min_free_ms")
 saved_max_waiting_mib=$(cat "$params/max_waiting_mib")
@@ -40,6 +41,6 @@ java -Xms8g -Xmx8g -XX:+UseParallelGC -XX:+AlwaysPreTouch -version >/dev/null 2>
 echo "hold-guest-memory: min_free_ms=300000 max_waiting_mib=1048576 (were $saved_min_free_ms and" \
   "$saved_max_waiting_mib), 8 GB touched" >&2
 status=0
-KOVN_GUEST_MEMORY_HELD=1 "$@" || status=$?
+KOVN_GUEST_MEMORY=held "$@" || status=$?
 echo "hold-guest-memory: $(( ($(cat "$params/reported_kib") - reported_before) / 1024 )) MB reported to the host meanwhile" >&2
 exit "$status"

@@ -14,7 +14,7 @@
 # Run nothing else meanwhile: the benchmark is meant to have the machine's cores to itself.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-if [[ ${KOVN_SERIES_GUEST_MEMORY:-hold} == hold && -z ${KOVN_GUEST_MEMORY_HELD:-} ]]; then
+if [[ ${KOVN_SERIES_GUEST_MEMORY:-hold} == hold && -z ${KOVN_GUEST_MEMORY:-} ]]; then
   exec "$root/bench/hold-guest-memory.sh" "$0" "$@"
 fi
 runs=${1:-5}
@@ -33,7 +33,7 @@ cell() { # file label-regex field-index
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print v[(NR + 1) / 2];
     else printf "%.2f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-if [[ -n ${KOVN_GUEST_MEMORY_HELD:-} ]]; then echo "guest memory: held (bench/hold-guest-memory.sh)"
+if [[ ${KOVN_GUEST_MEMORY:-} == held ]]; then echo "guest memory: held (bench/hold-guest-memory.sh)"
 else echo "guest memory: as is (the host may take back free pages)"; fi
 echo
 echo "| run | start (UTC) | load before | convergence / raw with the bystander | ratio | translate | NB server in the kernel: convergence / raw | relabel p99: queued → NB written / end to end | restart writes |"
