@@ -24,8 +24,9 @@ echo "|---|---|---|---|---|"
 for pause in "${pauses[@]}"; do
   before=$(reported_kib)
   sleep "$pause"
-  read -r wall sys < <(/usr/bin/time -f '%e %S' java -Xms${gb}g -Xmx${gb}g -XX:+UseParallelGC -XX:ParallelGCThreads=1 \
-    -XX:+AlwaysPreTouch -version 2>&1 >/dev/null | tail -1)
+  # bash's own timer: wall and kernel time of the JVM, which pre-touches its heap with one thread and exits
+  read -r wall sys < <(TIMEFORMAT='%R %S'; { time java -Xms${gb}g -Xmx${gb}g -XX:+UseParallelGC \
+    -XX:ParallelGCThreads=1 -XX:+AlwaysPreTouch -version >/dev/null 2>&1; } 2>&1)
   awk -v p="$pause" -v w="$wall" -v s="$sys" -v n="$pages" -v r="$(( ($(reported_kib) - before) / 1024 ))" \
     'BEGIN { printf "| %s s | %.2f s | %.2f s | %.2f us | %s MB |\n", p, w, s, s * 1e6 / n, r }'
 done
