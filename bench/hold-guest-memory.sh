@@ -9,12 +9,13 @@
 # process gets depends on how long ago the pages it is given were freed, so a fresh ovsdb-server's
 # load is sometimes 300-500 ms slower for no reason of its own or of its client's. For the length of
 # COMMAND this holds freed pages in the guest (pages are reported only after 5 minutes free, and
-# never for being too many), first touches 8 GB so that the pages the benchmark's processes will be
-# given are backed by the host, and restores the previous settings when COMMAND ends, however it ends.
+# never for being too many), first touches 8 GB (at most half the available memory) so that the pages
+# the benchmark's processes will be given are backed by the host, and restores the previous settings
+# when COMMAND ends, fails, or is interrupted or terminated (not when killed with KILL).
 #
 # COMMAND sees KOVN_GUEST_MEMORY=held, or =as-is where nothing could be held. On a machine without
-# these settings, or without the right to change them (not root), it says so
-# and runs COMMAND unchanged. Nothing here changes what kovn or ovsdb-server do; it takes the host's
+# these settings, or without the right to change them (not root), it says so and runs COMMAND
+# unchanged. Nothing here changes what kovn or ovsdb-server do; it takes the host's
 # page recycling out of what a benchmark measures.
 set -euo pipefail
 [[ $# -gt 0 ]] || { echo "usage: $0 COMMAND [ARGS...]" >&2; exit 2; }
@@ -35,11 +36,13 @@ trap 'exit 130' INT TERM
 echo 300000 >"$params/min_free_ms"    # the largest this kernel accepts (600000 is refused)
 echo 1048576 >"$params/max_waiting_mib"
 reported_before=$(cat "$params/reported_kib")
-# Touch 8 GB in a JVM's pre-touched heap and let it go: those pages are now backed and, held, stay so.
+# Touch memory in a JVM's pre-touched heap and let it go: those pages are now backed and, held, stay so.
 . "$(cd "$(dirname "$0")/.." && pwd)/scripts/java-env.sh"
-java -Xms8g -Xmx8g -XX:+UseParallelGC -XX:+AlwaysPreTouch -version >/dev/null 2>&1
+touch_mb=$(awk '/^MemAvailable:/ { mb = int($2 / 2048); print (mb < 8192 ? mb : 8192) }' /proc/meminfo)
+java -Xms${touch_mb}m -Xmx${touch_mb}m -XX:+UseParallelGC -XX:+AlwaysPreTouch -version >/dev/null 2>&1 \
+  || echo "hold-guest-memory: could not touch $touch_mb MB first; going on" >&2
 echo "hold-guest-memory: min_free_ms=300000 max_waiting_mib=1048576 (were $saved_min_free_ms and" \
-  "$saved_max_waiting_mib), 8 GB touched" >&2
+  "$saved_max_waiting_mib), $touch_mb MB touched" >&2
 status=0
 KOVN_GUEST_MEMORY=held "$@" || status=$?
 echo "hold-guest-memory: $(( ($(cat "$params/reported_kib") - reported_before) / 1024 )) MB reported to the host meanwhile" >&2
