@@ -1,7 +1,6 @@
 package io.kovn.cli;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.kovn.policy.evaluator.Endpoint;
 import io.kovn.policy.evaluator.Flow;
 import io.kovn.policy.evaluator.PolicyEvaluator;
 import io.kovn.policy.evaluator.ProtocolPort;
@@ -81,7 +80,7 @@ record ConnectivityMatrix(List<Pod> pods, List<ProbeCommand.Flow> flows, String[
                 for (int j = 0; j < pods.size(); j++) {
                     total++;
                     boolean measured = !cells[f][i][j].equals("X");
-                    Verdict predicted = evaluator.verdict(Flow.of(endpoint(pods.get(i)), endpoint(pods.get(j)), port));
+                    Verdict predicted = evaluator.verdict(Flow.of(PodRef.endpoint(pods.get(i)), PodRef.endpoint(pods.get(j)), port));
                     if (measured != (predicted == Verdict.ALLOWED)) {
                         differ.add(PodRef.name(pods.get(i)) + " -> " + PodRef.name(pods.get(j)) + " " + port + " (measured "
                                 + (measured ? "allowed" : "denied") + ", analyze " + predicted.word() + ")");
@@ -92,9 +91,5 @@ record ConnectivityMatrix(List<Pod> pods, List<ProbeCommand.Flow> flows, String[
         return differ.isEmpty() ? "kovn analyze, from the policies alone, predicts the same for all " + total + " flows.\n"
                 : "kovn analyze predicts otherwise for " + differ.size() + " of " + total + " flows (see docs/troubleshooting.md):\n  "
                         + String.join("\n  ", differ) + "\n";
-    }
-
-    private static Endpoint endpoint(Pod pod) {
-        return Endpoint.pod(pod.getMetadata().getNamespace(), pod.getMetadata().getName());
     }
 }

@@ -2,6 +2,7 @@ package io.kovn.cli;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kovn.policy.evaluator.Endpoint;
 import io.kovn.sandbox.SandboxLayout;
 
 /** {@code NS/POD} references on the command line, and what the sandbox records on a pod. */
@@ -28,6 +29,11 @@ final class PodRef {
         if (ns == null) throw new IllegalArgumentException("pod " + name(pod) + " is not a running sandbox pod (no "
                 + SandboxLayout.NETNS_ANNOTATION + " annotation)");
         return ns;
+    }
+
+    /** The pod as {@code kovn analyze}'s evaluator knows it. */
+    static Endpoint endpoint(Pod pod) {
+        return Endpoint.pod(pod.getMetadata().getNamespace(), pod.getMetadata().getName());
     }
 
     static String name(Pod pod) {

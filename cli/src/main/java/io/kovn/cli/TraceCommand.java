@@ -102,9 +102,8 @@ public final class TraceCommand implements Callable<Integer> {
 
     private String evaluateAndCompare(KubernetesClient client, Pod from, Optional<Pod> to, ProtocolPort port, PolicyTracer.Result trace) {
         PolicyEvaluator evaluator = PolicyEvaluator.compile(AnalyzeCommand.fromCluster(client));
-        Evaluation evaluation = evaluator.evaluate(Flow.of(Endpoint.pod(from.getMetadata().getNamespace(), from.getMetadata().getName()),
-                to.map(p -> Endpoint.pod(p.getMetadata().getNamespace(), p.getMetadata().getName())).orElseGet(() -> Endpoint.ip(dst)),
-                port));
+        Evaluation evaluation = evaluator.evaluate(Flow.of(PodRef.endpoint(from),
+                to.map(PodRef::endpoint).orElseGet(() -> Endpoint.ip(dst)), port));
         boolean agrees = AnalyzeCrossCheck.agrees(evaluation, trace, from.getMetadata().getNamespace(),
                 to.map(p -> p.getMetadata().getNamespace()).orElse(null));
         return AnalyzeCrossCheck.line(evaluation, agrees);

@@ -68,6 +68,11 @@ public record AdminPolicy(
 
     /** The ACL name prefix: {@code ANP} or {@code BANP}. */
     public String aclPrefix() {
+        return aclPrefix(ownerType);
+    }
+
+    /** The ACL name prefix of an ANP ({@code ANP}) or of a BANP ({@code BANP}). */
+    public static String aclPrefix(OwnerType ownerType) {
         return ownerType == OwnerType.ADMIN_NETWORK_POLICY ? "ANP" : "BANP";
     }
 

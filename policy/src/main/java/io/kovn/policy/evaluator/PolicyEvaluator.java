@@ -145,7 +145,7 @@ public final class PolicyEvaluator {
         if (subject.pod() < 0) {
             String what = subject.label().endsWith("(host network)") ? "a host-network pod" : "not a pod";
             return new SideResult(direction, subject, new Decision.NotApplicable(subject.label() + " is " + what
-                    + ": no " + direction.value().toLowerCase(java.util.Locale.ROOT) + " policy applies"), List.of(), List.of());
+                    + ": no " + direction.word() + " policy applies"), List.of(), List.of());
         }
         List<RuleCheck> trace = new ArrayList<>();
         int d = direction.ordinal();

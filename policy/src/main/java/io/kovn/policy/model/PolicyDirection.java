@@ -16,6 +16,11 @@ public enum PolicyDirection {
         return value;
     }
 
+    /** {@code ingress} or {@code egress}: as kovn's explanations (analyze, trace) write it. */
+    public String word() {
+        return this == INGRESS ? "ingress" : "egress";
+    }
+
     /** Ingress ACLs filter traffic entering a pod ({@code to-lport}); egress ACLs traffic leaving one. */
     public AclDirection aclDirection() {
         return this == INGRESS ? AclDirection.TO_LPORT : AclDirection.FROM_LPORT;

@@ -1,7 +1,5 @@
 package io.kovn.policy.model;
 
-import java.util.Locale;
-
 /**
  * How kovn names one policy rule to an operator, e.g.
  * {@code ANP cluster-control ingress rule 1 "allow-from-monitoring" (Allow)}. {@code kovn analyze}
@@ -16,10 +14,23 @@ import java.util.Locale;
  * @param action the rule's action as the API spells it: {@code Allow}, {@code Deny}, {@code Pass}
  */
 public record RuleLabel(String kind, String policy, PolicyDirection direction, int index, String ruleName, String action) {
+    private static final String NETWORK_POLICY = "NetworkPolicy";
 
     /** A NetworkPolicy rule: it only allows. */
     public static RuleLabel networkPolicy(String namespace, String name, PolicyDirection direction, int index) {
-        return new RuleLabel("NetworkPolicy", namespace + "/" + name, direction, index, null, "Allow");
+        return new RuleLabel(NETWORK_POLICY, namespace + "/" + name, direction, index, null, "Allow");
+    }
+
+    /**
+     * Whether {@code label} names an allowing rule, whichever its index, of NetworkPolicy {@code policy}
+     * ({@code <namespace>/<name>}) in {@code direction}.
+     */
+    public static boolean isNetworkPolicyRule(String label, String policy, PolicyDirection direction) {
+        return label.startsWith(rulePrefix(NETWORK_POLICY, policy, direction)) && label.endsWith(" (Allow)");
+    }
+
+    private static String rulePrefix(String kind, String policy, PolicyDirection direction) {
+        return kind + " " + policy + " " + direction.word() + " rule ";
     }
 
     /** The same rule with another action (e.g. one the translation had to enforce instead). */
@@ -29,7 +40,7 @@ public record RuleLabel(String kind, String policy, PolicyDirection direction, i
 
     @Override
     public String toString() {
-        return kind + " " + policy + " " + direction.value().toLowerCase(Locale.ROOT) + " rule " + index
+        return rulePrefix(kind, policy, direction) + index
                 + (ruleName == null || ruleName.isEmpty() ? "" : " \"" + ruleName + "\"") + " (" + action + ")";
     }
 }

@@ -84,7 +84,7 @@ public final class AclRules {
                         : Optional.of(RuleLabel.networkPolicy(name.substring(0, colon), name.substring(colon + 1), d, i).toString());
             }));
             case NETPOL_NAMESPACE -> direction.map(d -> "Deny".equals(apiAction(aclAction)) ? isolation(name, d)
-                    : "NetworkPolicy " + lower(d) + " ARP/ND allow in namespace " + name);
+                    : "NetworkPolicy " + d.word() + " ARP/ND allow in namespace " + name);
             case CLUSTER -> StatefulPods.NAME.equals(name) ? Optional.of(DEFAULT_ALLOW) : Optional.empty();
             default -> Optional.empty();
         };
@@ -92,7 +92,7 @@ public final class AclRules {
 
     /** What a namespace's NetworkPolicy default deny stands for. */
     public static String isolation(String namespace, PolicyDirection direction) {
-        return "isolated by NetworkPolicy in namespace " + namespace + " with no allowing rule (" + lower(direction) + " default deny)";
+        return "isolated by NetworkPolicy in namespace " + namespace + " with no allowing rule (" + direction.word() + " default deny)";
     }
 
     /** The rule as its policy names it; by index and the ACL's action if the policy or rule is gone. */
@@ -101,8 +101,7 @@ public final class AclRules {
         Optional<AdminPolicy> policy = policies.find(type, name);
         Optional<AdminPolicy.Rule> rule = policy.map(p -> p.rule(direction, index));
         if (rule.isPresent()) return policy.get().label(rule.get());
-        String prefix = type == OwnerType.ADMIN_NETWORK_POLICY ? "ANP" : "BANP";
-        return new RuleLabel(prefix, name, direction, index, null, apiAction(aclAction));
+        return new RuleLabel(AdminPolicy.aclPrefix(type), name, direction, index, null, apiAction(aclAction));
     }
 
     /** OVN's action as the API's: allow-related and allow are Allow, drop and reject Deny, pass Pass. */
@@ -128,9 +127,5 @@ public final class AclRules {
         } catch (NumberFormatException e) {
             return Optional.empty();
         }
-    }
-
-    private static String lower(PolicyDirection d) {
-        return d.value().toLowerCase(java.util.Locale.ROOT);
     }
 }

@@ -5,9 +5,9 @@ import io.kovn.policy.evaluator.Evaluation;
 import io.kovn.policy.evaluator.SideResult;
 import io.kovn.policy.evaluator.Tier;
 import io.kovn.policy.evaluator.Verdict;
+import io.kovn.policy.model.RuleLabel;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -48,24 +48,22 @@ public final class AnalyzeCrossCheck {
             if (d.direction() == null || traced.put(d.direction(), d.what()) != null) return false;
         }
         for (SideResult side : sides) {
-            String direction = side.direction().value().toLowerCase(Locale.ROOT);
-            String what = traced.remove(direction);
+            String what = traced.remove(side.direction().word());
             // No policy applies to a side that is not a pod: the trace may say default allow, or nothing.
             if (side.decision() instanceof Decision.NotApplicable) continue;
             String namespace = side == evaluation.egress() ? egressNamespace : ingressNamespace;
-            if (what == null || !sameWhat(side, direction, namespace, what)) return false;
+            if (what == null || !sameWhat(side, namespace, what)) return false;
         }
         return traced.isEmpty();
     }
 
-    private static boolean sameWhat(SideResult side, String direction, String namespace, String traced) {
+    private static boolean sameWhat(SideResult side, String namespace, String traced) {
         return switch (side.decision()) {
             case Decision.NotApplicable notApplicable -> true; // skipped above
             case Decision.DefaultAllow allow -> traced.equals(AclRules.DEFAULT_ALLOW);
             case Decision.Isolated isolated -> traced.equals(AclRules.isolation(namespace, side.direction()));
             case Decision.ByRule rule when rule.tier() == Tier.NETWORK_POLICY -> side.isolatedBy().stream()
-                    .anyMatch(policy -> traced.startsWith("NetworkPolicy " + policy + " " + direction + " rule ")
-                            && traced.endsWith(" (Allow)"));
+                    .anyMatch(policy -> RuleLabel.isNetworkPolicyRule(traced, policy, side.direction()));
             case Decision.ByRule rule -> traced.equals(rule.rule());
         };
     }

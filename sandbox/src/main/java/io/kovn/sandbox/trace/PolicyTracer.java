@@ -5,6 +5,7 @@ import io.kovn.ovn.annotations.OvnAnnotations;
 import io.kovn.ovn.annotations.PodNetwork;
 import io.kovn.ovn.annotations.PodNetworks;
 import io.kovn.ovn.topology.TopologyNames;
+import io.kovn.policy.model.PolicyDirection;
 import io.kovn.runtime.OvnRuntime;
 import io.kovn.runtime.net.Command;
 import java.nio.file.Path;
@@ -164,7 +165,7 @@ public final class PolicyTracer {
                     ? "where routing ends in zone " + from.node() + hop.output().dropper().map(f -> " (" + f.stage() + ")").orElse("")
                     : "then through " + String.join(" -> ", beyond);
             return new Result(true, hops, "left " + from.logicalPort() + "'s switch for the cluster router, " + next
-                    + "; no policy applies at " + address, List.of(sideDecider(hops, "egress")));
+                    + "; no policy applies at " + address, List.of(sideDecider(hops, PolicyDirection.EGRESS.word())));
         }
         return new Result(false, hops, "not let out of " + from.logicalPort() + "'s switch" + dropReason(hop), droppedBy(hop));
     }
@@ -235,7 +236,7 @@ public final class PolicyTracer {
         Hop last = hops.getLast();
         if (last.output().reached(dstPort)) {
             return new Result(true, hops, "delivered to " + dstPort,
-                    List.of(sideDecider(hops, "egress"), sideDecider(hops, "ingress")));
+                    List.of(sideDecider(hops, PolicyDirection.EGRESS.word()), sideDecider(hops, PolicyDirection.INGRESS.word())));
         }
         return new Result(false, hops, "not delivered to " + dstPort + dropReason(last), droppedBy(last));
     }
@@ -288,7 +289,7 @@ public final class PolicyTracer {
             String[] v = acl.stdout().strip().split("\n", -1);
             if (v.length < 6) continue;
             hits.put(hint.get(), new AclHit(zone.node(), v[0].isBlank() ? "(unnamed " + hint.get() + ")" : v[0],
-                    v[1].equals("to-lport") ? "ingress" : "egress", parseInt(v[2]), parseInt(v[3]), v[4],
+                    (v[1].equals("to-lport") ? PolicyDirection.INGRESS : PolicyDirection.EGRESS).word(), parseInt(v[2]), parseInt(v[3]), v[4],
                     AclRules.describe(externalIds(v[5]), v[4], policies)));
         }
         return List.copyOf(hits.values());
