@@ -1,9 +1,9 @@
 package io.kovn.bench;
 
-import io.kovn.identity.pki.CertificateAuthority;
-import io.kovn.identity.pki.Keys;
-import io.kovn.identity.pki.Pem;
-import io.kovn.identity.pki.SecureFiles;
+import io.kovn.pki.CertificateAuthority;
+import io.kovn.pki.Keys;
+import io.kovn.pki.Pem;
+import io.kovn.pki.SecureFiles;
 import io.kovn.identity.webhook.AdmissionHandler;
 import io.kovn.identity.webhook.AdmissionWebhook;
 import io.kovn.identity.webhook.WebhookPolicy;

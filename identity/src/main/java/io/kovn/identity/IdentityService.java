@@ -5,7 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.kovn.identity.csr.ApproverConfig;
 import io.kovn.identity.csr.CsrApprover;
-import io.kovn.identity.pki.CertificateAuthority;
+import io.kovn.pki.CertificateAuthority;
 import io.kovn.identity.signer.SandboxSigner;
 import io.kovn.identity.webhook.AdmissionHandler;
 import io.kovn.identity.webhook.AdmissionWebhook;

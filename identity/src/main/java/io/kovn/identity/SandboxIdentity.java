@@ -1,10 +1,10 @@
 package io.kovn.identity;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.kovn.identity.pki.CertificateAuthority;
-import io.kovn.identity.pki.Keys;
-import io.kovn.identity.pki.Pem;
-import io.kovn.identity.pki.SecureFiles;
+import io.kovn.pki.CertificateAuthority;
+import io.kovn.pki.Keys;
+import io.kovn.pki.Pem;
+import io.kovn.pki.SecureFiles;
 import io.kovn.identity.webhook.WebhookCaller;
 import java.io.IOException;
 import java.net.URI;
@@ -16,28 +16,29 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * The identity service as the sandbox runs it: approver, sandbox signer (client CA in
- * {@code <folder>/signer-ca}) and webhook on loopback with a serving certificate from
- * {@code <folder>/webhook-ca}. Node agents then bootstrap with {@code NodeCertificateBootstrap};
- * {@link #caller()} plays kube-apiserver's webhook calls.
+ * The identity service as the sandbox runs it: the CSR approver and the webhook on loopback with a
+ * serving certificate from {@code <folder>/webhook-ca}, registered with kube-apiserver by
+ * {@link #register}. kube-controller-manager signs what the approver approves; node agents
+ * bootstrap with {@code NodeCertificateBootstrap}. {@link #caller()} plays kube-apiserver's webhook
+ * calls for tests of the webhook alone.
  */
 public final class SandboxIdentity implements AutoCloseable {
     private final IdentityService service;
-    private final CertificateAuthority clientCa;
     private final CertificateAuthority webhookCa;
     private final URI webhookUri;
 
-    private SandboxIdentity(IdentityService service, CertificateAuthority clientCa, CertificateAuthority webhookCa, URI webhookUri) {
+    private SandboxIdentity(IdentityService service, CertificateAuthority webhookCa, URI webhookUri) {
         this.service = service;
-        this.clientCa = clientCa;
         this.webhookCa = webhookCa;
         this.webhookUri = webhookUri;
     }
 
-    /** Starts everything with the (admin) client; state is kept in {@code folder} across restarts. */
+    /**
+     * Starts approver and webhook with {@code client} (the kovn-identity ServiceAccount's on a real
+     * cluster); state is kept in {@code folder} across restarts.
+     */
     public static SandboxIdentity start(KubernetesClient client, Path folder, boolean interconnect) throws IOException {
         Files.createDirectories(folder);
-        CertificateAuthority clientCa = CertificateAuthority.loadOrCreate(folder.resolve("signer-ca"), "kovn-sandbox-client-ca");
         CertificateAuthority webhookCa = CertificateAuthority.loadOrCreate(folder.resolve("webhook-ca"), "kovn-sandbox-webhook-ca");
         KeyPair pair = Keys.ecP256();
         Path cert = folder.resolve("webhook-tls.crt");
@@ -51,15 +52,18 @@ public final class SandboxIdentity implements AutoCloseable {
         options.tlsCertFile = cert;
         options.tlsKeyFile = key;
         options.enableInterconnect = interconnect;
-        options.sandboxSignerCaDir = folder.resolve("signer-ca");
         IdentityService service = IdentityService.start(options, client);
         URI uri = URI.create("https://127.0.0.1:" + service.webhookAddress().orElseThrow().getPort());
-        return new SandboxIdentity(service, clientCa, webhookCa, uri);
+        return new SandboxIdentity(service, webhookCa, uri);
     }
 
-    /** The CA that signs node client certificates (what an API server would trust for clients). */
-    public X509Certificate clientCa() {
-        return clientCa.certificate();
+    /**
+     * Registers the webhook with kube-apiserver: {@code deploy/identity}'s
+     * ValidatingWebhookConfiguration pointed at this webhook's address and CA (server-side apply).
+     */
+    public void register(KubernetesClient admin, Path deploy) {
+        admin.resource(DeployManifests.webhookAt(deploy, webhookUri, webhookCa.certificate()))
+                .fieldManager("kovn-sandbox").forceConflicts().serverSideApply();
     }
 
     /** The CA of the webhook's serving certificate (the caBundle). */

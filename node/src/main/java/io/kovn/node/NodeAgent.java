@@ -94,7 +94,9 @@ public final class NodeAgent implements AutoCloseable {
     private static void publishNodeAnnotations(KubernetesClient client, NodeAgentConfig config) {
         String patch = nodeAnnotationsPatch(config.ovs().systemId(), config.ovs().encapIp());
         try {
-            client.nodes().withName(config.nodeName()).patch(PatchContext.of(PatchType.JSON_MERGE), patch);
+            // Through nodes/status: a node identity may patch only the status subresource (deploy/03-rbac-node.yaml),
+            // where the identity webhook checks every change.
+            client.nodes().withName(config.nodeName()).subresource("status").patch(PatchContext.of(PatchType.JSON_MERGE), patch);
         } catch (RuntimeException e) {
             throw new IllegalStateException("cannot annotate Node " + config.nodeName() + ": " + e.getMessage(), e);
         }

@@ -31,6 +31,7 @@ import org.slf4j.LoggerFactory;
 final class ControlPlane implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ControlPlane.class);
 
+    private final KubernetesClient clusterManagerClient;
     private final KubernetesClient client;
     private final PrometheusRegistry registry;
     private final TrustZoneMetrics trustZoneMetrics;
@@ -41,20 +42,25 @@ final class ControlPlane implements AutoCloseable {
     // One informer per kind for every zone of the sandbox, as in one kovn process per node.
     private SharedInformers informers;
 
-    ControlPlane(KubernetesClient client, PrometheusRegistry registry) {
+    /**
+     * @param clusterManagerClient the cluster manager's (its ServiceAccount's, RBAC from {@code deploy/})
+     * @param client the zone and policy controllers'
+     */
+    ControlPlane(KubernetesClient clusterManagerClient, KubernetesClient client, PrometheusRegistry registry) {
+        this.clusterManagerClient = clusterManagerClient;
         this.client = client;
         this.registry = registry;
         this.trustZoneMetrics = new TrustZoneMetrics(registry);
         this.controllerMetrics = new PrometheusControllerMetrics(registry);
     }
 
-    private EventSink events(String component, String instance) {
+    private static EventSink events(KubernetesClient client, String component, String instance) {
         return EventSink.of(new EventRecorder(client, component, instance, Clock.systemUTC()));
     }
 
     void startClusterManager() {
-        ClusterManagerMain cm = new ClusterManagerMain(client, ClusterManagerConfig.defaults().withControllerMetrics(controllerMetrics),
-                events("kovn-cluster-manager", "sandbox"), "sandbox-cluster-manager", "kube-system");
+        ClusterManagerMain cm = new ClusterManagerMain(clusterManagerClient, ClusterManagerConfig.defaults().withControllerMetrics(controllerMetrics),
+                events(clusterManagerClient, "kovn-cluster-manager", "sandbox"), "sandbox-cluster-manager", "kovn");
         running.push(cm);
         cm.start();
     }
@@ -66,12 +72,12 @@ final class ControlPlane implements AutoCloseable {
             running.push(informers); // popped, so closed, after every controller on it
         }
         ZoneController zone = ZoneController.start(ZoneControllerConfig.of(node.name(), "unix:" + node.nbSocket(),
-                "unix:" + node.sbSocket(), events("kovn-zone-controller", node.name()), trustZoneMetrics)
+                "unix:" + node.sbSocket(), events(client, "kovn-zone-controller", node.name()), trustZoneMetrics)
                 .withControllerMetrics(controllerMetrics), informers);
         running.push(zone);
         zones.add(zone);
         PolicyController policies = PolicyController.start(PolicyControllerConfig.of(node.name(), "unix:" + node.nbSocket(),
-                events("kovn-policy-controller", node.name()), registry).withControllerMetrics(controllerMetrics), informers);
+                events(client, "kovn-policy-controller", node.name()), registry).withControllerMetrics(controllerMetrics), informers);
         running.push(policies);
         return zone;
     }

@@ -1,14 +1,11 @@
 package io.kovn.sandbox;
 
-import io.fabric8.kubernetes.api.model.NodeBuilder;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.kovn.identity.SandboxIdentity;
 import io.kovn.identity.bootstrap.NodeCertificateBootstrap;
-import io.kovn.k8s.apiserver.AuthenticatingFront;
-import io.kovn.k8s.apiserver.EmbeddedApiServer;
+import io.kovn.identity.DeployManifests;
+import io.kovn.k8s.client.KubeClients;
+import io.kovn.k8s.local.LocalCluster;
 import java.time.Clock;
 import java.time.Duration;
 import io.kovn.node.NodeAgent;
@@ -33,20 +30,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A whole emulated cluster in one process: the embedded API server, the cluster manager, and per
- * node its namespace with real OVN/OVS processes, its node agent and zone controller, plus the
- * sandbox kubelet. {@link #close()} tears everything down in reverse order of creation.
+ * A whole emulated cluster: a real Kubernetes control plane (child processes), and in this process
+ * the identity service, the cluster manager, and per node its namespace with real OVN/OVS
+ * processes, its kubelet registration, node agent and zone controller, plus the sandbox kubelet. {@link #close()} tears everything down in reverse order of creation.
  */
 public final class Sandbox implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Sandbox.class);
-    private static final ObjectMapper JSON = new ObjectMapper();
     private final SandboxLayout layout;
     private final Deque<AutoCloseable> closeables = new ArrayDeque<>();
     private final List<EmulatedNode> nodes = new ArrayList<>();
-    private EmbeddedApiServer apiServer;
+    private LocalCluster cluster;
     private KubernetesClient client;
     private SandboxIdentity identity;
-    private NodeApiFront nodeApi;
+    private final Map<String, KubeletNode> kubeletNodes = new java.util.HashMap<>();
     private ControlPlane controlPlane;
     private SandboxKubelet kubelet;
     private io.prometheus.metrics.exporter.httpserver.HTTPServer metrics;
@@ -82,25 +78,34 @@ public final class Sandbox implements AutoCloseable {
         install(repoRoot.resolve("sandbox/target/kovn-netutil"), layout.netutil());
         install(repoRoot.resolve("cni/target/kovn-cni"), layout.binDir().resolve("kovn-cni"));
 
-        apiServer = EmbeddedApiServer.start();
-        closeables.push(apiServer);
-        apiServer.writeKubeconfig(layout.kubeconfig());
-        client = apiServer.newClient();
-        closeables.push(client);
+        // A real control plane (etcd, kube-apiserver, kube-controller-manager, kube-scheduler) with
+        // kovn's CRDs, and the RBAC and webhook registration of deploy/, as an operator installs them.
+        cluster = LocalCluster.start(layout.dir().resolve("kube"));
+        closeables.push(cluster);
+        Files.copy(cluster.adminKubeconfig(), layout.kubeconfig(), StandardCopyOption.REPLACE_EXISTING);
+        client = cluster.admin();
+        Path deploy = repoRoot.resolve("deploy");
+        DeployManifests.apply(client, DeployManifests.access(deploy));
         List<String> names = nodeNames(nodeCount);
+        // Each node registers itself with its kubelet's credentials (system:node:<node>) and keeps its Lease.
         for (String name : names) {
-            client.nodes().resource(new NodeBuilder().withNewMetadata().withName(name)
-                    .addToLabels("kubernetes.io/hostname", name).addToLabels("kubernetes.io/os", "linux")
-                    .endMetadata().build()).create();
+            KubernetesClient kubeletClient = cluster.clientAs("system:node:" + name, "system:nodes");
+            closeables.push(kubeletClient);
+            KubeletNode kubeletNode = KubeletNode.register(kubeletClient, name);
+            closeables.push(kubeletNode);
+            kubeletNodes.put(name, kubeletNode);
         }
-        // The identity service (CSR approver, the sandbox's signer, the admission webhook): every node
-        // agent gets its own client certificate through a CSR, as on a real cluster.
-        identity = SandboxIdentity.start(client, layout.dir().resolve("identity"), true);
+        // The identity service under its own ServiceAccount: the CSR approver and the admission webhook,
+        // which kube-apiserver calls; kube-controller-manager signs the node certificates it approves.
+        KubernetesClient identityClient = KubeClients.forConfig(cluster.serviceAccountConfig("kovn", "kovn-identity"));
+        closeables.push(identityClient);
+        identity = SandboxIdentity.start(identityClient, layout.dir().resolve("identity"), true);
         closeables.push(identity);
-        nodeApi = NodeApiFront.start(apiServer.port(), identity.clientCa(), layout.dir().resolve("identity"), names);
-        closeables.push(nodeApi);
+        identity.register(client, deploy);
         io.prometheus.metrics.model.registry.PrometheusRegistry registry = new io.prometheus.metrics.model.registry.PrometheusRegistry();
-        controlPlane = new ControlPlane(client, registry);
+        KubernetesClient clusterManagerClient = KubeClients.forConfig(cluster.serviceAccountConfig("kovn", "kovn-cluster-manager"));
+        closeables.push(clusterManagerClient);
+        controlPlane = new ControlPlane(clusterManagerClient, client, registry);
         closeables.push(controlPlane);
         // What `kovn node` serves on a cluster, for every controller of the sandbox (zone label per node).
         metrics = io.prometheus.metrics.exporter.httpserver.HTTPServer.builder().registry(registry)
@@ -125,11 +130,7 @@ public final class Sandbox implements AutoCloseable {
         }
         List<SandboxKubelet.NodeHandle> handles = new ArrayList<>();
         for (EmulatedNode n : nodes) {
-            // A merge patch without resourceVersion: the cluster manager annotates nodes meanwhile.
-            client.nodes().withName(n.name()).subresource("status").patch(PatchContext.of(PatchType.JSON_MERGE),
-                    JSON.writeValueAsString(Map.of("status", Map.of("addresses", List.of(
-                            Map.of("type", "InternalIP", "address", n.encapIp()),
-                            Map.of("type", "Hostname", "address", n.name()))))));
+            kubeletNodes.get(n.name()).reportReady(n.encapIp());
             OvsBridgeConfig ovs = new OvsBridgeConfig(OvsBridgeConfig.BR_INT, OvsBridgeConfig.NETDEV, n.systemId(),
                     n.name(), n.encapIp(), "unix:" + n.sbSocket());
             NodeCertificateBootstrap certificates = nodeIdentity(n.name(), config.nodeCertificateLifetime());
@@ -150,28 +151,23 @@ public final class Sandbox implements AutoCloseable {
     }
 
     /**
-     * Bootstraps a node agent's own certificate: the CSR goes in through the API front with the host's
-     * credentials (a bootstrap token for {@code system:node:<node>}, which the API server records as the
-     * requester), the approver checks it, the sandbox signer issues it, and the agent then talks to the API
-     * server as {@code system:ovn-node:<node>}, renewing with that certificate at 80% of its lifetime.
+     * Bootstraps a node agent's own certificate: the CSR goes to kube-apiserver with the kubelet's
+     * credentials ({@code system:node:<node>}, which kube-apiserver records as the requester), kovn's
+     * approver checks it, kube-controller-manager signs it, and the agent then talks to kube-apiserver as
+     * {@code system:ovn-node:<node>}, renewing with that certificate at 80% of its lifetime.
      */
     private NodeCertificateBootstrap nodeIdentity(String node, Duration lifetime) {
         NodeCertificateBootstrap bootstrap = new NodeCertificateBootstrap(
                 NodeCertificateBootstrap.Settings.of(node, layout.nodeDir(node).resolve("pki"), lifetime),
-                nodeApi.bootstrapConfig(node), Clock.systemUTC());
+                cluster.configFor("system:node:" + node, "system:nodes"), Clock.systemUTC());
         closeables.push(bootstrap);
         bootstrap.start();
         return bootstrap;
     }
 
-    /** The TLS front node agents reach the API server through (tests watch who calls with which certificate). */
-    public AuthenticatingFront apiFront() {
-        return nodeApi.front();
-    }
-
-    /** The CA of the API front's serving certificate. */
-    public java.security.cert.X509Certificate apiFrontCa() {
-        return nodeApi.servingCa();
+    /** The local Kubernetes control plane the sandbox runs on. */
+    public LocalCluster cluster() {
+        return cluster;
     }
 
     /** The identity service, for tests that call the webhook as kube-apiserver would. */
@@ -213,7 +209,7 @@ public final class Sandbox implements AutoCloseable {
 
     public String summary() {
         return nodes.size() + " nodes (" + String.join(", ", nodes.stream().map(EmulatedNode::name).toList())
-                + "), API server " + apiServer.url() + " (nodes: " + nodeApi.front().url() + "), metrics " + metricsUrl();
+                + "), API server " + cluster.url() + ", metrics " + metricsUrl();
     }
 
     /** Where the controllers' Prometheus metrics are served (also in the state folder's {@code metrics.url}). */

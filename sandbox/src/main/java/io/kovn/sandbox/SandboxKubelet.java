@@ -27,10 +27,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The sandbox's kubelet and scheduler: places pods on emulated nodes, gives each a network
+ * The sandbox's kubelet for every emulated node: runs the pods kube-scheduler bound to them, gives each a network
  * namespace wired by the real CNI plugin (called as a container runtime calls it), runs a
  * {@code kovn-netutil} listener for the declared container ports, and writes the pod's status.
- * Level-driven: one reconcile per pod key; a pod that disappears is torn down.
+ * Level-driven: one reconcile per pod key; a pod that is deleted is torn down, then its deletion made
+ * final (grace period 0) as kubelet does.
  */
 public final class SandboxKubelet implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SandboxKubelet.class);
@@ -110,36 +111,22 @@ public final class SandboxKubelet implements AutoCloseable {
             teardown(key, current);
             current = null;
         }
+        if (pod != null && pod.getMetadata().getDeletionTimestamp() != null && nodes.containsKey(pod.getSpec().getNodeName())) {
+            // As kubelet does once a pod's containers are stopped: the deletion is final (grace 0).
+            client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
+                    .withGracePeriod(0).delete();
+        }
         if (gone) return;
         if ("external".equals(pod.getMetadata().getAnnotations() == null ? null
                 : pod.getMetadata().getAnnotations().get(SandboxLayout.RUNTIME_ANNOTATION))) {
             return;
         }
-        String nodeName = pod.getSpec().getNodeName();
-        if (nodeName == null || nodeName.isEmpty()) {
-            schedule(pod);
-            return;
-        }
-        NodeHandle node = nodes.get(nodeName);
+        // kube-scheduler binds pods to nodes; until then there is nothing to run
+        NodeHandle node = nodes.get(pod.getSpec().getNodeName());
         if (node == null || current != null) return;
         String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
         if ("Succeeded".equals(phase) || "Failed".equals(phase)) return;
         startPod(key, pod, node);
-    }
-
-    private void schedule(Pod pod) {
-        List<PodScheduler.NodeView> views = nodes.values().stream().map(n -> {
-            var node = client.nodes().withName(n.name()).get();
-            Map<String, String> labels = node == null || node.getMetadata().getLabels() == null ? Map.of() : node.getMetadata().getLabels();
-            int count = (int) informer.getStore().list().stream().filter(p -> n.name().equals(p.getSpec().getNodeName())).count();
-            return new PodScheduler.NodeView(n.name(), labels, count);
-        }).toList();
-        switch (PodScheduler.place(null, pod.getSpec().getNodeSelector(), views)) {
-            case PodScheduler.Placement.OnNode on -> client.pods().inNamespace(pod.getMetadata().getNamespace())
-                    .withName(pod.getMetadata().getName())
-                    .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"nodeName\":\"" + on.node() + "\"}}");
-            case PodScheduler.Placement.Unschedulable u -> LOG.warn("pod {} unschedulable: {}", key(pod), u.reason());
-        }
     }
 
     private void startPod(String key, Pod pod, NodeHandle node) throws Exception {

@@ -207,7 +207,9 @@ public final class PodAddressReconciler implements Reconciler<ObjectKey> {
     private void writeAnnotation(Pod pod, PodNetwork network) {
         String value = PodNetworks.ofDefault(network).format();
         Map<String, Object> patch = Map.of("metadata", Map.of("annotations", Map.of(OvnAnnotations.POD_NETWORKS, value)));
+        // Through pods/status: a node identity may patch only the status subresource (deploy/03-rbac-node.yaml),
+        // where the identity webhook checks the annotation (own node's pod, address in the node's subnet).
         client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
-                .patch(PatchContext.of(PatchType.JSON_MERGE), JsonPatches.json(patch));
+                .subresource("status").patch(PatchContext.of(PatchType.JSON_MERGE), JsonPatches.json(patch));
     }
 }

@@ -1,6 +1,6 @@
 package io.kovn.identity.bootstrap;
 
-import io.kovn.identity.pki.SecureFiles;
+import io.kovn.pki.SecureFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -1,7 +1,7 @@
 package io.kovn.identity.bootstrap;
 
-import io.kovn.identity.pki.Pem;
-import io.kovn.identity.pki.Subject;
+import io.kovn.pki.Pem;
+import io.kovn.pki.Subject;
 import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.kovn.identity.csr;
 
-import io.kovn.identity.pki.Subject;
+import io.kovn.pki.Subject;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;

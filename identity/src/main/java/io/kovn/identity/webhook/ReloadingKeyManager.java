@@ -1,6 +1,6 @@
 package io.kovn.identity.webhook;
 
-import io.kovn.identity.pki.Pem;
+import io.kovn.pki.Pem;
 import java.io.IOException;
 import java.net.Socket;
 import java.nio.file.Files;

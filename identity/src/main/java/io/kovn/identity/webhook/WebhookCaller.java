@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.kovn.identity.pki.Subject;
+import io.kovn.pki.Subject;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -7,7 +7,7 @@ import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.certificates.v1.CertificateSigningRequest;
 import io.kovn.identity.csr.CsrApprover;
 import io.kovn.identity.csr.TestCsrs;
-import io.kovn.identity.pki.Subject;
+import io.kovn.pki.Subject;
 import io.kovn.identity.testing.Cluster;
 import java.math.BigInteger;
 import java.nio.file.Files;

@@ -2,10 +2,10 @@ package io.kovn.identity.bootstrap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kovn.identity.pki.CertificateAuthority;
-import io.kovn.identity.pki.Keys;
-import io.kovn.identity.pki.Pem;
-import io.kovn.identity.pki.Subject;
+import io.kovn.pki.CertificateAuthority;
+import io.kovn.pki.Keys;
+import io.kovn.pki.Pem;
+import io.kovn.pki.Subject;
 import java.security.KeyPair;
 import java.time.Duration;
 import java.time.Instant;

@@ -2,9 +2,9 @@ package io.kovn.identity.csr;
 
 import io.fabric8.kubernetes.api.model.certificates.v1.CertificateSigningRequest;
 import io.fabric8.kubernetes.api.model.certificates.v1.CertificateSigningRequestBuilder;
-import io.kovn.identity.pki.CertificateRequests;
-import io.kovn.identity.pki.Keys;
-import io.kovn.identity.pki.Subject;
+import io.kovn.pki.CertificateRequests;
+import io.kovn.pki.Keys;
+import io.kovn.pki.Subject;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;

@@ -1,10 +1,10 @@
 package io.kovn.identity.webhook;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.kovn.identity.pki.CertificateAuthority;
-import io.kovn.identity.pki.Keys;
-import io.kovn.identity.pki.Pem;
-import io.kovn.identity.pki.SecureFiles;
+import io.kovn.pki.CertificateAuthority;
+import io.kovn.pki.Keys;
+import io.kovn.pki.Pem;
+import io.kovn.pki.SecureFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;

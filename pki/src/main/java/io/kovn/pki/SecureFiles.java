@@ -1,4 +1,4 @@
-package io.kovn.identity.pki;
+package io.kovn.pki;
 
 import java.io.IOException;
 import java.nio.file.Files;

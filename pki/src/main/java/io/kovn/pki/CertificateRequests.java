@@ -1,4 +1,4 @@
-package io.kovn.identity.pki;
+package io.kovn.pki;
 
 import java.security.KeyPair;
 import java.security.PublicKey;

@@ -1,4 +1,4 @@
-package io.kovn.identity.pki;
+package io.kovn.pki;
 
 import java.util.List;
 import org.bouncycastle.asn1.ASN1Encodable;
