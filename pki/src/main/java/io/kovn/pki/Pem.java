@@ -37,6 +37,28 @@ public final class Pem {
         return out.toString();
     }
 
+    /**
+     * Encodes an EC key pair's private key as SEC1 "EC PRIVATE KEY" with its named curve and public
+     * key, the form kubeconfig readers recognise by its header (fabric8 takes an unlabelled PKCS#8 key
+     * for RSA).
+     */
+    public static String encodeEcKey(java.security.KeyPair pair) {
+        PrivateKeyInfo info = PrivateKeyInfo.getInstance(pair.getPrivate().getEncoded());
+        try {
+            var inner = org.bouncycastle.asn1.sec.ECPrivateKey.getInstance(info.parsePrivateKey());
+            var publicKey = org.bouncycastle.asn1.x509.SubjectPublicKeyInfo.getInstance(pair.getPublic().getEncoded()).getPublicKeyData();
+            var sec1 = new org.bouncycastle.asn1.sec.ECPrivateKey(256, inner.getKey(), publicKey,
+                    info.getPrivateKeyAlgorithm().getParameters());
+            StringWriter out = new StringWriter();
+            try (JcaPEMWriter writer = new JcaPEMWriter(out)) {
+                writer.writeObject(new org.bouncycastle.util.io.pem.PemObject("EC PRIVATE KEY", sec1.getEncoded()));
+            }
+            return out.toString();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** Reads every certificate in a PEM text, in order. */
     public static List<X509Certificate> certificates(String pem) {
         List<X509Certificate> certificates = new ArrayList<>();
@@ -61,7 +83,7 @@ public final class Pem {
                     return converter.getPrivateKey(info);
                 }
                 if (object instanceof PEMKeyPair pair) {
-                    return converter.getKeyPair(pair).getPrivate();
+                    return converter.getPrivateKey(pair.getPrivateKeyInfo());
                 }
             }
         } catch (IOException e) {

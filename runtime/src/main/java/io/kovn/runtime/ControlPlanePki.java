@@ -92,7 +92,7 @@ public final class ControlPlanePki {
         Instant now = Instant.now();
         X509Certificate cert = ca.issueClient(Subject.of(user, groups.toArray(String[]::new)), pair.getPublic(),
                 now.minus(Duration.ofMinutes(5)), now.plus(Duration.ofDays(365)));
-        return new ClientCredentials(Pem.encode(cert), Pem.encode(pair.getPrivate()));
+        return new ClientCredentials(Pem.encode(cert), Pem.encodeEcKey(pair));
     }
 
     /**

@@ -139,6 +139,7 @@ public final class KubeControlPlane implements AutoCloseable {
 
     private void startEtcd() {
         Path data = dir.resolve("etcd");
+        deleteTree(data); // every start is a new cluster: old objects and member ports would not fit
         String peer = "http://127.0.0.1:" + etcdPeerPort;
         etcd = ChildProcesses.start(List.of(runtime.bin("etcd").toString(),
                 "--name=kovn", "--data-dir=" + data,
@@ -274,6 +275,17 @@ public final class KubeControlPlane implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    private static void deleteTree(Path root) {
+        if (!Files.exists(root)) return;
+        try (var paths = Files.walk(root)) {
+            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot remove " + root, e);
         }
     }
 

@@ -133,7 +133,7 @@ public final class Sandbox implements AutoCloseable {
             kubeletNodes.get(n.name()).reportReady(n.encapIp());
             OvsBridgeConfig ovs = new OvsBridgeConfig(OvsBridgeConfig.BR_INT, OvsBridgeConfig.NETDEV, n.systemId(),
                     n.name(), n.encapIp(), "unix:" + n.sbSocket());
-            NodeCertificateBootstrap certificates = nodeIdentity(n.name(), config.nodeCertificateLifetime());
+            NodeCertificateBootstrap certificates = nodeIdentity(n.name(), config);
             NodeAgent agent = NodeAgent.start(certificates.client(), NodeAgentConfig.defaults(n.name(), ovs, n.vsctl(),
                     n.netns(), layout.cniSocket(n.name())));
             closeables.push(agent);
@@ -156,9 +156,10 @@ public final class Sandbox implements AutoCloseable {
      * approver checks it, kube-controller-manager signs it, and the agent then talks to kube-apiserver as
      * {@code system:ovn-node:<node>}, renewing with that certificate at 80% of its lifetime.
      */
-    private NodeCertificateBootstrap nodeIdentity(String node, Duration lifetime) {
-        NodeCertificateBootstrap bootstrap = new NodeCertificateBootstrap(
-                NodeCertificateBootstrap.Settings.of(node, layout.nodeDir(node).resolve("pki"), lifetime),
+    private NodeCertificateBootstrap nodeIdentity(String node, SandboxConfig config) {
+        var defaults = NodeCertificateBootstrap.Settings.of(node, layout.nodeDir(node).resolve("pki"), config.nodeCertificateLifetime());
+        NodeCertificateBootstrap bootstrap = new NodeCertificateBootstrap(new NodeCertificateBootstrap.Settings(node, defaults.directory(),
+                defaults.expiration(), config.nodeCertificateRotation(), defaults.waitTimeout(), defaults.pollInterval(), defaults.oldClientGrace()),
                 cluster.configFor("system:node:" + node, "system:nodes"), Clock.systemUTC());
         closeables.push(bootstrap);
         bootstrap.start();

@@ -10,9 +10,11 @@ import java.time.Duration;
  *     cleanup finds them and two sandboxes (a developer's and a test's) never collide
  * @param underlayCidr node addresses; they exist only inside the node namespaces
  * @param nodeCertificateLifetime the lifetime node agents ask for in their CSRs ({@code expirationSeconds});
- *     the sandbox signer honours it and agents rotate at 80% of it
+ *     kube-controller-manager honours it from 10 minutes up (and back-dates certificates by 5 minutes)
+ * @param nodeCertificateRotation the fraction of a certificate's validity after which agents rotate (0.8)
  */
-public record SandboxConfig(int nodes, String prefix, String underlayCidr, Duration nodeCertificateLifetime) {
+public record SandboxConfig(int nodes, String prefix, String underlayCidr, Duration nodeCertificateLifetime,
+                            double nodeCertificateRotation) {
     /** What {@code kube-controller-manager} would issue for a kubelet-like request: a day. */
     public static final Duration DEFAULT_CERTIFICATE_LIFETIME = Duration.ofHours(24);
 
@@ -21,10 +23,21 @@ public record SandboxConfig(int nodes, String prefix, String underlayCidr, Durat
         if (prefix == null || prefix.length() < 2 || prefix.length() > 11) {
             throw new IllegalArgumentException("prefix must have 2..11 characters: " + prefix);
         }
-        // Shorter than this, a rotation (CSR, approval, signing: a second or two) would eat the lifetime.
-        if (nodeCertificateLifetime.compareTo(Duration.ofSeconds(20)) < 0) {
-            throw new IllegalArgumentException("node certificates must live at least 20 s: " + nodeCertificateLifetime);
+        // kube-controller-manager's signer issues nothing shorter (it raises shorter requests to this).
+        if (nodeCertificateLifetime.compareTo(MIN_CERTIFICATE_LIFETIME) < 0) {
+            throw new IllegalArgumentException("node certificates must live at least 10 minutes: " + nodeCertificateLifetime);
         }
+        if (nodeCertificateRotation <= 0 || nodeCertificateRotation >= 1) {
+            throw new IllegalArgumentException("node certificate rotation must be a fraction between 0 and 1: " + nodeCertificateRotation);
+        }
+    }
+
+    /** The shortest lifetime kube-controller-manager's signer issues. */
+    public static final Duration MIN_CERTIFICATE_LIFETIME = Duration.ofMinutes(10);
+
+    /** A sandbox whose node agents rotate at 80% of their certificates' validity. */
+    public SandboxConfig(int nodes, String prefix, String underlayCidr, Duration nodeCertificateLifetime) {
+        this(nodes, prefix, underlayCidr, nodeCertificateLifetime, 0.8);
     }
 
     /** A sandbox whose node certificates live a day. */
@@ -39,6 +52,6 @@ public record SandboxConfig(int nodes, String prefix, String underlayCidr, Durat
 
     /** This configuration with node certificates of another lifetime. */
     public SandboxConfig withNodeCertificateLifetime(Duration lifetime) {
-        return new SandboxConfig(nodes, prefix, underlayCidr, lifetime);
+        return new SandboxConfig(nodes, prefix, underlayCidr, lifetime, nodeCertificateRotation);
     }
 }

@@ -132,6 +132,11 @@ public final class LocalCluster implements AutoCloseable {
         client.serviceAccounts().inNamespace(namespace).withName("default").waitUntilCondition(sa -> sa != null, 30, TimeUnit.SECONDS);
     }
 
+    /** Who kube-apiserver takes {@code client} for (a SelfSubjectReview, as {@code kubectl auth whoami}). */
+    public static io.fabric8.kubernetes.api.model.authentication.UserInfo whoAmI(KubernetesClient client) {
+        return client.resource(new io.fabric8.kubernetes.api.model.authentication.SelfSubjectReview()).create().getStatus().getUserInfo();
+    }
+
     /** Waits until kube-apiserver answers {@code /readyz} (after a restart). */
     public void awaitReady(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();

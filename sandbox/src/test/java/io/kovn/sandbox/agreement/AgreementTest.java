@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kovn.k8s.local.LocalCluster;
 import io.kovn.k8s.api.policy.AdminNetworkPolicy;
 import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
 import io.kovn.policy.evaluator.Endpoint;
@@ -240,6 +241,8 @@ class AgreementTest {
     private static Map<String, Pod> create(GeneratedCase generated) {
         KubernetesClient client = sb.client();
         generated.namespaces().forEach(n -> client.namespaces().resource(n).create());
+        // kube-apiserver takes pods in a namespace once kube-controller-manager made its default ServiceAccount
+        generated.namespaces().forEach(n -> LocalCluster.awaitDefaultServiceAccount(client, n.getMetadata().getName()));
         generated.pods().forEach(p -> client.pods().inNamespace(p.getMetadata().getNamespace()).resource(p).create());
         generated.networkPolicies().forEach(np -> client.network().v1().networkPolicies()
                 .inNamespace(np.getMetadata().getNamespace()).resource(np).create());

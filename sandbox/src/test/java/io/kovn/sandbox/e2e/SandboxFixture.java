@@ -3,10 +3,10 @@ package io.kovn.sandbox.e2e;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kovn.k8s.local.LocalCluster;
 import io.kovn.runtime.OvnRuntime;
 import io.kovn.runtime.net.Netns;
 import io.kovn.sandbox.Prober;
@@ -57,9 +57,9 @@ public final class SandboxFixture implements AutoCloseable {
         prober = new Prober(layout.netutil());
     }
 
+    /** Creates a namespace and waits until it takes pods (its default ServiceAccount exists). */
     public void namespace(String name, Map<String, String> labels) {
-        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name).addToLabels(labels)
-                .endMetadata().build()).create();
+        LocalCluster.createNamespace(client, name, labels);
     }
 
     /** A pod on {@code node} serving TCP 80/8080 and UDP 53/5353 (answering with its name). */
