@@ -37,8 +37,13 @@ public final class SandboxFixture implements AutoCloseable {
         this(nodes, SandboxConfig.DEFAULT_CERTIFICATE_LIFETIME);
     }
 
-    /** A sandbox whose node agents ask for certificates of {@code nodeCertificateLifetime}. */
+    /** A sandbox whose node agents ask for certificates of {@code nodeCertificateLifetime}, rotating at 80%. */
     public SandboxFixture(int nodes, Duration nodeCertificateLifetime) throws Exception {
+        this(nodes, nodeCertificateLifetime, 0.8);
+    }
+
+    /** A sandbox whose node agents rotate at {@code rotation} of their certificates' validity. */
+    public SandboxFixture(int nodes, Duration nodeCertificateLifetime, double rotation) throws Exception {
         StaleSandboxes.sweep();
         Path dir = Files.createTempDirectory(Path.of("/tmp"), "kve");
         StaleSandboxes.claim(prefix, dir);
@@ -46,7 +51,7 @@ public final class SandboxFixture implements AutoCloseable {
         Path root = Path.of("").toAbsolutePath().getParent();
         int third = ThreadLocalRandom.current().nextInt(1, 250);
         try {
-            sandbox = Sandbox.start(layout, new SandboxConfig(nodes, prefix, "10.253." + third + ".0/24", nodeCertificateLifetime),
+            sandbox = Sandbox.start(layout, new SandboxConfig(nodes, prefix, "10.253." + third + ".0/24", nodeCertificateLifetime, rotation),
                     OvnRuntime.locate(), root);
         } catch (Exception | Error e) {
             Leftovers.cleanup(prefix, dir);

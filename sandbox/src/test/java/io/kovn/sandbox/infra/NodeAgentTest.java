@@ -8,7 +8,10 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.kovn.k8s.apiserver.EmbeddedApiServer;
+import io.kovn.identity.DeployManifests;
+import io.kovn.k8s.client.KubeClients;
+import io.kovn.k8s.local.LocalCluster;
+import io.kovn.k8s.local.SharedCluster;
 import io.kovn.node.NodeAgent;
 import io.kovn.node.NodeAgentConfig;
 import io.kovn.node.cni.CniCommand;
@@ -34,7 +37,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
-/** The node agent on an emulated node against the embedded API server: annotations, CNI, restart. */
+/** The node agent on an emulated node against a real kube-apiserver, as its node identity: annotations, CNI, restart. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class NodeAgentTest {
     private static final String POD_NETWORKS = "k8s.ovn.org/pod-networks";
@@ -42,8 +45,8 @@ class NodeAgentTest {
     private Path folder;
     private Underlay underlay;
     private EmulatedNode node;
-    private EmbeddedApiServer api;
     private KubernetesClient client;
+    private KubernetesClient agentClient;
     private NodeAgentConfig config;
     private NodeAgent agent;
 
@@ -53,18 +56,22 @@ class NodeAgentTest {
         underlay = Underlay.create(prefix, "10.251.19.0/24");
         node = EmulatedNode.start(underlay, "node-a", folder.resolve("a"), OvnRuntime.locate());
         node.nbctl("ls-add", "sw0");
-        api = EmbeddedApiServer.start();
-        client = api.newClient();
+        LocalCluster cluster = SharedCluster.fresh();
+        client = KubeClients.fromKubeconfig(cluster.adminKubeconfig());
+        DeployManifests.apply(client, DeployManifests.access(Path.of("..", "deploy")));
+        LocalCluster.awaitDefaultServiceAccount(client, "default");
         client.nodes().resource(new NodeBuilder().withNewMetadata().withName("node-a").endMetadata().build()).create();
+        // the agent runs as its node identity, with the node RBAC of deploy/ and nothing more
+        agentClient = cluster.clientAs("system:ovn-node:node-a", "system:ovn-nodes");
         config = new NodeAgentConfig("node-a", node.ovsConfig(), node.vsctl(), node.netns(), folder.resolve("cni.sock"),
                 Duration.ofSeconds(3), Duration.ofSeconds(15), 1400);
-        agent = NodeAgent.start(client, config);
+        agent = NodeAgent.start(agentClient, config);
     }
 
     @AfterAll
     void tearDown() {
         try {
-            for (AutoCloseable c : new AutoCloseable[] {agent, client, api, node, underlay}) {
+            for (AutoCloseable c : new AutoCloseable[] {agent, agentClient, client, node, underlay}) {
                 try {
                     if (c != null) {
                         c.close();
@@ -144,7 +151,7 @@ class NodeAgentTest {
 
             agent.close();
             assertThat(n1.exec("busybox", "ping", "-c", "1", "-W", "2", "10.244.0.12")).contains("1 packets received");
-            agent = NodeAgent.start(client, config);
+            agent = NodeAgent.start(agentClient, config);
             agent.cniHandler().status();
             agent.cniHandler().check(request(CniCommand.CHECK, web2, n2));
             assertThat(n2.exec("busybox", "ping", "-c", "1", "-W", "2", "10.244.0.11")).contains("1 packets received");
