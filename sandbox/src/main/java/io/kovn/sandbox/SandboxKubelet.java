@@ -188,6 +188,11 @@ public final class SandboxKubelet implements AutoCloseable {
         status.put("hostIP", node.nodeIp());
         status.put("startTime", now);
         status.put("conditions", conditions);
+        // what kubectl counts as READY 1/1: each container started, running and ready
+        status.put("containerStatuses", pod.getSpec().getContainers().stream().map(c -> Map.of(
+                "name", c.getName(), "image", c.getImage() == null ? "" : c.getImage(), "imageID", "",
+                "ready", true, "started", true, "restartCount", 0,
+                "state", Map.of("running", Map.of("startedAt", now)))).toList());
         if (!ips.isEmpty()) {
             status.put("podIP", ips.get(0));
             status.put("podIPs", ips.stream().map(ip -> Map.of("ip", ip)).toList());
