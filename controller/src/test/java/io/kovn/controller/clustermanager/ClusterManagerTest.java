@@ -15,10 +15,10 @@ import io.kovn.controller.testing.Clusters;
 import io.kovn.k8s.api.policy.AdminNetworkPolicy;
 import io.kovn.k8s.api.policy.AdminNetworkPolicyStatus;
 import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
-import io.kovn.k8s.apiserver.EmbeddedApiServer;
 import io.kovn.k8s.client.KubeClients;
 import io.kovn.k8s.events.ConditionWriter;
 import io.kovn.k8s.events.DesiredCondition;
+import io.kovn.k8s.local.SharedCluster;
 import io.kovn.k8s.runtime.ControllerMetrics;
 import io.kovn.ovn.annotations.OvnAnnotations;
 import io.kovn.policy.model.ZoneCondition;
@@ -32,30 +32,22 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The cluster manager against the embedded API server: node allocation, and the cleanup of deleted
- * nodes' zone conditions.
+ * The cluster manager against a real control plane ({@link SharedCluster}): node allocation, and the
+ * cleanup of deleted nodes' zone conditions.
  */
 class ClusterManagerTest {
     static final Duration WAIT = Duration.ofSeconds(20);
-    EmbeddedApiServer api;
+    /** The shared cluster's admin client: not closed here. */
     KubernetesClient client;
     final List<String> events = new CopyOnWriteArrayList<>();
 
     @BeforeEach
     void start() {
-        api = EmbeddedApiServer.start();
-        client = api.newClient();
-    }
-
-    @AfterEach
-    void stop() {
-        client.close();
-        api.close();
+        client = SharedCluster.fresh().admin();
     }
 
     Map<String, String> allocation(String node) {
