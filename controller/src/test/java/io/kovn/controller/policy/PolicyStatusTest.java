@@ -6,8 +6,8 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.kovn.k8s.api.policy.AdminNetworkPolicy;
-import io.kovn.k8s.apiserver.EmbeddedApiServer;
 import io.kovn.k8s.events.ConditionWriter;
+import io.kovn.k8s.local.SharedCluster;
 import io.kovn.policy.model.PolicyRef;
 import io.kovn.policy.model.PolicyReport;
 import io.kovn.policy.model.PolicyWarning;
@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -24,29 +23,18 @@ import org.junit.jupiter.api.TestInstance;
 /** Conditions are written only when they change and keep other zones' conditions; events once per problem. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class PolicyStatusTest {
-    EmbeddedApiServer api;
+    /** The shared real cluster's admin client: not closed here. */
     KubernetesClient client;
 
     @BeforeAll
     void start() {
-        api = EmbeddedApiServer.start();
-        client = api.newClient();
+        client = SharedCluster.fresh().admin();
         client.resource(Serialization.unmarshal("""
                 apiVersion: policy.networking.k8s.io/v1alpha1
                 kind: AdminNetworkPolicy
                 metadata: {name: p}
                 spec: {priority: 5, subject: {namespaces: {}}}
                 """, AdminNetworkPolicy.class)).create();
-    }
-
-    @AfterAll
-    void stop() {
-        if (client != null) {
-            client.close();
-        }
-        if (api != null) {
-            api.close();
-        }
     }
 
     AdminNetworkPolicy fetch() {
