@@ -15,47 +15,45 @@ import io.kovn.controller.testing.Clusters;
 import io.kovn.k8s.api.policy.AdminNetworkPolicy;
 import io.kovn.k8s.api.policy.AdminNetworkPolicyStatus;
 import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
-import io.kovn.k8s.apiserver.EmbeddedApiServer;
 import io.kovn.k8s.client.KubeClients;
 import io.kovn.k8s.events.ConditionWriter;
 import io.kovn.k8s.events.DesiredCondition;
+import io.kovn.k8s.local.AuditLog;
+import io.kovn.k8s.local.LocalCluster;
+import io.kovn.k8s.local.SharedCluster;
 import io.kovn.k8s.runtime.ControllerMetrics;
 import io.kovn.ovn.annotations.OvnAnnotations;
 import io.kovn.policy.model.ZoneCondition;
-import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The cluster manager against the embedded API server: node allocation, and the cleanup of deleted
- * nodes' zone conditions.
+ * The cluster manager against a real control plane ({@link SharedCluster}): node allocation, and the
+ * cleanup of deleted nodes' zone conditions.
  */
 class ClusterManagerTest {
     static final Duration WAIT = Duration.ofSeconds(20);
-    EmbeddedApiServer api;
+    LocalCluster cluster;
+    /** The shared cluster's admin client: not closed here. */
     KubernetesClient client;
     final List<String> events = new CopyOnWriteArrayList<>();
 
     @BeforeEach
     void start() {
-        api = EmbeddedApiServer.start();
-        client = api.newClient();
-    }
-
-    @AfterEach
-    void stop() {
-        client.close();
-        api.close();
+        cluster = SharedCluster.fresh();
+        client = cluster.admin();
     }
 
     Map<String, String> allocation(String node) {
@@ -195,19 +193,34 @@ class ClusterManagerTest {
     }
 
     @Test
-    void withoutTheCrdsTheCleanupKeepsListingAndNeverSyncs() throws IOException {
+    void withoutTheCrdsTheCleanupKeepsListingAndNeverSyncs() {
+        // the cluster without the ANP and BANP CRDs (the next SharedCluster.fresh() installs them again)
+        for (var type : List.of(AdminNetworkPolicy.class, BaselineAdminNetworkPolicy.class)) {
+            var handle = client.apiextensions().v1().customResourceDefinitions().withName(HasMetadata.getFullResourceName(type));
+            handle.delete();
+            handle.waitUntilCondition(Objects::isNull, 60, TimeUnit.SECONDS);
+        }
+        Instant since = Instant.now();
         SharedIndexInformer<Node> nodes = client.nodes().runnableInformer(0);
-        try (NotFoundServer noCrds = new NotFoundServer();
-             KubernetesClient withoutCrds = KubeClients.forUrl(noCrds.url());
-             ZoneConditionCleanup cleanup = new ZoneConditionCleanup(withoutCrds, nodes, ControllerMetrics.NONE, Duration.ofMillis(100))) {
+        try (KubernetesClient own = KubeClients.fromKubeconfig(cluster.adminKubeconfig());
+             ZoneConditionCleanup cleanup = new ZoneConditionCleanup(own, nodes, ControllerMetrics.NONE, Duration.ofMillis(100))) {
             nodes.start();
             cleanup.start();
-            // two informers, each listing again after its first 404: it would stop for good without the handler
-            await().atMost(WAIT).until(() -> noCrds.requests() >= 4);
+            // each informer lists again after its first 404: it would stop for good without the handler
+            await().atMost(WAIT).pollInterval(Duration.ofMillis(500)).until(() ->
+                    refusedLists(since, HasMetadata.getPlural(AdminNetworkPolicy.class)) >= 2
+                            && refusedLists(since, HasMetadata.getPlural(BaselineAdminNetworkPolicy.class)) >= 2);
             assertThat(cleanup.idle()).isFalse();
         } finally {
             nodes.close();
         }
+    }
+
+    /** Lists of {@code resource} kube-apiserver answered with 404 since {@code since}, from its audit log. */
+    long refusedLists(Instant since, String resource) {
+        return AuditLog.read(cluster.controlPlane().auditLog()).stream()
+                .filter(e -> !e.time().isBefore(since) && e.verb().equals("list") && e.resource().equals(resource) && e.code() == 404)
+                .count();
     }
 
     AdminNetworkPolicy anp() {

@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -18,8 +17,9 @@ import io.kovn.controller.testing.Clusters;
 import io.kovn.controller.zone.JsonPatches;
 import io.kovn.controller.zone.ZoneController;
 import io.kovn.controller.zone.ZoneControllerConfig;
+import io.kovn.k8s.local.LocalCluster;
+import io.kovn.k8s.local.SharedCluster;
 import io.kovn.k8s.runtime.SharedInformers;
-import io.kovn.k8s.apiserver.EmbeddedApiServer;
 import io.kovn.ovn.annotations.IpLiterals;
 import io.kovn.ovn.annotations.NodeSubnets;
 import io.kovn.ovn.annotations.OvnAnnotations;
@@ -36,16 +36,17 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A test cluster around one real zone: the embedded API server, the cluster manager, three nodes
- * ({@value #ZONE} is the zone, with its own NB, SB and ovn-northd, its zone controller and the policy
- * controller under test; the others only host remote peers), and a tiny "kubelet" that marks pods
- * Running with the IPs the zone allocated. Everything it starts is stopped by {@link #close()}.
+ * A test cluster around one real zone: the shared real control plane ({@link SharedCluster}, emptied
+ * first), the cluster manager, three nodes ({@value #ZONE} is the zone, with its own NB, SB and
+ * ovn-northd, its zone controller and the policy controller under test; the others only host remote
+ * peers), and a tiny "kubelet" that marks pods Running with the IPs the zone allocated. Everything it
+ * starts is stopped by {@link #close()}; the cluster is emptied by the next user.
  */
 final class PolicyCluster implements AutoCloseable {
     static final String ZONE = "node-a";
     static final Duration CONVERGE = Duration.ofSeconds(20);
 
-    final EmbeddedApiServer api;
+    /** The shared cluster's admin client: not closed here. */
     final KubernetesClient client;
     final ClusterManager clusterManager;
     final OvnDatabases ovn;
@@ -59,8 +60,7 @@ final class PolicyCluster implements AutoCloseable {
     private final AtomicInteger remoteHosts = new AtomicInteger(10);
 
     PolicyCluster() {
-        api = EmbeddedApiServer.start();
-        client = api.newClient();
+        client = SharedCluster.fresh().admin();
         ClusterManager cm = null;
         OvnDatabases dbs = null;
         try {
@@ -75,8 +75,6 @@ final class PolicyCluster implements AutoCloseable {
             if (cm != null) {
                 cm.close();
             }
-            client.close();
-            api.close();
             throw e;
         }
         clusterManager = cm;
@@ -112,8 +110,6 @@ final class PolicyCluster implements AutoCloseable {
         informers.close();
         ovn.close();
         clusterManager.close();
-        client.close();
-        api.close();
     }
 
     private void node(String name, String ip, String roleLabel) {
@@ -129,9 +125,9 @@ final class PolicyCluster implements AutoCloseable {
         resource.subresource("status").patch(PatchContext.of(PatchType.JSON_MERGE), JsonPatches.json(Map.of("status", status)));
     }
 
+    /** A new namespace, once pods can be made in it (its default ServiceAccount exists). */
     void namespace(String name, String... labels) {
-        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name).withLabels(map(labels))
-                .endMetadata().build()).createOr(existing -> existing.update());
+        LocalCluster.createNamespace(client, name, map(labels));
     }
 
     /**

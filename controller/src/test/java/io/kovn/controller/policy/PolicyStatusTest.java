@@ -6,17 +6,21 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.kovn.k8s.api.policy.AdminNetworkPolicy;
-import io.kovn.k8s.apiserver.EmbeddedApiServer;
 import io.kovn.k8s.events.ConditionWriter;
+import io.kovn.k8s.local.AuditLog;
+import io.kovn.k8s.local.SharedCluster;
 import io.kovn.policy.model.PolicyRef;
 import io.kovn.policy.model.PolicyReport;
 import io.kovn.policy.model.PolicyWarning;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Function;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -24,29 +28,18 @@ import org.junit.jupiter.api.TestInstance;
 /** Conditions are written only when they change and keep other zones' conditions; events once per problem. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class PolicyStatusTest {
-    EmbeddedApiServer api;
+    /** The shared real cluster's admin client: not closed here. */
     KubernetesClient client;
 
     @BeforeAll
     void start() {
-        api = EmbeddedApiServer.start();
-        client = api.newClient();
+        client = SharedCluster.fresh().admin();
         client.resource(Serialization.unmarshal("""
                 apiVersion: policy.networking.k8s.io/v1alpha1
                 kind: AdminNetworkPolicy
                 metadata: {name: p}
                 spec: {priority: 5, subject: {namespaces: {}}}
                 """, AdminNetworkPolicy.class)).create();
-    }
-
-    @AfterAll
-    void stop() {
-        if (client != null) {
-            client.close();
-        }
-        if (api != null) {
-            api.close();
-        }
     }
 
     AdminNetworkPolicy fetch() {
@@ -86,6 +79,37 @@ class PolicyStatusTest {
                         .as(name).startsWith("True/SetupSucceeded");
             }
         }
+    }
+
+    @Test
+    void zonesWritingFromTheSameCachedCopyKeepEachOthersConditions() throws Exception {
+        Instant since = Instant.now();
+        AdminNetworkPolicy cached = client.resource(anp("shared", 7)).create();
+        List<String> zones = List.of("z1", "z2", "z3", "z4");
+        // every zone's informer still holds the policy as created: kube-apiserver accepts the first
+        // patch made from that resourceVersion and refuses the others (409), which retry on fresh data
+        List<Future<Integer>> failed = new java.util.ArrayList<>();
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (String zone : zones) {
+                PolicyStatus status = new PolicyStatus(zone, new ConditionWriter(client, Clock.systemUTC()), (o, w, r, m) -> { });
+                failed.add(pool.submit(() -> status.publish(List.of(new PolicyReport(PolicyRef.anp("shared"), List.of(),
+                        Optional.empty())), ref -> Optional.empty(), ref -> Optional.of(cached))));
+            }
+        }
+        for (Future<Integer> f : failed) {
+            assertThat(f.get()).isZero();
+        }
+        AdminNetworkPolicy now = client.resources(AdminNetworkPolicy.class).withName("shared").get();
+        for (String zone : zones) {
+            assertThat(condition(now, zone)).as(zone).startsWith("True/SetupSucceeded");
+        }
+        List<Integer> patches = AuditLog.read(SharedCluster.get().controlPlane().auditLog()).stream()
+                .filter(e -> !e.time().isBefore(since) && e.verb().equals("patch") && e.resource().equals("adminnetworkpolicies")
+                        && e.subresource().equals("status") && e.name().equals("shared"))
+                .map(AuditLog.Entry::code).toList();
+        assertThat(patches).as("patches of the status").containsOnly(200, 409);
+        assertThat(patches).filteredOn(code -> code == 200).as("accepted").hasSize(zones.size());
+        assertThat(patches).filteredOn(code -> code == 409).as("refused as stale").hasSizeGreaterThanOrEqualTo(zones.size() - 1);
     }
 
     static AdminNetworkPolicy anp(String name, int priority) {

@@ -1,16 +1,17 @@
 package io.kovn.controller.zone;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.kovn.k8s.apiserver.EmbeddedApiServer;
+import io.kovn.k8s.local.SharedCluster;
 import io.kovn.runtime.testing.OvnDatabases;
 import java.util.function.Consumer;
 
 /**
- * One zone for integration tests: the embedded API server, the zone's real NB and SB (no northd:
- * control-plane rows only) and its zone controller, which can be restarted. Closing stops all.
+ * One zone for integration tests: the shared real control plane ({@link SharedCluster}, emptied
+ * first), the zone's real NB and SB (no northd: control-plane rows only) and its zone controller,
+ * which can be restarted. Closing stops the zone and the databases.
  */
 final class OneZone implements AutoCloseable {
-    final EmbeddedApiServer api;
+    /** The shared cluster's admin client: not closed here. */
     final KubernetesClient client;
     final OvnDatabases db;
     private final String node;
@@ -18,8 +19,7 @@ final class OneZone implements AutoCloseable {
 
     private OneZone(String node) {
         this.node = node;
-        this.api = EmbeddedApiServer.start();
-        this.client = api.newClient();
+        this.client = SharedCluster.fresh().admin();
         this.db = OvnDatabases.start(OvnDatabases.Config.nbSb());
     }
 
@@ -59,7 +59,7 @@ final class OneZone implements AutoCloseable {
 
     @Override
     public void close() {
-        try (EmbeddedApiServer a = api; KubernetesClient c = client; OvnDatabases d = db) {
+        try (OvnDatabases d = db) {
             if (zone != null) {
                 zone.close();
             }

@@ -136,7 +136,8 @@ class PodPortsTest {
     @Test
     @Order(4)
     void aDeletedOrFinishedPodLosesItsPortInOneTransaction() {
-        Caused deleted = settle(() -> client.pods().inNamespace("default").withName("web-2").delete(),
+        // at once: no kubelet confirms a graceful delete
+        Caused deleted = settle(() -> client.pods().inNamespace("default").withName("web-2").withGracePeriod(0).delete(),
                 () -> podPorts().size() == 2);
         assertThat(deleted.nb().transactions()).isEqualTo(1);
         assertThat(deleted.nb().writeOperations()).isEqualTo(1); // the switch's ports mutate; the port is garbage-collected

@@ -9,7 +9,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kovn.controller.clustermanager.ClusterManager;
 import io.kovn.controller.clustermanager.ClusterManagerConfig;
 import io.kovn.controller.testing.Clusters;
-import io.kovn.k8s.apiserver.EmbeddedApiServer;
+import io.kovn.k8s.local.SharedCluster;
 import io.kovn.ovn.annotations.IpLiterals;
 import io.kovn.ovn.annotations.IpPrefix;
 import io.kovn.ovn.annotations.NodeId;
@@ -36,7 +36,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * Three nodes, each with its own zone (real NB, SB and ovn-northd), the cluster manager and three
- * zone controllers against the embedded API server: the zones converge to exactly the expected
+ * zone controllers against a real control plane ({@link SharedCluster}): the zones converge to exactly the expected
  * rows, ovn-trace crosses zones, changes converge, restarts write nothing, foreign rows survive.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -45,7 +45,7 @@ class ThreeZonesTest {
     static final List<String> NODES = List.of("node-a", "node-b", "node-c");
     static final Duration CONVERGE = Duration.ofSeconds(20);
 
-    EmbeddedApiServer api;
+    /** The shared cluster's admin client: not closed here. */
     KubernetesClient client;
     ClusterManager clusterManager;
     final Map<String, OvnDatabases> dbs = new LinkedHashMap<>();
@@ -53,8 +53,7 @@ class ThreeZonesTest {
 
     @BeforeAll
     void start() {
-        api = EmbeddedApiServer.start();
-        client = api.newClient();
+        client = SharedCluster.fresh().admin();
         clusterManager = ClusterManager.start(client, ClusterManagerConfig.defaults(), (o, w, r, m) -> { });
         for (int i = 0; i < NODES.size(); i++) {
             String n = NODES.get(i);
@@ -89,12 +88,6 @@ class ThreeZonesTest {
         dbs.values().forEach(OvnDatabases::close);
         if (clusterManager != null) {
             clusterManager.close();
-        }
-        if (client != null) {
-            client.close();
-        }
-        if (api != null) {
-            api.close();
         }
     }
 
@@ -287,7 +280,8 @@ class ThreeZonesTest {
         await().atMost(CONVERGE).until(() -> Clusters.annotation(client, "node-d", OvnAnnotations.NODE_ID) != null);
         zones.put("node-d", startZone("node-d"));
         String freed = IpLiterals.format(podNetwork("default", "web-a2").ips().getFirst());
-        client.pods().inNamespace("default").withName("web-a2").delete();
+        // at once: no kubelet confirms a graceful delete
+        client.pods().inNamespace("default").withName("web-a2").withGracePeriod(0).delete();
         // A finished pod keeps its object but loses its address and port.
         client.pods().inNamespace("default").withName("web-c1").editStatus(p -> {
             p.getStatus().setPhase("Succeeded");
