@@ -13,7 +13,8 @@ mod=$repo/tools/kube
 release=$(awk '$1 == "k8s.io/kubernetes" && $2 ~ /^v/ {print $2; exit} $1 == "require" && $2 == "k8s.io/kubernetes" {print $3; exit}' "$mod/go.mod")
 [[ -n $release ]] || { echo "install-kube: no k8s.io/kubernetes release in $mod/go.mod" >&2; exit 1; }
 KUBE=${KOVN_KUBE:-/var/cache/kovn/kube-$release}
-sum=$(cat "$mod/go.mod" "$mod/go.sum" "$0" | sha256sum | cut -c1-12)
+# the build's inputs: the pinned modules (not this script: editing a message must not rebuild)
+sum=$(cat "$mod/go.mod" "$mod/go.sum" | sha256sum | cut -c1-12)
 STAMP=$KUBE/.installed-$sum
 [[ -f $STAMP ]] && exit 0
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Everything kovn needs on a fresh machine of this kind: host packages, the OVN/OVS runtime.
-# Idempotent and fast once done.
+# Everything kovn needs on a fresh machine of this kind: host packages, a JDK 25 (when the machine
+# has no Temurin 25), the OVN/OVS runtime, and the pinned Kubernetes control plane (built from its Go
+# modules: about 10 minutes on 2 cores the first time). Idempotent and fast once done.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 if [[ $(id -u) -ne 0 ]]; then
@@ -9,3 +10,5 @@ if [[ $(id -u) -ne 0 ]]; then
 fi
 "$here/install-host-deps.sh"
 "$here/install-ovn-runtime.sh"
+. "$here/java-env.sh"
+"$here/install-kube.sh"
