@@ -33,14 +33,20 @@ public final class SandboxCommand implements Runnable {
         String timeout;
 
         @Option(names = "--node-cert-lifetime", defaultValue = "24h", converter = NodeCommand.Lifetime.class,
-                description = "lifetime of the node agents' client certificates, e.g. 2m to watch them rotate "
-                        + "(at 80%; at least 20s; default ${DEFAULT-VALUE})")
+                description = "lifetime the node agents ask for in their CSRs (at least 10m, kube-controller-manager's "
+                        + "minimum; it back-dates certificates by 5m; default ${DEFAULT-VALUE})")
         Duration nodeCertLifetime;
+
+        @Option(names = "--node-cert-rotation", defaultValue = "0.8",
+                description = "fraction of a certificate's validity after which agents rotate, e.g. 0.35 with 10m "
+                        + "to watch rotations about every 20 s (default ${DEFAULT-VALUE})")
+        double nodeCertRotation;
 
         @Override
         public Integer call() throws Exception {
             if (nodes < 1 || nodes > 20) throw new IllegalArgumentException("--nodes must be 1..20");
-            control().up(SandboxConfig.defaults(nodes).withNodeCertificateLifetime(nodeCertLifetime), Durations.parse(timeout));
+            control().up(SandboxConfig.defaults(nodes).withNodeCertificateLifetime(nodeCertLifetime)
+                    .withNodeCertificateRotation(nodeCertRotation), Durations.parse(timeout));
             return 0;
         }
     }

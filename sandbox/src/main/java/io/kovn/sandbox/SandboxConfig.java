@@ -50,6 +50,11 @@ public record SandboxConfig(int nodes, String prefix, String underlayCidr, Durat
         return new SandboxConfig(nodes, SandboxLayout.NAME_PREFIX, "10.250.0.0/24");
     }
 
+    /** This configuration with node agents rotating at another fraction of their certificates' validity. */
+    public SandboxConfig withNodeCertificateRotation(double rotation) {
+        return new SandboxConfig(nodes, prefix, underlayCidr, nodeCertificateLifetime, rotation);
+    }
+
     /** This configuration with node certificates of another lifetime. */
     public SandboxConfig withNodeCertificateLifetime(Duration lifetime) {
         return new SandboxConfig(nodes, prefix, underlayCidr, lifetime, nodeCertificateRotation);

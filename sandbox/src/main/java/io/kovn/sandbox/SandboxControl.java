@@ -78,7 +78,8 @@ public final class SandboxControl {
         }
         down(false);
         Files.createDirectories(layout.dir());
-        String java = ProcessHandle.current().info().command().orElse("java");
+        // java.home's launcher, not this process's command: a JDK run through its own loader would name the loader
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = new ArrayList<>(List.of("setsid", java, "-Xmx1g", "-XX:+UseSerialGC"));
         cmd.addAll(daemonJvmOptions(ManagementFactory.getRuntimeMXBean().getInputArguments()));
         cmd.addAll(List.of(
@@ -87,7 +88,8 @@ public final class SandboxControl {
                 "-cp", System.getProperty("java.class.path"),
                 SandboxDaemon.class.getName(), "--dir", layout.dir().toString(), "--nodes", Integer.toString(nodes),
                 "--prefix", config.prefix(), "--underlay", config.underlayCidr(),
-                "--node-cert-lifetime", Long.toString(config.nodeCertificateLifetime().toSeconds())));
+                "--node-cert-lifetime", Long.toString(config.nodeCertificateLifetime().toSeconds()),
+                "--node-cert-rotation", Double.toString(config.nodeCertificateRotation())));
         Instant start = Instant.now();
         new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(layout.logFile().toFile())

@@ -24,6 +24,7 @@ public final class SandboxDaemon {
         String prefix = defaults.prefix();
         String underlay = defaults.underlayCidr();
         java.time.Duration certificateLifetime = defaults.nodeCertificateLifetime();
+        double certificateRotation = defaults.nodeCertificateRotation();
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--dir" -> dir = Path.of(args[i + 1]);
@@ -31,6 +32,7 @@ public final class SandboxDaemon {
                 case "--prefix" -> prefix = args[i + 1];
                 case "--underlay" -> underlay = args[i + 1];
                 case "--node-cert-lifetime" -> certificateLifetime = java.time.Duration.ofSeconds(Long.parseLong(args[i + 1]));
+                case "--node-cert-rotation" -> certificateRotation = Double.parseDouble(args[i + 1]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
@@ -46,7 +48,7 @@ public final class SandboxDaemon {
         CountDownLatch stopped = new CountDownLatch(1);
         Sandbox sandbox;
         try {
-            sandbox = Sandbox.start(layout, new SandboxConfig(nodes, prefix, underlay, certificateLifetime), OvnRuntime.locate(), root);
+            sandbox = Sandbox.start(layout, new SandboxConfig(nodes, prefix, underlay, certificateLifetime, certificateRotation), OvnRuntime.locate(), root);
         } catch (Exception e) {
             LOG.error("sandbox failed to start", e);
             Files.writeString(layout.failedFile(), String.valueOf(e.getMessage()));

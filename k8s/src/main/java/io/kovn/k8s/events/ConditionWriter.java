@@ -19,15 +19,20 @@ import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Sets or removes one status condition on any object, built-in or custom, with a JSON merge patch to
- * its {@code status} subresource: what every real API server supports (the test server has no
- * server-side apply). A merge patch replaces the whole conditions list, so the patch carries the
- * resourceVersion it was computed from: concurrent writers of other condition types (e.g. every zone
- * writing its own {@code Ready-In-Zone-<node>}) get a conflict and retry on fresh data, never erase
- * each other. A condition already as desired costs one read and no write. Given the caller's cached
- * copy of a typed object ({@link #set(HasMetadata, DesiredCondition)}, e.g. from an informer), the
- * first attempt patches from that copy without reading: one request when the cache is current, a
- * conflict and a retry on fresh data when it is not.
+ * Sets or removes one status condition on any object, built-in or custom, through its {@code status}
+ * subresource.
+ *
+ * <p>Setting is a server-side apply of that one condition, with a field manager of its own per
+ * condition type ({@link #fieldManager}). The API server merges it into the list by {@code type}
+ * (conditions are a map-list keyed by type), so writers of other types, e.g. every zone writing its
+ * own {@code Ready-In-Zone-<node>} on a shared AdminNetworkPolicy, never conflict and never erase
+ * each other: no resourceVersion, no retry. A condition already as desired costs no write; given the
+ * caller's cached copy of a typed object ({@link #set(HasMetadata, DesiredCondition)}, e.g. from an
+ * informer) it also costs no read.
+ *
+ * <p>Removing applies an empty list as the type's manager, which drops what that manager owns. A
+ * condition written before by a merge patch (another manager) is removed by a JSON merge patch of the
+ * whole list that carries the resourceVersion it was computed from, retried on conflict.
  */
 public final class ConditionWriter {
 
@@ -43,7 +48,7 @@ public final class ConditionWriter {
 
     /** Sets {@code desired} on the object of type {@code resource} named {@code namespace}/{@code name}. */
     public ConditionWrite set(ResourceDefinitionContext resource, String namespace, String name, DesiredCondition desired) {
-        return write(resource, namespace, name, null, (current, generation) -> Conditions.set(current, desired, now(), generation));
+        return apply(resource, namespace, name, null, desired);
     }
 
     /**
@@ -51,21 +56,93 @@ public final class ConditionWriter {
      * patching first from this copy of it (its conditions and resourceVersion) without a read.
      */
     public ConditionWrite set(HasMetadata object, DesiredCondition desired) {
-        return write(contextOf(object), object.getMetadata().getNamespace(), object.getMetadata().getName(),
+        return apply(contextOf(object), object.getMetadata().getNamespace(), object.getMetadata().getName(),
                 object.getMetadata().getResourceVersion() == null ? null : Serialization.jsonMapper().convertValue(object, GenericKubernetesResource.class),
-                (current, generation) -> Conditions.set(current, desired, now(), generation));
+                desired);
     }
 
     /** Removes the condition of {@code type}, e.g. when the zone that wrote it is gone. */
     public ConditionWrite remove(ResourceDefinitionContext resource, String namespace, String name, String type) {
+        GenericKubernetesResource object = handle(resource, namespace, name).get();
+        if (object == null) {
+            return new ConditionWrite.NotFound();
+        }
+        if (Conditions.remove(conditions(object), type).isEmpty()) {
+            return new ConditionWrite.Unchanged();
+        }
+        try {
+            GenericKubernetesResource applied = handle(resource, namespace, name).subresource("status")
+                    .patch(applyAs(type), Serialization.asJson(applyBody(object, List.of())));
+            if (Conditions.remove(conditions(applied), type).isEmpty()) {
+                return new ConditionWrite.Changed(applied.getMetadata().getResourceVersion());
+            }
+        } catch (KubernetesClientException e) {
+            if (e.getCode() == HttpURLConnection.HTTP_NOT_FOUND) {
+                return new ConditionWrite.NotFound();
+            }
+            throw e;
+        }
+        // written by another manager (a merge patch of an older kovn): remove it from the whole list
         return write(resource, namespace, name, null, (current, generation) -> Conditions.remove(current, type));
+    }
+
+    /**
+     * The field manager that owns conditions of {@code type}: one per type, so that applying one
+     * type's condition (or an empty list) touches no other type's.
+     */
+    public static String fieldManager(String type) {
+        String name = "kovn-condition-" + type;
+        if (name.length() <= 128) {
+            return name;
+        }
+        return name.substring(0, 111) + "-" + Integer.toHexString(type.hashCode());
+    }
+
+    /** {@code cached}: the caller's copy to compute from, or null to read the object first. */
+    private ConditionWrite apply(ResourceDefinitionContext resource, String namespace, String name,
+                                 GenericKubernetesResource cached, DesiredCondition desired) {
+        GenericKubernetesResource object = cached != null ? cached : handle(resource, namespace, name).get();
+        if (object == null) {
+            return new ConditionWrite.NotFound();
+        }
+        Optional<List<Map<String, Object>>> next = Conditions.set(conditions(object), desired, now(), object.getMetadata().getGeneration());
+        if (next.isEmpty()) {
+            return new ConditionWrite.Unchanged();
+        }
+        Map<String, Object> mine = next.get().stream().filter(c -> desired.type().equals(c.get("type"))).findFirst().orElseThrow();
+        try {
+            GenericKubernetesResource applied = handle(resource, namespace, name).subresource("status")
+                    .patch(applyAs(desired.type()), Serialization.asJson(applyBody(object, List.of(mine))));
+            return new ConditionWrite.Changed(applied.getMetadata().getResourceVersion());
+        } catch (KubernetesClientException e) {
+            if (e.getCode() == HttpURLConnection.HTTP_NOT_FOUND) {
+                return new ConditionWrite.NotFound();
+            }
+            throw e;
+        }
+    }
+
+    private static PatchContext applyAs(String type) {
+        return new PatchContext.Builder().withPatchType(PatchType.SERVER_SIDE_APPLY).withFieldManager(fieldManager(type))
+                .withForce(true).build();
+    }
+
+    /** An apply configuration of the object's status holding just {@code conditions}. */
+    private static Map<String, Object> applyBody(GenericKubernetesResource object, List<Map<String, Object>> conditions) {
+        Map<String, Object> metadata = new java.util.LinkedHashMap<>();
+        metadata.put("name", object.getMetadata().getName());
+        if (object.getMetadata().getNamespace() != null) {
+            metadata.put("namespace", object.getMetadata().getNamespace());
+        }
+        return Map.of("apiVersion", object.getApiVersion(), "kind", object.getKind(), "metadata", metadata,
+                "status", Map.of("conditions", conditions));
     }
 
     private interface Edit {
         Optional<List<Map<String, Object>>> apply(List<Map<String, Object>> current, Long generation);
     }
 
-    /** {@code cached}: the caller's copy to patch from first, or null to read the object first. */
+    /** A merge patch of the whole list, from {@code cached} (or a read) first, retried on conflict. */
     private ConditionWrite write(ResourceDefinitionContext resource, String namespace, String name,
                                                               GenericKubernetesResource cached, Edit edit) {
         KubernetesClientException conflict = null;
