@@ -121,6 +121,15 @@ class NodeIdentityWritesTest {
     }
 
     @Test
+    void itsOwnSubnetCannotBeWidened() {
+        // else any address would be "within its subnet"
+        assertThat(refusal(() -> nodeStatus(n1, "n1", annotation("k8s.ovn.org/node-subnets", "{\"default\":[\"10.0.0.0/8\"]}"))))
+                .contains(NODE_WEBHOOK_DENIED + "node identity system:ovn-node:n1 is not allowed to set the following annotations on node n1: "
+                        + "[k8s.ovn.org/node-subnets]");
+        assertThat(annotations(storedNode("n1"))).containsEntry("k8s.ovn.org/node-subnets", "{\"default\":[\"10.244.1.0/24\"]}");
+    }
+
+    @Test
     void labelsOfItsNodeAndPodsCannotBeChanged() {
         String relabel = label("topology.kubernetes.io/zone", "elsewhere");
         assertThat(refusal(() -> node(n1, "n1", relabel))).startsWith("403").contains("cannot patch resource \"nodes\"");
