@@ -86,7 +86,6 @@ class NodeCommandTest {
              OvnDatabases zone = OvnDatabases.start(OvnDatabases.Config.nbSb())) {
             IdentityService.Options identity = new IdentityService.Options();
             identity.disableWebhook = true;
-            identity.sandboxSignerCaDir = dir.resolve("signer-ca");
             node(admin, "node-a", "chassis-a", "172.31.0.1");
             // The bootstrap identity stands for the kubelet's: the embedded server records the
             // impersonated user as the CSR's requester, as a real server records the kubelet.

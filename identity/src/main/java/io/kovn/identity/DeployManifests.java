@@ -63,8 +63,8 @@ public final class DeployManifests {
 
     /**
      * {@code deploy/identity}'s webhook registration pointed at a webhook outside the cluster: each
-     * webhook's Service reference becomes {@code url} plus the Service's path, and {@code CA_BUNDLE}
-     * becomes the base64 PEM of {@code ca}.
+     * webhook's Service reference becomes {@code url} plus the Service's path, and its caBundle (left
+     * for the operator to fill in the file) the PEM of {@code ca}.
      */
     public static ValidatingWebhookConfiguration webhookAt(Path deploy, URI url, X509Certificate ca) {
         ValidatingWebhookConfiguration config = read(deploy.resolve("identity")).stream()

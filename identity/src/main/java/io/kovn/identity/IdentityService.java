@@ -5,8 +5,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.kovn.identity.csr.ApproverConfig;
 import io.kovn.identity.csr.CsrApprover;
-import io.kovn.pki.CertificateAuthority;
-import io.kovn.identity.signer.SandboxSigner;
 import io.kovn.identity.webhook.AdmissionHandler;
 import io.kovn.identity.webhook.AdmissionWebhook;
 import io.kovn.identity.webhook.InformerNodeSubnets;
@@ -26,9 +24,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * The identity service: CSR approver and admission webhook, plus (for local runs) the sandbox
- * signer. {@link #start(Options, KubernetesClient)} is the entry point for the sandbox; {@link #main}
- * the one for the container.
+ * The identity service: CSR approver and admission webhook. It signs nothing: kube-controller-manager
+ * signs the CSRs it approves. {@link #start(Options, KubernetesClient)} is the entry point for the
+ * sandbox; {@link #main} the one for the container.
  */
 public final class IdentityService implements AutoCloseable {
     private final List<AutoCloseable> parts;
@@ -82,9 +80,6 @@ public final class IdentityService implements AutoCloseable {
         @Option(names = "--approver-config", description = "YAML file with extra CSR acceptance conditions")
         public Path approverConfig;
 
-        @Option(names = "--sandbox-signer-ca-dir", description = "run the sandbox signer with the CA kept in this folder (local runs only)")
-        public Path sandboxSignerCaDir;
-
         @Override
         public Integer call() throws Exception {
             Config config = kubeconfig == null ? new io.fabric8.kubernetes.client.ConfigBuilder().build()
@@ -107,10 +102,6 @@ public final class IdentityService implements AutoCloseable {
             if (!options.disableApprover) {
                 ApproverConfig config = options.approverConfig == null ? ApproverConfig.NONE : ApproverConfig.read(options.approverConfig);
                 parts.add(new CsrApprover(client, config, Clock.systemUTC()).start());
-            }
-            if (options.sandboxSignerCaDir != null) {
-                CertificateAuthority ca = CertificateAuthority.loadOrCreate(options.sandboxSignerCaDir, "kovn-sandbox-client-ca");
-                parts.add(new SandboxSigner(client, ca, Clock.systemUTC()).start());
             }
             if (!options.disableWebhook) {
                 if (options.tlsCertFile == null || options.tlsKeyFile == null) {

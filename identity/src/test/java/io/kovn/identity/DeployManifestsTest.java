@@ -1,28 +1,75 @@
 package io.kovn.identity;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhook;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
-import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.kovn.identity.webhook.AdmissionHandler;
-import java.nio.file.Files;
+import io.kovn.k8s.local.SharedCluster;
+import io.kovn.pki.CertificateAuthority;
+import io.kovn.pki.Pem;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
-/** The manifests in deploy/identity parse, and say what the webhook and approver need. */
+/** The manifests in deploy/ and deploy/identity: kube-apiserver takes them, and they say what the webhook and approver need. */
 class DeployManifestsTest {
-    private static final Path DEPLOY = Path.of("..", "deploy", "identity");
+    private static final Path DEPLOY = Path.of("..", "deploy");
+    private static final Path IDENTITY = DEPLOY.resolve("identity");
 
     @Test
-    void webhookConfigurationFailsClosedOnStatusUpdates() throws Exception {
+    void everyManifestIsAcceptedByKubeApiServer() {
+        KubernetesClient admin = SharedCluster.fresh().admin();
+        List<HasMetadata> all = new ArrayList<>(DeployManifests.read(DEPLOY));
+        all.addAll(DeployManifests.read(IDENTITY));
+        assertThat(all).extracting(HasMetadata::getKind)
+                .contains("Namespace", "ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Deployment", "DaemonSet", "ConfigMap",
+                        "Service", "ValidatingWebhookConfiguration");
+        // Namespaced objects are only validated in an existing namespace: the namespaces for real, the rest as a dry run.
+        DeployManifests.apply(admin, all.stream().filter(o -> o.getKind().equals("Namespace")).toList());
+        for (HasMetadata object : all) {
+            assertThatCode(() -> admin.resource(object).dryRun().fieldManager("kovn-deploy").forceConflicts().serverSideApply())
+                    .as("server-side apply (dry run) of %s %s", object.getKind(), object.getMetadata().getName())
+                    .doesNotThrowAnyException();
+        }
+        assertThat(admin.apps().deployments().inNamespace("kovn").list().getItems()).isEmpty();
+        assertThat(admin.admissionRegistration().v1().validatingWebhookConfigurations().withName("kovn-identity").get()).isNull();
+    }
+
+    @Test
+    void reapplyingTheWebhookRegistrationKeepsTheCaBundleTheOperatorFilledIn() {
+        KubernetesClient admin = SharedCluster.fresh().admin();
+        ValidatingWebhookConfiguration manifest = only(ValidatingWebhookConfiguration.class);
+        assertThat(manifest.getWebhooks()).allSatisfy(w -> assertThat(w.getClientConfig().getCaBundle()).isNull());
+        DeployManifests.apply(admin, List.of(manifest));
+        // the operator's step, as 40-webhook.yaml's comment gives it
+        String ca = Base64.getEncoder().encodeToString(Pem.encode(CertificateAuthority.create("kovn-identity-ca").certificate())
+                .getBytes(StandardCharsets.US_ASCII));
+        var registration = admin.admissionRegistration().v1().validatingWebhookConfigurations().withName("kovn-identity");
+        registration.patch(PatchContext.of(PatchType.JSON), """
+                [{"op":"add","path":"/webhooks/0/clientConfig/caBundle","value":"%1$s"},
+                 {"op":"add","path":"/webhooks/1/clientConfig/caBundle","value":"%1$s"}]""".formatted(ca));
+        try {
+            DeployManifests.apply(admin, List.of(only(ValidatingWebhookConfiguration.class)));
+            assertThat(registration.get().getWebhooks()).hasSize(2).allSatisfy(w -> assertThat(w.getClientConfig().getCaBundle()).isEqualTo(ca));
+        } finally {
+            registration.delete(); // failurePolicy Fail on a webhook that does not run
+        }
+    }
+
+    @Test
+    void webhookConfigurationFailsClosedOnStatusUpdates() {
         ValidatingWebhookConfiguration config = only(ValidatingWebhookConfiguration.class);
         assertThat(config.getWebhooks()).hasSize(2);
         for (ValidatingWebhook webhook : config.getWebhooks()) {
@@ -36,8 +83,8 @@ class DeployManifestsTest {
     }
 
     @Test
-    void identityRoleIsLeastPrivilege() throws Exception {
-        ClusterRole role = all().stream().filter(r -> r instanceof ClusterRole && r.getMetadata().getName().equals("kovn-identity"))
+    void identityRoleIsLeastPrivilege() {
+        ClusterRole role = DeployManifests.read(IDENTITY).stream().filter(r -> r instanceof ClusterRole && r.getMetadata().getName().equals("kovn-identity"))
                 .map(ClusterRole.class::cast).findFirst().orElseThrow();
         assertThat(role.getRules()).allSatisfy(rule -> {
             assertThat(rule.getVerbs()).doesNotContain("*", "delete", "deletecollection", "escalate", "bind", "impersonate");
@@ -51,7 +98,7 @@ class DeployManifestsTest {
     }
 
     @Test
-    void deploymentArgumentsAreAcceptedByTheService() throws Exception {
+    void deploymentArgumentsAreAcceptedByTheService() {
         Deployment deployment = only(Deployment.class);
         List<String> args = deployment.getSpec().getTemplate().getSpec().getContainers().getFirst().getArgs();
         IdentityService.Options options = new IdentityService.Options();
@@ -61,21 +108,7 @@ class DeployManifestsTest {
         assertThat(deployment.getSpec().getReplicas()).isEqualTo(1);
     }
 
-    private static <T> T only(Class<T> type) throws Exception {
-        return all().stream().filter(type::isInstance).map(type::cast).findFirst().orElseThrow();
-    }
-
-    private static List<HasMetadata> all() throws Exception {
-        List<HasMetadata> resources = new ArrayList<>();
-        try (Stream<Path> files = Files.list(DEPLOY)) {
-            for (Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
-                for (String document : Files.readString(file).split("(?m)^---$")) {
-                    if (!document.isBlank() && document.contains("kind:")) {
-                        resources.add(Serialization.unmarshal(document, HasMetadata.class));
-                    }
-                }
-            }
-        }
-        return resources;
+    private static <T> T only(Class<T> type) {
+        return DeployManifests.read(IDENTITY).stream().filter(type::isInstance).map(type::cast).findFirst().orElseThrow();
     }
 }

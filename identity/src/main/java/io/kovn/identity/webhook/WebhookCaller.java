@@ -22,7 +22,7 @@ import org.bouncycastle.asn1.x500.X500Name;
 /**
  * Calls the webhook the way kube-apiserver does for a status UPDATE: an AdmissionReview v1 whose
  * userInfo comes from the requester's client certificate (user = CN, groups = O plus
- * {@code system:authenticated}). For the sandbox and tests, whose API server calls no webhooks.
+ * {@code system:authenticated}). For tests of the webhook alone; on a cluster kube-apiserver calls it.
  */
 public final class WebhookCaller implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();

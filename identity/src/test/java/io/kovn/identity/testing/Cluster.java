@@ -1,104 +1,173 @@
 package io.kovn.identity.testing;
 
 import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.kovn.identity.DeployManifests;
+import io.kovn.identity.SandboxIdentity;
 import io.kovn.identity.csr.ApproverConfig;
 import io.kovn.identity.csr.CsrApprover;
-import io.kovn.pki.CertificateAuthority;
-import io.kovn.pki.Keys;
-import io.kovn.pki.Pem;
-import io.kovn.identity.signer.SandboxSigner;
-import io.kovn.k8s.apiserver.AuthenticatingFront;
-import io.kovn.k8s.apiserver.ClientIdentity;
-import io.kovn.k8s.apiserver.EmbeddedApiServer;
-import java.nio.charset.StandardCharsets;
+import io.kovn.k8s.client.KubeClients;
+import io.kovn.k8s.local.AuditLog;
+import io.kovn.k8s.local.LocalCluster;
+import io.kovn.k8s.local.SharedCluster;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyPair;
+import java.security.MessageDigest;
+import java.security.cert.CertificateEncodingException;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Base64;
-import java.util.HashMap;
+import java.time.Instant;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * A small cluster for identity tests: the embedded API server behind its authenticating TLS front (client
- * certificates of the signer's CA, or a kubelet-like bootstrap token per node), the CSR approver and the
- * sandbox signer, and a temp folder; everything is removed on close. {@link #seen()} lists every request
- * the front answered, with its identity and certificate serial.
+ * A cluster for identity tests: the JVM's real control plane ({@link SharedCluster}, emptied), with
+ * {@code deploy/}'s namespaces, ServiceAccounts and RBAC applied as an operator applies them, the
+ * given Nodes, and kovn's CSR approver under the {@code kovn-identity} ServiceAccount — alone
+ * ({@link #withApprover}) or as part of the identity service whose webhook kube-apiserver calls
+ * ({@link #withIdentityService}). kube-controller-manager signs what the approver approves, with the
+ * cluster CA. A node's host credentials are its kubelet's client certificate. {@link #audit()} reads
+ * kube-apiserver's audit log: who called with which certificate, and the answer.
  */
 public final class Cluster implements AutoCloseable {
-    public final Path folder;
-    public final EmbeddedApiServer api;
+    /** The repository's deploy/ folder (tests run in the module's folder). */
+    public static final Path DEPLOY = Path.of("..", "deploy");
+
+    public final LocalCluster local;
+    /** The shared admin client: not to be closed. */
     public final KubernetesClient admin;
-    public final CertificateAuthority clientCa;
-    public final AuthenticatingFront front;
+    public final Path folder;
+    /** A client with the kovn-identity ServiceAccount's token, as the identity service runs. */
+    public final KubernetesClient identityAccount;
+    /** The approver on its own, or null when the identity service plays it. */
     public final CsrApprover approver;
-    public final SandboxSigner signer;
-    private final CertificateAuthority servingCa = CertificateAuthority.create("front-ca");
-    private final List<AuthenticatingFront.Request> seen = new CopyOnWriteArrayList<>();
+    /** The identity service (approver and registered webhook), or null. */
+    public final SandboxIdentity identity;
+    private final Instant since = Instant.now();
 
-    public Cluster(String... nodes) throws Exception {
-        this(true, nodes);
-    }
-
-    /** A cluster; without {@code approverAndSigner} another component (the identity service) must play them. */
-    public Cluster(boolean approverAndSigner, String... nodes) throws Exception {
+    private Cluster(boolean withWebhook, String... nodes) throws Exception {
+        local = SharedCluster.fresh();
+        admin = local.admin();
         folder = Files.createTempDirectory("kovn-identity-");
-        api = EmbeddedApiServer.start();
-        admin = api.newClient();
-        clientCa = CertificateAuthority.loadOrCreate(folder.resolve("signer-ca"), "kovn-sandbox-client-ca");
-        Map<String, ClientIdentity> tokens = new HashMap<>();
+        DeployManifests.apply(admin, DeployManifests.access(DEPLOY));
         for (String node : nodes) {
-            tokens.put(bootstrapToken(node), ClientIdentity.of("system:node:" + node, "system:nodes"));
             admin.nodes().resource(new NodeBuilder().withNewMetadata().withName(node).endMetadata().build()).create();
         }
-        KeyPair serving = Keys.ecP256();
-        X509Certificate certificate = servingCa.issueServer("kube-apiserver", serving.getPublic(), Duration.ofHours(1),
-                List.of("localhost", "127.0.0.1"));
-        front = AuthenticatingFront.start(new AuthenticatingFront.Settings(api.port(), serving.getPrivate(), List.of(certificate),
-                clientCa.certificate(), tokens, Clock.systemUTC()));
-        front.onRequest(seen::add);
-        approver = approverAndSigner ? new CsrApprover(admin, ApproverConfig.NONE, Clock.systemUTC()).start() : null;
-        signer = approverAndSigner ? new SandboxSigner(admin, clientCa, Clock.systemUTC()).start() : null;
+        identityAccount = KubeClients.forConfig(local.serviceAccountConfig("kovn", "kovn-identity"));
+        if (withWebhook) {
+            approver = null;
+            identity = SandboxIdentity.start(identityAccount, folder.resolve("identity"), true);
+            identity.register(admin, DEPLOY);
+            if (nodes.length > 0) {
+                awaitWebhookCalled(nodes[0]);
+            }
+        } else {
+            identity = null;
+            approver = new CsrApprover(identityAccount, ApproverConfig.NONE, Clock.systemUTC()).start();
+        }
     }
 
-    public static String bootstrapToken(String node) {
-        return "bootstrap-" + node;
+    /** The cluster with kovn's CSR approver running on its own (no webhook registered). */
+    public static Cluster withApprover(String... nodes) throws Exception {
+        return new Cluster(false, nodes);
     }
 
-    /** The requests the front answered so far, oldest first. */
-    public List<AuthenticatingFront.Request> seen() {
-        return List.copyOf(seen);
+    /**
+     * The cluster with the identity service as the sandbox runs it: approver and webhook, the webhook
+     * registered with kube-apiserver from {@code deploy/identity} and already in force when this returns.
+     */
+    public static Cluster withIdentityService(String... nodes) throws Exception {
+        return new Cluster(true, nodes);
     }
 
-    /** The host credentials a node starts with: its kubelet-like bootstrap token. */
-    public Config bootstrapConfig(String node) {
-        return frontConfig().withOauthToken(bootstrapToken(node)).build();
+    /** The host credentials a node starts with: its kubelet's client certificate ({@code system:node:<node>}). */
+    public Config hostConfig(String node) {
+        return local.configFor("system:node:" + node, "system:nodes");
     }
 
-    /** The front's address and CA, without credentials. */
-    public ConfigBuilder frontConfig() {
-        return new ConfigBuilder(Config.empty())
-                .withMasterUrl(front.url())
-                .withCaCertData(Base64.getEncoder().encodeToString(Pem.encode(servingCa.certificate()).getBytes(StandardCharsets.US_ASCII)))
-                .withRequestRetryBackoffLimit(0);
+    /** A client with a node identity's certificate signed directly by the cluster CA (no CSR); the caller closes it. */
+    public KubernetesClient nodeIdentity(String node) {
+        return local.clientAs("system:ovn-node:" + node, "system:ovn-nodes");
+    }
+
+    /** The cluster CA, which kube-controller-manager signs node certificates with. */
+    public X509Certificate clusterCa() {
+        return local.controlPlane().pki().ca().certificate();
+    }
+
+    /** kube-apiserver's audit log since this cluster was emptied for the test (the log outlives it), oldest first. */
+    public List<AuditLog.Entry> audit() {
+        return AuditLog.read(local.controlPlane().auditLog()).stream().filter(e -> !e.time().isBefore(since)).toList();
+    }
+
+    /** The SHA-256 fingerprint of a certificate, as kube-apiserver's audit log names the credential. */
+    public static String fingerprint(X509Certificate certificate) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(certificate.getEncoded()));
+        } catch (CertificateEncodingException | java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Sets an annotation of a Node as the admin (the main resource, which the webhook does not see). */
+    public void annotateNode(String node, String key, String value) {
+        admin.nodes().withName(node).patch(PatchContext.of(PatchType.JSON_MERGE),
+                "{\"metadata\":{\"annotations\":" + io.fabric8.kubernetes.client.utils.Serialization.asJson(Map.of(key, value)) + "}}");
+    }
+
+    /** Creates (once) the namespace and a Pod in it bound to {@code node}, as the scheduler would leave it. */
+    public Pod createPod(String namespace, String name, String node) {
+        if (admin.namespaces().withName(namespace).get() == null) {
+            LocalCluster.createNamespace(admin, namespace, Map.of());
+        }
+        return admin.pods().inNamespace(namespace).resource(new PodBuilder()
+                .withNewMetadata().withName(name).addToLabels("app", name).endMetadata()
+                .withNewSpec().withNodeName(node).addNewContainer().withName("c").withImage("registry.invalid/app:1").endContainer().endSpec()
+                .build()).create();
+    }
+
+    /**
+     * Waits until kube-apiserver calls the just registered webhook (it picks registrations up from
+     * a watch): an empty status patch by a node identity of another node's Node, which RBAC lets
+     * through and which changes nothing, is refused by the webhook.
+     */
+    private void awaitWebhookCalled(String node) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        try (KubernetesClient probe = nodeIdentity("webhook-probe")) {
+            while (true) {
+                try {
+                    probe.nodes().withName(node).subresource("status").patch(PatchContext.of(PatchType.JSON_MERGE), "{}");
+                } catch (KubernetesClientException e) {
+                    if (e.getMessage().contains("denied the request")) {
+                        return;
+                    }
+                    throw e;
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("kube-apiserver did not call the webhook within 30 s of its registration");
+                }
+                Thread.sleep(100);
+            }
+        }
     }
 
     @Override
     public void close() throws Exception {
         if (approver != null) {
             approver.close();
-            signer.close();
         }
-        front.close();
-        admin.close();
-        api.close();
+        if (identity != null) {
+            identity.close();
+        }
+        identityAccount.close();
         try (var files = Files.walk(folder)) {
             files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }
