@@ -161,7 +161,7 @@ public final class AnalyzeBench {
             namespaces.add(new NamespaceBuilder().withNewMetadata().withName(ns)
                     .withLabels(Map.of("tenant", "t" + (i % TENANTS), "tier", "tier" + (i % 5))).endMetadata().build());
             for (int j = 0; j < PODS_PER_NAMESPACE; j++) {
-                var container = new ContainerBuilder().withName("main");
+                var container = new ContainerBuilder().withName("main").withImage("pause"); // a real API server wants an image
                 if (j % 2 == 0) {
                     container.addToPorts(new ContainerPortBuilder().withName("web").withProtocol("TCP").withContainerPort(8080).build());
                 }

@@ -1,105 +1,105 @@
 package io.kovn.bench;
 
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Toleration;
+import io.fabric8.kubernetes.api.model.TolerationBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.kovn.k8s.apiserver.EmbeddedApiServer;
 import io.kovn.k8s.client.KubeClients;
-import java.io.BufferedReader;
+import io.kovn.k8s.local.LocalCluster;
+import io.kovn.k8s.local.SharedCluster;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
-import java.util.OptionalLong;
+import java.util.Map;
+import java.util.stream.Stream;
 
 /**
- * The Kubernetes API server a benchmark runs against: fabric8's mock ({@link EmbeddedApiServer})
- * either in a child JVM ({@link ApiServerProcess}), as a real API server is another process, or
- * in this JVM, where its CPU and its garbage (G1 pauses) are measured along with the controllers.
+ * The Kubernetes API server a benchmark runs against: a real control plane ({@link LocalCluster}:
+ * etcd, kube-apiserver, kube-controller-manager and kube-scheduler, each a child process of this
+ * JVM) in a temporary folder, with kovn's CRDs. Its CPU and garbage stay out of the measured JVM;
+ * {@link #cpuNanos()} is what kube-apiserver and etcd spent.
+ *
+ * <p>No kubelet runs: kube-controller-manager marks the benchmark's nodes unreachable about a minute
+ * after their creation (a status update and a taint each). Pods made with {@link #withoutKubelet}
+ * tolerate that, so none is evicted five minutes later.
  */
 final class ApiServer implements AutoCloseable {
-    /** Where the API server runs. */
-    enum Mode {
-        PROCESS, EMBEDDED;
+    /** Tolerates a node's kubelet never reporting (kube-apiserver's default tolerates it 300 s). */
+    private static final List<Toleration> NO_KUBELET = Stream.of("node.kubernetes.io/unreachable", "node.kubernetes.io/not-ready")
+            .map(key -> new TolerationBuilder().withKey(key).withOperator("Exists").withEffect("NoExecute").build()).toList();
 
-        static Mode of(String name) {
-            return valueOf(name.toUpperCase(Locale.ROOT));
-        }
+    private final Path dir;
+    private final LocalCluster cluster;
 
-        String option() {
-            return name().toLowerCase(Locale.ROOT);
-        }
+    private ApiServer(Path dir, LocalCluster cluster) {
+        this.dir = dir;
+        this.cluster = cluster;
     }
 
-    private final String url;
-    private final EmbeddedApiServer embedded;
-    private final Process child;
-
-    private ApiServer(String url, EmbeddedApiServer embedded, Process child) {
-        this.url = url;
-        this.embedded = embedded;
-        this.child = child;
-    }
-
-    /** Starts a server with every CRD of kovn registered, on an ephemeral port of 127.0.0.1. */
-    static ApiServer start(Mode mode) throws IOException, InterruptedException {
-        return switch (mode) {
-            case EMBEDDED -> {
-                EmbeddedApiServer api = EmbeddedApiServer.start();
-                yield new ApiServer(api.url(), api, null);
-            }
-            case PROCESS -> spawn();
-        };
-    }
-
-    /** Starts {@link ApiServerProcess} in a {@link ChildJvm} and waits for its URL. */
-    private static ApiServer spawn() throws IOException, InterruptedException {
-        Process child = ChildJvm.start(List.of("-Xmx1g"), ApiServerProcess.class);
+    /** Starts a control plane and installs kovn's CRDs; returns once they are established. */
+    static ApiServer start() throws IOException {
+        Path dir = Files.createTempDirectory("kovn-bench-kube-");
         try {
-            BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
-            String line;
-            while ((line = out.readLine()) != null && !line.startsWith(ApiServerProcess.READY)) {
-                System.err.println(line);
-            }
-            if (line == null) {
-                throw new IllegalStateException("the API server process ended before printing its URL (exit code "
-                        + child.waitFor() + ")");
-            }
-            // a full stdout pipe would block the child
-            Thread.ofPlatform().daemon().name("kovn-api-server-stdout").start(() -> {
-                try {
-                    out.lines().forEach(System.err::println);
-                } catch (java.io.UncheckedIOException ended) {
-                    // the pipe closed
-                }
-            });
-            return new ApiServer(line.substring(ApiServerProcess.READY.length()).strip(), null, child);
-        } catch (IOException | RuntimeException | InterruptedException e) {
-            ChildJvm.stop(child);
+            return new ApiServer(dir, LocalCluster.start(dir));
+        } catch (RuntimeException e) {
+            deleteTree(dir);
             throw e;
         }
     }
 
-    /** The server's base URL. */
+    /** kube-apiserver's URL. */
     String url() {
-        return url;
+        return cluster.url();
     }
 
-    /** A new client for this server, as {@link EmbeddedApiServer#newClient()} builds it; the caller closes it. */
+    /** A new admin client; the caller closes it. */
     KubernetesClient newClient() {
-        return KubeClients.forUrl(url);
+        return KubeClients.fromKubeconfig(cluster.adminKubeconfig());
     }
 
-    /** The child process's id, to measure its CPU; empty when the server runs in this JVM. */
-    OptionalLong pid() {
-        return child == null ? OptionalLong.empty() : OptionalLong.of(child.pid());
+    /** Creates a namespace and waits for its default ServiceAccount, without which kube-apiserver refuses its pods. */
+    void createNamespace(String name, Map<String, String> labels) {
+        LocalCluster.createNamespace(cluster.admin(), name, labels);
+    }
+
+    /** Empties the cluster (namespaces, pods, nodes, kovn's custom resources) for the next part of a benchmark. */
+    void reset() {
+        SharedCluster.reset(cluster.admin());
+    }
+
+    /** kube-apiserver's and etcd's process ids by name, for {@link ProcessTimeline}. */
+    Map<String, Long> pids() {
+        Map<String, Long> pids = new LinkedHashMap<>();
+        pids.put("kube-apiserver", cluster.controlPlane().apiServerPid());
+        pids.put("etcd", cluster.controlPlane().etcdPid());
+        return pids;
+    }
+
+    /** The CPU time kube-apiserver and etcd have used so far, ns. */
+    long cpuNanos() {
+        return pids().values().stream().mapToLong(RawBaseline::processCpu).sum();
+    }
+
+    /** {@code pod} tolerating its node's missing kubelet (see the class comment). */
+    static Pod withoutKubelet(Pod pod) {
+        return new PodBuilder(pod).editOrNewSpec().addAllToTolerations(NO_KUBELET).endSpec().build();
     }
 
     @Override
     public void close() {
-        if (embedded != null) {
-            embedded.close();
-        } else {
-            ChildJvm.stop(child);
+        cluster.close();
+        deleteTree(dir);
+    }
+
+    private static void deleteTree(Path root) {
+        try (Stream<Path> paths = Files.walk(root)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // best effort: a temporary folder
         }
     }
 }

@@ -8,7 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A benchmark's helper program ({@link ApiServerProcess}, {@link BystanderProcess}) in a child JVM,
+ * A benchmark's helper program (e.g. {@link BystanderProcess}) in a child JVM,
  * so that its CPU and its garbage stay out of the measured JVM. The child exits when its stdin
  * closes, which the OS does when this JVM dies in any way (SIGKILL included); {@link #stop} closes it
  * first, and a shutdown hook kills whatever is left, so no child outlives the benchmark.

@@ -10,8 +10,10 @@ import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.kovn.k8s.api.policy.AdminNetworkPolicy;
 import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
+import io.kovn.k8s.local.LocalCluster;
 import io.kovn.ovn.annotations.OvnAnnotations;
 import io.kovn.policy.model.PolicySnapshot;
 import java.util.ArrayList;
@@ -91,10 +93,19 @@ record PolicyBenchCluster(List<Namespace> namespaces, List<Node> nodes, List<Pod
                 .adminNetworkPolicies(anps).baselineAdminNetworkPolicies(banps).build();
     }
 
-    /** Creates everything in the API server (pods from 8 threads: create, then the status kubelet would write). */
+    /**
+     * Creates everything in the API server: nodes, then their status (addresses) as a kubelet reports
+     * it; namespaces, waiting for their default ServiceAccounts (kube-apiserver refuses pods before);
+     * pods from 8 threads (create, then the status kubelet would write); policies.
+     */
     void create(KubernetesClient client) throws Exception {
-        nodes.forEach(n -> client.nodes().resource(n).create());
+        for (Node n : nodes) {
+            client.nodes().resource(new NodeBuilder(n).withStatus(null).build()).create();
+            client.nodes().withName(n.getMetadata().getName()).subresource("status")
+                    .patch(PatchContext.of(PatchType.JSON_MERGE), Serialization.asJson(Map.of("status", n.getStatus())));
+        }
         namespaces.forEach(n -> client.namespaces().resource(new NamespaceBuilder().withMetadata(n.getMetadata()).build()).create());
+        namespaces.forEach(n -> LocalCluster.awaitDefaultServiceAccount(client, n.getMetadata().getName()));
         try (ExecutorService pool = Executors.newFixedThreadPool(8)) {
             List<Future<?>> f = new ArrayList<>();
             for (Pod p : pods) {
@@ -112,7 +123,8 @@ record PolicyBenchCluster(List<Namespace> namespaces, List<Node> nodes, List<Pod
     /** Creates a pod and marks it Running with its IP, as the kubelet does after CNI ADD. */
     static void createPod(KubernetesClient client, Pod p) {
         String ip = p.getStatus().getPodIP();
-        client.pods().inNamespace(p.getMetadata().getNamespace()).resource(new PodBuilder(p).withStatus(null).build()).create();
+        client.pods().inNamespace(p.getMetadata().getNamespace()).resource(ApiServer.withoutKubelet(new PodBuilder(p).withStatus(null).build()))
+                .create();
         client.pods().inNamespace(p.getMetadata().getNamespace()).withName(p.getMetadata().getName()).subresource("status")
                 .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"status\":{\"phase\":\"Running\",\"podIP\":\"" + ip
                         + "\",\"podIPs\":[{\"ip\":\"" + ip + "\"}]}}");

@@ -19,15 +19,14 @@ import io.kovn.runtime.testing.OvnDatabases;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.SplittableRandom;
 
 /**
  * The issue-5 policy benchmark: 500 namespaces x 20 pods over 10 nodes, 100 ANPs of 20 rules, a BANP,
  * 500 NetworkPolicies ({@link PolicyBenchCluster}, the cluster of {@link AnalyzeBench}); the zone
  * {@code node-0} (1,000 local pods) on a real NB {@code ovsdb-server} (no northd: control-plane work
- * only), its zone controller making the pods' switch ports, the mock API server in a child JVM
- * ({@link ApiServer}; {@code --api-server embedded}: in this JVM, its CPU and GC pauses measured with kovn's).
+ * only), its zone controller making the pods' switch ports, on a real control plane ({@link ApiServer}:
+ * kube-apiserver and etcd are processes of their own, their CPU measured apart from this JVM's).
  * <ol>
  *   <li>Convergence from scratch: {@link PolicyController#start} → the NB enforces every final row
  *       (a bystander's monitor holds the converged policy row counts and port group memberships; the
@@ -46,11 +45,11 @@ import java.util.SplittableRandom;
  *   <li>Evaluator verdicts/s over the same cluster ({@code kovn analyze}'s engine).</li>
  * </ol>
  * <pre>
- * scripts/bench.sh PolicyConvergenceBench [--scale full|small] [--relabels N] [--warmup N] [--churn N] [--api-server process|embedded]
+ * scripts/bench.sh PolicyConvergenceBench [--scale full|small] [--relabels N] [--warmup N] [--churn N]
  *     [--bystander process|embedded] [--bystander-monitor policy|northd] [--timeline BUCKET_MS]
  * </pre>
  * {@code --timeline 50} also prints, per 50 ms of the convergence and of each watched raw load, the
- * CPU, kernel time and page faults of the NB server, this JVM and the child processes
+ * CPU, kernel time and page faults of the NB server, this JVM, kube-apiserver, etcd and the bystander
  * ({@link ProcessTimeline}): where each one's time went, and what ran beside it.
  */
 public final class PolicyConvergenceBench {
@@ -60,7 +59,6 @@ public final class PolicyConvergenceBench {
 
     public static void main(String[] args) throws Exception {
         BenchLogs.quiet();
-        ApiServer.Mode apiMode = ApiServer.Mode.PROCESS;
         Bystander.Mode bystanderMode = Bystander.Mode.PROCESS;
         Bystander.Watch bystanderWatch = Bystander.Watch.POLICY;
         PolicyBenchCluster.Scale scale = PolicyBenchCluster.Scale.FULL;
@@ -76,7 +74,6 @@ public final class PolicyConvergenceBench {
                 case "--relabels" -> relabels = Integer.parseInt(args[i + 1]);
                 case "--warmup" -> warmup = Integer.parseInt(args[i + 1]);
                 case "--churn" -> churn = Integer.parseInt(args[i + 1]);
-                case "--api-server" -> apiMode = ApiServer.Mode.of(args[i + 1]);
                 case "--bystander" -> bystanderMode = Bystander.Mode.of(args[i + 1]);
                 case "--bystander-monitor" -> bystanderWatch = Bystander.Watch.of(args[i + 1]);
                 case "--timeline" -> timelineMs = Long.parseLong(args[i + 1]);
@@ -92,15 +89,13 @@ public final class PolicyConvergenceBench {
                 cluster.pods().size(), cluster.nodes().size(), localPods, cluster.networkPolicies().size(), cluster.anps().size(),
                 cluster.banps().size(), loadBefore, Runtime.getRuntime().availableProcessors());
         Report report = new Report();
-        report.apiMode = apiMode;
         report.bystanderMode = bystanderMode;
         report.bystanderWatch = bystanderWatch;
-        try (ApiServer api = ApiServer.start(apiMode);
+        try (ApiServer api = ApiServer.start();
              KubernetesClient client = api.newClient();
              OvnDatabases db = OvnDatabases.start(OvnDatabases.Config.nbSb());
              SharedInformers informers = new SharedInformers(client)) {
-            System.out.println(api.pid().isPresent() ? "API server: child JVM, pid " + api.pid().getAsLong() + ", " + api.url()
-                    : "API server: in this JVM, " + api.url());
+            System.out.println("API server: kube-apiserver at " + api.url() + ", processes " + api.pids());
             long t = System.nanoTime();
             cluster.create(client);
             System.out.printf("API objects created in %.1f s%n", (System.nanoTime() - t) / 1e9);
@@ -116,8 +111,8 @@ public final class PolicyConvergenceBench {
             PolicyController policies;
             try (Bystander bystander = Bystander.connect(bystanderMode, bystanderWatch, db.nb().unixEndpoint());
                  ProcessTimeline timeline = timelineMs <= 0 ? null : ProcessTimeline.start(ProcessTimeline.benchmarkProcesses(db.nb().pid().orElseThrow(),
-                         api.pid(), bystander.pid()))) {
-                policies = converge(db, api.pid(), informers, report, bystander);
+                         api.pids(), bystander.pid()))) {
+                policies = converge(db, api, informers, report, bystander);
                 report.convergedRows = RawBaseline.rowCounts(policies.northbound().cache(), ObjectId.DEFAULT_CONTROLLER);
                 report.convergedMemberships = RawBaseline.memberships(policies.northbound().cache(), ObjectId.DEFAULT_CONTROLLER);
                 report.enforceNs = bystander.firstArrivalWith(new NorthboundObserver.PolicyRows(report.convergedRows,
@@ -151,8 +146,7 @@ public final class PolicyConvergenceBench {
             try (NorthboundObserver observer = NorthboundObserver.connect(db.nb().unixEndpoint())) {
                 // its initial sync's garbage and new cache are collected here, not in a pause during the first events
                 System.gc();
-                PolicyEvents events = new PolicyEvents(client, policies, zone, observer, cluster, db.nb().pid().orElseThrow(),
-                        api.pid());
+                PolicyEvents events = new PolicyEvents(client, policies, zone, observer, cluster, db.nb().pid().orElseThrow(), api);
                 report.warmup = warmup > 0 ? events.relabel("pod relabel, the first " + warmup + " after the start (warm-up)", warmup) : null;
                 report.relabel = events.relabel(warmup > 0 ? "pod relabel, the next " + relabels : "pod relabel", relabels);
                 report.relabelPhases = events.relabelPhases();
@@ -185,14 +179,14 @@ public final class PolicyConvergenceBench {
      * Starts the policy controller on the converged zone and waits until it has written everything;
      * {@code bystander} records the policy rows it holds after each update meanwhile.
      */
-    private static PolicyController converge(OvnDatabases db, OptionalLong apiPid, SharedInformers informers, Report r,
+    private static PolicyController converge(OvnDatabases db, ApiServer api, SharedInformers informers, Report r,
                                              Bystander bystander) throws Exception {
         long heapBefore = BenchStats.usedHeapAfterGc();
         long pid = db.nb().pid().orElseThrow();
         long server0 = RawBaseline.processCpu(pid);
         RawBaseline.Kernel serverKernel0 = RawBaseline.Kernel.of(pid);
         long jvm0 = BenchStats.jvmCpu();
-        long api0 = BenchStats.processCpu(apiPid);
+        long api0 = api.cpuNanos();
         long bystander0 = BenchStats.processCpu(bystander.pid());
         java.util.Map<String, Long> threads0 = BenchStats.threadTicks();
         bystander.recordPolicyRows();
@@ -206,7 +200,7 @@ public final class PolicyConvergenceBench {
         r.convergeServerCpuNs = RawBaseline.processCpu(pid) - server0;
         r.convergeServerKernel = RawBaseline.Kernel.of(pid).since(serverKernel0);
         r.convergeJvmCpuNs = BenchStats.jvmCpu() - jvm0;
-        r.convergeApiCpuNs = BenchStats.processCpu(apiPid) - api0;
+        r.convergeApiCpuNs = api.cpuNanos() - api0;
         r.convergeBystanderCpuNs = BenchStats.processCpu(bystander.pid()) - bystander0;
         r.convergeThreads = BenchStats.topThreads(threads0, BenchStats.threadTicks(), 1, 8);
         r.converge = policies.northbound().counters().snapshot();
@@ -293,7 +287,6 @@ public final class PolicyConvergenceBench {
         double verdictsPerS;
         double verdictsPerCpuS;
         double deniedShare;
-        ApiServer.Mode apiMode;
         Bystander.Mode bystanderMode;
         Bystander.Watch bystanderWatch;
         String loadBefore;
@@ -304,9 +297,9 @@ public final class PolicyConvergenceBench {
             double ratio = (double) convergeNs / raw.wallNs();
             double enforceRatio = (double) enforceNs / raw.wallNs();
             System.out.println();
-            System.out.printf("PolicyConvergenceBench --scale %s --api-server %s (%s) --bystander %s (%s) --bystander-monitor %s:"
+            System.out.printf("PolicyConvergenceBench --scale %s (kube-apiserver and etcd) --bystander %s (%s) --bystander-monitor %s:"
                             + " load average %s before, %s after; %.0f s in all%n", scale.name().toLowerCase(java.util.Locale.ROOT),
-                    apiMode.option(), apiMode == ApiServer.Mode.PROCESS ? "a child JVM" : "in this JVM", bystanderMode.option(),
+                    bystanderMode.option(),
                     bystanderMode.where(), bystanderWatch.option(), loadBefore, loadAfter, totalS);
             System.out.println("| figure | result | target |");
             System.out.println("|---|---|---|");
@@ -352,9 +345,9 @@ public final class PolicyConvergenceBench {
             System.out.printf("| policy controller heap (used after GC, before vs after) | %,.0f MB (whole JVM: %,.0f MB) | <= 512 MB |%n",
                     heapNs / 1e6, heapTotal / 1e6);
             if (warmup != null) {
-                event(warmup, "", apiMode);
+                event(warmup, "");
             }
-            event(relabel, "<= 20 ms", apiMode);
+            event(relabel, "<= 20 ms");
             System.out.printf("| pod relabel: reconcile phases (median) | %s | |%n", relabelPhases);
             System.out.printf("| pod relabel: queued → NB written p50 / p90 / p99 by the pod's node | %s | |%n", relabelsByNode);
             System.out.printf("| pod relabel on the zone's node, its NB writes replayed raw (the last one's %d operations, undone and"
@@ -363,7 +356,7 @@ public final class PolicyConvergenceBench {
                     BenchStats.pct(rawRelabel.roundTripNs(), 50) / 1e6, BenchStats.pct(rawRelabel.roundTripNs(), 90) / 1e6,
                     BenchStats.pct(rawRelabel.roundTripNs(), 99) / 1e6, BenchStats.pct(rawRelabel.serverCpuNs(), 50) / 1e6,
                     BenchStats.pct(rawRelabel.serverCpuNs(), 90) / 1e6);
-            churn.forEach(c -> event(c, "", apiMode));
+            churn.forEach(c -> event(c, ""));
             System.out.printf("| restart with nothing changed | %,.0f ms, %d transactions, %d writes | 0 writes |%n", restartMs,
                     restart.transactions(), restart.writeOperations());
             System.out.printf("| analyze: compile | %,.0f ms | |%n", compileMs);
@@ -374,14 +367,8 @@ public final class PolicyConvergenceBench {
         /** This JVM's CPU, and that of each child process, from the start until converged. */
         private void convergenceCpu() {
             List<String> inJvm = new java.util.ArrayList<>();
-            StringBuilder names = new StringBuilder();
-            StringBuilder values = new StringBuilder(String.format("%,.0f", ms(convergeJvmCpuNs)));
-            if (apiMode == ApiServer.Mode.PROCESS) {
-                names.append(" / API server process");
-                values.append(String.format(" / %,.0f", ms(convergeApiCpuNs)));
-            } else {
-                inJvm.add("API server");
-            }
+            StringBuilder names = new StringBuilder(" / kube-apiserver and etcd");
+            StringBuilder values = new StringBuilder(String.format("%,.0f / %,.0f", ms(convergeJvmCpuNs), ms(convergeApiCpuNs)));
             if (bystanderMode == Bystander.Mode.PROCESS) {
                 names.append(" / bystander process");
                 values.append(String.format(" / %,.0f", ms(convergeBystanderCpuNs)));
@@ -393,7 +380,7 @@ public final class PolicyConvergenceBench {
             System.out.printf("| CPU during convergence in this JVM, busiest threads (ms) | %s | |%n", convergeThreads);
         }
 
-        private static void event(PolicyEvents.Cost c, String target, ApiServer.Mode apiMode) {
+        private static void event(PolicyEvents.Cost c, String target) {
             System.out.printf("| %s (%d, one at a time): end to end p50 / p99 | %.1f / %.1f ms (reconcile p50 %.1f, p99 %.1f ms, %d"
                             + " reconciles) | %s |%n", c.name(), c.count(), pct(c.e2eNs(), 50) / 1e6, pct(c.e2eNs(), 99) / 1e6,
                     pct(c.reconcileNs(), 50) / 1e6, pct(c.reconcileNs(), 99) / 1e6, c.reconcileNs().length, target);
@@ -404,14 +391,9 @@ public final class PolicyConvergenceBench {
             System.out.printf("| %s: policy NB txn / write ops / rows changed per event | %.2f / %.2f / %.2f (zone controller"
                     + " %.2f ops) | ops ∝ rows |%n", c.name(), c.txnPerEvent(), c.opsPerEvent(), c.rowsPerEvent(),
                     c.zoneOps() / (double) c.count());
-            if (apiMode == ApiServer.Mode.PROCESS) {
-                System.out.printf("| %s: CPU per event, this JVM (both controllers) / API server process / NB server | %,.1f / %,.1f"
-                        + " / %.1f ms | |%n", c.name(), ms(c.jvmCpuNs()) / c.count(), ms(c.apiCpuNs()) / c.count(),
-                        ms(c.serverCpuNs()) / c.count());
-            } else {
-                System.out.printf("| %s: CPU per event, this JVM (API server, both controllers) / NB server | %,.0f / %.1f ms | |%n",
-                        c.name(), ms(c.jvmCpuNs()) / c.count(), ms(c.serverCpuNs()) / c.count());
-            }
+            System.out.printf("| %s: CPU per event, this JVM (both controllers) / kube-apiserver and etcd / NB server | %,.1f / %,.1f"
+                    + " / %.1f ms | |%n", c.name(), ms(c.jvmCpuNs()) / c.count(), ms(c.apiCpuNs()) / c.count(),
+                    ms(c.serverCpuNs()) / c.count());
             System.out.printf("| %s: CPU per event in this JVM, busiest threads | %s ms | |%n", c.name(), c.threads());
             System.out.printf("| %s: garbage collections in this JVM meanwhile | %s | |%n", c.name(), c.gc());
         }

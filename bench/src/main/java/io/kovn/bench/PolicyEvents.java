@@ -13,7 +13,6 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 
 /**
  * Per-event cost of a converged zone's policy controller: pod label changes and local pod churn,
@@ -32,7 +31,7 @@ final class PolicyEvents {
      * @param changedRows address set and port group rows the events changed (seen by the bystander)
      * @param zoneOps the zone controller's NB operations for all events
      * @param jvmCpuNs this JVM's CPU for all events
-     * @param apiCpuNs the API server process's CPU for all events (0 when it runs in this JVM)
+     * @param apiCpuNs kube-apiserver's and etcd's CPU for all events
      * @param serverCpuNs the NB server's CPU for all events
      * @param threads this JVM's busiest threads' CPU per event
      * @param gc this JVM's garbage collections during the events
@@ -58,7 +57,7 @@ final class PolicyEvents {
     private final NorthboundObserver observer;
     private final PolicyBenchCluster cluster;
     private final long nbPid;
-    private final OptionalLong apiPid;
+    private final ApiServer api;
     /** Each relabelled pod's labels as last written (series go on from where the last one left off). */
     private final Map<String, Map<String, String>> current = new HashMap<>();
     /** The last reconcile's phases after each relabel. */
@@ -143,9 +142,9 @@ final class PolicyEvents {
     }
 
     PolicyEvents(KubernetesClient client, PolicyController policies, ZoneController zone, NorthboundObserver observer,
-                 PolicyBenchCluster cluster, long nbPid, OptionalLong apiPid) {
+                 PolicyBenchCluster cluster, long nbPid, ApiServer api) {
         this.nbPid = nbPid;
-        this.apiPid = apiPid;
+        this.api = api;
         this.client = client;
         this.policies = policies;
         this.zone = zone;
@@ -228,7 +227,8 @@ final class PolicyEvents {
             String port = PolicySnapshot.portName(p.getMetadata().getNamespace(), p.getMetadata().getName());
             String ip = p.getStatus().getPodIP();
             long s = System.nanoTime();
-            client.pods().inNamespace(p.getMetadata().getNamespace()).withName(p.getMetadata().getName()).delete();
+            // at once, as a kubelet confirms the delete of a pod it has stopped (none runs here)
+            client.pods().inNamespace(p.getMetadata().getNamespace()).withName(p.getMetadata().getName()).withGracePeriod(0).delete();
             del[c] = observer.await(nb -> NorthboundObserver.port(nb, port).isEmpty()
                     && !NorthboundObserver.inSomeAddressSet(nb, ip), 30_000) - s;
             BenchStats.waitQuiet(() -> policies.idle() && zone.idle(), 20, 30_000);
@@ -244,7 +244,7 @@ final class PolicyEvents {
         final int reconciles = policies.reconciler().recentDurations().length;
         final int queued = policies.recentQueueToDone().length;
         final long jvmCpu = BenchStats.jvmCpu();
-        final long apiCpu = BenchStats.processCpu(apiPid);
+        final long apiCpu = api.cpuNanos();
         final long serverCpu = RawBaseline.processCpu(nbPid);
         final Map<String, Long> threads = BenchStats.threadTicks();
         final Map<String, long[]> gc = BenchStats.gcTotals();
@@ -256,7 +256,7 @@ final class PolicyEvents {
                     Arrays.copyOfRange(allQueued, Math.min(queued, allQueued.length), allQueued.length),
                     policies.northbound().counters().snapshot().minus(nb), observer.changedRows() - rows,
                     zone.databases().nbCounters().snapshot().writeOperations() - zoneOps, BenchStats.jvmCpu() - jvmCpu,
-                    BenchStats.processCpu(apiPid) - apiCpu, RawBaseline.processCpu(nbPid) - serverCpu,
+                    api.cpuNanos() - apiCpu, RawBaseline.processCpu(nbPid) - serverCpu,
                     BenchStats.topThreads(threads, BenchStats.threadTicks(), count, 8), BenchStats.gcBetween(gc, BenchStats.gcTotals()));
         }
     }

@@ -36,12 +36,12 @@ final class ProcessTimeline implements AutoCloseable {
         this.thread = Thread.ofPlatform().daemon().name("timeline").start(this::loop);
     }
 
-    /** What a benchmark's timeline samples: the NB server, this JVM, the API server and the bystander where they are children. */
-    static Map<String, Long> benchmarkProcesses(long nb, OptionalLong api, OptionalLong bystander) {
+    /** What a benchmark's timeline samples: the NB server, this JVM, the API server's processes and the bystander where it is a child. */
+    static Map<String, Long> benchmarkProcesses(long nb, Map<String, Long> api, OptionalLong bystander) {
         Map<String, Long> pids = new LinkedHashMap<>();
         pids.put("NB server", nb);
         pids.put("this JVM", ProcessHandle.current().pid());
-        api.ifPresent(p -> pids.put("API server", p));
+        pids.putAll(api);
         bystander.ifPresent(p -> pids.put("bystander", p));
         return pids;
     }

@@ -73,7 +73,7 @@ final class RawBaseline {
             long pid = fresh.nb().pid().orElseThrow();
             try (Bystander watcher = bystander == null ? null : Bystander.connect(bystander, watch, fresh.nb().unixEndpoint());
                  ProcessTimeline timeline = watcher == null || timelineMs <= 0 ? null
-                         : ProcessTimeline.start(ProcessTimeline.benchmarkProcesses(pid, java.util.OptionalLong.empty(), watcher.pid()))) {
+                         : ProcessTimeline.start(ProcessTimeline.benchmarkProcesses(pid, Map.of(), watcher.pid()))) {
                 long s0 = processCpu(pid);
                 Kernel k0 = Kernel.of(pid);
                 long t0 = System.nanoTime();

@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kovn.controller.zone.ReconcileTimes;
 import io.kovn.controller.zone.ZoneController;
 import io.kovn.controller.zone.ZoneControllerConfig;
-import io.kovn.k8s.apiserver.EmbeddedApiServer;
 import io.kovn.ovn.annotations.OvnAnnotations;
 import io.kovn.ovsdb.client.TrafficCounters;
 import io.kovn.runtime.testing.OvnDatabases;
@@ -18,8 +17,8 @@ import java.util.concurrent.Future;
 import java.util.function.BooleanSupplier;
 
 /**
- * Zone controller scale on a real NB/SB (ovsdb-server, no northd: control-plane time only), with
- * the embedded API server in the same JVM.
+ * Zone controller scale on a real NB/SB (ovsdb-server, no northd: control-plane time only), on a
+ * real control plane ({@link ApiServer}; kube-apiserver and etcd are processes of their own).
  * <ol>
  *   <li>Convergence from scratch: 100 nodes, 5,000 pods of which 50 on the zone's node; time from
  *       {@link ZoneController#start} to all rows present; heap of the zone controller (difference
@@ -41,16 +40,19 @@ public final class ZoneConvergenceBench {
     public static void main(String[] args) throws Exception {
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         System.out.printf("load average at start: %s%n", BenchStats.loadAverage());
-        convergence(100, 5_000, 50, 200);
-        trustZones(200, 10, 2);
+        try (ApiServer api = ApiServer.start()) {
+            convergence(api, 100, 5_000, 50, 200);
+            api.reset();
+            trustZones(api, 200, 10, 2);
+        }
         System.out.printf("load average at end: %s%n", BenchStats.loadAverage());
         System.exit(0);
     }
 
-    static void convergence(int nodes, int pods, int localPods, int adds) throws Exception {
-        try (EmbeddedApiServer api = EmbeddedApiServer.start();
-             KubernetesClient client = api.newClient();
+    static void convergence(ApiServer api, int nodes, int pods, int localPods, int adds) throws Exception {
+        try (KubernetesClient client = api.newClient();
              OvnDatabases db = OvnDatabases.start(OvnDatabases.Config.nbSb())) {
+            api.createNamespace("bench", Map.of());
             for (int i = 0; i < nodes; i++) {
                 BenchClusters.node(client, "node-" + i, i, null);
             }
@@ -107,9 +109,8 @@ public final class ZoneConvergenceBench {
         }
     }
 
-    static void trustZones(int members, int zones, int gateways) throws Exception {
-        try (EmbeddedApiServer api = EmbeddedApiServer.start();
-             KubernetesClient client = api.newClient();
+    static void trustZones(ApiServer api, int members, int zones, int gateways) throws Exception {
+        try (KubernetesClient client = api.newClient();
              OvnDatabases memberDb = OvnDatabases.start(OvnDatabases.Config.nbSb());
              OvnDatabases gatewayDb = OvnDatabases.start(OvnDatabases.Config.nbSb())) {
             StringBuilder all = new StringBuilder();
@@ -188,9 +189,9 @@ public final class ZoneConvergenceBench {
         if (podNetworks != null) {
             ann.put(OvnAnnotations.POD_NETWORKS, podNetworks);
         }
-        return new PodBuilder().withNewMetadata().withName(name).withNamespace("bench").withAnnotations(ann).endMetadata()
-                .withNewSpec().withNodeName(node).addNewContainer().withName("c").withImage("x").endContainer().endSpec()
-                .build();
+        return ApiServer.withoutKubelet(new PodBuilder().withNewMetadata().withName(name).withNamespace("bench").withAnnotations(ann)
+                .endMetadata().withNewSpec().withNodeName(node).addNewContainer().withName("c").withImage("x").endContainer().endSpec()
+                .build());
     }
 
     /** Routes to remote node subnets (the node-IP /32 routes of the management port aside). */

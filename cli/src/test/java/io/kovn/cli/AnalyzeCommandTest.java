@@ -2,10 +2,21 @@ package io.kovn.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.kovn.k8s.local.LocalCluster;
+import io.kovn.k8s.local.SharedCluster;
+import java.io.ByteArrayInputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -139,24 +150,34 @@ class AnalyzeCommandTest {
     }
 
     @Test
-    void readsTheClusterWhenNoManifestIsGiven(@TempDir Path dir) throws Exception {
-        try (var server = io.kovn.k8s.apiserver.EmbeddedApiServer.start();
-                var client = server.newClient()) {
-            for (String doc : (CLUSTER + "---\n" + POLICIES).split("(?m)^---$")) {
-                for (var item : client.load(new java.io.ByteArrayInputStream(doc.getBytes())).items()) {
-                    if (!item.getKind().equals("ConfigMap")) {
-                        client.resource(item).create();
+    void readsTheClusterWhenNoManifestIsGiven() throws Exception {
+        LocalCluster cluster = SharedCluster.fresh();
+        KubernetesClient client = cluster.admin();
+        // the manifests leave out namespace shop: a real server wants it before its pods
+        LocalCluster.createNamespace(client, "shop", Map.of());
+        for (String doc : (CLUSTER + "---\n" + POLICIES).split("(?m)^---$")) {
+            for (var item : client.load(new ByteArrayInputStream(doc.getBytes())).items()) {
+                switch (item) {
+                    case ConfigMap ignored -> { }
+                    case Namespace ns -> LocalCluster.createNamespace(client, ns.getMetadata().getName(), Map.of());
+                    case Pod pod -> {
+                        // a real server ignores status on create: the pod IP goes through pods/status
+                        client.resource(new PodBuilder(pod).withStatus(null).build()).create();
+                        client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
+                                .subresource("status").patch(PatchContext.of(PatchType.JSON_MERGE),
+                                        "{\"status\":{\"podIP\":\"" + pod.getStatus().getPodIP() + "\"}}");
                     }
+                    default -> client.resource(item).create();
                 }
             }
-            Path kubeconfig = server.writeKubeconfig(dir.resolve("kubeconfig"));
-            Run denied = run("--kubeconfig", kubeconfig.toString(), "--from", "monitoring/prometheus", "--to", "shop/api", "--port", "tcp/80");
-            assertThat(denied.out()).contains("decided by: ingress: ANP cluster-control ingress rule 1 \"default-deny\" (Deny)");
-            assertThat(denied.exit()).isEqualTo(1);
-            Run table = run("--kubeconfig", kubeconfig.toString(), "--ports", "tcp/9090");
-            assertThat(table.out()).contains(" 1  shop/api                 X  .");
-            assertThat(table.exit()).isZero();
         }
+        String kubeconfig = cluster.adminKubeconfig().toString();
+        Run denied = run("--kubeconfig", kubeconfig, "--from", "monitoring/prometheus", "--to", "shop/api", "--port", "tcp/80");
+        assertThat(denied.out()).contains("decided by: ingress: ANP cluster-control ingress rule 1 \"default-deny\" (Deny)");
+        assertThat(denied.exit()).isEqualTo(1);
+        Run table = run("--kubeconfig", kubeconfig, "--ports", "tcp/9090");
+        assertThat(table.out()).contains(" 1  shop/api                 X  .");
+        assertThat(table.exit()).isZero();
     }
 
     @Test

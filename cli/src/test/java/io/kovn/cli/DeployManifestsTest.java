@@ -219,8 +219,8 @@ class DeployManifestsTest {
 
     @ParameterizedTest(name = "node identity may {3} {1}")
     @CsvSource({
-        "'', nodes, , get", "'', nodes, , list", "'', nodes, , watch", "'', nodes, , patch",
-        "'', pods, , list", "'', pods, , watch", "'', pods, default, patch",
+        "'', nodes, , get", "'', nodes, , list", "'', nodes, , watch", "'', nodes/status, , patch",
+        "'', pods, , list", "'', pods, , watch", "'', pods/status, default, patch",
         "'', namespaces, , list", "'', namespaces, , watch",
         "networking.k8s.io, networkpolicies, , list", "networking.k8s.io, networkpolicies, , watch",
         "policy.networking.k8s.io, adminnetworkpolicies, , list", "policy.networking.k8s.io, adminnetworkpolicies, , watch",
@@ -238,6 +238,8 @@ class DeployManifestsTest {
     @ParameterizedTest(name = "node identity may not {3} {1}")
     @CsvSource({
         "'', secrets, kovn, get", "'', nodes, , delete", "'', pods, default, delete", "'', pods, default, create",
+        // writes go through the status subresources only, which the identity webhook checks
+        "'', nodes, , patch", "'', pods, default, patch",
         "policy.networking.k8s.io, adminnetworkpolicies, , patch", "certificates.k8s.io, certificatesigningrequests/approval, , update",
         "coordination.k8s.io, leases, kovn, patch",
     })

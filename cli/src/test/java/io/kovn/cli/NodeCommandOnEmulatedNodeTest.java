@@ -5,7 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.kovn.k8s.apiserver.EmbeddedApiServer;
+import io.kovn.k8s.local.LocalCluster;
+import io.kovn.k8s.local.SharedCluster;
 import io.kovn.ovn.annotations.OvnAnnotations;
 import io.kovn.runtime.OvnRuntime;
 import io.kovn.runtime.net.Netns;
@@ -20,9 +21,10 @@ import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code kovn node} with its node agent, against an emulated node's real Open vSwitch, NB and SB:
- * it keeps the switch's existing chassis identity, configures the chassis, publishes the node's
- * chassis and encap annotations, serves CNI on its socket and programs the zone.
+ * {@code kovn node} with its node agent, against an emulated node's real Open vSwitch, NB and SB and
+ * a real API server, as the node's own identity: it keeps the switch's existing chassis identity,
+ * configures the chassis, publishes the node's chassis and encap annotations, serves CNI on its
+ * socket and programs the zone.
  */
 class NodeCommandOnEmulatedNodeTest {
     private final String prefix = "kvc" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0xffff)) + "-";
@@ -31,17 +33,16 @@ class NodeCommandOnEmulatedNodeTest {
     void nodeAgentAndControllersRunAgainstARealSwitch() throws Exception {
         Path folder = Files.createTempDirectory(Path.of("/tmp"), "kvc");
         OvnRuntime runtime = OvnRuntime.locate();
+        LocalCluster cluster = SharedCluster.fresh();
+        KubernetesClient client = cluster.admin();
         try (Underlay underlay = Underlay.create(prefix, "10.251.93.0/24");
-             EmulatedNode emulated = EmulatedNode.start(underlay, "node-a", folder.resolve("node-a"), runtime);
-             EmbeddedApiServer api = EmbeddedApiServer.start();
-             KubernetesClient client = api.newClient()) {
-            Path kubeconfig = api.writeKubeconfig(folder.resolve("kubeconfig"));
+             EmulatedNode emulated = EmulatedNode.start(underlay, "node-a", folder.resolve("node-a"), runtime)) {
             client.nodes().resource(new NodeBuilder().withNewMetadata().withName("node-a").endMetadata().build()).create();
             Path cniSocket = folder.resolve("cni.sock");
             ClusterManagerCommand cm = CommandLineParsingTest.command(CommandLineParsingTest.parse("cluster-manager",
-                    "--kubeconfig", kubeconfig.toString(), "--lease-namespace", "kube-system", "--metrics-address", "127.0.0.1:0"));
+                    "--kubeconfig", cluster.adminKubeconfig().toString(), "--lease-namespace", "kube-system", "--metrics-address", "127.0.0.1:0"));
             NodeCommand node = CommandLineParsingTest.command(CommandLineParsingTest.parse("node", "--node-name", "node-a",
-                    "--kubeconfig", kubeconfig.toString(), "--nb", "unix:" + emulated.nbSocket(), "--sb", "unix:" + emulated.sbSocket(),
+                    "--kubeconfig", NodeCommandTest.nodeKubeconfig(cluster, "node-a").toString(), "--nb", "unix:" + emulated.nbSocket(), "--sb", "unix:" + emulated.sbSocket(),
                     "--ovs-db", "unix:" + emulated.ovsDbSocket(), "--ovs-bin-dir", runtime.binDir().toString(),
                     "--encap-ip", emulated.encapIp(), "--datapath-type", "netdev", "--cni-socket", cniSocket.toString(),
                     "--metrics-address", "127.0.0.1:0"));

@@ -11,9 +11,9 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.kovn.identity.IdentityService;
 import io.kovn.identity.bootstrap.NodeCredentials;
 import io.fabric8.kubernetes.client.Config;
-import io.fabric8.kubernetes.client.ConfigBuilder;
-import io.kovn.k8s.apiserver.EmbeddedApiServer;
-import io.kovn.k8s.client.KubeClients;
+import io.kovn.identity.DeployManifests;
+import io.kovn.k8s.local.LocalCluster;
+import io.kovn.k8s.local.SharedCluster;
 import io.kovn.ovn.annotations.OvnAnnotations;
 import io.kovn.runtime.testing.OvnDatabases;
 import java.nio.file.Files;
@@ -27,8 +27,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code kovn node} in-process with the node agent disabled, against a real zone NB/SB and the
- * embedded API server (the cluster manager run by {@code kovn cluster-manager}): it programs the
+ * {@code kovn node} in-process with the node agent disabled, against a real zone NB/SB and a real
+ * API server (the cluster manager run by {@code kovn cluster-manager}), as the node's own identity
+ * with deploy/'s RBAC: it programs the
  * zone's topology rows for the local and a remote node and the local pods, answers /healthz and
  * /metrics (the controllers' runtime metrics included), and stops cleanly.
  */
@@ -40,12 +41,13 @@ class NodeCommandTest {
 
     @Test
     void programsTheZoneTopologyFromTheClusterAndServesHealth() throws Exception {
-        try (EmbeddedApiServer api = EmbeddedApiServer.start();
-             KubernetesClient client = api.newClient();
-             OvnDatabases zone = OvnDatabases.start(OvnDatabases.Config.nbSb())) {
-            Path kubeconfig = api.writeKubeconfig(dir.resolve("kubeconfig"));
+        LocalCluster cluster = SharedCluster.fresh();
+        KubernetesClient client = cluster.admin();
+        try (OvnDatabases zone = OvnDatabases.start(OvnDatabases.Config.nbSb())) {
+            Path kubeconfig = cluster.adminKubeconfig();
             node(client, "node-a", "chassis-a", "172.31.0.1");
             node(client, "node-b", "chassis-b", "172.31.0.2");
+            LocalCluster.awaitDefaultServiceAccount(client, "default");
             client.pods().inNamespace("default").resource(new PodBuilder()
                     .withNewMetadata().withName("web").withNamespace("default").endMetadata()
                     .withNewSpec().withNodeName("node-a").addNewContainer().withName("c").withImage("x").endContainer().endSpec()
@@ -54,7 +56,7 @@ class NodeCommandTest {
             ClusterManagerCommand cm = CommandLineParsingTest.command(CommandLineParsingTest.parse("cluster-manager",
                     "--kubeconfig", kubeconfig.toString(), "--lease-namespace", "kube-system", "--metrics-address", "127.0.0.1:0"));
             NodeCommand node = CommandLineParsingTest.command(CommandLineParsingTest.parse("node", "--node-name", "node-a",
-                    "--kubeconfig", kubeconfig.toString(), "--nb", zone.nb().unixEndpoint(), "--sb", zone.sb().unixEndpoint(),
+                    "--kubeconfig", nodeKubeconfig(cluster, "node-a").toString(), "--nb", zone.nb().unixEndpoint(), "--sb", zone.sb().unixEndpoint(),
                     "--no-node-agent", "--metrics-address", "127.0.0.1:0"));
             try (ClusterManagerCommand.Running ignored = cm.start(Map.of());
                  NodeCommand.Running running = node.start(Map.of())) {
@@ -81,16 +83,16 @@ class NodeCommandTest {
 
     @Test
     void withACertDirTheNodeObtainsItsOwnCertificateThroughTheCsrApprover() throws Exception {
-        try (EmbeddedApiServer api = EmbeddedApiServer.start();
-             KubernetesClient admin = api.newClient();
-             OvnDatabases zone = OvnDatabases.start(OvnDatabases.Config.nbSb())) {
+        LocalCluster cluster = SharedCluster.fresh();
+        KubernetesClient admin = cluster.admin();
+        try (OvnDatabases zone = OvnDatabases.start(OvnDatabases.Config.nbSb())) {
+            // kube-controller-manager signs what the approver approves (the cluster CA, which kube-apiserver trusts)
             IdentityService.Options identity = new IdentityService.Options();
             identity.disableWebhook = true;
             node(admin, "node-a", "chassis-a", "172.31.0.1");
-            // The bootstrap identity stands for the kubelet's: the embedded server records the
-            // impersonated user as the CSR's requester, as a real server records the kubelet.
-            Config kubelet = new ConfigBuilder(KubeClients.kubeconfigConfig(api.writeKubeconfig(dir.resolve("kubeconfig")), null))
-                    .withImpersonateUsername("system:node:node-a").withImpersonateGroups("system:nodes").build();
+            grantNodeAccess(cluster);
+            // The bootstrap identity is the kubelet's, which kube-apiserver records as the CSR's requester.
+            Config kubelet = cluster.configFor("system:node:node-a", "system:nodes");
             Path pki = dir.resolve("pki");
             NodeCommand node = CommandLineParsingTest.command(CommandLineParsingTest.parse("node", "--node-name", "node-a",
                     "--nb", zone.nb().unixEndpoint(), "--sb", zone.sb().unixEndpoint(),
@@ -121,6 +123,20 @@ class NodeCommandTest {
                 "--nb", "unix:/n", "--sb", "unix:/s"));
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> node.start(Map.of()))
                 .hasMessageContaining("--encap-ip is required");
+    }
+
+    /**
+     * A kubeconfig for {@code node}'s own identity ({@code system:ovn-node:<node>} in
+     * {@code system:ovn-nodes}, what the CSR approver issues), with deploy/'s RBAC in place.
+     */
+    static Path nodeKubeconfig(LocalCluster cluster, String node) {
+        grantNodeAccess(cluster);
+        return cluster.kubeconfigFor("system:ovn-node:" + node, "system:ovn-nodes");
+    }
+
+    /** Applies deploy/'s namespaces, ServiceAccounts and RBAC, as an operator installs them. */
+    static void grantNodeAccess(LocalCluster cluster) {
+        DeployManifests.apply(cluster.admin(), DeployManifests.access(DeployManifestsTest.DEPLOY));
     }
 
     /** A node as the node agent leaves it: chassis id and encap IP published. */

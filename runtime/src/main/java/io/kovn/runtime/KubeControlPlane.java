@@ -109,6 +109,16 @@ public final class KubeControlPlane implements AutoCloseable {
         return "http://127.0.0.1:" + etcdPort;
     }
 
+    /** kube-apiserver's process id (a new one after {@link #restartApiServer()}), e.g. to measure its CPU. */
+    public long apiServerPid() {
+        return apiServer.pid();
+    }
+
+    /** etcd's process id, e.g. to measure its CPU. */
+    public long etcdPid() {
+        return etcd.pid();
+    }
+
     /** kube-apiserver's audit log: every request at the Metadata level, one JSON object a line. */
     public Path auditLog() {
         return dir.resolve("audit.log");

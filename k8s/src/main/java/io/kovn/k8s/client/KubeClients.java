@@ -15,7 +15,7 @@ import java.util.Map;
 /**
  * Builds fabric8 clients for kovn's processes, always on the JDK HTTP client (no Vert.x or OkHttp in
  * the process): from a kubeconfig file, from in-cluster service-account credentials, or for a plain
- * URL such as the {@link io.kovn.k8s.apiserver.EmbeddedApiServer}.
+ * URL (an unauthenticated server, or a client that only parses and never connects).
  */
 public final class KubeClients {
 
@@ -39,7 +39,7 @@ public final class KubeClients {
         return forConfig(inClusterConfig(System.getenv(), SERVICE_ACCOUNT_DIR));
     }
 
-    /** A client for an unauthenticated API server at {@code masterUrl} (the embedded server). */
+    /** A client for an unauthenticated API server at {@code masterUrl}. */
     public static KubernetesClient forUrl(String masterUrl) {
         return forConfig(new ConfigBuilder(Config.empty())
                 .withMasterUrl(masterUrl)

@@ -9,7 +9,14 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.kovn.k8s.api.policy.AdminNetworkPolicy;
-import io.kovn.k8s.apiserver.EmbeddedApiServer;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.http.BasicBuilder;
+import io.fabric8.kubernetes.client.http.HttpRequest;
+import io.fabric8.kubernetes.client.http.Interceptor;
+import io.fabric8.kubernetes.client.jdkhttp.JdkHttpClientFactory;
+import io.kovn.k8s.client.KubeClients;
+import io.kovn.k8s.local.LocalCluster;
+import io.kovn.k8s.local.SharedCluster;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -18,8 +25,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 class ConditionWriterTest {
@@ -27,19 +35,29 @@ class ConditionWriterTest {
     private static final ResourceDefinitionContext ANP = ResourceDefinitionContext.fromResourceType(AdminNetworkPolicy.class);
     private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
 
-    private static EmbeddedApiServer server;
-    private static KubernetesClient client;
+    private LocalCluster cluster;
+    // the admin's credentials, counting the requests it sends (the real server keeps no count)
+    private final AtomicLong requests = new AtomicLong();
+    private KubernetesClient client;
 
-    @BeforeAll
-    static void start() {
-        server = EmbeddedApiServer.start();
-        client = server.newClient();
+    @BeforeEach
+    void start() {
+        cluster = SharedCluster.fresh();
+        Interceptor counting = new Interceptor() {
+            @Override
+            public void before(BasicBuilder builder, HttpRequest request, RequestTags tags) {
+                requests.incrementAndGet();
+            }
+        };
+        client = new KubernetesClientBuilder().withHttpClientFactory(new JdkHttpClientFactory())
+                .withConfig(KubeClients.kubeconfigConfig(cluster.adminKubeconfig(), null))
+                .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor("count", counting))
+                .build();
     }
 
-    @AfterAll
-    static void stop() {
+    @AfterEach
+    void stop() {
         client.close();
-        server.close();
     }
 
     @Test
@@ -90,9 +108,11 @@ class ConditionWriterTest {
 
     @Test
     void worksOnABuiltInObjectAndReportsAMissingOne() {
+        LocalCluster.awaitDefaultServiceAccount(client, "default");
+        // bound to a node, so kube-scheduler leaves it alone (it would add a PodScheduled condition)
         client.pods().inNamespace("default").resource(new PodBuilder()
                 .withNewMetadata().withName("web").withNamespace("default").endMetadata()
-                .withNewSpec().addNewContainer().withName("c").withImage("i").endContainer().endSpec().build()).create();
+                .withNewSpec().withNodeName("node-a").addNewContainer().withName("c").withImage("i").endContainer().endSpec().build()).create();
         var writer = new ConditionWriter(client, Clock.fixed(T0, ZoneOffset.UTC));
         Pod pod = client.pods().inNamespace("default").withName("web").get();
         assertThat(writer.set(pod, DesiredCondition.isTrue("k8s.ovn.org/NetworkReady", "Plumbed", "")))
@@ -108,10 +128,10 @@ class ConditionWriterTest {
         createAnp("cached");
         var writer = new ConditionWriter(client, Clock.fixed(T0, ZoneOffset.UTC));
         AdminNetworkPolicy current = client.resources(AdminNetworkPolicy.class).withName("cached").get();
-        long before = server.requestCount();
+        long before = requests.get();
         assertThat(writer.set(current, DesiredCondition.isTrue("Ready-In-Zone-a", "SetupSucceeded", "ok")))
                 .isInstanceOf(ConditionWrite.Changed.class);
-        assertThat(server.requestCount() - before).as("one PATCH, no GET").isEqualTo(1);
+        assertThat(requests.get() - before).as("one PATCH, no GET").isEqualTo(1);
 
         // zone b writes from a copy taken before zone a's condition: its first PATCH conflicts, the retry reads
         assertThat(writer.set(current, DesiredCondition.isTrue("Ready-In-Zone-b", "SetupSucceeded", "ok")))
@@ -120,7 +140,7 @@ class ConditionWriterTest {
                 .extracting(c -> c.get("type")).containsExactlyInAnyOrder("Ready-In-Zone-a", "Ready-In-Zone-b");
     }
 
-    private static void createAnp(String name) {
+    private void createAnp(String name) {
         GenericKubernetesResource anp = new GenericKubernetesResource();
         anp.setApiVersion(AdminNetworkPolicy.API_VERSION);
         anp.setKind("AdminNetworkPolicy");

@@ -8,34 +8,28 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.kovn.k8s.apiserver.EmbeddedApiServer;
+import io.kovn.k8s.local.LocalCluster;
+import io.kovn.k8s.local.SharedCluster;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 class EventRecorderTest {
 
-    private static EmbeddedApiServer server;
-    private static KubernetesClient client;
+    private KubernetesClient client;
 
-    @BeforeAll
-    static void start() {
-        server = EmbeddedApiServer.start();
-        client = server.newClient();
-    }
-
-    @AfterAll
-    static void stop() {
-        client.close();
-        server.close();
+    @BeforeEach
+    void start() {
+        client = SharedCluster.fresh().admin();
     }
 
     @Test
     void anEventNamesItsObjectAndRepeatsAreCountedOnOneEventAlsoAfterARestart() {
+        LocalCluster.createNamespace(client, "ns1", Map.of());
         Pod pod = client.pods().inNamespace("ns1").resource(new PodBuilder()
                 .withNewMetadata().withName("p").withNamespace("ns1").endMetadata()
                 .withNewSpec().addNewContainer().withName("c").withImage("i").endContainer().endSpec().build()).create();
@@ -45,7 +39,9 @@ class EventRecorderTest {
         recorder.warning(pod, "ErrorAddingLogicalPort", "no node subnet yet");
         recorder.normal(pod, "Plumbed", "pod network ready");
 
-        List<Event> events = client.v1().events().inNamespace("ns1").list().getItems();
+        // only ours: kube-scheduler records events about the pod too (FailedScheduling: there are no nodes)
+        List<Event> events = client.v1().events().inNamespace("ns1").list().getItems().stream()
+                .filter(e -> "kovn-controller".equals(e.getReportingComponent())).toList();
         assertThat(events).hasSize(2);
         Event repeated = events.stream().filter(e -> e.getReason().equals("ErrorAddingLogicalPort")).findFirst().orElseThrow();
         assertThat(repeated.getType()).isEqualTo("Warning");

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.kovn.k8s.apiserver.EmbeddedApiServer;
+import io.kovn.k8s.client.KubeClients;
+import io.kovn.k8s.local.LocalCluster;
+import io.kovn.k8s.local.SharedCluster;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -18,22 +20,21 @@ class LeaderElectionTest {
     // a lease long enough that a takeover before it expires proves the leader released it
     private static final Duration LEASE = Duration.ofSeconds(10);
 
-    private EmbeddedApiServer server;
     private KubernetesClient clientA;
     private KubernetesClient clientB;
 
     @BeforeEach
     void start() {
-        server = EmbeddedApiServer.start();
-        clientA = server.newClient();
-        clientB = server.newClient();
+        LocalCluster cluster = SharedCluster.fresh();
+        // a client each, as two cluster-manager processes have
+        clientA = KubeClients.fromKubeconfig(cluster.adminKubeconfig());
+        clientB = KubeClients.fromKubeconfig(cluster.adminKubeconfig());
     }
 
     @AfterEach
     void stop() {
         clientA.close();
         clientB.close();
-        server.close();
     }
 
     @Test

@@ -9,7 +9,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.kovn.k8s.apiserver.EmbeddedApiServer;
+import io.kovn.k8s.local.LocalCluster;
+import io.kovn.k8s.local.SharedCluster;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -19,18 +20,16 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** Informers, mappers and the queue end to end against the embedded API server. */
+/** Informers, mappers and the queue end to end against a real API server. */
 class ControllerInformerTest {
 
-    private EmbeddedApiServer server;
     private KubernetesClient client;
     private SharedIndexInformer<Pod> pods;
     private SharedIndexInformer<Node> nodes;
 
     @BeforeEach
     void start() {
-        server = EmbeddedApiServer.start();
-        client = server.newClient();
+        client = SharedCluster.fresh().admin();
         pods = client.pods().inAnyNamespace().runnableInformer(0);
         pods.addIndexers(Map.of(Indexes.POD_NODE, Indexes.podNode()));
         nodes = client.nodes().runnableInformer(0);
@@ -40,8 +39,6 @@ class ControllerInformerTest {
     void stop() {
         pods.close();
         nodes.close();
-        client.close();
-        server.close();
     }
 
     @Test
@@ -99,7 +96,8 @@ class ControllerInformerTest {
             assertThat(seen.keySet()).containsExactlyInAnyOrder(new ObjectKey("a", "p1"), new ObjectKey("a", "p2"));
 
             // a deleted pod is reconciled once more and finds itself gone from the cache
-            client.pods().inNamespace("b").withName("p3").delete();
+            // (at once: no kubelet would finish a graceful delete)
+            client.pods().inNamespace("b").withName("p3").withGracePeriod(0).delete();
             await().atMost(Duration.ofSeconds(5)).until(() -> seen.getOrDefault(new ObjectKey("b", "p3"), List.of()).contains("absent"));
         }
     }
@@ -132,7 +130,7 @@ class ControllerInformerTest {
             assertThat(seen).containsExactly("null", "1");
 
             // deletes always queue
-            client.pods().inNamespace("a").withName("p1").delete();
+            client.pods().inNamespace("a").withName("p1").withGracePeriod(0).delete();
             await().atMost(Duration.ofSeconds(5)).until(() -> seen.contains("absent"));
         }
     }
@@ -189,7 +187,11 @@ class ControllerInformerTest {
         client.nodes().resource(new NodeBuilder().withNewMetadata().withName(name).endMetadata().build()).create();
     }
 
+    /** A pod bound to {@code node} (no scheduler involved), in its namespace, made on first use. */
     private void pod(String namespace, String name, String node) {
+        if (client.namespaces().withName(namespace).get() == null) {
+            LocalCluster.createNamespace(client, namespace, Map.of());
+        }
         client.pods().inNamespace(namespace).resource(new PodBuilder()
                 .withNewMetadata().withName(name).withNamespace(namespace).endMetadata()
                 .withNewSpec().withNodeName(node).addNewContainer().withName("c").withImage("i").endContainer().endSpec()

@@ -4,40 +4,31 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Namespace;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.kovn.k8s.apiserver.EmbeddedApiServer;
+import io.kovn.k8s.local.LocalCluster;
+import io.kovn.k8s.local.SharedCluster;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** One informer per kind for several controllers, against the embedded API server. */
+/** One informer per kind for several controllers, against a real API server. */
 class SharedInformersTest {
     private static final Duration SYNC = Duration.ofSeconds(10);
 
-    private EmbeddedApiServer server;
     private KubernetesClient client;
 
     @BeforeEach
     void start() {
-        server = EmbeddedApiServer.start();
-        client = server.newClient();
+        client = SharedCluster.fresh().admin();
         pod("a", "p1", "n1");
         pod("b", "p2", "n2");
-    }
-
-    @AfterEach
-    void stop() {
-        client.close();
-        server.close();
     }
 
     @Test
@@ -95,7 +86,7 @@ class SharedInformersTest {
 
             pod("a", "p5", "n2");
             await().atMost(SYNC).until(() -> store.get("a/p5") != null);
-            client.pods().inNamespace("a").withName("p1").delete();
+            client.pods().inNamespace("a").withName("p1").withGracePeriod(0).delete(); // no kubelet to finish a graceful one
             await().atMost(SYNC).until(() -> store.get("a/p1") == null);
 
             assertThat(store.list()).extracting(p -> p.getMetadata().getName()).containsExactlyInAnyOrder("p2", "p5");
@@ -123,10 +114,10 @@ class SharedInformersTest {
 
     private void pod(String namespace, String name, String node) {
         if (client.namespaces().withName(namespace).get() == null) {
-            client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build())
-                    .create();
+            LocalCluster.createNamespace(client, namespace, Map.of());
         }
         client.pods().inNamespace(namespace).resource(new PodBuilder().withNewMetadata().withName(name)
-                .withNamespace(namespace).endMetadata().withNewSpec().withNodeName(node).endSpec().build()).create();
+                .withNamespace(namespace).endMetadata().withNewSpec().withNodeName(node)
+                .addNewContainer().withName("c").withImage("i").endContainer().endSpec().build()).create();
     }
 }
