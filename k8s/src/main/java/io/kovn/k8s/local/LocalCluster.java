@@ -8,7 +8,7 @@ import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.kovn.k8s.apiserver.CrdCatalog;
+import io.kovn.k8s.crd.CrdCatalog;
 import io.kovn.k8s.client.KubeClients;
 import io.kovn.runtime.KubeControlPlane;
 import io.kovn.runtime.KubeRuntime;

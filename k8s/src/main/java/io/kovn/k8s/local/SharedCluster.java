@@ -3,7 +3,7 @@ package io.kovn.k8s.local;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.kovn.k8s.apiserver.CrdCatalog;
+import io.kovn.k8s.crd.CrdCatalog;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

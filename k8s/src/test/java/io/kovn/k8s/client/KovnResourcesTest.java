@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import io.kovn.k8s.apiserver.CrdCatalog;
+import io.kovn.k8s.crd.CrdCatalog;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -8,7 +8,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.kovn.k8s.apiserver.CrdCatalog;
+import io.kovn.k8s.crd.CrdCatalog;
 import io.kovn.k8s.client.KubeClients;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -108,9 +108,18 @@ final class Policies {
         // Read back: a failing step must not be blamed on the controller if the API server lost the patch.
         GenericKubernetesResource after = client.genericKubernetesResources(kind.context).withName(name).get();
         Object kept = ((Map<String, Object>) after.getAdditionalProperties().get("spec")).get(direction);
-        if (!client.getKubernetesSerialization().asJson(kept).equals(client.getKubernetesSerialization().asJson(changed))) {
+        // compared as JSON trees: kube-apiserver writes an object's fields in its own order
+        if (!jsonTree(kept).equals(jsonTree(changed))) {
             throw new IllegalStateException("the API server did not keep the patch of " + kind + " " + name + " " + direction
                     + ": sent " + changed + ", holds " + kept);
+        }
+    }
+
+    private com.fasterxml.jackson.databind.JsonNode jsonTree(Object value) {
+        try {
+            return new com.fasterxml.jackson.databind.ObjectMapper().readTree(client.getKubernetesSerialization().asJson(value));
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
         }
     }
 

@@ -1,4 +1,4 @@
-package io.kovn.k8s.apiserver;
+package io.kovn.k8s.crd;
 
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.utils.Serialization;
