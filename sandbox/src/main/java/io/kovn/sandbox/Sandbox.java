@@ -37,7 +37,8 @@ import org.slf4j.LoggerFactory;
 public final class Sandbox implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Sandbox.class);
     private final SandboxLayout layout;
-    private final Deque<AutoCloseable> closeables = new ArrayDeque<>();
+    // pushed from the start-up pool too (node certificates are bootstrapped in parallel)
+    private final Deque<AutoCloseable> closeables = new java.util.concurrent.ConcurrentLinkedDeque<>();
     private final List<EmulatedNode> nodes = new ArrayList<>();
     private LocalCluster cluster;
     private KubernetesClient client;
@@ -78,6 +79,19 @@ public final class Sandbox implements AutoCloseable {
         install(repoRoot.resolve("sandbox/target/kovn-netutil"), layout.netutil());
         install(repoRoot.resolve("cni/target/kovn-cni"), layout.binDir().resolve("kovn-cni"));
 
+        // The nodes' OVN/OVS need no API server: they start in parallel with the control plane, and
+        // in parallel with each other (most of the time goes to waiting for daemons).
+        Underlay underlay = Underlay.create(config.prefix(), config.underlayCidr());
+        closeables.push(underlay);
+        List<String> names = nodeNames(nodeCount);
+        ExecutorService pool = Executors.newFixedThreadPool(Math.min(4, nodeCount));
+        closeables.push(pool::shutdownNow);
+        List<Future<EmulatedNode>> starting = new ArrayList<>();
+        for (String name : names) {
+            starting.add(pool.submit(() -> EmulatedNode.start(underlay, name, layout.nodeDir(name), runtime)));
+        }
+        closeables.push(() -> closeStarted(starting)); // also those not yet collected when start-up fails
+
         // A real control plane (etcd, kube-apiserver, kube-controller-manager, kube-scheduler) with
         // kovn's CRDs, and the RBAC and webhook registration of deploy/, as an operator installs them.
         cluster = LocalCluster.start(layout.dir().resolve("kube"));
@@ -86,7 +100,6 @@ public final class Sandbox implements AutoCloseable {
         client = cluster.admin();
         Path deploy = repoRoot.resolve("deploy");
         DeployManifests.apply(client, DeployManifests.access(deploy));
-        List<String> names = nodeNames(nodeCount);
         // Each node registers itself with its kubelet's credentials (system:node:<node>) and keeps its Lease.
         for (String name : names) {
             KubernetesClient kubeletClient = cluster.clientAs("system:node:" + name, "system:nodes");
@@ -114,26 +127,20 @@ public final class Sandbox implements AutoCloseable {
         Files.writeString(layout.metricsUrlFile(), metricsUrl() + "\n");
         controlPlane.startClusterManager();
 
-        Underlay underlay = Underlay.create(config.prefix(), config.underlayCidr());
-        closeables.push(underlay);
-        // Nodes come up in parallel: most of the time goes to waiting for daemons.
-        try (ExecutorService pool = Executors.newFixedThreadPool(Math.min(4, nodeCount))) {
-            List<Future<EmulatedNode>> started = new ArrayList<>();
-            for (String name : names) {
-                started.add(pool.submit(() -> EmulatedNode.start(underlay, name, layout.nodeDir(name), runtime)));
-            }
-            for (Future<EmulatedNode> f : started) {
-                EmulatedNode n = f.get();
-                nodes.add(n);
-                closeables.push(n);
-            }
+        for (Future<EmulatedNode> f : starting) {
+            nodes.add(f.get());
+        }
+        // Each node agent's certificate: CSR, approval, signing; all nodes at once.
+        Map<String, Future<NodeCertificateBootstrap>> certificatesOf = new java.util.HashMap<>();
+        for (EmulatedNode n : nodes) {
+            kubeletNodes.get(n.name()).reportReady(n.encapIp());
+            certificatesOf.put(n.name(), pool.submit(() -> nodeIdentity(n.name(), config)));
         }
         List<SandboxKubelet.NodeHandle> handles = new ArrayList<>();
         for (EmulatedNode n : nodes) {
-            kubeletNodes.get(n.name()).reportReady(n.encapIp());
             OvsBridgeConfig ovs = new OvsBridgeConfig(OvsBridgeConfig.BR_INT, OvsBridgeConfig.NETDEV, n.systemId(),
                     n.name(), n.encapIp(), "unix:" + n.sbSocket());
-            NodeCertificateBootstrap certificates = nodeIdentity(n.name(), config);
+            NodeCertificateBootstrap certificates = certificatesOf.get(n.name()).get();
             NodeAgent agent = NodeAgent.start(certificates.client(), NodeAgentConfig.defaults(n.name(), ovs, n.vsctl(),
                     n.netns(), layout.cniSocket(n.name())));
             closeables.push(agent);
@@ -174,6 +181,16 @@ public final class Sandbox implements AutoCloseable {
     /** The identity service, for tests that call the webhook as kube-apiserver would. */
     public SandboxIdentity identity() {
         return identity;
+    }
+
+    private static void closeStarted(List<Future<EmulatedNode>> starting) {
+        for (Future<EmulatedNode> f : starting.reversed()) {
+            try {
+                f.get().close();
+            } catch (Exception e) {
+                LOG.warn("closing an emulated node: {}", e.toString());
+            }
+        }
     }
 
     private Path writeConflist(String node) throws IOException {
