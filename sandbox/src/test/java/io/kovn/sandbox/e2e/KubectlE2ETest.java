@@ -101,6 +101,29 @@ class KubectlE2ETest {
     }
 
     @Test
+    void kubeSchedulerPlacesAPodThatNamesNoNode() throws Exception {
+        Path file = Files.createTempFile(sb.layout.dir(), "pod", ".yaml");
+        Files.writeString(file, """
+                apiVersion: v1
+                kind: Pod
+                metadata:
+                  name: anywhere
+                  namespace: shop
+                spec:
+                  containers:
+                  - name: main
+                    image: kovn/netutil
+                    ports:
+                    - containerPort: 80
+                """);
+        assertThat(ok("apply", "-f", file.toString())).contains("pod/anywhere created");
+        var pod = sb.awaitRunning("shop", "anywhere");
+        assertThat(pod.getSpec().getNodeName()).isIn("node-1", "node-2");
+        assertThat(ok("get", "events", "-n", "shop", "--field-selector", "involvedObject.name=anywhere"))
+                .containsPattern("Scheduled\\s+pod/anywhere\\s+Successfully assigned shop/anywhere to node-[12]");
+    }
+
+    @Test
     void labelAndAnnotateAPod() throws Exception {
         assertThat(ok("label", "pod", "-n", "shop", "web", "tier=frontend")).contains("pod/web labeled");
         assertThat(ok("annotate", "pod", "-n", "shop", "web", "owner=team-a")).contains("pod/web annotated");
