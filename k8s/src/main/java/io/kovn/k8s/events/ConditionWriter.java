@@ -71,7 +71,7 @@ public final class ConditionWriter {
             return new ConditionWrite.Unchanged();
         }
         try {
-            GenericKubernetesResource applied = handle(resource, namespace, name).subresource("status")
+            GenericKubernetesResource applied = withItem(resource, namespace, object).subresource("status")
                     .patch(applyAs(type), Serialization.asJson(applyBody(object, List.of())));
             if (Conditions.remove(conditions(applied), type).isEmpty()) {
                 return new ConditionWrite.Changed(applied.getMetadata().getResourceVersion());
@@ -111,7 +111,8 @@ public final class ConditionWriter {
         }
         Map<String, Object> mine = next.get().stream().filter(c -> desired.type().equals(c.get("type"))).findFirst().orElseThrow();
         try {
-            GenericKubernetesResource applied = handle(resource, namespace, name).subresource("status")
+            // through resource(object): a patch by name alone would read the object first
+            GenericKubernetesResource applied = withItem(resource, namespace, object).subresource("status")
                     .patch(applyAs(desired.type()), Serialization.asJson(applyBody(object, List.of(mine))));
             return new ConditionWrite.Changed(applied.getMetadata().getResourceVersion());
         } catch (KubernetesClientException e) {
