@@ -6,6 +6,7 @@ import io.kovn.controller.clustermanager.ClusterNetwork;
 import io.kovn.identity.bootstrap.NodeCertificateBootstrap;
 import io.kovn.k8s.client.KubeClients;
 import io.kovn.node.NodeAgentConfig;
+import io.kovn.node.NodeComponents;
 import io.kovn.node.ovs.OvsBridgeConfig;
 import io.kovn.node.ovs.OvsVsctl;
 import io.kovn.runtime.net.Netns;

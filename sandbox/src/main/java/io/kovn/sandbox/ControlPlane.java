@@ -4,51 +4,40 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kovn.controller.clustermanager.ClusterManagerConfig;
 import io.kovn.controller.clustermanager.ClusterManagerMain;
 import io.kovn.controller.events.EventSink;
-import io.kovn.controller.policy.PolicyController;
-import io.kovn.controller.policy.PolicyControllerConfig;
 import io.kovn.controller.zone.TrustZoneMetrics;
-import io.kovn.controller.zone.ZoneController;
-import io.kovn.controller.zone.ZoneControllerConfig;
 import io.kovn.k8s.events.EventRecorder;
 import io.kovn.k8s.runtime.ControllerMetrics;
 import io.kovn.k8s.runtime.PrometheusControllerMetrics;
-import io.kovn.k8s.runtime.SharedInformers;
+import io.kovn.node.NodeAgentConfig;
+import io.kovn.node.NodeComponents;
 import io.kovn.sandbox.infra.EmulatedNode;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Clock;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Deque;
-import java.util.List;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The kovn control plane as the sandbox runs it: the cluster manager (with leader election, as in
- * a cluster) and, per emulated node, the zone controller bound to that node's NB and SB and the
- * network-policy controller bound to the same NB.
+ * a cluster, on its ServiceAccount) and, per emulated node, the node's parts as {@code kovn node}
+ * runs them ({@link NodeComponents}: node agent, zone controller on that node's NB and SB, and the
+ * network-policy controller on the same NB), on the node's own certificate.
  */
 final class ControlPlane implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ControlPlane.class);
 
     private final KubernetesClient clusterManagerClient;
-    private final KubernetesClient client;
     private final PrometheusRegistry registry;
     private final TrustZoneMetrics trustZoneMetrics;
     // One per registry, shared by every controller of the sandbox (a metric name registers once).
     private final ControllerMetrics controllerMetrics;
     private final Deque<AutoCloseable> running = new ArrayDeque<>();
-    private final List<ZoneController> zones = new ArrayList<>();
-    // One informer per kind for every zone of the sandbox, as in one kovn process per node.
-    private SharedInformers informers;
 
-    /**
-     * @param clusterManagerClient the cluster manager's (its ServiceAccount's, RBAC from {@code deploy/})
-     * @param client the zone and policy controllers'
-     */
-    ControlPlane(KubernetesClient clusterManagerClient, KubernetesClient client, PrometheusRegistry registry) {
+    /** @param clusterManagerClient the cluster manager's (its ServiceAccount's, RBAC from {@code deploy/}) */
+    ControlPlane(KubernetesClient clusterManagerClient, PrometheusRegistry registry) {
         this.clusterManagerClient = clusterManagerClient;
-        this.client = client;
         this.registry = registry;
         this.trustZoneMetrics = new TrustZoneMetrics(registry);
         this.controllerMetrics = new PrometheusControllerMetrics(registry);
@@ -65,25 +54,17 @@ final class ControlPlane implements AutoCloseable {
         cm.start();
     }
 
-    /** The zone controller of a node and, beside it on the same NB, its network-policy controller. */
-    ZoneController startZone(EmulatedNode node) {
-        if (informers == null) {
-            informers = new SharedInformers(client);
-            running.push(informers); // popped, so closed, after every controller on it
-        }
-        ZoneController zone = ZoneController.start(ZoneControllerConfig.of(node.name(), "unix:" + node.nbSocket(),
-                "unix:" + node.sbSocket(), events(client, "kovn-zone-controller", node.name()), trustZoneMetrics)
-                .withControllerMetrics(controllerMetrics), informers);
-        running.push(zone);
-        zones.add(zone);
-        PolicyController policies = PolicyController.start(PolicyControllerConfig.of(node.name(), "unix:" + node.nbSocket(),
-                events(client, "kovn-policy-controller", node.name()), registry).withControllerMetrics(controllerMetrics), informers);
-        running.push(policies);
-        return zone;
-    }
-
-    List<ZoneController> zones() {
-        return List.copyOf(zones);
+    /**
+     * The parts of an emulated node, as {@code kovn node} runs them on a node: its node agent, zone
+     * controller and network-policy controller, all on {@code nodeClient} (the node's own identity),
+     * moved to a new client when the node's certificate rotates.
+     */
+    NodeComponents startNode(EmulatedNode node, NodeAgentConfig agent, KubernetesClient nodeClient) {
+        NodeComponents parts = new NodeComponents(new NodeComponents.Settings(node.name(), "unix:" + node.nbSocket(),
+                "unix:" + node.sbSocket(), Optional.of(agent)), registry, trustZoneMetrics, controllerMetrics);
+        parts.start(nodeClient);
+        running.push(parts);
+        return parts;
     }
 
     PrometheusRegistry registry() {

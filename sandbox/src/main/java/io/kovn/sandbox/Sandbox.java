@@ -8,7 +8,7 @@ import io.kovn.k8s.client.KubeClients;
 import io.kovn.k8s.local.LocalCluster;
 import java.time.Clock;
 import java.time.Duration;
-import io.kovn.node.NodeAgent;
+import io.kovn.node.NodeComponents;
 import io.kovn.node.NodeAgentConfig;
 import io.kovn.node.ovs.OvsBridgeConfig;
 import io.kovn.runtime.OvnRuntime;
@@ -118,7 +118,7 @@ public final class Sandbox implements AutoCloseable {
         io.prometheus.metrics.model.registry.PrometheusRegistry registry = new io.prometheus.metrics.model.registry.PrometheusRegistry();
         KubernetesClient clusterManagerClient = KubeClients.forConfig(cluster.serviceAccountConfig("kovn", "kovn-cluster-manager"));
         closeables.push(clusterManagerClient);
-        controlPlane = new ControlPlane(clusterManagerClient, client, registry);
+        controlPlane = new ControlPlane(clusterManagerClient, registry);
         closeables.push(controlPlane);
         // What `kovn node` serves on a cluster, for every controller of the sandbox (zone label per node).
         metrics = io.prometheus.metrics.exporter.httpserver.HTTPServer.builder().registry(registry)
@@ -141,12 +141,12 @@ public final class Sandbox implements AutoCloseable {
             OvsBridgeConfig ovs = new OvsBridgeConfig(OvsBridgeConfig.BR_INT, OvsBridgeConfig.NETDEV, n.systemId(),
                     n.name(), n.encapIp(), "unix:" + n.sbSocket());
             NodeCertificateBootstrap certificates = certificatesOf.get(n.name()).get();
-            NodeAgent agent = NodeAgent.start(certificates.client(), NodeAgentConfig.defaults(n.name(), ovs, n.vsctl(),
-                    n.netns(), layout.cniSocket(n.name())));
-            closeables.push(agent);
-            // After each rotation the agent moves to the new certificate's client; the old one closes after a grace.
-            certificates.onRotation(credentials -> agent.useClient(certificates.client()));
-            controlPlane.startZone(n);
+            // The node agent, zone controller and policy controller work as the node itself
+            // (system:ovn-node:<node>, deploy/'s node RBAC, checked by the webhook), as `kovn node` does.
+            NodeComponents parts = controlPlane.startNode(n, NodeAgentConfig.defaults(n.name(), ovs, n.vsctl(),
+                    n.netns(), layout.cniSocket(n.name())), certificates.client());
+            // After each rotation they move to the new certificate's client; the old one closes after a grace.
+            certificates.onRotation(credentials -> parts.restart(certificates.client()));
             Path conflist = writeConflist(n.name());
             handles.add(new SandboxKubelet.NodeHandle(n.name(), n.netns(), n.encapIp(),
                     new CniInvoker(conflist, List.of(layout.binDir(), Path.of("/usr/lib/cni"), Path.of("/opt/cni/bin")))));

@@ -1,4 +1,4 @@
-package io.kovn.cli;
+package io.kovn.node;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kovn.controller.events.EventSink;
@@ -11,8 +11,6 @@ import io.kovn.k8s.events.EventRecorder;
 import io.kovn.k8s.runtime.ControllerMetrics;
 import io.kovn.k8s.runtime.PrometheusControllerMetrics;
 import io.kovn.k8s.runtime.SharedInformers;
-import io.kovn.node.NodeAgent;
-import io.kovn.node.NodeAgentConfig;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Clock;
 import java.util.ArrayDeque;
@@ -22,7 +20,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The per-node parts of kovn in one process, all bound to one Kubernetes client: node agent
+ * The per-node parts of kovn in one process ({@code kovn node}, and each emulated node of the
+ * sandbox), all bound to one Kubernetes client, the node's own identity: node agent
  * (optional), zone controller and network-policy controller on the zone's NB/SB. When the node's
  * certificate rotates, the node agent moves to the new client in place ({@link NodeAgent#useClient}:
  * its CNI server keeps answering, so no pod add fails across a rotation) and the controllers are
@@ -30,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * it. Restarting is safe because they are level-driven (a restart re-lists and converges, writing
  * nothing when nothing changed).
  */
-final class NodeComponents implements AutoCloseable {
+public final class NodeComponents implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(NodeComponents.class);
 
     /**
@@ -41,7 +40,7 @@ final class NodeComponents implements AutoCloseable {
      * @param sbEndpoint the zone's SB
      * @param agent the node agent's configuration, empty when the node agent is disabled
      */
-    record Settings(String nodeName, String nbEndpoint, String sbEndpoint, Optional<NodeAgentConfig> agent) {}
+    public record Settings(String nodeName, String nbEndpoint, String sbEndpoint, Optional<NodeAgentConfig> agent) {}
 
     private final Settings settings;
     private final PrometheusRegistry registry;
@@ -54,15 +53,25 @@ final class NodeComponents implements AutoCloseable {
     private PolicyController policies;
     private volatile boolean up;
 
-    NodeComponents(Settings settings, PrometheusRegistry registry) {
+    /** The parts of one node, registering their metrics in {@code registry}. */
+    public NodeComponents(Settings settings, PrometheusRegistry registry) {
+        this(settings, registry, new TrustZoneMetrics(registry), new PrometheusControllerMetrics(registry));
+    }
+
+    /**
+     * The parts of one node among several sharing one registry (the sandbox's): the metrics objects
+     * are registered once and shared, their {@code zone} label tells the nodes apart.
+     */
+    public NodeComponents(Settings settings, PrometheusRegistry registry, TrustZoneMetrics trustZoneMetrics,
+                          ControllerMetrics controllerMetrics) {
         this.settings = settings;
         this.registry = registry;
-        this.trustZoneMetrics = new TrustZoneMetrics(registry);
-        this.controllerMetrics = new PrometheusControllerMetrics(registry);
+        this.trustZoneMetrics = trustZoneMetrics;
+        this.controllerMetrics = controllerMetrics;
     }
 
     /** Starts every part with {@code client}; on failure stops what started and rethrows. */
-    synchronized void start(KubernetesClient client) {
+    public synchronized void start(KubernetesClient client) {
         try {
             if (settings.agent().isPresent() && agent == null) {
                 agent = NodeAgent.start(client, settings.agent().get());
@@ -88,7 +97,7 @@ final class NodeComponents implements AutoCloseable {
      * Moves the parts to another client (after a certificate rotation): the node agent in place, the
      * controllers by a restart.
      */
-    synchronized void restart(KubernetesClient client) {
+    public synchronized void restart(KubernetesClient client) {
         LOG.info("moving the node's parts to new credentials");
         if (agent != null) {
             agent.useClient(client);
@@ -98,20 +107,25 @@ final class NodeComponents implements AutoCloseable {
     }
 
     /** Whether every part is running. */
-    boolean healthy() {
+    public boolean healthy() {
         return up;
     }
 
-    synchronized ZoneController zone() {
+    public synchronized ZoneController zone() {
         return zone;
     }
 
-    synchronized PolicyController policies() {
+    public synchronized PolicyController policies() {
         return policies;
     }
 
     private EventSink events(KubernetesClient client, String component) {
         return EventSink.of(new EventRecorder(client, component, settings.nodeName(), Clock.systemUTC()));
+    }
+
+    /** The node agent, when it runs. */
+    public synchronized Optional<NodeAgent> agent() {
+        return Optional.ofNullable(agent);
     }
 
     private void stop() {
