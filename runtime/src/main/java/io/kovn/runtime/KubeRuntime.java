@@ -32,17 +32,9 @@ public record KubeRuntime(Path root) {
 
     /** Finds the binaries, failing with instructions when they are not built. */
     public static KubeRuntime locate() {
-        String prop = System.getProperty("kovn.kube");
-        String env = System.getenv("KOVN_KUBE");
-        Path root;
-        if (prop != null && !prop.isBlank()) {
-            root = Path.of(prop);
-        } else if (env != null && !env.isBlank()) {
-            root = Path.of(env);
-        } else {
-            root = Path.of("/var/cache/kovn/kube-" + release(repoRoot().resolve("tools/kube/go.mod")));
-        }
-        KubeRuntime rt = new KubeRuntime(root.toAbsolutePath().normalize());
+        Path root = RuntimeLocation.resolve("kovn.kube", "KOVN_KUBE", () -> Path.of("/var/cache/kovn/kube-"
+                + release(RuntimeLocation.repoRoot("tools/kube/go.mod", "kovn.kube", "KOVN_KUBE").resolve("tools/kube/go.mod"))));
+        KubeRuntime rt = new KubeRuntime(root);
         for (String binary : BINARIES) {
             if (!Files.isExecutable(rt.bin(binary))) {
                 throw new IllegalStateException("Kubernetes binaries not found at " + rt.root() + " (no bin/" + binary
@@ -63,17 +55,6 @@ public record KubeRuntime(Path root) {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + goMod, e);
         }
-    }
-
-    private static Path repoRoot() {
-        Path dir = Path.of("").toAbsolutePath();
-        for (Path p = dir; p != null; p = p.getParent()) {
-            if (Files.isRegularFile(p.resolve("tools/kube/go.mod"))) {
-                return p;
-            }
-        }
-        throw new IllegalStateException("Kubernetes binaries not configured and no kovn repository (tools/kube/go.mod) above "
-                + dir + "; set -Dkovn.kube or KOVN_KUBE");
     }
 
     /** A binary, e.g. {@code bin("kubectl")}. */

@@ -21,34 +21,15 @@ public record OvnRuntime(Path root) {
 
     /** Finds the runtime, failing with instructions when it is not installed. */
     public static OvnRuntime locate() {
-        String prop = System.getProperty("kovn.runtime");
-        String env = System.getenv("KOVN_RUNTIME");
-        Path root;
-        if (prop != null && !prop.isBlank()) {
-            root = Path.of(prop);
-        } else if (env != null && !env.isBlank()) {
-            root = Path.of(env);
-        } else {
-            root = repoRoot().resolve(".runtime/ovn");
-        }
-        OvnRuntime rt = new OvnRuntime(root.toAbsolutePath().normalize());
+        Path root = RuntimeLocation.resolve("kovn.runtime", "KOVN_RUNTIME",
+                () -> RuntimeLocation.repoRoot("scripts/install-ovn-runtime.sh", "kovn.runtime", "KOVN_RUNTIME").resolve(".runtime/ovn"));
+        OvnRuntime rt = new OvnRuntime(root);
         if (!Files.isExecutable(rt.bin("ovsdb-server")) || !Files.isRegularFile(rt.nbSchema())) {
             throw new IllegalStateException("OVN runtime not found at " + rt.root()
                     + " (no bin/ovsdb-server or share-ovn/ovn-nb.ovsschema); install it with scripts/install-ovn-runtime.sh"
                     + " or point -Dkovn.runtime / KOVN_RUNTIME at an installed runtime");
         }
         return rt;
-    }
-
-    private static Path repoRoot() {
-        Path dir = Path.of("").toAbsolutePath();
-        for (Path p = dir; p != null; p = p.getParent()) {
-            if (Files.isRegularFile(p.resolve("scripts/install-ovn-runtime.sh"))) {
-                return p;
-            }
-        }
-        throw new IllegalStateException("OVN runtime not configured and no kovn repository (scripts/install-ovn-runtime.sh) above "
-                + dir + "; set -Dkovn.runtime or KOVN_RUNTIME");
     }
 
     /** A wrapper executable, e.g. {@code bin("ovn-nbctl")}. */
