@@ -59,10 +59,11 @@ class DeployManifestsTest {
         var registration = admin.admissionRegistration().v1().validatingWebhookConfigurations().withName("kovn-identity");
         registration.patch(PatchContext.of(PatchType.JSON), """
                 [{"op":"add","path":"/webhooks/0/clientConfig/caBundle","value":"%1$s"},
-                 {"op":"add","path":"/webhooks/1/clientConfig/caBundle","value":"%1$s"}]""".formatted(ca));
+                 {"op":"add","path":"/webhooks/1/clientConfig/caBundle","value":"%1$s"},
+                 {"op":"add","path":"/webhooks/2/clientConfig/caBundle","value":"%1$s"}]""".formatted(ca));
         try {
             DeployManifests.apply(admin, List.of(only(ValidatingWebhookConfiguration.class)));
-            assertThat(registration.get().getWebhooks()).hasSize(2).allSatisfy(w -> assertThat(w.getClientConfig().getCaBundle()).isEqualTo(ca));
+            assertThat(registration.get().getWebhooks()).hasSize(3).allSatisfy(w -> assertThat(w.getClientConfig().getCaBundle()).isEqualTo(ca));
         } finally {
             registration.delete(); // failurePolicy Fail on a webhook that does not run
         }
@@ -71,7 +72,7 @@ class DeployManifestsTest {
     @Test
     void webhookConfigurationFailsClosedOnStatusUpdates() {
         ValidatingWebhookConfiguration config = only(ValidatingWebhookConfiguration.class);
-        assertThat(config.getWebhooks()).hasSize(2);
+        assertThat(config.getWebhooks()).hasSize(3);
         for (ValidatingWebhook webhook : config.getWebhooks()) {
             assertThat(webhook.getFailurePolicy()).isEqualTo("Fail");
             assertThat(webhook.getSideEffects()).isEqualTo("None");
@@ -79,7 +80,11 @@ class DeployManifestsTest {
             assertThat(webhook.getRules()).singleElement().satisfies(rule -> assertThat(rule.getOperations()).containsExactly("UPDATE"));
         }
         assertThat(config.getWebhooks()).extracting(w -> w.getClientConfig().getService().getPath() + " " + w.getRules().getFirst().getResources())
-                .containsExactly(AdmissionHandler.NODE_PATH + " [nodes/status]", AdmissionHandler.POD_PATH + " [pods/status]");
+                .containsExactly(AdmissionHandler.NODE_PATH + " [nodes/status]", AdmissionHandler.POD_PATH + " [pods/status]",
+                        AdmissionHandler.POLICY_STATUS_PATH + " [adminnetworkpolicies/status, baselineadminnetworkpolicies/status]");
+        // the policy status webhook sees node identities' requests only: its outage blocks no admin
+        assertThat(config.getWebhooks().get(2).getMatchConditions()).singleElement()
+                .satisfies(c -> assertThat(c.getExpression()).isEqualTo("request.userInfo.username.startsWith('system:ovn-node:')"));
     }
 
     @Test

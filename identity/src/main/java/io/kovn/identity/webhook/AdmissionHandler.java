@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kovn.identity.webhook.AdmissionReviewCodec.Parsed;
 
 /**
- * Turns an AdmissionReview body posted to {@code /node} or {@code /pod} into an HTTP reply:
+ * Turns an AdmissionReview body posted to {@code /node}, {@code /pod} or {@code /policy-status} into an HTTP reply:
  * 200 with the review response for well-formed reviews, 400 with a message for anything else.
  * No network code here, so the rules can be exercised byte-for-byte without a server.
  */
@@ -14,6 +14,8 @@ public final class AdmissionHandler {
     public static final String NODE_PATH = "/node";
     /** Path of the Pod webhook. */
     public static final String POD_PATH = "/pod";
+    /** Path of the AdminNetworkPolicy / BaselineAdminNetworkPolicy status webhook. */
+    public static final String POLICY_STATUS_PATH = "/policy-status";
 
     private final WebhookPolicy policy;
     private final NodeSubnetLookup subnets;
@@ -29,6 +31,7 @@ public final class AdmissionHandler {
         String expectedKind = switch (path) {
             case NODE_PATH -> "Node";
             case POD_PATH -> "Pod";
+            case POLICY_STATUS_PATH -> "AdminNetworkPolicy";
             default -> null;
         };
         if (expectedKind == null) {
@@ -41,6 +44,9 @@ public final class AdmissionHandler {
     }
 
     private HttpReply decide(String expectedKind, AdmissionRequest request) {
+        if (expectedKind.equals("AdminNetworkPolicy")) {
+            return decidePolicyStatus(request);
+        }
         if (!request.kind().equals(expectedKind)) {
             return HttpReply.text(400, "bad AdmissionReview: kind " + request.kind() + " sent to the " + expectedKind + " webhook");
         }
@@ -54,6 +60,23 @@ public final class AdmissionHandler {
                 decision = expectedKind.equals("Node")
                         ? NodeUpdateRules.check(request.user(), update, policy)
                         : PodUpdateRules.check(request.user(), update, policy, subnets);
+            } catch (IllegalArgumentException e) {
+                return HttpReply.text(400, "bad AdmissionReview: " + e.getMessage());
+            }
+        }
+        return HttpReply.json(AdmissionReviewCodec.response(request.uid(), decision));
+    }
+
+    private HttpReply decidePolicyStatus(AdmissionRequest request) {
+        if (!request.kind().equals("AdminNetworkPolicy") && !request.kind().equals("BaselineAdminNetworkPolicy")) {
+            return HttpReply.text(400, "bad AdmissionReview: kind " + request.kind() + " sent to the policy status webhook");
+        }
+        AdmissionDecision decision;
+        if (!request.operation().equals("UPDATE")) {
+            decision = AdmissionDecision.ALLOW;
+        } else {
+            try {
+                decision = PolicyStatusRules.check(request.user(), request.kind(), request.oldObject(), request.object());
             } catch (IllegalArgumentException e) {
                 return HttpReply.text(400, "bad AdmissionReview: " + e.getMessage());
             }

@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The validating admission webhook over HTTPS (TLS 1.2 and 1.3): {@code POST /node},
- * {@code POST /pod} and {@code GET /healthz}. The serving certificate and key are read from PEM
+ * {@code POST /pod}, {@code POST /policy-status} and {@code GET /healthz}. The serving certificate and key are read from PEM
  * files and reloaded when they change. Bodies over the size limit, bad methods and bad reviews
  * get a 4xx answer; nothing reaches the rules unparsed.
  */
