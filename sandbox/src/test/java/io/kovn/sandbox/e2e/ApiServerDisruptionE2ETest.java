@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.kovn.k8s.local.AuditLog;
 import io.kovn.runtime.KubeControlPlane;
 import io.kovn.sandbox.Prober.Verdict;
 import io.kovn.sandbox.infra.EmulatedNode;
@@ -68,12 +69,14 @@ class ApiServerDisruptionE2ETest {
                 }
             }
         });
+        java.time.Instant firstRestart = null;
         try {
             for (int round = 0; round < 2; round++) {
                 Thread.sleep(3_000);
                 long revision = controlPlane.compactEtcd();
                 assertThat(revision).isPositive();
                 controlPlane.restartApiServer();
+                if (firstRestart == null) firstRestart = java.time.Instant.now();
             }
             Thread.sleep(3_000);
         } finally {
@@ -81,6 +84,14 @@ class ApiServerDisruptionE2ETest {
             churn.join(30_000);
         }
         assertThat(created.get()).as("pods created during the disruption").isGreaterThan(20);
+        // A watch resuming from a compacted resourceVersion gets 410 Gone and its informer lists again:
+        // kube-apiserver's audit log shows each node's controllers listing pods after the first restart.
+        java.time.Instant since = firstRestart;
+        for (EmulatedNode node : sb.sandbox.nodes()) {
+            assertThat(AuditLog.read(controlPlane.auditLog())).as("pods listed again by " + node.name() + "'s controllers")
+                    .anyMatch(e -> e.user().equals("system:ovn-node:" + node.name()) && e.verb().equals("list")
+                            && e.resource().equals("pods") && e.time().isAfter(since));
+        }
 
         // Every zone converges on exactly the pods that exist on its node, all running with an address.
         await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
