@@ -5,7 +5,7 @@
 #
 # This machine kind is a VM whose kernel reports free pages to its host (virtio-balloon free page
 # reporting: /sys/module/page_reporting). A page the host has taken back costs ~6-9 us of kernel time
-# to fault in again, a page the guest kept ~1.5 us (BENCHMARKS.md, twentieth pass). Which kind a
+# to fault in again, a page the guest kept ~1.5 us (BENCHMARKS.md, "Noise on this machine"). Which kind a
 # process gets depends on how long ago the pages it is given were freed, so a fresh ovsdb-server's
 # load is sometimes 300-500 ms slower for no reason of its own or of its client's. For the length of
 # COMMAND this holds freed pages in the guest (pages are reported only after 5 minutes free, and

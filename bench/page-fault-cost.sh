@@ -7,7 +7,7 @@
 # sleeping that long, and prints the kernel time per 4 KiB page and how much free memory the guest
 # reported to its host in between (/sys/module/page_reporting, where there is one). On this machine
 # kind a page the host has taken back costs several times more to touch again than one the guest
-# kept: the cause of the NB server's slow runs in BENCHMARKS.md (twentieth pass). Run it alone, and
+# kept: the cause of the NB server's slow runs in BENCHMARKS.md ("Noise on this machine"). Run it alone, and
 # under bench/hold-guest-memory.sh to see the difference holding makes.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -13,7 +13,7 @@ import java.util.OptionalLong;
  * A diagnostic (`--timeline`): samples the CPU, kernel time and minor page faults of a few
  * processes every 10 ms, and the machine's steal and idle time, then prints them per
  * time bucket. It is for telling what else ran while the NB server paid dearly for its page faults
- * (BENCHMARKS.md, sixteenth to eighteenth passes); it costs a few ms of CPU a second, so it is off
+ * (BENCHMARKS.md, "Noise on this machine"; the measurements are in git history); it costs a few ms of CPU a second, so it is off
  * in the standard runs.
  */
 final class ProcessTimeline implements AutoCloseable {

@@ -249,7 +249,7 @@ final class RawBaseline {
      * What a process has cost in the kernel so far: its {@code stime} in ms ({@code /proc/<pid>/stat}, at
      * Linux's USER_HZ of 100), its minor page faults, and its voluntary and involuntary context switches
      * ({@code /proc/<pid>/status}). The NB server's kernel time varies by run for the same work
-     * (BENCHMARKS.md, fifteenth and sixteenth passes); the counts say whether it did more in the kernel
+     * (BENCHMARKS.md, "Noise on this machine"; the measurements are in git history); the counts say whether it did more in the kernel
      * or paid more for the same.
      */
     record Kernel(long systemMs, long minorFaults, long voluntarySwitches, long involuntarySwitches) {

@@ -133,7 +133,7 @@ class DeployManifestsTest {
         PodSpec spec = d.getSpec().getTemplate().getSpec();
         Container c = container(spec, "cluster-manager");
         assertThat(c.getCommand()).endsWith("io.kovn.cli.Main");
-        // the JIT and collector the benchmarks measured (BENCHMARKS.md, "Seventh pass", "Fourteenth pass")
+        // the JIT and collector the benchmarks measured (BENCHMARKS.md, "JVM settings as deployed")
         assertThat(c.getCommand()).contains("-XX:TieredStopAtLevel=1", "-XX:CompileThresholdScaling=0.1", "-XX:+UseParallelGC");
         ClusterManagerCommand cm = CommandLineParsingTest.command(CommandLineParsingTest.parse(args(c)));
         // the Lease it elects on is one it may write
