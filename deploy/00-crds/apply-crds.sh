@@ -3,8 +3,8 @@
 # UserDefinedNetwork, ClusterUserDefinedNetwork, ClusterNetworkConnect).
 #
 # The YAMLs live once, in k8s/src/main/resources/crds: the same files are packaged into the kovn
-# jar and registered by the embedded API server the tests use, so what a cluster gets is what the
-# tests ran against. They are referenced, not copied (a copy drifts). kustomize cannot reference
+# jar and installed by LocalCluster on the real kube-apiserver the tests and the sandbox use, so what
+# a cluster gets is what the tests ran against. They are referenced, not copied (a copy drifts). kustomize cannot reference
 # files outside its root without --load-restrictor=LoadRestrictionsNone, hence this script.
 #
 # Usage: deploy/00-crds/apply-crds.sh [extra kubectl flags, e.g. --context prod]

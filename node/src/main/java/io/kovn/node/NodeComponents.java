@@ -123,11 +123,6 @@ public final class NodeComponents implements AutoCloseable {
         return EventSink.of(new EventRecorder(client, component, settings.nodeName(), Clock.systemUTC()));
     }
 
-    /** The node agent, when it runs. */
-    public synchronized Optional<NodeAgent> agent() {
-        return Optional.ofNullable(agent);
-    }
-
     private void stop() {
         up = false;
         while (!running.isEmpty()) {

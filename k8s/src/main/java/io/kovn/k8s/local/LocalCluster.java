@@ -13,7 +13,6 @@ import io.kovn.k8s.client.KubeClients;
 import io.kovn.runtime.KubeControlPlane;
 import io.kovn.runtime.KubeRuntime;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -33,13 +32,19 @@ public final class LocalCluster implements AutoCloseable {
         this.admin = admin;
     }
 
-    /** Starts a control plane in {@code dir} and installs kovn's CRDs; returns once they are established. */
+    /**
+     * Starts a control plane in {@code dir} and installs kovn's CRDs; returns once they are
+     * established and the {@code default} namespace takes pods.
+     */
     public static LocalCluster start(Path dir) {
         KubeControlPlane controlPlane = KubeControlPlane.start(KubeRuntime.locate(), dir);
         KubernetesClient admin = null;
         try {
             admin = KubeClients.fromKubeconfig(controlPlane.adminKubeconfig());
             installCrds(admin, CrdCatalog.load());
+            // ready as a cluster is for its users: kube-controller-manager has made the default
+            // namespace's ServiceAccount, without which kube-apiserver refuses pods there
+            awaitDefaultServiceAccount(admin, "default");
             return new LocalCluster(controlPlane, admin);
         } catch (RuntimeException e) {
             if (admin != null) admin.close();
@@ -135,26 +140,6 @@ public final class LocalCluster implements AutoCloseable {
     /** Who kube-apiserver takes {@code client} for (a SelfSubjectReview, as {@code kubectl auth whoami}). */
     public static io.fabric8.kubernetes.api.model.authentication.UserInfo whoAmI(KubernetesClient client) {
         return client.resource(new io.fabric8.kubernetes.api.model.authentication.SelfSubjectReview()).create().getStatus().getUserInfo();
-    }
-
-    /** Waits until kube-apiserver answers {@code /readyz} (after a restart). */
-    public void awaitReady(Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            try {
-                String ready = admin.raw(url() + "/readyz");
-                if ("ok".equals(ready)) return;
-            } catch (RuntimeException e) {
-                if (System.nanoTime() > deadline) throw e;
-            }
-            if (System.nanoTime() > deadline) throw new IllegalStateException("kube-apiserver not ready after " + timeout);
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-        }
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.kovn.k8s.local;
 
 import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.kovn.k8s.crd.CrdCatalog;
@@ -60,8 +61,14 @@ public final class SharedCluster {
      * instance of kovn's CRDs. Restores the CRDs if a test removed one.
      */
     public static void reset(KubernetesClient client) {
-        LocalCluster.installCrds(client, CrdCatalog.load());
-        for (var crd : CrdCatalog.load()) {
+        List<CustomResourceDefinition> crds = CrdCatalog.load();
+        Set<String> present = client.apiextensions().v1().customResourceDefinitions().list().getItems().stream()
+                .map(c -> c.getMetadata().getName()).collect(java.util.stream.Collectors.toSet());
+        List<CustomResourceDefinition> missing = crds.stream().filter(c -> !present.contains(c.getMetadata().getName())).toList();
+        if (!missing.isEmpty()) {
+            LocalCluster.installCrds(client, missing); // a test removed one
+        }
+        for (var crd : crds) {
             String plural = crd.getSpec().getNames().getPlural();
             var context = new io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext.Builder()
                     .withGroup(crd.getSpec().getGroup()).withVersion(crd.getSpec().getVersions().getFirst().getName())
