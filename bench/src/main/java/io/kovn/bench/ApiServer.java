@@ -56,6 +56,11 @@ final class ApiServer implements AutoCloseable {
         return cluster.url();
     }
 
+    /** The admin's kubeconfig file, for a process of its own. */
+    Path adminKubeconfig() {
+        return cluster.adminKubeconfig();
+    }
+
     /** A new admin client; the caller closes it. */
     KubernetesClient newClient() {
         return KubeClients.fromKubeconfig(cluster.adminKubeconfig());

@@ -1,9 +1,11 @@
 package io.kovn.node;
 
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kovn.controller.events.EventSink;
 import io.kovn.controller.policy.PolicyController;
 import io.kovn.controller.policy.PolicyControllerConfig;
+import io.kovn.controller.zone.PodAddressReconciler;
 import io.kovn.controller.zone.TrustZoneMetrics;
 import io.kovn.controller.zone.ZoneController;
 import io.kovn.controller.zone.ZoneControllerConfig;
@@ -16,6 +18,8 @@ import java.time.Clock;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -79,16 +83,39 @@ public final class NodeComponents implements AutoCloseable {
             // Pods and nodes are listed, watched and cached once for both controllers; closed last.
             SharedInformers informers = new SharedInformers(client);
             running.push(informers);
-            zone = ZoneController.start(ZoneControllerConfig.of(settings.nodeName(), settings.nbEndpoint(),
-                    settings.sbEndpoint(), events(client, "kovn-zone-controller"), trustZoneMetrics)
-                    .withControllerMetrics(controllerMetrics), informers);
-            running.push(zone);
-            policies = PolicyController.start(PolicyControllerConfig.of(settings.nodeName(), settings.nbEndpoint(),
-                    events(client, "kovn-policy-controller"), registry).withControllerMetrics(controllerMetrics), informers);
+            // the zone's pod index exists before either controller starts the pod informer
+            informers.index(Pod.class, PodAddressReconciler.nodeIndexer());
+            // Both controllers start at once: every kind lists, and both connect to the NB, from the
+            // first moment (one after the other, the policy kinds listed only once the zone had synced).
+            CompletableFuture<PolicyController> policyStart = CompletableFuture.supplyAsync(() -> PolicyController.start(
+                    PolicyControllerConfig.of(settings.nodeName(), settings.nbEndpoint(), events(client, "kovn-policy-controller"),
+                            registry).withControllerMetrics(controllerMetrics), informers), Thread::startVirtualThread);
+            try {
+                zone = ZoneController.start(ZoneControllerConfig.of(settings.nodeName(), settings.nbEndpoint(),
+                        settings.sbEndpoint(), events(client, "kovn-zone-controller"), trustZoneMetrics)
+                        .withControllerMetrics(controllerMetrics), informers);
+                running.push(zone);
+            } catch (RuntimeException e) {
+                policyStart.thenAccept(PolicyController::close).exceptionally(x -> null).join();
+                throw e;
+            }
+            policies = awaitStart(policyStart);
             running.push(policies);
             up = true;
         } catch (RuntimeException e) {
             stop();
+            throw e;
+        }
+    }
+
+    /** The policy controller once started; its start's failure rethrown as it was. */
+    private static PolicyController awaitStart(CompletableFuture<PolicyController> start) {
+        try {
+            return start.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
             throw e;
         }
     }

@@ -1,0 +1,279 @@
+package io.kovn.bench;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kovn.ovsdb.cache.MonitorCache;
+import io.kovn.ovsdb.data.Row;
+import io.kovn.runtime.testing.OvnDatabases;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Predicate;
+
+/**
+ * Issue 38: kovn's node process on the reference's own cold-start workload ({@link ColdStartWorkload}),
+ * on a real control plane, started as deployed ({@link NodeProcess}), its zone's NB watched from
+ * this JVM ({@link NorthboundWatch}); the baseline is a raw load of the same converged rows in one
+ * transact ({@link RawCopy}), in the same run. Each run:
+ * <ol>
+ *   <li>pre-addressed pods: process start → first NB write, → NB stable (the last update before
+ *       {@value #QUIET_MS} ms without one, every local pod's port written); the process's CPU until
+ *       then; its RSS after converging; the raw load;</li>
+ *   <li>one more AdminNetworkPolicy, then 100 local pods deleted: first change → NB stable;</li>
+ *   <li>bare pods (the controller allocates the local pods' addresses): process start → NB stable;</li>
+ *   <li>then 500 more bare local pods created while it runs (16 threads): last create → NB stable,
+ *       and pods addressed and written per second (first create → NB stable).</li>
+ * </ol>
+ * <pre>
+ * scripts/bench.sh ColdStartBench [--runs 5]      (bench/cold-start-series.sh: the 5-run series)
+ * </pre>
+ * Prints every figure's median and range over the runs, and the ratio to the raw load.
+ */
+public final class ColdStartBench {
+    static final long QUIET_MS = 1000;
+    private static final int LOCAL_PODS = ColdStartWorkload.NAMESPACES * ColdStartWorkload.PODS_PER_NAMESPACE / 2;
+
+    private final Map<String, List<Double>> figures = new LinkedHashMap<>();
+    private final Path root;
+    private final Path logs;
+
+    private ColdStartBench(Path root, Path logs) {
+        this.root = root;
+        this.logs = logs;
+    }
+
+    public static void main(String[] args) throws Exception {
+        BenchLogs.quiet();
+        int runs = 5;
+        boolean train = false;
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            switch (args[i]) {
+                case "--runs" -> runs = Integer.parseInt(args[i + 1]);
+                case "--train-class-cache" -> train = Boolean.parseBoolean(args[i + 1]);
+                default -> throw new IllegalArgumentException("unknown option " + args[i]);
+            }
+        }
+        Path root = Path.of(System.getProperty("kovn.root", ".")).toAbsolutePath();
+        List<String> command = NodeProcess.deployedCommand(root);
+        Path logs = Files.createTempDirectory("kovn-cold-start-");
+        System.out.println("node process: " + String.join(" ", command));
+        System.out.printf("load average %s; %d cores; node logs in %s%n", BenchStats.loadAverage(),
+                Runtime.getRuntime().availableProcessors(), logs);
+        ColdStartBench bench = new ColdStartBench(root, logs);
+        try (ApiServer api = ApiServer.start(); KubernetesClient client = api.newClient()) {
+            if (train) {
+                // an experiment: a class cache recorded by one cold start of this workload, used by the runs
+                Path aot = logs.resolve("node.aot");
+                bench.run(0, api, client, NodeProcess.withClassCache(command, "-XX:AOTCacheOutput=" + aot));
+                bench.figures.clear();
+                command = NodeProcess.withClassCache(command, "-XX:AOTCache=" + aot);
+                System.out.println("class cache recorded by a cold start: " + aot + " (" + Files.size(aot) / 1_000_000 + " MB)");
+            }
+            for (int run = 1; run <= runs; run++) {
+                bench.run(run, api, client, command);
+            }
+        }
+        bench.print(runs);
+        System.exit(0);
+    }
+
+    private void run(int run, ApiServer api, KubernetesClient client, List<String> command) throws Exception {
+        api.reset();
+        ColdStartWorkload.createNodes(client);
+        ColdStartWorkload.createNamespaces(client);
+        ColdStartWorkload.createPods(client, ColdStartWorkload.pods(true));
+        ColdStartWorkload.createAnps(client, 0, ColdStartWorkload.ANPS);
+        Path kubeconfig = api.adminKubeconfig();
+        try (OvnDatabases db = OvnDatabases.start(OvnDatabases.Config.nbSb());
+             NorthboundWatch nb = NorthboundWatch.connect(db.nb().unixEndpoint());
+             NodeProcess node = NodeProcess.start(command, ColdStartWorkload.ZONE, kubeconfig, db.nb().unixEndpoint(),
+                     db.sb().unixEndpoint(), logs.resolve("run" + run + "-addressed.log"));
+             CpuSampler cpu = CpuSampler.start(node)) {
+            long stable = nb.awaitStable(ports(LOCAL_PODS).and(c -> c.table("ACL").size() > 0), QUIET_MS, 120_000);
+            long t0 = node.startNanos();
+            add("cold start, pre-addressed: process start → NB stable (ms)", ms(stable - t0));
+            add("cold start: process start → first NB write (ms)", ms(nb.first() - t0));
+            add("cold start: process start → zone controller started (log, ms)", node.markMs("zone started"));
+            add("cold start: process start → policy controller started (log, ms)", node.markMs("policies started"));
+            add("controller CPU until converged (ms)", ms(cpu.at(stable)));
+            long updates = nb.updates();
+            Thread.sleep(2000);
+            if (nb.updates() != updates) {
+                System.out.printf("run %d: %d NB updates after 'stable': the figure above is early%n", run, nb.updates() - updates);
+            }
+            add("RSS after converging (MiB)", node.rssBytes() / 1048576.0);
+            add("RSS after converging: anonymous (MiB)", node.status("RssAnon") / 1048576.0);
+            add("RSS after converging: file-backed (MiB)", node.status("RssFile") / 1048576.0);
+            heap(node);
+            int rows = nb.cache().tables().stream().mapToInt(t -> nb.cache().table(t).size()).sum();
+            add("converged NB rows", rows);
+            List<Long> raw = new ArrayList<>();
+            RawCopy.Load load = null;
+            for (int i = 0; i < 3; i++) {
+                load = RawCopy.load(nb.cache());
+                raw.add(load.wallNs());
+            }
+            raw.sort(null);
+            add("raw load of the converged NB, one transact (ms, median of 3)", ms(raw.get(1)));
+            add("converged NB request size (MB)", load.requestBytes() / 1e6);
+            add("ratio NB stable / raw load", (double) (stable - t0) / raw.get(1));
+
+            nb.reset();
+            long a0 = System.nanoTime();
+            ColdStartWorkload.createAnps(client, ColdStartWorkload.ANPS, 1);
+            add("add one ANP: create → NB stable (ms)", ms(nb.awaitStable(c -> true, 1, 500, 60_000) - a0));
+            nb.reset();
+            List<Pod> victims = ColdStartWorkload.pods(true).stream().filter(p -> ColdStartWorkload.ZONE.equals(p.getSpec()
+                    .getNodeName())).limit(100).toList();
+            long d0 = System.nanoTime();
+            parallel(victims, p -> client.pods().inNamespace(p.getMetadata().getNamespace()).withName(p.getMetadata().getName())
+                    .withGracePeriod(0).delete());
+            add("delete 100 local pods: first delete → NB stable (ms)",
+                    ms(nb.awaitStable(c -> localPorts(c) == LOCAL_PODS - 100, 1, 500, 60_000) - d0));
+        }
+
+        api.reset();
+        ColdStartWorkload.createNodes(client);
+        ColdStartWorkload.createNamespaces(client);
+        ColdStartWorkload.createPods(client, ColdStartWorkload.pods(false));
+        ColdStartWorkload.createAnps(client, 0, ColdStartWorkload.ANPS);
+        try (OvnDatabases db = OvnDatabases.start(OvnDatabases.Config.nbSb());
+             NorthboundWatch nb = NorthboundWatch.connect(db.nb().unixEndpoint());
+             NodeProcess node = NodeProcess.start(command, ColdStartWorkload.ZONE, kubeconfig, db.nb().unixEndpoint(),
+                     db.sb().unixEndpoint(), logs.resolve("run" + run + "-allocating.log"))) {
+            long stable = nb.awaitStable(ports(LOCAL_PODS).and(c -> c.table("ACL").size() > 0), QUIET_MS, 180_000);
+            add("cold start, the controller allocates local pod IPs: process start → NB stable (ms)",
+                    ms(stable - node.startNanos()));
+
+            List<Pod> more = new ArrayList<>();
+            for (int i = 0; i < ColdStartWorkload.NAMESPACES; i++) {
+                for (int j = 0; j < ColdStartWorkload.PODS_PER_NAMESPACE; j += 2) {
+                    more.add(ColdStartWorkload.pod(i, j, "c", false));
+                }
+            }
+            nb.reset();
+            long c0 = System.nanoTime();
+            long created = parallel(more, p -> ColdStartWorkload.createPod(client, p));
+            long done = nb.awaitStable(ports(LOCAL_PODS + more.size()), QUIET_MS, 180_000);
+            add("pods created while running (500, 16 threads): creates per s", more.size() / ((created - c0) / 1e9));
+            add("pods created while running, allocating: last create → NB stable (ms)", ms(done - created));
+            add("pods created while running, allocating: addressed and written per s", more.size() / ((done - c0) / 1e9));
+        }
+        System.out.printf("run %d done: %s%n", run, last());
+    }
+
+    /** The node process's heap as its JVM reports it (jcmd GC.heap_info), printed. */
+    private static void heap(NodeProcess node) {
+        try {
+            Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                    Long.toString(node.pid()), "GC.heap_info").redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes());
+            p.waitFor();
+            System.out.println("node process heap after converging:\n" + out.strip());
+        } catch (Exception e) {
+            System.out.println("no heap info: " + e);
+        }
+    }
+
+    /** Runs {@code task} over {@code items} from 16 threads; returns when the last one finished (System.nanoTime). */
+    private static <T> long parallel(List<T> items, java.util.function.Consumer<T> task) throws Exception {
+        try (ExecutorService pool = Executors.newFixedThreadPool(16)) {
+            List<Future<?>> f = new ArrayList<>();
+            items.forEach(i -> f.add(pool.submit(() -> task.accept(i))));
+            for (Future<?> x : f) {
+                x.get();
+            }
+        }
+        return System.nanoTime();
+    }
+
+    /** At least {@code n} pod ports on the zone's switch. */
+    private static Predicate<MonitorCache> ports(int n) {
+        return c -> localPorts(c) >= n;
+    }
+
+    private static long localPorts(MonitorCache c) {
+        return c.table("Logical_Switch_Port").rows().stream().filter(ColdStartBench::podPort).count();
+    }
+
+    private static boolean podPort(Row r) {
+        return "Pod".equals(r.stringMap("external_ids").get("k8s.ovn.org/owner-type"));
+    }
+
+    private void add(String name, double value) {
+        figures.computeIfAbsent(name, k -> new ArrayList<>()).add(value);
+    }
+
+    private String last() {
+        StringBuilder b = new StringBuilder();
+        figures.forEach((k, v) -> b.append(String.format("%n  %s: %.1f", k, v.getLast())));
+        return b.toString();
+    }
+
+    private static double ms(long nanos) {
+        return nanos / 1e6;
+    }
+
+    private void print(int runs) {
+        System.out.println();
+        System.out.printf("ColdStartBench, %d runs (median, [min – max]); load average now %s%n", runs, BenchStats.loadAverage());
+        System.out.println("| figure | median | range |");
+        System.out.println("|---|---|---|");
+        figures.forEach((name, values) -> {
+            double[] v = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+            System.out.printf("| %s | %s | %s – %s |%n", name, fmt(v[v.length / 2]), fmt(v[0]), fmt(v[v.length - 1]));
+        });
+    }
+
+    private static String fmt(double v) {
+        return Math.abs(v) >= 100 ? String.format("%,.0f", v) : String.format("%.2f", v);
+    }
+
+    /** Samples a process's CPU every 10 ms, to read what it had used at a given moment. */
+    private static final class CpuSampler implements AutoCloseable {
+        private final NodeProcess node;
+        private final List<long[]> samples = new ArrayList<>();
+        private final Thread thread;
+
+        private CpuSampler(NodeProcess node) {
+            this.node = node;
+            this.thread = Thread.ofPlatform().daemon().name("kovn-bench-cpu").start(this::sample);
+        }
+
+        static CpuSampler start(NodeProcess node) {
+            return new CpuSampler(node);
+        }
+
+        private void sample() {
+            try {
+                while (node.alive()) {
+                    long[] s = {System.nanoTime(), node.cpuNanos()};
+                    synchronized (samples) {
+                        samples.add(s);
+                    }
+                    Thread.sleep(10);
+                }
+            } catch (InterruptedException | RuntimeException e) {
+                // closed, or the process ended
+            }
+        }
+
+        /** The CPU used by the first sample at or after {@code nanos}. */
+        long at(long nanos) {
+            synchronized (samples) {
+                return samples.stream().filter(s -> s[0] >= nanos).findFirst().orElse(samples.getLast())[1];
+            }
+        }
+
+        @Override
+        public void close() {
+            thread.interrupt();
+        }
+    }
+}
