@@ -27,13 +27,7 @@ class WriteBarrierTest {
     void aWaiterWakesWhenALaterReconcileWrites() throws Exception {
         WriteBarrier barrier = new WriteBarrier();
         long seen = barrier.started();
-        CompletableFuture<Boolean> waiter = CompletableFuture.supplyAsync(() -> {
-            try {
-                return barrier.awaitWrittenAfter(seen, in(Duration.ofSeconds(10)));
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        CompletableFuture<Boolean> waiter = waiter(barrier, seen);
         long next = barrier.start();
         Thread.sleep(20);
         assertThat(waiter).isNotDone();
@@ -54,15 +48,20 @@ class WriteBarrierTest {
     @Test
     void closingReleasesWaitersWithFalse() throws Exception {
         WriteBarrier barrier = new WriteBarrier();
-        CompletableFuture<Boolean> waiter = CompletableFuture.supplyAsync(() -> {
+        CompletableFuture<Boolean> waiter = waiter(barrier, 0);
+        Thread.sleep(20);
+        barrier.close();
+        assertThat(waiter.get(5, TimeUnit.SECONDS)).isFalse();
+    }
+
+    /** A thread waiting up to 10 s for a write after {@code seen}. */
+    private static CompletableFuture<Boolean> waiter(WriteBarrier barrier, long seen) {
+        return CompletableFuture.supplyAsync(() -> {
             try {
-                return barrier.awaitWrittenAfter(0, in(Duration.ofSeconds(10)));
+                return barrier.awaitWrittenAfter(seen, in(Duration.ofSeconds(10)));
             } catch (InterruptedException e) {
                 throw new IllegalStateException(e);
             }
         });
-        Thread.sleep(20);
-        barrier.close();
-        assertThat(waiter.get(5, TimeUnit.SECONDS)).isFalse();
     }
 }
