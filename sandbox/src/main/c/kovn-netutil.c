@@ -4,6 +4,12 @@
  *   kovn-netutil serve NAME PROTO/PORT...   serve TCP (answer NAME and close) and UDP (echo NAME)
  *   kovn-netutil probe PROTO HOST PORT MS   one connection attempt; prints and exits with
  *                                           0 "allowed", 1 "denied (timeout)", 2 "refused"
+ *   kovn-netutil flood HOST PORT MS         a UDP datagram every millisecond for MS ms, from the
+ *                                           first moment (a pod whose traffic starts at once);
+ *                                           prints "sent N errors E"
+ *   kovn-netutil count PORT MS              counts UDP datagrams to PORT for MS ms or until
+ *                                           SIGTERM; prints "received N first T1 last T2"
+ *                                           (T: wall-clock ms of the first and last, -1 if none)
  *
  * It runs inside a pod's network namespace (ip netns exec), one small process per pod, so a
  * sandbox with hundreds of pods costs no JVMs. C with poll(): no dependencies beyond libc.
@@ -150,10 +156,63 @@ static int probe(const char *proto, const char *host, const char *port, long tim
     return verdict(0, answer);
 }
 
+static long wall_ms(void) {
+    struct timespec t; clock_gettime(CLOCK_REALTIME, &t);
+    return t.tv_sec * 1000L + t.tv_nsec / 1000000L;
+}
+
+static int flood(const char *host, const char *port, long duration_ms) {
+    struct addrinfo hints = {.ai_socktype = SOCK_DGRAM, .ai_flags = AI_NUMERICHOST | AI_NUMERICSERV}, *ai;
+    if (getaddrinfo(host, port, &hints, &ai) != 0) { fprintf(stderr, "kovn-netutil: bad address %s port %s\n", host, port); return 64; }
+    int fd = socket(ai->ai_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) { perror("socket"); return 64; }
+    long sent = 0, errors = 0, start = now_ms();
+    char buf[64];
+    for (long seq = 0; now_ms() - start < duration_ms; seq++) {
+        int len = snprintf(buf, sizeof buf, "%ld %ld\n", seq, wall_ms());
+        /* sendto, not connect+send: an ICMP error must not make later datagrams fail */
+        if (sendto(fd, buf, (size_t)len, 0, ai->ai_addr, ai->ai_addrlen) < 0) errors++; else sent++;
+        struct timespec ms = {0, 1000000L};
+        nanosleep(&ms, NULL);
+    }
+    freeaddrinfo(ai);
+    printf("sent %ld errors %ld\n", sent, errors);
+    return 0;
+}
+
+static volatile sig_atomic_t stop_counting;
+static void on_term(int sig) { (void)sig; stop_counting = 1; }
+
+static int count(int port, long duration_ms) {
+    int fd = listen_on(1, port);
+    if (fd < 0) { fprintf(stderr, "kovn-netutil: cannot listen on udp/%d: %s\n", port, strerror(errno)); return 1; }
+    struct sigaction sa = {.sa_handler = on_term};
+    sigaction(SIGTERM, &sa, NULL);
+    printf("counting udp/%d\n", port);
+    fflush(stdout);
+    long received = 0, first = -1, last = -1, end = now_ms() + duration_ms;
+    while (!stop_counting && now_ms() < end) {
+        struct pollfd p = {.fd = fd, .events = POLLIN};
+        if (poll(&p, 1, 50) <= 0) continue;
+        char buf[2048];
+        while (recv(fd, buf, sizeof buf, 0) >= 0) {
+            last = wall_ms();
+            if (first < 0) first = last;
+            received++;
+        }
+    }
+    printf("received %ld first %ld last %ld\n", received, first, last);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc >= 4 && strcmp(argv[1], "serve") == 0) return serve(argv[2], argc - 3, argv + 3);
     if (argc == 6 && strcmp(argv[1], "probe") == 0) return probe(argv[2], argv[3], argv[4], atol(argv[5]));
+    if (argc == 5 && strcmp(argv[1], "flood") == 0) return flood(argv[2], argv[3], atol(argv[4]));
+    if (argc == 4 && strcmp(argv[1], "count") == 0) return count(atoi(argv[2]), atol(argv[3]));
     fprintf(stderr, "usage: kovn-netutil serve NAME tcp/PORT|udp/PORT...\n"
-                    "       kovn-netutil probe tcp|udp HOST PORT TIMEOUT_MS\n");
+                    "       kovn-netutil probe tcp|udp HOST PORT TIMEOUT_MS\n"
+                    "       kovn-netutil flood HOST PORT DURATION_MS\n"
+                    "       kovn-netutil count PORT DURATION_MS\n");
     return 64;
 }

@@ -3,7 +3,9 @@ package io.kovn.cli;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kovn.policy.evaluator.Endpoint;
+import io.kovn.policy.select.PodAddresses;
 import io.kovn.sandbox.SandboxLayout;
+import java.util.List;
 
 /** {@code NS/POD} references on the command line, and what the sandbox records on a pod. */
 final class PodRef {
@@ -17,8 +19,10 @@ final class PodRef {
         return pod;
     }
 
+    /** The pod's first address as policies know it ({@link PodAddresses#of}: analyze and trace agree on it). */
     static String ip(Pod pod) {
-        String ip = pod.getStatus() == null ? null : pod.getStatus().getPodIP();
+        List<String> ips = PodAddresses.of(pod);
+        String ip = ips.isEmpty() ? null : ips.getFirst();
         if (ip == null) throw new IllegalArgumentException("pod " + name(pod) + " has no IP yet");
         return ip;
     }

@@ -10,12 +10,12 @@ import io.kovn.policy.evaluator.Evaluation;
 import io.kovn.policy.evaluator.Flow;
 import io.kovn.policy.evaluator.PolicyEvaluator;
 import io.kovn.policy.evaluator.ProtocolPort;
+import io.kovn.policy.select.PodAddresses;
 import io.kovn.sandbox.trace.AclRules;
 import io.kovn.sandbox.trace.AnalyzeCrossCheck;
 import io.kovn.sandbox.trace.PolicyTracer;
 import java.net.InetAddress;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -121,20 +121,8 @@ public final class TraceCommand implements Callable<Integer> {
     /** The pod that has this address: a pod of its own before a host-network pod on that node. */
     private static Optional<Pod> podWithAddress(KubernetesClient client, InetAddress wanted) {
         return client.pods().inAnyNamespace().list().getItems().stream()
-                .filter(p -> addresses(p).stream().anyMatch(ip -> address(ip).filter(wanted::equals).isPresent()))
+                .filter(p -> PodAddresses.of(p).stream().anyMatch(ip -> address(ip).filter(wanted::equals).isPresent()))
                 .min(Comparator.comparing(p -> Boolean.TRUE.equals(p.getSpec().getHostNetwork())));
     }
 
-    /** status.podIP and status.podIPs: a server may fill either. */
-    private static List<String> addresses(Pod pod) {
-        List<String> ips = new ArrayList<>();
-        if (pod.getStatus() == null) return ips;
-        if (pod.getStatus().getPodIP() != null) ips.add(pod.getStatus().getPodIP());
-        if (pod.getStatus().getPodIPs() != null) {
-            pod.getStatus().getPodIPs().forEach(ip -> {
-                if (ip.getIp() != null) ips.add(ip.getIp());
-            });
-        }
-        return ips;
-    }
 }

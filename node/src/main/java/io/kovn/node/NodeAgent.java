@@ -56,6 +56,14 @@ public final class NodeAgent implements AutoCloseable {
      * @throws IllegalStateException when OVS cannot be configured or the Node cannot be patched
      */
     public static NodeAgent start(KubernetesClient client, NodeAgentConfig config) {
+        return start(client, config, PodAddressBarrier.NONE);
+    }
+
+    /**
+     * As {@link #start(KubernetesClient, NodeAgentConfig)}, with CNI ADD waiting for {@code policies}
+     * before it wires a pod.
+     */
+    public static NodeAgent start(KubernetesClient client, NodeAgentConfig config, PodAddressBarrier policies) {
         long t0 = System.nanoTime();
         config.ovs().apply(config.vsctl());
         publishNodeAnnotations(client, config);
@@ -63,7 +71,7 @@ public final class NodeAgent implements AutoCloseable {
         try {
             PodPlumber plumber = new PodPlumber(config.nodeNetns(), config.vsctl(),
                     config.ovs().integrationBridge(), config.ovnInstalledTimeout());
-            PodCniHandler handler = new PodCniHandler(config, watch, plumber);
+            PodCniHandler handler = new PodCniHandler(config, watch, plumber, policies);
             CniServer server = CniServer.start(config.cniSocket(), handler);
             LOG.info("node agent for {} up in {} ms (chassis {}, CNI socket {})", config.nodeName(),
                     (System.nanoTime() - t0) / 1_000_000, config.ovs().systemId(), config.cniSocket());

@@ -14,9 +14,12 @@ import io.kovn.k8s.runtime.ControllerMetrics;
 import io.kovn.k8s.runtime.PrometheusControllerMetrics;
 import io.kovn.k8s.runtime.SharedInformers;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.kovn.node.cni.PodRef;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -35,6 +38,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class NodeComponents implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(NodeComponents.class);
+    /**
+     * How long CNI ADD waits for the zone's policies to know a new pod's addresses: a reconcile
+     * takes milliseconds, a zone's first one about a second at scale (docs/network-policy.md).
+     */
+    static final Duration POLICY_WAIT = Duration.ofSeconds(10);
 
     /**
      * What to run.
@@ -54,7 +62,8 @@ public final class NodeComponents implements AutoCloseable {
     private final Deque<AutoCloseable> running = new ArrayDeque<>();
     private NodeAgent agent;
     private ZoneController zone;
-    private PolicyController policies;
+    /** Read by CNI ADD without the lock: a restart must not hold up pod starts. */
+    private volatile PolicyController policies;
     private volatile boolean up;
 
     /** The parts of one node, registering their metrics in {@code registry}. */
@@ -78,7 +87,7 @@ public final class NodeComponents implements AutoCloseable {
     public synchronized void start(KubernetesClient client) {
         try {
             if (settings.agent().isPresent() && agent == null) {
-                agent = NodeAgent.start(client, settings.agent().get());
+                agent = NodeAgent.start(client, settings.agent().get(), this::awaitPolicies);
             }
             // Pods and nodes are listed, watched and cached once for both controllers; closed last.
             SharedInformers informers = new SharedInformers(client);
@@ -144,6 +153,23 @@ public final class NodeComponents implements AutoCloseable {
 
     public synchronized PolicyController policies() {
         return policies;
+    }
+
+    /**
+     * CNI ADD's {@link PodAddressBarrier}: the zone's policy controller has written NB for the pod's
+     * addresses. The agent outlives the controllers (they restart on rotation), so it asks whichever
+     * runs now, and waits out a restart within {@link #POLICY_WAIT}.
+     */
+    private boolean awaitPolicies(PodRef pod, List<String> ips) throws InterruptedException {
+        long deadline = System.nanoTime() + POLICY_WAIT.toNanos();
+        for (long left = POLICY_WAIT.toNanos(); left > 0; left = deadline - System.nanoTime()) {
+            PolicyController current = policies;
+            if (current != null && current.awaitPodAddresses(pod.namespace(), pod.name(), pod.uid(), ips, Duration.ofNanos(left))) {
+                return true;
+            }
+            Thread.sleep(20); // none running, or it closed under us: the next one will be there shortly
+        }
+        return false;
     }
 
     private EventSink events(KubernetesClient client, String component) {

@@ -20,13 +20,16 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The node agent's answer to CNI calls: ADD waits for the pod's pod-networks annotation, then
- * plumbs; DEL unplumbs (idempotently); CHECK compares the wiring with the annotation; STATUS says
+ * The node agent's answer to CNI calls: ADD waits for the pod's pod-networks annotation and for the
+ * zone's policies to know those addresses ({@link PodAddressBarrier}), then plumbs; DEL unplumbs (idempotently); CHECK compares the wiring with the annotation; STATUS says
  * whether the integration bridge is there.
  */
 public final class PodCniHandler implements CniHandler {
+    private static final Logger LOG = LoggerFactory.getLogger(PodCniHandler.class);
     /** kovn code: the pod could not be wired (the message says which step failed). */
     public static final int PLUMBING_FAILED = 101;
     /** kovn code: CHECK found the wiring broken (the details list every problem). */
@@ -35,11 +38,13 @@ public final class PodCniHandler implements CniHandler {
     private final NodeAgentConfig config;
     private final PodNetworksWatch podNetworks;
     private final PodPlumber plumber;
+    private final PodAddressBarrier policies;
 
-    PodCniHandler(NodeAgentConfig config, PodNetworksWatch podNetworks, PodPlumber plumber) {
+    PodCniHandler(NodeAgentConfig config, PodNetworksWatch podNetworks, PodPlumber plumber, PodAddressBarrier policies) {
         this.config = config;
         this.podNetworks = podNetworks;
         this.plumber = plumber;
+        this.policies = policies;
     }
 
     @Override
@@ -54,11 +59,30 @@ public final class PodCniHandler implements CniHandler {
         } catch (IllegalArgumentException e) {
             throw new CniException(PLUMBING_FAILED, "invalid pod-networks annotation", e.getMessage());
         }
+        awaitPolicies(request, network);
         try {
             PlumbedInterface plumbed = plumber.add(spec(request, network));
             return result(plumbed, network, request.mtu() > 0 ? request.mtu() : config.defaultMtu());
         } catch (PlumbingException e) {
             throw new CniException(PLUMBING_FAILED, "pod plumbing failed", e.getMessage());
+        }
+    }
+
+    /**
+     * Before the pod has an interface (and so before its first packet), the zone's policies must have
+     * its addresses; past the barrier's bound the pod is wired anyway, with a warning.
+     */
+    private void awaitPolicies(CniRequest request, PodNetwork network) throws CniException {
+        List<String> ips = network.ipAddresses().stream().map(p -> IpLiterals.format(p.address())).toList();
+        long t0 = System.nanoTime();
+        try {
+            if (!policies.await(request.pod(), ips)) {
+                LOG.warn("CNI ADD {}: the zone's policies do not show {} after {} ms; wiring the pod anyway, a Deny naming it"
+                        + " may miss its first packets", request.pod(), ips, (System.nanoTime() - t0) / 1_000_000);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CniException(CniException.TRY_AGAIN_LATER, "interrupted", "waiting for the zone's policies of " + request.pod());
         }
     }
 

@@ -44,7 +44,7 @@ public final class SandboxKubelet implements AutoCloseable {
 
     /** A pod this kubelet has started. */
     private record RunningPod(String uid, String node, Netns netns, boolean ownNetns,
-                              CniInvoker.Attachment attachment, JsonNode cniResult, Process listener) {}
+                              CniInvoker.Attachment attachment, JsonNode cniResult, List<Process> processes) {}
 
     private final KubernetesClient client;
     private final SandboxLayout layout;
@@ -152,13 +152,39 @@ public final class SandboxKubelet implements AutoCloseable {
             }
             for (JsonNode ip : result.path("ips")) ips.add(ip.path("address").asText().replaceAll("/.*", ""));
         }
-        Process listener = startListener(pod, netns);
-        running.put(key, new RunningPod(uid, node.name(), netns, !hostNetwork, att, result, listener));
+        List<Process> processes = startProcesses(pod, netns);
+        running.put(key, new RunningPod(uid, node.name(), netns, !hostNetwork, att, result, processes));
         writeStatus(pod, node, netns, ips);
         LOG.info("pod {} running on {} with {}", key, node.name(), ips);
     }
 
-    private Process startListener(Pod pod, Netns netns) throws IOException {
+    /**
+     * The pod's processes, started right after CNI ADD as a runtime starts containers: the listener
+     * for the declared ports, and per container with {@code args} {@code kovn-netutil <args>} (the
+     * image's entrypoint), e.g. a sender whose traffic starts at once.
+     */
+    private List<Process> startProcesses(Pod pod, Netns netns) throws IOException {
+        List<Process> processes = new ArrayList<>();
+        Path log = layout.dir().resolve("pods").resolve(pod.getMetadata().getNamespace() + "_" + pod.getMetadata().getName() + ".log");
+        java.nio.file.Files.createDirectories(log.getParent());
+        try {
+            for (var c : pod.getSpec().getContainers()) {
+                if (c.getArgs() == null || c.getArgs().isEmpty()) continue;
+                List<String> argv = new ArrayList<>(List.of(layout.netutil().toString()));
+                argv.addAll(c.getArgs());
+                processes.add(new ProcessBuilder(netns.command(argv)).redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start());
+            }
+            Process listener = startListener(pod, netns, log);
+            if (listener != null) processes.add(listener);
+        } catch (IOException | RuntimeException e) {
+            processes.forEach(Process::destroyForcibly);
+            throw e;
+        }
+        return List.copyOf(processes);
+    }
+
+    private Process startListener(Pod pod, Netns netns, Path log) throws IOException {
         List<String> specs = new ArrayList<>();
         pod.getSpec().getContainers().forEach(c -> {
             if (c.getPorts() == null) return;
@@ -170,9 +196,8 @@ public final class SandboxKubelet implements AutoCloseable {
         if (specs.isEmpty()) return null;
         List<String> argv = new ArrayList<>(List.of(layout.netutil().toString(), "serve", pod.getMetadata().getName()));
         argv.addAll(specs);
-        Path log = layout.dir().resolve("pods").resolve(pod.getMetadata().getNamespace() + "_" + pod.getMetadata().getName() + ".log");
-        java.nio.file.Files.createDirectories(log.getParent());
-        return new ProcessBuilder(netns.command(argv)).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        return new ProcessBuilder(netns.command(argv)).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
     }
 
     private void writeStatus(Pod pod, NodeHandle node, Netns netns, List<String> ips) throws IOException {
@@ -202,7 +227,7 @@ public final class SandboxKubelet implements AutoCloseable {
 
     private void teardown(String key, RunningPod pod) {
         running.remove(key);
-        if (pod.listener() != null) pod.listener().destroyForcibly();
+        pod.processes().forEach(Process::destroyForcibly);
         NodeHandle node = nodes.get(pod.node());
         if (pod.attachment() != null && node != null) safeDel(node, pod.attachment(), pod.cniResult());
         if (pod.ownNetns()) {

@@ -15,7 +15,11 @@ import io.kovn.ovn.nb.LogicalSwitchPort;
 import io.kovn.ovsdb.cache.CacheListener;
 import io.kovn.ovsdb.cache.CacheUpdate;
 import io.kovn.ovsdb.cache.RowChange;
+import io.kovn.policy.model.PolicySnapshot;
+import io.kovn.policy.select.ClusterIndex;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,6 +59,7 @@ public final class PolicyController implements AutoCloseable {
     private final PolicyReconciler reconciler;
     private final Controller<String> controller;
     private final CacheListener nbListener;
+    private final SharedIndexInformer<Pod> pods;
 
     private PolicyController(PolicyControllerConfig config, SharedInformers.Lease lease, PolicyNorthbound nb) {
         this.config = config;
@@ -65,6 +70,7 @@ public final class PolicyController implements AutoCloseable {
         KubernetesClient client = informers.client();
         SharedIndexInformer<Namespace> namespaces = informers.informer(Namespace.class);
         SharedIndexInformer<Pod> pods = informers.informer(Pod.class);
+        this.pods = pods;
         SharedIndexInformer<Node> nodes = informers.informer(Node.class);
         SharedIndexInformer<NetworkPolicy> nps = informers.informer(NetworkPolicy.class);
         SharedIndexInformer<AdminNetworkPolicy> anps = informers.informer(AdminNetworkPolicy.class);
@@ -198,6 +204,40 @@ public final class PolicyController implements AutoCloseable {
         return controller.isIdle() && !reconciler.busy();
     }
 
+    /**
+     * Waits until this zone's NB holds the policy rows for a pod at {@code ips}: its addresses in the
+     * address sets of the rules that select it, and its switch port in the port groups of the
+     * policies whose subject it is. First this controller's own views must show the pod (of this
+     * {@code uid}, unless empty) at those addresses and its switch port (they follow their own watches,
+     * not the caller's); then a reconcile that starts after that, which this call queues, must have
+     * written. For CNI ADD: a pod whose traffic starts at once is policed from its first packet
+     * (issue 38).
+     *
+     * @return true once written; false when {@code timeout} passed first or the controller closed
+     */
+    public boolean awaitPodAddresses(String namespace, String name, String uid, Collection<String> ips, Duration timeout)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        WriteBarrier barrier = reconciler.barrier();
+        // The informer and the monitor cache notify nothing a caller could block on: poll, briefly.
+        while (!sees(namespace, name, uid, ips)) {
+            if (barrier.closed() || System.nanoTime() - deadline >= 0) {
+                return false;
+            }
+            Thread.sleep(1);
+        }
+        long seen = barrier.started();
+        controller.enqueue(KEY); // coalesces with the pod's own event; a reconcile after `seen` follows
+        return barrier.awaitWrittenAfter(seen, deadline);
+    }
+
+    private boolean sees(String namespace, String name, String uid, Collection<String> ips) {
+        Pod pod = pods.getIndexer().getByKey(namespace + "/" + name);
+        return pod != null && (uid.isEmpty() || uid.equals(pod.getMetadata().getUid()))
+                && ClusterIndex.podInfo(pod).ips().containsAll(ips)
+                && nb.switchPorts().containsKey(PolicySnapshot.portName(namespace, name));
+    }
+
     /** Queues a reconcile that diffs every policy row (e.g. after an operator's change outside Kubernetes). */
     public void resync() {
         reconciler.requestFullDiff();
@@ -206,6 +246,7 @@ public final class PolicyController implements AutoCloseable {
 
     @Override
     public void close() {
+        reconciler.barrier().close();
         nb.cache().removeListener(nbListener);
         controller.close();
         lease.close();

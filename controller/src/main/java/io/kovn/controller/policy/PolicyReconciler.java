@@ -72,6 +72,7 @@ public final class PolicyReconciler implements Reconciler<String> {
     private final PolicyControllerMetrics metrics;
     private final Owner owner;
     private final PolicyWriter writer;
+    private final WriteBarrier barrier = new WriteBarrier();
     private final AtomicLong reconciles = new AtomicLong();
     private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
     private static final int KEPT = 10_000;
@@ -152,12 +153,18 @@ public final class PolicyReconciler implements Reconciler<String> {
         durations.addLast(nanos);
     }
 
+    /** The reconciles in sequence, for waiting on a write that followed what a caller saw. */
+    WriteBarrier barrier() {
+        return barrier;
+    }
+
     /** Durations (ns) of the most recent reconciles, oldest first (at most {@value #KEPT}). */
     public synchronized long[] recentDurations() {
         return durations.stream().mapToLong(Long::longValue).toArray();
     }
 
     private ReconcileResult reconcileOnce() {
+        long reconcile = barrier.start();
         long t0 = System.nanoTime();
         Map<String, Uuid> ports = nb.switchPorts();
         PolicySnapshot snapshot = snapshot(localPorts(ports));
@@ -198,6 +205,7 @@ public final class PolicyReconciler implements Reconciler<String> {
                 return ReconcileResult.requeue(Duration.ofMillis(50));
             }
             case PolicyWrite.Written w -> {
+                barrier.written(reconcile);
                 lastCounts = w.counts();
                 priorities = state.priorities();
             }

@@ -317,6 +317,29 @@ class TieredEnforcementTest {
         assertThat(c.policies.reconciler().reconciles()).isEqualTo(start + 2);
     }
 
+    @Test
+    @Order(8)
+    void aNewPodsAllocatedAddressIsWrittenBeforeTheKubeletReportsIt() throws Exception {
+        c.client.pods().inNamespace("lab").resource(new io.fabric8.kubernetes.api.model.PodBuilder().withNewMetadata()
+                .withName("newcomer").withNamespace("lab").endMetadata().withNewSpec().withNodeName(ZONE)
+                .addNewContainer().withName("c").withImage("busybox").endContainer().endSpec().build()).create();
+        try {
+            await().atMost(PolicyCluster.CONVERGE).until(() -> io.kovn.controller.testing.Clusters.podNetworks(c.client, "lab", "newcomer") != null);
+            String ip = c.podIp("lab", "newcomer");
+            String uid = c.client.pods().inNamespace("lab").withName("newcomer").get().getMetadata().getUid();
+            // what CNI ADD waits for, before the pod has an interface and so before any status
+            assertThat(c.policies.awaitPodAddresses("lab", "newcomer", uid, List.of(ip), PolicyCluster.CONVERGE)).isTrue();
+            String banp = "external_ids{>=}{\"k8s.ovn.org/owner-type\"=BaselineAdminNetworkPolicy,\"k8s.ovn.org/name\"=default}";
+            assertThat(c.find("addresses", "Address_Set", banp).getFirst().split("\\s+")).contains(ip);
+            assertThat(names(c.column("Port_Group", c.find("name", "Port_Group", banp).getFirst(), "ports"))).contains("lab_newcomer");
+            assertThat(c.client.pods().inNamespace("lab").withName("newcomer").get().getStatus().getPodIP()).isNull();
+            assertThat(c.policies.awaitPodAddresses("lab", "newcomer", "another-uid", List.of(ip), java.time.Duration.ofMillis(100)))
+                    .as("a pod of that name with another uid").isFalse();
+        } finally {
+            c.client.pods().inNamespace("lab").withName("newcomer").withGracePeriod(0).delete();
+        }
+    }
+
     <T extends io.fabric8.kubernetes.api.model.HasMetadata> Condition condition(Class<T> type, String name) {
         T object = c.client.resources(type).withName(name).get();
         var status = object instanceof AdminNetworkPolicy a ? a.getStatus() : ((BaselineAdminNetworkPolicy) object).getStatus();

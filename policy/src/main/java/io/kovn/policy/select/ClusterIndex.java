@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeAddress;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodIP;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -316,21 +315,11 @@ public final class ClusterIndex {
         return (before != null && Selectors.matches(selector, before)) || (after != null && Selectors.matches(selector, after));
     }
 
-    /** The facts policies read from a pod. */
+    /** The facts policies read from a pod (its addresses: {@link PodAddresses#of}). */
     public static PodInfo podInfo(Pod pod) {
         var meta = pod.getMetadata();
         var spec = pod.getSpec();
-        var status = pod.getStatus();
-        List<String> ips = new ArrayList<>();
-        if (status != null && status.getPodIPs() != null && !status.getPodIPs().isEmpty()) {
-            for (PodIP ip : status.getPodIPs()) {
-                if (ip.getIp() != null) {
-                    ips.add(ip.getIp());
-                }
-            }
-        } else if (status != null && status.getPodIP() != null) {
-            ips.add(status.getPodIP());
-        }
+        List<String> ips = PodAddresses.of(pod);
         List<ContainerPort> named = new ArrayList<>();
         boolean hostNetwork = false;
         String nodeName = null;

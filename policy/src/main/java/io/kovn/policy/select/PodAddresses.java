@@ -1,0 +1,64 @@
+package io.kovn.policy.select;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodIP;
+import io.fabric8.kubernetes.api.model.PodStatus;
+import io.kovn.ovn.annotations.IpLiterals;
+import io.kovn.ovn.annotations.IpPrefix;
+import io.kovn.ovn.annotations.OvnAnnotations;
+import io.kovn.ovn.annotations.PodNetwork;
+import io.kovn.ovn.annotations.PodNetworks;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A pod's addresses as policies read them (the controller's address sets, {@code kovn analyze},
+ * {@code kovn trace}): the allocation first, the kubelet's report only without one.
+ *
+ * <p>The zone controller writes {@code k8s.ovn.org/pod-networks} before the CNI plugin can wire the
+ * pod, the kubelet writes {@code status.podIPs} only after it has: a pod can send in between, so a
+ * Deny that names it by address must follow the allocation (issue 38). Host-network pods, pods of
+ * other network plugins and manifests without the annotation keep their status addresses; a
+ * malformed annotation counts as none (the zone controller reports it, and CNI ADD refuses it).
+ */
+public final class PodAddresses {
+    private PodAddresses() {}
+
+    /** The default network's allocated addresses without prefix length, else the status addresses. */
+    public static List<String> of(Pod pod) {
+        List<String> allocated = allocated(pod.getMetadata().getAnnotations());
+        return allocated.isEmpty() ? reported(pod.getStatus()) : allocated;
+    }
+
+    /** The default network's {@code ip_addresses} of the annotation, none when absent or malformed. */
+    static List<String> allocated(Map<String, String> annotations) {
+        String value = annotations == null ? null : annotations.get(OvnAnnotations.POD_NETWORKS);
+        if (value == null) {
+            return List.of();
+        }
+        PodNetwork network;
+        try {
+            network = PodNetworks.parse(value).defaultNetwork().orElse(null);
+        } catch (IllegalArgumentException e) {
+            return List.of();
+        }
+        return network == null ? List.of()
+                : network.ipAddresses().stream().map(IpPrefix::address).map(IpLiterals::format).toList();
+    }
+
+    /** {@code status.podIPs}, or {@code status.podIP} when a server filled only that. */
+    static List<String> reported(PodStatus status) {
+        List<String> ips = new ArrayList<>();
+        if (status != null && status.getPodIPs() != null && !status.getPodIPs().isEmpty()) {
+            for (PodIP ip : status.getPodIPs()) {
+                if (ip.getIp() != null) {
+                    ips.add(ip.getIp());
+                }
+            }
+        } else if (status != null && status.getPodIP() != null) {
+            ips.add(status.getPodIP());
+        }
+        return ips;
+    }
+}
