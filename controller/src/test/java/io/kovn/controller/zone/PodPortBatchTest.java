@@ -118,6 +118,8 @@ class PodPortBatchTest {
         ZoneController zone = cluster.restart(() -> { });
         await().atMost(OneZone.CONVERGE).until(() -> zone.topology().reconciles() > 0
                 && zone.podPorts().times().count() >= 1 && zone.idle());
+        System.out.printf("restart, %d pods converged: port reconciles (ms): %s%n", PODS + 1, zone.podPorts().times()
+                .recent().stream().map(t -> t.nanos() / 1_000_000).toList());
         assertThat(zone.databases().nbCounters().transactions()).isZero();
         assertThat(zone.databases().sbCounters().transactions()).isZero();
         assertThat(podPorts()).isEqualTo(PODS + 1);
