@@ -30,7 +30,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 /**
  * The bulk path of the pod ports on a real NB/SB and API server: a cold start with {@value #PODS}
  * addressed pods writes their ports in a handful of transactions, one pod added afterwards is still
- * one transaction, and a restart with nothing changed writes nothing.
+ * one transaction, and a restart with nothing changed writes nothing; a burst of pods without
+ * addresses gets distinct ones from the parallel address workers, and their ports.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -123,5 +124,29 @@ class PodPortBatchTest {
         assertThat(zone.databases().nbCounters().transactions()).isZero();
         assertThat(zone.databases().sbCounters().transactions()).isZero();
         assertThat(podPorts()).isEqualTo(PODS + 1);
+    }
+
+    @Test
+    @Order(4)
+    void aBurstOfNewPodsGetsDistinctAddressesAndTheirPorts() throws Exception {
+        int burst = 100;
+        long started = System.nanoTime();
+        try (var pool = Executors.newFixedThreadPool(8)) {
+            var created = IntStream.range(0, burst).mapToObj(i -> pool.submit(() ->
+                    Clusters.pod(client, "default", "n-" + i, "node-a", false))).toList();
+            for (var f : created) {
+                f.get();
+            }
+        }
+        await().atMost(OneZone.CONVERGE).pollInterval(java.time.Duration.ofMillis(50)).until(() ->
+                nb(db, "Logical_Switch_Port", "name").stream().filter(l -> l.startsWith("name=default_n-")).count() == burst);
+        long elapsed = System.nanoTime() - started;
+        List<String> addresses = client.pods().inNamespace("default").list().getItems().stream()
+                .map(p -> PodNetworks.parse(p.getMetadata().getAnnotations().get(OvnAnnotations.POD_NETWORKS))
+                        .defaultNetwork().orElseThrow().ipAddresses().getFirst().toString())
+                .toList();
+        System.out.printf("burst of %d new pods: addressed and ported %d ms after the first create%n",
+                burst, elapsed / 1_000_000);
+        assertThat(addresses).hasSize(PODS + 1 + burst).doesNotHaveDuplicates();
     }
 }
