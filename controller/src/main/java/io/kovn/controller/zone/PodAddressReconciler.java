@@ -33,6 +33,12 @@ import org.slf4j.LoggerFactory;
  * the node subnets and writes {@code k8s.ovn.org/pod-networks} with a merge patch; frees the
  * addresses of deleted and finished pods. The allocator is rebuilt from the pods' annotations
  * before the first reconcile ({@link #rebuild}), so addresses never move across restarts.
+ *
+ * <p>Reconciles of different pods run in parallel (the API request that writes an annotation is
+ * most of a reconcile): each takes and frees addresses of its own pod only, in the thread-safe
+ * allocator, and sends its request after deciding, holding no lock. Replacing the allocator (the
+ * node's subnets changed) waits for the decisions under way, and keeps the addresses the old one
+ * gave to pods whose annotation is not in the informer cache yet (the write is in flight).
  */
 public final class PodAddressReconciler implements Reconciler<ObjectKey> {
     private static final Logger LOG = LoggerFactory.getLogger(PodAddressReconciler.class);
@@ -44,6 +50,8 @@ public final class PodAddressReconciler implements Reconciler<ObjectKey> {
     private final EventSink events;
     private final Consumer<String> changed;
     private volatile PodIpAllocator ipam;
+    /** Read: a reconcile deciding in the current allocator; write: replacing it. Never held across I/O. */
+    private final java.util.concurrent.locks.ReentrantReadWriteLock swap = new java.util.concurrent.locks.ReentrantReadWriteLock();
 
     /** Name of the pod informer index by {@code spec.nodeName} (see {@link #nodeIndexer()}). */
     public static final String NODE_INDEX = "kovn-node";
@@ -81,34 +89,95 @@ public final class PodAddressReconciler implements Reconciler<ObjectKey> {
             ipam = null;
             return false;
         }
-        PodIpAllocator fresh = new PodIpAllocator(local.get().subnets());
-        List<Pod> served = onNode().stream().filter(p -> PodView.served(p, nodeName))
-                .sorted(Comparator.comparing((Pod p) -> String.valueOf(p.getMetadata().getCreationTimestamp()))
-                        .thenComparing(PodView::key))
-                .toList();
-        for (Pod p : served) {
-            PodView.network(p).ifPresent(n -> fresh.reserve(PodView.key(p), n.ipAddresses()));
+        swap.writeLock().lock();
+        try {
+            PodIpAllocator fresh = new PodIpAllocator(local.get().subnets());
+            List<Pod> served = onNode().stream().filter(p -> PodView.served(p, nodeName))
+                    .sorted(Comparator.comparing((Pod p) -> String.valueOf(p.getMetadata().getCreationTimestamp()))
+                            .thenComparing(PodView::key))
+                    .toList();
+            for (Pod p : served) {
+                PodView.network(p).ifPresent(n -> fresh.reserve(PodView.key(p), n.ipAddresses()));
+            }
+            PodIpAllocator old = ipam;
+            if (old != null) {
+                // annotations being written: the cache does not show them yet, the old allocator does
+                for (Pod p : served) {
+                    String key = PodView.key(p);
+                    List<IpPrefix> held = old.addressesOf(key);
+                    if (PodView.network(p).isEmpty() && !held.isEmpty()
+                            && held.stream().allMatch(a -> fresh.subnets().stream().anyMatch(s -> s.contains(a.address())))) {
+                        fresh.reserve(key, held);
+                    }
+                }
+            }
+            ipam = fresh;
+            return true;
+        } finally {
+            swap.writeLock().unlock();
         }
-        ipam = fresh;
-        return true;
+    }
+
+    /** What a reconcile decided, to be done once the allocator is let go. */
+    private sealed interface Step {
+        record Done() implements Step {}
+
+        /** Write the pod's annotation, after a warning when it stated addresses the pod cannot have. */
+        record Write(PodNetwork network, String conflict) implements Step {}
+
+        record Exhausted(IpPrefix subnet) implements Step {}
     }
 
     @Override
     public ReconcileResult reconcile(ObjectKey key) {
-        PodIpAllocator current = allocator();
-        if (current == null) {
-            return ReconcileResult.done(); // the node's subnets are not known yet; a node update re-queues pods
-        }
         String podKey = key.namespace() + "/" + key.name();
         Pod pod = pods.getByKey(key.toString());
+        Step step;
+        while (true) {
+            PodIpAllocator current = allocator();
+            if (current == null) {
+                return ReconcileResult.done(); // the node's subnets are not known yet; a node update re-queues pods
+            }
+            swap.readLock().lock();
+            try {
+                if (current == ipam) { // not replaced since: it cannot be until this decision is made
+                    step = decide(current, podKey, pod);
+                    break;
+                }
+            } finally {
+                swap.readLock().unlock();
+            }
+        }
+        return switch (step) {
+            case Step.Done d -> ReconcileResult.done();
+            case Step.Write(PodNetwork network, String conflict) -> {
+                if (conflict != null) {
+                    events.warning(pod, "PodAddressConflict", "zone " + nodeName + " replaces the pod-networks of "
+                            + podKey + ": " + conflict);
+                }
+                // The zone programs the port once the annotation is visible (the pod update re-queues it).
+                writeAnnotation(pod, network);
+                yield ReconcileResult.done();
+            }
+            case Step.Exhausted(IpPrefix subnet) -> {
+                events.warning(pod, "PodAddressExhausted", "zone " + nodeName + " has no free address in "
+                        + subnet + " for pod " + podKey);
+                yield ReconcileResult.failed(new IllegalStateException("no free address in " + subnet));
+            }
+        };
+    }
+
+    /** Takes or frees the pod's addresses in {@code current}; no I/O. */
+    private Step decide(PodIpAllocator current, String podKey, Pod pod) {
         if (pod == null || !PodView.served(pod, nodeName)) {
             if (!current.addressesOf(podKey).isEmpty()) {
                 current.release(podKey);
                 changed.accept(podKey);
             }
-            return ReconcileResult.done();
+            return new Step.Done();
         }
         Optional<PodNetwork> annotated = PodView.network(pod);
+        String conflict = null;
         if (annotated.isPresent()) {
             boolean known = !current.addressesOf(podKey).isEmpty();
             PodIpAllocator.Reservation r = current.reserve(podKey, annotated.get().ipAddresses());
@@ -116,24 +185,15 @@ public final class PodAddressReconciler implements Reconciler<ObjectKey> {
                 if (!known) {
                     changed.accept(podKey); // newly adopted: its port may now be programmed
                 }
-                return ReconcileResult.done();
+                return new Step.Done();
             }
             if (!(r instanceof PodIpAllocator.Reservation.Reserved)) {
-                events.warning(pod, "PodAddressConflict", "zone " + nodeName + " replaces the pod-networks of "
-                        + podKey + ": " + r);
+                conflict = r.toString();
             }
         }
         return switch (current.allocate(podKey)) {
-            case PodIpAllocator.Allocation.Allocated a -> {
-                // The zone programs the port once the annotation is visible (the pod update re-queues it).
-                writeAnnotation(pod, network(a.addresses(), current));
-                yield ReconcileResult.done();
-            }
-            case PodIpAllocator.Allocation.Exhausted e -> {
-                events.warning(pod, "PodAddressExhausted", "zone " + nodeName + " has no free address in "
-                        + e.subnet() + " for pod " + podKey);
-                yield ReconcileResult.failed(new IllegalStateException("no free address in " + e.subnet()));
-            }
+            case PodIpAllocator.Allocation.Allocated a -> new Step.Write(network(a.addresses(), current), conflict);
+            case PodIpAllocator.Allocation.Exhausted e -> new Step.Exhausted(e.subnet());
         };
     }
 

@@ -1,16 +1,19 @@
 package io.kovn.controller.zone;
 
+import io.kovn.k8s.runtime.BatchReconciler;
 import io.kovn.k8s.runtime.ObjectKey;
 import io.kovn.k8s.runtime.ReconcileResult;
-import io.kovn.k8s.runtime.Reconciler;
 import io.kovn.ovn.nb.LogicalSwitchPort;
-import io.kovn.ovn.topology.PodPort;
-import io.kovn.ovsdb.diff.DesiredState;
+import io.kovn.ovsdb.data.Uuid;
 import io.kovn.ovsdb.diff.Plan;
 import io.kovn.ovsdb.diff.ReconcileResult.Applied;
 import io.kovn.ovsdb.diff.ReconcileResult.Noop;
 import io.kovn.ovsdb.diff.ReconcileResult.Stale;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -23,8 +26,12 @@ import org.slf4j.LoggerFactory;
  * scanning), applied as one transaction (the port's insert, update or delete and the switch's
  * {@code ports} mutate). Level-driven: a pod that is gone, finished or without its addresses has
  * no port; a converged pod sends nothing, so restarts and repeated events write nothing.
+ *
+ * <p>Many pods queued at once (start-up, a burst) are reconciled together ({@link #reconcileAll}):
+ * each pod's plan is made as above, and the plans are applied as one transaction
+ * ({@link Plan#concat}: the pods' ports and one mutate of the node switch's {@code ports}).
  */
-public final class PodPortReconciler implements Reconciler<ObjectKey> {
+public final class PodPortReconciler implements BatchReconciler<ObjectKey> {
     private static final Logger LOG = LoggerFactory.getLogger(PodPortReconciler.class);
     /** After a write the monitor cache was behind: the update that catches it up is on its way. */
     private static final Duration CACHE_BEHIND = Duration.ofMillis(50);
@@ -55,27 +62,84 @@ public final class PodPortReconciler implements Reconciler<ObjectKey> {
                 // Without the node's subnets no pod's addresses are known: leave the ports as they are.
                 return ReconcileResult.done();
             }
-            Optional<PodPort> port = addresses.port(pod);
-            Optional<DesiredState> desired = PodPortModel.desired(pod, port,
-                    PodPortModel.nodeSwitch(zone, dbs.nbState()));
-            if (desired.isEmpty()) {
+            Optional<Plan> plan = planOf(pod, PodPortModel.nodeSwitch(zone, dbs.nbState()));
+            if (plan.isEmpty()) {
                 LOG.debug("zone {}: pod {} waits for the node switch", zone, pod);
                 return ReconcileResult.requeue(NO_SWITCH_YET);
             }
-            Plan plan = dbs.northbound().plan(PodPortModel.owner(pod), desired.get());
-            watch.computed(plan.operations().size());
-            return switch (dbs.northbound().apply(plan)) {
-                case Noop n -> ReconcileResult.done();
-                case Applied a -> {
-                    LOG.debug("zone {}: pod {} port {}", zone, pod, a.counts());
-                    yield ReconcileResult.done();
-                }
-                // Our cache was behind the server: reconcile again once it has caught up.
-                case Stale s -> ReconcileResult.requeue(CACHE_BEHIND);
-            };
+            watch.computed(plan.get().operations().size());
+            return resultOf(dbs.northbound().apply(plan.get()), pod);
         } finally {
             watch.stop();
         }
+    }
+
+    /**
+     * The pods' plans in one transaction. A pod that is converged is done without a write; a pod
+     * whose plan cannot be made fails alone; the pods written share the transaction's outcome (a
+     * stale cache requeues them all; a refused transaction fails them all, and each is then
+     * retried by itself).
+     */
+    @Override
+    public Map<ObjectKey, ReconcileResult> reconcileAll(List<ObjectKey> pods) {
+        ReconcileTimes.Stopwatch watch = times.start();
+        try {
+            Map<ObjectKey, ReconcileResult> results = HashMap.newHashMap(pods.size());
+            if (!addresses.ready()) {
+                pods.forEach(pod -> results.put(pod, ReconcileResult.done()));
+                return results;
+            }
+            Optional<Uuid> nodeSwitch = PodPortModel.nodeSwitch(zone, dbs.nbState());
+            List<ObjectKey> written = new ArrayList<>();
+            List<Plan> plans = new ArrayList<>();
+            for (ObjectKey pod : pods) {
+                try {
+                    Optional<Plan> plan = planOf(pod, nodeSwitch);
+                    if (plan.isEmpty()) {
+                        results.put(pod, ReconcileResult.requeue(NO_SWITCH_YET));
+                    } else if (plan.get().isEmpty()) {
+                        results.put(pod, ReconcileResult.done());
+                    } else {
+                        written.add(pod);
+                        plans.add(plan.get());
+                    }
+                } catch (RuntimeException e) {
+                    results.put(pod, ReconcileResult.failed(e));
+                }
+            }
+            ReconcileResult outcome;
+            try {
+                Plan all = Plan.concat(plans);
+                watch.computed(all.operations().size());
+                outcome = resultOf(dbs.northbound().apply(all), written.size() + " pods");
+            } catch (RuntimeException e) {
+                outcome = ReconcileResult.failed(e);
+            }
+            for (ObjectKey pod : written) {
+                results.put(pod, outcome);
+            }
+            return results;
+        } finally {
+            watch.stop();
+        }
+    }
+
+    /** A pod's plan; empty while its port waits for the node switch. */
+    private Optional<Plan> planOf(ObjectKey pod, Optional<Uuid> nodeSwitch) {
+        return PodPortModel.desired(pod, addresses.port(pod), nodeSwitch)
+                .map(desired -> dbs.northbound().plan(PodPortModel.owner(pod), desired));
+    }
+
+    private ReconcileResult resultOf(io.kovn.ovsdb.diff.ReconcileResult applied, Object what) {
+        return switch (applied) {
+            case Noop n -> ReconcileResult.done();
+            case Applied a -> {
+                LOG.debug("zone {}: {} port {}", zone, what, a.counts());
+                yield ReconcileResult.done();
+            }
+            // Our cache was behind the server: reconcile again once it has caught up.
+            case Stale s -> ReconcileResult.requeue(CACHE_BEHIND);
+        };
     }
 
     /**

@@ -69,9 +69,15 @@ public final class ZoneController implements AutoCloseable {
                 .watch(nodeInformer, n -> List.of(ZONE_KEY))
                 .metrics(config.controllerMetrics())
                 .build();
-        this.podController = perPod("zone-pods-" + node, podAddresses, config);
+        this.podController = perPod("zone-pods-" + node, podAddresses, config)
+                .workers(config.addressWorkers())
+                .build();
         this.podPorts = new PodPortReconciler(node, podAddresses, dbs);
-        this.portController = perPod("zone-pod-ports-" + node, podPorts, config);
+        // one pod alone is written by itself; pods queued together (start-up, a burst) in one transaction
+        this.portController = perPod("zone-pod-ports-" + node, podPorts, config)
+                .workers(config.podWorkers())
+                .batch(config.portBatch())
+                .build();
         portRef.add(portController);
         this.nbListener = update -> {
             NorthboundChanges changes = NorthboundChanges.of(update, node, uuid -> dbs.nbCache()
@@ -88,14 +94,12 @@ public final class ZoneController implements AutoCloseable {
     }
 
     /** A controller keyed by the node's pods: each pod's events, and every pod when the node changes. */
-    private Controller<ObjectKey> perPod(String name, Reconciler<ObjectKey> reconciler, ZoneControllerConfig config) {
+    private Controller.Builder<ObjectKey> perPod(String name, Reconciler<ObjectKey> reconciler, ZoneControllerConfig config) {
         return Controller.builder(name, reconciler)
                 .watch(podInformer, (Pod p) -> onNode(p) ? List.of(ObjectKey.of(p)) : List.of(), PodView::zoneFields)
                 .watch(nodeInformer, (Node n) -> n.getMetadata().getName().equals(node)
                         ? podAddresses.podsOnNode() : List.of())
-                .workers(config.podWorkers())
-                .metrics(config.controllerMetrics())
-                .build();
+                .metrics(config.controllerMetrics());
     }
 
     /**

@@ -16,12 +16,15 @@ import java.util.Objects;
  * @param metrics trust-zone metrics (share one instance per registry)
  * @param ovsdbTimeout OVSDB request and initial sync timeout
  * @param syncTimeout informer sync timeout
- * @param podWorkers parallel pod reconciles
+ * @param podWorkers parallel reconciles of pods' switch ports (each may be a batch of up to {@code portBatch} pods)
+ * @param addressWorkers parallel reconciles of pods' addresses: each writes one pod's annotation with one
+ *     API request (Kubernetes has no bulk patch), so the requests of a burst overlap
+ * @param portBatch the most pods whose switch ports one reconcile writes in one NB transaction
  * @param controllerMetrics queue and reconcile metrics of the zone's controllers (share one instance per registry)
  */
 public record ZoneControllerConfig(String nodeName, String nbEndpoint, String sbEndpoint, EventSink events,
                                    TrustZoneMetrics metrics, Duration ovsdbTimeout, Duration syncTimeout, int podWorkers,
-                                   ControllerMetrics controllerMetrics) {
+                                   int addressWorkers, int portBatch, ControllerMetrics controllerMetrics) {
     public ZoneControllerConfig {
         Objects.requireNonNull(nodeName, "nodeName");
         Objects.requireNonNull(nbEndpoint, "nbEndpoint");
@@ -29,13 +32,19 @@ public record ZoneControllerConfig(String nodeName, String nbEndpoint, String sb
         Objects.requireNonNull(events, "events");
         Objects.requireNonNull(metrics, "metrics");
         Objects.requireNonNull(controllerMetrics, "controllerMetrics");
+        if (podWorkers < 1 || addressWorkers < 1 || portBatch < 1) {
+            throw new IllegalArgumentException("workers and batch must be >= 1");
+        }
     }
 
-    /** Defaults: 10 s timeouts, 2 pod workers, no controller metrics. */
+    /**
+     * Defaults: 10 s timeouts, 2 port workers writing up to 256 pods' ports per transaction, 8 address
+     * workers, no controller metrics.
+     */
     public static ZoneControllerConfig of(String nodeName, String nbEndpoint, String sbEndpoint, EventSink events,
                                           TrustZoneMetrics metrics) {
         return new ZoneControllerConfig(nodeName, nbEndpoint, sbEndpoint, events, metrics,
-                Duration.ofSeconds(10), Duration.ofSeconds(30), 2, ControllerMetrics.NONE);
+                Duration.ofSeconds(10), Duration.ofSeconds(30), 2, 8, 256, ControllerMetrics.NONE);
     }
 
     /** Defaults with a fresh metrics registry and no events (tests, benchmarks). */
@@ -46,6 +55,12 @@ public record ZoneControllerConfig(String nodeName, String nbEndpoint, String sb
     /** The same configuration with its controllers reporting to {@code controllerMetrics}. */
     public ZoneControllerConfig withControllerMetrics(ControllerMetrics controllerMetrics) {
         return new ZoneControllerConfig(nodeName, nbEndpoint, sbEndpoint, events, metrics, ovsdbTimeout, syncTimeout,
-                podWorkers, controllerMetrics);
+                podWorkers, addressWorkers, portBatch, controllerMetrics);
+    }
+
+    /** The same configuration with other worker counts and port batch size. */
+    public ZoneControllerConfig withPodWorkers(int podWorkers, int addressWorkers, int portBatch) {
+        return new ZoneControllerConfig(nodeName, nbEndpoint, sbEndpoint, events, metrics, ovsdbTimeout, syncTimeout,
+                podWorkers, addressWorkers, portBatch, controllerMetrics);
     }
 }

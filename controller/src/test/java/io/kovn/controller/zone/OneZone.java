@@ -1,9 +1,15 @@
 package io.kovn.controller.zone;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import static org.awaitility.Awaitility.await;
+
 import io.kovn.k8s.local.SharedCluster;
+import io.kovn.ovsdb.client.TrafficCounters;
 import io.kovn.runtime.testing.OvnDatabases;
+import java.time.Duration;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 
 /**
  * One zone for integration tests: the shared real control plane ({@link SharedCluster}, emptied
@@ -11,14 +17,17 @@ import java.util.function.Consumer;
  * which can be restarted. Closing stops the zone and the databases.
  */
 final class OneZone implements AutoCloseable {
+    static final Duration CONVERGE = Duration.ofSeconds(20);
     /** The shared cluster's admin client: not closed here. */
     final KubernetesClient client;
     final OvnDatabases db;
     private final String node;
+    private final UnaryOperator<ZoneControllerConfig> configure;
     private ZoneController zone;
 
-    private OneZone(String node) {
+    private OneZone(String node, UnaryOperator<ZoneControllerConfig> configure) {
         this.node = node;
+        this.configure = configure;
         this.client = SharedCluster.fresh().admin();
         this.db = OvnDatabases.start(OvnDatabases.Config.nbSb());
     }
@@ -29,7 +38,12 @@ final class OneZone implements AutoCloseable {
      * @param objects creates nodes and pods through the client given
      */
     static OneZone start(String node, Consumer<KubernetesClient> objects) {
-        OneZone z = new OneZone(node);
+        return start(node, objects, UnaryOperator.identity());
+    }
+
+    /** {@link #start(String, Consumer)} with the zone's configuration changed by {@code configure}. */
+    static OneZone start(String node, Consumer<KubernetesClient> objects, UnaryOperator<ZoneControllerConfig> configure) {
+        OneZone z = new OneZone(node, configure);
         try {
             objects.accept(z.client);
             z.zone = z.startZone();
@@ -54,7 +68,28 @@ final class OneZone implements AutoCloseable {
     }
 
     private ZoneController startZone() {
-        return ZoneController.start(ZoneControllerConfig.of(node, db.nb().unixEndpoint(), db.sb().unixEndpoint()), client);
+        return ZoneController.start(configure.apply(
+                ZoneControllerConfig.of(node, db.nb().unixEndpoint(), db.sb().unixEndpoint())), client);
+    }
+
+    /** The NB traffic and the topology reconciles that a change caused. */
+    record Caused(TrafficCounters.Snapshot nb, long topologyReconciles) {}
+
+    /** Runs {@code change}, waits until {@code done} and the zone is quiet; returns what the change caused. */
+    Caused settle(Runnable change, BooleanSupplier done) {
+        TrafficCounters.Snapshot before = zone.databases().nbCounters().snapshot();
+        long topology = zone.topology().reconciles();
+        change.run();
+        await().atMost(CONVERGE).until(done::getAsBoolean);
+        // quiet: no reconcile started for a while and nothing queued
+        long[] seen = {-1};
+        await().atMost(CONVERGE).pollInterval(Duration.ofMillis(300)).until(() -> {
+            long now = zone.podPorts().times().count() + zone.topology().reconciles();
+            boolean quiet = now == seen[0] && zone.idle();
+            seen[0] = now;
+            return quiet;
+        });
+        return new Caused(zone.databases().nbCounters().snapshot().minus(before), zone.topology().reconciles() - topology);
     }
 
     @Override

@@ -33,7 +33,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class PodPortsTest {
-    static final Duration CONVERGE = Duration.ofSeconds(20);
+    static final Duration CONVERGE = OneZone.CONVERGE;
 
     OneZone cluster;
     KubernetesClient client;
@@ -79,23 +79,8 @@ class PodPortsTest {
                 .filter(l -> l.startsWith("name=default_")).toList();
     }
 
-    /** Waits for the zone to settle after {@code change}; returns the NB traffic and topology reconciles it caused. */
-    record Caused(TrafficCounters.Snapshot nb, long topologyReconciles) {}
-
-    Caused settle(Runnable change, BooleanSupplier done) {
-        TrafficCounters.Snapshot before = zone.databases().nbCounters().snapshot();
-        long topology = zone.topology().reconciles();
-        change.run();
-        await().atMost(CONVERGE).until(done::getAsBoolean);
-        // quiet: no reconcile started for a while and nothing queued
-        long[] seen = {-1};
-        await().atMost(CONVERGE).pollInterval(Duration.ofMillis(300)).until(() -> {
-            long now = zone.podPorts().times().count() + zone.topology().reconciles();
-            boolean quiet = now == seen[0] && zone.idle();
-            seen[0] = now;
-            return quiet;
-        });
-        return new Caused(zone.databases().nbCounters().snapshot().minus(before), zone.topology().reconciles() - topology);
+    OneZone.Caused settle(Runnable change, BooleanSupplier done) {
+        return cluster.settle(change, done);
     }
 
     @Test
@@ -110,7 +95,7 @@ class PodPortsTest {
     @Test
     @Order(2)
     void aPodAddIsOneTransactionOfTwoOperationsWithoutATopologyReconcile() {
-        Caused c = settle(() -> Clusters.pod(client, "default", "web-3", "node-a", false),
+        OneZone.Caused c = settle(() -> Clusters.pod(client, "default", "web-3", "node-a", false),
                 () -> podPorts().size() == 3);
         assertThat(podPorts()).contains(port("web-3"));
         assertThat(c.nb().transactions()).isEqualTo(1);
@@ -123,7 +108,7 @@ class PodPortsTest {
     void aRelabelIsNoWorkForTheZone() {
         long before = zone.podPorts().times().count();
         // the zone reads no labels (PodView.zoneFields): the update queues no reconcile
-        Caused c = settle(() -> client.pods().inNamespace("default").withName("web-1")
+        OneZone.Caused c = settle(() -> client.pods().inNamespace("default").withName("web-1")
                 .edit(p -> {
                     p.getMetadata().setLabels(Map.of("app", "other"));
                     return p;
@@ -137,12 +122,12 @@ class PodPortsTest {
     @Order(4)
     void aDeletedOrFinishedPodLosesItsPortInOneTransaction() {
         // at once: no kubelet confirms a graceful delete
-        Caused deleted = settle(() -> client.pods().inNamespace("default").withName("web-2").withGracePeriod(0).delete(),
+        OneZone.Caused deleted = settle(() -> client.pods().inNamespace("default").withName("web-2").withGracePeriod(0).delete(),
                 () -> podPorts().size() == 2);
         assertThat(deleted.nb().transactions()).isEqualTo(1);
         assertThat(deleted.nb().writeOperations()).isEqualTo(1); // the switch's ports mutate; the port is garbage-collected
         assertThat(deleted.topologyReconciles()).isZero();
-        Caused finished = settle(() -> client.pods().inNamespace("default").withName("web-3").editStatus(p -> {
+        OneZone.Caused finished = settle(() -> client.pods().inNamespace("default").withName("web-3").editStatus(p -> {
             p.getStatus().setPhase("Succeeded");
             return p;
         }), () -> podPorts().size() == 1);
@@ -154,7 +139,7 @@ class PodPortsTest {
     @Test
     @Order(5)
     void aPortDeletedUnderTheZoneComesBack() {
-        Caused c = settle(() -> db.nbctl("lsp-del", "default_web-1"), () -> podPorts().equals(List.of(port("web-1"))));
+        OneZone.Caused c = settle(() -> db.nbctl("lsp-del", "default_web-1"), () -> podPorts().equals(List.of(port("web-1"))));
         assertThat(c.nb().transactions()).isEqualTo(1);
         assertThat(c.topologyReconciles()).isZero();
     }

@@ -264,9 +264,10 @@ class ThreeZonesTest {
         zones.put("node-a", fresh);
         TrafficCounters nbc = fresh.databases().nbCounters();
         TrafficCounters sbc = fresh.databases().sbCounters();
-        // the topology key and the startup sweep's pod keys (two pods on node-a) all ran
+        // the topology key and the startup sweep's pod keys (two pods on node-a, queued by start, so
+        // done once idle; taken together they are one reconcile pass) all ran
         await().atMost(CONVERGE).until(() -> fresh.topology().reconciles() > 0
-                && fresh.podPorts().times().count() >= 2 && fresh.idle());
+                && fresh.podPorts().times().count() >= 1 && fresh.idle());
         assertThat(nbc.writeOperations()).isZero();
         assertThat(sbc.writeOperations()).isZero();
         assertThat(nbc.transactions()).isZero();

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -25,6 +26,10 @@ import org.slf4j.LoggerFactory;
  * controller.start();
  * }</pre>
  *
+ * <p>With {@link Builder#batch} and a {@link BatchReconciler}, a worker takes up to that many queued
+ * keys at once and reconciles them in one pass; the result of each key is handled as if it had been
+ * reconciled alone.
+ *
  * @param <K> the key type
  */
 public final class Controller<K> implements AutoCloseable {
@@ -36,6 +41,8 @@ public final class Controller<K> implements AutoCloseable {
     private final String name;
     private final Reconciler<K> reconciler;
     private final int workers;
+    /** Keys a worker takes at once; 1 unless the reconciler is a {@link BatchReconciler}. */
+    private final int batch;
     private final RetryLimiter<K> retries;
     private final ControllerMetrics metrics;
     private final List<Source<?, K>> sources;
@@ -50,6 +57,7 @@ public final class Controller<K> implements AutoCloseable {
         this.name = builder.name;
         this.reconciler = builder.reconciler;
         this.workers = builder.workers;
+        this.batch = builder.batch;
         this.retries = builder.retries != null ? builder.retries : RetryLimiter.defaults(builder.backoff);
         this.metrics = builder.metrics;
         this.sources = List.copyOf(builder.sources);
@@ -138,20 +146,57 @@ public final class Controller<K> implements AutoCloseable {
             }
             synced = true;
             while (true) {
-                var next = queue.takeQueued();
+                List<WorkQueue.Taken<K>> next = queue.takeQueued(batch);
                 if (next.isEmpty()) {
                     return;
                 }
-                K key = next.get().key();
-                long taken = System.nanoTime();
-                try {
-                    handle(key, reconcileOnce(key, next.get().queuedNanos()), taken);
-                } finally {
-                    queue.done(key);
+                if (next.size() == 1) {
+                    reconcileAlone(next.getFirst());
+                } else {
+                    process(next);
                 }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    private void reconcileAlone(WorkQueue.Taken<K> next) {
+        K key = next.key();
+        long taken = System.nanoTime();
+        try {
+            handle(key, reconcileOnce(key, next.queuedNanos()), taken);
+        } finally {
+            queue.done(key);
+        }
+    }
+
+    /**
+     * Keys taken together: a key whose last reconcile failed is reconciled alone (a key that fails
+     * a batch, or fails in one, is retried by itself, so it cannot fail its neighbours twice); the
+     * others in one batch.
+     */
+    private void process(List<WorkQueue.Taken<K>> taken) {
+        List<WorkQueue.Taken<K>> together = new ArrayList<>(taken.size());
+        List<WorkQueue.Taken<K>> alone = new ArrayList<>();
+        for (WorkQueue.Taken<K> t : taken) {
+            (retries.failures(t.key()) > 0 ? alone : together).add(t);
+        }
+        boolean batch = together.size() > 1;
+        List<WorkQueue.Taken<K>> rest = new ArrayList<>(alone);
+        if (!batch) {
+            rest.addAll(0, together);
+        }
+        try {
+            if (batch) {
+                reconcileBatch(together);
+            }
+            while (!rest.isEmpty()) {
+                reconcileAlone(rest.removeFirst());
+            }
+        } finally {
+            // after a fatal error only: the keys not reconciled yet are released, not held forever
+            rest.forEach(t -> queue.done(t.key()));
         }
     }
 
@@ -170,6 +215,43 @@ public final class Controller<K> implements AutoCloseable {
         metrics.queueToDone(name, Duration.ofNanos(finished - queued), result);
         queueToDone.add(finished - queued);
         return result;
+    }
+
+    /**
+     * Several keys in one {@link BatchReconciler#reconcileAll}; then each key's result is recorded and
+     * handled as {@link #reconcileOnce} and {@link #handle} do for one key. Every key's reconcile
+     * latency is the batch's: what the key waited for. A batch that throws fails every key.
+     */
+    private void reconcileBatch(List<WorkQueue.Taken<K>> taken) {
+        long start = System.nanoTime();
+        try {
+            List<K> keys = taken.stream().map(WorkQueue.Taken::key).toList();
+            Map<K, ReconcileResult> results;
+            Throwable failure = null;
+            try {
+                results = Objects.requireNonNull(((BatchReconciler<K>) reconciler).reconcileAll(keys),
+                        "batch reconciler returned null");
+            } catch (VirtualMachineError fatal) {
+                throw fatal;
+            } catch (Throwable error) {
+                results = Map.of();
+                failure = error;
+            }
+            long finished = System.nanoTime();
+            for (WorkQueue.Taken<K> t : taken) {
+                ReconcileResult result = results.get(t.key());
+                if (result == null) {
+                    result = ReconcileResult.failed(failure != null ? failure
+                            : new IllegalStateException("batch reconciler returned no result for " + t.key()));
+                }
+                metrics.reconciled(name, Duration.ofNanos(finished - start), result);
+                metrics.queueToDone(name, Duration.ofNanos(finished - t.queuedNanos()), result);
+                queueToDone.add(finished - t.queuedNanos());
+                handle(t.key(), result, start);
+            }
+        } finally {
+            taken.forEach(t -> queue.done(t.key()));
+        }
     }
 
     /**
@@ -223,6 +305,7 @@ public final class Controller<K> implements AutoCloseable {
         private final Reconciler<K> reconciler;
         private final List<Source<?, K>> sources = new ArrayList<>();
         private int workers = 1;
+        private int batch = 1;
         private Backoff backoff = Backoff.DEFAULT;
         private RetryLimiter<K> retries;
         private ControllerMetrics metrics = ControllerMetrics.NONE;
@@ -255,6 +338,22 @@ public final class Controller<K> implements AutoCloseable {
                 throw new IllegalArgumentException("workers must be >= 1");
             }
             this.workers = workers;
+            return this;
+        }
+
+        /**
+         * Lets a worker take up to {@code maxKeys} queued keys at once and reconcile them with
+         * {@link BatchReconciler#reconcileAll} (one key alone still goes through
+         * {@link Reconciler#reconcile}). Requires a {@link BatchReconciler}.
+         */
+        public Builder<K> batch(int maxKeys) {
+            if (maxKeys < 1) {
+                throw new IllegalArgumentException("batch must be >= 1");
+            }
+            if (maxKeys > 1 && !(reconciler instanceof BatchReconciler<K>)) {
+                throw new IllegalArgumentException("batch of " + maxKeys + " needs a BatchReconciler: " + name);
+            }
+            this.batch = maxKeys;
             return this;
         }
 

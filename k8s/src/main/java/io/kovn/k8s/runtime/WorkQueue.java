@@ -2,8 +2,10 @@ package io.kovn.k8s.runtime;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -155,23 +157,42 @@ public final class WorkQueue<K> implements AutoCloseable {
 
     /** {@link #take}, also telling when the key was queued. */
     public Optional<Taken<K>> takeQueued() throws InterruptedException {
+        List<Taken<K>> taken = takeQueued(1);
+        return taken.isEmpty() ? Optional.empty() : Optional.of(taken.getFirst());
+    }
+
+    /**
+     * Blocks until a key is available, then takes up to {@code max} of the queued keys at once, in
+     * queue order, each marked as processing (no key is queued while it is processing, so a batch
+     * never holds a key another worker has). Does not wait for more keys than are queued: with one
+     * key queued, the batch is that key. Empty once the queue is shut down and no queued key
+     * remains. The caller must call {@link #done} with every key.
+     */
+    public List<Taken<K>> takeQueued(int max) throws InterruptedException {
+        if (max < 1) {
+            throw new IllegalArgumentException("max must be >= 1: " + max);
+        }
         lock.lock();
         try {
             while (queue.isEmpty() && !shuttingDown) {
                 changed.await();
             }
-            K key = queue.pollFirst();
-            if (key == null) {
-                return Optional.empty();
-            }
-            processing.add(key);
-            Long queuedAt = dirty.remove(key);
+            int n = Math.min(max, queue.size());
+            List<Taken<K>> taken = new ArrayList<>(n);
             long now = System.nanoTime();
-            metrics.depth(name, queue.size());
-            if (queuedAt != null) {
-                metrics.waited(name, Duration.ofNanos(now - queuedAt));
+            for (int i = 0; i < n; i++) {
+                K key = queue.pollFirst();
+                processing.add(key);
+                Long queuedAt = dirty.remove(key);
+                if (queuedAt != null) {
+                    metrics.waited(name, Duration.ofNanos(now - queuedAt));
+                }
+                taken.add(new Taken<>(key, queuedAt != null ? queuedAt : now));
             }
-            return Optional.of(new Taken<>(key, queuedAt != null ? queuedAt : now));
+            if (n > 0) {
+                metrics.depth(name, queue.size());
+            }
+            return taken;
         } finally {
             lock.unlock();
         }

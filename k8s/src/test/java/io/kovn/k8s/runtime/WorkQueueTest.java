@@ -45,6 +45,35 @@ class WorkQueueTest {
     }
 
     @Test
+    void aBatchTakesUpToMaxQueuedKeysInOrderWithoutWaitingForMore() throws Exception {
+        for (String key : java.util.List.of("a", "b", "c", "d", "e")) {
+            queue.add(key);
+        }
+        assertThat(queue.takeQueued(3)).extracting(WorkQueue.Taken::key).containsExactly("a", "b", "c");
+        assertThat(queue.takeQueued(3)).extracting(WorkQueue.Taken::key).containsExactly("d", "e");
+        queue.add("f");
+        assertThat(queue.takeQueued(3)).extracting(WorkQueue.Taken::key).containsExactly("f");
+    }
+
+    @Test
+    void keysOfABatchAreProcessingUntilEachIsDone() throws Exception {
+        queue.add("a");
+        queue.add("b");
+        assertThat(queue.takeQueued(10)).hasSize(2);
+        queue.add("a");
+        queue.add("b");
+        assertThat(queue.depth()).as("no key of a batch is handed to another worker").isZero();
+        queue.done("a");
+        assertThat(queue.takeQueued(10)).extracting(WorkQueue.Taken::key).containsExactly("a");
+        assertThat(queue.isIdle()).isFalse();
+        queue.done("b");
+        queue.done("a");
+        assertThat(queue.takeQueued(10)).extracting(WorkQueue.Taken::key).containsExactly("b");
+        queue.done("b");
+        assertThat(queue.isIdle()).isTrue();
+    }
+
+    @Test
     void addAfterQueuesTheKeyOnceItsEarliestDeadlinePasses() throws Exception {
         queue.addAfter("a", Duration.ofSeconds(30));
         queue.addAfter("a", Duration.ofMillis(20));
