@@ -32,6 +32,9 @@ import java.util.function.Predicate;
  * </ol>
  * <pre>
  * scripts/bench.sh ColdStartBench [--runs 5]      (bench/cold-start-series.sh: the 5-run series)
+ *     [--allocating false]                          (the pre-addressed part only)
+ *     [--jvm-options "-XX:..."]                     (an experiment: options added to the deployed ones)
+ *     [--train-class-cache true]                    (an experiment: a class cache trained by one cold start)
  * </pre>
  * Prints every figure's median and range over the runs, and the ratio to the raw load.
  */
@@ -52,15 +55,20 @@ public final class ColdStartBench {
         BenchLogs.quiet();
         int runs = 5;
         boolean train = false;
+        boolean allocating = true;
+        List<String> jvmOptions = List.of();
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--runs" -> runs = Integer.parseInt(args[i + 1]);
                 case "--train-class-cache" -> train = Boolean.parseBoolean(args[i + 1]);
+                case "--allocating" -> allocating = Boolean.parseBoolean(args[i + 1]);
+                case "--jvm-options" -> jvmOptions = List.of(args[i + 1].strip().split("\\s+"));
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
         Path root = Path.of(System.getProperty("kovn.root", ".")).toAbsolutePath();
-        List<String> command = NodeProcess.deployedCommand(root);
+        List<String> command = new ArrayList<>(NodeProcess.deployedCommand(root));
+        command.addAll(1, jvmOptions); // an experiment's options, after java
         Path logs = Files.createTempDirectory("kovn-cold-start-");
         System.out.println("node process: " + String.join(" ", command));
         System.out.printf("load average %s; %d cores; node logs in %s%n", BenchStats.loadAverage(),
@@ -68,22 +76,30 @@ public final class ColdStartBench {
         ColdStartBench bench = new ColdStartBench(root, logs);
         try (ApiServer api = ApiServer.start(); KubernetesClient client = api.newClient()) {
             if (train) {
-                // an experiment: a class cache recorded by one cold start of this workload, used by the runs
+                // an experiment: a class cache trained by one cold start of this workload, used by the runs
+                Path config = logs.resolve("node.aotconf");
                 Path aot = logs.resolve("node.aot");
-                bench.run(0, api, client, NodeProcess.withClassCache(command, "-XX:AOTCacheOutput=" + aot));
+                bench.run(0, api, client, NodeProcess.withClassCache(command, "-XX:AOTMode=record", "-XX:AOTConfiguration=" + config),
+                        false);
                 bench.figures.clear();
+                List<String> create = new ArrayList<>(NodeProcess.withClassCache(command, "-XX:AOTMode=create",
+                        "-XX:AOTConfiguration=" + config, "-XX:AOTCache=" + aot));
+                create.add("--version");
+                if (new ProcessBuilder(create).inheritIO().start().waitFor() != 0 || !Files.isRegularFile(aot)) {
+                    throw new IllegalStateException("no class cache from " + config);
+                }
                 command = NodeProcess.withClassCache(command, "-XX:AOTCache=" + aot);
-                System.out.println("class cache recorded by a cold start: " + aot + " (" + Files.size(aot) / 1_000_000 + " MB)");
+                System.out.println("class cache trained by a cold start: " + aot + " (" + Files.size(aot) / 1_000_000 + " MB)");
             }
             for (int run = 1; run <= runs; run++) {
-                bench.run(run, api, client, command);
+                bench.run(run, api, client, command, allocating);
             }
         }
         bench.print(runs);
         System.exit(0);
     }
 
-    private void run(int run, ApiServer api, KubernetesClient client, List<String> command) throws Exception {
+    private void run(int run, ApiServer api, KubernetesClient client, List<String> command, boolean allocating) throws Exception {
         api.reset();
         ColdStartWorkload.createNodes(client);
         ColdStartWorkload.createNamespaces(client);
@@ -138,6 +154,9 @@ public final class ColdStartBench {
                     ms(nb.awaitStable(c -> localPorts(c) == LOCAL_PODS - 100, 1, 500, 60_000) - d0));
         }
 
+        if (!allocating) {
+            return;
+        }
         api.reset();
         ColdStartWorkload.createNodes(client);
         ColdStartWorkload.createNamespaces(client);

@@ -32,12 +32,15 @@ final class NodeProcess implements AutoCloseable {
             "policies started", Pattern.compile("policies of zone \\S+ started"));
 
     private final Process process;
+    /** A JVM recording a class cache writes it when it exits, which takes a while: it gets longer to stop. */
+    private final boolean recording;
     private final long startNanos;
     private final Map<String, Long> marks = new ConcurrentHashMap<>();
     private final Path log;
 
-    private NodeProcess(Process process, long startNanos, Path log) {
+    private NodeProcess(Process process, boolean recording, long startNanos, Path log) {
         this.process = process;
+        this.recording = recording;
         this.startNanos = startNanos;
         this.log = log;
         Thread.ofPlatform().daemon().name("kovn-bench-node-log").start(this::readOutput);
@@ -73,9 +76,9 @@ final class NodeProcess implements AutoCloseable {
     }
 
     /** {@code command} with its class cache option replaced by {@code option} (e.g. {@code -XX:AOTCacheOutput=F}). */
-    static List<String> withClassCache(List<String> command, String option) {
+    static List<String> withClassCache(List<String> command, String... options) {
         List<String> out = new ArrayList<>(command.stream().filter(a -> !a.startsWith("-XX:AOTCache")).toList());
-        out.add(1, option);
+        out.addAll(1, List.of(options));
         return out;
     }
 
@@ -88,7 +91,7 @@ final class NodeProcess implements AutoCloseable {
         ProcessBuilder b = new ProcessBuilder(c).redirectErrorStream(true);
         b.environment().remove("JDK_JAVA_OPTIONS");
         long t0 = System.nanoTime();
-        return new NodeProcess(b.start(), t0, log);
+        return new NodeProcess(b.start(), c.stream().anyMatch(a -> a.startsWith("-XX:AOTCacheOutput") || a.equals("-XX:AOTMode=record")), t0, log);
     }
 
     private static int freePort() throws IOException {
@@ -175,7 +178,7 @@ final class NodeProcess implements AutoCloseable {
     public void close() {
         process.destroy();
         try {
-            if (!process.waitFor(15, TimeUnit.SECONDS)) {
+            if (!process.waitFor(recording ? 300 : 15, TimeUnit.SECONDS)) {
                 process.destroyForcibly().waitFor();
             }
         } catch (InterruptedException e) {
