@@ -68,7 +68,7 @@ public final class ColdStartBench {
         }
         Path root = Path.of(System.getProperty("kovn.root", ".")).toAbsolutePath();
         List<String> command = new ArrayList<>(NodeProcess.deployedCommand(root));
-        command.addAll(1, jvmOptions); // an experiment's options, after java
+        command.addAll(command.indexOf("-cp"), jvmOptions); // an experiment's options, after (and so over) the deployed ones
         Path logs = Files.createTempDirectory("kovn-cold-start-");
         System.out.println("node process: " + String.join(" ", command));
         System.out.printf("load average %s; %d cores; node logs in %s%n", BenchStats.loadAverage(),
@@ -118,6 +118,9 @@ public final class ColdStartBench {
             add("cold start: process start → zone controller started (log, ms)", node.markMs("zone started"));
             add("cold start: process start → policy controller started (log, ms)", node.markMs("policies started"));
             add("controller CPU until converged (ms)", ms(cpu.at(stable)));
+            System.out.println("run " + run + ": CPU by thread after converging (ms): " + node.cpuByThread().entrySet().stream()
+                    .filter(e -> e.getValue() > 0).sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                    .map(e -> e.getKey() + " " + e.getValue()).collect(java.util.stream.Collectors.joining(", ")));
             long updates = nb.updates();
             Thread.sleep(2000);
             if (nb.updates() != updates) {

@@ -152,6 +152,30 @@ final class NodeProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * CPU so far (ms) by thread name, numbers folded ({@code GC Thread#0} and {@code #1} as one), the
+     * threads that ended not included: where the process's time went.
+     */
+    Map<String, Long> cpuByThread() {
+        Map<String, Long> out = new java.util.TreeMap<>();
+        try (var tasks = Files.list(Path.of("/proc/" + process.pid() + "/task"))) {
+            for (Path t : tasks.toList()) {
+                try {
+                    String stat = Files.readString(t.resolve("stat"));
+                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replaceAll("[#-]?\\d+$", "")
+                            .replaceAll("\\d+", "N");
+                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    out.merge(name, (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10, Long::sum);
+                } catch (IOException gone) {
+                    // the thread ended meanwhile
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out;
+    }
+
     /** Resident set size, bytes ({@code VmRSS}). */
     long rssBytes() {
         return status("VmRSS");

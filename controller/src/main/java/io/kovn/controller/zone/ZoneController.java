@@ -55,15 +55,15 @@ public final class ZoneController implements AutoCloseable {
         this.lease = lease;
         SharedInformers informers = lease.informers();
         KubernetesClient client = informers.client();
-        if (!informers.sync(config.syncTimeout(), KINDS)) {
-            throw new IllegalStateException("zone " + node + ": informers did not sync within " + config.syncTimeout());
+        // the topology follows nodes alone: it is written while the pods still list (see start)
+        if (!informers.sync(config.syncTimeout(), List.of(Node.class))) {
+            throw new IllegalStateException("zone " + node + ": the node informer did not sync within " + config.syncTimeout());
         }
         this.nodeInformer = informers.informer(Node.class);
         this.podInformer = informers.informer(Pod.class);
         List<Controller<ObjectKey>> portRef = new java.util.ArrayList<>(1);
         this.podAddresses = new PodAddressReconciler(node, client, podInformer.getIndexer(), nodeInformer.getIndexer(),
                 config.events(), podKey -> portRef.getFirst().enqueue(ObjectKey.parse(podKey)));
-        podAddresses.rebuild();
         this.topology = new ZoneTopologyReconciler(node, nodeInformer.getIndexer(), dbs, config.events(), config.metrics());
         this.zoneController = Controller.builder("zone-" + node, topology)
                 .watch(nodeInformer, n -> List.of(ZONE_KEY))
@@ -131,17 +131,9 @@ public final class ZoneController implements AutoCloseable {
             lease.close();
             throw e;
         }
+        ZoneController zc;
         try {
-            ZoneController zc = new ZoneController(config, lease, dbs);
-            zc.zoneController.start();
-            zc.podController.start();
-            zc.portController.start();
-            dbs.nbCache().addListener(zc.nbListener);
-            dbs.sbCache().addListener(zc.sbListener);
-            zc.zoneController.enqueue(ZONE_KEY);
-            zc.podPorts.sweep().forEach(zc.portController::enqueue);
-            LOG.info("zone {} started (NB {}, SB {})", config.nodeName(), config.nbEndpoint(), config.sbEndpoint());
-            return zc;
+            zc = new ZoneController(config, lease, dbs);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             dbs.close();
@@ -150,6 +142,31 @@ public final class ZoneController implements AutoCloseable {
         } catch (RuntimeException e) {
             dbs.close();
             lease.close();
+            throw e;
+        }
+        try {
+            // The topology needs the nodes only: its first write goes out while the pods still list.
+            dbs.nbCache().addListener(zc.nbListener);
+            dbs.sbCache().addListener(zc.sbListener);
+            zc.zoneController.start();
+            zc.zoneController.enqueue(ZONE_KEY);
+            if (!lease.informers().sync(config.syncTimeout(), KINDS)) {
+                throw new IllegalStateException("zone " + config.nodeName() + ": the pod informer did not sync within "
+                        + config.syncTimeout());
+            }
+            // addresses never move across restarts: the allocator holds every pod's before the first reconcile
+            zc.podAddresses.rebuild();
+            zc.podController.start();
+            zc.portController.start();
+            zc.podPorts.sweep().forEach(zc.portController::enqueue);
+            LOG.info("zone {} started (NB {}, SB {})", config.nodeName(), config.nbEndpoint(), config.sbEndpoint());
+            return zc;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            zc.close();
+            throw new IllegalStateException("interrupted while starting zone " + config.nodeName(), e);
+        } catch (RuntimeException e) {
+            zc.close();
             throw e;
         }
     }
