@@ -193,11 +193,15 @@ public final class ColdStartBench {
     /** The node process's heap as its JVM reports it (jcmd GC.heap_info), printed. */
     private static void heap(NodeProcess node) {
         try {
-            Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
-                    Long.toString(node.pid()), "GC.heap_info").redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes());
-            p.waitFor();
-            System.out.println("node process heap after converging:\n" + out.strip());
+            StringBuilder out = new StringBuilder();
+            // native memory too when the experiment turned it on (-XX:NativeMemoryTracking=summary)
+            for (String what : List.of("GC.heap_info", "VM.native_memory")) {
+                Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                        Long.toString(node.pid()), what).redirectErrorStream(true).start();
+                out.append(new String(p.getInputStream().readAllBytes()));
+                p.waitFor();
+            }
+            System.out.println("node process memory after converging:\n" + out.toString().strip());
         } catch (Exception e) {
             System.out.println("no heap info: " + e);
         }

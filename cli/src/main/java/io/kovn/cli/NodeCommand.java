@@ -21,6 +21,8 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -35,6 +37,8 @@ import picocli.CommandLine.Option;
 @Command(name = "node", mixinStandardHelpOptions = true,
         description = "Run kovn's per-node parts (node agent, zone and policy controllers) until stopped.")
 public final class NodeCommand implements Callable<Integer> {
+    private static final Logger LOG = LoggerFactory.getLogger(NodeCommand.class);
+
     @Option(names = "--node-name", required = true, description = "this node's name (the zone's name)")
     String nodeName;
 
@@ -102,6 +106,7 @@ public final class NodeCommand implements Callable<Integer> {
 
     /** As {@link #start(Map)} with these (bootstrap) credentials. */
     Running start(Config config) throws IOException {
+        long clientReady = sinceJvmStart();
         Optional<NodeAgentConfig> agent = noNodeAgent ? Optional.empty() : Optional.of(agentConfig());
         PrometheusRegistry registry = new PrometheusRegistry();
         NodeComponents parts = new NodeComponents(new NodeComponents.Settings(nodeName, nb, sb, agent), registry);
@@ -120,13 +125,22 @@ public final class NodeCommand implements Callable<Integer> {
                 ownClient = KubeClients.forConfig(config);
                 client = ownClient;
             }
+            long credentials = sinceJvmStart();
             parts.start(client);
             MetricsEndpoint metrics = MetricsEndpoint.start(metricsAddress, registry, parts::healthy);
+            // where a slow start went: the JVM and the options, the credentials, the controllers
+            LOG.info("node {} up {} ms after the JVM started (options and kubeconfig read at {} ms, credentials at {} ms)",
+                    nodeName, sinceJvmStart(), clientReady, credentials);
             return new Running(parts, bootstrap, ownClient, metrics);
         } catch (IOException | RuntimeException e) {
             new Running(parts, bootstrap, ownClient, null).close();
             throw e;
         }
+    }
+
+    /** Milliseconds since this JVM started (the process's start time in /proc is to the second only). */
+    private static long sinceJvmStart() {
+        return java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime();
     }
 
     private NodeAgentConfig agentConfig() {

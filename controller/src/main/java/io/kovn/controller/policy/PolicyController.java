@@ -112,6 +112,7 @@ public final class PolicyController implements AutoCloseable {
     }
 
     private static PolicyController start(PolicyControllerConfig config, SharedInformers.Lease lease) {
+        long t0 = System.nanoTime();
         PolicyNorthbound nb;
         try {
             lease.informers().start(KINDS); // they list while the NB monitor syncs
@@ -139,7 +140,8 @@ public final class PolicyController implements AutoCloseable {
                         + config.syncTimeout() + " (are the AdminNetworkPolicy CRDs installed?)");
             }
             pc.controller.enqueue(KEY);
-            LOG.info("policies of zone {} started (NB {})", config.nodeName(), config.nbEndpoint());
+            LOG.info("policies of zone {} started in {} ms (NB {})", config.nodeName(), (System.nanoTime() - t0) / 1_000_000,
+                    config.nbEndpoint());
             return pc;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

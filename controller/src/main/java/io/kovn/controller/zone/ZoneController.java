@@ -121,6 +121,7 @@ public final class ZoneController implements AutoCloseable {
     }
 
     private static ZoneController start(ZoneControllerConfig config, SharedInformers.Lease lease) {
+        long t0 = System.nanoTime();
         ZoneDatabases dbs;
         try {
             // the informers list while the NB and SB monitors sync
@@ -131,6 +132,7 @@ public final class ZoneController implements AutoCloseable {
             lease.close();
             throw e;
         }
+        long connected = System.nanoTime();
         ZoneController zc;
         try {
             zc = new ZoneController(config, lease, dbs);
@@ -150,16 +152,20 @@ public final class ZoneController implements AutoCloseable {
             dbs.sbCache().addListener(zc.sbListener);
             zc.zoneController.start();
             zc.zoneController.enqueue(ZONE_KEY);
+            long nodes = System.nanoTime();
             if (!lease.informers().sync(config.syncTimeout(), KINDS)) {
                 throw new IllegalStateException("zone " + config.nodeName() + ": the pod informer did not sync within "
                         + config.syncTimeout());
             }
+            long pods = System.nanoTime();
             // addresses never move across restarts: the allocator holds every pod's before the first reconcile
             zc.podAddresses.rebuild();
             zc.podController.start();
             zc.portController.start();
             zc.podPorts.sweep().forEach(zc.portController::enqueue);
-            LOG.info("zone {} started (NB {}, SB {})", config.nodeName(), config.nbEndpoint(), config.sbEndpoint());
+            LOG.info("zone {} started in {} ms (NB and SB monitors synced at {} ms, nodes listed at {} ms, pods at {} ms; NB {}, SB {})",
+                    config.nodeName(), ms(System.nanoTime() - t0), ms(connected - t0), ms(nodes - t0), ms(pods - t0),
+                    config.nbEndpoint(), config.sbEndpoint());
             return zc;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -169,6 +175,10 @@ public final class ZoneController implements AutoCloseable {
             zc.close();
             throw e;
         }
+    }
+
+    private static long ms(long nanos) {
+        return nanos / 1_000_000;
     }
 
     /** The zone's name (= node name). */

@@ -23,6 +23,10 @@ import java.util.stream.Stream;
  * the same list object, a changed one a single array copy, and a pod that was replaced is at the
  * position its predecessor held, so comparing two listings position by position finds it.
  *
+ * <p>Objects are stored without {@code metadata.managedFields}, which no controller reads and which
+ * are a large share of every object (the reference drops them in an informer transform too): a
+ * node process holds its cluster's pods in about half the memory.
+ *
  * <p>Writes come from the informer (under its cache's lock) and are serialised here as well;
  * {@link #list} may be called from any thread.
  */
@@ -44,6 +48,10 @@ public final class ListedItemStore<V extends HasMetadata> implements ItemStore<V
     @Override
     @SuppressWarnings("unchecked")
     public synchronized V put(String key, V object) {
+        // the informer's freshly decoded object, not yet handed to anyone
+        if (object.getMetadata() != null) {
+            object.getMetadata().setManagedFields(null);
+        }
         Integer at = positions.get(key);
         V old = null;
         if (at != null) {

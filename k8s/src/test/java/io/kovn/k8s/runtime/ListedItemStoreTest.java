@@ -19,6 +19,16 @@ class ListedItemStoreTest {
     }
 
     @Test
+    void objectsAreStoredWithoutTheirManagedFields() {
+        ListedItemStore<Pod> store = new ListedItemStore<>();
+        Pod p = new PodBuilder(pod("a", "1")).editMetadata().addNewManagedField().withManager("kubelet").withOperation("Update")
+                .endManagedField().addToLabels("app", "web").endMetadata().build();
+        store.put(store.getKey(p), p);
+        assertThat(store.get("ns/a").getMetadata().getManagedFields()).isNullOrEmpty();
+        assertThat(store.get("ns/a").getMetadata().getLabels()).containsEntry("app", "web");
+    }
+
+    @Test
     void aReplacedObjectKeepsItsPositionAndAnUnchangedStoreListsTheSameList() {
         ListedItemStore<Pod> store = new ListedItemStore<>();
         Pod a = pod("a", "1");
