@@ -13,6 +13,14 @@ import picocli.CommandLine.Command;
             IdentityCommand.class, CommandLine.HelpCommand.class
         })
 public final class Main implements Runnable {
+    /**
+     * The daemons the manifests start ({@code kovn node}, {@code kovn cluster-manager}, {@code kovn
+     * identity}) get a command line of their own command only: picocli builds every subcommand of
+     * {@code kovn} by reflection, which costs a node process's start several hundred milliseconds.
+     */
+    private static final java.util.Map<String, Class<?>> DAEMONS = java.util.Map.of("node", NodeCommand.class,
+            "cluster-manager", ClusterManagerCommand.class, "identity", IdentityCommand.class);
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -22,11 +30,25 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
-        System.exit(commandLine().execute(args));
+        System.exit(commandLine(args).execute(daemon(args) ? java.util.Arrays.copyOfRange(args, 1, args.length) : args));
+    }
+
+    private static boolean daemon(String[] args) {
+        return args.length > 0 && DAEMONS.containsKey(args[0]);
+    }
+
+    static CommandLine commandLine(String[] args) {
+        if (!daemon(args)) {
+            return commandLine();
+        }
+        return handled(new CommandLine(DAEMONS.get(args[0])).setCommandName("kovn " + args[0]));
     }
 
     static CommandLine commandLine() {
-        CommandLine cl = new CommandLine(new Main());
+        return handled(new CommandLine(new Main()));
+    }
+
+    private static CommandLine handled(CommandLine cl) {
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
             cmd.getErr().println("kovn: " + describe(ex));
             return 3;

@@ -29,4 +29,21 @@ class MainTest {
         assertThat(Main.describe(new IllegalArgumentException("pod a/b not found"))).isEqualTo("pod a/b not found");
         assertThat(Main.describe(new NullPointerException())).isEqualTo("java.lang.NullPointerException");
     }
+
+    @Test
+    void theDaemonsParseTheirOwnCommandOnlyAndOtherCommandsTheWholeTree() {
+        var node = Main.commandLine(new String[] {"node", "--node-name", "n1"});
+        assertThat((Object) node.getCommand()).isInstanceOf(NodeCommand.class);
+        assertThat(node.getCommandName()).isEqualTo("kovn node");
+        var missing = new java.io.StringWriter();
+        node.setErr(new java.io.PrintWriter(missing));
+        assertThat(node.execute("--node-name", "n1")).isEqualTo(2); // --nb and --sb are required: a usage error
+        assertThat(missing.toString()).contains("Missing required options").contains("kovn node");
+
+        assertThat((Object) Main.commandLine(new String[] {"cluster-manager"}).getCommand()).isInstanceOf(ClusterManagerCommand.class);
+        assertThat((Object) Main.commandLine(new String[] {"identity"}).getCommand()).isInstanceOf(IdentityCommand.class);
+        var kovn = Main.commandLine(new String[] {"analyze", "-f", "x"});
+        assertThat((Object) kovn.getCommand()).isInstanceOf(Main.class);
+        assertThat(kovn.getSubcommands()).containsKeys("node", "analyze", "sandbox");
+    }
 }
