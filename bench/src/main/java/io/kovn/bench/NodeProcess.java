@@ -52,8 +52,9 @@ final class NodeProcess implements AutoCloseable {
         int container = yaml.indexOf("- name: kovn-node");
         Matcher command = Pattern.compile("command: (\\[.*])").matcher(yaml);
         Matcher limit = Pattern.compile("limits: \\{memory: (\\d+)Mi}").matcher(yaml);
-        if (container < 0 || !command.find(container) || !limit.find(container)) {
-            throw new IllegalStateException("deploy/20-node.yaml: no kovn-node container command or memory limit");
+        if (container < 0 || !command.find(container) || !limit.find(container) || !command.group(1).contains("kovn.log.level=INFO")) {
+            throw new IllegalStateException("deploy/20-node.yaml: no kovn-node container command (logging at INFO, whose"
+                    + " start-up lines this benchmark reads) or memory limit");
         }
         List<String> out = new ArrayList<>();
         Path aot = root.resolve("cli/target/kovn.aot");
@@ -67,9 +68,8 @@ final class NodeProcess implements AutoCloseable {
             out.add(arg.equals("java") ? ProcessHandle.current().info().command().orElse("java")
                     : arg.replace("/opt/kovn/lib/*", root.resolve("cli/target/lib") + "/*"));
             if (arg.equals("java")) {
-                // the container's memory limit, as the JVM reads it from its cgroup; INFO logs for the markers
+                // the container's memory limit, as the JVM reads it from its cgroup
                 out.add("-XX:MaxRAM=" + limit.group(1) + "m");
-                out.add("-Dkovn.log.level=INFO");
             }
         }
         return out;
