@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Records a JDK AOT class cache (JEPs 483/514) for a class path of jars, the way kovn's caches are
 # made (the launcher's, and the benchmarks' with KOVN_CLASS_CACHE=1; deploy/image/Containerfile runs
-# the same analysis): one `kovn analyze` of the bundled demo manifests, C1 as the launcher runs.
+# the same training): io.kovn.cli.ClassCacheTraining, a `kovn analyze` of the bundled demo manifests and
+# the start of `kovn node` without its servers, C1 as the launcher runs.
 #
 #   scripts/record-class-cache.sh OUT CLASSPATH
 #
@@ -13,7 +14,7 @@ out=$1
 cp=$2
 tmp=$out.$$
 if "$JAVA_HOME/bin/java" -XX:TieredStopAtLevel=1 --enable-native-access=ALL-UNNAMED -XX:AOTCacheOutput="$tmp" -Xlog:disable -Xlog:all=error:stderr \
-    -Dkovn.root="$root" -cp "$cp" io.kovn.cli.Main analyze -f "$root/examples/demo" -f "$root/examples/demo-policy.yaml" \
+    -Dkovn.root="$root" -cp "$cp" io.kovn.cli.ClassCacheTraining "$root/examples" \
     >/dev/null && [[ -f $tmp ]]; then
   mv -f "$tmp" "$out"
 else
