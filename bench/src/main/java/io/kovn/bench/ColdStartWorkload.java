@@ -121,7 +121,7 @@ final class ColdStartWorkload {
         return out;
     }
 
-    /** Creates pods from 8 threads; a pre-addressed pod's status (IPs, Running) as the kubelet writes it. */
+    /** Creates pods from 8 threads; a pod's status (IPs, Running), if it has one, as the kubelet writes it. */
     static void createPods(KubernetesClient client, List<Pod> pods) throws Exception {
         try (ExecutorService pool = Executors.newFixedThreadPool(8)) {
             List<Future<?>> done = new ArrayList<>();

@@ -20,9 +20,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 /**
  * The issue-5 policy cluster as Kubernetes objects, with the same namespaces, pod labels and named
@@ -106,15 +103,7 @@ record PolicyBenchCluster(List<Namespace> namespaces, List<Node> nodes, List<Pod
         }
         namespaces.forEach(n -> client.namespaces().resource(new NamespaceBuilder().withMetadata(n.getMetadata()).build()).create());
         namespaces.forEach(n -> LocalCluster.awaitDefaultServiceAccount(client, n.getMetadata().getName()));
-        try (ExecutorService pool = Executors.newFixedThreadPool(8)) {
-            List<Future<?>> f = new ArrayList<>();
-            for (Pod p : pods) {
-                f.add(pool.submit(() -> createPod(client, p)));
-            }
-            for (Future<?> x : f) {
-                x.get();
-            }
-        }
+        ColdStartWorkload.createPods(client, pods.stream().map(ApiServer::withoutKubelet).toList());
         networkPolicies.forEach(np -> client.resource(np).create());
         anps.forEach(a -> client.resource(a).create());
         banps.forEach(b -> client.resource(b).create());
@@ -122,12 +111,7 @@ record PolicyBenchCluster(List<Namespace> namespaces, List<Node> nodes, List<Pod
 
     /** Creates a pod and marks it Running with its IP, as the kubelet does after CNI ADD. */
     static void createPod(KubernetesClient client, Pod p) {
-        String ip = p.getStatus().getPodIP();
-        client.pods().inNamespace(p.getMetadata().getNamespace()).resource(ApiServer.withoutKubelet(new PodBuilder(p).withStatus(null).build()))
-                .create();
-        client.pods().inNamespace(p.getMetadata().getNamespace()).withName(p.getMetadata().getName()).subresource("status")
-                .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"status\":{\"phase\":\"Running\",\"podIP\":\"" + ip
-                        + "\",\"podIPs\":[{\"ip\":\"" + ip + "\"}]}}");
+        ColdStartWorkload.createPod(client, ApiServer.withoutKubelet(p));
     }
 
     /**
