@@ -11,9 +11,6 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import io.kovn.k8s.client.KubeClients;
 import io.kovn.node.NodeComponents;
 import io.kovn.ovn.annotations.OvnAnnotations;
-import io.kovn.pki.CertificateAuthority;
-import io.kovn.pki.Keys;
-import io.kovn.pki.Pem;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -21,11 +18,8 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyPair;
 import java.security.KeyStore;
-import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
@@ -66,11 +60,13 @@ public final class ClassCacheTraining {
 
     private static void nodeStart() throws Exception {
         Path dir = Files.createTempDirectory("kovn-class-cache-training-");
-        CertificateAuthority ca = CertificateAuthority.create("kovn-training-ca");
-        KeyPair serverKey = Keys.ecP256();
-        X509Certificate serverCert = ca.issueServer("localhost", serverKey.getPublic(), Duration.ofHours(1), List.of("127.0.0.1"));
+        // a throwaway self-signed server certificate made by the JDK's keytool, not by kovn's pki
+        // module: BouncyCastle's jars are signed, so classes of theirs in the cache would be loaded
+        // and their jars verified at every start of every kovn process
+        KeyStore keys = selfSigned(dir);
+        X509Certificate serverCert = (X509Certificate) keys.getCertificate("training");
         HttpsServer server = HttpsServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.setHttpsConfigurator(new HttpsConfigurator(serverContext(serverKey, serverCert, ca.certificate())));
+        server.setHttpsConfigurator(new HttpsConfigurator(serverContext(keys)));
         byte[] nodes = Serialization.asJson(new NodeListBuilder().withItems(List.of(
                 new NodeBuilder().withNewMetadata().withName("node-0").withResourceVersion("1")
                         .addToAnnotations(OvnAnnotations.NODE_SUBNETS, "{\"default\":[\"10.100.0.0/16\"]}").endMetadata().build()))
@@ -105,9 +101,10 @@ public final class ClassCacheTraining {
                     users: [{name: u, user: {token: training}}]
                     contexts: [{name: c, context: {cluster: c, user: u}}]
                     current-context: c
-                    """.formatted(server.getAddress().getPort(), Base64.getEncoder().encodeToString(
-                    Pem.encode(ca.certificate()).getBytes(StandardCharsets.US_ASCII))));
-            // the node command's own parsing, then its client as it makes it
+                    """.formatted(server.getAddress().getPort(), Base64.getEncoder().encodeToString(pem(serverCert)
+                    .getBytes(StandardCharsets.US_ASCII))));
+            // the node command's own parsing (picocli's classes are of a class-file version the cache
+            // does not take: they load from the jar), then its client as it makes it
             Main.commandLine(new String[] {"node"}).parseArgs("--node-name=node-0", "--kubeconfig=" + kubeconfig,
                     "--nb=unix:/nonexistent/nb.sock", "--sb=unix:/nonexistent/sb.sock", "--no-node-agent");
             org.slf4j.LoggerFactory.getLogger(ClassCacheTraining.class).debug("class cache training");
@@ -125,12 +122,32 @@ public final class ClassCacheTraining {
         }
     }
 
-    private static SSLContext serverContext(KeyPair key, X509Certificate cert, X509Certificate caCert) throws Exception {
+    /** A keystore holding a self-signed EC certificate for 127.0.0.1, valid a day, made by keytool. */
+    private static KeyStore selfSigned(Path dir) throws Exception {
+        Path file = dir.resolve("training.p12");
+        Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+                "-genkeypair", "-alias", "training", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=localhost",
+                "-ext", "san=ip:127.0.0.1", "-validity", "1", "-storetype", "PKCS12", "-keystore", file.toString(),
+                "-storepass", "training").redirectErrorStream(true).start();
+        String output = new String(keytool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (keytool.waitFor() != 0) {
+            throw new IllegalStateException("keytool failed: " + output);
+        }
         KeyStore store = KeyStore.getInstance("PKCS12");
-        store.load(null, null);
-        store.setKeyEntry("server", key.getPrivate(), new char[0], new Certificate[] {cert, caCert});
+        try (var in = Files.newInputStream(file)) {
+            store.load(in, "training".toCharArray());
+        }
+        return store;
+    }
+
+    private static String pem(X509Certificate cert) throws Exception {
+        return "-----BEGIN CERTIFICATE-----\n" + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
+                .encodeToString(cert.getEncoded()) + "\n-----END CERTIFICATE-----\n";
+    }
+
+    private static SSLContext serverContext(KeyStore store) throws Exception {
         KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-        keys.init(store, new char[0]);
+        keys.init(store, "training".toCharArray());
         SSLContext context = SSLContext.getInstance("TLS");
         context.init(keys.getKeyManagers(), null, null);
         return context;
