@@ -77,11 +77,18 @@ final class OneZone implements AutoCloseable {
 
     /** Runs {@code change}, waits until {@code done} and the zone is quiet; returns what the change caused. */
     Caused settle(Runnable change, BooleanSupplier done) {
+        // what an earlier step left queued (the start's own echoes) is not this change's
+        awaitQuiet();
         TrafficCounters.Snapshot before = zone.databases().nbCounters().snapshot();
         long topology = zone.topology().reconciles();
         change.run();
         await().atMost(CONVERGE).until(done::getAsBoolean);
-        // quiet: no reconcile started for a while and nothing queued
+        awaitQuiet();
+        return new Caused(zone.databases().nbCounters().snapshot().minus(before), zone.topology().reconciles() - topology);
+    }
+
+    /** Until no reconcile has started for a while and nothing is queued. */
+    private void awaitQuiet() {
         long[] seen = {-1};
         await().atMost(CONVERGE).pollInterval(Duration.ofMillis(300)).until(() -> {
             long now = zone.podPorts().times().count() + zone.topology().reconciles();
@@ -89,7 +96,6 @@ final class OneZone implements AutoCloseable {
             seen[0] = now;
             return quiet;
         });
-        return new Caused(zone.databases().nbCounters().snapshot().minus(before), zone.topology().reconciles() - topology);
     }
 
     @Override
