@@ -41,12 +41,7 @@ final class ColdStartWorkload {
         for (int k = 0; k < 2; k++) {
             String name = "node-" + k;
             int id = k + 2;
-            Map<String, String> a = new HashMap<>();
-            a.put(OvnAnnotations.NODE_ID, Integer.toString(id));
-            a.put(OvnAnnotations.NODE_SUBNETS, "{\"default\":[\"10." + (100 + k) + ".0.0/16\"]}");
-            a.put(OvnAnnotations.NODE_TRANSIT_SWITCH_PORT_IFADDR, "{\"ipv4\":\"100.88.0." + id + "/16\"}");
-            a.put(OvnAnnotations.NODE_CHASSIS_ID, "chassis-" + name);
-            a.put(OvnAnnotations.NODE_ENCAP_IPS, "[\"172.18.0." + id + "\"]");
+            Map<String, String> a = PolicyBenchCluster.nodeAnnotations(k, "172.18.0." + id);
             Map<String, String> labels = new HashMap<>(Map.of("kubernetes.io/hostname", name));
             if (k == 1) {
                 labels.put("node-role.kubernetes.io/control-plane", "");

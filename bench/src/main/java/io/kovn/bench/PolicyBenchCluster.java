@@ -129,15 +129,20 @@ record PolicyBenchCluster(List<Namespace> namespaces, List<Node> nodes, List<Pod
     }
 
     private static Node node(int k, Node template) {
-        int id = k + 2;
         String address = template.getStatus().getAddresses().getFirst().getAddress();
+        return new NodeBuilder(template).editMetadata().withAnnotations(nodeAnnotations(k, address)).endMetadata().build();
+    }
+
+    /** Node {@code node-k} as the cluster manager and its node agent leave it: id k+2, subnet 10.(100+k).0.0/16. */
+    static Map<String, String> nodeAnnotations(int k, String encapIp) {
+        int id = k + 2;
         Map<String, String> a = new HashMap<>();
         a.put(OvnAnnotations.NODE_ID, Integer.toString(id));
         a.put(OvnAnnotations.NODE_SUBNETS, "{\"default\":[\"10." + (100 + k) + ".0.0/16\"]}");
         a.put(OvnAnnotations.NODE_TRANSIT_SWITCH_PORT_IFADDR, "{\"ipv4\":\"100.88.0." + id + "/16\"}");
         a.put(OvnAnnotations.NODE_CHASSIS_ID, "chassis-node-" + k);
-        a.put(OvnAnnotations.NODE_ENCAP_IPS, "[\"" + address + "\"]");
-        return new NodeBuilder(template).editMetadata().withAnnotations(a).endMetadata().build();
+        a.put(OvnAnnotations.NODE_ENCAP_IPS, "[\"" + encapIp + "\"]");
+        return a;
     }
 
     private static int namespaceIndex(String namespace) {

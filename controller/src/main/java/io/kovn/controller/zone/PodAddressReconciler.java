@@ -24,6 +24,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,7 +52,7 @@ public final class PodAddressReconciler implements Reconciler<ObjectKey> {
     private final Consumer<String> changed;
     private volatile PodIpAllocator ipam;
     /** Read: a reconcile deciding in the current allocator; write: replacing it. Never held across I/O. */
-    private final java.util.concurrent.locks.ReentrantReadWriteLock swap = new java.util.concurrent.locks.ReentrantReadWriteLock();
+    private final ReentrantReadWriteLock swap = new ReentrantReadWriteLock();
 
     /** Name of the pod informer index by {@code spec.nodeName} (see {@link #nodeIndexer()}). */
     public static final String NODE_INDEX = "kovn-node";
