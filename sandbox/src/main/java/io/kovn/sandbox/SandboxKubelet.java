@@ -23,6 +23,8 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,7 +46,8 @@ public final class SandboxKubelet implements AutoCloseable {
 
     /** A pod this kubelet has started. */
     private record RunningPod(String uid, String node, Netns netns, boolean ownNetns,
-                              CniInvoker.Attachment attachment, JsonNode cniResult, List<Process> processes) {}
+                              CniInvoker.Attachment attachment, JsonNode cniResult, List<Process> processes,
+                              Readiness readiness) {}
 
     private final KubernetesClient client;
     private final SandboxLayout layout;
@@ -54,6 +57,9 @@ public final class SandboxKubelet implements AutoCloseable {
     private final WorkQueue<String> queue;
     private final ExecutorService workers;
     private final Map<String, Integer> failures = new ConcurrentHashMap<>();
+    /** Runs readiness probes: each probe is short (a connection attempt, a small command). */
+    private final ScheduledExecutorService probes = Executors.newScheduledThreadPool(2,
+            Thread.ofPlatform().daemon().name("kubelet-probe-", 0).factory());
     private SharedIndexInformer<Pod> informer;
 
     public SandboxKubelet(KubernetesClient client, SandboxLayout layout, String prefix, List<NodeHandle> nodes) {
@@ -153,9 +159,104 @@ public final class SandboxKubelet implements AutoCloseable {
             for (JsonNode ip : result.path("ips")) ips.add(ip.path("address").asText().replaceAll("/.*", ""));
         }
         List<Process> processes = startProcesses(pod, netns);
-        running.put(key, new RunningPod(uid, node.name(), netns, !hostNetwork, att, result, processes));
-        writeStatus(pod, node, netns, ips);
+        Readiness readiness = new Readiness(key, pod, node, netns, ips);
+        running.put(key, new RunningPod(uid, node.name(), netns, !hostNetwork, att, result, processes, readiness));
+        String now = Instant.now().toString();
+        writeNetnsAnnotation(pod, netns);
+        writeStatus(pod, node, ips, now, readiness.containersReady());
+        readiness.start(now);
         LOG.info("pod {} running on {} with {}", key, node.name(), ips);
+    }
+
+    /**
+     * The readiness of one pod's containers: ready at once without probes; with them, not ready until
+     * the probes succeed, and following them afterwards (status patched on each change).
+     */
+    private final class Readiness {
+        private final String key;
+        private final Pod pod;
+        private final NodeHandle node;
+        private final Netns netns;
+        private final List<String> ips;
+        private final Map<String, ReadinessProbe.State> states = new java.util.LinkedHashMap<>();
+        private final List<java.util.concurrent.ScheduledFuture<?>> tasks = new ArrayList<>();
+        private String startedAt;
+
+        Readiness(String key, Pod pod, NodeHandle node, Netns netns, List<String> ips) {
+            this.key = key;
+            this.pod = pod;
+            this.node = node;
+            this.netns = netns;
+            this.ips = ips;
+            List<ReadinessProbe> list;
+            try {
+                list = ReadinessProbe.of(pod);
+            } catch (IllegalArgumentException e) {
+                // A probe the sandbox cannot run keeps the container unready, as a failing probe would.
+                LOG.warn("pod {}: {}; its containers stay unready", key, e.getMessage());
+                list = List.of();
+                pod.getSpec().getContainers().stream().filter(c -> c.getReadinessProbe() != null).forEach(c ->
+                        states.put(c.getName(), new ReadinessProbe.State(new ReadinessProbe(c.getName(),
+                                Optional.empty(), List.of(), Duration.ZERO, Duration.ofDays(1), Duration.ZERO, 1, 1))));
+            }
+            list.forEach(p -> states.put(p.container(), new ReadinessProbe.State(p)));
+        }
+
+        synchronized Map<String, Boolean> containersReady() {
+            Map<String, Boolean> ready = new java.util.LinkedHashMap<>();
+            pod.getSpec().getContainers().forEach(c -> ready.put(c.getName(),
+                    !states.containsKey(c.getName()) || states.get(c.getName()).ready()));
+            return ready;
+        }
+
+        synchronized void start(String startedAt) {
+            this.startedAt = startedAt;
+            for (ReadinessProbe.State s : states.values()) {
+                ReadinessProbe p = s.probe();
+                if (p.tcpPort().isEmpty() && p.command().isEmpty()) continue; // unsupported: never ready
+                tasks.add(probes.scheduleWithFixedDelay(() -> check(s), p.initialDelay().toMillis(),
+                        p.period().toMillis(), TimeUnit.MILLISECONDS));
+            }
+        }
+
+        private void check(ReadinessProbe.State s) {
+            boolean ok;
+            try {
+                ok = run(s.probe());
+            } catch (Exception e) {
+                ok = false;
+            }
+            synchronized (this) { // one pod's status writes in the order its probes changed
+                if (!s.record(ok)) return;
+                LOG.info("pod {}: container {} {}", key, s.probe().container(), s.ready() ? "ready" : "not ready");
+                try {
+                    writeStatus(pod, node, ips, startedAt, containersReady());
+                } catch (Exception e) {
+                    LOG.warn("pod {}: writing readiness: {}", key, e.getMessage());
+                }
+            }
+        }
+
+        private boolean run(ReadinessProbe p) throws Exception {
+            Duration timeout = p.timeout();
+            if (p.tcpPort().isPresent()) {
+                // kubelet probes from the host: the node's namespace, through its management port
+                if (ips.isEmpty()) return false;
+                return new Prober(layout.netutil()).probe(node.netns().name().orElseThrow(), "tcp", ips.getFirst(),
+                        p.tcpPort().get(), timeout).verdict() == Prober.Verdict.ALLOWED;
+            }
+            Process proc = new ProcessBuilder(netns.command(p.command())).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            if (!proc.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                proc.destroyForcibly();
+                return false;
+            }
+            return proc.exitValue() == 0;
+        }
+
+        synchronized void stop() {
+            tasks.forEach(t -> t.cancel(true));
+        }
     }
 
     /**
@@ -200,33 +301,42 @@ public final class SandboxKubelet implements AutoCloseable {
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
     }
 
-    private void writeStatus(Pod pod, NodeHandle node, Netns netns, List<String> ips) throws IOException {
-        String now = Instant.now().toString();
-        var ref = client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName());
+    private void writeNetnsAnnotation(Pod pod, Netns netns) throws IOException {
         // Merge patches without resourceVersion: the zone controller annotates the pod meanwhile.
-        ref.patch(PatchContext.of(PatchType.JSON_MERGE), JSON.writeValueAsString(Map.of("metadata",
-                Map.of("annotations", Map.of(SandboxLayout.NETNS_ANNOTATION, netns.name().orElseThrow())))));
+        client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
+                .patch(PatchContext.of(PatchType.JSON_MERGE), JSON.writeValueAsString(Map.of("metadata",
+                        Map.of("annotations", Map.of(SandboxLayout.NETNS_ANNOTATION, netns.name().orElseThrow())))));
+    }
+
+    /** The pod's whole status (a merge patch replaces lists whole), with each container's readiness. */
+    private void writeStatus(Pod pod, NodeHandle node, List<String> ips, String startedAt,
+                                          Map<String, Boolean> containersReady) throws IOException {
+        String now = Instant.now().toString();
+        boolean ready = containersReady.values().stream().allMatch(Boolean::booleanValue);
         List<Map<String, String>> conditions = List.of("PodScheduled", "Initialized", "ContainersReady", "Ready").stream()
-                .map(t -> Map.of("type", t, "status", "True", "lastTransitionTime", now)).toList();
+                .map(t -> Map.of("type", t, "status", ready || t.equals("PodScheduled") || t.equals("Initialized")
+                        ? "True" : "False", "lastTransitionTime", now)).toList();
         Map<String, Object> status = new java.util.LinkedHashMap<>();
         status.put("phase", "Running");
         status.put("hostIP", node.nodeIp());
-        status.put("startTime", now);
+        status.put("startTime", startedAt);
         status.put("conditions", conditions);
         // what kubectl counts as READY 1/1: each container started, running and ready
         status.put("containerStatuses", pod.getSpec().getContainers().stream().map(c -> Map.of(
                 "name", c.getName(), "image", c.getImage() == null ? "" : c.getImage(), "imageID", "",
-                "ready", true, "started", true, "restartCount", 0,
-                "state", Map.of("running", Map.of("startedAt", now)))).toList());
+                "ready", containersReady.getOrDefault(c.getName(), true), "started", true, "restartCount", 0,
+                "state", Map.of("running", Map.of("startedAt", startedAt)))).toList());
         if (!ips.isEmpty()) {
             status.put("podIP", ips.get(0));
             status.put("podIPs", ips.stream().map(ip -> Map.of("ip", ip)).toList());
         }
-        ref.subresource("status").patch(PatchContext.of(PatchType.JSON_MERGE), JSON.writeValueAsString(Map.of("status", status)));
+        client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
+                .subresource("status").patch(PatchContext.of(PatchType.JSON_MERGE), JSON.writeValueAsString(Map.of("status", status)));
     }
 
     private void teardown(String key, RunningPod pod) {
         running.remove(key);
+        pod.readiness().stop();
         pod.processes().forEach(Process::destroyForcibly);
         NodeHandle node = nodes.get(pod.node());
         if (pod.attachment() != null && node != null) safeDel(node, pod.attachment(), pod.cniResult());
@@ -271,6 +381,7 @@ public final class SandboxKubelet implements AutoCloseable {
         if (informer != null) informer.close();
         queue.shutdown();
         workers.shutdownNow();
+        probes.shutdownNow();
         try {
             workers.awaitTermination(15, java.util.concurrent.TimeUnit.SECONDS);
         } catch (InterruptedException e) {
