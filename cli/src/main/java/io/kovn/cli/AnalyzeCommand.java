@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
+import io.kovn.sandbox.trace.ServiceTarget;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -43,7 +44,8 @@ import picocli.CommandLine.Option;
 @Command(name = "analyze", description = {
         "Evaluate policies without traffic: truth tables, or one flow's walkthrough.",
         "  kovn analyze [-f FILE|DIR]... [--ports tcp/80,udp/53,sctp/9003,icmp] [-n NS]...",
-        "  kovn analyze [-f FILE|DIR]... --from NS/POD|IP --to NS/POD|IP --port PROTO/PORT"})
+        "  kovn analyze [-f FILE|DIR]... --from NS/POD|IP --to NS/POD|IP --port PROTO/PORT",
+        "  kovn analyze --from NS/POD|IP --to svc/NS/NAME[:PORT] --port PROTO/PORT   (each backend of the service)"})
 public final class AnalyzeCommand implements Callable<Integer> {
     @Mixin KubeOptions kube;
 
@@ -76,6 +78,9 @@ public final class AnalyzeCommand implements Callable<Integer> {
         List<ProtocolPort> tablePorts = usage(() -> ports.stream().map(ProtocolPort::parse).toList());
         ProtocolPort flowPort = usage(() -> ProtocolPort.parse(port != null ? port : ports.getFirst()));
         Endpoint source = from == null ? null : usage(() -> Endpoint.parse(from));
+        if (to != null && ServiceTarget.Ref.is(to)) {
+            return analyzeService(source, flowPort);
+        }
         Endpoint destination = to == null ? null : usage(() -> Endpoint.parse(to));
         PolicySnapshot snapshot = files.isEmpty() ? fromCluster() : fromManifests();
         PolicyEvaluator evaluator = PolicyEvaluator.compile(snapshot);
@@ -96,6 +101,46 @@ public final class AnalyzeCommand implements Callable<Integer> {
         out.print(TruthTable.of(evaluator, rows, columns, tablePorts).render());
         out.flush();
         return 0;
+    }
+
+    /**
+     * A flow to a service is decided on the backend the load balancer chooses (egress policy is
+     * applied after load balancing): one walkthrough per backend, its pod and target port. Verdict
+     * allowed only when every backend is reached.
+     */
+    private int analyzeService(Endpoint source, ProtocolPort flowPort) {
+        if (source == null) throw new CommandLine.ParameterException(spec.commandLine(), "--to svc/... needs --from");
+        if (!files.isEmpty()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "services and their endpoints are read from the cluster, not from -f");
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        try (KubernetesClient client = kube.client()) {
+            // svc/NS/NAME:PORT without --port: the service's port decides, whatever its protocol
+            boolean fromRef = ServiceTarget.Ref.parse(to).port().isPresent() && port == null;
+            ServiceTarget target = usage(() -> ServiceRef.find(client, to, fromRef ? null : flowPort.field(),
+                    fromRef ? 0 : flowPort.port()).orElseThrow());
+            PolicyEvaluator evaluator = PolicyEvaluator.compile(fromCluster(client));
+            out.println("service " + target.label() + " (" + target.protocol() + "): " + target.backends().size() + " backends");
+            if (target.backends().isEmpty()) {
+                out.println("no ready backend: the load balancer rejects the connection");
+                out.println("verdict: refused");
+                out.flush();
+                return 1;
+            }
+            int allowed = 0;
+            for (ServiceTarget.Backend b : target.backends()) {
+                Endpoint to = b.pod().map(Endpoint::parse).orElseGet(() -> Endpoint.ip(b.ip()));
+                Evaluation e = evaluator.evaluate(Flow.of(source, to, ProtocolPort.parse(target.protocol() + "/" + b.port())));
+                out.println("backend " + b.label() + ":");
+                e.render().lines().forEach(l -> out.println("  " + l));
+                if (e.verdict() == Verdict.ALLOWED) allowed++;
+            }
+            out.println("reaches " + allowed + " of " + target.backends().size() + " backends");
+            boolean all = allowed == target.backends().size();
+            out.println("verdict: " + (all ? "allowed" : "denied"));
+            out.flush();
+            return all ? 0 : 1;
+        }
     }
 
     private <T> T usage(Supplier<T> parse) {

@@ -4,6 +4,10 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kovn.policy.evaluator.PolicyEvaluator;
 import io.kovn.sandbox.Prober;
+import io.kovn.sandbox.trace.ServiceTarget;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 import io.kovn.sandbox.SandboxLayout;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,6 +27,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "probe", description = {
         "Real connections from inside a sandbox pod.",
         "  kovn probe NS/POD NS/POD|IP PROTO/PORT     (PROTO: tcp, udp; or icmp without a port)",
+        "  kovn probe NS/POD svc/NS/NAME[:PORT]|CLUSTER-IP PROTO/PORT   (several connections: which backends answered)",
         "  kovn probe --matrix PROTO/PORT[,PROTO/PORT...] [-n NS]..."})
 public final class ProbeCommand implements Callable<Integer> {
     @Mixin KubeOptions kube;
@@ -35,6 +40,9 @@ public final class ProbeCommand implements Callable<Integer> {
 
     @Option(names = {"-n", "--namespace"}, description = "with --matrix: only pods of these namespaces")
     List<String> namespaces = new ArrayList<>();
+
+    @Option(names = "--attempts", description = "to a service: connections to make (default: 3 per backend, at least 6)")
+    Integer attempts;
 
     @Option(names = "--timeout", defaultValue = "3s", description = "per-probe timeout, e.g. 3s or 500ms (default ${DEFAULT-VALUE})")
     String timeout;
@@ -61,11 +69,45 @@ public final class ProbeCommand implements Callable<Integer> {
                 return 0;
             }
             Pod src = PodRef.find(client, args.get(0));
+            if (!flow.protocol().equals("icmp")) {
+                Optional<ServiceTarget> service = ServiceRef.find(client, args.get(1), flow.protocol(), flow.port());
+                if (service.isPresent()) return probeService(prober, src, service.get(), t);
+            }
             String dst = args.get(1).contains("/") ? PodRef.ip(PodRef.find(client, args.get(1))) : args.get(1);
             Prober.Result r = prober.probe(PodRef.netns(src), flow.protocol(), dst, flow.port(), t);
             System.out.println(r);
             return r.verdict().exitStatus;
         }
+    }
+
+    /**
+     * Connections to a service's cluster IP (of the source's family) from one pod, each from a new
+     * source port, so the load balancer spreads them; prints how many each backend answered and how
+     * many timed out or were refused. Exit status 0 only when every connection was answered.
+     */
+    private int probeService(Prober prober, Pod src, ServiceTarget target, Duration timeout) throws Exception {
+        String srcIp = PodRef.ip(src);
+        String vip = target.clusterIp(srcIp.contains(":")).or(() -> target.clusterIps().stream().findFirst())
+                .orElseThrow(() -> new IllegalArgumentException("service " + target.label() + " has no cluster IP (headless)"));
+        int n = attempts != null ? attempts : Math.max(6, 3 * target.backends().size());
+        Map<String, Integer> answers = new TreeMap<>();
+        Map<Prober.Verdict, Integer> failures = new java.util.EnumMap<>(Prober.Verdict.class);
+        for (int i = 0; i < n; i++) {
+            Prober.Result r = prober.probe(PodRef.netns(src), target.protocol(), vip, target.port(), timeout);
+            if (r.verdict() == Prober.Verdict.ALLOWED) {
+                answers.merge(r.answer() == null || r.answer().isEmpty() ? "(no name)" : r.answer(), 1, Integer::sum);
+            } else {
+                failures.merge(r.verdict(), 1, Integer::sum);
+            }
+        }
+        System.out.println("service " + target.label() + " VIP " + vip + ", " + n + " connections, backends "
+                + target.backends().stream().map(ServiceTarget.Backend::label).toList());
+        answers.forEach((who, count) -> System.out.println("  answered by " + who + ": " + count));
+        failures.forEach((v, count) -> System.out.println("  " + v.word + ": " + count));
+        Prober.Verdict verdict = failures.isEmpty() ? Prober.Verdict.ALLOWED
+                : failures.containsKey(Prober.Verdict.DENIED) ? Prober.Verdict.DENIED : Prober.Verdict.REFUSED;
+        System.out.println(verdict.word);
+        return verdict.exitStatus;
     }
 
     /** A protocol and port as written on the command line: {@code tcp/80}, {@code udp/53}, {@code icmp}. */

@@ -14,6 +14,7 @@ import io.kovn.policy.select.PodAddresses;
 import io.kovn.sandbox.trace.AclRules;
 import io.kovn.sandbox.trace.AnalyzeCrossCheck;
 import io.kovn.sandbox.trace.PolicyTracer;
+import io.kovn.sandbox.trace.ServiceTarget;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -37,7 +38,9 @@ import picocli.CommandLine.Parameters;
 @Command(name = "trace", description = {
         "Trace a flow through OVN (ovn-trace on the zones it crosses) and name the policy rules that decide it.",
         "  kovn trace NS/POD NS/POD|IP PROTO/PORT     (PROTO: tcp, udp, sctp; or icmp)",
+        "  kovn trace NS/POD svc/NS/NAME[:PORT]|CLUSTER-IP PROTO[/PORT]",
         "To an IP that is no pod's, only the source's egress ACLs are judged.",
+        "To a service, the flow is traced once per backend the load balancer may choose (ovn-trace --lb-dst).",
         "The line before the verdict says whether kovn analyze agrees."})
 public final class TraceCommand implements Callable<Integer> {
     @Mixin KubeOptions kube;
@@ -46,8 +49,8 @@ public final class TraceCommand implements Callable<Integer> {
     CommandLine.Model.CommandSpec spec;
 
     @Parameters(index = "0", description = "source pod NS/POD") String src;
-    @Parameters(index = "1", description = "destination pod NS/POD, or an IP address") String dst;
-    @Parameters(index = "2", description = "tcp/PORT, udp/PORT, sctp/PORT or icmp") String flow;
+    @Parameters(index = "1", description = "destination pod NS/POD, a service svc/NS/NAME[:PORT] (or its cluster IP), or an IP address") String dst;
+    @Parameters(index = "2", description = "tcp/PORT, udp/PORT, sctp/PORT or icmp (to svc/NS/NAME:PORT the port may be left out)") String flow;
 
     @Option(names = {"-v", "--verbose"}, description = "list every logical flow the packet hit")
     boolean verbose;
@@ -65,7 +68,9 @@ public final class TraceCommand implements Callable<Integer> {
     public Integer call() {
         ProtocolPort parsed;
         try {
-            parsed = ProtocolPort.parse(flow);
+            parsed = ServiceTarget.Ref.is(dst) && !flow.contains("/") ? ProtocolPort.parse(flow + "/"
+                    + ServiceTarget.Ref.parse(dst).port().orElseThrow(() -> new IllegalArgumentException(
+                            "name the service port: svc/NS/NAME:PORT or PROTO/PORT"))) : ProtocolPort.parse(flow);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage(), e); // exit 2, never "denied"
         }
@@ -79,6 +84,18 @@ public final class TraceCommand implements Callable<Integer> {
                     new PolicyTracer.Zone(node, Path.of(nb.replace("{node}", node)), Path.of(sb.replace("{node}", node))),
                     AclRules.AdminPolicies.fromApi(client));
             Pod from = PodRef.find(client, src);
+            Optional<ServiceTarget> service = parsed.protocol() == null ? Optional.empty()
+                    : ServiceRef.find(client, dst, protocol, port);
+            if (service.isPresent()) {
+                PolicyTracer.ServiceResult r = tracer.traceToService(from, service.get(), ref -> {
+                    String[] p = ref.split("/", 2);
+                    return Optional.ofNullable(client.pods().inNamespace(p[0]).withName(p[1]).get());
+                });
+                PolicyEvaluator evaluator = noAnalyze ? null : evaluatorOrNull(client);
+                spec.commandLine().getOut().println(r.render(verbose, evaluator == null ? null : b -> crossCheckBackend(evaluator, from, service.get().protocol(), b)));
+                spec.commandLine().getOut().flush();
+                return r.allowed() ? 0 : 1;
+            }
             Optional<InetAddress> dstAddress = address(dst);
             Optional<Pod> to = dstAddress.isPresent() ? podWithAddress(client, dstAddress.get()) : Optional.of(PodRef.find(client, dst));
             PolicyTracer.Result r = to.map(pod -> tracer.trace(from, pod, protocol, port))
@@ -107,6 +124,28 @@ public final class TraceCommand implements Callable<Integer> {
         boolean agrees = AnalyzeCrossCheck.agrees(evaluation, trace, from.getMetadata().getNamespace(),
                 to.map(p -> p.getMetadata().getNamespace()).orElse(null));
         return AnalyzeCrossCheck.line(evaluation, agrees);
+    }
+
+    private static PolicyEvaluator evaluatorOrNull(KubernetesClient client) {
+        try {
+            return PolicyEvaluator.compile(AnalyzeCommand.fromCluster(client));
+        } catch (RuntimeException e) {
+            return null; // the traces stand on their own
+        }
+    }
+
+    /** What {@code kovn analyze} says of the flow to one backend (its pod and target port), and whether the trace agrees. */
+    private static String crossCheckBackend(PolicyEvaluator evaluator, Pod from, String protocol, PolicyTracer.BackendResult b) {
+        try {
+            Endpoint to = b.pod().map(PodRef::endpoint).orElseGet(() -> Endpoint.ip(b.backend().ip()));
+            ProtocolPort port = ProtocolPort.parse(protocol + "/" + b.backend().port());
+            Evaluation evaluation = evaluator.evaluate(Flow.of(PodRef.endpoint(from), to, port));
+            boolean agrees = AnalyzeCrossCheck.agrees(evaluation, b.result(), from.getMetadata().getNamespace(),
+                    b.pod().map(p -> p.getMetadata().getNamespace()).orElse(null));
+            return AnalyzeCrossCheck.line(evaluation, agrees);
+        } catch (RuntimeException e) {
+            return "analyze: not checked (" + Main.describe(e) + ")";
+        }
     }
 
     /** The address literal {@code text} is, if it is one. */

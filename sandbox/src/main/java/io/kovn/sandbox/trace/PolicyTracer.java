@@ -232,6 +232,121 @@ public final class PolicyTracer {
         return verdict(hops, dst.logicalPort());
     }
 
+    /**
+     * The trace of a flow to a service, one per backend: what happens when the zone's load balancer
+     * sends the connection to that backend ({@code ovn-trace --lb-dst}).
+     *
+     * @param loadBalancers the source zone's load balancers that hold the flow's VIP ({@code name}), empty
+     *     when none does (the service is not programmed there)
+     * @param backends each backend's trace, in the target's backend order; empty when it has none
+     * @param noBackend the trace of the flow when the service has no backend (the load balancer's
+     *     reject), else null
+     */
+    public record ServiceResult(ServiceTarget target, String vip, List<String> loadBalancers,
+                                List<BackendResult> backends, Result noBackend) {
+        public ServiceResult {
+            loadBalancers = List.copyOf(loadBalancers);
+            backends = List.copyOf(backends);
+        }
+
+        /** Allowed when every backend is reached: a connection may be sent to any of them. */
+        public boolean allowed() {
+            return !backends.isEmpty() && backends.stream().allMatch(b -> b.result().allowed());
+        }
+
+        public String render(boolean verbose, java.util.function.Function<BackendResult, String> crossCheck) {
+            StringBuilder sb = new StringBuilder();
+            sb.append("service ").append(target.label()).append(" (").append(target.protocol()).append(") VIP ").append(vip)
+                    .append(": load balancer ").append(loadBalancers.isEmpty() ? "(none in this zone holds the VIP)"
+                            : String.join(", ", loadBalancers)).append('\n');
+            if (backends.isEmpty()) {
+                sb.append("no ready backend: the load balancer rejects the connection\n");
+                if (noBackend != null) sb.append(noBackend.render(verbose)).append('\n');
+                sb.append("verdict: refused");
+                return sb.toString();
+            }
+            for (BackendResult b : backends) {
+                sb.append("backend ").append(b.backend().label()).append(":\n");
+                String body = b.result().render(verbose, crossCheck == null ? null : crossCheck.apply(b));
+                body.lines().forEach(l -> sb.append("  ").append(l).append('\n'));
+            }
+            long reached = backends.stream().filter(b -> b.result().allowed()).count();
+            sb.append("reached ").append(reached).append(" of ").append(backends.size()).append(" backends\n");
+            sb.append("verdict: ").append(allowed() ? "allowed" : "denied");
+            return sb.toString();
+        }
+    }
+
+    /** One backend's trace. */
+    public record BackendResult(ServiceTarget.Backend backend, Optional<Pod> pod, Result result) {}
+
+    /**
+     * Traces a flow from a pod to a service's cluster IP of the pod's family, once per backend.
+     *
+     * @param pods the backends' pods by {@code NS/POD} (a backend without one is traced to its address)
+     */
+    public ServiceResult traceToService(Pod src, ServiceTarget target, Function<String, Optional<Pod>> pods) {
+        requireNotHostNetwork(src);
+        Endpoint first = endpoint(src);
+        boolean v6 = first.ip().contains(":");
+        String vip = target.clusterIp(v6).or(() -> target.clusterIps().stream().findFirst())
+                .orElseThrow(() -> new IllegalArgumentException("service " + target.label() + " has no cluster IP (headless):"
+                        + " its clients connect to the pods themselves; trace to a pod instead"));
+        Endpoint from = endpoint(src, vip);
+        Zone zone = zones.apply(from.node());
+        List<String> lbs = loadBalancersWithVip(zone, vipKey(vip, target.port()), target.protocol());
+        String gatewayMac = routerPortMac(zone, "rtos-" + from.node());
+        String flow = microflow(from.logicalPort(), from.mac(), gatewayMac, from.ip(), vip, 64, target.protocol(), target.port());
+        List<ServiceTarget.Backend> backends = target.backends(vip.contains(":"));
+        if (backends.isEmpty()) {
+            Hop hop = run(zone, from.node(), flow);
+            Result r = new Result(false, List.of(hop), "no backend for " + vip, droppedBy(hop));
+            return new ServiceResult(target, vip, lbs, List.of(), r);
+        }
+        List<BackendResult> out = new ArrayList<>();
+        for (ServiceTarget.Backend b : backends) {
+            Optional<Pod> pod = b.pod().flatMap(pods);
+            Hop hop1 = run(zone, from.node(), flow, vipKey(b.ip(), b.port()));
+            List<Hop> hops = new ArrayList<>(List.of(hop1));
+            Result r;
+            if (pod.isEmpty() || hostNetwork(pod.get())) {
+                r = hop1.output().outputs().isEmpty() || dropAcl(hop1).isPresent()
+                        ? new Result(false, hops, "not let out of " + from.logicalPort() + "'s switch" + dropReason(hop1), droppedBy(hop1))
+                        : new Result(true, hops, "load-balanced to " + b.label() + ", then through "
+                                + String.join(" -> ", hop1.output().outputs()), List.of(sideDecider(hops, PolicyDirection.EGRESS.word())));
+            } else {
+                Endpoint to = endpoint(pod.get(), vip);
+                if (to.node().equals(from.node())) {
+                    r = verdict(hops, to.logicalPort());
+                } else if (!hop1.output().reached("tstor-" + to.node())) {
+                    r = new Result(false, hops, "the packet never left zone " + from.node() + " toward " + to.node()
+                            + dropReason(hop1), droppedBy(hop1));
+                } else {
+                    Zone dstZone = zones.apply(to.node());
+                    // After the source zone's load balancer: the backend's address and target port.
+                    String second = microflow("tstor-" + from.node(), routerPortMac(zone, "rtots-" + from.node()),
+                            routerPortMac(dstZone, "rtots-" + to.node()), from.ip(), b.ip(), 63, target.protocol(), b.port());
+                    hops.add(run(dstZone, "transit_switch", second));
+                    r = verdict(hops, to.logicalPort());
+                }
+            }
+            out.add(new BackendResult(b, pod, r));
+        }
+        return new ServiceResult(target, vip, lbs, out, null);
+    }
+
+    /** A load balancer VIP key as OVN writes it: {@code IP:PORT}, IPv6 in brackets. */
+    static String vipKey(String ip, int port) {
+        return (ip.contains(":") ? "[" + ip + "]" : ip) + ":" + port;
+    }
+
+    /** Names of the zone's load balancers of {@code protocol} with this VIP. */
+    private List<String> loadBalancersWithVip(Zone zone, String vip, String protocol) {
+        String json = Command.run(List.of(runtime.bin("ovn-nbctl").toString(), "--db=unix:" + zone.nbSocket(),
+                "--format=json", "--columns=name,protocol,vips", "list", "Load_Balancer"));
+        return LoadBalancerList.withVip(json, vip, protocol);
+    }
+
     private Result verdict(List<Hop> hops, String dstPort) {
         Hop last = hops.getLast();
         if (last.output().reached(dstPort)) {
@@ -267,8 +382,16 @@ public final class PolicyTracer {
     }
 
     private Hop run(Zone zone, String datapath, String microflow) {
-        String out = Command.run(List.of(runtime.bin("ovn-trace").toString(), "--db=unix:" + zone.sbSocket(), "--ct=new",
-                datapath, microflow));
+        return run(zone, datapath, microflow, null);
+    }
+
+    /** @param lbDst the backend a load balancer's {@code ct_lb_mark} is to choose ({@code IP:PORT}), or null */
+    private Hop run(Zone zone, String datapath, String microflow, String lbDst) {
+        List<String> argv = new ArrayList<>(List.of(runtime.bin("ovn-trace").toString(), "--db=unix:" + zone.sbSocket(), "--ct=new"));
+        if (lbDst != null) argv.add("--lb-dst=" + lbDst);
+        argv.add(datapath);
+        argv.add(microflow);
+        String out = Command.run(argv);
         TraceOutput parsed = TraceOutput.parse(out);
         return new Hop(zone.node(), datapath, microflow, parsed, acls(zone, parsed));
     }
