@@ -30,6 +30,8 @@ public final class KubeControlPlane implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(KubeControlPlane.class);
     /** The Service range; kube-apiserver's serving certificate names its first address. */
     public static final String SERVICE_CIDR = "10.96.0.0/16";
+    /** The IPv6 service range beside it: a dual-stack API server, so services may ask for IPv6 cluster IPs. */
+    public static final String SERVICE_CIDR_V6 = "fd00:10:96::/112";
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
 
     private final KubeRuntime runtime;
@@ -171,7 +173,7 @@ public final class KubeControlPlane implements AutoCloseable {
                 "--service-account-issuer=https://kubernetes.default.svc.cluster.local",
                 "--service-account-key-file=" + pki.serviceAccountPublicKey(),
                 "--service-account-signing-key-file=" + pki.serviceAccountKey(),
-                "--service-cluster-ip-range=" + SERVICE_CIDR,
+                "--service-cluster-ip-range=" + SERVICE_CIDR + "," + SERVICE_CIDR_V6,
                 "--authorization-mode=Node,RBAC",
                 // the default plugins (NamespaceLifecycle, ServiceAccount, webhooks, ResourceQuota, ...) and NodeRestriction
                 "--enable-admission-plugins=NodeRestriction",

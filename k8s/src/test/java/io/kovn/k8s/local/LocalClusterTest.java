@@ -58,4 +58,17 @@ class LocalClusterTest {
                     .withNewSpec().withNodeName("n1").addNewContainer().withName("c").withImage("x").endContainer().endSpec().build()).create();
         }
     }
+
+    @Test
+    void servicesGetClusterIpsOfBothFamiliesWhenTheyAskForThem() {
+        LocalCluster cluster = SharedCluster.fresh();
+        KubernetesClient admin = cluster.admin();
+        LocalCluster.createNamespace(admin, "dual", Map.of());
+        var svc = admin.services().inNamespace("dual").resource(new io.fabric8.kubernetes.api.model.ServiceBuilder()
+                .withNewMetadata().withName("both").endMetadata().withNewSpec().withIpFamilyPolicy("RequireDualStack")
+                .addNewPort().withPort(80).endPort().endSpec().build()).create();
+        assertThat(svc.getSpec().getClusterIPs()).hasSize(2);
+        assertThat(svc.getSpec().getClusterIPs().get(0)).startsWith("10.96.");
+        assertThat(svc.getSpec().getClusterIPs().get(1)).startsWith("fd00:10:96::");
+    }
 }
