@@ -42,11 +42,16 @@ public final class SandboxCommand implements Runnable {
                         + "to watch rotations about every 20 s (default ${DEFAULT-VALUE})")
         double nodeCertRotation;
 
+        @Option(names = "--ip-families", defaultValue = "ipv4",
+                description = "ipv4, or ipv4,ipv6 for a dual-stack sandbox (default ${DEFAULT-VALUE})")
+        String ipFamilies;
+
         @Override
         public Integer call() throws Exception {
             if (nodes < 1 || nodes > 20) throw new IllegalArgumentException("--nodes must be 1..20");
             control().up(SandboxConfig.defaults(nodes).withNodeCertificateLifetime(nodeCertLifetime)
-                    .withNodeCertificateRotation(nodeCertRotation), Durations.parse(timeout));
+                    .withNodeCertificateRotation(nodeCertRotation).withDualStack(SandboxConfig.parseIpFamilies(ipFamilies)),
+                    Durations.parse(timeout));
             return 0;
         }
     }

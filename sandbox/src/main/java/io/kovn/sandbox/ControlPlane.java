@@ -47,8 +47,16 @@ final class ControlPlane implements AutoCloseable {
         return EventSink.of(new EventRecorder(client, component, instance, Clock.systemUTC()));
     }
 
-    void startClusterManager() {
-        ClusterManagerMain cm = new ClusterManagerMain(clusterManagerClient, ClusterManagerConfig.defaults().withControllerMetrics(controllerMetrics),
+    /** The cluster networks of a sandbox: the reference's IPv4 default, and {@code fd00:10:244::/48} with a /64 per node beside it. */
+    static java.util.List<io.kovn.controller.clustermanager.ClusterNetwork> clusterNetworks(boolean dualStack) {
+        return dualStack ? java.util.List.of(io.kovn.controller.clustermanager.ClusterNetwork.DEFAULT_V4,
+                io.kovn.controller.clustermanager.ClusterNetwork.parse("fd00:10:244::/48/64"))
+                : java.util.List.of(io.kovn.controller.clustermanager.ClusterNetwork.DEFAULT_V4);
+    }
+
+    void startClusterManager(boolean dualStack) {
+        ClusterManagerMain cm = new ClusterManagerMain(clusterManagerClient, ClusterManagerConfig.of(clusterNetworks(dualStack))
+                .withControllerMetrics(controllerMetrics),
                 events(clusterManagerClient, "kovn-cluster-manager", "sandbox"), "sandbox-cluster-manager", "kovn");
         running.push(cm);
         cm.start();

@@ -54,14 +54,16 @@ final class KubeletNode implements AutoCloseable {
         return node;
     }
 
-    /** Reports the node Ready at {@code internalIp} with room for 110 pods. */
-    void reportReady(String internalIp) {
+    /** Reports the node Ready at {@code internalIp} (and {@code internalIpV6} when present) with room for 110 pods. */
+    void reportReady(String internalIp, java.util.Optional<String> internalIpV6) {
         String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
         Map<String, Object> ready = Map.of("type", "Ready", "status", "True", "reason", "KubeletReady",
                 "message", "kovn sandbox kubelet is posting ready status", "lastHeartbeatTime", now, "lastTransitionTime", now);
         Map<String, String> resources = Map.of("cpu", "8", "memory", "16Gi", "pods", "110", "ephemeral-storage", "100Gi");
         Map<String, Object> status = Map.of(
-                "addresses", List.of(Map.of("type", "InternalIP", "address", internalIp), Map.of("type", "Hostname", "address", name)),
+                "addresses", java.util.stream.Stream.concat(java.util.stream.Stream.of(Map.of("type", "InternalIP", "address", internalIp)),
+                        java.util.stream.Stream.concat(internalIpV6.stream().map(v6 -> Map.of("type", "InternalIP", "address", v6)),
+                                java.util.stream.Stream.of(Map.of("type", "Hostname", "address", name)))).toList(),
                 "conditions", List.of(ready),
                 "capacity", resources, "allocatable", resources,
                 "nodeInfo", Map.of("kubeletVersion", "v1.34.4-kovn-sandbox", "containerRuntimeVersion", "kovn-sandbox://1",

@@ -81,7 +81,7 @@ public final class Sandbox implements AutoCloseable {
 
         // The nodes' OVN/OVS need no API server: they start in parallel with the control plane, and
         // in parallel with each other (most of the time goes to waiting for daemons).
-        Underlay underlay = Underlay.create(config.prefix(), config.underlayCidr());
+        Underlay underlay = Underlay.create(config.prefix(), config.underlayCidr(), config.dualStack() ? config.underlayCidrV6() : null);
         closeables.push(underlay);
         List<String> names = nodeNames(nodeCount);
         ExecutorService pool = Executors.newFixedThreadPool(Math.min(4, nodeCount));
@@ -125,7 +125,7 @@ public final class Sandbox implements AutoCloseable {
                 .hostname("127.0.0.1").port(0).buildAndStart();
         closeables.push(metrics::close);
         Files.writeString(layout.metricsUrlFile(), metricsUrl() + "\n");
-        controlPlane.startClusterManager();
+        controlPlane.startClusterManager(config.dualStack());
 
         for (Future<EmulatedNode> f : starting) {
             nodes.add(f.get());
@@ -133,7 +133,7 @@ public final class Sandbox implements AutoCloseable {
         // Each node agent's certificate: CSR, approval, signing; all nodes at once.
         Map<String, Future<NodeCertificateBootstrap>> certificatesOf = new java.util.HashMap<>();
         for (EmulatedNode n : nodes) {
-            kubeletNodes.get(n.name()).reportReady(n.encapIp());
+            kubeletNodes.get(n.name()).reportReady(n.encapIp(), n.nodeIpV6());
             certificatesOf.put(n.name(), pool.submit(() -> nodeIdentity(n.name(), config)));
         }
         List<SandboxKubelet.NodeHandle> handles = new ArrayList<>();
@@ -144,7 +144,8 @@ public final class Sandbox implements AutoCloseable {
             // The node agent, zone controller and policy controller work as the node itself
             // (system:ovn-node:<node>, deploy/'s node RBAC, checked by the webhook), as `kovn node` does.
             NodeComponents parts = controlPlane.startNode(n, NodeAgentConfig.defaults(n.name(), ovs, n.vsctl(),
-                    n.netns(), layout.cniSocket(n.name())), certificates.client());
+                    n.netns(), layout.cniSocket(n.name())).withClusterSubnets(ControlPlane.clusterNetworks(config.dualStack())
+                    .stream().map(io.kovn.controller.clustermanager.ClusterNetwork::cidr).toList()), certificates.client());
             // After each rotation they move to the new certificate's client; the old one closes after a grace.
             certificates.onRotation(credentials -> parts.restart(certificates.client()));
             Path conflist = writeConflist(n.name());

@@ -12,9 +12,12 @@ import java.time.Duration;
  * @param nodeCertificateLifetime the lifetime node agents ask for in their CSRs ({@code expirationSeconds});
  *     kube-controller-manager honours it from 10 minutes up (and back-dates certificates by 5 minutes)
  * @param nodeCertificateRotation the fraction of a certificate's validity after which agents rotate (0.8)
+ * @param dualStack IPv6 beside IPv4: node addresses on the underlay ({@link #underlayCidrV6()}), pod
+ *     subnets from {@code fd00:10:244::/48} (a /64 per node), services may take IPv6 cluster IPs;
+ *     geneve still runs over IPv4
  */
 public record SandboxConfig(int nodes, String prefix, String underlayCidr, Duration nodeCertificateLifetime,
-                            double nodeCertificateRotation) {
+                            double nodeCertificateRotation, boolean dualStack) {
     /** What {@code kube-controller-manager} would issue for a kubelet-like request: a day. */
     public static final Duration DEFAULT_CERTIFICATE_LIFETIME = Duration.ofHours(24);
 
@@ -35,6 +38,42 @@ public record SandboxConfig(int nodes, String prefix, String underlayCidr, Durat
     /** The shortest lifetime kube-controller-manager's signer issues. */
     public static final Duration MIN_CERTIFICATE_LIFETIME = Duration.ofMinutes(10);
 
+    /** A single-stack (IPv4) sandbox. */
+    public SandboxConfig(int nodes, String prefix, String underlayCidr, Duration nodeCertificateLifetime,
+                         double nodeCertificateRotation) {
+        this(nodes, prefix, underlayCidr, nodeCertificateLifetime, nodeCertificateRotation, false);
+    }
+
+    /** This configuration with IPv6 beside IPv4, or IPv4 alone. */
+    public SandboxConfig withDualStack(boolean dual) {
+        return new SandboxConfig(nodes, prefix, underlayCidr, nodeCertificateLifetime, nodeCertificateRotation, dual);
+    }
+
+    /**
+     * The {@code --ip-families} option: {@code ipv4} or {@code ipv4,ipv6} (either order); true for dual stack.
+     *
+     * @throws IllegalArgumentException for anything else (IPv6 alone is not offered: geneve runs over IPv4)
+     */
+    public static boolean parseIpFamilies(String text) {
+        java.util.Set<String> families = new java.util.TreeSet<>(java.util.Arrays.stream(text.toLowerCase(java.util.Locale.ROOT)
+                .split(",")).map(String::strip).filter(f -> !f.isEmpty()).toList());
+        if (families.equals(java.util.Set.of("ipv4"))) return false;
+        if (families.equals(java.util.Set.of("ipv4", "ipv6"))) return true;
+        throw new IllegalArgumentException("--ip-families takes ipv4 or ipv4,ipv6 (geneve runs over IPv4): " + text);
+    }
+
+    /**
+     * The underlay's IPv6 range in a dual-stack sandbox: a unique-local /64 derived from the IPv4
+     * range ({@code 10.250.0.0/24} → {@code fd00:afa:0::/64}), so two sandboxes never share one.
+     */
+    public String underlayCidrV6() {
+        String[] o = underlayCidr.substring(0, underlayCidr.indexOf('/')).split("\\.");
+        int a = Integer.parseInt(o[0]);
+        int b = Integer.parseInt(o[1]);
+        int c = Integer.parseInt(o[2]);
+        return "fd00:" + Integer.toHexString(a * 256 + b) + ":" + Integer.toHexString(c) + "::/64";
+    }
+
     /** A sandbox whose node agents rotate at 80% of their certificates' validity. */
     public SandboxConfig(int nodes, String prefix, String underlayCidr, Duration nodeCertificateLifetime) {
         this(nodes, prefix, underlayCidr, nodeCertificateLifetime, 0.8);
@@ -52,11 +91,11 @@ public record SandboxConfig(int nodes, String prefix, String underlayCidr, Durat
 
     /** This configuration with node agents rotating at another fraction of their certificates' validity. */
     public SandboxConfig withNodeCertificateRotation(double rotation) {
-        return new SandboxConfig(nodes, prefix, underlayCidr, nodeCertificateLifetime, rotation);
+        return new SandboxConfig(nodes, prefix, underlayCidr, nodeCertificateLifetime, rotation, dualStack);
     }
 
     /** This configuration with node certificates of another lifetime. */
     public SandboxConfig withNodeCertificateLifetime(Duration lifetime) {
-        return new SandboxConfig(nodes, prefix, underlayCidr, lifetime, nodeCertificateRotation);
+        return new SandboxConfig(nodes, prefix, underlayCidr, lifetime, nodeCertificateRotation, dualStack);
     }
 }

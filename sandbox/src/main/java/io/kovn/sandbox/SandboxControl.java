@@ -89,7 +89,8 @@ public final class SandboxControl {
                 SandboxDaemon.class.getName(), "--dir", layout.dir().toString(), "--nodes", Integer.toString(nodes),
                 "--prefix", config.prefix(), "--underlay", config.underlayCidr(),
                 "--node-cert-lifetime", Long.toString(config.nodeCertificateLifetime().toSeconds()),
-                "--node-cert-rotation", Double.toString(config.nodeCertificateRotation())));
+                "--node-cert-rotation", Double.toString(config.nodeCertificateRotation()),
+                "--ip-families", config.dualStack() ? "ipv4,ipv6" : "ipv4"));
         Instant start = Instant.now();
         new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(layout.logFile().toFile())

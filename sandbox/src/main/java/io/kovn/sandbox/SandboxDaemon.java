@@ -25,6 +25,7 @@ public final class SandboxDaemon {
         String underlay = defaults.underlayCidr();
         java.time.Duration certificateLifetime = defaults.nodeCertificateLifetime();
         double certificateRotation = defaults.nodeCertificateRotation();
+        boolean dualStack = false;
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--dir" -> dir = Path.of(args[i + 1]);
@@ -33,6 +34,7 @@ public final class SandboxDaemon {
                 case "--underlay" -> underlay = args[i + 1];
                 case "--node-cert-lifetime" -> certificateLifetime = java.time.Duration.ofSeconds(Long.parseLong(args[i + 1]));
                 case "--node-cert-rotation" -> certificateRotation = Double.parseDouble(args[i + 1]);
+                case "--ip-families" -> dualStack = SandboxConfig.parseIpFamilies(args[i + 1]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
@@ -48,7 +50,7 @@ public final class SandboxDaemon {
         CountDownLatch stopped = new CountDownLatch(1);
         Sandbox sandbox;
         try {
-            sandbox = Sandbox.start(layout, new SandboxConfig(nodes, prefix, underlay, certificateLifetime, certificateRotation), OvnRuntime.locate(), root);
+            sandbox = Sandbox.start(layout, new SandboxConfig(nodes, prefix, underlay, certificateLifetime, certificateRotation, dualStack), OvnRuntime.locate(), root);
         } catch (Exception e) {
             LOG.error("sandbox failed to start", e);
             Files.writeString(layout.failedFile(), String.valueOf(e.getMessage()));

@@ -40,6 +40,7 @@ public final class EmulatedNode implements AutoCloseable {
     private final Netns netns;
     private final String systemId;
     private String encapIp;
+    private String nodeIpV6;
     private ZoneDatabases databases;
     private OvsVswitchdProcess vswitchd;
     private OvnControllerProcess ovnController;
@@ -97,6 +98,11 @@ public final class EmulatedNode implements AutoCloseable {
                 "--", "set", "Bridge", "br-phy", "datapath_type=netdev",
                 "--", "--may-exist", "add-port", "br-phy", "eth0");
         netns.addAddress("br-phy", eth0.addressCidr());
+        if (eth0.addressV6Cidr() != null) {
+            // no duplicate address detection: the underlay is ours, and DAD would hold the address back a while
+            netns.ip("-6", "addr", "add", eth0.addressV6Cidr(), "dev", "br-phy", "nodad");
+            nodeIpV6 = eth0.addressV6().orElseThrow();
+        }
         netns.linkUp("br-phy");
         // The userspace datapath routes tunnel packets with its own table, not the kernel's.
         addUnderlayRoute(underlay.cidr());
@@ -193,6 +199,11 @@ public final class EmulatedNode implements AutoCloseable {
     /** The node's underlay address, used as geneve encap IP. */
     public String encapIp() {
         return encapIp;
+    }
+
+    /** The node's IPv6 underlay address in a dual-stack sandbox. */
+    public java.util.Optional<String> nodeIpV6() {
+        return java.util.Optional.ofNullable(nodeIpV6);
     }
 
     public Path nbSocket() {

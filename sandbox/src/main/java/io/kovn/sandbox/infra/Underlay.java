@@ -19,13 +19,16 @@ public final class Underlay implements AutoCloseable {
 
     private final String prefix;
     private final Ipv4Cidr cidr;
+    /** The IPv6 /64 network address with a trailing {@code ::} dropped to {@code :}, e.g. {@code fd00:afa:0:}; null when IPv4 only. */
+    private final String v6Network;
     private final Netns root = Netns.root();
     private final AtomicInteger nextHost = new AtomicInteger(2);
     private final List<String> hostLinks = new ArrayList<>();
 
-    private Underlay(String prefix, Ipv4Cidr cidr) {
+    private Underlay(String prefix, Ipv4Cidr cidr, String v6Network) {
         this.prefix = prefix;
         this.cidr = cidr;
+        this.v6Network = v6Network;
     }
 
     /**
@@ -35,11 +38,26 @@ public final class Underlay implements AutoCloseable {
      * @param cidr IPv4 range for node addresses, e.g. {@code 172.30.0.0/24}
      */
     public static Underlay create(String prefix, String cidr) {
+        return create(prefix, cidr, null);
+    }
+
+    /**
+     * Creates the bridge {@code <prefix>br}; namespaces attached get an IPv6 address of {@code cidrV6}
+     * too (host n: {@code <network>::<n>/64}) when it is not null.
+     *
+     * @param cidrV6 an IPv6 /64 such as {@code fd00:afa:0::/64}, or null
+     */
+    public static Underlay create(String prefix, String cidr, String cidrV6) {
         Objects.requireNonNull(prefix, "prefix");
         if (prefix.isEmpty() || prefix.length() > MAX_PREFIX) {
             throw new IllegalArgumentException("prefix must have 1.." + MAX_PREFIX + " characters: " + prefix);
         }
-        Underlay u = new Underlay(prefix, Ipv4Cidr.parse(cidr));
+        String v6 = null;
+        if (cidrV6 != null) {
+            if (!cidrV6.endsWith("::/64")) throw new IllegalArgumentException("the IPv6 underlay must be a /64 written <net>::/64: " + cidrV6);
+            v6 = cidrV6.substring(0, cidrV6.length() - "::/64".length());
+        }
+        Underlay u = new Underlay(prefix, Ipv4Cidr.parse(cidr), v6);
         u.root.addBridge(u.bridge());
         u.root.linkUp(u.bridge());
         return u;
@@ -59,7 +77,8 @@ public final class Underlay implements AutoCloseable {
         root.setMaster(hostLink, bridge());
         root.linkUp(hostLink);
         ns.linkUp(ifName);
-        return new Attachment(hostLink, ifName, cidr.host(host) + "/" + cidr.prefixLength());
+        return new Attachment(hostLink, ifName, cidr.host(host) + "/" + cidr.prefixLength(),
+                v6Network == null ? null : v6Network + "::" + Integer.toHexString(host) + "/64");
     }
 
     /**
@@ -68,8 +87,14 @@ public final class Underlay implements AutoCloseable {
      * @param hostLink the root-side veth on the bridge
      * @param ifName the interface inside the namespace
      * @param addressCidr the namespace's underlay address with prefix length
+     * @param addressV6Cidr its IPv6 address with prefix length, null on an IPv4-only underlay
      */
-    public record Attachment(String hostLink, String ifName, String addressCidr) {
+    public record Attachment(String hostLink, String ifName, String addressCidr, String addressV6Cidr) {
+        /** The IPv6 address without prefix length, if the underlay has IPv6. */
+        public java.util.Optional<String> addressV6() {
+            return java.util.Optional.ofNullable(addressV6Cidr).map(a -> a.substring(0, a.indexOf('/')));
+        }
+
         /** The address without prefix length. */
         public String address() {
             return addressCidr.substring(0, addressCidr.indexOf('/'));

@@ -44,6 +44,15 @@ public final class SandboxFixture implements AutoCloseable {
 
     /** A sandbox whose node agents rotate at {@code rotation} of their certificates' validity. */
     public SandboxFixture(int nodes, Duration nodeCertificateLifetime, double rotation) throws Exception {
+        this(nodes, nodeCertificateLifetime, rotation, false);
+    }
+
+    /** A dual-stack (IPv4 and IPv6) sandbox, or an IPv4 one. */
+    public SandboxFixture(int nodes, boolean dualStack) throws Exception {
+        this(nodes, SandboxConfig.DEFAULT_CERTIFICATE_LIFETIME, 0.8, dualStack);
+    }
+
+    private SandboxFixture(int nodes, Duration nodeCertificateLifetime, double rotation, boolean dualStack) throws Exception {
         StaleSandboxes.sweep();
         Path dir = Files.createTempDirectory(Path.of("/tmp"), "kve");
         StaleSandboxes.claim(prefix, dir);
@@ -51,7 +60,7 @@ public final class SandboxFixture implements AutoCloseable {
         Path root = Path.of("").toAbsolutePath().getParent();
         int third = ThreadLocalRandom.current().nextInt(1, 250);
         try {
-            sandbox = Sandbox.start(layout, new SandboxConfig(nodes, prefix, "10.253." + third + ".0/24", nodeCertificateLifetime, rotation),
+            sandbox = Sandbox.start(layout, new SandboxConfig(nodes, prefix, "10.253." + third + ".0/24", nodeCertificateLifetime, rotation, dualStack),
                     OvnRuntime.locate(), root);
         } catch (Exception | Error e) {
             Leftovers.cleanup(prefix, dir);
