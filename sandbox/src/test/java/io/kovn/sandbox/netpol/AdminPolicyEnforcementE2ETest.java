@@ -39,7 +39,12 @@ class AdminPolicyEnforcementE2ETest {
 
     @BeforeAll
     static void up() throws Exception {
-        sb = PolicySandbox.start(2);
+        start(false);
+    }
+
+    /** The sandbox and pods, probed over IPv6 in a dual-stack sandbox when {@code ipv6}. */
+    static void start(boolean ipv6) throws Exception {
+        sb = PolicySandbox.start(2, ipv6);
         sb.fixture().namespace("a", Map.of("env", "prod"));
         sb.fixture().namespace("c", Map.of("env", "prod"));
         sb.createPod("a", "p", "node-1", Map.of("tier", "front", "app", "x"), List.of(port("TCP", 80, "http")));

@@ -39,7 +39,12 @@ class NetworkPolicyE2ETest {
 
     @BeforeAll
     static void up() throws Exception {
-        sb = PolicySandbox.start(3);
+        start(false);
+    }
+
+    /** The sandbox and pods, probed over IPv6 in a dual-stack sandbox when {@code ipv6}. */
+    static void start(boolean ipv6) throws Exception {
+        sb = PolicySandbox.start(3, ipv6);
         for (String ns : NAMESPACES) sb.fixture().namespace(ns, Map.of("ns", ns));
         String[] names = {"a", "b", "c"};
         for (String ns : NAMESPACES) {
@@ -135,7 +140,7 @@ class NetworkPolicyE2ETest {
     void egressToAnIpBlockWithAnExceptedAddress() {
         String cidr = prefix(ip("x/a"), 16);
         apply(policy("x", "egress-cidr", pod("a")).withPolicyTypes("Egress")
-                .addNewEgress().withTo(ipBlock(cidr, ip("y/b") + "/32")).endEgress().endSpec().build());
+                .addNewEgress().withTo(ipBlock(cidr, host(ip("y/b")))).endEgress().endSpec().build());
         expect("tcp/80", (from, to) -> !from.equals("x/a") || !to.equals("y/b"));
     }
 
@@ -144,7 +149,7 @@ class NetworkPolicyE2ETest {
         // The pods b all live on node-2, so node-2's /24 holds x/b, y/b and z/b.
         String cidr = prefix(ip("x/b"), 24);
         apply(policy("x", "ingress-cidr", pod("a")).withPolicyTypes("Ingress")
-                .addNewIngress().withFrom(ipBlock(cidr, ip("y/b") + "/32")).endIngress().endSpec().build());
+                .addNewIngress().withFrom(ipBlock(cidr, host(ip("y/b")))).endIngress().endSpec().build());
         expect("tcp/80", (from, to) -> !to.equals("x/a") || from.equals("x/b") || from.equals("z/b"));
     }
 
@@ -270,11 +275,22 @@ class NetworkPolicyE2ETest {
     }
 
     private static String ip(String pod) {
-        return pods.get(pod).getStatus().getPodIP();
+        return sb.address(pods.get(pod));
     }
 
-    /** The network of {@code ip} with a /16 or /24 prefix. */
+    private static String host(String ip) {
+        return ip + (ip.contains(":") ? "/128" : "/32");
+    }
+
+    /**
+     * The network of {@code ip} with a /16 or /24 prefix: the cluster's or a node's range; for IPv6
+     * the same ranges, /48 and /64.
+     */
     private static String prefix(String ip, int bits) {
+        if (ip.contains(":")) {
+            String[] g = java.net.InetAddress.ofLiteral(ip).getHostAddress().split(":");
+            return bits == 16 ? g[0] + ":" + g[1] + ":" + g[2] + "::/48" : g[0] + ":" + g[1] + ":" + g[2] + ":" + g[3] + "::/64";
+        }
         String[] o = ip.split("\\.");
         return bits == 16 ? o[0] + "." + o[1] + ".0.0/16" : o[0] + "." + o[1] + "." + o[2] + ".0/24";
     }

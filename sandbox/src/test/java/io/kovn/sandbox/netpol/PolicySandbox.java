@@ -41,8 +41,12 @@ public final class PolicySandbox implements AutoCloseable {
     private final ExecutorService cpuBound = Executors.newFixedThreadPool(3);
     private final PolicyTracer tracer;
 
-    private PolicySandbox(SandboxFixture fixture) {
+    /** Whether probes go to the pods' IPv6 addresses (a dual-stack sandbox). */
+    private final boolean ipv6;
+
+    private PolicySandbox(SandboxFixture fixture, boolean ipv6) {
         this.fixture = fixture;
+        this.ipv6 = ipv6;
         Map<String, EmulatedNode> nodes = new LinkedHashMap<>();
         fixture.sandbox.nodes().forEach(n -> nodes.put(n.name(), n));
         this.tracer = new PolicyTracer(OvnRuntime.locate(), node -> {
@@ -54,9 +58,14 @@ public final class PolicySandbox implements AutoCloseable {
 
     /** Starts a sandbox of {@code nodes} nodes ({@code node-1} ...). */
     public static PolicySandbox start(int nodes) throws Exception {
-        SandboxFixture fixture = new SandboxFixture(nodes);
+        return start(nodes, false);
+    }
+
+    /** Starts a sandbox of {@code nodes} nodes; with {@code ipv6} a dual-stack one, probed over IPv6. */
+    public static PolicySandbox start(int nodes, boolean ipv6) throws Exception {
+        SandboxFixture fixture = new SandboxFixture(nodes, ipv6);
         try {
-            return new PolicySandbox(fixture);
+            return new PolicySandbox(fixture, ipv6);
         } catch (RuntimeException | Error e) {
             fixture.close();
             throw e;
@@ -111,7 +120,7 @@ public final class PolicySandbox implements AutoCloseable {
     public List<Prober.Result> probe(List<Probe> flows) {
         List<Future<Prober.Result>> running = new ArrayList<>();
         for (Probe f : flows) {
-            running.add(probes.submit(() -> fixture.prober.probe(netns(f.from()), f.protocol(), f.to().getStatus().getPodIP(),
+            running.add(probes.submit(() -> fixture.prober.probe(netns(f.from()), f.protocol(), address(f.to()),
                     f.port(), DENIED_AFTER)));
         }
         List<Prober.Result> out = new ArrayList<>();
@@ -170,6 +179,18 @@ public final class PolicySandbox implements AutoCloseable {
             }
         }
         return out;
+    }
+
+    /** Whether probes go to IPv6 addresses. */
+    public boolean ipv6() {
+        return ipv6;
+    }
+
+    /** The pod's address that probes go to: its IPv6 one in an IPv6 run, else its IPv4 one. */
+    public String address(Pod pod) {
+        return pod.getStatus().getPodIPs().stream().map(io.fabric8.kubernetes.api.model.PodIP::getIp)
+                .filter(ip -> ip.contains(":") == ipv6).findFirst()
+                .orElseThrow(() -> new IllegalStateException("pod " + name(pod) + " has no " + (ipv6 ? "IPv6" : "IPv4") + " address"));
     }
 
     public static String name(Pod pod) {

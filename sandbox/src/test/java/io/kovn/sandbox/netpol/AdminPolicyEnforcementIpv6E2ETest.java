@@ -1,0 +1,11 @@
+package io.kovn.sandbox.netpol;
+
+import org.junit.jupiter.api.BeforeAll;
+
+/** Every case of {@link AdminPolicyEnforcementE2ETest} in a dual-stack sandbox, probed over IPv6. */
+class AdminPolicyEnforcementIpv6E2ETest extends AdminPolicyEnforcementE2ETest {
+    @BeforeAll
+    static void up() throws Exception {
+        start(true);
+    }
+}
