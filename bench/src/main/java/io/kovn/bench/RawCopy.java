@@ -28,9 +28,17 @@ final class RawCopy {
     private RawCopy() {}
 
     static Load load(MonitorCache converged) throws Exception {
+        return load(converged, t -> true);
+    }
+
+    /** The rows of some tables only (references to rows of other tables are dropped). */
+    static Load load(MonitorCache converged, java.util.function.Predicate<String> tables) throws Exception {
         Map<Uuid, String> tableOf = new HashMap<>();
         Map<Uuid, Row> rows = new LinkedHashMap<>();
         for (String table : converged.tables()) {
+            if (!tables.test(table)) {
+                continue;
+            }
             for (Row r : converged.table(table).rows()) {
                 tableOf.put(r.uuid(), table);
                 rows.put(r.uuid(), r);
