@@ -2,40 +2,53 @@ package io.kovn.controller.service;
 
 import io.fabric8.kubernetes.api.model.ServicePort;
 import io.fabric8.kubernetes.api.model.discovery.v1.Endpoint;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointConditions;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointPort;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import io.kovn.ovn.annotations.IpLiterals;
 import java.net.Inet6Address;
 import java.net.InetAddress;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.TreeSet;
 
 /**
- * The endpoints of one service port, read from the service's EndpointSlices as the reference reads
- * them: the slice port with the service port's name and protocol gives the target port (that is how a
- * named {@code targetPort} is resolved: the endpointslice controller already looked it up in the
- * pods), ready endpoints only (a missing {@code ready} means ready; a terminating endpoint is never
- * ready), every endpoint when the service publishes not-ready addresses; FQDN slices are skipped.
- * Pure.
+ * The candidate endpoints of one service port, read from the service's EndpointSlices as the
+ * reference reads them ({@code GetLbEndpoints}, {@code getSelectedEligibleEndpoints}): the slice port
+ * with the service port's name and protocol gives the target port (that is how a named
+ * {@code targetPort} is resolved: the endpointslice controller looked it up in the pods); FQDN slices
+ * are skipped. {@link #eligible} then selects as the reference does: ready endpoints (a missing
+ * {@code ready} means ready; every endpoint when the service publishes not-ready addresses), and
+ * only when there is none of those, the serving and terminating ones (KEP-1669). Pure.
  *
- * @param v4 the IPv4 targets, sorted and without duplicates
- * @param v6 the IPv6 targets, sorted and without duplicates
+ * @param candidates every endpoint address of the port
+ * @param publishNotReady the service's {@code publishNotReadyAddresses}
  */
-record ServiceEndpoints(List<Target> v4, List<Target> v6) {
+record ServiceEndpoints(List<Candidate> candidates, boolean publishNotReady) {
     ServiceEndpoints {
-        v4 = List.copyOf(v4);
-        v6 = List.copyOf(v6);
+        candidates = List.copyOf(candidates);
     }
+
+    /**
+     * One endpoint address.
+     *
+     * @param target the backend
+     * @param ready the endpoint's ready condition (missing: ready)
+     * @param servingTerminating serving (missing: its readiness) and terminating
+     */
+    record Candidate(Target target, boolean ready, boolean servingTerminating) {}
 
     /**
      * One backend.
      *
-     * @param ip the endpoint's address as the slice states it
+     * @param ip the endpoint's address, canonical
      * @param port the target port
      * @param node the endpoint's node ({@code ""} when the slice does not say)
+     * @param v6 whether the address is IPv6
      */
-    record Target(String ip, int port, String node) implements Comparable<Target> {
+    record Target(String ip, int port, String node, boolean v6) implements Comparable<Target> {
         /** {@code ip:port}, IPv6 in brackets. */
         String hostPort() {
             return ServiceModel.hostPort(ip, port);
@@ -48,26 +61,33 @@ record ServiceEndpoints(List<Target> v4, List<Target> v6) {
         }
     }
 
-    /** The targets of one family, on {@code node} only when {@code localOnly}. */
-    List<Target> of(boolean v6, boolean localOnly, String node) {
-        return (v6 ? this.v6 : this.v4).stream().filter(t -> !localOnly || t.node().equals(node)).toList();
+    /**
+     * The eligible targets of one family, sorted, without duplicates; of {@code node} only when
+     * {@code localOnly} (the node filter comes first, as in the reference: a node without ready local
+     * endpoints falls back to its own serving-terminating ones).
+     */
+    List<Target> eligible(boolean v6, boolean localOnly, String node) {
+        List<Candidate> selected = candidates.stream().filter(c -> !localOnly || c.target().node().equals(node)).toList();
+        List<Candidate> ready = selected.stream().filter(c -> publishNotReady || c.ready()).toList();
+        List<Candidate> chosen = !ready.isEmpty() ? ready : selected.stream().filter(Candidate::servingTerminating).toList();
+        TreeSet<Target> out = new TreeSet<>();
+        chosen.stream().map(Candidate::target).filter(t -> t.v6() == v6).forEach(out::add);
+        return List.copyOf(out);
     }
 
     static ServiceEndpoints of(ServicePort port, Collection<EndpointSlice> slices, boolean publishNotReady) {
-        TreeSet<Target> v4 = new TreeSet<>();
-        TreeSet<Target> v6 = new TreeSet<>();
-        String name = port.getName() == null ? "" : port.getName();
-        String protocol = port.getProtocol() == null ? "TCP" : port.getProtocol();
+        List<Candidate> out = new ArrayList<>();
+        String name = Objects.requireNonNullElse(port.getName(), "");
+        String protocol = Objects.requireNonNullElse(port.getProtocol(), "TCP");
         for (EndpointSlice slice : slices) {
             String type = slice.getAddressType();
             if (!"IPv4".equals(type) && !"IPv6".equals(type)) {
                 continue; // FQDN
             }
             Integer target = null;
-            for (EndpointPort p : slice.getPorts() == null ? List.<EndpointPort>of() : slice.getPorts()) {
-                String pName = p.getName() == null ? "" : p.getName();
-                String pProto = p.getProtocol() == null ? "TCP" : p.getProtocol();
-                if (pName.equals(name) && pProto.equals(protocol) && p.getPort() != null) {
+            for (EndpointPort p : Objects.requireNonNullElse(slice.getPorts(), List.<EndpointPort>of())) {
+                if (Objects.requireNonNullElse(p.getName(), "").equals(name)
+                        && Objects.requireNonNullElse(p.getProtocol(), "TCP").equals(protocol) && p.getPort() != null) {
                     target = p.getPort();
                     break;
                 }
@@ -75,27 +95,23 @@ record ServiceEndpoints(List<Target> v4, List<Target> v6) {
             if (target == null) {
                 continue;
             }
-            for (Endpoint e : slice.getEndpoints() == null ? List.<Endpoint>of() : slice.getEndpoints()) {
-                if (!publishNotReady && !ready(e)) {
-                    continue;
-                }
-                for (String ip : e.getAddresses() == null ? List.<String>of() : e.getAddresses()) {
-                    boolean isV6 = InetAddress.ofLiteral(ip) instanceof Inet6Address;
-                    (isV6 ? v6 : v4).add(new Target(ip, target, Objects.requireNonNullElse(e.getNodeName(), "")));
+            for (Endpoint e : Objects.requireNonNullElse(slice.getEndpoints(), List.<Endpoint>of())) {
+                EndpointConditions c = e.getConditions();
+                boolean ready = c == null || c.getReady() == null || c.getReady();
+                boolean serving = c == null || c.getServing() == null ? ready : c.getServing();
+                boolean terminating = c != null && Boolean.TRUE.equals(c.getTerminating());
+                for (String ip : Objects.requireNonNullElse(e.getAddresses(), List.<String>of())) {
+                    InetAddress a = IpLiterals.parse(ip);
+                    boolean v6 = a instanceof Inet6Address;
+                    if (v6 != "IPv6".equals(type)) {
+                        throw new IllegalArgumentException("EndpointSlice " + slice.getMetadata().getName() + " of type "
+                                + type + " holds address " + ip);
+                    }
+                    Target t = new Target(IpLiterals.format(a), target, Objects.requireNonNullElse(e.getNodeName(), ""), v6);
+                    out.add(new Candidate(t, ready, serving && terminating));
                 }
             }
         }
-        return new ServiceEndpoints(List.copyOf(v4), List.copyOf(v6));
-    }
-
-    private static boolean ready(Endpoint e) {
-        var c = e.getConditions();
-        if (c == null) {
-            return true;
-        }
-        if (Boolean.TRUE.equals(c.getTerminating())) {
-            return false;
-        }
-        return c.getReady() == null || c.getReady();
+        return new ServiceEndpoints(out, publishNotReady);
     }
 }

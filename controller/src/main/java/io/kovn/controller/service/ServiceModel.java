@@ -5,10 +5,9 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServicePort;
 import io.fabric8.kubernetes.api.model.ServiceSpec;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import io.kovn.ovn.annotations.IpLiterals;
 import io.kovn.ovn.ids.ObjectId;
 import io.kovn.ovn.ids.OwnerType;
-import java.net.Inet6Address;
-import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -141,7 +140,7 @@ public final class ServiceModel {
                     continue;
                 }
                 for (String vip : c.vips()) {
-                    rules.add(new Rule(hostPort(vip, c.inport()), hostPorts(c.eps().of(isV6(vip), false, ""))));
+                    rules.add(new Rule(hostPort(vip, c.inport()), hostPorts(c.eps().eligible(isV6(vip), false, ""))));
                 }
             }
             if (!configs.stream().anyMatch(c -> c.protocol().equals(proto))) {
@@ -167,15 +166,15 @@ public final class ServiceModel {
                 List<String> vips = new ArrayList<>();
                 for (String vip : c.vips()) {
                     if (vip.equals(NODE_IPS)) {
-                        vips.addAll(zone.nodeIps());
+                        zone.nodeIps().forEach(ip -> vips.add(canonical(ip, "node IP")));
                     } else {
                         vips.add(vip);
                     }
                 }
                 for (String vip : vips) {
                     boolean v6 = isV6(vip);
-                    List<String> all = hostPorts(c.eps().of(v6, false, node));
-                    List<String> local = hostPorts(c.eps().of(v6, true, node));
+                    List<String> all = hostPorts(c.eps().eligible(v6, false, node));
+                    List<String> local = hostPorts(c.eps().eligible(v6, true, node));
                     if (c.externalLocal() && c.nodePort()) {
                         // the switch's ETP=Local masquerade vip: what the host sends to a local NodePort
                         String masq = v6 ? V6_ETP_LOCAL_MASQUERADE_IP : V4_ETP_LOCAL_MASQUERADE_IP;
@@ -285,8 +284,7 @@ public final class ServiceModel {
             if (ip == null || ip.isEmpty() || ip.equals("None")) {
                 continue;
             }
-            checkIp(ip, "cluster IP");
-            out.add(ip);
+            out.add(canonical(ip, "cluster IP"));
         }
         return out;
     }
@@ -294,24 +292,22 @@ public final class ServiceModel {
     private static List<String> externalVips(Service s) {
         List<String> out = new ArrayList<>();
         for (String ip : s.getSpec().getExternalIPs() == null ? List.<String>of() : s.getSpec().getExternalIPs()) {
-            checkIp(ip, "external IP");
-            out.add(ip);
+            out.add(canonical(ip, "external IP"));
         }
         if (s.getStatus() != null && s.getStatus().getLoadBalancer() != null
                 && s.getStatus().getLoadBalancer().getIngress() != null) {
             for (LoadBalancerIngress in : s.getStatus().getLoadBalancer().getIngress()) {
                 if (in.getIp() != null && !in.getIp().isEmpty()) {
-                    checkIp(in.getIp(), "load balancer IP");
-                    out.add(in.getIp());
+                    out.add(canonical(in.getIp(), "load balancer IP"));
                 }
             }
         }
         return out;
     }
 
-    private static void checkIp(String ip, String what) {
+    private static String canonical(String ip, String what) {
         try {
-            InetAddress.ofLiteral(ip);
+            return IpLiterals.format(IpLiterals.parse(ip));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(what + " " + ip + " is not an IP address");
         }
@@ -325,7 +321,7 @@ public final class ServiceModel {
     }
 
     private static boolean isV6(String ip) {
-        return InetAddress.ofLiteral(ip) instanceof Inet6Address;
+        return ip.indexOf(':') >= 0; // canonical literals only
     }
 
     /** {@code ip:port}, IPv6 in brackets (the reference's JoinHostPortInt32). */
