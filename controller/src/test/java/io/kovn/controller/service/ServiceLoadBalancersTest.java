@@ -240,6 +240,8 @@ class ServiceLoadBalancersTest {
                 lbs().get("Service_svc/local_TCP_node_local_router_" + NODE).uuid().toString(),
                 lbs().get("Service_svc/web_TCP_cluster").uuid().toString())
                 .doesNotContain(lbs().get("Service_svc/local_TCP_node_switch_" + NODE).uuid().toString());
+        // converged: the groups' step has nothing more to do
+        assertThat(LoadBalancerGroups.plan(NODE, zone.databases().nbCache()).isEmpty()).isTrue();
     }
 
     @Test
