@@ -43,8 +43,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 /**
  * The service controller of one zone against a real control plane (kube-controller-manager's
  * endpointslice controller writes the slices from the pods' status) and a real NB: the reference's
- * load balancers and groups, one transaction per endpoint change, nothing written by a restart, and
- * nothing left by a deleted service.
+ * load balancers and groups, one transaction per endpoint change, nothing written by a restart (and
+ * a crash's leftover removed by it), someone else's change repaired, nothing left by a deleted service.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -267,10 +267,32 @@ class ServiceLoadBalancersTest {
         awaitQuiet();
         assertThat(zone.databases().nbCounters().transactions()).isZero();
         assertThat(lbs()).isEqualTo(before);
+
+        // a crash left the load balancer of a service that is gone: the start's sweep removes it, alone
+        zone.close();
+        db.nbctl("create", "Load_Balancer", "name=Service_svc/ghost_TCP_cluster", "protocol=tcp",
+                "external_ids:k8s.ovn.org/owner-controller=default-network-controller",
+                "external_ids:k8s.ovn.org/owner-type=Service", "external_ids:k8s.ovn.org/name=svc/ghost",
+                "external_ids:k8s.ovn.org/id=default-network-controller:Service:svc/ghost:TCP_cluster");
+        zone = startZone();
+        await().atMost(CONVERGE).until(() -> zone.services() != null && !lbs().containsKey("Service_svc/ghost_TCP_cluster"));
+        awaitQuiet();
+        assertThat(zone.databases().nbCounters().transactions()).isEqualTo(1);
+        assertThat(lbs()).isEqualTo(before);
     }
 
     @Test
     @Order(5)
+    void someoneElsesChangeToALoadBalancerIsRepaired() {
+        LoadBalancer web = lbs().get("Service_svc/web_TCP_cluster");
+        db.nbctl("clear", "Load_Balancer", web.uuid().toString(), "vips");
+        db.nbctl("remove", "Load_Balancer", web.uuid().toString(), "options", "reject");
+        await().atMost(CONVERGE).untilAsserted(() -> assertThat(lbs().get("Service_svc/web_TCP_cluster"))
+                .isEqualTo(web));
+    }
+
+    @Test
+    @Order(6)
     void aDeletedServiceLeavesNoRowAndNoGroupMember() {
         Set<Uuid> web = lbs().values().stream().filter(lb -> lb.name().startsWith("Service_svc/web_"))
                 .map(LoadBalancer::uuid).collect(Collectors.toSet());
