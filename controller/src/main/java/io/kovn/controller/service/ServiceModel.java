@@ -134,17 +134,15 @@ public final class ServiceModel {
     private static List<ServiceLoadBalancer> clusterLbs(Service service, ObjectId id, List<Config> configs) {
         List<ServiceLoadBalancer> out = new ArrayList<>();
         for (String proto : PROTOCOLS) {
+            List<Config> ofProto = configs.stream().filter(c -> c.protocol().equals(proto)).toList();
+            if (ofProto.isEmpty()) {
+                continue;
+            }
             List<Rule> rules = new ArrayList<>();
-            for (Config c : configs) {
-                if (!c.protocol().equals(proto)) {
-                    continue;
-                }
+            for (Config c : ofProto) {
                 for (String vip : c.vips()) {
                     rules.add(new Rule(hostPort(vip, c.inport()), hostPorts(c.eps().eligible(isV6(vip), false, ""))));
                 }
-            }
-            if (!configs.stream().anyMatch(c -> c.protocol().equals(proto))) {
-                continue;
             }
             out.add(lb(service, id, proto, "cluster", rules, false, Set.of(CLUSTER_LB_GROUP)));
         }
