@@ -224,6 +224,8 @@ class DeployManifestsTest {
         "'', nodes, , get", "'', nodes, , list", "'', nodes, , watch", "'', nodes/status, , patch",
         "'', pods, , list", "'', pods, , watch", "'', pods/status, default, patch",
         "'', namespaces, , list", "'', namespaces, , watch",
+        "'', services, , list", "'', services, , watch",
+        "discovery.k8s.io, endpointslices, , list", "discovery.k8s.io, endpointslices, , watch",
         "networking.k8s.io, networkpolicies, , list", "networking.k8s.io, networkpolicies, , watch",
         "policy.networking.k8s.io, adminnetworkpolicies, , list", "policy.networking.k8s.io, adminnetworkpolicies, , watch",
         "policy.networking.k8s.io, baselineadminnetworkpolicies, , list",
@@ -244,6 +246,7 @@ class DeployManifestsTest {
         "'', nodes, , patch", "'', pods, default, patch",
         "policy.networking.k8s.io, adminnetworkpolicies, , patch", "certificates.k8s.io, certificatesigningrequests/approval, , update",
         "coordination.k8s.io, leases, kovn, patch",
+        "'', services, default, patch", "discovery.k8s.io, endpointslices, default, update",
     })
     void nodeIdentityIsGrantedNothingElse(String group, String resource, String namespace, String verb) {
         assertThat(rbac.allows(Rbac.group("system:ovn-nodes"), namespace, group, resource, "x", verb)).isFalse();

@@ -2,6 +2,7 @@ package io.kovn.controller.zone;
 
 import io.kovn.k8s.runtime.ObjectKey;
 import io.kovn.ovn.ids.ObjectId;
+import io.kovn.ovn.nb.LogicalRouter;
 import io.kovn.ovn.nb.LogicalSwitch;
 import io.kovn.ovn.nb.LogicalSwitchPort;
 import io.kovn.ovn.topology.ZoneTopology;
@@ -72,10 +73,24 @@ record NorthboundChanges(boolean topology, boolean allPods, Set<ObjectKey> pods)
                     topology = true;
                     allPods |= nodeSwitch.equals(i.row().stringMap("external_ids").get(ObjectId.ID_KEY));
                 }
-                default -> topology |= !c.table().equals(LogicalSwitchPort.TABLE_NAME);
+                // the load balancer groups of a router are the service controller's
+                case RowChange.Updated u when u.table().equals(LogicalRouter.TABLE_NAME) ->
+                        topology |= !sameBut(u.old(), u.row(), LogicalRouter.LOAD_BALANCER_GROUP);
+                default -> topology |= !c.table().equals(LogicalSwitchPort.TABLE_NAME) && !SERVICE_TABLES.contains(c.table());
             }
         }
         return new NorthboundChanges(topology, allPods, pods);
+    }
+
+    /** Tables of the service controller: no concern of the zone's keys. */
+    private static final Set<String> SERVICE_TABLES = Set.of("Load_Balancer", "Load_Balancer_Group");
+
+    private static boolean sameBut(Row old, Row now, String column) {
+        Map<String, Object> before = new HashMap<>(old.columns());
+        Map<String, Object> after = new HashMap<>(now.columns());
+        before.remove(column);
+        after.remove(column);
+        return before.equals(after);
     }
 
     /** Whether only the {@code ports} column differs, and only by elements that are pods' ports. */
@@ -84,6 +99,8 @@ record NorthboundChanges(boolean topology, boolean allPods, Set<ObjectKey> pods)
         Map<String, Object> after = new HashMap<>(now.columns());
         Object portsBefore = before.remove(LogicalSwitch.PORTS);
         Object portsAfter = after.remove(LogicalSwitch.PORTS);
+        before.remove(LogicalSwitch.LOAD_BALANCER_GROUP); // the service controller's
+        after.remove(LogicalSwitch.LOAD_BALANCER_GROUP);
         if (!before.equals(after)) {
             return false;
         }

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.kovn.controller.events.EventSink;
+import io.kovn.controller.service.ServiceController;
 import io.kovn.k8s.runtime.Controller;
 import io.kovn.k8s.runtime.Informers;
 import io.kovn.k8s.runtime.ObjectKey;
@@ -25,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * {@link PodPortReconciler} (a pod's switch port, keyed by pod) and {@link ZoneTopologyReconciler}
  * (topology and remote nodes with trust zones; one key, driven by nodes). Changes in NB/SB (someone
  * else's write, a row deleted under us) re-queue the keys they concern ({@link NorthboundChanges}),
- * so drift is repaired without a restart. At start every pod key is queued, those of pods that
+ * so drift is repaired without a restart. The zone's {@link ServiceController} (Services and
+ * EndpointSlices to load balancers) runs on the same NB cache and informers. At start every pod key is queued, those of pods that
  * only a stale port still names included: the startup sweep.
  */
 public final class ZoneController implements AutoCloseable {
@@ -47,6 +49,7 @@ public final class ZoneController implements AutoCloseable {
     private final Controller<ObjectKey> portController;
     private final CacheListener nbListener;
     private final CacheListener sbListener;
+    private volatile ServiceController services;
 
     private ZoneController(ZoneControllerConfig config, SharedInformers.Lease lease, ZoneDatabases dbs)
             throws InterruptedException {
@@ -127,6 +130,7 @@ public final class ZoneController implements AutoCloseable {
             // the informers list while the NB and SB monitors sync
             lease.informers().index(Pod.class, PodAddressReconciler.nodeIndexer());
             lease.informers().start(KINDS);
+            ServiceController.prepare(lease.informers());
             dbs = ZoneDatabases.connect(config.nbEndpoint(), config.sbEndpoint(), config.ovsdbTimeout());
         } catch (RuntimeException e) {
             lease.close();
@@ -163,6 +167,12 @@ public final class ZoneController implements AutoCloseable {
             zc.podController.start();
             zc.portController.start();
             zc.podPorts.sweep().forEach(zc.portController::enqueue);
+            if (!lease.informers().sync(config.syncTimeout(), ServiceController.KINDS)) {
+                throw new IllegalStateException("zone " + config.nodeName() + ": the service informers did not sync within "
+                        + config.syncTimeout());
+            }
+            zc.services = ServiceController.start(config.nodeName(), lease.informers(), dbs, config.events(),
+                    config.controllerMetrics());
             LOG.info("zone {} started in {} ms (NB and SB monitors synced at {} ms, nodes listed at {} ms, pods at {} ms; NB {}, SB {})",
                     config.nodeName(), ms(System.nanoTime() - t0), ms(connected - t0), ms(nodes - t0), ms(pods - t0),
                     config.nbEndpoint(), config.sbEndpoint());
@@ -201,10 +211,16 @@ public final class ZoneController implements AutoCloseable {
         return podPorts;
     }
 
+    /** The service controller (load balancers), once the zone has started. */
+    public ServiceController services() {
+        return services;
+    }
+
     /** Whether nothing is queued in the zone's controllers right now. */
     public boolean idle() {
         // isIdle also counts keys waiting for a retry or a requeue (a stale cache's), unlike queueDepth
-        return zoneController.isIdle() && podController.isIdle() && portController.isIdle();
+        ServiceController sc = services;
+        return zoneController.isIdle() && podController.isIdle() && portController.isIdle() && (sc == null || sc.idle());
     }
 
     /** Queues a topology reconcile (e.g. after an operator's change outside Kubernetes). */
@@ -220,6 +236,10 @@ public final class ZoneController implements AutoCloseable {
     public void close() {
         dbs.nbCache().removeListener(nbListener);
         dbs.sbCache().removeListener(sbListener);
+        ServiceController sc = services;
+        if (sc != null) {
+            sc.close();
+        }
         portController.close();
         podController.close();
         zoneController.close();

@@ -45,7 +45,7 @@ public final class ZoneDatabases implements AutoCloseable {
         MonitorCache sbCache = null;
         try {
             sb = OvsdbConnections.builder(sbEndpoint, timeout).connect();
-            nbCache = MonitorCache.start(nb, NB, ZoneModel.NB_TABLES.stream().map(TableMonitor::all).toList());
+            nbCache = MonitorCache.start(nb, NB, ZoneModel.NB_MONITORED.stream().map(TableMonitor::all).toList());
             sbCache = MonitorCache.start(sb, SB, ZoneModel.SB_MONITORED.stream().map(TableMonitor::all).toList());
             nbCache.synced().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             sbCache.synced().get(timeout.toMillis(), TimeUnit.MILLISECONDS);

@@ -5,6 +5,8 @@ import io.kovn.ovn.annotations.AnnotationFormatException;
 import io.kovn.ovn.annotations.TrustZoneMembership;
 import io.kovn.ovn.ids.ObjectId;
 import io.kovn.ovn.ids.OwnerType;
+import io.kovn.ovn.nb.LogicalRouter;
+import io.kovn.ovn.nb.LogicalSwitch;
 import io.kovn.ovn.sb.Chassis;
 import io.kovn.ovn.sb.Encap;
 import io.kovn.ovn.topology.DesiredRow;
@@ -34,6 +36,9 @@ public final class ZoneModel {
     /** Tables the zone's NB reconcile owns rows in. */
     public static final List<String> NB_TABLES = List.of("Logical_Router", "Logical_Switch",
             "Logical_Router_Port", "Logical_Switch_Port", "Logical_Router_Static_Route");
+    /** Tables the zone's NB monitor cache holds: the topology's, and the service controller's load balancers. */
+    public static final List<String> NB_MONITORED = java.util.stream.Stream.concat(NB_TABLES.stream(),
+            java.util.stream.Stream.of("Load_Balancer", "Load_Balancer_Group")).toList();
     /** Tables the zone's SB reconcile owns rows in. */
     public static final List<String> SB_TABLES = List.of("Chassis");
     /** SB tables the zone reads (Encap rows are owned through their Chassis, see {@link EncapSync}). */
@@ -213,7 +218,10 @@ public final class ZoneModel {
     private static DesiredState toState(List<DesiredRow> rows) {
         DesiredState.Builder b = scope(NB_TABLES);
         for (DesiredRow r : rows) {
-            b.add(Desired.of(r.table(), r.columns()));
+            Desired d = Desired.of(r.table(), r.columns());
+            // the service controller attaches the load balancer groups (LoadBalancerGroups)
+            b.add(r.table().equals(LogicalSwitch.TABLE_NAME) || r.table().equals(LogicalRouter.TABLE_NAME)
+                    ? d.ignoring(LogicalSwitch.LOAD_BALANCER_GROUP) : d);
         }
         return b.build();
     }

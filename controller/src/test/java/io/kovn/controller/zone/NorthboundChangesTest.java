@@ -85,4 +85,25 @@ class NorthboundChangesTest {
         assertThat(NorthboundChanges.of(new CacheUpdate(List.of(), true), "node-a", u -> false))
                 .isEqualTo(new NorthboundChanges(true, true, Set.of()));
     }
+
+    @Test
+    void loadBalancersTheirGroupsAndGroupAttachmentsAreTheServiceControllersNotTheTopologys() {
+        Uuid lb = uuid(20);
+        Uuid group = uuid(21);
+        Row lbRow = new Row(lb, Map.of("name", "Service_default/web_TCP_cluster",
+                "external_ids", ids("Service", "default/web", "default-network-controller:Service:default/web:TCP_cluster")));
+        Row groupRow = new Row(group, Map.of("name", "clusterLBGroup", "load_balancer", Set.of(lb)));
+        Row withGroup = new Row(SWITCH, Map.of("name", "node-a", "ports", Set.of(STOR), "load_balancer_group", Set.of(group),
+                "external_ids", nodeSwitch(Set.of()).get("external_ids")));
+        Row router = new Row(uuid(22), Map.of("name", "ovn_cluster_router", "load_balancer_group", Set.of()));
+        Row routerWithGroup = new Row(uuid(22), Map.of("name", "ovn_cluster_router", "load_balancer_group", Set.of(group)));
+
+        assertThat(of(new RowChange.Inserted("Load_Balancer", lbRow), new RowChange.Inserted("Load_Balancer_Group", groupRow),
+                new RowChange.Updated("Logical_Switch", nodeSwitch(Set.of(STOR)), withGroup),
+                new RowChange.Updated("Logical_Router", router, routerWithGroup)))
+                .isEqualTo(new NorthboundChanges(false, false, Set.of()));
+        // anything else of the router is still the topology's
+        Row renamed = new Row(uuid(22), Map.of("name", "x", "load_balancer_group", Set.of(group)));
+        assertThat(of(new RowChange.Updated("Logical_Router", routerWithGroup, renamed)).topology()).isTrue();
+    }
 }

@@ -1,0 +1,121 @@
+package io.kovn.controller.service;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.NodeAddress;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import io.fabric8.kubernetes.client.informers.cache.Indexer;
+import io.kovn.controller.events.EventSink;
+import io.kovn.controller.zone.ZoneDatabases;
+import io.kovn.k8s.runtime.ReconcileResult;
+import io.kovn.k8s.runtime.Reconciler;
+import io.kovn.ovsdb.diff.DesiredState;
+import io.kovn.ovsdb.diff.Plan;
+import io.kovn.ovsdb.diff.ReconcileResult.Applied;
+import io.kovn.ovsdb.diff.ReconcileResult.Noop;
+import io.kovn.ovsdb.diff.ReconcileResult.Stale;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The zone's service load balancers, keyed by Service ({@code <ns>/<name>}), plus one key
+ * ({@link #GROUPS}) for the load balancer groups. A service's reconcile reads the Service and its
+ * EndpointSlices from the informers, computes {@link ServiceModel#desired}, diffs it against that
+ * service's rows only ({@link ServiceRows}) and applies the plan as one transaction: LB inserts,
+ * updates and deletes with the groups' {@code load_balancer} mutates. A converged service writes
+ * nothing; a deleted one leaves no row. A malformed Service has no rows and gets a Warning Event.
+ */
+public final class ServiceReconciler implements Reconciler<String> {
+    /** The key of the load balancer groups' step. */
+    public static final String GROUPS = "groups";
+    /** Index of EndpointSlices by their service, {@code <ns>/<kubernetes.io/service-name>}. */
+    public static final String BY_SERVICE = "kovn-service";
+    public static final String SERVICE_NAME_LABEL = "kubernetes.io/service-name";
+    static final String INVALID_REASON = "ServiceLoadBalancerInvalid";
+
+    private static final Logger LOG = LoggerFactory.getLogger(ServiceReconciler.class);
+    private static final Duration CACHE_BEHIND = Duration.ofMillis(50);
+    private static final Duration NO_GROUPS_YET = Duration.ofMillis(200);
+
+    private final String node;
+    private final Indexer<Service> services;
+    private final Indexer<EndpointSlice> slices;
+    private final Indexer<Node> nodes;
+    private final ZoneDatabases dbs;
+    private final EventSink events;
+    private final Consumer<String> enqueue;
+    private final AtomicLong reconciles = new AtomicLong();
+
+    /**
+     * @param enqueue queues a key of this reconciler (the groups' key when a service waits for them)
+     */
+    public ServiceReconciler(String node, Indexer<Service> services, Indexer<EndpointSlice> slices, Indexer<Node> nodes,
+                             ZoneDatabases dbs, EventSink events, Consumer<String> enqueue) {
+        this.node = node;
+        this.services = services;
+        this.slices = slices;
+        this.nodes = nodes;
+        this.dbs = dbs;
+        this.events = events;
+        this.enqueue = enqueue;
+    }
+
+    /** The EndpointSlice index: a slice's service key, none without the service-name label. */
+    public static List<String> serviceKeyOf(EndpointSlice s) {
+        String name = s.getMetadata().getLabels() == null ? null : s.getMetadata().getLabels().get(SERVICE_NAME_LABEL);
+        return name == null ? List.of() : List.of(s.getMetadata().getNamespace() + "/" + name);
+    }
+
+    @Override
+    public ReconcileResult reconcile(String key) {
+        reconciles.incrementAndGet();
+        if (key.equals(GROUPS)) {
+            return resultOf(dbs.northbound().apply(LoadBalancerGroups.plan(node, dbs.nbCache())), key);
+        }
+        Service service = services.getByKey(key);
+        List<EndpointSlice> endpoints = service == null ? List.of() : slices.byIndex(BY_SERVICE, key);
+        ServiceModel.Result result = ServiceModel.desired(service, endpoints, facts());
+        result.problem().ifPresent(p -> {
+            LOG.warn("zone {}: {}", node, p);
+            events.warning(service, INVALID_REASON, p);
+        });
+        Optional<DesiredState> desired = ServiceRows.desired(key, node, result.loadBalancers(),
+                LoadBalancerGroups.uuids(dbs.nbCache()));
+        if (desired.isEmpty()) {
+            enqueue.accept(GROUPS);
+            return ReconcileResult.requeue(NO_GROUPS_YET);
+        }
+        Plan plan = dbs.northbound().plan(ServiceRows.owner(key), desired.get());
+        return resultOf(dbs.northbound().apply(plan), key);
+    }
+
+    /** The zone's node name and its InternalIP addresses (the NodePort vips). */
+    ZoneFacts facts() {
+        Node n = nodes.getByKey(node);
+        List<String> ips = n == null || n.getStatus() == null || n.getStatus().getAddresses() == null ? List.of()
+                : n.getStatus().getAddresses().stream().filter(a -> "InternalIP".equals(a.getType()))
+                        .map(NodeAddress::getAddress).distinct().toList();
+        return new ZoneFacts(node, ips);
+    }
+
+    private ReconcileResult resultOf(io.kovn.ovsdb.diff.ReconcileResult applied, String key) {
+        return switch (applied) {
+            case Noop n -> ReconcileResult.done();
+            case Applied a -> {
+                LOG.debug("zone {}: service {} load balancers {}", node, key, a.counts());
+                yield ReconcileResult.done();
+            }
+            case Stale s -> ReconcileResult.requeue(CACHE_BEHIND);
+        };
+    }
+
+    /** How many reconciles ran (tests wait for quiet with it). */
+    public long reconciles() {
+        return reconciles.get();
+    }
+}
