@@ -175,6 +175,7 @@ class ServicesE2ETest {
         long gone = awaitVips(v -> !v.contains(ipB + ":8080"));
         System.out.printf("pod deletion -> load balancer: %d ms%n", gone - deleted);
         assertThat(gone - deleted).as("ms from the deletion to the backend gone").isLessThan(2000);
+        await().atMost(Duration.ofSeconds(30)).until(() -> sb.client.pods().inNamespace(NS).withName("web-b").get() == null);
         sb.pod(NS, "web-b", "node-3", Map.of("app", "web", "which", "b"));
         webB = sb.awaitRunning(NS, "web-b");
         sb.client.pods().inNamespace(NS).withName("web-r").delete();
