@@ -1,5 +1,6 @@
 package io.kovn.controller.service;
 
+import io.fabric8.kubernetes.api.model.ObjectReference;
 import io.fabric8.kubernetes.api.model.ServicePort;
 import io.fabric8.kubernetes.api.model.discovery.v1.Endpoint;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointConditions;
@@ -26,8 +27,8 @@ import java.util.TreeSet;
  * @param candidates every endpoint address of the port
  * @param publishNotReady the service's {@code publishNotReadyAddresses}
  */
-record ServiceEndpoints(List<Candidate> candidates, boolean publishNotReady) {
-    ServiceEndpoints {
+public record ServiceEndpoints(List<Candidate> candidates, boolean publishNotReady) {
+    public ServiceEndpoints {
         candidates = List.copyOf(candidates);
     }
 
@@ -38,7 +39,7 @@ record ServiceEndpoints(List<Candidate> candidates, boolean publishNotReady) {
      * @param ready the endpoint's ready condition (missing: ready)
      * @param servingTerminating serving (missing: its readiness) and terminating
      */
-    record Candidate(Target target, boolean ready, boolean servingTerminating) {}
+    public record Candidate(Target target, boolean ready, boolean servingTerminating) {}
 
     /**
      * One backend.
@@ -47,8 +48,10 @@ record ServiceEndpoints(List<Candidate> candidates, boolean publishNotReady) {
      * @param port the target port
      * @param node the endpoint's node ({@code ""} when the slice does not say)
      * @param v6 whether the address is IPv6
+     * @param pod {@code <ns>/<pod>} of the endpoint's target pod ({@code ""} when it names none): for
+     *     the tools that explain a flow, not part of any row
      */
-    record Target(String ip, int port, String node, boolean v6) implements Comparable<Target> {
+    public record Target(String ip, int port, String node, boolean v6, String pod) implements Comparable<Target> {
         /** {@code ip:port}, IPv6 in brackets. */
         String hostPort() {
             return ServiceModel.hostPort(ip, port);
@@ -66,7 +69,7 @@ record ServiceEndpoints(List<Candidate> candidates, boolean publishNotReady) {
      * {@code localOnly} (the node filter comes first, as in the reference: a node without ready local
      * endpoints falls back to its own serving-terminating ones).
      */
-    List<Target> eligible(boolean v6, boolean localOnly, String node) {
+    public List<Target> eligible(boolean v6, boolean localOnly, String node) {
         List<Candidate> selected = candidates.stream().filter(c -> !localOnly || c.target().node().equals(node)).toList();
         List<Candidate> ready = selected.stream().filter(c -> publishNotReady || c.ready()).toList();
         List<Candidate> chosen = !ready.isEmpty() ? ready : selected.stream().filter(Candidate::servingTerminating).toList();
@@ -75,7 +78,7 @@ record ServiceEndpoints(List<Candidate> candidates, boolean publishNotReady) {
         return List.copyOf(out);
     }
 
-    static ServiceEndpoints of(ServicePort port, Collection<EndpointSlice> slices, boolean publishNotReady) {
+    public static ServiceEndpoints of(ServicePort port, Collection<EndpointSlice> slices, boolean publishNotReady) {
         List<Candidate> out = new ArrayList<>();
         String name = Objects.requireNonNullElse(port.getName(), "");
         String protocol = Objects.requireNonNullElse(port.getProtocol(), "TCP");
@@ -107,7 +110,9 @@ record ServiceEndpoints(List<Candidate> candidates, boolean publishNotReady) {
                         throw new IllegalArgumentException("EndpointSlice " + slice.getMetadata().getName() + " of type "
                                 + type + " holds address " + ip);
                     }
-                    Target t = new Target(IpLiterals.format(a), target, Objects.requireNonNullElse(e.getNodeName(), ""), v6);
+                    ObjectReference ref = e.getTargetRef();
+                    String pod = ref != null && "Pod".equals(ref.getKind()) ? ref.getNamespace() + "/" + ref.getName() : "";
+                    Target t = new Target(IpLiterals.format(a), target, Objects.requireNonNullElse(e.getNodeName(), ""), v6, pod);
                     out.add(new Candidate(t, ready, serving && terminating));
                 }
             }

@@ -1,11 +1,9 @@
 package io.kovn.sandbox.trace;
 
-import io.fabric8.kubernetes.api.model.ObjectReference;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServicePort;
-import io.fabric8.kubernetes.api.model.discovery.v1.Endpoint;
-import io.fabric8.kubernetes.api.model.discovery.v1.EndpointPort;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
+import io.kovn.controller.service.ServiceEndpoints;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -15,8 +13,8 @@ import java.util.Optional;
 
 /**
  * One port of a Service as a flow's destination: its cluster IPs and the backends its EndpointSlices
- * name for that port, as the service controller load-balances to them (ready endpoints only; a
- * terminating endpoint is never a backend). What {@code kovn trace}, {@code kovn probe} and
+ * name for that port, chosen as the service controller chooses them ({@link ServiceEndpoints}: ready
+ * endpoints; serving terminating ones only while none is ready). What {@code kovn trace}, {@code kovn probe} and
  * {@code kovn analyze} expand {@code svc/NS/NAME:PORT} into. Pure.
  *
  * @param protocol {@code tcp}, {@code udp} or {@code sctp}
@@ -120,49 +118,24 @@ public record ServiceTarget(String namespace, String name, String protocol, int 
                     + " (its ports: " + have + ")");
         }
         ServicePort sp = matching.getFirst();
+        // the backends the service controller load-balances to: its own selection of endpoints
+        ServiceEndpoints endpoints = ServiceEndpoints.of(sp, slices,
+                Boolean.TRUE.equals(service.getSpec().getPublishNotReadyAddresses()));
         List<Backend> backends = new ArrayList<>();
-        for (EndpointSlice slice : slices) {
-            Optional<Integer> target = targetPort(slice, sp);
-            if (target.isEmpty() || slice.getEndpoints() == null) continue;
-            for (Endpoint e : slice.getEndpoints()) {
-                if (!serving(e) || e.getAddresses() == null) continue;
-                Optional<String> pod = Optional.ofNullable(e.getTargetRef()).filter(r -> "Pod".equals(r.getKind()))
-                        .map(ServiceTarget::podName);
-                for (String ip : e.getAddresses()) {
-                    backends.add(new Backend(pod, ip, target.get(), Optional.ofNullable(e.getNodeName())));
-                }
+        for (boolean v6 : List.of(false, true)) {
+            for (ServiceEndpoints.Target t : endpoints.eligible(v6, false, "")) {
+                backends.add(new Backend(Optional.of(t.pod()).filter(p -> !p.isEmpty()), t.ip(), t.port(),
+                        Optional.of(t.node()).filter(n -> !n.isEmpty())));
             }
         }
         backends.sort(Comparator.comparing((Backend b) -> b.pod().orElse("")).thenComparing(Backend::ip));
         List<String> clusterIps = service.getSpec().getClusterIPs() != null ? service.getSpec().getClusterIPs()
                 : service.getSpec().getClusterIP() == null ? List.of() : List.of(service.getSpec().getClusterIP());
         return new ServiceTarget(ns, name, protocolOf(sp), sp.getPort(),
-                clusterIps.stream().filter(ip -> !"None".equals(ip)).toList(), backends.stream().distinct().toList());
-    }
-
-    /** Ready, or (no readiness stated) not terminating: EndpointSlice semantics for a load-balanced backend. */
-    static boolean serving(Endpoint e) {
-        var c = e.getConditions();
-        if (c == null) return true;
-        if (Boolean.TRUE.equals(c.getTerminating())) return false;
-        return c.getReady() == null || c.getReady();
-    }
-
-    /** The slice's port for a service port: matched by name (the endpoints controller names them alike). */
-    private static Optional<Integer> targetPort(EndpointSlice slice, ServicePort sp) {
-        if (slice.getPorts() == null) return Optional.empty();
-        String wanted = sp.getName() == null ? "" : sp.getName();
-        return slice.getPorts().stream()
-                .filter(p -> wanted.equals(p.getName() == null ? "" : p.getName()))
-                .filter(p -> p.getProtocol() == null || p.getProtocol().equalsIgnoreCase(protocolOf(sp)))
-                .map(EndpointPort::getPort).filter(Objects::nonNull).findFirst();
+                clusterIps.stream().filter(ip -> !"None".equals(ip)).toList(), backends);
     }
 
     private static String protocolOf(ServicePort p) {
         return p.getProtocol() == null ? "tcp" : p.getProtocol().toLowerCase(Locale.ROOT);
-    }
-
-    private static String podName(ObjectReference r) {
-        return r.getNamespace() + "/" + r.getName();
     }
 }
