@@ -19,6 +19,9 @@ import io.kovn.sandbox.Prober;
 import io.kovn.sandbox.netpol.PolicySandbox;
 import io.kovn.sandbox.trace.AnalyzeCrossCheck;
 import io.kovn.sandbox.trace.PolicyTracer;
+import io.kovn.sandbox.trace.ServiceTarget;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -41,7 +44,9 @@ import org.junit.jupiter.api.TestFactory;
  * for a sample of the TCP and UDP flows; from every pod to a few addresses that are no pod's
  * ({@link #ADDRESSES}: {@code networks} peers, outside hosts) the evaluator's verdict equals the
  * trace's at the source. The explanations agree too: the trace names the same deciding rule as the
- * evaluator ({@link AnalyzeCrossCheck}).
+ * evaluator ({@link AnalyzeCrossCheck}). Through services too: every backend's trace behind a cluster IP
+ * agrees with the evaluator on the flow to that backend, and real connections to cluster IPs are
+ * answered only by backends the evaluator allows ({@link #checkServices}).
  *
  * <p>Reproduce a run with {@code -Dkovn.agreement.seed=<seed>} (printed first), explore with
  * {@code -Dkovn.agreement.seed=random}; more cases with {@code -Dkovn.agreement.cases=<n>}. A
@@ -139,6 +144,8 @@ class AgreementTest {
             }
         });
 
+        mismatches.addAll(checkServices(name, pods, new Random(SEED * 31 + name.hashCode())));
+
         List<Check> sample = sample(checks, sampler);
         Map<Check, Prober.Result> probed = probeUntilAgreed(sample);
         long tProbed = System.nanoTime();
@@ -154,6 +161,95 @@ class AgreementTest {
             mismatches.forEach(System.out::println);
         }
         assertThat(mismatches).as("%s: evaluator, ovn-trace and real packets disagree (case printed above)", name).isEmpty();
+    }
+
+    /**
+     * Services: one per namespace, selecting its pods by a random {@code app} value (some select none),
+     * port tcp/80 to the named port {@code http} (80 or 8080 per pod) and udp/53. From every pod to every
+     * service with backends, the trace of each backend ({@code ovn-trace --lb-dst}) must reach the
+     * evaluator's verdict for the flow to that backend's pod and target port, for the same reason; for a
+     * sample, real connections to the cluster IP are answered only by backends the evaluator allows.
+     */
+    private List<String> checkServices(String name, Map<String, Pod> pods, Random random) {
+        KubernetesClient client = sb.client();
+        List<String> mismatches = new ArrayList<>();
+        List<String> namespaces = pods.values().stream().map(p -> p.getMetadata().getNamespace()).distinct().toList();
+        for (String ns : namespaces) {
+            String app = List.of("web", "db", "api").get(random.nextInt(3));
+            client.services().inNamespace(ns).resource(new ServiceBuilder().withNewMetadata().withName("svc").withNamespace(ns)
+                    .endMetadata().withNewSpec().withSelector(Map.of("app", app))
+                    .addNewPort().withName("web").withProtocol("TCP").withPort(80).withTargetPort(new IntOrString("http")).endPort()
+                    .addNewPort().withName("dns").withProtocol("UDP").withPort(53).withTargetPort(new IntOrString(53)).endPort()
+                    .endSpec().build()).create();
+        }
+        // kube-controller-manager's slices, then every zone's load balancers, hold every selected pod
+        Map<String, ServiceTarget> targets = new LinkedHashMap<>();
+        await().atMost(CONVERGES_WITHIN).pollInterval(Duration.ofMillis(250)).until(() -> {
+            for (String ns : namespaces) {
+                long selected = pods.values().stream().filter(p -> p.getMetadata().getNamespace().equals(ns))
+                        .filter(p -> client.services().inNamespace(ns).withName("svc").get().getSpec().getSelector().get("app")
+                                .equals(p.getMetadata().getLabels() == null ? null : p.getMetadata().getLabels().get("app"))).count();
+                ServiceTarget t = ServiceTarget.resolve(client.services().inNamespace(ns).withName("svc").get(),
+                        client.discovery().v1().endpointSlices().inNamespace(ns).withLabel("kubernetes.io/service-name", "svc")
+                                .list().getItems(), java.util.Optional.of(80), java.util.Optional.of("tcp"));
+                if (t.backends().size() != selected) return false;
+                targets.put(ns, t);
+            }
+            return targets.values().stream().filter(t -> !t.backends().isEmpty()).allMatch(t -> sb.fixture().sandbox.nodes().stream()
+                    .allMatch(n -> t.backends().stream().allMatch(b -> n.nbctl("--bare", "--columns=vips", "list", "Load_Balancer")
+                            .contains(b.ip() + ":" + b.port()))));
+        });
+        PolicyEvaluator evaluator = PolicyEvaluator.compile(snapshot(client));
+        record Flow2(Pod from, ServiceTarget target) {}
+        List<Flow2> flows = new ArrayList<>();
+        for (Pod from : pods.values()) {
+            targets.values().stream().filter(t -> !t.backends().isEmpty()).forEach(t -> flows.add(new Flow2(from, t)));
+        }
+        List<PolicyTracer.ServiceResult> traced = sb.parallel(flows, f -> sb.tracer().traceToService(f.from(), f.target(),
+                ref -> java.util.Optional.ofNullable(pods.get(ref))));
+        int backendsChecked = 0;
+        for (int i = 0; i < flows.size(); i++) {
+            Flow2 f = flows.get(i);
+            for (PolicyTracer.BackendResult b : traced.get(i).backends()) {
+                Pod to = pods.get(b.backend().pod().orElseThrow());
+                if (to == f.from()) continue; // to itself through the service: hairpin, not a policy question
+                backendsChecked++;
+                Evaluation e = evaluator.evaluate(Flow.of(endpoint(f.from()), endpoint(to), ProtocolPort.parse("tcp/" + b.backend().port())));
+                boolean agrees = b.result().allowed() == (e.verdict() == Verdict.ALLOWED)
+                        && AnalyzeCrossCheck.agrees(e, b.result(), f.from().getMetadata().getNamespace(), to.getMetadata().getNamespace());
+                if (!agrees) {
+                    mismatches.add("MISMATCH " + PolicySandbox.name(f.from()) + " -> " + f.target().label() + " via backend "
+                            + b.backend().label() + ": evaluator " + e.verdict().word() + " (" + e.decidedBy() + "), ovn-trace "
+                            + (b.result().allowed() ? "allowed" : "denied") + " (" + b.result().decidedByLine() + ")\n"
+                            + e.render() + "ovn-trace:\n" + b.result().render(false) + "\n");
+                }
+            }
+        }
+        // real connections: a few flows whose backends the evaluator judges alike, so every connection must agree
+        int probed = 0;
+        for (int i = 0; i < flows.size() && probed < 4; i++) {
+            Flow2 f = flows.get(i);
+            if (f.target().backends().stream().anyMatch(b -> pods.get(b.pod().orElseThrow()) == f.from())) continue;
+            List<Verdict> verdicts = f.target().backends().stream().map(b -> evaluator.evaluate(Flow.of(endpoint(f.from()),
+                    endpoint(pods.get(b.pod().orElseThrow())), ProtocolPort.parse("tcp/" + b.port()))).verdict()).distinct().toList();
+            if (verdicts.size() != 1) continue;
+            probed++;
+            String vip = f.target().clusterIps().getFirst();
+            for (int k = 0; k < 3; k++) {
+                Prober.Result r = sb.probeAddress(f.from(), vip, "tcp", 80);
+                boolean ok = verdicts.getFirst() == Verdict.ALLOWED
+                        ? r.verdict() == Prober.Verdict.ALLOWED && f.target().backends().stream()
+                                .anyMatch(b -> b.pod().orElseThrow().endsWith("/" + r.answer()))
+                        : r.verdict() == Prober.Verdict.DENIED;
+                if (!ok) {
+                    mismatches.add("MISMATCH real probe " + PolicySandbox.name(f.from()) + " -> " + f.target().label() + " (" + vip
+                            + "): evaluator " + verdicts.getFirst().word() + " for every backend, probe " + r);
+                    break;
+                }
+            }
+        }
+        System.out.printf("%s: services: %d backend traces, %d flows probed through a cluster IP%n", name, backendsChecked, probed);
+        return mismatches;
     }
 
     /** A flow to pod {@code to}, or (when it is null) to {@code address}, with the evaluator's verdict on it. */
@@ -261,6 +357,7 @@ class AgreementTest {
         client.resources(BaselineAdminNetworkPolicy.class).delete();
         for (var n : generated.namespaces()) {
             client.network().v1().networkPolicies().inNamespace(n.getMetadata().getName()).delete();
+            client.services().inNamespace(n.getMetadata().getName()).delete();
             client.namespaces().withName(n.getMetadata().getName()).delete();
         }
         for (var n : generated.namespaces()) sb.awaitNoPods(n.getMetadata().getName());

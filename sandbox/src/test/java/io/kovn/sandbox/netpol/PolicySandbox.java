@@ -116,6 +116,15 @@ public final class PolicySandbox implements AutoCloseable {
         }
     }
 
+    /** One connection attempt from a pod to an address (a cluster IP, say). */
+    public Prober.Result probeAddress(Pod from, String address, String protocol, int port) {
+        try {
+            return fixture.prober.probe(netns(from), protocol, address, port, DENIED_AFTER);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     /** Runs the probes in parallel; results in the order given. */
     public List<Prober.Result> probe(List<Probe> flows) {
         List<Future<Prober.Result>> running = new ArrayList<>();
