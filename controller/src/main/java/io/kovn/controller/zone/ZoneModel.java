@@ -2,6 +2,8 @@ package io.kovn.controller.zone;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.kovn.ovn.annotations.AnnotationFormatException;
+import io.kovn.ovn.annotations.IpPrefix;
+import io.kovn.ovn.nb.LogicalRouter;
 import io.kovn.ovn.annotations.TrustZoneMembership;
 import io.kovn.ovn.ids.ObjectId;
 import io.kovn.ovn.ids.OwnerType;
@@ -33,7 +35,12 @@ import java.util.stream.Collectors;
 public final class ZoneModel {
     /** Tables the zone's NB reconcile owns rows in. */
     public static final List<String> NB_TABLES = List.of("Logical_Router", "Logical_Switch",
-            "Logical_Router_Port", "Logical_Switch_Port", "Logical_Router_Static_Route");
+            "Logical_Router_Port", "Logical_Switch_Port", "Logical_Router_Static_Route", "NAT");
+    /**
+     * The cluster's pod networks as the gateway routers see them (SNAT, routes back to the cluster
+     * router): the reference's default, which the cluster manager's defaults allocate from.
+     */
+    public static final List<IpPrefix> DEFAULT_CLUSTER_SUBNETS = List.of(IpPrefix.parse("10.244.0.0/16"));
     /** Tables the zone's SB reconcile owns rows in. */
     public static final List<String> SB_TABLES = List.of("Chassis");
     /** SB tables the zone reads (Encap rows are owned through their Chassis, see {@link EncapSync}). */
@@ -130,15 +137,21 @@ public final class ZoneModel {
     /** {@link #plan(String, Collection, Set, CurrentState)} with a memo of earlier plans. */
     public static Plan plan(String localName, Collection<Node> nodes, Set<String> foreignChassis,
                             CurrentState nbCurrent, Memo memo) {
+        return plan(localName, nodes, foreignChassis, nbCurrent, memo, DEFAULT_CLUSTER_SUBNETS);
+    }
+
+    /** As {@link #plan(String, Collection, Set, CurrentState, Memo)}, for a cluster of these pod networks. */
+    public static Plan plan(String localName, Collection<Node> nodes, Set<String> foreignChassis,
+                            CurrentState nbCurrent, Memo memo, List<IpPrefix> clusterSubnets) {
         try {
-            return planWith(localName, nodes, foreignChassis, nbCurrent, memo);
+            return planWith(localName, nodes, foreignChassis, nbCurrent, memo, clusterSubnets);
         } finally {
             memo.endPlan();
         }
     }
 
     private static Plan planWith(String localName, Collection<Node> nodes, Set<String> foreignChassis,
-                                 CurrentState nbCurrent, Memo memo) {
+                                 CurrentState nbCurrent, Memo memo, List<IpPrefix> clusterSubnets) {
         List<NodeProblem> problems = new ArrayList<>();
         Node localNode = nodes.stream().filter(n -> n.getMetadata().getName().equals(localName)).findFirst().orElse(null);
         Optional<LocalNode> local = Optional.empty();
@@ -156,6 +169,13 @@ public final class ZoneModel {
             if (localZones instanceof TrustZoneMembership.Isolated i) {
                 problems.add(new NodeProblem(localName, "TrustZonesInvalid", "node " + localName
                         + " is isolated from all other nodes: " + i.error().getMessage()));
+            }
+        }
+        if (local.isPresent()) {
+            switch (NodeView.gateway(localNode, clusterSubnets)) {
+                case NodeView.Gateway.Ready r -> local = Optional.of(local.get().withGateway(r.gateway()));
+                case NodeView.Gateway.None n -> n.reason().ifPresent(reason ->
+                        problems.add(new NodeProblem(localName, reason, n.message())));
             }
         }
         if (local.isEmpty()) {
@@ -213,7 +233,9 @@ public final class ZoneModel {
     private static DesiredState toState(List<DesiredRow> rows) {
         DesiredState.Builder b = scope(NB_TABLES);
         for (DesiredRow r : rows) {
-            b.add(Desired.of(r.table(), r.columns()));
+            Desired d = Desired.of(r.table(), r.columns());
+            // The service controller attaches its load balancer groups to the routers itself.
+            b.add(r.table().equals(LogicalRouter.TABLE_NAME) ? d.ignoring(LogicalRouter.LOAD_BALANCER_GROUP) : d);
         }
         return b.build();
     }
