@@ -15,6 +15,8 @@ import java.util.Map;
  */
 public record OvsOfctl(Path executable, Path runDir) {
     private static final Duration TIMEOUT = Duration.ofSeconds(15);
+    /** ct actions and ct_mark need OXM/NXM with table ids; a bridge's OpenFlow 1.0 session refuses them. */
+    private static final String PROTOCOLS = "-OOpenFlow13";
 
     /** The bridge's OpenFlow target. */
     public String target(String bridge) {
@@ -26,13 +28,13 @@ public record OvsOfctl(Path executable, Path runDir) {
      * change, so repeating it with the same flows changes nothing and disturbs no traffic).
      */
     public void replaceFlows(String bridge, String flows) {
-        Command.exec(List.of(executable.toString(), "replace-flows", target(bridge), "-"), Map.of(), TIMEOUT, flows)
+        Command.exec(List.of(executable.toString(), PROTOCOLS, "replace-flows", target(bridge), "-"), Map.of(), TIMEOUT, flows)
                 .orThrow();
     }
 
     /** {@code ovs-ofctl dump-flows <bridge> [args]}. */
     public String dumpFlows(String bridge, String... args) {
-        List<String> argv = new java.util.ArrayList<>(List.of(executable.toString(), "dump-flows", target(bridge)));
+        List<String> argv = new java.util.ArrayList<>(List.of(executable.toString(), PROTOCOLS, "dump-flows", target(bridge)));
         argv.addAll(List.of(args));
         return Command.exec(argv, Map.of(), TIMEOUT).orThrow();
     }

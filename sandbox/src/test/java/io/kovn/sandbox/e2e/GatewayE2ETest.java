@@ -110,7 +110,7 @@ class GatewayE2ETest {
         assertThat(seen).contains("tcp from " + node1.encapIp(), "udp from " + node2.encapIp())
                 .doesNotContain(pod1.getStatus().getPodIP(), pod2.getStatus().getPodIP());
         // the replies came back through br-phy's OVN-marked conntrack entries
-        String flows = Command.run(node1.runtime().bin("ovs-ofctl").toString(), "dump-flows",
+        String flows = Command.run(node1.runtime().bin("ovs-ofctl").toString(), "-O", "OpenFlow13", "dump-flows",
                 "unix:" + node1.folder().resolve("br-phy.mgmt"), "table=1,ip,ct_mark=0x1");
         assertThat(flows).contains("cookie=0xdeff105").doesNotContain("n_packets=0,");
     }
@@ -144,7 +144,7 @@ class GatewayE2ETest {
         String out = Command.run(node1.runtime().bin("ovn-trace").toString(), "--db=unix:" + node1.sbSocket(), "--ct=new",
                 "node-1", microflow);
         assertThat(out).contains("ingress(dp=\"GR_node-1\"", "egress(dp=\"GR_node-1\"", "ct_snat(" + node1.encapIp() + ")",
-                "outport = \"br-phy_node-1\"");
+                "outport=\"br-phy_node-1\"");
         assertThat(node1.nbctl("lr-nat-list", "GR_node-1")).contains("snat", node1.encapIp(), "10.244.0.0/16");
     }
 }
