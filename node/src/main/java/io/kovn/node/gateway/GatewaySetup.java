@@ -57,6 +57,13 @@ public final class GatewaySetup implements AutoCloseable {
             return Optional.empty();
         }
         String mac = pinnedMac(vsctl, link);
+        // The host's own connections leave through the bridge's internal port; with the userspace
+        // datapath their checksums must be complete (as on the management port).
+        try {
+            netns.disableTxChecksum(link);
+        } catch (RuntimeException e) {
+            LOG.warn("node {}: cannot turn off tx checksum offload on {}: {}", node, link, e.getMessage());
+        }
         List<InetAddress> hops = new ArrayList<>(GatewayBridge.defaultGateways(netns.ip("-4", "route", "show", "default"), link));
         hops.addAll(GatewayBridge.defaultGateways(netns.ip("-6", "route", "show", "default"), link));
         GatewayBridge b = new GatewayBridge(link, mac, List.of(holder.get().address()), hops);

@@ -34,6 +34,8 @@ public final class OutsideHost implements AutoCloseable {
         try {
             Underlay.Attachment eth0 = underlay.attachLast(ns, "eth0");
             ns.addAddress("eth0", eth0.addressCidr());
+            // its TCP/UDP would reach the nodes' userspace datapath with checksums left for "hardware"
+            ns.disableTxChecksum("eth0");
             return new OutsideHost(ns, eth0.address());
         } catch (RuntimeException e) {
             ns.delete();
