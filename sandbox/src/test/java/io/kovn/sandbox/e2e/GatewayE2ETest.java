@@ -53,7 +53,8 @@ class GatewayE2ETest {
         sb.client.pods().inNamespace("gw").resource(new PodBuilder()
                 .withNewMetadata().withName("host-1").withNamespace("gw").endMetadata()
                 .withNewSpec().withNodeName("node-1").withHostNetwork(true).addNewContainer().withName("main")
-                .withImage("kovn/netutil").withPorts(new ContainerPortBuilder().withContainerPort(9090).withProtocol("TCP").build())
+                .withImage("kovn/netutil").withPorts(new ContainerPortBuilder().withContainerPort(9090).withProtocol("TCP").build(),
+                        new ContainerPortBuilder().withContainerPort(30080).withProtocol("TCP").build())
                 .endContainer().endSpec().build()).create();
         pod1 = sb.awaitRunning("gw", "pod-1");
         pod2 = sb.awaitRunning("gw", "pod-2");
@@ -120,6 +121,17 @@ class GatewayE2ETest {
     void theNodeItselfStillReachesTheOutsideWorld() throws Exception {
         awaitAnswer(node1.netns().name().orElseThrow(), "tcp", sb.sandbox.outside().address(), 8080,
                 "outside from " + node1.encapIp());
+    }
+
+    @Test
+    void newConnectionsFromOutsideReachTheHostExceptInTheNodePortRange() throws Exception {
+        String outside = sb.sandbox.outside().netns().name().orElseThrow();
+        awaitAnswer(outside, "tcp", node1.encapIp(), 9090, "host-1");
+        // host-1 listens on 30080 too, but the bridge hands the NodePort range to GR_node-1 (which has
+        // no load balancer here): the host's listener must not answer from outside...
+        assertThat(probe(outside, "tcp", node1.encapIp(), 30080).answer()).isNotEqualTo("host-1");
+        // ...while the node itself still reaches it
+        awaitAnswer(node1.netns().name().orElseThrow(), "tcp", node1.encapIp(), 30080, "host-1");
     }
 
     @Test
