@@ -56,7 +56,8 @@ public final class ZoneModel {
 
     /** Reference columns of kovn's NB parents that other owners may also use. */
     static final Map<String, Map<String, String>> PARENT_COLUMNS = Map.of(
-            "Logical_Router", Map.of("ports", "Logical_Router_Port", "static_routes", "Logical_Router_Static_Route"),
+            "Logical_Router", Map.of("ports", "Logical_Router_Port", "static_routes", "Logical_Router_Static_Route",
+                    "nat", "NAT"),
             "Logical_Switch", Map.of("ports", "Logical_Switch_Port"));
 
     private ZoneModel() {}
