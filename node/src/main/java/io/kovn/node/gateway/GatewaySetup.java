@@ -2,7 +2,6 @@ package io.kovn.node.gateway;
 
 import io.kovn.node.ovs.OvsVsctl;
 import io.kovn.ovn.annotations.IpLiterals;
-import io.kovn.ovn.annotations.IpPrefix;
 import io.kovn.runtime.net.Netns;
 import java.net.InetAddress;
 import java.time.Duration;
@@ -155,8 +154,7 @@ public final class GatewaySetup implements AutoCloseable {
         if (patchOfport == null || physOfport == null) {
             return Optional.empty();
         }
-        return Optional.of(new SharedGatewayFlows(physOfport, patchOfport, bridge.mac(),
-                bridge.ips().stream().map(p -> new IpPrefix(p.address(), p.length())).toList()));
+        return Optional.of(new SharedGatewayFlows(physOfport, patchOfport, bridge.mac(), bridge.ips()));
     }
 
     private String ofport(String port) {
