@@ -2,6 +2,8 @@
  * kovn-netutil: the sandbox's in-pod network helper.
  *
  *   kovn-netutil serve NAME PROTO/PORT...   serve TCP (answer NAME and close) and UDP (echo NAME)
+ *   kovn-netutil serve-peer NAME PROTO/PORT...  the same, answering "NAME from <source address>":
+ *                                           what a host outside the cluster sees (SNAT)
  *   kovn-netutil probe PROTO HOST PORT MS   one connection attempt; prints and exits with
  *                                           0 "allowed", 1 "denied (timeout)", 2 "refused"
  *   kovn-netutil flood HOST PORT MS         a UDP datagram every millisecond for MS ms, from the
@@ -66,7 +68,20 @@ static int listen_on(int udp, int port) {
     return fd;
 }
 
-static int serve(const char *name, int n, char **specs) {
+/* "NAME from ADDR\n" (IPv4-mapped IPv6 sources shown as IPv4). */
+static int peer_reply(char *out, size_t size, const char *name, const struct sockaddr_storage *from) {
+    char host[INET6_ADDRSTRLEN] = "?";
+    if (from->ss_family == AF_INET6) {
+        const struct sockaddr_in6 *a = (const struct sockaddr_in6 *)from;
+        if (IN6_IS_ADDR_V4MAPPED(&a->sin6_addr)) inet_ntop(AF_INET, &a->sin6_addr.s6_addr[12], host, sizeof host);
+        else inet_ntop(AF_INET6, &a->sin6_addr, host, sizeof host);
+    } else if (from->ss_family == AF_INET) {
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)from)->sin_addr, host, sizeof host);
+    }
+    return snprintf(out, size, "%s from %s\n", name, host);
+}
+
+static int serve(const char *name, int n, char **specs, int show_peer) {
     struct pollfd pfd[MAX_PORTS];
     int udp[MAX_PORTS];
     if (n > MAX_PORTS) { fprintf(stderr, "kovn-netutil: at most %d ports\n", MAX_PORTS); return 64; }
@@ -93,10 +108,24 @@ static int serve(const char *name, int n, char **specs) {
                 char buf[2048];
                 struct sockaddr_storage from; socklen_t fl = sizeof from;
                 ssize_t r = recvfrom(pfd[i].fd, buf, sizeof buf, 0, (struct sockaddr *)&from, &fl);
-                if (r >= 0) sendto(pfd[i].fd, reply, (size_t)len, 0, (struct sockaddr *)&from, fl);
+                if (r >= 0 && show_peer) {
+                    char pr[400];
+                    int pl = peer_reply(pr, sizeof pr, name, &from);
+                    printf("udp %s", pr + strlen(name) + 1);
+                    fflush(stdout);
+                    sendto(pfd[i].fd, pr, (size_t)pl, 0, (struct sockaddr *)&from, fl);
+                } else if (r >= 0) sendto(pfd[i].fd, reply, (size_t)len, 0, (struct sockaddr *)&from, fl);
             } else {
-                int c = accept4(pfd[i].fd, NULL, NULL, SOCK_CLOEXEC);
-                if (c >= 0) { (void)!write(c, reply, (size_t)len); close(c); }
+                struct sockaddr_storage from; socklen_t fl = sizeof from;
+                int c = accept4(pfd[i].fd, (struct sockaddr *)&from, &fl, SOCK_CLOEXEC);
+                if (c >= 0 && show_peer) {
+                    char pr[400];
+                    int pl = peer_reply(pr, sizeof pr, name, &from);
+                    printf("tcp %s", pr + strlen(name) + 1);
+                    fflush(stdout);
+                    (void)!write(c, pr, (size_t)pl);
+                    close(c);
+                } else if (c >= 0) { (void)!write(c, reply, (size_t)len); close(c); }
             }
         }
     }
@@ -206,11 +235,13 @@ static int count(int port, long duration_ms) {
 }
 
 int main(int argc, char **argv) {
-    if (argc >= 4 && strcmp(argv[1], "serve") == 0) return serve(argv[2], argc - 3, argv + 3);
+    if (argc >= 4 && strcmp(argv[1], "serve") == 0) return serve(argv[2], argc - 3, argv + 3, 0);
+    if (argc >= 4 && strcmp(argv[1], "serve-peer") == 0) return serve(argv[2], argc - 3, argv + 3, 1);
     if (argc == 6 && strcmp(argv[1], "probe") == 0) return probe(argv[2], argv[3], argv[4], atol(argv[5]));
     if (argc == 5 && strcmp(argv[1], "flood") == 0) return flood(argv[2], argv[3], atol(argv[4]));
     if (argc == 4 && strcmp(argv[1], "count") == 0) return count(atoi(argv[2]), atol(argv[3]));
     fprintf(stderr, "usage: kovn-netutil serve NAME tcp/PORT|udp/PORT...\n"
+                    "       kovn-netutil serve-peer NAME tcp/PORT|udp/PORT...\n"
                     "       kovn-netutil probe tcp|udp HOST PORT TIMEOUT_MS\n"
                     "       kovn-netutil flood HOST PORT DURATION_MS\n"
                     "       kovn-netutil count PORT DURATION_MS\n");

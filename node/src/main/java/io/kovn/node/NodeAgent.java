@@ -7,6 +7,9 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.kovn.node.cni.CniHandler;
 import io.kovn.node.cni.CniServer;
+import io.kovn.node.gateway.GatewayBridge;
+import io.kovn.node.gateway.GatewaySetup;
+import io.kovn.node.gateway.OvsOfctl;
 import io.kovn.node.plumbing.PodPlumber;
 import io.kovn.ovn.annotations.IpLiterals;
 import io.kovn.ovn.annotations.NodeChassisId;
@@ -18,7 +21,9 @@ import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,10 +44,12 @@ public final class NodeAgent implements AutoCloseable {
     private final PodCniHandler handler;
     private final CniServer cniServer;
     private final ManagementPortSetup managementPort;
+    private final Optional<GatewaySetup> gateway;
 
     private NodeAgent(NodeAgentConfig config, PodNetworksWatch podNetworks, PodCniHandler handler, CniServer cniServer,
-                      ManagementPortSetup managementPort) {
+                      ManagementPortSetup managementPort, Optional<GatewaySetup> gateway) {
         this.config = config;
+        this.gateway = gateway;
         this.managementPort = managementPort;
         this.podNetworks = podNetworks;
         this.handler = handler;
@@ -66,8 +73,11 @@ public final class NodeAgent implements AutoCloseable {
     public static NodeAgent start(KubernetesClient client, NodeAgentConfig config, PodAddressBarrier policies) {
         long t0 = System.nanoTime();
         config.ovs().apply(config.vsctl());
-        publishNodeAnnotations(client, config);
+        Optional<GatewayBridge> bridge = discoverGateway(config);
+        publishNodeAnnotations(client, config, bridge);
         PodNetworksWatch watch = new PodNetworksWatch(client, Duration.ofSeconds(30));
+        Optional<GatewaySetup> gateway = bridge.map(b -> GatewaySetup.start(config.nodeName(), b, config.vsctl(),
+                new OvsOfctl(config.vsctl().executable().resolveSibling("ovs-ofctl"), config.vsctl().dbSocket().getParent())));
         try {
             PodPlumber plumber = new PodPlumber(config.nodeNetns(), config.vsctl(),
                     config.ovs().integrationBridge(), config.ovnInstalledTimeout());
@@ -76,22 +86,54 @@ public final class NodeAgent implements AutoCloseable {
             LOG.info("node agent for {} up in {} ms (chassis {}, CNI socket {})", config.nodeName(),
                     (System.nanoTime() - t0) / 1_000_000, config.ovs().systemId(), config.cniSocket());
             // Pods may be wired before the node subnet is known; the management port follows it.
-            return new NodeAgent(config, watch, handler, server, ManagementPortSetup.start(client, config));
+            return new NodeAgent(config, watch, handler, server, ManagementPortSetup.start(client, config), gateway);
         } catch (IOException e) {
             watch.close();
+            gateway.ifPresent(GatewaySetup::close);
             throw new UncheckedIOException("cannot start the CNI server on " + config.cniSocket(), e);
         } catch (RuntimeException e) {
             watch.close();
+            gateway.ifPresent(GatewaySetup::close);
             throw e;
         }
     }
 
+    /** The node's external bridge (configured), or empty when the node IP is on no OVS bridge or it fails. */
+    private static Optional<GatewayBridge> discoverGateway(NodeAgentConfig config) {
+        try {
+            return GatewaySetup.discover(config.nodeName(), IpLiterals.parse(config.ovs().encapIp()), config.nodeNetns(),
+                    config.vsctl());
+        } catch (RuntimeException e) {
+            // The overlay works without the gateway: the zone builds none while l3-gateway-config is absent.
+            LOG.warn("node {}: no gateway: {}", config.nodeName(), e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    /** The gateway's bridge setup, when the node has one. */
+    public Optional<GatewaySetup> gateway() {
+        return gateway;
+    }
+
     /** The merge patch that sets the node-chassis-id and node-encap-ips annotations (pure). */
     static String nodeAnnotationsPatch(String systemId, String encapIp) {
+        return nodeAnnotationsPatch(systemId, encapIp, "", Optional.empty());
+    }
+
+    /**
+     * The merge patch that sets node-chassis-id and node-encap-ips, and with a gateway bridge also
+     * l3-gateway-config and node-primary-ifaddr (pure).
+     */
+    static String nodeAnnotationsPatch(String systemId, String encapIp, String node, Optional<GatewayBridge> gateway) {
         InetAddress ip = IpLiterals.parse(encapIp);
-        Map<String, Object> patch = Map.of("metadata", Map.of("annotations", Map.of(
-                OvnAnnotations.NODE_CHASSIS_ID, new NodeChassisId(systemId).format(),
-                OvnAnnotations.NODE_ENCAP_IPS, new NodeEncapIps(List.of(ip)).format())));
+        Map<String, String> annotations = new HashMap<>();
+        annotations.put(OvnAnnotations.NODE_CHASSIS_ID, new NodeChassisId(systemId).format());
+        annotations.put(OvnAnnotations.NODE_ENCAP_IPS, new NodeEncapIps(List.of(ip)).format());
+        gateway.ifPresent(g -> {
+            annotations.put(OvnAnnotations.L3_GATEWAY_CONFIG, g.l3GatewayConfig(node).format());
+            annotations.put(OvnAnnotations.NODE_PRIMARY_IFADDR, g.primaryIfaddr().format());
+        });
+        Map<String, Object> patch = Map.of("metadata", Map.of("annotations", annotations));
         try {
             return JSON.writeValueAsString(patch);
         } catch (JsonProcessingException e) {
@@ -99,8 +141,8 @@ public final class NodeAgent implements AutoCloseable {
         }
     }
 
-    private static void publishNodeAnnotations(KubernetesClient client, NodeAgentConfig config) {
-        String patch = nodeAnnotationsPatch(config.ovs().systemId(), config.ovs().encapIp());
+    private static void publishNodeAnnotations(KubernetesClient client, NodeAgentConfig config, Optional<GatewayBridge> gateway) {
+        String patch = nodeAnnotationsPatch(config.ovs().systemId(), config.ovs().encapIp(), config.nodeName(), gateway);
         try {
             // Through nodes/status: a node identity may patch only the status subresource (deploy/03-rbac-node.yaml),
             // where the identity webhook checks every change.
@@ -123,7 +165,7 @@ public final class NodeAgent implements AutoCloseable {
     public void useClient(KubernetesClient client) {
         podNetworks.rebind(client);
         managementPort.rebind(client);
-        publishNodeAnnotations(client, config);
+        publishNodeAnnotations(client, config, gateway.map(GatewaySetup::bridge));
         LOG.info("node agent for {} moved to new API credentials", config.nodeName());
     }
 
@@ -155,6 +197,7 @@ public final class NodeAgent implements AutoCloseable {
             LOG.warn("closing the CNI server: {}", e.getMessage());
         } finally {
             managementPort.close();
+            gateway.ifPresent(GatewaySetup::close);
             podNetworks.close();
         }
     }

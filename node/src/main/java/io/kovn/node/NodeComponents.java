@@ -102,7 +102,10 @@ public final class NodeComponents implements AutoCloseable {
             try {
                 zone = ZoneController.start(ZoneControllerConfig.of(settings.nodeName(), settings.nbEndpoint(),
                         settings.sbEndpoint(), events(client, "kovn-zone-controller"), trustZoneMetrics)
-                        .withControllerMetrics(controllerMetrics), informers);
+                        .withControllerMetrics(controllerMetrics)
+                        // the gateway's SNAT and routes cover the pod networks the agent routes too
+                        .withClusterSubnets(settings.agent().map(NodeAgentConfig::clusterSubnets)
+                                .orElse(io.kovn.controller.zone.ZoneModel.DEFAULT_CLUSTER_SUBNETS)), informers);
                 running.push(zone);
             } catch (RuntimeException e) {
                 policyStart.thenAccept(PolicyController::close).exceptionally(x -> null).join();

@@ -13,6 +13,7 @@ import io.kovn.node.NodeAgentConfig;
 import io.kovn.node.ovs.OvsBridgeConfig;
 import io.kovn.runtime.OvnRuntime;
 import io.kovn.sandbox.infra.EmulatedNode;
+import io.kovn.sandbox.infra.OutsideHost;
 import io.kovn.sandbox.infra.Underlay;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -46,6 +47,7 @@ public final class Sandbox implements AutoCloseable {
     private final Map<String, KubeletNode> kubeletNodes = new java.util.HashMap<>();
     private ControlPlane controlPlane;
     private SandboxKubelet kubelet;
+    private OutsideHost outside;
     private io.prometheus.metrics.exporter.httpserver.HTTPServer metrics;
 
     private Sandbox(SandboxLayout layout) {
@@ -83,12 +85,15 @@ public final class Sandbox implements AutoCloseable {
         // in parallel with each other (most of the time goes to waiting for daemons).
         Underlay underlay = Underlay.create(config.prefix(), config.underlayCidr(), config.dualStack() ? config.underlayCidrV6() : null);
         closeables.push(underlay);
+        // The world outside the cluster: the nodes' default gateway, so their gateway routers have a next hop.
+        outside = OutsideHost.start(underlay);
+        closeables.push(outside);
         List<String> names = nodeNames(nodeCount);
         ExecutorService pool = Executors.newFixedThreadPool(Math.min(4, nodeCount));
         closeables.push(pool::shutdownNow);
         List<Future<EmulatedNode>> starting = new ArrayList<>();
         for (String name : names) {
-            starting.add(pool.submit(() -> EmulatedNode.start(underlay, name, layout.nodeDir(name), runtime)));
+            starting.add(pool.submit(() -> EmulatedNode.start(underlay, name, layout.nodeDir(name), runtime, outside.address())));
         }
         closeables.push(() -> closeStarted(starting)); // also those not yet collected when start-up fails
 
@@ -220,6 +225,11 @@ public final class Sandbox implements AutoCloseable {
 
     public KubernetesClient client() {
         return client;
+    }
+
+    /** The host standing for the world outside the cluster (on the underlay, the nodes' default gateway). */
+    public OutsideHost outside() {
+        return outside;
     }
 
     public List<EmulatedNode> nodes() {

@@ -3,6 +3,7 @@ package io.kovn.controller.clustermanager;
 import io.kovn.ovn.annotations.AnnotationFormatException;
 import io.kovn.ovn.annotations.IpFamily;
 import io.kovn.ovn.annotations.IpPrefix;
+import io.kovn.ovn.annotations.NodeGatewayRouterLrpIfaddr;
 import io.kovn.ovn.annotations.NodeId;
 import io.kovn.ovn.annotations.NodeSubnets;
 import io.kovn.ovn.annotations.NodeTransitSwitchPortIfaddr;
@@ -136,7 +137,12 @@ public final class NodeAllocator {
         NodeTransitSwitchPortIfaddr transit = NodeTransitSwitchPortIfaddr.forNodeId(held.id,
                 config.has(IpFamily.IPV4) ? config.transitV4() : null,
                 config.has(IpFamily.IPV6) ? config.transitV6() : null);
-        return new NodeAllocation(list, held.id, transit);
+        // The join network is the reference's fixed 100.64.0.0/16 (fd98::/64): 100.64.0.1 is
+        // ovn_cluster_router's, node ids start at 2, so they never collide.
+        NodeGatewayRouterLrpIfaddr join = NodeGatewayRouterLrpIfaddr.forNodeId(held.id,
+                config.has(IpFamily.IPV4) ? NodeGatewayRouterLrpIfaddr.DEFAULT_V4_NETWORK : null,
+                config.has(IpFamily.IPV6) ? NodeGatewayRouterLrpIfaddr.DEFAULT_V6_NETWORK : null);
+        return new NodeAllocation(list, held.id, transit, join);
     }
 
     private static List<IpPrefix> parsedSubnets(String value) {

@@ -4,6 +4,9 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeAddress;
 import io.kovn.ovn.annotations.AnnotationFormatException;
 import io.kovn.ovn.annotations.IpLiterals;
+import io.kovn.ovn.annotations.IpPrefix;
+import io.kovn.ovn.annotations.L3GatewayConfig;
+import io.kovn.ovn.annotations.NodeGatewayRouterLrpIfaddr;
 import io.kovn.ovn.annotations.NodeChassisId;
 import io.kovn.ovn.annotations.NodeEncapIps;
 import io.kovn.ovn.annotations.NodeId;
@@ -11,6 +14,7 @@ import io.kovn.ovn.annotations.NodeSubnets;
 import io.kovn.ovn.annotations.NodeTransitSwitchPortIfaddr;
 import io.kovn.ovn.annotations.OvnAnnotations;
 import io.kovn.ovn.annotations.TrustZoneMembership;
+import io.kovn.ovn.topology.LocalGateway;
 import io.kovn.ovn.topology.LocalNode;
 import io.kovn.ovn.topology.RemoteNode;
 import java.net.InetAddress;
@@ -81,7 +85,7 @@ public sealed interface NodeView {
                 return new Incomplete(name, missing);
             }
             RemoteNode remote = new RemoteNode(name, id, subnets.defaultNetwork(), transit, chassis, encap,
-                    nodeIps(node, Optional.of(encap)));
+                    nodeIps(node, Optional.of(encap)), gatewayRouterIps(a));
             return new Complete(name, remote,
                     TrustZoneMembership.of(a.get(OvnAnnotations.TRUST_ZONES), chassis.value()));
         } catch (AnnotationFormatException e) {
@@ -118,6 +122,66 @@ public sealed interface NodeView {
         }
         return Optional.of(new LocalNode(node.getMetadata().getName(), NodeId.parse(id), s.defaultNetwork(),
                 NodeTransitSwitchPortIfaddr.parse(transit), nodeIps(node, encap)));
+    }
+
+    /** A remote node's GR join addresses; unreadable or absent: none (its gateway is its own zone's concern). */
+    private static List<InetAddress> gatewayRouterIps(Map<String, String> a) {
+        String v = a.get(OvnAnnotations.NODE_GATEWAY_ROUTER_LRP_IFADDR);
+        try {
+            return v == null ? List.of() : NodeGatewayRouterLrpIfaddr.parse(v).addresses();
+        } catch (AnnotationFormatException e) {
+            return List.of();
+        }
+    }
+
+    /** The local node's gateway, or why the zone builds none. */
+    sealed interface Gateway {
+        /** Every gateway annotation is present and valid. */
+        record Ready(LocalGateway gateway) implements Gateway {}
+
+        /**
+         * No gateway; {@code reason} is the Event reason (none for an administratively disabled gateway).
+         *
+         * @param reason Event reason, empty when there is nothing to report
+         * @param message operator-readable cause
+         */
+        record None(Optional<String> reason, String message) implements Gateway {}
+    }
+
+    /**
+     * Reads the local node's gateway: its join address (cluster manager), {@code l3-gateway-config} and
+     * chassis id (node agent). Pure.
+     */
+    static Gateway gateway(Node node, List<IpPrefix> clusterSubnets) {
+        Map<String, String> a = annotations(node);
+        String name = node.getMetadata().getName();
+        List<String> missing = new ArrayList<>();
+        for (String key : List.of(OvnAnnotations.NODE_GATEWAY_ROUTER_LRP_IFADDR, OvnAnnotations.L3_GATEWAY_CONFIG,
+                OvnAnnotations.NODE_CHASSIS_ID)) {
+            if (!a.containsKey(key)) {
+                missing.add(key);
+            }
+        }
+        if (!missing.isEmpty()) {
+            return new Gateway.None(Optional.of("NodeGatewayAnnotationsMissing"), "zone " + name
+                    + " builds no gateway for node " + name + ": missing " + String.join(", ", missing));
+        }
+        try {
+            NodeGatewayRouterLrpIfaddr join = NodeGatewayRouterLrpIfaddr.parse(a.get(OvnAnnotations.NODE_GATEWAY_ROUTER_LRP_IFADDR));
+            L3GatewayConfig config = L3GatewayConfig.parse(a.get(OvnAnnotations.L3_GATEWAY_CONFIG));
+            NodeChassisId chassis = NodeChassisId.parse(a.get(OvnAnnotations.NODE_CHASSIS_ID));
+            if (config.mode().equals(L3GatewayConfig.MODE_DISABLED)) {
+                return new Gateway.None(Optional.empty(), "the gateway of node " + name + " is disabled");
+            }
+            if (!config.mode().equals(L3GatewayConfig.MODE_SHARED)) {
+                return new Gateway.None(Optional.of("NodeGatewayModeUnsupported"), "zone " + name
+                        + " builds no gateway for node " + name + ": gateway mode " + config.mode() + " is not supported (only shared)");
+            }
+            return new Gateway.Ready(new LocalGateway(join, config, chassis.value(), clusterSubnets));
+        } catch (AnnotationFormatException e) {
+            return new Gateway.None(Optional.of("NodeGatewayAnnotationInvalid"), "zone " + name
+                    + " builds no gateway for node " + name + ": " + e.getMessage());
+        }
     }
 
     /**

@@ -67,7 +67,8 @@ public final class ZoneController implements AutoCloseable {
         List<Controller<ObjectKey>> portRef = new java.util.ArrayList<>(1);
         this.podAddresses = new PodAddressReconciler(node, client, podInformer.getIndexer(), nodeInformer.getIndexer(),
                 config.events(), podKey -> portRef.getFirst().enqueue(ObjectKey.parse(podKey)));
-        this.topology = new ZoneTopologyReconciler(node, nodeInformer.getIndexer(), dbs, config.events(), config.metrics());
+        this.topology = new ZoneTopologyReconciler(node, nodeInformer.getIndexer(), dbs, config.events(), config.metrics(),
+                config.clusterSubnets());
         this.zoneController = Controller.builder("zone-" + node, topology)
                 .watch(nodeInformer, n -> List.of(ZONE_KEY))
                 .metrics(config.controllerMetrics())

@@ -21,11 +21,14 @@ import java.util.Objects;
  *     API request (Kubernetes has no bulk patch), so the requests of a burst overlap
  * @param portBatch the most pods whose switch ports one reconcile writes in one NB transaction
  * @param controllerMetrics queue and reconcile metrics of the zone's controllers (share one instance per registry)
+ * @param clusterSubnets the cluster's pod networks: the node gateway SNATs them and routes them back
  */
 public record ZoneControllerConfig(String nodeName, String nbEndpoint, String sbEndpoint, EventSink events,
                                    TrustZoneMetrics metrics, Duration ovsdbTimeout, Duration syncTimeout, int podWorkers,
-                                   int addressWorkers, int portBatch, ControllerMetrics controllerMetrics) {
+                                   int addressWorkers, int portBatch, ControllerMetrics controllerMetrics,
+                                   java.util.List<io.kovn.ovn.annotations.IpPrefix> clusterSubnets) {
     public ZoneControllerConfig {
+        clusterSubnets = java.util.List.copyOf(clusterSubnets);
         Objects.requireNonNull(nodeName, "nodeName");
         Objects.requireNonNull(nbEndpoint, "nbEndpoint");
         Objects.requireNonNull(sbEndpoint, "sbEndpoint");
@@ -44,7 +47,7 @@ public record ZoneControllerConfig(String nodeName, String nbEndpoint, String sb
     public static ZoneControllerConfig of(String nodeName, String nbEndpoint, String sbEndpoint, EventSink events,
                                           TrustZoneMetrics metrics) {
         return new ZoneControllerConfig(nodeName, nbEndpoint, sbEndpoint, events, metrics,
-                Duration.ofSeconds(10), Duration.ofSeconds(30), 2, 8, 256, ControllerMetrics.NONE);
+                Duration.ofSeconds(10), Duration.ofSeconds(30), 2, 8, 256, ControllerMetrics.NONE, ZoneModel.DEFAULT_CLUSTER_SUBNETS);
     }
 
     /** Defaults with a fresh metrics registry and no events (tests, benchmarks). */
@@ -55,12 +58,18 @@ public record ZoneControllerConfig(String nodeName, String nbEndpoint, String sb
     /** The same configuration with its controllers reporting to {@code controllerMetrics}. */
     public ZoneControllerConfig withControllerMetrics(ControllerMetrics controllerMetrics) {
         return new ZoneControllerConfig(nodeName, nbEndpoint, sbEndpoint, events, metrics, ovsdbTimeout, syncTimeout,
-                podWorkers, addressWorkers, portBatch, controllerMetrics);
+                podWorkers, addressWorkers, portBatch, controllerMetrics, clusterSubnets);
     }
 
     /** The same configuration with other worker counts and port batch size. */
     public ZoneControllerConfig withPodWorkers(int podWorkers, int addressWorkers, int portBatch) {
         return new ZoneControllerConfig(nodeName, nbEndpoint, sbEndpoint, events, metrics, ovsdbTimeout, syncTimeout,
-                podWorkers, addressWorkers, portBatch, controllerMetrics);
+                podWorkers, addressWorkers, portBatch, controllerMetrics, clusterSubnets);
+    }
+
+    /** The same configuration for a cluster of these pod networks. */
+    public ZoneControllerConfig withClusterSubnets(java.util.List<io.kovn.ovn.annotations.IpPrefix> subnets) {
+        return new ZoneControllerConfig(nodeName, nbEndpoint, sbEndpoint, events, metrics, ovsdbTimeout, syncTimeout,
+                podWorkers, addressWorkers, portBatch, controllerMetrics, subnets);
     }
 }

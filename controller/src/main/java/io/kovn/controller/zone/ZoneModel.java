@@ -2,6 +2,8 @@ package io.kovn.controller.zone;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.kovn.ovn.annotations.AnnotationFormatException;
+import io.kovn.ovn.annotations.IpPrefix;
+import io.kovn.ovn.nb.LogicalRouter;
 import io.kovn.ovn.annotations.TrustZoneMembership;
 import io.kovn.ovn.ids.ObjectId;
 import io.kovn.ovn.ids.OwnerType;
@@ -35,10 +37,15 @@ import java.util.stream.Collectors;
 public final class ZoneModel {
     /** Tables the zone's NB reconcile owns rows in. */
     public static final List<String> NB_TABLES = List.of("Logical_Router", "Logical_Switch",
-            "Logical_Router_Port", "Logical_Switch_Port", "Logical_Router_Static_Route");
+            "Logical_Router_Port", "Logical_Switch_Port", "Logical_Router_Static_Route", "NAT");
     /** Tables the zone's NB monitor cache holds: the topology's, and the service controller's load balancers. */
     public static final List<String> NB_MONITORED = java.util.stream.Stream.concat(NB_TABLES.stream(),
             java.util.stream.Stream.of("Load_Balancer", "Load_Balancer_Group")).toList();
+    /**
+     * The cluster's pod networks as the gateway routers see them (SNAT, routes back to the cluster
+     * router): the reference's default, which the cluster manager's defaults allocate from.
+     */
+    public static final List<IpPrefix> DEFAULT_CLUSTER_SUBNETS = List.of(IpPrefix.parse("10.244.0.0/16"));
     /** Tables the zone's SB reconcile owns rows in. */
     public static final List<String> SB_TABLES = List.of("Chassis");
     /** SB tables the zone reads (Encap rows are owned through their Chassis, see {@link EncapSync}). */
@@ -54,7 +61,8 @@ public final class ZoneModel {
 
     /** Reference columns of kovn's NB parents that other owners may also use. */
     static final Map<String, Map<String, String>> PARENT_COLUMNS = Map.of(
-            "Logical_Router", Map.of("ports", "Logical_Router_Port", "static_routes", "Logical_Router_Static_Route"),
+            "Logical_Router", Map.of("ports", "Logical_Router_Port", "static_routes", "Logical_Router_Static_Route",
+                    "nat", "NAT"),
             "Logical_Switch", Map.of("ports", "Logical_Switch_Port"));
 
     private ZoneModel() {}
@@ -135,15 +143,21 @@ public final class ZoneModel {
     /** {@link #plan(String, Collection, Set, CurrentState)} with a memo of earlier plans. */
     public static Plan plan(String localName, Collection<Node> nodes, Set<String> foreignChassis,
                             CurrentState nbCurrent, Memo memo) {
+        return plan(localName, nodes, foreignChassis, nbCurrent, memo, DEFAULT_CLUSTER_SUBNETS);
+    }
+
+    /** As {@link #plan(String, Collection, Set, CurrentState, Memo)}, for a cluster of these pod networks. */
+    public static Plan plan(String localName, Collection<Node> nodes, Set<String> foreignChassis,
+                            CurrentState nbCurrent, Memo memo, List<IpPrefix> clusterSubnets) {
         try {
-            return planWith(localName, nodes, foreignChassis, nbCurrent, memo);
+            return planWith(localName, nodes, foreignChassis, nbCurrent, memo, clusterSubnets);
         } finally {
             memo.endPlan();
         }
     }
 
     private static Plan planWith(String localName, Collection<Node> nodes, Set<String> foreignChassis,
-                                 CurrentState nbCurrent, Memo memo) {
+                                 CurrentState nbCurrent, Memo memo, List<IpPrefix> clusterSubnets) {
         List<NodeProblem> problems = new ArrayList<>();
         Node localNode = nodes.stream().filter(n -> n.getMetadata().getName().equals(localName)).findFirst().orElse(null);
         Optional<LocalNode> local = Optional.empty();
@@ -161,6 +175,13 @@ public final class ZoneModel {
             if (localZones instanceof TrustZoneMembership.Isolated i) {
                 problems.add(new NodeProblem(localName, "TrustZonesInvalid", "node " + localName
                         + " is isolated from all other nodes: " + i.error().getMessage()));
+            }
+        }
+        if (local.isPresent()) {
+            switch (NodeView.gateway(localNode, clusterSubnets)) {
+                case NodeView.Gateway.Ready r -> local = Optional.of(local.get().withGateway(r.gateway()));
+                case NodeView.Gateway.None n -> n.reason().ifPresent(reason ->
+                        problems.add(new NodeProblem(localName, reason, n.message())));
             }
         }
         if (local.isEmpty()) {

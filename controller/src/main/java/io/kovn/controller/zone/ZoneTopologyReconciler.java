@@ -36,9 +36,17 @@ public final class ZoneTopologyReconciler implements Reconciler<String> {
     private volatile ZoneModel.Plan last;
     private final ZoneModel.Memo memo = new ZoneModel.Memo();
     private final ReconcileTimes times = new ReconcileTimes();
+    private final List<io.kovn.ovn.annotations.IpPrefix> clusterSubnets;
 
     public ZoneTopologyReconciler(String zone, Indexer<Node> nodes, ZoneDatabases dbs, EventSink events,
                                   TrustZoneMetrics metrics) {
+        this(zone, nodes, dbs, events, metrics, ZoneModel.DEFAULT_CLUSTER_SUBNETS);
+    }
+
+    /** A reconciler for a cluster of these pod networks (the node gateway SNATs and routes them). */
+    public ZoneTopologyReconciler(String zone, Indexer<Node> nodes, ZoneDatabases dbs, EventSink events,
+                                  TrustZoneMetrics metrics, List<io.kovn.ovn.annotations.IpPrefix> clusterSubnets) {
+        this.clusterSubnets = List.copyOf(clusterSubnets);
         this.zone = zone;
         this.nodes = nodes;
         this.dbs = dbs;
@@ -57,7 +65,7 @@ public final class ZoneTopologyReconciler implements Reconciler<String> {
                     foreignChassis.add((String) c.get(Chassis.NAME));
                 }
             }
-            ZoneModel.Plan plan = ZoneModel.plan(zone, all, foreignChassis, dbs.nbState(), memo);
+            ZoneModel.Plan plan = ZoneModel.plan(zone, all, foreignChassis, dbs.nbState(), memo, clusterSubnets);
             last = plan;
             report(plan, all);
             if (plan.local().isEmpty()) {

@@ -61,7 +61,8 @@ class ClusterManagerTest {
         Map<String, String> a = n.getMetadata().getAnnotations();
         return Map.of(OvnAnnotations.NODE_SUBNETS, a.get(OvnAnnotations.NODE_SUBNETS),
                 OvnAnnotations.NODE_ID, a.get(OvnAnnotations.NODE_ID),
-                OvnAnnotations.NODE_TRANSIT_SWITCH_PORT_IFADDR, a.get(OvnAnnotations.NODE_TRANSIT_SWITCH_PORT_IFADDR));
+                OvnAnnotations.NODE_TRANSIT_SWITCH_PORT_IFADDR, a.get(OvnAnnotations.NODE_TRANSIT_SWITCH_PORT_IFADDR),
+                OvnAnnotations.NODE_GATEWAY_ROUTER_LRP_IFADDR, a.get(OvnAnnotations.NODE_GATEWAY_ROUTER_LRP_IFADDR));
     }
 
     boolean allocated(String node) {

@@ -23,7 +23,8 @@ class NodeAllocatorTest {
         assertThat(ann).containsExactlyInAnyOrderEntriesOf(Map.of(
                 OvnAnnotations.NODE_SUBNETS, "{\"default\":[\"10.244.0.0/24\"]}",
                 OvnAnnotations.NODE_ID, "2",
-                OvnAnnotations.NODE_TRANSIT_SWITCH_PORT_IFADDR, "{\"ipv4\":\"100.88.0.2/16\"}"));
+                OvnAnnotations.NODE_TRANSIT_SWITCH_PORT_IFADDR, "{\"ipv4\":\"100.88.0.2/16\"}",
+                OvnAnnotations.NODE_GATEWAY_ROUTER_LRP_IFADDR, "{\"ipv4\":\"100.64.0.2/16\"}"));
         assertThat(a.ensure("node-a", ann)).isInstanceOf(Decision.UpToDate.class);
     }
 
@@ -36,6 +37,20 @@ class NodeAllocatorTest {
         assertThat(ann.get(OvnAnnotations.NODE_SUBNETS)).isEqualTo("{\"default\":[\"10.244.1.0/24\",\"fd00:10:244:1::/64\"]}");
         assertThat(ann.get(OvnAnnotations.NODE_TRANSIT_SWITCH_PORT_IFADDR))
                 .isEqualTo("{\"ipv4\":\"100.88.0.3/16\",\"ipv6\":\"fd97::3/64\"}");
+        assertThat(ann.get(OvnAnnotations.NODE_GATEWAY_ROUTER_LRP_IFADDR))
+                .isEqualTo("{\"ipv4\":\"100.64.0.3/16\",\"ipv6\":\"fd98::3/64\"}");
+    }
+
+    @Test
+    void aNodeAllocatedBeforeTheGatewayGetsOnlyItsJoinAddressAdded() {
+        NodeAllocator a = new NodeAllocator(ClusterManagerConfig.defaults());
+        Map<String, String> old = Map.of(
+                OvnAnnotations.NODE_SUBNETS, "{\"default\":[\"10.244.5.0/24\"]}",
+                OvnAnnotations.NODE_ID, "9",
+                OvnAnnotations.NODE_TRANSIT_SWITCH_PORT_IFADDR, "{\"ipv4\":\"100.88.0.9/16\"}");
+        Map<String, String> ann = patched(a.ensure("old", old)).annotations();
+        assertThat(ann).containsAllEntriesOf(old)
+                .containsEntry(OvnAnnotations.NODE_GATEWAY_ROUTER_LRP_IFADDR, "{\"ipv4\":\"100.64.0.9/16\"}");
     }
 
     @Test

@@ -155,6 +155,13 @@ class ThreeZonesTest {
                     + " external_ids:ic-node=" + r);
             out.add("ip_prefix=" + f.encap() + "/32 nexthop=" + IpLiterals.format(f.transit().address())
                     + " external_ids:ic-node=" + r);
+            // its gateway router's join address (allocated by the cluster manager), back over transit
+            String join = Clusters.annotation(client, r, OvnAnnotations.NODE_GATEWAY_ROUTER_LRP_IFADDR);
+            if (join != null) {
+                out.add("ip_prefix=" + IpLiterals.format(io.kovn.ovn.annotations.NodeGatewayRouterLrpIfaddr.parse(join)
+                        .ipv4().orElseThrow().address()) + "/32 nexthop=" + IpLiterals.format(f.transit().address())
+                        + " external_ids:ic-node=" + r);
+            }
         }
         out.sort(null);
         return out;

@@ -67,7 +67,7 @@ class ZoneModelTest {
         ZoneModel.Plan p = ZoneModel.plan("a", List.of(node("a", 0), node("b", 1, OvnAnnotations.NODE_ENCAP_IPS, null),
                 node("c", 2, OvnAnnotations.NODE_ID, "zero")), Set.of(), EMPTY);
         assertThat(p.programmed()).isEmpty();
-        assertThat(p.problems()).extracting(ZoneModel.NodeProblem::message).containsExactlyInAnyOrder(
+        assertThat(p.problems()).filteredOn(pr -> !pr.node().equals("a")).extracting(ZoneModel.NodeProblem::message).containsExactlyInAnyOrder(
                 "zone a skips node b: missing k8s.ovn.org/node-encap-ips",
                 "zone a skips node c: k8s.ovn.org/node-id: not a decimal node id: \"zero\"");
     }

@@ -10,6 +10,12 @@ public final class OvnAnnotations {
     public static final String NODE_ID = "k8s.ovn.org/node-id";
     /** Node: the node's transit switch addresses, written by the cluster manager. */
     public static final String NODE_TRANSIT_SWITCH_PORT_IFADDR = "k8s.ovn.org/node-transit-switch-port-ifaddr";
+    /** Node: the gateway router's join switch address(es), written by the cluster manager. */
+    public static final String NODE_GATEWAY_ROUTER_LRP_IFADDR = "k8s.ovn.org/node-gateway-router-lrp-ifaddr";
+    /** Node: the node's shared gateway (bridge, interface, MAC, addresses, next hops), written by the node agent. */
+    public static final String L3_GATEWAY_CONFIG = "k8s.ovn.org/l3-gateway-config";
+    /** Node: the node's primary interface addresses, written by the node agent. */
+    public static final String NODE_PRIMARY_IFADDR = "k8s.ovn.org/node-primary-ifaddr";
     /** Node: the OVS system-id of the node's chassis, written by the node agent. */
     public static final String NODE_CHASSIS_ID = "k8s.ovn.org/node-chassis-id";
     /** Node: the node's geneve tunnel endpoint addresses, written by the node agent. */

@@ -43,4 +43,39 @@ public final class TopologyNames {
     public static String podPort(String namespace, String pod) {
         return namespace + "_" + pod;
     }
+
+    /** The join switch between the cluster router and the gateway router. */
+    public static final String JOIN_SWITCH = "join";
+    /** The physical network name of the external switches' localnet ports (ovn-bridge-mappings {@code physnet:<bridge>}). */
+    public static final String PHYSNET = "physnet";
+
+    /** The node's gateway router. */
+    public static String gatewayRouter(String node) {
+        return "GR_" + node;
+    }
+
+    /** A router's port on the join switch: {@code rtoj-ovn_cluster_router}, {@code rtoj-GR_<node>}. */
+    public static String routerToJoin(String router) {
+        return "rtoj-" + router;
+    }
+
+    /** The join switch's port toward a router. */
+    public static String joinToRouter(String router) {
+        return "jtor-" + router;
+    }
+
+    /** The node's external switch, holding the localnet port to the node's bridge. */
+    public static String externalSwitch(String node) {
+        return "ext_" + node;
+    }
+
+    /** The gateway router's port on the external switch. */
+    public static String routerToExternal(String gatewayRouter) {
+        return "rtoe-" + gatewayRouter;
+    }
+
+    /** The external switch's port toward the gateway router. */
+    public static String externalToRouter(String gatewayRouter) {
+        return "etor-" + gatewayRouter;
+    }
 }

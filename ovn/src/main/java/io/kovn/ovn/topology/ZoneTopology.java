@@ -49,6 +49,11 @@ import java.util.stream.Collectors;
  * built here: each is reconciled on its own, keyed by its pod, so a pod add does not rebuild the
  * zone. The node switch's {@code ports} here list only the topology's own ports.
  *
+ * <p>When the local node has its gateway ({@link LocalNode#gateway()}), the zone also holds the
+ * reference's shared gateway: {@code join}, {@code GR_<node>}, {@code ext_<node>} and their routes and
+ * SNAT (see {@link GatewayTopology}); each programmed remote node's GR join address is routed to its
+ * transit address.
+ *
  * <p>Every row with an {@code external_ids} column carries its {@link ObjectId}'s ids; {@code Encap}
  * has none and is keyed by {@code <chassis_name>/<ip>} (see {@link #keyOf}).
  */
@@ -177,9 +182,17 @@ public final class ZoneTopology {
                         "interconn-ts", TopologyNames.TRANSIT_SWITCH,
                         "requested-tnl-key", Long.toString(TopologyNames.TRANSIT_SWITCH_TUNNEL_KEY)),
                 LogicalSwitch.PORTS, Set.copyOf(transitPorts))));
+        Set<Ref> clusterRouterPorts = new LinkedHashSet<>(List.of(ref(LogicalRouterPort.TABLE_NAME, rtos),
+                ref(LogicalRouterPort.TABLE_NAME, rtots)));
+        if (local.gateway().isPresent()) {
+            GatewayTopology.Rows gw = GatewayTopology.of(local, local.gateway().get());
+            nb.addAll(gw.nb());
+            clusterRouterPorts.add(gw.clusterRouterPort());
+            routes.addAll(gw.clusterRouterRoutes());
+        }
         nb.add(row(LogicalRouter.TABLE_NAME, ObjectId.of(OwnerType.CLUSTER, TopologyNames.CLUSTER_ROUTER), Map.of(), Map.of(
                 LogicalRouter.NAME, TopologyNames.CLUSTER_ROUTER,
-                LogicalRouter.PORTS, Set.of(ref(LogicalRouterPort.TABLE_NAME, rtos), ref(LogicalRouterPort.TABLE_NAME, rtots)),
+                LogicalRouter.PORTS, Set.copyOf(clusterRouterPorts),
                 LogicalRouter.STATIC_ROUTES, Set.copyOf(routes))));
         return new Desired(nb, sb);
     }
@@ -189,6 +202,16 @@ public final class ZoneTopology {
         List<DesiredRow> sb = new ArrayList<>();
         List<Ref> routes = new ArrayList<>();
         ObjectId port = remoteId(r.name(), "tstor");
+        // Its GR's join address: replies to what that GR sent here (lb_force_snat_ip) go back over transit.
+        for (InetAddress ip : r.gatewayRouterIps()) {
+            r.transit().all().stream().filter(t -> t.family() == IpFamily.of(ip)).findFirst().ifPresent(t -> {
+                ObjectId route = remoteId(r.name(), "gr-join-route").with(IdKey.IP, IpLiterals.format(ip));
+                routes.add(ref(LogicalRouterStaticRoute.TABLE_NAME, route));
+                nb.add(row(LogicalRouterStaticRoute.TABLE_NAME, route, Map.of("ic-node", r.name()), Map.of(
+                        LogicalRouterStaticRoute.IP_PREFIX, hostPrefix(ip),
+                        LogicalRouterStaticRoute.NEXTHOP, IpLiterals.format(t.address()))));
+            });
+        }
         nb.add(row(LogicalSwitchPort.TABLE_NAME, port, Map.of(), Map.of(
                 LogicalSwitchPort.NAME, TopologyNames.transitSwitchToRouter(r.name()),
                 LogicalSwitchPort.TYPE, "remote",

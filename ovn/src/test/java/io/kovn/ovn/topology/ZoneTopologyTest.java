@@ -128,6 +128,47 @@ class ZoneTopologyTest {
         }
     }
 
+    static LocalGateway gateway(String join, String ips, String hops, List<IpPrefix> cluster) {
+        return new LocalGateway(io.kovn.ovn.annotations.NodeGatewayRouterLrpIfaddr.parse(join),
+                io.kovn.ovn.annotations.L3GatewayConfig.parse("{\"default\":{\"mode\":\"shared\",\"bridge-id\":\"br-phy\","
+                        + "\"interface-id\":\"br-phy_node-a\",\"mac-address\":\"0a:58:ac:12:00:02\",\"ip-addresses\":" + ips
+                        + ",\"next-hops\":" + hops + "}}"), "chassis-a", cluster);
+    }
+
+    @Test
+    void theGatewaysRowsCarryOwnerIdsAndAreFamilyAware() {
+        LocalNode dual = new LocalNode("node-a", new NodeId(2),
+                List.of(IpPrefix.parse("10.244.0.0/24"), IpPrefix.parse("fd00:10:244:1::/64")),
+                NodeTransitSwitchPortIfaddr.parse("{\"ipv4\":\"100.88.0.2/16\",\"ipv6\":\"fd97::2/64\"}"), List.of())
+                .withGateway(gateway("{\"ipv4\":\"100.64.0.2/16\",\"ipv6\":\"fd98::2/64\"}",
+                        "[\"172.18.0.2/16\",\"fc00:f853:ccd:e793::2/64\"]", "[\"172.18.0.1\"]",
+                        List.of(IpPrefix.parse("10.244.0.0/16"), IpPrefix.parse("fd00:10:244::/48"))));
+        ZoneTopology.Desired d = ZoneTopology.desired(dual, List.of(B));
+        for (DesiredRow r : d.northbound()) {
+            assertThat((Map<Object, Object>) r.columns().get("external_ids")).containsEntry("k8s.ovn.org/id", r.key())
+                    .containsKeys("k8s.ovn.org/owner-controller", "k8s.ovn.org/owner-type", "k8s.ovn.org/name");
+        }
+        Set<String> routes = d.northbound().stream().filter(r -> r.table().equals("Logical_Router_Static_Route"))
+                .map(r -> r.columns().get("ip_prefix") + " via " + r.columns().get("nexthop")
+                        + (((Set<?>) r.columns().getOrDefault("policy", Set.of())).isEmpty() ? "" : " src-ip"))
+                .collect(Collectors.toSet());
+        assertThat(routes).contains("10.244.0.0/16 via 100.64.0.1", "fd00:10:244::/48 via fd98::1",
+                "10.244.0.0/24 via 100.64.0.2 src-ip", "fd00:10:244:1::/64 via fd98::2 src-ip",
+                "0.0.0.0/0 via 172.18.0.1", "100.64.0.2 via 100.64.0.2", "fd98::2 via fd98::2");
+        // a next hop only for IPv4: no IPv6 default route
+        assertThat(routes).noneMatch(r -> r.startsWith("::/0"));
+        assertThat(d.northbound().stream().filter(r -> r.table().equals("NAT"))
+                .map(r -> r.columns().get("logical_ip") + " -> " + r.columns().get("external_ip")).collect(Collectors.toSet()))
+                .containsExactlyInAnyOrder("10.244.0.0/16 -> 172.18.0.2", "fd00:10:244::/48 -> fc00:f853:ccd:e793::2",
+                        "100.64.0.2 -> 172.18.0.2", "fd98::2 -> fc00:f853:ccd:e793::2");
+        assertThat(d.northbound().stream().filter(r -> r.table().equals("Logical_Router_Port"))
+                .filter(r -> r.columns().get("name").equals("rtoj-ovn_cluster_router")).findFirst().orElseThrow()
+                .columns().get("networks")).isEqualTo(Set.of("100.64.0.1/16", "fd98::1/64"));
+        // without a gateway, none of its rows
+        assertThat(ZoneTopology.desired(A, List.of(B)).northbound()).noneMatch(r -> r.table().equals("NAT")
+                || String.valueOf(r.columns().get("name")).startsWith("GR_"));
+    }
+
     @Test
     void dualStackRemoteGetsARoutePerFamily() {
         RemoteNode dual = new RemoteNode("node-c", new NodeId(4),

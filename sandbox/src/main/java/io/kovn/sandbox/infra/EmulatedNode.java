@@ -62,6 +62,14 @@ public final class EmulatedNode implements AutoCloseable {
      * @param home the OVN/OVS runtime ({@link OvnRuntime#locate()})
      */
     public static EmulatedNode start(Underlay underlay, String name, Path folder, OvnRuntime home) {
+        return start(underlay, name, folder, home, null);
+    }
+
+    /**
+     * As {@link #start(Underlay, String, Path, OvnRuntime)}, with the node's default route via
+     * {@code defaultGateway} on br-phy (null for none): the next hop the node's gateway router uses too.
+     */
+    public static EmulatedNode start(Underlay underlay, String name, Path folder, OvnRuntime home, String defaultGateway) {
         if (folder.toAbsolutePath().toString().length() > MAX_FOLDER_PATH) {
             throw new IllegalArgumentException("node folder path too long for unix sockets: " + folder);
         }
@@ -69,7 +77,7 @@ public final class EmulatedNode implements AutoCloseable {
         EmulatedNode node = new EmulatedNode(name, home, folder.toAbsolutePath(),
                 Netns.named(underlay.prefix() + name), UUID.randomUUID().toString());
         try {
-            node.bringUp(underlay);
+            node.bringUp(underlay, defaultGateway);
         } catch (RuntimeException e) {
             try {
                 node.close();
@@ -83,7 +91,7 @@ public final class EmulatedNode implements AutoCloseable {
         return node;
     }
 
-    private void bringUp(Underlay underlay) {
+    private void bringUp(Underlay underlay, String defaultGateway) {
         try {
             Files.createDirectories(folder);
         } catch (IOException e) {
@@ -104,6 +112,9 @@ public final class EmulatedNode implements AutoCloseable {
             nodeIpV6 = eth0.addressV6().orElseThrow();
         }
         netns.linkUp("br-phy");
+        if (defaultGateway != null) {
+            netns.replaceRoute("default", defaultGateway, "br-phy");
+        }
         // The userspace datapath routes tunnel packets with its own table, not the kernel's.
         addUnderlayRoute(underlay.cidr());
         ovsConfig().apply(vsctl());

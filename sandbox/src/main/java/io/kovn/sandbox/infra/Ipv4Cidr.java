@@ -44,6 +44,11 @@ record Ipv4Cidr(long network, int prefixLength) {
         return format(network + n);
     }
 
+    /** The index of the network's last host address (the one before broadcast). */
+    int lastHost() {
+        return (int) ((1L << (32 - prefixLength)) - 2);
+    }
+
     private static String format(long v) {
         return ((v >> 24) & 255) + "." + ((v >> 16) & 255) + "." + ((v >> 8) & 255) + "." + (v & 255);
     }

@@ -70,7 +70,19 @@ public final class Underlay implements AutoCloseable {
      * @return the address allocated to the namespace, in CIDR form
      */
     public synchronized Attachment attach(Netns ns, String ifName) {
-        int host = nextHost.getAndIncrement();
+        return attach(ns, ifName, nextHost.getAndIncrement());
+    }
+
+    /**
+     * As {@link #attach(Netns, String)}, with the range's last host address (e.g. {@code .254} of a
+     * {@code /24}): for the sandbox's outside host, the nodes' default gateway, whose address must not
+     * depend on how many nodes there are.
+     */
+    public synchronized Attachment attachLast(Netns ns, String ifName) {
+        return attach(ns, ifName, cidr.lastHost());
+    }
+
+    private Attachment attach(Netns ns, String ifName, int host) {
         String hostLink = prefix + "v" + host;
         root.addVethPair(hostLink, ifName, ns);
         hostLinks.add(hostLink);

@@ -32,7 +32,7 @@ class SandboxLifecycleE2ETest {
             assertThat(control.daemon()).as("daemon running").isPresent();
             assertThat(out.toString()).contains("sandbox ready");
             assertThat(Files.readString(layout.kubeconfig())).contains("server:");
-            assertThat(Netns.list()).contains(prefix + "node-1", prefix + "node-2");
+            assertThat(Netns.list()).contains(prefix + "node-1", prefix + "node-2", prefix + "outside");
             long daemonPid = control.daemon().get().pid();
 
             control.down(true);

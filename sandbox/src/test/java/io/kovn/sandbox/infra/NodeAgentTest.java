@@ -121,7 +121,15 @@ class NodeAgentTest {
     void publishesChassisIdAndEncapIpsOnItsNode() {
         Map<String, String> annotations = client.nodes().withName("node-a").get().getMetadata().getAnnotations();
         assertThat(annotations).containsEntry("k8s.ovn.org/node-chassis-id", node.systemId())
-                .containsEntry("k8s.ovn.org/node-encap-ips", "[\"" + node.encapIp() + "\"]");
+                .containsEntry("k8s.ovn.org/node-encap-ips", "[\"" + node.encapIp() + "\"]")
+                // the node IP is on br-phy: its shared gateway, written with the node's own identity
+                .containsEntry("k8s.ovn.org/node-primary-ifaddr", "{\"ipv4\":\"" + node.encapIp() + "/24\"}");
+        io.kovn.ovn.annotations.L3GatewayConfig gw = io.kovn.ovn.annotations.L3GatewayConfig.parse(
+                annotations.get("k8s.ovn.org/l3-gateway-config"));
+        assertThat(gw.interfaceId()).isEqualTo("br-phy_node-a");
+        assertThat(gw.nextHops()).isEmpty(); // this node has no default route
+        assertThat(node.vsctl().run("get", "Bridge", "br-phy", "other_config:hwaddr").strip().replace("\"", ""))
+                .isEqualTo(gw.macAddress());
         assertThat(config.cniSocket()).exists();
     }
 

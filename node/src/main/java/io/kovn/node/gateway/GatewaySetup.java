@@ -1,0 +1,170 @@
+package io.kovn.node.gateway;
+
+import io.kovn.node.ovs.OvsVsctl;
+import io.kovn.ovn.annotations.IpLiterals;
+import io.kovn.runtime.net.Netns;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The node side of the shared gateway (I/O): finds the OVS bridge holding the node IP, pins its MAC,
+ * maps it as {@code physnet}, and keeps its OpenFlow table equal to {@link SharedGatewayFlows} once
+ * ovn-controller has made the patch port of the node's localnet port (it does when the zone has built
+ * {@code GR_<node>}). The flows are written again every {@link #RESYNC} (a restarted vswitchd starts
+ * with an empty table; {@code replace-flows} of unchanged flows changes nothing).
+ */
+public final class GatewaySetup implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(GatewaySetup.class);
+    static final Duration RESYNC = Duration.ofSeconds(10);
+
+    private final String node;
+    private final GatewayBridge bridge;
+    private final OvsVsctl vsctl;
+    private final OvsOfctl ofctl;
+    private final Thread thread;
+    private volatile boolean closed;
+    private volatile String lastFlows = "";
+
+    private GatewaySetup(String node, GatewayBridge bridge, OvsVsctl vsctl, OvsOfctl ofctl) {
+        this.node = node;
+        this.bridge = bridge;
+        this.vsctl = vsctl;
+        this.ofctl = ofctl;
+        this.thread = Thread.ofVirtual().name("gateway-" + node).unstarted(this::run);
+    }
+
+    /**
+     * Finds and configures the external bridge: the OVS bridge in {@code netns} holding {@code nodeIp}.
+     *
+     * @return the bridge, or empty (logged) when the node IP is not on an OVS bridge: no gateway then
+     */
+    public static Optional<GatewayBridge> discover(String node, InetAddress nodeIp, Netns netns, OvsVsctl vsctl) {
+        Optional<GatewayBridge.Holder> holder = GatewayBridge.holderOf(netns.ip("-o", "addr", "show"), nodeIp);
+        if (holder.isEmpty()) {
+            LOG.warn("node {}: no link holds the node IP {}: no gateway", node, IpLiterals.format(nodeIp));
+            return Optional.empty();
+        }
+        String link = holder.get().link();
+        if (!vsctl.tryRun("br-exists", link).ok()) {
+            LOG.warn("node {}: the node IP {} is on {}, which is not an OVS bridge: no gateway", node,
+                    IpLiterals.format(nodeIp), link);
+            return Optional.empty();
+        }
+        String mac = pinnedMac(vsctl, link);
+        // The host's own connections leave through the bridge's internal port; with the userspace
+        // datapath their checksums must be complete (as on the management port).
+        try {
+            netns.disableTxChecksum(link);
+        } catch (RuntimeException e) {
+            LOG.warn("node {}: cannot turn off tx checksum offload on {}: {}", node, link, e.getMessage());
+        }
+        List<InetAddress> hops = new ArrayList<>(GatewayBridge.defaultGateways(netns.ip("-4", "route", "show", "default"), link));
+        hops.addAll(GatewayBridge.defaultGateways(netns.ip("-6", "route", "show", "default"), link));
+        GatewayBridge b = new GatewayBridge(link, mac, List.of(holder.get().address()), hops);
+        vsctl.run("set", "Open_vSwitch", ".", "external_ids:ovn-bridge-mappings=" + OvsVsctl.quote(b.bridgeMappings()));
+        return Optional.of(b);
+    }
+
+    /** The bridge's MAC, pinned with other_config:hwaddr (a netdev bridge otherwise takes a port's MAC as ports come and go). */
+    private static String pinnedMac(OvsVsctl vsctl, String bridge) {
+        String pinned = vsctl.run("--if-exists", "get", "Bridge", bridge, "other_config:hwaddr").strip().replace("\"", "");
+        if (!pinned.isEmpty()) {
+            return pinned;
+        }
+        String mac = vsctl.run("get", "Interface", bridge, "mac_in_use").strip().replace("\"", "");
+        vsctl.run("set", "Bridge", bridge, "other_config:hwaddr=" + OvsVsctl.quote(mac));
+        return mac;
+    }
+
+    /** Starts keeping the bridge's flows. */
+    public static GatewaySetup start(String node, GatewayBridge bridge, OvsVsctl vsctl, OvsOfctl ofctl) {
+        GatewaySetup s = new GatewaySetup(node, bridge, vsctl, ofctl);
+        s.thread.start();
+        return s;
+    }
+
+    public GatewayBridge bridge() {
+        return bridge;
+    }
+
+    /** The flows last written (empty before the first write). */
+    public String lastFlows() {
+        return lastFlows;
+    }
+
+    private void run() {
+        long backoffMs = 200;
+        while (!closed) {
+            long sleep;
+            try {
+                Optional<SharedGatewayFlows> flows = flows();
+                if (flows.isEmpty()) {
+                    LOG.debug("node {}: no patch port on {} yet (GR_{} not bound here yet)", node, bridge.bridge(), node);
+                    sleep = backoffMs;
+                    backoffMs = Math.min(backoffMs * 2, 2_000);
+                } else {
+                    String text = flows.get().text();
+                    ofctl.replaceFlows(bridge.bridge(), text);
+                    if (!text.equals(lastFlows)) {
+                        LOG.info("node {}: {} shared gateway flows on {} (patch port {}, physical port {})", node,
+                                flows.get().flows().size(), bridge.bridge(), flows.get().patchPort(), flows.get().physPort());
+                    }
+                    lastFlows = text;
+                    sleep = RESYNC.toMillis();
+                    backoffMs = 200;
+                }
+            } catch (RuntimeException e) {
+                if (closed) break;
+                LOG.warn("node {}: gateway flows on {} not written: {}", node, bridge.bridge(), e.getMessage());
+                sleep = backoffMs;
+                backoffMs = Math.min(backoffMs * 2, 5_000);
+            }
+            try {
+                Thread.sleep(sleep);
+            } catch (InterruptedException e) {
+                break;
+            }
+        }
+    }
+
+    /** The flows for the bridge's current ports, or empty while the patch port does not exist. */
+    private Optional<SharedGatewayFlows> flows() {
+        String patch = null;
+        String phys = null;
+        for (String port : vsctl.run("list-ports", bridge.bridge()).split("\n")) {
+            port = port.strip();
+            if (port.isEmpty()) continue;
+            String type = vsctl.run("get", "Interface", port, "type").strip().replace("\"", "");
+            if (type.equals("patch")) {
+                patch = port;
+            } else if (type.isEmpty() || type.equals("system") || type.equals("dpdk")) {
+                phys = phys == null ? port : phys;
+            }
+        }
+        if (patch == null || phys == null) {
+            return Optional.empty();
+        }
+        String patchOfport = ofport(patch);
+        String physOfport = ofport(phys);
+        if (patchOfport == null || physOfport == null) {
+            return Optional.empty();
+        }
+        return Optional.of(new SharedGatewayFlows(physOfport, patchOfport, bridge.mac(), bridge.ips()));
+    }
+
+    private String ofport(String port) {
+        String n = vsctl.run("get", "Interface", port, "ofport").strip();
+        return n.isEmpty() || n.startsWith("[") || n.equals("-1") ? null : n;
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        thread.interrupt();
+    }
+}
