@@ -48,9 +48,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * ClusterIP services on the real control plane, with real packets: kube-controller-manager writes the
+ * Services on the real control plane, with real packets: kube-controller-manager writes the
  * EndpointSlices, every zone's service controller its load balancers. A client on node-1, backends on
- * node-2 and node-3.
+ * node-2 and node-3; ClusterIP from the client, NodePort from the sandbox's outside host.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ServicesE2ETest {
@@ -245,6 +245,47 @@ class ServicesE2ETest {
 
     @Test
     @Order(5)
+    void theOutsideHostReachesANodePortOnEveryNodeAndWithLocalTrafficPolicyOnlyOnNodesWithABackend() throws Exception {
+        Service cluster = nodePort("web-np", "Cluster");
+        Service local = nodePort("web-local", "Local");
+        String outside = sb.sandbox.outside().netns().name().orElseThrow();
+        int np = cluster.getSpec().getPorts().getFirst().getNodePort();
+        int lp = local.getSpec().getPorts().getFirst().getNodePort();
+        for (EmulatedNode n : sb.sandbox.nodes()) {
+            // every node answers, whichever backend the load balancer picks (web-a on node-2, web-b on node-3)
+            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(250)).untilAsserted(() ->
+                    assertThat(sb.prober.probe(outside, "tcp", n.encapIp(), np, Duration.ofSeconds(2)).answer())
+                            .as("outside -> " + n.name() + ":" + np).isIn("web-a", "web-b"));
+        }
+        Map<String, String> localBackend = Map.of("node-2", "web-a", "node-3", "web-b");
+        for (EmulatedNode n : sb.sandbox.nodes()) {
+            if (localBackend.containsKey(n.name())) {
+                await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(250)).untilAsserted(() ->
+                        assertThat(sb.prober.probe(outside, "tcp", n.encapIp(), lp, Duration.ofSeconds(2)).answer())
+                                .as("outside -> " + n.name() + ":" + lp + " (Local)").isEqualTo(localBackend.get(n.name())));
+            } else {
+                assertThat(sb.prober.probe(outside, "tcp", n.encapIp(), lp, Duration.ofSeconds(2)).verdict())
+                        .as("outside -> " + n.name() + ":" + lp + " (Local, no backend there)").isNotEqualTo(Prober.Verdict.ALLOWED);
+            }
+        }
+        // UDP through a NodePort too
+        int udp = cluster.getSpec().getPorts().get(1).getNodePort();
+        EmulatedNode node1 = sb.sandbox.nodes().getFirst();
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(250)).untilAsserted(() ->
+                assertThat(sb.prober.probe(outside, "udp", node1.encapIp(), udp, Duration.ofSeconds(2)).answer()).isIn("web-a", "web-b"));
+    }
+
+    private static Service nodePort(String name, String externalTrafficPolicy) {
+        return sb.client.services().inNamespace(NS).resource(new ServiceBuilder().withNewMetadata().withName(name)
+                .withNamespace(NS).endMetadata().withNewSpec().withType("NodePort").withExternalTrafficPolicy(externalTrafficPolicy)
+                .withSelector(Map.of("app", "web"))
+                .addNewPort().withName("http").withProtocol("TCP").withPort(80).withTargetPort(new IntOrString("web-alt")).endPort()
+                .addNewPort().withName("dns").withProtocol("UDP").withPort(53).withTargetPort(new IntOrString(5353)).endPort()
+                .endSpec().build()).create();
+    }
+
+    @Test
+    @Order(6)
     void aDeletedServiceLeavesNoLoadBalancerInAnyZone() {
         sb.client.services().inNamespace(NS).withName("nobody").delete();
         await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200)).until(() ->
