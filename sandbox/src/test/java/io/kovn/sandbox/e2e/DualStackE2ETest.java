@@ -74,6 +74,22 @@ class DualStackE2ETest {
     }
 
     @Test
+    void aDualStackServiceIsReachedOnItsIpv6AndIpv4ClusterIps() throws Exception {
+        var svc = sb.client.services().inNamespace("dual").resource(new io.fabric8.kubernetes.api.model.ServiceBuilder()
+                .withNewMetadata().withName("both").withNamespace("dual").endMetadata().withNewSpec()
+                .withIpFamilyPolicy("RequireDualStack").withSelector(Map.of("app", "backend"))
+                .addNewPort().withName("http").withProtocol("TCP").withPort(80).endPort().endSpec().build()).create();
+        sb.client.pods().inNamespace("dual").withName("b").edit(p -> new io.fabric8.kubernetes.api.model.PodBuilder(p)
+                .editMetadata().addToLabels("app", "backend").endMetadata().build());
+        List<String> vips = svc.getSpec().getClusterIPs();
+        assertThat(vips).hasSize(2);
+        for (String vip : vips) {
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(250)).untilAsserted(() ->
+                    assertThat(probe(netns(a), vip, "tcp", 80).answer()).as("a -> " + vip).isEqualTo("b"));
+        }
+    }
+
+    @Test
     void theHostNetworkReachesPodsAndPodsReachNodesOverIpv6() throws Exception {
         EmulatedNode node2 = sb.sandbox.nodes().stream().filter(n -> n.name().equals("node-2")).findFirst().orElseThrow();
         String nodeNetns = node2.netns().name().orElseThrow();
