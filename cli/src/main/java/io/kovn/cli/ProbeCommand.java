@@ -28,6 +28,8 @@ import picocli.CommandLine.Parameters;
         "Real connections from inside a sandbox pod.",
         "  kovn probe NS/POD NS/POD|IP PROTO/PORT     (PROTO: tcp, udp; or icmp without a port)",
         "  kovn probe NS/POD svc/NS/NAME[:PORT]|CLUSTER-IP PROTO/PORT   (several connections: which backends answered)",
+        "  kovn probe NS/POD outside PROTO/PORT       (the sandbox's host outside the cluster: answers with the source it saw)",
+        "  kovn probe outside NODE-IP PROTO/NODEPORT  (from outside the cluster)",
         "  kovn probe --matrix PROTO/PORT[,PROTO/PORT...] [-n NS]..."})
 public final class ProbeCommand implements Callable<Integer> {
     @Mixin KubeOptions kube;
@@ -68,7 +70,17 @@ public final class ProbeCommand implements Callable<Integer> {
                 System.out.println(measured.comparedWith(PolicyEvaluator.compile(AnalyzeCommand.fromCluster(client))));
                 return 0;
             }
+            if (OutsideRef.is(args.get(0))) {
+                Prober.Result r = prober.probe(OutsideRef.netns(layout), flow.protocol(), args.get(1), flow.port(), t);
+                System.out.println(r);
+                return r.verdict().exitStatus;
+            }
             Pod src = PodRef.find(client, args.get(0));
+            if (OutsideRef.is(args.get(1))) {
+                Prober.Result r = prober.probe(PodRef.netns(src), flow.protocol(), OutsideRef.address(layout), flow.port(), t);
+                System.out.println(r);
+                return r.verdict().exitStatus;
+            }
             if (!flow.protocol().equals("icmp")) {
                 Optional<ServiceTarget> service = ServiceRef.find(client, args.get(1), flow.protocol(), flow.port());
                 if (service.isPresent()) return probeService(prober, src, service.get(), t);

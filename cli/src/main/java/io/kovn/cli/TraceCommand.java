@@ -39,7 +39,7 @@ import picocli.CommandLine.Parameters;
         "Trace a flow through OVN (ovn-trace on the zones it crosses) and name the policy rules that decide it.",
         "  kovn trace NS/POD NS/POD|IP PROTO/PORT     (PROTO: tcp, udp, sctp; or icmp)",
         "  kovn trace NS/POD svc/NS/NAME[:PORT]|CLUSTER-IP PROTO[/PORT]",
-        "To an IP that is no pod's, only the source's egress ACLs are judged.",
+        "To an IP that is no pod's (or 'outside', the sandbox's outside host), only the source's egress ACLs are judged.",
         "To a service, the flow is traced once per backend the load balancer may choose (ovn-trace --lb-dst).",
         "The line before the verdict says whether kovn analyze agrees."})
 public final class TraceCommand implements Callable<Integer> {
@@ -96,6 +96,7 @@ public final class TraceCommand implements Callable<Integer> {
                 spec.commandLine().getOut().flush();
                 return r.allowed() ? 0 : 1;
             }
+            if (OutsideRef.is(dst)) dst = OutsideRef.address(layout);
             Optional<InetAddress> dstAddress = address(dst);
             Optional<Pod> to = dstAddress.isPresent() ? podWithAddress(client, dstAddress.get()) : Optional.of(PodRef.find(client, dst));
             PolicyTracer.Result r = to.map(pod -> tracer.trace(from, pod, protocol, port))

@@ -73,6 +73,25 @@ class TraceCommandE2ETest {
             assertThat(outside.out()).contains("left backend_db-2's switch for the cluster router")
                     .contains("decided by: egress: default allow\n").contains("(agrees)\n").endsWith("verdict: allowed\n");
 
+            // a service: traced once per backend, walked per backend by analyze
+            assertThat(run("apply", "--kubeconfig", kubeconfig, "-f", writeService(tmp)).exit()).isZero();
+            await("the service's backends").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1))
+                    .until(() -> trace(zones, "frontend/web-1", "svc/backend/db:80", "tcp").out().contains("reached 2 of 2 backends"));
+            Run toService = trace(zones, "frontend/web-1", "svc/backend/db:80", "tcp");
+            assertThat(toService.exit()).as(toService.out() + toService.err()).isZero();
+            assertThat(toService.out()).contains("load balancer Service_backend/db_TCP_cluster")
+                    .contains("backend backend/db-1 ").contains("backend backend/db-2 ").contains("(agrees)")
+                    .endsWith("verdict: allowed\n");
+            Run analyzed = run("analyze", "--kubeconfig", kubeconfig, "--from", "frontend/web-1", "--to", "svc/backend/db:80");
+            assertThat(analyzed.exit()).as(analyzed.out() + analyzed.err()).isZero();
+            assertThat(analyzed.out()).contains("backend backend/db-1 ").contains("reaches 2 of 2 backends");
+
+            // the sandbox's outside host: through the gateway router, SNATed to the node's address
+            Run toOutside = trace(zones, "backend/db-2", "outside", "udp/53");
+            assertThat(toOutside.out()).as(toOutside.out() + toOutside.err()).contains("GR_node-3");
+            Run probed = run("probe", "--kubeconfig", kubeconfig, "backend/db-2", "outside", "udp/53");
+            assertThat(probed.exit()).as(probed.out() + probed.err()).isZero();
+
             Run missing = trace(zones, "backend/db-2", "backend/nope", "tcp/8080");
             assertThat(missing.exit()).as("an error is neither allowed nor denied").isEqualTo(3);
             assertThat(missing.err()).contains("pod backend/nope not found");
@@ -92,6 +111,26 @@ class TraceCommandE2ETest {
         args[zones.length + 2] = dst;
         args[zones.length + 3] = flow;
         return run(args);
+    }
+
+    private static String writeService(Path dir) throws Exception {
+        Path file = dir.resolve("db-service.yaml");
+        Files.writeString(file, """
+                apiVersion: v1
+                kind: Service
+                metadata:
+                  name: db
+                  namespace: backend
+                spec:
+                  selector:
+                    app: db
+                  ports:
+                  - name: http
+                    protocol: TCP
+                    port: 80
+                    targetPort: http
+                """);
+        return file.toString();
     }
 
     private static Run run(String... args) {

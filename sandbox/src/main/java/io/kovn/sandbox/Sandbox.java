@@ -88,6 +88,9 @@ public final class Sandbox implements AutoCloseable {
         // The world outside the cluster: the nodes' default gateway, so their gateway routers have a next hop.
         outside = OutsideHost.start(underlay);
         closeables.push(outside);
+        // what `kovn probe NS/POD outside tcp/80` reaches: it answers "outside from <the source it saw>"
+        outside.serve(layout.netutil(), OutsideHost.NAME, OUTSIDE_PORTS, layout.outsideLog());
+        Files.writeString(layout.outsideAddressFile(), outside.address() + "\n");
         List<String> names = nodeNames(nodeCount);
         ExecutorService pool = Executors.newFixedThreadPool(Math.min(4, nodeCount));
         closeables.push(pool::shutdownNow);
@@ -226,6 +229,9 @@ public final class Sandbox implements AutoCloseable {
     public KubernetesClient client() {
         return client;
     }
+
+    /** The ports the outside host serves from the start (tests may start listeners on others). */
+    public static final List<String> OUTSIDE_PORTS = List.of("tcp/80", "udp/53");
 
     /** The host standing for the world outside the cluster (on the underlay, the nodes' default gateway). */
     public OutsideHost outside() {

@@ -38,6 +38,10 @@ public record SandboxLayout(Path dir) {
     public Path failedFile() { return dir.resolve("failed"); }
     /** Written by the daemon: the URL of the controllers' Prometheus metrics. */
     public Path metricsUrlFile() { return dir.resolve("metrics.url"); }
+    /** The outside host's underlay address ({@code kovn probe ... outside}). */
+    public Path outsideAddressFile() { return dir.resolve("outside-address"); }
+    /** What the outside host's default listener logged: one line per arrival, with its source address. */
+    public Path outsideLog() { return dir.resolve("outside.log"); }
     public Path nodeDir(String node) { return dir.resolve("nodes").resolve(node); }
     public Path cniDir() { return dir.resolve("cni"); }
     /** Executables the sandbox runs inside namespaces (kovn-netutil, kovn-cni). */

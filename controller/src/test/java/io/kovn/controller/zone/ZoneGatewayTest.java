@@ -73,9 +73,10 @@ class ZoneGatewayTest {
 
     @Test
     @Order(3)
-    void loadBalancerGroupsAttachedByAnotherControllerStayAndARestartWritesNothing() {
-        String group = db.nbctl("create", "Load_Balancer_Group", "name=clusterLBGroup").strip();
-        db.nbctl("add", "Logical_Router", "GR_node-a", "load_balancer_group", group);
+    void loadBalancerGroupsTheServiceControllerAttachesStayAndARestartWritesNothing() {
+        // the zone's service controller attaches its groups to the gateway router once the router exists
+        await().atMost(CONVERGE).until(() -> db.nbctl("get", "Logical_Router", "GR_node-a", "load_balancer_group").contains("-"));
+        String group = db.nbctl("--bare", "--columns=_uuid", "find", "Load_Balancer_Group", "name=clusterLBGroup").strip();
         var zone = cluster.restart(() -> { });
         await().atMost(CONVERGE).until(() -> zone.topology().reconciles() > 0 && zone.idle());
         assertThat(zone.databases().nbCounters().transactions()).isZero();
