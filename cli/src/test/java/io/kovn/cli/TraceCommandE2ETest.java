@@ -35,6 +35,7 @@ class TraceCommandE2ETest {
         SandboxLayout layout = new SandboxLayout(tmp.resolve("state"));
         Path root = Path.of("").toAbsolutePath().getParent();
         System.setProperty("kovn.root", root.toString());
+        System.setProperty("kovn.sandbox.dir", layout.dir().toString()); // kovn probe's sandbox (its outside host, kovn-netutil)
         SandboxControl control = new SandboxControl(layout, new PrintStream(OutputStream.nullOutputStream()));
         try {
             control.up(new SandboxConfig(3, prefix, "10.253.252.0/24"), Duration.ofSeconds(120));
@@ -100,6 +101,7 @@ class TraceCommandE2ETest {
             assertThat(badFlow.err()).contains("expected PROTOCOL/PORT (tcp/80) or icmp: tcp");
         } finally {
             control.down(false);
+            System.clearProperty("kovn.sandbox.dir");
         }
     }
 

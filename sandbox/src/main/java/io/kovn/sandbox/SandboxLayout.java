@@ -23,7 +23,8 @@ public record SandboxLayout(Path dir) {
     public static final Path DEFAULT_DIR = Path.of("/var/run/kovn-sandbox");
 
     public static SandboxLayout fromEnvironment() {
-        String env = System.getenv("KOVN_SANDBOX_DIR");
+        // the system property first: a test runs the CLI in its own JVM against a sandbox of its own
+        String env = System.getProperty("kovn.sandbox.dir", System.getenv("KOVN_SANDBOX_DIR"));
         return new SandboxLayout(env == null || env.isBlank() ? DEFAULT_DIR : Path.of(env));
     }
 
