@@ -42,7 +42,7 @@ public final class ColdStartBench {
     static final long QUIET_MS = 1000;
     private static final int LOCAL_PODS = ColdStartWorkload.NAMESPACES * ColdStartWorkload.PODS_PER_NAMESPACE / 2;
 
-    private final Map<String, List<Double>> figures = new LinkedHashMap<>();
+    private final SeriesFigures figures = new SeriesFigures();
     private final Path root;
     private final Path logs;
 
@@ -95,7 +95,7 @@ public final class ColdStartBench {
                 bench.run(run, api, client, command, allocating);
             }
         }
-        bench.print(runs);
+        bench.figures.print("ColdStartBench", runs);
         System.exit(0);
     }
 
@@ -113,11 +113,11 @@ public final class ColdStartBench {
              CpuSampler cpu = CpuSampler.start(node)) {
             long stable = nb.awaitStable(ports(LOCAL_PODS).and(c -> c.table("ACL").size() > 0), QUIET_MS, 120_000);
             long t0 = node.startNanos();
-            add("cold start, pre-addressed: process start → NB stable (ms)", ms(stable - t0));
-            add("cold start: process start → first NB write (ms)", ms(nb.first() - t0));
-            add("cold start: process start → zone controller started (log, ms)", node.markMs("zone started"));
-            add("cold start: process start → policy controller started (log, ms)", node.markMs("policies started"));
-            add("controller CPU until converged (ms)", ms(cpu.at(stable)));
+            figures.add("cold start, pre-addressed: process start → NB stable (ms)", ms(stable - t0));
+            figures.add("cold start: process start → first NB write (ms)", ms(nb.first() - t0));
+            figures.add("cold start: process start → zone controller started (log, ms)", node.markMs("zone started"));
+            figures.add("cold start: process start → policy controller started (log, ms)", node.markMs("policies started"));
+            figures.add("controller CPU until converged (ms)", ms(cpu.at(stable)));
             System.out.println("run " + run + ": CPU by thread after converging (ms): " + node.cpuByThread().entrySet().stream()
                     .filter(e -> e.getValue() > 0).sorted(Map.Entry.<String, Long>comparingByValue().reversed())
                     .map(e -> e.getKey() + " " + e.getValue()).collect(java.util.stream.Collectors.joining(", ")));
@@ -126,12 +126,12 @@ public final class ColdStartBench {
             if (nb.updates() != updates) {
                 System.out.printf("run %d: %d NB updates after 'stable': the figure above is early%n", run, nb.updates() - updates);
             }
-            add("RSS after converging (MiB)", node.rssBytes() / 1048576.0);
-            add("RSS after converging: anonymous (MiB)", node.status("RssAnon") / 1048576.0);
-            add("RSS after converging: file-backed (MiB)", node.status("RssFile") / 1048576.0);
+            figures.add("RSS after converging (MiB)", node.rssBytes() / 1048576.0);
+            figures.add("RSS after converging: anonymous (MiB)", node.status("RssAnon") / 1048576.0);
+            figures.add("RSS after converging: file-backed (MiB)", node.status("RssFile") / 1048576.0);
             heap(node);
             int rows = nb.cache().tables().stream().mapToInt(t -> nb.cache().table(t).size()).sum();
-            add("converged NB rows", rows);
+            figures.add("converged NB rows", rows);
             List<Long> raw = new ArrayList<>();
             RawCopy.Load load = null;
             for (int i = 0; i < 3; i++) {
@@ -139,21 +139,21 @@ public final class ColdStartBench {
                 raw.add(load.wallNs());
             }
             raw.sort(null);
-            add("raw load of the converged NB, one transact (ms, median of 3)", ms(raw.get(1)));
-            add("converged NB request size (MB)", load.requestBytes() / 1e6);
-            add("ratio NB stable / raw load", (double) (stable - t0) / raw.get(1));
+            figures.add("raw load of the converged NB, one transact (ms, median of 3)", ms(raw.get(1)));
+            figures.add("converged NB request size (MB)", load.requestBytes() / 1e6);
+            figures.add("ratio NB stable / raw load", (double) (stable - t0) / raw.get(1));
 
             nb.reset();
             long a0 = System.nanoTime();
             ColdStartWorkload.createAnps(client, ColdStartWorkload.ANPS, 1);
-            add("add one ANP: create → NB stable (ms)", ms(nb.awaitStable(c -> true, 1, 500, 60_000) - a0));
+            figures.add("add one ANP: create → NB stable (ms)", ms(nb.awaitStable(c -> true, 1, 500, 60_000) - a0));
             nb.reset();
             List<Pod> victims = ColdStartWorkload.pods(true).stream().filter(p -> ColdStartWorkload.ZONE.equals(p.getSpec()
                     .getNodeName())).limit(100).toList();
             long d0 = System.nanoTime();
             parallel(victims, p -> client.pods().inNamespace(p.getMetadata().getNamespace()).withName(p.getMetadata().getName())
                     .withGracePeriod(0).delete());
-            add("delete 100 local pods: first delete → NB stable (ms)",
+            figures.add("delete 100 local pods: first delete → NB stable (ms)",
                     ms(nb.awaitStable(c -> localPorts(c) == LOCAL_PODS - 100, 1, 500, 60_000) - d0));
         }
 
@@ -170,7 +170,7 @@ public final class ColdStartBench {
              NodeProcess node = NodeProcess.start(command, ColdStartWorkload.ZONE, kubeconfig, db.nb().unixEndpoint(),
                      db.sb().unixEndpoint(), logs.resolve("run" + run + "-allocating.log"))) {
             long stable = nb.awaitStable(ports(LOCAL_PODS).and(c -> c.table("ACL").size() > 0), QUIET_MS, 180_000);
-            add("cold start, the controller allocates local pod IPs: process start → NB stable (ms)",
+            figures.add("cold start, the controller allocates local pod IPs: process start → NB stable (ms)",
                     ms(stable - node.startNanos()));
 
             List<Pod> more = new ArrayList<>();
@@ -183,11 +183,11 @@ public final class ColdStartBench {
             long c0 = System.nanoTime();
             long created = parallel(more, p -> ColdStartWorkload.createPod(client, p));
             long done = nb.awaitStable(ports(LOCAL_PODS + more.size()), QUIET_MS, 180_000);
-            add("pods created while running (500, 16 threads): creates per s", more.size() / ((created - c0) / 1e9));
-            add("pods created while running, allocating: last create → NB stable (ms)", ms(done - created));
-            add("pods created while running, allocating: addressed and written per s", more.size() / ((done - c0) / 1e9));
+            figures.add("pods created while running (500, 16 threads): creates per s", more.size() / ((created - c0) / 1e9));
+            figures.add("pods created while running, allocating: last create → NB stable (ms)", ms(done - created));
+            figures.add("pods created while running, allocating: addressed and written per s", more.size() / ((done - c0) / 1e9));
         }
-        System.out.printf("run %d done: %s%n", run, last());
+        System.out.printf("run %d done: %s%n", run, figures.last());
     }
 
     /** The node process's heap as its JVM reports it (jcmd GC.heap_info), printed. */
@@ -232,33 +232,8 @@ public final class ColdStartBench {
         return "Pod".equals(r.stringMap("external_ids").get("k8s.ovn.org/owner-type"));
     }
 
-    private void add(String name, double value) {
-        figures.computeIfAbsent(name, k -> new ArrayList<>()).add(value);
-    }
-
-    private String last() {
-        StringBuilder b = new StringBuilder();
-        figures.forEach((k, v) -> b.append(String.format("%n  %s: %.1f", k, v.getLast())));
-        return b.toString();
-    }
-
     private static double ms(long nanos) {
         return nanos / 1e6;
-    }
-
-    private void print(int runs) {
-        System.out.println();
-        System.out.printf("ColdStartBench, %d runs (median, [min – max]); load average now %s%n", runs, BenchStats.loadAverage());
-        System.out.println("| figure | median | range |");
-        System.out.println("|---|---|---|");
-        figures.forEach((name, values) -> {
-            double[] v = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-            System.out.printf("| %s | %s | %s – %s |%n", name, fmt(v[v.length / 2]), fmt(v[0]), fmt(v[v.length - 1]));
-        });
-    }
-
-    private static String fmt(double v) {
-        return Math.abs(v) >= 100 ? String.format("%,.0f", v) : String.format("%.2f", v);
     }
 
     /** Samples a process's CPU every 10 ms, to read what it had used at a given moment. */

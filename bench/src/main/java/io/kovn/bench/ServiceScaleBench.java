@@ -49,7 +49,7 @@ public final class ServiceScaleBench {
     static final long QUIET_MS = 1000;
     private static final String MANAGED_BY = "endpointslice.kubernetes.io/managed-by";
 
-    private final Map<String, List<Double>> figures = new LinkedHashMap<>();
+    private final SeriesFigures figures = new SeriesFigures();
     private final Path logs;
 
     private ServiceScaleBench(Path logs) {
@@ -76,7 +76,7 @@ public final class ServiceScaleBench {
                 bench.run(run, api, client, command);
             }
         }
-        bench.print(runs);
+        bench.figures.print("ServiceScaleBench", runs);
         System.exit(0);
     }
 
@@ -110,8 +110,8 @@ public final class ServiceScaleBench {
                     db.nb().unixEndpoint(), db.sb().unixEndpoint(), logs.resolve("run" + run + ".log"))) {
                 long stable = nb.awaitStable(c -> serviceLbs(c) >= SERVICES && backends(c) >= (long) SERVICES * ENDPOINTS,
                         QUIET_MS, 180_000);
-                add("from scratch: first load balancer written → all written, NB quiet (ms)", ms(stable - firstLb.get()));
-                add("from scratch: process start → all load balancers written (ms)", ms(stable - node.startNanos()));
+                figures.add("from scratch: first load balancer written → all written, NB quiet (ms)", ms(stable - firstLb.get()));
+                figures.add("from scratch: process start → all load balancers written (ms)", ms(stable - node.startNanos()));
                 List<Long> raw = new ArrayList<>();
                 RawCopy.Load load = null;
                 for (int i = 0; i < 3; i++) {
@@ -119,9 +119,9 @@ public final class ServiceScaleBench {
                     raw.add(load.wallNs());
                 }
                 raw.sort(null);
-                add("raw load of the same Load_Balancer and group rows, one transact (ms, median of 3)", ms(raw.get(1)));
-                add("rows in that load", load.rows());
-                add("ratio: first load balancer → all written / raw load", (double) (stable - firstLb.get()) / raw.get(1));
+                figures.add("raw load of the same Load_Balancer and group rows, one transact (ms, median of 3)", ms(raw.get(1)));
+                figures.add("rows in that load", load.rows());
+                figures.add("ratio: first load balancer → all written / raw load", (double) (stable - firstLb.get()) / raw.get(1));
 
                 List<Double> latencies = new ArrayList<>();
                 long updates = 0;
@@ -140,14 +140,14 @@ public final class ServiceScaleBench {
                     updates += nb.updates();
                     rows += rowsChanged.get();
                 }
-                add("one endpoint change: NB transactions per change (mean)", (double) updates / CHANGES);
-                add("one endpoint change: rows changed per change (mean)", (double) rows / CHANGES);
+                figures.add("one endpoint change: NB transactions per change (mean)", (double) updates / CHANGES);
+                figures.add("one endpoint change: rows changed per change (mean)", (double) rows / CHANGES);
                 latencies.sort(null);
-                add("one endpoint change: patch → NB (ms, p50)", latencies.get(latencies.size() / 2));
-                add("one endpoint change: patch → NB (ms, p99)", latencies.get((int) Math.ceil(latencies.size() * 0.99) - 1));
+                figures.add("one endpoint change: patch → NB (ms, p50)", latencies.get(latencies.size() / 2));
+                figures.add("one endpoint change: patch → NB (ms, p99)", latencies.get((int) Math.ceil(latencies.size() * 0.99) - 1));
             }
         }
-        System.out.printf("run %d done: %s%n", run, last());
+        System.out.printf("run %d done: %s%n", run, figures.last());
     }
 
     /** The slice of service {@code k}: {@value #ENDPOINTS} ready endpoints on both nodes; {@code generation} moves the first. */
@@ -214,32 +214,8 @@ public final class ServiceScaleBench {
         }
     }
 
-    private void add(String name, double value) {
-        figures.computeIfAbsent(name, k -> new ArrayList<>()).add(value);
-    }
-
-    private String last() {
-        StringBuilder b = new StringBuilder();
-        figures.forEach((k, v) -> b.append(String.format("%n  %s: %.2f", k, v.getLast())));
-        return b.toString();
-    }
-
     private static double ms(long nanos) {
         return nanos / 1e6;
     }
 
-    private void print(int runs) {
-        System.out.println();
-        System.out.printf("ServiceScaleBench, %d runs (median, [min – max]); load average now %s%n", runs, BenchStats.loadAverage());
-        System.out.println("| figure | median | range |");
-        System.out.println("|---|---|---|");
-        figures.forEach((name, values) -> {
-            double[] v = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-            System.out.printf("| %s | %s | %s – %s |%n", name, fmt(v[v.length / 2]), fmt(v[0]), fmt(v[v.length - 1]));
-        });
-    }
-
-    private static String fmt(double v) {
-        return Math.abs(v) >= 100 ? String.format("%,.0f", v) : String.format("%.2f", v);
-    }
 }

@@ -1,5 +1,10 @@
 package io.kovn.ovn.topology;
 
+import static io.kovn.ovn.topology.TopologyRows.familyKey;
+import static io.kovn.ovn.topology.TopologyRows.ref;
+import static io.kovn.ovn.topology.TopologyRows.row;
+import static io.kovn.ovn.topology.TopologyRows.strings;
+
 import io.kovn.ovn.annotations.IpFamily;
 import io.kovn.ovn.annotations.IpLiterals;
 import io.kovn.ovn.annotations.IpPrefix;
@@ -194,25 +199,5 @@ final class GatewayTopology {
                 LogicalSwitchPort.TYPE, "router",
                 LogicalSwitchPort.ADDRESSES, Set.of(addresses),
                 LogicalSwitchPort.OPTIONS, Map.copyOf(options)));
-    }
-
-    private static Set<String> strings(List<IpPrefix> prefixes) {
-        return prefixes.stream().map(IpPrefix::toString).collect(Collectors.toUnmodifiableSet());
-    }
-
-    private static String familyKey(IpFamily f) {
-        return f == IpFamily.IPV4 ? "v4" : "v6";
-    }
-
-    private static Ref ref(String table, ObjectId id) {
-        return Ref.to(table, id.primaryId());
-    }
-
-    private static DesiredRow row(String table, ObjectId id, Map<String, String> extraIds, Map<String, Object> columns) {
-        Map<String, Object> all = new HashMap<>(columns);
-        Map<String, String> ids = new HashMap<>(id.externalIds());
-        ids.putAll(extraIds);
-        all.put("external_ids", Map.copyOf(ids));
-        return new DesiredRow(table, id.primaryId(), all);
     }
 }
