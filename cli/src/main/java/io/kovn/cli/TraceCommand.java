@@ -83,6 +83,12 @@ public final class TraceCommand implements Callable<Integer> {
             PolicyTracer tracer = new PolicyTracer(OvnRuntime.locate(), node ->
                     new PolicyTracer.Zone(node, Path.of(nb.replace("{node}", node)), Path.of(sb.replace("{node}", node))),
                     AclRules.AdminPolicies.fromApi(client));
+            if (OutsideRef.is(src)) {
+                // ovn-trace (25.03) ends a packet's trace at the gateway router's "ct_snat;" (lr_in_unsnat):
+                // from outside there is nothing to show; kovn probe outside NODE-IP PROTO/NODEPORT sends real packets
+                throw new IllegalArgumentException("tracing from the outside host is not supported (ovn-trace stops at the"
+                        + " gateway router's un-SNAT stage); use kovn probe outside NODE-IP PROTO/NODEPORT");
+            }
             Pod from = PodRef.find(client, src);
             Optional<ServiceTarget> service = parsed.protocol() == null ? Optional.empty()
                     : ServiceRef.find(client, dst, protocol, port);

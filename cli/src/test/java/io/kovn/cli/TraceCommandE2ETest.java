@@ -87,6 +87,24 @@ class TraceCommandE2ETest {
             assertThat(analyzed.exit()).as(analyzed.out() + analyzed.err()).isZero();
             assertThat(analyzed.out()).contains("backend backend/db-1 ").contains("reaches 2 of 2 backends");
 
+            // from the outside host to the NodePort on node-1: real packets (ovn-trace cannot follow them in)
+            int nodePort;
+            String node1;
+            try (KubernetesClient client = new KubernetesClientBuilder()
+                    .withConfig(Config.fromKubeconfig(Files.readString(Path.of(kubeconfig)))).build()) {
+                nodePort = client.services().inNamespace("backend").withName("db").get().getSpec().getPorts().getFirst().getNodePort();
+                node1 = client.nodes().withName("node-1").get().getStatus().getAddresses().stream()
+                        .filter(a -> a.getType().equals("InternalIP")).findFirst().orElseThrow().getAddress();
+            }
+            Run fromOutside = trace(zones, "outside", "node-1", "tcp/" + nodePort);
+            assertThat(fromOutside.exit()).as("not supported: an error, neither allowed nor denied").isEqualTo(3);
+            assertThat(fromOutside.err()).contains("use kovn probe outside");
+            String np = "tcp/" + nodePort;
+            long t0 = System.nanoTime();
+            await("outside -> node-1:" + nodePort).atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> run("probe", "--kubeconfig", kubeconfig, "outside", node1, np).exit() == 0);
+            System.out.printf("outside -> node-1:%d answered after %d ms%n", nodePort, (System.nanoTime() - t0) / 1_000_000);
+
             // the sandbox's outside host: through the gateway router, SNATed to the node's address
             Run toOutside = trace(zones, "backend/db-2", "outside", "udp/53");
             assertThat(toOutside.out()).as(toOutside.out() + toOutside.err()).contains("GR_node-3");
@@ -124,6 +142,7 @@ class TraceCommandE2ETest {
                   name: db
                   namespace: backend
                 spec:
+                  type: NodePort
                   selector:
                     app: db
                   ports:

@@ -306,36 +306,52 @@ public final class PolicyTracer {
             Result r = new Result(false, List.of(hop), "no backend for " + vip, droppedBy(hop));
             return new ServiceResult(target, vip, lbs, List.of(), r);
         }
+        List<BackendResult> out = throughLoadBalancer(zone, from.node(), flow, from.ip(), from.logicalPort() + "'s switch",
+                backends, vip, target.protocol(), pods);
+        return new ServiceResult(target, vip, lbs, out, null);
+    }
+
+    /**
+     * Each backend's trace: the first hop in {@code zone} with the load balancer made to choose it,
+     * and across nodes the second in the backend's zone from the transit switch, with the source the
+     * backend sees ({@code srcAfterLb}) and the backend's address and target port.
+     *
+     * @param vip the address the client called (its family is the backends')
+     */
+    private List<BackendResult> throughLoadBalancer(Zone zone, String datapath, String flow, String srcAfterLb, String firstPlace,
+                                                    List<ServiceTarget.Backend> backends, String vip, String protocol,
+                                                    Function<String, Optional<Pod>> pods) {
+        String node = zone.node();
         List<BackendResult> out = new ArrayList<>();
         for (ServiceTarget.Backend b : backends) {
             Optional<Pod> pod = b.pod().flatMap(pods);
-            Hop hop1 = run(zone, from.node(), flow, vipKey(b.ip(), b.port()));
+            Hop hop1 = run(zone, datapath, flow, vipKey(b.ip(), b.port()));
             List<Hop> hops = new ArrayList<>(List.of(hop1));
             Result r;
             if (pod.isEmpty() || hostNetwork(pod.get())) {
                 r = hop1.output().outputs().isEmpty() || dropAcl(hop1).isPresent()
-                        ? new Result(false, hops, "not let out of " + from.logicalPort() + "'s switch" + dropReason(hop1), droppedBy(hop1))
+                        ? new Result(false, hops, "not let out of " + firstPlace + dropReason(hop1), droppedBy(hop1))
                         : new Result(true, hops, "load-balanced to " + b.label() + ", then through "
                                 + String.join(" -> ", hop1.output().outputs()), List.of(sideDecider(hops, PolicyDirection.EGRESS.word())));
             } else {
                 Endpoint to = endpoint(pod.get(), vip);
-                if (to.node().equals(from.node())) {
+                if (to.node().equals(node)) {
                     r = verdict(hops, to.logicalPort());
                 } else if (!hop1.output().reached("tstor-" + to.node())) {
-                    r = new Result(false, hops, "the packet never left zone " + from.node() + " toward " + to.node()
+                    r = new Result(false, hops, "the packet never left zone " + node + " toward " + to.node()
                             + dropReason(hop1), droppedBy(hop1));
                 } else {
                     Zone dstZone = zones.apply(to.node());
-                    // After the source zone's load balancer: the backend's address and target port.
-                    String second = microflow("tstor-" + from.node(), routerPortMac(zone, "rtots-" + from.node()),
-                            routerPortMac(dstZone, "rtots-" + to.node()), from.ip(), b.ip(), 63, target.protocol(), b.port());
+                    // After the load balancer: the backend's address and target port.
+                    String second = microflow("tstor-" + node, routerPortMac(zone, "rtots-" + node),
+                            routerPortMac(dstZone, "rtots-" + to.node()), srcAfterLb, b.ip(), 63, protocol, b.port());
                     hops.add(run(dstZone, "transit_switch", second));
                     r = verdict(hops, to.logicalPort());
                 }
             }
             out.add(new BackendResult(b, pod, r));
         }
-        return new ServiceResult(target, vip, lbs, out, null);
+        return out;
     }
 
     /** A load balancer VIP key as OVN writes it: {@code IP:PORT}, IPv6 in brackets. */
