@@ -29,7 +29,8 @@ final class NodeProcess implements AutoCloseable {
     /** Log lines whose first arrival is timed (name → pattern). */
     private static final Map<String, Pattern> MARKERS = Map.of(
             "zone started", Pattern.compile("zone \\S+ started"),
-            "policies started", Pattern.compile("policies of zone \\S+ started"));
+            "policies started", Pattern.compile("policies of zone \\S+ started"),
+            "services started", Pattern.compile("services of zone \\S+ started"));
 
     private final Process process;
     /** A JVM recording a class cache writes it when it exits, which takes a while: it gets longer to stop. */

@@ -31,6 +31,10 @@ import java.util.Set;
  * group appears or its {@code load_balancer_group} changes. Uses the zone's NB monitor cache.
  */
 public final class ServiceController implements AutoCloseable {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ServiceController.class);
+    /** Services a worker plans together at most (one NB transaction). */
+    static final int BATCH = 1024;
+
     /** The kinds it watches (besides Node, which the zone controller already watches). */
     public static final List<Class<? extends io.fabric8.kubernetes.api.model.HasMetadata>> KINDS =
             List.of(Service.class, EndpointSlice.class);
@@ -56,6 +60,8 @@ public final class ServiceController implements AutoCloseable {
                         : List.of(), (Node n) -> n.getStatus() == null ? List.of() : Objects.requireNonNullElse(
                         n.getStatus().getAddresses(), List.of()))
                 .metrics(metrics)
+                // start-up and bursts: up to this many queued services planned together, one transaction
+                .batch(BATCH)
                 .build();
         self.add(controller);
         this.nbListener = update -> keysOf(update).forEach(controller::enqueue);
@@ -83,6 +89,7 @@ public final class ServiceController implements AutoCloseable {
         dbs.nbCache().table(LoadBalancer.TABLE_NAME).select(ServiceRows.OWNER::owns)
                 .forEach(r -> ServiceRows.serviceOf(r).ifPresent(keys::add));
         keys.forEach(sc.controller::enqueue);
+        LOG.info("services of zone {} started: {} services queued", node, keys.size());
         return sc;
     }
 

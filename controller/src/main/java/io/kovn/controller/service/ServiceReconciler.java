@@ -8,13 +8,17 @@ import io.fabric8.kubernetes.client.informers.cache.Indexer;
 import io.kovn.controller.events.EventSink;
 import io.kovn.controller.zone.ZoneDatabases;
 import io.kovn.k8s.runtime.ReconcileResult;
-import io.kovn.k8s.runtime.Reconciler;
+import io.kovn.k8s.runtime.BatchReconciler;
 import io.kovn.ovsdb.diff.DesiredState;
 import io.kovn.ovsdb.diff.Plan;
 import io.kovn.ovsdb.diff.ReconcileResult.Applied;
 import io.kovn.ovsdb.diff.ReconcileResult.Noop;
 import io.kovn.ovsdb.diff.ReconcileResult.Stale;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Map;
+import io.kovn.ovsdb.data.Uuid;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
@@ -30,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * updates and deletes with the groups' {@code load_balancer} mutates. A converged service writes
  * nothing; a deleted one leaves no row. A malformed Service has no rows and gets a Warning Event.
  */
-public final class ServiceReconciler implements Reconciler<String> {
+public final class ServiceReconciler implements BatchReconciler<String> {
     /** The key of the load balancer groups' step. */
     public static final String GROUPS = "groups";
     /** Index of EndpointSlices by their service, {@code <ns>/<kubernetes.io/service-name>}. */
@@ -40,7 +44,8 @@ public final class ServiceReconciler implements Reconciler<String> {
 
     private static final Logger LOG = LoggerFactory.getLogger(ServiceReconciler.class);
     private static final Duration CACHE_BEHIND = Duration.ofMillis(50);
-    private static final Duration NO_GROUPS_YET = Duration.ofMillis(200);
+    // short: at start the groups are written a moment before the first services (their transaction is the first)
+    private static final Duration NO_GROUPS_YET = Duration.ofMillis(20);
 
     private final String node;
     private final Indexer<Service> services;
@@ -77,21 +82,72 @@ public final class ServiceReconciler implements Reconciler<String> {
         if (key.equals(GROUPS)) {
             return resultOf(dbs.northbound().apply(LoadBalancerGroups.plan(node, dbs.nbCache())), key);
         }
+        Optional<Plan> plan = planOf(key, facts(), LoadBalancerGroups.uuids(dbs.nbCache()));
+        if (plan.isEmpty()) {
+            enqueue.accept(GROUPS);
+            return ReconcileResult.requeue(NO_GROUPS_YET);
+        }
+        return resultOf(dbs.northbound().apply(plan.get()), key);
+    }
+
+    /**
+     * Many services queued at once (start-up, a burst): each planned as {@link #reconcile} plans it,
+     * against the same cache, and the plans applied as ONE transaction ({@link Plan#concat}); a
+     * converged service adds nothing. A stale cache requeues the written services; a refused
+     * transaction fails them, and each is then retried by itself. The groups' key, when queued among
+     * them, is applied first on its own.
+     */
+    @Override
+    public Map<String, ReconcileResult> reconcileAll(List<String> keys) {
+        Map<String, ReconcileResult> results = HashMap.newHashMap(keys.size());
+        if (keys.contains(GROUPS)) {
+            results.put(GROUPS, reconcile(GROUPS));
+        }
+        ZoneFacts facts = facts();
+        Map<String, Uuid> groups = LoadBalancerGroups.uuids(dbs.nbCache());
+        List<String> written = new ArrayList<>();
+        List<Plan> plans = new ArrayList<>();
+        for (String key : keys) {
+            if (key.equals(GROUPS)) continue;
+            reconciles.incrementAndGet();
+            try {
+                Optional<Plan> plan = planOf(key, facts, groups);
+                if (plan.isEmpty()) {
+                    enqueue.accept(GROUPS);
+                    results.put(key, ReconcileResult.requeue(NO_GROUPS_YET));
+                } else if (plan.get().isEmpty()) {
+                    results.put(key, ReconcileResult.done());
+                } else {
+                    written.add(key);
+                    plans.add(plan.get());
+                }
+            } catch (RuntimeException e) {
+                results.put(key, ReconcileResult.failed(e));
+            }
+        }
+        ReconcileResult outcome;
+        try {
+            outcome = resultOf(dbs.northbound().apply(Plan.concat(plans)), written.size() + " services");
+        } catch (RuntimeException e) {
+            outcome = ReconcileResult.failed(e);
+        }
+        for (String key : written) {
+            results.put(key, outcome);
+        }
+        return results;
+    }
+
+    /** A service's plan; empty while the load balancer groups do not exist yet. */
+    private Optional<Plan> planOf(String key, ZoneFacts facts, Map<String, Uuid> groups) {
         Service service = services.getByKey(key);
         List<EndpointSlice> endpoints = service == null ? List.of() : slices.byIndex(BY_SERVICE, key);
-        ServiceModel.Result result = ServiceModel.desired(service, endpoints, facts());
+        ServiceModel.Result result = ServiceModel.desired(service, endpoints, facts);
         result.problem().ifPresent(p -> {
             LOG.warn("zone {}: {}", node, p);
             events.warning(service, INVALID_REASON, p);
         });
-        Optional<DesiredState> desired = ServiceRows.desired(key, node, result.loadBalancers(),
-                LoadBalancerGroups.uuids(dbs.nbCache()));
-        if (desired.isEmpty()) {
-            enqueue.accept(GROUPS);
-            return ReconcileResult.requeue(NO_GROUPS_YET);
-        }
-        Plan plan = dbs.northbound().plan(ServiceRows.owner(key), desired.get());
-        return resultOf(dbs.northbound().apply(plan), key);
+        return ServiceRows.desired(key, node, result.loadBalancers(), groups)
+                .map(desired -> dbs.northbound().plan(ServiceRows.owner(key), desired));
     }
 
     /** The zone's node name and its InternalIP addresses (the NodePort vips). */

@@ -71,6 +71,22 @@ public record GatewayBridge(String bridge, String mac, List<IpPrefix> ips, List<
         return Optional.empty();
     }
 
+    /**
+     * The global addresses of {@code link} (not link-local), from {@code ip -o addr show} output,
+     * in order (pure): the bridge's IPv6 address beside the IPv4 node IP, on a dual-stack node.
+     */
+    static List<IpPrefix> globalAddressesOf(String ipAddrOutput, String link) {
+        List<IpPrefix> out = new java.util.ArrayList<>();
+        for (String line : ipAddrOutput.split("\n")) {
+            String[] f = line.strip().split("\\s+");
+            if (f.length < 4 || !(f[1].equals(link) || f[1].equals(link + ":")) || !line.contains(" scope global")) continue;
+            for (int i = 0; i + 1 < f.length; i++) {
+                if (f[i].equals("inet") || f[i].equals("inet6")) out.add(IpPrefix.parse(f[i + 1]));
+            }
+        }
+        return List.copyOf(out);
+    }
+
     /** A link and the address it holds. */
     record Holder(String link, IpPrefix address) {}
 

@@ -2,6 +2,7 @@ package io.kovn.node.gateway;
 
 import io.kovn.node.ovs.OvsVsctl;
 import io.kovn.ovn.annotations.IpLiterals;
+import io.kovn.ovn.annotations.IpPrefix;
 import io.kovn.runtime.net.Netns;
 import java.net.InetAddress;
 import java.time.Duration;
@@ -44,7 +45,8 @@ public final class GatewaySetup implements AutoCloseable {
      * @return the bridge, or empty (logged) when the node IP is not on an OVS bridge: no gateway then
      */
     public static Optional<GatewayBridge> discover(String node, InetAddress nodeIp, Netns netns, OvsVsctl vsctl) {
-        Optional<GatewayBridge.Holder> holder = GatewayBridge.holderOf(netns.ip("-o", "addr", "show"), nodeIp);
+        String addrs = netns.ip("-o", "addr", "show");
+        Optional<GatewayBridge.Holder> holder = GatewayBridge.holderOf(addrs, nodeIp);
         if (holder.isEmpty()) {
             LOG.warn("node {}: no link holds the node IP {}: no gateway", node, IpLiterals.format(nodeIp));
             return Optional.empty();
@@ -65,7 +67,11 @@ public final class GatewaySetup implements AutoCloseable {
         }
         List<InetAddress> hops = new ArrayList<>(GatewayBridge.defaultGateways(netns.ip("-4", "route", "show", "default"), link));
         hops.addAll(GatewayBridge.defaultGateways(netns.ip("-6", "route", "show", "default"), link));
-        GatewayBridge b = new GatewayBridge(link, mac, List.of(holder.get().address()), hops);
+        // the node IP, and on a dual-stack node the bridge's address of the other family
+        List<IpPrefix> ips = new ArrayList<>(List.of(holder.get().address()));
+        GatewayBridge.globalAddressesOf(addrs, link).stream().filter(p -> p.family() != holder.get().address().family())
+                .findFirst().ifPresent(ips::add);
+        GatewayBridge b = new GatewayBridge(link, mac, ips, hops);
         vsctl.run("set", "Open_vSwitch", ".", "external_ids:ovn-bridge-mappings=" + OvsVsctl.quote(b.bridgeMappings()));
         return Optional.of(b);
     }

@@ -66,6 +66,13 @@ public record SharedGatewayFlows(String physPort, String patchPort, String mac, 
             // out through the physical port: remember who opened the connection
             f.add(flow(0, 100, "in_port=" + patchPort + ", " + ip, commit(CT_MARK_OVN) + ", output:" + physPort));
             f.add(flow(0, 100, "in_port=" + LOCAL + ", " + ip, commit(CT_MARK_HOST) + ", output:" + physPort));
+            if (family == IpFamily.IPV6) {
+                // neighbour discovery (solicitations and advertisements) from outside: both owners of the
+                // address answer and learn, as ARP does for IPv4 (below)
+                for (int type : List.of(135, 136)) {
+                    f.add(flow(0, 60, "in_port=" + physPort + ", icmp6, icmp_type=" + type, "output:" + patchPort + ", output:" + LOCAL));
+                }
+            }
             // in from outside: conntrack decides in table 1
             f.add(flow(0, 50, "in_port=" + physPort + ", " + ip, "ct(zone=" + CT_ZONE + ", table=1)"));
             for (String state : List.of("+trk+est", "+trk+rel")) {

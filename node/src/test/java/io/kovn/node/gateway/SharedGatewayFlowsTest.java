@@ -71,6 +71,12 @@ class SharedGatewayFlowsTest {
         assertThat(GatewayBridge.holderOf(addrs, IpLiterals.parse("172.30.0.2")))
                 .hasValue(new GatewayBridge.Holder("br-phy", IpPrefix.parse("172.30.0.2/24")));
         assertThat(GatewayBridge.holderOf(addrs, IpLiterals.parse("172.30.0.9"))).isEmpty();
+        String dual = addrs + """
+                4: br-phy    inet6 fd00:afa:0::2/64 scope global \\       valid_lft forever preferred_lft forever
+                4: br-phy    inet6 fe80::1/64 scope link \\       valid_lft forever preferred_lft forever
+                """;
+        assertThat(GatewayBridge.globalAddressesOf(dual, "br-phy"))
+                .containsExactly(IpPrefix.parse("172.30.0.2/24"), IpPrefix.parse("fd00:afa:0::2/64"));
         assertThat(GatewayBridge.defaultGateways("default via 172.30.0.254 dev br-phy \ndefault via 10.0.0.1 dev eth9\n", "br-phy"))
                 .containsExactly(IpLiterals.parse("172.30.0.254"));
         assertThat(GatewayBridge.defaultGateways("", "br-phy")).isEmpty();

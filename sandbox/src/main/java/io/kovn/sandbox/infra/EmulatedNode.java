@@ -114,6 +114,8 @@ public final class EmulatedNode implements AutoCloseable {
         netns.linkUp("br-phy");
         if (defaultGateway != null) {
             netns.replaceRoute("default", defaultGateway, "br-phy");
+            // IPv6 too, via the same host's IPv6 address (the underlay's last, like its IPv4 one)
+            if (nodeIpV6 != null) underlay.lastAddressV6().ifPresent(gw -> netns.ip("-6", "route", "replace", "default", "via", gw, "dev", "br-phy"));
         }
         // The userspace datapath routes tunnel packets with its own table, not the kernel's.
         addUnderlayRoute(underlay.cidr());

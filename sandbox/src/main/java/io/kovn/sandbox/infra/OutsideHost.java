@@ -21,11 +21,18 @@ public final class OutsideHost implements AutoCloseable {
 
     private final Netns netns;
     private final String address;
+    private final String addressV6;
     private final List<Process> listeners = new ArrayList<>();
 
-    private OutsideHost(Netns netns, String address) {
+    private OutsideHost(Netns netns, String address, String addressV6) {
         this.netns = netns;
         this.address = address;
+        this.addressV6 = addressV6;
+    }
+
+    /** Its IPv6 address on a dual-stack underlay. */
+    public java.util.Optional<String> addressV6() {
+        return java.util.Optional.ofNullable(addressV6);
     }
 
     /** Creates the namespace, attaches {@code eth0} to the underlay and gives it the range's last address. */
@@ -34,9 +41,10 @@ public final class OutsideHost implements AutoCloseable {
         try {
             Underlay.Attachment eth0 = underlay.attachLast(ns, "eth0");
             ns.addAddress("eth0", eth0.addressCidr());
+            if (eth0.addressV6Cidr() != null) ns.ip("-6", "addr", "add", eth0.addressV6Cidr(), "dev", "eth0", "nodad");
             // its TCP/UDP would reach the nodes' userspace datapath with checksums left for "hardware"
             ns.disableTxChecksum("eth0");
-            return new OutsideHost(ns, eth0.address());
+            return new OutsideHost(ns, eth0.address(), eth0.addressV6().orElse(null));
         } catch (RuntimeException e) {
             ns.delete();
             throw e;

@@ -78,6 +78,11 @@ public final class Underlay implements AutoCloseable {
      * {@code /24}): for the sandbox's outside host, the nodes' default gateway, whose address must not
      * depend on how many nodes there are.
      */
+    /** The IPv6 address {@link #attachLast} gives, on a dual-stack underlay. */
+    public java.util.Optional<String> lastAddressV6() {
+        return java.util.Optional.ofNullable(v6Network).map(n -> n + "::" + Integer.toHexString(cidr.lastHost()));
+    }
+
     public synchronized Attachment attachLast(Netns ns, String ifName) {
         return attach(ns, ifName, cidr.lastHost());
     }

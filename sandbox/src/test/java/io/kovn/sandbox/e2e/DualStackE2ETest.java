@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
 /**
  * {@code kovn sandbox up --ip-families ipv4,ipv6}: two nodes with an IPv6 address beside the IPv4 one,
  * pods with an address of each family; real TCP, UDP and ICMPv6 between pods on one node and across
- * nodes (geneve still over IPv4), from the host network to a pod and from a pod to a node, over IPv6.
+ * nodes (geneve still over IPv4), from the host network to a pod and from a pod to a node, and from a pod
+ * to the outside host through the node's gateway (SNAT to the node's IPv6 address), over IPv6.
  */
 class DualStackE2ETest {
     static SandboxFixture sb;
@@ -87,6 +88,16 @@ class DualStackE2ETest {
             org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(250)).untilAsserted(() ->
                     assertThat(probe(netns(a), vip, "tcp", 80).answer()).as("a -> " + vip).isEqualTo("b"));
         }
+    }
+
+    @Test
+    void podsReachTheOutsideHostOverIpv6AsTheirNodesAddress() throws Exception {
+        String outside = sb.sandbox.outside().addressV6().orElseThrow();
+        EmulatedNode node1 = sb.sandbox.nodes().stream().filter(n -> n.name().equals("node-1")).findFirst().orElseThrow();
+        // the outside host's listener answers with the source it saw: node-1's IPv6 address, not the pod's (SNAT)
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(250)).untilAsserted(() ->
+                assertThat(probe(netns(a), outside, "tcp", 80).answer()).isEqualTo("outside from " + node1.nodeIpV6().orElseThrow()));
+        assertThat(probe(netns(a), outside, "udp", 53).answer()).isEqualTo("outside from " + node1.nodeIpV6().orElseThrow());
     }
 
     @Test
