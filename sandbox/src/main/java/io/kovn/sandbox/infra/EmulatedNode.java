@@ -101,6 +101,13 @@ public final class EmulatedNode implements AutoCloseable {
         Netns.add(netns.name().orElseThrow());
         Underlay.Attachment eth0 = underlay.attach(netns, "eth0");
         encapIp = eth0.address();
+        // eth0 is a port of br-phy in the userspace datapath, which reads its frames without taking them
+        // from the kernel: the node's own stack would see them on eth0 as well and, the node address
+        // being local, answer what belongs to the gateway router (a reset to the first connection to a
+        // NodePort, before the router's answer). A real NIC on a kernel-datapath bridge is the bridge's
+        // alone; here eth0 is made deaf: no IPv6, IPv4 dropped by the reverse-path check, no ARP replies.
+        netns.exec("sysctl", "-q", "-w", "net.ipv4.conf.eth0.rp_filter=1", "net.ipv4.conf.eth0.arp_ignore=8",
+                "net.ipv6.conf.eth0.disable_ipv6=1");
         vswitchd = OvsVswitchdProcess.start(home.binDir(), databases.ovsDbSocket(), folder, netns);
         vsctl().run("--", "--may-exist", "add-br", "br-phy",
                 "--", "set", "Bridge", "br-phy", "datapath_type=netdev",
