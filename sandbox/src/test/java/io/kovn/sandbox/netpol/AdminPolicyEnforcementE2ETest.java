@@ -24,12 +24,15 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 
 /**
  * Regressions of issue 5 found by the three-way agreement test, with real packets on two nodes:
  * namespaces a and c (both {@code env=prod}); a/p on node-1 ({@code tier=front}, TCP 80 named
  * {@code http}), a/q on node-2 ({@code tier=front}, TCP 80 named {@code web}), c/s on node-2.
  */
+// one instance for the class: the IPv6 subclass overrides up(), so only its sandbox is started
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class AdminPolicyEnforcementE2ETest {
     static final Duration TAKES_EFFECT = Duration.ofSeconds(10);
     static PolicySandbox sb;
@@ -38,7 +41,7 @@ class AdminPolicyEnforcementE2ETest {
     static Pod s;
 
     @BeforeAll
-    static void up() throws Exception {
+    void up() throws Exception {
         start(false);
     }
 
@@ -56,7 +59,7 @@ class AdminPolicyEnforcementE2ETest {
     }
 
     @AfterAll
-    static void down() {
+    void down() {
         if (sb != null) {
             sb.close();
             assertThat(sb.fixture().leftovers()).as("namespaces and links left after close").isEmpty();

@@ -5,7 +5,8 @@ import org.junit.jupiter.api.BeforeAll;
 /** Every case of {@link AdminPolicyEnforcementE2ETest} in a dual-stack sandbox, probed over IPv6. */
 class AdminPolicyEnforcementIpv6E2ETest extends AdminPolicyEnforcementE2ETest {
     @BeforeAll
-    static void up() throws Exception {
+    @Override
+    void up() throws Exception {
         start(true);
     }
 }

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 
 /**
  * NetworkPolicy end to end, after Kubernetes' own network policy e2e suite: namespaces x, y, z
@@ -30,6 +31,8 @@ import org.junit.jupiter.api.Test;
  * Each case applies policies, then probes every pod pair with real packets until the matrix equals
  * the expected one (a denied flow is a 1.5 s timeout), and removes its policies again.
  */
+// one instance for the class: the IPv6 subclass overrides up(), so only its sandbox is started
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class NetworkPolicyE2ETest {
     /** How fast a policy change must show in the data plane. */
     static final Duration TAKES_EFFECT = Duration.ofSeconds(10);
@@ -38,7 +41,7 @@ class NetworkPolicyE2ETest {
     static final Map<String, Pod> pods = new LinkedHashMap<>();
 
     @BeforeAll
-    static void up() throws Exception {
+    void up() throws Exception {
         start(false);
     }
 
@@ -60,7 +63,7 @@ class NetworkPolicyE2ETest {
     }
 
     @AfterAll
-    static void down() {
+    void down() {
         if (sb != null) {
             sb.close();
             assertThat(sb.fixture().leftovers()).as("namespaces and links left after close").isEmpty();

@@ -5,7 +5,8 @@ import org.junit.jupiter.api.BeforeAll;
 /** Every case of {@link NetworkPolicyE2ETest} in a dual-stack sandbox, probed over IPv6 (ipBlocks in IPv6 too). */
 class NetworkPolicyIpv6E2ETest extends NetworkPolicyE2ETest {
     @BeforeAll
-    static void up() throws Exception {
+    @Override
+    void up() throws Exception {
         start(true);
     }
 }
