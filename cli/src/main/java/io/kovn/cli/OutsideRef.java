@@ -16,9 +16,17 @@ final class OutsideRef {
         return NAME.equals(ref);
     }
 
-    /** Its address on the underlay, as the running sandbox recorded it. */
+    /** Its IPv4 address on the underlay, as the running sandbox recorded it. */
     static String address(SandboxLayout layout) {
-        return read(layout.outsideAddressFile().toString(), () -> Files.readString(layout.outsideAddressFile()).strip());
+        return address(layout, false);
+    }
+
+    /** Its address of one family on the underlay (the file holds one per line, IPv4 first). */
+    static String address(SandboxLayout layout, boolean ipv6) {
+        String all = read(layout.outsideAddressFile().toString(), () -> Files.readString(layout.outsideAddressFile()));
+        return all.lines().map(String::strip).filter(a -> !a.isEmpty() && a.contains(":") == ipv6).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("the sandbox's outside host has no " + (ipv6 ? "IPv6" : "IPv4")
+                        + " address (bring the sandbox up with --ip-families ipv4,ipv6)"));
     }
 
     /** Its network namespace. */

@@ -39,6 +39,7 @@ import picocli.CommandLine.Parameters;
         "Trace a flow through OVN (ovn-trace on the zones it crosses) and name the policy rules that decide it.",
         "  kovn trace NS/POD NS/POD|IP PROTO/PORT     (PROTO: tcp, udp, sctp; or icmp)",
         "  kovn trace NS/POD svc/NS/NAME[:PORT]|CLUSTER-IP PROTO[/PORT]",
+        "  kovn trace outside NODE|NODE-IP PROTO/NODEPORT   (from the sandbox's outside host)",
         "To an IP that is no pod's (or 'outside', the sandbox's outside host), only the source's egress ACLs are judged.",
         "To a service, the flow is traced once per backend the load balancer may choose (ovn-trace --lb-dst).",
         "The line before the verdict says whether kovn analyze agrees."})
@@ -48,8 +49,8 @@ public final class TraceCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Parameters(index = "0", description = "source pod NS/POD") String src;
-    @Parameters(index = "1", description = "destination pod NS/POD, a service svc/NS/NAME[:PORT] (or its cluster IP), or an IP address") String dst;
+    @Parameters(index = "0", description = "source pod NS/POD, or outside (the sandbox's outside host)") String src;
+    @Parameters(index = "1", description = "destination pod NS/POD, a service svc/NS/NAME[:PORT] (or its cluster IP), an IP address; from outside: a node or its address") String dst;
     @Parameters(index = "2", description = "tcp/PORT, udp/PORT, sctp/PORT or icmp (to svc/NS/NAME:PORT the port may be left out)") String flow;
 
     @Option(names = {"-v", "--verbose"}, description = "list every logical flow the packet hit")
@@ -84,10 +85,15 @@ public final class TraceCommand implements Callable<Integer> {
                     new PolicyTracer.Zone(node, Path.of(nb.replace("{node}", node)), Path.of(sb.replace("{node}", node))),
                     AclRules.AdminPolicies.fromApi(client));
             if (OutsideRef.is(src)) {
-                // ovn-trace (25.03) ends a packet's trace at the gateway router's "ct_snat;" (lr_in_unsnat):
-                // from outside there is nothing to show; kovn probe outside NODE-IP PROTO/NODEPORT sends real packets
-                throw new IllegalArgumentException("tracing from the outside host is not supported (ovn-trace stops at the"
-                        + " gateway router's un-SNAT stage); use kovn probe outside NODE-IP PROTO/NODEPORT");
+                if (parsed.protocol() == null) {
+                    throw new IllegalArgumentException("from outside, name the node port: kovn trace outside NODE|NODE-IP PROTO/NODEPORT");
+                }
+                NodeAddress at = nodeAddress(client, dst);
+                PolicyTracer.NodePortResult r = tracer.traceFromOutside(OutsideRef.address(layout, at.address().contains(":")),
+                        at.node(), at.address(), protocol, port, ip -> address(ip).flatMap(a -> podWithAddress(client, a)));
+                spec.commandLine().getOut().println(r.render(verbose));
+                spec.commandLine().getOut().flush();
+                return r.allowed() ? 0 : 1;
             }
             Pod from = PodRef.find(client, src);
             Optional<ServiceTarget> service = parsed.protocol() == null ? Optional.empty()
@@ -162,6 +168,29 @@ public final class TraceCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             return Optional.empty();
         }
+    }
+
+    /** A node and one of its addresses. */
+    private record NodeAddress(String node, String address) {}
+
+    /**
+     * The node {@code ref} names: by name (its first InternalIP) or by one of its InternalIPs. From
+     * outside, the cluster is reached at a node's address.
+     */
+    private static NodeAddress nodeAddress(KubernetesClient client, String ref) {
+        for (io.fabric8.kubernetes.api.model.Node n : client.nodes().list().getItems()) {
+            List<String> internal = n.getStatus() == null || n.getStatus().getAddresses() == null ? List.of()
+                    : n.getStatus().getAddresses().stream().filter(a -> "InternalIP".equals(a.getType()))
+                    .map(io.fabric8.kubernetes.api.model.NodeAddress::getAddress).toList();
+            String name = n.getMetadata().getName();
+            if (name.equals(ref) && !internal.isEmpty()) return new NodeAddress(name, internal.getFirst());
+            Optional<InetAddress> wanted = address(ref);
+            if (wanted.isPresent() && internal.stream().anyMatch(ip -> address(ip).equals(wanted))) {
+                return new NodeAddress(name, wanted.get().getHostAddress());
+            }
+        }
+        throw new IllegalArgumentException("from outside, the cluster is reached at a node's address: " + ref
+                + " is no node's name or InternalIP (kovn get nodes)");
     }
 
     /** The pod that has this address: a pod of its own before a host-network pod on that node. */

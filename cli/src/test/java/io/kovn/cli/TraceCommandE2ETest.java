@@ -87,7 +87,8 @@ class TraceCommandE2ETest {
             assertThat(analyzed.exit()).as(analyzed.out() + analyzed.err()).isZero();
             assertThat(analyzed.out()).contains("backend backend/db-1 ").contains("reaches 2 of 2 backends");
 
-            // from the outside host to the NodePort on node-1: real packets (ovn-trace cannot follow them in)
+            // from the outside host to the NodePort on node-1: real packets, and the trace (two parts:
+            // ovn-trace stops at the gateway router's un-SNAT) agrees with them
             int nodePort;
             String node1;
             try (KubernetesClient client = new KubernetesClientBuilder()
@@ -96,14 +97,37 @@ class TraceCommandE2ETest {
                 node1 = client.nodes().withName("node-1").get().getStatus().getAddresses().stream()
                         .filter(a -> a.getType().equals("InternalIP")).findFirst().orElseThrow().getAddress();
             }
-            Run fromOutside = trace(zones, "outside", "node-1", "tcp/" + nodePort);
-            assertThat(fromOutside.exit()).as("not supported: an error, neither allowed nor denied").isEqualTo(3);
-            assertThat(fromOutside.err()).contains("use kovn probe outside");
             String np = "tcp/" + nodePort;
             long t0 = System.nanoTime();
             await("outside -> node-1:" + nodePort).atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
                     .until(() -> run("probe", "--kubeconfig", kubeconfig, "outside", node1, np).exit() == 0);
             System.out.printf("outside -> node-1:%d answered after %d ms%n", nodePort, (System.nanoTime() - t0) / 1_000_000);
+            Run fromOutside = trace(zones, "outside", "node-1", np);
+            assertThat(fromOutside.exit()).as(fromOutside.out() + fromOutside.err()).isZero();
+            assertThat(fromOutside.out()).contains("-> node node-1 " + node1 + " " + np + "\n")
+                    .contains("left through: etor-GR_node-1\n")
+                    .contains("load balancer Service_backend/db_TCP_node_router+switch_node-1, source after it: 100.64.")
+                    .contains("backend backend/db-1 ").contains("backend backend/db-2 ")
+                    .contains("reached 2 of 2 backends\n").endsWith("verdict: allowed\n");
+            assertThat(trace(zones, "outside", node1, np).out()).as("a node's address names it too")
+                    .contains("reached 2 of 2 backends");
+
+            // The ANP's deny-rest names namespaces: the router's join address is none of them, so a
+            // NetworkPolicy decides. Denied by it, probe and trace say so alike.
+            assertThat(run("apply", "--kubeconfig", kubeconfig, "-f", writeDenyIngress(tmp)).exit()).isZero();
+            await("outside -> node-1:" + nodePort + " denied").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> run("probe", "--kubeconfig", kubeconfig, "outside", node1, np).exit() == 1);
+            Run deniedFromOutside = trace(zones, "outside", "node-1", np);
+            assertThat(deniedFromOutside.exit()).as(deniedFromOutside.out() + deniedFromOutside.err()).isEqualTo(1);
+            assertThat(deniedFromOutside.out()).contains("decided by: ingress: isolated by NetworkPolicy in namespace backend with no allowing rule (ingress default deny)")
+                    .contains("reached 0 of 2 backends\n").endsWith("verdict: denied\n");
+            Run noService = trace(zones, "outside", "node-1", "tcp/30999");
+            assertThat(noService.exit()).isEqualTo(1);
+            assertThat(noService.out()).contains("no load balancer in zone node-1 holds " + node1 + ":30999");
+            Run notANode = trace(zones, "outside", "backend/db-1", np);
+            assertThat(notANode.exit()).as("an error").isEqualTo(3);
+            assertThat(notANode.err()).contains("is no node's name or InternalIP");
+            assertThat(run("delete", "--kubeconfig", kubeconfig, "-f", writeDenyIngress(tmp)).exit()).isZero();
 
             // the sandbox's outside host: through the gateway router, SNATed to the node's address
             Run toOutside = trace(zones, "backend/db-2", "outside", "udp/53");
@@ -150,6 +174,21 @@ class TraceCommandE2ETest {
                     protocol: TCP
                     port: 80
                     targetPort: http
+                """);
+        return file.toString();
+    }
+
+    private static String writeDenyIngress(Path dir) throws Exception {
+        Path file = dir.resolve("deny-ingress.yaml");
+        Files.writeString(file, """
+                apiVersion: networking.k8s.io/v1
+                kind: NetworkPolicy
+                metadata:
+                  name: deny-ingress
+                  namespace: backend
+                spec:
+                  podSelector: {}
+                  policyTypes: [Ingress]
                 """);
         return file.toString();
     }

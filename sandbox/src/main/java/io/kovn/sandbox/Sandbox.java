@@ -90,7 +90,7 @@ public final class Sandbox implements AutoCloseable {
         closeables.push(outside);
         // what `kovn probe NS/POD outside tcp/80` reaches: it answers "outside from <the source it saw>"
         outside.serve(layout.netutil(), OutsideHost.NAME, OUTSIDE_PORTS, layout.outsideLog());
-        Files.writeString(layout.outsideAddressFile(), outside.address() + "\n");
+        Files.writeString(layout.outsideAddressFile(), outside.address() + "\n" + outside.addressV6().map(a -> a + "\n").orElse(""));
         List<String> names = nodeNames(nodeCount);
         ExecutorService pool = Executors.newFixedThreadPool(Math.min(4, nodeCount));
         closeables.push(pool::shutdownNow);

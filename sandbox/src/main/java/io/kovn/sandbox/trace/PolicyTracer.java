@@ -321,37 +321,166 @@ public final class PolicyTracer {
     private List<BackendResult> throughLoadBalancer(Zone zone, String datapath, String flow, String srcAfterLb, String firstPlace,
                                                     List<ServiceTarget.Backend> backends, String vip, String protocol,
                                                     Function<String, Optional<Pod>> pods) {
-        String node = zone.node();
         List<BackendResult> out = new ArrayList<>();
         for (ServiceTarget.Backend b : backends) {
             Optional<Pod> pod = b.pod().flatMap(pods);
             Hop hop1 = run(zone, datapath, flow, vipKey(b.ip(), b.port()));
-            List<Hop> hops = new ArrayList<>(List.of(hop1));
-            Result r;
-            if (pod.isEmpty() || hostNetwork(pod.get())) {
-                r = hop1.output().outputs().isEmpty() || dropAcl(hop1).isPresent()
-                        ? new Result(false, hops, "not let out of " + firstPlace + dropReason(hop1), droppedBy(hop1))
-                        : new Result(true, hops, "load-balanced to " + b.label() + ", then through "
-                                + String.join(" -> ", hop1.output().outputs()), List.of(sideDecider(hops, PolicyDirection.EGRESS.word())));
-            } else {
-                Endpoint to = endpoint(pod.get(), vip);
-                if (to.node().equals(node)) {
-                    r = verdict(hops, to.logicalPort());
-                } else if (!hop1.output().reached("tstor-" + to.node())) {
-                    r = new Result(false, hops, "the packet never left zone " + node + " toward " + to.node()
-                            + dropReason(hop1), droppedBy(hop1));
-                } else {
-                    Zone dstZone = zones.apply(to.node());
-                    // After the load balancer: the backend's address and target port.
-                    String second = microflow("tstor-" + node, routerPortMac(zone, "rtots-" + node),
-                            routerPortMac(dstZone, "rtots-" + to.node()), srcAfterLb, b.ip(), 63, protocol, b.port());
-                    hops.add(run(dstZone, "transit_switch", second));
-                    r = verdict(hops, to.logicalPort());
-                }
-            }
-            out.add(new BackendResult(b, pod, r));
+            out.add(new BackendResult(b, pod, onToBackend(zone, hop1, firstPlace, b, pod, srcAfterLb, vip, protocol, 63)));
         }
         return out;
+    }
+
+    /**
+     * The verdict on one backend after its first hop in {@code zone}: delivered there, or followed
+     * into the backend's zone from the transit switch.
+     *
+     * @param ttl the packet's TTL as it enters the transit switch
+     */
+    private Result onToBackend(Zone zone, Hop hop1, String firstPlace, ServiceTarget.Backend b, Optional<Pod> pod,
+                               String srcAfterLb, String vip, String protocol, int ttl) {
+        String node = zone.node();
+        List<Hop> hops = new ArrayList<>(List.of(hop1));
+        if (pod.isEmpty() || hostNetwork(pod.get())) {
+            return hop1.output().outputs().isEmpty() || dropAcl(hop1).isPresent()
+                    ? new Result(false, hops, "not let out of " + firstPlace + dropReason(hop1), droppedBy(hop1))
+                    : new Result(true, hops, "load-balanced to " + b.label() + ", then through "
+                            + String.join(" -> ", hop1.output().outputs()), List.of(sideDecider(hops, PolicyDirection.EGRESS.word())));
+        }
+        Endpoint to = endpoint(pod.get(), vip);
+        if (to.node().equals(node)) return verdict(hops, to.logicalPort());
+        if (!hop1.output().reached("tstor-" + to.node())) {
+            return new Result(false, hops, "the packet never left zone " + node + " toward " + to.node()
+                    + dropReason(hop1), droppedBy(hop1));
+        }
+        Zone dstZone = zones.apply(to.node());
+        // After the load balancer: the backend's address and target port.
+        String second = microflow("tstor-" + node, routerPortMac(zone, "rtots-" + node),
+                routerPortMac(dstZone, "rtots-" + to.node()), srcAfterLb, b.ip(), ttl, protocol, b.port());
+        hops.add(run(dstZone, "transit_switch", second));
+        return verdict(hops, to.logicalPort());
+    }
+
+    /**
+     * A flow from the sandbox's outside host to a node's address: a NodePort (or nothing).
+     *
+     * <p>ovn-trace (25.03) ends a packet's trace at a gateway router's {@code ct_snat;} (its un-SNAT
+     * stage), so the trace has two parts: the packet from the node's bridge to the gateway router,
+     * then, for each backend the router's load balancer holds for that address, the packet as the
+     * router sends it on: from its join port, to the backend, from the router's join address
+     * ({@code lb_force_snat_ip=router_ip}) or, with {@code skip_snat} (externalTrafficPolicy: Local),
+     * from the client's own.
+     *
+     * @param podsByAddress the pod that has an address, if any
+     */
+    public NodePortResult traceFromOutside(String outsideIp, String node, String nodeAddress, String protocol, int port,
+                                           Function<String, Optional<Pod>> podsByAddress) {
+        Zone zone = zones.apply(node);
+        String router = TopologyNames.gatewayRouter(node);
+        String localnet = Command.run(List.of(runtime.bin("ovn-nbctl").toString(), "--db=unix:" + zone.nbSocket(),
+                "--bare", "--columns=name", "find", "Logical_Switch_Port", "type=localnet")).strip();
+        if (localnet.isEmpty() || localnet.contains("\n")) {
+            throw new IllegalStateException("zone " + node + " has no single localnet port (no gateway yet?): " + localnet);
+        }
+        Hop entry = run(zone, TopologyNames.externalSwitch(node), microflow(localnet, OUTSIDE_MAC,
+                routerPortMac(zone, TopologyNames.routerToExternal(router)), outsideIp, nodeAddress, 64, protocol, port));
+        String vip = vipKey(nodeAddress, port);
+        List<LoadBalancerList.Entry> all = LoadBalancerList.holding(Command.run(List.of(runtime.bin("ovn-nbctl").toString(),
+                "--db=unix:" + zone.nbSocket(), "--format=json", "--columns=" + LoadBalancerList.COLUMNS, "list", "Load_Balancer")),
+                vip, protocol);
+        // The gateway router's own: ETP=Local puts the node-local backends on the router, all on the switch.
+        List<LoadBalancerList.Entry> onRouter = all.stream().filter(e -> e.name().contains("router")).toList();
+        Optional<LoadBalancerList.Entry> lb = (onRouter.isEmpty() ? all : onRouter).stream().findFirst();
+        if (!entry.output().reached(TopologyNames.externalToRouter(router)) || lb.isEmpty()) {
+            String why = lb.isEmpty() ? "no load balancer in zone " + node + " holds " + vip + ": no service listens there"
+                    : "the packet never reached " + router + dropReason(entry);
+            return new NodePortResult(outsideIp, node, nodeAddress, protocol, port, entry, Optional.empty(), null, List.of(), why);
+        }
+        String srcAfterLb = lb.get().skipSnat() ? outsideIp : routerAddress(zone, TopologyNames.routerToJoin(router), nodeAddress);
+        String joinMac = routerPortMac(zone, TopologyNames.routerToJoin(router));
+        String clusterJoinMac = routerPortMac(zone, TopologyNames.routerToJoin(TopologyNames.CLUSTER_ROUTER));
+        List<BackendResult> out = new ArrayList<>();
+        for (String backend : lb.get().backends()) {
+            int colon = backend.lastIndexOf(':');
+            String ip = backend.substring(0, colon).replace("[", "").replace("]", "");
+            int backendPort = Integer.parseInt(backend.substring(colon + 1));
+            Optional<Pod> pod = podsByAddress.apply(ip);
+            ServiceTarget.Backend b = new ServiceTarget.Backend(pod.map(PolicyTracer::name), ip, backendPort,
+                    pod.map(p -> p.getSpec().getNodeName()));
+            Hop hop1 = run(zone, TopologyNames.JOIN_SWITCH, microflow(TopologyNames.joinToRouter(router), joinMac, clusterJoinMac,
+                    srcAfterLb, ip, 63, protocol, backendPort));
+            out.add(new BackendResult(b, pod, onToBackend(zone, hop1, router + "'s join port", b, pod, srcAfterLb, ip, protocol, 62)));
+        }
+        return new NodePortResult(outsideIp, node, nodeAddress, protocol, port, entry, lb.map(LoadBalancerList.Entry::name),
+                srcAfterLb + (lb.get().skipSnat() ? " (the client's own: skip_snat)" : " (" + router + "'s join address: lb_force_snat_ip)"),
+                out, out.isEmpty() ? "no backend: the load balancer rejects the connection" : null);
+    }
+
+    /** The MAC the outside host's frames carry in a trace: a locally administered one (no port security on the localnet port). */
+    static final String OUTSIDE_MAC = "02:00:00:00:00:fe";
+
+    /**
+     * A trace from the outside host: its way to the gateway router, the load balancer that holds the
+     * node's address and port, and each backend's trace.
+     *
+     * @param loadBalancer the gateway router's load balancer for the address, empty when none holds it
+     * @param sourceAfter the source the backends see, with why; null without a load balancer
+     * @param failure why nothing was reached before any backend, else null
+     */
+    public record NodePortResult(String outsideIp, String node, String address, String protocol, int port, Hop entry,
+                                 Optional<String> loadBalancer, String sourceAfter, List<BackendResult> backends, String failure) {
+        public NodePortResult {
+            backends = List.copyOf(backends);
+        }
+
+        /** Allowed when every backend is reached. */
+        public boolean allowed() {
+            return !backends.isEmpty() && backends.stream().allMatch(b -> b.result().allowed());
+        }
+
+        public String render(boolean verbose) {
+            StringBuilder sb = new StringBuilder();
+            sb.append("outside ").append(outsideIp).append(" -> node ").append(node).append(' ').append(address).append(' ')
+                    .append(protocol).append('/').append(port).append('\n');
+            sb.append("zone ").append(entry.zone()).append(": ovn-trace --ct new ").append(entry.datapath())
+                    .append(" '").append(entry.microflow()).append("'\n");
+            if (verbose) {
+                entry.output().flows().forEach(f -> sb.append("    ").append(f.datapath()).append(' ').append(f.stage())
+                        .append(" priority ").append(f.priority()).append(": ").append(f.match()).append('\n'));
+            }
+            sb.append("  left through: ").append(entry.output().outputs().isEmpty() ? "(nothing: dropped)"
+                    : String.join(" -> ", entry.output().outputs())).append('\n');
+            if (loadBalancer.isPresent()) {
+                sb.append("  ovn-trace ends at the gateway router's un-SNAT stage (ct_snat); the packet goes on from its"
+                        + " join port as the load balancer sends it\n");
+                sb.append("load balancer ").append(loadBalancer.get()).append(", source after it: ").append(sourceAfter).append('\n');
+            }
+            if (failure != null) {
+                sb.append(failure).append('\n');
+                sb.append("verdict: ").append(loadBalancer.isPresent() ? "refused" : "denied");
+                return sb.toString();
+            }
+            for (BackendResult b : backends) {
+                sb.append("backend ").append(b.backend().label()).append(":\n");
+                b.result().render(verbose).lines().forEach(l -> sb.append("  ").append(l).append('\n'));
+            }
+            long reached = backends.stream().filter(b -> b.result().allowed()).count();
+            sb.append("reached ").append(reached).append(" of ").append(backends.size()).append(" backends\n");
+            sb.append("verdict: ").append(allowed() ? "allowed" : "denied");
+            return sb.toString();
+        }
+    }
+
+    /** A router port's address of {@code peer}'s family, without its prefix length. */
+    private String routerAddress(Zone zone, String port, String peer) {
+        String networks = Command.run(List.of(runtime.bin("ovn-nbctl").toString(), "--db=unix:" + zone.nbSocket(),
+                "--bare", "--columns=networks", "find", "Logical_Router_Port", "name=" + port)).strip();
+        boolean v6 = peer.contains(":");
+        for (String cidr : networks.split("\\s+")) {
+            String ip = cidr.contains("/") ? cidr.substring(0, cidr.indexOf('/')) : cidr;
+            if (!ip.isEmpty() && ip.contains(":") == v6) return ip;
+        }
+        throw new IllegalStateException("zone " + zone.node() + ": router port " + port + " has no " + (v6 ? "IPv6" : "IPv4")
+                + " address (" + networks + ")");
     }
 
     /** A load balancer VIP key as OVN writes it: {@code IP:PORT}, IPv6 in brackets. */
