@@ -3,14 +3,25 @@ package io.kovn.cli;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
+import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code kovn apply -f FILE|DIR|-}: create or update every object in the manifests. */
 @Command(name = "apply", description = "Create or update objects from YAML/JSON manifests (file, folder or -).")
 public final class ApplyCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    /** Where the command prints: the command line's writer (tests capture it; main flushes it). */
+    private PrintWriter out() {
+        return spec.commandLine().getOut();
+    }
+
     @Mixin KubeOptions kube;
 
     @Option(names = {"-f", "--filename"}, required = true, description = "FILE, DIR or - for stdin")
@@ -21,7 +32,7 @@ public final class ApplyCommand implements Callable<Integer> {
         try (KubernetesClient client = kube.client()) {
             for (HasMetadata item : Manifests.read(client, file)) {
                 client.resource(item).unlock().createOr(NonDeletingOperation::update);
-                System.out.println(Manifests.describe(item) + " applied");
+                out().println(Manifests.describe(item) + " applied");
             }
         }
         return 0;

@@ -3,18 +3,29 @@ package io.kovn.cli;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /** {@code kovn get KIND [NAME] [-n NS] [-o yaml|json]}. */
 @Command(name = "get", description = "Show objects: a table, or full YAML/JSON with -o.")
 public final class GetCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    /** Where the command prints: the command line's writer (tests capture it; main flushes it). */
+    private PrintWriter out() {
+        return spec.commandLine().getOut();
+    }
+
     @Mixin KubeOptions kube;
 
     @Parameters(index = "0", description = "kind: pods, nodes, namespaces, networkpolicies, anp, banp, events, ...")
@@ -51,13 +62,13 @@ public final class GetCommand implements Callable<Integer> {
                         : (k.namespaced ? op.inAnyNamespace().list().getItems() : op.list().getItems()));
             }
             if ("yaml".equals(output)) {
-                System.out.print(Serialization.asYaml(items.size() == 1 && name != null ? items.get(0) : Map.of("items", items)));
+                out().print(Serialization.asYaml(items.size() == 1 && name != null ? items.get(0) : Map.of("items", items)));
             } else if ("json".equals(output)) {
-                System.out.println(Serialization.asJson(items.size() == 1 && name != null ? items.get(0) : Map.of("items", items)));
+                out().println(Serialization.asJson(items.size() == 1 && name != null ? items.get(0) : Map.of("items", items)));
             } else if (output != null) {
                 throw new IllegalArgumentException("-o takes yaml or json");
             } else {
-                System.out.print(Tables.render(k, items));
+                out().print(Tables.render(k, items));
             }
         }
         return 0;

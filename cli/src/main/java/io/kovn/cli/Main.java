@@ -30,7 +30,11 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
-        System.exit(commandLine(args).execute(daemon(args) ? java.util.Arrays.copyOfRange(args, 1, args.length) : args));
+        CommandLine cl = commandLine(args);
+        int status = cl.execute(daemon(args) ? java.util.Arrays.copyOfRange(args, 1, args.length) : args);
+        cl.getOut().flush(); // what a command printed without a newline
+        cl.getErr().flush();
+        System.exit(status);
     }
 
     private static boolean daemon(String[] args) {

@@ -4,20 +4,23 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kovn.policy.evaluator.PolicyEvaluator;
 import io.kovn.sandbox.Prober;
-import io.kovn.sandbox.trace.ServiceTarget;
-import java.util.Map;
-import java.util.Optional;
-import java.util.TreeMap;
 import io.kovn.sandbox.SandboxLayout;
+import io.kovn.sandbox.trace.ServiceTarget;
+import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code kovn probe}: real connections from inside sandbox pods. One flow prints
@@ -32,6 +35,14 @@ import picocli.CommandLine.Parameters;
         "  kovn probe outside NODE-IP PROTO/NODEPORT  (from outside the cluster)",
         "  kovn probe --matrix PROTO/PORT[,PROTO/PORT...] [-n NS]..."})
 public final class ProbeCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    /** Where the command prints: the command line's writer (tests capture it; main flushes it). */
+    private PrintWriter out() {
+        return spec.commandLine().getOut();
+    }
+
     @Mixin KubeOptions kube;
 
     @Parameters(arity = "0..3", description = "SRC DST PROTO/PORT")
@@ -66,19 +77,19 @@ public final class ProbeCommand implements Callable<Integer> {
                         .sorted(Comparator.comparing((Pod p) -> p.getMetadata().getNamespace()).thenComparing(p -> p.getMetadata().getName()))
                         .toList();
                 ConnectivityMatrix measured = ConnectivityMatrix.measure(prober, pods, matrixFlows, t);
-                System.out.print(measured.render());
-                System.out.println(measured.comparedWith(PolicyEvaluator.compile(AnalyzeCommand.fromCluster(client))));
+                out().print(measured.render());
+                out().println(measured.comparedWith(PolicyEvaluator.compile(AnalyzeCommand.fromCluster(client))));
                 return 0;
             }
             if (OutsideRef.is(args.get(0))) {
                 Prober.Result r = prober.probe(OutsideRef.netns(layout), flow.protocol(), args.get(1), flow.port(), t);
-                System.out.println(r);
+                out().println(r);
                 return r.verdict().exitStatus;
             }
             Pod src = PodRef.find(client, args.get(0));
             if (OutsideRef.is(args.get(1))) {
                 Prober.Result r = prober.probe(PodRef.netns(src), flow.protocol(), OutsideRef.address(layout), flow.port(), t);
-                System.out.println(r);
+                out().println(r);
                 return r.verdict().exitStatus;
             }
             if (!flow.protocol().equals("icmp")) {
@@ -87,7 +98,7 @@ public final class ProbeCommand implements Callable<Integer> {
             }
             String dst = args.get(1).contains("/") ? PodRef.ip(PodRef.find(client, args.get(1))) : args.get(1);
             Prober.Result r = prober.probe(PodRef.netns(src), flow.protocol(), dst, flow.port(), t);
-            System.out.println(r);
+            out().println(r);
             return r.verdict().exitStatus;
         }
     }
@@ -112,13 +123,13 @@ public final class ProbeCommand implements Callable<Integer> {
                 failures.merge(r.verdict(), 1, Integer::sum);
             }
         }
-        System.out.println("service " + target.label() + " VIP " + vip + ", " + n + " connections, backends "
+        out().println("service " + target.label() + " VIP " + vip + ", " + n + " connections, backends "
                 + target.backends().stream().map(ServiceTarget.Backend::label).toList());
-        answers.forEach((who, count) -> System.out.println("  answered by " + who + ": " + count));
-        failures.forEach((v, count) -> System.out.println("  " + v.word + ": " + count));
+        answers.forEach((who, count) -> out().println("  answered by " + who + ": " + count));
+        failures.forEach((v, count) -> out().println("  " + v.word + ": " + count));
         Prober.Verdict verdict = failures.isEmpty() ? Prober.Verdict.ALLOWED
                 : failures.containsKey(Prober.Verdict.DENIED) ? Prober.Verdict.DENIED : Prober.Verdict.REFUSED;
-        System.out.println(verdict.word);
+        out().println(verdict.word);
         return verdict.exitStatus;
     }
 

@@ -1,5 +1,6 @@
 package io.kovn.node;
 
+import io.kovn.controller.zone.ZoneModel;
 import io.kovn.node.ovs.OvsBridgeConfig;
 import io.kovn.node.ovs.OvsVsctl;
 import io.kovn.ovn.annotations.IpPrefix;
@@ -25,14 +26,11 @@ import java.util.Objects;
 public record NodeAgentConfig(String nodeName, OvsBridgeConfig ovs, OvsVsctl vsctl, Netns nodeNetns,
                               Path cniSocket, Duration podNetworksTimeout, Duration ovnInstalledTimeout,
                               int defaultMtu, List<IpPrefix> clusterSubnets) {
-    /** The reference's default cluster network, as the cluster manager's defaults allocate from. */
-    public static final List<IpPrefix> DEFAULT_CLUSTER_SUBNETS = List.of(IpPrefix.parse("10.244.0.0/16"));
-
-    /** A configuration with the {@link #DEFAULT_CLUSTER_SUBNETS}. */
+    /** A configuration with the cluster manager's default cluster network ({@link ZoneModel#DEFAULT_CLUSTER_SUBNETS}). */
     public NodeAgentConfig(String nodeName, OvsBridgeConfig ovs, OvsVsctl vsctl, Netns nodeNetns,
                            Path cniSocket, Duration podNetworksTimeout, Duration ovnInstalledTimeout, int defaultMtu) {
         this(nodeName, ovs, vsctl, nodeNetns, cniSocket, podNetworksTimeout, ovnInstalledTimeout, defaultMtu,
-                DEFAULT_CLUSTER_SUBNETS);
+                ZoneModel.DEFAULT_CLUSTER_SUBNETS);
     }
 
     public NodeAgentConfig {

@@ -2,6 +2,8 @@ package io.kovn.runtime;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -36,6 +38,22 @@ public record OvnRuntime(Path root) {
     public Path bin(String tool) {
         return root.resolve("bin").resolve(tool);
     }
+
+    /**
+     * {@code ovn-trace --db=<sb>} for the first packet of a new connection: one {@code --ct=new} per
+     * connection-tracking action the packet may meet (more than one zone's switch, routers and switch
+     * have). ovn-trace answers "est" once its list runs out, and with load balancers on a switch both
+     * of its pipelines track (ct_lb_mark), so a single "new" would send the destination's side down
+     * the established-connection path; in the data plane a first packet is new to every conntrack zone.
+     * Callers append options, the datapath and the microflow.
+     */
+    public List<String> ovnTraceNewConnection(String sbEndpoint) {
+        List<String> argv = new ArrayList<>(List.of(bin("ovn-trace").toString(), "--db=" + sbEndpoint));
+        for (int i = 0; i < TRACE_CT_ACTIONS; i++) argv.add("--ct=new");
+        return argv;
+    }
+
+    private static final int TRACE_CT_ACTIONS = 8;
 
     /** The bin folder. */
     public Path binDir() {

@@ -179,6 +179,8 @@ public final class SandboxKubelet implements AutoCloseable {
         private final Netns netns;
         private final List<String> ips;
         private final Map<String, ReadinessProbe.State> states = new java.util.LinkedHashMap<>();
+        /** Containers with a probe the sandbox cannot run: unready for good, as with a probe that always fails. */
+        private final java.util.Set<String> neverReady = new java.util.HashSet<>();
         private final List<java.util.concurrent.ScheduledFuture<?>> tasks = new ArrayList<>();
         private String startedAt;
 
@@ -195,17 +197,16 @@ public final class SandboxKubelet implements AutoCloseable {
                 // A probe the sandbox cannot run keeps the container unready, as a failing probe would.
                 LOG.warn("pod {}: {}; its containers stay unready", key, e.getMessage());
                 list = List.of();
-                pod.getSpec().getContainers().stream().filter(c -> c.getReadinessProbe() != null).forEach(c ->
-                        states.put(c.getName(), new ReadinessProbe.State(new ReadinessProbe(c.getName(),
-                                Optional.empty(), List.of(), Duration.ZERO, Duration.ofDays(1), Duration.ZERO, 1, 1))));
+                pod.getSpec().getContainers().stream().filter(c -> c.getReadinessProbe() != null)
+                        .forEach(c -> neverReady.add(c.getName()));
             }
             list.forEach(p -> states.put(p.container(), new ReadinessProbe.State(p)));
         }
 
         synchronized Map<String, Boolean> containersReady() {
             Map<String, Boolean> ready = new java.util.LinkedHashMap<>();
-            pod.getSpec().getContainers().forEach(c -> ready.put(c.getName(),
-                    !states.containsKey(c.getName()) || states.get(c.getName()).ready()));
+            pod.getSpec().getContainers().forEach(c -> ready.put(c.getName(), !neverReady.contains(c.getName())
+                    && (!states.containsKey(c.getName()) || states.get(c.getName()).ready())));
             return ready;
         }
 
@@ -213,7 +214,6 @@ public final class SandboxKubelet implements AutoCloseable {
             this.startedAt = startedAt;
             for (ReadinessProbe.State s : states.values()) {
                 ReadinessProbe p = s.probe();
-                if (p.tcpPort().isEmpty() && p.command().isEmpty()) continue; // unsupported: never ready
                 tasks.add(probes.scheduleWithFixedDelay(() -> check(s), p.initialDelay().toMillis(),
                         p.period().toMillis(), TimeUnit.MILLISECONDS));
             }

@@ -32,9 +32,6 @@ import java.util.Set;
  */
 public final class ServiceController implements AutoCloseable {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ServiceController.class);
-    /** Services a worker plans together at most (one NB transaction). */
-    static final int BATCH = 1024;
-
     /** The kinds it watches (besides Node, which the zone controller already watches). */
     public static final List<Class<? extends io.fabric8.kubernetes.api.model.HasMetadata>> KINDS =
             List.of(Service.class, EndpointSlice.class);
@@ -45,7 +42,7 @@ public final class ServiceController implements AutoCloseable {
     private final CacheListener nbListener;
 
     private ServiceController(String node, SharedInformers informers, ZoneDatabases dbs, EventSink events,
-                              ControllerMetrics metrics) {
+                              ControllerMetrics metrics, int batch) {
         this.dbs = dbs;
         SharedIndexInformer<Service> services = informers.informer(Service.class);
         SharedIndexInformer<EndpointSlice> slices = informers.informer(EndpointSlice.class);
@@ -61,7 +58,7 @@ public final class ServiceController implements AutoCloseable {
                         n.getStatus().getAddresses(), List.of()))
                 .metrics(metrics)
                 // start-up and bursts: up to this many queued services planned together, one transaction
-                .batch(BATCH)
+                .batch(batch)
                 .build();
         self.add(controller);
         this.nbListener = update -> keysOf(update).forEach(controller::enqueue);
@@ -76,11 +73,15 @@ public final class ServiceController implements AutoCloseable {
         informers.start(KINDS);
     }
 
-    /** Starts reconciling every service (and the groups) of the zone; the informers must be synced. */
+    /**
+     * Starts reconciling every service (and the groups) of the zone; the informers must be synced.
+     *
+     * @param batch the most queued services planned together, in one transaction
+     */
     public static ServiceController start(String node, SharedInformers informers, ZoneDatabases dbs, EventSink events,
-                                          ControllerMetrics metrics) {
+                                          ControllerMetrics metrics, int batch) {
         prepare(informers);
-        ServiceController sc = new ServiceController(node, informers, dbs, events, metrics);
+        ServiceController sc = new ServiceController(node, informers, dbs, events, metrics, batch);
         dbs.nbCache().addListener(sc.nbListener);
         sc.controller.start();
         sc.controller.enqueue(ServiceReconciler.GROUPS);

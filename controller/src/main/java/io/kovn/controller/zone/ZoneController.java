@@ -173,7 +173,7 @@ public final class ZoneController implements AutoCloseable {
                         + config.syncTimeout());
             }
             zc.services = ServiceController.start(config.nodeName(), lease.informers(), dbs, config.events(),
-                    config.controllerMetrics());
+                    config.controllerMetrics(), config.serviceBatch());
             LOG.info("zone {} started in {} ms (NB and SB monitors synced at {} ms, nodes listed at {} ms, pods at {} ms; NB {}, SB {})",
                     config.nodeName(), ms(System.nanoTime() - t0), ms(connected - t0), ms(nodes - t0), ms(pods - t0),
                     config.nbEndpoint(), config.sbEndpoint());

@@ -20,12 +20,14 @@ import java.util.Objects;
  * @param addressWorkers parallel reconciles of pods' addresses: each writes one pod's annotation with one
  *     API request (Kubernetes has no bulk patch), so the requests of a burst overlap
  * @param portBatch the most pods whose switch ports one reconcile writes in one NB transaction
+ * @param serviceBatch the most services whose load balancers one reconcile plans and writes in one NB
+ *     transaction (start-up and bursts)
  * @param controllerMetrics queue and reconcile metrics of the zone's controllers (share one instance per registry)
  * @param clusterSubnets the cluster's pod networks: the node gateway SNATs them and routes them back
  */
 public record ZoneControllerConfig(String nodeName, String nbEndpoint, String sbEndpoint, EventSink events,
                                    TrustZoneMetrics metrics, Duration ovsdbTimeout, Duration syncTimeout, int podWorkers,
-                                   int addressWorkers, int portBatch, ControllerMetrics controllerMetrics,
+                                   int addressWorkers, int portBatch, int serviceBatch, ControllerMetrics controllerMetrics,
                                    java.util.List<io.kovn.ovn.annotations.IpPrefix> clusterSubnets) {
     public ZoneControllerConfig {
         clusterSubnets = java.util.List.copyOf(clusterSubnets);
@@ -35,19 +37,19 @@ public record ZoneControllerConfig(String nodeName, String nbEndpoint, String sb
         Objects.requireNonNull(events, "events");
         Objects.requireNonNull(metrics, "metrics");
         Objects.requireNonNull(controllerMetrics, "controllerMetrics");
-        if (podWorkers < 1 || addressWorkers < 1 || portBatch < 1) {
+        if (podWorkers < 1 || addressWorkers < 1 || portBatch < 1 || serviceBatch < 1) {
             throw new IllegalArgumentException("workers and batch must be >= 1");
         }
     }
 
     /**
      * Defaults: 10 s timeouts, 2 port workers writing up to 256 pods' ports per transaction, 8 address
-     * workers, no controller metrics.
+     * workers, up to 1,024 services per load-balancer transaction, no controller metrics.
      */
     public static ZoneControllerConfig of(String nodeName, String nbEndpoint, String sbEndpoint, EventSink events,
                                           TrustZoneMetrics metrics) {
         return new ZoneControllerConfig(nodeName, nbEndpoint, sbEndpoint, events, metrics,
-                Duration.ofSeconds(10), Duration.ofSeconds(30), 2, 8, 256, ControllerMetrics.NONE, ZoneModel.DEFAULT_CLUSTER_SUBNETS);
+                Duration.ofSeconds(10), Duration.ofSeconds(30), 2, 8, 256, 1024, ControllerMetrics.NONE, ZoneModel.DEFAULT_CLUSTER_SUBNETS);
     }
 
     /** Defaults with a fresh metrics registry and no events (tests, benchmarks). */
@@ -58,18 +60,18 @@ public record ZoneControllerConfig(String nodeName, String nbEndpoint, String sb
     /** The same configuration with its controllers reporting to {@code controllerMetrics}. */
     public ZoneControllerConfig withControllerMetrics(ControllerMetrics controllerMetrics) {
         return new ZoneControllerConfig(nodeName, nbEndpoint, sbEndpoint, events, metrics, ovsdbTimeout, syncTimeout,
-                podWorkers, addressWorkers, portBatch, controllerMetrics, clusterSubnets);
+                podWorkers, addressWorkers, portBatch, serviceBatch, controllerMetrics, clusterSubnets);
     }
 
     /** The same configuration with other worker counts and port batch size. */
     public ZoneControllerConfig withPodWorkers(int podWorkers, int addressWorkers, int portBatch) {
         return new ZoneControllerConfig(nodeName, nbEndpoint, sbEndpoint, events, metrics, ovsdbTimeout, syncTimeout,
-                podWorkers, addressWorkers, portBatch, controllerMetrics, clusterSubnets);
+                podWorkers, addressWorkers, portBatch, serviceBatch, controllerMetrics, clusterSubnets);
     }
 
     /** The same configuration for a cluster of these pod networks. */
     public ZoneControllerConfig withClusterSubnets(java.util.List<io.kovn.ovn.annotations.IpPrefix> subnets) {
         return new ZoneControllerConfig(nodeName, nbEndpoint, sbEndpoint, events, metrics, ovsdbTimeout, syncTimeout,
-                podWorkers, addressWorkers, portBatch, controllerMetrics, subnets);
+                podWorkers, addressWorkers, portBatch, serviceBatch, controllerMetrics, subnets);
     }
 }

@@ -1,6 +1,7 @@
 package io.kovn.controller.zone;
 
 import io.fabric8.kubernetes.api.model.Node;
+import io.kovn.controller.clustermanager.ClusterNetwork;
 import io.kovn.ovn.annotations.AnnotationFormatException;
 import io.kovn.ovn.annotations.IpPrefix;
 import io.kovn.ovn.nb.LogicalRouter;
@@ -45,7 +46,7 @@ public final class ZoneModel {
      * The cluster's pod networks as the gateway routers see them (SNAT, routes back to the cluster
      * router): the reference's default, which the cluster manager's defaults allocate from.
      */
-    public static final List<IpPrefix> DEFAULT_CLUSTER_SUBNETS = List.of(IpPrefix.parse("10.244.0.0/16"));
+    public static final List<IpPrefix> DEFAULT_CLUSTER_SUBNETS = List.of(ClusterNetwork.DEFAULT_V4.cidr());
     /** Tables the zone's SB reconcile owns rows in. */
     public static final List<String> SB_TABLES = List.of("Chassis");
     /** SB tables the zone reads (Encap rows are owned through their Chassis, see {@link EncapSync}). */

@@ -229,11 +229,8 @@ final class PolicyCluster implements AutoCloseable {
     String trace(String fromPort, String src, String dst, String l4) {
         String flow = "inport==\"" + fromPort + "\" && eth.src==" + mac(src) + " && eth.dst==" + mac(dst) + " && ip4.src==" + src
                 + " && ip4.dst==" + dst + " && ip.ttl==64 && " + l4;
-        // "new" for every connection-tracking action: the zone's switch has load balancers, so both of its
-        // pipelines track, and ovn-trace answers "est" once its --ct list runs out (PolicyTracer does the same)
-        List<String> argv = new java.util.ArrayList<>(List.of(ovn.runtime().bin("ovn-trace").toString(), "--db=" + ovn.sb().unixEndpoint(),
-                "--minimal"));
-        for (int i = 0; i < 8; i++) argv.addAll(List.of("--ct", "new"));
+        List<String> argv = ovn.runtime().ovnTraceNewConnection(ovn.sb().unixEndpoint());
+        argv.add("--minimal");
         argv.add(flow);
         return Tools.run(argv);
     }

@@ -109,9 +109,6 @@ public final class PolicyTracer {
         }
     }
 
-    /** More connection-tracking actions than a packet meets in one zone (switch, routers, switch). */
-    private static final int CT_ACTIONS = 8;
-
     private final OvnRuntime runtime;
     private final Function<String, Zone> zones;
     private final AclRules.AdminPolicies policies;
@@ -535,12 +532,7 @@ public final class PolicyTracer {
 
     /** @param lbDst the backend a load balancer's {@code ct_lb_mark} is to choose ({@code IP:PORT}), or null */
     private Hop run(Zone zone, String datapath, String microflow, String lbDst) {
-        List<String> argv = new ArrayList<>(List.of(runtime.bin("ovn-trace").toString(), "--db=unix:" + zone.sbSocket()));
-        // One --ct per connection-tracking action the packet meets: ovn-trace answers "est" once they
-        // run out, and with load balancers on the switch both pipelines track (ct_lb_mark), so a single
-        // "new" would send the destination port's side down the established-connection path. Every
-        // port has its own zone in the data plane: a first packet is new to each.
-        for (int i = 0; i < CT_ACTIONS; i++) argv.add("--ct=new");
+        List<String> argv = runtime.ovnTraceNewConnection("unix:" + zone.sbSocket());
         if (lbDst != null) argv.add("--lb-dst=" + lbDst);
         argv.add(datapath);
         argv.add(microflow);

@@ -154,8 +154,9 @@ class GatewayE2ETest {
         String microflow = ("inport == \"gw_pod-1\" && eth.src == %s && eth.dst == %s && ip4.src == %s && ip4.dst == %s"
                 + " && ip.ttl == 64 && tcp && tcp.src == 33333 && tcp.dst == 8080").formatted(n.macAddress(), routerMac,
                 pod1.getStatus().getPodIP(), sb.sandbox.outside().address());
-        String out = Command.run(node1.runtime().bin("ovn-trace").toString(), "--db=unix:" + node1.sbSocket(), "--ct=new",
-                "node-1", microflow);
+        List<String> argv = node1.runtime().ovnTraceNewConnection("unix:" + node1.sbSocket());
+        argv.addAll(List.of("node-1", microflow));
+        String out = Command.run(argv);
         assertThat(out).contains("ingress(dp=\"GR_node-1\"", "egress(dp=\"GR_node-1\"", "ct_snat(" + node1.encapIp() + ")",
                 "outport=\"br-phy_node-1\"");
         assertThat(node1.nbctl("lr-nat-list", "GR_node-1")).contains("snat", node1.encapIp(), "10.244.0.0/16");

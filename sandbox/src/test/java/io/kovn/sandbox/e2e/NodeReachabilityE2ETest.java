@@ -9,8 +9,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.kovn.controller.zone.ZoneModel;
 import io.kovn.node.ManagementPort;
-import io.kovn.node.NodeAgentConfig;
 import io.kovn.ovn.annotations.IpLiterals;
 import io.kovn.ovn.annotations.IpPrefix;
 import io.kovn.ovn.annotations.NodeSubnets;
@@ -132,7 +132,7 @@ class NodeReachabilityE2ETest {
         List<IpPrefix> subnets = NodeSubnets.parse(sb.client.nodes().withName(node1.name()).get().getMetadata()
                 .getAnnotations().get(OvnAnnotations.NODE_SUBNETS)).defaultNetwork();
         ManagementPort port = new ManagementPort(node1.name(), subnets,
-                NodeAgentConfig.DEFAULT_CLUSTER_SUBNETS, 1400, List.of(IpLiterals.parse(node1.encapIp())));
+                ZoneModel.DEFAULT_CLUSTER_SUBNETS, 1400, List.of(IpLiterals.parse(node1.encapIp())));
         String before = node1.netns().ip("-4", "addr", "show", "dev", "ovn-k8s-mp0") + node1.netns().ip("-4", "route");
         port.apply(node1.vsctl(), "br-int", node1.netns());
         port.apply(node1.vsctl(), "br-int", node1.netns());
