@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * The cluster manager's allocation state: node subnets and node ids of every node, no I/O.
@@ -28,10 +29,14 @@ public final class NodeAllocator {
     private final SubnetAllocator subnets;
     private final NodeIdAllocator ids;
     private final Map<String, Held> nodes = new HashMap<>();
+    /** The user-defined Layer3 networks' node subnets, by network name. */
+    private final Map<String, SubnetAllocator> networks = new TreeMap<>();
+    private final Map<String, List<ClusterNetwork>> networkCidrs = new HashMap<>();
 
     /** What a node holds so far (possibly partial after exhaustion). */
     private static final class Held {
         final Map<IpFamily, IpPrefix> subnets = new EnumMap<>(IpFamily.class);
+        final Map<String, Map<IpFamily, IpPrefix>> networkSubnets = new HashMap<>();
         NodeId id;
     }
 
@@ -61,9 +66,51 @@ public final class NodeAllocator {
         adopt(node, annotations);
     }
 
+    /**
+     * Sets the user-defined Layer3 networks nodes get subnets of. A network that is new adopts what
+     * every node's annotation already states for it (restart safety) before any node is given a new
+     * subnet of it; a network that is gone frees its subnets, and nodes' annotations lose it at their
+     * next {@link #ensure}.
+     *
+     * @param layer3 each network's CIDRs by network name
+     * @param annotations every node's annotations, oldest node first
+     * @return whether the set of networks changed (then every node must be ensured again)
+     */
+    public synchronized boolean networks(Map<String, List<ClusterNetwork>> layer3, Map<String, Map<String, String>> annotations) {
+        boolean changed = false;
+        for (String name : List.copyOf(networks.keySet())) {
+            if (!networkCidrs.get(name).equals(layer3.get(name))) { // gone, or (never: specs are immutable) changed
+                networks.remove(name);
+                networkCidrs.remove(name);
+                nodes.values().forEach(h -> h.networkSubnets.remove(name));
+                changed = true;
+            }
+        }
+        for (Map.Entry<String, List<ClusterNetwork>> e : layer3.entrySet()) {
+            if (networks.containsKey(e.getKey())) continue;
+            networks.put(e.getKey(), new SubnetAllocator(e.getValue()));
+            networkCidrs.put(e.getKey(), List.copyOf(e.getValue()));
+            annotations.forEach(this::adopt);
+            changed = true;
+        }
+        return changed;
+    }
+
     /** Adopts, then allocates what the node lacks, and says whether its annotations must change. */
     public synchronized Decision ensure(String node, Map<String, String> annotations) {
         Held held = adopt(node, annotations);
+        for (Map.Entry<String, SubnetAllocator> n : networks.entrySet()) {
+            Map<IpFamily, IpPrefix> mine = held.networkSubnets.computeIfAbsent(n.getKey(), k -> new EnumMap<>(IpFamily.class));
+            for (IpFamily family : n.getValue().families()) {
+                if (mine.containsKey(family)) continue;
+                Optional<IpPrefix> s = n.getValue().allocate(family);
+                if (s.isEmpty()) {
+                    return new Decision.Exhausted("no free " + family.key() + " node subnet in network " + n.getKey() + "'s "
+                            + n.getValue().describe(family) + " for node " + node);
+                }
+                mine.put(family, s.get());
+            }
+        }
         for (IpFamily family : subnets.families()) {
             if (!held.subnets.containsKey(family)) {
                 Optional<IpPrefix> s = subnets.allocate(family);
@@ -95,6 +142,10 @@ public final class NodeAllocator {
             return;
         }
         held.subnets.values().forEach(subnets::release);
+        held.networkSubnets.forEach((network, mine) -> {
+            SubnetAllocator a = networks.get(network);
+            if (a != null) mine.values().forEach(a::release);
+        });
         if (held.id != null) {
             ids.release(held.id);
         }
@@ -123,6 +174,17 @@ public final class NodeAllocator {
                 }
             }
         }
+        if (!networks.isEmpty()) {
+            Map<String, List<IpPrefix>> stated = parsedNetworks(annotations.get(OvnAnnotations.NODE_SUBNETS));
+            for (Map.Entry<String, SubnetAllocator> n : networks.entrySet()) {
+                Map<IpFamily, IpPrefix> mine = held.networkSubnets.computeIfAbsent(n.getKey(), k -> new EnumMap<>(IpFamily.class));
+                for (IpPrefix s : stated.getOrDefault(n.getKey(), List.of())) {
+                    if (!mine.containsKey(s.family()) && n.getValue().families().contains(s.family()) && n.getValue().reserve(s)) {
+                        mine.put(s.family(), s);
+                    }
+                }
+            }
+        }
         if (held.id == null) {
             parsedId(annotations.get(OvnAnnotations.NODE_ID))
                     .filter(id -> id.value() <= config.maxNodeId())
@@ -142,7 +204,11 @@ public final class NodeAllocator {
         NodeGatewayRouterLrpIfaddr join = NodeGatewayRouterLrpIfaddr.forNodeId(held.id,
                 config.has(IpFamily.IPV4) ? NodeGatewayRouterLrpIfaddr.DEFAULT_V4_NETWORK : null,
                 config.has(IpFamily.IPV6) ? NodeGatewayRouterLrpIfaddr.DEFAULT_V6_NETWORK : null);
-        return new NodeAllocation(list, held.id, transit, join);
+        Map<String, List<IpPrefix>> others = new TreeMap<>();
+        held.networkSubnets.forEach((network, mine) -> {
+            if (networks.containsKey(network) && !mine.isEmpty()) others.put(network, new ArrayList<>(mine.values()));
+        });
+        return new NodeAllocation(list, held.id, transit, join, others);
     }
 
     private static List<IpPrefix> parsedSubnets(String value) {
@@ -153,6 +219,15 @@ public final class NodeAllocator {
             return NodeSubnets.parse(value).defaultNetwork();
         } catch (AnnotationFormatException e) {
             return List.of(); // unreadable: the node gets a fresh allocation written over it
+        }
+    }
+
+    private static Map<String, List<IpPrefix>> parsedNetworks(String value) {
+        if (value == null) return Map.of();
+        try {
+            return NodeSubnets.parse(value).byNetwork();
+        } catch (AnnotationFormatException e) {
+            return Map.of();
         }
     }
 

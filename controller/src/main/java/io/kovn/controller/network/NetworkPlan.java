@@ -1,6 +1,7 @@
 package io.kovn.controller.network;
 
 import io.fabric8.kubernetes.api.model.LabelSelector;
+import io.kovn.ovn.annotations.IpFamily;
 import io.kovn.ovn.annotations.IpPrefix;
 import io.kovn.policy.select.Selectors;
 import java.util.ArrayList;
@@ -29,6 +30,15 @@ public final class NetworkPlan {
     public static final String PRIMARY_NETWORK_CONFLICT = "PrimaryNetworkConflict";
     /** A subnet overlaps a range the cluster uses, or the network's own join subnet. */
     public static final String SUBNET_OVERLAP = "SubnetOverlap";
+    /** A UDN's namespace lacks {@value #PRIMARY_NAMESPACE_LABEL}. */
+    public static final String NAMESPACE_NOT_LABELLED = "NamespaceNotLabelled";
+    /** The network uses an IP family the cluster does not have. */
+    public static final String FAMILY_NOT_SUPPORTED = "IpFamilyNotSupported";
+    /**
+     * The label a namespace must carry (any value) to take a primary user-defined network, set when
+     * it is created: pods created before would sit on the default network (the reference's rule).
+     */
+    public static final String PRIMARY_NAMESPACE_LABEL = "k8s.ovn.org/primary-user-defined-network";
     /** Every id 1..4095 is taken. */
     public static final String NETWORK_IDS_EXHAUSTED = "NetworkIdsExhausted";
 
@@ -80,7 +90,8 @@ public final class NetworkPlan {
     public sealed interface Verdict {
         /**
          * @param namespaces the namespaces it is the primary network of
-         * @param skipped namespaces its selector matches that already have an older primary network
+         * @param skipped namespaces its selector matches that already have an older primary network or
+         *     lack {@link #PRIMARY_NAMESPACE_LABEL}
          */
         record Accepted(Network network, List<String> namespaces, List<String> skipped) implements Verdict {
             public Accepted {
@@ -99,6 +110,12 @@ public final class NetworkPlan {
      */
     public static Map<Declaration, Verdict> plan(List<Declaration> declarations, Map<String, Map<String, String>> namespaces,
                                                  List<Reserved> reserved) {
+        return plan(declarations, namespaces, reserved, java.util.EnumSet.allOf(IpFamily.class));
+    }
+
+    /** @param families the IP families the cluster has */
+    public static Map<Declaration, Verdict> plan(List<Declaration> declarations, Map<String, Map<String, String>> namespaces,
+                                                 List<Reserved> reserved, java.util.Set<IpFamily> families) {
         List<Declaration> ordered = new ArrayList<>(declarations);
         ordered.sort(Comparator.comparing(Declaration::created).thenComparing(Declaration::kind)
                 .thenComparing(d -> String.valueOf(d.namespace())).thenComparing(Declaration::name));
@@ -112,8 +129,19 @@ public final class NetworkPlan {
             try {
                 spec = NetworkSpec.parse(d.spec());
                 checkRanges(spec, reserved);
+                for (IpPrefix cidr : spec.subnets().stream().map(c -> c.cidr()).toList()) {
+                    if (!families.contains(cidr.family())) {
+                        throw new InvalidNetworkException(FAMILY_NOT_SUPPORTED, "network " + d.networkName() + " uses "
+                                + cidr.family().key() + " subnet " + cidr + " but the cluster has no " + cidr.family().key());
+                    }
+                }
             } catch (InvalidNetworkException e) {
                 verdicts.put(d, new Verdict.Refused(e.reason(), e.getMessage()));
+                continue;
+            }
+            if (d.kind() == Kind.UDN && !labelled(namespaces.get(d.namespace()))) {
+                verdicts.put(d, new Verdict.Refused(NAMESPACE_NOT_LABELLED, "namespace " + d.namespace() + " lacks the label "
+                        + PRIMARY_NAMESPACE_LABEL + ", which a namespace with a primary user-defined network must carry from its creation"));
                 continue;
             }
             List<String> selected = d.kind() == Kind.UDN ? List.of(d.namespace())
@@ -121,7 +149,8 @@ public final class NetworkPlan {
                             .map(Map.Entry::getKey).sorted().toList();
             List<String> mine = new ArrayList<>();
             List<String> skipped = new ArrayList<>();
-            for (String ns : selected) (primaryOf.containsKey(ns) ? skipped : mine).add(ns);
+            // a CUDN skips namespaces that are not labelled, or already have an older primary network
+            for (String ns : selected) (primaryOf.containsKey(ns) || !labelled(namespaces.get(ns)) ? skipped : mine).add(ns);
             if (d.kind() == Kind.UDN && !skipped.isEmpty()) {
                 verdicts.put(d, new Verdict.Refused(PRIMARY_NETWORK_CONFLICT, "namespace " + d.namespace()
                         + " already has primary network " + primaryOf.get(d.namespace()) + "; a namespace has one primary network"));
@@ -146,6 +175,10 @@ public final class NetworkPlan {
         Map<Declaration, Verdict> out = new LinkedHashMap<>();
         declarations.forEach(d -> out.put(d, verdicts.get(d)));
         return out;
+    }
+
+    private static boolean labelled(Map<String, String> labels) {
+        return labels != null && labels.containsKey(PRIMARY_NAMESPACE_LABEL);
     }
 
     private record Served(List<String> mine, List<String> skipped) {}

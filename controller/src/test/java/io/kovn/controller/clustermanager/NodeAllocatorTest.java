@@ -108,4 +108,38 @@ class NodeAllocatorTest {
         assertThat(ids.ensure("n3", Map.of())).isInstanceOfSatisfying(Decision.Exhausted.class,
                 e -> assertThat(e.message()).contains("no free node id in 2..3"));
     }
+
+    @Test
+    void layer3NetworksGiveEveryNodeASubnetEachAndKeepThemOverARestart() {
+        Map<String, List<ClusterNetwork>> l3 = Map.of("blue_a", List.of(ClusterNetwork.parse("10.100.0.0/16/24")),
+                "cluster_udn_red", List.of(ClusterNetwork.parse("10.100.0.0/16/24"), ClusterNetwork.parse("fd10::/48/64")));
+        NodeAllocator before = new NodeAllocator(ClusterManagerConfig.defaults());
+        Map<String, String> n1 = patched(before.ensure("n1", Map.of())).annotations();
+        assertThat(before.networks(l3, Map.of("n1", n1))).isTrue();
+        assertThat(before.networks(l3, Map.of("n1", n1))).as("the same networks again: no change").isFalse();
+        n1 = patched(before.ensure("n1", n1)).annotations();
+        Map<String, String> n2 = patched(before.ensure("n2", Map.of())).annotations();
+        assertThat(n1.get(OvnAnnotations.NODE_SUBNETS)).isEqualTo("{\"blue_a\":[\"10.100.0.0/24\"],"
+                + "\"cluster_udn_red\":[\"10.100.0.0/24\",\"fd10::/64\"],\"default\":[\"10.244.0.0/24\"]}");
+        assertThat(n2.get(OvnAnnotations.NODE_SUBNETS)).as("networks may overlap: each has its own pool").isEqualTo(
+                "{\"blue_a\":[\"10.100.1.0/24\"],\"cluster_udn_red\":[\"10.100.1.0/24\",\"fd10:0:0:1::/64\"],"
+                + "\"default\":[\"10.244.1.0/24\"]}");
+
+        // a restarted cluster manager learns the networks after the nodes, and adopts before allocating
+        NodeAllocator after = new NodeAllocator(ClusterManagerConfig.defaults());
+        after.restore("n2", n2);
+        Map<String, Map<String, String>> nodes = new java.util.LinkedHashMap<>();
+        nodes.put("n1", n1);
+        nodes.put("n2", n2);
+        after.networks(l3, nodes);
+        assertThat(after.ensure("n2", n2)).isInstanceOf(Decision.UpToDate.class);
+        assertThat(after.ensure("n1", n1)).isInstanceOf(Decision.UpToDate.class);
+        assertThat(patched(after.ensure("n3", Map.of())).annotations().get(OvnAnnotations.NODE_SUBNETS))
+                .contains("\"blue_a\":[\"10.100.2.0/24\"]");
+
+        // a network that is gone leaves the annotation at the node's next reconcile, and frees its subnets
+        assertThat(after.networks(Map.of("blue_a", l3.get("blue_a")), nodes)).isTrue();
+        assertThat(patched(after.ensure("n1", n1)).annotations().get(OvnAnnotations.NODE_SUBNETS))
+                .isEqualTo("{\"blue_a\":[\"10.100.0.0/24\"],\"default\":[\"10.244.0.0/24\"]}");
+    }
 }

@@ -21,9 +21,11 @@ import org.junit.jupiter.api.Test;
 class NetworkPlanTest {
     private static final List<Reserved> RESERVED = Reserved.ofCluster(List.of(IpPrefix.parse("10.244.0.0/16")),
             List.of(IpPrefix.parse("10.96.0.0/16")));
+    private static final String PRIMARY = NetworkPlan.PRIMARY_NAMESPACE_LABEL;
     private static final Map<String, Map<String, String>> NAMESPACES = Map.of(
-            "blue", Map.of("tenant", "blue"), "green", Map.of("tenant", "green"),
-            "red-1", Map.of("team", "red"), "red-2", Map.of("team", "red"));
+            "blue", Map.of("tenant", "blue", PRIMARY, ""), "green", Map.of("tenant", "green", PRIMARY, ""),
+            "red-1", Map.of("team", "red", PRIMARY, ""), "red-2", Map.of("team", "red", PRIMARY, ""),
+            "red-plain", Map.of("team", "red"), "plain", Map.of());
 
     static Map<String, Object> layer3(String... cidrs) {
         List<Object> subnets = new ArrayList<>();
@@ -126,7 +128,17 @@ class NetworkPlanTest {
         Verdict.Accepted a = (Verdict.Accepted) v.get(shared);
         assertThat(a.network().name()).isEqualTo("cluster_udn_red");
         assertThat(a.namespaces()).containsExactly("red-2");
-        assertThat(a.skipped()).containsExactly("red-1");
+        assertThat(a.skipped()).as("red-1 has its own, red-plain is not labelled").containsExactly("red-1", "red-plain");
+    }
+
+    @Test
+    void aNamespaceTakesAPrimaryNetworkOnlyWithTheLabelAndTheClusterMustHaveTheFamily() {
+        assertThat(((Verdict.Refused) only(udn("plain", "a", "t", layer3("10.100.0.0/16")))).reason())
+                .isEqualTo(NetworkPlan.NAMESPACE_NOT_LABELLED);
+        Declaration v6 = udn("blue", "a", "t", layer3("fd10::/48"));
+        assertThat(NetworkPlan.plan(List.of(v6), NAMESPACES, RESERVED, java.util.EnumSet.of(io.kovn.ovn.annotations.IpFamily.IPV4))
+                .get(v6)).isEqualTo(new Verdict.Refused(NetworkPlan.FAMILY_NOT_SUPPORTED,
+                "network blue_a uses ipv6 subnet fd10::/48 but the cluster has no ipv6"));
     }
 
     @Test
