@@ -3,11 +3,12 @@ package io.kovn.cli;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kovn.controller.clustermanager.ClusterManagerConfig;
 import io.kovn.controller.clustermanager.ClusterManagerMain;
-import io.kovn.controller.clustermanager.ClusterNetwork;
 import io.kovn.controller.events.EventSink;
+import io.kovn.controller.network.ClusterNetwork;
 import io.kovn.k8s.client.KubeClients;
 import io.kovn.k8s.events.EventRecorder;
 import io.kovn.k8s.runtime.PrometheusControllerMetrics;
+import io.kovn.ovn.annotations.IpPrefix;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
@@ -37,6 +38,11 @@ public final class ClusterManagerCommand implements Callable<Integer> {
             description = "cluster networks <cidr>/<host subnet length>, one per IP family, comma-separated (default: ${DEFAULT-VALUE})")
     List<ClusterNetwork> clusterSubnets;
 
+    @Option(names = "--service-cidrs", defaultValue = "10.96.0.0/16", split = ",",
+            description = "the cluster's service CIDRs (kube-apiserver's --service-cluster-ip-range), which user-defined"
+                    + " networks must not overlap, comma-separated (default: ${DEFAULT-VALUE})")
+    List<String> serviceCidrs;
+
     @Option(names = "--lease-namespace", defaultValue = "ovn-kubernetes",
             description = "namespace of the leader-election Lease (default: ${DEFAULT-VALUE})")
     String leaseNamespace;
@@ -60,7 +66,8 @@ public final class ClusterManagerCommand implements Callable<Integer> {
         String me = identity != null ? identity : env.getOrDefault("POD_NAME", hostName());
         PrometheusRegistry registry = new PrometheusRegistry();
         ClusterManagerConfig config = ClusterManagerConfig.of(clusterSubnets)
-                .withControllerMetrics(new PrometheusControllerMetrics(registry));
+                .withControllerMetrics(new PrometheusControllerMetrics(registry))
+                .withServiceNetworks(serviceCidrs.stream().map(String::strip).map(IpPrefix::parse).toList());
         ClusterManagerMain main = new ClusterManagerMain(client, config,
                 EventSink.of(new EventRecorder(client, COMPONENT, me, Clock.systemUTC())), me, leaseNamespace);
         GaugeWithCallback.builder().name("kovn_cluster_manager_leader")

@@ -1,6 +1,6 @@
 package io.kovn.cli;
 
-import io.kovn.controller.clustermanager.ClusterNetwork;
+import io.kovn.controller.network.ClusterNetwork;
 import java.util.Arrays;
 import java.util.List;
 import picocli.CommandLine;

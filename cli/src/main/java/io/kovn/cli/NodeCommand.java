@@ -2,7 +2,7 @@ package io.kovn.cli;
 
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.kovn.controller.clustermanager.ClusterNetwork;
+import io.kovn.controller.network.ClusterNetwork;
 import io.kovn.identity.bootstrap.NodeCertificateBootstrap;
 import io.kovn.k8s.client.KubeClients;
 import io.kovn.node.NodeAgentConfig;
@@ -23,9 +23,9 @@ import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code kovn node}: everything kovn runs on one node, in one process (a DaemonSet container):

@@ -2,15 +2,15 @@ package io.kovn.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kovn.controller.clustermanager.ClusterNetwork;
+import io.kovn.controller.network.ClusterNetwork;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
 /** Tables of command lines for the process commands: what each option becomes, what is refused. */

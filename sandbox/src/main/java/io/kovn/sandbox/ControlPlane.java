@@ -48,15 +48,17 @@ final class ControlPlane implements AutoCloseable {
     }
 
     /** The cluster networks of a sandbox: the reference's IPv4 default, and {@code fd00:10:244::/48} with a /64 per node beside it. */
-    static java.util.List<io.kovn.controller.clustermanager.ClusterNetwork> clusterNetworks(boolean dualStack) {
-        return dualStack ? java.util.List.of(io.kovn.controller.clustermanager.ClusterNetwork.DEFAULT_V4,
-                io.kovn.controller.clustermanager.ClusterNetwork.parse("fd00:10:244::/48/64"))
-                : java.util.List.of(io.kovn.controller.clustermanager.ClusterNetwork.DEFAULT_V4);
+    static java.util.List<io.kovn.controller.network.ClusterNetwork> clusterNetworks(boolean dualStack) {
+        return dualStack ? java.util.List.of(io.kovn.controller.network.ClusterNetwork.DEFAULT_V4,
+                io.kovn.controller.network.ClusterNetwork.parse("fd00:10:244::/48/64"))
+                : java.util.List.of(io.kovn.controller.network.ClusterNetwork.DEFAULT_V4);
     }
 
     void startClusterManager(boolean dualStack) {
         ClusterManagerMain cm = new ClusterManagerMain(clusterManagerClient, ClusterManagerConfig.of(clusterNetworks(dualStack))
-                .withControllerMetrics(controllerMetrics),
+                .withControllerMetrics(controllerMetrics)
+                .withServiceNetworks(java.util.List.of(io.kovn.ovn.annotations.IpPrefix.parse(io.kovn.runtime.KubeControlPlane.SERVICE_CIDR),
+                        io.kovn.ovn.annotations.IpPrefix.parse(io.kovn.runtime.KubeControlPlane.SERVICE_CIDR_V6))),
                 events(clusterManagerClient, "kovn-cluster-manager", "sandbox"), "sandbox-cluster-manager", "kovn");
         running.push(cm);
         cm.start();

@@ -1,15 +1,13 @@
 package io.kovn.sandbox;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kovn.identity.DeployManifests;
 import io.kovn.identity.SandboxIdentity;
 import io.kovn.identity.bootstrap.NodeCertificateBootstrap;
-import io.kovn.identity.DeployManifests;
 import io.kovn.k8s.client.KubeClients;
 import io.kovn.k8s.local.LocalCluster;
-import java.time.Clock;
-import java.time.Duration;
-import io.kovn.node.NodeComponents;
 import io.kovn.node.NodeAgentConfig;
+import io.kovn.node.NodeComponents;
 import io.kovn.node.ovs.OvsBridgeConfig;
 import io.kovn.runtime.OvnRuntime;
 import io.kovn.sandbox.infra.EmulatedNode;
@@ -19,6 +17,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -153,7 +153,7 @@ public final class Sandbox implements AutoCloseable {
             // (system:ovn-node:<node>, deploy/'s node RBAC, checked by the webhook), as `kovn node` does.
             NodeComponents parts = controlPlane.startNode(n, NodeAgentConfig.defaults(n.name(), ovs, n.vsctl(),
                     n.netns(), layout.cniSocket(n.name())).withClusterSubnets(ControlPlane.clusterNetworks(config.dualStack())
-                    .stream().map(io.kovn.controller.clustermanager.ClusterNetwork::cidr).toList()), certificates.client());
+                    .stream().map(io.kovn.controller.network.ClusterNetwork::cidr).toList()), certificates.client());
             // After each rotation they move to the new certificate's client; the old one closes after a grace.
             certificates.onRotation(credentials -> parts.restart(certificates.client()));
             Path conflist = writeConflist(n.name());

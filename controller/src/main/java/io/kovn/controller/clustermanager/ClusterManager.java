@@ -4,12 +4,23 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.kovn.controller.events.EventSink;
+import io.kovn.controller.network.ClusterNetwork;
+import io.kovn.controller.network.Network;
+import io.kovn.controller.network.NetworkController;
+import io.kovn.controller.network.NetworkPlan;
 import io.kovn.k8s.runtime.Controller;
 import io.kovn.k8s.runtime.Informers;
 import io.kovn.k8s.runtime.Mapper;
 import io.kovn.k8s.runtime.ObjectKey;
+import io.kovn.ovn.annotations.IpFamily;
 import java.time.Duration;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * The cluster manager proper (run by the leader only): a node informer and the
@@ -23,6 +34,7 @@ public final class ClusterManager implements AutoCloseable {
     private final NodeAllocator allocator;
     private final Controller<ObjectKey> controller;
     private final ZoneConditionCleanup conditionCleanup;
+    private final NetworkController networks;
 
     private ClusterManager(KubernetesClient client, ClusterManagerConfig config, EventSink events, Duration syncTimeout)
             throws InterruptedException {
@@ -43,6 +55,26 @@ public final class ClusterManager implements AutoCloseable {
         // A deleted node frees values: give nodes that found a range full another chance at once.
         reconciler.onRelease(() -> unallocated().forEach(controller::enqueue));
         this.conditionCleanup = new ZoneConditionCleanup(client, informer, config.controllerMetrics(), syncTimeout);
+        Set<IpFamily> families = EnumSet.noneOf(IpFamily.class);
+        config.clusterNetworks().forEach(n -> families.add(n.family()));
+        this.networks = new NetworkController(client, NetworkPlan.Reserved.ofCluster(
+                config.clusterNetworks().stream().map(ClusterNetwork::cidr).toList(), config.serviceNetworks()),
+                families, events, config.controllerMetrics(), this::networksChanged);
+    }
+
+    /** User-defined networks came or went: their Layer3 ones get node subnets on every node. */
+    private void networksChanged(List<Network> accepted) {
+        Map<String, List<ClusterNetwork>> layer3 = new HashMap<>();
+        accepted.stream().filter(n -> n.topology() == Network.Topology.LAYER3).forEach(n -> layer3.put(n.name(), n.subnets()));
+        Map<String, Map<String, String>> annotations = new LinkedHashMap<>();
+        informer.getIndexer().list().stream()
+                .sorted(Comparator.comparing((Node n) -> String.valueOf(n.getMetadata().getCreationTimestamp()))
+                        .thenComparing(n -> n.getMetadata().getName()))
+                .forEach(n -> annotations.put(n.getMetadata().getName(),
+                        n.getMetadata().getAnnotations() == null ? Map.of() : n.getMetadata().getAnnotations()));
+        if (allocator.networks(layer3, annotations)) {
+            informer.getIndexer().list().forEach(n -> controller.enqueue(ObjectKey.of(n)));
+        }
     }
 
     /** Starts the informer and the reconcile workers. */
@@ -51,6 +83,7 @@ public final class ClusterManager implements AutoCloseable {
             ClusterManager cm = new ClusterManager(client, config, events, Duration.ofSeconds(30));
             cm.controller.start();
             cm.conditionCleanup.start();
+            cm.networks.start();
             return cm;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -61,6 +94,11 @@ public final class ClusterManager implements AutoCloseable {
     /** The allocation state (for tests and diagnostics). */
     public NodeAllocator allocator() {
         return allocator;
+    }
+
+    /** The user-defined networks (for tests and diagnostics). */
+    public NetworkController networks() {
+        return networks;
     }
 
     /** The cleanup of deleted nodes' zone conditions (for tests). */
@@ -76,6 +114,7 @@ public final class ClusterManager implements AutoCloseable {
 
     @Override
     public void close() {
+        networks.close();
         conditionCleanup.close();
         controller.close();
         informer.close();

@@ -1,5 +1,6 @@
 package io.kovn.controller.clustermanager;
 
+import io.kovn.controller.network.ClusterNetwork;
 import io.kovn.k8s.runtime.ControllerMetrics;
 import io.kovn.ovn.annotations.IpFamily;
 import io.kovn.ovn.annotations.IpPrefix;
@@ -16,11 +17,16 @@ import java.util.Objects;
  * @param transitV6 the IPv6 transit switch network
  * @param maxNodeId the largest node id handed out (at most {@value NodeId#MAX}; smaller in tests)
  * @param controllerMetrics queue and reconcile metrics of the cluster manager's controllers (one instance per registry)
+ * @param serviceNetworks the cluster's service CIDRs, which user-defined networks must not overlap
  */
 public record ClusterManagerConfig(List<ClusterNetwork> clusterNetworks, IpPrefix transitV4, IpPrefix transitV6,
-                                   int maxNodeId, ControllerMetrics controllerMetrics) {
+                                   int maxNodeId, ControllerMetrics controllerMetrics, List<IpPrefix> serviceNetworks) {
+    /** kubeadm's default service CIDR. */
+    public static final List<IpPrefix> DEFAULT_SERVICE_NETWORKS = List.of(IpPrefix.parse("10.96.0.0/16"));
+
     public ClusterManagerConfig {
         clusterNetworks = List.copyOf(clusterNetworks);
+        serviceNetworks = List.copyOf(serviceNetworks);
         Objects.requireNonNull(transitV4, "transitV4");
         Objects.requireNonNull(transitV6, "transitV6");
         Objects.requireNonNull(controllerMetrics, "controllerMetrics");
@@ -35,7 +41,10 @@ public record ClusterManagerConfig(List<ClusterNetwork> clusterNetworks, IpPrefi
         }
     }
 
-    /** The reference defaults: 10.244.0.0/16 with a /24 per node, 100.88.0.0/16 and fd97::/64, ids up to 5000. */
+    /**
+     * The reference defaults: 10.244.0.0/16 with a /24 per node, 100.88.0.0/16 and fd97::/64, ids up to
+     * 5000; services in {@link #DEFAULT_SERVICE_NETWORKS}.
+     */
     public static ClusterManagerConfig defaults() {
         return of(List.of(ClusterNetwork.DEFAULT_V4));
     }
@@ -43,17 +52,22 @@ public record ClusterManagerConfig(List<ClusterNetwork> clusterNetworks, IpPrefi
     /** The given cluster networks with the reference's transit networks and id range, no controller metrics. */
     public static ClusterManagerConfig of(List<ClusterNetwork> clusterNetworks) {
         return new ClusterManagerConfig(clusterNetworks, NodeTransitSwitchPortIfaddr.DEFAULT_V4_NETWORK,
-                NodeTransitSwitchPortIfaddr.DEFAULT_V6_NETWORK, NodeId.MAX, ControllerMetrics.NONE);
+                NodeTransitSwitchPortIfaddr.DEFAULT_V6_NETWORK, NodeId.MAX, ControllerMetrics.NONE, DEFAULT_SERVICE_NETWORKS);
     }
 
     /** This config with another id limit. */
     public ClusterManagerConfig withMaxNodeId(int max) {
-        return new ClusterManagerConfig(clusterNetworks, transitV4, transitV6, max, controllerMetrics);
+        return new ClusterManagerConfig(clusterNetworks, transitV4, transitV6, max, controllerMetrics, serviceNetworks);
     }
 
     /** This config with the controllers reporting to {@code controllerMetrics}. */
     public ClusterManagerConfig withControllerMetrics(ControllerMetrics controllerMetrics) {
-        return new ClusterManagerConfig(clusterNetworks, transitV4, transitV6, maxNodeId, controllerMetrics);
+        return new ClusterManagerConfig(clusterNetworks, transitV4, transitV6, maxNodeId, controllerMetrics, serviceNetworks);
+    }
+
+    /** This config for a cluster with these service CIDRs. */
+    public ClusterManagerConfig withServiceNetworks(List<IpPrefix> serviceNetworks) {
+        return new ClusterManagerConfig(clusterNetworks, transitV4, transitV6, maxNodeId, controllerMetrics, serviceNetworks);
     }
 
     /** Whether the cluster has addresses of a family. */

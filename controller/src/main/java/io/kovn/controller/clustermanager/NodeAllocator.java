@@ -1,5 +1,6 @@
 package io.kovn.controller.clustermanager;
 
+import io.kovn.controller.network.ClusterNetwork;
 import io.kovn.ovn.annotations.AnnotationFormatException;
 import io.kovn.ovn.annotations.IpFamily;
 import io.kovn.ovn.annotations.IpPrefix;
@@ -32,6 +33,8 @@ public final class NodeAllocator {
     /** The user-defined Layer3 networks' node subnets, by network name. */
     private final Map<String, SubnetAllocator> networks = new TreeMap<>();
     private final Map<String, List<ClusterNetwork>> networkCidrs = new HashMap<>();
+    /** Whether {@link #networks} was called: before, nodes' entries of other networks are left as they are. */
+    private boolean networksKnown;
 
     /** What a node holds so far (possibly partial after exhaustion). */
     private static final class Held {
@@ -77,7 +80,8 @@ public final class NodeAllocator {
      * @return whether the set of networks changed (then every node must be ensured again)
      */
     public synchronized boolean networks(Map<String, List<ClusterNetwork>> layer3, Map<String, Map<String, String>> annotations) {
-        boolean changed = false;
+        boolean changed = !networksKnown;
+        networksKnown = true;
         for (String name : List.copyOf(networks.keySet())) {
             if (!networkCidrs.get(name).equals(layer3.get(name))) { // gone, or (never: specs are immutable) changed
                 networks.remove(name);
@@ -130,6 +134,14 @@ public final class NodeAllocator {
             held.id = id.get();
         }
         NodeAllocation allocation = toAllocation(held);
+        if (!networksKnown) {
+            // Until the user-defined networks are known, a node keeps what it states of them: a
+            // restarted cluster manager must not strip them and make every zone tear them down.
+            Map<String, List<IpPrefix>> kept = new HashMap<>(parsedNetworks(annotations.get(OvnAnnotations.NODE_SUBNETS)));
+            kept.remove(OvnAnnotations.DEFAULT_NETWORK);
+            allocation = new NodeAllocation(allocation.subnets(), allocation.id(), allocation.transit(),
+                    allocation.gatewayRouterLrp(), kept);
+        }
         Map<String, String> want = allocation.annotations();
         boolean same = want.entrySet().stream().allMatch(e -> e.getValue().equals(annotations.get(e.getKey())));
         return same ? new Decision.UpToDate(allocation) : new Decision.Patch(allocation);

@@ -1,6 +1,7 @@
 package io.kovn.controller.clustermanager;
 
 import io.kovn.controller.ipam.IndexAllocator;
+import io.kovn.controller.network.ClusterNetwork;
 import io.kovn.ovn.annotations.IpFamily;
 import io.kovn.ovn.annotations.IpPrefix;
 import java.math.BigInteger;

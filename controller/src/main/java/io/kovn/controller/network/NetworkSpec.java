@@ -1,6 +1,5 @@
 package io.kovn.controller.network;
 
-import io.kovn.controller.clustermanager.ClusterNetwork;
 import io.kovn.ovn.annotations.IpFamily;
 import io.kovn.ovn.annotations.IpPrefix;
 import java.util.ArrayList;

@@ -1,10 +1,9 @@
 package io.kovn.controller.zone;
 
 import io.fabric8.kubernetes.api.model.Node;
-import io.kovn.controller.clustermanager.ClusterNetwork;
+import io.kovn.controller.network.ClusterNetwork;
 import io.kovn.ovn.annotations.AnnotationFormatException;
 import io.kovn.ovn.annotations.IpPrefix;
-import io.kovn.ovn.nb.LogicalRouter;
 import io.kovn.ovn.annotations.TrustZoneMembership;
 import io.kovn.ovn.ids.ObjectId;
 import io.kovn.ovn.ids.OwnerType;
@@ -25,9 +24,9 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**

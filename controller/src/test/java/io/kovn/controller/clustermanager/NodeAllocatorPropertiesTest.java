@@ -3,6 +3,7 @@ package io.kovn.controller.clustermanager;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kovn.controller.clustermanager.NodeAllocator.Decision;
+import io.kovn.controller.network.ClusterNetwork;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;

@@ -3,6 +3,7 @@ package io.kovn.controller.clustermanager;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kovn.controller.clustermanager.NodeAllocator.Decision;
+import io.kovn.controller.network.ClusterNetwork;
 import io.kovn.ovn.annotations.OvnAnnotations;
 import java.util.HashMap;
 import java.util.List;
@@ -125,9 +126,11 @@ class NodeAllocatorTest {
                 "{\"blue_a\":[\"10.100.1.0/24\"],\"cluster_udn_red\":[\"10.100.1.0/24\",\"fd10:0:0:1::/64\"],"
                 + "\"default\":[\"10.244.1.0/24\"]}");
 
-        // a restarted cluster manager learns the networks after the nodes, and adopts before allocating
+        // a restarted cluster manager learns the networks after the nodes: until then nodes keep their
+        // entries, then it adopts them before allocating
         NodeAllocator after = new NodeAllocator(ClusterManagerConfig.defaults());
         after.restore("n2", n2);
+        assertThat(after.ensure("n2", n2)).isInstanceOf(Decision.UpToDate.class);
         Map<String, Map<String, String>> nodes = new java.util.LinkedHashMap<>();
         nodes.put("n1", n1);
         nodes.put("n2", n2);

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
-import io.kovn.controller.clustermanager.ClusterNetwork;
+import io.kovn.controller.network.ClusterNetwork;
 import io.kovn.controller.network.NetworkPlan.Declaration;
 import io.kovn.controller.network.NetworkPlan.Kind;
 import io.kovn.controller.network.NetworkPlan.Reserved;

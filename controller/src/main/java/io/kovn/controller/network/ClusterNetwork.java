@@ -1,4 +1,4 @@
-package io.kovn.controller.clustermanager;
+package io.kovn.controller.network;
 
 import io.kovn.ovn.annotations.IpFamily;
 import io.kovn.ovn.annotations.IpPrefix;
