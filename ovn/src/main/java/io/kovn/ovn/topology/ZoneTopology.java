@@ -107,6 +107,20 @@ public final class ZoneTopology {
 
     /** {@link #desired(LocalNode, Collection)} reusing (and refreshing) {@code memo}. */
     public static Desired desired(LocalNode local, Collection<RemoteNode> remotes, Memo memo) {
+        return desired(NetworkScope.DEFAULT, local, remotes, memo);
+    }
+
+    /**
+     * One network's rows in the zone: the default network's ({@link NetworkScope#DEFAULT}: everything
+     * above) or a user-defined Layer3 network's, named and owned by its scope: its node switch with
+     * its management port, its cluster router, its transit switch and the routes to the remote nodes'
+     * subnets of that network. A user-defined network has no SB rows (remote chassis are the zone's,
+     * programmed once), and neither gateway nor node routes yet.
+     *
+     * @param local the local node with its subnets of this network
+     * @param remotes the programmed remote nodes with their subnets of this network (one memo per network)
+     */
+    public static Desired desired(NetworkScope scope, LocalNode local, Collection<RemoteNode> remotes, Memo memo) {
         List<RemoteNode> sortedRemotes = remotes.stream()
                 .filter(r -> !r.name().equals(local.name()))
                 .sorted(Comparator.comparing(RemoteNode::name)).toList();
@@ -114,10 +128,10 @@ public final class ZoneTopology {
         List<DesiredRow> sb = new ArrayList<>();
 
         String node = local.name();
-        ObjectId rtos = nodeId(node, "rtos");
-        ObjectId rtots = nodeId(node, "rtots");
-        ObjectId stor = nodeId(node, "stor");
-        ObjectId tstor = nodeId(node, "tstor");
+        ObjectId rtos = nodeId(scope, node, "rtos");
+        ObjectId rtots = nodeId(scope, node, "rtots");
+        ObjectId stor = nodeId(scope, node, "stor");
+        ObjectId tstor = nodeId(scope, node, "tstor");
         List<Ref> routes = new ArrayList<>();
         Set<Ref> transitPorts = new LinkedHashSet<>();
         transitPorts.add(ref(LogicalSwitchPort.TABLE_NAME, tstor));
@@ -126,29 +140,29 @@ public final class ZoneTopology {
         for (RemoteNode r : sortedRemotes) {
             RemoteRows rows = memo.remotes.get(r);
             if (rows == null) {
-                rows = remoteRows(r);
+                rows = remoteRows(scope, r);
             }
             usedRemotes.put(r, rows);
             transitPorts.add(rows.port());
             routes.addAll(rows.routes());
             nb.addAll(rows.nb());
-            sb.addAll(rows.sb());
+            if (scope.isDefault()) sb.addAll(rows.sb());
         }
         memo.remotes = usedRemotes;
 
         Set<Ref> nodePorts = new LinkedHashSet<>();
         nodePorts.add(ref(LogicalSwitchPort.TABLE_NAME, stor));
-        ObjectId mgmt = nodeId(node, "mgmt-port");
+        ObjectId mgmt = nodeId(scope, node, "mgmt-port");
         nodePorts.add(ref(LogicalSwitchPort.TABLE_NAME, mgmt));
         List<InetAddress> mgmtIps = local.subnets().stream().map(ZoneTopology::managementAddress).toList();
         String mgmtAddresses = MacAddresses.fromIp(mgmtIps.getFirst()) + " "
                 + mgmtIps.stream().map(IpLiterals::format).collect(Collectors.joining(" "));
         nb.add(row(LogicalSwitchPort.TABLE_NAME, mgmt, Map.of(), Map.of(
-                LogicalSwitchPort.NAME, TopologyNames.managementPort(node),
+                LogicalSwitchPort.NAME, scope.managementPort(node),
                 LogicalSwitchPort.ADDRESSES, Set.of(mgmtAddresses))));
-        for (InetAddress ip : local.nodeIps()) {
+        for (InetAddress ip : scope.isDefault() ? local.nodeIps() : List.<InetAddress>of()) {
             mgmtIps.stream().filter(m -> IpFamily.of(m) == IpFamily.of(ip)).findFirst().ifPresent(m -> {
-                ObjectId route = nodeId(node, "node-ip-route").with(IdKey.IP, IpLiterals.format(ip));
+                ObjectId route = nodeId(scope, node, "node-ip-route").with(IdKey.IP, IpLiterals.format(ip));
                 routes.add(ref(LogicalRouterStaticRoute.TABLE_NAME, route));
                 nb.add(row(LogicalRouterStaticRoute.TABLE_NAME, route, Map.of(), Map.of(
                         LogicalRouterStaticRoute.IP_PREFIX, hostPrefix(ip),
@@ -158,59 +172,61 @@ public final class ZoneTopology {
         List<IpPrefix> gateways = local.subnets().stream()
                 .map(s -> new IpPrefix(s.addressAt(1), s.length())).toList();
         nb.add(row(LogicalRouterPort.TABLE_NAME, rtos, Map.of(), Map.of(
-                LogicalRouterPort.NAME, TopologyNames.routerToSwitch(node),
+                LogicalRouterPort.NAME, scope.routerToSwitch(node),
                 LogicalRouterPort.MAC, MacAddresses.fromIp(gateways.getFirst().address()),
                 LogicalRouterPort.NETWORKS, strings(gateways))));
         nb.add(row(LogicalSwitchPort.TABLE_NAME, stor, Map.of(), Map.of(
-                LogicalSwitchPort.NAME, TopologyNames.switchToRouter(node),
+                LogicalSwitchPort.NAME, scope.switchToRouter(node),
                 LogicalSwitchPort.TYPE, "router",
                 LogicalSwitchPort.ADDRESSES, Set.of("router"),
-                LogicalSwitchPort.OPTIONS, Map.of("router-port", TopologyNames.routerToSwitch(node)))));
+                LogicalSwitchPort.OPTIONS, Map.of("router-port", scope.routerToSwitch(node)))));
         nb.add(row(LogicalRouterPort.TABLE_NAME, rtots, Map.of(), Map.of(
-                LogicalRouterPort.NAME, TopologyNames.routerToTransitSwitch(node),
+                LogicalRouterPort.NAME, scope.routerToTransitSwitch(node),
                 LogicalRouterPort.MAC, MacAddresses.fromIp(local.transit().all().getFirst().address()),
                 LogicalRouterPort.NETWORKS, strings(local.transit().all()))));
         nb.add(row(LogicalSwitchPort.TABLE_NAME, tstor, Map.of(), Map.of(
-                LogicalSwitchPort.NAME, TopologyNames.transitSwitchToRouter(node),
+                LogicalSwitchPort.NAME, scope.transitSwitchToRouter(node),
                 LogicalSwitchPort.TYPE, "router",
                 LogicalSwitchPort.ADDRESSES, Set.of("router"),
                 LogicalSwitchPort.OPTIONS, Map.of(
-                        "router-port", TopologyNames.routerToTransitSwitch(node),
+                        "router-port", scope.routerToTransitSwitch(node),
                         "requested-tnl-key", local.id().format()))));
-        nb.add(row(LogicalSwitch.TABLE_NAME, nodeId(node, "switch"), Map.of(), Map.of(
-                LogicalSwitch.NAME, node,
+        nb.add(row(LogicalSwitch.TABLE_NAME, nodeId(scope, node, "switch"), scope.externalIds(), Map.of(
+                LogicalSwitch.NAME, scope.nodeSwitch(node),
                 LogicalSwitch.OTHER_CONFIG, subnetConfig(local.subnets()),
                 LogicalSwitch.PORTS, Set.copyOf(nodePorts))));
-        nb.add(row(LogicalSwitch.TABLE_NAME, ObjectId.of(OwnerType.CLUSTER, TopologyNames.TRANSIT_SWITCH), Map.of(), Map.of(
-                LogicalSwitch.NAME, TopologyNames.TRANSIT_SWITCH,
+        nb.add(row(LogicalSwitch.TABLE_NAME, scope.id(OwnerType.CLUSTER, scope.transitSwitch()), scope.externalIds(), Map.of(
+                LogicalSwitch.NAME, scope.transitSwitch(),
                 LogicalSwitch.OTHER_CONFIG, Map.of(
-                        "interconn-ts", TopologyNames.TRANSIT_SWITCH,
-                        "requested-tnl-key", Long.toString(TopologyNames.TRANSIT_SWITCH_TUNNEL_KEY)),
+                        "interconn-ts", scope.transitSwitch(),
+                        "requested-tnl-key", Long.toString(scope.transitSwitchKey())),
                 LogicalSwitch.PORTS, Set.copyOf(transitPorts))));
         Set<Ref> clusterRouterPorts = new LinkedHashSet<>(List.of(ref(LogicalRouterPort.TABLE_NAME, rtos),
                 ref(LogicalRouterPort.TABLE_NAME, rtots)));
-        if (local.gateway().isPresent()) {
+        if (scope.isDefault() && local.gateway().isPresent()) {
             GatewayTopology.Rows gw = GatewayTopology.of(local, local.gateway().get());
             nb.addAll(gw.nb());
             clusterRouterPorts.add(gw.clusterRouterPort());
             routes.addAll(gw.clusterRouterRoutes());
         }
-        nb.add(row(LogicalRouter.TABLE_NAME, ObjectId.of(OwnerType.CLUSTER, TopologyNames.CLUSTER_ROUTER), Map.of(), Map.of(
-                LogicalRouter.NAME, TopologyNames.CLUSTER_ROUTER,
+        Map<String, String> routerIds = new HashMap<>(scope.externalIds());
+        if (!scope.isDefault()) routerIds.put("k8s-cluster-router", "yes");
+        nb.add(row(LogicalRouter.TABLE_NAME, scope.id(OwnerType.CLUSTER, scope.clusterRouter()), routerIds, Map.of(
+                LogicalRouter.NAME, scope.clusterRouter(),
                 LogicalRouter.PORTS, Set.copyOf(clusterRouterPorts),
                 LogicalRouter.STATIC_ROUTES, Set.copyOf(routes))));
         return new Desired(nb, sb);
     }
 
-    private static RemoteRows remoteRows(RemoteNode r) {
+    private static RemoteRows remoteRows(NetworkScope scope, RemoteNode r) {
         List<DesiredRow> nb = new ArrayList<>();
         List<DesiredRow> sb = new ArrayList<>();
         List<Ref> routes = new ArrayList<>();
-        ObjectId port = remoteId(r.name(), "tstor");
+        ObjectId port = remoteId(scope, r.name(), "tstor");
         // Its GR's join address: replies to what that GR sent here (lb_force_snat_ip) go back over transit.
-        for (InetAddress ip : r.gatewayRouterIps()) {
+        for (InetAddress ip : scope.isDefault() ? r.gatewayRouterIps() : List.<InetAddress>of()) {
             r.transit().all().stream().filter(t -> t.family() == IpFamily.of(ip)).findFirst().ifPresent(t -> {
-                ObjectId route = remoteId(r.name(), "gr-join-route").with(IdKey.IP, IpLiterals.format(ip));
+                ObjectId route = remoteId(scope, r.name(), "gr-join-route").with(IdKey.IP, IpLiterals.format(ip));
                 routes.add(ref(LogicalRouterStaticRoute.TABLE_NAME, route));
                 nb.add(row(LogicalRouterStaticRoute.TABLE_NAME, route, Map.of("ic-node", r.name()), Map.of(
                         LogicalRouterStaticRoute.IP_PREFIX, hostPrefix(ip),
@@ -218,7 +234,7 @@ public final class ZoneTopology {
             });
         }
         nb.add(row(LogicalSwitchPort.TABLE_NAME, port, Map.of(), Map.of(
-                LogicalSwitchPort.NAME, TopologyNames.transitSwitchToRouter(r.name()),
+                LogicalSwitchPort.NAME, scope.transitSwitchToRouter(r.name()),
                 LogicalSwitchPort.TYPE, "remote",
                 LogicalSwitchPort.ADDRESSES, Set.of(transitAddresses(r.transit().all())),
                 LogicalSwitchPort.OPTIONS, Map.of(
@@ -226,16 +242,16 @@ public final class ZoneTopology {
                         "requested-tnl-key", r.id().format()))));
         for (IpPrefix subnet : r.subnets()) {
             r.transit().all().stream().filter(t -> t.family() == subnet.family()).findFirst().ifPresent(t -> {
-                ObjectId route = remoteId(r.name(), "route").with(IdKey.IP_FAMILY, familyKey(subnet.family()));
+                ObjectId route = remoteId(scope, r.name(), "route").with(IdKey.IP_FAMILY, familyKey(subnet.family()));
                 routes.add(ref(LogicalRouterStaticRoute.TABLE_NAME, route));
                 nb.add(row(LogicalRouterStaticRoute.TABLE_NAME, route, Map.of("ic-node", r.name()), Map.of(
                         LogicalRouterStaticRoute.IP_PREFIX, subnet.toString(),
                         LogicalRouterStaticRoute.NEXTHOP, IpLiterals.format(t.address()))));
             });
         }
-        for (InetAddress ip : r.nodeIps()) {
+        for (InetAddress ip : scope.isDefault() ? r.nodeIps() : List.<InetAddress>of()) {
             r.transit().all().stream().filter(t -> t.family() == IpFamily.of(ip)).findFirst().ifPresent(t -> {
-                ObjectId route = remoteId(r.name(), "node-ip-route").with(IdKey.IP, IpLiterals.format(ip));
+                ObjectId route = remoteId(scope, r.name(), "node-ip-route").with(IdKey.IP, IpLiterals.format(ip));
                 routes.add(ref(LogicalRouterStaticRoute.TABLE_NAME, route));
                 nb.add(row(LogicalRouterStaticRoute.TABLE_NAME, route, Map.of("ic-node", r.name()), Map.of(
                         LogicalRouterStaticRoute.IP_PREFIX, hostPrefix(ip),
@@ -252,7 +268,7 @@ public final class ZoneTopology {
                     Encap.CHASSIS_NAME, r.chassisId().value(),
                     Encap.OPTIONS, Map.of("csum", "true"))));
         }
-        sb.add(row(Chassis.TABLE_NAME, remoteId(r.name(), "chassis"), Map.of(), Map.of(
+        sb.add(row(Chassis.TABLE_NAME, remoteId(scope, r.name(), "chassis"), Map.of(), Map.of(
                 Chassis.NAME, r.chassisId().value(),
                 Chassis.HOSTNAME, r.name(),
                 Chassis.OTHER_CONFIG, Map.of("is-remote", "true"),
@@ -288,14 +304,24 @@ public final class ZoneTopology {
                 ? s : null;
     }
 
-    /** The id of a row describing the local node. */
+    /** The id of a default-network row describing the local node. */
     public static ObjectId nodeId(String node, String type) {
-        return ObjectId.of(OwnerType.NODE, node).with(IdKey.TYPE, type);
+        return nodeId(NetworkScope.DEFAULT, node, type);
     }
 
-    /** The id of a row describing a remote node. */
+    /** The id of one network's row describing the local node. */
+    public static ObjectId nodeId(NetworkScope scope, String node, String type) {
+        return scope.id(OwnerType.NODE, node).with(IdKey.TYPE, type);
+    }
+
+    /** The id of a default-network row describing a remote node. */
     public static ObjectId remoteId(String node, String type) {
-        return ObjectId.of(OwnerType.REMOTE_ZONE, node).with(IdKey.TYPE, type);
+        return remoteId(NetworkScope.DEFAULT, node, type);
+    }
+
+    /** The id of one network's row describing a remote node. */
+    public static ObjectId remoteId(NetworkScope scope, String node, String type) {
+        return scope.id(OwnerType.REMOTE_ZONE, node).with(IdKey.TYPE, type);
     }
 
     /** The id of a pod's logical switch port (its {@code k8s.ovn.org/name} is {@code <namespace>/<pod>}). */

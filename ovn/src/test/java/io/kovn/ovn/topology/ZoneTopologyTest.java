@@ -206,4 +206,42 @@ class ZoneTopologyTest {
         assertThat(isolated.programmed()).isEmpty();
         assertThat(isolated.skipped().getFirst().reason()).startsWith("local node isolated: k8s.ovn.org/trust-zones: ");
     }
+
+    @Test
+    void aUserDefinedLayer3NetworkIsTheSameTopologyNamedAndOwnedByItsScope() {
+        NetworkScope blue = NetworkScope.userDefined("ns1_udn-a", 5, "layer3");
+        LocalNode a = new LocalNode("node-a", new NodeId(2), List.of(IpPrefix.parse("10.100.0.0/24")),
+                NodeTransitSwitchPortIfaddr.parse("{\"ipv4\":\"100.88.0.2/16\"}"), List.of(IpLiterals.parse("172.18.0.2")));
+        RemoteNode b = new RemoteNode("node-b", new NodeId(3), List.of(IpPrefix.parse("10.100.1.0/24")),
+                NodeTransitSwitchPortIfaddr.parse("{\"ipv4\":\"100.88.0.3/16\"}"), NodeChassisId.parse("chassis-b"),
+                NodeEncapIps.parse("[\"172.18.0.3\"]"), List.of(IpLiterals.parse("172.18.0.3")), List.of(IpLiterals.parse("100.64.0.3")));
+        ZoneTopology.Desired d = ZoneTopology.desired(blue, a, List.of(b), new ZoneTopology.Memo());
+        assertThat(d.southbound()).as("remote chassis are programmed once, by the default network").isEmpty();
+        Map<String, String> nb = concise(d.northbound());
+        String c = "ns1_udn-a-network-controller";
+        assertThat(nb).containsOnlyKeys(
+                "Logical_Router " + c + ":Cluster:ns1_udn.a_ovn_cluster_router",
+                "Logical_Switch " + c + ":Cluster:ns1_udn.a_transit_switch",
+                "Logical_Switch " + c + ":Node:node-a:switch",
+                "Logical_Router_Port " + c + ":Node:node-a:rtos",
+                "Logical_Router_Port " + c + ":Node:node-a:rtots",
+                "Logical_Switch_Port " + c + ":Node:node-a:stor",
+                "Logical_Switch_Port " + c + ":Node:node-a:tstor",
+                "Logical_Switch_Port " + c + ":RemoteZone:node-b:tstor",
+                "Logical_Router_Static_Route " + c + ":RemoteZone:node-b:route:v4",
+                "Logical_Switch_Port " + c + ":Node:node-a:mgmt-port");
+        assertThat(nb.get("Logical_Router " + c + ":Cluster:ns1_udn.a_ovn_cluster_router")).contains("name=ns1_udn.a_ovn_cluster_router");
+        assertThat(nb.get("Logical_Switch " + c + ":Node:node-a:switch")).contains("name=ns1_udn.a_node-a", "subnet=10.100.0.0/24");
+        assertThat(nb.get("Logical_Router_Port " + c + ":Node:node-a:rtos")).contains("name=rtos-ns1_udn.a_node-a", "10.100.0.1/24");
+        assertThat(nb.get("Logical_Router_Port " + c + ":Node:node-a:rtots")).contains("name=ns1_udn.a_rtots-node-a");
+        assertThat(nb.get("Logical_Switch_Port " + c + ":RemoteZone:node-b:tstor")).contains("name=ns1_udn.a_tstor-node-b",
+                "requested-tnl-key=3");
+        assertThat(nb.get("Logical_Switch " + c + ":Cluster:ns1_udn.a_transit_switch"))
+                .contains("interconn-ts=ns1_udn.a_transit_switch", "requested-tnl-key=16711688");
+        assertThat(nb.get("Logical_Switch_Port " + c + ":Node:node-a:mgmt-port")).contains("name=k8s-ns1_udn.a_node-a");
+        DesiredRow router = d.northbound().stream().filter(r -> r.table().equals("Logical_Router")).findFirst().orElseThrow();
+        assertThat((Map<String, String>) router.columns().get("external_ids")).containsEntry("k8s.ovn.org/network", "ns1_udn-a")
+                .containsEntry("k8s.ovn.org/topology", "layer3").containsEntry("k8s-cluster-router", "yes")
+                .containsEntry("k8s.ovn.org/owner-controller", c);
+    }
 }
