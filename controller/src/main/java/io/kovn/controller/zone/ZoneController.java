@@ -50,6 +50,7 @@ public final class ZoneController implements AutoCloseable {
     private final CacheListener nbListener;
     private final CacheListener sbListener;
     private volatile ServiceController services;
+    private final NetworkTopologies networks;
 
     private ZoneController(ZoneControllerConfig config, SharedInformers.Lease lease, ZoneDatabases dbs)
             throws InterruptedException {
@@ -95,6 +96,7 @@ public final class ZoneController implements AutoCloseable {
             changes.pods().forEach(portController::enqueue);
         };
         this.sbListener = update -> zoneController.enqueue(ZONE_KEY);
+        this.networks = new NetworkTopologies(node, client, nodeInformer, dbs, config.clusterSubnets(), config.controllerMetrics());
     }
 
     /** A controller keyed by the node's pods: each pod's events, and every pod when the node changes. */
@@ -157,6 +159,7 @@ public final class ZoneController implements AutoCloseable {
             dbs.sbCache().addListener(zc.sbListener);
             zc.zoneController.start();
             zc.zoneController.enqueue(ZONE_KEY);
+            zc.networks.start();
             long nodes = System.nanoTime();
             if (!lease.informers().sync(config.syncTimeout(), KINDS)) {
                 throw new IllegalStateException("zone " + config.nodeName() + ": the pod informer did not sync within "
@@ -221,7 +224,8 @@ public final class ZoneController implements AutoCloseable {
     public boolean idle() {
         // isIdle also counts keys waiting for a retry or a requeue (a stale cache's), unlike queueDepth
         ServiceController sc = services;
-        return zoneController.isIdle() && podController.isIdle() && portController.isIdle() && (sc == null || sc.idle());
+        return zoneController.isIdle() && podController.isIdle() && portController.isIdle() && networks.idle()
+                && (sc == null || sc.idle());
     }
 
     /** Queues a topology reconcile (e.g. after an operator's change outside Kubernetes). */
@@ -241,6 +245,7 @@ public final class ZoneController implements AutoCloseable {
         if (sc != null) {
             sc.close();
         }
+        networks.close();
         portController.close();
         podController.close();
         zoneController.close();

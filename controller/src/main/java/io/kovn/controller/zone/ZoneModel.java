@@ -13,6 +13,7 @@ import io.kovn.ovn.sb.Chassis;
 import io.kovn.ovn.sb.Encap;
 import io.kovn.ovn.topology.DesiredRow;
 import io.kovn.ovn.topology.LocalNode;
+import io.kovn.ovn.topology.RemoteNode;
 import io.kovn.ovn.topology.RemotePeers;
 import io.kovn.ovn.topology.ZoneTopology;
 import io.kovn.ovsdb.diff.CurrentState;
@@ -156,8 +157,34 @@ public final class ZoneModel {
         }
     }
 
-    private static Plan planWith(String localName, Collection<Node> nodes, Set<String> foreignChassis,
-                                 CurrentState nbCurrent, Memo memo, List<IpPrefix> clusterSubnets) {
+    /**
+     * The zone's local node (with its gateway) and the remote nodes it programs (trust zones applied,
+     * other owners' chassis left out), with the problems found on the way: what every network's
+     * topology of the zone is built on.
+     *
+     * @param skipped remote nodes not programmed, and why
+     */
+    public record Peers(Optional<LocalNode> local, List<RemoteNode> programmed, List<RemotePeers.Skipped> skipped,
+                        List<NodeProblem> problems) {
+        public Peers {
+            programmed = List.copyOf(programmed);
+            skipped = List.copyOf(skipped);
+            problems = List.copyOf(problems);
+        }
+    }
+
+    /** The zone's {@link Peers}, with a memo of earlier calls (one per caller: not thread-safe). */
+    public static Peers peers(String localName, Collection<Node> nodes, Set<String> foreignChassis, Memo memo,
+                              List<IpPrefix> clusterSubnets) {
+        try {
+            return peersWith(localName, nodes, foreignChassis, memo, clusterSubnets);
+        } finally {
+            memo.endPlan();
+        }
+    }
+
+    private static Peers peersWith(String localName, Collection<Node> nodes, Set<String> foreignChassis, Memo memo,
+                                   List<IpPrefix> clusterSubnets) {
         List<NodeProblem> problems = new ArrayList<>();
         Node localNode = nodes.stream().filter(n -> n.getMetadata().getName().equals(localName)).findFirst().orElse(null);
         Optional<LocalNode> local = Optional.empty();
@@ -185,7 +212,7 @@ public final class ZoneModel {
             }
         }
         if (local.isEmpty()) {
-            return new Plan(local, emptyScope(NB_TABLES), emptyScope(SB_TABLES), List.of(), List.of(), problems, Map.of());
+            return new Peers(local, List.of(), List.of(), problems);
         }
 
         List<RemotePeers.Candidate> candidates = new ArrayList<>();
@@ -221,7 +248,17 @@ public final class ZoneModel {
         RemotePeers.Selection selection = RemotePeers.select(localChassis, localZones, usable);
         List<RemotePeers.Skipped> skipped = new ArrayList<>(selection.skipped());
         skipped.addAll(foreign);
-        ZoneTopology.Desired desired = ZoneTopology.desired(local.get(), selection.programmed(), memo.topology);
+        return new Peers(local, selection.programmed(), skipped, problems);
+    }
+
+    private static Plan planWith(String localName, Collection<Node> nodes, Set<String> foreignChassis,
+                                 CurrentState nbCurrent, Memo memo, List<IpPrefix> clusterSubnets) {
+        Peers peers = peersWith(localName, nodes, foreignChassis, memo, clusterSubnets);
+        Optional<LocalNode> local = peers.local();
+        if (local.isEmpty()) {
+            return new Plan(local, emptyScope(NB_TABLES), emptyScope(SB_TABLES), List.of(), List.of(), peers.problems(), Map.of());
+        }
+        ZoneTopology.Desired desired = ZoneTopology.desired(local.get(), peers.programmed(), memo.topology);
         Map<String, List<Map<String, Object>>> encaps = new TreeMap<>();
         DesiredState.Builder sb = scope(SB_TABLES);
         for (DesiredRow r : desired.southbound()) {
@@ -233,10 +270,10 @@ public final class ZoneModel {
         }
         List<DesiredRow> nb = ForeignChildren.preserve(desired.northbound(), PARENT_COLUMNS, nbCurrent, OWNER);
         return new Plan(local, toState(nb), sb.build(),
-                selection.programmed().stream().map(r -> r.name()).toList(), skipped, problems, encaps);
+                peers.programmed().stream().map(r -> r.name()).toList(), peers.skipped(), peers.problems(), encaps);
     }
 
-    private static DesiredState toState(List<DesiredRow> rows) {
+    static DesiredState toState(List<DesiredRow> rows) {
         DesiredState.Builder b = scope(NB_TABLES);
         for (DesiredRow r : rows) {
             Desired d = Desired.of(r.table(), r.columns());

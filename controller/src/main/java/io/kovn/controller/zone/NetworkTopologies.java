@@ -1,0 +1,70 @@
+package io.kovn.controller.zone;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ExceptionHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.kovn.controller.network.AcceptedNetworks;
+import io.kovn.controller.network.Network;
+import io.kovn.k8s.client.KovnResources;
+import io.kovn.k8s.runtime.Controller;
+import io.kovn.k8s.runtime.ControllerMetrics;
+import io.kovn.ovn.annotations.IpPrefix;
+import java.util.List;
+
+/**
+ * The zone's user-defined networks: UDN and CUDN informers (the networks the cluster manager
+ * accepted, {@link AcceptedNetworks}) and one {@link NetworkTopologyReconciler} key per network. A
+ * network's object queues its key; a node change queues every network (subnets, remote nodes). At
+ * start, networks that only NB rows still name are queued too, so one deleted while the zone was
+ * down loses its rows.
+ */
+final class NetworkTopologies implements AutoCloseable {
+    private final SharedIndexInformer<GenericKubernetesResource> udns;
+    private final SharedIndexInformer<GenericKubernetesResource> cudns;
+    private final NetworkTopologyReconciler reconciler;
+    private final Controller<String> controller;
+
+    NetworkTopologies(String zone, KubernetesClient client, SharedIndexInformer<Node> nodes, ZoneDatabases dbs,
+                      List<IpPrefix> clusterSubnets, ControllerMetrics metrics) {
+        this.udns = retrying(client.genericKubernetesResources(KovnResources.USER_DEFINED_NETWORK).inAnyNamespace()
+                .runnableInformer(0));
+        this.cudns = retrying(client.genericKubernetesResources(KovnResources.CLUSTER_USER_DEFINED_NETWORK).runnableInformer(0));
+        this.reconciler = new NetworkTopologyReconciler(zone, nodes.getIndexer(), this::accepted, dbs, clusterSubnets);
+        this.controller = Controller.builder("zone-networks-" + zone, reconciler)
+                .watch(udns, (GenericKubernetesResource o) -> List.of(o.getMetadata().getNamespace() + "_" + o.getMetadata().getName()))
+                .watch(cudns, (GenericKubernetesResource o) -> List.of("cluster_udn_" + o.getMetadata().getName()))
+                .watch(nodes, (Node n) -> accepted().stream().map(Network::name).toList())
+                .metrics(metrics)
+                .build();
+    }
+
+    /** The accepted networks as the informers have them now. */
+    List<Network> accepted() {
+        return AcceptedNetworks.of(udns.getIndexer().list(), cudns.getIndexer().list());
+    }
+
+    void start() {
+        udns.start();
+        cudns.start();
+        controller.start();
+        reconciler.networksWithRows().forEach(controller::enqueue);
+    }
+
+    boolean idle() {
+        return controller.isIdle();
+    }
+
+    /** A missing CRD (404) or permission must not stop the informer for good. */
+    private static <T> SharedIndexInformer<T> retrying(SharedIndexInformer<T> informer) {
+        return informer.exceptionHandler((started, error) -> !ExceptionHandler.isDeserializationException(error));
+    }
+
+    @Override
+    public void close() {
+        controller.close();
+        udns.close();
+        cudns.close();
+    }
+}

@@ -1,0 +1,143 @@
+package io.kovn.controller.zone;
+
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.client.informers.cache.Indexer;
+import io.kovn.controller.network.Network;
+import io.kovn.k8s.runtime.ReconcileResult;
+import io.kovn.k8s.runtime.Reconciler;
+import io.kovn.ovn.annotations.AnnotationFormatException;
+import io.kovn.ovn.annotations.IpPrefix;
+import io.kovn.ovn.annotations.NodeSubnets;
+import io.kovn.ovn.annotations.OvnAnnotations;
+import io.kovn.ovn.ids.ObjectId;
+import io.kovn.ovn.sb.Chassis;
+import io.kovn.ovn.topology.DesiredRow;
+import io.kovn.ovn.topology.LocalNode;
+import io.kovn.ovn.topology.NetworkScope;
+import io.kovn.ovn.topology.RemoteNode;
+import io.kovn.ovn.topology.ZoneTopology;
+import io.kovn.ovsdb.data.Row;
+import io.kovn.ovsdb.diff.Owner;
+import io.kovn.ovsdb.diff.Plan;
+import io.kovn.ovsdb.diff.ReconcileResult.Stale;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One user-defined network's topology in the zone, keyed by the network's name: the same
+ * {@link ZoneTopology} function as the default network's, in the network's {@link NetworkScope},
+ * on the local node's and the programmed remote nodes' subnets of that network (their
+ * {@code k8s.ovn.org/node-subnets} entry). Its rows are the network controller's alone, so networks
+ * come and go without touching each other: a network that is gone (or not accepted) has no desired
+ * rows, and one transaction deletes what it had. A network whose node subnet the cluster manager
+ * has not written yet waits for it.
+ *
+ * <p>Layer3 only for now; a Layer2 network gets no rows yet.
+ */
+public final class NetworkTopologyReconciler implements Reconciler<String> {
+    private static final Logger LOG = LoggerFactory.getLogger(NetworkTopologyReconciler.class);
+    private static final String CONTROLLER_SUFFIX = "-network-controller";
+
+    private final String zone;
+    private final Indexer<Node> nodes;
+    private final Supplier<List<Network>> networks;
+    private final ZoneDatabases dbs;
+    private final List<IpPrefix> clusterSubnets;
+    private final ZoneModel.Memo memo = new ZoneModel.Memo();
+    private final Map<String, ZoneTopology.Memo> topologies = new HashMap<>();
+
+    /**
+     * @param networks the accepted user-defined networks, as the zone's informers have them now
+     * @param clusterSubnets the default network's (the local node's view needs them)
+     */
+    public NetworkTopologyReconciler(String zone, Indexer<Node> nodes, Supplier<List<Network>> networks, ZoneDatabases dbs,
+                                     List<IpPrefix> clusterSubnets) {
+        this.zone = zone;
+        this.nodes = nodes;
+        this.networks = networks;
+        this.dbs = dbs;
+        this.clusterSubnets = List.copyOf(clusterSubnets);
+    }
+
+    /** The names of the networks that have rows in the zone's NB (found by their owner controller). */
+    public Set<String> networksWithRows() {
+        Set<String> names = new TreeSet<>();
+        for (String table : ZoneModel.NB_TABLES) {
+            for (Row r : dbs.nbCache().table(table).rows()) {
+                if (r.get("external_ids") instanceof Map<?, ?> ids && ids.get(ObjectId.OWNER_CONTROLLER_KEY) instanceof String c
+                        && c.endsWith(CONTROLLER_SUFFIX) && !c.equals(ObjectId.DEFAULT_CONTROLLER)) {
+                    names.add(c.substring(0, c.length() - CONTROLLER_SUFFIX.length()));
+                }
+            }
+        }
+        return names;
+    }
+
+    @Override
+    public synchronized ReconcileResult reconcile(String name) {
+        Optional<Network> network = networks.get().stream().filter(n -> n.name().equals(name)).findFirst();
+        NetworkScope scope = network.map(n -> NetworkScope.userDefined(n.name(), n.id(), "layer3"))
+                .orElseGet(() -> NetworkScope.userDefined(name, 0, "layer3"));
+        Owner owner = Owner.controller(scope.controller());
+        List<DesiredRow> rows = List.of();
+        if (network.isPresent() && network.get().topology() == Network.Topology.LAYER3) {
+            Optional<List<DesiredRow>> built = build(network.get(), scope);
+            if (built.isEmpty()) return ReconcileResult.done(); // a node update brings the subnet
+            rows = built.get();
+        } else {
+            topologies.remove(name);
+        }
+        List<DesiredRow> nb = ForeignChildren.preserve(rows, ZoneModel.PARENT_COLUMNS, dbs.nbState(), owner);
+        Plan plan = dbs.northbound().plan(owner, ZoneModel.toState(nb));
+        if (plan.operations().isEmpty()) return ReconcileResult.done();
+        var result = dbs.northbound().apply(plan);
+        if (result instanceof Stale) return ReconcileResult.requeue(Duration.ofMillis(50));
+        LOG.info("zone {}: network {} {} ({} operations)", zone, name, rows.isEmpty() ? "removed" : "programmed",
+                plan.operations().size());
+        return ReconcileResult.done();
+    }
+
+    /** The network's rows here, empty while the local node has no subnet of it. */
+    private Optional<List<DesiredRow>> build(Network network, NetworkScope scope) {
+        Set<String> foreignChassis = new HashSet<>();
+        for (Row c : dbs.sbCache().table(Chassis.TABLE_NAME).rows()) {
+            if (!ZoneModel.OWNER.owns(c)) foreignChassis.add((String) c.get(Chassis.NAME));
+        }
+        ZoneModel.Peers peers = ZoneModel.peers(zone, nodes.list(), foreignChassis, memo, clusterSubnets);
+        if (peers.local().isEmpty()) return Optional.empty();
+        LocalNode local = peers.local().get();
+        List<IpPrefix> localSubnets = subnetsOf(local.name(), network.name());
+        if (localSubnets.isEmpty()) return Optional.empty();
+        LocalNode here = new LocalNode(local.name(), local.id(), localSubnets, local.transit(), local.nodeIps());
+        List<RemoteNode> remotes = new ArrayList<>();
+        for (RemoteNode r : peers.programmed()) {
+            List<IpPrefix> subnets = subnetsOf(r.name(), network.name());
+            if (subnets.isEmpty()) continue; // not allocated yet: its update queues the network again
+            remotes.add(new RemoteNode(r.name(), r.id(), subnets, r.transit(), r.chassisId(), r.encapIps(), r.nodeIps()));
+        }
+        ZoneTopology.Memo topologyMemo = topologies.computeIfAbsent(network.name(), k -> new ZoneTopology.Memo());
+        return Optional.of(ZoneTopology.desired(scope, here, remotes, topologyMemo).northbound());
+    }
+
+    private List<IpPrefix> subnetsOf(String node, String network) {
+        Node n = nodes.getByKey(node);
+        String value = n == null || n.getMetadata().getAnnotations() == null ? null
+                : n.getMetadata().getAnnotations().get(OvnAnnotations.NODE_SUBNETS);
+        if (value == null) return List.of();
+        try {
+            return NodeSubnets.parse(value).byNetwork().getOrDefault(network, List.of());
+        } catch (AnnotationFormatException e) {
+            return List.of(); // the default network's reconcile reports the annotation
+        }
+    }
+}
