@@ -11,12 +11,15 @@ import io.kovn.k8s.client.KovnResources;
 import io.kovn.k8s.runtime.Controller;
 import io.kovn.k8s.runtime.ControllerMetrics;
 import io.kovn.ovn.annotations.IpPrefix;
+import io.kovn.ovsdb.cache.CacheListener;
+import io.kovn.ovsdb.cache.RowChange;
 import java.util.List;
 
 /**
  * The zone's user-defined networks: UDN and CUDN informers (the networks the cluster manager
  * accepted, {@link AcceptedNetworks}) and one {@link NetworkTopologyReconciler} key per network. A
- * network's object queues its key; a node change queues every network (subnets, remote nodes). At
+ * network's object queues its key; a node change queues every network (subnets, remote nodes); a
+ * change of a network's row in NB (someone else's write, a row deleted under us) queues it. At
  * start, networks that only NB rows still name are queued too, so one deleted while the zone was
  * down loses its rows.
  */
@@ -25,6 +28,8 @@ final class NetworkTopologies implements AutoCloseable {
     private final SharedIndexInformer<GenericKubernetesResource> cudns;
     private final NetworkTopologyReconciler reconciler;
     private final Controller<String> controller;
+    private final ZoneDatabases dbs;
+    private final CacheListener nbListener;
 
     NetworkTopologies(String zone, KubernetesClient client, SharedIndexInformer<Node> nodes, ZoneDatabases dbs,
                       List<IpPrefix> clusterSubnets, ControllerMetrics metrics) {
@@ -38,6 +43,21 @@ final class NetworkTopologies implements AutoCloseable {
                 .watch(nodes, (Node n) -> accepted().stream().map(Network::name).toList())
                 .metrics(metrics)
                 .build();
+        this.dbs = dbs;
+        // drift: a network's row changed or deleted under us queues that network
+        this.nbListener = update -> {
+            if (update.resync()) reconciler.networksWithRows().forEach(controller::enqueue);
+            for (RowChange c : update.changes()) {
+                switch (c) {
+                    case RowChange.Inserted i -> NetworkTopologyReconciler.networkOf(i.row()).ifPresent(controller::enqueue);
+                    case RowChange.Updated u -> {
+                        NetworkTopologyReconciler.networkOf(u.old()).ifPresent(controller::enqueue);
+                        NetworkTopologyReconciler.networkOf(u.row()).ifPresent(controller::enqueue);
+                    }
+                    case RowChange.Deleted d -> NetworkTopologyReconciler.networkOf(d.old()).ifPresent(controller::enqueue);
+                }
+            }
+        };
     }
 
     /** The accepted networks as the informers have them now. */
@@ -49,6 +69,7 @@ final class NetworkTopologies implements AutoCloseable {
         udns.start();
         cudns.start();
         controller.start();
+        dbs.nbCache().addListener(nbListener);
         reconciler.networksWithRows().forEach(controller::enqueue);
     }
 
@@ -63,6 +84,7 @@ final class NetworkTopologies implements AutoCloseable {
 
     @Override
     public void close() {
+        dbs.nbCache().removeListener(nbListener);
         controller.close();
         udns.close();
         cudns.close();

@@ -74,13 +74,19 @@ public final class NetworkTopologyReconciler implements Reconciler<String> {
         Set<String> names = new TreeSet<>();
         for (String table : ZoneModel.NB_TABLES) {
             for (Row r : dbs.nbCache().table(table).rows()) {
-                if (r.get("external_ids") instanceof Map<?, ?> ids && ids.get(ObjectId.OWNER_CONTROLLER_KEY) instanceof String c
-                        && c.endsWith(CONTROLLER_SUFFIX) && !c.equals(ObjectId.DEFAULT_CONTROLLER)) {
-                    names.add(c.substring(0, c.length() - CONTROLLER_SUFFIX.length()));
-                }
+                networkOf(r).ifPresent(names::add);
             }
         }
         return names;
+    }
+
+    /** The user-defined network whose controller owns {@code row}, if one does. */
+    static Optional<String> networkOf(Row row) {
+        if (row.get("external_ids") instanceof Map<?, ?> ids && ids.get(ObjectId.OWNER_CONTROLLER_KEY) instanceof String c
+                && c.endsWith(CONTROLLER_SUFFIX) && !c.equals(ObjectId.DEFAULT_CONTROLLER)) {
+            return Optional.of(c.substring(0, c.length() - CONTROLLER_SUFFIX.length()));
+        }
+        return Optional.empty();
     }
 
     @Override

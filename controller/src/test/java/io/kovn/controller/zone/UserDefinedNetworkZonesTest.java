@@ -128,6 +128,10 @@ class UserDefinedNetworkZonesTest {
         assertThat(toDefault).doesNotContain("output to \"tstor-node-b\"").doesNotContain("output to \"" + P + "tstor-node-b\"")
                 .containsPattern("lr_in_ip_routing \\(.*\\): 1, priority 0, uuid \\w+\\n\\s+drop;"); // no route there
 
+        // a row deleted under kovn comes back (drift repair)
+        dbs.get("node-a").nbctl("lsp-del", "k8s-" + P + "node-a");
+        await().atMost(CONVERGE).until(() -> owned("node-a", "Logical_Switch_Port", controller).contains("k8s-" + P + "node-a"));
+
         // a restarted zone writes nothing
         zones.get("node-a").close();
         ZoneController fresh = startZone("node-a");
