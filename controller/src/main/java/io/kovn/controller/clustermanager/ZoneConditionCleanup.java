@@ -3,12 +3,12 @@ package io.kovn.controller.clustermanager;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.informers.ExceptionHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.kovn.k8s.api.policy.AdminNetworkPolicy;
 import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
 import io.kovn.k8s.events.ConditionWriter;
 import io.kovn.k8s.runtime.Controller;
+import io.kovn.k8s.runtime.Informers;
 import io.kovn.k8s.runtime.ControllerMetrics;
 import io.kovn.k8s.runtime.Mapper;
 import io.kovn.policy.model.PolicyRef;
@@ -52,8 +52,8 @@ final class ZoneConditionCleanup implements AutoCloseable {
     ZoneConditionCleanup(KubernetesClient client, SharedIndexInformer<Node> nodes, ControllerMetrics metrics,
                          Duration syncTimeout) {
         this.syncTimeout = syncTimeout;
-        this.anps = retrying(client.resources(AdminNetworkPolicy.class).runnableInformer(0));
-        this.banps = retrying(client.resources(BaselineAdminNetworkPolicy.class).runnableInformer(0));
+        this.anps = Informers.retrying(client.resources(AdminNetworkPolicy.class).runnableInformer(0));
+        this.banps = Informers.retrying(client.resources(BaselineAdminNetworkPolicy.class).runnableInformer(0));
         this.reconciler = new ZoneConditionReconciler(anps.getIndexer(), banps.getIndexer(), nodes.getIndexer(),
                 name -> client.nodes().withName(name).get() != null, new ConditionWriter(client, Clock.systemUTC()));
         this.controller = Controller.builder("zone-condition-cleanup", reconciler)
@@ -97,10 +97,6 @@ final class ZoneConditionCleanup implements AutoCloseable {
         return policy -> List.of(ref.apply(policy.getMetadata().getName()));
     }
 
-    /** A missing CRD (404) must not stop the informer for good: it is installed later. */
-    private static <T> SharedIndexInformer<T> retrying(SharedIndexInformer<T> informer) {
-        return informer.exceptionHandler((started, error) -> !ExceptionHandler.isDeserializationException(error));
-    }
 
     @Override
     public void close() {

@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
-import io.fabric8.kubernetes.client.informers.ExceptionHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.kovn.controller.events.EventSink;
@@ -21,6 +20,7 @@ import io.kovn.k8s.events.ConditionWrite;
 import io.kovn.k8s.events.ConditionWriter;
 import io.kovn.k8s.events.DesiredCondition;
 import io.kovn.k8s.runtime.Controller;
+import io.kovn.k8s.runtime.Informers;
 import io.kovn.k8s.runtime.ControllerMetrics;
 import io.kovn.k8s.runtime.ReconcileResult;
 import io.kovn.k8s.runtime.Reconciler;
@@ -83,8 +83,8 @@ public final class NetworkController implements AutoCloseable {
         this.events = events;
         this.onNetworks = onNetworks;
         this.conditions = new ConditionWriter(client, Clock.systemUTC());
-        this.udns = retrying(client.genericKubernetesResources(KovnResources.USER_DEFINED_NETWORK).inAnyNamespace().runnableInformer(0));
-        this.cudns = retrying(client.genericKubernetesResources(KovnResources.CLUSTER_USER_DEFINED_NETWORK).runnableInformer(0));
+        this.udns = Informers.retrying(client.genericKubernetesResources(KovnResources.USER_DEFINED_NETWORK).inAnyNamespace().runnableInformer(0));
+        this.cudns = Informers.retrying(client.genericKubernetesResources(KovnResources.CLUSTER_USER_DEFINED_NETWORK).runnableInformer(0));
         this.namespaces = client.namespaces().runnableInformer(0);
         Reconciler<String> reconciler = key -> reconcile();
         this.controller = Controller.builder("networks", reconciler)
@@ -205,10 +205,6 @@ public final class NetworkController implements AutoCloseable {
         return o.getMetadata().getAnnotations() == null ? Map.of() : o.getMetadata().getAnnotations();
     }
 
-    /** A missing CRD (404) must not stop the informer for good: it is installed later. */
-    private static <T> SharedIndexInformer<T> retrying(SharedIndexInformer<T> informer) {
-        return informer.exceptionHandler((started, error) -> !ExceptionHandler.isDeserializationException(error));
-    }
 
     @Override
     public void close() {

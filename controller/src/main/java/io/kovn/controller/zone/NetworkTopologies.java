@@ -3,12 +3,12 @@ package io.kovn.controller.zone;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.informers.ExceptionHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.kovn.controller.network.AcceptedNetworks;
 import io.kovn.controller.network.Network;
 import io.kovn.k8s.client.KovnResources;
 import io.kovn.k8s.runtime.Controller;
+import io.kovn.k8s.runtime.Informers;
 import io.kovn.k8s.runtime.ControllerMetrics;
 import io.kovn.ovn.annotations.IpPrefix;
 import io.kovn.ovsdb.cache.CacheListener;
@@ -33,9 +33,9 @@ final class NetworkTopologies implements AutoCloseable {
 
     NetworkTopologies(String zone, KubernetesClient client, SharedIndexInformer<Node> nodes, ZoneDatabases dbs,
                       List<IpPrefix> clusterSubnets, ControllerMetrics metrics) {
-        this.udns = retrying(client.genericKubernetesResources(KovnResources.USER_DEFINED_NETWORK).inAnyNamespace()
+        this.udns = Informers.retrying(client.genericKubernetesResources(KovnResources.USER_DEFINED_NETWORK).inAnyNamespace()
                 .runnableInformer(0));
-        this.cudns = retrying(client.genericKubernetesResources(KovnResources.CLUSTER_USER_DEFINED_NETWORK).runnableInformer(0));
+        this.cudns = Informers.retrying(client.genericKubernetesResources(KovnResources.CLUSTER_USER_DEFINED_NETWORK).runnableInformer(0));
         this.reconciler = new NetworkTopologyReconciler(zone, nodes.getIndexer(), this::accepted, dbs, clusterSubnets);
         this.controller = Controller.builder("zone-networks-" + zone, reconciler)
                 .watch(udns, (GenericKubernetesResource o) -> List.of(o.getMetadata().getNamespace() + "_" + o.getMetadata().getName()))
@@ -77,10 +77,6 @@ final class NetworkTopologies implements AutoCloseable {
         return controller.isIdle();
     }
 
-    /** A missing CRD (404) or permission must not stop the informer for good. */
-    private static <T> SharedIndexInformer<T> retrying(SharedIndexInformer<T> informer) {
-        return informer.exceptionHandler((started, error) -> !ExceptionHandler.isDeserializationException(error));
-    }
 
     @Override
     public void close() {

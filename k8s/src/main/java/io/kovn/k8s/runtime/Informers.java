@@ -1,5 +1,6 @@
 package io.kovn.k8s.runtime;
 
+import io.fabric8.kubernetes.client.informers.ExceptionHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Duration;
 import java.util.List;
@@ -31,5 +32,13 @@ public final class Informers {
     public static boolean waitForCacheSync(Duration timeout, SharedIndexInformer<?>... informers)
             throws InterruptedException {
         return waitForCacheSync(timeout, List.of(informers));
+    }
+
+    /**
+     * {@code informer}, set to keep listing after any error but a decoding one: a CRD that is not
+     * installed yet (404) or a permission not granted yet (403) must not stop it for good.
+     */
+    public static <T> SharedIndexInformer<T> retrying(SharedIndexInformer<T> informer) {
+        return informer.exceptionHandler((started, error) -> !ExceptionHandler.isDeserializationException(error));
     }
 }
