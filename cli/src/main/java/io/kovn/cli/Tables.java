@@ -35,6 +35,7 @@ final class Tables {
             case BASELINE_ADMIN_NETWORK_POLICY -> List.of("READY-ZONES");
             case EVENT -> List.of("TYPE", "REASON", "OBJECT", "MESSAGE");
             case CSR -> List.of("REQUESTOR", "CONDITION", "ISSUED");
+            case USER_DEFINED_NETWORK, CLUSTER_USER_DEFINED_NETWORK -> List.of("ID", "TOPOLOGY", "CREATED", "MESSAGE");
             default -> List.of();
         };
     }
@@ -50,8 +51,26 @@ final class Tables {
             case CSR -> List.of(str(r, "spec", "username"), csrCondition(r), str(r, "status", "certificate").isEmpty() ? "no" : "yes");
             case EVENT -> List.of(str(r, "type"), str(r, "reason"),
                     str(r, "involvedObject", "kind") + "/" + str(r, "involvedObject", "name"), str(r, "message"));
+            case USER_DEFINED_NETWORK -> network(r, ann, str(r, "spec", "topology"));
+            case CLUSTER_USER_DEFINED_NETWORK -> network(r, ann, str(r, "spec", "network", "topology"));
             default -> List.of();
         };
+    }
+
+    /** A network's id, topology, and its NetworkCreated condition: {@code True/NetworkCreated} and the message. */
+    private static List<String> network(GenericKubernetesResource r, Map<String, String> ann, String topology) {
+        Object status = r.getAdditionalProperties().get("status");
+        String created = "";
+        String message = "";
+        if (status instanceof Map<?, ?> s && s.get("conditions") instanceof List<?> conds) {
+            for (Object c : conds) {
+                if (c instanceof Map<?, ?> m && "NetworkCreated".equals(m.get("type"))) {
+                    created = m.get("status") + "/" + m.get("reason");
+                    message = String.valueOf(m.get("message"));
+                }
+            }
+        }
+        return List.of(ann.getOrDefault("k8s.ovn.org/network-id", ""), topology, created, message);
     }
 
     private static String csrCondition(GenericKubernetesResource r) {
