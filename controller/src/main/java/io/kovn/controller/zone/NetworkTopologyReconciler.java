@@ -94,7 +94,8 @@ public final class NetworkTopologyReconciler implements Reconciler<String> {
         Optional<Network> network = networks.get().stream().filter(n -> n.name().equals(name)).findFirst();
         NetworkScope scope = network.map(n -> NetworkScope.userDefined(n.name(), n.id(), "layer3"))
                 .orElseGet(() -> NetworkScope.userDefined(name, 0, "layer3"));
-        Owner owner = Owner.controller(scope.controller());
+        // its topology rows only: the network's pod ports (owner type Pod) are reconciled per pod
+        Owner owner = Owner.controller(scope.controller()).withAny(Owner.OWNER_TYPE, ZoneModel.ownerTypeNames());
         List<DesiredRow> rows = List.of();
         if (network.isPresent() && network.get().topology() == Network.Topology.LAYER3) {
             Optional<List<DesiredRow>> built = build(network.get(), scope);
