@@ -75,9 +75,10 @@ public record ManagementPort(String node, List<IpPrefix> subnets, List<IpPrefix>
             lines.add("addr replace " + a + " dev " + iface + (a.family() == IpFamily.IPV6 ? " nodad" : ""));
         }
         for (IpPrefix s : subnets) {
-            // The kernel's own connected route, with the node IP as source instead of the port's.
+            // The kernel's own connected route, with the node IP as source instead of the port's. An IPv6
+            // route is replaced only at its metric: the kernel's is 256 (else a second route, behind it).
             sourceFor(s.family()).ifPresent(src -> lines.add("route replace " + s.network() + " dev " + iface
-                    + " proto kernel scope link src " + IpLiterals.format(src)));
+                    + " proto kernel scope link src " + IpLiterals.format(src) + (s.family() == IpFamily.IPV6 ? " metric 256" : "")));
         }
         for (IpPrefix cluster : clusterSubnets) {
             subnets.stream().filter(s -> s.family() == cluster.family()).findFirst().ifPresent(s -> {

@@ -2,11 +2,13 @@ package io.kovn.node;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kovn.node.gateway.GatewayBridge;
 import io.kovn.ovn.annotations.AnnotationFormatException;
 import io.kovn.ovn.annotations.IpLiterals;
 import io.kovn.ovn.annotations.IpPrefix;
 import io.kovn.ovn.annotations.NodeSubnets;
 import io.kovn.ovn.annotations.OvnAnnotations;
+import java.net.InetAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -28,20 +30,33 @@ final class ManagementPortSetup implements AutoCloseable {
     // volatile: a certificate rotation hands in a new client while the setup still waits
     private volatile KubernetesClient client;
     private final NodeAgentConfig config;
+    private final List<InetAddress> nodeIps;
     private final CompletableFuture<ManagementPort> done = new CompletableFuture<>();
     private final Thread thread;
     private volatile boolean closed;
 
-    private ManagementPortSetup(KubernetesClient client, NodeAgentConfig config) {
+    private ManagementPortSetup(KubernetesClient client, NodeAgentConfig config, List<InetAddress> nodeIps) {
         this.client = client;
         this.config = config;
+        this.nodeIps = List.copyOf(nodeIps);
         this.thread = Thread.ofVirtual().name("mgmt-port-" + config.nodeName()).unstarted(this::run);
     }
 
-    static ManagementPortSetup start(KubernetesClient client, NodeAgentConfig config) {
-        ManagementPortSetup s = new ManagementPortSetup(client, config);
+    /** @param nodeIps the node's own addresses, the source of its traffic toward pods ({@link #nodeIps}) */
+    static ManagementPortSetup start(KubernetesClient client, NodeAgentConfig config, List<InetAddress> nodeIps) {
+        ManagementPortSetup s = new ManagementPortSetup(client, config, nodeIps);
         s.thread.start();
         return s;
+    }
+
+    /**
+     * The node's own addresses: its gateway bridge's, one per family (on a dual-stack node an IPv6
+     * route without one would make the host answer pods' UDP from the management port's address, not
+     * the one they called), else the encap IP alone (pure).
+     */
+    static List<InetAddress> nodeIps(String encapIp, Optional<GatewayBridge> bridge) {
+        return bridge.map(b -> b.ips().stream().map(IpPrefix::address).toList())
+                .orElseGet(() -> List.of(IpLiterals.parse(encapIp)));
     }
 
     /**
@@ -79,7 +94,7 @@ final class ManagementPortSetup implements AutoCloseable {
                 Node node = client.nodes().withName(config.nodeName())
                         .waitUntilCondition(n -> subnetsOf(n).isPresent(), WAIT_STEP.toMillis(), TimeUnit.MILLISECONDS);
                 ManagementPort port = new ManagementPort(config.nodeName(), subnetsOf(node).orElseThrow(),
-                        config.clusterSubnets(), config.defaultMtu(), List.of(IpLiterals.parse(config.ovs().encapIp())));
+                        config.clusterSubnets(), config.defaultMtu(), nodeIps);
                 long t0 = System.nanoTime();
                 port.apply(config.vsctl(), config.ovs().integrationBridge(), config.nodeNetns());
                 LOG.info("management port {} of {} up with {} in {} ms", port.interfaceName(), config.nodeName(),

@@ -86,7 +86,8 @@ public final class NodeAgent implements AutoCloseable {
             LOG.info("node agent for {} up in {} ms (chassis {}, CNI socket {})", config.nodeName(),
                     (System.nanoTime() - t0) / 1_000_000, config.ovs().systemId(), config.cniSocket());
             // Pods may be wired before the node subnet is known; the management port follows it.
-            return new NodeAgent(config, watch, handler, server, ManagementPortSetup.start(client, config), gateway);
+            return new NodeAgent(config, watch, handler, server, ManagementPortSetup.start(client, config,
+                    ManagementPortSetup.nodeIps(config.ovs().encapIp(), bridge)), gateway);
         } catch (IOException e) {
             watch.close();
             gateway.ifPresent(GatewaySetup::close);

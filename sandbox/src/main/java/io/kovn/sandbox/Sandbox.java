@@ -157,7 +157,7 @@ public final class Sandbox implements AutoCloseable {
             // After each rotation they move to the new certificate's client; the old one closes after a grace.
             certificates.onRotation(credentials -> parts.restart(certificates.client()));
             Path conflist = writeConflist(n.name());
-            handles.add(new SandboxKubelet.NodeHandle(n.name(), n.netns(), n.encapIp(),
+            handles.add(new SandboxKubelet.NodeHandle(n.name(), n.netns(), n.encapIp(), n.nodeIpV6(),
                     new CniInvoker(conflist, List.of(layout.binDir(), Path.of("/usr/lib/cni"), Path.of("/opt/cni/bin")))));
         }
         kubelet = new SandboxKubelet(client, layout, config.prefix(), handles);

@@ -25,6 +25,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,8 +42,17 @@ public final class SandboxKubelet implements AutoCloseable {
     /** Pods started in parallel: most of a start is waiting (annotation, ovn-installed), not CPU. */
     private static final int WORKERS = 16;
 
-    /** What the kubelet needs to know of an emulated node. */
-    public record NodeHandle(String name, Netns netns, String nodeIp, CniInvoker cni) {}
+    /**
+     * What the kubelet needs to know of an emulated node.
+     *
+     * @param nodeIpV6 its IPv6 address in a dual-stack sandbox
+     */
+    public record NodeHandle(String name, Netns netns, String nodeIp, Optional<String> nodeIpV6, CniInvoker cni) {
+        /** A host-network pod's IPs: the node's, IPv4 first, as kubelet gives them on a dual-stack node. */
+        List<String> hostNetworkIps() {
+            return Stream.concat(Stream.of(nodeIp), nodeIpV6.stream()).toList();
+        }
+    }
 
     /** A pod this kubelet has started. */
     private record RunningPod(String uid, String node, Netns netns, boolean ownNetns,
@@ -144,7 +154,7 @@ public final class SandboxKubelet implements AutoCloseable {
         List<String> ips = new ArrayList<>();
         if (hostNetwork) {
             netns = node.netns();
-            ips.add(node.nodeIp());
+            ips.addAll(node.hostNetworkIps());
         } else {
             netns = Netns.add(netnsName(prefix, pod));
             att = new CniInvoker.Attachment(containerId(), Netns.RUN_DIR.resolve(netns.name().orElseThrow()), "eth0",

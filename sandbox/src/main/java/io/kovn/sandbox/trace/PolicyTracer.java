@@ -1,6 +1,7 @@
 package io.kovn.sandbox.trace;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodIP;
 import io.kovn.ovn.annotations.OvnAnnotations;
 import io.kovn.ovn.annotations.PodNetwork;
 import io.kovn.ovn.annotations.PodNetworks;
@@ -129,12 +130,26 @@ public final class PolicyTracer {
      * node's management port ({@code k8s-<node>}), the path an ANP's {@code nodes} peer is about.
      */
     public Result trace(Pod src, Pod dst, String protocol, int port) {
+        requireTraceable(src, dst);
+        return trace(endpoint(src), endpoint(dst), protocol, port);
+    }
+
+    /**
+     * {@link #trace(Pod, Pod, String, int)} over one family of a dual-stack cluster: between the
+     * pods' IPv6 addresses when {@code ipv6}, else their IPv4 ones.
+     */
+    public Result trace(Pod src, Pod dst, String protocol, int port, boolean ipv6) {
+        requireTraceable(src, dst);
+        String family = ipv6 ? "::" : "0.0.0.0"; // endpoint() takes the family of a peer's address
+        return trace(endpoint(src, family), endpoint(dst, family), protocol, port);
+    }
+
+    private static void requireTraceable(Pod src, Pod dst) {
         requireNotHostNetwork(src);
         if (name(src).equals(name(dst))) {
             throw new IllegalArgumentException("pod " + name(src) + " reaches its own address inside its network namespace:"
                     + " the packet never reaches OVN, so there is nothing to trace (kovn analyze and kovn probe say allowed)");
         }
-        return trace(endpoint(src), endpoint(dst), protocol, port);
     }
 
     private static void requireNotHostNetwork(Pod src) {
@@ -183,8 +198,10 @@ public final class PolicyTracer {
         String node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
         if (node == null) throw new IllegalArgumentException("pod " + name(pod) + " is not scheduled to a node yet");
         if (hostNetwork(pod)) {
-            String ip = pod.getStatus() == null ? null : pod.getStatus().getPodIP();
-            if (ip == null) throw new IllegalArgumentException("host-network pod " + name(pod) + " has no IP in its status yet");
+            String ip = hostIp(pod, peer);
+            if (ip == null) {
+                throw new IllegalArgumentException("host-network pod " + name(pod) + " has no IP of the flow's family in its status yet");
+            }
             // Pods send to a node's address through their gateway: the router port's MAC, on any node.
             return new Endpoint(node, TopologyNames.managementPort(node), routerPortMac(zones.apply(node), "rtos-" + node), ip);
         }
@@ -197,6 +214,14 @@ public final class PolicyTracer {
                 .filter(a -> (a instanceof java.net.Inet6Address) == v6).findFirst().map(java.net.InetAddress::getHostAddress)
                 .orElseThrow(() -> new IllegalArgumentException("pod " + name(pod) + " has no " + (v6 ? "IPv6" : "IPv4") + " address"));
         return new Endpoint(node, pod.getMetadata().getNamespace() + "_" + pod.getMetadata().getName(), net.macAddress(), ip);
+    }
+
+    /** A host-network pod's IP (its node's) of {@code peer}'s family, or its first when {@code peer} is null; null if none. */
+    static String hostIp(Pod pod, String peer) {
+        if (pod.getStatus() == null) return null;
+        if (peer == null) return pod.getStatus().getPodIP();
+        return pod.getStatus().getPodIPs().stream().map(PodIP::getIp).filter(ip -> ip.contains(":") == peer.contains(":"))
+                .findFirst().orElse(null);
     }
 
     private static boolean hostNetwork(Pod pod) {

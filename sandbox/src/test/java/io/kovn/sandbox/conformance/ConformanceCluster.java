@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodIP;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.kovn.sandbox.e2e.SandboxFixture;
@@ -24,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * emulated nodes: five namespaces labelled {@code conformance-house=<house>}, the "StatefulSet"
  * pods G0..R1 (plain pods: the sandbox runs no controllers) spread over the nodes so that both
  * same-node and cross-node flows occur, and the host-network centaurs F0 and F1 on two different
- * nodes. Pods are named as the StatefulSets would name them ({@code harry-potter-0}, ...).
+ * nodes. Pods are named as the StatefulSets would name them ({@code harry-potter-0}, ...). Over
+ * IPv6 the sandbox is dual-stack and the probes use the pods' (and centaurs' nodes') IPv6 addresses.
  */
 final class ConformanceCluster implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ConformanceCluster.class);
@@ -38,23 +40,29 @@ final class ConformanceCluster implements AutoCloseable {
     static final int NODES = 3;
 
     final SandboxFixture sandbox;
+    /** Whether the sandbox is dual-stack and probed over IPv6. */
+    final boolean ipv6;
     private final Map<String, Pod> pods = new LinkedHashMap<>();
 
-    private ConformanceCluster(SandboxFixture sandbox) {
+    private ConformanceCluster(SandboxFixture sandbox, boolean ipv6) {
         this.sandbox = sandbox;
+        this.ipv6 = ipv6;
     }
 
-    /** Brings the sandbox up and applies the base fixture; waits until every pod runs. */
-    static ConformanceCluster start() throws Exception {
+    /**
+     * Brings the sandbox up (dual-stack when {@code ipv6}) and applies the base fixture; waits until
+     * every pod runs.
+     */
+    static ConformanceCluster start(boolean ipv6) throws Exception {
         long t0 = System.nanoTime();
-        ConformanceCluster c = new ConformanceCluster(new SandboxFixture(NODES));
+        ConformanceCluster c = new ConformanceCluster(ipv6 ? new SandboxFixture(NODES, true) : new SandboxFixture(NODES), ipv6);
         try {
             c.applyBase();
         } catch (Exception | Error e) {
             c.close();
             throw e;
         }
-        LOG.info("conformance fixture (prefix {}) up in {} ms", c.sandbox.prefix, (System.nanoTime() - t0) / 1_000_000);
+        LOG.info("conformance fixture (prefix {}, {}) up in {} ms", c.sandbox.prefix, c.family(), (System.nanoTime() - t0) / 1_000_000);
         return c;
     }
 
@@ -150,6 +158,17 @@ final class ConformanceCluster implements AutoCloseable {
     void relabel(char house, String value) {
         sandbox.client.namespaces().withName(namespace(house)).patch(PatchContext.of(PatchType.JSON_MERGE),
                 "{\"metadata\":{\"labels\":{\"conformance-house\":\"" + value + "\"}}}");
+    }
+
+    /** {@code IPv6} or {@code IPv4}: the family the probes use. */
+    String family() {
+        return ipv6 ? "IPv6" : "IPv4";
+    }
+
+    /** A pod's address of the cluster's family (a host-network pod's is its node's). */
+    String address(Pod pod) {
+        return pod.getStatus().getPodIPs().stream().map(PodIP::getIp).filter(ip -> ip.contains(":") == ipv6).findFirst()
+                .orElseThrow(() -> new IllegalStateException("pod " + pod.getMetadata().getName() + " has no " + family() + " address"));
     }
 
     List<Pod> pods() {

@@ -18,7 +18,8 @@ import java.util.concurrent.Future;
  * pod's namespace; a denied expectation holds only on a timeout (a refusal is a failure: Deny must
  * be a silent drop). SCTP, which this kernel cannot carry, is traced with {@code ovn-trace} across
  * the zones the flow crosses; a denied expectation holds only when an ACL dropped the packet.
- * The probes of one step run in parallel.
+ * The probes of one step run in parallel, and all in the cluster's family: to the destination's
+ * address of that family, traced over it.
  */
 final class ProbeRunner {
     static final Duration POKE_TIMEOUT = Duration.ofSeconds(10);
@@ -101,7 +102,7 @@ final class ProbeRunner {
     private Observation explained(Probe p, Observation last) {
         if (p.protocol().equals("sctp") || last.detail().contains("ovn-trace")) return last;
         try {
-            PolicyTracer.Result r = tracer.trace(cluster.pod(p.from()), cluster.pod(p.to()), p.protocol(), p.port());
+            PolicyTracer.Result r = tracer.trace(cluster.pod(p.from()), cluster.pod(p.to()), p.protocol(), p.port(), cluster.ipv6);
             String trace = "ovn-trace --ct new: " + (r.allowed() ? "allowed" : "denied") + ", " + r.reason() + ", decided by " + r.decidedByLine();
             return new Observation(last.seen(), last.detail().isEmpty() ? trace : last.detail() + "; " + trace);
         } catch (RuntimeException e) {
@@ -125,7 +126,7 @@ final class ProbeRunner {
 
     private Observation connect(Pod from, Pod to, Probe p) throws Exception {
         String netns = from.getMetadata().getAnnotations().get(SandboxLayout.NETNS_ANNOTATION);
-        Prober.Result r = cluster.sandbox.prober.probe(netns, p.protocol(), to.getStatus().getPodIP(), p.port(), CONNECT_TIMEOUT);
+        Prober.Result r = cluster.sandbox.prober.probe(netns, p.protocol(), cluster.address(to), p.port(), CONNECT_TIMEOUT);
         return switch (r.verdict()) {
             // kovn's listeners answer with their pod's name: the right pod must have answered.
             case ALLOWED -> to.getMetadata().getName().equals(r.answer()) ? new Observation(Seen.ALLOWED, "")
@@ -151,7 +152,7 @@ final class ProbeRunner {
     }
 
     private Observation trace(Pod from, Pod to, String protocol, int port) {
-        PolicyTracer.Result r = tracer.trace(from, to, protocol, port);
+        PolicyTracer.Result r = tracer.trace(from, to, protocol, port, cluster.ipv6);
         if (r.allowed()) return new Observation(Seen.ALLOWED, "ovn-trace: " + r.reason() + ", decided by " + r.decidedByLine());
         Optional<PolicyTracer.AclHit> drop = r.hops().stream().flatMap(h -> h.acls().stream())
                 .filter(a -> a.action().equals("drop")).findFirst();

@@ -47,33 +47,35 @@ final class Scenarios {
     }
 
     /**
-     * Tests 10 (ANP {@code inline-cidr-as-peers-example}) and 21 (BANP): a {@code 0.0.0.0/0} deny also
-     * hits pod IPs; prepending an Allow of two pod /32s opens exactly those. Between the two
-     * release-0.1 steps, the check from the suite's main branch: relabelling namespace S takes it out
-     * of the Allow peer (so the CIDR deny applies), relabelling it back restores it.
+     * Tests 10 (ANP {@code inline-cidr-as-peers-example}) and 21 (BANP): a {@code 0.0.0.0/0} (over
+     * IPv6 {@code ::/0}) deny also hits pod IPs; prepending an Allow of two pod /32s (/128s) opens
+     * exactly those. Between the two release-0.1 steps, the check from the suite's main branch:
+     * relabelling namespace S takes it out of the Allow peer (so the CIDR deny applies), relabelling
+     * it back restores it.
      */
     static void inlineCidr(SuiteRun run, ConformanceCluster cluster, Policies.Kind kind) {
         boolean anp = kind == Policies.Kind.ANP;
         String name = anp ? "inline-cidr-as-peers-example" : "default";
         run.apply((anp ? "admin_network_policy" : "baseline_admin_network_policy") + "/standard-egress-inline-cidr-rules.yaml");
         String toS = "G1→S0 tcp/80 %1$s, G1→S0 udp/53 %1$s, G1→S0 sctp/9003 %1$s";
-        run.step("0.0.0.0/0 deny hits R and H pods; S pods are allowed first",
+        run.step((cluster.ipv6 ? "::/0" : "0.0.0.0/0") + " deny hits R and H pods; S pods are allowed first",
                 "G1→R0 tcp/80 ✘, G1→R0 udp/53 ✘, G1→R0 sctp/9003 ✘, G1→H0 tcp/80 ✘, G1→H0 udp/53 ✘, G1→H0 sctp/9003 ✘, "
                         + toS.formatted("✔"));
         cluster.relabel('S', "denied-namespace-label");
         run.step("(main branch) S relabelled: no longer an Allow peer, so denied", toS.formatted("✘"));
         cluster.relabel('S', "slytherin");
         run.step("(main branch) S labelled back: allowed again", toS.formatted("✔"));
-        String r0 = cluster.pod("R0").getStatus().getPodIP();
-        String h0 = cluster.pod("H0").getStatus().getPodIP();
+        String host = cluster.ipv6 ? "/128" : "/32";
+        String r0 = cluster.address(cluster.pod("R0")) + host;
+        String h0 = cluster.address(cluster.pod("H0")) + host;
         run.mutate(kind, name, EGRESS, rules -> {
             List<Map<String, Object>> out = new ArrayList<>();
             out.add(Map.of("name", "allow-egress-to-specific-podIPs", "action", "Allow",
-                    "to", List.of(Map.of("networks", List.of(r0 + "/32", h0 + "/32")))));
+                    "to", List.of(Map.of("networks", List.of(r0, h0)))));
             out.addAll(rules);
             return out;
         });
-        run.step("an Allow of R0/32 and H0/32 prepended: exactly those open",
+        run.step("an Allow of R0%1$s and H0%1$s prepended: exactly those open".formatted(host),
                 "G1→R0 tcp/80 ✔, G1→R0 udp/53 ✔, G1→R0 sctp/9003 ✔, G1→H0 tcp/80 ✔, G1→H0 udp/53 ✔, G1→H0 sctp/9003 ✔, "
                         + "G1→R1 tcp/80 ✘, G1→R1 udp/53 ✘, G1→R1 sctp/9003 ✘, G1→H1 tcp/80 ✘, G1→H1 udp/53 ✘, G1→H1 sctp/9003 ✘");
     }
