@@ -202,6 +202,10 @@ class DeployManifestsTest {
         "policy.networking.k8s.io, baselineadminnetworkpolicies, , watch",
         "policy.networking.k8s.io, adminnetworkpolicies/status, , patch",
         "policy.networking.k8s.io, baselineadminnetworkpolicies/status, , patch",
+        "'', namespaces, , list", "'', namespaces, , watch", "'', pods, blue, list",
+        "k8s.ovn.org, userdefinednetworks, , watch", "k8s.ovn.org, userdefinednetworks, blue, patch",
+        "k8s.ovn.org, clusteruserdefinednetworks, , patch", "k8s.ovn.org, userdefinednetworks/status, blue, patch",
+        "k8s.ovn.org, clusteruserdefinednetworks/status, , patch",
     })
     void clusterManagerIsGrantedWhatItCalls(String group, String resource, String namespace, String verb) {
         assertThat(rbac.allows(Rbac.serviceAccount("kovn", "kovn-cluster-manager"), namespace, group, resource,
@@ -210,7 +214,8 @@ class DeployManifestsTest {
 
     @ParameterizedTest(name = "cluster manager may not {3} {1}")
     @CsvSource({
-        "'', pods, default, list", "'', secrets, kovn, get", "'', nodes, , delete",
+        "'', pods, default, patch", "'', pods, default, watch", "'', secrets, kovn, get", "'', nodes, , delete",
+        "k8s.ovn.org, userdefinednetworks, blue, delete", "k8s.ovn.org, clusternetworkconnects, , patch",
         "coordination.k8s.io, leases, kube-system, patch", "policy.networking.k8s.io, adminnetworkpolicies, , patch",
         "policy.networking.k8s.io, baselineadminnetworkpolicies, , update", "networking.k8s.io, networkpolicies, , list",
         "policy.networking.k8s.io, adminnetworkpolicies, , delete",
@@ -234,6 +239,8 @@ class DeployManifestsTest {
         "policy.networking.k8s.io, baselineadminnetworkpolicies/status, , patch",
         "'', events, default, create", "'', events, default, patch",
         "certificates.k8s.io, certificatesigningrequests, , create", "certificates.k8s.io, certificatesigningrequests, , get",
+        "k8s.ovn.org, userdefinednetworks, , list", "k8s.ovn.org, userdefinednetworks, , watch",
+        "k8s.ovn.org, clusteruserdefinednetworks, , list", "k8s.ovn.org, clusteruserdefinednetworks, , watch",
     })
     void nodeIdentityIsGrantedWhatItCalls(String group, String resource, String namespace, String verb) {
         assertThat(rbac.allows(Rbac.group("system:ovn-nodes"), namespace, group, resource, "x", verb)).isTrue();
@@ -246,6 +253,7 @@ class DeployManifestsTest {
         "'', nodes, , patch", "'', pods, default, patch",
         "policy.networking.k8s.io, adminnetworkpolicies, , patch", "certificates.k8s.io, certificatesigningrequests/approval, , update",
         "coordination.k8s.io, leases, kovn, patch",
+        "k8s.ovn.org, userdefinednetworks, blue, patch", "k8s.ovn.org, userdefinednetworks/status, blue, patch",
         "'', services, default, patch", "discovery.k8s.io, endpointslices, default, update",
     })
     void nodeIdentityIsGrantedNothingElse(String group, String resource, String namespace, String verb) {

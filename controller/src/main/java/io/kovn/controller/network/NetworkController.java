@@ -3,6 +3,7 @@ package io.kovn.controller.network;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
@@ -55,6 +56,13 @@ public final class NetworkController implements AutoCloseable {
     public static final String NETWORK_CREATED = "NetworkCreated";
     /** The reason of {@code NetworkCreated=True}. */
     public static final String CREATED_REASON = "NetworkCreated";
+    /**
+     * The reference's finalizer: a network's object is not gone until no pod of its namespaces is
+     * left (every pod of a namespace is on its primary network).
+     */
+    public static final String FINALIZER = "k8s.ovn.org/user-defined-network-protection";
+    /** The reason of the Warning Event while a deleted network waits for its pods. */
+    public static final String IN_USE_REASON = "NetworkInUse";
     private static final String KEY = "networks";
     private static final Duration RETRY = Duration.ofSeconds(5);
 
@@ -69,6 +77,8 @@ public final class NetworkController implements AutoCloseable {
     private final Set<IpFamily> families;
     private final Consumer<List<Network>> onNetworks;
     private volatile List<Network> accepted = List.of();
+    /** The last in-use message per network being deleted: one Event per change, not one per retry. */
+    private final Map<String, String> inUse = new HashMap<>();
 
     /**
      * @param reserved the cluster's ranges networks must not overlap
@@ -124,13 +134,34 @@ public final class NetworkController implements AutoCloseable {
         Map<Declaration, Verdict> verdicts = NetworkPlan.plan(new ArrayList<>(objects.keySet()), labels, reserved, families);
         List<Network> networks = new ArrayList<>();
         boolean failed = false;
+        boolean waiting = false;
         for (Map.Entry<Declaration, Verdict> e : verdicts.entrySet()) {
-            if (e.getValue() instanceof Verdict.Accepted a) networks.add(a.network());
+            Declaration d = e.getKey();
+            GenericKubernetesResource object = objects.get(d);
             try {
-                write(e.getKey(), objects.get(e.getKey()), e.getValue());
+                if (object.getMetadata().getDeletionTimestamp() != null) {
+                    List<String> users = e.getValue() instanceof Verdict.Accepted a ? podsIn(a.namespaces()) : List.of();
+                    if (!users.isEmpty()) {
+                        // deletion waits: the network stays as it is until its pods are gone
+                        networks.add(((Verdict.Accepted) e.getValue()).network());
+                        waiting = true;
+                        String message = "deletion waits: network " + d.networkName() + " is in use by pods " + users;
+                        if (!message.equals(inUse.put(d.networkName(), message))) {
+                            LOG.info("{}: {}", d.label(), message);
+                            events.warning(object, IN_USE_REASON, message);
+                        }
+                    } else {
+                        inUse.remove(d.networkName());
+                        setFinalizer(d, object, false);
+                    }
+                    continue;
+                }
+                if (e.getValue() instanceof Verdict.Accepted a) networks.add(a.network());
+                setFinalizer(d, object, true);
+                write(d, object, e.getValue());
             } catch (KubernetesClientException ex) {
                 if (ex.getCode() == 404) continue; // deleted meanwhile: its informer event queues another plan
-                LOG.warn("{}: writing its status: {}", e.getKey().label(), ex.getMessage());
+                LOG.warn("{}: writing it: {}", d.label(), ex.getMessage());
                 failed = true;
             }
         }
@@ -140,7 +171,38 @@ public final class NetworkController implements AutoCloseable {
             LOG.info("networks: {}", networks.stream().map(n -> n.name() + "=" + n.id()).toList());
             onNetworks.accept(accepted);
         }
-        return failed ? ReconcileResult.requeue(RETRY) : ReconcileResult.done();
+        return failed || waiting ? ReconcileResult.requeue(RETRY) : ReconcileResult.done();
+    }
+
+    /** The pods that use the network of these namespaces: every pod of them not on the host network and not finished. */
+    private List<String> podsIn(List<String> namespaces) {
+        List<String> users = new ArrayList<>();
+        for (String ns : namespaces) {
+            for (Pod p : client.pods().inNamespace(ns).list().getItems()) {
+                String phase = p.getStatus() == null ? null : p.getStatus().getPhase();
+                if (p.getSpec() != null && Boolean.TRUE.equals(p.getSpec().getHostNetwork())) continue;
+                if ("Succeeded".equals(phase) || "Failed".equals(phase)) continue;
+                users.add(ns + "/" + p.getMetadata().getName());
+            }
+        }
+        return users.stream().sorted().toList();
+    }
+
+    /** Adds or removes {@link #FINALIZER} (a merge patch of the whole list at the cached resourceVersion: a conflict retries). */
+    private void setFinalizer(Declaration d, GenericKubernetesResource object, boolean present) {
+        List<String> finalizers = object.getMetadata().getFinalizers() == null ? List.of() : object.getMetadata().getFinalizers();
+        if (finalizers.contains(FINALIZER) == present) return;
+        List<String> next = new ArrayList<>(finalizers);
+        if (present) next.add(FINALIZER);
+        else next.remove(FINALIZER);
+        resource(d).patch(PatchContext.of(PatchType.JSON_MERGE), JsonPatches.json(Map.of("metadata", Map.of(
+                "finalizers", next, "resourceVersion", object.getMetadata().getResourceVersion()))));
+    }
+
+    private io.fabric8.kubernetes.client.dsl.Resource<GenericKubernetesResource> resource(Declaration d) {
+        return d.kind() == Kind.UDN
+                ? client.genericKubernetesResources(KovnResources.USER_DEFINED_NETWORK).inNamespace(d.namespace()).withName(d.name())
+                : client.genericKubernetesResources(KovnResources.CLUSTER_USER_DEFINED_NETWORK).withName(d.name());
     }
 
     private void write(Declaration d, GenericKubernetesResource object, Verdict verdict) {
@@ -150,10 +212,7 @@ public final class NetworkController implements AutoCloseable {
         if (verdict instanceof Verdict.Accepted a) {
             String id = Integer.toString(a.network().id());
             if (!id.equals(annotations(object).get(NETWORK_ID_ANNOTATION))) {
-                var resource = d.kind() == Kind.UDN
-                        ? client.genericKubernetesResources(context).inNamespace(d.namespace()).withName(d.name())
-                        : client.genericKubernetesResources(context).withName(d.name());
-                resource.patch(PatchContext.of(PatchType.JSON_MERGE),
+                resource(d).patch(PatchContext.of(PatchType.JSON_MERGE),
                         JsonPatches.json(Map.of("metadata", Map.of("annotations", Map.of(NETWORK_ID_ANNOTATION, id)))));
             }
             desired = DesiredCondition.isTrue(NETWORK_CREATED, CREATED_REASON, createdMessage(a));

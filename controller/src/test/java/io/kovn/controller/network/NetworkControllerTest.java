@@ -116,8 +116,20 @@ class NetworkControllerTest {
             await().atMost(WAIT).until(() -> nodeSubnets("n1").equals("{\"blue_net\":[\"10.100.0.0/24\"],"
                     + "\"default\":[\"10.244.0.0/24\"],\"green_net\":[\"10.100.0.0/24\"]}"));
 
-            // deleting blue/net lets blue/second in (the lowest free id), and its subnet replaces blue_net's
+            // deleting blue/net waits while a pod of blue is left (the finalizer), then lets blue/second in
+            // (the lowest free id), and its subnet replaces blue_net's
+            assertThat(get("blue", "net").getMetadata().getFinalizers()).containsExactly(NetworkController.FINALIZER);
+            client.pods().inNamespace("blue").resource(new io.fabric8.kubernetes.api.model.PodBuilder().withNewMetadata()
+                    .withName("p").endMetadata().withNewSpec().addNewContainer().withName("c").withImage("x").endContainer()
+                    .endSpec().build()).create();
             client.genericKubernetesResources(KovnResources.USER_DEFINED_NETWORK).inNamespace("blue").withName("net").delete();
+            await().atMost(WAIT).until(() -> events.contains("net Warning NetworkInUse deletion waits: network blue_net is in use"
+                    + " by pods [blue/p]"));
+            assertThat(get("blue", "net").getMetadata().getDeletionTimestamp()).isNotNull();
+            assertThat(nodeSubnets("n1")).contains("blue_net");
+            assertThat(created("blue", "second")).startsWith("False PrimaryNetworkConflict");
+            client.pods().inNamespace("blue").withName("p").withGracePeriod(0).delete();
+            await().atMost(WAIT).until(() -> get("blue", "net") == null);
             await().atMost(WAIT).until(() -> String.valueOf(created("blue", "second")).startsWith("True NetworkCreated"));
             assertThat(id("blue", "second")).isEqualTo("1");
             await().atMost(WAIT).until(() -> nodeSubnets("n1").equals("{\"blue_second\":[\"10.101.0.0/24\"],"

@@ -73,9 +73,18 @@ public final class SharedCluster {
             var context = new io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext.Builder()
                     .withGroup(crd.getSpec().getGroup()).withVersion(crd.getSpec().getVersions().getFirst().getName())
                     .withPlural(plural).withNamespaced("Namespaced".equals(crd.getSpec().getScope())).build();
-            quietly(() -> (crd.getSpec().getScope().equals("Namespaced")
-                    ? client.genericKubernetesResources(context).inAnyNamespace() : client.genericKubernetesResources(context))
-                    .withGracePeriod(0).delete());
+            var all = crd.getSpec().getScope().equals("Namespaced")
+                    ? client.genericKubernetesResources(context).inAnyNamespace() : client.genericKubernetesResources(context);
+            // a finalizer (a network's protection) whose controller is gone would keep the object for good
+            quietly(() -> all.list().getItems().stream()
+                    .filter(o -> o.getMetadata().getFinalizers() != null && !o.getMetadata().getFinalizers().isEmpty())
+                    .forEach(o -> quietly(() -> (o.getMetadata().getNamespace() == null
+                            ? client.genericKubernetesResources(context).withName(o.getMetadata().getName())
+                            : client.genericKubernetesResources(context).inNamespace(o.getMetadata().getNamespace())
+                                    .withName(o.getMetadata().getName()))
+                            .patch(io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
+                                    io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE), "{\"metadata\":{\"finalizers\":null}}"))));
+            quietly(() -> all.withGracePeriod(0).delete());
         }
         for (Namespace ns : client.namespaces().list().getItems()) {
             String name = ns.getMetadata().getName();
