@@ -46,7 +46,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>One key for all networks: a verdict depends on every other network (one primary network per
  * namespace, ids), so they are planned together; only what differs is written. kovn renders no
- * NetworkAttachmentDefinitions, so the id lives on the network's own object.
+ * NetworkAttachmentDefinitions, so the id lives on the network's own object. Each object carries
+ * {@link #FINALIZER}: a deleted network stays until no pod of its namespaces is left.
  */
 public final class NetworkController implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(NetworkController.class);
