@@ -12,6 +12,7 @@ import io.kovn.ovn.annotations.OvnAnnotations;
 import io.kovn.ovn.ids.ObjectId;
 import io.kovn.ovn.sb.Chassis;
 import io.kovn.ovn.topology.DesiredRow;
+import io.kovn.ovn.topology.Layer2Topology;
 import io.kovn.ovn.topology.LocalNode;
 import io.kovn.ovn.topology.NetworkScope;
 import io.kovn.ovn.topology.RemoteNode;
@@ -42,7 +43,7 @@ import org.slf4j.LoggerFactory;
  * rows, and one transaction deletes what it had. A network whose node subnet the cluster manager
  * has not written yet waits for it.
  *
- * <p>Layer3 only for now; a Layer2 network gets no rows yet.
+ * <p>A Layer2 network is {@link Layer2Topology}'s rows, which need no node subnet.
  */
 public final class NetworkTopologyReconciler implements Reconciler<String> {
     private static final Logger LOG = LoggerFactory.getLogger(NetworkTopologyReconciler.class);
@@ -92,7 +93,8 @@ public final class NetworkTopologyReconciler implements Reconciler<String> {
     @Override
     public synchronized ReconcileResult reconcile(String name) {
         Optional<Network> network = networks.get().stream().filter(n -> n.name().equals(name)).findFirst();
-        NetworkScope scope = network.map(n -> NetworkScope.userDefined(n.name(), n.id(), "layer3"))
+        NetworkScope scope = network.map(n -> NetworkScope.userDefined(n.name(), n.id(),
+                        n.topology() == Network.Topology.LAYER2 ? "layer2" : "layer3"))
                 .orElseGet(() -> NetworkScope.userDefined(name, 0, "layer3"));
         // its topology rows only: the network's pod ports (owner type Pod) are reconciled per pod
         Owner owner = Owner.controller(scope.controller()).withAny(Owner.OWNER_TYPE, ZoneModel.ownerTypeNames());
@@ -101,6 +103,8 @@ public final class NetworkTopologyReconciler implements Reconciler<String> {
             Optional<List<DesiredRow>> built = build(network.get(), scope);
             if (built.isEmpty()) return ReconcileResult.done(); // a node update brings the subnet
             rows = built.get();
+        } else if (network.isPresent()) {
+            rows = Layer2Topology.desired(scope, zone, network.get().id(), network.get().cidrs());
         } else {
             topologies.remove(name);
         }

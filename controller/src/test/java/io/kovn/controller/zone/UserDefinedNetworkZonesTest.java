@@ -128,6 +128,30 @@ class UserDefinedNetworkZonesTest {
         assertThat(toDefault).doesNotContain("output to \"tstor-node-b\"").doesNotContain("output to \"" + P + "tstor-node-b\"")
                 .containsPattern("lr_in_ip_routing \\(.*\\): 1, priority 0, uuid \\w+\\n\\s+drop;"); // no route there
 
+        // a Layer2 network beside it, over the same addresses: one switch in every zone, the transit
+        // router holding the gateway address, which answers the management port
+        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("green")
+                .withLabels(Map.of(NetworkPlan.PRIMARY_NAMESPACE_LABEL, "")).endMetadata().build()).create();
+        client.genericKubernetesResources(KovnResources.USER_DEFINED_NETWORK).inNamespace("green").resource(Serialization.unmarshal("""
+                apiVersion: k8s.ovn.org/v1
+                kind: UserDefinedNetwork
+                metadata: {name: l2, namespace: green}
+                spec: {topology: Layer2, layer2: {role: Primary, subnets: [10.100.0.0/24]}}
+                """, GenericKubernetesResource.class)).create();
+        String l2 = "green_l2-network-controller";
+        await().atMost(CONVERGE).until(() -> NODES.stream().allMatch(n -> owned(n, "Logical_Switch", l2)
+                .equals("[green_l2_ovn_layer2_switch]")));
+        assertThat(owned("node-a", "Logical_Router", l2)).isEqualTo("[green_l2_transit_router]");
+        assertThat(owned("node-a", "Logical_Switch_Port", l2)).isEqualTo("[k8s-green_l2_node-a, stotr-green_l2_ovn_layer2_switch]");
+        assertThat(dbs.get("node-b").nbctl("get", "Logical_Switch", "green_l2_ovn_layer2_switch", "other_config:interconn-ts").strip())
+                .isEqualTo("green_l2_ovn_layer2_switch");
+        String l2Mac = dbs.get("node-a").nbctl("get", "Logical_Switch_Port", "k8s-green_l2_node-a", "addresses")
+                .replaceAll("[\\[\\]\"]", "").split(" ")[0];
+        String trMac = dbs.get("node-a").nbctl("get", "Logical_Router_Port", "trtos-green_l2_ovn_layer2_switch", "mac").strip().replace("\"", "");
+        String ping = trace("node-a", "green_l2_ovn_layer2_switch", "inport == \"k8s-green_l2_node-a\" && eth.src == " + l2Mac
+                + " && eth.dst == " + trMac + " && ip4.src == 10.100.0.2 && ip4.dst == 10.100.0.1 && ip.ttl == 64 && icmp4 && icmp4.type == 8");
+        assertThat(ping).contains("icmp4.type = 0").contains("output to \"k8s-green_l2_node-a\"");
+
         // a row deleted under kovn comes back (drift repair)
         dbs.get("node-a").nbctl("lsp-del", "k8s-" + P + "node-a");
         await().atMost(CONVERGE).until(() -> owned("node-a", "Logical_Switch_Port", controller).contains("k8s-" + P + "node-a"));
@@ -142,9 +166,10 @@ class UserDefinedNetworkZonesTest {
 
         // deleting the network removes its rows in every zone (and its node subnets), nothing else
         client.genericKubernetesResources(KovnResources.USER_DEFINED_NETWORK).inNamespace("blue").withName("net-1").delete();
+        client.genericKubernetesResources(KovnResources.USER_DEFINED_NETWORK).inNamespace("green").withName("l2").delete();
         await().atMost(CONVERGE).until(() -> NODES.stream().allMatch(n -> List.of("Logical_Switch", "Logical_Switch_Port",
                 "Logical_Router", "Logical_Router_Port", "Logical_Router_Static_Route").stream()
-                .allMatch(t -> owned(n, t, controller).equals("[]"))));
+                .allMatch(t -> owned(n, t, controller).equals("[]") && owned(n, t, l2).equals("[]"))));
         await().atMost(CONVERGE).until(() -> subnetOf("node-a") == null && subnetOf("node-b") == null);
         assertThat(defaultRows("node-a")).isEqualTo(defaultA);
     }

@@ -347,7 +347,7 @@ public final class ZoneTopology {
                 + transit.stream().map(IpPrefix::toString).collect(Collectors.joining(" "));
     }
 
-    private static Map<String, String> subnetConfig(List<IpPrefix> subnets) {
+    static Map<String, String> subnetConfig(List<IpPrefix> subnets) {
         Map<String, String> m = new HashMap<>();
         for (IpPrefix s : subnets) {
             m.put(s.family() == IpFamily.IPV4 ? "subnet" : "ipv6_prefix", s.family() == IpFamily.IPV4
