@@ -30,7 +30,8 @@ final class NodeProcess implements AutoCloseable {
     private static final Map<String, Pattern> MARKERS = Map.of(
             "zone started", Pattern.compile("zone \\S+ started"),
             "policies started", Pattern.compile("policies of zone \\S+ started"),
-            "services started", Pattern.compile("services of zone \\S+ started"));
+            "services started", Pattern.compile("services of zone \\S+ started"),
+            "networks started", Pattern.compile("user-defined networks started in zone"));
 
     private final Process process;
     /** A JVM recording a class cache writes it when it exits, which takes a while: it gets longer to stop. */

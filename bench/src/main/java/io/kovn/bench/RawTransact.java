@@ -38,7 +38,8 @@ final class RawTransact {
             }
             String text = new String(reply.get(), StandardCharsets.UTF_8);
             if (text.contains("\"error\":{") || text.contains("\"error\":\"")) {
-                throw new IllegalStateException("raw transact failed: " + text.substring(0, Math.min(400, text.length())));
+                int at = Math.max(text.indexOf("\"error\""), 0);
+                throw new IllegalStateException("raw transact failed: " + text.substring(at, Math.min(at + 600, text.length())));
             }
         }
     }

@@ -8,12 +8,15 @@ import io.kovn.controller.network.AcceptedNetworks;
 import io.kovn.controller.network.Network;
 import io.kovn.k8s.client.KovnResources;
 import io.kovn.k8s.runtime.Controller;
-import io.kovn.k8s.runtime.Informers;
 import io.kovn.k8s.runtime.ControllerMetrics;
+import io.kovn.k8s.runtime.Informers;
 import io.kovn.ovn.annotations.IpPrefix;
 import io.kovn.ovsdb.cache.CacheListener;
 import io.kovn.ovsdb.cache.RowChange;
 import java.util.List;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The zone's user-defined networks: UDN and CUDN informers (the networks the cluster manager
@@ -27,12 +30,15 @@ final class NetworkTopologies implements AutoCloseable {
     private final SharedIndexInformer<GenericKubernetesResource> udns;
     private final SharedIndexInformer<GenericKubernetesResource> cudns;
     private final NetworkTopologyReconciler reconciler;
+    private static final Logger LOG = LoggerFactory.getLogger(NetworkTopologies.class);
+    private final String zone;
     private final Controller<String> controller;
     private final ZoneDatabases dbs;
     private final CacheListener nbListener;
 
     NetworkTopologies(String zone, KubernetesClient client, SharedIndexInformer<Node> nodes, ZoneDatabases dbs,
                       List<IpPrefix> clusterSubnets, ControllerMetrics metrics) {
+        this.zone = zone;
         this.udns = Informers.retrying(client.genericKubernetesResources(KovnResources.USER_DEFINED_NETWORK).inAnyNamespace()
                 .runnableInformer(0));
         this.cudns = Informers.retrying(client.genericKubernetesResources(KovnResources.CLUSTER_USER_DEFINED_NETWORK).runnableInformer(0));
@@ -42,6 +48,8 @@ final class NetworkTopologies implements AutoCloseable {
                 .watch(cudns, (GenericKubernetesResource o) -> List.of("cluster_udn_" + o.getMetadata().getName()))
                 .watch(nodes, (Node n) -> accepted().stream().map(Network::name).toList())
                 .metrics(metrics)
+                // start-up and node changes queue every network: planned together, one transaction
+                .batch(Network.MAX_ID)
                 .build();
         this.dbs = dbs;
         // drift: a network's row changed or deleted under us queues that network
@@ -70,7 +78,9 @@ final class NetworkTopologies implements AutoCloseable {
         cudns.start();
         controller.start();
         dbs.nbCache().addListener(nbListener);
-        reconciler.networksWithRows().forEach(controller::enqueue);
+        Set<String> stale = reconciler.networksWithRows();
+        stale.forEach(controller::enqueue);
+        LOG.info("user-defined networks started in zone {}: {} networks with rows in NB queued", zone, stale.size());
     }
 
     boolean idle() {

@@ -3,8 +3,8 @@ package io.kovn.controller.zone;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.informers.cache.Indexer;
 import io.kovn.controller.network.Network;
+import io.kovn.k8s.runtime.BatchReconciler;
 import io.kovn.k8s.runtime.ReconcileResult;
-import io.kovn.k8s.runtime.Reconciler;
 import io.kovn.ovn.annotations.AnnotationFormatException;
 import io.kovn.ovn.annotations.IpPrefix;
 import io.kovn.ovn.annotations.NodeSubnets;
@@ -45,7 +45,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A Layer2 network is {@link Layer2Topology}'s rows, which need no node subnet.
  */
-public final class NetworkTopologyReconciler implements Reconciler<String> {
+public final class NetworkTopologyReconciler implements BatchReconciler<String> {
     private static final Logger LOG = LoggerFactory.getLogger(NetworkTopologyReconciler.class);
     private static final String CONTROLLER_SUFFIX = "-network-controller";
 
@@ -92,7 +92,70 @@ public final class NetworkTopologyReconciler implements Reconciler<String> {
 
     @Override
     public synchronized ReconcileResult reconcile(String name) {
-        Optional<Network> network = networks.get().stream().filter(n -> n.name().equals(name)).findFirst();
+        return reconcileAll(List.of(name)).get(name);
+    }
+
+    /**
+     * Networks queued together (start-up, a node change) in one transaction: each network's plan is
+     * made as for one alone, on one view of the nodes, and the plans are applied together.
+     */
+    @Override
+    public synchronized Map<String, ReconcileResult> reconcileAll(List<String> names) {
+        long t0 = System.nanoTime();
+        Map<String, ReconcileResult> results = new HashMap<>();
+        List<Plan> plans = new ArrayList<>();
+        List<String> written = new ArrayList<>();
+        Optional<ZoneModel.Peers> peers = Optional.empty();
+        boolean peersRead = false;
+        List<Network> accepted = networks.get();
+        for (String name : names) {
+            try {
+                if (!peersRead) {
+                    peers = peers();
+                    peersRead = true;
+                }
+                Optional<Plan> plan = planOf(name, accepted, peers);
+                if (plan.isEmpty() || plan.get().operations().isEmpty()) {
+                    results.put(name, ReconcileResult.done());
+                } else {
+                    plans.add(plan.get());
+                    written.add(name);
+                }
+            } catch (RuntimeException e) {
+                results.put(name, ReconcileResult.failed(e));
+            }
+        }
+        if (plans.isEmpty()) return results;
+        ReconcileResult outcome;
+        long planned = System.nanoTime();
+        try {
+            Plan all = Plan.concat(plans);
+            var applied = dbs.northbound().apply(all);
+            outcome = applied instanceof Stale ? ReconcileResult.requeue(Duration.ofMillis(50)) : ReconcileResult.done();
+            if (!(applied instanceof Stale)) {
+                LOG.info("zone {}: networks {} written ({} operations; planned in {} ms, applied in {} ms)", zone, written,
+                        all.operations().size(), (planned - t0) / 1_000_000, (System.nanoTime() - planned) / 1_000_000);
+            }
+        } catch (RuntimeException e) {
+            outcome = ReconcileResult.failed(e);
+        }
+        for (String name : written) results.put(name, outcome);
+        return results;
+    }
+
+    /** The zone's local node and programmed remote nodes, empty while the local node has no allocation. */
+    private Optional<ZoneModel.Peers> peers() {
+        Set<String> foreignChassis = new HashSet<>();
+        for (Row c : dbs.sbCache().table(Chassis.TABLE_NAME).rows()) {
+            if (!ZoneModel.OWNER.owns(c)) foreignChassis.add((String) c.get(Chassis.NAME));
+        }
+        ZoneModel.Peers peers = ZoneModel.peers(zone, nodes.list(), foreignChassis, memo, clusterSubnets);
+        return peers.local().isPresent() ? Optional.of(peers) : Optional.empty();
+    }
+
+    /** One network's plan against the NB cache; empty while it waits for its node subnet. */
+    private Optional<Plan> planOf(String name, List<Network> accepted, Optional<ZoneModel.Peers> peers) {
+        Optional<Network> network = accepted.stream().filter(n -> n.name().equals(name)).findFirst();
         NetworkScope scope = network.map(n -> NetworkScope.userDefined(n.name(), n.id(),
                         n.topology() == Network.Topology.LAYER2 ? "layer2" : "layer3"))
                 .orElseGet(() -> NetworkScope.userDefined(name, 0, "layer3"));
@@ -100,8 +163,8 @@ public final class NetworkTopologyReconciler implements Reconciler<String> {
         Owner owner = Owner.controller(scope.controller()).withAny(Owner.OWNER_TYPE, ZoneModel.ownerTypeNames());
         List<DesiredRow> rows = List.of();
         if (network.isPresent() && network.get().topology() == Network.Topology.LAYER3) {
-            Optional<List<DesiredRow>> built = build(network.get(), scope);
-            if (built.isEmpty()) return ReconcileResult.done(); // a node update brings the subnet
+            Optional<List<DesiredRow>> built = peers.flatMap(p -> build(network.get(), scope, p));
+            if (built.isEmpty()) return Optional.empty(); // a node update brings the subnet
             rows = built.get();
         } else if (network.isPresent()) {
             rows = Layer2Topology.desired(scope, zone, network.get().id(), network.get().cidrs());
@@ -109,23 +172,11 @@ public final class NetworkTopologyReconciler implements Reconciler<String> {
             topologies.remove(name);
         }
         List<DesiredRow> nb = ForeignChildren.preserve(rows, ZoneModel.PARENT_COLUMNS, dbs.nbState(), owner);
-        Plan plan = dbs.northbound().plan(owner, ZoneModel.toState(nb));
-        if (plan.operations().isEmpty()) return ReconcileResult.done();
-        var result = dbs.northbound().apply(plan);
-        if (result instanceof Stale) return ReconcileResult.requeue(Duration.ofMillis(50));
-        LOG.info("zone {}: network {} {} ({} operations)", zone, name, rows.isEmpty() ? "removed" : "programmed",
-                plan.operations().size());
-        return ReconcileResult.done();
+        return Optional.of(dbs.northbound().plan(owner, ZoneModel.toState(nb)));
     }
 
     /** The network's rows here, empty while the local node has no subnet of it. */
-    private Optional<List<DesiredRow>> build(Network network, NetworkScope scope) {
-        Set<String> foreignChassis = new HashSet<>();
-        for (Row c : dbs.sbCache().table(Chassis.TABLE_NAME).rows()) {
-            if (!ZoneModel.OWNER.owns(c)) foreignChassis.add((String) c.get(Chassis.NAME));
-        }
-        ZoneModel.Peers peers = ZoneModel.peers(zone, nodes.list(), foreignChassis, memo, clusterSubnets);
-        if (peers.local().isEmpty()) return Optional.empty();
+    private Optional<List<DesiredRow>> build(Network network, NetworkScope scope, ZoneModel.Peers peers) {
         LocalNode local = peers.local().get();
         List<IpPrefix> localSubnets = subnetsOf(local.name(), network.name());
         if (localSubnets.isEmpty()) return Optional.empty();
