@@ -104,27 +104,12 @@ public final class NodeAllocator {
     public synchronized Decision ensure(String node, Map<String, String> annotations) {
         Held held = adopt(node, annotations);
         for (Map.Entry<String, SubnetAllocator> n : networks.entrySet()) {
-            Map<IpFamily, IpPrefix> mine = held.networkSubnets.computeIfAbsent(n.getKey(), k -> new EnumMap<>(IpFamily.class));
-            for (IpFamily family : n.getValue().families()) {
-                if (mine.containsKey(family)) continue;
-                Optional<IpPrefix> s = n.getValue().allocate(family);
-                if (s.isEmpty()) {
-                    return new Decision.Exhausted("no free " + family.key() + " node subnet in network " + n.getKey() + "'s "
-                            + n.getValue().describe(family) + " for node " + node);
-                }
-                mine.put(family, s.get());
-            }
+            Optional<String> full = fill(held.networkSubnets.computeIfAbsent(n.getKey(), k -> new EnumMap<>(IpFamily.class)),
+                    n.getValue(), "network " + n.getKey() + "'s ", node);
+            if (full.isPresent()) return new Decision.Exhausted(full.get());
         }
-        for (IpFamily family : subnets.families()) {
-            if (!held.subnets.containsKey(family)) {
-                Optional<IpPrefix> s = subnets.allocate(family);
-                if (s.isEmpty()) {
-                    return new Decision.Exhausted("no free " + family.key() + " node subnet in cluster networks "
-                            + subnets.describe(family) + " for node " + node);
-                }
-                held.subnets.put(family, s.get());
-            }
-        }
+        Optional<String> full = fill(held.subnets, subnets, "cluster networks ", node);
+        if (full.isPresent()) return new Decision.Exhausted(full.get());
         if (held.id == null) {
             Optional<NodeId> id = ids.allocate();
             if (id.isEmpty()) {
@@ -179,22 +164,12 @@ public final class NodeAllocator {
 
     private Held adopt(String node, Map<String, String> annotations) {
         Held held = nodes.computeIfAbsent(node, n -> new Held());
-        if (held.subnets.size() < subnets.families().size()) {
-            for (IpPrefix s : parsedSubnets(annotations.get(OvnAnnotations.NODE_SUBNETS))) {
-                if (!held.subnets.containsKey(s.family()) && config.has(s.family()) && subnets.reserve(s)) {
-                    held.subnets.put(s.family(), s);
-                }
-            }
-        }
-        if (!networks.isEmpty()) {
+        if (held.subnets.size() < subnets.families().size() || !networks.isEmpty()) {
             Map<String, List<IpPrefix>> stated = parsedNetworks(annotations.get(OvnAnnotations.NODE_SUBNETS));
+            reserve(held.subnets, stated.getOrDefault(OvnAnnotations.DEFAULT_NETWORK, List.of()), subnets);
             for (Map.Entry<String, SubnetAllocator> n : networks.entrySet()) {
-                Map<IpFamily, IpPrefix> mine = held.networkSubnets.computeIfAbsent(n.getKey(), k -> new EnumMap<>(IpFamily.class));
-                for (IpPrefix s : stated.getOrDefault(n.getKey(), List.of())) {
-                    if (!mine.containsKey(s.family()) && n.getValue().families().contains(s.family()) && n.getValue().reserve(s)) {
-                        mine.put(s.family(), s);
-                    }
-                }
+                reserve(held.networkSubnets.computeIfAbsent(n.getKey(), k -> new EnumMap<>(IpFamily.class)),
+                        stated.getOrDefault(n.getKey(), List.of()), n.getValue());
             }
         }
         if (held.id == null) {
@@ -223,17 +198,34 @@ public final class NodeAllocator {
         return new NodeAllocation(list, held.id, transit, join, others);
     }
 
-    private static List<IpPrefix> parsedSubnets(String value) {
-        if (value == null) {
-            return List.of();
-        }
-        try {
-            return NodeSubnets.parse(value).defaultNetwork();
-        } catch (AnnotationFormatException e) {
-            return List.of(); // unreadable: the node gets a fresh allocation written over it
+    /** Takes the subnets a node states of one network into what it holds, as far as they are the network's and free. */
+    private static void reserve(Map<IpFamily, IpPrefix> held, List<IpPrefix> stated, SubnetAllocator pool) {
+        for (IpPrefix s : stated) {
+            if (!held.containsKey(s.family()) && pool.families().contains(s.family()) && pool.reserve(s)) {
+                held.put(s.family(), s);
+            }
         }
     }
 
+    /**
+     * Allocates what a node lacks of one network, a subnet per family of its pool; the exhaustion
+     * message if a family is full.
+     *
+     * @param where how the message names the pool ({@code "cluster networks "}, {@code "network N's "})
+     */
+    private static Optional<String> fill(Map<IpFamily, IpPrefix> held, SubnetAllocator pool, String where, String node) {
+        for (IpFamily family : pool.families()) {
+            if (held.containsKey(family)) continue;
+            Optional<IpPrefix> s = pool.allocate(family);
+            if (s.isEmpty()) {
+                return Optional.of("no free " + family.key() + " node subnet in " + where + pool.describe(family) + " for node " + node);
+            }
+            held.put(family, s.get());
+        }
+        return Optional.empty();
+    }
+
+    /** Every network's subnets a node states; none when the annotation is missing or unreadable (it is written anew). */
     private static Map<String, List<IpPrefix>> parsedNetworks(String value) {
         if (value == null) return Map.of();
         try {

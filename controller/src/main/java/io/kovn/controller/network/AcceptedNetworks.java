@@ -27,17 +27,12 @@ public final class AcceptedNetworks {
     /** One object's network, if the cluster manager accepted it. */
     public static Optional<Network> read(GenericKubernetesResource o, boolean cluster) {
         if (!created(o)) return Optional.empty();
-        Map<String, String> annotations = o.getMetadata().getAnnotations();
-        String idText = annotations == null ? null : annotations.get(NetworkController.NETWORK_ID_ANNOTATION);
-        if (idText == null) return Optional.empty();
+        NetworkPlan.Declaration d = NetworkPlan.Declaration.of(cluster ? NetworkPlan.Kind.CUDN : NetworkPlan.Kind.UDN, o);
+        if (d.annotatedId().isEmpty()) return Optional.empty();
         try {
-            int id = Integer.parseInt(idText.strip());
-            Object spec = o.getAdditionalProperties().get("spec");
-            Object holder = cluster && spec instanceof Map<?, ?> m ? m.get("network") : spec;
-            NetworkSpec s = NetworkSpec.parse(holder);
-            String name = cluster ? "cluster_udn_" + o.getMetadata().getName()
-                    : o.getMetadata().getNamespace() + "_" + o.getMetadata().getName();
-            return Optional.of(new Network(name, id, s.topology(), s.role(), s.subnets(), s.mtu(), s.joinSubnets()));
+            NetworkSpec s = NetworkSpec.parse(d.spec());
+            return Optional.of(new Network(d.networkName(), d.annotatedId().get(), s.topology(), s.role(), s.subnets(), s.mtu(),
+                    s.joinSubnets()));
         } catch (IllegalArgumentException e) {
             return Optional.empty(); // the cluster manager's verdict will say why
         }

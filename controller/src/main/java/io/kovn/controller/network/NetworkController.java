@@ -1,7 +1,6 @@
 package io.kovn.controller.network;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -10,7 +9,6 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.kovn.controller.events.EventSink;
 import io.kovn.controller.network.NetworkPlan.Declaration;
 import io.kovn.controller.network.NetworkPlan.Kind;
@@ -127,8 +125,8 @@ public final class NetworkController implements AutoCloseable {
     private ReconcileResult reconcile() {
         if (!udns.hasSynced() || !cudns.hasSynced() || !namespaces.hasSynced()) return ReconcileResult.requeue(RETRY);
         Map<Declaration, GenericKubernetesResource> objects = new HashMap<>();
-        udns.getIndexer().list().forEach(o -> objects.put(declaration(Kind.UDN, o), o));
-        cudns.getIndexer().list().forEach(o -> objects.put(declaration(Kind.CUDN, o), o));
+        udns.getIndexer().list().forEach(o -> objects.put(Declaration.of(Kind.UDN, o), o));
+        cudns.getIndexer().list().forEach(o -> objects.put(Declaration.of(Kind.CUDN, o), o));
         Map<String, Map<String, String>> labels = new HashMap<>();
         namespaces.getIndexer().list().forEach(n -> labels.put(n.getMetadata().getName(),
                 n.getMetadata().getLabels() == null ? Map.of() : n.getMetadata().getLabels()));
@@ -202,13 +200,15 @@ public final class NetworkController implements AutoCloseable {
 
     private io.fabric8.kubernetes.client.dsl.Resource<GenericKubernetesResource> resource(Declaration d) {
         return d.kind() == Kind.UDN
-                ? client.genericKubernetesResources(KovnResources.USER_DEFINED_NETWORK).inNamespace(d.namespace()).withName(d.name())
-                : client.genericKubernetesResources(KovnResources.CLUSTER_USER_DEFINED_NETWORK).withName(d.name());
+                ? client.genericKubernetesResources(context(d)).inNamespace(d.namespace()).withName(d.name())
+                : client.genericKubernetesResources(context(d)).withName(d.name());
+    }
+
+    private static ResourceDefinitionContext context(Declaration d) {
+        return d.kind() == Kind.UDN ? KovnResources.USER_DEFINED_NETWORK : KovnResources.CLUSTER_USER_DEFINED_NETWORK;
     }
 
     private void write(Declaration d, GenericKubernetesResource object, Verdict verdict) {
-        ResourceDefinitionContext context = d.kind() == Kind.UDN ? KovnResources.USER_DEFINED_NETWORK
-                : KovnResources.CLUSTER_USER_DEFINED_NETWORK;
         DesiredCondition desired;
         if (verdict instanceof Verdict.Accepted a) {
             String id = Integer.toString(a.network().id());
@@ -221,7 +221,7 @@ public final class NetworkController implements AutoCloseable {
             Verdict.Refused r = (Verdict.Refused) verdict;
             desired = DesiredCondition.isFalse(NETWORK_CREATED, r.reason(), r.message());
         }
-        ConditionWrite written = conditions.set(context, d.namespace(), d.name(), desired);
+        ConditionWrite written = conditions.set(context(d), d.namespace(), d.name(), desired);
         if (written instanceof ConditionWrite.Changed) {
             LOG.info("{}: {}={} {}: {}", d.label(), NETWORK_CREATED, desired.status(), desired.reason(), desired.message());
             if (desired.status() == DesiredCondition.Status.True) events.normal(object, desired.reason(), desired.message());
@@ -236,29 +236,6 @@ public final class NetworkController implements AutoCloseable {
                 + ") is the primary network of namespaces " + a.namespaces();
         return a.skipped().isEmpty() ? text : text + "; not of " + a.skipped()
                 + " (each has an older primary network or lacks the label " + NetworkPlan.PRIMARY_NAMESPACE_LABEL + ")";
-    }
-
-    private static Declaration declaration(Kind kind, GenericKubernetesResource o) {
-        Map<String, Object> spec = o.getAdditionalProperties().get("spec") instanceof Map<?, ?> m ? cast(m) : null;
-        Object holder = kind == Kind.UDN ? spec : spec == null ? null : spec.get("network");
-        LabelSelector selector = null;
-        if (kind == Kind.CUDN && spec != null && spec.get("namespaceSelector") != null) {
-            selector = Serialization.jsonMapper().convertValue(spec.get("namespaceSelector"), LabelSelector.class);
-        }
-        Optional<Integer> id = Optional.empty();
-        try {
-            String text = annotations(o).get(NETWORK_ID_ANNOTATION);
-            if (text != null) id = Optional.of(Integer.parseInt(text.strip()));
-        } catch (NumberFormatException e) {
-            // an unreadable id is replaced by a new one
-        }
-        return new Declaration(kind, o.getMetadata().getNamespace(), o.getMetadata().getName(),
-                String.valueOf(o.getMetadata().getCreationTimestamp()), id, holder, selector);
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> cast(Map<?, ?> m) {
-        return (Map<String, Object>) m;
     }
 
     private static Map<String, String> annotations(GenericKubernetesResource o) {

@@ -1,6 +1,8 @@
 package io.kovn.controller.network;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.LabelSelector;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.kovn.ovn.annotations.IpFamily;
 import io.kovn.ovn.annotations.IpPrefix;
 import io.kovn.policy.select.Selectors;
@@ -58,15 +60,44 @@ public final class NetworkPlan {
      */
     public record Declaration(Kind kind, String namespace, String name, String created, Optional<Integer> annotatedId,
                               Object spec, LabelSelector namespaceSelector) {
-        /** The reference's network name: {@code <namespace>_<name>} or {@code cluster_udn_<name>}. */
+        /**
+         * A UDN's or CUDN's declaration as its object has it: the spec holder ({@code spec} or
+         * {@code spec.network}), a CUDN's namespace selector, the id its annotation states (an
+         * unreadable one is none: it is replaced).
+         */
+        public static Declaration of(Kind kind, GenericKubernetesResource o) {
+            Map<?, ?> spec = o.getAdditionalProperties().get("spec") instanceof Map<?, ?> m ? m : null;
+            Object holder = kind == Kind.UDN ? spec : spec == null ? null : spec.get("network");
+            LabelSelector selector = null;
+            if (kind == Kind.CUDN && spec != null && spec.get("namespaceSelector") != null) {
+                selector = Serialization.jsonMapper().convertValue(spec.get("namespaceSelector"), LabelSelector.class);
+            }
+            Optional<Integer> id = Optional.empty();
+            String text = o.getMetadata().getAnnotations() == null ? null
+                    : o.getMetadata().getAnnotations().get(NetworkController.NETWORK_ID_ANNOTATION);
+            try {
+                if (text != null) id = Optional.of(Integer.parseInt(text.strip()));
+            } catch (NumberFormatException e) {
+                // an unreadable id is replaced by a new one
+            }
+            return new Declaration(kind, o.getMetadata().getNamespace(), o.getMetadata().getName(),
+                    String.valueOf(o.getMetadata().getCreationTimestamp()), id, holder, selector);
+        }
+
+        /** The reference's network name. */
         public String networkName() {
-            return kind == Kind.UDN ? namespace + "_" + name : "cluster_udn_" + name;
+            return NetworkPlan.networkName(kind, namespace, name);
         }
 
         /** {@code UserDefinedNetwork ns/name} or {@code ClusterUserDefinedNetwork name}. */
         public String label() {
             return kind == Kind.UDN ? "UserDefinedNetwork " + namespace + "/" + name : "ClusterUserDefinedNetwork " + name;
         }
+    }
+
+    /** The reference's network name of a UDN ({@code <namespace>_<name>}) or a CUDN ({@code cluster_udn_<name>}). */
+    public static String networkName(Kind kind, String namespace, String name) {
+        return kind == Kind.UDN ? namespace + "_" + name : "cluster_udn_" + name;
     }
 
     /** A range of the cluster's a network must stay out of, named for messages ("the service network"). */

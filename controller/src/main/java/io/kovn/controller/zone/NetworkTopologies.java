@@ -6,6 +6,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.kovn.controller.network.AcceptedNetworks;
 import io.kovn.controller.network.Network;
+import io.kovn.controller.network.NetworkPlan.Kind;
+import io.kovn.controller.network.NetworkPlan;
 import io.kovn.k8s.client.KovnResources;
 import io.kovn.k8s.runtime.Controller;
 import io.kovn.k8s.runtime.ControllerMetrics;
@@ -13,6 +15,7 @@ import io.kovn.k8s.runtime.Informers;
 import io.kovn.ovn.annotations.IpPrefix;
 import io.kovn.ovsdb.cache.CacheListener;
 import io.kovn.ovsdb.cache.RowChange;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -27,31 +30,35 @@ import org.slf4j.LoggerFactory;
  * down loses its rows.
  */
 final class NetworkTopologies implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(NetworkTopologies.class);
+
+    private final String zone;
+    private final ZoneDatabases dbs;
     private final SharedIndexInformer<GenericKubernetesResource> udns;
     private final SharedIndexInformer<GenericKubernetesResource> cudns;
     private final NetworkTopologyReconciler reconciler;
-    private static final Logger LOG = LoggerFactory.getLogger(NetworkTopologies.class);
-    private final String zone;
     private final Controller<String> controller;
-    private final ZoneDatabases dbs;
     private final CacheListener nbListener;
 
     NetworkTopologies(String zone, KubernetesClient client, SharedIndexInformer<Node> nodes, ZoneDatabases dbs,
                       List<IpPrefix> clusterSubnets, ControllerMetrics metrics) {
         this.zone = zone;
+        this.dbs = dbs;
         this.udns = Informers.retrying(client.genericKubernetesResources(KovnResources.USER_DEFINED_NETWORK).inAnyNamespace()
                 .runnableInformer(0));
         this.cudns = Informers.retrying(client.genericKubernetesResources(KovnResources.CLUSTER_USER_DEFINED_NETWORK).runnableInformer(0));
         this.reconciler = new NetworkTopologyReconciler(zone, nodes.getIndexer(), this::accepted, dbs, clusterSubnets);
         this.controller = Controller.builder("zone-networks-" + zone, reconciler)
-                .watch(udns, (GenericKubernetesResource o) -> List.of(o.getMetadata().getNamespace() + "_" + o.getMetadata().getName()))
-                .watch(cudns, (GenericKubernetesResource o) -> List.of("cluster_udn_" + o.getMetadata().getName()))
-                .watch(nodes, (Node n) -> accepted().stream().map(Network::name).toList())
+                .watch(udns, (GenericKubernetesResource o) -> List.of(networkName(Kind.UDN, o)))
+                .watch(cudns, (GenericKubernetesResource o) -> List.of(networkName(Kind.CUDN, o)))
+                // what the topology reads of a node (NodeView): its annotations and addresses, not its heartbeats
+                .watch(nodes, (Node n) -> accepted().stream().map(Network::name).toList(),
+                        (Node n) -> Arrays.asList(n.getMetadata().getAnnotations(),
+                                n.getStatus() == null ? null : n.getStatus().getAddresses()))
                 .metrics(metrics)
                 // start-up and node changes queue every network: planned together, one transaction
                 .batch(Network.MAX_ID)
                 .build();
-        this.dbs = dbs;
         // drift: a network's row changed or deleted under us queues that network
         this.nbListener = update -> {
             if (update.resync()) reconciler.networksWithRows().forEach(controller::enqueue);
@@ -87,6 +94,9 @@ final class NetworkTopologies implements AutoCloseable {
         return controller.isIdle();
     }
 
+    private static String networkName(Kind kind, GenericKubernetesResource o) {
+        return NetworkPlan.networkName(kind, o.getMetadata().getNamespace(), o.getMetadata().getName());
+    }
 
     @Override
     public void close() {

@@ -47,7 +47,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class NetworkTopologyReconciler implements BatchReconciler<String> {
     private static final Logger LOG = LoggerFactory.getLogger(NetworkTopologyReconciler.class);
-    private static final String CONTROLLER_SUFFIX = "-network-controller";
 
     private final String zone;
     private final Indexer<Node> nodes;
@@ -55,7 +54,6 @@ public final class NetworkTopologyReconciler implements BatchReconciler<String> 
     private final ZoneDatabases dbs;
     private final List<IpPrefix> clusterSubnets;
     private final ZoneModel.Memo memo = new ZoneModel.Memo();
-    private final Map<String, ZoneTopology.Memo> topologies = new HashMap<>();
 
     /**
      * @param networks the accepted user-defined networks, as the zone's informers have them now
@@ -83,11 +81,8 @@ public final class NetworkTopologyReconciler implements BatchReconciler<String> 
 
     /** The user-defined network whose controller owns {@code row}, if one does. */
     static Optional<String> networkOf(Row row) {
-        if (row.get("external_ids") instanceof Map<?, ?> ids && ids.get(ObjectId.OWNER_CONTROLLER_KEY) instanceof String c
-                && c.endsWith(CONTROLLER_SUFFIX) && !c.equals(ObjectId.DEFAULT_CONTROLLER)) {
-            return Optional.of(c.substring(0, c.length() - CONTROLLER_SUFFIX.length()));
-        }
-        return Optional.empty();
+        return row.get("external_ids") instanceof Map<?, ?> ids && ids.get(ObjectId.OWNER_CONTROLLER_KEY) instanceof String c
+                ? NetworkScope.networkOfController(c) : Optional.empty();
     }
 
     @Override
@@ -105,16 +100,17 @@ public final class NetworkTopologyReconciler implements BatchReconciler<String> 
         Map<String, ReconcileResult> results = new HashMap<>();
         List<Plan> plans = new ArrayList<>();
         List<String> written = new ArrayList<>();
-        Optional<ZoneModel.Peers> peers = Optional.empty();
-        boolean peersRead = false;
         List<Network> accepted = networks.get();
+        Optional<View> view;
+        try {
+            view = view();
+        } catch (RuntimeException e) {
+            names.forEach(name -> results.put(name, ReconcileResult.failed(e)));
+            return results;
+        }
         for (String name : names) {
             try {
-                if (!peersRead) {
-                    peers = peers();
-                    peersRead = true;
-                }
-                Optional<Plan> plan = planOf(name, accepted, peers);
+                Optional<Plan> plan = planOf(name, accepted, view);
                 if (plan.isEmpty() || plan.get().operations().isEmpty()) {
                     results.put(name, ReconcileResult.done());
                 } else {
@@ -143,18 +139,32 @@ public final class NetworkTopologyReconciler implements BatchReconciler<String> 
         return results;
     }
 
-    /** The zone's local node and programmed remote nodes, empty while the local node has no allocation. */
-    private Optional<ZoneModel.Peers> peers() {
+    /**
+     * The nodes as every network of one batch sees them: the zone's local node and programmed remote
+     * nodes, and each of these nodes' subnets by network (its {@code node-subnets}, read once).
+     */
+    private record View(LocalNode local, List<RemoteNode> remotes, Map<String, Map<String, List<IpPrefix>>> subnets) {
+        List<IpPrefix> subnetsOf(String node, String network) {
+            return subnets.getOrDefault(node, Map.of()).getOrDefault(network, List.of());
+        }
+    }
+
+    /** The batch's {@link View}, empty while the local node has no allocation. */
+    private Optional<View> view() {
         Set<String> foreignChassis = new HashSet<>();
         for (Row c : dbs.sbCache().table(Chassis.TABLE_NAME).rows()) {
             if (!ZoneModel.OWNER.owns(c)) foreignChassis.add((String) c.get(Chassis.NAME));
         }
         ZoneModel.Peers peers = ZoneModel.peers(zone, nodes.list(), foreignChassis, memo, clusterSubnets);
-        return peers.local().isPresent() ? Optional.of(peers) : Optional.empty();
+        if (peers.local().isEmpty()) return Optional.empty();
+        Map<String, Map<String, List<IpPrefix>>> subnets = new HashMap<>();
+        subnets.put(peers.local().get().name(), subnetsOf(peers.local().get().name()));
+        peers.programmed().forEach(r -> subnets.put(r.name(), subnetsOf(r.name())));
+        return Optional.of(new View(peers.local().get(), peers.programmed(), subnets));
     }
 
     /** One network's plan against the NB cache; empty while it waits for its node subnet. */
-    private Optional<Plan> planOf(String name, List<Network> accepted, Optional<ZoneModel.Peers> peers) {
+    private Optional<Plan> planOf(String name, List<Network> accepted, Optional<View> view) {
         Optional<Network> network = accepted.stream().filter(n -> n.name().equals(name)).findFirst();
         NetworkScope scope = network.map(n -> NetworkScope.userDefined(n.name(), n.id(),
                         n.topology() == Network.Topology.LAYER2 ? "layer2" : "layer3"))
@@ -163,43 +173,42 @@ public final class NetworkTopologyReconciler implements BatchReconciler<String> 
         Owner owner = Owner.controller(scope.controller()).withAny(Owner.OWNER_TYPE, ZoneModel.ownerTypeNames());
         List<DesiredRow> rows = List.of();
         if (network.isPresent() && network.get().topology() == Network.Topology.LAYER3) {
-            Optional<List<DesiredRow>> built = peers.flatMap(p -> build(network.get(), scope, p));
+            Optional<List<DesiredRow>> built = view.flatMap(v -> build(network.get(), scope, v));
             if (built.isEmpty()) return Optional.empty(); // a node update brings the subnet
             rows = built.get();
         } else if (network.isPresent()) {
             rows = Layer2Topology.desired(scope, zone, network.get().id(), network.get().cidrs());
-        } else {
-            topologies.remove(name);
         }
         List<DesiredRow> nb = ForeignChildren.preserve(rows, ZoneModel.PARENT_COLUMNS, dbs.nbState(), owner);
         return Optional.of(dbs.northbound().plan(owner, ZoneModel.toState(nb)));
     }
 
     /** The network's rows here, empty while the local node has no subnet of it. */
-    private Optional<List<DesiredRow>> build(Network network, NetworkScope scope, ZoneModel.Peers peers) {
-        LocalNode local = peers.local().get();
-        List<IpPrefix> localSubnets = subnetsOf(local.name(), network.name());
+    private Optional<List<DesiredRow>> build(Network network, NetworkScope scope, View view) {
+        LocalNode local = view.local();
+        List<IpPrefix> localSubnets = view.subnetsOf(local.name(), network.name());
         if (localSubnets.isEmpty()) return Optional.empty();
         LocalNode here = new LocalNode(local.name(), local.id(), localSubnets, local.transit(), local.nodeIps());
         List<RemoteNode> remotes = new ArrayList<>();
-        for (RemoteNode r : peers.programmed()) {
-            List<IpPrefix> subnets = subnetsOf(r.name(), network.name());
+        for (RemoteNode r : view.remotes()) {
+            List<IpPrefix> subnets = view.subnetsOf(r.name(), network.name());
             if (subnets.isEmpty()) continue; // not allocated yet: its update queues the network again
             remotes.add(new RemoteNode(r.name(), r.id(), subnets, r.transit(), r.chassisId(), r.encapIps(), r.nodeIps()));
         }
-        ZoneTopology.Memo topologyMemo = topologies.computeIfAbsent(network.name(), k -> new ZoneTopology.Memo());
-        return Optional.of(ZoneTopology.desired(scope, here, remotes, topologyMemo).northbound());
+        // the remote nodes are new records on every call: a memo of earlier rows would never hit
+        return Optional.of(ZoneTopology.desired(scope, here, remotes, new ZoneTopology.Memo()).northbound());
     }
 
-    private List<IpPrefix> subnetsOf(String node, String network) {
+    /** A node's subnets by network (none when its annotation is missing or unreadable). */
+    private Map<String, List<IpPrefix>> subnetsOf(String node) {
         Node n = nodes.getByKey(node);
         String value = n == null || n.getMetadata().getAnnotations() == null ? null
                 : n.getMetadata().getAnnotations().get(OvnAnnotations.NODE_SUBNETS);
-        if (value == null) return List.of();
+        if (value == null) return Map.of();
         try {
-            return NodeSubnets.parse(value).byNetwork().getOrDefault(network, List.of());
+            return NodeSubnets.parse(value).byNetwork();
         } catch (AnnotationFormatException e) {
-            return List.of(); // the default network's reconcile reports the annotation
+            return Map.of(); // the default network's reconcile reports the annotation
         }
     }
 }

@@ -3,6 +3,7 @@ package io.kovn.ovn.topology;
 import io.kovn.ovn.ids.ObjectId;
 import io.kovn.ovn.ids.OwnerType;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * What makes one network's topology rows its own: the names (the reference's per-network prefix),
@@ -23,8 +24,17 @@ public record NetworkScope(String network, String prefix, String controller, lon
     public static final NetworkScope DEFAULT = new NetworkScope("default", "", ObjectId.DEFAULT_CONTROLLER,
             TopologyNames.TRANSIT_SWITCH_TUNNEL_KEY, Map.of());
 
+    /** What a user-defined network's owner controller is named: {@code <network>-network-controller}. */
+    private static final String CONTROLLER_SUFFIX = "-network-controller";
+
     public NetworkScope {
         externalIds = Map.copyOf(externalIds);
+    }
+
+    /** The user-defined network an owner controller (a row's {@code k8s.ovn.org/owner-controller}) is of, if it is one's. */
+    public static Optional<String> networkOfController(String controller) {
+        return controller.endsWith(CONTROLLER_SUFFIX) && !controller.equals(DEFAULT.controller())
+                ? Optional.of(controller.substring(0, controller.length() - CONTROLLER_SUFFIX.length())) : Optional.empty();
     }
 
     /**
@@ -35,7 +45,7 @@ public record NetworkScope(String network, String prefix, String controller, lon
      * @param topology {@code layer3} or {@code layer2}
      */
     public static NetworkScope userDefined(String network, int id, String topology) {
-        return new NetworkScope(network, network.replace('-', '.').replace('/', '.') + "_", network + "-network-controller",
+        return new NetworkScope(network, network.replace('-', '.').replace('/', '.') + "_", network + CONTROLLER_SUFFIX,
                 TopologyNames.TRANSIT_SWITCH_TUNNEL_KEY + id,
                 Map.of("k8s.ovn.org/network", network, "k8s.ovn.org/role", "primary", "k8s.ovn.org/topology", topology));
     }
