@@ -32,11 +32,6 @@ final class LoadBalancerList {
         }
     }
 
-    /** Names of the load balancers holding {@code vip}, sorted. */
-    static List<String> withVip(String json, String vip, String protocol) {
-        return holding(json, vip, protocol).stream().map(Entry::name).toList();
-    }
-
     /**
      * @param vip {@code IP:PORT} as OVN keys it
      * @param protocol tcp, udp or sctp (a load balancer without a protocol is tcp, as in OVN)

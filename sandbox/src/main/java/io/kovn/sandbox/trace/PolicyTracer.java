@@ -90,18 +90,7 @@ public final class PolicyTracer {
         /** The trace as text, with {@code crossCheck} (when not null) on the line before the verdict. */
         public String render(boolean verbose, String crossCheck) {
             StringBuilder sb = new StringBuilder();
-            for (Hop h : hops) {
-                sb.append("zone ").append(h.zone()).append(": ovn-trace --ct new ").append(h.datapath())
-                        .append(" '").append(h.microflow()).append("'\n");
-                if (verbose) {
-                    h.output().flows().forEach(f -> sb.append("    ").append(f.datapath()).append(' ').append(f.stage())
-                            .append(" priority ").append(f.priority()).append(": ").append(f.match()).append('\n'));
-                }
-                if (h.acls().isEmpty()) sb.append("  no ACL matched in this zone\n");
-                h.acls().forEach(a -> sb.append("  matched ").append(a).append('\n'));
-                sb.append("  left through: ").append(h.output().outputs().isEmpty() ? "(nothing: dropped)"
-                        : String.join(" -> ", h.output().outputs())).append('\n');
-            }
+            for (Hop h : hops) appendHop(sb, h, verbose, true);
             sb.append(reason).append('\n');
             sb.append("decided by: ").append(decidedByLine()).append('\n');
             if (crossCheck != null) sb.append(crossCheck).append('\n');
@@ -290,14 +279,7 @@ public final class PolicyTracer {
                 sb.append("verdict: refused");
                 return sb.toString();
             }
-            for (BackendResult b : backends) {
-                sb.append("backend ").append(b.backend().label()).append(":\n");
-                String body = b.result().render(verbose, crossCheck == null ? null : crossCheck.apply(b));
-                body.lines().forEach(l -> sb.append("  ").append(l).append('\n'));
-            }
-            long reached = backends.stream().filter(b -> b.result().allowed()).count();
-            sb.append("reached ").append(reached).append(" of ").append(backends.size()).append(" backends\n");
-            sb.append("verdict: ").append(allowed() ? "allowed" : "denied");
+            appendBackends(sb, backends, b -> b.result().render(verbose, crossCheck == null ? null : crossCheck.apply(b)));
             return sb.toString();
         }
     }
@@ -319,7 +301,8 @@ public final class PolicyTracer {
                         + " its clients connect to the pods themselves; trace to a pod instead"));
         Endpoint from = endpoint(src, vip);
         Zone zone = zones.apply(from.node());
-        List<String> lbs = loadBalancersWithVip(zone, vipKey(vip, target.port()), target.protocol());
+        List<String> lbs = loadBalancers(zone, vipKey(vip, target.port()), target.protocol()).stream()
+                .map(LoadBalancerList.Entry::name).toList();
         String gatewayMac = routerPortMac(zone, "rtos-" + from.node());
         String flow = microflow(from.logicalPort(), from.mac(), gatewayMac, from.ip(), vip, 64, target.protocol(), target.port());
         List<ServiceTarget.Backend> backends = target.backends(vip.contains(":"));
@@ -398,17 +381,14 @@ public final class PolicyTracer {
                                            Function<String, Optional<Pod>> podsByAddress) {
         Zone zone = zones.apply(node);
         String router = TopologyNames.gatewayRouter(node);
-        String localnet = Command.run(List.of(runtime.bin("ovn-nbctl").toString(), "--db=unix:" + zone.nbSocket(),
-                "--bare", "--columns=name", "find", "Logical_Switch_Port", "type=localnet")).strip();
+        String localnet = nbctl(zone, "--bare", "--columns=name", "find", "Logical_Switch_Port", "type=localnet").strip();
         if (localnet.isEmpty() || localnet.contains("\n")) {
             throw new IllegalStateException("zone " + node + " has no single localnet port (no gateway yet?): " + localnet);
         }
         Hop entry = run(zone, TopologyNames.externalSwitch(node), microflow(localnet, OUTSIDE_MAC,
                 routerPortMac(zone, TopologyNames.routerToExternal(router)), outsideIp, nodeAddress, 64, protocol, port));
         String vip = vipKey(nodeAddress, port);
-        List<LoadBalancerList.Entry> all = LoadBalancerList.holding(Command.run(List.of(runtime.bin("ovn-nbctl").toString(),
-                "--db=unix:" + zone.nbSocket(), "--format=json", "--columns=" + LoadBalancerList.COLUMNS, "list", "Load_Balancer")),
-                vip, protocol);
+        List<LoadBalancerList.Entry> all = loadBalancers(zone, vip, protocol);
         // The gateway router's own: ETP=Local puts the node-local backends on the router, all on the switch.
         List<LoadBalancerList.Entry> onRouter = all.stream().filter(e -> e.name().contains("router")).toList();
         Optional<LoadBalancerList.Entry> lb = (onRouter.isEmpty() ? all : onRouter).stream().findFirst();
@@ -463,14 +443,7 @@ public final class PolicyTracer {
             StringBuilder sb = new StringBuilder();
             sb.append("outside ").append(outsideIp).append(" -> node ").append(node).append(' ').append(address).append(' ')
                     .append(protocol).append('/').append(port).append('\n');
-            sb.append("zone ").append(entry.zone()).append(": ovn-trace --ct new ").append(entry.datapath())
-                    .append(" '").append(entry.microflow()).append("'\n");
-            if (verbose) {
-                entry.output().flows().forEach(f -> sb.append("    ").append(f.datapath()).append(' ').append(f.stage())
-                        .append(" priority ").append(f.priority()).append(": ").append(f.match()).append('\n'));
-            }
-            sb.append("  left through: ").append(entry.output().outputs().isEmpty() ? "(nothing: dropped)"
-                    : String.join(" -> ", entry.output().outputs())).append('\n');
+            appendHop(sb, entry, verbose, false);
             if (loadBalancer.isPresent()) {
                 sb.append("  ovn-trace ends at the gateway router's un-SNAT stage (ct_snat); the packet goes on from its"
                         + " join port as the load balancer sends it\n");
@@ -481,21 +454,57 @@ public final class PolicyTracer {
                 sb.append("verdict: ").append(loadBalancer.isPresent() ? "refused" : "denied");
                 return sb.toString();
             }
-            for (BackendResult b : backends) {
-                sb.append("backend ").append(b.backend().label()).append(":\n");
-                b.result().render(verbose).lines().forEach(l -> sb.append("  ").append(l).append('\n'));
-            }
-            long reached = backends.stream().filter(b -> b.result().allowed()).count();
-            sb.append("reached ").append(reached).append(" of ").append(backends.size()).append(" backends\n");
-            sb.append("verdict: ").append(allowed() ? "allowed" : "denied");
+            appendBackends(sb, backends, b -> b.result().render(verbose));
             return sb.toString();
         }
     }
 
+    /**
+     * One hop as text: the ovn-trace command, the flows it hit when {@code verbose}, the ACLs that
+     * matched when {@code acls}, where the packet left.
+     */
+    private static void appendHop(StringBuilder sb, Hop h, boolean verbose, boolean acls) {
+        sb.append("zone ").append(h.zone()).append(": ovn-trace --ct new ").append(h.datapath())
+                .append(" '").append(h.microflow()).append("'\n");
+        if (verbose) {
+            h.output().flows().forEach(f -> sb.append("    ").append(f.datapath()).append(' ').append(f.stage())
+                    .append(" priority ").append(f.priority()).append(": ").append(f.match()).append('\n'));
+        }
+        if (acls) {
+            if (h.acls().isEmpty()) sb.append("  no ACL matched in this zone\n");
+            h.acls().forEach(a -> sb.append("  matched ").append(a).append('\n'));
+        }
+        sb.append("  left through: ").append(h.output().outputs().isEmpty() ? "(nothing: dropped)"
+                : String.join(" -> ", h.output().outputs())).append('\n');
+    }
+
+    /** Each backend's trace indented under its label, how many were reached, and the verdict: all of them. */
+    private static void appendBackends(StringBuilder sb, List<BackendResult> backends, Function<BackendResult, String> body) {
+        for (BackendResult b : backends) {
+            sb.append("backend ").append(b.backend().label()).append(":\n");
+            body.apply(b).lines().forEach(l -> sb.append("  ").append(l).append('\n'));
+        }
+        long reached = backends.stream().filter(b -> b.result().allowed()).count();
+        sb.append("reached ").append(reached).append(" of ").append(backends.size()).append(" backends\n");
+        sb.append("verdict: ").append(!backends.isEmpty() && reached == backends.size() ? "allowed" : "denied");
+    }
+
+    /** {@code ovn-nbctl --db=<zone's NB> ARGS}'s output. */
+    private String nbctl(Zone zone, String... args) {
+        List<String> argv = new ArrayList<>(List.of(runtime.bin("ovn-nbctl").toString(), "--db=unix:" + zone.nbSocket()));
+        argv.addAll(List.of(args));
+        return Command.run(argv);
+    }
+
+    /** The zone's load balancers of {@code protocol} holding this VIP ({@code IP:PORT} as OVN keys it). */
+    private List<LoadBalancerList.Entry> loadBalancers(Zone zone, String vip, String protocol) {
+        return LoadBalancerList.holding(nbctl(zone, "--format=json", "--columns=" + LoadBalancerList.COLUMNS, "list", "Load_Balancer"),
+                vip, protocol);
+    }
+
     /** A router port's address of {@code peer}'s family, without its prefix length. */
     private String routerAddress(Zone zone, String port, String peer) {
-        String networks = Command.run(List.of(runtime.bin("ovn-nbctl").toString(), "--db=unix:" + zone.nbSocket(),
-                "--bare", "--columns=networks", "find", "Logical_Router_Port", "name=" + port)).strip();
+        String networks = nbctl(zone, "--bare", "--columns=networks", "find", "Logical_Router_Port", "name=" + port).strip();
         boolean v6 = peer.contains(":");
         for (String cidr : networks.split("\\s+")) {
             String ip = cidr.contains("/") ? cidr.substring(0, cidr.indexOf('/')) : cidr;
@@ -508,13 +517,6 @@ public final class PolicyTracer {
     /** A load balancer VIP key as OVN writes it: {@code IP:PORT}, IPv6 in brackets. */
     static String vipKey(String ip, int port) {
         return (ip.contains(":") ? "[" + ip + "]" : ip) + ":" + port;
-    }
-
-    /** Names of the zone's load balancers of {@code protocol} with this VIP. */
-    private List<String> loadBalancersWithVip(Zone zone, String vip, String protocol) {
-        String json = Command.run(List.of(runtime.bin("ovn-nbctl").toString(), "--db=unix:" + zone.nbSocket(),
-                "--format=json", "--columns=name,protocol,vips", "list", "Load_Balancer"));
-        return LoadBalancerList.withVip(json, vip, protocol);
     }
 
     private Result verdict(List<Hop> hops, String dstPort) {
@@ -589,8 +591,7 @@ public final class PolicyTracer {
     }
 
     private String routerPortMac(Zone zone, String port) {
-        String mac = Command.run(List.of(runtime.bin("ovn-nbctl").toString(), "--db=unix:" + zone.nbSocket(),
-                "--bare", "--columns=mac", "find", "Logical_Router_Port", "name=" + port)).strip();
+        String mac = nbctl(zone, "--bare", "--columns=mac", "find", "Logical_Router_Port", "name=" + port).strip();
         if (mac.isEmpty()) throw new IllegalStateException("zone " + zone.node() + " has no router port " + port);
         return mac;
     }

@@ -16,12 +16,16 @@ class LoadBalancerListTest {
              "headings":["name","protocol","vips","options"]}
             """;
 
+    private static java.util.List<String> withVip(String json, String vip, String protocol) {
+        return LoadBalancerList.holding(json, vip, protocol).stream().map(LoadBalancerList.Entry::name).toList();
+    }
+
     @Test
     void findsTheLoadBalancersOfOneVipAndProtocol() {
-        assertThat(LoadBalancerList.withVip(JSON, "10.96.0.10:80", "tcp")).containsExactly("Service_ns/web_TCP_cluster");
-        assertThat(LoadBalancerList.withVip(JSON, "10.96.0.10:80", "udp")).containsExactly("Service_ns/dns_UDP_cluster");
-        assertThat(LoadBalancerList.withVip(JSON, "[fd00::10]:80", "tcp")).containsExactly("other");
-        assertThat(LoadBalancerList.withVip(JSON, "10.96.0.11:80", "tcp")).isEmpty();
+        assertThat(withVip(JSON, "10.96.0.10:80", "tcp")).containsExactly("Service_ns/web_TCP_cluster");
+        assertThat(withVip(JSON, "10.96.0.10:80", "udp")).containsExactly("Service_ns/dns_UDP_cluster");
+        assertThat(withVip(JSON, "[fd00::10]:80", "tcp")).containsExactly("other");
+        assertThat(withVip(JSON, "10.96.0.11:80", "tcp")).isEmpty();
     }
 
     @Test
