@@ -44,13 +44,7 @@ public final class NetworkScaleBench {
 
     public static void main(String[] args) throws Exception {
         BenchLogs.quiet();
-        int runs = 5;
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            switch (args[i]) {
-                case "--runs" -> runs = Integer.parseInt(args[i + 1]);
-                default -> throw new IllegalArgumentException("unknown option " + args[i]);
-            }
-        }
+        int runs = SeriesFigures.runs(args);
         Path root = Path.of(System.getProperty("kovn.root", ".")).toAbsolutePath();
         List<String> command = NodeProcess.deployedCommand(root);
         Path logs = Files.createTempDirectory("kovn-network-scale-");

@@ -10,6 +10,18 @@ import java.util.Map;
  * printed as a markdown table of median and range, as BENCHMARKS.md quotes them.
  */
 final class SeriesFigures {
+    /** A series benchmark's only option, {@code --runs N} (default 5); anything else is refused. */
+    static int runs(String[] args) {
+        int runs = 5;
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            switch (args[i]) {
+                case "--runs" -> runs = Integer.parseInt(args[i + 1]);
+                default -> throw new IllegalArgumentException("unknown option " + args[i]);
+            }
+        }
+        return runs;
+    }
+
     private final Map<String, List<Double>> figures = new LinkedHashMap<>();
 
     void add(String name, double value) {
