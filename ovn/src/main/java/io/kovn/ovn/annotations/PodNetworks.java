@@ -40,6 +40,17 @@ public record PodNetworks(Map<String, PodNetwork> byNetwork) {
     }
 
     /**
+     * The entry of the pod's primary user-defined network, if it has one: a key other than
+     * {@code default} (the network's attachment, {@code <namespace>/<UDN or CUDN name>}) with role
+     * {@code primary}. The default network's entry is then the pod's infrastructure interface.
+     */
+    public Optional<Map.Entry<String, PodNetwork>> primaryUserDefined() {
+        return byNetwork.entrySet().stream()
+                .filter(e -> !e.getKey().equals(OvnAnnotations.DEFAULT_NETWORK) && PodNetwork.ROLE_PRIMARY.equals(e.getValue().role()))
+                .findFirst();
+    }
+
+    /**
      * Parses the annotation value.
      *
      * @throws AnnotationFormatException naming the network and field at fault

@@ -44,6 +44,18 @@ public final class TopologyNames {
         return namespace + "_" + pod;
     }
 
+    /**
+     * A pod's logical switch port on its primary user-defined network: the attachment key
+     * ({@code <namespace>/<UDN or CUDN name>}) with {@code -} and {@code /} made {@code .}, then
+     * {@code _}, then {@link #podPort}, e.g. {@code ns1.blue_ns1_web} (the reference's).
+     */
+    public static String userDefinedPodPort(String attachment, String namespace, String pod) {
+        return attachment.replace('-', '.').replace('/', '.') + "_" + podPort(namespace, pod);
+    }
+
+    /** The interface of a pod's primary user-defined network inside the pod (the reference's). */
+    public static final String USER_DEFINED_INTERFACE = "ovn-udn1";
+
     /** The join switch between the cluster router and the gateway router. */
     public static final String JOIN_SWITCH = "join";
     /** The physical network name of the external switches' localnet ports (ovn-bridge-mappings {@code physnet:<bridge>}). */
