@@ -1,6 +1,7 @@
 package io.kovn.controller.network;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.kovn.policy.select.Selectors;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -15,24 +16,65 @@ import java.util.Optional;
 public final class AcceptedNetworks {
     private AcceptedNetworks() {}
 
+    /**
+     * An accepted network and the object that declared it.
+     *
+     * @param declaration the UDN or CUDN as read
+     * @param network its network
+     */
+    public record Accepted(NetworkPlan.Declaration declaration, Network network) {
+        /** The network's key in a pod's {@code pod-networks}: {@code <namespace>/<UDN or CUDN name>}. */
+        public String attachment(String namespace) {
+            return namespace + "/" + declaration.name();
+        }
+
+        /** Whether the network is the primary network its declaration would give this namespace. */
+        boolean claims(String namespace, Map<String, String> labels) {
+            if (network.role() != Network.Role.PRIMARY) return false;
+            return declaration.kind() == NetworkPlan.Kind.UDN ? namespace.equals(declaration.namespace())
+                    : Selectors.matches(declaration.namespaceSelector(), labels);
+        }
+    }
+
     /** The accepted networks among these UDNs and CUDNs, by id. */
     public static List<Network> of(List<GenericKubernetesResource> udns, List<GenericKubernetesResource> cudns) {
-        List<Network> out = new ArrayList<>();
-        udns.forEach(o -> read(o, false).ifPresent(out::add));
-        cudns.forEach(o -> read(o, true).ifPresent(out::add));
-        out.sort(Comparator.comparingInt(Network::id));
+        return entries(udns, cudns).stream().map(Accepted::network).toList();
+    }
+
+    /** The accepted networks among these UDNs and CUDNs with their declarations, by id. */
+    public static List<Accepted> entries(List<GenericKubernetesResource> udns, List<GenericKubernetesResource> cudns) {
+        List<Accepted> out = new ArrayList<>();
+        udns.forEach(o -> accepted(o, false).ifPresent(out::add));
+        cudns.forEach(o -> accepted(o, true).ifPresent(out::add));
+        out.sort(Comparator.comparingInt(a -> a.network().id()));
         return List.copyOf(out);
+    }
+
+    /**
+     * The primary network of a namespace: none unless its labels carry
+     * {@link NetworkPlan#PRIMARY_NAMESPACE_LABEL}; else the oldest accepted network that claims it
+     * (the one {@link NetworkPlan#plan} gave it: a younger UDN there was refused, a younger CUDN
+     * skipped it).
+     */
+    public static Optional<Accepted> primaryOf(String namespace, Map<String, String> labels, List<Accepted> accepted) {
+        if (!NetworkPlan.labelled(labels)) return Optional.empty();
+        return accepted.stream().filter(a -> a.claims(namespace, labels))
+                .min(Comparator.comparing(Accepted::declaration, NetworkPlan.ORDER));
     }
 
     /** One object's network, if the cluster manager accepted it. */
     public static Optional<Network> read(GenericKubernetesResource o, boolean cluster) {
+        return accepted(o, cluster).map(Accepted::network);
+    }
+
+    private static Optional<Accepted> accepted(GenericKubernetesResource o, boolean cluster) {
         if (!created(o)) return Optional.empty();
         NetworkPlan.Declaration d = NetworkPlan.Declaration.of(cluster ? NetworkPlan.Kind.CUDN : NetworkPlan.Kind.UDN, o);
         if (d.annotatedId().isEmpty()) return Optional.empty();
         try {
             NetworkSpec s = NetworkSpec.parse(d.spec());
-            return Optional.of(new Network(d.networkName(), d.annotatedId().get(), s.topology(), s.role(), s.subnets(), s.mtu(),
-                    s.joinSubnets()));
+            return Optional.of(new Accepted(d, new Network(d.networkName(), d.annotatedId().get(), s.topology(), s.role(),
+                    s.subnets(), s.mtu(), s.joinSubnets())));
         } catch (IllegalArgumentException e) {
             return Optional.empty(); // the cluster manager's verdict will say why
         }

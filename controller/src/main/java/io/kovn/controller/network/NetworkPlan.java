@@ -117,6 +117,15 @@ public final class NetworkPlan {
         }
     }
 
+    /** The order declarations are judged in: the oldest first; the first to claim a namespace keeps it. */
+    public static final Comparator<Declaration> ORDER = Comparator.comparing(Declaration::created)
+            .thenComparing(Declaration::kind).thenComparing(d -> String.valueOf(d.namespace())).thenComparing(Declaration::name);
+
+    /** Whether a namespace's labels let it have a primary user-defined network. */
+    public static boolean labelled(Map<String, String> labels) {
+        return labels != null && labels.containsKey(PRIMARY_NAMESPACE_LABEL);
+    }
+
     /** What became of one declaration. */
     public sealed interface Verdict {
         /**
@@ -148,8 +157,7 @@ public final class NetworkPlan {
     public static Map<Declaration, Verdict> plan(List<Declaration> declarations, Map<String, Map<String, String>> namespaces,
                                                  List<Reserved> reserved, java.util.Set<IpFamily> families) {
         List<Declaration> ordered = new ArrayList<>(declarations);
-        ordered.sort(Comparator.comparing(Declaration::created).thenComparing(Declaration::kind)
-                .thenComparing(d -> String.valueOf(d.namespace())).thenComparing(Declaration::name));
+        ordered.sort(ORDER);
         Map<Declaration, Verdict> verdicts = new HashMap<>();
         Map<String, String> primaryOf = new HashMap<>(); // namespace -> network name
         List<Declaration> accepted = new ArrayList<>();
@@ -206,10 +214,6 @@ public final class NetworkPlan {
         Map<Declaration, Verdict> out = new LinkedHashMap<>();
         declarations.forEach(d -> out.put(d, verdicts.get(d)));
         return out;
-    }
-
-    private static boolean labelled(Map<String, String> labels) {
-        return labels != null && labels.containsKey(PRIMARY_NAMESPACE_LABEL);
     }
 
     private record Served(List<String> mine, List<String> skipped) {}

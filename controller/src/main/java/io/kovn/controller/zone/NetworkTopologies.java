@@ -3,6 +3,7 @@ package io.kovn.controller.zone;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.kovn.controller.network.AcceptedNetworks;
 import io.kovn.controller.network.Network;
@@ -18,6 +19,7 @@ import io.kovn.ovsdb.cache.RowChange;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,6 +41,9 @@ final class NetworkTopologies implements AutoCloseable {
     private final NetworkTopologyReconciler reconciler;
     private final Controller<String> controller;
     private final CacheListener nbListener;
+    /** Bumped by every UDN and CUDN event, before the informer's handlers queue anything. */
+    private final AtomicLong version = new AtomicLong();
+    private volatile Memo memo;
 
     NetworkTopologies(String zone, KubernetesClient client, SharedIndexInformer<Node> nodes, ZoneDatabases dbs,
                       List<IpPrefix> clusterSubnets, ControllerMetrics metrics) {
@@ -47,6 +52,24 @@ final class NetworkTopologies implements AutoCloseable {
         this.udns = Informers.retrying(client.genericKubernetesResources(KovnResources.USER_DEFINED_NETWORK).inAnyNamespace()
                 .runnableInformer(0));
         this.cudns = Informers.retrying(client.genericKubernetesResources(KovnResources.CLUSTER_USER_DEFINED_NETWORK).runnableInformer(0));
+        ResourceEventHandler<GenericKubernetesResource> bump = new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(GenericKubernetesResource o) {
+                version.incrementAndGet();
+            }
+
+            @Override
+            public void onUpdate(GenericKubernetesResource o, GenericKubernetesResource n) {
+                version.incrementAndGet();
+            }
+
+            @Override
+            public void onDelete(GenericKubernetesResource o, boolean unknown) {
+                version.incrementAndGet();
+            }
+        };
+        udns.addEventHandler(bump);
+        cudns.addEventHandler(bump);
         this.reconciler = new NetworkTopologyReconciler(zone, nodes.getIndexer(), this::accepted, dbs, clusterSubnets);
         this.controller = Controller.builder("zone-networks-" + zone, reconciler)
                 .watch(udns, (GenericKubernetesResource o) -> List.of(networkName(Kind.UDN, o)))
@@ -77,7 +100,32 @@ final class NetworkTopologies implements AutoCloseable {
 
     /** The accepted networks as the informers have them now. */
     List<Network> accepted() {
-        return AcceptedNetworks.of(udns.getIndexer().list(), cudns.getIndexer().list());
+        return entries().stream().map(AcceptedNetworks.Accepted::network).toList();
+    }
+
+    /**
+     * The accepted networks and their declarations as the informers have them now: read again only
+     * after a UDN or CUDN event (every pod's reconcile asks).
+     */
+    List<AcceptedNetworks.Accepted> entries() {
+        long v = version.get();
+        Memo m = memo;
+        if (m != null && m.version() == v) return m.entries();
+        List<AcceptedNetworks.Accepted> read = AcceptedNetworks.entries(udns.getIndexer().list(), cudns.getIndexer().list());
+        memo = new Memo(v, read);
+        return read;
+    }
+
+    private record Memo(long version, List<AcceptedNetworks.Accepted> entries) {}
+
+    /** The UDN and CUDN informers (pods follow their networks too). */
+    List<SharedIndexInformer<GenericKubernetesResource>> informers() {
+        return List.of(udns, cudns);
+    }
+
+    /** Waits for the UDN and CUDN informers' first list. */
+    boolean synced(java.time.Duration timeout) throws InterruptedException {
+        return Informers.waitForCacheSync(timeout, udns, cudns);
     }
 
     void start() {

@@ -7,7 +7,9 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.informers.cache.Indexer;
 import io.kovn.controller.events.EventSink;
+import io.kovn.controller.ipam.NetworkAllocators;
 import io.kovn.controller.ipam.PodIpAllocator;
+import io.kovn.controller.network.PrimaryNetworkAnnotation;
 import io.kovn.k8s.runtime.ObjectKey;
 import io.kovn.k8s.runtime.ReconcileResult;
 import io.kovn.k8s.runtime.Reconciler;
@@ -17,22 +19,27 @@ import io.kovn.ovn.annotations.MacAddresses;
 import io.kovn.ovn.annotations.OvnAnnotations;
 import io.kovn.ovn.annotations.PodNetwork;
 import io.kovn.ovn.annotations.PodNetworks;
-import io.kovn.ovn.topology.LocalNode;
+import io.kovn.ovn.annotations.NodeSubnets;
 import io.kovn.ovn.topology.PodPort;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Pod IPAM of one zone, keyed by pod: gives every pod served on the node an address per family from
  * the node subnets and writes {@code k8s.ovn.org/pod-networks} with a merge patch; frees the
- * addresses of deleted and finished pods. The allocator is rebuilt from the pods' annotations
+ * addresses of deleted and finished pods. A pod whose namespace has a primary user-defined network
+ * ({@link PodNetworkChoice}) also gets addresses from the node's subnets of that network, and the
+ * annotation then holds both entries ({@link PrimaryNetworkAnnotation}): this is its one writer. The allocator is rebuilt from the pods' annotations
  * before the first reconcile ({@link #rebuild}), so addresses never move across restarts.
  *
  * <p>Reconciles of different pods run in parallel (the API request that writes an annotation is
@@ -50,8 +57,10 @@ public final class PodAddressReconciler implements Reconciler<ObjectKey> {
     private final Indexer<Node> nodes;
     private final EventSink events;
     private final Consumer<String> changed;
-    private volatile PodIpAllocator ipam;
-    /** Read: a reconcile deciding in the current allocator; write: replacing it. Never held across I/O. */
+    private final Function<String, PodNetworkChoice> choices;
+    private final List<IpPrefix> clusterSubnets;
+    private volatile NetworkAllocators ipam;
+    /** Read: a reconcile deciding in the current allocators; write: replacing them. Never held across I/O. */
     private final ReentrantReadWriteLock swap = new ReentrantReadWriteLock();
 
     /** Name of the pod informer index by {@code spec.nodeName} (see {@link #nodeIndexer()}). */
@@ -64,6 +73,8 @@ public final class PodAddressReconciler implements Reconciler<ObjectKey> {
     }
 
     /**
+     * A zone whose pods are all on the default network (no user-defined networks).
+     *
      * @param nodeName the zone's node
      * @param pods pod informer cache
      * @param nodes node informer cache
@@ -71,44 +82,60 @@ public final class PodAddressReconciler implements Reconciler<ObjectKey> {
      */
     public PodAddressReconciler(String nodeName, KubernetesClient client, Indexer<Pod> pods, Indexer<Node> nodes,
                                 EventSink events, Consumer<String> changed) {
+        this(nodeName, client, pods, nodes, events, changed, ns -> PodNetworkChoice.DEFAULT, List.of());
+    }
+
+    /**
+     * @param choices the network a pod of a namespace is given
+     * @param clusterSubnets the default network's CIDRs (routes of a user-defined network pod's default entry)
+     */
+    PodAddressReconciler(String nodeName, KubernetesClient client, Indexer<Pod> pods, Indexer<Node> nodes,
+                         EventSink events, Consumer<String> changed, Function<String, PodNetworkChoice> choices,
+                         List<IpPrefix> clusterSubnets) {
         this.nodeName = nodeName;
         this.client = client;
         this.pods = pods;
         this.nodes = nodes;
         this.events = events;
         this.changed = changed;
+        this.choices = choices;
+        this.clusterSubnets = List.copyOf(clusterSubnets);
     }
 
     /**
-     * Re-reads every served pod's annotation into a fresh allocator (oldest pods first, so a
+     * Re-reads every served pod's annotation into fresh allocators (oldest pods first, so a
      * duplicated address stays with the pod that had it first). Returns false when the local node
      * has no subnets yet.
      */
     public synchronized boolean rebuild() {
-        Optional<LocalNode> local = localNode();
+        Optional<Map<String, List<IpPrefix>>> local = localSubnets();
         if (local.isEmpty()) {
             ipam = null;
             return false;
         }
         swap.writeLock().lock();
         try {
-            PodIpAllocator fresh = new PodIpAllocator(local.get().subnets());
+            NetworkAllocators fresh = new NetworkAllocators(local.get());
             List<Pod> served = onNode().stream().filter(p -> PodView.served(p, nodeName))
                     .sorted(Comparator.comparing((Pod p) -> String.valueOf(p.getMetadata().getCreationTimestamp()))
                             .thenComparing(PodView::key))
                     .toList();
             for (Pod p : served) {
-                PodView.network(p).ifPresent(n -> fresh.reserve(PodView.key(p), n.ipAddresses()));
+                annotated(p).forEach((network, addresses) -> fresh.of(network).ifPresent(a -> a.reserve(PodView.key(p), addresses)));
             }
-            PodIpAllocator old = ipam;
+            NetworkAllocators old = ipam;
             if (old != null) {
-                // annotations being written: the cache does not show them yet, the old allocator does
+                // annotations being written: the cache does not show them yet, the old allocators do
                 for (Pod p : served) {
                     String key = PodView.key(p);
-                    List<IpPrefix> held = old.addressesOf(key);
-                    if (PodView.network(p).isEmpty() && !held.isEmpty()
-                            && held.stream().allMatch(a -> fresh.subnets().stream().anyMatch(s -> s.contains(a.address())))) {
-                        fresh.reserve(key, held);
+                    Map<String, List<IpPrefix>> shown = annotated(p);
+                    for (String network : fresh.subnets().keySet()) {
+                        List<IpPrefix> held = old.of(network).map(a -> a.addressesOf(key)).orElse(List.of());
+                        PodIpAllocator into = fresh.of(network).orElseThrow();
+                        if (!shown.containsKey(network) && !held.isEmpty()
+                                && held.stream().allMatch(a -> into.subnets().stream().anyMatch(s -> s.contains(a.address())))) {
+                            into.reserve(key, held);
+                        }
                     }
                 }
             }
@@ -119,14 +146,30 @@ public final class PodAddressReconciler implements Reconciler<ObjectKey> {
         }
     }
 
-    /** What a reconcile decided, to be done once the allocator is let go. */
+    /** The addresses a pod's annotation states, by network name, for the networks its namespace gives it. */
+    private Map<String, List<IpPrefix>> annotated(Pod p) {
+        Optional<PodNetworks> networks = PodView.networks(p);
+        if (networks.isEmpty()) return Map.of();
+        Map<String, List<IpPrefix>> out = new java.util.HashMap<>();
+        networks.get().defaultNetwork().ifPresent(n -> out.put(OvnAnnotations.DEFAULT_NETWORK, n.ipAddresses()));
+        if (choices.apply(p.getMetadata().getNamespace()) instanceof PodNetworkChoice.Primary primary) {
+            PodNetwork entry = networks.get().byNetwork().get(primary.attachment());
+            if (entry != null) out.put(primary.network().name(), entry.ipAddresses());
+        }
+        return out;
+    }
+
+    /** What a reconcile decided, to be done once the allocators are let go. */
     private sealed interface Step {
         record Done() implements Step {}
 
         /** Write the pod's annotation, after a warning when it stated addresses the pod cannot have. */
-        record Write(PodNetwork network, String conflict) implements Step {}
+        record Write(PodNetworks networks, String conflict) implements Step {}
 
         record Exhausted(IpPrefix subnet) implements Step {}
+
+        /** The pod's network cannot be given yet (reported once per reason). */
+        record Pending(String reason) implements Step {}
     }
 
     @Override
@@ -135,7 +178,7 @@ public final class PodAddressReconciler implements Reconciler<ObjectKey> {
         Pod pod = pods.getByKey(key.toString());
         Step step;
         while (true) {
-            PodIpAllocator current = allocator();
+            NetworkAllocators current = allocators();
             if (current == null) {
                 return ReconcileResult.done(); // the node's subnets are not known yet; a node update re-queues pods
             }
@@ -151,13 +194,13 @@ public final class PodAddressReconciler implements Reconciler<ObjectKey> {
         }
         return switch (step) {
             case Step.Done d -> ReconcileResult.done();
-            case Step.Write(PodNetwork network, String conflict) -> {
+            case Step.Write(PodNetworks networks, String conflict) -> {
                 if (conflict != null) {
                     events.warning(pod, "PodAddressConflict", "zone " + nodeName + " replaces the pod-networks of "
                             + podKey + ": " + conflict);
                 }
                 // The zone programs the port once the annotation is visible (the pod update re-queues it).
-                writeAnnotation(pod, network);
+                writeAnnotation(pod, networks);
                 yield ReconcileResult.done();
             }
             case Step.Exhausted(IpPrefix subnet) -> {
@@ -165,59 +208,116 @@ public final class PodAddressReconciler implements Reconciler<ObjectKey> {
                         + subnet + " for pod " + podKey);
                 yield ReconcileResult.failed(new IllegalStateException("no free address in " + subnet));
             }
+            case Step.Pending(String reason) -> {
+                LOG.debug("zone {}: pod {} waits: {}", nodeName, podKey, reason);
+                events.warning(pod, "PodNetworkPending", "zone " + nodeName + " gives pod " + podKey + " no address: " + reason);
+                yield ReconcileResult.done(); // a network, namespace or node change re-queues the pod
+            }
         };
     }
 
     /** Takes or frees the pod's addresses in {@code current}; no I/O. */
-    private Step decide(PodIpAllocator current, String podKey, Pod pod) {
+    private Step decide(NetworkAllocators current, String podKey, Pod pod) {
         if (pod == null || !PodView.served(pod, nodeName)) {
-            if (!current.addressesOf(podKey).isEmpty()) {
-                current.release(podKey);
+            if (current.releaseExcept(podKey, Set.of())) {
                 changed.accept(podKey);
             }
             return new Step.Done();
         }
-        Optional<PodNetwork> annotated = PodView.network(pod);
-        String conflict = null;
-        if (annotated.isPresent()) {
-            boolean known = !current.addressesOf(podKey).isEmpty();
-            PodIpAllocator.Reservation r = current.reserve(podKey, annotated.get().ipAddresses());
-            if (r instanceof PodIpAllocator.Reservation.Reserved ok && matches(annotated.get(), ok.addresses(), current)) {
-                if (!known) {
-                    changed.accept(podKey); // newly adopted: its port may now be programmed
-                }
-                return new Step.Done();
-            }
-            if (!(r instanceof PodIpAllocator.Reservation.Reserved)) {
-                conflict = r.toString();
-            }
+        PodNetworkChoice choice = choices.apply(pod.getMetadata().getNamespace());
+        if (choice instanceof PodNetworkChoice.Pending(String reason)) {
+            return PodView.networks(pod).isPresent() ? new Step.Done() : new Step.Pending(reason); // an annotated pod keeps its port
         }
-        return switch (current.allocate(podKey)) {
-            case PodIpAllocator.Allocation.Allocated a -> new Step.Write(network(a.addresses(), current), conflict);
-            case PodIpAllocator.Allocation.Exhausted e -> new Step.Exhausted(e.subnet());
+        Optional<PodNetworks> annotated = PodView.networks(pod);
+        boolean known = current.holds(podKey);
+        List<String> conflicts = new java.util.ArrayList<>();
+        PodIpAllocator defaults = current.of(OvnAnnotations.DEFAULT_NETWORK).orElseThrow();
+        Taken taken = take(defaults, podKey, annotated.flatMap(PodNetworks::defaultNetwork), conflicts);
+        if (taken instanceof Taken.Exhausted(IpPrefix subnet)) return new Step.Exhausted(subnet);
+        List<IpPrefix> defaultAddresses = ((Taken.Addresses) taken).addresses();
+        PodNetworks desired;
+        Set<String> keep = new HashSet<>(Set.of(OvnAnnotations.DEFAULT_NETWORK));
+        if (choice instanceof PodNetworkChoice.Primary(var network, String attachment)) {
+            Optional<PodIpAllocator> own = current.of(network.name());
+            if (own.isEmpty()) {
+                return new Step.Pending("node " + nodeName + " has no subnet of network " + network.name() + " yet");
+            }
+            keep.add(network.name());
+            taken = take(own.get(), podKey, annotated.map(a -> a.byNetwork().get(attachment)), conflicts);
+            if (taken instanceof Taken.Exhausted(IpPrefix subnet)) return new Step.Exhausted(subnet);
+            desired = PrimaryNetworkAnnotation.of(defaultAddresses, clusterSubnets, attachment, network,
+                    ((Taken.Addresses) taken).addresses(), List.of());
+        } else {
+            desired = PodNetworks.ofDefault(PodNetwork.primary(defaultAddresses,
+                    MacAddresses.fromIp(defaultAddresses.getFirst().address()), defaults.gateways()));
+        }
+        boolean freed = current.releaseExcept(podKey, keep);
+        if (annotated.isPresent() && annotated.get().equals(desired)) {
+            if (!known || freed) {
+                changed.accept(podKey); // newly adopted: its port may now be programmed
+            }
+            return new Step.Done();
+        }
+        return new Step.Write(desired, conflicts.isEmpty() ? null : String.join("; ", conflicts));
+    }
+
+    /** The addresses a pod is to have in one network: those annotated when it may hold them, else new ones. */
+    private sealed interface Taken {
+        record Addresses(List<IpPrefix> addresses) implements Taken {}
+
+        record Exhausted(IpPrefix subnet) implements Taken {}
+    }
+
+    private static Taken take(PodIpAllocator allocator, String podKey, Optional<PodNetwork> annotated, List<String> conflicts) {
+        if (annotated.isPresent()) {
+            PodIpAllocator.Reservation r = allocator.reserve(podKey, annotated.get().ipAddresses());
+            if (r instanceof PodIpAllocator.Reservation.Reserved ok) {
+                return new Taken.Addresses(ok.addresses());
+            }
+            conflicts.add(r.toString());
+        }
+        return switch (allocator.allocate(podKey)) {
+            case PodIpAllocator.Allocation.Allocated a -> new Taken.Addresses(a.addresses());
+            case PodIpAllocator.Allocation.Exhausted e -> new Taken.Exhausted(e.subnet());
         };
     }
 
     /** Whether the node's subnets are known, so that pods' addresses are. */
     public boolean ready() {
-        return allocator() != null;
+        return allocators() != null;
     }
 
     /**
-     * The port of a served pod whose annotation states exactly the addresses it holds; empty for
+     * The ports of a served pod whose annotation states exactly the addresses it holds; empty for
      * other pods (gone, finished, host-network, not yet or wrongly annotated) and while not
      * {@link #ready()}.
      */
-    public Optional<PodPort> port(ObjectKey key) {
-        PodIpAllocator current = allocator();
+    public Optional<PodPorts> ports(ObjectKey key) {
+        NetworkAllocators current = allocators();
         Pod p = pods.getByKey(key.toString());
         if (current == null || p == null || !PodView.served(p, nodeName)) {
             return Optional.empty();
         }
-        List<IpPrefix> held = current.addressesOf(PodView.key(p));
-        return PodView.network(p).filter(n -> !held.isEmpty() && n.ipAddresses().equals(held))
-                .map(n -> new PodPort(p.getMetadata().getNamespace(), p.getMetadata().getName(), n.macAddress(),
-                        n.ipAddresses()));
+        String podKey = PodView.key(p);
+        Optional<PodNetworks> annotated = PodView.networks(p);
+        Optional<PodNetwork> defaultEntry = annotated.flatMap(PodNetworks::defaultNetwork);
+        List<IpPrefix> held = current.of(OvnAnnotations.DEFAULT_NETWORK).map(a -> a.addressesOf(podKey)).orElse(List.of());
+        if (defaultEntry.isEmpty() || held.isEmpty() || !defaultEntry.get().ipAddresses().equals(held)) {
+            return Optional.empty();
+        }
+        PodPort defaultPort = new PodPort(p.getMetadata().getNamespace(), p.getMetadata().getName(),
+                defaultEntry.get().macAddress(), held);
+        Optional<PodPorts.NetworkPort> networkPort = Optional.empty();
+        if (choices.apply(p.getMetadata().getNamespace()) instanceof PodNetworkChoice.Primary(var network, String attachment)) {
+            PodNetwork entry = annotated.get().byNetwork().get(attachment);
+            List<IpPrefix> own = current.of(network.name()).map(a -> a.addressesOf(podKey)).orElse(List.of());
+            if (entry == null || own.isEmpty() || !entry.ipAddresses().equals(own)) {
+                return Optional.empty(); // the annotation is about to be rewritten
+            }
+            networkPort = Optional.of(new PodPorts.NetworkPort(network, attachment,
+                    new PodPort(p.getMetadata().getNamespace(), p.getMetadata().getName(), entry.macAddress(), own)));
+        }
+        return Optional.of(new PodPorts(defaultPort, networkPort));
     }
 
     /** The keys of pods on this node, for re-queueing when the node changes. */
@@ -231,42 +331,37 @@ public final class PodAddressReconciler implements Reconciler<ObjectKey> {
                 : pods.list().stream().filter(p -> p.getSpec() != null && nodeName.equals(p.getSpec().getNodeName())).toList();
     }
 
-    private synchronized PodIpAllocator allocator() {
-        Optional<LocalNode> local = localNode();
+    private synchronized NetworkAllocators allocators() {
+        Optional<Map<String, List<IpPrefix>>> local = localSubnets();
         if (local.isEmpty()) {
             return null;
         }
-        if (ipam == null || !ipam.subnets().equals(local.get().subnets())) {
-            LOG.info("zone {}: node subnets now {}; rebuilding pod address allocations", nodeName, local.get().subnets());
+        if (ipam == null || !ipam.subnets().equals(local.get())) {
+            LOG.info("zone {}: node subnets now {}; rebuilding pod address allocations", nodeName, local.get());
             rebuild();
         }
         return ipam;
     }
 
-    private Optional<LocalNode> localNode() {
+    /** The node's subnets by network, empty until it has default-network subnets. */
+    private Optional<Map<String, List<IpPrefix>>> localSubnets() {
         Node node = nodes.getByKey(nodeName);
         if (node == null) {
             return Optional.empty();
         }
         try {
-            return NodeView.local(node);
+            if (NodeView.local(node).isEmpty()) return Optional.empty();
+            String value = node.getMetadata().getAnnotations().get(OvnAnnotations.NODE_SUBNETS);
+            Map<String, List<IpPrefix>> out = new java.util.HashMap<>(NodeSubnets.parse(value).byNetwork());
+            out.values().removeIf(List::isEmpty);
+            return out.containsKey(OvnAnnotations.DEFAULT_NETWORK) ? Optional.of(Map.copyOf(out)) : Optional.empty();
         } catch (AnnotationFormatException e) {
             return Optional.empty();
         }
     }
 
-    private static boolean matches(PodNetwork annotated, List<IpPrefix> held, PodIpAllocator ipam) {
-        return annotated.ipAddresses().equals(held)
-                && annotated.macAddress().equals(MacAddresses.fromIp(held.getFirst().address()))
-                && annotated.gatewayIps().equals(ipam.gateways());
-    }
-
-    private static PodNetwork network(List<IpPrefix> addresses, PodIpAllocator ipam) {
-        return PodNetwork.primary(addresses, MacAddresses.fromIp(addresses.getFirst().address()), ipam.gateways());
-    }
-
-    private void writeAnnotation(Pod pod, PodNetwork network) {
-        String value = PodNetworks.ofDefault(network).format();
+    private void writeAnnotation(Pod pod, PodNetworks networks) {
+        String value = networks.format();
         Map<String, Object> patch = Map.of("metadata", Map.of("annotations", Map.of(OvnAnnotations.POD_NETWORKS, value)));
         // Through pods/status: a node identity may patch only the status subresource (deploy/03-rbac-node.yaml),
         // where the identity webhook checks the annotation (own node's pod, address in the node's subnet).

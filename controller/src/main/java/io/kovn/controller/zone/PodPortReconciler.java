@@ -3,8 +3,11 @@ package io.kovn.controller.zone;
 import io.kovn.k8s.runtime.BatchReconciler;
 import io.kovn.k8s.runtime.ObjectKey;
 import io.kovn.k8s.runtime.ReconcileResult;
+import io.kovn.controller.network.Network;
 import io.kovn.ovn.nb.LogicalSwitchPort;
+import io.kovn.ovn.topology.NetworkScope;
 import io.kovn.ovsdb.data.Uuid;
+import io.kovn.ovsdb.diff.DesiredState;
 import io.kovn.ovsdb.diff.Plan;
 import io.kovn.ovsdb.diff.ReconcileResult.Applied;
 import io.kovn.ovsdb.diff.ReconcileResult.Noop;
@@ -17,6 +20,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,6 +46,7 @@ public final class PodPortReconciler implements BatchReconciler<ObjectKey> {
     private final PodAddressReconciler addresses;
     private final ZoneDatabases dbs;
     private final ReconcileTimes times = new ReconcileTimes();
+    private final Supplier<List<Network>> networks;
 
     /**
      * @param zone the zone's node
@@ -49,9 +54,15 @@ public final class PodPortReconciler implements BatchReconciler<ObjectKey> {
      * @param dbs the zone's databases
      */
     public PodPortReconciler(String zone, PodAddressReconciler addresses, ZoneDatabases dbs) {
+        this(zone, addresses, dbs, List::of);
+    }
+
+    /** @param networks the accepted user-defined networks (a pod may have a port on one of them) */
+    PodPortReconciler(String zone, PodAddressReconciler addresses, ZoneDatabases dbs, Supplier<List<Network>> networks) {
         this.zone = zone;
         this.addresses = addresses;
         this.dbs = dbs;
+        this.networks = networks;
     }
 
     @Override
@@ -124,10 +135,29 @@ public final class PodPortReconciler implements BatchReconciler<ObjectKey> {
         }
     }
 
-    /** A pod's plan; empty while its port waits for the node switch. */
+    /**
+     * A pod's plan: its default-network port, and its port on each user-defined network where it
+     * has or should have one (one transaction). Empty while a wanted port waits for its switch.
+     */
     private Optional<Plan> planOf(ObjectKey pod, Optional<Uuid> nodeSwitch) {
-        return PodPortModel.desired(pod, addresses.port(pod), nodeSwitch)
+        Optional<PodPorts> ports = addresses.ports(pod);
+        boolean isolated = ports.flatMap(PodPorts::networkPort).isPresent();
+        Optional<Plan> own = PodPortModel.desired(pod, ports.map(PodPorts::defaultPort), nodeSwitch, isolated,
+                        isolated ? IsolationModel.portGroup(dbs.nbState()) : Optional.empty())
                 .map(desired -> dbs.northbound().plan(PodPortModel.owner(pod), desired));
+        if (own.isEmpty()) return Optional.empty();
+        Optional<PodPorts.NetworkPort> wanted = ports.flatMap(PodPorts::networkPort);
+        List<Plan> plans = new ArrayList<>(List.of(own.get()));
+        for (Network network : networks.get()) {
+            NetworkScope scope = PodPortModel.scope(network);
+            Optional<PodPorts.NetworkPort> port = wanted.filter(w -> w.network().name().equals(network.name()));
+            if (port.isEmpty() && !PodPortModel.hasPort(scope, pod, dbs.nbState())) continue;
+            Optional<DesiredState> desired = PodPortModel.desired(scope, pod, port,
+                    PodPortModel.networkSwitch(scope, network, zone, dbs.nbState()));
+            if (desired.isEmpty()) return Optional.empty();
+            plans.add(dbs.northbound().plan(PodPortModel.owner(scope, pod), desired.get()));
+        }
+        return Optional.of(plans.size() == 1 ? plans.getFirst() : Plan.concat(plans));
     }
 
     private ReconcileResult resultOf(io.kovn.ovsdb.diff.ReconcileResult applied, Object what) {
@@ -149,7 +179,7 @@ public final class PodPortReconciler implements BatchReconciler<ObjectKey> {
      */
     public Set<ObjectKey> sweep() {
         Set<ObjectKey> keys = new TreeSet<>(addresses.podsOnNode());
-        dbs.nbCache().table(LogicalSwitchPort.TABLE_NAME).select(PodPortModel.OWNER::owns)
+        dbs.nbCache().table(LogicalSwitchPort.TABLE_NAME).select(r -> PodPortModel.podOf(r).isPresent())
                 .forEach(r -> PodPortModel.podOf(r).ifPresent(keys::add));
         return keys;
     }

@@ -49,15 +49,15 @@ public final class PodView {
                 a == null ? null : a.get(OvnAnnotations.POD_NETWORKS));
     }
 
-    /** The default network entry of the pod's {@code pod-networks} annotation, if present and valid. */
-    public static Optional<PodNetwork> network(Pod pod) {
+    /** The pod's {@code pod-networks} annotation, if present and valid. */
+    public static Optional<PodNetworks> networks(Pod pod) {
         Map<String, String> a = pod.getMetadata().getAnnotations();
         String v = a == null ? null : a.get(OvnAnnotations.POD_NETWORKS);
         if (v == null) {
             return Optional.empty();
         }
         try {
-            return PodNetworks.parse(v).defaultNetwork();
+            return Optional.of(PodNetworks.parse(v));
         } catch (AnnotationFormatException e) {
             return Optional.empty();
         }

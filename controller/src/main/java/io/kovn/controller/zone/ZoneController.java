@@ -1,5 +1,7 @@
 package io.kovn.controller.zone;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -15,6 +17,7 @@ import io.kovn.ovn.nb.LogicalSwitchPort;
 import io.kovn.ovsdb.cache.CacheListener;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,13 +37,15 @@ public final class ZoneController implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ZoneController.class);
     /** The one key of the topology reconcile. */
     static final String ZONE_KEY = "zone";
-    private static final List<Class<? extends io.fabric8.kubernetes.api.model.HasMetadata>> KINDS = List.of(Node.class, Pod.class);
+    private static final List<Class<? extends io.fabric8.kubernetes.api.model.HasMetadata>> KINDS = List.of(Node.class, Pod.class,
+            Namespace.class);
 
     private final String node;
     private final ZoneDatabases dbs;
     private final SharedInformers.Lease lease;
     private final SharedIndexInformer<Node> nodeInformer;
     private final SharedIndexInformer<Pod> podInformer;
+    private final SharedIndexInformer<Namespace> namespaceInformer;
     private final PodAddressReconciler podAddresses;
     private final ZoneTopologyReconciler topology;
     private final PodPortReconciler podPorts;
@@ -65,9 +70,12 @@ public final class ZoneController implements AutoCloseable {
         }
         this.nodeInformer = informers.informer(Node.class);
         this.podInformer = informers.informer(Pod.class);
+        this.namespaceInformer = informers.informer(Namespace.class);
+        this.networks = new NetworkTopologies(node, client, nodeInformer, dbs, config.clusterSubnets(), config.controllerMetrics());
         List<Controller<ObjectKey>> portRef = new java.util.ArrayList<>(1);
         this.podAddresses = new PodAddressReconciler(node, client, podInformer.getIndexer(), nodeInformer.getIndexer(),
-                config.events(), podKey -> portRef.getFirst().enqueue(ObjectKey.parse(podKey)));
+                config.events(), podKey -> portRef.getFirst().enqueue(ObjectKey.parse(podKey)), this::choiceFor,
+                config.clusterSubnets());
         this.topology = new ZoneTopologyReconciler(node, nodeInformer.getIndexer(), dbs, config.events(), config.metrics(),
                 config.clusterSubnets());
         this.zoneController = Controller.builder("zone-" + node, topology)
@@ -77,7 +85,7 @@ public final class ZoneController implements AutoCloseable {
         this.podController = perPod("zone-pods-" + node, podAddresses, config)
                 .workers(config.addressWorkers())
                 .build();
-        this.podPorts = new PodPortReconciler(node, podAddresses, dbs);
+        this.podPorts = new PodPortReconciler(node, podAddresses, dbs, networks::accepted);
         // one pod alone is written by itself; pods queued together (start-up, a burst) in one transaction
         this.portController = perPod("zone-pod-ports-" + node, podPorts, config)
                 .workers(config.podWorkers())
@@ -96,7 +104,6 @@ public final class ZoneController implements AutoCloseable {
             changes.pods().forEach(portController::enqueue);
         };
         this.sbListener = update -> zoneController.enqueue(ZONE_KEY);
-        this.networks = new NetworkTopologies(node, client, nodeInformer, dbs, config.clusterSubnets(), config.controllerMetrics());
     }
 
     /** A controller keyed by the node's pods: each pod's events, and every pod when the node changes. */
@@ -105,6 +112,12 @@ public final class ZoneController implements AutoCloseable {
                 .watch(podInformer, (Pod p) -> onNode(p) ? List.of(ObjectKey.of(p)) : List.of(), PodView::zoneFields)
                 .watch(nodeInformer, (Node n) -> n.getMetadata().getName().equals(node)
                         ? podAddresses.podsOnNode() : List.of())
+                // a pod's network follows its namespace's labels and the accepted networks
+                .watch(namespaceInformer, (Namespace n) -> podAddresses.podsOnNode().stream()
+                        .filter(k -> k.namespace().equals(n.getMetadata().getName())).toList(),
+                        (Namespace n) -> n.getMetadata().getLabels())
+                .watch(networks.informers().get(0), (GenericKubernetesResource o) -> podAddresses.podsOnNode())
+                .watch(networks.informers().get(1), (GenericKubernetesResource o) -> podAddresses.podsOnNode())
                 .metrics(config.controllerMetrics());
     }
 
@@ -166,6 +179,10 @@ public final class ZoneController implements AutoCloseable {
                         + config.syncTimeout());
             }
             long pods = System.nanoTime();
+            if (!zc.networks.synced(config.syncTimeout())) {
+                throw new IllegalStateException("zone " + config.nodeName() + ": the network informers did not sync within "
+                        + config.syncTimeout());
+            }
             // addresses never move across restarts: the allocator holds every pod's before the first reconcile
             zc.podAddresses.rebuild();
             zc.podController.start();
@@ -231,6 +248,13 @@ public final class ZoneController implements AutoCloseable {
     /** Queues a topology reconcile (e.g. after an operator's change outside Kubernetes). */
     public void resync() {
         zoneController.enqueue(ZONE_KEY);
+    }
+
+    /** The network a pod of this namespace is given. */
+    private PodNetworkChoice choiceFor(String namespace) {
+        Namespace ns = namespaceInformer.getIndexer().getByKey(namespace);
+        return PodNetworkChoice.of(namespace, ns == null ? null
+                : ns.getMetadata().getLabels() == null ? Map.of() : ns.getMetadata().getLabels(), networks.entries());
     }
 
     private boolean onNode(Pod p) {

@@ -45,7 +45,8 @@ public final class ZoneDatabases implements AutoCloseable {
         MonitorCache sbCache = null;
         try {
             sb = OvsdbConnections.builder(sbEndpoint, timeout).connect();
-            nbCache = MonitorCache.start(nb, NB, ZoneModel.NB_MONITORED.stream().map(TableMonitor::all).toList());
+            nbCache = MonitorCache.start(nb, NB, java.util.stream.Stream.concat(
+                    ZoneModel.NB_MONITORED.stream().map(TableMonitor::all), IsolationModel.MONITORS.stream()).toList());
             sbCache = MonitorCache.start(sb, SB, ZoneModel.SB_MONITORED.stream().map(TableMonitor::all).toList());
             nbCache.synced().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             sbCache.synced().get(timeout.toMillis(), TimeUnit.MILLISECONDS);

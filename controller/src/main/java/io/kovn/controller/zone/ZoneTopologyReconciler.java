@@ -72,7 +72,8 @@ public final class ZoneTopologyReconciler implements Reconciler<String> {
                 LOG.debug("zone {}: local node has no allocation yet", zone);
                 return ReconcileResult.done();
             }
-            Plan nbPlan = dbs.northbound().plan(ZoneModel.OWNER, plan.northbound());
+            Plan nbPlan = Plan.concat(List.of(dbs.northbound().plan(ZoneModel.OWNER, plan.northbound()),
+                    dbs.northbound().plan(IsolationModel.OWNER, IsolationModel.desired(plan.local().get(), dbs.nbState()))));
             Plan sbPlan = EncapSync.augment(dbs.southbound().plan(ZoneModel.OWNER, plan.southbound()),
                     plan.encaps(), dbs.sbState(), ZoneModel.OWNER);
             watch.computed(nbPlan.operations().size() + sbPlan.operations().size());

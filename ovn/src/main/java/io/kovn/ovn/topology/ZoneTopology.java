@@ -292,6 +292,30 @@ public final class ZoneTopology {
     }
 
     /**
+     * A pod's logical switch port on its primary user-defined network, owned by that network's
+     * controller: named {@link TopologyNames#userDefinedPodPort} of its attachment key, with the
+     * network's external ids. The caller attaches it to the network's switch here.
+     *
+     * @param attachment the pod's key of the network in {@code pod-networks} ({@code <namespace>/<name>})
+     */
+    public static DesiredRow podPort(NetworkScope scope, String attachment, PodPort p) {
+        String addresses = p.mac() + " " + p.ips().stream().map(i -> IpLiterals.format(i.address()))
+                .collect(Collectors.joining(" "));
+        Map<String, String> ids = new HashMap<>(scope.externalIds());
+        ids.put("namespace", p.namespace());
+        ids.put("pod", "true");
+        return row(LogicalSwitchPort.TABLE_NAME, podId(scope, p.namespace(), p.name()), ids, Map.of(
+                LogicalSwitchPort.NAME, TopologyNames.userDefinedPodPort(attachment, p.namespace(), p.name()),
+                LogicalSwitchPort.ADDRESSES, Set.of(addresses),
+                LogicalSwitchPort.PORT_SECURITY, Set.of(addresses)));
+    }
+
+    /** The id of a pod's logical switch port on one network. */
+    public static ObjectId podId(NetworkScope scope, String namespace, String pod) {
+        return scope.id(POD_OWNER_TYPE, namespace + "/" + pod);
+    }
+
+    /**
      * The key of a current or desired row: {@code external_ids:k8s.ovn.org/id}, except {@code Encap}
      * (no external_ids) keyed by {@code <chassis_name>/<ip>}.
      */
