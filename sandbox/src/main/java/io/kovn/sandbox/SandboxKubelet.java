@@ -166,7 +166,7 @@ public final class SandboxKubelet implements AutoCloseable {
                 netns.delete();
                 throw new IOException("CNI ADD failed (code " + e.code() + "): " + e.getMessage(), e);
             }
-            for (JsonNode ip : result.path("ips")) ips.add(ip.path("address").asText().replaceAll("/.*", ""));
+            ips.addAll(podIps(result, att.ifName()));
         }
         List<Process> processes = startProcesses(pod, netns);
         Readiness readiness = new Readiness(key, pod, node, netns, ips);
@@ -293,6 +293,28 @@ public final class SandboxKubelet implements AutoCloseable {
             throw e;
         }
         return List.copyOf(processes);
+    }
+
+    /**
+     * The pod's IPs in a CNI result, as container runtimes take them: those of the interface the
+     * runtime asked for ({@code eth0}), so that a second interface (a primary user-defined
+     * network's {@code ovn-udn1}) does not become a pod IP; all IPs when the result names no interfaces.
+     */
+    static List<String> podIps(JsonNode result, String ifName) {
+        int index = -1;
+        JsonNode interfaces = result.path("interfaces");
+        for (int i = 0; i < interfaces.size(); i++) {
+            if (ifName.equals(interfaces.get(i).path("name").asText()) && !interfaces.get(i).path("sandbox").asText().isEmpty()) {
+                index = i;
+            }
+        }
+        List<String> out = new ArrayList<>();
+        for (JsonNode ip : result.path("ips")) {
+            if (index < 0 || !ip.has("interface") || ip.path("interface").asInt() == index) {
+                out.add(ip.path("address").asText().replaceAll("/.*", ""));
+            }
+        }
+        return out;
     }
 
     private Process startListener(Pod pod, Netns netns, Path log) throws IOException {

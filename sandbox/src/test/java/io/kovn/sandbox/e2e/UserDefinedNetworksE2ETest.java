@@ -1,0 +1,167 @@
+package io.kovn.sandbox.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.kovn.k8s.client.KovnResources;
+import io.kovn.ovn.annotations.IpLiterals;
+import io.kovn.ovn.annotations.OvnAnnotations;
+import io.kovn.ovn.annotations.PodNetworks;
+import io.kovn.sandbox.Prober;
+import io.kovn.sandbox.Prober.Verdict;
+import io.kovn.sandbox.SandboxLayout;
+import io.kovn.sandbox.infra.EmulatedNode;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Primary Layer3 user-defined networks in a three-node sandbox, with real packets: two networks over
+ * the same subnet (blue and red) and a third (green) over another, pods of each on several nodes.
+ * Inside a network pods reach each other across nodes over TCP, UDP and ICMP on their network's
+ * addresses (interface {@code ovn-udn1}); nothing crosses between networks or between a network and
+ * the default network; the node's host still reaches a network pod's default-network interface
+ * (kubelet probes), which nothing else does.
+ */
+class UserDefinedNetworksE2ETest {
+    static SandboxFixture sb;
+    static final String LABEL = "k8s.ovn.org/primary-user-defined-network";
+
+    @BeforeAll
+    static void up() throws Exception {
+        sb = new SandboxFixture(3);
+        sb.namespace("blue", Map.of(LABEL, ""));
+        sb.namespace("red", Map.of(LABEL, ""));
+        sb.namespace("green", Map.of(LABEL, ""));
+        sb.namespace("plain", Map.of());
+        network("blue", "10.100.0.0/16");
+        network("red", "10.100.0.0/16"); // the same subnet as blue: networks are apart, addresses may repeat
+        network("green", "10.101.0.0/16");
+        for (String ns : List.of("blue", "red", "green")) {
+            sb.pod(ns, ns + "-1", "node-1", Map.of());
+            sb.pod(ns, ns + "-2", "node-2", Map.of());
+        }
+        sb.pod("blue", "blue-3", "node-3", Map.of());
+        sb.pod("plain", "plain-1", "node-1", Map.of());
+        for (String ns : List.of("blue", "red", "green")) {
+            sb.awaitRunning(ns, ns + "-1");
+            sb.awaitRunning(ns, ns + "-2");
+        }
+        sb.awaitRunning("blue", "blue-3");
+        sb.awaitRunning("plain", "plain-1");
+    }
+
+    @AfterAll
+    static void down() {
+        SandboxFixture.closeLeavingNothing(sb);
+    }
+
+    static void network(String ns, String cidr) {
+        sb.client.genericKubernetesResources(KovnResources.USER_DEFINED_NETWORK).inNamespace(ns).resource(Serialization.unmarshal("""
+                apiVersion: k8s.ovn.org/v1
+                kind: UserDefinedNetwork
+                metadata: {name: net, namespace: %s}
+                spec: {topology: Layer3, layer3: {role: Primary, subnets: [{cidr: %s}]}}
+                """.formatted(ns, cidr), GenericKubernetesResource.class)).create();
+    }
+
+    static Pod pod(String ns, String name) {
+        return sb.client.pods().inNamespace(ns).withName(name).get();
+    }
+
+    static PodNetworks networks(String ns, String name) {
+        return PodNetworks.parse(pod(ns, name).getMetadata().getAnnotations().get(OvnAnnotations.POD_NETWORKS));
+    }
+
+    /** The pod's address on its primary user-defined network. */
+    static String udnIp(String ns, String name) {
+        return IpLiterals.format(networks(ns, name).primaryUserDefined().orElseThrow().getValue().ipAddresses().getFirst().address());
+    }
+
+    /** The pod's address on the default network (its infrastructure interface for network pods). */
+    static String defaultIp(String ns, String name) {
+        return IpLiterals.format(networks(ns, name).defaultNetwork().orElseThrow().ipAddresses().getFirst().address());
+    }
+
+    static String netns(String ns, String name) {
+        return pod(ns, name).getMetadata().getAnnotations().get(SandboxLayout.NETNS_ANNOTATION);
+    }
+
+    static Prober.Result probe(String fromNs, String from, String ip, String protocol) throws Exception {
+        return sb.prober.probe(netns(fromNs, from), protocol, ip, protocol.equals("udp") ? 5353 : 80, Duration.ofSeconds(2));
+    }
+
+    @Test
+    void podsOfANetworkTalkAcrossNodesOnTheirNetworksAddresses() throws Exception {
+        assertThat(udnIp("blue", "blue-1")).startsWith("10.100.");
+        for (String to : List.of("blue-2", "blue-3")) {
+            for (String protocol : List.of("tcp", "udp", "icmp")) {
+                Prober.Result r = probe("blue", "blue-1", udnIp("blue", to), protocol);
+                assertThat(r.verdict()).as(protocol + " blue-1 -> " + to).isEqualTo(Verdict.ALLOWED);
+                if (!protocol.equals("icmp")) assertThat(r.answer()).isEqualTo(to);
+            }
+        }
+        assertThat(probe("green", "green-1", udnIp("green", "green-2"), "tcp").answer()).isEqualTo("green-2");
+    }
+
+    @Test
+    void twoNetworksOverTheSameSubnetWorkSideBySide() throws Exception {
+        assertThat(udnIp("red", "red-1")).startsWith("10.100.");
+        for (String protocol : List.of("tcp", "udp", "icmp")) {
+            assertThat(probe("red", "red-1", udnIp("red", "red-2"), protocol).verdict()).as(protocol + " red-1 -> red-2")
+                    .isEqualTo(Verdict.ALLOWED);
+        }
+        // the same address in both networks answers as that network's pod
+        assertThat(udnIp("red", "red-2")).isEqualTo(udnIp("blue", "blue-2"));
+        assertThat(probe("red", "red-1", udnIp("red", "red-2"), "tcp").answer()).isEqualTo("red-2");
+        assertThat(probe("blue", "blue-1", udnIp("blue", "blue-2"), "tcp").answer()).isEqualTo("blue-2");
+    }
+
+    @Test
+    void nothingCrossesBetweenNetworksOrToAndFromTheDefaultNetwork() throws Exception {
+        for (String protocol : List.of("tcp", "udp", "icmp")) {
+            assertThat(probe("blue", "blue-1", udnIp("green", "green-2"), protocol).verdict()).as(protocol + " blue -> green")
+                    .isNotEqualTo(Verdict.ALLOWED);
+            assertThat(probe("green", "green-1", udnIp("blue", "blue-2"), protocol).verdict()).as(protocol + " green -> blue")
+                    .isNotEqualTo(Verdict.ALLOWED);
+            assertThat(probe("blue", "blue-1", defaultIp("plain", "plain-1"), protocol).verdict()).as(protocol + " blue -> default pod")
+                    .isNotEqualTo(Verdict.ALLOWED);
+            assertThat(probe("plain", "plain-1", defaultIp("blue", "blue-1"), protocol).verdict())
+                    .as(protocol + " default pod -> blue pod's default interface").isNotEqualTo(Verdict.ALLOWED);
+            assertThat(probe("plain", "plain-1", udnIp("blue", "blue-2"), protocol).verdict())
+                    .as(protocol + " default pod -> blue pod's network address").isNotEqualTo(Verdict.ALLOWED);
+            assertThat(probe("blue", "blue-1", defaultIp("blue", "blue-2"), protocol).verdict())
+                    .as(protocol + " blue-1 -> blue-2's default interface").isNotEqualTo(Verdict.ALLOWED);
+        }
+    }
+
+    @Test
+    void theHostStillReachesANetworkPodsDefaultInterface() throws Exception {
+        EmulatedNode node1 = sb.sandbox.nodes().stream().filter(n -> n.name().equals("node-1")).findFirst().orElseThrow();
+        String nodeNetns = node1.netns().name().orElseThrow();
+        Prober.Result r = sb.prober.probe(nodeNetns, "tcp", defaultIp("blue", "blue-1"), 80, Duration.ofSeconds(3));
+        assertThat(r.verdict()).as("node-1 -> blue-1 on eth0 (a kubelet probe)").isEqualTo(Verdict.ALLOWED);
+        assertThat(r.answer()).isEqualTo("blue-1");
+    }
+
+    @Test
+    void aDeletedNetworkWithPodsWaitsForThemAndThenLeavesNoRows() {
+        // the green network is in use: its deletion is deferred by the finalizer while its pods live
+        sb.client.genericKubernetesResources(KovnResources.USER_DEFINED_NETWORK).inNamespace("green").withName("net").delete();
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5)).until(() ->
+                sb.client.genericKubernetesResources(KovnResources.USER_DEFINED_NETWORK).inNamespace("green").withName("net").get() != null);
+        sb.client.pods().inNamespace("green").delete();
+        await().atMost(Duration.ofSeconds(60)).until(() ->
+                sb.client.genericKubernetesResources(KovnResources.USER_DEFINED_NETWORK).inNamespace("green").withName("net").get() == null);
+        for (EmulatedNode n : sb.sandbox.nodes()) {
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(n.nbctl("--bare", "--columns=name",
+                    "find", "Logical_Switch", "external_ids:k8s.ovn.org/network=green_net")).as("green rows on " + n.name()).isBlank());
+        }
+    }
+}
