@@ -47,6 +47,17 @@ public final class PodUpdateRules {
         return AdmissionDecision.ALLOW;
     }
 
+    /**
+     * The node's subnets of the network a pod-networks key names: {@code default}, or
+     * {@code <ns>/<name>} of a UserDefinedNetwork (network {@code <ns>_<name>}) or of a
+     * ClusterUserDefinedNetwork (network {@code cluster_udn_<name>}); null when the node has none.
+     */
+    static List<Cidr> nodeSubnetsOf(String key, Map<String, List<Cidr>> subnets) {
+        if (!key.contains("/")) return subnets.get(key);
+        List<Cidr> udn = subnets.get(key.replace('/', '_'));
+        return udn != null ? udn : subnets.get("cluster_udn_" + key.substring(key.indexOf('/') + 1));
+    }
+
     private static String podNetworksProblem(String value, ObjectUpdate pod, String node, NodeSubnetLookup lookup) {
         if (pod.hostNetwork()) {
             return "the annotation is not allowed on host-network pods";
@@ -62,8 +73,7 @@ public final class PodUpdateRules {
             }
             Map<String, List<Cidr>> subnets = NetworkAnnotations.nodeSubnets(annotation.get());
             for (Map.Entry<String, List<byte[]>> network : ips.entrySet()) {
-                // Pod-network keys are "default" or "<ns>/<name>"; node-subnets uses network names "<ns>_<name>".
-                List<Cidr> allowed = subnets.get(network.getKey().replace('/', '_'));
+                List<Cidr> allowed = nodeSubnetsOf(network.getKey(), subnets);
                 if (allowed == null) {
                     if (network.getKey().equals("default")) {
                         return "node " + node + " has no default subnet";

@@ -24,7 +24,7 @@ class PodWebhookTest {
     private static final String EXTRA = "system:serviceaccount:ovn-kubernetes:ovnkube-node";
     private static final Map<String, String> SUBNETS = Map.of(
             "node1", "{\"default\":[\"10.244.1.0/24\"]}",
-            "dual", "{\"default\":[\"10.244.2.0/24\",\"fd00:10:244:2::/64\"],\"blue_net\":[\"10.10.2.0/24\"]}",
+            "dual", "{\"default\":[\"10.244.2.0/24\",\"fd00:10:244:2::/64\"],\"blue_net\":[\"10.10.2.0/24\"],\"cluster_udn_red\":[\"10.20.2.0/24\"]}",
             "legacy", "{\"default\":\"10.244.3.0/24\"}");
     private static WebhookFixture fixture;
 
@@ -59,6 +59,8 @@ class PodWebhookTest {
                 Arguments.of("dual-stack IPs inside both subnets", node("dual", "dual", networks("10.244.2.9/24", "fd00:10:244:2::9/64"))),
                 Arguments.of("a secondary network inside its subnet", node("dual", "dual", p -> annotations(p).put(WebhookPolicy.POD_NETWORKS,
                         "{\"default\":{\"ip_addresses\":[\"10.244.2.4/24\"]},\"blue/net\":{\"ip_addresses\":[\"10.10.2.4/24\"]}}"))),
+                Arguments.of("a ClusterUserDefinedNetwork's entry inside its subnet", node("dual", "dual", p -> annotations(p).put(WebhookPolicy.POD_NETWORKS,
+                        "{\"default\":{\"ip_addresses\":[\"10.244.2.4/24\"]},\"team-a/red\":{\"ip_addresses\":[\"10.20.2.4/24\"]}}"))),
                 Arguments.of("legacy single-string node-subnets", node("legacy", "legacy", networks("10.244.3.200/24"))),
                 Arguments.of("node sets dpu connection details", node("node1", "node1", p -> annotations(p).put("k8s.ovn.org/dpu.connection-details", "{}"))),
                 Arguments.of("node sets dpu connection status", node("node1", "node1", p -> annotations(p).put("k8s.ovn.org/dpu.connection-status", "{}"))),
@@ -80,6 +82,8 @@ class PodWebhookTest {
                 Arguments.of("one of two IPs outside", node("dual", "dual", networks("10.244.2.9/24", "fd00:10:244:3::9/64")), "does not belong"),
                 Arguments.of("secondary network IP outside its subnet", node("dual", "dual", p -> annotations(p).put(WebhookPolicy.POD_NETWORKS,
                         "{\"default\":{\"ip_addresses\":[\"10.244.2.4/24\"]},\"blue/net\":{\"ip_addresses\":[\"10.10.9.4/24\"]}}")), "does not belong"),
+                Arguments.of("a ClusterUserDefinedNetwork's entry outside its subnet", node("dual", "dual", p -> annotations(p).put(WebhookPolicy.POD_NETWORKS,
+                        "{\"default\":{\"ip_addresses\":[\"10.244.2.4/24\"]},\"team-a/red\":{\"ip_addresses\":[\"10.20.7.4/24\"]}}")), "does not belong"),
                 Arguments.of("pod-networks without a default network", node("node1", "node1", p -> annotations(p).put(WebhookPolicy.POD_NETWORKS, "{}")), "no default network"),
                 Arguments.of("pod on another node", node("node1", "node2", networks("10.244.1.3/24")), "not allowed to modify pod"),
                 Arguments.of("pod moved onto its node", new Case("system:ovn-node:node1", "node2", "node1", false, networks("10.244.1.3/24")), "not allowed to modify pod"),
