@@ -9,6 +9,7 @@ import io.kovn.policy.model.PolicySnapshot;
 import io.kovn.policy.select.ClusterChanges;
 import io.kovn.policy.select.ClusterIndex;
 import io.kovn.policy.select.NodeInfo;
+import io.kovn.policy.select.PodAddresses;
 import io.kovn.policy.select.PodInfo;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -281,7 +282,7 @@ public final class IncrementalTranslator {
             Pod old = pods.put(key, pod);
             // the stateful rows read a local pod's presence and hostNetwork only (not its labels)
             statefulDirty |= (old == null || hostNetwork(old) != hostNetwork(pod))
-                    && localPorts.contains(PolicySnapshot.portName(ns, name));
+                    && localPorts.contains(PodAddresses.portName(pod));
             if (old != null) {
                 podKeys.remove(old);
             }

@@ -13,6 +13,7 @@ import io.kovn.policy.model.DesiredPortGroup;
 import io.kovn.policy.model.PolicyDirection;
 import io.kovn.policy.model.PolicyRows;
 import io.kovn.policy.model.PolicySnapshot;
+import io.kovn.policy.select.PodAddresses;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -61,7 +62,7 @@ public final class StatefulPods {
         TreeSet<String> ports = new TreeSet<>();
         for (Pod pod : snapshot.pods()) {
             boolean hostNetwork = pod.getSpec() != null && Boolean.TRUE.equals(pod.getSpec().getHostNetwork());
-            String port = PolicySnapshot.portName(pod.getMetadata().getNamespace(), pod.getMetadata().getName());
+            String port = PodAddresses.portName(pod);
             if (!hostNetwork && snapshot.localPorts().contains(port)) {
                 ports.add(port);
             }

@@ -15,8 +15,8 @@ import io.kovn.ovn.nb.LogicalSwitchPort;
 import io.kovn.ovsdb.cache.CacheListener;
 import io.kovn.ovsdb.cache.CacheUpdate;
 import io.kovn.ovsdb.cache.RowChange;
-import io.kovn.policy.model.PolicySnapshot;
 import io.kovn.policy.select.ClusterIndex;
+import io.kovn.policy.select.PodInfo;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
@@ -235,9 +235,9 @@ public final class PolicyController implements AutoCloseable {
 
     private boolean sees(String namespace, String name, String uid, Collection<String> ips) {
         Pod pod = pods.getIndexer().getByKey(namespace + "/" + name);
-        return pod != null && (uid.isEmpty() || uid.equals(pod.getMetadata().getUid()))
-                && ClusterIndex.podInfo(pod).ips().containsAll(ips)
-                && nb.switchPorts().containsKey(PolicySnapshot.portName(namespace, name));
+        if (pod == null || !(uid.isEmpty() || uid.equals(pod.getMetadata().getUid()))) return false;
+        PodInfo info = ClusterIndex.podInfo(pod); // the pod's primary network's: a user-defined network's if it has one
+        return info.ips().containsAll(ips) && nb.switchPorts().containsKey(info.portName());
     }
 
     /** Queues a reconcile that diffs every policy row (e.g. after an operator's change outside Kubernetes). */

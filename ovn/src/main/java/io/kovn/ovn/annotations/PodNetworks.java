@@ -46,7 +46,7 @@ public record PodNetworks(Map<String, PodNetwork> byNetwork) {
      */
     public Optional<Map.Entry<String, PodNetwork>> primaryUserDefined() {
         return byNetwork.entrySet().stream()
-                .filter(e -> !e.getKey().equals(OvnAnnotations.DEFAULT_NETWORK) && PodNetwork.ROLE_PRIMARY.equals(e.getValue().role()))
+                .filter(e -> e.getKey().indexOf('/') > 0 && PodNetwork.ROLE_PRIMARY.equals(e.getValue().role()))
                 .findFirst();
     }
 

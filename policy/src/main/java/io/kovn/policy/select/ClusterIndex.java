@@ -341,7 +341,7 @@ public final class ClusterIndex {
             }
         }
         return new PodInfo(meta.getNamespace(), meta.getName(), meta.getLabels() == null ? Map.of() : meta.getLabels(),
-                ips, hostNetwork, named, nodeName);
+                ips, hostNetwork, named, nodeName, PodAddresses.portName(pod));
     }
 
     /** The facts {@code nodes} peers read from a node. */

@@ -8,13 +8,16 @@ import io.kovn.ovn.annotations.IpPrefix;
 import io.kovn.ovn.annotations.OvnAnnotations;
 import io.kovn.ovn.annotations.PodNetwork;
 import io.kovn.ovn.annotations.PodNetworks;
+import io.kovn.ovn.topology.TopologyNames;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A pod's addresses as policies read them (the controller's address sets, {@code kovn analyze},
- * {@code kovn trace}): the allocation first, the kubelet's report only without one.
+ * {@code kovn trace}): the allocation first, the kubelet's report only without one. A pod with a
+ * primary user-defined network is on that network for policies: its addresses and port there.
  *
  * <p>The zone controller writes {@code k8s.ovn.org/pod-networks} before the CNI plugin can wire the
  * pod, the kubelet writes {@code status.podIPs} only after it has: a pod can send in between, so a
@@ -25,26 +28,47 @@ import java.util.Map;
 public final class PodAddresses {
     private PodAddresses() {}
 
-    /** The default network's allocated addresses without prefix length, else the status addresses. */
+    /**
+     * The allocated addresses of the pod's primary network without prefix length (those of its
+     * primary user-defined network when it has one: policies select it there), else the status
+     * addresses.
+     */
     public static List<String> of(Pod pod) {
         List<String> allocated = allocated(pod.getMetadata().getAnnotations());
         return allocated.isEmpty() ? reported(pod.getStatus()) : allocated;
     }
 
-    /** The default network's {@code ip_addresses} of the annotation, none when absent or malformed. */
+    /**
+     * The logical switch port of the pod's primary network: {@code <namespace>_<pod>}, or its port on
+     * its primary user-defined network ({@link TopologyNames#userDefinedPodPort}).
+     */
+    public static String portName(Pod pod) {
+        String ns = pod.getMetadata().getNamespace();
+        String name = pod.getMetadata().getName();
+        return networks(pod.getMetadata().getAnnotations()).flatMap(PodNetworks::primaryUserDefined)
+                .map(e -> TopologyNames.userDefinedPodPort(e.getKey(), ns, name))
+                .orElse(TopologyNames.podPort(ns, name));
+    }
+
+    /** The primary network's {@code ip_addresses} of the annotation, none when absent or malformed. */
     static List<String> allocated(Map<String, String> annotations) {
-        String value = annotations == null ? null : annotations.get(OvnAnnotations.POD_NETWORKS);
-        if (value == null) {
-            return List.of();
-        }
-        PodNetwork network;
-        try {
-            network = PodNetworks.parse(value).defaultNetwork().orElse(null);
-        } catch (IllegalArgumentException e) {
-            return List.of();
-        }
+        Optional<PodNetworks> networks = networks(annotations);
+        PodNetwork network = networks.flatMap(n -> n.primaryUserDefined().map(Map.Entry::getValue).or(n::defaultNetwork))
+                .orElse(null);
         return network == null ? List.of()
                 : network.ipAddresses().stream().map(IpPrefix::address).map(IpLiterals::format).toList();
+    }
+
+    private static Optional<PodNetworks> networks(Map<String, String> annotations) {
+        String value = annotations == null ? null : annotations.get(OvnAnnotations.POD_NETWORKS);
+        if (value == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(PodNetworks.parse(value));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
     }
 
     /** {@code status.podIPs}, or {@code status.podIP} when a server filled only that. */

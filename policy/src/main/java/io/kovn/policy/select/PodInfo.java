@@ -13,7 +13,8 @@ import java.util.Map;
  * @param hostNetwork host-network pods are never subjects or pod peers
  * @param namedPorts the containers' named ports
  * @param nodeName the node the pod is scheduled on, if any
- * @param portName the logical switch port name {@code <namespace>_<name>} (derived when null)
+ * @param portName the logical switch port of its primary network: {@code <namespace>_<name>} (derived
+ *     when null), or its port on its primary user-defined network
  */
 public record PodInfo(
         String namespace,
@@ -29,7 +30,7 @@ public record PodInfo(
         labels = Map.copyOf(labels);
         ips = List.copyOf(ips);
         namedPorts = List.copyOf(namedPorts);
-        portName = namespace + "_" + name;
+        portName = portName == null ? namespace + "_" + name : portName;
     }
 
     /** A pod's facts; the port name is derived. */
@@ -45,6 +46,6 @@ public record PodInfo(
     public boolean sameBesidesLabels(PodInfo other) {
         return namespace.equals(other.namespace) && name.equals(other.name) && ips.equals(other.ips)
                 && hostNetwork == other.hostNetwork && namedPorts.equals(other.namedPorts)
-                && java.util.Objects.equals(nodeName, other.nodeName);
+                && java.util.Objects.equals(nodeName, other.nodeName) && portName.equals(other.portName);
     }
 }

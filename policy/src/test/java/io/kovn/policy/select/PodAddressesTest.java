@@ -19,6 +19,10 @@ class PodAddressesTest {
             + "\"mac_address\":\"0a:58:0a:f4:01:03\",\"gateway_ips\":[\"10.244.1.1\",\"fd00:10:244:1::1\"]}}";
     private static final String OTHER_NETWORK = "{\"blue\":{\"ip_addresses\":[\"10.1.0.3/24\"],\"mac_address\":\"0a:58:0a:01:00:03\"}}";
 
+    private static final String PRIMARY_UDN = "{\"default\":{\"ip_addresses\":[\"10.244.1.3/24\"],\"mac_address\":\"0a:58:0a:f4:01:03\","
+            + "\"gateway_ips\":[],\"role\":\"infrastructure-locked\"},\"blue/net-1\":{\"ip_addresses\":[\"10.100.1.4/24\"],"
+            + "\"mac_address\":\"0a:58:0a:64:01:04\",\"gateway_ips\":[\"10.100.1.1\"],\"role\":\"primary\"}}";
+
     static Stream<Arguments> cases() {
         return Stream.of(
                 Arguments.of("the allocation, before the kubelet reports anything", V4, null, List.of(), List.of("10.244.1.3")),
@@ -32,6 +36,7 @@ class PodAddressesTest {
                 Arguments.of("a bad address: status", "{\"default\":{\"ip_addresses\":[\"10.244.1.300/24\"],"
                         + "\"mac_address\":\"0a:58:0a:f4:01:03\"}}", null, List.of("10.0.0.7"), List.of("10.0.0.7")),
                 Arguments.of("only another network: status", OTHER_NETWORK, null, List.of("10.0.0.7"), List.of("10.0.0.7")),
+                Arguments.of("a primary user-defined network: its addresses", PRIMARY_UDN, null, List.of("10.244.1.3"), List.of("10.100.1.4")),
                 Arguments.of("nothing known yet", null, null, List.of(), List.of()));
     }
 
@@ -53,5 +58,12 @@ class PodAddressesTest {
             b.withNewStatus().withPodIP(podIP).withPodIPs(podIPs.stream().map(PodIP::new).toList()).endStatus();
         }
         return b.build();
+    }
+
+    @org.junit.jupiter.api.Test
+    void aPodOfAPrimaryUserDefinedNetworkIsOnItsPortThere() {
+        assertThat(ClusterIndex.podInfo(pod(PRIMARY_UDN, null, List.of())).portName()).isEqualTo("blue.net.1_ns_p");
+        assertThat(ClusterIndex.podInfo(pod(V4, null, List.of())).portName()).isEqualTo("ns_p");
+        assertThat(ClusterIndex.podInfo(pod(null, null, List.of())).portName()).isEqualTo("ns_p");
     }
 }
