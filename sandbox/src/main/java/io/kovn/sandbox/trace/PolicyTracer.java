@@ -29,8 +29,28 @@ public final class PolicyTracer {
     /** Where a zone's databases are. */
     public record Zone(String node, Path nbSocket, Path sbSocket) {}
 
-    /** A pod as the trace needs it: its zone, logical switch port and addresses. */
-    public record Endpoint(String node, String logicalPort, String mac, String ip) {}
+    /**
+     * A pod as the trace needs it: its zone, logical switch port and addresses, on its primary network.
+     *
+     * @param network the network's name ({@code default}, or a primary user-defined network's)
+     * @param prefix the network's prefix of OVN names (empty for the default network)
+     */
+    public record Endpoint(String node, String logicalPort, String mac, String ip, String network, String prefix) {
+        /** An endpoint on the default network. */
+        public Endpoint(String node, String logicalPort, String mac, String ip) {
+            this(node, logicalPort, mac, ip, OvnAnnotations.DEFAULT_NETWORK, "");
+        }
+
+        /** The node switch the pod's port is on. */
+        String nodeSwitch() {
+            return prefix + node;
+        }
+
+        /** The cluster router's port to the node switch. */
+        String routerPort() {
+            return "rtos-" + prefix + node;
+        }
+    }
 
     /** One zone's part of the trace. */
     public record Hop(String zone, String datapath, String microflow, TraceOutput output, List<AclHit> acls) {}
@@ -158,8 +178,8 @@ public final class PolicyTracer {
         requireNotHostNetwork(src);
         Endpoint from = endpoint(src, address);
         Zone zone = zones.apply(from.node());
-        String gatewayPort = "stor-" + from.node();
-        Hop hop = run(zone, from.node(), microflow(from.logicalPort(), from.mac(), routerPortMac(zone, "rtos-" + from.node()),
+        String gatewayPort = "stor-" + from.nodeSwitch();
+        Hop hop = run(zone, from.nodeSwitch(), microflow(from.logicalPort(), from.mac(), routerPortMac(zone, from.routerPort()),
                 from.ip(), address, 64, protocol, port));
         List<Hop> hops = List.of(hop);
         if (dropAcl(hop).isEmpty() && hop.output().reached(gatewayPort)) {
@@ -196,13 +216,25 @@ public final class PolicyTracer {
         }
         String ann = pod.getMetadata().getAnnotations() == null ? null : pod.getMetadata().getAnnotations().get(OvnAnnotations.POD_NETWORKS);
         if (ann == null) throw new IllegalArgumentException("pod " + name(pod) + " has no pod-networks annotation yet");
-        PodNetwork net = PodNetworks.parse(ann).defaultNetwork()
+        PodNetworks networks = PodNetworks.parse(ann);
+        var primary = networks.primaryUserDefined();
+        PodNetwork net = primary.map(Map.Entry::getValue).or(networks::defaultNetwork)
                 .orElseThrow(() -> new IllegalArgumentException("pod " + name(pod) + " is not on the default network"));
         boolean v6 = peer != null && peer.contains(":");
         String ip = peer == null ? net.ips().getFirst().getHostAddress() : net.ips().stream()
                 .filter(a -> (a instanceof java.net.Inet6Address) == v6).findFirst().map(java.net.InetAddress::getHostAddress)
                 .orElseThrow(() -> new IllegalArgumentException("pod " + name(pod) + " has no " + (v6 ? "IPv6" : "IPv4") + " address"));
-        return new Endpoint(node, pod.getMetadata().getNamespace() + "_" + pod.getMetadata().getName(), net.macAddress(), ip);
+        if (primary.isEmpty()) {
+            return new Endpoint(node, pod.getMetadata().getNamespace() + "_" + pod.getMetadata().getName(), net.macAddress(), ip);
+        }
+        // on its primary user-defined network: its port there names the network (k8s.ovn.org/network)
+        String port = TopologyNames.userDefinedPodPort(primary.get().getKey(), pod.getMetadata().getNamespace(), pod.getMetadata().getName());
+        String network = nbctl(zones.apply(node), "--bare", "--columns=external_ids:k8s.ovn.org/network", "find", "Logical_Switch_Port",
+                "name=" + port).strip().replace("\"", "");
+        if (network.isEmpty()) {
+            throw new IllegalStateException("zone " + node + " has no port " + port + " of pod " + name(pod) + " on its network yet");
+        }
+        return new Endpoint(node, port, net.macAddress(), ip, network, network.replace('-', '.').replace('/', '.') + "_");
     }
 
     /** A host-network pod's IP (its node's) of {@code peer}'s family, or its first when {@code peer} is null; null if none. */
@@ -228,21 +260,29 @@ public final class PolicyTracer {
      */
     public Result trace(Endpoint src, Endpoint dst, String protocol, int port) {
         Zone srcZone = zones.apply(src.node());
-        boolean sameNode = src.node().equals(dst.node());
-        String gatewayMac = sameNode ? dst.mac() : routerPortMac(srcZone, "rtos-" + src.node());
+        boolean sameNetwork = src.network().equals(dst.network());
+        boolean sameNode = src.node().equals(dst.node()) && sameNetwork;
+        String gatewayMac = sameNode ? dst.mac() : routerPortMac(srcZone, src.routerPort());
         String first = microflow(src.logicalPort(), src.mac(), gatewayMac, src.ip(), dst.ip(), 64, protocol, port);
-        Hop hop1 = run(srcZone, src.node(), first);
+        Hop hop1 = run(srcZone, src.nodeSwitch(), first);
         List<Hop> hops = new ArrayList<>(List.of(hop1));
+        if (!sameNetwork) {
+            // shown where the source's network takes the packet, never judged by policy: networks do not reach each other
+            return new Result(false, hops, src.logicalPort() + " is on network " + src.network() + ", " + dst.logicalPort()
+                    + " on network " + dst.network() + ": networks do not reach each other" + hop1.output().dropper()
+                    .map(f -> " (dropped at " + f.stage() + ")").orElse(""), List.of());
+        }
         if (sameNode) return verdict(hops, dst.logicalPort());
-        String transitPort = "tstor-" + dst.node();
+        String p = src.prefix();
+        String transitPort = p + "tstor-" + dst.node();
         if (!hop1.output().reached(transitPort)) {
             return new Result(false, hops, "the packet never left zone " + src.node() + " toward " + dst.node()
                     + dropReason(hop1), droppedBy(hop1));
         }
         Zone dstZone = zones.apply(dst.node());
-        String second = microflow("tstor-" + src.node(), routerPortMac(srcZone, "rtots-" + src.node()),
-                routerPortMac(dstZone, "rtots-" + dst.node()), src.ip(), dst.ip(), 63, protocol, port);
-        hops.add(run(dstZone, "transit_switch", second));
+        String second = microflow(p + "tstor-" + src.node(), routerPortMac(srcZone, p + "rtots-" + src.node()),
+                routerPortMac(dstZone, p + "rtots-" + dst.node()), src.ip(), dst.ip(), 63, protocol, port);
+        hops.add(run(dstZone, p + "transit_switch", second));
         return verdict(hops, dst.logicalPort());
     }
 
