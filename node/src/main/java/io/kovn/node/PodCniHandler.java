@@ -8,25 +8,26 @@ import io.kovn.node.cni.CniResult;
 import io.kovn.node.plumbing.PlumbedInterface;
 import io.kovn.node.plumbing.PlumbingCheck;
 import io.kovn.node.plumbing.PlumbingException;
-import io.kovn.node.plumbing.PodInterfaceSpec;
 import io.kovn.node.plumbing.PodPlumber;
 import io.kovn.ovn.annotations.IpLiterals;
 import io.kovn.ovn.annotations.PodNetwork;
+import io.kovn.ovn.annotations.PodNetworks;
 import io.kovn.runtime.net.Netns;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.stream.Collectors;
+import java.util.TreeSet;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The node agent's answer to CNI calls: ADD waits for the pod's pod-networks annotation and for the
  * zone's policies to know those addresses ({@link PodAddressBarrier}), then plumbs; DEL unplumbs (idempotently); CHECK compares the wiring with the annotation; STATUS says
- * whether the integration bridge is there.
+ * whether the integration bridge is there. A pod on a primary user-defined network has two
+ * interfaces ({@link PodInterfaces}); every command handles both.
  */
 public final class PodCniHandler implements CniHandler {
     private static final Logger LOG = LoggerFactory.getLogger(PodCniHandler.class);
@@ -49,9 +50,9 @@ public final class PodCniHandler implements CniHandler {
 
     @Override
     public CniResult add(CniRequest request) throws CniException {
-        PodNetwork network;
+        PodNetworks networks;
         try {
-            network = podNetworks.await(request.pod().namespace(), request.pod().name(), request.pod().uid(),
+            networks = podNetworks.await(request.pod().namespace(), request.pod().name(), request.pod().uid(),
                     config.podNetworksTimeout());
         } catch (TimeoutException e) {
             throw new CniException(CniException.TRY_AGAIN_LATER, "pod annotation not found",
@@ -59,10 +60,11 @@ public final class PodCniHandler implements CniHandler {
         } catch (IllegalArgumentException e) {
             throw new CniException(PLUMBING_FAILED, "invalid pod-networks annotation", e.getMessage());
         }
-        awaitPolicies(request, network);
+        List<PodInterfaces.Planned> planned = plan(request, networks, mtu(request), PLUMBING_FAILED);
+        awaitPolicies(request, planned.getFirst().network());
         try {
-            PlumbedInterface plumbed = plumber.add(spec(request, network));
-            return result(plumbed, network, request.mtu() > 0 ? request.mtu() : config.defaultMtu());
+            List<PlumbedInterface> plumbed = plumber.addAll(planned.stream().map(PodInterfaces.Planned::spec).toList());
+            return result(plumbed, planned.stream().map(PodInterfaces.Planned::network).toList(), mtu(request));
         } catch (PlumbingException e) {
             throw new CniException(PLUMBING_FAILED, "pod plumbing failed", e.getMessage());
         }
@@ -70,7 +72,9 @@ public final class PodCniHandler implements CniHandler {
 
     /**
      * Before the pod has an interface (and so before its first packet), the zone's policies must have
-     * its addresses; past the barrier's bound the pod is wired anyway, with a warning.
+     * its addresses; past the barrier's bound the pod is wired anyway, with a warning. Only the
+     * default network's: the policy controller indexes a pod by its default entry and waits for its
+     * default-network switch port (policies on user-defined networks are not there yet).
      */
     private void awaitPolicies(CniRequest request, PodNetwork network) throws CniException {
         List<String> ips = network.ipAddresses().stream().map(p -> IpLiterals.format(p.address())).toList();
@@ -98,14 +102,25 @@ public final class PodCniHandler implements CniHandler {
 
     @Override
     public void check(CniRequest request) throws CniException {
-        PodNetwork network = podNetworks.current(request.pod().namespace(), request.pod().name())
-                .orElseThrow(() -> new CniException(CHECK_FAILED, "pod annotation not found",
-                        "pod " + request.pod() + " has no k8s.ovn.org/pod-networks"));
+        PodNetworks networks;
+        try {
+            networks = podNetworks.current(request.pod().namespace(), request.pod().name())
+                    .orElseThrow(() -> new CniException(CHECK_FAILED, "pod annotation not found",
+                            "pod " + request.pod() + " has no k8s.ovn.org/pod-networks"));
+        } catch (IllegalArgumentException e) {
+            throw new CniException(CHECK_FAILED, "invalid pod-networks annotation", e.getMessage());
+        }
         if (request.netns().isEmpty()) {
             throw new CniException(CniException.INVALID_ENVIRONMENT_VARIABLES, "CNI_NETNS is required for CHECK");
         }
-        if (plumber.check(spec(request, network)) instanceof PlumbingCheck.Broken broken) {
-            throw new CniException(CHECK_FAILED, "pod plumbing is broken", String.join("; ", broken.problems()));
+        List<String> problems = new ArrayList<>();
+        for (PodInterfaces.Planned p : plan(request, networks, mtu(request), CHECK_FAILED)) {
+            if (plumber.check(p.spec()) instanceof PlumbingCheck.Broken broken) {
+                problems.addAll(broken.problems());
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new CniException(CHECK_FAILED, "pod plumbing is broken", String.join("; ", problems));
         }
     }
 
@@ -117,14 +132,14 @@ public final class PodCniHandler implements CniHandler {
         }
     }
 
-    /** Removes the wiring of every container the runtime no longer lists. */
+    /** Removes the wiring of every container the runtime no longer lists (each once: it may have two ports). */
     @Override
     public void gc(List<CniConfig.Attachment> valid) throws CniException {
         Set<String> keep = valid.stream().map(CniConfig.Attachment::containerId).collect(Collectors.toSet());
         try {
-            for (Map.Entry<String, String> e : plumber.plumbedContainers().entrySet()) {
-                if (!keep.contains(e.getValue())) {
-                    plumber.del(e.getValue(), null, null);
+            for (String containerId : new TreeSet<>(plumber.plumbedContainers().values())) {
+                if (!keep.contains(containerId)) {
+                    plumber.del(containerId, null, null);
                 }
             }
         } catch (RuntimeException e) {
@@ -132,33 +147,48 @@ public final class PodCniHandler implements CniHandler {
         }
     }
 
-    /** The plumbing spec for a CNI request and the pod's annotation (pure). */
-    PodInterfaceSpec spec(CniRequest request, PodNetwork network) {
-        return new PodInterfaceSpec(request.pod().namespace(), request.pod().name(),
-                request.pod().uid().isEmpty() ? null : request.pod().uid(), request.containerId(),
-                Netns.atPath(Path.of(request.netns())), request.ifName().isEmpty() ? "eth0" : request.ifName(),
-                network.macAddress(),
-                network.ipAddresses().stream().map(Object::toString).toList(),
-                network.gatewayIps().stream().map(IpLiterals::format).toList(),
-                network.routes().stream().map(r -> new PodInterfaceSpec.PodRoute(r.dest().toString(),
-                        IpLiterals.format(r.nextHop()))).toList(),
-                request.mtu() > 0 ? request.mtu() : config.defaultMtu());
+    private int mtu(CniRequest request) {
+        return request.mtu() > 0 ? request.mtu() : config.defaultMtu();
     }
 
-    /** Host veth first, pod interface second; addresses on the pod interface (pure). */
-    static CniResult result(PlumbedInterface p, PodNetwork network, int mtu) {
-        List<CniResult.Interface> interfaces = List.of(
-                new CniResult.Interface(p.hostInterface(), p.hostMac(), "", mtu),
-                new CniResult.Interface(p.podInterface(), p.podMac(), p.sandbox(), mtu));
-        List<CniResult.IpConfig> ips = new ArrayList<>();
-        for (var prefix : network.ipAddresses()) {
-            String gateway = network.gatewayIps().stream()
-                    .filter(g -> g.getAddress().length == prefix.address().getAddress().length)
-                    .map(IpLiterals::format).findFirst().orElse("");
-            ips.add(new CniResult.IpConfig(prefix.toString(), gateway, 1));
+    /**
+     * The pod's interfaces for a CNI request and its annotation (pure); an annotation they cannot be
+     * built from is an error with {@code code}, before anything is wired.
+     */
+    static List<PodInterfaces.Planned> plan(CniRequest request, PodNetworks networks, int mtu, int code)
+            throws CniException {
+        try {
+            return PodInterfaces.plan(request.pod(), request.containerId(), Netns.atPath(Path.of(request.netns())),
+                    request.ifName().isEmpty() ? "eth0" : request.ifName(), mtu, networks);
+        } catch (IllegalArgumentException e) {
+            throw new CniException(code, "invalid pod-networks annotation", e.getMessage());
         }
-        List<CniResult.Route> routes = network.routes().stream()
-                .map(r -> new CniResult.Route(r.dest().toString(), IpLiterals.format(r.nextHop()))).toList();
+    }
+
+    /**
+     * Per interface the host veth, then the pod interface; each one's addresses point at its pod
+     * interface, routes in the interfaces' order (pure).
+     *
+     * @param networks the annotation entry of each plumbed interface, in the same order
+     */
+    static CniResult result(List<PlumbedInterface> plumbed, List<PodNetwork> networks, int mtu) {
+        List<CniResult.Interface> interfaces = new ArrayList<>();
+        List<CniResult.IpConfig> ips = new ArrayList<>();
+        List<CniResult.Route> routes = new ArrayList<>();
+        for (int i = 0; i < plumbed.size(); i++) {
+            PlumbedInterface p = plumbed.get(i);
+            PodNetwork network = networks.get(i);
+            interfaces.add(new CniResult.Interface(p.hostInterface(), p.hostMac(), "", mtu));
+            interfaces.add(new CniResult.Interface(p.podInterface(), p.podMac(), p.sandbox(), mtu));
+            int podIndex = interfaces.size() - 1;
+            for (var prefix : network.ipAddresses()) {
+                String gateway = network.gatewayIps().stream()
+                        .filter(g -> g.getAddress().length == prefix.address().getAddress().length)
+                        .map(IpLiterals::format).findFirst().orElse("");
+                ips.add(new CniResult.IpConfig(prefix.toString(), gateway, podIndex));
+            }
+            network.routes().forEach(r -> routes.add(new CniResult.Route(r.dest().toString(), IpLiterals.format(r.nextHop()))));
+        }
         return new CniResult(interfaces, ips, routes, CniResult.Dns.EMPTY);
     }
 }

@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.kovn.ovn.annotations.OvnAnnotations;
-import io.kovn.ovn.annotations.PodNetwork;
 import io.kovn.ovn.annotations.PodNetworks;
 import java.time.Duration;
 import java.util.List;
@@ -24,7 +23,7 @@ import java.util.concurrent.TimeoutException;
  */
 final class PodNetworksWatch implements AutoCloseable {
     /** A waiter: which pod (and, when known, which incarnation) it waits for. */
-    private record Waiter(String uid, CompletableFuture<PodNetwork> result) {
+    private record Waiter(String uid, CompletableFuture<PodNetworks> result) {
     }
 
     private final Map<String, List<Waiter>> waiters = new ConcurrentHashMap<>();
@@ -93,13 +92,14 @@ final class PodNetworksWatch implements AutoCloseable {
     }
 
     /**
-     * The pod's default-network entry, as soon as it is annotated.
+     * The pod's annotation, as soon as it holds the default network's entry (with it, the entry of
+     * the pod's primary user-defined network, if any: the zone controller writes both at once).
      *
      * @param uid the pod UID the runtime named, or "" for any incarnation
      * @throws TimeoutException when the annotation does not appear in time
      * @throws IllegalArgumentException when the annotation is malformed (it names what is wrong)
      */
-    PodNetwork await(String namespace, String name, String uid, Duration timeout) throws TimeoutException {
+    PodNetworks await(String namespace, String name, String uid, Duration timeout) throws TimeoutException {
         String key = key(namespace, name);
         Waiter w = new Waiter(uid, new CompletableFuture<>());
         waiters.computeIfAbsent(key, k -> new CopyOnWriteArrayList<>()).add(w);
@@ -129,9 +129,13 @@ final class PodNetworksWatch implements AutoCloseable {
         return Optional.ofNullable(current.getStore().getByKey(key(namespace, name)));
     }
 
-    /** The pod's default network from the cache, without waiting. */
-    Optional<PodNetwork> current(String namespace, String name) {
-        return cached(namespace, name).flatMap(PodNetworksWatch::defaultNetwork);
+    /**
+     * The pod's annotation from the cache, without waiting; empty unless it has the default network's entry.
+     *
+     * @throws IllegalArgumentException when the annotation is malformed (it names what is wrong)
+     */
+    Optional<PodNetworks> current(String namespace, String name) {
+        return cached(namespace, name).flatMap(PodNetworksWatch::networks);
     }
 
     private void offer(Pod pod) {
@@ -144,17 +148,18 @@ final class PodNetworksWatch implements AutoCloseable {
                 continue;
             }
             try {
-                defaultNetwork(pod).ifPresent(w.result()::complete);
+                networks(pod).ifPresent(w.result()::complete);
             } catch (IllegalArgumentException e) {
                 w.result().completeExceptionally(e);
             }
         }
     }
 
-    private static Optional<PodNetwork> defaultNetwork(Pod pod) {
+    /** The pod's parsed annotation once it has the default network's entry (pure). */
+    static Optional<PodNetworks> networks(Pod pod) {
         Map<String, String> annotations = pod.getMetadata().getAnnotations();
         String value = annotations == null ? null : annotations.get(OvnAnnotations.POD_NETWORKS);
-        return value == null ? Optional.empty() : PodNetworks.parse(value).defaultNetwork();
+        return Optional.ofNullable(value).map(PodNetworks::parse).filter(n -> n.defaultNetwork().isPresent());
     }
 
     @Override

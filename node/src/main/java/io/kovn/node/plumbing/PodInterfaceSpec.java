@@ -19,10 +19,13 @@ import java.util.Objects;
  * @param gatewayIps default gateways (one per IP family)
  * @param routes extra routes
  * @param mtu interface MTU (both veth ends)
+ * @param ifaceId the OVN logical switch port the OVS port is bound to ({@code external_ids:iface-id})
+ * @param hostInterface the host-side veth name (at most 15 characters)
  */
 public record PodInterfaceSpec(String namespace, String podName, String podUid, String containerId,
                                Netns podNetns, String ifName, String mac, List<String> ipCidrs,
-                               List<String> gatewayIps, List<PodRoute> routes, int mtu) {
+                               List<String> gatewayIps, List<PodRoute> routes, int mtu, String ifaceId,
+                               String hostInterface) {
     public PodInterfaceSpec {
         Objects.requireNonNull(namespace, "namespace");
         Objects.requireNonNull(podName, "podName");
@@ -36,11 +39,19 @@ public record PodInterfaceSpec(String namespace, String podName, String podUid, 
         if (mtu < 576 || mtu > 65535) {
             throw new IllegalArgumentException("MTU out of range: " + mtu);
         }
+        Objects.requireNonNull(ifaceId, "ifaceId");
+        Netns.requireLinkName(hostInterface);
     }
 
-    /** The OVN logical switch port name, {@code <namespace>_<pod>}, set as the port's iface-id. */
-    public String ifaceId() {
-        return namespace + "_" + podName;
+    /**
+     * The pod's default-network interface: bound to the logical switch port {@code <namespace>_<pod>},
+     * host end named by {@link PodPlumber#hostInterfaceName}.
+     */
+    public PodInterfaceSpec(String namespace, String podName, String podUid, String containerId, Netns podNetns,
+                            String ifName, String mac, List<String> ipCidrs, List<String> gatewayIps,
+                            List<PodRoute> routes, int mtu) {
+        this(namespace, podName, podUid, containerId, podNetns, ifName, mac, ipCidrs, gatewayIps, routes, mtu,
+                namespace + "_" + podName, PodPlumber.hostInterfaceName(containerId));
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.kovn.node.plumbing;
 
 import io.kovn.node.ovs.OvsVsctl;
+import io.kovn.ovn.topology.TopologyNames;
 import io.kovn.runtime.net.Command;
 import io.kovn.runtime.net.CommandFailedException;
 import io.kovn.runtime.net.Netns;
@@ -19,7 +20,9 @@ import org.slf4j.LoggerFactory;
  * Wires pods to the integration bridge: a veth pair whose pod end becomes {@code eth0} (or the
  * requested name) with the pod's MAC, addresses, routes and MTU, and whose host end is an OVS port
  * carrying {@code external_ids:iface-id=<ns>_<pod>}, so that ovn-controller binds the logical
- * switch port to it.
+ * switch port to it. A pod on a primary user-defined network gets a second such pair (pod end
+ * {@value TopologyNames#USER_DEFINED_INTERFACE}, bound to its port on that network); the two are
+ * wired, and removed, together.
  *
  * <p>The plumber keeps no state of its own: the kernel and conf.db are the record, so a restarted
  * node agent finds running pods exactly as they were.
@@ -27,6 +30,7 @@ import org.slf4j.LoggerFactory;
 public final class PodPlumber {
     private static final Logger LOG = LoggerFactory.getLogger(PodPlumber.class);
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String UDN_SUFFIX = "_udn";
 
     private final Netns nodeNetns;
     private final OvsVsctl vsctl;
@@ -53,13 +57,49 @@ public final class PodPlumber {
     }
 
     /**
+     * The host-side veth name of the pod's primary user-defined network interface: the container
+     * id's first 11 characters and {@code _udn}. A container id is hex, so it never equals a
+     * default-network name, and DEL and GC find it from the container id alone.
+     */
+    public static String userDefinedHostInterfaceName(String containerId) {
+        int keep = Netns.MAX_LINK_NAME - UDN_SUFFIX.length();
+        String n = containerId.length() > keep ? containerId.substring(0, keep) : containerId;
+        return Netns.requireLinkName(n.isEmpty() ? n : n + UDN_SUFFIX);
+    }
+
+    /**
+     * Wires every interface of a pod, in order, each as {@link #add}; when one fails, the ones
+     * already wired are removed again, so the pod is wired completely or not at all.
+     *
+     * @throws PlumbingException with the failing interface and step in the message
+     */
+    public List<PlumbedInterface> addAll(List<PodInterfaceSpec> specs) {
+        List<PlumbedInterface> done = new ArrayList<>();
+        for (PodInterfaceSpec spec : specs) {
+            try {
+                done.add(add(spec));
+            } catch (PlumbingException e) {
+                for (PlumbedInterface p : done) {
+                    try {
+                        remove(p.hostInterface(), null, null);
+                    } catch (RuntimeException cleanup) {
+                        e.addSuppressed(cleanup);
+                    }
+                }
+                throw e;
+            }
+        }
+        return done;
+    }
+
+    /**
      * Wires the pod and waits until its port is ovn-installed. Repeating it for the same container
      * rebuilds the wiring. On any failure everything made for the pod is removed again.
      *
      * @throws PlumbingException with the failing step (and its command/stderr) in the message
      */
     public PlumbedInterface add(PodInterfaceSpec spec) {
-        String host = hostInterfaceName(spec.containerId());
+        String host = spec.hostInterface();
         long start = System.nanoTime();
         try {
             removeLeftoversOf(spec.ifaceId(), host);
@@ -143,15 +183,24 @@ public final class PodPlumber {
     }
 
     /**
-     * Removes the pod's port and veth. Idempotent: removing an unknown or already removed pod
+     * Removes the pod's ports and veths: its default-network interface and, when it has one, its
+     * primary user-defined network's. Idempotent: removing an unknown or already removed pod
      * succeeds. {@code podNetns} may be null or gone (the runtime may have destroyed it already).
      */
     public void del(String containerId, Netns podNetns, String ifName) {
-        remove(hostInterfaceName(containerId), podNetns, ifName);
+        String host = hostInterfaceName(containerId);
+        String udnHost = userDefinedHostInterfaceName(containerId);
+        vsctl.run("--if-exists", "del-port", bridge, host, "--", "--if-exists", "del-port", bridge, udnHost);
+        removeLinks(host, podNetns, ifName);
+        removeLinks(udnHost, podNetns, TopologyNames.USER_DEFINED_INTERFACE);
     }
 
     private void remove(String host, Netns podNetns, String ifName) {
         vsctl.run("--if-exists", "del-port", bridge, host);
+        removeLinks(host, podNetns, ifName);
+    }
+
+    private void removeLinks(String host, Netns podNetns, String ifName) {
         // The pod end goes with the host end; look inside the pod only when the host end was gone.
         if (!nodeNetns.deleteLink(host) && podNetns != null && ifName != null && podNetns.exists()) {
             podNetns.deleteLink(ifName);
@@ -160,7 +209,8 @@ public final class PodPlumber {
 
     /**
      * Every pod port this plumber made on the bridge: host interface name to container id (the
-     * {@code external_ids:sandbox} it was created with). Used to garbage-collect stale pods.
+     * {@code external_ids:sandbox} it was created with), both interfaces of a pod on a primary
+     * user-defined network. Used to garbage-collect stale pods.
      */
     public Map<String, String> plumbedContainers() {
         JsonNode table;
@@ -209,7 +259,7 @@ public final class PodPlumber {
 
     /** Verifies the wiring of a pod against its spec without changing anything. */
     public PlumbingCheck check(PodInterfaceSpec spec) {
-        String host = hostInterfaceName(spec.containerId());
+        String host = spec.hostInterface();
         List<String> problems = new ArrayList<>();
         if (!nodeNetns.linkExists(host)) {
             problems.add("host interface " + host + " is missing");
@@ -231,12 +281,12 @@ public final class PodPlumber {
         } else {
             String mac = pod.mac(spec.ifName());
             if (!mac.equalsIgnoreCase(spec.mac())) {
-                problems.add("pod MAC is " + mac + ", expected " + spec.mac());
+                problems.add("pod MAC of " + spec.ifName() + " is " + mac + ", expected " + spec.mac());
             }
             List<String> addrs = pod.addresses(spec.ifName());
             for (String cidr : spec.ipCidrs()) {
                 if (!addrs.contains(cidr)) {
-                    problems.add("pod address " + cidr + " is missing (has " + addrs + ")");
+                    problems.add("pod address " + cidr + " is missing on " + spec.ifName() + " (has " + addrs + ")");
                 }
             }
         }

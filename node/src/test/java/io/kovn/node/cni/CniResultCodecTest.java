@@ -27,6 +27,27 @@ class CniResultCodecTest {
         assertThat(CniResultCodec.encode(POD, version)).isEqualTo(JSON.readTree(expected));
     }
 
+    @Test
+    void aPodWithTwoInterfacesTiesEachAddressToItsOwnInterface() throws Exception {
+        CniResult twoInterfaces = new CniResult(
+                List.of(new CniResult.Interface("0123456789abcde", "aa:bb:cc:dd:ee:01", "", 1400),
+                        new CniResult.Interface("eth0", "0a:58:0a:f4:00:03", "/run/netns/p", 1400),
+                        new CniResult.Interface("0123456789a_udn", "aa:bb:cc:dd:ee:02", "", 1400),
+                        new CniResult.Interface("ovn-udn1", "0a:58:0a:14:02:05", "/run/netns/p", 1400)),
+                List.of(new CniResult.IpConfig("10.244.0.3/24", "", 1), new CniResult.IpConfig("10.20.2.5/24", "10.20.2.1", 3)),
+                List.of(new CniResult.Route("10.244.0.0/16", "10.244.0.1"), new CniResult.Route("10.96.0.0/16", "10.20.2.1")),
+                null);
+        assertThat(CniResultCodec.encode(twoInterfaces, "1.0.0")).isEqualTo(JSON.readTree("{\"cniVersion\":\"1.0.0\","
+                + "\"interfaces\":[{\"name\":\"0123456789abcde\",\"mac\":\"aa:bb:cc:dd:ee:01\"},"
+                + "{\"name\":\"eth0\",\"mac\":\"0a:58:0a:f4:00:03\",\"sandbox\":\"/run/netns/p\"},"
+                + "{\"name\":\"0123456789a_udn\",\"mac\":\"aa:bb:cc:dd:ee:02\"},"
+                + "{\"name\":\"ovn-udn1\",\"mac\":\"0a:58:0a:14:02:05\",\"sandbox\":\"/run/netns/p\"}],"
+                + "\"ips\":[{\"interface\":1,\"address\":\"10.244.0.3/24\"},"
+                + "{\"interface\":3,\"address\":\"10.20.2.5/24\",\"gateway\":\"10.20.2.1\"}],"
+                + "\"routes\":[{\"dst\":\"10.244.0.0/16\",\"gw\":\"10.244.0.1\"},{\"dst\":\"10.96.0.0/16\",\"gw\":\"10.20.2.1\"}]}"));
+        assertThat(CniResultCodec.decode(CniResultCodec.encode(twoInterfaces, "1.0.0")).ips()).isEqualTo(twoInterfaces.ips());
+    }
+
     @ParameterizedTest
     @CsvSource({"0.3.0", "0.4.0", "1.0.0", "1.1.0"})
     void decodingAnEncodedResultGivesItBack(String version) throws Exception {

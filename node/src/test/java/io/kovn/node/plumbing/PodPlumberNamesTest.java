@@ -17,6 +17,37 @@ class PodPlumberNamesTest {
     }
 
     @Test
+    void theUserDefinedNetworksHostInterfaceIsElevenCharactersOfTheContainerIdAndUdn() {
+        assertThat(PodPlumber.userDefinedHostInterfaceName("0123456789abcdef0123")).isEqualTo("0123456789a_udn");
+        assertThat(PodPlumber.userDefinedHostInterfaceName("short")).isEqualTo("short_udn");
+        assertThat(PodPlumber.userDefinedHostInterfaceName("0123456789abcde"))
+                .isNotEqualTo(PodPlumber.hostInterfaceName("0123456789abcde"));
+    }
+
+    @Test
+    void theUserDefinedNetworksPortIsBoundToItsOwnSwitchPortAndKnowsItsSandbox() {
+        PodPlumber plumber = new PodPlumber(Netns.root(), OvsVsctl.of(Path.of("/bin"), Path.of("/x.sock")), "br-int",
+                Duration.ofSeconds(1));
+        PodInterfaceSpec spec = new PodInterfaceSpec("ns1", "web", "uid-1", "c1", Netns.named("p"), "ovn-udn1",
+                "0a:58:0a:14:02:05", List.of("10.20.2.5/24"), List.of("10.20.2.1"), List.of(), 1400,
+                "ns1.blue_ns1_web", "c1_udn");
+        assertThat(plumber.addPortArgs(spec, spec.hostInterface()))
+                .containsSubsequence("--may-exist", "add-port", "br-int", "c1_udn")
+                .contains("external_ids:iface-id=\"ns1.blue_ns1_web\"", "external_ids:sandbox=\"c1\"",
+                        "external_ids:attached_mac=\"0a:58:0a:14:02:05\"");
+        assertThat(PodPlumber.podSideCommands(spec)).contains("route replace default via 10.20.2.1 dev ovn-udn1");
+    }
+
+    @Test
+    void withoutGatewaysThePodGetsOnlyTheEntrysRoutes() {
+        PodInterfaceSpec spec = new PodInterfaceSpec("ns1", "web", null, "c1", Netns.named("p"), "eth0",
+                "0a:58:0a:f4:00:03", List.of("10.244.0.3/24"), List.of(),
+                List.of(new PodInterfaceSpec.PodRoute("10.244.0.0/16", "10.244.0.1")), 1400);
+        assertThat(PodPlumber.podSideCommands(spec)).noneMatch(l -> l.contains("default"))
+                .contains("route replace 10.244.0.0/16 via 10.244.0.1 dev eth0");
+    }
+
+    @Test
     void portIsBoundToTheLogicalSwitchPortNamedNamespaceUnderscorePod() {
         PodPlumber plumber = new PodPlumber(Netns.root(), OvsVsctl.of(Path.of("/bin"), Path.of("/x.sock")), "br-int",
                 Duration.ofSeconds(1));

@@ -2,19 +2,26 @@ package io.kovn.sandbox.infra;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.kovn.node.PodInterfaces;
+import io.kovn.node.cni.PodRef;
 import io.kovn.node.plumbing.PlumbedInterface;
 import io.kovn.node.plumbing.PlumbingCheck;
 import io.kovn.node.plumbing.PlumbingException;
 import io.kovn.node.plumbing.PodInterfaceSpec;
 import io.kovn.node.plumbing.PodPlumber;
+import io.kovn.ovn.annotations.PodNetworks;
 import io.kovn.runtime.OvnRuntime;
 import io.kovn.runtime.net.Netns;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.AfterAll;
@@ -159,6 +166,103 @@ class SingleNodePlumbingTest {
             assertThat(a.exec("busybox", "ping", "-6", "-c", "1", "-W", "2", "fd00:10:244::8")).contains("1 packets received");
             plumber.del("ctr7", a.netns(), "eth0");
             plumber.del("ctr8", b.netns(), "eth0");
+        }
+    }
+
+    /** A pod of a primary Layer3 UDN, as the zone controller annotates it (PrimaryNetworkAnnotation). */
+    private static PodNetworks primaryNetworkPod(String attachment) {
+        return PodNetworks.parse("{\"default\":{\"ip_addresses\":[\"10.244.0.11/24\"],\"mac_address\":\"0a:58:0a:f4:00:0b\","
+                + "\"gateway_ips\":[],\"routes\":[{\"dest\":\"10.244.0.0/16\",\"nextHop\":\"10.244.0.1\"},"
+                + "{\"dest\":\"100.64.0.0/16\",\"nextHop\":\"10.244.0.1\"}],\"role\":\"infrastructure-locked\"},"
+                + "\"" + attachment + "\":{\"ip_addresses\":[\"10.20.2.5/24\"],\"mac_address\":\"0a:58:0a:14:02:05\","
+                + "\"gateway_ips\":[\"10.20.2.1\"],\"routes\":[{\"dest\":\"10.20.0.0/16\",\"nextHop\":\"10.20.2.1\"},"
+                + "{\"dest\":\"10.96.0.0/16\",\"nextHop\":\"10.20.2.1\"}],\"role\":\"primary\"}}");
+    }
+
+    private static List<PodInterfaceSpec> specs(EmulatedPod pod, String containerId, PodNetworks networks) {
+        return PodInterfaces.plan(new PodRef(pod.namespace(), pod.name(), "uid-11"), containerId, pod.netns(), "eth0",
+                1400, networks).stream().map(PodInterfaces.Planned::spec).toList();
+    }
+
+    /** {@code ip -j} output of the pod, one line per address or route, e.g. {@code ovn-udn1 10.20.2.5/24}. */
+    private static List<String> podView(EmulatedPod pod, String... what) throws IOException {
+        List<String> out = new ArrayList<>();
+        for (JsonNode n : new ObjectMapper().readTree(pod.netns().ip(what))) {
+            if (n.has("addr_info")) {
+                for (JsonNode a : n.path("addr_info")) {
+                    if (!a.has("local")) {
+                        continue; // ip -j leaves an empty object where the filter dropped an address
+                    }
+                    out.add(n.path("ifname").asText() + " " + n.path("address").asText() + " " + a.path("local").asText()
+                            + "/" + a.path("prefixlen").asInt());
+                }
+            } else if (n.has("dst")) {
+                out.add(n.path("dst").asText() + " via " + n.path("gateway").asText("-") + " dev " + n.path("dev").asText());
+            }
+        }
+        return out;
+    }
+
+    private String ifaceId(String port) {
+        return node.vsctl().run("get", "Interface", port, "external_ids:iface-id").strip().replace("\"", "");
+    }
+
+    @Test
+    void aPodOfAPrimaryUserDefinedNetworkGetsEth0AndOvnUdn1BoundToTheirPortsAndDelRemovesBoth() throws IOException {
+        node.nbctl("lsp-add", "sw0", "udn-test_web", "--", "lsp-set-addresses", "udn-test_web", "0a:58:0a:f4:00:0b 10.244.0.11");
+        node.nbctl("ls-add", "udn0");
+        node.nbctl("lsp-add", "udn0", "udn.test.l3.primary_udn-test_web", "--", "lsp-set-addresses",
+                "udn.test.l3.primary_udn-test_web", "0a:58:0a:14:02:05 10.20.2.5");
+        String containerId = "ctrudn0123456789abcdef";
+        try (EmulatedPod pod = EmulatedPod.create(prefix, "udn-test", "web")) {
+            try {
+                List<PodInterfaceSpec> specs = specs(pod, containerId, primaryNetworkPod("udn-test/l3-primary"));
+                List<PlumbedInterface> plumbed = plumber.addAll(specs);
+
+                assertThat(plumbed).extracting(PlumbedInterface::hostInterface, PlumbedInterface::podInterface)
+                        .containsExactly(tuple("ctrudn012345678", "eth0"),
+                                tuple("ctrudn01234_udn", "ovn-udn1"));
+                assertThat(podView(pod, "-j", "addr", "show", "scope", "global")).containsExactlyInAnyOrder(
+                        "eth0 0a:58:0a:f4:00:0b 10.244.0.11/24", "ovn-udn1 0a:58:0a:14:02:05 10.20.2.5/24");
+                assertThat(podView(pod, "-j", "-4", "route")).contains(
+                        "default via 10.20.2.1 dev ovn-udn1",
+                        "10.244.0.0/16 via 10.244.0.1 dev eth0", "100.64.0.0/16 via 10.244.0.1 dev eth0",
+                        "10.20.0.0/16 via 10.20.2.1 dev ovn-udn1", "10.96.0.0/16 via 10.20.2.1 dev ovn-udn1")
+                        .filteredOn(r -> r.startsWith("default")).containsExactly("default via 10.20.2.1 dev ovn-udn1");
+                assertThat(ifaceId("ctrudn012345678")).isEqualTo("udn-test_web");
+                assertThat(ifaceId("ctrudn01234_udn")).isEqualTo("udn.test.l3.primary_udn-test_web");
+                assertThat(plumber.plumbedContainers()).containsEntry("ctrudn012345678", containerId)
+                        .containsEntry("ctrudn01234_udn", containerId);
+                assertThat(specs).allSatisfy(s -> assertThat(plumber.check(s)).isInstanceOf(PlumbingCheck.Healthy.class));
+
+                plumber.del(containerId, null, null); // as GC does: the container id alone
+                assertThat(node.vsctl().run("list-ports", "br-int")).doesNotContain("ctrudn012345678", "ctrudn01234_udn");
+                assertThat(node.netns().links()).doesNotContain("ctrudn012345678", "ctrudn01234_udn");
+                assertThat(pod.netns().links()).doesNotContain("eth0", "ovn-udn1");
+                assertThat(plumber.plumbedContainers()).doesNotContainValue(containerId);
+            } finally {
+                plumber.del(containerId, pod.netns(), "eth0");
+            }
+        }
+    }
+
+    @Test
+    void whenTheSecondInterfaceFailsTheFirstIsRemovedToo() {
+        node.nbctl("lsp-add", "sw0", "udn-test_half", "--", "lsp-set-addresses", "udn-test_half", "unknown");
+        PodPlumber impatient = new PodPlumber(node.netns(), node.vsctl(), "br-int", Duration.ofSeconds(1));
+        String containerId = "ctrhalf0123456789";
+        try (EmulatedPod pod = EmulatedPod.create(prefix, "udn-test", "half")) {
+            try {
+                // no switch port for the network's interface: it never becomes ovn-installed
+                List<PodInterfaceSpec> specs = specs(pod, containerId, primaryNetworkPod("udn-test/absent"));
+                assertThatThrownBy(() -> impatient.addAll(specs)).isInstanceOf(PlumbingException.class)
+                        .hasMessageContaining("ctrhalf0123_udn not ovn-installed");
+                assertThat(node.vsctl().run("list-ports", "br-int")).doesNotContain("ctrhalf01234567", "ctrhalf0123_udn");
+                assertThat(node.netns().links()).doesNotContain("ctrhalf01234567", "ctrhalf0123_udn");
+                assertThat(pod.netns().links()).doesNotContain("eth0", "ovn-udn1");
+            } finally {
+                plumber.del(containerId, pod.netns(), "eth0");
+            }
         }
     }
 
