@@ -61,7 +61,7 @@ public final class PodCniHandler implements CniHandler {
             throw new CniException(PLUMBING_FAILED, "invalid pod-networks annotation", e.getMessage());
         }
         List<PodInterfaces.Planned> planned = plan(request, networks, mtu(request), PLUMBING_FAILED);
-        awaitPolicies(request, planned.getFirst().network());
+        awaitPolicies(request, planned.getLast().network());
         try {
             List<PlumbedInterface> plumbed = plumber.addAll(planned.stream().map(PodInterfaces.Planned::spec).toList());
             return result(plumbed, planned.stream().map(PodInterfaces.Planned::network).toList(), mtu(request));
@@ -72,9 +72,9 @@ public final class PodCniHandler implements CniHandler {
 
     /**
      * Before the pod has an interface (and so before its first packet), the zone's policies must have
-     * its addresses; past the barrier's bound the pod is wired anyway, with a warning. Only the
-     * default network's: the policy controller indexes a pod by its default entry and waits for its
-     * default-network switch port (policies on user-defined networks are not there yet).
+     * its addresses; past the barrier's bound the pod is wired anyway, with a warning. Those of its
+     * primary network (the last interface planned: ovn-udn1 for a pod of a primary user-defined
+     * network, where policies select it; else eth0).
      */
     private void awaitPolicies(CniRequest request, PodNetwork network) throws CniException {
         List<String> ips = network.ipAddresses().stream().map(p -> IpLiterals.format(p.address())).toList();
