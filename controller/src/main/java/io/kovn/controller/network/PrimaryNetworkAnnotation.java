@@ -40,11 +40,25 @@ public final class PrimaryNetworkAnnotation {
      */
     public static PodNetworks of(List<IpPrefix> defaultAddresses, List<IpPrefix> clusterSubnets, String attachment,
                                  Network network, List<IpPrefix> addresses, List<IpPrefix> serviceSubnets) {
+        return of(defaultAddresses, clusterSubnets, attachment, network, addresses, serviceSubnets, List.of());
+    }
+
+    /**
+     * As above, with routes through the default network to the node's own addresses: kovn's
+     * management port sends the host's packets (kubelet probes) from the node's address, and the
+     * pod must answer through eth0, where they came in, not through its network.
+     *
+     * @param nodeIps the pod's node's addresses
+     */
+    public static PodNetworks of(List<IpPrefix> defaultAddresses, List<IpPrefix> clusterSubnets, String attachment,
+                                 Network network, List<IpPrefix> addresses, List<IpPrefix> serviceSubnets,
+                                 List<InetAddress> nodeIps) {
         Map<String, PodNetwork> entries = new LinkedHashMap<>();
         List<InetAddress> defaultGateways = gateways(defaultAddresses);
         List<PodRoute> infra = new ArrayList<>();
         routes(infra, clusterSubnets, defaultGateways);
         routes(infra, DEFAULT_JOIN, defaultGateways);
+        routes(infra, nodeIps.stream().map(ip -> new IpPrefix(ip, ip.getAddress().length * 8)).toList(), defaultGateways);
         entries.put(OvnAnnotations.DEFAULT_NETWORK, new PodNetwork(defaultAddresses,
                 MacAddresses.fromIp(defaultAddresses.getFirst().address()), List.of(), infra, ROLE_INFRASTRUCTURE));
 

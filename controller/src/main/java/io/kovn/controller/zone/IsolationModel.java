@@ -43,7 +43,8 @@ final class IsolationModel {
 
     /** The port group and its ACLs for the local node's management addresses. */
     static DesiredState desired(LocalNode local, CurrentState nb) {
-        List<DesiredRow> rows = PrimaryNetworkIsolation.desired(local.subnets().stream().map(ZoneTopology::managementAddress).toList());
+        List<DesiredRow> rows = PrimaryNetworkIsolation.desired(local.subnets().stream().map(ZoneTopology::managementAddress).toList(),
+                local.subnets().stream().map(s -> s.addressAt(1)).toList(), local.nodeIps());
         DesiredState.Builder b = DesiredState.builder().table(Acl.TABLE_NAME, KEY).table(PortGroup.TABLE_NAME, KEY);
         for (DesiredRow r : ForeignChildren.preserve(rows, PARENT_COLUMNS, nb, OWNER)) {
             b.add(Desired.of(r.table(), r.columns()));

@@ -246,7 +246,7 @@ public final class PodAddressReconciler implements Reconciler<ObjectKey> {
             taken = take(own.get(), podKey, annotated.map(a -> a.byNetwork().get(attachment)), conflicts);
             if (taken instanceof Taken.Exhausted(IpPrefix subnet)) return new Step.Exhausted(subnet);
             desired = PrimaryNetworkAnnotation.of(defaultAddresses, clusterSubnets, attachment, network,
-                    ((Taken.Addresses) taken).addresses(), List.of());
+                    ((Taken.Addresses) taken).addresses(), List.of(), nodeIps());
         } else {
             desired = PodNetworks.ofDefault(PodNetwork.primary(defaultAddresses,
                     MacAddresses.fromIp(defaultAddresses.getFirst().address()), defaults.gateways()));
@@ -341,6 +341,16 @@ public final class PodAddressReconciler implements Reconciler<ObjectKey> {
             rebuild();
         }
         return ipam;
+    }
+
+    /** The node's own addresses (its pods of user-defined networks route them through eth0). */
+    private List<java.net.InetAddress> nodeIps() {
+        Node node = nodes.getByKey(nodeName);
+        try {
+            return node == null ? List.of() : NodeView.local(node).map(l -> l.nodeIps()).orElse(List.of());
+        } catch (AnnotationFormatException e) {
+            return List.of();
+        }
     }
 
     /** The node's subnets by network, empty until it has default-network subnets. */

@@ -55,16 +55,30 @@ public final class PrimaryNetworkIsolation {
      * @param managementIps the zone's management port addresses (one per family)
      */
     public static List<DesiredRow> desired(List<InetAddress> managementIps) {
+        return desired(managementIps, List.of(), List.of());
+    }
+
+    /**
+     * As {@link #desired(List)}, for kovn's management port, which sends the host's packets from the
+     * node's own addresses: those are let in too, and the pods' ARP/ND for their gateway (through
+     * which they answer the node's addresses) is let out.
+     *
+     * @param gatewayIps the node subnets' gateways
+     * @param hostIps the node's own addresses
+     */
+    public static List<DesiredRow> desired(List<InetAddress> managementIps, List<InetAddress> gatewayIps, List<InetAddress> hostIps) {
         String pg = "@" + portGroupName();
+        List<InetAddress> neighbours = java.util.stream.Stream.concat(managementIps.stream(), gatewayIps.stream()).toList();
+        List<InetAddress> hosts = java.util.stream.Stream.concat(managementIps.stream(), hostIps.stream()).distinct().toList();
         List<DesiredRow> acls = new ArrayList<>();
         acls.add(acl("DenyPrimaryUDN", "Egress", DENY_PRIORITY, "inport == " + pg, "drop"));
         acls.add(acl("DenyPrimaryUDN", "Ingress", DENY_PRIORITY, "outport == " + pg, "drop"));
         acls.add(acl("AllowHostARPPrimaryUDN", "Egress", ALLOW_PRIORITY,
-                "inport == " + pg + " && " + neighbours(managementIps, "t"), "allow"));
+                "inport == " + pg + " && " + neighbours(neighbours, "t"), "allow"));
         acls.add(acl("AllowHostARPPrimaryUDN", "Ingress", ALLOW_PRIORITY,
-                "outport == " + pg + " && " + neighbours(managementIps, "s"), "allow"));
+                "outport == " + pg + " && " + neighbours(neighbours, "s"), "allow"));
         acls.add(acl("AllowHostPrimaryUDN", "Ingress", ALLOW_PRIORITY, "outport == " + pg + " && ("
-                + managementIps.stream().map(ip -> (ip instanceof Inet6Address ? "ip6" : "ip4") + ".src == " + IpLiterals.format(ip))
+                + hosts.stream().map(ip -> (ip instanceof Inet6Address ? "ip6" : "ip4") + ".src == " + IpLiterals.format(ip))
                         .collect(Collectors.joining(" || ")) + ")", "allow-related"));
         List<DesiredRow> rows = new ArrayList<>(acls);
         rows.add(row(PortGroup.TABLE_NAME, portGroupId(), Map.of(), Map.of(

@@ -40,7 +40,9 @@ class UserDefinedNetworksE2ETest {
         sb.namespace("red", Map.of(LABEL, ""));
         sb.namespace("green", Map.of(LABEL, ""));
         sb.namespace("plain", Map.of());
+        sb.namespace("gone", Map.of(LABEL, ""));
         network("blue", "10.100.0.0/16");
+        network("gone", "10.102.0.0/16");
         network("red", "10.100.0.0/16"); // the same subnet as blue: networks are apart, addresses may repeat
         network("green", "10.101.0.0/16");
         for (String ns : List.of("blue", "red", "green")) {
@@ -49,12 +51,14 @@ class UserDefinedNetworksE2ETest {
         }
         sb.pod("blue", "blue-3", "node-3", Map.of());
         sb.pod("plain", "plain-1", "node-1", Map.of());
+        sb.pod("gone", "gone-1", "node-2", Map.of());
         for (String ns : List.of("blue", "red", "green")) {
             sb.awaitRunning(ns, ns + "-1");
             sb.awaitRunning(ns, ns + "-2");
         }
         sb.awaitRunning("blue", "blue-3");
         sb.awaitRunning("plain", "plain-1");
+        sb.awaitRunning("gone", "gone-1");
     }
 
     @AfterAll
@@ -152,16 +156,20 @@ class UserDefinedNetworksE2ETest {
 
     @Test
     void aDeletedNetworkWithPodsWaitsForThemAndThenLeavesNoRows() {
-        // the green network is in use: its deletion is deferred by the finalizer while its pods live
-        sb.client.genericKubernetesResources(KovnResources.USER_DEFINED_NETWORK).inNamespace("green").withName("net").delete();
-        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5)).until(() ->
-                sb.client.genericKubernetesResources(KovnResources.USER_DEFINED_NETWORK).inNamespace("green").withName("net").get() != null);
-        sb.client.pods().inNamespace("green").delete();
-        await().atMost(Duration.ofSeconds(60)).until(() ->
-                sb.client.genericKubernetesResources(KovnResources.USER_DEFINED_NETWORK).inNamespace("green").withName("net").get() == null);
+        // the network is in use: its deletion is deferred by the finalizer while its pod lives
+        var udn = sb.client.genericKubernetesResources(KovnResources.USER_DEFINED_NETWORK).inNamespace("gone").withName("net");
+        udn.delete();
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5)).until(() -> udn.get() != null);
+        assertThat(sb.sandbox.nodes().stream().anyMatch(n -> !n.nbctl("--bare", "--columns=name", "find", "Logical_Switch_Port",
+                "external_ids:k8s.ovn.org/network=gone_net", "external_ids:pod=true").isBlank())).as("the pod's port stays").isTrue();
+        sb.client.pods().inNamespace("gone").delete();
+        await().atMost(Duration.ofSeconds(60)).until(() -> udn.get() == null);
         for (EmulatedNode n : sb.sandbox.nodes()) {
-            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(n.nbctl("--bare", "--columns=name",
-                    "find", "Logical_Switch", "external_ids:k8s.ovn.org/network=green_net")).as("green rows on " + n.name()).isBlank());
+            for (String table : List.of("Logical_Switch", "Logical_Switch_Port", "Logical_Router", "Logical_Router_Port",
+                    "Logical_Router_Static_Route")) {
+                await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(n.nbctl("--bare", "--columns=_uuid", "find", table,
+                        "external_ids:k8s.ovn.org/owner-controller=gone_net-network-controller")).as(table + " rows on " + n.name()).isBlank());
+            }
         }
     }
 }
