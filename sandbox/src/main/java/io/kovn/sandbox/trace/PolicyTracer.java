@@ -229,8 +229,8 @@ public final class PolicyTracer {
         }
         // on its primary user-defined network: its port there names the network (k8s.ovn.org/network)
         String port = TopologyNames.userDefinedPodPort(primary.get().getKey(), pod.getMetadata().getNamespace(), pod.getMetadata().getName());
-        String network = nbctl(zones.apply(node), "--bare", "--columns=external_ids:k8s.ovn.org/network", "find", "Logical_Switch_Port",
-                "name=" + port).strip().replace("\"", "");
+        String network = nbctl(zones.apply(node), "--if-exists", "get", "Logical_Switch_Port", port,
+                "external_ids:k8s.ovn.org/network").strip().replace("\"", "");
         if (network.isEmpty()) {
             throw new IllegalStateException("zone " + node + " has no port " + port + " of pod " + name(pod) + " on its network yet");
         }

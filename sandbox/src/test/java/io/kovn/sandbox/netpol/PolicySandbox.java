@@ -195,9 +195,12 @@ public final class PolicySandbox implements AutoCloseable {
         return ipv6;
     }
 
-    /** The pod's address that probes go to: its IPv6 one in an IPv6 run, else its IPv4 one. */
+    /**
+     * The pod's address that probes go to: its IPv6 one in an IPv6 run, else its IPv4 one; on its
+     * primary network (a primary user-defined network's address when it has one), as policies see it.
+     */
     public String address(Pod pod) {
-        return pod.getStatus().getPodIPs().stream().map(io.fabric8.kubernetes.api.model.PodIP::getIp)
+        return io.kovn.policy.select.PodAddresses.of(pod).stream()
                 .filter(ip -> ip.contains(":") == ipv6).findFirst()
                 .orElseThrow(() -> new IllegalStateException("pod " + name(pod) + " has no " + (ipv6 ? "IPv6" : "IPv4") + " address"));
     }
