@@ -62,10 +62,13 @@ public final class ClusterManager implements AutoCloseable {
                 families, events, config.controllerMetrics(), this::networksChanged);
     }
 
-    /** User-defined networks came or went: their Layer3 ones get node subnets on every node. */
+    /**
+     * User-defined networks came or went: every node gets node subnets of each Layer3 network and an
+     * address range of each Layer2 one ({@link Network#nodeRanges}).
+     */
     private void networksChanged(List<Network> accepted) {
         Map<String, List<ClusterNetwork>> layer3 = new HashMap<>();
-        accepted.stream().filter(n -> n.topology() == Network.Topology.LAYER3).forEach(n -> layer3.put(n.name(), n.subnets()));
+        accepted.forEach(n -> layer3.put(n.name(), n.nodeRanges()));
         Map<String, Map<String, String>> annotations = new LinkedHashMap<>();
         informer.getIndexer().list().stream()
                 .sorted(Comparator.comparing((Node n) -> String.valueOf(n.getMetadata().getCreationTimestamp()))

@@ -106,6 +106,39 @@ public record Network(String name, int id, Topology topology, Role role, List<Cl
         return subnets.stream().filter(s -> s.family() == family).findFirst();
     }
 
+    /**
+     * What the cluster manager gives each node of this network in {@code node-subnets}: a Layer3
+     * network's node subnets; for a Layer2 network, a range of its addresses that the node's pods
+     * take theirs from (the switch spans every node: the range only keeps nodes from handing out
+     * one address twice). Layer2 ranges come from the network's first 32,768 addresses (so an
+     * address's offset is a port tunnel key, {@link #layer2TunnelKey}), at most 64 of them, of at
+     * most 512 addresses each (a /24 network: 16 ranges of 16).
+     */
+    public List<ClusterNetwork> nodeRanges() {
+        if (topology == Topology.LAYER3) return subnets;
+        return subnets.stream().map(s -> {
+            int bits = s.family().bits();
+            int pool = Math.max(s.cidr().length(), bits - 15);
+            int range = Math.min(bits - 4, Math.max(s.cidr().length() + 6, bits - 9));
+            return new ClusterNetwork(new IpPrefix(s.cidr().address(), pool).network(), Math.max(range, pool));
+        }).toList();
+    }
+
+    /**
+     * The tunnel key of a Layer2 pod's port on the network's switch, the same in every zone: its first
+     * address's offset in the network's CIDR (below 32,768 by {@link #nodeRanges}).
+     *
+     * @throws IllegalArgumentException for an address outside the network's first 32,768
+     */
+    public long tunnelKey(java.net.InetAddress address) {
+        ClusterNetwork s = subnet(IpFamily.of(address)).orElseThrow(() -> new IllegalArgumentException(
+                "network " + name + " has no " + IpFamily.of(address).key() + " subnet"));
+        if (!s.cidr().contains(address) || s.cidr().indexOf(address).bitLength() > 15) {
+            throw new IllegalArgumentException(address.getHostAddress() + " is outside the first 32,768 addresses of " + s.cidr());
+        }
+        return s.cidr().indexOf(address).longValueExact();
+    }
+
     /** The network's CIDRs alone. */
     public List<IpPrefix> cidrs() {
         return subnets.stream().map(ClusterNetwork::cidr).toList();

@@ -2,6 +2,7 @@ package io.kovn.controller.zone;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
@@ -14,12 +15,14 @@ import io.kovn.k8s.runtime.Controller;
 import io.kovn.k8s.runtime.ControllerMetrics;
 import io.kovn.k8s.runtime.Informers;
 import io.kovn.ovn.annotations.IpPrefix;
+import io.kovn.ovn.topology.PodPort;
 import io.kovn.ovsdb.cache.CacheListener;
 import io.kovn.ovsdb.cache.RowChange;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,12 +44,21 @@ final class NetworkTopologies implements AutoCloseable {
     private final NetworkTopologyReconciler reconciler;
     private final Controller<String> controller;
     private final CacheListener nbListener;
+    private final SharedIndexInformer<Pod> pods;
+    private final Function<String, PodNetworkChoice> choices;
     /** Bumped by every UDN and CUDN event, before the informer's handlers queue anything. */
     private final AtomicLong version = new AtomicLong();
     private volatile Memo memo;
 
-    NetworkTopologies(String zone, KubernetesClient client, SharedIndexInformer<Node> nodes, ZoneDatabases dbs,
-                      List<IpPrefix> clusterSubnets, ControllerMetrics metrics) {
+    /**
+     * @param pods the pod informer (a Layer2 network's switch holds its pods on other nodes)
+     * @param choices the network of a namespace's pods
+     */
+    NetworkTopologies(String zone, KubernetesClient client, SharedIndexInformer<Node> nodes, SharedIndexInformer<Pod> pods,
+                      Function<String, PodNetworkChoice> choices, ZoneDatabases dbs, List<IpPrefix> clusterSubnets,
+                      ControllerMetrics metrics) {
+        this.pods = pods;
+        this.choices = choices;
         this.zone = zone;
         this.dbs = dbs;
         this.udns = Informers.retrying(client.genericKubernetesResources(KovnResources.USER_DEFINED_NETWORK).inAnyNamespace()
@@ -70,7 +82,8 @@ final class NetworkTopologies implements AutoCloseable {
         };
         udns.addEventHandler(bump);
         cudns.addEventHandler(bump);
-        this.reconciler = new NetworkTopologyReconciler(zone, nodes.getIndexer(), this::accepted, dbs, clusterSubnets);
+        this.reconciler = new NetworkTopologyReconciler(zone, nodes.getIndexer(), this::accepted, dbs, clusterSubnets,
+                this::remotePods);
         this.controller = Controller.builder("zone-networks-" + zone, reconciler)
                 .watch(udns, (GenericKubernetesResource o) -> List.of(networkName(Kind.UDN, o)))
                 .watch(cudns, (GenericKubernetesResource o) -> List.of(networkName(Kind.CUDN, o)))
@@ -78,6 +91,10 @@ final class NetworkTopologies implements AutoCloseable {
                 .watch(nodes, (Node n) -> accepted().stream().map(Network::name).toList(),
                         (Node n) -> Arrays.asList(n.getMetadata().getAnnotations(),
                                 n.getStatus() == null ? null : n.getStatus().getAddresses()))
+                // a Layer2 network's pods on other nodes are ports of its switch here
+                .watch(pods, (Pod p) -> layer2NetworkOf(p).map(List::of).orElse(List.of()),
+                        (Pod p) -> Arrays.asList(p.getSpec() == null ? null : p.getSpec().getNodeName(),
+                                PodView.zoneFields(p)))
                 .metrics(metrics)
                 // start-up and node changes queue every network: planned together, one transaction
                 .batch(Network.MAX_ID)
@@ -96,6 +113,30 @@ final class NetworkTopologies implements AutoCloseable {
                 }
             }
         };
+    }
+
+    /** The Layer2 network of a pod on another node, if it has one. */
+    private java.util.Optional<String> layer2NetworkOf(Pod p) {
+        if (p.getSpec() == null || p.getSpec().getNodeName() == null || p.getSpec().getNodeName().equals(zone)) {
+            return java.util.Optional.empty();
+        }
+        return choices.apply(p.getMetadata().getNamespace()) instanceof PodNetworkChoice.Primary(Network n, String a)
+                && n.topology() == Network.Topology.LAYER2 ? java.util.Optional.of(n.name()) : java.util.Optional.empty();
+    }
+
+    /** A Layer2 network's running pods on other nodes, with the addresses their annotations state. */
+    private List<NetworkTopologyReconciler.RemotePod> remotePods(Network network) {
+        List<NetworkTopologyReconciler.RemotePod> out = new java.util.ArrayList<>();
+        for (Pod p : pods.getIndexer().list()) {
+            String node = p.getSpec() == null ? null : p.getSpec().getNodeName();
+            if (node == null || node.equals(zone) || !PodView.served(p, node)) continue;
+            if (!(choices.apply(p.getMetadata().getNamespace()) instanceof PodNetworkChoice.Primary(Network n, String attachment))
+                    || !n.name().equals(network.name())) continue;
+            PodView.networks(p).map(a -> a.byNetwork().get(attachment)).ifPresent(entry -> out.add(new NetworkTopologyReconciler.RemotePod(
+                    node, attachment, new PodPort(p.getMetadata().getNamespace(), p.getMetadata().getName(), entry.macAddress(),
+                    entry.ipAddresses()))));
+        }
+        return out;
     }
 
     /** The accepted networks as the informers have them now. */

@@ -15,6 +15,7 @@ import io.kovn.ovn.topology.DesiredRow;
 import io.kovn.ovn.topology.Layer2Topology;
 import io.kovn.ovn.topology.LocalNode;
 import io.kovn.ovn.topology.NetworkScope;
+import io.kovn.ovn.topology.PodPort;
 import io.kovn.ovn.topology.RemoteNode;
 import io.kovn.ovn.topology.ZoneTopology;
 import io.kovn.ovsdb.data.Row;
@@ -30,6 +31,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,6 +56,16 @@ public final class NetworkTopologyReconciler implements BatchReconciler<String> 
     private final ZoneDatabases dbs;
     private final List<IpPrefix> clusterSubnets;
     private final ZoneModel.Memo memo = new ZoneModel.Memo();
+    private final Function<Network, List<RemotePod>> remotePods;
+
+    /**
+     * A pod of a Layer2 network on another node, as this zone's switch of that network needs it.
+     *
+     * @param node the pod's node
+     * @param attachment its key of the network in {@code pod-networks}
+     * @param port its addresses on the network
+     */
+    record RemotePod(String node, String attachment, PodPort port) {}
 
     /**
      * @param networks the accepted user-defined networks, as the zone's informers have them now
@@ -61,6 +73,13 @@ public final class NetworkTopologyReconciler implements BatchReconciler<String> 
      */
     public NetworkTopologyReconciler(String zone, Indexer<Node> nodes, Supplier<List<Network>> networks, ZoneDatabases dbs,
                                      List<IpPrefix> clusterSubnets) {
+        this(zone, nodes, networks, dbs, clusterSubnets, n -> List.of());
+    }
+
+    /** @param remotePods each Layer2 network's pods on other nodes */
+    NetworkTopologyReconciler(String zone, Indexer<Node> nodes, Supplier<List<Network>> networks, ZoneDatabases dbs,
+                              List<IpPrefix> clusterSubnets, Function<Network, List<RemotePod>> remotePods) {
+        this.remotePods = remotePods;
         this.zone = zone;
         this.nodes = nodes;
         this.networks = networks;
@@ -177,10 +196,33 @@ public final class NetworkTopologyReconciler implements BatchReconciler<String> 
             if (built.isEmpty()) return Optional.empty(); // a node update brings the subnet
             rows = built.get();
         } else if (network.isPresent()) {
-            rows = Layer2Topology.desired(scope, zone, network.get().id(), network.get().cidrs());
+            rows = Layer2Topology.desired(scope, zone, network.get().id(), network.get().cidrs(),
+                    view.map(v -> remotePorts(network.get(), scope, v)).orElse(List.of()));
         }
         List<DesiredRow> nb = ForeignChildren.preserve(rows, ZoneModel.PARENT_COLUMNS, dbs.nbState(), owner);
         return Optional.of(dbs.northbound().plan(owner, ZoneModel.toState(nb)));
+    }
+
+    /**
+     * The remote ports of a Layer2 network's pods on the programmed remote nodes (not on nodes this
+     * zone keeps apart: trust zones hold inside networks too), keyed as their own zones key them.
+     */
+    private List<DesiredRow> remotePorts(Network network, NetworkScope scope, View view) {
+        Map<String, String> chassis = new HashMap<>();
+        view.remotes().forEach(r -> chassis.put(r.name(), r.chassisId().value()));
+        List<DesiredRow> out = new ArrayList<>();
+        for (RemotePod p : remotePods.apply(network)) {
+            String c = chassis.get(p.node());
+            if (c == null) continue;
+            try {
+                out.add(ZoneTopology.remotePodPort(scope, p.attachment(), p.port(), p.node(), c,
+                        network.tunnelKey(p.port().ips().getFirst().address())));
+            } catch (IllegalArgumentException e) {
+                LOG.warn("zone {}: pod {}/{} of network {} has no usable address: {}", zone, p.port().namespace(), p.port().name(),
+                        network.name(), e.getMessage());
+            }
+        }
+        return out;
     }
 
     /** The network's rows here, empty while the local node has no subnet of it. */

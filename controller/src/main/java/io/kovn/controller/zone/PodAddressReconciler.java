@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.informers.cache.Indexer;
 import io.kovn.controller.events.EventSink;
 import io.kovn.controller.ipam.NetworkAllocators;
 import io.kovn.controller.ipam.PodIpAllocator;
+import io.kovn.controller.network.Network;
 import io.kovn.controller.network.PrimaryNetworkAnnotation;
 import io.kovn.k8s.runtime.ObjectKey;
 import io.kovn.k8s.runtime.ReconcileResult;
@@ -246,7 +247,7 @@ public final class PodAddressReconciler implements Reconciler<ObjectKey> {
             taken = take(own.get(), podKey, annotated.map(a -> a.byNetwork().get(attachment)), conflicts);
             if (taken instanceof Taken.Exhausted(IpPrefix subnet)) return new Step.Exhausted(subnet);
             desired = PrimaryNetworkAnnotation.of(defaultAddresses, clusterSubnets, attachment, network,
-                    ((Taken.Addresses) taken).addresses(), List.of(), nodeIps());
+                    onNetwork(network, ((Taken.Addresses) taken).addresses()), List.of(), nodeIps());
         } else {
             desired = PodNetworks.ofDefault(PodNetwork.primary(defaultAddresses,
                     MacAddresses.fromIp(defaultAddresses.getFirst().address()), defaults.gateways()));
@@ -282,6 +283,15 @@ public final class PodAddressReconciler implements Reconciler<ObjectKey> {
         };
     }
 
+    /**
+     * A pod's addresses as its network states them: a Layer3 node subnet's, or, for a Layer2
+     * network, with the whole network's prefix length (the node's range only partitions it).
+     */
+    private static List<IpPrefix> onNetwork(Network network, List<IpPrefix> addresses) {
+        if (network.topology() == Network.Topology.LAYER3) return addresses;
+        return addresses.stream().map(a -> new IpPrefix(a.address(), network.subnet(a.family()).orElseThrow().cidr().length())).toList();
+    }
+
     /** Whether the node's subnets are known, so that pods' addresses are. */
     public boolean ready() {
         return allocators() != null;
@@ -310,7 +320,7 @@ public final class PodAddressReconciler implements Reconciler<ObjectKey> {
         Optional<PodPorts.NetworkPort> networkPort = Optional.empty();
         if (choices.apply(p.getMetadata().getNamespace()) instanceof PodNetworkChoice.Primary(var network, String attachment)) {
             PodNetwork entry = annotated.get().byNetwork().get(attachment);
-            List<IpPrefix> own = current.of(network.name()).map(a -> a.addressesOf(podKey)).orElse(List.of());
+            List<IpPrefix> own = onNetwork(network, current.of(network.name()).map(a -> a.addressesOf(podKey)).orElse(List.of()));
             if (entry == null || own.isEmpty() || !entry.ipAddresses().equals(own)) {
                 return Optional.empty(); // the annotation is about to be rewritten
             }

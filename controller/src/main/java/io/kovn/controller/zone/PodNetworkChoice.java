@@ -38,9 +38,7 @@ sealed interface PodNetworkChoice {
             return DEFAULT;
         }
         return AcceptedNetworks.primaryOf(namespace, labels, accepted)
-                .<PodNetworkChoice>map(a -> a.network().topology() == Network.Topology.LAYER3
-                        ? new Primary(a.network(), a.attachment(namespace))
-                        : new Pending("network " + a.network().name() + " is Layer2: kovn does not attach pods to Layer2 networks yet"))
+                .<PodNetworkChoice>map(a -> new Primary(a.network(), a.attachment(namespace)))
                 .orElseGet(() -> new Pending("namespace " + namespace + " carries " + NetworkPlan.PRIMARY_NAMESPACE_LABEL
                         + " but has no primary user-defined network yet"));
     }

@@ -132,7 +132,11 @@ final class PodPortModel {
         if (networkSwitch.isEmpty()) {
             return Optional.empty();
         }
-        DesiredRow row = ZoneTopology.podPort(scope, port.get().attachment(), port.get().port());
+        Network network = port.get().network();
+        DesiredRow row = ZoneTopology.podPort(scope, port.get().attachment(), port.get().port(),
+                network.topology() == Network.Topology.LAYER2
+                        ? java.util.OptionalLong.of(network.tunnelKey(port.get().port().ips().getFirst().address()))
+                        : java.util.OptionalLong.empty());
         return Optional.of(b.add(Desired.of(row.table(), row.columns())
                 .attachTo(LogicalSwitch.TABLE_NAME, networkSwitch.get(), LogicalSwitch.PORTS)).build());
     }

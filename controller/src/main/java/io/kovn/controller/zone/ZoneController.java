@@ -71,7 +71,8 @@ public final class ZoneController implements AutoCloseable {
         this.nodeInformer = informers.informer(Node.class);
         this.podInformer = informers.informer(Pod.class);
         this.namespaceInformer = informers.informer(Namespace.class);
-        this.networks = new NetworkTopologies(node, client, nodeInformer, dbs, config.clusterSubnets(), config.controllerMetrics());
+        this.networks = new NetworkTopologies(node, client, nodeInformer, podInformer, this::choiceFor, dbs, config.clusterSubnets(),
+                config.controllerMetrics());
         List<Controller<ObjectKey>> portRef = new java.util.ArrayList<>(1);
         this.podAddresses = new PodAddressReconciler(node, client, podInformer.getIndexer(), nodeInformer.getIndexer(),
                 config.events(), podKey -> portRef.getFirst().enqueue(ObjectKey.parse(podKey)), this::choiceFor,

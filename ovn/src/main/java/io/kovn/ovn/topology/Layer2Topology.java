@@ -13,6 +13,7 @@ import io.kovn.ovn.nb.LogicalRouter;
 import io.kovn.ovn.nb.LogicalRouterPort;
 import io.kovn.ovn.nb.LogicalSwitch;
 import io.kovn.ovn.nb.LogicalSwitchPort;
+import io.kovn.ovsdb.diff.Ref;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * A user-defined Layer2 network's rows in one zone, as the reference's current Layer2 topology has
@@ -48,7 +50,16 @@ public final class Layer2Topology {
      * @param id the network's id (1..4095)
      */
     public static List<DesiredRow> desired(NetworkScope scope, String node, int id, List<IpPrefix> subnets) {
-        List<DesiredRow> nb = new ArrayList<>();
+        return desired(scope, node, id, subnets, List.of());
+    }
+
+    /**
+     * @param remotePods the remote ports of the network's pods on other nodes
+     *     ({@link ZoneTopology#remotePodPort}), ports of the switch too
+     */
+    public static List<DesiredRow> desired(NetworkScope scope, String node, int id, List<IpPrefix> subnets,
+                                           List<DesiredRow> remotePods) {
+        List<DesiredRow> nb = new ArrayList<>(remotePods);
         String switchName = scope.prefix() + SWITCH;
         String routerName = scope.prefix() + TRANSIT_ROUTER;
         ObjectId mgmt = ZoneTopology.nodeId(scope, node, "mgmt-port");
@@ -71,7 +82,9 @@ public final class Layer2Topology {
         nb.add(row(LogicalSwitch.TABLE_NAME, scope.id(OwnerType.CLUSTER, switchName), scope.externalIds(), Map.of(
                 LogicalSwitch.NAME, switchName,
                 LogicalSwitch.OTHER_CONFIG, otherConfig,
-                LogicalSwitch.PORTS, Set.of(ref(LogicalSwitchPort.TABLE_NAME, mgmt), ref(LogicalSwitchPort.TABLE_NAME, stotr)))));
+                LogicalSwitch.PORTS, Stream.concat(Stream.of(ref(LogicalSwitchPort.TABLE_NAME, mgmt),
+                        ref(LogicalSwitchPort.TABLE_NAME, stotr)), remotePods.stream().map(r -> Ref.to(r.table(), r.key())))
+                        .collect(Collectors.toUnmodifiableSet()))));
 
         List<IpPrefix> gateways = subnets.stream().map(s -> new IpPrefix(s.addressAt(1), s.length())).toList();
         nb.add(row(LogicalRouterPort.TABLE_NAME, trtos, Map.of(), Map.of(

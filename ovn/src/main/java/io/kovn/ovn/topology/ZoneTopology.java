@@ -299,15 +299,46 @@ public final class ZoneTopology {
      * @param attachment the pod's key of the network in {@code pod-networks} ({@code <namespace>/<name>})
      */
     public static DesiredRow podPort(NetworkScope scope, String attachment, PodPort p) {
+        return podPort(scope, attachment, p, java.util.OptionalLong.empty());
+    }
+
+    /**
+     * As {@link #podPort(NetworkScope, String, PodPort)}, with the port's tunnel key when the switch
+     * spans zones (a Layer2 network's: every zone's remote port of the pod must have the same key).
+     */
+    public static DesiredRow podPort(NetworkScope scope, String attachment, PodPort p, java.util.OptionalLong tunnelKey) {
         String addresses = p.mac() + " " + p.ips().stream().map(i -> IpLiterals.format(i.address()))
                 .collect(Collectors.joining(" "));
         Map<String, String> ids = new HashMap<>(scope.externalIds());
         ids.put("namespace", p.namespace());
         ids.put("pod", "true");
-        return row(LogicalSwitchPort.TABLE_NAME, podId(scope, p.namespace(), p.name()), ids, Map.of(
+        Map<String, Object> columns = new HashMap<>(Map.of(
                 LogicalSwitchPort.NAME, TopologyNames.userDefinedPodPort(attachment, p.namespace(), p.name()),
                 LogicalSwitchPort.ADDRESSES, Set.of(addresses),
                 LogicalSwitchPort.PORT_SECURITY, Set.of(addresses)));
+        tunnelKey.ifPresent(k -> columns.put(LogicalSwitchPort.OPTIONS, Map.of("requested-tnl-key", Long.toString(k))));
+        return row(LogicalSwitchPort.TABLE_NAME, podId(scope, p.namespace(), p.name()), ids, columns);
+    }
+
+    /**
+     * Another zone's pod on a switch that spans zones (a Layer2 network's): a {@code remote} port
+     * bound to that node's chassis, with the tunnel key the pod's own zone gave its port, so that
+     * this zone's switch delivers to it through the tunnel.
+     *
+     * @param node the pod's node
+     * @param chassis the pod's node's chassis name
+     */
+    public static DesiredRow remotePodPort(NetworkScope scope, String attachment, PodPort p, String node, String chassis,
+                                           long tunnelKey) {
+        String addresses = p.mac() + " " + p.ips().stream().map(i -> IpLiterals.format(i.address()))
+                .collect(Collectors.joining(" "));
+        Map<String, String> ids = new HashMap<>(scope.externalIds());
+        ids.put("namespace", p.namespace());
+        return row(LogicalSwitchPort.TABLE_NAME, remoteId(scope, node, "pod").with("pod", p.namespace() + "/" + p.name()), ids,
+                Map.of(LogicalSwitchPort.NAME, TopologyNames.userDefinedPodPort(attachment, p.namespace(), p.name()),
+                        LogicalSwitchPort.TYPE, "remote",
+                        LogicalSwitchPort.ADDRESSES, Set.of(addresses),
+                        LogicalSwitchPort.OPTIONS, Map.of("requested-chassis", chassis, "requested-tnl-key", Long.toString(tunnelKey))));
     }
 
     /** The id of a pod's logical switch port on one network. */

@@ -43,6 +43,17 @@ class UserDefinedNetworksE2ETest {
         sb.namespace("gone", Map.of(LABEL, ""));
         network("blue", "10.100.0.0/16");
         network("gone", "10.102.0.0/16");
+        // a Layer2 ClusterUserDefinedNetwork over two namespaces: one switch across the nodes
+        sb.namespace("flat-a", Map.of(LABEL, "", "team", "flat"));
+        sb.namespace("flat-b", Map.of(LABEL, "", "team", "flat"));
+        sb.client.genericKubernetesResources(KovnResources.CLUSTER_USER_DEFINED_NETWORK).resource(Serialization.unmarshal("""
+                apiVersion: k8s.ovn.org/v1
+                kind: ClusterUserDefinedNetwork
+                metadata: {name: flat}
+                spec:
+                  namespaceSelector: {matchLabels: {team: flat}}
+                  network: {topology: Layer2, layer2: {role: Primary, subnets: [10.120.0.0/24]}}
+                """, GenericKubernetesResource.class)).create();
         network("red", "10.100.0.0/16"); // the same subnet as blue: networks are apart, addresses may repeat
         network("green", "10.101.0.0/16");
         for (String ns : List.of("blue", "red", "green")) {
@@ -52,6 +63,9 @@ class UserDefinedNetworksE2ETest {
         sb.pod("blue", "blue-3", "node-3", Map.of());
         sb.pod("plain", "plain-1", "node-1", Map.of());
         sb.pod("gone", "gone-1", "node-2", Map.of());
+        sb.pod("flat-a", "fa-1", "node-1", Map.of());
+        sb.pod("flat-a", "fa-2", "node-3", Map.of());
+        sb.pod("flat-b", "fb-1", "node-2", Map.of());
         for (String ns : List.of("blue", "red", "green")) {
             sb.awaitRunning(ns, ns + "-1");
             sb.awaitRunning(ns, ns + "-2");
@@ -59,6 +73,9 @@ class UserDefinedNetworksE2ETest {
         sb.awaitRunning("blue", "blue-3");
         sb.awaitRunning("plain", "plain-1");
         sb.awaitRunning("gone", "gone-1");
+        sb.awaitRunning("flat-a", "fa-1");
+        sb.awaitRunning("flat-a", "fa-2");
+        sb.awaitRunning("flat-b", "fb-1");
     }
 
     @AfterAll
@@ -112,6 +129,28 @@ class UserDefinedNetworksE2ETest {
             }
         }
         assertThat(probe("green", "green-1", udnIp("green", "green-2"), "tcp").answer()).isEqualTo("green-2");
+    }
+
+    @Test
+    void aLayer2NetworkSpansNamespacesAndNodesOnOneSubnet() throws Exception {
+        PodNetworks fa1 = networks("flat-a", "fa-1");
+        assertThat(fa1.byNetwork()).containsKey("flat-a/flat");
+        assertThat(fa1.primaryUserDefined().orElseThrow().getValue().ipAddresses().getFirst().toString()).startsWith("10.120.0.")
+                .endsWith("/24");
+        for (String[] to : List.of(new String[] {"flat-a", "fa-2"}, new String[] {"flat-b", "fb-1"})) {
+            for (String protocol : List.of("tcp", "udp", "icmp")) {
+                Prober.Result r = probe("flat-a", "fa-1", udnIp(to[0], to[1]), protocol);
+                assertThat(r.verdict()).as(protocol + " fa-1 -> " + to[1]).isEqualTo(Verdict.ALLOWED);
+                if (!protocol.equals("icmp")) assertThat(r.answer()).isEqualTo(to[1]);
+            }
+        }
+        assertThat(probe("flat-b", "fb-1", udnIp("flat-a", "fa-2"), "tcp").answer()).isEqualTo("fa-2");
+        for (String protocol : List.of("tcp", "icmp")) {
+            assertThat(probe("flat-a", "fa-1", udnIp("blue", "blue-2"), protocol).verdict()).as(protocol + " flat -> blue")
+                    .isNotEqualTo(Verdict.ALLOWED);
+            assertThat(probe("flat-a", "fa-1", defaultIp("plain", "plain-1"), protocol).verdict()).as(protocol + " flat -> default")
+                    .isNotEqualTo(Verdict.ALLOWED);
+        }
     }
 
     @Test
