@@ -58,8 +58,6 @@ class PodNetworkChoiceTest {
         for (String ns : NAMESPACES.keySet()) {
             switch (PodNetworkChoice.of(ns, NAMESPACES.get(ns), accepted)) {
                 case PodNetworkChoice.Primary p -> chosen.put(ns, p.network().name());
-                // Layer2 networks do not take pods yet: the zone holds them back (asserted below)
-                case PodNetworkChoice.Pending p when ns.equals("flat") -> chosen.put(ns, "flat_l2");
                 default -> { }
             }
         }
@@ -72,7 +70,8 @@ class PodNetworkChoiceTest {
                 .as("selected by the CUDN but not labelled: the default network").isEqualTo(PodNetworkChoice.DEFAULT);
         assertThat(PodNetworkChoice.of("waiting", NAMESPACES.get("waiting"), accepted)).isInstanceOf(PodNetworkChoice.Pending.class);
         assertThat(PodNetworkChoice.of("unknown", null, accepted)).isInstanceOf(PodNetworkChoice.Pending.class);
-        assertThat(((PodNetworkChoice.Pending) PodNetworkChoice.of("flat", NAMESPACES.get("flat"), accepted)).reason())
-                .contains("Layer2");
+        assertThat(PodNetworkChoice.of("flat", NAMESPACES.get("flat"), accepted)).as("a Layer2 network takes pods too")
+                .isEqualTo(new PodNetworkChoice.Primary(accepted.stream().filter(a -> a.network().name().equals("flat_l2"))
+                        .findFirst().orElseThrow().network(), "flat/l2"));
     }
 }

@@ -31,4 +31,25 @@ class Layer2TopologyTest {
         assertThat((Map<String, String>) byName.get("cluster_udn_red_transit_router").get("external_ids"))
                 .containsEntry("k8s.ovn.org/topology", "layer2").containsEntry("k8s-cluster-router", "yes");
     }
+
+    @Test
+    void podsOnOtherNodesAreRemotePortsOfTheSwitchWithTheirZonesTunnelKey() {
+        NetworkScope scope = NetworkScope.userDefined("cluster_udn_red", 7, "layer2");
+        PodPort remote = new PodPort("team-a", "web", "0a:58:0a:64:00:13", List.of(IpPrefix.parse("10.100.0.19/24")));
+        DesiredRow port = ZoneTopology.remotePodPort(scope, "team-a/red", remote, "node-b", "chassis-b", 19);
+        List<DesiredRow> rows = Layer2Topology.desired(scope, "node-a", 7, List.of(IpPrefix.parse("10.100.0.0/24")), List.of(port));
+        assertThat(port.columns()).containsEntry("name", "team.a.red_team-a_web").containsEntry("type", "remote");
+        assertThat((Map<String, String>) port.columns().get("options")).containsEntry("requested-chassis", "chassis-b")
+                .containsEntry("requested-tnl-key", "19");
+        assertThat(port.columns().get("addresses").toString()).isEqualTo("[0a:58:0a:64:00:13 10.100.0.19]");
+        assertThat((Map<String, String>) port.columns().get("external_ids")).containsEntry("k8s.ovn.org/network", "cluster_udn_red")
+                .containsEntry("k8s.ovn.org/owner-type", "RemoteZone");
+        DesiredRow sw = rows.stream().filter(r -> "cluster_udn_red_ovn_layer2_switch".equals(r.columns().get("name"))).findFirst().orElseThrow();
+        assertThat(sw.columns().get("ports").toString()).contains(port.key());
+        assertThat(rows).contains(port);
+        // the pod's own zone: the local port asks for the same key
+        DesiredRow local = ZoneTopology.podPort(scope, "team-a/red", remote, java.util.OptionalLong.of(19));
+        assertThat((Map<String, String>) local.columns().get("options")).containsEntry("requested-tnl-key", "19");
+        assertThat(local.columns().get("name")).isEqualTo(port.columns().get("name"));
+    }
 }
