@@ -20,7 +20,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The service controller of one zone: Services and EndpointSlices (watched through the process's
@@ -42,14 +44,15 @@ public final class ServiceController implements AutoCloseable {
     private final CacheListener nbListener;
 
     private ServiceController(String node, SharedInformers informers, ZoneDatabases dbs, EventSink events,
-                              ControllerMetrics metrics, int batch) {
+                              ControllerMetrics metrics, int batch, Function<String, Optional<NetworkServices.Target>> networks) {
         this.dbs = dbs;
         SharedIndexInformer<Service> services = informers.informer(Service.class);
         SharedIndexInformer<EndpointSlice> slices = informers.informer(EndpointSlice.class);
         SharedIndexInformer<Node> nodes = informers.informer(Node.class);
         List<Controller<String>> self = new java.util.ArrayList<>(1);
+        var pods = informers.informer(io.fabric8.kubernetes.api.model.Pod.class).getIndexer();
         this.reconciler = new ServiceReconciler(node, services.getIndexer(), slices.getIndexer(), nodes.getIndexer(),
-                dbs, events, key -> self.getFirst().enqueue(key));
+                dbs, events, key -> self.getFirst().enqueue(key), networks, pods::getByKey);
         this.controller = Controller.builder("zone-services-" + node, reconciler)
                 .watch(services, (Service s) -> List.of(s.getMetadata().getNamespace() + "/" + s.getMetadata().getName()))
                 .watch(slices, ServiceReconciler::serviceKeyOf)
@@ -80,8 +83,19 @@ public final class ServiceController implements AutoCloseable {
      */
     public static ServiceController start(String node, SharedInformers informers, ZoneDatabases dbs, EventSink events,
                                           ControllerMetrics metrics, int batch) {
+        return start(node, informers, dbs, events, metrics, batch, ns -> Optional.empty());
+    }
+
+    /**
+     * As above, in a zone with user-defined networks.
+     *
+     * @param networks a namespace's primary user-defined network, if it has one ({@link NetworkServices})
+     */
+    public static ServiceController start(String node, SharedInformers informers, ZoneDatabases dbs, EventSink events,
+                                          ControllerMetrics metrics, int batch,
+                                          Function<String, Optional<NetworkServices.Target>> networks) {
         prepare(informers);
-        ServiceController sc = new ServiceController(node, informers, dbs, events, metrics, batch);
+        ServiceController sc = new ServiceController(node, informers, dbs, events, metrics, batch, networks);
         dbs.nbCache().addListener(sc.nbListener);
         sc.controller.start();
         sc.controller.enqueue(ServiceReconciler.GROUPS);

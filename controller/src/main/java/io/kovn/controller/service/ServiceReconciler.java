@@ -2,6 +2,7 @@ package io.kovn.controller.service;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeAddress;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.client.informers.cache.Indexer;
@@ -23,6 +24,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,12 +57,26 @@ public final class ServiceReconciler implements BatchReconciler<String> {
     private final EventSink events;
     private final Consumer<String> enqueue;
     private final AtomicLong reconciles = new AtomicLong();
+    private final Function<String, Optional<NetworkServices.Target>> networks;
+    private final Function<String, Pod> pods;
 
     /**
      * @param enqueue queues a key of this reconciler (the groups' key when a service waits for them)
      */
     public ServiceReconciler(String node, Indexer<Service> services, Indexer<EndpointSlice> slices, Indexer<Node> nodes,
                              ZoneDatabases dbs, EventSink events, Consumer<String> enqueue) {
+        this(node, services, slices, nodes, dbs, events, enqueue, ns -> Optional.empty(), key -> null);
+    }
+
+    /**
+     * @param networks a namespace's primary user-defined network, if it has one
+     * @param pods the pods by {@code <ns>/<name>} (a network service's endpoints are its pods' network addresses)
+     */
+    public ServiceReconciler(String node, Indexer<Service> services, Indexer<EndpointSlice> slices, Indexer<Node> nodes,
+                             ZoneDatabases dbs, EventSink events, Consumer<String> enqueue,
+                             Function<String, Optional<NetworkServices.Target>> networks, Function<String, Pod> pods) {
+        this.networks = networks;
+        this.pods = pods;
         this.node = node;
         this.services = services;
         this.slices = slices;
@@ -141,11 +157,21 @@ public final class ServiceReconciler implements BatchReconciler<String> {
     private Optional<Plan> planOf(String key, ZoneFacts facts, Map<String, Uuid> groups) {
         Service service = services.getByKey(key);
         List<EndpointSlice> endpoints = service == null ? List.of() : slices.byIndex(BY_SERVICE, key);
+        Optional<NetworkServices.Target> network = networks.apply(key.substring(0, key.indexOf('/')));
+        if (network.isPresent()) {
+            endpoints = NetworkServices.mirrored(endpoints, pods);
+        }
         ServiceModel.Result result = ServiceModel.desired(service, endpoints, facts);
         result.problem().ifPresent(p -> {
             LOG.warn("zone {}: {}", node, p);
             events.warning(service, INVALID_REASON, p);
         });
+        if (network.isPresent()) {
+            List<ServiceLoadBalancer> lbs = NetworkServices.onNetwork(result.loadBalancers(), network.get());
+            if (!lbs.isEmpty() && network.get().networkSwitch().isEmpty()) return Optional.empty(); // the topology brings it
+            return ServiceRows.desired(key, node, lbs, groups, network.get().networkSwitch())
+                    .map(desired -> dbs.northbound().plan(ServiceRows.owner(key), desired));
+        }
         return ServiceRows.desired(key, node, result.loadBalancers(), groups)
                 .map(desired -> dbs.northbound().plan(ServiceRows.owner(key), desired));
     }

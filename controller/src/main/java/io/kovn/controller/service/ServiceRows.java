@@ -4,6 +4,7 @@ import io.kovn.ovn.ids.ObjectId;
 import io.kovn.ovn.ids.OwnerType;
 import io.kovn.ovn.nb.LoadBalancer;
 import io.kovn.ovn.nb.LoadBalancerGroup;
+import io.kovn.ovn.nb.LogicalSwitch;
 import io.kovn.ovsdb.data.Row;
 import io.kovn.ovsdb.data.Uuid;
 import io.kovn.ovsdb.diff.Desired;
@@ -50,6 +51,15 @@ final class ServiceRows {
      */
     static Optional<DesiredState> desired(String serviceKey, String node, List<ServiceLoadBalancer> lbs,
                                           Map<String, Uuid> groups) {
+        return desired(serviceKey, node, lbs, groups, Optional.empty());
+    }
+
+    /**
+     * As above; a service of a network namespace has its load balancers on the network's switch
+     * ({@code networkSwitch}) instead of in groups.
+     */
+    static Optional<DesiredState> desired(String serviceKey, String node, List<ServiceLoadBalancer> lbs,
+                                          Map<String, Uuid> groups, Optional<Uuid> networkSwitch) {
         DesiredState.Builder b = DesiredState.builder().scope(LoadBalancer.TABLE_NAME, RowKey.externalId(ObjectId.ID_KEY),
                 ServiceModel.possibleIds(serviceKey, node));
         for (ServiceLoadBalancer lb : lbs) {
@@ -67,6 +77,9 @@ final class ServiceRows {
                     return Optional.empty();
                 }
                 row = row.attachTo(LoadBalancerGroup.TABLE_NAME, uuid, LoadBalancerGroup.LOAD_BALANCER);
+            }
+            if (networkSwitch.isPresent()) {
+                row = row.attachTo(LogicalSwitch.TABLE_NAME, networkSwitch.get(), LogicalSwitch.LOAD_BALANCER);
             }
             b.add(row);
         }

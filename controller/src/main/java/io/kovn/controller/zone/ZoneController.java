@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.kovn.controller.events.EventSink;
+import io.kovn.controller.service.NetworkServices;
 import io.kovn.controller.service.ServiceController;
 import io.kovn.k8s.runtime.Controller;
 import io.kovn.k8s.runtime.Informers;
@@ -19,6 +20,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -194,7 +196,7 @@ public final class ZoneController implements AutoCloseable {
                         + config.syncTimeout());
             }
             zc.services = ServiceController.start(config.nodeName(), lease.informers(), dbs, config.events(),
-                    config.controllerMetrics(), config.serviceBatch());
+                    config.controllerMetrics(), config.serviceBatch(), zc::networkServices);
             LOG.info("zone {} started in {} ms (NB and SB monitors synced at {} ms, nodes listed at {} ms, pods at {} ms; NB {}, SB {})",
                     config.nodeName(), ms(System.nanoTime() - t0), ms(connected - t0), ms(nodes - t0), ms(pods - t0),
                     config.nbEndpoint(), config.sbEndpoint());
@@ -249,6 +251,14 @@ public final class ZoneController implements AutoCloseable {
     /** Queues a topology reconcile (e.g. after an operator's change outside Kubernetes). */
     public void resync() {
         zoneController.enqueue(ZONE_KEY);
+    }
+
+    /** A namespace's primary user-defined network as its services need it (their load balancers go on its switch here). */
+    private Optional<NetworkServices.Target> networkServices(String namespace) {
+        if (!(choiceFor(namespace) instanceof PodNetworkChoice.Primary(var network, String attachment))) return Optional.empty();
+        var scope = PodPortModel.scope(network);
+        return Optional.of(new NetworkServices.Target(network.name(), scope.prefix(),
+                PodPortModel.networkSwitch(scope, network, node, dbs.nbState())));
     }
 
     /** The network a pod of this namespace is given. */

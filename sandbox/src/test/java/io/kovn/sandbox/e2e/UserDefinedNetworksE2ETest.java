@@ -58,9 +58,9 @@ class UserDefinedNetworksE2ETest {
         network("green", "10.101.0.0/16");
         for (String ns : List.of("blue", "red", "green")) {
             sb.pod(ns, ns + "-1", "node-1", Map.of());
-            sb.pod(ns, ns + "-2", "node-2", Map.of());
+            sb.pod(ns, ns + "-2", "node-2", Map.of("app", "web"));
         }
-        sb.pod("blue", "blue-3", "node-3", Map.of());
+        sb.pod("blue", "blue-3", "node-3", Map.of("app", "web"));
         sb.pod("plain", "plain-1", "node-1", Map.of());
         sb.pod("gone", "gone-1", "node-2", Map.of());
         sb.pod("flat-a", "fa-1", "node-1", Map.of());
@@ -150,6 +150,29 @@ class UserDefinedNetworksE2ETest {
                     .isNotEqualTo(Verdict.ALLOWED);
             assertThat(probe("flat-a", "fa-1", defaultIp("plain", "plain-1"), protocol).verdict()).as(protocol + " flat -> default")
                     .isNotEqualTo(Verdict.ALLOWED);
+        }
+    }
+
+    @Test
+    void aNetworksPodsReachItsClusterIpOnItsBackendsNetworkAddressesAndNoOneElseDoes() throws Exception {
+        var svc = sb.client.services().inNamespace("blue").resource(new io.fabric8.kubernetes.api.model.ServiceBuilder()
+                .withNewMetadata().withName("web").withNamespace("blue").endMetadata().withNewSpec()
+                .withSelector(Map.of("app", "web")).addNewPort().withName("http").withProtocol("TCP").withPort(80).endPort()
+                .addNewPort().withName("dns").withProtocol("UDP").withPort(53).withNewTargetPort(5353).endPort().endSpec().build()).create();
+        String vip = svc.getSpec().getClusterIP();
+        java.util.Set<String> answered = new java.util.HashSet<>();
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250)).until(() -> {
+            Prober.Result r = probe("blue", "blue-1", vip, "tcp");
+            if (r.verdict() == Verdict.ALLOWED) answered.add(r.answer());
+            return answered.containsAll(List.of("blue-2", "blue-3"));
+        });
+        assertThat(answered).as("only the service's backends answer").containsOnly("blue-2", "blue-3");
+        assertThat(sb.prober.probe(netns("blue", "blue-1"), "udp", vip, 53, Duration.ofSeconds(2)).verdict())
+                .as("udp/53 to the cluster IP (target port 5353)").isEqualTo(Verdict.ALLOWED);
+        for (String[] from : List.of(new String[] {"red", "red-1"}, new String[] {"plain", "plain-1"}, new String[] {"flat-a", "fa-1"})) {
+            Prober.Result r = probe(from[0], from[1], vip, "tcp");
+            assertThat(r.verdict() == Verdict.ALLOWED && List.of("blue-2", "blue-3").contains(r.answer()))
+                    .as(from[1] + " -> blue's cluster IP: " + r).isFalse();
         }
     }
 
