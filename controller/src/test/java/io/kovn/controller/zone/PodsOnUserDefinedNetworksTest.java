@@ -7,22 +7,16 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.kovn.controller.clustermanager.ClusterManager;
-import io.kovn.controller.clustermanager.ClusterManagerConfig;
 import io.kovn.controller.network.NetworkPlan;
 import io.kovn.controller.network.PrimaryNetworkAnnotation;
 import io.kovn.controller.testing.Clusters;
 import io.kovn.k8s.client.KovnResources;
-import io.kovn.k8s.local.SharedCluster;
 import io.kovn.ovn.annotations.IpLiterals;
 import io.kovn.ovn.annotations.PodNetwork;
 import io.kovn.ovn.annotations.PodNetworks;
 import io.kovn.ovn.topology.PrimaryNetworkIsolation;
 import io.kovn.ovsdb.client.TrafficCounters;
-import io.kovn.runtime.testing.OvnDatabases;
-import io.kovn.runtime.testing.Tools;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -38,24 +32,15 @@ import org.junit.jupiter.api.Test;
  */
 class PodsOnUserDefinedNetworksTest {
     static final List<String> NODES = List.of("node-a", "node-b");
-    static final Duration CONVERGE = Duration.ofSeconds(30);
+    static final Duration CONVERGE = ZoneCluster.CONVERGE;
     static final String P = "blue_net.1_";
 
+    ZoneCluster cluster;
     KubernetesClient client;
-    ClusterManager clusterManager;
-    final Map<String, OvnDatabases> dbs = new LinkedHashMap<>();
-    final Map<String, ZoneController> zones = new LinkedHashMap<>();
 
     @AfterEach
     void stop() {
-        zones.values().forEach(ZoneController::close);
-        dbs.values().forEach(OvnDatabases::close);
-        if (clusterManager != null) clusterManager.close();
-    }
-
-    ZoneController startZone(String n) {
-        OvnDatabases d = dbs.get(n);
-        return ZoneController.start(ZoneControllerConfig.of(n, d.nb().unixEndpoint(), d.sb().unixEndpoint()), client);
+        if (cluster != null) cluster.close();
     }
 
     PodNetworks networks(String ns, String pod) {
@@ -64,20 +49,13 @@ class PodsOnUserDefinedNetworksTest {
     }
 
     String nbctl(String node, String... args) {
-        return dbs.get(node).nbctl(args).strip();
+        return cluster.nbctl(node, args).strip();
     }
 
     @Test
     void podsOfANetworkNamespaceGetItsAddressesAndPortsAndTheirDefaultInterfaceIsClosed() {
-        client = SharedCluster.fresh().admin();
-        clusterManager = ClusterManager.start(client, ClusterManagerConfig.defaults(), (o, w, r, m) -> { });
-        for (int i = 0; i < NODES.size(); i++) {
-            String n = NODES.get(i);
-            Clusters.node(client, n, "chassis-" + n, "172.31.0." + (i + 1), Map.of());
-            dbs.put(n, OvnDatabases.start(OvnDatabases.Config.withNorthd()));
-        }
-        await().atMost(CONVERGE).until(() -> NODES.stream().allMatch(n -> Clusters.annotation(client, n, "k8s.ovn.org/node-id") != null));
-        for (String n : NODES) zones.put(n, startZone(n));
+        cluster = new ZoneCluster(NODES);
+        client = cluster.client;
         client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("blue")
                 .withLabels(Map.of(NetworkPlan.PRIMARY_NAMESPACE_LABEL, "")).endMetadata().build()).create();
         client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("plain").endMetadata().build()).create();
@@ -151,9 +129,7 @@ class PodsOnUserDefinedNetworksTest {
         assertThat(probe).contains("output to \"blue_early\"");
 
         // a restarted zone writes nothing
-        zones.get("node-a").close();
-        ZoneController fresh = startZone("node-a");
-        zones.put("node-a", fresh);
+        ZoneController fresh = cluster.restart("node-a");
         TrafficCounters nbc = fresh.databases().nbCounters();
         await().atMost(CONVERGE).pollDelay(Duration.ofMillis(500)).until(() -> fresh.topology().reconciles() > 0 && fresh.idle());
         assertThat(nbc.writeOperations()).isZero();
@@ -166,8 +142,6 @@ class PodsOnUserDefinedNetworksTest {
     }
 
     String trace(String node, String datapath, String flow) {
-        return Tools.run(List.of(dbs.get(node).runtime().bin("ovn-trace").toString(), "--db=" + dbs.get(node).sb().unixEndpoint(),
-                "--ct=new", "--ct=new", datapath, flow)); // a new connection in both pipelines' conntrack zones
-
+        return cluster.trace(node, datapath, flow, "--ct=new", "--ct=new"); // a new connection in both pipelines' conntrack zones
     }
 }

@@ -7,18 +7,13 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.kovn.controller.clustermanager.ClusterManager;
-import io.kovn.controller.clustermanager.ClusterManagerConfig;
 import io.kovn.controller.network.NetworkPlan;
 import io.kovn.controller.testing.Clusters;
 import io.kovn.k8s.client.KovnResources;
-import io.kovn.k8s.local.SharedCluster;
 import io.kovn.ovn.annotations.OvnAnnotations;
 import io.kovn.ovsdb.client.TrafficCounters;
 import io.kovn.runtime.testing.OvnDatabases;
-import io.kovn.runtime.testing.Tools;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -32,25 +27,17 @@ import org.junit.jupiter.api.Test;
  */
 class UserDefinedNetworkZonesTest {
     static final List<String> NODES = List.of("node-a", "node-b");
-    static final Duration CONVERGE = Duration.ofSeconds(30);
+    static final Duration CONVERGE = ZoneCluster.CONVERGE;
     static final String NET = "blue_net-1";
     static final String P = "blue_net.1_";
 
+    ZoneCluster cluster;
     KubernetesClient client;
-    ClusterManager clusterManager;
-    final Map<String, OvnDatabases> dbs = new LinkedHashMap<>();
-    final Map<String, ZoneController> zones = new LinkedHashMap<>();
+    Map<String, OvnDatabases> dbs;
 
     @AfterEach
     void stop() {
-        zones.values().forEach(ZoneController::close);
-        dbs.values().forEach(OvnDatabases::close);
-        if (clusterManager != null) clusterManager.close();
-    }
-
-    ZoneController startZone(String n) {
-        OvnDatabases d = dbs.get(n);
-        return ZoneController.start(ZoneControllerConfig.of(n, d.nb().unixEndpoint(), d.sb().unixEndpoint()), client);
+        if (cluster != null) cluster.close();
     }
 
     /** {@code name} (a route's {@code ip_prefix}) of every row of a table the network's controller owns, sorted. */
@@ -77,15 +64,10 @@ class UserDefinedNetworkZonesTest {
 
     @Test
     void aLayer3NetworkSpansTheZonesStaysApartFromTheDefaultNetworkAndGoesAway() {
-        client = SharedCluster.fresh().admin();
-        clusterManager = ClusterManager.start(client, ClusterManagerConfig.defaults(), (o, w, r, m) -> { });
-        for (int i = 0; i < NODES.size(); i++) {
-            String n = NODES.get(i);
-            Clusters.node(client, n, "chassis-" + n, "172.31.0." + (i + 1), Map.of());
-            dbs.put(n, OvnDatabases.start(OvnDatabases.Config.withNorthd()));
-        }
-        await().atMost(CONVERGE).until(() -> NODES.stream().allMatch(n -> Clusters.annotation(client, n, OvnAnnotations.NODE_ID) != null));
-        for (String n : NODES) zones.put(n, startZone(n));
+        cluster = new ZoneCluster(NODES);
+        client = cluster.client;
+        dbs = cluster.dbs;
+        Map<String, ZoneController> zones = cluster.zones;
         await().atMost(CONVERGE).until(() -> zones.values().stream().allMatch(z -> z.topology().reconciles() > 0 && z.idle()));
         long defaultA = defaultRows("node-a");
 
@@ -157,9 +139,7 @@ class UserDefinedNetworkZonesTest {
         await().atMost(CONVERGE).until(() -> owned("node-a", "Logical_Switch_Port", controller).contains("k8s-" + P + "node-a"));
 
         // a restarted zone writes nothing
-        zones.get("node-a").close();
-        ZoneController fresh = startZone("node-a");
-        zones.put("node-a", fresh);
+        ZoneController fresh = cluster.restart("node-a");
         TrafficCounters nbc = fresh.databases().nbCounters();
         await().atMost(CONVERGE).pollDelay(Duration.ofMillis(500)).until(() -> fresh.topology().reconciles() > 0 && fresh.idle());
         assertThat(nbc.writeOperations()).isZero();
@@ -175,7 +155,6 @@ class UserDefinedNetworkZonesTest {
     }
 
     String trace(String node, String datapath, String flow) {
-        return Tools.run(List.of(dbs.get(node).runtime().bin("ovn-trace").toString(), "--db=" + dbs.get(node).sb().unixEndpoint(),
-                datapath, flow));
+        return cluster.trace(node, datapath, flow);
     }
 }
