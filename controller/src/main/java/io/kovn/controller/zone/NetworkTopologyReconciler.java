@@ -6,22 +6,28 @@ import io.kovn.controller.network.Network;
 import io.kovn.k8s.runtime.BatchReconciler;
 import io.kovn.k8s.runtime.ReconcileResult;
 import io.kovn.ovn.annotations.AnnotationFormatException;
+import io.kovn.ovn.annotations.IpFamily;
 import io.kovn.ovn.annotations.IpPrefix;
 import io.kovn.ovn.annotations.NodeSubnets;
 import io.kovn.ovn.annotations.OvnAnnotations;
 import io.kovn.ovn.ids.ObjectId;
+import io.kovn.ovn.nb.LogicalRouter;
 import io.kovn.ovn.sb.Chassis;
 import io.kovn.ovn.topology.DesiredRow;
 import io.kovn.ovn.topology.Layer2Topology;
 import io.kovn.ovn.topology.LocalNode;
+import io.kovn.ovn.topology.NetworkGateway;
 import io.kovn.ovn.topology.NetworkScope;
 import io.kovn.ovn.topology.PodPort;
 import io.kovn.ovn.topology.RemoteNode;
 import io.kovn.ovn.topology.ZoneTopology;
 import io.kovn.ovsdb.data.Row;
+import io.kovn.ovsdb.data.Uuid;
+import io.kovn.ovsdb.diff.Desired;
 import io.kovn.ovsdb.diff.Owner;
 import io.kovn.ovsdb.diff.Plan;
 import io.kovn.ovsdb.diff.ReconcileResult.Stale;
+import io.kovn.ovsdb.diff.RowKey;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -199,8 +205,54 @@ public final class NetworkTopologyReconciler implements BatchReconciler<String> 
             rows = Layer2Topology.desired(scope, zone, network.get().id(), network.get().cidrs(),
                     view.map(v -> remotePorts(network.get(), scope, v)).orElse(List.of()));
         }
+        Map<String, java.util.function.UnaryOperator<Desired>> attach = new HashMap<>();
+        if (network.isPresent() && view.isPresent()) rows = withGateway(network.get(), scope, view.get(), rows, attach);
         List<DesiredRow> nb = ForeignChildren.preserve(rows, ZoneModel.PARENT_COLUMNS, dbs.nbState(), owner);
-        return Optional.of(dbs.northbound().plan(owner, ZoneModel.toState(nb)));
+        return Optional.of(dbs.northbound().plan(owner, ZoneModel.toState(nb, attach)));
+    }
+
+    /**
+     * The network's rows with its gateway here ({@link NetworkGateway}) when the node has one (and
+     * its gateway router exists) and the network has IPv4: the network router gains its port and
+     * default route toward it; the node's {@code GR_<node>} gains the link port and the SNAT to the
+     * node's address, attached by this network's plan ({@code attach}) and kept by the default
+     * network's diff as another owner's children.
+     */
+    private List<DesiredRow> withGateway(Network network, NetworkScope scope, View view, List<DesiredRow> rows,
+                                         Map<String, java.util.function.UnaryOperator<Desired>> attach) {
+        var gw = view.local().gateway();
+        var v4 = network.cidrs().stream().filter(c -> c.family() == IpFamily.IPV4).toList();
+        var join = network.joinSubnets().stream().filter(c -> c.family() == IpFamily.IPV4).findFirst();
+        if (gw.isEmpty() || v4.isEmpty() || join.isEmpty() || gw.get().config().ipOf(IpFamily.IPV4).isEmpty()) return rows;
+        String grId = ZoneTopology.nodeId(zone, "gateway-router").primaryId();
+        Optional<Uuid> nodeGr = dbs.nbState().rows(LogicalRouter.TABLE_NAME, RowKey.externalId(ObjectId.ID_KEY), grId).orElse(List.of())
+                .stream().filter(ZoneModel.OWNER::owns).map(Row::uuid).min(java.util.Comparator.naturalOrder());
+        if (nodeGr.isEmpty()) return rows; // the zone's topology makes it; a node update queues the network again
+        String router = network.topology() == Network.Topology.LAYER3 ? scope.clusterRouter() : scope.prefix() + Layer2Topology.TRANSIT_ROUTER;
+        List<IpPrefix> defaultV4 = clusterSubnets.stream().filter(c -> c.family() == IpFamily.IPV4).toList();
+        NetworkGateway.Rows g = NetworkGateway.of(scope, network.id(), zone, router, v4, join.get(), gw.get().chassisId(),
+                gw.get().config().ipOf(IpFamily.IPV4).get(), defaultV4);
+        List<DesiredRow> out = new ArrayList<>();
+        for (DesiredRow r : rows) {
+            if (r.table().equals(LogicalRouter.TABLE_NAME) && router.equals(r.columns().get(LogicalRouter.NAME))) {
+                Map<String, Object> c = new HashMap<>(r.columns());
+                c.put(LogicalRouter.PORTS, plus(c.get(LogicalRouter.PORTS), List.of(g.routerPort())));
+                c.put(LogicalRouter.STATIC_ROUTES, plus(c.get(LogicalRouter.STATIC_ROUTES), g.routerRoutes()));
+                out.add(new DesiredRow(r.table(), r.key(), c));
+            } else {
+                out.add(r);
+            }
+        }
+        out.addAll(g.rows());
+        attach.put(g.nodeRouterPort(), d -> d.attachTo(LogicalRouter.TABLE_NAME, nodeGr.get(), LogicalRouter.PORTS));
+        attach.put(g.nodeRouterNat(), d -> d.attachTo(LogicalRouter.TABLE_NAME, nodeGr.get(), LogicalRouter.NAT));
+        return out;
+    }
+
+    private static Set<Object> plus(Object set, List<?> more) {
+        Set<Object> out = new HashSet<>(set instanceof Set<?> s ? s : Set.of());
+        out.addAll(more);
+        return Set.copyOf(out);
     }
 
     /**

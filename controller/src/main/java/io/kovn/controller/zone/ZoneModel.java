@@ -274,9 +274,14 @@ public final class ZoneModel {
     }
 
     static DesiredState toState(List<DesiredRow> rows) {
+        return toState(rows, Map.of());
+    }
+
+    /** As {@link #toState(List)}; the rows of {@code attach}'s keys are also attached to rows outside the diff. */
+    static DesiredState toState(List<DesiredRow> rows, Map<String, java.util.function.UnaryOperator<Desired>> attach) {
         DesiredState.Builder b = scope(NB_TABLES);
         for (DesiredRow r : rows) {
-            Desired d = Desired.of(r.table(), r.columns());
+            Desired d = attach.getOrDefault(r.key(), x -> x).apply(Desired.of(r.table(), r.columns()));
             // the service controller attaches the load balancer groups (LoadBalancerGroups)
             b.add(r.table().equals(LogicalSwitch.TABLE_NAME) || r.table().equals(LogicalRouter.TABLE_NAME)
                     ? d.ignoring(LogicalSwitch.LOAD_BALANCER_GROUP) : d);

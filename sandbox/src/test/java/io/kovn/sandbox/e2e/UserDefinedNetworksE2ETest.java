@@ -36,6 +36,7 @@ class UserDefinedNetworksE2ETest {
     @BeforeAll
     static void up() throws Exception {
         sb = new SandboxFixture(3);
+        sb.sandbox.outside().serve(sb.layout.netutil(), "outside", List.of("tcp/8080", "udp/5353"), sb.layout.dir().resolve("outside.log"));
         sb.namespace("blue", Map.of(LABEL, ""));
         sb.namespace("red", Map.of(LABEL, ""));
         sb.namespace("green", Map.of(LABEL, ""));
@@ -174,6 +175,22 @@ class UserDefinedNetworksE2ETest {
             assertThat(r.verdict() == Verdict.ALLOWED && List.of("blue-2", "blue-3").contains(r.answer()))
                     .as(from[1] + " -> blue's cluster IP: " + r).isFalse();
         }
+    }
+
+    @Test
+    void networkPodsReachTheOutsideHostAsTheirNodesAddress() throws Exception {
+        String outside = sb.sandbox.outside().address();
+        EmulatedNode node1 = sb.sandbox.nodes().stream().filter(n -> n.name().equals("node-1")).findFirst().orElseThrow();
+        // blue and red share a subnet (and the same address on node-2): each leaves through its own gateway router
+        for (String[] from : List.of(new String[] {"blue", "blue-1"}, new String[] {"red", "red-1"}, new String[] {"flat-a", "fa-1"})) {
+            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(250)).untilAsserted(() ->
+                    assertThat(sb.prober.probe(netns(from[0], from[1]), "tcp", outside, 8080, Duration.ofSeconds(2)).answer())
+                            .as(from[1] + " -> outside")
+                            .isEqualTo("outside from " + node1.encapIp()));
+        }
+        assertThat(sb.prober.probe(netns("red", "red-2"), "udp", outside, 5353, Duration.ofSeconds(2)).answer())
+                .isEqualTo("outside from " + sb.sandbox.nodes().stream().filter(n -> n.name().equals("node-2")).findFirst().orElseThrow()
+                        .encapIp());
     }
 
     @Test
