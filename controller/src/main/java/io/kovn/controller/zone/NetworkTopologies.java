@@ -15,6 +15,7 @@ import io.kovn.k8s.runtime.Controller;
 import io.kovn.k8s.runtime.ControllerMetrics;
 import io.kovn.k8s.runtime.Informers;
 import io.kovn.ovn.annotations.IpPrefix;
+import io.kovn.ovn.nb.LogicalRouter;
 import io.kovn.ovn.topology.PodPort;
 import io.kovn.ovsdb.cache.CacheListener;
 import io.kovn.ovsdb.cache.RowChange;
@@ -104,7 +105,13 @@ final class NetworkTopologies implements AutoCloseable {
             if (update.resync()) reconciler.networksWithRows().forEach(controller::enqueue);
             for (RowChange c : update.changes()) {
                 switch (c) {
-                    case RowChange.Inserted i -> NetworkTopologyReconciler.networkOf(i.row()).ifPresent(controller::enqueue);
+                    case RowChange.Inserted i -> {
+                        NetworkTopologyReconciler.networkOf(i.row()).ifPresent(controller::enqueue);
+                        // the node's gateway router appeared: every network's gateway attaches to it
+                        if (i.table().equals(LogicalRouter.TABLE_NAME) && ZoneModel.OWNER.owns(i.row())) {
+                            accepted().forEach(n -> controller.enqueue(n.name()));
+                        }
+                    }
                     case RowChange.Updated u -> {
                         NetworkTopologyReconciler.networkOf(u.old()).ifPresent(controller::enqueue);
                         NetworkTopologyReconciler.networkOf(u.row()).ifPresent(controller::enqueue);

@@ -12,6 +12,7 @@ import io.kovn.controller.network.PrimaryNetworkAnnotation;
 import io.kovn.controller.testing.Clusters;
 import io.kovn.k8s.client.KovnResources;
 import io.kovn.ovn.annotations.IpLiterals;
+import io.kovn.ovn.annotations.OvnAnnotations;
 import io.kovn.ovn.annotations.PodNetwork;
 import io.kovn.ovn.annotations.PodNetworks;
 import io.kovn.ovn.topology.PrimaryNetworkIsolation;
@@ -127,6 +128,20 @@ class PodsOnUserDefinedNetworksTest {
         String probe = trace("node-a", "node-a", "inport == \"k8s-node-a\" && eth.src == " + mgmtMac + " && eth.dst == "
                 + infra.macAddress() + " && ip4.src == " + mgmtIp + " && ip4.dst == " + earlyDefaultIp + " && ip.ttl == 64 && tcp && tcp.dst == 8080");
         assertThat(probe).contains("output to \"blue_early\"");
+
+        // with the node's gateway, the network gets its own: GR_<prefix><node> masquerades the network, GR_<node> the masquerade
+        // address; a packet from the pod to the outside leaves by the node's localnet port
+        if (Clusters.annotation(client, "node-a", OvnAnnotations.NODE_GATEWAY_ROUTER_LRP_IFADDR) == null) {
+            Clusters.annotateNode(client, "node-a", OvnAnnotations.NODE_GATEWAY_ROUTER_LRP_IFADDR, "{\"ipv4\":\"100.64.0.2/16\"}");
+        }
+        Clusters.annotateNode(client, "node-a", OvnAnnotations.L3_GATEWAY_CONFIG, ZoneGatewayModelTest.L3);
+        await().atMost(CONVERGE).ignoreExceptions().until(() -> nbctl("node-a", "lr-nat-list", "GR_" + P + "node-a").contains("169.254.64.6")
+                && nbctl("node-a", "lr-nat-list", "GR_node-a").contains("169.254.64.6"));
+        assertThat(nbctl("node-a", "lr-route-list", "GR_" + P + "node-a")).contains("10.244.0.0/16").contains("discard");
+        String rtosMac = nbctl("node-a", "get", "Logical_Router_Port", "rtos-" + P + "node-a", "mac").replace("\"", "");
+        String out = trace("node-a", P + "node-a", "inport == \"blue.net.1_blue_early\" && eth.src == " + own.macAddress()
+                + " && eth.dst == " + rtosMac + " && ip4.src == " + earlyIp + " && ip4.dst == 172.31.0.254 && ip.ttl == 64 && tcp && tcp.dst == 80");
+        assertThat(out).contains("ct_snat(169.254.64.6)").contains("ct_snat(172.31.0.2)").contains("output to \"rtoe-GR_node-a\"");
 
         // a restarted zone writes nothing
         ZoneController fresh = cluster.restart("node-a");
