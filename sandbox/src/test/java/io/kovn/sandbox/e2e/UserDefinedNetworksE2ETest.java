@@ -93,6 +93,50 @@ class UserDefinedNetworksE2ETest {
                 """.formatted(ns, cidr), GenericKubernetesResource.class)).create();
     }
 
+    /** Every row of the NB tables kovn writes, as text. */
+    static String nbDump(EmulatedNode n) {
+        StringBuilder sb = new StringBuilder();
+        for (String table : List.of("Logical_Switch", "Logical_Switch_Port", "Logical_Router", "Logical_Router_Port",
+                "Logical_Router_Static_Route", "NAT", "Load_Balancer", "Load_Balancer_Group", "ACL", "Port_Group", "Address_Set")) {
+            sb.append(n.nbctl("list", table));
+        }
+        return sb.toString();
+    }
+
+    @Test
+    void badNetworksAreRefusedInTheirStatusAndChangeNothing() {
+        sb.namespace("bad", Map.of(LABEL, ""));
+        network("bad", "10.244.0.0/16"); // the cluster network
+        sb.client.genericKubernetesResources(KovnResources.USER_DEFINED_NETWORK).inNamespace("blue").resource(Serialization.unmarshal("""
+                apiVersion: k8s.ovn.org/v1
+                kind: UserDefinedNetwork
+                metadata: {name: second, namespace: blue}
+                spec: {topology: Layer3, layer3: {role: Primary, subnets: [{cidr: 10.130.0.0/16}]}}
+                """, GenericKubernetesResource.class)).create();
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            assertThat(condition("bad", "net")).containsEntry("status", "False").containsEntry("reason", "SubnetOverlap");
+            assertThat(condition("blue", "second")).containsEntry("status", "False").containsEntry("reason", "PrimaryNetworkConflict");
+        });
+        assertThat(sb.client.v1().events().inNamespace("bad").list().getItems()).anySatisfy(e ->
+                assertThat(e.getReason()).isEqualTo("SubnetOverlap"));
+        for (EmulatedNode n : sb.sandbox.nodes()) {
+            assertThat(nbDump(n)).doesNotContain("bad_net").doesNotContain("blue_second");
+        }
+        sb.client.genericKubernetesResources(KovnResources.USER_DEFINED_NETWORK).inNamespace("blue").withName("second").delete();
+        sb.client.genericKubernetesResources(KovnResources.USER_DEFINED_NETWORK).inNamespace("bad").withName("net").delete();
+    }
+
+    static Map<String, Object> condition(String ns, String name) {
+        var o = sb.client.genericKubernetesResources(KovnResources.USER_DEFINED_NETWORK).inNamespace(ns).withName(name).get();
+        if (!(o.getAdditionalProperties().get("status") instanceof Map<?, ?> st) || !(st.get("conditions") instanceof List<?> cs)) {
+            return Map.of();
+        }
+        Map<String, Object> out = new java.util.HashMap<>();
+        cs.stream().filter(c -> c instanceof Map<?, ?> m && "NetworkCreated".equals(m.get("type"))).findFirst()
+                .ifPresent(c -> ((Map<?, ?>) c).forEach((k, v) -> out.put(String.valueOf(k), v)));
+        return out;
+    }
+
     static Pod pod(String ns, String name) {
         return sb.client.pods().inNamespace(ns).withName(name).get();
     }
@@ -237,6 +281,9 @@ class UserDefinedNetworksE2ETest {
     void aDeletedNetworkWithPodsWaitsForThemAndThenLeavesNoRows() {
         // the network is in use: its deletion is deferred by the finalizer while its pod lives
         var udn = sb.client.genericKubernetesResources(KovnResources.USER_DEFINED_NETWORK).inNamespace("gone").withName("net");
+        int id = Integer.parseInt(udn.get().getMetadata().getAnnotations().get("k8s.ovn.org/network-id"));
+        String masquerade = IpLiterals.format(io.kovn.ovn.topology.NetworkGateway.masqueradeAddress(id).address());
+        assertThat(nbDump(sb.sandbox.nodes().get(1))).as("the network's rows before").contains("gone_net").contains(masquerade);
         udn.delete();
         await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5)).until(() -> udn.get() != null);
         assertThat(sb.sandbox.nodes().stream().anyMatch(n -> !n.nbctl("--bare", "--columns=name", "find", "Logical_Switch_Port",
@@ -249,6 +296,9 @@ class UserDefinedNetworksE2ETest {
                 await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(n.nbctl("--bare", "--columns=_uuid", "find", table,
                         "external_ids:k8s.ovn.org/owner-controller=gone_net-network-controller")).as(table + " rows on " + n.name()).isBlank());
             }
+            // nothing in the whole NB names it or its masquerade address (its NAT on GR_<node> went too)
+            assertThat(nbDump(n)).as("NB of " + n.name()).doesNotContain("gone_net").doesNotContain("gone.net")
+                    .doesNotContain(masquerade);
         }
     }
 }
