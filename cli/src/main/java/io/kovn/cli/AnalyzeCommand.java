@@ -11,8 +11,10 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.kovn.controller.network.AcceptedNetworks;
 import io.kovn.k8s.api.policy.AdminNetworkPolicy;
 import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
+import io.kovn.k8s.client.KovnResources;
 import io.kovn.policy.evaluator.Endpoint;
 import io.kovn.policy.evaluator.Evaluation;
 import io.kovn.policy.evaluator.Flow;
@@ -22,17 +24,17 @@ import io.kovn.policy.evaluator.Target;
 import io.kovn.policy.evaluator.TruthTable;
 import io.kovn.policy.evaluator.Verdict;
 import io.kovn.policy.model.PolicySnapshot;
+import io.kovn.sandbox.trace.ServiceTarget;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
-import io.kovn.sandbox.trace.ServiceTarget;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code kovn analyze}: what the policies say, without sending a packet. Reads namespaces, pods,
@@ -82,8 +84,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
             return analyzeService(source, flowPort);
         }
         Endpoint destination = to == null ? null : usage(() -> Endpoint.parse(to));
-        PolicySnapshot snapshot = files.isEmpty() ? fromCluster() : fromManifests();
-        PolicyEvaluator evaluator = PolicyEvaluator.compile(snapshot);
+        PolicyEvaluator evaluator = files.isEmpty() ? fromCluster() : PolicyEvaluator.compile(fromManifests());
         PrintWriter out = spec.commandLine().getOut();
         Target sourceTarget = source == null ? null : usage(() -> evaluator.resolve(source));
         Target destinationTarget = destination == null ? null : usage(() -> evaluator.resolve(destination));
@@ -119,7 +120,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
             boolean fromRef = ServiceTarget.Ref.parse(to).port().isPresent() && port == null;
             ServiceTarget target = usage(() -> ServiceRef.find(client, to, fromRef ? null : flowPort.field(),
                     fromRef ? 0 : flowPort.port()).orElseThrow());
-            PolicyEvaluator evaluator = PolicyEvaluator.compile(fromCluster(client));
+            PolicyEvaluator evaluator = evaluator(client);
             out.println("service " + target.label() + " (" + target.protocol() + "): " + target.backends().size() + " backends");
             if (target.backends().isEmpty()) {
                 out.println("no ready backend: the load balancer rejects the connection");
@@ -151,10 +152,23 @@ public final class AnalyzeCommand implements Callable<Integer> {
         }
     }
 
-    private PolicySnapshot fromCluster() {
+    private PolicyEvaluator fromCluster() {
         try (KubernetesClient client = kube.client()) {
-            return fromCluster(client);
+            return evaluator(client);
         }
+    }
+
+    /**
+     * The evaluator of the cluster's policies, knowing its pods' networks: a flow between pods of
+     * different user-defined networks (or one and the default network) is unreachable.
+     */
+    static PolicyEvaluator evaluator(KubernetesClient client) {
+        PolicySnapshot snapshot = fromCluster(client);
+        List<AcceptedNetworks.Accepted> accepted = AcceptedNetworks.entries(
+                optional(() -> client.genericKubernetesResources(KovnResources.USER_DEFINED_NETWORK).inAnyNamespace().list().getItems()),
+                optional(() -> client.genericKubernetesResources(KovnResources.CLUSTER_USER_DEFINED_NETWORK).list().getItems()));
+        return PolicyEvaluator.compile(snapshot).withNetworks(AcceptedNetworks.podNetworks(snapshot.namespaces(), accepted,
+                snapshot.pods()));
     }
 
     /** What the cluster's API server has: namespaces, pods, nodes and the policies of all three tiers. */

@@ -51,7 +51,7 @@ public final class DemoCommand implements Callable<Integer> {
             var flows = ProbeCommand.Flow.parseList(String.join(",", FLOWS));
             ConnectivityMatrix before = ConnectivityMatrix.measure(prober, pods, flows, Duration.ofSeconds(2));
             System.out.print(before.render());
-            System.out.println(before.comparedWith(PolicyEvaluator.compile(AnalyzeCommand.fromCluster(client))));
+            System.out.println(before.comparedWith(AnalyzeCommand.evaluator(client)));
 
             System.out.println("Applying examples/demo-policy.yaml: AdminNetworkPolicy protect-backend (backend accepts TCP 8080 from frontend only):");
             apply(client, examples.resolve("demo-policy.yaml").toString());
@@ -62,7 +62,7 @@ public final class DemoCommand implements Callable<Integer> {
                     everything else dropped silently (rule deny-rest). Measured again:""");
             ConnectivityMatrix after = ConnectivityMatrix.measure(prober, pods, flows, Duration.ofSeconds(2));
             System.out.print(after.render());
-            System.out.println(after.comparedWith(PolicyEvaluator.compile(AnalyzeCommand.fromCluster(client))));
+            System.out.println(after.comparedWith(AnalyzeCommand.evaluator(client)));
         }
         System.out.println("""
                 Go on with:

@@ -78,7 +78,7 @@ public final class ProbeCommand implements Callable<Integer> {
                         .toList();
                 ConnectivityMatrix measured = ConnectivityMatrix.measure(prober, pods, matrixFlows, t);
                 out().print(measured.render());
-                out().println(measured.comparedWith(PolicyEvaluator.compile(AnalyzeCommand.fromCluster(client))));
+                out().println(measured.comparedWith(AnalyzeCommand.evaluator(client)));
                 return 0;
             }
             if (OutsideRef.is(args.get(0))) {

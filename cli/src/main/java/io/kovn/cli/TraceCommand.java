@@ -131,7 +131,7 @@ public final class TraceCommand implements Callable<Integer> {
     }
 
     private String evaluateAndCompare(KubernetesClient client, Pod from, Optional<Pod> to, ProtocolPort port, PolicyTracer.Result trace) {
-        PolicyEvaluator evaluator = PolicyEvaluator.compile(AnalyzeCommand.fromCluster(client));
+        PolicyEvaluator evaluator = AnalyzeCommand.evaluator(client);
         Evaluation evaluation = evaluator.evaluate(Flow.of(PodRef.endpoint(from),
                 to.map(PodRef::endpoint).orElseGet(() -> Endpoint.ip(dst)), port));
         boolean agrees = AnalyzeCrossCheck.agrees(evaluation, trace, from.getMetadata().getNamespace(),
@@ -141,7 +141,7 @@ public final class TraceCommand implements Callable<Integer> {
 
     private static PolicyEvaluator evaluatorOrNull(KubernetesClient client) {
         try {
-            return PolicyEvaluator.compile(AnalyzeCommand.fromCluster(client));
+            return AnalyzeCommand.evaluator(client);
         } catch (RuntimeException e) {
             return null; // the traces stand on their own
         }

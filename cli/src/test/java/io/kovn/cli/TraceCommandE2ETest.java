@@ -135,6 +135,23 @@ class TraceCommandE2ETest {
             Run probed = run("probe", "--kubeconfig", kubeconfig, "backend/db-2", "outside", "udp/53");
             assertThat(probed.exit()).as(probed.out() + probed.err()).isZero();
 
+            // a primary user-defined network: trace, analyze and probe follow its pods there, and agree that
+            // nothing crosses to the default network
+            assertThat(run("apply", "--kubeconfig", kubeconfig, "-f", writeNetwork(tmp)).exit()).isZero();
+            await("the network's pods").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1))
+                    .until(() -> run("probe", "--kubeconfig", kubeconfig, "tenant/a", "tenant/b", "tcp/80").exit() == 0);
+            Run inside = trace(zones, "tenant/a", "tenant/b", "tcp/80");
+            assertThat(inside.exit()).as(inside.out() + inside.err()).isZero();
+            assertThat(inside.out()).contains("tenant_net_node-1").contains("tenant_net_transit_switch").contains("(agrees)")
+                    .endsWith("verdict: allowed\n");
+            Run across = trace(zones, "tenant/a", "frontend/web-1", "tcp/8080");
+            assertThat(across.exit()).as(across.out() + across.err()).isEqualTo(1);
+            assertThat(across.out()).contains("networks do not reach each other").contains("(agrees)").endsWith("verdict: denied\n");
+            Run analyzedAcross = run("analyze", "--kubeconfig", kubeconfig, "--from", "tenant/a", "--to", "frontend/web-1", "--port", "tcp/8080");
+            assertThat(analyzedAcross.exit()).as(analyzedAcross.out() + analyzedAcross.err()).isEqualTo(1);
+            assertThat(analyzedAcross.out()).contains("tenant/a is on network tenant_net, frontend/web-1 on network default");
+            assertThat(run("probe", "--kubeconfig", kubeconfig, "tenant/a", "frontend/web-1", "tcp/8080").exit()).isEqualTo(1);
+
             Run missing = trace(zones, "backend/db-2", "backend/nope", "tcp/8080");
             assertThat(missing.exit()).as("an error is neither allowed nor denied").isEqualTo(3);
             assertThat(missing.err()).contains("pod backend/nope not found");
@@ -174,6 +191,31 @@ class TraceCommandE2ETest {
                     protocol: TCP
                     port: 80
                     targetPort: http
+                """);
+        return file.toString();
+    }
+
+    private static String writeNetwork(Path dir) throws Exception {
+        Path file = dir.resolve("network.yaml");
+        Files.writeString(file, """
+                apiVersion: v1
+                kind: Namespace
+                metadata: {name: tenant, labels: {k8s.ovn.org/primary-user-defined-network: ""}}
+                ---
+                apiVersion: k8s.ovn.org/v1
+                kind: UserDefinedNetwork
+                metadata: {name: net, namespace: tenant}
+                spec: {topology: Layer3, layer3: {role: Primary, subnets: [{cidr: 10.140.0.0/16}]}}
+                ---
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: a, namespace: tenant}
+                spec: {nodeName: node-1, containers: [{name: c, image: x, ports: [{containerPort: 80}]}]}
+                ---
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: b, namespace: tenant}
+                spec: {nodeName: node-2, containers: [{name: c, image: x, ports: [{containerPort: 80}]}]}
                 """);
         return file.toString();
     }

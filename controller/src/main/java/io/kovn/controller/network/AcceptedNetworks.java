@@ -62,6 +62,27 @@ public final class AcceptedNetworks {
                 .min(Comparator.comparing(Accepted::declaration, NetworkPlan.ORDER));
     }
 
+    /**
+     * The network of every pod whose namespace has a primary user-defined network, by
+     * {@code <ns>/<name>} (the others are on the default network): what {@code kovn analyze} needs to
+     * know that pods of different networks never reach each other.
+     */
+    public static Map<String, String> podNetworks(List<io.fabric8.kubernetes.api.model.Namespace> namespaces,
+                                                  List<Accepted> accepted, List<io.fabric8.kubernetes.api.model.Pod> pods) {
+        Map<String, String> byNamespace = new java.util.HashMap<>();
+        for (var ns : namespaces) {
+            Map<String, String> labels = ns.getMetadata().getLabels() == null ? Map.of() : ns.getMetadata().getLabels();
+            primaryOf(ns.getMetadata().getName(), labels, accepted).ifPresent(a -> byNamespace.put(ns.getMetadata().getName(),
+                    a.network().name()));
+        }
+        Map<String, String> out = new java.util.HashMap<>();
+        for (var p : pods) {
+            String network = byNamespace.get(p.getMetadata().getNamespace());
+            if (network != null) out.put(p.getMetadata().getNamespace() + "/" + p.getMetadata().getName(), network);
+        }
+        return out;
+    }
+
     /** One object's network, if the cluster manager accepted it. */
     public static Optional<Network> read(GenericKubernetesResource o, boolean cluster) {
         return accepted(o, cluster).map(Accepted::network);

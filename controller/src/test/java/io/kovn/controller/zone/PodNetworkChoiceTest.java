@@ -66,6 +66,13 @@ class PodNetworkChoiceTest {
                 .isEqualTo(new PodNetworkChoice.Primary(accepted.stream().filter(a -> a.network().name().equals("cluster_udn_red"))
                         .findFirst().orElseThrow().network(), "red-1/red"));
         assertThat(PodNetworkChoice.of("plain", NAMESPACES.get("plain"), accepted)).isEqualTo(PodNetworkChoice.DEFAULT);
+        // kovn analyze's view: the same networks, by pod
+        var namespaces = NAMESPACES.entrySet().stream().map(e -> new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata()
+                .withName(e.getKey()).withLabels(e.getValue()).endMetadata().build()).toList();
+        var pods = java.util.stream.Stream.of("blue", "red-1", "plain", "waiting").map(ns -> new io.fabric8.kubernetes.api.model.PodBuilder()
+                .withNewMetadata().withNamespace(ns).withName("p").endMetadata().build()).toList();
+        assertThat(AcceptedNetworks.podNetworks(namespaces, accepted, pods))
+                .isEqualTo(Map.of("blue/p", "blue_net", "red-1/p", "cluster_udn_red"));
         assertThat(PodNetworkChoice.of("red-plain", NAMESPACES.get("red-plain"), accepted))
                 .as("selected by the CUDN but not labelled: the default network").isEqualTo(PodNetworkChoice.DEFAULT);
         assertThat(PodNetworkChoice.of("waiting", NAMESPACES.get("waiting"), accepted)).isInstanceOf(PodNetworkChoice.Pending.class);

@@ -24,6 +24,22 @@ public sealed interface Decision {
         }
     }
 
+    /**
+     * The two pods are on different networks (primary user-defined networks, or one of them and the
+     * default network): no path joins them, whatever the policies say.
+     */
+    record Unreachable(String reason) implements Decision {
+        @Override
+        public Verdict verdict() {
+            return Verdict.DENIED;
+        }
+
+        @Override
+        public String describe() {
+            return reason;
+        }
+    }
+
     /** A rule matched and decided (Allow or Deny; a Pass only here when a baseline rule says Pass). */
     record ByRule(Tier tier, String rule, RuleAction action) implements Decision {
         @Override

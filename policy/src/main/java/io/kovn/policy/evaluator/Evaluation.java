@@ -48,7 +48,7 @@ public record Evaluation(Flow flow, Target source, Target destination, Verdict v
 
     private static void side(StringBuilder out, String title, SideResult side) {
         out.append(title).append(" ").append(side.subject()).append(":\n");
-        if (side.decision() instanceof Decision.NotApplicable) {
+        if (side.decision() instanceof Decision.NotApplicable || side.decision() instanceof Decision.Unreachable) {
             out.append("  ").append(side.decision().describe()).append('\n');
             return;
         }

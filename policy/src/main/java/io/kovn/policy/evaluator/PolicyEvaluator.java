@@ -5,6 +5,7 @@ import io.kovn.policy.model.PolicyDirection;
 import io.kovn.policy.model.PolicySnapshot;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Answers "is this flow allowed?" from a {@link PolicySnapshot}, by the same semantics the
@@ -29,14 +30,27 @@ public final class PolicyEvaluator {
     private static final int ISOLATED = -2;
 
     private final CompiledSnapshot s;
+    /** Each pod's network by {@code <ns>/<name>}, for pods not on the default network. */
+    private final Map<String, String> networks;
 
-    private PolicyEvaluator(CompiledSnapshot compiled) {
+    private PolicyEvaluator(CompiledSnapshot compiled, Map<String, String> networks) {
         this.s = compiled;
+        this.networks = Map.copyOf(networks);
+    }
+
+    /**
+     * This evaluator, knowing which pods are on primary user-defined networks: a flow between pods of
+     * different networks is unreachable whatever the policies say (policies decide within a network).
+     *
+     * @param podNetworks network name by pod ({@code <ns>/<name>}); pods not named are on the default network
+     */
+    public PolicyEvaluator withNetworks(Map<String, String> podNetworks) {
+        return new PolicyEvaluator(s, podNetworks);
     }
 
     /** Compiles the snapshot's policies over its namespaces, pods and nodes. */
     public static PolicyEvaluator compile(PolicySnapshot snapshot) {
-        return new PolicyEvaluator(SnapshotCompiler.compile(snapshot));
+        return new PolicyEvaluator(SnapshotCompiler.compile(snapshot), Map.of());
     }
 
     /** Number of networked pods (possible subjects). */
@@ -121,6 +135,11 @@ public final class PolicyEvaluator {
         if (source.pod() >= 0 && source.pod() == destination.pod()) {
             return toItself(flow, source);
         }
+        if (source.pod() >= 0 && destination.pod() >= 0) {
+            String from = networks.getOrDefault(source.label(), DEFAULT_NETWORK);
+            String to = networks.getOrDefault(destination.label(), DEFAULT_NETWORK);
+            if (!from.equals(to)) return unreachable(flow, source, destination, from, to);
+        }
         int p = flow.protocolPort().index();
         int port = flow.protocolPort().port();
         SideResult egress = side(PolicyDirection.EGRESS, source, destination, destination, p, port);
@@ -128,6 +147,16 @@ public final class PolicyEvaluator {
         Verdict verdict = egress.decision().verdict() == Verdict.ALLOWED && ingress.decision().verdict() == Verdict.ALLOWED
                 ? Verdict.ALLOWED : Verdict.DENIED;
         return new Evaluation(flow, source, destination, verdict, egress, ingress);
+    }
+
+    private static final String DEFAULT_NETWORK = "default";
+
+    private static Evaluation unreachable(Flow flow, Target source, Target destination, String from, String to) {
+        Decision none = new Decision.Unreachable(source.label() + " is on network " + from + ", " + destination.label()
+                + " on network " + to + ": networks do not reach each other");
+        return new Evaluation(flow, source, destination, Verdict.DENIED,
+                new SideResult(PolicyDirection.EGRESS, source, none, List.of(), List.of()),
+                new SideResult(PolicyDirection.INGRESS, destination, new Decision.NotApplicable("not reached"), List.of(), List.of()));
     }
 
     /**

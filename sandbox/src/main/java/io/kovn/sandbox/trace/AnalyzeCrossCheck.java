@@ -50,7 +50,8 @@ public final class AnalyzeCrossCheck {
         for (SideResult side : sides) {
             String what = traced.remove(side.direction().word());
             // No policy applies to a side that is not a pod: the trace may say default allow, or nothing.
-            if (side.decision() instanceof Decision.NotApplicable) continue;
+            // Nor to flows between networks: no policy decides those, the trace shows no path.
+            if (side.decision() instanceof Decision.NotApplicable || side.decision() instanceof Decision.Unreachable) continue;
             String namespace = side == evaluation.egress() ? egressNamespace : ingressNamespace;
             if (what == null || !sameWhat(side, namespace, what)) return false;
         }
@@ -60,6 +61,7 @@ public final class AnalyzeCrossCheck {
     private static boolean sameWhat(SideResult side, String namespace, String traced) {
         return switch (side.decision()) {
             case Decision.NotApplicable notApplicable -> true; // skipped above
+            case Decision.Unreachable unreachable -> true; // no policy decided: the trace shows no path
             case Decision.DefaultAllow allow -> traced.equals(AclRules.DEFAULT_ALLOW);
             case Decision.Isolated isolated -> traced.equals(AclRules.isolation(namespace, side.direction()));
             case Decision.ByRule rule when rule.tier() == Tier.NETWORK_POLICY -> side.isolatedBy().stream()
