@@ -61,6 +61,10 @@ public final class PodAddressReconciler implements Reconciler<ObjectKey> {
     private final Function<String, PodNetworkChoice> choices;
     private final List<IpPrefix> clusterSubnets;
     private volatile NetworkAllocators ipam;
+    private volatile SubnetsMemo subnetsMemo;
+
+    /** The node's subnets as last parsed, with the annotation text they were parsed from. */
+    private record SubnetsMemo(String text, Optional<Map<String, List<IpPrefix>>> subnets) {}
     /** Read: a reconcile deciding in the current allocators; write: replacing them. Never held across I/O. */
     private final ReentrantReadWriteLock swap = new ReentrantReadWriteLock();
 
@@ -369,15 +373,23 @@ public final class PodAddressReconciler implements Reconciler<ObjectKey> {
         if (node == null) {
             return Optional.empty();
         }
+        Map<String, String> annotations = node.getMetadata().getAnnotations();
+        String value = annotations == null ? null : annotations.get(OvnAnnotations.NODE_SUBNETS);
+        if (value == null) return Optional.empty();
+        // read on every reconcile: parsed again only when the annotation's text changed
+        SubnetsMemo m = subnetsMemo;
+        if (m != null && m.text().equals(value)) return m.subnets();
+        Optional<Map<String, List<IpPrefix>>> parsed;
         try {
-            if (NodeView.local(node).isEmpty()) return Optional.empty();
-            String value = node.getMetadata().getAnnotations().get(OvnAnnotations.NODE_SUBNETS);
+            if (NodeView.local(node).isEmpty()) return Optional.empty(); // not allocated yet (id, transit address): not memoized
             Map<String, List<IpPrefix>> out = new java.util.HashMap<>(NodeSubnets.parse(value).byNetwork());
             out.values().removeIf(List::isEmpty);
-            return out.containsKey(OvnAnnotations.DEFAULT_NETWORK) ? Optional.of(Map.copyOf(out)) : Optional.empty();
+            parsed = out.containsKey(OvnAnnotations.DEFAULT_NETWORK) ? Optional.of(Map.copyOf(out)) : Optional.empty();
         } catch (AnnotationFormatException e) {
-            return Optional.empty();
+            parsed = Optional.empty();
         }
+        subnetsMemo = new SubnetsMemo(value, parsed);
+        return parsed;
     }
 
     private void writeAnnotation(Pod pod, PodNetworks networks) {

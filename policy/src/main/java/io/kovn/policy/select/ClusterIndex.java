@@ -319,7 +319,8 @@ public final class ClusterIndex {
     public static PodInfo podInfo(Pod pod) {
         var meta = pod.getMetadata();
         var spec = pod.getSpec();
-        List<String> ips = PodAddresses.of(pod);
+        PodAddresses.Primary primary = PodAddresses.primary(pod); // its annotation read once
+        List<String> ips = primary.ips();
         List<ContainerPort> named = new ArrayList<>();
         boolean hostNetwork = false;
         String nodeName = null;
@@ -341,7 +342,7 @@ public final class ClusterIndex {
             }
         }
         return new PodInfo(meta.getNamespace(), meta.getName(), meta.getLabels() == null ? Map.of() : meta.getLabels(),
-                ips, hostNetwork, named, nodeName, PodAddresses.portName(pod));
+                ips, hostNetwork, named, nodeName, primary.portName());
     }
 
     /** The facts {@code nodes} peers read from a node. */

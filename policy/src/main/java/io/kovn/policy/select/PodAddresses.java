@@ -43,16 +43,32 @@ public final class PodAddresses {
      * its primary user-defined network ({@link TopologyNames#userDefinedPodPort}).
      */
     public static String portName(Pod pod) {
+        return primary(pod).portName();
+    }
+
+    /**
+     * A pod on its primary network, its annotation read once: its addresses there (as {@link #of})
+     * and its port ({@link #portName}).
+     */
+    public record Primary(List<String> ips, String portName) {}
+
+    /** {@link Primary} of a pod. */
+    public static Primary primary(Pod pod) {
         String ns = pod.getMetadata().getNamespace();
         String name = pod.getMetadata().getName();
-        return networks(pod.getMetadata().getAnnotations()).flatMap(PodNetworks::primaryUserDefined)
-                .map(e -> TopologyNames.userDefinedPodPort(e.getKey(), ns, name))
-                .orElse(TopologyNames.podPort(ns, name));
+        Optional<PodNetworks> networks = networks(pod.getMetadata().getAnnotations());
+        var udn = networks.flatMap(PodNetworks::primaryUserDefined);
+        String port = udn.map(e -> TopologyNames.userDefinedPodPort(e.getKey(), ns, name)).orElse(TopologyNames.podPort(ns, name));
+        List<String> allocated = addresses(networks);
+        return new Primary(allocated.isEmpty() ? reported(pod.getStatus()) : allocated, port);
     }
 
     /** The primary network's {@code ip_addresses} of the annotation, none when absent or malformed. */
     static List<String> allocated(Map<String, String> annotations) {
-        Optional<PodNetworks> networks = networks(annotations);
+        return addresses(networks(annotations));
+    }
+
+    private static List<String> addresses(Optional<PodNetworks> networks) {
         PodNetwork network = networks.flatMap(n -> n.primaryUserDefined().map(Map.Entry::getValue).or(n::defaultNetwork))
                 .orElse(null);
         return network == null ? List.of()
