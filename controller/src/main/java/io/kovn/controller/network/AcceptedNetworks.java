@@ -36,11 +36,6 @@ public final class AcceptedNetworks {
         }
     }
 
-    /** The accepted networks among these UDNs and CUDNs, by id. */
-    public static List<Network> of(List<GenericKubernetesResource> udns, List<GenericKubernetesResource> cudns) {
-        return entries(udns, cudns).stream().map(Accepted::network).toList();
-    }
-
     /** The accepted networks among these UDNs and CUDNs with their declarations, by id. */
     public static List<Accepted> entries(List<GenericKubernetesResource> udns, List<GenericKubernetesResource> cudns) {
         List<Accepted> out = new ArrayList<>();
@@ -81,11 +76,6 @@ public final class AcceptedNetworks {
             if (network != null) out.put(p.getMetadata().getNamespace() + "/" + p.getMetadata().getName(), network);
         }
         return out;
-    }
-
-    /** One object's network, if the cluster manager accepted it. */
-    public static Optional<Network> read(GenericKubernetesResource o, boolean cluster) {
-        return accepted(o, cluster).map(Accepted::network);
     }
 
     private static Optional<Accepted> accepted(GenericKubernetesResource o, boolean cluster) {

@@ -9,7 +9,6 @@ import io.kovn.ovn.topology.LocalNode;
 import io.kovn.ovn.topology.PrimaryNetworkIsolation;
 import io.kovn.ovn.topology.ZoneTopology;
 import io.kovn.ovsdb.cache.TableMonitor;
-import io.kovn.ovsdb.data.Row;
 import io.kovn.ovsdb.data.Uuid;
 import io.kovn.ovsdb.diff.CurrentState;
 import io.kovn.ovsdb.diff.Desired;
@@ -17,7 +16,6 @@ import io.kovn.ovsdb.diff.DesiredState;
 import io.kovn.ovsdb.diff.Owner;
 import io.kovn.ovsdb.diff.RowKey;
 import io.kovn.ovsdb.ops.Condition;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -54,9 +52,7 @@ final class IsolationModel {
 
     /** The port group, once the topology has made it. */
     static Optional<Uuid> portGroup(CurrentState nb) {
-        String id = PrimaryNetworkIsolation.portGroupId().primaryId();
-        return nb.rows(PortGroup.TABLE_NAME, KEY, id).orElse(List.of()).stream().filter(OWNER::owns).map(Row::uuid)
-                .min(Comparator.naturalOrder());
+        return ZoneModel.ownedRow(nb, PortGroup.TABLE_NAME, PrimaryNetworkIsolation.portGroupId().primaryId(), OWNER::owns);
     }
 
     private static TableMonitor monitor(String table) {

@@ -124,8 +124,9 @@ final class NetworkTopologies implements AutoCloseable {
 
     /** The Layer2 network of a pod on another node, if it has one. */
     private java.util.Optional<String> layer2NetworkOf(Pod p) {
-        if (p.getSpec() == null || p.getSpec().getNodeName() == null || p.getSpec().getNodeName().equals(zone)) {
-            return java.util.Optional.empty();
+        if (p.getSpec() == null || p.getSpec().getNodeName() == null || p.getSpec().getNodeName().equals(zone)
+                || entries().stream().noneMatch(a -> a.network().topology() == Network.Topology.LAYER2)) {
+            return java.util.Optional.empty(); // most pods, and every pod of a cluster without Layer2 networks
         }
         return choices.apply(p.getMetadata().getNamespace()) instanceof PodNetworkChoice.Primary(Network n, String a)
                 && n.topology() == Network.Topology.LAYER2 ? java.util.Optional.of(n.name()) : java.util.Optional.empty();

@@ -27,7 +27,6 @@ import io.kovn.ovsdb.diff.Desired;
 import io.kovn.ovsdb.diff.Owner;
 import io.kovn.ovsdb.diff.Plan;
 import io.kovn.ovsdb.diff.ReconcileResult.Stale;
-import io.kovn.ovsdb.diff.RowKey;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -224,9 +223,8 @@ public final class NetworkTopologyReconciler implements BatchReconciler<String> 
         var v4 = network.cidrs().stream().filter(c -> c.family() == IpFamily.IPV4).toList();
         var join = network.joinSubnets().stream().filter(c -> c.family() == IpFamily.IPV4).findFirst();
         if (gw.isEmpty() || v4.isEmpty() || join.isEmpty() || gw.get().config().ipOf(IpFamily.IPV4).isEmpty()) return rows;
-        String grId = ZoneTopology.nodeId(zone, "gateway-router").primaryId();
-        Optional<Uuid> nodeGr = dbs.nbState().rows(LogicalRouter.TABLE_NAME, RowKey.externalId(ObjectId.ID_KEY), grId).orElse(List.of())
-                .stream().filter(ZoneModel.OWNER::owns).map(Row::uuid).min(java.util.Comparator.naturalOrder());
+        Optional<Uuid> nodeGr = ZoneModel.ownedRow(dbs.nbState(), LogicalRouter.TABLE_NAME,
+                ZoneTopology.nodeId(zone, "gateway-router").primaryId(), ZoneModel.OWNER::owns);
         if (nodeGr.isEmpty()) return rows; // the zone's topology makes it; a node update queues the network again
         String router = network.topology() == Network.Topology.LAYER3 ? scope.clusterRouter() : scope.prefix() + Layer2Topology.TRANSIT_ROUTER;
         List<IpPrefix> defaultV4 = clusterSubnets.stream().filter(c -> c.family() == IpFamily.IPV4).toList();

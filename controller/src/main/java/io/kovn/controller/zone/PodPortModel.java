@@ -19,9 +19,6 @@ import io.kovn.ovsdb.diff.Desired;
 import io.kovn.ovsdb.diff.DesiredState;
 import io.kovn.ovsdb.diff.Owner;
 import io.kovn.ovsdb.diff.RowKey;
-import java.util.Collection;
-import java.util.Comparator;
-import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -158,9 +155,7 @@ final class PodPortModel {
      * one the topology's diff keeps).
      */
     static Optional<Uuid> nodeSwitch(String zone, CurrentState nb) {
-        String id = ZoneTopology.nodeId(zone, "switch").primaryId();
-        Collection<Row> rows = nb.rows(LogicalSwitch.TABLE_NAME, KEY, id).orElse(List.of());
-        return rows.stream().filter(ZoneModel.OWNER::owns).map(Row::uuid).min(Comparator.naturalOrder());
+        return ZoneModel.ownedRow(nb, LogicalSwitch.TABLE_NAME, ZoneTopology.nodeId(zone, "switch").primaryId(), ZoneModel.OWNER::owns);
     }
 
     /** A user-defined network's switch in this zone (Layer3: its node switch; Layer2: its one switch). */
@@ -168,8 +163,6 @@ final class PodPortModel {
         String id = network.topology() == Network.Topology.LAYER3 ? ZoneTopology.nodeId(scope, zone, "switch").primaryId()
                 : scope.id(OwnerType.CLUSTER, scope.prefix() + Layer2Topology.SWITCH)
                         .primaryId();
-        Collection<Row> rows = nb.rows(LogicalSwitch.TABLE_NAME, KEY, id).orElse(List.of());
-        return rows.stream().filter(r -> ObjectId.isOwnedBy(r.stringMap("external_ids"), scope.controller()))
-                .map(Row::uuid).min(Comparator.naturalOrder());
+        return ZoneModel.ownedRow(nb, LogicalSwitch.TABLE_NAME, id, r -> ObjectId.isOwnedBy(r.stringMap("external_ids"), scope.controller()));
     }
 }

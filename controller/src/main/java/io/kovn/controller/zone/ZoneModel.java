@@ -16,6 +16,8 @@ import io.kovn.ovn.topology.LocalNode;
 import io.kovn.ovn.topology.RemoteNode;
 import io.kovn.ovn.topology.RemotePeers;
 import io.kovn.ovn.topology.ZoneTopology;
+import io.kovn.ovsdb.data.Row;
+import io.kovn.ovsdb.data.Uuid;
 import io.kovn.ovsdb.diff.CurrentState;
 import io.kovn.ovsdb.diff.Desired;
 import io.kovn.ovsdb.diff.DesiredState;
@@ -271,6 +273,15 @@ public final class ZoneModel {
         List<DesiredRow> nb = ForeignChildren.preserve(desired.northbound(), PARENT_COLUMNS, nbCurrent, OWNER);
         return new Plan(local, toState(nb), sb.build(),
                 peers.programmed().stream().map(r -> r.name()).toList(), peers.skipped(), peers.problems(), encaps);
+    }
+
+    /**
+     * The row of {@code table} under id {@code primaryId} that {@code owner} owns: the lowest uuid when
+     * a crash left two (the one the owner's diff keeps).
+     */
+    static Optional<Uuid> ownedRow(CurrentState nb, String table, String primaryId, java.util.function.Predicate<Row> owner) {
+        return nb.rows(table, RowKey.externalId(ObjectId.ID_KEY), primaryId).orElse(List.of()).stream().filter(owner)
+                .map(Row::uuid).min(java.util.Comparator.naturalOrder());
     }
 
     static DesiredState toState(List<DesiredRow> rows) {

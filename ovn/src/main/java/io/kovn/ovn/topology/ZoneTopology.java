@@ -282,8 +282,7 @@ public final class ZoneTopology {
      * ({@link #nodeId nodeId(node, "switch")}), which the caller attaches it to.
      */
     public static DesiredRow podPort(PodPort p) {
-        String addresses = p.mac() + " " + p.ips().stream().map(i -> IpLiterals.format(i.address()))
-                .collect(Collectors.joining(" "));
+        String addresses = portAddresses(p);
         return row(LogicalSwitchPort.TABLE_NAME, podId(p.namespace(), p.name()),
                 Map.of("namespace", p.namespace(), "pod", "true"), Map.of(
                         LogicalSwitchPort.NAME, p.portName(),
@@ -307,8 +306,7 @@ public final class ZoneTopology {
      * spans zones (a Layer2 network's: every zone's remote port of the pod must have the same key).
      */
     public static DesiredRow podPort(NetworkScope scope, String attachment, PodPort p, java.util.OptionalLong tunnelKey) {
-        String addresses = p.mac() + " " + p.ips().stream().map(i -> IpLiterals.format(i.address()))
-                .collect(Collectors.joining(" "));
+        String addresses = portAddresses(p);
         Map<String, String> ids = new HashMap<>(scope.externalIds());
         ids.put("namespace", p.namespace());
         ids.put("pod", "true");
@@ -330,8 +328,7 @@ public final class ZoneTopology {
      */
     public static DesiredRow remotePodPort(NetworkScope scope, String attachment, PodPort p, String node, String chassis,
                                            long tunnelKey) {
-        String addresses = p.mac() + " " + p.ips().stream().map(i -> IpLiterals.format(i.address()))
-                .collect(Collectors.joining(" "));
+        String addresses = portAddresses(p);
         Map<String, String> ids = new HashMap<>(scope.externalIds());
         ids.put("namespace", p.namespace());
         return row(LogicalSwitchPort.TABLE_NAME, remoteId(scope, node, "pod").with("pod", p.namespace() + "/" + p.name()), ids,
@@ -339,6 +336,11 @@ public final class ZoneTopology {
                         LogicalSwitchPort.TYPE, "remote",
                         LogicalSwitchPort.ADDRESSES, Set.of(addresses),
                         LogicalSwitchPort.OPTIONS, Map.of("requested-chassis", chassis, "requested-tnl-key", Long.toString(tunnelKey))));
+    }
+
+    /** A pod port's {@code addresses} (and port security): {@code "<mac> <ip>..."}, one address per family. */
+    private static String portAddresses(PodPort p) {
+        return p.mac() + " " + p.ips().stream().map(i -> IpLiterals.format(i.address())).collect(Collectors.joining(" "));
     }
 
     /** The id of a pod's logical switch port on one network. */
