@@ -43,9 +43,14 @@ final class ZoneCluster implements AutoCloseable {
         return ZoneController.start(ZoneControllerConfig.of(n, d.nb().unixEndpoint(), d.sb().unixEndpoint()), client);
     }
 
-    /** Stops a zone's controller and starts a new one on the same databases. */
+    /**
+     * Stops a zone's controller once it is idle (what it was still writing, e.g. load balancers for a
+     * gateway router that just appeared, is a change) and starts a new one on the same databases.
+     */
     ZoneController restart(String n) {
-        zones.get(n).close();
+        ZoneController old = zones.get(n);
+        await().atMost(CONVERGE).pollDelay(Duration.ofMillis(300)).until(old::idle);
+        old.close();
         ZoneController fresh = startZone(n);
         zones.put(n, fresh);
         return fresh;
