@@ -25,6 +25,11 @@ public final class OvnAnnotations {
     /** Pod: per-network addresses, written by the node's zone controller. */
     public static final String POD_NETWORKS = "k8s.ovn.org/pod-networks";
 
+    /** On a ClusterNetworkConnect: its connect router's tunnel key (specification 004). */
+    public static final String CONNECT_ROUTER_TUNNEL_KEY = "k8s.ovn.org/connect-router-tunnel-key";
+    /** On a ClusterNetworkConnect: each connected network's link subnets ({@link NetworkConnectSubnets}). */
+    public static final String NETWORK_CONNECT_SUBNET = "k8s.ovn.org/network-connect-subnet";
+
     /** The network name of the cluster default network in per-network maps. */
     public static final String DEFAULT_NETWORK = "default";
 }
