@@ -58,6 +58,7 @@ public final class ZoneController implements AutoCloseable {
     private final CacheListener sbListener;
     private volatile ServiceController services;
     private final NetworkTopologies networks;
+    private final NetworkConnects connects;
 
     private ZoneController(ZoneControllerConfig config, SharedInformers.Lease lease, ZoneDatabases dbs)
             throws InterruptedException {
@@ -74,6 +75,8 @@ public final class ZoneController implements AutoCloseable {
         this.podInformer = informers.informer(Pod.class);
         this.namespaceInformer = informers.informer(Namespace.class);
         this.networks = new NetworkTopologies(node, client, nodeInformer, podInformer, this::choiceFor, dbs, config.clusterSubnets(),
+                config.controllerMetrics());
+        this.connects = new NetworkConnects(node, client, nodeInformer, networks::accepted, networks.informers(), dbs,
                 config.controllerMetrics());
         List<Controller<ObjectKey>> portRef = new java.util.ArrayList<>(1);
         this.podAddresses = new PodAddressReconciler(node, client, podInformer.getIndexer(), nodeInformer.getIndexer(),
@@ -176,6 +179,7 @@ public final class ZoneController implements AutoCloseable {
             zc.zoneController.start();
             zc.zoneController.enqueue(ZONE_KEY);
             zc.networks.start();
+            zc.connects.start();
             long nodes = System.nanoTime();
             if (!lease.informers().sync(config.syncTimeout(), KINDS)) {
                 throw new IllegalStateException("zone " + config.nodeName() + ": the pod informer did not sync within "
@@ -245,7 +249,7 @@ public final class ZoneController implements AutoCloseable {
         // isIdle also counts keys waiting for a retry or a requeue (a stale cache's), unlike queueDepth
         ServiceController sc = services;
         return zoneController.isIdle() && podController.isIdle() && portController.isIdle() && networks.idle()
-                && (sc == null || sc.idle());
+                && connects.idle() && (sc == null || sc.idle());
     }
 
     /** Queues a topology reconcile (e.g. after an operator's change outside Kubernetes). */
@@ -280,6 +284,7 @@ public final class ZoneController implements AutoCloseable {
         if (sc != null) {
             sc.close();
         }
+        connects.close();
         networks.close();
         portController.close();
         podController.close();

@@ -40,7 +40,7 @@ import java.util.stream.Collectors;
 public final class ZoneModel {
     /** Tables the zone's NB reconcile owns rows in. */
     public static final List<String> NB_TABLES = List.of("Logical_Router", "Logical_Switch",
-            "Logical_Router_Port", "Logical_Switch_Port", "Logical_Router_Static_Route", "NAT");
+            "Logical_Router_Port", "Logical_Switch_Port", "Logical_Router_Static_Route", "NAT", "Logical_Router_Policy");
     /** Tables the zone's NB monitor cache holds: the topology's, and the service controller's load balancers. */
     public static final List<String> NB_MONITORED = java.util.stream.Stream.concat(NB_TABLES.stream(),
             java.util.stream.Stream.of("Load_Balancer", "Load_Balancer_Group")).toList();
@@ -65,7 +65,7 @@ public final class ZoneModel {
     /** Reference columns of kovn's NB parents that other owners may also use. */
     static final Map<String, Map<String, String>> PARENT_COLUMNS = Map.of(
             "Logical_Router", Map.of("ports", "Logical_Router_Port", "static_routes", "Logical_Router_Static_Route",
-                    "nat", "NAT"),
+                    "nat", "NAT", "policies", "Logical_Router_Policy"),
             "Logical_Switch", Map.of("ports", "Logical_Switch_Port"));
 
     private ZoneModel() {}

@@ -1,0 +1,201 @@
+package io.kovn.controller.zone;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.client.informers.cache.Indexer;
+import io.kovn.controller.network.Network;
+import io.kovn.k8s.runtime.ReconcileResult;
+import io.kovn.k8s.runtime.Reconciler;
+import io.kovn.ovn.annotations.AnnotationFormatException;
+import io.kovn.ovn.annotations.IpFamily;
+import io.kovn.ovn.annotations.IpPrefix;
+import io.kovn.ovn.annotations.NetworkConnectSubnets;
+import io.kovn.ovn.annotations.OvnAnnotations;
+import io.kovn.ovn.ids.ObjectId;
+import io.kovn.ovn.ids.OwnerType;
+import io.kovn.ovn.nb.LogicalRouter;
+import io.kovn.ovn.topology.ConnectTopology;
+import io.kovn.ovn.topology.DesiredRow;
+import io.kovn.ovn.topology.Layer2Topology;
+import io.kovn.ovn.topology.NetworkScope;
+import io.kovn.ovsdb.data.Row;
+import io.kovn.ovsdb.data.Uuid;
+import io.kovn.ovsdb.diff.Desired;
+import io.kovn.ovsdb.diff.Owner;
+import io.kovn.ovsdb.diff.Plan;
+import io.kovn.ovsdb.diff.ReconcileResult.Stale;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One ClusterNetworkConnect's rows in the zone ({@link ConnectTopology}), keyed by the CNC's name.
+ * It follows what the cluster manager wrote on the CNC (its tunnel key and each selected network's
+ * block, {@link NetworkConnectSubnets}): a zone never selects networks itself. A network counts
+ * once its router exists here; the pairs whose subnets overlap are left unconnected
+ * (the cluster manager reports them). A gone CNC, or one without annotations, has no desired rows: one
+ * transaction deletes what it had, ports and policies on the networks' routers included.
+ */
+final class NetworkConnectReconciler implements Reconciler<String> {
+    private static final Logger LOG = LoggerFactory.getLogger(NetworkConnectReconciler.class);
+
+    private final String zone;
+    private final Indexer<GenericKubernetesResource> cncs;
+    private final Indexer<Node> nodes;
+    private final Supplier<List<Network>> networks;
+    private final ZoneDatabases dbs;
+
+    NetworkConnectReconciler(String zone, Indexer<GenericKubernetesResource> cncs, Indexer<Node> nodes,
+                             Supplier<List<Network>> networks, ZoneDatabases dbs) {
+        this.zone = zone;
+        this.cncs = cncs;
+        this.nodes = nodes;
+        this.networks = networks;
+        this.dbs = dbs;
+    }
+
+    /** The CNCs that have rows in the zone's NB. */
+    Set<String> connectsWithRows() {
+        Set<String> names = new TreeSet<>();
+        for (String table : ZoneModel.NB_TABLES) {
+            for (Row r : dbs.nbCache().table(table).rows()) cncOf(r).ifPresent(names::add);
+        }
+        return names;
+    }
+
+    /** The CNC whose rows {@code row} is one of, if it is. */
+    static Optional<String> cncOf(Row row) {
+        return row.get("external_ids") instanceof Map<?, ?> ids && ConnectTopology.CONTROLLER.equals(ids.get(ObjectId.OWNER_CONTROLLER_KEY))
+                && ids.get(ObjectId.NAME_KEY) instanceof String n ? Optional.of(n) : Optional.empty();
+    }
+
+    @Override
+    public synchronized ReconcileResult reconcile(String cnc) {
+        Owner owner = Owner.controller(ConnectTopology.CONTROLLER).with(Owner.OWNER_TYPE, OwnerType.NETWORK_CONNECT.wireName())
+                .with(Owner.NAME, cnc);
+        Map<String, UnaryOperator<Desired>> attach = new HashMap<>();
+        List<DesiredRow> rows;
+        try {
+            rows = desired(cnc, attach);
+        } catch (IllegalArgumentException e) {
+            LOG.warn("zone {}: ClusterNetworkConnect {} cannot be programmed: {}", zone, cnc, e.getMessage());
+            rows = List.of(); // what the CNC states cannot be built: nothing half-built stays
+            attach.clear();
+        }
+        Plan plan = dbs.northbound().plan(owner, ZoneModel.toState(rows, attach));
+        if (plan.operations().isEmpty()) return ReconcileResult.done();
+        var applied = dbs.northbound().apply(plan);
+        if (applied instanceof Stale) return ReconcileResult.requeue(Duration.ofMillis(50));
+        LOG.info("zone {}: ClusterNetworkConnect {} written ({} operations)", zone, cnc, plan.operations().size());
+        return ReconcileResult.done();
+    }
+
+    private List<DesiredRow> desired(String cnc, Map<String, UnaryOperator<Desired>> attach) {
+        GenericKubernetesResource o = cncs.getByKey(cnc);
+        if (o == null || o.getMetadata().getDeletionTimestamp() != null) return List.of();
+        Map<String, String> annotations = o.getMetadata().getAnnotations() == null ? Map.of() : o.getMetadata().getAnnotations();
+        String key = annotations.get(OvnAnnotations.CONNECT_ROUTER_TUNNEL_KEY);
+        String subnets = annotations.get(OvnAnnotations.NETWORK_CONNECT_SUBNET);
+        if (key == null || subnets == null || subnets.isBlank()) return List.of(); // the cluster manager has not allocated
+        long routerKey;
+        NetworkConnectSubnets blocks;
+        try {
+            routerKey = Long.parseLong(key.strip());
+            blocks = NetworkConnectSubnets.parse(subnets);
+        } catch (NumberFormatException | AnnotationFormatException e) {
+            throw new IllegalArgumentException("unreadable annotations: " + e.getMessage(), e);
+        }
+        Optional<Integer> nodeId = nodeId();
+        if (nodeId.isEmpty()) return List.of(); // a node update queues every CNC
+        Map<IpFamily, ConnectSubnet> connectSubnets = connectSubnets(o);
+
+        List<ConnectTopology.Member> members = new ArrayList<>();
+        Map<String, Uuid> routers = new HashMap<>();
+        for (Network n : networks.get()) {
+            boolean layer2 = n.topology() == Network.Topology.LAYER2;
+            List<IpPrefix> netBlocks = blocks.of(NetworkConnectSubnets.networkKey(layer2, n.id()));
+            if (netBlocks.isEmpty()) continue;
+            NetworkScope scope = NetworkScope.userDefined(n.name(), n.id(), layer2 ? "layer2" : "layer3");
+            String router = layer2 ? scope.prefix() + Layer2Topology.TRANSIT_ROUTER : scope.clusterRouter();
+            Optional<Uuid> routerRow = networkRouter(router, scope.controller());
+            if (routerRow.isEmpty()) continue; // its topology is not written yet: its insert queues the CNC
+            int id = layer2 ? 0 : nodeId.get();
+            List<IpPrefix> link = new ArrayList<>();
+            long portKey = -1;
+            for (IpPrefix block : netBlocks) {
+                Optional<IpPrefix> l = ConnectTopology.link(block, layer2, id);
+                if (l.isEmpty()) {
+                    throw new IllegalArgumentException("node id " + id + " does not fit in block " + block + " of network " + n.name());
+                }
+                link.add(l.get());
+                ConnectSubnet cs = connectSubnets.get(block.family());
+                if (portKey < 0 && cs != null && cs.cidr().contains(l.get().address())) {
+                    portKey = ConnectTopology.portKey(cs.cidr(), cs.networkPrefix(), l.get(), layer2, id);
+                }
+            }
+            if (portKey < 0) throw new IllegalArgumentException("the blocks of network " + n.name() + " are outside connectSubnets");
+            routers.put(router, routerRow.get());
+            String podPort = layer2 ? "trtos-" + scope.prefix() + Layer2Topology.SWITCH : scope.routerToSwitch(zone);
+            members.add(new ConnectTopology.Member(n.name(), n.id(), layer2, router, podPort, n.cidrs(), link, id, portKey));
+        }
+        ConnectTopology.Rows built = ConnectTopology.desired(cnc, zone, routerKey, members,
+                (a, b) -> a.cidrs().stream().noneMatch(x -> b.cidrs().stream().anyMatch(x::overlaps)));
+        built.routerPorts().forEach((router, keys) -> keys.forEach(k ->
+                attach.put(k, d -> d.attachTo(LogicalRouter.TABLE_NAME, routers.get(router), LogicalRouter.PORTS))));
+        built.routerPolicies().forEach((router, keys) -> keys.forEach(k ->
+                attach.put(k, d -> d.attachTo(LogicalRouter.TABLE_NAME, routers.get(router), LogicalRouter.POLICIES))));
+        built.routerRoutes().forEach((router, keys) -> keys.forEach(k ->
+                attach.put(k, d -> d.attachTo(LogicalRouter.TABLE_NAME, routers.get(router), LogicalRouter.STATIC_ROUTES))));
+        return built.rows();
+    }
+
+    /** The network's router here, owned by its controller. */
+    private Optional<Uuid> networkRouter(String name, String controller) {
+        return dbs.nbCache().table(LogicalRouter.TABLE_NAME).rows().stream()
+                .filter(r -> name.equals(r.get(LogicalRouter.NAME)) && r.get("external_ids") instanceof Map<?, ?> ids
+                        && controller.equals(ids.get(ObjectId.OWNER_CONTROLLER_KEY)))
+                .map(Row::uuid).min(java.util.Comparator.naturalOrder());
+    }
+
+    private Optional<Integer> nodeId() {
+        Node n = nodes.getByKey(zone);
+        String v = n == null || n.getMetadata().getAnnotations() == null ? null : n.getMetadata().getAnnotations().get(OvnAnnotations.NODE_ID);
+        try {
+            return v == null ? Optional.empty() : Optional.of(Integer.parseInt(v.strip()));
+        } catch (NumberFormatException e) {
+            return Optional.empty(); // the zone's topology reports it
+        }
+    }
+
+    /** A connect subnet of the CNC's spec. */
+    record ConnectSubnet(IpPrefix cidr, int networkPrefix) {}
+
+    /** The CNC's {@code connectSubnets} by family (what the cluster manager allocated from). */
+    static Map<IpFamily, ConnectSubnet> connectSubnets(GenericKubernetesResource o) {
+        Map<IpFamily, ConnectSubnet> out = new HashMap<>();
+        if (!(o.getAdditionalProperties().get("spec") instanceof Map<?, ?> spec)
+                || !(spec.get("connectSubnets") instanceof List<?> list)) {
+            return out;
+        }
+        for (Object item : list) {
+            if (item instanceof Map<?, ?> m && m.get("cidr") instanceof String c && m.get("networkPrefix") instanceof Number p) {
+                try {
+                    IpPrefix cidr = IpPrefix.parse(c);
+                    out.putIfAbsent(cidr.family(), new ConnectSubnet(cidr, p.intValue()));
+                } catch (IllegalArgumentException e) {
+                    // the cluster manager refuses it; no block is inside it
+                }
+            }
+        }
+        return out;
+    }
+}
