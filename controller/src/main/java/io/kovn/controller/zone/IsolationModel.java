@@ -56,7 +56,7 @@ final class IsolationModel {
     }
 
     private static TableMonitor monitor(String table) {
-        return TableMonitor.where(table, Condition.externalId(ObjectId.OWNER_CONTROLLER_KEY, ZoneTopology.CONTROLLER),
-                Condition.externalId(ObjectId.OWNER_TYPE_KEY, PrimaryNetworkIsolation.OWNER_TYPE.wireName()));
+        // one clause: a monitor's clauses are alternatives (the owner type is the isolation's alone)
+        return TableMonitor.where(table, Condition.externalId(ObjectId.OWNER_TYPE_KEY, PrimaryNetworkIsolation.OWNER_TYPE.wireName()));
     }
 }

@@ -13,17 +13,25 @@ import io.kovn.ovn.annotations.NetworkConnectSubnets;
 import io.kovn.ovn.annotations.OvnAnnotations;
 import io.kovn.ovn.ids.ObjectId;
 import io.kovn.ovn.ids.OwnerType;
+import io.kovn.ovn.nb.Acl;
+import io.kovn.ovn.nb.AddressSet;
+import io.kovn.ovn.nb.LoadBalancer;
+import io.kovn.ovn.nb.LoadBalancerGroup;
 import io.kovn.ovn.nb.LogicalRouter;
+import io.kovn.ovn.nb.LogicalSwitch;
+import io.kovn.ovn.topology.ConnectServices;
 import io.kovn.ovn.topology.ConnectTopology;
 import io.kovn.ovn.topology.DesiredRow;
 import io.kovn.ovn.topology.Layer2Topology;
 import io.kovn.ovn.topology.NetworkScope;
+import io.kovn.ovsdb.cache.TableMonitor;
 import io.kovn.ovsdb.data.Row;
 import io.kovn.ovsdb.data.Uuid;
 import io.kovn.ovsdb.diff.Desired;
 import io.kovn.ovsdb.diff.Owner;
 import io.kovn.ovsdb.diff.Plan;
 import io.kovn.ovsdb.diff.ReconcileResult.Stale;
+import io.kovn.ovsdb.ops.Condition;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -48,6 +56,12 @@ import org.slf4j.LoggerFactory;
 final class NetworkConnectReconciler implements Reconciler<String> {
     private static final Logger LOG = LoggerFactory.getLogger(NetworkConnectReconciler.class);
 
+    /** The CNCs' ACLs and address sets (service-only connectivity), in the zone's NB cache. */
+    static final List<TableMonitor> MONITORS = List.of(
+            TableMonitor.where(Acl.TABLE_NAME, Condition.externalId(ObjectId.OWNER_CONTROLLER_KEY, ConnectTopology.CONTROLLER)),
+            TableMonitor.where(AddressSet.TABLE_NAME, Condition.externalId(ObjectId.OWNER_CONTROLLER_KEY, ConnectTopology.CONTROLLER)));
+    private static final List<String> TABLES = List.of(LoadBalancerGroup.TABLE_NAME, Acl.TABLE_NAME, AddressSet.TABLE_NAME);
+
     private final String zone;
     private final Indexer<GenericKubernetesResource> cncs;
     private final Indexer<Node> nodes;
@@ -66,7 +80,7 @@ final class NetworkConnectReconciler implements Reconciler<String> {
     /** The CNCs that have rows in the zone's NB. */
     Set<String> connectsWithRows() {
         Set<String> names = new TreeSet<>();
-        for (String table : ZoneModel.NB_TABLES) {
+        for (String table : java.util.stream.Stream.concat(ZoneModel.NB_TABLES.stream(), TABLES.stream()).toList()) {
             for (Row r : dbs.nbCache().table(table).rows()) cncOf(r).ifPresent(names::add);
         }
         return names;
@@ -91,7 +105,7 @@ final class NetworkConnectReconciler implements Reconciler<String> {
             rows = List.of(); // what the CNC states cannot be built: nothing half-built stays
             attach.clear();
         }
-        Plan plan = dbs.northbound().plan(owner, ZoneModel.toState(rows, attach));
+        Plan plan = dbs.northbound().plan(owner, ZoneModel.toState(rows, attach, TABLES));
         if (plan.operations().isEmpty()) return ReconcileResult.done();
         var applied = dbs.northbound().apply(plan);
         if (applied instanceof Stale) return ReconcileResult.requeue(Duration.ofMillis(50));
@@ -120,6 +134,8 @@ final class NetworkConnectReconciler implements Reconciler<String> {
 
         List<ConnectTopology.Member> members = new ArrayList<>();
         Map<String, Uuid> routers = new HashMap<>();
+        Map<Integer, Uuid> switches = new HashMap<>();
+        List<ConnectServices.Member> serviceMembers = new ArrayList<>();
         for (Network n : networks.get()) {
             boolean layer2 = n.topology() == Network.Topology.LAYER2;
             List<IpPrefix> netBlocks = blocks.of(NetworkConnectSubnets.networkKey(layer2, n.id()));
@@ -144,6 +160,11 @@ final class NetworkConnectReconciler implements Reconciler<String> {
             }
             if (portKey < 0) throw new IllegalArgumentException("the blocks of network " + n.name() + " are outside connectSubnets");
             routers.put(router, routerRow.get());
+            String switchName = layer2 ? scope.prefix() + Layer2Topology.SWITCH : scope.nodeSwitch(zone);
+            owned(LogicalSwitch.TABLE_NAME, switchName, scope.controller()).ifPresent(u -> {
+                switches.put(n.id(), u);
+                serviceMembers.add(new ConnectServices.Member(n.id(), n.cidrs()));
+            });
             String podPort = layer2 ? "trtos-" + scope.prefix() + Layer2Topology.SWITCH : scope.routerToSwitch(zone);
             members.add(new ConnectTopology.Member(n.name(), n.id(), layer2, router, podPort, n.cidrs(), link, id, portKey));
         }
@@ -155,13 +176,44 @@ final class NetworkConnectReconciler implements Reconciler<String> {
                 attach.put(k, d -> d.attachTo(LogicalRouter.TABLE_NAME, routers.get(router), LogicalRouter.POLICIES))));
         built.routerRoutes().forEach((router, keys) -> keys.forEach(k ->
                 attach.put(k, d -> d.attachTo(LogicalRouter.TABLE_NAME, routers.get(router), LogicalRouter.STATIC_ROUTES))));
-        return built.rows();
+        List<DesiredRow> rows = new ArrayList<>(built.rows());
+        java.util.Set<String> connectivity = connectivity(o);
+        if (connectivity.contains("ServiceNetwork") && !built.rows().isEmpty()) {
+            java.util.Set<String> names = members.stream().map(ConnectTopology.Member::network).collect(java.util.stream.Collectors.toSet());
+            java.util.Set<Uuid> lbs = new java.util.HashSet<>();
+            for (Row lb : dbs.nbCache().table(LoadBalancer.TABLE_NAME).rows()) {
+                if (lb.get("external_ids") instanceof Map<?, ?> ids && names.contains(ids.get("k8s.ovn.org/network"))
+                        && String.valueOf(lb.get(LoadBalancer.NAME)).endsWith("_cluster")) {
+                    lbs.add(lb.uuid());
+                }
+            }
+            ConnectServices.Rows svc = ConnectServices.desired(cnc, serviceMembers, lbs, connectivity.contains("PodNetwork"));
+            rows.addAll(svc.rows());
+            attach.put(svc.group(), d -> {
+                Desired out = d;
+                for (Uuid s : switches.values()) out = out.attachTo(LogicalSwitch.TABLE_NAME, s, LogicalSwitch.LOAD_BALANCER_GROUP);
+                return out;
+            });
+            Map<String, List<Uuid>> aclSwitches = new HashMap<>();
+            svc.switchAcls().forEach((id, keys) -> keys.forEach(k -> aclSwitches.computeIfAbsent(k, x -> new ArrayList<>()).add(switches.get(id))));
+            aclSwitches.forEach((k, on) -> attach.put(k, d -> {
+                Desired out = d;
+                for (Uuid s : on) out = out.attachTo(LogicalSwitch.TABLE_NAME, s, LogicalSwitch.ACLS);
+                return out;
+            }));
+        }
+        return rows;
     }
 
     /** The network's router here, owned by its controller. */
     private Optional<Uuid> networkRouter(String name, String controller) {
-        return dbs.nbCache().table(LogicalRouter.TABLE_NAME).rows().stream()
-                .filter(r -> name.equals(r.get(LogicalRouter.NAME)) && r.get("external_ids") instanceof Map<?, ?> ids
+        return owned(LogicalRouter.TABLE_NAME, name, controller);
+    }
+
+    /** A row of the network's by name, owned by its controller. */
+    private Optional<Uuid> owned(String table, String name, String controller) {
+        return dbs.nbCache().table(table).rows().stream()
+                .filter(r -> name.equals(r.get("name")) && r.get("external_ids") instanceof Map<?, ?> ids
                         && controller.equals(ids.get(ObjectId.OWNER_CONTROLLER_KEY)))
                 .map(Row::uuid).min(java.util.Comparator.naturalOrder());
     }
@@ -174,6 +226,15 @@ final class NetworkConnectReconciler implements Reconciler<String> {
         } catch (NumberFormatException e) {
             return Optional.empty(); // the zone's topology reports it
         }
+    }
+
+    /** The CNC's {@code connectivity} ({@code PodNetwork}, {@code ServiceNetwork}). */
+    static java.util.Set<String> connectivity(GenericKubernetesResource o) {
+        java.util.Set<String> out = new java.util.HashSet<>();
+        if (o.getAdditionalProperties().get("spec") instanceof Map<?, ?> spec && spec.get("connectivity") instanceof List<?> list) {
+            list.forEach(x -> out.add(String.valueOf(x)));
+        }
+        return out;
     }
 
     /** A connect subnet of the CNC's spec. */

@@ -10,6 +10,7 @@ import io.kovn.k8s.runtime.Controller;
 import io.kovn.k8s.runtime.ControllerMetrics;
 import io.kovn.k8s.runtime.Informers;
 import io.kovn.ovn.annotations.OvnAnnotations;
+import io.kovn.ovn.nb.LoadBalancer;
 import io.kovn.ovn.nb.LogicalRouter;
 import io.kovn.ovsdb.cache.CacheListener;
 import io.kovn.ovsdb.cache.RowChange;
@@ -23,8 +24,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The zone's ClusterNetworkConnects: a CNC informer and one {@link NetworkConnectReconciler} key per
- * CNC. A CNC's object queues its key; the local node's id, a change of the networks, or a network
- * router appearing or going queues every CNC; a change of a CNC's own rows in NB queues it (drift).
+ * CNC. A CNC's object queues its key; the local node's id, a change of the networks, a network
+ * router or a network's ClusterIP load balancer appearing or going queues every CNC; a change of a CNC's own rows in NB queues it (drift).
  * At start the CNCs that only NB rows still name are queued too, so one deleted while the zone was
  * down loses its rows.
  */
@@ -77,8 +78,10 @@ final class NetworkConnects implements AutoCloseable {
     /** A row inserted or deleted: a CNC's own, or a network's router (members come and go). */
     private void changed(String table, Row row) {
         NetworkConnectReconciler.cncOf(row).ifPresent(controller::enqueue);
-        if (table.equals(LogicalRouter.TABLE_NAME) && NetworkTopologyReconciler.networkOf(row).isPresent()) {
-            all().forEach(controller::enqueue);
+        if (table.equals(LogicalRouter.TABLE_NAME) && NetworkTopologyReconciler.networkOf(row).isPresent()
+                || table.equals(LoadBalancer.TABLE_NAME) && row.get("external_ids") instanceof java.util.Map<?, ?> ids
+                && ids.containsKey("k8s.ovn.org/network")) {
+            all().forEach(controller::enqueue); // a network's router (members), or its ClusterIP load balancer (ServiceNetwork)
         }
     }
 

@@ -8,6 +8,7 @@ import io.kovn.ovsdb.client.TrafficCounters;
 import io.kovn.ovsdb.diff.CurrentState;
 import io.kovn.ovsdb.diff.Reconciler;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -45,8 +46,9 @@ public final class ZoneDatabases implements AutoCloseable {
         MonitorCache sbCache = null;
         try {
             sb = OvsdbConnections.builder(sbEndpoint, timeout).connect();
-            nbCache = MonitorCache.start(nb, NB, java.util.stream.Stream.concat(
-                    ZoneModel.NB_MONITORED.stream().map(TableMonitor::all), IsolationModel.MONITORS.stream()).toList());
+            nbCache = MonitorCache.start(nb, NB, merged(java.util.stream.Stream.of(
+                    ZoneModel.NB_MONITORED.stream().map(TableMonitor::all), IsolationModel.MONITORS.stream(),
+                    NetworkConnectReconciler.MONITORS.stream()).flatMap(x -> x).toList()));
             sbCache = MonitorCache.start(sb, SB, ZoneModel.SB_MONITORED.stream().map(TableMonitor::all).toList());
             nbCache.synced().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             sbCache.synced().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
@@ -63,6 +65,20 @@ public final class ZoneDatabases implements AutoCloseable {
             }
             throw new IllegalStateException("cannot connect zone databases " + nbEndpoint + ", " + sbEndpoint, e);
         }
+    }
+
+    /** One monitor per table: the clauses of several owners' conditional monitors of a table are alternatives. */
+    static List<TableMonitor> merged(List<TableMonitor> monitors) {
+        java.util.Map<String, TableMonitor> out = new java.util.LinkedHashMap<>();
+        for (TableMonitor m : monitors) {
+            out.merge(m.table(), m, (a, b) -> {
+                if (a.where().isEmpty() || b.where().isEmpty() || !a.columns().equals(b.columns())) {
+                    throw new IllegalArgumentException("cannot merge monitors of " + a.table());
+                }
+                return new TableMonitor(a.table(), a.columns(), java.util.stream.Stream.concat(a.where().stream(), b.where().stream()).toList());
+            });
+        }
+        return List.copyOf(out.values());
     }
 
     public Reconciler northbound() {

@@ -290,7 +290,13 @@ public final class ZoneModel {
 
     /** As {@link #toState(List)}; the rows of {@code attach}'s keys are also attached to rows outside the diff. */
     static DesiredState toState(List<DesiredRow> rows, Map<String, java.util.function.UnaryOperator<Desired>> attach) {
-        DesiredState.Builder b = scope(NB_TABLES);
+        return toState(rows, attach, List.of());
+    }
+
+    /** As {@link #toState(List, Map)}, over more tables than the topology's. */
+    static DesiredState toState(List<DesiredRow> rows, Map<String, java.util.function.UnaryOperator<Desired>> attach,
+                                List<String> moreTables) {
+        DesiredState.Builder b = scope(java.util.stream.Stream.concat(NB_TABLES.stream(), moreTables.stream()).toList());
         for (DesiredRow r : rows) {
             Desired d = attach.getOrDefault(r.key(), x -> x).apply(Desired.of(r.table(), r.columns()));
             // the service controller attaches the load balancer groups (LoadBalancerGroups)

@@ -1,6 +1,8 @@
 package io.kovn.ovsdb.cache;
 
+import io.kovn.ovsdb.data.Row;
 import io.kovn.ovsdb.ops.Condition;
+import io.kovn.ovsdb.ops.Conditions;
 import java.util.List;
 import java.util.Objects;
 
@@ -9,8 +11,10 @@ import java.util.Objects;
  *
  * @param table the table
  * @param columns the columns to monitor, empty for all
- * @param where conditions a row must meet to be in the cache (conjunction), empty for all rows;
- *     needs a server with {@code monitor_cond} (all OVSDB servers since OVS 2.6)
+ * @param where clauses of which a row must meet at least one to be in the cache (a disjunction, as
+ *     ovsdb-server evaluates a {@code monitor_cond} request's clauses: several owners' rows of one
+ *     table), empty for all rows; needs a server with {@code monitor_cond} (all OVSDB servers since
+ *     OVS 2.6), and is applied by the cache itself under plain {@code monitor}
  */
 public record TableMonitor(String table, List<String> columns, List<Condition> where) {
     public TableMonitor {
@@ -24,8 +28,13 @@ public record TableMonitor(String table, List<String> columns, List<Condition> w
         return new TableMonitor(table, List.of(), List.of());
     }
 
-    /** Only rows meeting all conditions. */
-    public static TableMonitor where(String table, Condition... where) {
-        return new TableMonitor(table, List.of(), List.of(where));
+    /** Only rows meeting at least one clause. */
+    public static TableMonitor where(String table, Condition... anyOf) {
+        return new TableMonitor(table, List.of(), List.of(anyOf));
+    }
+
+    /** Whether a row belongs in the cache. */
+    public boolean matches(Row row) {
+        return where.isEmpty() || where.stream().anyMatch(c -> Conditions.matches(row, c));
     }
 }

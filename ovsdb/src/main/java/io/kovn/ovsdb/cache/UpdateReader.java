@@ -5,7 +5,6 @@ import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.core.JsonToken;
 import io.kovn.ovsdb.data.Row;
 import io.kovn.ovsdb.data.Uuid;
-import io.kovn.ovsdb.ops.Conditions;
 import io.kovn.ovsdb.wire.ProtocolException;
 import io.kovn.ovsdb.wire.ValueReader;
 import java.io.IOException;
@@ -220,7 +219,7 @@ final class UpdateReader {
     }
 
     private boolean matches(TableStore store, Row row) {
-        return Conditions.matches(row, monitors.get(store.name()).where());
+        return monitors.get(store.name()).matches(row);
     }
 
     @SuppressWarnings("unchecked")

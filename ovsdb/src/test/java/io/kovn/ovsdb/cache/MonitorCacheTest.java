@@ -129,6 +129,26 @@ class MonitorCacheTest {
 
     @ParameterizedTest
     @EnumSource(MonitorMethod.class)
+    void aMonitorOfSeveralClausesHoldsTheRowsOfEach(MonitorMethod method) {
+        String t = "any-" + method.name().toLowerCase();
+        // two owners' rows of one table, as ovsdb-server selects under monitor_cond (and the cache under monitor)
+        try (MonitorCache cache = MonitorCache.start(client, NB, List.of(TableMonitor.where("Address_Set",
+                Condition.externalId("c", t + "-1"), Condition.externalId("c", t + "-2"))), method)) {
+            client.transact(NB, List.of(
+                    Ops.insert("Address_Set", Map.of("name", t + "-a", "external_ids", Map.of("c", t + "-1", "k", "x"))),
+                    Ops.insert("Address_Set", Map.of("name", t + "-b", "external_ids", Map.of("c", t + "-2"))),
+                    Ops.insert("Address_Set", Map.of("name", t + "-c", "external_ids", Map.of("c", "other")))));
+            await().atMost(WAIT).until(() -> cache.table("Address_Set").size() == 2);
+            assertThat(cache.table("Address_Set").rows()).extracting(r -> r.get("name")).containsExactlyInAnyOrder(t + "-a", t + "-b");
+            ovn.nbctl("set", "Address_Set", t + "-c", "external_ids:c=" + t + "-2");
+            await().atMost(WAIT).until(() -> cache.table("Address_Set").byName(t + "-c").size() == 1);
+            ovn.nbctl("set", "Address_Set", t + "-a", "external_ids:c=gone");
+            await().atMost(WAIT).until(() -> cache.table("Address_Set").byName(t + "-a").isEmpty());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(MonitorMethod.class)
     void conditionalMonitorHoldsOnlyMatchingRows(MonitorMethod method) {
         String owner = "owner-" + method.name().toLowerCase();
         Condition mine = Condition.externalId("k8s.ovn.org/owner-type", owner);
