@@ -240,6 +240,8 @@ public final class ConnectPlan {
 
     /** Checks a CNC against the cluster and the older CNCs, then gives each selected network its link subnets. */
     private static NetworkConnectSubnets allocate(Connect c, ConnectSpec spec, List<Network> selected, Cluster cluster, List<Draft> older) {
+        NetworkConnectSubnets annotated = c.annotatedSubnets();
+        checkUnchanged(annotated, spec);
         List<ConnectSpec.ConnectSubnet> usable = spec.connectSubnets().stream().filter(s -> cluster.families().contains(s.family())).toList();
         if (usable.isEmpty()) {
             throw new Refusal("connectSubnets " + spec.connectSubnets() + " have no subnet of the cluster's IP families "
@@ -276,8 +278,6 @@ public final class ConnectPlan {
                 }
             }
         }
-        NetworkConnectSubnets annotated = c.annotatedSubnets();
-        checkUnchanged(annotated, spec);
         Map<IpFamily, LinkSubnetPool> pools = pools(usable);
         Map<String, List<IpPrefix>> out = new TreeMap<>();
         // annotated blocks first, so that a network keeps its links whatever came or went
@@ -310,11 +310,17 @@ public final class ConnectPlan {
             boolean layer2 = key.startsWith("layer2_");
             for (IpPrefix p : blocks) {
                 Optional<ConnectSpec.ConnectSubnet> s = spec.connectSubnet(p.family());
-                int length = s.map(x -> layer2 ? x.family().bits() - 1 : x.networkPrefix()).orElse(-1);
-                if (s.isEmpty() || !s.get().cidr().contains(p.address()) || p.length() != length) {
-                    throw new Refusal("connectSubnets changed after allocation: " + key + " has " + p + ", which is not a /"
-                            + (layer2 ? p.family().bits() - 1 : s.map(ConnectSpec.ConnectSubnet::networkPrefix).orElse(p.length()))
-                            + " of " + s.map(x -> x.cidr().toString()).orElse("any " + p.family().key() + " connectSubnets")
+                String why = null;
+                if (s.isEmpty()) {
+                    why = " but connectSubnets have no " + p.family().key() + " CIDR";
+                } else {
+                    int length = layer2 ? p.family().bits() - 1 : s.get().networkPrefix();
+                    if (!s.get().cidr().contains(p.address()) || p.length() != length) {
+                        why = ", which is not a /" + length + " of " + s.get().cidr();
+                    }
+                }
+                if (why != null) {
+                    throw new Refusal("connectSubnets changed after allocation: " + key + " has " + p + why
                             + " (connectSubnets is immutable: delete and recreate the ClusterNetworkConnect)");
                 }
             }
