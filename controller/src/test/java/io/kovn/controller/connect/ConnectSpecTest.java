@@ -10,9 +10,9 @@ import io.kovn.controller.connect.ConnectSpec.SelectionType;
 import io.kovn.ovn.annotations.IpFamily;
 import io.kovn.ovn.annotations.IpPrefix;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 class ConnectSpecTest {
     static Object yaml(String text) {
