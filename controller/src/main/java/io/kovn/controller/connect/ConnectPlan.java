@@ -36,10 +36,10 @@ import java.util.stream.Collectors;
  * kovn derives for Layer2 transit routers ({@link Layer2Topology#TRANSIT_ROUTER_KEY_BASE} + network
  * id), so the second CNC gets {@value #FIRST_TUNNEL_KEY} + 4096; an annotated key is kept when valid
  * and no older CNC holds it. Link subnets: out of the CNC's own {@code connectSubnets}, a
- * {@code /networkPrefix} block per Layer3 network (lowest free first) and a /31 (/127) per Layer2
- * network (highest free first, so that Layer2 links do not fragment the space Layer3 blocks need); an
- * annotated block is kept while its network stays selected and the block is free and of the right
- * size; a deselected network's block is freed.
+ * {@code /networkPrefix} block per Layer3 network and a /31 (/127) per Layer2 network, cut from
+ * {@code /networkPrefix} blocks shared by Layer2 networks ({@link LinkSubnetPool}: the reference's
+ * layout, lowest free first); an annotated block is kept while its network stays selected and the
+ * block is free and of the right size; a deselected network's block is freed.
  */
 public final class ConnectPlan {
     /** The condition type (the reference's). */
@@ -284,8 +284,9 @@ public final class ConnectPlan {
         for (Network n : selected) {
             String key = key(n);
             for (IpFamily f : families(n, pools)) {
-                annotated.of(key, f).filter(p -> p.length() == length(n, spec.connectSubnet(f).orElseThrow()))
-                        .filter(p -> pools.get(f).take(p)).ifPresent(p -> out.computeIfAbsent(key, k -> new ArrayList<>()).add(p));
+                LinkSubnetPool pool = pools.get(f);
+                annotated.of(key, f).filter(p -> n.topology() == Network.Topology.LAYER3 ? pool.takeLayer3(p) : pool.takeLayer2(p))
+                        .ifPresent(p -> out.computeIfAbsent(key, k -> new ArrayList<>()).add(p));
             }
         }
         for (Network n : selected) {
@@ -294,7 +295,7 @@ public final class ConnectPlan {
                 if (out.getOrDefault(key, List.of()).stream().anyMatch(p -> p.family() == f)) continue;
                 LinkSubnetPool pool = pools.get(f);
                 int length = length(n, spec.connectSubnet(f).orElseThrow());
-                Optional<IpPrefix> block = n.topology() == Network.Topology.LAYER3 ? pool.lowest(length) : pool.highest(length);
+                Optional<IpPrefix> block = n.topology() == Network.Topology.LAYER3 ? pool.nextLayer3() : pool.nextLayer2();
                 out.computeIfAbsent(key, k -> new ArrayList<>()).add(block.orElseThrow(() -> new Refusal(
                         "connectSubnets " + pool.cidr() + " have no free /" + length + " left for network " + n.name()
                                 + " (" + selected.size() + " networks selected)")));
@@ -414,7 +415,7 @@ public final class ConnectPlan {
 
     private static Map<IpFamily, LinkSubnetPool> pools(List<ConnectSpec.ConnectSubnet> usable) {
         Map<IpFamily, LinkSubnetPool> out = new EnumMap<>(IpFamily.class);
-        usable.forEach(s -> out.put(s.family(), new LinkSubnetPool(s.cidr())));
+        usable.forEach(s -> out.put(s.family(), new LinkSubnetPool(s.cidr(), s.networkPrefix())));
         return out;
     }
 }

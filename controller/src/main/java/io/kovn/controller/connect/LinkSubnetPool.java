@@ -7,86 +7,111 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * The free space of one connect subnet: blocks are taken whole, never overlapping. First fit from
- * the bottom ({@link #lowest}, Layer3 blocks) or from the top ({@link #highest}, Layer2 /31s), so the
- * two kinds meet only when the subnet is nearly full. Pure, mutable, one plan's life.
+ * The link subnets of one connect subnet, as the reference lays them out: a Layer3 network takes a
+ * {@code /networkPrefix} block, Layer2 networks take /31s (/127s) out of shared Layer2 blocks of
+ * that same size, a new block when the others are full. Lowest free first everywhere, so link
+ * indexes stay small (zones derive port tunnel keys from a link's block index, below 32,768). A
+ * Layer2 block exists while one of its links is taken. Pure, mutable, one plan's life.
  */
 final class LinkSubnetPool {
     private final IpPrefix cidr;
-    /** Taken offsets in the subnet: start to end (exclusive); disjoint. */
-    private final TreeMap<BigInteger, BigInteger> taken = new TreeMap<>();
+    private final int networkPrefix;
+    private final Space blocks;
+    /** The Layer2 blocks: their start offset in the cidr to the space of their links. */
+    private final TreeMap<BigInteger, Space> layer2 = new TreeMap<>();
 
-    LinkSubnetPool(IpPrefix cidr) {
+    LinkSubnetPool(IpPrefix cidr, int networkPrefix) {
         this.cidr = cidr;
+        this.networkPrefix = networkPrefix;
+        this.blocks = new Space(cidr);
     }
 
     IpPrefix cidr() {
         return cidr;
     }
 
-    /** Takes {@code block} if it is a network inside the subnet and free. */
-    boolean take(IpPrefix block) {
-        if (!block.isNetwork() || block.family() != cidr.family() || block.length() < cidr.length()
-                || !cidr.contains(block.address())) {
-            return false;
+    /** Takes a Layer3 network's block if it is a free {@code /networkPrefix} of the subnet. */
+    boolean takeLayer3(IpPrefix block) {
+        return block.length() == networkPrefix && blocks.take(block);
+    }
+
+    /** Takes a Layer2 network's link if it is a free /31 (/127) in a Layer2 block or a free block. */
+    boolean takeLayer2(IpPrefix link) {
+        if (link.length() != cidr.family().bits() - 1 || !link.isNetwork() || !cidr.contains(link.address())) return false;
+        IpPrefix block = new IpPrefix(link.address(), networkPrefix).network();
+        Space space = layer2.get(cidr.indexOf(block.address()));
+        if (space == null) {
+            if (!blocks.take(block)) return false;
+            space = new Space(block);
+            layer2.put(cidr.indexOf(block.address()), space);
         }
-        BigInteger start = cidr.indexOf(block.address());
-        BigInteger end = start.add(block.size());
-        if (overlapping(start, end) != null) return false;
-        taken.put(start, end);
-        return true;
+        return space.take(link);
     }
 
-    /** Takes the lowest free block of this length. */
-    Optional<IpPrefix> lowest(int length) {
-        BigInteger size = size(length);
-        BigInteger at = BigInteger.ZERO;
-        while (at.add(size).compareTo(cidr.size()) <= 0) {
-            Map.Entry<BigInteger, BigInteger> hit = overlapping(at, at.add(size));
-            if (hit == null) return Optional.of(claim(at, size, length));
-            at = ceil(hit.getValue(), size);
+    /** Takes the lowest free Layer3 block. */
+    Optional<IpPrefix> nextLayer3() {
+        return blocks.lowest(networkPrefix);
+    }
+
+    /** Takes the lowest free link in the Layer2 blocks, opening the lowest free block when they are full. */
+    Optional<IpPrefix> nextLayer2() {
+        int length = cidr.family().bits() - 1;
+        for (Space space : layer2.values()) {
+            Optional<IpPrefix> link = space.lowest(length);
+            if (link.isPresent()) return link;
         }
-        return Optional.empty();
+        Optional<IpPrefix> block = blocks.lowest(networkPrefix);
+        if (block.isEmpty()) return Optional.empty();
+        Space space = new Space(block.get());
+        layer2.put(cidr.indexOf(block.get().address()), space);
+        return space.lowest(length);
     }
 
-    /** Takes the highest free block of this length. */
-    Optional<IpPrefix> highest(int length) {
-        BigInteger size = size(length);
-        BigInteger at = cidr.size().subtract(size);
-        while (at.signum() >= 0) {
-            Map.Entry<BigInteger, BigInteger> hit = overlapping(at, at.add(size));
-            if (hit == null) return Optional.of(claim(at, size, length));
-            at = floor(hit.getKey().subtract(size), size);
+    /** The free space of one prefix: blocks taken whole, never overlapping, first fit from the bottom. */
+    private static final class Space {
+        private final IpPrefix prefix;
+        /** Taken offsets: start to end (exclusive); disjoint. */
+        private final TreeMap<BigInteger, BigInteger> taken = new TreeMap<>();
+
+        Space(IpPrefix prefix) {
+            this.prefix = prefix;
         }
-        return Optional.empty();
-    }
 
-    private IpPrefix claim(BigInteger at, BigInteger size, int length) {
-        taken.put(at, at.add(size));
-        return new IpPrefix(cidr.addressAt(at), length);
-    }
-
-    /** A taken range that overlaps [start, end), or null: the one starting last below end (ranges are disjoint). */
-    private Map.Entry<BigInteger, BigInteger> overlapping(BigInteger start, BigInteger end) {
-        Map.Entry<BigInteger, BigInteger> e = taken.lowerEntry(end);
-        return e != null && e.getValue().compareTo(start) > 0 ? e : null;
-    }
-
-    private BigInteger size(int length) {
-        if (length < cidr.length() || length > cidr.family().bits()) {
-            throw new IllegalArgumentException("/" + length + " does not fit " + cidr);
+        boolean take(IpPrefix block) {
+            if (!block.isNetwork() || block.family() != prefix.family() || block.length() < prefix.length()
+                    || !prefix.contains(block.address())) {
+                return false;
+            }
+            BigInteger start = prefix.indexOf(block.address());
+            BigInteger end = start.add(block.size());
+            if (overlapping(start, end) != null) return false;
+            taken.put(start, end);
+            return true;
         }
-        return BigInteger.ONE.shiftLeft(cidr.family().bits() - length);
-    }
 
-    private static BigInteger ceil(BigInteger value, BigInteger size) {
-        BigInteger[] qr = value.divideAndRemainder(size);
-        return (qr[1].signum() == 0 ? qr[0] : qr[0].add(BigInteger.ONE)).multiply(size);
-    }
+        Optional<IpPrefix> lowest(int length) {
+            BigInteger size = BigInteger.ONE.shiftLeft(prefix.family().bits() - length);
+            BigInteger at = BigInteger.ZERO;
+            while (at.add(size).compareTo(prefix.size()) <= 0) {
+                Map.Entry<BigInteger, BigInteger> hit = overlapping(at, at.add(size));
+                if (hit == null) {
+                    taken.put(at, at.add(size));
+                    return Optional.of(new IpPrefix(prefix.addressAt(at), length));
+                }
+                at = ceil(hit.getValue(), size);
+            }
+            return Optional.empty();
+        }
 
-    /** The largest multiple of size not above value (negative when value is). */
-    private static BigInteger floor(BigInteger value, BigInteger size) {
-        if (value.signum() < 0) return BigInteger.ONE.negate();
-        return value.divide(size).multiply(size);
+        /** A taken range that overlaps [start, end), or null: the one starting last below end (ranges are disjoint). */
+        private Map.Entry<BigInteger, BigInteger> overlapping(BigInteger start, BigInteger end) {
+            Map.Entry<BigInteger, BigInteger> e = taken.lowerEntry(end);
+            return e != null && e.getValue().compareTo(start) > 0 ? e : null;
+        }
+
+        private static BigInteger ceil(BigInteger value, BigInteger size) {
+            BigInteger[] qr = value.divideAndRemainder(size);
+            return (qr[1].signum() == 0 ? qr[0] : qr[0].add(BigInteger.ONE)).multiply(size);
+        }
     }
 }

@@ -95,11 +95,11 @@ class ConnectPlanTest {
     }
 
     @Test
-    void layer3NetworksTakeBlocksFromTheBottomAndLayer2NetworksSlash31sFromTheTop() {
+    void layer3NetworksTakeTheLowestBlocksAndLayer2NetworksSlash31sOfASharedBlock() {
         Verdict v = plan(cnc("c1", "t1", spec("192.168.0.0/16/24"), Map.of())).get("c1");
         assertThat(v.selected()).containsExactly(blue, green, red);
         assertThat(v.tunnelKey()).hasValue(16715779L);
-        assertThat(subnets(v)).isEqualTo("{\"layer2_3\":{\"ipv4\":\"192.168.255.254/31\"},\"layer3_1\":{\"ipv4\":\"192.168.0.0/24\"},"
+        assertThat(subnets(v)).isEqualTo("{\"layer2_3\":{\"ipv4\":\"192.168.2.0/31\"},\"layer3_1\":{\"ipv4\":\"192.168.0.0/24\"},"
                 + "\"layer3_2\":{\"ipv4\":\"192.168.1.0/24\"}}");
         assertThat(v.accepted()).isTrue();
         assertThat(v.reason()).isEqualTo(ConnectPlan.SUCCEEDED);
@@ -126,7 +126,7 @@ class ConnectPlanTest {
         ns.put("dual", Map.of(PRIMARY, "", "tenant", "dual"));
         Verdict v = ConnectPlan.plan(List.of(cnc("c1", "t1", spec("192.168.0.0/16/24", "fd00:10::/112/120"), Map.of())),
                 new Cluster(all, cudnLabels, ns, RESERVED, EnumSet.allOf(IpFamily.class), true)).get("c1");
-        assertThat(v.subnets().orElseThrow().of("layer3_5")).containsExactly(IpPrefix.parse("192.168.2.0/24"),
+        assertThat(v.subnets().orElseThrow().of("layer3_5")).as("red's Layer2 block is 192.168.2.0/24").containsExactly(IpPrefix.parse("192.168.3.0/24"),
                 IpPrefix.parse("fd00:10::/120"));
         assertThat(v.subnets().orElseThrow().of("layer3_1")).containsExactly(IpPrefix.parse("192.168.0.0/24"));
     }

@@ -124,7 +124,7 @@ class NetworkConnectControllerTest {
             await().atMost(WAIT).until(() -> String.valueOf(accepted("c1")).contains("3 networks"));
             assertThat(accepted("c1")).isEqualTo("True ResourceAllocationSucceeded: connects 3 networks: blue_net, green_net, cluster_udn_red");
             assertThat(annotation("c1", OvnAnnotations.CONNECT_ROUTER_TUNNEL_KEY)).isEqualTo("16715779");
-            assertThat(subnets("c1")).isEqualTo("{\"layer2_3\":{\"ipv4\":\"192.168.255.254/31\"},\"layer3_1\":{\"ipv4\":\"192.168.0.0/24\"},"
+            assertThat(subnets("c1")).isEqualTo("{\"layer2_3\":{\"ipv4\":\"192.168.2.0/31\"},\"layer3_1\":{\"ipv4\":\"192.168.0.0/24\"},"
                     + "\"layer3_2\":{\"ipv4\":\"192.168.1.0/24\"}}");
             assertThat(events).contains("c1 Normal ResourceAllocationSucceeded connects 3 networks: blue_net, green_net, cluster_udn_red");
             await().atMost(WAIT).until(() -> accepted("reserved") != null);
@@ -144,8 +144,8 @@ class NetworkConnectControllerTest {
             assertThat(accepted("c1")).isEqualTo("False ResourceAllocationFailed: networks blue_net and twin_net overlap"
                     + " (10.100.0.0/16, 10.100.0.0/16): not connected to each other");
             await().atMost(WAIT).until(() -> subnets("c1").contains("layer3_4"));
-            assertThat(subnets("c1")).isEqualTo("{\"layer2_3\":{\"ipv4\":\"192.168.255.254/31\"},\"layer3_1\":{\"ipv4\":\"192.168.0.0/24\"},"
-                    + "\"layer3_2\":{\"ipv4\":\"192.168.1.0/24\"},\"layer3_4\":{\"ipv4\":\"192.168.2.0/24\"}}");
+            assertThat(subnets("c1")).isEqualTo("{\"layer2_3\":{\"ipv4\":\"192.168.2.0/31\"},\"layer3_1\":{\"ipv4\":\"192.168.0.0/24\"},"
+                    + "\"layer3_2\":{\"ipv4\":\"192.168.1.0/24\"},\"layer3_4\":{\"ipv4\":\"192.168.3.0/24\"}}");
             assertThat(events).contains("c1 Warning ResourceAllocationFailed networks blue_net and twin_net overlap"
                     + " (10.100.0.0/16, 10.100.0.0/16): not connected to each other");
         }
@@ -166,7 +166,7 @@ class NetworkConnectControllerTest {
                     });
             await().atMost(WAIT).until(() -> !subnets("c1").contains("layer2_3"));
             assertThat(subnets("c1")).isEqualTo("{\"layer3_1\":{\"ipv4\":\"192.168.0.0/24\"},\"layer3_2\":{\"ipv4\":\"192.168.1.0/24\"},"
-                    + "\"layer3_4\":{\"ipv4\":\"192.168.2.0/24\"}}");
+                    + "\"layer3_4\":{\"ipv4\":\"192.168.3.0/24\"}}");
         }
     }
 
