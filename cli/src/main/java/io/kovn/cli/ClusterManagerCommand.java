@@ -43,6 +43,11 @@ public final class ClusterManagerCommand implements Callable<Integer> {
                     + " networks must not overlap, comma-separated (default: ${DEFAULT-VALUE})")
     List<String> serviceCidrs;
 
+    @Option(names = "--enable-connecting-networks", defaultValue = "false",
+            description = "serve ClusterNetworkConnects: connect router tunnel keys, link subnets, the Accepted condition"
+                    + " (default: ${DEFAULT-VALUE}; when off, each one's condition says so)")
+    boolean enableConnectingNetworks;
+
     @Option(names = "--lease-namespace", defaultValue = "ovn-kubernetes",
             description = "namespace of the leader-election Lease (default: ${DEFAULT-VALUE})")
     String leaseNamespace;
@@ -67,7 +72,8 @@ public final class ClusterManagerCommand implements Callable<Integer> {
         PrometheusRegistry registry = new PrometheusRegistry();
         ClusterManagerConfig config = ClusterManagerConfig.of(clusterSubnets)
                 .withControllerMetrics(new PrometheusControllerMetrics(registry))
-                .withServiceNetworks(serviceCidrs.stream().map(String::strip).map(IpPrefix::parse).toList());
+                .withServiceNetworks(serviceCidrs.stream().map(String::strip).map(IpPrefix::parse).toList())
+                .withConnectingNetworks(enableConnectingNetworks);
         ClusterManagerMain main = new ClusterManagerMain(client, config,
                 EventSink.of(new EventRecorder(client, COMPONENT, me, Clock.systemUTC())), me, leaseNamespace);
         GaugeWithCallback.builder().name("kovn_cluster_manager_leader")

@@ -206,6 +206,8 @@ class DeployManifestsTest {
         "k8s.ovn.org, userdefinednetworks, , watch", "k8s.ovn.org, userdefinednetworks, blue, patch",
         "k8s.ovn.org, clusteruserdefinednetworks, , patch", "k8s.ovn.org, userdefinednetworks/status, blue, patch",
         "k8s.ovn.org, clusteruserdefinednetworks/status, , patch",
+        "k8s.ovn.org, clusternetworkconnects, , watch", "k8s.ovn.org, clusternetworkconnects, , patch",
+        "k8s.ovn.org, clusternetworkconnects/status, , patch",
     })
     void clusterManagerIsGrantedWhatItCalls(String group, String resource, String namespace, String verb) {
         assertThat(rbac.allows(Rbac.serviceAccount("kovn", "kovn-cluster-manager"), namespace, group, resource,
@@ -215,7 +217,7 @@ class DeployManifestsTest {
     @ParameterizedTest(name = "cluster manager may not {3} {1}")
     @CsvSource({
         "'', pods, default, patch", "'', pods, default, watch", "'', secrets, kovn, get", "'', nodes, , delete",
-        "k8s.ovn.org, userdefinednetworks, blue, delete", "k8s.ovn.org, clusternetworkconnects, , patch",
+        "k8s.ovn.org, userdefinednetworks, blue, delete", "k8s.ovn.org, clusternetworkconnects, , delete",
         "coordination.k8s.io, leases, kube-system, patch", "policy.networking.k8s.io, adminnetworkpolicies, , patch",
         "policy.networking.k8s.io, baselineadminnetworkpolicies, , update", "networking.k8s.io, networkpolicies, , list",
         "policy.networking.k8s.io, adminnetworkpolicies, , delete",

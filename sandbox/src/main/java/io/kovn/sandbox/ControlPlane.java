@@ -58,7 +58,8 @@ final class ControlPlane implements AutoCloseable {
         ClusterManagerMain cm = new ClusterManagerMain(clusterManagerClient, ClusterManagerConfig.of(clusterNetworks(dualStack))
                 .withControllerMetrics(controllerMetrics)
                 .withServiceNetworks(java.util.List.of(io.kovn.ovn.annotations.IpPrefix.parse(io.kovn.runtime.KubeControlPlane.SERVICE_CIDR),
-                        io.kovn.ovn.annotations.IpPrefix.parse(io.kovn.runtime.KubeControlPlane.SERVICE_CIDR_V6))),
+                        io.kovn.ovn.annotations.IpPrefix.parse(io.kovn.runtime.KubeControlPlane.SERVICE_CIDR_V6)))
+                .withConnectingNetworks(true),
                 events(clusterManagerClient, "kovn-cluster-manager", "sandbox"), "sandbox-cluster-manager", "kovn");
         running.push(cm);
         cm.start();

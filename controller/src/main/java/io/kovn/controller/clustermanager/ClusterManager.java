@@ -3,6 +3,7 @@ package io.kovn.controller.clustermanager;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.kovn.controller.connect.NetworkConnectController;
 import io.kovn.controller.events.EventSink;
 import io.kovn.controller.network.ClusterNetwork;
 import io.kovn.controller.network.Network;
@@ -27,7 +28,8 @@ import java.util.Set;
  * {@link NodeAllocationReconciler}. On start it waits for the informer, rebuilds the allocator from
  * the existing annotations, then reconciles every node. Beside it, the {@link ZoneConditionCleanup}
  * removes deleted nodes' {@code Ready-In-Zone-<node>} conditions from ANPs and BANPs (it never holds
- * up allocation, e.g. when their CRDs are not installed).
+ * up allocation, e.g. when their CRDs are not installed). User-defined networks ({@link NetworkController})
+ * and ClusterNetworkConnects ({@link NetworkConnectController}) run beside them.
  */
 public final class ClusterManager implements AutoCloseable {
     private final SharedIndexInformer<Node> informer;
@@ -35,6 +37,7 @@ public final class ClusterManager implements AutoCloseable {
     private final Controller<ObjectKey> controller;
     private final ZoneConditionCleanup conditionCleanup;
     private final NetworkController networks;
+    private final NetworkConnectController connects;
 
     private ClusterManager(KubernetesClient client, ClusterManagerConfig config, EventSink events, Duration syncTimeout)
             throws InterruptedException {
@@ -57,9 +60,11 @@ public final class ClusterManager implements AutoCloseable {
         this.conditionCleanup = new ZoneConditionCleanup(client, informer, config.controllerMetrics(), syncTimeout);
         Set<IpFamily> families = EnumSet.noneOf(IpFamily.class);
         config.clusterNetworks().forEach(n -> families.add(n.family()));
-        this.networks = new NetworkController(client, NetworkPlan.Reserved.ofCluster(
-                config.clusterNetworks().stream().map(ClusterNetwork::cidr).toList(), config.serviceNetworks()),
-                families, events, config.controllerMetrics(), this::networksChanged);
+        List<NetworkPlan.Reserved> reserved = NetworkPlan.Reserved.ofCluster(
+                config.clusterNetworks().stream().map(ClusterNetwork::cidr).toList(), config.serviceNetworks());
+        this.networks = new NetworkController(client, reserved, families, events, config.controllerMetrics(), this::networksChanged);
+        this.connects = new NetworkConnectController(client, reserved, families, config.enableConnectingNetworks(), events,
+                config.controllerMetrics());
     }
 
     /**
@@ -87,6 +92,7 @@ public final class ClusterManager implements AutoCloseable {
             cm.controller.start();
             cm.conditionCleanup.start();
             cm.networks.start();
+            cm.connects.start();
             return cm;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -104,6 +110,11 @@ public final class ClusterManager implements AutoCloseable {
         return networks;
     }
 
+    /** The ClusterNetworkConnects (for tests and diagnostics). */
+    public NetworkConnectController connects() {
+        return connects;
+    }
+
     /** The cleanup of deleted nodes' zone conditions (for tests). */
     ZoneConditionCleanup conditionCleanup() {
         return conditionCleanup;
@@ -117,6 +128,7 @@ public final class ClusterManager implements AutoCloseable {
 
     @Override
     public void close() {
+        connects.close();
         networks.close();
         conditionCleanup.close();
         controller.close();
