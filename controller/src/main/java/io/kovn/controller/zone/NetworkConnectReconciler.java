@@ -3,6 +3,8 @@ package io.kovn.controller.zone;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.informers.cache.Indexer;
+import io.kovn.controller.connect.ConnectPlan;
+import io.kovn.controller.connect.ConnectedPairs;
 import io.kovn.controller.network.Network;
 import io.kovn.k8s.runtime.ReconcileResult;
 import io.kovn.k8s.runtime.Reconciler;
@@ -50,7 +52,7 @@ import org.slf4j.LoggerFactory;
  * It follows what the cluster manager wrote on the CNC (its tunnel key and each selected network's
  * block, {@link NetworkConnectSubnets}): a zone never selects networks itself. A network counts
  * once its router exists here; the pairs whose subnets overlap are left unconnected
- * (the cluster manager reports them). A gone CNC, or one without annotations, has no desired rows: one
+ * ({@link ConnectedPairs}; the cluster manager reports them). A gone CNC, or one without annotations, has no desired rows: one
  * transaction deletes what it had, ports and policies on the networks' routers included.
  */
 final class NetworkConnectReconciler implements Reconciler<String> {
@@ -120,6 +122,7 @@ final class NetworkConnectReconciler implements Reconciler<String> {
         String key = annotations.get(OvnAnnotations.CONNECT_ROUTER_TUNNEL_KEY);
         String subnets = annotations.get(OvnAnnotations.NETWORK_CONNECT_SUBNET);
         if (key == null || subnets == null || subnets.isBlank()) return List.of(); // the cluster manager has not allocated
+        if (disabled(o)) return List.of(); // the feature was turned off after the allocation
         long routerKey;
         NetworkConnectSubnets blocks;
         try {
@@ -134,12 +137,14 @@ final class NetworkConnectReconciler implements Reconciler<String> {
 
         List<ConnectTopology.Member> members = new ArrayList<>();
         Map<String, Uuid> routers = new HashMap<>();
+        Map<String, Network> selected = new HashMap<>();
         Map<Integer, Uuid> switches = new HashMap<>();
         List<ConnectServices.Member> serviceMembers = new ArrayList<>();
         for (Network n : networks.get()) {
             boolean layer2 = n.topology() == Network.Topology.LAYER2;
             List<IpPrefix> netBlocks = blocks.of(NetworkConnectSubnets.networkKey(layer2, n.id()));
             if (netBlocks.isEmpty()) continue;
+            selected.put(n.name(), n);
             NetworkScope scope = NetworkScope.userDefined(n.name(), n.id(), layer2 ? "layer2" : "layer3");
             String router = layer2 ? scope.prefix() + Layer2Topology.TRANSIT_ROUTER : scope.clusterRouter();
             Optional<Uuid> routerRow = networkRouter(router, scope.controller());
@@ -169,7 +174,7 @@ final class NetworkConnectReconciler implements Reconciler<String> {
             members.add(new ConnectTopology.Member(n.name(), n.id(), layer2, router, podPort, n.cidrs(), link, id, portKey));
         }
         ConnectTopology.Rows built = ConnectTopology.desired(cnc, zone, routerKey, members,
-                (a, b) -> a.cidrs().stream().noneMatch(x -> b.cidrs().stream().anyMatch(x::overlaps)));
+                (a, b) -> ConnectedPairs.connects(selected.get(a.network()), selected.get(b.network()), List.copyOf(selected.values())));
         built.routerPorts().forEach((router, keys) -> keys.forEach(k ->
                 attach.put(k, d -> d.attachTo(LogicalRouter.TABLE_NAME, routers.get(router), LogicalRouter.PORTS))));
         built.routerPolicies().forEach((router, keys) -> keys.forEach(k ->
@@ -226,6 +231,15 @@ final class NetworkConnectReconciler implements Reconciler<String> {
         } catch (NumberFormatException e) {
             return Optional.empty(); // the zone's topology reports it
         }
+    }
+
+    /** Whether the cluster manager says connecting networks is off ({@code Accepted=False}, {@code FeatureDisabled}). */
+    static boolean disabled(GenericKubernetesResource o) {
+        if (!(o.getAdditionalProperties().get("status") instanceof Map<?, ?> st) || !(st.get("conditions") instanceof List<?> cs)) {
+            return false;
+        }
+        return cs.stream().anyMatch(c -> c instanceof Map<?, ?> m && ConnectPlan.ACCEPTED.equals(m.get("type"))
+                && "False".equals(m.get("status")) && ConnectPlan.FEATURE_DISABLED.equals(m.get("reason")));
     }
 
     /** The CNC's {@code connectivity} ({@code PodNetwork}, {@code ServiceNetwork}). */

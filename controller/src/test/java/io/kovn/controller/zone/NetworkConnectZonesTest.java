@@ -97,22 +97,21 @@ class NetworkConnectZonesTest {
         int c = networkId("c", "net");
         int nodeA = Integer.parseInt(Clusters.annotation(client, "node-a", OvnAnnotations.NODE_ID));
 
-        // the cluster manager's allocation, as it writes it
         client.genericKubernetesResources(KovnResources.CLUSTER_NETWORK_CONNECT).resource(Serialization.unmarshal("""
                 apiVersion: k8s.ovn.org/v1
                 kind: ClusterNetworkConnect
-                metadata:
-                  name: cnc-1
-                  annotations:
-                    k8s.ovn.org/connect-router-tunnel-key: "16715779"
-                    k8s.ovn.org/network-connect-subnet: '{"layer2_%d":{"ipv4":"192.168.1.0/31"},"layer3_%d":{"ipv4":"192.168.0.0/24"}}'
+                metadata: {name: cnc-1}
                 spec:
                   networkSelectors:
                   - networkSelectionType: PrimaryUserDefinedNetworks
                     primaryUserDefinedNetworkSelector: {namespaceSelector: {matchExpressions: [{key: kubernetes.io/metadata.name, operator: In, values: [a, c]}]}}
                   connectSubnets: [{cidr: 192.168.0.0/16, networkPrefix: 24}]
                   connectivity: [PodNetwork]
-                """.formatted(c, a), GenericKubernetesResource.class)).create();
+                """, GenericKubernetesResource.class)).create();
+        // the cluster manager's allocation: A's block first, C's /31 from the next block
+        await().atMost(CONVERGE).until(() -> ("{\"layer2_" + c + "\":{\"ipv4\":\"192.168.1.0/31\"},\"layer3_" + a
+                + "\":{\"ipv4\":\"192.168.0.0/24\"}}").equals(client.genericKubernetesResources(KovnResources.CLUSTER_NETWORK_CONNECT)
+                .withName("cnc-1").get().getMetadata().getAnnotations().get(OvnAnnotations.NETWORK_CONNECT_SUBNET)));
 
         String crtorA = "crtor-cnc-1_a_net_node-a";
         await().atMost(CONVERGE).until(() -> owned("node-a", "Logical_Router").equals("[connect_router_cnc-1]")

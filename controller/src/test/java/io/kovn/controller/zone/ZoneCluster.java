@@ -23,7 +23,7 @@ final class ZoneCluster implements AutoCloseable {
     static final Duration CONVERGE = Duration.ofSeconds(30);
 
     final KubernetesClient client = SharedCluster.fresh().admin();
-    final ClusterManager clusterManager = ClusterManager.start(client, ClusterManagerConfig.defaults(), (o, w, r, m) -> { });
+    final ClusterManager clusterManager = ClusterManager.start(client, ClusterManagerConfig.defaults().withConnectingNetworks(true), (o, w, r, m) -> { });
     final Map<String, OvnDatabases> dbs = new LinkedHashMap<>();
     final Map<String, ZoneController> zones = new LinkedHashMap<>();
 
