@@ -43,13 +43,26 @@ final class RawCopy {
 
     /** The rows of some tables only (references to rows of other tables are dropped). */
     static Load load(MonitorCache converged, java.util.function.Predicate<String> tables) throws Exception {
+        return loadRows(converged, (t, r) -> tables.test(t));
+    }
+
+    /** Three loads of some rows: the one of median wall time. */
+    static Load medianOf3Rows(MonitorCache converged, java.util.function.BiPredicate<String, Row> which) throws Exception {
+        List<Load> loads = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            loads.add(loadRows(converged, which));
+        }
+        loads.sort(java.util.Comparator.comparingLong(Load::wallNs));
+        return loads.get(1);
+    }
+
+    /** Some rows only (references to other rows are dropped). */
+    static Load loadRows(MonitorCache converged, java.util.function.BiPredicate<String, Row> which) throws Exception {
         Map<Uuid, String> tableOf = new HashMap<>();
         Map<Uuid, Row> rows = new LinkedHashMap<>();
         for (String table : converged.tables()) {
-            if (!tables.test(table)) {
-                continue;
-            }
             for (Row r : converged.table(table).rows()) {
+                if (!which.test(table, r)) continue;
                 tableOf.put(r.uuid(), table);
                 rows.put(r.uuid(), r);
             }

@@ -1,5 +1,6 @@
 package io.kovn.cli;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -11,6 +12,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.kovn.controller.connect.NetworkConnections;
 import io.kovn.controller.network.AcceptedNetworks;
 import io.kovn.k8s.api.policy.AdminNetworkPolicy;
 import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
@@ -160,15 +162,18 @@ public final class AnalyzeCommand implements Callable<Integer> {
 
     /**
      * The evaluator of the cluster's policies, knowing its pods' networks: a flow between pods of
-     * different user-defined networks (or one and the default network) is unreachable.
+     * different user-defined networks (or one and the default network) is unreachable, unless a
+     * ClusterNetworkConnect connects their networks for pods.
      */
     static PolicyEvaluator evaluator(KubernetesClient client) {
         PolicySnapshot snapshot = fromCluster(client);
         List<AcceptedNetworks.Accepted> accepted = AcceptedNetworks.entries(
                 optional(() -> client.genericKubernetesResources(KovnResources.USER_DEFINED_NETWORK).inAnyNamespace().list().getItems()),
                 optional(() -> client.genericKubernetesResources(KovnResources.CLUSTER_USER_DEFINED_NETWORK).list().getItems()));
+        List<GenericKubernetesResource> cncs = optional(() -> client.genericKubernetesResources(KovnResources.CLUSTER_NETWORK_CONNECT)
+                .list().getItems());
         return PolicyEvaluator.compile(snapshot).withNetworks(AcceptedNetworks.podNetworks(snapshot.namespaces(), accepted,
-                snapshot.pods()));
+                snapshot.pods())).withConnections(NetworkConnections.of(cncs, accepted.stream().map(AcceptedNetworks.Accepted::network).toList()));
     }
 
     /** What the cluster's API server has: namespaces, pods, nodes and the policies of all three tiers. */

@@ -243,6 +243,7 @@ class DeployManifestsTest {
         "certificates.k8s.io, certificatesigningrequests, , create", "certificates.k8s.io, certificatesigningrequests, , get",
         "k8s.ovn.org, userdefinednetworks, , list", "k8s.ovn.org, userdefinednetworks, , watch",
         "k8s.ovn.org, clusteruserdefinednetworks, , list", "k8s.ovn.org, clusteruserdefinednetworks, , watch",
+        "k8s.ovn.org, clusternetworkconnects, , list", "k8s.ovn.org, clusternetworkconnects, , watch",
     })
     void nodeIdentityIsGrantedWhatItCalls(String group, String resource, String namespace, String verb) {
         assertThat(rbac.allows(Rbac.group("system:ovn-nodes"), namespace, group, resource, "x", verb)).isTrue();
@@ -256,6 +257,7 @@ class DeployManifestsTest {
         "policy.networking.k8s.io, adminnetworkpolicies, , patch", "certificates.k8s.io, certificatesigningrequests/approval, , update",
         "coordination.k8s.io, leases, kovn, patch",
         "k8s.ovn.org, userdefinednetworks, blue, patch", "k8s.ovn.org, userdefinednetworks/status, blue, patch",
+        "k8s.ovn.org, clusternetworkconnects, , patch", "k8s.ovn.org, clusternetworkconnects/status, , patch",
         "'', services, default, patch", "discovery.k8s.io, endpointslices, default, update",
     })
     void nodeIdentityIsGrantedNothingElse(String group, String resource, String namespace, String verb) {

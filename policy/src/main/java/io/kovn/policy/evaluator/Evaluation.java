@@ -12,8 +12,18 @@ import java.util.List;
  * @param verdict ALLOWED iff both sides allow
  * @param egress the source side
  * @param ingress the destination side
+ * @param via how the flow crosses between networks (a ClusterNetworkConnect), null within one network
  */
-public record Evaluation(Flow flow, Target source, Target destination, Verdict verdict, SideResult egress, SideResult ingress) {
+public record Evaluation(Flow flow, Target source, Target destination, Verdict verdict, SideResult egress, SideResult ingress,
+                         String via) {
+    public Evaluation(Flow flow, Target source, Target destination, Verdict verdict, SideResult egress, SideResult ingress) {
+        this(flow, source, destination, verdict, egress, ingress, null);
+    }
+
+    /** This evaluation, crossing between networks as {@code how} says. */
+    public Evaluation via(String how) {
+        return new Evaluation(flow, source, destination, verdict, egress, ingress, how);
+    }
 
     /** What decided the verdict: the denying side's decision, else both sides' decisions. */
     public String decidedBy() {
@@ -31,6 +41,7 @@ public record Evaluation(Flow flow, Target source, Target destination, Verdict v
         StringBuilder out = new StringBuilder();
         out.append("flow: ").append(source).append(ipSuffix(source)).append(" -> ").append(destination)
                 .append(ipSuffix(destination)).append(' ').append(flow.protocolPort()).append('\n');
+        if (via != null) out.append("path: ").append(via).append('\n');
         side(out, "egress at the source", egress);
         if (egress.decision().verdict() == Verdict.DENIED) {
             out.append("ingress at the destination: not reached (the packet is dropped at the source)\n");

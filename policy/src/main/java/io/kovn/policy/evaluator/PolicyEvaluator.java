@@ -33,9 +33,37 @@ public final class PolicyEvaluator {
     /** Each pod's network by {@code <ns>/<name>}, for pods not on the default network. */
     private final Map<String, String> networks;
 
-    private PolicyEvaluator(CompiledSnapshot compiled, Map<String, String> networks) {
+    /** The ClusterNetworkConnects between networks, by {@link #pairKey}. */
+    private final Map<String, Connection> connections;
+
+    /**
+     * Two networks connected by a ClusterNetworkConnect.
+     *
+     * @param cnc the CNC's name
+     * @param pods whether pods reach each other ({@code PodNetwork}); else only ClusterIP services do
+     */
+    public record Connection(String cnc, boolean pods) {}
+
+    private PolicyEvaluator(CompiledSnapshot compiled, Map<String, String> networks, Map<String, Connection> connections) {
         this.s = compiled;
         this.networks = Map.copyOf(networks);
+        this.connections = Map.copyOf(connections);
+    }
+
+    /** The key of an unordered pair of networks in {@link #withConnections}. */
+    public static String pairKey(String a, String b) {
+        return a.compareTo(b) <= 0 ? a + "|" + b : b + "|" + a;
+    }
+
+    /**
+     * This evaluator, knowing which networks ClusterNetworkConnects connect: pods of two networks
+     * connected for pods are reached as within one network (the policies decide); the others stay
+     * unreachable.
+     *
+     * @param connections by {@link #pairKey}
+     */
+    public PolicyEvaluator withConnections(Map<String, Connection> connections) {
+        return new PolicyEvaluator(s, networks, connections);
     }
 
     /**
@@ -45,12 +73,12 @@ public final class PolicyEvaluator {
      * @param podNetworks network name by pod ({@code <ns>/<name>}); pods not named are on the default network
      */
     public PolicyEvaluator withNetworks(Map<String, String> podNetworks) {
-        return new PolicyEvaluator(s, podNetworks);
+        return new PolicyEvaluator(s, podNetworks, connections);
     }
 
     /** Compiles the snapshot's policies over its namespaces, pods and nodes. */
     public static PolicyEvaluator compile(PolicySnapshot snapshot) {
-        return new PolicyEvaluator(SnapshotCompiler.compile(snapshot), Map.of());
+        return new PolicyEvaluator(SnapshotCompiler.compile(snapshot), Map.of(), Map.of());
     }
 
     /** Number of networked pods (possible subjects). */
@@ -119,6 +147,14 @@ public final class PolicyEvaluator {
         if (source.pod() >= 0 && source.pod() == destination.pod()) {
             return Verdict.ALLOWED;
         }
+        if (!networks.isEmpty() && source.pod() >= 0 && destination.pod() >= 0) {
+            String from = networks.getOrDefault(source.label(), DEFAULT_NETWORK);
+            String to = networks.getOrDefault(destination.label(), DEFAULT_NETWORK);
+            if (!from.equals(to)) {
+                Connection c = connections.get(pairKey(from, to));
+                if (c == null || !c.pods()) return Verdict.DENIED;
+            }
+        }
         if (source.pod() >= 0 && !allows(decide(PolicyDirection.EGRESS.ordinal(), source.pod(), destination, destination, p, port, null))) {
             return Verdict.DENIED;
         }
@@ -138,8 +174,17 @@ public final class PolicyEvaluator {
         if (source.pod() >= 0 && destination.pod() >= 0) {
             String from = networks.getOrDefault(source.label(), DEFAULT_NETWORK);
             String to = networks.getOrDefault(destination.label(), DEFAULT_NETWORK);
-            if (!from.equals(to)) return unreachable(flow, source, destination, from, to);
+            if (!from.equals(to)) {
+                Connection c = connections.get(pairKey(from, to));
+                if (c == null || !c.pods()) return unreachable(flow, source, destination, from, to, c);
+                return within(flow, source, destination).via("network " + from + " to network " + to
+                        + " through ClusterNetworkConnect " + c.cnc());
+            }
         }
+        return within(flow, source, destination);
+    }
+
+    private Evaluation within(Flow flow, Target source, Target destination) {
         int p = flow.protocolPort().index();
         int port = flow.protocolPort().port();
         SideResult egress = side(PolicyDirection.EGRESS, source, destination, destination, p, port);
@@ -151,9 +196,10 @@ public final class PolicyEvaluator {
 
     private static final String DEFAULT_NETWORK = "default";
 
-    private static Evaluation unreachable(Flow flow, Target source, Target destination, String from, String to) {
+    private static Evaluation unreachable(Flow flow, Target source, Target destination, String from, String to, Connection services) {
         Decision none = new Decision.Unreachable(source.label() + " is on network " + from + ", " + destination.label()
-                + " on network " + to + ": networks do not reach each other");
+                + " on network " + to + (services == null ? ": networks do not reach each other"
+                : ": ClusterNetworkConnect " + services.cnc() + " connects their ClusterIP services only, not their pods"));
         return new Evaluation(flow, source, destination, Verdict.DENIED,
                 new SideResult(PolicyDirection.EGRESS, source, none, List.of(), List.of()),
                 new SideResult(PolicyDirection.INGRESS, destination, new Decision.NotApplicable("not reached"), List.of(), List.of()));
