@@ -13,10 +13,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class NetworkConnectionsTest {
-    static final Network A = layer3("a_net", 1, "10.140.0.0/16");
-    static final Network B = layer3("b_net", 2, "10.141.0.0/16");
+    static final Network A = layer3("a_net", 1, "10.140.0.0/16/24");
+    static final Network B = layer3("b_net", 2, "10.141.0.0/16/24");
     static final Network C = layer2("cluster_udn_c", 3, "10.150.0.0/24");
-    static final Network E = layer3("e_net", 4, "10.140.0.0/16"); // overlaps A
+    static final Network E = layer3("e_net", 4, "10.140.0.0/16/24"); // overlaps A
 
     static GenericKubernetesResource cnc(String name, String subnets, String connectivity, String status) {
         return Serialization.unmarshal("""
