@@ -390,7 +390,7 @@ public final class ConnectPlan {
     static String overlapMessage(ConnectedPairs.Pair p) {
         List<IpPrefix> subnets = ConnectedPairs.overlap(p.a(), p.b()).orElseThrow();
         return "networks " + p.a().name() + " and " + p.b().name() + " overlap (" + subnets.get(0) + ", " + subnets.get(1)
-                + "): not connected to each other";
+                + "): " + p.b().name() + " is connected to no network of this CNC";
     }
 
     private static String key(Network n) {

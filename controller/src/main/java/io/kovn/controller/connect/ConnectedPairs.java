@@ -9,8 +9,9 @@ import java.util.Optional;
 
 /**
  * Which pairs of a ClusterNetworkConnect's networks are connected: every pair of distinct selected
- * networks except those whose subnets overlap (the reference does not connect overlapping networks:
- * a router could not tell their addresses apart). The cluster manager reports overlapping pairs in
+ * networks, except that a network whose subnets overlap those of a selected network of a lower id is
+ * connected to none (the reference refuses the whole CNC: a router could not tell their addresses
+ * apart). The cluster manager reports overlapping pairs in
  * the CNC's condition; zones program every other pair. Pure.
  */
 public final class ConnectedPairs {
@@ -31,9 +32,19 @@ public final class ConnectedPairs {
         return out;
     }
 
-    /** Whether {@code a} and {@code b} are connected: both selected, distinct, and their subnets do not overlap. */
+    /**
+     * Whether {@code a} and {@code b} are connected: both selected, distinct, and neither overlaps a
+     * selected network of a lower id (so not each other either). A network overlapping an older one
+     * is connected to none: a third network connected to both could not tell their addresses apart.
+     */
     public static boolean connects(Network a, Network b, List<Network> selected) {
-        return a.id() != b.id() && selected.contains(a) && selected.contains(b) && overlap(a, b).isEmpty();
+        return a.id() != b.id() && selected.contains(a) && selected.contains(b) && !shadowed(a, selected) && !shadowed(b, selected)
+                && overlap(a, b).isEmpty();
+    }
+
+    /** Whether {@code n} overlaps a selected network of a lower id. */
+    public static boolean shadowed(Network n, List<Network> selected) {
+        return selected.stream().anyMatch(o -> o.id() < n.id() && overlap(n, o).isPresent());
     }
 
     /** The first subnet of {@code a} and of {@code b} that overlap, if any. */

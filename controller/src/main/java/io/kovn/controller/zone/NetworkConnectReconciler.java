@@ -18,7 +18,6 @@ import io.kovn.ovn.ids.OwnerType;
 import io.kovn.ovn.nb.Acl;
 import io.kovn.ovn.nb.AddressSet;
 import io.kovn.ovn.nb.LoadBalancer;
-import io.kovn.ovn.nb.LoadBalancerGroup;
 import io.kovn.ovn.nb.LogicalRouter;
 import io.kovn.ovn.nb.LogicalSwitch;
 import io.kovn.ovn.topology.ConnectServices;
@@ -62,7 +61,7 @@ final class NetworkConnectReconciler implements Reconciler<String> {
     static final List<TableMonitor> MONITORS = List.of(
             TableMonitor.where(Acl.TABLE_NAME, Condition.externalId(ObjectId.OWNER_CONTROLLER_KEY, ConnectTopology.CONTROLLER)),
             TableMonitor.where(AddressSet.TABLE_NAME, Condition.externalId(ObjectId.OWNER_CONTROLLER_KEY, ConnectTopology.CONTROLLER)));
-    private static final List<String> TABLES = List.of(LoadBalancerGroup.TABLE_NAME, Acl.TABLE_NAME, AddressSet.TABLE_NAME);
+    private static final List<String> TABLES = List.of(LoadBalancer.TABLE_NAME, Acl.TABLE_NAME, AddressSet.TABLE_NAME);
 
     private final String zone;
     private final Indexer<GenericKubernetesResource> cncs;
@@ -184,30 +183,38 @@ final class NetworkConnectReconciler implements Reconciler<String> {
         List<DesiredRow> rows = new ArrayList<>(built.rows());
         java.util.Set<String> connectivity = connectivity(o);
         if (connectivity.contains("ServiceNetwork") && !built.rows().isEmpty()) {
-            java.util.Set<String> names = members.stream().map(ConnectTopology.Member::network).collect(java.util.stream.Collectors.toSet());
-            java.util.Set<Uuid> lbs = new java.util.HashSet<>();
+            Map<String, Integer> ids = new HashMap<>();
+            members.forEach(m -> ids.put(m.network(), m.id()));
+            List<ConnectServices.Balancer> lbs = new ArrayList<>();
             for (Row lb : dbs.nbCache().table(LoadBalancer.TABLE_NAME).rows()) {
-                if (lb.get("external_ids") instanceof Map<?, ?> ids && names.contains(ids.get("k8s.ovn.org/network"))
+                if (lb.get("external_ids") instanceof Map<?, ?> x && x.get("k8s.ovn.org/network") instanceof String net
+                        && ids.containsKey(net) && !ConnectTopology.CONTROLLER.equals(x.get(ObjectId.OWNER_CONTROLLER_KEY))
                         && String.valueOf(lb.get(LoadBalancer.NAME)).endsWith("_cluster")) {
-                    lbs.add(lb.uuid());
+                    Map<String, Object> columns = new HashMap<>();
+                    for (String c : List.of(LoadBalancer.VIPS, LoadBalancer.PROTOCOL, LoadBalancer.OPTIONS, LoadBalancer.SELECTION_FIELDS)) {
+                        if (lb.get(c) != null) columns.put(c, lb.get(c));
+                    }
+                    lbs.add(new ConnectServices.Balancer(ids.get(net), String.valueOf(lb.get(LoadBalancer.NAME)), columns));
                 }
             }
             ConnectServices.Rows svc = ConnectServices.desired(cnc, serviceMembers, lbs, connectivity.contains("PodNetwork"));
             rows.addAll(svc.rows());
-            attach.put(svc.group(), d -> {
-                Desired out = d;
-                for (Uuid s : switches.values()) out = out.attachTo(LogicalSwitch.TABLE_NAME, s, LogicalSwitch.LOAD_BALANCER_GROUP);
-                return out;
-            });
-            Map<String, List<Uuid>> aclSwitches = new HashMap<>();
-            svc.switchAcls().forEach((id, keys) -> keys.forEach(k -> aclSwitches.computeIfAbsent(k, x -> new ArrayList<>()).add(switches.get(id))));
-            aclSwitches.forEach((k, on) -> attach.put(k, d -> {
-                Desired out = d;
-                for (Uuid s : on) out = out.attachTo(LogicalSwitch.TABLE_NAME, s, LogicalSwitch.ACLS);
-                return out;
-            }));
+            attachAll(attach, svc.switchBalancers(), switches, LogicalSwitch.LOAD_BALANCER);
+            attachAll(attach, svc.switchAcls(), switches, LogicalSwitch.ACLS);
         }
         return rows;
+    }
+
+    /** Attaches each row to the switches of the networks whose lists name it. */
+    private static void attachAll(Map<String, UnaryOperator<Desired>> attach, Map<Integer, List<String>> bySwitch,
+                                  Map<Integer, Uuid> switches, String column) {
+        Map<String, List<Uuid>> on = new HashMap<>();
+        bySwitch.forEach((id, keys) -> keys.forEach(k -> on.computeIfAbsent(k, x -> new ArrayList<>()).add(switches.get(id))));
+        on.forEach((k, parents) -> attach.put(k, d -> {
+            Desired out = d;
+            for (Uuid p : parents) out = out.attachTo(LogicalSwitch.TABLE_NAME, p, column);
+            return out;
+        }));
     }
 
     /** The network's router here, owned by its controller. */

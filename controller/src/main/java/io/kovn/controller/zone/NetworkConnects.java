@@ -68,6 +68,7 @@ final class NetworkConnects implements AutoCloseable {
                     case RowChange.Updated u -> {
                         NetworkConnectReconciler.cncOf(u.old()).ifPresent(controller::enqueue);
                         NetworkConnectReconciler.cncOf(u.row()).ifPresent(controller::enqueue);
+                        if (u.table().equals(LoadBalancer.TABLE_NAME) && networkBalancer(u.row())) all().forEach(controller::enqueue);
                     }
                     case RowChange.Deleted d -> changed(d.table(), d.old());
                 }
@@ -79,10 +80,15 @@ final class NetworkConnects implements AutoCloseable {
     private void changed(String table, Row row) {
         NetworkConnectReconciler.cncOf(row).ifPresent(controller::enqueue);
         if (table.equals(LogicalRouter.TABLE_NAME) && NetworkTopologyReconciler.networkOf(row).isPresent()
-                || table.equals(LoadBalancer.TABLE_NAME) && row.get("external_ids") instanceof java.util.Map<?, ?> ids
-                && ids.containsKey("k8s.ovn.org/network")) {
+                || table.equals(LoadBalancer.TABLE_NAME) && networkBalancer(row)) {
             all().forEach(controller::enqueue); // a network's router (members), or its ClusterIP load balancer (ServiceNetwork)
         }
+    }
+
+    /** A network's load balancer (a service's on a user-defined network), not a CNC's copy of one. */
+    private static boolean networkBalancer(Row row) {
+        return row.get("external_ids") instanceof java.util.Map<?, ?> ids && ids.containsKey("k8s.ovn.org/network")
+                && NetworkConnectReconciler.cncOf(row).isEmpty();
     }
 
     private List<String> all() {

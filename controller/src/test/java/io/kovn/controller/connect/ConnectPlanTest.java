@@ -209,7 +209,7 @@ class ConnectPlanTest {
         assertThat(v.accepted()).isFalse();
         assertThat(v.reason()).isEqualTo(ConnectPlan.FAILED);
         assertThat(v.message()).isEqualTo("networks blue_net and cluster_udn_twin overlap (10.100.0.0/16, 10.100.0.0/24):"
-                + " not connected to each other");
+                + " cluster_udn_twin is connected to no network of this CNC");
         assertThat(v.tunnelKey()).hasValue(KEY);
         assertThat(v.subnets().orElseThrow().byNetwork()).containsOnlyKeys("layer3_1", "layer3_2", "layer2_3", "layer2_5");
     }

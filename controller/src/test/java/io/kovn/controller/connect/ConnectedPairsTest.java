@@ -37,9 +37,12 @@ class ConnectedPairsTest {
     void connectsDistinctSelectedNetworksThatDoNotOverlap() {
         List<Network> selected = List.of(blue, green, red);
         assertThat(ConnectedPairs.connects(blue, red, selected)).isTrue();
-        assertThat(ConnectedPairs.connects(red, green, selected)).isTrue();
         assertThat(ConnectedPairs.connects(blue, green, selected)).as("overlapping").isFalse();
         assertThat(ConnectedPairs.connects(blue, blue, selected)).as("itself").isFalse();
         assertThat(ConnectedPairs.connects(blue, black, selected)).as("black is not selected").isFalse();
+        // green overlaps the older blue: connected to nothing, red included (red could not tell green from blue)
+        assertThat(ConnectedPairs.connects(red, green, selected)).as("green is shadowed by blue").isFalse();
+        assertThat(ConnectedPairs.shadowed(green, selected)).isTrue();
+        assertThat(ConnectedPairs.shadowed(blue, selected)).isFalse();
     }
 }

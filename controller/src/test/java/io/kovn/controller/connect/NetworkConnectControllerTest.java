@@ -142,12 +142,12 @@ class NetworkConnectControllerTest {
                     """);
             await().atMost(WAIT).until(() -> String.valueOf(accepted("c1")).startsWith("False"));
             assertThat(accepted("c1")).isEqualTo("False ResourceAllocationFailed: networks blue_net and twin_net overlap"
-                    + " (10.100.0.0/16, 10.100.0.0/16): not connected to each other");
+                    + " (10.100.0.0/16, 10.100.0.0/16): twin_net is connected to no network of this CNC");
             await().atMost(WAIT).until(() -> subnets("c1").contains("layer3_4"));
             assertThat(subnets("c1")).isEqualTo("{\"layer2_3\":{\"ipv4\":\"192.168.2.0/31\"},\"layer3_1\":{\"ipv4\":\"192.168.0.0/24\"},"
                     + "\"layer3_2\":{\"ipv4\":\"192.168.1.0/24\"},\"layer3_4\":{\"ipv4\":\"192.168.3.0/24\"}}");
             assertThat(events).contains("c1 Warning ResourceAllocationFailed networks blue_net and twin_net overlap"
-                    + " (10.100.0.0/16, 10.100.0.0/16): not connected to each other");
+                    + " (10.100.0.0/16, 10.100.0.0/16): twin_net is connected to no network of this CNC");
         }
         // a restarted cluster manager keeps the key and every link, and writes no new condition
         String before = subnets("c1");

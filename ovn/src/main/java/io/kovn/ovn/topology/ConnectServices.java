@@ -9,8 +9,7 @@ import io.kovn.ovn.ids.ObjectId;
 import io.kovn.ovn.ids.OwnerType;
 import io.kovn.ovn.nb.Acl;
 import io.kovn.ovn.nb.AddressSet;
-import io.kovn.ovn.nb.LoadBalancerGroup;
-import io.kovn.ovsdb.data.Uuid;
+import io.kovn.ovn.nb.LoadBalancer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,15 +18,17 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
- * A ClusterNetworkConnect's {@code ServiceNetwork} rows in one zone (specification 004): the load
- * balancer group {@code cnc_svc_<cnc>} holding the connected networks' ClusterIP load balancers,
- * for each connected network's switch here, so a pod's connection to another network's ClusterIP
- * is balanced on its own switch and then routed as the pod connectivity's rows route it. Without
- * {@code PodNetwork}, tier-0 ACLs on those switches keep the other networks' pods unreachable
- * directly, as the reference's: {@code pass} toward the switch's own network (priority
- * {@value #PASS_SAME_NETWORK}), {@code drop} of new connections toward any connected network's
- * subnet ({@value #DROP_POD}; a connection to a ClusterIP is still addressed to the ClusterIP when
- * the ACLs see it, and replies are not new). Pure.
+ * A ClusterNetworkConnect's {@code ServiceNetwork} rows in one zone (specification 004): each
+ * connected network's ClusterIP load balancers, copied as the CNC's own rows
+ * ({@code cnc_svc_<cnc>_<load balancer>}, the same VIPs and backends) onto every other connected
+ * network's switch here, so a pod's connection to another network's ClusterIP is balanced on its own
+ * switch and then routed as the pod connectivity's rows route it. (The reference puts the originals
+ * in a load balancer group {@code cnc_svc_<cnc>}; NB 7.11's groups have no {@code external_ids}, so a
+ * group could not be owned and diffed like every other kovn row.) Without {@code PodNetwork}, tier-0
+ * ACLs on those switches keep the other networks' pods unreachable directly, as the reference's:
+ * {@code pass} toward the switch's own network (priority {@value #PASS_SAME_NETWORK}), {@code drop}
+ * of new connections toward any connected network's subnet ({@value #DROP_POD}; a connection to a
+ * ClusterIP is still addressed to the ClusterIP when the ACLs see it, and replies are not new). Pure.
  */
 public final class ConnectServices {
     /** The reference's priorities of the service-only ACLs. */
@@ -36,9 +37,9 @@ public final class ConnectServices {
 
     private ConnectServices() {}
 
-    /** {@code cnc_svc_<cnc>}. */
-    public static String groupName(String cnc) {
-        return "cnc_svc_" + cnc;
+    /** The prefix of a CNC's copies of load balancers: {@code cnc_svc_<cnc>_}. */
+    public static String copyPrefix(String cnc) {
+        return "cnc_svc_" + cnc + "_";
     }
 
     /**
@@ -50,26 +51,41 @@ public final class ConnectServices {
     public record Member(int id, List<IpPrefix> cidrs) {}
 
     /**
-     * The rows, and what the networks' switches must hold.
+     * A connected network's ClusterIP load balancer as NB has it.
      *
-     * @param rows the group, address sets, ACLs
-     * @param group the key of the group each connected switch holds in {@code load_balancer_group}
-     * @param switchAcls network id to the keys of the ACLs its switch holds in {@code acls}
+     * @param network the id of its network
+     * @param name its name
+     * @param columns its {@code vips}, {@code protocol}, {@code options}, {@code selection_fields}
      */
-    public record Rows(List<DesiredRow> rows, String group, Map<Integer, List<String>> switchAcls) {}
+    public record Balancer(int network, String name, Map<String, Object> columns) {}
 
     /**
-     * @param loadBalancers the connected networks' ClusterIP load balancers
+     * The rows, and what the networks' switches must hold.
+     *
+     * @param rows the load balancer copies, address sets, ACLs
+     * @param switchBalancers network id to the keys of the copies its switch holds in {@code load_balancer}
+     * @param switchAcls network id to the keys of the ACLs its switch holds in {@code acls}
+     */
+    public record Rows(List<DesiredRow> rows, Map<Integer, List<String>> switchBalancers, Map<Integer, List<String>> switchAcls) {}
+
+    /**
+     * @param balancers the connected networks' ClusterIP load balancers
      * @param podNetwork whether the CNC connects pods too (no ACLs then)
      */
-    public static Rows desired(String cnc, List<Member> members, Set<Uuid> loadBalancers, boolean podNetwork) {
+    public static Rows desired(String cnc, List<Member> members, List<Balancer> balancers, boolean podNetwork) {
         List<DesiredRow> rows = new ArrayList<>();
-        ObjectId group = id(cnc).with("type", "service-group");
-        rows.add(row(LoadBalancerGroup.TABLE_NAME, group, Map.of(), Map.of(
-                LoadBalancerGroup.NAME, groupName(cnc),
-                LoadBalancerGroup.LOAD_BALANCER, Set.copyOf(loadBalancers))));
+        Map<Integer, List<String>> lbs = new java.util.TreeMap<>();
+        for (Balancer b : balancers) {
+            ObjectId id = id(cnc).with("load-balancer", b.name());
+            Map<String, Object> columns = new java.util.HashMap<>(b.columns());
+            columns.put(LoadBalancer.NAME, copyPrefix(cnc) + b.name());
+            rows.add(row(LoadBalancer.TABLE_NAME, id, Map.of(), columns));
+            for (Member m : members) {
+                if (m.id() != b.network()) lbs.computeIfAbsent(m.id(), k -> new ArrayList<>()).add(id.primaryId());
+            }
+        }
         Map<Integer, List<String>> acls = new java.util.TreeMap<>();
-        if (podNetwork) return new Rows(List.copyOf(rows), group.primaryId(), acls);
+        if (podNetwork) return new Rows(List.copyOf(rows), lbs, acls);
 
         List<String> drops = new ArrayList<>();
         for (IpFamily family : IpFamily.values()) {
@@ -91,7 +107,7 @@ public final class ConnectServices {
                     .collect(Collectors.joining(" || ")), "pass"));
             acls.put(m.id(), List.of(pass.primaryId(), drop.primaryId()));
         }
-        return new Rows(List.copyOf(rows), group.primaryId(), acls);
+        return new Rows(List.copyOf(rows), lbs, acls);
     }
 
     private static DesiredRow acl(ObjectId id, int priority, String match, String action) {

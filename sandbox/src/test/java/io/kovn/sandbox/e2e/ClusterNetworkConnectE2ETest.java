@@ -37,7 +37,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * it names; relabelling C out of a selector disconnects it; deleting the CNCs isolates again and
  * leaves NB as it was. A {@code ServiceNetwork}-only CNC lets B reach D's ClusterIP, not D's pods.
  * Overlapping networks and bad connect subnets are refused in the status, and what can be
- * connected still is.
+ * connected still is (the younger of two overlapping networks is connected to none).
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ClusterNetworkConnectE2ETest {
@@ -255,13 +255,16 @@ class ClusterNetworkConnectE2ETest {
 
     @Test
     @Order(3)
-    void overlappingNetworksAreReportedAndOnlyThatPairStaysApart() throws Exception {
+    void overlappingNetworksAreReportedAndTheYoungerIsConnectedToNone() throws Exception {
         cnc("cnc-overlap", List.of("a", "b", "e"), false, "192.171.0.0/16", "PodNetwork");
         await().atMost(CONVERGE).untilAsserted(() -> assertThat(accepted("cnc-overlap")).containsEntry("status", "False")
                 .containsEntry("reason", "ResourceAllocationFailed"));
-        assertThat(String.valueOf(accepted("cnc-overlap").get("message"))).contains("a_net").contains("e_net");
+        assertThat(String.valueOf(accepted("cnc-overlap").get("message"))).contains("a_net").contains("e_net")
+                .contains("e_net is connected to no network of this CNC");
+        // A (the older) and B connected; E, overlapping A, to nothing: B could not tell E's addresses from A's
         connected("a", "a-1", "b", "b-1");
-        connected("e", "e-1", "b", "b-1");
+        connected("b", "b-1", "a", "a-1");
+        apart("e", "e-1", "b", "b-1");
         for (EmulatedNode n : sb.sandbox.nodes()) {
             assertThat(n.nbctl("lr-policy-list", "a_net_ovn_cluster_router")).doesNotContain("10.140.0.0/16");
             assertThat(n.nbctl("lr-policy-list", "e_net_ovn_cluster_router")).doesNotContain("10.140.0.0/16");
