@@ -24,15 +24,17 @@ import java.util.stream.Collectors;
  * network's switch here, so a pod's connection to another network's ClusterIP is balanced on its own
  * switch and then routed as the pod connectivity's rows route it. (The reference puts the originals
  * in a load balancer group {@code cnc_svc_<cnc>}; NB 7.11's groups have no {@code external_ids}, so a
- * group could not be owned and diffed like every other kovn row.) Without {@code PodNetwork}, tier-0
- * ACLs on those switches keep the other networks' pods unreachable directly, as the reference's:
- * {@code pass} toward the switch's own network (priority {@value #PASS_SAME_NETWORK}), {@code drop}
- * of new connections toward any connected network's subnet ({@value #DROP_POD}; a connection to a
- * ClusterIP is still addressed to the ClusterIP when the ACLs see it, and replies are not new). Pure.
+ * group could not be owned and diffed like every other kovn row.) Without {@code PodNetwork}, a
+ * tier-0 ACL on each of those switches keeps the other networks' pods unreachable directly: {@code
+ * drop} of new connections toward any connected network's subnet but the switch's own (priority
+ * {@value #DROP_POD}, as the reference's). A connection to a ClusterIP is still addressed to the
+ * ClusterIP when the ACLs see it, and replies are not new. (The reference adds a {@code pass} for the
+ * switch's own network at 475 instead of excluding it: in OVN 25.03 a connection that a {@code pass}
+ * lets through with no later tier to decide is not committed to conntrack, and its reply came back
+ * invalid and was dropped, inside the network too.) Pure.
  */
 public final class ConnectServices {
-    /** The reference's priorities of the service-only ACLs. */
-    public static final int PASS_SAME_NETWORK = 475;
+    /** The reference's priority of the service-only drop. */
     public static final int DROP_POD = 450;
 
     private ConnectServices() {}
@@ -87,7 +89,7 @@ public final class ConnectServices {
         Map<Integer, List<String>> acls = new java.util.TreeMap<>();
         if (podNetwork) return new Rows(List.copyOf(rows), lbs, acls);
 
-        List<String> drops = new ArrayList<>();
+        Map<IpFamily, String> sets = new java.util.EnumMap<>(IpFamily.class);
         for (IpFamily family : IpFamily.values()) {
             Set<String> subnets = members.stream().flatMap(m -> m.cidrs().stream()).filter(c -> c.family() == family)
                     .map(IpPrefix::toString).collect(Collectors.toCollection(TreeSet::new));
@@ -96,16 +98,19 @@ public final class ConnectServices {
             rows.add(row(AddressSet.TABLE_NAME, set, Map.of(), Map.of(
                     AddressSet.NAME, set.hashedName(),
                     AddressSet.ADDRESSES, Set.copyOf(subnets))));
-            drops.add(ip(family) + ".dst == $" + set.hashedName());
+            sets.put(family, set.hashedName());
         }
-        ObjectId drop = id(cnc).with("type", "drop-pod");
-        rows.add(acl(drop, DROP_POD, (drops.size() == 1 ? drops.getFirst() : "(" + String.join(" || ", drops) + ")") + " && ct.new",
-                "drop"));
         for (Member m : members) {
-            ObjectId pass = id(cnc).with("type", "pass-same-network-" + m.id());
-            rows.add(acl(pass, PASS_SAME_NETWORK, m.cidrs().stream().map(c -> ip(c.family()) + ".dst == " + c)
-                    .collect(Collectors.joining(" || ")), "pass"));
-            acls.put(m.id(), List.of(pass.primaryId(), drop.primaryId()));
+            List<String> terms = new ArrayList<>();
+            sets.forEach((family, set) -> {
+                StringBuilder t = new StringBuilder(ip(family)).append(".dst == $").append(set);
+                m.cidrs().stream().filter(c -> c.family() == family).forEach(c -> t.append(" && ").append(ip(family)).append(".dst != ").append(c));
+                terms.add(t.toString());
+            });
+            ObjectId drop = id(cnc).with("type", "drop-pod-" + m.id());
+            rows.add(acl(drop, DROP_POD, (terms.size() == 1 ? terms.getFirst() : "((" + String.join(") || (", terms) + "))") + " && ct.new",
+                    "drop"));
+            acls.put(m.id(), List.of(drop.primaryId()));
         }
         return new Rows(List.copyOf(rows), lbs, acls);
     }
