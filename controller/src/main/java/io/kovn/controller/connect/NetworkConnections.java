@@ -51,13 +51,15 @@ public final class NetworkConnections {
         return out;
     }
 
-    private static boolean disabled(GenericKubernetesResource o) {
+    /** Whether the cluster manager says connecting networks is off ({@code Accepted=False}, {@code FeatureDisabled}). */
+    public static boolean disabled(GenericKubernetesResource o) {
         return o.getAdditionalProperties().get("status") instanceof Map<?, ?> st && st.get("conditions") instanceof List<?> cs
                 && cs.stream().anyMatch(c -> c instanceof Map<?, ?> m && ConnectPlan.ACCEPTED.equals(m.get("type"))
                 && "False".equals(m.get("status")) && ConnectPlan.FEATURE_DISABLED.equals(m.get("reason")));
     }
 
-    private static List<String> connectivity(GenericKubernetesResource o) {
+    /** The CNC's {@code connectivity} ({@code PodNetwork}, {@code ServiceNetwork}). */
+    public static List<String> connectivity(GenericKubernetesResource o) {
         List<String> out = new ArrayList<>();
         if (o.getAdditionalProperties().get("spec") instanceof Map<?, ?> spec && spec.get("connectivity") instanceof List<?> list) {
             list.forEach(x -> out.add(String.valueOf(x)));

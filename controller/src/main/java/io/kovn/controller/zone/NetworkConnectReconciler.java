@@ -3,7 +3,7 @@ package io.kovn.controller.zone;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.informers.cache.Indexer;
-import io.kovn.controller.connect.ConnectPlan;
+import io.kovn.controller.connect.NetworkConnections;
 import io.kovn.controller.connect.ConnectedPairs;
 import io.kovn.controller.network.Network;
 import io.kovn.k8s.runtime.ReconcileResult;
@@ -121,7 +121,7 @@ final class NetworkConnectReconciler implements Reconciler<String> {
         String key = annotations.get(OvnAnnotations.CONNECT_ROUTER_TUNNEL_KEY);
         String subnets = annotations.get(OvnAnnotations.NETWORK_CONNECT_SUBNET);
         if (key == null || subnets == null || subnets.isBlank()) return List.of(); // the cluster manager has not allocated
-        if (disabled(o)) return List.of(); // the feature was turned off after the allocation
+        if (NetworkConnections.disabled(o)) return List.of(); // the feature was turned off after the allocation
         long routerKey;
         NetworkConnectSubnets blocks;
         try {
@@ -181,7 +181,7 @@ final class NetworkConnectReconciler implements Reconciler<String> {
         built.routerRoutes().forEach((router, keys) -> keys.forEach(k ->
                 attach.put(k, d -> d.attachTo(LogicalRouter.TABLE_NAME, routers.get(router), LogicalRouter.STATIC_ROUTES))));
         List<DesiredRow> rows = new ArrayList<>(built.rows());
-        java.util.Set<String> connectivity = connectivity(o);
+        List<String> connectivity = NetworkConnections.connectivity(o);
         if (connectivity.contains("ServiceNetwork") && !built.rows().isEmpty()) {
             Map<String, Integer> ids = new HashMap<>();
             members.forEach(m -> ids.put(m.network(), m.id()));
@@ -238,24 +238,6 @@ final class NetworkConnectReconciler implements Reconciler<String> {
         } catch (NumberFormatException e) {
             return Optional.empty(); // the zone's topology reports it
         }
-    }
-
-    /** Whether the cluster manager says connecting networks is off ({@code Accepted=False}, {@code FeatureDisabled}). */
-    static boolean disabled(GenericKubernetesResource o) {
-        if (!(o.getAdditionalProperties().get("status") instanceof Map<?, ?> st) || !(st.get("conditions") instanceof List<?> cs)) {
-            return false;
-        }
-        return cs.stream().anyMatch(c -> c instanceof Map<?, ?> m && ConnectPlan.ACCEPTED.equals(m.get("type"))
-                && "False".equals(m.get("status")) && ConnectPlan.FEATURE_DISABLED.equals(m.get("reason")));
-    }
-
-    /** The CNC's {@code connectivity} ({@code PodNetwork}, {@code ServiceNetwork}). */
-    static java.util.Set<String> connectivity(GenericKubernetesResource o) {
-        java.util.Set<String> out = new java.util.HashSet<>();
-        if (o.getAdditionalProperties().get("spec") instanceof Map<?, ?> spec && spec.get("connectivity") instanceof List<?> list) {
-            list.forEach(x -> out.add(String.valueOf(x)));
-        }
-        return out;
     }
 
     /** A connect subnet of the CNC's spec. */
