@@ -152,6 +152,19 @@ class TraceCommandE2ETest {
             assertThat(analyzedAcross.out()).contains("tenant/a is on network tenant_net, frontend/web-1 on network default");
             assertThat(run("probe", "--kubeconfig", kubeconfig, "tenant/a", "frontend/web-1", "tcp/8080").exit()).isEqualTo(1);
 
+            // a ClusterNetworkConnect between the network and another: trace crosses the connect router to the other
+            // network's pod on another node, and analyze names the CNC; both agree with a real probe
+            assertThat(run("apply", "--kubeconfig", kubeconfig, "-f", writeConnect(tmp)).exit()).isZero();
+            await("the connected pods").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1))
+                    .until(() -> run("probe", "--kubeconfig", kubeconfig, "tenant/a", "partner/c", "tcp/80").exit() == 0);
+            Run connected = trace(zones, "tenant/a", "partner/c", "tcp/80");
+            assertThat(connected.exit()).as(connected.out() + connected.err()).isZero();
+            assertThat(connected.out()).contains("crtor-link_partner_net_node-1").contains("partner_net_transit_switch")
+                    .contains("through ClusterNetworkConnect link").contains("(agrees)").endsWith("verdict: allowed\n");
+            Run analyzedConnected = run("analyze", "--kubeconfig", kubeconfig, "--from", "tenant/a", "--to", "partner/c", "--port", "tcp/80");
+            assertThat(analyzedConnected.exit()).as(analyzedConnected.out() + analyzedConnected.err()).isZero();
+            assertThat(analyzedConnected.out()).contains("path: network tenant_net to network partner_net through ClusterNetworkConnect link");
+
             Run missing = trace(zones, "backend/db-2", "backend/nope", "tcp/8080");
             assertThat(missing.exit()).as("an error is neither allowed nor denied").isEqualTo(3);
             assertThat(missing.err()).contains("pod backend/nope not found");
@@ -216,6 +229,37 @@ class TraceCommandE2ETest {
                 kind: Pod
                 metadata: {name: b, namespace: tenant}
                 spec: {nodeName: node-2, containers: [{name: c, image: x, ports: [{containerPort: 80}]}]}
+                """);
+        return file.toString();
+    }
+
+    private static String writeConnect(Path dir) throws Exception {
+        Path file = dir.resolve("connect.yaml");
+        Files.writeString(file, """
+                apiVersion: v1
+                kind: Namespace
+                metadata: {name: partner, labels: {k8s.ovn.org/primary-user-defined-network: ""}}
+                ---
+                apiVersion: k8s.ovn.org/v1
+                kind: UserDefinedNetwork
+                metadata: {name: net, namespace: partner}
+                spec: {topology: Layer3, layer3: {role: Primary, subnets: [{cidr: 10.141.0.0/16}]}}
+                ---
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: c, namespace: partner}
+                spec: {nodeName: node-2, containers: [{name: c, image: x, ports: [{containerPort: 80}]}]}
+                ---
+                apiVersion: k8s.ovn.org/v1
+                kind: ClusterNetworkConnect
+                metadata: {name: link}
+                spec:
+                  networkSelectors:
+                  - networkSelectionType: PrimaryUserDefinedNetworks
+                    primaryUserDefinedNetworkSelector:
+                      namespaceSelector: {matchExpressions: [{key: kubernetes.io/metadata.name, operator: In, values: [tenant, partner]}]}
+                  connectSubnets: [{cidr: 192.168.0.0/16, networkPrefix: 24}]
+                  connectivity: [PodNetwork]
                 """);
         return file.toString();
     }

@@ -106,6 +106,13 @@ class NetworkConnectControllerTest {
         return null;
     }
 
+    String idOf(io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext kind, String namespace, String name) {
+        var resources = client.genericKubernetesResources(kind);
+        GenericKubernetesResource r = namespace == null ? resources.withName(name).get() : resources.inNamespace(namespace).withName(name).get();
+        return r == null || r.getMetadata().getAnnotations() == null ? null
+                : r.getMetadata().getAnnotations().get(io.kovn.controller.network.NetworkController.NETWORK_ID_ANNOTATION);
+    }
+
     String annotation(String name, String key) {
         Map<String, String> a = get(name).getMetadata().getAnnotations();
         return a == null ? null : a.get(key);
@@ -119,6 +126,10 @@ class NetworkConnectControllerTest {
     void connectsSelectedNetworksRefusesWhatItMustAndKeepsAllocationsOverARestart() {
         networks();
         try (ClusterManager cm = ClusterManager.start(client, ENABLED, sink)) {
+            // blocks go in the order networks are seen: let the three be accepted first
+            await().atMost(WAIT).until(() -> idOf(KovnResources.USER_DEFINED_NETWORK, "blue", "net") != null
+                    && idOf(KovnResources.USER_DEFINED_NETWORK, "green", "net") != null
+                    && idOf(KovnResources.CLUSTER_USER_DEFINED_NETWORK, null, "red") != null);
             cnc("c1", "192.168.0.0/16", 24);
             cnc("reserved", "10.244.0.0/16", 24);
             await().atMost(WAIT).until(() -> String.valueOf(accepted("c1")).contains("3 networks"));

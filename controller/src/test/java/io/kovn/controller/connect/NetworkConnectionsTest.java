@@ -39,8 +39,9 @@ class NetworkConnectionsTest {
         var off = cnc("c3", "{\"layer3_1\":{\"ipv4\":\"192.170.0.0/24\"},\"layer3_2\":{\"ipv4\":\"192.170.1.0/24\"}}", "PodNetwork",
                 "{type: Accepted, status: 'False', reason: FeatureDisabled, message: off, lastTransitionTime: '2026-01-01T00:00:00Z'}");
         var connections = NetworkConnections.of(List.of(pods, services, off), List.of(A, B, C, E));
+        // E overlaps the older A: connected to nothing; C's connection to B is for services only
         assertThat(connections).containsOnlyKeys(PolicyEvaluator.pairKey("a_net", "cluster_udn_c"),
-                PolicyEvaluator.pairKey("cluster_udn_c", "e_net"), PolicyEvaluator.pairKey("b_net", "cluster_udn_c"));
+                PolicyEvaluator.pairKey("b_net", "cluster_udn_c"));
         assertThat(connections.get(PolicyEvaluator.pairKey("cluster_udn_c", "a_net"))).isEqualTo(new Connection("c1", true));
         assertThat(connections.get(PolicyEvaluator.pairKey("b_net", "cluster_udn_c"))).isEqualTo(new Connection("c2", false));
     }

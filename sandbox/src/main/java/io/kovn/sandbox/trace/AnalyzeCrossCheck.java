@@ -28,7 +28,8 @@ public final class AnalyzeCrossCheck {
      * deciding rule, and whether the trace agrees.
      */
     public static String line(Evaluation evaluation, boolean agrees) {
-        return "analyze: " + evaluation.verdict().word() + ", decided by " + evaluation.decidedBy()
+        return "analyze: " + evaluation.verdict().word() + (evaluation.via() == null ? "" : " (" + evaluation.via() + ")")
+                + ", decided by " + evaluation.decidedBy()
                 + (agrees ? " (agrees)" : " (DISAGREES: the OVN rows differ from the policies; see docs/troubleshooting.md)");
     }
 

@@ -267,6 +267,18 @@ public final class PolicyTracer {
         Hop hop1 = run(srcZone, src.nodeSwitch(), first);
         List<Hop> hops = new ArrayList<>(List.of(hop1));
         if (!sameNetwork) {
+            // a ClusterNetworkConnect hands the packet to the destination network's router on this node: it reaches the
+            // destination's port here, or leaves on that network's transit switch toward the destination's node
+            String across = dst.prefix() + "tstor-" + dst.node();
+            if (src.node().equals(dst.node()) && hop1.output().reached(dst.logicalPort())) return verdict(hops, dst.logicalPort());
+            if (!src.node().equals(dst.node()) && hop1.output().reached(across)) {
+                Zone dstZone = zones.apply(dst.node());
+                String p = dst.prefix();
+                String second = microflow(p + "tstor-" + src.node(), routerPortMac(srcZone, p + "rtots-" + src.node()),
+                        routerPortMac(dstZone, p + "rtots-" + dst.node()), src.ip(), dst.ip(), 62, protocol, port);
+                hops.add(run(dstZone, p + "transit_switch", second));
+                return verdict(hops, dst.logicalPort());
+            }
             // shown where the source's network takes the packet, never judged by policy: networks do not reach each other
             return new Result(false, hops, src.logicalPort() + " is on network " + src.network() + ", " + dst.logicalPort()
                     + " on network " + dst.network() + ": networks do not reach each other" + hop1.output().dropper()

@@ -34,7 +34,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * ClusterNetworkConnect (specification 004) in a two-node sandbox with real packets. Networks A, B,
  * D (Layer3 UDNs) and C (a Layer2 CUDN) start isolated; a CNC connects A and C both ways across the
  * nodes, a second connects C and D without connecting A and D; a policy in A admits only C's pods
- * it names; relabelling C out of a selector disconnects it; deleting the CNCs isolates again and
+ * it names, an AdminNetworkPolicy denies C into A; relabelling C out of a selector disconnects it; deleting the CNCs isolates again and
  * leaves NB as it was. A {@code ServiceNetwork}-only CNC lets B reach D's ClusterIP, not D's pods.
  * Overlapping networks and bad connect subnets are refused in the status, and what can be
  * connected still is (the younger of two overlapping networks is connected to none).
@@ -208,6 +208,20 @@ class ClusterNetworkConnectE2ETest {
         connected("c1", "c-1", "a", "a-1");
         sb.client.network().v1().networkPolicies().inNamespace("a").withName("friends").delete();
         connected("c1", "c-2", "a", "a-1");
+        // and an AdminNetworkPolicy denying C's namespaces into A
+        var anps = sb.client.genericKubernetesResources("policy.networking.k8s.io/v1alpha1", "AdminNetworkPolicy");
+        anps.resource(Serialization.unmarshal("""
+                apiVersion: policy.networking.k8s.io/v1alpha1
+                kind: AdminNetworkPolicy
+                metadata: {name: no-c-into-a}
+                spec:
+                  priority: 10
+                  subject: {namespaces: {matchLabels: {kubernetes.io/metadata.name: a}}}
+                  ingress: [{name: deny-c, action: Deny, from: [{namespaces: {matchLabels: {team: c}}}]}]
+                """, GenericKubernetesResource.class)).create();
+        apart("c1", "c-1", "a", "a-2");
+        anps.withName("no-c-into-a").delete();
+        connected("c1", "c-1", "a", "a-2");
 
         // relabelling C out of the CNCs' selectors disconnects it from A and D; back in, connected again
         var cudn = sb.client.genericKubernetesResources(KovnResources.CLUSTER_USER_DEFINED_NETWORK).withName("c");
