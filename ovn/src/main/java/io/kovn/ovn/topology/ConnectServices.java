@@ -100,6 +100,11 @@ public final class ConnectServices {
                     AddressSet.ADDRESSES, Set.copyOf(subnets))));
             sets.put(family, set.hashedName());
         }
+        // ct.new is only ever true on a switch whose traffic goes through conntrack: one with a load balancer
+        // or a stateful ACL. This one matches nothing and makes every connected switch stateful, so the drop
+        // holds on a switch without services and replies to a ClusterIP's backend are established
+        ObjectId tracked = id(cnc).with("type", "conntrack");
+        rows.add(acl(tracked, 0, "0", "allow-related"));
         for (Member m : members) {
             List<String> terms = new ArrayList<>();
             sets.forEach((family, set) -> {
@@ -110,7 +115,7 @@ public final class ConnectServices {
             ObjectId drop = id(cnc).with("type", "drop-pod-" + m.id());
             rows.add(acl(drop, DROP_POD, (terms.size() == 1 ? terms.getFirst() : "((" + String.join(") || (", terms) + "))") + " && ct.new",
                     "drop"));
-            acls.put(m.id(), List.of(drop.primaryId()));
+            acls.put(m.id(), List.of(drop.primaryId(), tracked.primaryId()));
         }
         return new Rows(List.copyOf(rows), lbs, acls);
     }

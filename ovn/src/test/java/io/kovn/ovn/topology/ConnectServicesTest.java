@@ -37,9 +37,10 @@ class ConnectServicesTest {
                 .columns().get(AddressSet.NAME).toString();
         assertThat(acls).extracting(a -> a.get(Acl.PRIORITY) + " " + a.get(Acl.ACTION) + " " + a.get(Acl.MATCH))
                 .containsExactlyInAnyOrder("450 drop ip4.dst == $" + set + " && ip4.dst != 10.141.0.0/16 && ct.new",
-                        "450 drop ip4.dst == $" + set + " && ip4.dst != 10.143.0.0/16 && ct.new");
+                        "450 drop ip4.dst == $" + set + " && ip4.dst != 10.143.0.0/16 && ct.new",
+                        "0 allow-related 0"); // matches nothing: the switches go through conntrack, so ct.new holds
         assertThat(acls).allSatisfy(a -> assertThat(a).containsEntry(Acl.TIER, 0L).containsEntry(Acl.DIRECTION, "from-lport"));
         assertThat(rows.switchAcls()).containsOnlyKeys(2, 4);
-        assertThat(rows.switchAcls().get(2)).hasSize(1);
+        assertThat(rows.switchAcls().get(2)).hasSize(2);
     }
 }

@@ -250,11 +250,14 @@ class ClusterNetworkConnectE2ETest {
     @Test
     @Order(2)
     void serviceNetworkAloneReachesTheOtherNetworksClusterIpsNotItsPods() throws Exception {
+        // before any service: no load balancer on the switches, the pods stay apart all the same
+        cnc("cnc-svc", List.of("b", "d"), false, "192.170.0.0/16", "ServiceNetwork");
+        await().atMost(CONVERGE).untilAsserted(() -> assertThat(accepted("cnc-svc")).containsEntry("status", "True"));
+        apart("b", "b-1", "d", "d-1");
         var svc = sb.client.services().inNamespace("d").resource(new ServiceBuilder().withNewMetadata().withName("web").withNamespace("d")
                 .endMetadata().withNewSpec().withSelector(Map.of("app", "web")).addNewPort().withName("http").withProtocol("TCP")
                 .withPort(80).endPort().endSpec().build()).create();
         String vip = svc.getSpec().getClusterIP();
-        cnc("cnc-svc", List.of("b", "d"), false, "192.170.0.0/16", "ServiceNetwork");
         await().atMost(CONVERGE).pollInterval(Duration.ofMillis(300)).untilAsserted(() ->
                 assertThat(probe("b", "b-1", vip, "tcp").answer()).as("b-1 -> d's ClusterIP").isEqualTo("d-1"));
         apart("b", "b-1", "d", "d-1");
