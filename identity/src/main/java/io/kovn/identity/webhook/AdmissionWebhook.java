@@ -128,10 +128,12 @@ public final class AdmissionWebhook implements AutoCloseable {
         }
         String length = exchange.getRequestHeaders().getFirst("Content-Length");
         if (length != null && tooLong(length)) {
+            discard(exchange.getRequestBody());
             return HttpReply.text(400, "request body larger than " + maxBodyBytes + " bytes");
         }
         byte[] body = exchange.getRequestBody().readNBytes(maxBodyBytes + 1);
         if (body.length > maxBodyBytes) {
+            discard(exchange.getRequestBody());
             return HttpReply.text(400, "request body larger than " + maxBodyBytes + " bytes");
         }
         return handler.handle(path, body);
@@ -147,6 +149,18 @@ public final class AdmissionWebhook implements AutoCloseable {
 
     private static void drain(InputStream in) throws IOException {
         in.skip(64 * 1024);
+    }
+
+    /**
+     * Reads and drops what is left of a refused body, up to four times the limit: a client still
+     * sending when the connection closes unread sees a reset instead of the 400 (larger bodies are
+     * cut off all the same).
+     */
+    private void discard(InputStream in) throws IOException {
+        long left = 4L * maxBodyBytes;
+        byte[] buffer = new byte[8192];
+        int n;
+        while (left > 0 && (n = in.read(buffer, 0, (int) Math.min(buffer.length, left))) > 0) left -= n;
     }
 
     @Override
