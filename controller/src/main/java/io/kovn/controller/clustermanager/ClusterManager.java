@@ -64,7 +64,7 @@ public final class ClusterManager implements AutoCloseable {
                 config.clusterNetworks().stream().map(ClusterNetwork::cidr).toList(), config.serviceNetworks());
         this.networks = new NetworkController(client, reserved, families, events, config.controllerMetrics(), this::networksChanged);
         this.connects = new NetworkConnectController(client, reserved, families, config.enableConnectingNetworks(), events,
-                config.controllerMetrics());
+                config.controllerMetrics(), networks.informers());
     }
 
     /**

@@ -11,6 +11,7 @@ import io.kovn.controller.connect.ConnectPlan.Connect;
 import io.kovn.controller.connect.ConnectPlan.Verdict;
 import io.kovn.controller.events.EventSink;
 import io.kovn.controller.network.AcceptedNetworks;
+import io.kovn.controller.network.NetworkController;
 import io.kovn.controller.network.NetworkPlan;
 import io.kovn.controller.zone.JsonPatches;
 import io.kovn.k8s.client.KovnResources;
@@ -64,9 +65,10 @@ public final class NetworkConnectController implements AutoCloseable {
      * @param reserved the cluster's ranges connect subnets must not overlap
      * @param families the cluster's IP families
      * @param enabled whether connecting networks is enabled; when not, every CNC is told so and gets nothing
+     * @param networks the network controller's UDN, CUDN and namespace informers (started and closed by it)
      */
     public NetworkConnectController(KubernetesClient client, List<NetworkPlan.Reserved> reserved, Set<IpFamily> families,
-                                    boolean enabled, EventSink events, ControllerMetrics metrics) {
+                                    boolean enabled, EventSink events, ControllerMetrics metrics, NetworkController.NetworkInformers networks) {
         this.client = client;
         this.reserved = List.copyOf(reserved);
         this.families = Set.copyOf(families);
@@ -74,9 +76,9 @@ public final class NetworkConnectController implements AutoCloseable {
         this.events = events;
         this.conditions = new ConditionWriter(client, Clock.systemUTC());
         this.cncs = Informers.retrying(client.genericKubernetesResources(KovnResources.CLUSTER_NETWORK_CONNECT).runnableInformer(0));
-        this.udns = Informers.retrying(client.genericKubernetesResources(KovnResources.USER_DEFINED_NETWORK).inAnyNamespace().runnableInformer(0));
-        this.cudns = Informers.retrying(client.genericKubernetesResources(KovnResources.CLUSTER_USER_DEFINED_NETWORK).runnableInformer(0));
-        this.namespaces = client.namespaces().runnableInformer(0);
+        this.udns = networks.udns();
+        this.cudns = networks.cudns();
+        this.namespaces = networks.namespaces();
         Reconciler<String> reconciler = key -> reconcile();
         this.controller = Controller.builder("cluster-network-connects", reconciler)
                 .watch(cncs, (GenericKubernetesResource o) -> List.of(KEY))
@@ -87,12 +89,9 @@ public final class NetworkConnectController implements AutoCloseable {
                 .build();
     }
 
-    /** Starts the informers and the controller; returns at once. */
+    /** Starts the CNC informer and the controller (the network controller starts the others); returns at once. */
     public void start() {
         cncs.start();
-        udns.start();
-        cudns.start();
-        namespaces.start();
         controller.start();
     }
 
@@ -161,8 +160,5 @@ public final class NetworkConnectController implements AutoCloseable {
     public void close() {
         controller.close();
         cncs.close();
-        udns.close();
-        cudns.close();
-        namespaces.close();
     }
 }

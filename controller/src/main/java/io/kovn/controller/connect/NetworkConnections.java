@@ -39,7 +39,12 @@ public final class NetworkConnections {
             }
             List<Network> selected = accepted.stream().filter(n -> !blocks.of(NetworkConnectSubnets.networkKey(
                     n.topology() == Network.Topology.LAYER2, n.id())).isEmpty()).toList();
-            boolean pods = connectivity(o).contains("PodNetwork");
+            boolean pods;
+            try {
+                pods = ConnectSpec.parse(o.getAdditionalProperties().get("spec")).connectivity().contains(ConnectSpec.Connectivity.POD_NETWORK);
+            } catch (InvalidConnectException e) {
+                continue; // zones program nothing for it either
+            }
             for (Network x : selected) {
                 for (Network y : selected) {
                     if (x.id() >= y.id() || !ConnectedPairs.connects(x, y, selected)) continue;
@@ -56,14 +61,5 @@ public final class NetworkConnections {
         return o.getAdditionalProperties().get("status") instanceof Map<?, ?> st && st.get("conditions") instanceof List<?> cs
                 && cs.stream().anyMatch(c -> c instanceof Map<?, ?> m && ConnectPlan.ACCEPTED.equals(m.get("type"))
                 && "False".equals(m.get("status")) && ConnectPlan.FEATURE_DISABLED.equals(m.get("reason")));
-    }
-
-    /** The CNC's {@code connectivity} ({@code PodNetwork}, {@code ServiceNetwork}). */
-    public static List<String> connectivity(GenericKubernetesResource o) {
-        List<String> out = new ArrayList<>();
-        if (o.getAdditionalProperties().get("spec") instanceof Map<?, ?> spec && spec.get("connectivity") instanceof List<?> list) {
-            list.forEach(x -> out.add(String.valueOf(x)));
-        }
-        return out;
     }
 }

@@ -104,6 +104,18 @@ public final class NetworkController implements AutoCloseable {
                 .build();
     }
 
+    /**
+     * The UDN, CUDN and namespace informers, for the process's other controllers of networks (they
+     * watch the same objects: one list and watch of each); started and closed by this controller.
+     */
+    public record NetworkInformers(SharedIndexInformer<GenericKubernetesResource> udns, SharedIndexInformer<GenericKubernetesResource> cudns,
+                            SharedIndexInformer<Namespace> namespaces) {}
+
+    /** This controller's informers ({@link NetworkInformers}). */
+    public NetworkInformers informers() {
+        return new NetworkInformers(udns, cudns, namespaces);
+    }
+
     /** Starts the informers and the controller; returns at once. */
     public void start() {
         udns.start();

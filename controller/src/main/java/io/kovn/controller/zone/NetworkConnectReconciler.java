@@ -3,13 +3,13 @@ package io.kovn.controller.zone;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.informers.cache.Indexer;
+import io.kovn.controller.connect.ConnectSpec;
 import io.kovn.controller.connect.NetworkConnections;
 import io.kovn.controller.connect.ConnectedPairs;
 import io.kovn.controller.network.Network;
 import io.kovn.k8s.runtime.ReconcileResult;
 import io.kovn.k8s.runtime.Reconciler;
 import io.kovn.ovn.annotations.AnnotationFormatException;
-import io.kovn.ovn.annotations.IpFamily;
 import io.kovn.ovn.annotations.IpPrefix;
 import io.kovn.ovn.annotations.NetworkConnectSubnets;
 import io.kovn.ovn.annotations.OvnAnnotations;
@@ -132,7 +132,7 @@ final class NetworkConnectReconciler implements Reconciler<String> {
         }
         Optional<Integer> nodeId = nodeId();
         if (nodeId.isEmpty()) return List.of(); // a node update queues every CNC
-        Map<IpFamily, ConnectSubnet> connectSubnets = connectSubnets(o);
+        ConnectSpec spec = ConnectSpec.parse(o.getAdditionalProperties().get("spec")); // what the cluster manager allocated from
 
         List<ConnectTopology.Member> members = new ArrayList<>();
         Map<String, Uuid> routers = new HashMap<>();
@@ -157,9 +157,9 @@ final class NetworkConnectReconciler implements Reconciler<String> {
                     throw new IllegalArgumentException("node id " + id + " does not fit in block " + block + " of network " + n.name());
                 }
                 link.add(l.get());
-                ConnectSubnet cs = connectSubnets.get(block.family());
-                if (portKey < 0 && cs != null && cs.cidr().contains(l.get().address())) {
-                    portKey = ConnectTopology.portKey(cs.cidr(), cs.networkPrefix(), l.get(), layer2, id);
+                Optional<ConnectSpec.ConnectSubnet> cs = spec.connectSubnet(block.family());
+                if (portKey < 0 && cs.isPresent() && cs.get().cidr().contains(l.get().address())) {
+                    portKey = ConnectTopology.portKey(cs.get().cidr(), cs.get().networkPrefix(), l.get(), layer2, id);
                 }
             }
             if (portKey < 0) throw new IllegalArgumentException("the blocks of network " + n.name() + " are outside connectSubnets");
@@ -181,8 +181,7 @@ final class NetworkConnectReconciler implements Reconciler<String> {
         built.routerRoutes().forEach((router, keys) -> keys.forEach(k ->
                 attach.put(k, d -> d.attachTo(LogicalRouter.TABLE_NAME, routers.get(router), LogicalRouter.STATIC_ROUTES))));
         List<DesiredRow> rows = new ArrayList<>(built.rows());
-        List<String> connectivity = NetworkConnections.connectivity(o);
-        if (connectivity.contains("ServiceNetwork") && !built.rows().isEmpty()) {
+        if (spec.connectivity().contains(ConnectSpec.Connectivity.SERVICE_NETWORK) && !built.rows().isEmpty()) {
             Map<String, Integer> ids = new HashMap<>();
             members.forEach(m -> ids.put(m.network(), m.id()));
             List<ConnectServices.Balancer> lbs = new ArrayList<>();
@@ -197,7 +196,7 @@ final class NetworkConnectReconciler implements Reconciler<String> {
                     lbs.add(new ConnectServices.Balancer(ids.get(net), String.valueOf(lb.get(LoadBalancer.NAME)), columns));
                 }
             }
-            ConnectServices.Rows svc = ConnectServices.desired(cnc, serviceMembers, lbs, connectivity.contains("PodNetwork"));
+            ConnectServices.Rows svc = ConnectServices.desired(cnc, serviceMembers, lbs, spec.connectivity().contains(ConnectSpec.Connectivity.POD_NETWORK));
             rows.addAll(svc.rows());
             attachAll(attach, svc.switchBalancers(), switches, LogicalSwitch.LOAD_BALANCER);
             attachAll(attach, svc.switchAcls(), switches, LogicalSwitch.ACLS);
@@ -238,28 +237,5 @@ final class NetworkConnectReconciler implements Reconciler<String> {
         } catch (NumberFormatException e) {
             return Optional.empty(); // the zone's topology reports it
         }
-    }
-
-    /** A connect subnet of the CNC's spec. */
-    record ConnectSubnet(IpPrefix cidr, int networkPrefix) {}
-
-    /** The CNC's {@code connectSubnets} by family (what the cluster manager allocated from). */
-    static Map<IpFamily, ConnectSubnet> connectSubnets(GenericKubernetesResource o) {
-        Map<IpFamily, ConnectSubnet> out = new HashMap<>();
-        if (!(o.getAdditionalProperties().get("spec") instanceof Map<?, ?> spec)
-                || !(spec.get("connectSubnets") instanceof List<?> list)) {
-            return out;
-        }
-        for (Object item : list) {
-            if (item instanceof Map<?, ?> m && m.get("cidr") instanceof String c && m.get("networkPrefix") instanceof Number p) {
-                try {
-                    IpPrefix cidr = IpPrefix.parse(c);
-                    out.putIfAbsent(cidr.family(), new ConnectSubnet(cidr, p.intValue()));
-                } catch (IllegalArgumentException e) {
-                    // the cluster manager refuses it; no block is inside it
-                }
-            }
-        }
-        return out;
     }
 }

@@ -25,7 +25,12 @@ class NetworkConnectionsTest {
                 metadata:
                   name: %s
                   annotations: {k8s.ovn.org/network-connect-subnet: '%s'}
-                spec: {connectivity: [%s]}
+                spec:
+                  networkSelectors:
+                  - networkSelectionType: ClusterUserDefinedNetworks
+                    clusterUserDefinedNetworkSelector: {networkSelector: {matchLabels: {connect: "yes"}}}
+                  connectSubnets: [{cidr: 192.168.0.0/16, networkPrefix: 24}]
+                  connectivity: [%s]
                 status: {conditions: [%s]}
                 """.formatted(name, subnets, connectivity, status), GenericKubernetesResource.class);
     }
