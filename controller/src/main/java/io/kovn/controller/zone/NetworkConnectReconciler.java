@@ -174,12 +174,9 @@ final class NetworkConnectReconciler implements Reconciler<String> {
         }
         ConnectTopology.Rows built = ConnectTopology.desired(cnc, zone, routerKey, members,
                 (a, b) -> ConnectedPairs.connects(selected.get(a.network()), selected.get(b.network()), List.copyOf(selected.values())));
-        built.routerPorts().forEach((router, keys) -> keys.forEach(k ->
-                attach.put(k, d -> d.attachTo(LogicalRouter.TABLE_NAME, routers.get(router), LogicalRouter.PORTS))));
-        built.routerPolicies().forEach((router, keys) -> keys.forEach(k ->
-                attach.put(k, d -> d.attachTo(LogicalRouter.TABLE_NAME, routers.get(router), LogicalRouter.POLICIES))));
-        built.routerRoutes().forEach((router, keys) -> keys.forEach(k ->
-                attach.put(k, d -> d.attachTo(LogicalRouter.TABLE_NAME, routers.get(router), LogicalRouter.STATIC_ROUTES))));
+        attachAll(attach, built.routerPorts(), routers, LogicalRouter.TABLE_NAME, LogicalRouter.PORTS);
+        attachAll(attach, built.routerPolicies(), routers, LogicalRouter.TABLE_NAME, LogicalRouter.POLICIES);
+        attachAll(attach, built.routerRoutes(), routers, LogicalRouter.TABLE_NAME, LogicalRouter.STATIC_ROUTES);
         List<DesiredRow> rows = new ArrayList<>(built.rows());
         if (spec.connectivity().contains(ConnectSpec.Connectivity.SERVICE_NETWORK) && !built.rows().isEmpty()) {
             Map<String, Integer> ids = new HashMap<>();
@@ -198,20 +195,20 @@ final class NetworkConnectReconciler implements Reconciler<String> {
             }
             ConnectServices.Rows svc = ConnectServices.desired(cnc, serviceMembers, lbs, spec.connectivity().contains(ConnectSpec.Connectivity.POD_NETWORK));
             rows.addAll(svc.rows());
-            attachAll(attach, svc.switchBalancers(), switches, LogicalSwitch.LOAD_BALANCER);
-            attachAll(attach, svc.switchAcls(), switches, LogicalSwitch.ACLS);
+            attachAll(attach, svc.switchBalancers(), switches, LogicalSwitch.TABLE_NAME, LogicalSwitch.LOAD_BALANCER);
+            attachAll(attach, svc.switchAcls(), switches, LogicalSwitch.TABLE_NAME, LogicalSwitch.ACLS);
         }
         return rows;
     }
 
-    /** Attaches each row to the switches of the networks whose lists name it. */
-    private static void attachAll(Map<String, UnaryOperator<Desired>> attach, Map<Integer, List<String>> bySwitch,
-                                  Map<Integer, Uuid> switches, String column) {
+    /** Attaches each row to every parent (a network's router or switch here) whose list names it. */
+    private static <P> void attachAll(Map<String, UnaryOperator<Desired>> attach, Map<P, List<String>> byParent,
+                                      Map<P, Uuid> parents, String table, String column) {
         Map<String, List<Uuid>> on = new HashMap<>();
-        bySwitch.forEach((id, keys) -> keys.forEach(k -> on.computeIfAbsent(k, x -> new ArrayList<>()).add(switches.get(id))));
-        on.forEach((k, parents) -> attach.put(k, d -> {
+        byParent.forEach((parent, keys) -> keys.forEach(k -> on.computeIfAbsent(k, x -> new ArrayList<>()).add(parents.get(parent))));
+        on.forEach((k, uuids) -> attach.put(k, d -> {
             Desired out = d;
-            for (Uuid p : parents) out = out.attachTo(LogicalSwitch.TABLE_NAME, p, column);
+            for (Uuid u : uuids) out = out.attachTo(table, u, column);
             return out;
         }));
     }

@@ -95,11 +95,6 @@ final class NetworkConnects implements AutoCloseable {
         return cncs.getIndexer().listKeys();
     }
 
-    /** Waits for the CNC informer's first list. */
-    boolean synced(java.time.Duration timeout) throws InterruptedException {
-        return Informers.waitForCacheSync(timeout, cncs);
-    }
-
     void start() {
         cncs.start();
         controller.start();
