@@ -20,8 +20,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
+import org.junit.jupiter.api.Tag;
 
 /** {@code kovn analyze -f}: manifests in, walkthrough or truth tables out, no cluster. */
+@Tag("real")
 class AnalyzeCommandTest {
     private static final String CLUSTER = """
             apiVersion: v1

@@ -13,12 +13,14 @@ import io.kovn.ovn.annotations.OvnAnnotations;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /**
  * {@code kovn cluster-manager} as its container runs it, in-process against a real API server
  * through a kubeconfig file: it takes the Lease, allocates for the nodes, serves /metrics and /healthz,
  * and releases the Lease when stopped.
  */
+@Tag("real")
 class ClusterManagerCommandTest {
     @Test
     void allocatesNodesThroughAKubeconfigAndServesMetrics() throws Exception {

@@ -18,11 +18,13 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.Tag;
 
 /**
  * {@code kovn cluster-manager} as a separate JVM, the way a container runs it: it serves until
  * SIGTERM, then releases its Lease and exits.
  */
+@Tag("real")
 class ClusterManagerProcessTest {
     @TempDir
     Path dir;

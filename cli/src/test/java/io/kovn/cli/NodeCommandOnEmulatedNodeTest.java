@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /**
  * {@code kovn node} with its node agent, against an emulated node's real Open vSwitch, NB and SB and
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.Test;
  * configures the chassis, publishes the node's chassis and encap annotations, serves CNI on its
  * socket and programs the zone.
  */
+@Tag("real")
 class NodeCommandOnEmulatedNodeTest {
     private final String prefix = "kvc" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0xffff)) + "-";
 

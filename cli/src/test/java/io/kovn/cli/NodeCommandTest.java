@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.Tag;
 
 /**
  * {@code kovn node} in-process with the node agent disabled, against a real zone NB/SB and a real
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * zone's topology rows for the local and a remote node and the local pods, answers /healthz and
  * /metrics (the controllers' runtime metrics included), and stops cleanly.
  */
+@Tag("real")
 class NodeCommandTest {
     static final Duration CONVERGE = Duration.ofSeconds(30);
 

@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.Tag;
 
 /**
  * The OVN containers of the node DaemonSet (nb-ovsdb, sb-ovsdb, northd) run verbatim, with their
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * created, served on the sockets {@code kovn node} is given, and northd translates NB into SB.
  * A second start finds the databases and keeps their content (what a pod restart or upgrade does).
  */
+@Tag("real")
 class NodeDaemonSetOvnTest {
     static final Path RUNTIME = Path.of(System.getProperty("kovn.runtime", "../.runtime/ovn")).toAbsolutePath();
 

@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.Tag;
 
 /**
  * {@code kovn trace} as an operator runs it, against a sandbox daemon (real OVN, the demo's pods and
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code kovn analyze} (ICMP included), a destination given by a pod's IP, an address that is no
  * pod's, and the exit status of each verdict and error.
  */
+@Tag("real")
 class TraceCommandE2ETest {
     record Run(int exit, String out, String err) {}
 

@@ -16,12 +16,14 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.Tag;
 
 /**
  * kovn-cni first in a real {@code .conflist} followed by Debian's reference {@code tuning} plugin, on a
  * real network namespace: the handler makes a real interface (a veth pair inside the namespace), tuning changes its MTU, MAC and
  * a sysctl using kovn's result as prevResult, and DEL unwinds the chain in reverse.
  */
+@Tag("real")
 class ConflistChainTest {
     static final Path REFERENCE_PLUGINS = Path.of("/usr/lib/cni");
 

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.Tag;
 
 /**
  * A real container runtime drives kovn-cni: Debian's podman with its CNI backend starts a busybox
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * container's namespace, the container sees the address, and {@code --rm} sends the DEL.
  * podman keeps all its state in this test's temporary folder.
  */
+@Tag("real")
 class PodmanRuntimeTest {
     @TempDir
     Path dir;

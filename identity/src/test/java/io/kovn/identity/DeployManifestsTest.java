@@ -22,8 +22,10 @@ import java.util.Base64;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
+import org.junit.jupiter.api.Tag;
 
 /** The manifests in deploy/ and deploy/identity: kube-apiserver takes them, and they say what the webhook and approver need. */
+@Tag("real")
 class DeployManifestsTest {
     private static final Path DEPLOY = Path.of("..", "deploy");
     private static final Path IDENTITY = DEPLOY.resolve("identity");

@@ -17,12 +17,14 @@ import io.kovn.k8s.client.KubeClients;
 import java.time.Clock;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /**
  * The service as the sandbox runs it, on a real control plane: its approver lets kube-controller-manager
  * sign a node's certificate, and kube-apiserver calls its webhook on that node's status updates with
  * the identity from the certificate (subnets from the webhook's Node informer).
  */
+@Tag("real")
 class IdentityServiceTest {
 
     @Test

@@ -30,12 +30,14 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /**
  * kube-apiserver authenticating node certificates: a certificate of the cluster CA is its CN and O
  * (so a CSR made with it names the node as requester, and a kubelet's names the host), watches run
  * on it, and a certificate of another CA, no credentials or impersonation get the node nowhere.
  */
+@Tag("real")
 class NodeCertificateAuthenticationTest {
     static Cluster cluster;
 

@@ -19,6 +19,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /**
  * What kube-apiserver lets a node identity ({@code system:ovn-node:n1} in {@code system:ovn-nodes},
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * the status subresources; nothing else. Each refusal is told apart by its message: RBAC's 403 on
  * the main resources, the webhook's denial on the status subresources.
  */
+@Tag("real")
 class NodeIdentityWritesTest {
     static final String NODE_WEBHOOK_DENIED = "admission webhook \"node.identity.kovn.io\" denied the request: ";
     static final String POD_WEBHOOK_DENIED = "admission webhook \"pod.identity.kovn.io\" denied the request: ";

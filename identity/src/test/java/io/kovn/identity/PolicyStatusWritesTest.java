@@ -17,12 +17,14 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /**
  * A node identity reports its zone's condition on every AdminNetworkPolicy and
  * BaselineAdminNetworkPolicy, and nothing else: kube-apiserver, with the identity webhook registered,
  * refuses its writes of another zone's condition and of the policy itself; admins are not affected.
  */
+@Tag("real")
 class PolicyStatusWritesTest {
     static final String DENIED = "admission webhook \"policy-status.identity.kovn.io\" denied the request: ";
     static final ResourceDefinitionContext ANP = new ResourceDefinitionContext.Builder().withGroup("policy.networking.k8s.io")

@@ -33,11 +33,13 @@ import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /**
  * The examples of docs/ovsdb.md, run against a real NB ovsdb-server: each block of the guide is the
  * body of one step here, so the guide cannot drift from what the library does.
  */
+@Tag("real")
 class GuideTest {
 
     @Test

@@ -16,12 +16,14 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /**
  * The {@code cluster-control} rows written into a real OVN 25.03 northbound database: the
  * specification's troubleshooting commands work verbatim, ovn-northd turns every ACL into logical
  * flows, and ovn-trace reaches the verdicts the policy implies, naming the deciding ACL.
  */
+@Tag("real")
 class ClusterControlInOvnTest {
     static OvnDatabases ovn;
     static DesiredPolicyState state;

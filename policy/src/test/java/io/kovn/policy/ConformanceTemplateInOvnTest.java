@@ -22,12 +22,14 @@ import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /**
  * The conformance rule template AdminNetworkPolicyEgressTCP (and its named-port twin) on real OVN:
  * rule order inside one ANP decides, mutations are cumulative, Pass without NetworkPolicy or BANP
  * allows. Verdicts come from ovn-trace over the translated rows.
  */
+@Tag("real")
 class ConformanceTemplateInOvnTest {
     static final String ZONE = "node-a";
     static final Map<String, String> IPS = Map.of("g", "10.244.0.10", "r", "10.244.0.20", "s", "10.244.0.30", "h", "10.244.0.40");

@@ -25,12 +25,14 @@ import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /**
  * The conformance scenario AdminNetworkPolicyIntegration (ANP &gt; NetworkPolicy &gt; BANP, Pass
  * delegating down) on real OVN: each step's translation is written into a real NB database, and
  * ovn-trace decides TCP and SCTP flows between two pods.
  */
+@Tag("real")
 class TierPrecedenceInOvnTest {
     static final String ZONE = "node-a";
     static final String G0 = "10.244.0.10";

@@ -16,8 +16,10 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /** ovs-vswitchd and ovn-controller as real processes inside a test namespace. */
+@Tag("real")
 class NodeDaemonsTest {
     private final OvnRuntime rt = OvnRuntime.locate();
     private final String prefix = "kvd" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0xffff)) + "-";

@@ -39,11 +39,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /**
  * The cluster manager against a real control plane ({@link SharedCluster}): node allocation, and the
  * cleanup of deleted nodes' zone conditions.
  */
+@Tag("real")
 class ClusterManagerTest {
     static final Duration WAIT = Duration.ofSeconds(20);
     LocalCluster cluster;

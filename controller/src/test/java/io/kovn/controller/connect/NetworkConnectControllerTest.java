@@ -21,12 +21,14 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /**
  * ClusterNetworkConnects in the cluster manager against a real kube-apiserver with kovn's CRDs: the
  * tunnel key and link subnet annotations, the Accepted condition and its Events, refusals, restart,
  * deselection, the feature switched off.
  */
+@Tag("real")
 class NetworkConnectControllerTest {
     static final Duration WAIT = Duration.ofSeconds(20);
     static final ClusterManagerConfig ENABLED = ClusterManagerConfig.defaults().withConnectingNetworks(true);

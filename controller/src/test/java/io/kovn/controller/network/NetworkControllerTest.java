@@ -20,11 +20,13 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /**
  * User-defined networks in the cluster manager against a real kube-apiserver with kovn's CRDs:
  * NetworkCreated conditions and Events, ids, node subnets of Layer3 networks, restart.
  */
+@Tag("real")
 class NetworkControllerTest {
     static final Duration WAIT = Duration.ofSeconds(20);
     LocalCluster cluster;

@@ -41,7 +41,7 @@ import org.junit.jupiter.api.Test;
  * against a fresh and a converged database.
  */
 class NorthboundRowsTest {
-    static final DatabaseSchema NB = DatabaseSchema.read(Path.of(System.getProperty("kovn.runtime"), "share-ovn/ovn-nb.ovsschema"));
+    static final DatabaseSchema NB = DatabaseSchema.read(Path.of(System.getProperty("kovn.schemas"), "ovn-nb.ovsschema"));
     static final String CONTROLLER = "default-network-controller";
     static final Uuid WEB = Uuid.of("11111111-1111-1111-1111-111111111111");
     static final Uuid DB = Uuid.of("22222222-2222-2222-2222-222222222222");

@@ -11,8 +11,10 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /** The policy controller's NB connection against a real NB server. */
+@Tag("real")
 class PolicyNorthboundTest {
     private static final Duration WAIT = Duration.ofSeconds(10);
     private static OvnDatabases ovn;

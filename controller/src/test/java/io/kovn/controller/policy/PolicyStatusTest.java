@@ -24,9 +24,11 @@ import java.util.function.Function;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Tag;
 
 /** Conditions are written only when they change and keep other zones' conditions; events once per problem. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Tag("real")
 class PolicyStatusTest {
     /** The shared real cluster's admin client: not closed here. */
     KubernetesClient client;

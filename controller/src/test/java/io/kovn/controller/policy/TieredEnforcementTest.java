@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Tag;
 
 /**
  * NetworkPolicy (tier 2), the BaselineAdminNetworkPolicy (tier 3) and AdminNetworkPolicies at
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Tag("real")
 class TieredEnforcementTest {
     static final String DENY_LOGGING = "{\"deny\":\"alert\",\"allow\":\"notice\"}";
 

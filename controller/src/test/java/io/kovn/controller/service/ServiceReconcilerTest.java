@@ -18,12 +18,14 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /**
  * The keyed reconcile on a real NB with in-memory informer caches: groups first, then a service's
  * rows in one transaction; a malformed Service loses its rows and gets a Warning Event; a converged
  * one writes nothing.
  */
+@Tag("real")
 class ServiceReconcilerTest {
     record Event(String object, boolean warning, String reason, String message) {}
 

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Tag;
 
 /**
  * A zone of a dual-stack (IPv4 + IPv6) cluster on a real NB/SB (no northd): a pod gets an address
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.TestInstance;
  * remote rows carry both families.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Tag("real")
 class DualStackZoneTest {
     static final Duration CONVERGE = Duration.ofSeconds(20);
 

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /**
  * A ClusterNetworkConnect in two zones (real NB, SB and ovn-northd; the cluster manager and the zone
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.Test;
  * the other node, and finds no way from A to B; a restart writes nothing; deleting the CNC removes
  * every row it made and leaves the networks' routers as they were.
  */
+@Tag("real")
 class NetworkConnectZonesTest {
     static final List<String> NODES = List.of("node-a", "node-b");
     static final Duration CONVERGE = ZoneCluster.CONVERGE;

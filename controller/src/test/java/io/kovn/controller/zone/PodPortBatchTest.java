@@ -26,6 +26,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Tag;
 
 /**
  * The bulk path of the pod ports on a real NB/SB and API server: a cold start with {@value #PODS}
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Tag("real")
 class PodPortBatchTest {
     static final int PODS = 300;
     static final IpPrefix SUBNET = IpPrefix.parse("10.244.0.0/23");

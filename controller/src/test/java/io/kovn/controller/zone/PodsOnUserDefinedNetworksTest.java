@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /**
  * Pods of a namespace with a primary Layer3 user-defined network, in two zones (real NB, SB and
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.Test;
  * network and the isolation ACLs drop default-network traffic to and from the pod; a restart writes
  * nothing; a pod's deletion removes both of its ports.
  */
+@Tag("real")
 class PodsOnUserDefinedNetworksTest {
     static final List<String> NODES = List.of("node-a", "node-b");
     static final Duration CONVERGE = ZoneCluster.CONVERGE;

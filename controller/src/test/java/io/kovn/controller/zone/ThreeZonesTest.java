@@ -33,6 +33,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Tag;
 
 /**
  * Three nodes, each with its own zone (real NB, SB and ovn-northd), the cluster manager and three
@@ -41,6 +42,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Tag("real")
 class ThreeZonesTest {
     static final List<String> NODES = List.of("node-a", "node-b", "node-c");
     static final Duration CONVERGE = Duration.ofSeconds(20);

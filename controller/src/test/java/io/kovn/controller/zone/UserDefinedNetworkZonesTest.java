@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /**
  * A user-defined Layer3 network in two zones (real NB, SB and ovn-northd; the cluster manager and
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.Test;
  * the reference names it, ovn-trace crosses zones inside it and finds no way to the default
  * network, a restart writes nothing, and deleting it removes exactly its rows.
  */
+@Tag("real")
 class UserDefinedNetworkZonesTest {
     static final List<String> NODES = List.of("node-a", "node-b");
     static final Duration CONVERGE = ZoneCluster.CONVERGE;

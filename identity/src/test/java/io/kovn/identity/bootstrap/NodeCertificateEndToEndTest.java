@@ -21,12 +21,14 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /**
  * Bootstrap and approver on a real control plane: the node asks with its kubelet's certificate, kovn's
  * approver approves or denies, kube-controller-manager signs with the cluster CA, kube-apiserver takes
  * the node for who its certificate says (its audit log names the certificate by fingerprint).
  */
+@Tag("real")
 class NodeCertificateEndToEndTest {
 
     @Test

@@ -29,7 +29,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
+@Tag("real")
 class ConditionWriterTest {
 
     private static final ResourceDefinitionContext ANP = ResourceDefinitionContext.fromResourceType(AdminNetworkPolicy.class);

@@ -17,7 +17,9 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
+@Tag("real")
 class EventRecorderTest {
 
     private KubernetesClient client;

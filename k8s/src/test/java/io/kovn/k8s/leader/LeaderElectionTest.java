@@ -14,7 +14,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
+@Tag("real")
 class LeaderElectionTest {
 
     // a lease long enough that a takeover before it expires proves the leader released it

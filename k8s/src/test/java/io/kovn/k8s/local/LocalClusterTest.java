@@ -12,8 +12,10 @@ import io.kovn.k8s.crd.CrdCatalog;
 import io.kovn.k8s.client.KubeClients;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /** The shared real control plane: kovn's CRDs, identities by certificate and by token, and a reset that empties it. */
+@Tag("real")
 class LocalClusterTest {
 
     @Test

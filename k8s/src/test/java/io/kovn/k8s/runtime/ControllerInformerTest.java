@@ -19,8 +19,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /** Informers, mappers and the queue end to end against a real API server. */
+@Tag("real")
 class ControllerInformerTest {
 
     private KubernetesClient client;

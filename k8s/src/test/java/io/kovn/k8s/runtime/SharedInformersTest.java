@@ -17,8 +17,10 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /** One informer per kind for several controllers, against a real API server. */
+@Tag("real")
 class SharedInformersTest {
     private static final Duration SYNC = Duration.ofSeconds(10);
 

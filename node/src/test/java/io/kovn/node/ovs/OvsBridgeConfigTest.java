@@ -14,7 +14,9 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.Tag;
 
+@Tag("real")
 class OvsBridgeConfigTest {
     private final OvsBridgeConfig config = new OvsBridgeConfig("br-int", "netdev", "chassis-1", "node-a",
             "172.30.0.2", "unix:/run/sb.sock");

@@ -6,12 +6,14 @@ import io.kovn.runtime.OvnRuntime;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /**
  * The typed rows are generated from the schemas committed in {@code ovn/src/main/schemas}; the
  * databases kovn talks to are created from the installed runtime's. They must be the same files, or
  * kovn would write columns the servers do not have (or miss ones they do).
  */
+@Tag("real")
 class CommittedSchemasTest {
     private static final Path COMMITTED = Path.of("src/main/schemas");
 

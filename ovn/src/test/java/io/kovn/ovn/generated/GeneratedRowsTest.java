@@ -25,17 +25,17 @@ class GeneratedRowsTest {
 
     @Test
     void everyNorthboundTableRoundTripsThroughRow() {
-        assertRoundTrips(SampleRows.schema("share-ovn/ovn-nb.ovsschema"), OvnNorthboundSchema.READERS);
+        assertRoundTrips(SampleRows.schema("ovn-nb.ovsschema"), OvnNorthboundSchema.READERS);
     }
 
     @Test
     void everySouthboundTableRoundTripsThroughRow() {
-        assertRoundTrips(SampleRows.schema("share-ovn/ovn-sb.ovsschema"), OvnSouthboundSchema.READERS);
+        assertRoundTrips(SampleRows.schema("ovn-sb.ovsschema"), OvnSouthboundSchema.READERS);
     }
 
     @Test
     void everyVswitchTableRoundTripsThroughRow() {
-        assertRoundTrips(SampleRows.schema("share-openvswitch/vswitch.ovsschema"), OpenVSwitchSchema.READERS);
+        assertRoundTrips(SampleRows.schema("vswitch.ovsschema"), OpenVSwitchSchema.READERS);
     }
 
     private static void assertRoundTrips(DatabaseSchema schema, Map<String, Function<Row, TypedRow>> readers) {
@@ -53,7 +53,7 @@ class GeneratedRowsTest {
 
     @Test
     void schemaClassCarriesTheVersionOfTheSchemaFile() {
-        DatabaseSchema nb = SampleRows.schema("share-ovn/ovn-nb.ovsschema");
+        DatabaseSchema nb = SampleRows.schema("ovn-nb.ovsschema");
         assertThat(OvnNorthboundSchema.NAME).isEqualTo("OVN_Northbound");
         assertThat(OvnNorthboundSchema.VERSION).isEqualTo(nb.version().toString());
         assertThat(OvnNorthboundSchema.CKSUM).isEqualTo(nb.cksum());

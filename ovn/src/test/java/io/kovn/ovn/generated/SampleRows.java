@@ -17,7 +17,7 @@ final class SampleRows {
     private SampleRows() {}
 
     static DatabaseSchema schema(String relative) {
-        return DatabaseSchema.read(Path.of(System.getProperty("kovn.runtime"), relative));
+        return DatabaseSchema.read(Path.of(System.getProperty("kovn.schemas"), relative));
     }
 
     /** A row of the table whose every column holds a value other than the column's default. */

@@ -29,8 +29,10 @@ import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /** Desired state written with the generated records, reconciled into a real NB database. */
+@Tag("real")
 class TypedReconcileTest {
     static final Owner OWNER = Owner.controller("default-network-controller").types("AdminNetworkPolicy", "Pod");
     static final List<String> TABLES = List.of(

@@ -21,7 +21,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.Tag;
 
+@Tag("real")
 class MonitorCacheTest {
     private static final String NB = "OVN_Northbound";
     private static final Duration WAIT = Duration.ofSeconds(10);

@@ -22,8 +22,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /** The server is killed and restarted under a live cache: the cache must end equal to the server. */
+@Tag("real")
 class ReconnectTest {
     private static final String NB = "OVN_Northbound";
     private OvnDatabases ovn;

@@ -14,8 +14,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /** With a server that keeps transaction history (clustered), a reconnect resumes instead of resyncing. */
+@Tag("real")
 class ResumeTest {
     private static final String NB = "OVN_Northbound";
 

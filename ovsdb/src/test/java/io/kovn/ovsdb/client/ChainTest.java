@@ -13,12 +13,14 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Tag;
 
 /**
  * The runtime and the client together: a switch, two ports, a port group, an address set and
  * tier-1 ACLs ({@code pass}, {@code drop}) written through the client; real ovn-northd compiles
  * them; {@code ovn-trace} shows the verdicts.
  */
+@Tag("real")
 class ChainTest {
     private static final String NB = "OVN_Northbound";
     private static OvnDatabases ovn;

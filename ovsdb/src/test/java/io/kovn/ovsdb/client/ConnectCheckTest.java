@@ -11,8 +11,10 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.Tag;
 
 /** What connect() checks: schema versions, endpoints, and TLS with PEM files. */
+@Tag("real")
 class ConnectCheckTest {
 
     @Test

@@ -19,8 +19,10 @@ import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /** Every RFC 7047 operation against a real ovsdb-server. */
+@Tag("real")
 class TransactTest {
     private static final String NB = "OVN_Northbound";
     private static OvnDatabases ovn;

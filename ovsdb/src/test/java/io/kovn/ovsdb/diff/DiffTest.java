@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 /** Rows in, exact operations out. */
 class DiffTest {
     static final DatabaseSchema NB = DatabaseSchema.read(
-            Path.of(System.getProperty("kovn.runtime"), "share-ovn/ovn-nb.ovsschema"));
+            Path.of(System.getProperty("kovn.schemas"), "ovn-nb.ovsschema"));
     static final String CTRL = "default-network-controller";
     static final Owner OWNER = Owner.controller(CTRL).types("AdminNetworkPolicy");
 

@@ -21,8 +21,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.Tag;
 
 /** The diff applied to a real ovsdb-server (OVN 25.03 NB). Each test owns rows by its own name. */
+@Tag("real")
 class ReconcilerTest {
     static final String NB = "OVN_Northbound";
     static final List<String> TABLES = List.of("Port_Group", "ACL", "Address_Set");

@@ -3,13 +3,13 @@ package io.kovn.ovsdb.schema;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.kovn.runtime.OvnRuntime;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 class DatabaseSchemaTest {
-    private static final DatabaseSchema NB = DatabaseSchema.read(OvnRuntime.locate().nbSchema());
+    private static final DatabaseSchema NB = DatabaseSchema.read(Path.of(System.getProperty("kovn.schemas"), "ovn-nb.ovsschema"));
 
     @Test
     void parsesTheRuntimesNorthboundSchema() {

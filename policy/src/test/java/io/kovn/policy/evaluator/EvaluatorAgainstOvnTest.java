@@ -15,12 +15,14 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Tag;
 
 /**
  * Two of the three ways to know must agree: for random policy sets, the evaluator's verdict on a
  * pod-to-pod flow equals what real OVN 25.03 does with the translation's rows ({@code ovn-trace
  * --ct new} on one logical switch holding every pod, northd compiling the ACLs).
  */
+@Tag("real")
 class EvaluatorAgainstOvnTest {
     private static final String SWITCH = "node-0";
     private static final int FLOWS_PER_SET = 24;

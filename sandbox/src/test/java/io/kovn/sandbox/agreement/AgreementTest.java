@@ -36,6 +36,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.Tag;
 
 /**
  * The three must agree: for random clusters and policy sets ({@link CaseGenerator}), the
@@ -52,6 +53,7 @@ import org.junit.jupiter.api.TestFactory;
  * {@code -Dkovn.agreement.seed=random}; more cases with {@code -Dkovn.agreement.cases=<n>}. A
  * mismatch prints the case, the flow, the evaluator's walkthrough and the trace.
  */
+@Tag("real")
 class AgreementTest {
     /**
      * The default run is reproducible (a build must not turn red by chance); {@code -Dkovn.agreement.seed=random}

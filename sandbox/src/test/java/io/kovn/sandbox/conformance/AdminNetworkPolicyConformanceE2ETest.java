@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.Tag;
 
 /**
  * Tests 1–13 of the network-policy-api release-0.1 conformance suite (AdminNetworkPolicy, with the
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(ConformanceExtension.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Tag("real")
 class AdminNetworkPolicyConformanceE2ETest {
     private static final String EGRESS = "egress";
     private static final String INGRESS = "ingress";

@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.Tag;
 
 /**
  * Tests 14–24 of the network-policy-api release-0.1 conformance suite (BaselineAdminNetworkPolicy
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(ConformanceExtension.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Tag("real")
 class BaselineAdminNetworkPolicyConformanceE2ETest {
     private static final String EGRESS = "egress";
     private static final String INGRESS = "ingress";

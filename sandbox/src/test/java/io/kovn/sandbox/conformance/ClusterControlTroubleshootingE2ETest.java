@@ -21,6 +21,7 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.Tag;
 
 /**
  * Specification 003's troubleshooting commands, run verbatim with the real {@code ovn-nbctl}
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * toward host-network pods too (its {@code nodes} peers).
  */
 @ExtendWith(ConformanceExtension.class)
+@Tag("real")
 class ClusterControlTroubleshootingE2ETest {
     static final String PG = "a14645450421485494999";
     static final String ID = "default-network-controller:AdminNetworkPolicy:cluster-control:";

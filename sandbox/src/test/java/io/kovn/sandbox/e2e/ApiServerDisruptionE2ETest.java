@@ -23,6 +23,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /**
  * kovn's watches against the worst a real control plane does to them: while pods come and go, etcd's
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.Test;
  * that exist on its node, new pods get addresses and carry packets, and a policy written after the
  * disruption is enforced: every controller relisted and converged.
  */
+@Tag("real")
 class ApiServerDisruptionE2ETest {
     static SandboxFixture sb;
 

@@ -29,6 +29,7 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Tag;
 
 /**
  * ClusterNetworkConnect (specification 004) in a two-node sandbox with real packets. Networks A, B,
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * connected still is (the younger of two overlapping networks is connected to none).
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Tag("real")
 class ClusterNetworkConnectE2ETest {
     static SandboxFixture sb;
     static final String LABEL = "k8s.ovn.org/primary-user-defined-network";

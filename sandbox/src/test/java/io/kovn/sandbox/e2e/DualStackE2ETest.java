@@ -14,6 +14,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /**
  * {@code kovn sandbox up --ip-families ipv4,ipv6}: two nodes with an IPv6 address beside the IPv4 one,
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
  * nodes (geneve still over IPv4), from the host network to a pod and from a pod to a node, and from a pod
  * to the outside host through the node's gateway (SNAT to the node's IPv6 address), over IPv6.
  */
+@Tag("real")
 class DualStackE2ETest {
     static SandboxFixture sb;
     static Pod a;

@@ -23,6 +23,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /**
  * The node gateway with real packets on two emulated nodes: pods reach a host outside the cluster over
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.Test;
  * namespace) and pod ↔ pod across nodes keep working; ovn-trace of pod → outside shows the GR and its
  * SNAT.
  */
+@Tag("real")
 class GatewayE2ETest {
     static SandboxFixture sb;
     static Pod pod1;

@@ -16,12 +16,14 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /**
  * Stock kubectl against the sandbox, as an operator types it: the kubectl of the pinned release
  * (built from the same module as the server) with the sandbox's kubeconfig as is, and the machine's
  * own kubectl where there is one.
  */
+@Tag("real")
 class KubectlE2ETest {
     static SandboxFixture sb;
     static Path kubectl;

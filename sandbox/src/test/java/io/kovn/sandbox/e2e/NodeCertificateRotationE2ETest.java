@@ -35,6 +35,7 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Tag;
 
 /**
  * Node agents on the shortest certificates kube-controller-manager signs (10 minutes, back-dated 5 minutes,
@@ -44,6 +45,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * nodes) and talks to kube-apiserver with the new certificate, as kube-apiserver's audit log shows.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Tag("real")
 class NodeCertificateRotationE2ETest {
     static final Duration LIFETIME = Duration.ofMinutes(10);
     static final double ROTATION = 0.36;

@@ -23,6 +23,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /**
  * Node reachability through the management port, with real packets on three emulated nodes:
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.Test;
  * reached only as any host outside the cluster is: through the pod's own node gateway). Applying the
  * management port again (as a restarted agent does) changes nothing.
  */
+@Tag("real")
 class NodeReachabilityE2ETest {
     static SandboxFixture sb;
     static Pod pod1;

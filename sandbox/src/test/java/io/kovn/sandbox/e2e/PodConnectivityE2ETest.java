@@ -16,9 +16,11 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Tag;
 
 /** Three emulated nodes, two pods each: real TCP, UDP and ICMP across geneve tunnels. */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Tag("real")
 class PodConnectivityE2ETest {
     static SandboxFixture sb;
     static final List<Pod> pods = new ArrayList<>();

@@ -14,11 +14,13 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.Tag;
 
 /**
  * {@code kovn sandbox up} / {@code down} as the CLI runs them: a detached daemon JVM that keeps the
  * cluster running, and a {@code down} that leaves no process, namespace, link or file behind.
  */
+@Tag("real")
 class SandboxLifecycleE2ETest {
     @Test
     void upStartsADetachedDaemonAndDownRemovesEverything(@TempDir Path tmp) throws Exception {

@@ -7,8 +7,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /** What a test run killed from outside leaves behind is removed by the next fixture's sweep, and only that. */
+@Tag("real")
 class StaleSandboxesTest {
 
     @Test

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Tag;
 
 /**
  * Trust zones on five emulated nodes (none, none, [tz1], [tz2], [tz1,tz2]): geneve tunnels, SB
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * annotation changes at runtime, and a malformed annotation isolates its node.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Tag("real")
 class TrustZonesE2ETest {
     static SandboxFixture sb;
     static final Map<String, Pod> pods = new HashMap<>();

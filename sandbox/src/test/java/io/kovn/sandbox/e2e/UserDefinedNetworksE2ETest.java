@@ -20,6 +20,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /**
  * Primary Layer3 user-defined networks in a three-node sandbox, with real packets: two networks over
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.Test;
  * the default network; the node's host still reaches a network pod's default-network interface
  * (kubelet probes), which nothing else does.
  */
+@Tag("real")
 class UserDefinedNetworksE2ETest {
     static SandboxFixture sb;
     static final String LABEL = "k8s.ovn.org/primary-user-defined-network";

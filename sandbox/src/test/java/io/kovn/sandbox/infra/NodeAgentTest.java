@@ -36,9 +36,11 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Tag;
 
 /** The node agent on an emulated node against a real kube-apiserver, as its node identity: annotations, CNI, restart. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Tag("real")
 class NodeAgentTest {
     private static final String POD_NETWORKS = "k8s.ovn.org/pod-networks";
     private final String prefix = "kvt" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0xffff)) + "-";

@@ -28,9 +28,11 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Tag;
 
 /** One emulated node, its NB programmed by hand, pods wired by the real {@link PodPlumber}. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Tag("real")
 class SingleNodePlumbingTest {
     private final String prefix = "kvt" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0xffff)) + "-";
     private Path folder;

@@ -18,9 +18,11 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Tag;
 
 /** Two emulated nodes on one underlay: geneve tunnels follow the remote chassis in each zone's SB. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Tag("real")
 class TwoNodeTunnelTest {
     private final String prefix = "kvt" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0xffff)) + "-";
     private Path folder;

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Tag;
 
 /**
  * Regressions of issue 5 found by the three-way agreement test, with real packets on two nodes:
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.TestInstance;
  */
 // one instance for the class: the IPv6 subclass overrides up(), so only its sandbox is started
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Tag("real")
 class AdminPolicyEnforcementE2ETest {
     static final Duration TAKES_EFFECT = Duration.ofSeconds(10);
     static PolicySandbox sb;

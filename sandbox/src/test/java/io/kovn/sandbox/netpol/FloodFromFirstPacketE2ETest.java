@@ -31,6 +31,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /**
  * Issue 38, with real packets: an AdminNetworkPolicy denies ingress from namespace {@code denied} to
@@ -43,6 +44,7 @@ import org.junit.jupiter.api.Test;
  * the window (first to last datagram received) are printed, not asserted (docs/network-policy.md,
  * "When a new pod is policed").
  */
+@Tag("real")
 class FloodFromFirstPacketE2ETest {
     static final int PORT = 9000;
     static final long FLOOD_MS = 2000;

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Tag;
 
 /**
  * NetworkPolicy end to end, after Kubernetes' own network policy e2e suite: namespaces x, y, z
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.TestInstance;
  */
 // one instance for the class: the IPv6 subclass overrides up(), so only its sandbox is started
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Tag("real")
 class NetworkPolicyE2ETest {
     /** How fast a policy change must show in the data plane. */
     static final Duration TAKES_EFFECT = Duration.ofSeconds(10);

@@ -28,6 +28,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /**
  * NetworkPolicy and AdminNetworkPolicy inside a primary user-defined network (a Layer3
@@ -36,6 +37,7 @@ import org.junit.jupiter.api.Test;
  * the network's switches and transit switch ({@code kovn trace}), and real TCP/UDP connections
  * ({@code kovn probe}); the trace names the rule the evaluator names.
  */
+@Tag("real")
 class UserDefinedNetworkPoliciesE2ETest {
     static PolicySandbox sb;
     static final Map<String, Pod> PODS = new LinkedHashMap<>();

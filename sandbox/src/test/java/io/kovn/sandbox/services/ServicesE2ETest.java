@@ -46,6 +46,7 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Tag;
 
 /**
  * Services on the real control plane, with real packets: kube-controller-manager writes the
@@ -53,6 +54,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * node-2 and node-3; ClusterIP from the client, NodePort from the sandbox's outside host.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Tag("real")
 class ServicesE2ETest {
     static final String NS = "svc";
     static SandboxFixture sb;
