@@ -7,14 +7,14 @@
 #   bench/policy-convergence-series.sh [RUNS] [PolicyConvergenceBench options]
 #   (default: 5 runs of --scale full --relabels 300; each run's whole report is kept under
 #   bench/target/series-<time>/; KOVN_SERIES_JAVA_OPTIONS adds JVM options to the measured JVM,
-#   e.g. -Dkovn.ovsdb.largeMessageNice=0 for an A/B run; the series runs under
-#   bench/hold-guest-memory.sh, so that the VM's host does not take back the pages the NB server is
-#   about to be given; KOVN_SERIES_GUEST_MEMORY=as-is runs it without)
+#   e.g. -Dkovn.ovsdb.largeMessageNice=0 for an A/B run; KOVN_SERIES_GUEST_MEMORY=hold runs the
+#   series under bench/hold-guest-memory.sh, a host tweak (root) that keeps the VM's host from taking
+#   back the pages the NB server is about to be given: BENCHMARKS.md says which figures used it)
 #
 # Run nothing else meanwhile: the benchmark is meant to have the machine's cores to itself.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-if [[ ${KOVN_SERIES_GUEST_MEMORY:-hold} == hold && -z ${KOVN_GUEST_MEMORY:-} ]]; then
+if [[ ${KOVN_SERIES_GUEST_MEMORY:-as-is} == hold && -z ${KOVN_GUEST_MEMORY:-} ]]; then
   exec "$root/bench/hold-guest-memory.sh" "$0" "$@"
 fi
 runs=${1:-5}
