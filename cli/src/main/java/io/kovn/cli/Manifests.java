@@ -2,39 +2,108 @@ package io.kovn.cli;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.stream.Stream;
 
-/** Reads manifests from a file, a folder (*.yaml, *.yml, *.json, sorted) or stdin. */
+/**
+ * Reads manifests from a file, a folder (*.yaml, *.yml, *.json, sorted) or stdin. A source is split
+ * into its {@code ---} documents here, not by the client: fabric8 reads a JSON document and ignores
+ * whatever follows it, and {@code kubectl apply} takes JSON documents separated by {@code ---}. Every
+ * document is read before any is returned, so a command applies all of them or none.
+ */
 final class Manifests {
     private Manifests() {}
 
-    static List<HasMetadata> read(KubernetesClient client, String source) throws IOException {
-        List<HasMetadata> out = new ArrayList<>();
-        if (source.equals("-")) {
-            out.addAll(client.load(System.in).items());
-            return out;
+    /** A document that is not a Kubernetes object, named by its source, number and first line. */
+    static final class UnreadableManifestException extends IOException {
+        UnreadableManifestException(String message, Throwable cause) {
+            super(message, cause);
         }
+    }
+
+    static List<HasMetadata> read(KubernetesClient client, String source) throws IOException {
+        if (source.equals("-")) return parse(client, "stdin", readAll(System.in));
         Path p = Path.of(source);
+        List<HasMetadata> out = new ArrayList<>();
         if (Files.isDirectory(p)) {
             try (Stream<Path> files = Files.list(p)) {
-                for (Path f : files.filter(Manifests::isManifest).sorted().toList()) out.addAll(load(client, f));
+                for (Path f : files.filter(Manifests::isManifest).sorted().toList()) {
+                    out.addAll(parse(client, f.toString(), Files.readString(f)));
+                }
             }
         } else {
-            out.addAll(load(client, p));
+            out.addAll(parse(client, p.toString(), Files.readString(p)));
         }
         return out;
     }
 
-    private static List<HasMetadata> load(KubernetesClient client, Path f) throws IOException {
-        try (InputStream in = Files.newInputStream(f)) {
-            return client.load(in).items();
+    /** The objects of every document of {@code text}; fails naming the first document that is not one. */
+    static List<HasMetadata> parse(KubernetesClient client, String source, String text)
+            throws UnreadableManifestException {
+        List<HasMetadata> out = new ArrayList<>();
+        List<Document> documents = documents(text);
+        for (int i = 0; i < documents.size(); i++) {
+            Document d = documents.get(i);
+            if (d.blank()) continue;
+            try (InputStream in = new ByteArrayInputStream(d.text().getBytes(StandardCharsets.UTF_8))) {
+                List<HasMetadata> items = client.load(in).items();
+                for (HasMetadata item : items) {
+                    if (item == null || item.getKind() == null || item.getMetadata() == null) {
+                        throw new IllegalArgumentException("not a Kubernetes object (no kind or metadata)");
+                    }
+                }
+                out.addAll(items);
+            } catch (RuntimeException | IOException e) {
+                throw new UnreadableManifestException(source + ": document " + (i + 1) + " (line " + d.firstLine()
+                        + ") is not a Kubernetes object: " + rootMessage(e), e);
+            }
         }
+        return out;
+    }
+
+    record Document(String text, int firstLine) {
+        boolean blank() {
+            return text.lines().allMatch(l -> l.isBlank() || l.stripLeading().startsWith("#"));
+        }
+    }
+
+    /** {@code text} split at lines that are a YAML document marker ({@code ---}, optionally followed by a comment). */
+    static List<Document> documents(String text) {
+        List<Document> out = new ArrayList<>();
+        StringBuilder current = new StringBuilder();
+        int line = 0;
+        int start = 1;
+        for (String l : text.split("\n", -1)) {
+            line++;
+            if (l.equals("---") || l.startsWith("--- ") || l.startsWith("---\t") || l.equals("---\r")) {
+                out.add(new Document(current.toString(), start));
+                current.setLength(0);
+                start = line + 1;
+            } else {
+                current.append(l).append('\n');
+            }
+        }
+        out.add(new Document(current.toString(), start));
+        return out;
+    }
+
+    private static String readAll(InputStream in) throws IOException {
+        return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) t = t.getCause();
+        String m = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+        return m.lines().findFirst().orElse(m);
     }
 
     private static boolean isManifest(Path f) {
@@ -44,6 +113,7 @@ final class Manifests {
 
     static String describe(HasMetadata item) {
         String ns = item.getMetadata().getNamespace();
-        return item.getKind().toLowerCase(java.util.Locale.ROOT) + "/" + (ns == null ? "" : ns + "/") + item.getMetadata().getName();
+        return item.getKind().toLowerCase(Locale.ROOT) + "/" + (ns == null ? "" : ns + "/")
+                + item.getMetadata().getName();
     }
 }
