@@ -246,6 +246,13 @@ class CniPluginConformanceTest {
         assertThat(handler.gcCalls.getFirst().getFirst().containerId()).isEqualTo("c1");
     }
 
+    @Test
+    void gcWithoutTheValidAttachmentsIsRefusedAndDeletesNothing() {
+        var out = plugin(Map.of("CNI_COMMAND", "GC", "CNI_PATH", "/opt/cni/bin"), config("1.1.0"));
+        assertError(out, CniException.INVALID_NETWORK_CONFIG, "cni.dev/valid-attachments");
+        assertThat(handler.gcCalls).isEmpty();
+    }
+
     // ---- error cases: the handler is never called, nothing is half-done ----
 
     @ParameterizedTest

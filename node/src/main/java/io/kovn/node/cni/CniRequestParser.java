@@ -171,7 +171,9 @@ public final class CniRequestParser {
         JsonNode a = root.path("cni.dev/valid-attachments");
         List<CniConfig.Attachment> out = new ArrayList<>();
         if (a.isMissingNode() || a.isNull()) {
-            return out;
+            // Not "nothing is valid": a GC that deleted every pod on the node for a missing list would
+            // be the most destructive reading of a malformed call (CNI spec 1.1: the runtime sends it).
+            throw invalid("GC requires cni.dev/valid-attachments (the attachments still in use)");
         }
         if (!a.isArray()) {
             throw invalid("cni.dev/valid-attachments must be an array");
