@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.kovn.k8s.api.policy.AdminNetworkPolicy;
 import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
-import io.kovn.k8s.runtime.ListedItemStore;
 import io.kovn.ovn.ids.ObjectId;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,9 +58,9 @@ public record PolicySnapshot(
         previousPriorities = previousPriorities == null ? PriorityAssignment.EMPTY : previousPriorities;
     }
 
-    /** {@code list} itself when immutable already (an informer store's listing), else a copy. */
+    /** {@code list} itself when a {@code List.of} list already, else a copy (an array copy: microseconds for 10,000 pods). */
     private static <T> List<T> immutable(List<T> list) {
-        return list instanceof ListedItemStore.Listing<T> ? list : List.copyOf(list);
+        return List.copyOf(list);
     }
 
     /** A builder for a snapshot of zone {@code zone}, IPv4-only, default controller. */
