@@ -40,13 +40,13 @@ public final class NodeAgent implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final NodeAgentConfig config;
-    private final PodNetworksWatch podNetworks;
+    private final PodNetworksReconciler podNetworks;
     private final PodCniHandler handler;
     private final CniServer cniServer;
     private final ManagementPortSetup managementPort;
     private final Optional<GatewaySetup> gateway;
 
-    private NodeAgent(NodeAgentConfig config, PodNetworksWatch podNetworks, PodCniHandler handler, CniServer cniServer,
+    private NodeAgent(NodeAgentConfig config, PodNetworksReconciler podNetworks, PodCniHandler handler, CniServer cniServer,
                       ManagementPortSetup managementPort, Optional<GatewaySetup> gateway) {
         this.config = config;
         this.gateway = gateway;
@@ -75,7 +75,7 @@ public final class NodeAgent implements AutoCloseable {
         config.ovs().apply(config.vsctl());
         Optional<GatewayBridge> bridge = discoverGateway(config);
         publishNodeAnnotations(client, config, bridge);
-        PodNetworksWatch watch = new PodNetworksWatch(client, Duration.ofSeconds(30));
+        PodNetworksReconciler watch = new PodNetworksReconciler(client, Duration.ofSeconds(30));
         Optional<GatewaySetup> gateway = bridge.map(b -> GatewaySetup.start(config.nodeName(), b, config.vsctl(),
                 new OvsOfctl(config.vsctl().executable().resolveSibling("ovs-ofctl"), config.vsctl().dbSocket().getParent())));
         try {

@@ -37,11 +37,11 @@ public final class PodCniHandler implements CniHandler {
     public static final int CHECK_FAILED = 102;
 
     private final NodeAgentConfig config;
-    private final PodNetworksWatch podNetworks;
+    private final PodNetworksReconciler podNetworks;
     private final PodPlumber plumber;
     private final PodAddressBarrier policies;
 
-    PodCniHandler(NodeAgentConfig config, PodNetworksWatch podNetworks, PodPlumber plumber, PodAddressBarrier policies) {
+    PodCniHandler(NodeAgentConfig config, PodNetworksReconciler podNetworks, PodPlumber plumber, PodAddressBarrier policies) {
         this.config = config;
         this.podNetworks = podNetworks;
         this.plumber = plumber;
