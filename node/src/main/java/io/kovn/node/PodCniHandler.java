@@ -126,9 +126,9 @@ public final class PodCniHandler implements CniHandler {
 
     @Override
     public void status() throws CniException {
-        if (!config.vsctl().tryRun("br-exists", config.ovs().integrationBridge()).ok()) {
+        if (!plumber.bridgeExists()) {
             throw new CniException(CniException.PLUGIN_NOT_AVAILABLE, "integration bridge missing",
-                    config.ovs().integrationBridge() + " does not exist in " + config.vsctl().dbSocket());
+                    config.ovs().integrationBridge() + " does not exist in " + config.ovsPaths().dbSocket());
         }
     }
 
