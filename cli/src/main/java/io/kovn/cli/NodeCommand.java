@@ -8,7 +8,8 @@ import io.kovn.k8s.client.KubeClients;
 import io.kovn.node.NodeAgentConfig;
 import io.kovn.node.NodeComponents;
 import io.kovn.node.ovs.OvsBridgeConfig;
-import io.kovn.node.ovs.OvsVsctl;
+import io.kovn.node.ovs.OvsConfDb;
+import io.kovn.node.ovs.OvsPaths;
 import io.kovn.runtime.net.Netns;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
@@ -56,7 +57,7 @@ public final class NodeCommand implements Callable<Integer> {
             description = "Open vSwitch conf.db socket (default: ${DEFAULT-VALUE})")
     String ovsDb;
 
-    @Option(names = "--ovs-bin-dir", defaultValue = "/usr/bin", description = "folder holding ovs-vsctl (default: ${DEFAULT-VALUE})")
+    @Option(names = "--ovs-bin-dir", defaultValue = "/usr/bin", description = "folder holding ovs-ofctl (default: ${DEFAULT-VALUE})")
     Path ovsBinDir;
 
     @Option(names = "--encap-ip", description = "geneve tunnel endpoint address of this node (required with the node agent)")
@@ -150,14 +151,20 @@ public final class NodeCommand implements Callable<Integer> {
         if (!ovsDb.startsWith("unix:")) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--ovs-db must be unix:<path>, got " + ovsDb);
         }
-        OvsVsctl vsctl = OvsVsctl.of(ovsBinDir, Path.of(ovsDb.substring("unix:".length())));
+        OvsPaths paths = new OvsPaths(ovsBinDir, Path.of(ovsDb.substring("unix:".length())));
         String datapath = datapathType != null ? datapathType.name()
                 : OvsBridgeConfig.detectDatapathType(Path.of("/sys/module/openvswitch"));
-        String chassis = systemId != null ? systemId
-                : OvsBridgeConfig.existingSystemId(vsctl).orElseGet(() -> UUID.randomUUID().toString());
+        String chassis = systemId != null ? systemId : existingSystemId(paths).orElseGet(() -> UUID.randomUUID().toString());
         OvsBridgeConfig ovs = new OvsBridgeConfig(OvsBridgeConfig.BR_INT, datapath, chassis, nodeName, encapIp, sb);
-        return NodeAgentConfig.defaults(nodeName, ovs, vsctl, Netns.root(), cniSocket)
+        return NodeAgentConfig.defaults(nodeName, ovs, paths, Netns.root(), cniSocket)
                 .withClusterSubnets(clusterSubnets.stream().map(ClusterNetwork::cidr).toList());
+    }
+
+    /** The chassis name this switch already has (kept across agent restarts and reinstalls), if any. */
+    private static java.util.Optional<String> existingSystemId(OvsPaths paths) {
+        try (OvsConfDb db = OvsConfDb.connect(paths.dbSocket())) {
+            return OvsBridgeConfig.existingSystemId(db);
+        }
     }
 
     /** A started node process. */

@@ -55,8 +55,8 @@ class NodeCommandOnEmulatedNodeTest {
                         .isEqualTo(emulated.systemId());
                 assertThat(ClusterManagerCommandTest.annotation(client, "node-a", OvnAnnotations.NODE_ENCAP_IPS))
                         .isEqualTo("[\"" + emulated.encapIp() + "\"]");
-                assertThat(emulated.vsctl().run("get", "Open_vSwitch", ".", "external_ids:ovn-remote").strip())
-                        .isEqualTo("\"unix:" + emulated.sbSocket() + "\"");
+                assertThat(emulated.confDb().root().orElseThrow().externalIds())
+                        .containsEntry("ovn-remote", "unix:" + emulated.sbSocket());
                 assertThat(cniSocket).exists();
                 await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(emulated.nbctl("--bare", "--columns=name",
                         "list", "Logical_Switch_Port")).contains("stor-node-a", "tstor-node-a"));

@@ -1,16 +1,19 @@
 package io.kovn.node;
 
-import io.kovn.node.ovs.OvsVsctl;
+import io.kovn.node.ovs.ConfDbOps;
+import io.kovn.node.ovs.OvsConfDb;
 import io.kovn.ovn.annotations.IpFamily;
 import io.kovn.ovn.annotations.IpLiterals;
 import io.kovn.ovn.annotations.IpPrefix;
 import io.kovn.ovn.annotations.MacAddresses;
 import io.kovn.ovn.topology.TopologyNames;
 import io.kovn.ovn.topology.ZoneTopology;
+import io.kovn.ovsdb.ops.Operation;
 import io.kovn.runtime.net.Netns;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -20,7 +23,7 @@ import java.util.Objects;
  *
  * <p>It carries the node subnet's second address (the first is the router's) with the MAC
  * {@code 0a:58:} + its IPv4 bytes, and the node routes the cluster subnets through the router
- * ({@code .1}) on it. Every step is idempotent ({@code --may-exist}, {@code replace}), so an agent
+ * ({@code .1}) on it. Every step is idempotent (an existing port is kept, {@code replace}), so an agent
  * restart converges to the same wiring.
  *
  * @param node the node name
@@ -58,12 +61,14 @@ public record ManagementPort(String node, List<IpPrefix> subnets, List<IpPrefix>
         return MacAddresses.fromIp(addresses().getFirst().address());
     }
 
-    /** The ovs-vsctl arguments that create (or keep) the internal port bound to {@code k8s-<node>} (pure). */
-    public List<String> vsctlArgs(String bridge) {
-        String iface = interfaceName();
-        return List.of("--", "--may-exist", "add-port", bridge, iface,
-                "--", "set", "Interface", iface, "type=internal", "mac=" + OvsVsctl.quote(mac()),
-                "external_ids:iface-id=" + OvsVsctl.quote(TopologyNames.managementPort(node)));
+    /** The OVS interface's external_ids: bound to the logical switch port {@code k8s-<node>} (pure). */
+    public Map<String, String> externalIds() {
+        return Map.of("iface-id", TopologyNames.managementPort(node));
+    }
+
+    /** The operations that create (or keep, or repair) the internal port on {@code bridge}. */
+    public List<Operation> operations(ConfDbOps ops, String bridge) {
+        return ops.port(bridge, interfaceName(), "internal", mac(), externalIds());
     }
 
     /** The {@code ip -batch} lines that address the port and route the cluster subnets through it (pure). */
@@ -116,8 +121,8 @@ public record ManagementPort(String node, List<IpPrefix> subnets, List<IpPrefix>
      * its MAC, MTU, addresses and routes, checksum offload off (the userspace datapath needs it for
      * TCP), and forwarding.
      */
-    public void apply(OvsVsctl vsctl, String bridge, Netns nodeNetns) {
-        vsctl.run(vsctlArgs(bridge));
+    public void apply(OvsConfDb db, String bridge, Netns nodeNetns) {
+        db.transactAndWait(operations(db.ops(), bridge));
         if (!nodeNetns.linkExists(interfaceName())) {
             // ovs-vswitchd makes the device in its own namespace: it must be the agent's.
             throw new IllegalStateException(interfaceName() + " is not in " + nodeNetns

@@ -3,6 +3,7 @@ package io.kovn.node;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kovn.node.gateway.GatewayBridge;
+import io.kovn.node.ovs.OvsConfDb;
 import io.kovn.ovn.annotations.AnnotationFormatException;
 import io.kovn.ovn.annotations.IpLiterals;
 import io.kovn.ovn.annotations.IpPrefix;
@@ -30,12 +31,14 @@ final class ManagementPortSetup implements AutoCloseable {
     // volatile: a certificate rotation hands in a new client while the setup still waits
     private volatile KubernetesClient client;
     private final NodeAgentConfig config;
+    private final OvsConfDb db;
     private final List<InetAddress> nodeIps;
     private final CompletableFuture<ManagementPort> done = new CompletableFuture<>();
     private final Thread thread;
     private volatile boolean closed;
 
-    private ManagementPortSetup(KubernetesClient client, NodeAgentConfig config, List<InetAddress> nodeIps) {
+    private ManagementPortSetup(KubernetesClient client, NodeAgentConfig config, OvsConfDb db, List<InetAddress> nodeIps) {
+        this.db = db;
         this.client = client;
         this.config = config;
         this.nodeIps = List.copyOf(nodeIps);
@@ -43,8 +46,8 @@ final class ManagementPortSetup implements AutoCloseable {
     }
 
     /** @param nodeIps the node's own addresses, the source of its traffic toward pods ({@link #nodeIps}) */
-    static ManagementPortSetup start(KubernetesClient client, NodeAgentConfig config, List<InetAddress> nodeIps) {
-        ManagementPortSetup s = new ManagementPortSetup(client, config, nodeIps);
+    static ManagementPortSetup start(KubernetesClient client, NodeAgentConfig config, OvsConfDb db, List<InetAddress> nodeIps) {
+        ManagementPortSetup s = new ManagementPortSetup(client, config, db, nodeIps);
         s.thread.start();
         return s;
     }
@@ -96,7 +99,7 @@ final class ManagementPortSetup implements AutoCloseable {
                 ManagementPort port = new ManagementPort(config.nodeName(), subnetsOf(node).orElseThrow(),
                         config.clusterSubnets(), config.defaultMtu(), nodeIps);
                 long t0 = System.nanoTime();
-                port.apply(config.vsctl(), config.ovs().integrationBridge(), config.nodeNetns());
+                port.apply(db, config.ovs().integrationBridge(), config.nodeNetns());
                 LOG.info("management port {} of {} up with {} in {} ms", port.interfaceName(), config.nodeName(),
                         port.addresses(), (System.nanoTime() - t0) / 1_000_000);
                 done.complete(port);

@@ -10,6 +10,7 @@ import io.kovn.node.cni.CniServer;
 import io.kovn.node.gateway.GatewayBridge;
 import io.kovn.node.gateway.GatewaySetup;
 import io.kovn.node.gateway.OvsOfctl;
+import io.kovn.node.ovs.OvsConfDb;
 import io.kovn.node.plumbing.PodPlumber;
 import io.kovn.ovn.annotations.IpLiterals;
 import io.kovn.ovn.annotations.NodeChassisId;
@@ -40,15 +41,17 @@ public final class NodeAgent implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final NodeAgentConfig config;
-    private final PodNetworksWatch podNetworks;
+    private final OvsConfDb db;
+    private final PodNetworksReconciler podNetworks;
     private final PodCniHandler handler;
     private final CniServer cniServer;
     private final ManagementPortSetup managementPort;
     private final Optional<GatewaySetup> gateway;
 
-    private NodeAgent(NodeAgentConfig config, PodNetworksWatch podNetworks, PodCniHandler handler, CniServer cniServer,
-                      ManagementPortSetup managementPort, Optional<GatewaySetup> gateway) {
+    private NodeAgent(NodeAgentConfig config, OvsConfDb db, PodNetworksReconciler podNetworks, PodCniHandler handler,
+                      CniServer cniServer, ManagementPortSetup managementPort, Optional<GatewaySetup> gateway) {
         this.config = config;
+        this.db = db;
         this.gateway = gateway;
         this.managementPort = managementPort;
         this.podNetworks = podNetworks;
@@ -72,38 +75,47 @@ public final class NodeAgent implements AutoCloseable {
      */
     public static NodeAgent start(KubernetesClient client, NodeAgentConfig config, PodAddressBarrier policies) {
         long t0 = System.nanoTime();
-        config.ovs().apply(config.vsctl());
-        Optional<GatewayBridge> bridge = discoverGateway(config);
-        publishNodeAnnotations(client, config, bridge);
-        PodNetworksWatch watch = new PodNetworksWatch(client, Duration.ofSeconds(30));
-        Optional<GatewaySetup> gateway = bridge.map(b -> GatewaySetup.start(config.nodeName(), b, config.vsctl(),
-                new OvsOfctl(config.vsctl().executable().resolveSibling("ovs-ofctl"), config.vsctl().dbSocket().getParent())));
+        // one conf.db connection for all of the agent's OVS configuration
+        OvsConfDb db = OvsConfDb.connect(config.ovsPaths().dbSocket());
+        PodNetworksReconciler watch = null;
+        Optional<GatewaySetup> gateway = Optional.empty();
         try {
-            PodPlumber plumber = new PodPlumber(config.nodeNetns(), config.vsctl(),
+            config.ovs().apply(db);
+            Optional<GatewayBridge> bridge = discoverGateway(config, db);
+            publishNodeAnnotations(client, config, bridge);
+            watch = new PodNetworksReconciler(client, Duration.ofSeconds(30));
+            gateway = bridge.map(b -> GatewaySetup.start(config.nodeName(), b, db,
+                    new OvsOfctl(config.ovsPaths().binDir().resolve("ovs-ofctl"), config.ovsPaths().runDir())));
+            PodPlumber plumber = new PodPlumber(config.nodeNetns(), db,
                     config.ovs().integrationBridge(), config.ovnInstalledTimeout());
             PodCniHandler handler = new PodCniHandler(config, watch, plumber, policies);
             CniServer server = CniServer.start(config.cniSocket(), handler);
             LOG.info("node agent for {} up in {} ms (chassis {}, CNI socket {})", config.nodeName(),
                     (System.nanoTime() - t0) / 1_000_000, config.ovs().systemId(), config.cniSocket());
             // Pods may be wired before the node subnet is known; the management port follows it.
-            return new NodeAgent(config, watch, handler, server, ManagementPortSetup.start(client, config,
+            return new NodeAgent(config, db, watch, handler, server, ManagementPortSetup.start(client, config, db,
                     ManagementPortSetup.nodeIps(config.ovs().encapIp(), bridge)), gateway);
         } catch (IOException e) {
-            watch.close();
-            gateway.ifPresent(GatewaySetup::close);
+            closeAfterFailedStart(watch, gateway, db);
             throw new UncheckedIOException("cannot start the CNI server on " + config.cniSocket(), e);
         } catch (RuntimeException e) {
-            watch.close();
-            gateway.ifPresent(GatewaySetup::close);
+            closeAfterFailedStart(watch, gateway, db);
             throw e;
         }
     }
 
+    private static void closeAfterFailedStart(PodNetworksReconciler watch, Optional<GatewaySetup> gateway, OvsConfDb db) {
+        if (watch != null) {
+            watch.close();
+        }
+        gateway.ifPresent(GatewaySetup::close);
+        db.close();
+    }
+
     /** The node's external bridge (configured), or empty when the node IP is on no OVS bridge or it fails. */
-    private static Optional<GatewayBridge> discoverGateway(NodeAgentConfig config) {
+    private static Optional<GatewayBridge> discoverGateway(NodeAgentConfig config, OvsConfDb db) {
         try {
-            return GatewaySetup.discover(config.nodeName(), IpLiterals.parse(config.ovs().encapIp()), config.nodeNetns(),
-                    config.vsctl());
+            return GatewaySetup.discover(config.nodeName(), IpLiterals.parse(config.ovs().encapIp()), config.nodeNetns(), db);
         } catch (RuntimeException e) {
             // The overlay works without the gateway: the zone builds none while l3-gateway-config is absent.
             LOG.warn("node {}: no gateway: {}", config.nodeName(), e.getMessage());
@@ -200,6 +212,7 @@ public final class NodeAgent implements AutoCloseable {
             managementPort.close();
             gateway.ifPresent(GatewaySetup::close);
             podNetworks.close();
+            db.close();
         }
     }
 }

@@ -37,11 +37,11 @@ public final class PodCniHandler implements CniHandler {
     public static final int CHECK_FAILED = 102;
 
     private final NodeAgentConfig config;
-    private final PodNetworksWatch podNetworks;
+    private final PodNetworksReconciler podNetworks;
     private final PodPlumber plumber;
     private final PodAddressBarrier policies;
 
-    PodCniHandler(NodeAgentConfig config, PodNetworksWatch podNetworks, PodPlumber plumber, PodAddressBarrier policies) {
+    PodCniHandler(NodeAgentConfig config, PodNetworksReconciler podNetworks, PodPlumber plumber, PodAddressBarrier policies) {
         this.config = config;
         this.podNetworks = podNetworks;
         this.plumber = plumber;
@@ -126,9 +126,9 @@ public final class PodCniHandler implements CniHandler {
 
     @Override
     public void status() throws CniException {
-        if (!config.vsctl().tryRun("br-exists", config.ovs().integrationBridge()).ok()) {
+        if (!plumber.bridgeExists()) {
             throw new CniException(CniException.PLUGIN_NOT_AVAILABLE, "integration bridge missing",
-                    config.ovs().integrationBridge() + " does not exist in " + config.vsctl().dbSocket());
+                    config.ovs().integrationBridge() + " does not exist in " + config.ovsPaths().dbSocket());
         }
     }
 

@@ -144,7 +144,7 @@ class PodCniHandlerTest {
         String noAddresses = TWO_ENTRIES.replace("\"ip_addresses\":[\"10.20.2.5/24\"],", "");
         var pod = new PodBuilder().withNewMetadata().withNamespace("udn-test").withName("web")
                 .addToAnnotations(OvnAnnotations.POD_NETWORKS, noAddresses).endMetadata().build();
-        assertThatThrownBy(() -> PodNetworksWatch.networks(pod)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> PodNetworksReconciler.networks(pod)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("\"udn-test/l3-primary\" has no ip_addresses");
     }
 
@@ -152,11 +152,11 @@ class PodCniHandlerTest {
     void theWatchAnswersOnlyOnceTheDefaultEntryIsThereAndThenWithEveryEntry() {
         var pod = new PodBuilder().withNewMetadata().withNamespace("udn-test").withName("web")
                 .addToAnnotations(OvnAnnotations.POD_NETWORKS, TWO_ENTRIES).endMetadata().build();
-        assertThat(PodNetworksWatch.networks(pod)).hasValueSatisfying(n -> assertThat(n.byNetwork())
+        assertThat(PodNetworksReconciler.networks(pod)).hasValueSatisfying(n -> assertThat(n.byNetwork())
                 .containsOnlyKeys("default", "udn-test/l3-primary"));
         String udnOnly = "{" + TWO_ENTRIES.substring(TWO_ENTRIES.indexOf("\"udn-test/l3-primary\""));
         pod.getMetadata().getAnnotations().put(OvnAnnotations.POD_NETWORKS, udnOnly);
-        assertThat(PodNetworksWatch.networks(pod)).isEmpty();
+        assertThat(PodNetworksReconciler.networks(pod)).isEmpty();
     }
 
     @Test

@@ -151,7 +151,7 @@ public final class Sandbox implements AutoCloseable {
             NodeCertificateBootstrap certificates = certificatesOf.get(n.name()).get();
             // The node agent, zone controller and policy controller work as the node itself
             // (system:ovn-node:<node>, deploy/'s node RBAC, checked by the webhook), as `kovn node` does.
-            NodeComponents parts = controlPlane.startNode(n, NodeAgentConfig.defaults(n.name(), ovs, n.vsctl(),
+            NodeComponents parts = controlPlane.startNode(n, NodeAgentConfig.defaults(n.name(), ovs, n.ovsPaths(),
                     n.netns(), layout.cniSocket(n.name())).withClusterSubnets(ControlPlane.clusterNetworks(config.dualStack())
                     .stream().map(io.kovn.controller.network.ClusterNetwork::cidr).toList()), certificates.client());
             // After each rotation they move to the new certificate's client; the old one closes after a grace.

@@ -7,7 +7,10 @@ import io.fabric8.kubernetes.api.model.certificates.v1.CertificateSigningRequest
 import io.fabric8.kubernetes.api.model.certificates.v1.CertificateSigningRequestConditionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.kovn.identity.KeyedWorker;
+import io.kovn.k8s.runtime.Controller;
+import io.kovn.k8s.runtime.Mapper;
+import io.kovn.k8s.runtime.ObjectKey;
+import io.kovn.k8s.runtime.ReconcileResult;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.concurrent.ThreadLocalRandom;
@@ -17,7 +20,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Watches CertificateSigningRequests and approves or denies node-identity requests by
  * {@link CsrRules}: the Approved/Denied condition goes through the {@code approval} subresource
- * (reasons {@code AutoApproved} / {@code CSRDenied}) and an Event records the decision.
+ * (reasons {@code AutoApproved} / {@code CSRDenied}) and an Event records the decision. A
+ * {@link Controller} keyed by CSR name runs the decisions: one at a time per CSR, failures retried
+ * with backoff.
  */
 public final class CsrApprover implements AutoCloseable {
     /** Reason of the Approved condition. */
@@ -34,28 +39,32 @@ public final class CsrApprover implements AutoCloseable {
     private final KubernetesClient client;
     private final ApproverConfig config;
     private final Clock clock;
-    private final KeyedWorker worker;
     private SharedIndexInformer<CertificateSigningRequest> informer;
+    private Controller<ObjectKey> controller;
 
     /** An approver using the client's credentials (it needs the approve verb on the signer). */
     public CsrApprover(KubernetesClient client, ApproverConfig config, Clock clock) {
         this.client = client;
         this.config = config;
         this.clock = clock;
-        this.worker = new KeyedWorker("csr-approver", this::reconcile);
     }
 
     /** Starts watching CSRs. */
     public CsrApprover start() {
-        informer = KeyedWorker.watchCsrs(client, worker);
+        informer = client.certificates().v1().certificateSigningRequests().runnableInformer(0);
+        controller = Controller.<ObjectKey>builder("csr-approver", key -> reconcile(key.name()))
+                .watch(informer, Mapper.self())
+                .build();
+        controller.start();
+        informer.start();
         return this;
     }
 
     /** Decides one CSR by name and writes the decision (level-driven: an already decided CSR is left alone). */
-    void reconcile(String name) {
+    ReconcileResult reconcile(String name) {
         CertificateSigningRequest csr = client.certificates().v1().certificateSigningRequests().withName(name).get();
         if (csr == null) {
-            return;
+            return ReconcileResult.done();
         }
         CsrDecision decision = CsrRules.decide(CsrFacts.from(csr), config);
         switch (decision) {
@@ -73,6 +82,7 @@ public final class CsrApprover implements AutoCloseable {
                 LOG.warn("CSR {} denied: {}", name, deny.message());
             }
         }
+        return ReconcileResult.done();
     }
 
     private CertificateSigningRequestCondition condition(String type, String reason, String message) {
@@ -102,9 +112,11 @@ public final class CsrApprover implements AutoCloseable {
 
     @Override
     public void close() {
+        if (controller != null) {
+            controller.close();
+        }
         if (informer != null) {
             informer.close();
         }
-        worker.close();
     }
 }

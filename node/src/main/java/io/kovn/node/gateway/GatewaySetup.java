@@ -1,13 +1,17 @@
 package io.kovn.node.gateway;
 
-import io.kovn.node.ovs.OvsVsctl;
+import io.kovn.node.ovs.OvsConfDb;
 import io.kovn.ovn.annotations.IpLiterals;
 import io.kovn.ovn.annotations.IpPrefix;
+import io.kovn.ovs.vswitch.Bridge;
+import io.kovn.ovs.vswitch.Interface;
 import io.kovn.runtime.net.Netns;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,16 +29,16 @@ public final class GatewaySetup implements AutoCloseable {
 
     private final String node;
     private final GatewayBridge bridge;
-    private final OvsVsctl vsctl;
+    private final OvsConfDb db;
     private final OvsOfctl ofctl;
     private final Thread thread;
     private volatile boolean closed;
     private volatile String lastFlows = "";
 
-    private GatewaySetup(String node, GatewayBridge bridge, OvsVsctl vsctl, OvsOfctl ofctl) {
+    private GatewaySetup(String node, GatewayBridge bridge, OvsConfDb db, OvsOfctl ofctl) {
         this.node = node;
         this.bridge = bridge;
-        this.vsctl = vsctl;
+        this.db = db;
         this.ofctl = ofctl;
         this.thread = Thread.ofVirtual().name("gateway-" + node).unstarted(this::run);
     }
@@ -44,7 +48,7 @@ public final class GatewaySetup implements AutoCloseable {
      *
      * @return the bridge, or empty (logged) when the node IP is not on an OVS bridge: no gateway then
      */
-    public static Optional<GatewayBridge> discover(String node, InetAddress nodeIp, Netns netns, OvsVsctl vsctl) {
+    public static Optional<GatewayBridge> discover(String node, InetAddress nodeIp, Netns netns, OvsConfDb db) {
         String addrs = netns.ip("-o", "addr", "show");
         Optional<GatewayBridge.Holder> holder = GatewayBridge.holderOf(addrs, nodeIp);
         if (holder.isEmpty()) {
@@ -52,12 +56,12 @@ public final class GatewaySetup implements AutoCloseable {
             return Optional.empty();
         }
         String link = holder.get().link();
-        if (!vsctl.tryRun("br-exists", link).ok()) {
+        if (db.bridge(link).isEmpty()) {
             LOG.warn("node {}: the node IP {} is on {}, which is not an OVS bridge: no gateway", node,
                     IpLiterals.format(nodeIp), link);
             return Optional.empty();
         }
-        String mac = pinnedMac(vsctl, link);
+        String mac = pinnedMac(db, link);
         // The host's own connections leave through the bridge's internal port; with the userspace
         // datapath their checksums must be complete (as on the management port).
         try {
@@ -72,24 +76,28 @@ public final class GatewaySetup implements AutoCloseable {
         GatewayBridge.globalAddressesOf(addrs, link).stream().filter(p -> p.family() != holder.get().address().family())
                 .findFirst().ifPresent(ips::add);
         GatewayBridge b = new GatewayBridge(link, mac, ips, hops);
-        vsctl.run("set", "Open_vSwitch", ".", "external_ids:ovn-bridge-mappings=" + OvsVsctl.quote(b.bridgeMappings()));
+        db.transactAndWait(db.ops().rootExternalIds(Map.of("ovn-bridge-mappings", b.bridgeMappings())));
         return Optional.of(b);
     }
 
     /** The bridge's MAC, pinned with other_config:hwaddr (a netdev bridge otherwise takes a port's MAC as ports come and go). */
-    private static String pinnedMac(OvsVsctl vsctl, String bridge) {
-        String pinned = vsctl.run("--if-exists", "get", "Bridge", bridge, "other_config:hwaddr").strip().replace("\"", "");
+    private static String pinnedMac(OvsConfDb db, String bridge) {
+        String pinned = db.bridge(bridge).map(b -> b.otherConfig().getOrDefault("hwaddr", "")).orElse("");
         if (!pinned.isEmpty()) {
             return pinned;
         }
-        String mac = vsctl.run("get", "Interface", bridge, "mac_in_use").strip().replace("\"", "");
-        vsctl.run("set", "Bridge", bridge, "other_config:hwaddr=" + OvsVsctl.quote(mac));
+        // ovs-vswitchd fills mac_in_use once it has made the bridge's device
+        if (!db.awaitInterface(bridge, i -> i.macInUse().isPresent(), db.timeout())) {
+            throw new IllegalStateException("bridge " + bridge + " has no mac_in_use");
+        }
+        String mac = db.iface(bridge).flatMap(Interface::macInUse).orElseThrow();
+        db.transactAndWait(db.ops().bridgeOtherConfig(bridge, Map.of("hwaddr", mac)));
         return mac;
     }
 
     /** Starts keeping the bridge's flows. */
-    public static GatewaySetup start(String node, GatewayBridge bridge, OvsVsctl vsctl, OvsOfctl ofctl) {
-        GatewaySetup s = new GatewaySetup(node, bridge, vsctl, ofctl);
+    public static GatewaySetup start(String node, GatewayBridge bridge, OvsConfDb db, OvsOfctl ofctl) {
+        GatewaySetup s = new GatewaySetup(node, bridge, db, ofctl);
         s.thread.start();
         return s;
     }
@@ -140,16 +148,15 @@ public final class GatewaySetup implements AutoCloseable {
 
     /** The flows for the bridge's current ports, or empty while the patch port does not exist. */
     private Optional<SharedGatewayFlows> flows() {
-        String patch = null;
-        String phys = null;
-        for (String port : vsctl.run("list-ports", bridge.bridge()).split("\n")) {
-            port = port.strip();
-            if (port.isEmpty()) continue;
-            String type = vsctl.run("get", "Interface", port, "type").strip().replace("\"", "");
-            if (type.equals("patch")) {
-                patch = port;
-            } else if (type.isEmpty() || type.equals("system") || type.equals("dpdk")) {
-                phys = phys == null ? port : phys;
+        Bridge b = db.bridge(bridge.bridge()).orElseThrow(() -> new IllegalStateException("bridge " + bridge.bridge() + " is gone"));
+        Interface patch = null;
+        Interface phys = null;
+        // by name, as ovs-vsctl list-ports orders them; the bridge's own internal port is not one of them
+        for (Interface i : db.interfaces(b).stream().sorted(Comparator.comparing(Interface::name)).toList()) {
+            if (i.type().equals("patch")) {
+                patch = i;
+            } else if (i.type().isEmpty() || i.type().equals("system") || i.type().equals("dpdk")) {
+                phys = phys == null ? i : phys;
             }
         }
         if (patch == null || phys == null) {
@@ -163,9 +170,9 @@ public final class GatewaySetup implements AutoCloseable {
         return Optional.of(new SharedGatewayFlows(physOfport, patchOfport, bridge.mac(), bridge.ips()));
     }
 
-    private String ofport(String port) {
-        String n = vsctl.run("get", "Interface", port, "ofport").strip();
-        return n.isEmpty() || n.startsWith("[") || n.equals("-1") ? null : n;
+    /** The port's OpenFlow port number, or null until ovs-vswitchd has given it one. */
+    private static String ofport(Interface i) {
+        return i.ofport().filter(n -> n > 0).map(String::valueOf).orElse(null);
     }
 
     @Override

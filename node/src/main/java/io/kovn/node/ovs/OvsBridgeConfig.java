@@ -1,15 +1,20 @@
 package io.kovn.node.ovs;
 
+import io.kovn.ovs.vswitch.Bridge;
+import io.kovn.ovsdb.ops.Operation;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The Open vSwitch configuration that makes a host an OVN chassis: the integration bridge and the
  * {@code Open_vSwitch} external_ids ovn-controller reads. Applying it is idempotent and takes one
- * ovs-vsctl transaction.
+ * conf.db transaction (none when the switch is already so configured).
  *
  * @param integrationBridge normally {@code br-int}
  * @param datapathType {@code netdev} where there is no OVS kernel module, else {@code system}
@@ -48,35 +53,39 @@ public record OvsBridgeConfig(String integrationBridge, String datapathType, Str
      * The system-id this switch already has (a real node keeps its chassis identity across agent
      * restarts and reinstalls), if any.
      */
-    public static java.util.Optional<String> existingSystemId(OvsVsctl vsctl) {
-        var r = vsctl.tryRun("--if-exists", "get", "Open_vSwitch", ".", "external_ids:system-id");
-        String id = r.ok() ? r.stdout().strip().replace("\"", "") : "";
-        return id.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(id);
+    public static Optional<String> existingSystemId(OvsConfDb db) {
+        return db.root().map(r -> r.externalIds().getOrDefault("system-id", "")).filter(id -> !id.isEmpty());
     }
 
-    /** The ovs-vsctl arguments of the single idempotent transaction (pure). */
-    public List<String> vsctlArgs() {
-        List<String> a = new ArrayList<>();
-        a.addAll(List.of("--", "--may-exist", "add-br", integrationBridge));
-        a.addAll(List.of("--", "set", "Bridge", integrationBridge,
-                "datapath_type=" + datapathType,
-                "fail_mode=secure",
-                "other_config:disable-in-band=true"));
-        a.addAll(List.of("--", "set", "Open_vSwitch", ".",
-                "external_ids:system-id=" + OvsVsctl.quote(systemId),
-                "external_ids:hostname=" + OvsVsctl.quote(hostname),
-                "external_ids:ovn-encap-type=geneve",
-                "external_ids:ovn-encap-ip=" + OvsVsctl.quote(encapIp),
-                "external_ids:ovn-remote=" + OvsVsctl.quote(sbRemote),
-                "external_ids:ovn-bridge=" + OvsVsctl.quote(integrationBridge),
-                "external_ids:ovn-bridge-datapath-type=" + datapathType,
-                // interconnect: one zone per node; without it no tunnels to remote chassis are made
-                "external_ids:ovn-is-interconn=true"));
-        return a;
+    /** The {@code Open_vSwitch} external_ids that make the switch a chassis of this node's zone (pure). */
+    public Map<String, String> externalIds() {
+        Map<String, String> ids = new LinkedHashMap<>();
+        ids.put("system-id", systemId);
+        ids.put("hostname", hostname);
+        ids.put("ovn-encap-type", "geneve");
+        ids.put("ovn-encap-ip", encapIp);
+        ids.put("ovn-remote", sbRemote);
+        ids.put("ovn-bridge", integrationBridge);
+        ids.put("ovn-bridge-datapath-type", datapathType);
+        // interconnect: one zone per node; without it no tunnels to remote chassis are made
+        ids.put("ovn-is-interconn", "true");
+        return ids;
     }
 
-    /** Applies the configuration (safe to repeat; a converged switch is left as it is). */
-    public void apply(OvsVsctl vsctl) {
-        vsctl.run(vsctlArgs());
+    /** The operations of the single idempotent transaction: the integration bridge, then the external_ids. */
+    public List<Operation> operations(ConfDbOps ops) {
+        List<Operation> all = new ArrayList<>(ops.bridge(integrationBridge, datapathType, Bridge.FailMode.SECURE,
+                Map.of("disable-in-band", "true")));
+        all.addAll(ops.rootExternalIds(externalIds()));
+        return all;
+    }
+
+    /**
+     * Applies the configuration and waits for ovs-vswitchd to apply it (the bridge's device exists then);
+     * safe to repeat: a converged switch gets no transaction.
+     */
+    public void apply(OvsConfDb db) {
+        db.initialize();
+        db.transactAndWait(operations(db.ops()));
     }
 }

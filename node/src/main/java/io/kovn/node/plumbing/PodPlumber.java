@@ -1,14 +1,15 @@
 package io.kovn.node.plumbing;
 
-import io.kovn.node.ovs.OvsVsctl;
+import io.kovn.node.ovs.ConfDbOps;
+import io.kovn.node.ovs.OvsConfDb;
 import io.kovn.ovn.topology.TopologyNames;
-import io.kovn.runtime.net.Command;
-import io.kovn.runtime.net.CommandFailedException;
+import io.kovn.ovs.vswitch.Bridge;
+import io.kovn.ovs.vswitch.Interface;
+import io.kovn.ovsdb.ops.Operation;
 import io.kovn.runtime.net.Netns;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -29,23 +30,22 @@ import org.slf4j.LoggerFactory;
  */
 public final class PodPlumber {
     private static final Logger LOG = LoggerFactory.getLogger(PodPlumber.class);
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final String UDN_SUFFIX = "_udn";
 
     private final Netns nodeNetns;
-    private final OvsVsctl vsctl;
+    private final OvsConfDb db;
     private final String bridge;
     private final Duration installTimeout;
 
     /**
      * @param nodeNetns where br-int's datapath lives (root on a real node; the emulated node's namespace)
-     * @param vsctl ovs-vsctl bound to that node's conf.db
+     * @param db that node's conf.db
      * @param bridge the integration bridge, normally br-int
      * @param installTimeout how long to wait for ovn-controller to mark the port ovn-installed
      */
-    public PodPlumber(Netns nodeNetns, OvsVsctl vsctl, String bridge, Duration installTimeout) {
+    public PodPlumber(Netns nodeNetns, OvsConfDb db, String bridge, Duration installTimeout) {
         this.nodeNetns = Objects.requireNonNull(nodeNetns, "nodeNetns");
-        this.vsctl = Objects.requireNonNull(vsctl, "vsctl");
+        this.db = Objects.requireNonNull(db, "db");
         this.bridge = Objects.requireNonNull(bridge, "bridge");
         this.installTimeout = Objects.requireNonNull(installTimeout, "installTimeout");
     }
@@ -108,7 +108,8 @@ public final class PodPlumber {
             configurePodSide(spec);
             nodeNetns.ip("link", "set", "dev", host, "mtu", Integer.toString(spec.mtu()), "up");
             long linked = System.nanoTime();
-            vsctl.run(addPortArgs(spec, host));
+            // no wait for ovs-vswitchd here: ovn-installed, awaited next, comes only after it has the port
+            db.transact(addPortOps(db.ops(), spec, host));
             long ported = System.nanoTime();
             awaitOvnInstalled(host);
             long installed = System.nanoTime();
@@ -158,27 +159,28 @@ public final class PodPlumber {
         return lines;
     }
 
-    /** The ovs-vsctl arguments that put the host end on the bridge, bound to the pod (pure). */
-    List<String> addPortArgs(PodInterfaceSpec spec, String host) {
-        List<String> a = new ArrayList<>(List.of("--", "--may-exist", "add-port", bridge, host,
-                "--", "set", "Interface", host,
-                "external_ids:iface-id=" + OvsVsctl.quote(spec.ifaceId()),
-                "external_ids:attached_mac=" + OvsVsctl.quote(spec.mac()),
-                "external_ids:sandbox=" + OvsVsctl.quote(spec.containerId()),
-                "external_ids:ip_addresses=" + OvsVsctl.quote(String.join(",", spec.ipCidrs()))));
+    /** The host end's interface external_ids, which bind it to the pod's logical switch port (pure). */
+    static Map<String, String> externalIds(PodInterfaceSpec spec) {
+        Map<String, String> ids = new LinkedHashMap<>();
+        ids.put("iface-id", spec.ifaceId());
+        ids.put("attached_mac", spec.mac());
+        ids.put("sandbox", spec.containerId());
+        ids.put("ip_addresses", String.join(",", spec.ipCidrs()));
         if (spec.podUid() != null) {
-            a.add("external_ids:iface-id-ver=" + OvsVsctl.quote(spec.podUid()));
+            ids.put("iface-id-ver", spec.podUid());
         }
-        return a;
+        return ids;
+    }
+
+    /** The operations that put the host end on the bridge (or keep it there), bound to the pod. */
+    List<Operation> addPortOps(ConfDbOps ops, PodInterfaceSpec spec, String host) {
+        return ops.port(bridge, host, null, null, externalIds(spec));
     }
 
     private void awaitOvnInstalled(String host) {
-        try {
-            vsctl.run(installTimeout, List.of("wait-until", "Interface", host,
-                    "external_ids:ovn-installed=" + OvsVsctl.quote("true")));
-        } catch (CommandFailedException e) {
+        if (!db.awaitInterface(host, i -> "true".equals(i.externalIds().get("ovn-installed")), installTimeout)) {
             throw new PlumbingException("port " + host + " not ovn-installed within " + installTimeout
-                    + " (is its logical switch port in this zone's NB and ovn-controller running?)", e);
+                    + " (is its logical switch port in this zone's NB and ovn-controller running?)");
         }
     }
 
@@ -190,13 +192,16 @@ public final class PodPlumber {
     public void del(String containerId, Netns podNetns, String ifName) {
         String host = hostInterfaceName(containerId);
         String udnHost = userDefinedHostInterfaceName(containerId);
-        vsctl.run("--if-exists", "del-port", bridge, host, "--", "--if-exists", "del-port", bridge, udnHost);
+        ConfDbOps ops = db.ops();
+        List<Operation> both = new ArrayList<>(ops.deletePort(bridge, host));
+        both.addAll(ops.deletePort(bridge, udnHost));
+        db.transactAndWait(both);
         removeLinks(host, podNetns, ifName);
         removeLinks(udnHost, podNetns, TopologyNames.USER_DEFINED_INTERFACE);
     }
 
     private void remove(String host, Netns podNetns, String ifName) {
-        vsctl.run("--if-exists", "del-port", bridge, host);
+        db.transactAndWait(db.ops().deletePort(bridge, host));
         removeLinks(host, podNetns, ifName);
     }
 
@@ -213,21 +218,9 @@ public final class PodPlumber {
      * user-defined network. Used to garbage-collect stale pods.
      */
     public Map<String, String> plumbedContainers() {
-        JsonNode table;
-        try {
-            table = JSON.readTree(vsctl.run("--format=json", "--columns=name,external_ids", "find", "Interface",
-                    "external_ids:sandbox!=\"\""));
-        } catch (java.io.IOException e) {
-            throw new IllegalStateException("unreadable ovs-vsctl output", e);
-        }
         Map<String, String> out = new TreeMap<>();
-        for (JsonNode row : table.path("data")) {
-            // row = [name, ["map", [[key, value], ...]]]
-            for (JsonNode kv : row.path(1).path(1)) {
-                if (kv.path(0).asText().equals("sandbox")) {
-                    out.put(row.path(0).asText(), kv.path(1).asText());
-                }
-            }
+        for (Interface i : db.interfaces(i -> !i.externalIds().getOrDefault("sandbox", "").isEmpty())) {
+            out.put(i.name(), i.externalIds().get("sandbox"));
         }
         return out;
     }
@@ -238,23 +231,24 @@ public final class PodPlumber {
      * of a veth also deletes its pod end.
      */
     private void removeLeftoversOf(String ifaceId, String host) {
-        List<String> stale = new ArrayList<>();
-        for (String name : vsctl.run("--bare", "--columns=name", "find", "Interface",
-                "external_ids:iface-id=" + OvsVsctl.quote(ifaceId)).split("\\s+")) {
-            if (!name.isBlank()) {
-                stale.add(name);
-            }
-        }
+        List<String> stale = db.interfaces(i -> ifaceId.equals(i.externalIds().get("iface-id"))).stream()
+                .map(Interface::name).toList();
         if (!stale.isEmpty()) {
             LOG.info("removing ports {} left for {}", stale, ifaceId);
-            List<String> args = new ArrayList<>(List.of("--no-wait"));
-            stale.forEach(name -> args.addAll(List.of("--", "--if-exists", "del-port", bridge, name)));
-            vsctl.run(args);
+            ConfDbOps ops = db.ops();
+            List<Operation> deletes = new ArrayList<>();
+            stale.forEach(name -> deletes.addAll(ops.deletePort(bridge, name)));
+            db.transact(deletes);
             stale.forEach(nodeNetns::deleteLink);
         }
         if (!stale.contains(host)) {
             nodeNetns.deleteLink(host);
         }
+    }
+
+    /** Whether the bridge pods are wired to exists. */
+    public boolean bridgeExists() {
+        return db.bridge(bridge).isPresent();
     }
 
     /** Verifies the wiring of a pod against its spec without changing anything. */
@@ -264,13 +258,11 @@ public final class PodPlumber {
         if (!nodeNetns.linkExists(host)) {
             problems.add("host interface " + host + " is missing");
         }
-        Command.Result ifaceId = vsctl.tryRun("get", "Interface", host, "external_ids:iface-id");
-        String have = ifaceId.ok() ? ifaceId.stdout().strip().replace("\"", "") : "";
+        String have = db.iface(host).map(i -> i.externalIds().getOrDefault("iface-id", "")).orElse("");
         if (!have.equals(spec.ifaceId())) {
             problems.add("OVS interface " + host + " has iface-id '" + have + "', expected " + spec.ifaceId());
         }
-        Command.Result bridgeOf = vsctl.tryRun("port-to-br", host);
-        if (!bridgeOf.ok() || !bridgeOf.stdout().strip().equals(bridge)) {
+        if (!db.bridgeOfPort(host).map(Bridge::name).orElse("").equals(bridge)) {
             problems.add("port " + host + " is not on " + bridge);
         }
         Netns pod = spec.podNetns();

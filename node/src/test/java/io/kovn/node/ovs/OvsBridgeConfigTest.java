@@ -2,6 +2,9 @@ package io.kovn.node.ovs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kovn.node.ManagementPort;
+import io.kovn.ovn.annotations.IpPrefix;
+import io.kovn.ovs.vswitch.Bridge;
 import io.kovn.runtime.OvnRuntime;
 import io.kovn.runtime.OvsVswitchdProcess;
 import io.kovn.runtime.OvsdbServerProcess;
@@ -10,6 +13,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -22,12 +26,11 @@ class OvsBridgeConfigTest {
             "172.30.0.2", "unix:/run/sb.sock");
 
     @Test
-    void oneTransactionCreatesBrIntAndSetsTheChassisExternalIds() {
-        assertThat(config.vsctlArgs()).containsSubsequence("--may-exist", "add-br", "br-int")
-                .contains("datapath_type=netdev", "external_ids:system-id=\"chassis-1\"",
-                        "external_ids:ovn-encap-type=geneve", "external_ids:ovn-encap-ip=\"172.30.0.2\"",
-                        "external_ids:ovn-remote=\"unix:/run/sb.sock\"",
-                        "external_ids:ovn-bridge-datapath-type=netdev", "external_ids:ovn-is-interconn=true");
+    void theChassisExternalIdsNameTheZonesSbAndTheEncapIp() {
+        assertThat(config.externalIds()).containsEntry("system-id", "chassis-1").containsEntry("hostname", "node-a")
+                .containsEntry("ovn-encap-type", "geneve").containsEntry("ovn-encap-ip", "172.30.0.2")
+                .containsEntry("ovn-remote", "unix:/run/sb.sock").containsEntry("ovn-bridge", "br-int")
+                .containsEntry("ovn-bridge-datapath-type", "netdev").containsEntry("ovn-is-interconn", "true");
     }
 
     @Test
@@ -37,26 +40,39 @@ class OvsBridgeConfigTest {
     }
 
     @Test
-    void applyingTwiceOnARealSwitchConvergesToTheSameConfiguration() throws IOException {
+    void applyingWaitsForVswitchdAndASecondApplyHasNothingToWrite() throws IOException {
         OvnRuntime rt = OvnRuntime.locate();
         Path dir = Files.createTempDirectory(Path.of("/tmp"), "kvo");
         Netns ns = Netns.add("kvo" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0xffff)));
-        try (OvsdbServerProcess db = OvsdbServerProcess.start(rt, rt.vswitchSchema(), dir, "conf",
-                OvsdbServerProcess.Options.unixOnly())) {
-            OvsVsctl vsctl = OvsVsctl.of(rt.binDir(), db.socket());
-            vsctl.run("--no-wait", "init");
-            assertThat(OvsBridgeConfig.existingSystemId(vsctl)).isEmpty();
-            try (OvsVswitchdProcess vswitchd = OvsVswitchdProcess.start(rt.binDir(), db.socket(), dir, ns)) {
-                config.apply(vsctl);
-                String first = vsctl.run("get", "Open_vSwitch", ".", "external_ids");
-                config.apply(vsctl);
-                assertThat(vsctl.run("get", "Open_vSwitch", ".", "external_ids")).isEqualTo(first)
-                        .contains("system-id=chassis-1", "ovn-encap-ip=\"172.30.0.2\"");
-                assertThat(vsctl.run("get", "Bridge", "br-int", "datapath_type").strip()).isEqualTo("netdev");
-                assertThat(OvsBridgeConfig.existingSystemId(vsctl)).contains("chassis-1");
-                assertThat(vsctl.run("list-br")).isEqualTo("br-int\n");
-                // the netdev bridge's internal port lives in the namespace vswitchd runs in
+        try (OvsdbServerProcess server = OvsdbServerProcess.start(rt, rt.vswitchSchema(), dir, "conf",
+                OvsdbServerProcess.Options.unixOnly());
+             OvsConfDb db = OvsConfDb.connect(server.socket())) {
+            assertThat(db.root()).isEmpty();
+            db.initialize();
+            assertThat(OvsBridgeConfig.existingSystemId(db)).isEmpty();
+            try (OvsVswitchdProcess vswitchd = OvsVswitchdProcess.start(rt.binDir(), server.socket(), dir, ns)) {
+                config.apply(db);
+                // ovs-vswitchd has applied it: the netdev bridge's internal port exists in its namespace
                 assertThat(ns.linkExists("br-int")).isTrue();
+                assertThat(db.root().orElseThrow().curCfg()).isEqualTo(db.root().orElseThrow().nextCfg());
+                assertThat(config.operations(db.ops())).isEmpty();
+                config.apply(db);
+                Bridge brInt = db.bridge("br-int").orElseThrow();
+                assertThat(brInt.datapathType()).isEqualTo("netdev");
+                assertThat(brInt.failMode()).contains(Bridge.FailMode.SECURE);
+                assertThat(brInt.otherConfig()).containsEntry("disable-in-band", "true");
+                assertThat(db.root().orElseThrow().externalIds()).containsAllEntriesOf(config.externalIds());
+                assertThat(db.root().orElseThrow().bridges()).containsExactly(brInt.uuid());
+                assertThat(OvsBridgeConfig.existingSystemId(db)).contains("chassis-1");
+
+                // a new internal port has its device and its OpenFlow port number once the write returns
+                ManagementPort mp = new ManagementPort("node-a", List.of(IpPrefix.parse("10.244.1.0/24")),
+                        List.of(IpPrefix.parse("10.244.0.0/16")), 1400, List.of());
+                db.transactAndWait(mp.operations(db.ops(), "br-int"));
+                assertThat(db.iface(mp.interfaceName()).orElseThrow().ofport()).hasValueSatisfying(n -> assertThat(n).isPositive());
+                assertThat(ns.linkExists(mp.interfaceName())).isTrue();
+                assertThat(db.iface(mp.interfaceName()).orElseThrow().externalIds()).containsEntry("iface-id", "k8s-node-a");
+                assertThat(mp.operations(db.ops(), "br-int")).isEmpty();
                 assertThat(vswitchd.appctl("version")).contains("ovs-vswitchd");
             }
         } finally {

@@ -2,10 +2,7 @@ package io.kovn.node.plumbing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.kovn.node.ovs.OvsVsctl;
 import io.kovn.runtime.net.Netns;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -26,15 +23,12 @@ class PodPlumberNamesTest {
 
     @Test
     void theUserDefinedNetworksPortIsBoundToItsOwnSwitchPortAndKnowsItsSandbox() {
-        PodPlumber plumber = new PodPlumber(Netns.root(), OvsVsctl.of(Path.of("/bin"), Path.of("/x.sock")), "br-int",
-                Duration.ofSeconds(1));
         PodInterfaceSpec spec = new PodInterfaceSpec("ns1", "web", "uid-1", "c1", Netns.named("p"), "ovn-udn1",
                 "0a:58:0a:14:02:05", List.of("10.20.2.5/24"), List.of("10.20.2.1"), List.of(), 1400,
                 "ns1.blue_ns1_web", "c1_udn");
-        assertThat(plumber.addPortArgs(spec, spec.hostInterface()))
-                .containsSubsequence("--may-exist", "add-port", "br-int", "c1_udn")
-                .contains("external_ids:iface-id=\"ns1.blue_ns1_web\"", "external_ids:sandbox=\"c1\"",
-                        "external_ids:attached_mac=\"0a:58:0a:14:02:05\"");
+        assertThat(spec.hostInterface()).isEqualTo("c1_udn");
+        assertThat(PodPlumber.externalIds(spec)).containsEntry("iface-id", "ns1.blue_ns1_web").containsEntry("sandbox", "c1")
+                .containsEntry("attached_mac", "0a:58:0a:14:02:05");
         assertThat(PodPlumber.podSideCommands(spec)).contains("route replace default via 10.20.2.1 dev ovn-udn1");
     }
 
@@ -49,13 +43,11 @@ class PodPlumberNamesTest {
 
     @Test
     void portIsBoundToTheLogicalSwitchPortNamedNamespaceUnderscorePod() {
-        PodPlumber plumber = new PodPlumber(Netns.root(), OvsVsctl.of(Path.of("/bin"), Path.of("/x.sock")), "br-int",
-                Duration.ofSeconds(1));
         PodInterfaceSpec spec = new PodInterfaceSpec("ns1", "web", "uid-1", "c1", Netns.named("p"), "eth0",
                 "0a:58:0a:f4:01:03", List.of("10.244.1.3/24"), List.of("10.244.1.1"), List.of(), 1400);
-        assertThat(plumber.addPortArgs(spec, "c1")).containsSubsequence("--may-exist", "add-port", "br-int", "c1")
-                .contains("external_ids:iface-id=\"ns1_web\"", "external_ids:iface-id-ver=\"uid-1\"",
-                        "external_ids:attached_mac=\"0a:58:0a:f4:01:03\"");
+        assertThat(PodPlumber.externalIds(spec)).containsExactly(java.util.Map.entry("iface-id", "ns1_web"),
+                java.util.Map.entry("attached_mac", "0a:58:0a:f4:01:03"), java.util.Map.entry("sandbox", "c1"),
+                java.util.Map.entry("ip_addresses", "10.244.1.3/24"), java.util.Map.entry("iface-id-ver", "uid-1"));
     }
 
     @Test

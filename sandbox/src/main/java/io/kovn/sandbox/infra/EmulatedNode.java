@@ -1,7 +1,8 @@
 package io.kovn.sandbox.infra;
 
 import io.kovn.node.ovs.OvsBridgeConfig;
-import io.kovn.node.ovs.OvsVsctl;
+import io.kovn.node.ovs.OvsConfDb;
+import io.kovn.node.ovs.OvsPaths;
 import io.kovn.runtime.OvnControllerProcess;
 import io.kovn.runtime.OvnRuntime;
 import io.kovn.runtime.OvsVswitchdProcess;
@@ -43,6 +44,7 @@ public final class EmulatedNode implements AutoCloseable {
     private String nodeIpV6;
     private ZoneDatabases databases;
     private OvsVswitchdProcess vswitchd;
+    private OvsConfDb confDb;
     private OvnControllerProcess ovnController;
 
     private EmulatedNode(String name, OvnRuntime home, Path folder, Netns netns, String systemId) {
@@ -109,9 +111,10 @@ public final class EmulatedNode implements AutoCloseable {
         netns.exec("sysctl", "-q", "-w", "net.ipv4.conf.eth0.rp_filter=1", "net.ipv4.conf.eth0.arp_ignore=8",
                 "net.ipv6.conf.eth0.disable_ipv6=1");
         vswitchd = OvsVswitchdProcess.start(home.binDir(), databases.ovsDbSocket(), folder, netns);
-        vsctl().run("--", "--may-exist", "add-br", "br-phy",
-                "--", "set", "Bridge", "br-phy", "datapath_type=netdev",
-                "--", "--may-exist", "add-port", "br-phy", "eth0");
+        confDb = OvsConfDb.connect(databases.ovsDbSocket());
+        // waiting for ovs-vswitchd each time: br-phy's device must exist before it is addressed
+        confDb.transactAndWait(confDb.ops().bridge("br-phy", "netdev", null, Map.of()));
+        confDb.transactAndWait(confDb.ops().port("br-phy", "eth0", null, null, Map.of()));
         netns.addAddress("br-phy", eth0.addressCidr());
         if (eth0.addressV6Cidr() != null) {
             // no duplicate address detection: the underlay is ours, and DAD would hold the address back a while
@@ -126,7 +129,7 @@ public final class EmulatedNode implements AutoCloseable {
         }
         // The userspace datapath routes tunnel packets with its own table, not the kernel's.
         addUnderlayRoute(underlay.cidr());
-        ovsConfig().apply(vsctl());
+        ovsConfig().apply(confDb);
         ovnController = OvnControllerProcess.start(home.binDir(), databases.ovsDbSocket(), folder, netns);
         sbctl("--timeout=20", "wait-until", "Chassis", systemId);
     }
@@ -159,9 +162,20 @@ public final class EmulatedNode implements AutoCloseable {
         }
     }
 
-    /** ovs-vsctl bound to this node's conf.db. */
-    public OvsVsctl vsctl() {
-        return OvsVsctl.of(home.binDir(), databases.ovsDbSocket());
+    /** This node's conf.db socket and OVS tools, as a node agent is given them. */
+    public OvsPaths ovsPaths() {
+        return new OvsPaths(home.binDir(), databases.ovsDbSocket());
+    }
+
+    /** The sandbox's own connection to this node's conf.db (the node agent has another). */
+    public OvsConfDb confDb() {
+        return confDb;
+    }
+
+    /** The names of the bridge's ports but its own internal one, sorted, as {@code ovs-vsctl list-ports} shows them. */
+    public List<String> ports(String bridge) {
+        return confDb.bridge(bridge).map(b -> confDb.ports(b).stream().map(p -> p.name())
+                .filter(n -> !n.equals(bridge)).sorted().toList()).orElse(List.of());
     }
 
     /**
@@ -170,17 +184,10 @@ public final class EmulatedNode implements AutoCloseable {
      */
     public Map<String, String> tunnels() {
         Map<String, String> tunnels = new TreeMap<>();
-        String csv = vsctl().run("--format=csv", "--data=bare", "--no-headings", "--columns=name,options",
-                "find", "Interface", "type=geneve");
-        for (String line : csv.split("\n")) {
-            if (line.isBlank()) {
-                continue;
-            }
-            String[] cols = line.split(",", 2);
-            for (String kv : cols[1].replace("\"", "").split("\\s+")) {
-                if (kv.startsWith("remote_ip=")) {
-                    tunnels.put(cols[0], kv.substring("remote_ip=".length()));
-                }
+        for (var i : confDb.interfaces(i -> i.type().equals("geneve"))) {
+            String remote = i.options().get("remote_ip");
+            if (remote != null) {
+                tunnels.put(i.name(), remote);
             }
         }
         return tunnels;
@@ -260,7 +267,7 @@ public final class EmulatedNode implements AutoCloseable {
     @Override
     public void close() {
         RuntimeException failure = null;
-        for (AutoCloseable c : new AutoCloseable[] {ovnController, vswitchd, databases}) {
+        for (AutoCloseable c : new AutoCloseable[] {confDb, ovnController, vswitchd, databases}) {
             try {
                 if (c != null) {
                     c.close();

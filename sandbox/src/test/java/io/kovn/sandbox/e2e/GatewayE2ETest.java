@@ -95,10 +95,8 @@ class GatewayE2ETest {
             assertThat(c.nextHops()).hasToString("[/" + sb.sandbox.outside().address() + "]");
             assertThat(a.get(OvnAnnotations.NODE_PRIMARY_IFADDR)).isEqualTo("{\"ipv4\":\"" + n.encapIp() + "/24\"}");
             // the bridge's MAC is pinned, and is the one the GR's external port uses
-            assertThat(n.vsctl().run("get", "Bridge", "br-phy", "other_config:hwaddr").strip().replace("\"", ""))
-                    .isEqualTo(c.macAddress());
-            assertThat(n.vsctl().run("get", "Open_vSwitch", ".", "external_ids:ovn-bridge-mappings").strip())
-                    .isEqualTo("\"physnet:br-phy\"");
+            assertThat(n.confDb().bridge("br-phy").orElseThrow().otherConfig()).containsEntry("hwaddr", c.macAddress());
+            assertThat(n.confDb().root().orElseThrow().externalIds()).containsEntry("ovn-bridge-mappings", "physnet:br-phy");
         }
     }
 

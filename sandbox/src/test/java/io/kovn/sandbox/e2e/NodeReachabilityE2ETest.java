@@ -136,12 +136,12 @@ class NodeReachabilityE2ETest {
         ManagementPort port = new ManagementPort(node1.name(), subnets,
                 ZoneModel.DEFAULT_CLUSTER_SUBNETS, 1400, List.of(IpLiterals.parse(node1.encapIp())));
         String before = node1.netns().ip("-4", "addr", "show", "dev", "ovn-k8s-mp0") + node1.netns().ip("-4", "route");
-        port.apply(node1.vsctl(), "br-int", node1.netns());
-        port.apply(node1.vsctl(), "br-int", node1.netns());
+        port.apply(node1.confDb(), "br-int", node1.netns());
+        port.apply(node1.confDb(), "br-int", node1.netns());
         assertThat(node1.netns().ip("-4", "addr", "show", "dev", "ovn-k8s-mp0") + node1.netns().ip("-4", "route"))
                 .isEqualTo(before).contains("10.244.0.0/16 via ");
-        assertThat(node1.vsctl().run("--bare", "--columns=name", "find", "Interface",
-                "external_ids:iface-id=k8s-" + node1.name()).strip()).isEqualTo("ovn-k8s-mp0");
+        assertThat(node1.confDb().interfaces(i -> ("k8s-" + node1.name()).equals(i.externalIds().get("iface-id"))))
+                .extracting(i -> i.name()).containsExactly("ovn-k8s-mp0");
         awaitVerdict(pod2, host1, "tcp", 80, Verdict.ALLOWED);
         awaitVerdict(host1, pod2, "udp", 53, Verdict.ALLOWED);
     }

@@ -128,8 +128,9 @@ class PodConnectivityE2ETest {
             assertThat(ip).as("pod-networks of the podman pod").contains("10.244.");
             assertThat(out).contains("eth0").contains(target.getMetadata().getName());
         }
-        assertThat(sb.sandbox.nodes().getFirst().vsctl().run("--bare", "--columns=external_ids", "list", "Interface"))
-                .as("podman's removal sent CNI DEL").doesNotContain("iface-id=podman_box");
+        // the sandbox's conf.db connection sees the node agent's writes a moment later
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(sb.sandbox.nodes().getFirst().confDb()
+                .interfaces(i -> "podman_box".equals(i.externalIds().get("iface-id")))).as("podman's removal sent CNI DEL").isEmpty());
     }
 
     private static java.security.cert.X509Certificate certificateOf(String node) throws Exception {
@@ -157,8 +158,9 @@ class PodConnectivityE2ETest {
         var node = sb.sandbox.nodes().stream().filter(n -> n.name().equals("node-3")).findFirst().orElseThrow();
         await().atMost(Duration.ofSeconds(20)).until(() -> !node.nbctl("--bare", "--columns=name", "list", "Logical_Switch_Port")
                 .contains("e2e_" + victim.getMetadata().getName()));
-        assertThat(node.vsctl().run("--bare", "--columns=external_ids", "list", "Interface"))
-                .as("no OVS interface for the deleted pod").doesNotContain("iface-id=e2e_" + victim.getMetadata().getName());
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(node.confDb()
+                .interfaces(i -> ("e2e_" + victim.getMetadata().getName()).equals(i.externalIds().get("iface-id"))))
+                .as("no OVS interface for the deleted pod").isEmpty());
         // The freed address goes to the next pod on that node.
         sb.pod("e2e", "reborn", "node-3", Map.of("app", "p"));
         Pod reborn = sb.awaitRunning("e2e", "reborn");

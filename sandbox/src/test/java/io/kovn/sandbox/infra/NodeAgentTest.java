@@ -65,7 +65,7 @@ class NodeAgentTest {
         client.nodes().resource(new NodeBuilder().withNewMetadata().withName("node-a").endMetadata().build()).create();
         // the agent runs as its node identity, with the node RBAC of deploy/ and nothing more
         agentClient = cluster.clientAs("system:ovn-node:node-a", "system:ovn-nodes");
-        config = new NodeAgentConfig("node-a", node.ovsConfig(), node.vsctl(), node.netns(), folder.resolve("cni.sock"),
+        config = new NodeAgentConfig("node-a", node.ovsConfig(), node.ovsPaths(), node.netns(), folder.resolve("cni.sock"),
                 Duration.ofSeconds(3), Duration.ofSeconds(15), 1400);
         agent = NodeAgent.start(agentClient, config);
     }
@@ -130,8 +130,9 @@ class NodeAgentTest {
                 annotations.get("k8s.ovn.org/l3-gateway-config"));
         assertThat(gw.interfaceId()).isEqualTo("br-phy_node-a");
         assertThat(gw.nextHops()).isEmpty(); // this node has no default route
-        assertThat(node.vsctl().run("get", "Bridge", "br-phy", "other_config:hwaddr").strip().replace("\"", ""))
-                .isEqualTo(gw.macAddress());
+        // the sandbox's own conf.db connection sees the agent's writes a moment later
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(node.confDb().bridge("br-phy").orElseThrow()
+                .otherConfig()).containsEntry("hwaddr", gw.macAddress()));
         assertThat(config.cniSocket()).exists();
     }
 
@@ -168,7 +169,7 @@ class NodeAgentTest {
 
             agent.cniHandler().del(request(CniCommand.DEL, web1, n1));
             agent.cniHandler().del(request(CniCommand.DEL, web1, n1));
-            assertThat(node.vsctl().run("list-ports", "br-int")).doesNotContain("ctr-web1");
+            await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(node.ports("br-int")).doesNotContain("ctr-web1"));
             assertThatThrownBy(() -> agent.cniHandler().check(request(CniCommand.CHECK, web1, n1)))
                     .isInstanceOfSatisfying(CniException.class, e -> assertThat(e.details()).contains("missing"));
             agent.cniHandler().del(request(CniCommand.DEL, web2, n2));
@@ -201,7 +202,8 @@ class NodeAgentTest {
 
             agent.cniHandler().gc(List.of(new CniConfig.Attachment("ctr-keep", "eth0")));
 
-            assertThat(node.vsctl().run("list-ports", "br-int")).contains("ctr-keep").doesNotContain("ctr-gone");
+            await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(node.ports("br-int")).contains("ctr-keep")
+                    .doesNotContain("ctr-gone"));
             assertThat(goneNs.netns().linkExists("eth0")).isFalse();
             agent.cniHandler().check(request(CniCommand.CHECK, keep, keepNs));
             agent.cniHandler().del(request(CniCommand.DEL, keep, keepNs));

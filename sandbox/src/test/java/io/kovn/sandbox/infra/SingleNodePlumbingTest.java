@@ -55,7 +55,7 @@ class SingleNodePlumbingTest {
             node.nbctl("lsp-add", "sw0", lsp, "--", "lsp-set-addresses", lsp,
                     mac(i) + " 10.244.0." + i + " fd00:10:244::" + i);
         }
-        plumber = new PodPlumber(node.netns(), node.vsctl(), "br-int", Duration.ofSeconds(15));
+        plumber = new PodPlumber(node.netns(), node.confDb(), "br-int", Duration.ofSeconds(15));
     }
 
     @AfterAll
@@ -112,12 +112,12 @@ class SingleNodePlumbingTest {
         try (EmulatedPod c = EmulatedPod.create(prefix, "default", "pod5")) {
             PodInterfaceSpec s = spec(c, 5);
             PlumbedInterface p = plumber.add(s);
-            assertThat(node.vsctl().run("list-ports", "br-int")).contains(p.hostInterface());
+            assertThat(node.ports("br-int")).contains(p.hostInterface());
             assertThat(plumber.plumbedContainers()).containsEntry(p.hostInterface(), s.containerId());
             assertThat(plumber.check(s)).isInstanceOf(PlumbingCheck.Healthy.class);
 
             plumber.del(s.containerId(), c.netns(), "eth0");
-            assertThat(node.vsctl().run("list-ports", "br-int")).doesNotContain(p.hostInterface());
+            assertThat(node.ports("br-int")).doesNotContain(p.hostInterface());
             assertThat(node.netns().linkExists(p.hostInterface())).isFalse();
             assertThat(c.netns().linkExists("eth0")).isFalse();
             assertThat(plumber.check(s)).isInstanceOf(PlumbingCheck.Broken.class);
@@ -141,13 +141,13 @@ class SingleNodePlumbingTest {
 
     @Test
     void aPortOvnDoesNotKnowTimesOutAndLeavesNothingBehind() {
-        PodPlumber impatient = new PodPlumber(node.netns(), node.vsctl(), "br-int", Duration.ofSeconds(1));
+        PodPlumber impatient = new PodPlumber(node.netns(), node.confDb(), "br-int", Duration.ofSeconds(1));
         try (EmulatedPod e = EmulatedPod.create(prefix, "other", "unknown")) {
             PodInterfaceSpec s = new PodInterfaceSpec("other", "unknown", null, "ctrunknown", e.netns(), "eth0",
                     mac(9), List.of("10.244.0.9/24"), List.of("10.244.0.1"), List.of(), 1400);
             assertThatThrownBy(() -> impatient.add(s)).isInstanceOf(PlumbingException.class)
                     .hasMessageContaining("not ovn-installed");
-            assertThat(node.vsctl().run("list-ports", "br-int")).doesNotContain("ctrunknown");
+            assertThat(node.ports("br-int")).doesNotContain("ctrunknown");
             assertThat(node.netns().linkExists("ctrunknown")).isFalse();
             assertThat(e.netns().linkExists("eth0")).isFalse();
         }
@@ -206,7 +206,7 @@ class SingleNodePlumbingTest {
     }
 
     private String ifaceId(String port) {
-        return node.vsctl().run("get", "Interface", port, "external_ids:iface-id").strip().replace("\"", "");
+        return node.confDb().iface(port).map(i -> i.externalIds().getOrDefault("iface-id", "")).orElse("");
     }
 
     @Test
@@ -238,7 +238,7 @@ class SingleNodePlumbingTest {
                 assertThat(specs).allSatisfy(s -> assertThat(plumber.check(s)).isInstanceOf(PlumbingCheck.Healthy.class));
 
                 plumber.del(containerId, null, null); // as GC does: the container id alone
-                assertThat(node.vsctl().run("list-ports", "br-int")).doesNotContain("ctrudn012345678", "ctrudn01234_udn");
+                assertThat(node.ports("br-int")).doesNotContain("ctrudn012345678", "ctrudn01234_udn");
                 assertThat(node.netns().links()).doesNotContain("ctrudn012345678", "ctrudn01234_udn");
                 assertThat(pod.netns().links()).doesNotContain("eth0", "ovn-udn1");
                 assertThat(plumber.plumbedContainers()).doesNotContainValue(containerId);
@@ -251,7 +251,7 @@ class SingleNodePlumbingTest {
     @Test
     void whenTheSecondInterfaceFailsTheFirstIsRemovedToo() {
         node.nbctl("lsp-add", "sw0", "udn-test_half", "--", "lsp-set-addresses", "udn-test_half", "unknown");
-        PodPlumber impatient = new PodPlumber(node.netns(), node.vsctl(), "br-int", Duration.ofSeconds(1));
+        PodPlumber impatient = new PodPlumber(node.netns(), node.confDb(), "br-int", Duration.ofSeconds(1));
         String containerId = "ctrhalf0123456789";
         try (EmulatedPod pod = EmulatedPod.create(prefix, "udn-test", "half")) {
             try {
@@ -259,7 +259,7 @@ class SingleNodePlumbingTest {
                 List<PodInterfaceSpec> specs = specs(pod, containerId, primaryNetworkPod("udn-test/absent"));
                 assertThatThrownBy(() -> impatient.addAll(specs)).isInstanceOf(PlumbingException.class)
                         .hasMessageContaining("ctrhalf0123_udn not ovn-installed");
-                assertThat(node.vsctl().run("list-ports", "br-int")).doesNotContain("ctrhalf01234567", "ctrhalf0123_udn");
+                assertThat(node.ports("br-int")).doesNotContain("ctrhalf01234567", "ctrhalf0123_udn");
                 assertThat(node.netns().links()).doesNotContain("ctrhalf01234567", "ctrhalf0123_udn");
                 assertThat(pod.netns().links()).doesNotContain("eth0", "ovn-udn1");
             } finally {

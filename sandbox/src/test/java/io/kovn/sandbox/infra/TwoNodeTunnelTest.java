@@ -121,7 +121,7 @@ class TwoNodeTunnelTest {
     }
 
     private static void plumb(EmulatedNode node, EmulatedPod pod, int i) {
-        new PodPlumber(node.netns(), node.vsctl(), "br-int", Duration.ofSeconds(15)).add(new PodInterfaceSpec(
+        new PodPlumber(node.netns(), node.confDb(), "br-int", Duration.ofSeconds(15)).add(new PodInterfaceSpec(
                 "default", pod.name(), null, "tun" + pod.name(), pod.netns(), "eth0", "0a:58:0a:f5:00:0" + i,
                 List.of("10.245.0." + i + "/24"), List.of(), List.of(), 1400));
     }

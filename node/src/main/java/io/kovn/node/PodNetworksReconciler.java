@@ -1,12 +1,18 @@
 package io.kovn.node;
 
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.kovn.k8s.runtime.Controller;
+import io.kovn.k8s.runtime.Mapper;
+import io.kovn.k8s.runtime.ObjectKey;
+import io.kovn.k8s.runtime.ReconcileResult;
+import io.kovn.k8s.runtime.Reconciler;
 import io.kovn.ovn.annotations.OvnAnnotations;
 import io.kovn.ovn.annotations.PodNetworks;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -18,22 +24,31 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * A pod informer that lets CNI ADDs wait for a pod's {@code k8s.ovn.org/pod-networks} annotation
- * (written by the zone controller once the pod's logical switch port exists).
+ * Lets CNI ADDs wait for a pod's {@code k8s.ovn.org/pod-networks} annotation (written by the zone
+ * controller once the pod's logical switch port exists): a {@link Controller} keyed by pod, over a pod
+ * informer, reconciles a pod by answering the ADDs waiting for it from the informer cache.
  */
-final class PodNetworksWatch implements AutoCloseable {
+final class PodNetworksReconciler implements Reconciler<ObjectKey>, AutoCloseable {
     /** A waiter: which pod (and, when known, which incarnation) it waits for. */
     private record Waiter(String uid, CompletableFuture<PodNetworks> result) {
     }
 
-    private final Map<String, List<Waiter>> waiters = new ConcurrentHashMap<>();
+    /** A pod informer and the controller that reconciles its pods. */
+    private record Watch(SharedIndexInformer<Pod> informer, Controller<ObjectKey> controller) {
+        void close() {
+            controller.close();
+            informer.close();
+        }
+    }
+
+    private final Map<ObjectKey, List<Waiter>> waiters = new ConcurrentHashMap<>();
     private final Duration syncTimeout;
-    private SharedIndexInformer<Pod> informer;
+    private Watch watch;
     private boolean closed;
 
-    PodNetworksWatch(KubernetesClient client, Duration syncTimeout) {
+    PodNetworksReconciler(KubernetesClient client, Duration syncTimeout) {
         this.syncTimeout = syncTimeout;
-        this.informer = synced(client);
+        this.watch = synced(client);
     }
 
     /**
@@ -44,38 +59,29 @@ final class PodNetworksWatch implements AutoCloseable {
      * @throws IllegalStateException when the new informer does not sync (the old one stays in use)
      */
     void rebind(KubernetesClient client) {
-        SharedIndexInformer<Pod> next = synced(client);
-        SharedIndexInformer<Pod> old;
+        Watch next = synced(client);
+        Watch old;
         synchronized (this) {
             if (closed) {
                 next.close();
                 return;
             }
-            old = informer;
-            informer = next;
+            old = watch;
+            watch = next;
         }
         old.close();
     }
 
-    private SharedIndexInformer<Pod> synced(KubernetesClient client) {
-        SharedIndexInformer<Pod> created = client.pods().inAnyNamespace().runnableInformer(0);
-        created.addEventHandler(new ResourceEventHandler<>() {
-            @Override
-            public void onAdd(Pod pod) {
-                offer(pod);
-            }
-
-            @Override
-            public void onUpdate(Pod old, Pod pod) {
-                offer(pod);
-            }
-
-            @Override
-            public void onDelete(Pod pod, boolean unknownFinalState) {
-            }
-        });
+    private Watch synced(KubernetesClient client) {
+        SharedIndexInformer<Pod> informer = client.pods().inAnyNamespace().runnableInformer(0);
+        // A pod update matters only when its incarnation or its annotation changes.
+        Controller<ObjectKey> controller = Controller.builder("pod-networks", this)
+                .watch(informer, Mapper.self(), pod -> Arrays.asList(pod.getMetadata().getUid(), annotation(pod)))
+                .build();
+        Watch created = new Watch(informer, controller);
+        controller.start();
         try {
-            created.start().toCompletableFuture().get(syncTimeout.toMillis(), TimeUnit.MILLISECONDS);
+            informer.start().toCompletableFuture().get(syncTimeout.toMillis(), TimeUnit.MILLISECONDS);
             return created;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -87,10 +93,6 @@ final class PodNetworksWatch implements AutoCloseable {
         }
     }
 
-    private static String key(String namespace, String name) {
-        return namespace + "/" + name;
-    }
-
     /**
      * The pod's annotation, as soon as it holds the default network's entry (with it, the entry of
      * the pod's primary user-defined network, if any: the zone controller writes both at once).
@@ -100,12 +102,12 @@ final class PodNetworksWatch implements AutoCloseable {
      * @throws IllegalArgumentException when the annotation is malformed (it names what is wrong)
      */
     PodNetworks await(String namespace, String name, String uid, Duration timeout) throws TimeoutException {
-        String key = key(namespace, name);
+        ObjectKey key = new ObjectKey(namespace, name);
         Waiter w = new Waiter(uid, new CompletableFuture<>());
         waiters.computeIfAbsent(key, k -> new CopyOnWriteArrayList<>()).add(w);
         try {
             // Registered first, then read the cache: an update racing with us completes w either way.
-            cached(namespace, name).ifPresent(this::offer);
+            reconcile(key);
             return w.result().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -122,11 +124,11 @@ final class PodNetworksWatch implements AutoCloseable {
 
     /** The pod from the informer cache. */
     Optional<Pod> cached(String namespace, String name) {
-        SharedIndexInformer<Pod> current;
+        Watch current;
         synchronized (this) {
-            current = informer;
+            current = watch;
         }
-        return Optional.ofNullable(current.getStore().getByKey(key(namespace, name)));
+        return Optional.ofNullable(current.informer().getStore().getByKey(new ObjectKey(namespace, name).toString()));
     }
 
     /**
@@ -135,39 +137,49 @@ final class PodNetworksWatch implements AutoCloseable {
      * @throws IllegalArgumentException when the annotation is malformed (it names what is wrong)
      */
     Optional<PodNetworks> current(String namespace, String name) {
-        return cached(namespace, name).flatMap(PodNetworksWatch::networks);
+        return cached(namespace, name).flatMap(PodNetworksReconciler::networks);
     }
 
-    private void offer(Pod pod) {
-        List<Waiter> list = waiters.get(key(pod.getMetadata().getNamespace(), pod.getMetadata().getName()));
+    /** Answers the ADDs waiting for the pod whose annotation the cache now has; a malformed one fails them. */
+    @Override
+    public ReconcileResult reconcile(ObjectKey key) {
+        List<Waiter> list = waiters.get(key);
         if (list == null) {
-            return;
+            return ReconcileResult.done();
+        }
+        Optional<Pod> pod = cached(key.namespace(), key.name());
+        if (pod.isEmpty()) {
+            return ReconcileResult.done();
         }
         for (Waiter w : list) {
-            if (!w.uid().isEmpty() && !w.uid().equals(pod.getMetadata().getUid())) {
+            if (!w.uid().isEmpty() && !w.uid().equals(pod.get().getMetadata().getUid())) {
                 continue;
             }
             try {
-                networks(pod).ifPresent(w.result()::complete);
+                networks(pod.get()).ifPresent(w.result()::complete);
             } catch (IllegalArgumentException e) {
                 w.result().completeExceptionally(e);
             }
         }
+        return ReconcileResult.done();
+    }
+
+    private static String annotation(Pod pod) {
+        ObjectMeta metadata = pod.getMetadata();
+        return metadata.getAnnotations() == null ? null : metadata.getAnnotations().get(OvnAnnotations.POD_NETWORKS);
     }
 
     /** The pod's parsed annotation once it has the default network's entry (pure). */
     static Optional<PodNetworks> networks(Pod pod) {
-        Map<String, String> annotations = pod.getMetadata().getAnnotations();
-        String value = annotations == null ? null : annotations.get(OvnAnnotations.POD_NETWORKS);
-        return Optional.ofNullable(value).map(PodNetworks::parse).filter(n -> n.defaultNetwork().isPresent());
+        return Optional.ofNullable(annotation(pod)).map(PodNetworks::parse).filter(n -> n.defaultNetwork().isPresent());
     }
 
     @Override
     public void close() {
-        SharedIndexInformer<Pod> current;
+        Watch current;
         synchronized (this) {
             closed = true;
-            current = informer;
+            current = watch;
         }
         current.close();
     }
