@@ -16,8 +16,10 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 /** ovs-vsctl's commands as conf.db operations, against a real ovsdb-server with the Open_vSwitch schema (no ovs-vswitchd). */
+@Tag("real")
 class ConfDbOpsTest {
     private Path dir;
     private OvsdbServerProcess server;
