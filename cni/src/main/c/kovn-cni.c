@@ -217,7 +217,9 @@ static int scan_config(const char *data, size_t len, char *socket_path, size_t s
                 int v_ok = 1;
                 char v[16];
                 if (scan_string(&s, v, sizeof v, &v_ok) < 0) return -1;
-                if (v_ok) snprintf(version, version_cap, "%s", v);
+                /* Echoed into error results: only a plain version string, so that they stay JSON (UTF-8). */
+                if (v_ok && v[0] && strspn(v, "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.+-") == strlen(v))
+                    snprintf(version, version_cap, "%s", v);
             } else if (skip_value(&s) < 0) {
                 return -1;
             }
@@ -361,9 +363,10 @@ int main(void) {
     close(fd);
 
     char *nl = resp.len ? memchr(resp.data, '\n', resp.len) : NULL;
-    char *digits_end = NULL;
-    long status = nl ? strtol(resp.data, &digits_end, 10) : -1;
-    if (!nl || digits_end != nl || digits_end == resp.data || status < 0 || status > 255) {
+    /* The status line is 1 to 3 decimal digits and nothing else (strtol would take " 0" and "+0"). */
+    size_t digits = nl ? strspn(resp.data, "0123456789") : 0;
+    long status = (nl && digits >= 1 && digits <= 3 && resp.data + digits == nl) ? strtol(resp.data, NULL, 10) : -1;
+    if (status < 0 || status > 255) {
         if (send_errno)
             fail(ERR_IO, "I/O failure", "sending to %s: %s", socket_path, strerror(send_errno));
         fail(ERR_IO, "I/O failure", "no valid answer from the kovn node agent on %s", socket_path);

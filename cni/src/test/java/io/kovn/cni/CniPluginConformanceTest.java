@@ -387,4 +387,40 @@ class CniPluginConformanceTest {
         String escaped = config("1.0.0").toString().replace("/cni.sock", "\\/cni.sock");
         assertThat(plugin(env("ADD"), escaped).exitStatus()).isZero(); // JSON escapes are decoded
     }
+    @Test
+    void aCniVersionThatIsNotPlainTextIsNotEchoedIntoTheErrorResult() throws Exception {
+        // The plugin phrases its own errors (here: a socket path too long) in the request's cniVersion.
+        String cfg = config("VERSION").put("socket", "/" + "s".repeat(200)).toString();
+        byte[] bad = cfg.replace("VERSION", "\u00ff\u00fe").getBytes(StandardCharsets.ISO_8859_1);
+        var out = PluginProcess.run(PluginProcess.KOVN_CNI, env("ADD"), bad);
+        assertThat(out.exitStatus()).isEqualTo(1);
+        JsonNode e = new com.fasterxml.jackson.databind.ObjectMapper()
+                .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+                .readTree(out.stdout().getBytes(StandardCharsets.ISO_8859_1));
+        assertThat(e.path("code").asInt()).isEqualTo(CniException.INVALID_NETWORK_CONFIG);
+        assertThat(e.path("cniVersion").asText()).matches("[0-9.]+");
+        assertThat(out.stdout().chars()).allMatch(c -> c < 0x80);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {" 0", "+0", "0 ", "-0", "0x0", "1000", ""})
+    void anAnswerWhoseStatusLineIsNotOneToThreeDigitsIsAnIoFailure(String statusLine) throws Exception {
+        server.close();
+        java.nio.file.Files.deleteIfExists(socket);
+        try (var listener = java.nio.channels.ServerSocketChannel.open(java.net.StandardProtocolFamily.UNIX)) {
+            listener.bind(java.net.UnixDomainSocketAddress.of(socket));
+            Thread answer = Thread.ofVirtual().start(() -> {
+                try (var c = listener.accept()) {
+                    java.nio.ByteBuffer sink = java.nio.ByteBuffer.allocate(1 << 20);
+                    while (c.read(sink.clear()) >= 0) {} // until the plugin's shutdown(SHUT_WR)
+                    c.write(java.nio.ByteBuffer.wrap((statusLine + "\n{\"cniVersion\":\"1.0.0\"}\n")
+                            .getBytes(StandardCharsets.UTF_8)));
+                } catch (java.io.IOException ignored) {
+                    // the assertion below says what went wrong
+                }
+            });
+            assertError(plugin(env("ADD"), config("1.0.0")), CniException.IO_FAILURE, "no valid answer");
+            answer.join();
+        }
+    }
 }
