@@ -9,7 +9,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"
 cd "$root"
 mvn -B -q -ntp -Dmaven.test.skip=true -pl bench -am package dependency:build-classpath \
-  -Dmdep.outputFile=target/classpath.txt -Dmdep.includeScope=runtime >&2
+  -Dmdep.outputFile=target/classpath.txt -DincludeScope=runtime >&2
 cls=$1; shift
 cp="$root/bench/target/classes:$(cat "$root/bench/target/classpath.txt")"
 cache=()

@@ -89,8 +89,9 @@ class PodConnectivityE2ETest {
         assertThat(cert.getSubjectX500Principal().getName()).contains("CN=system:ovn-node:node-1").contains("O=system:ovn-nodes");
         var caller = sb.sandbox.identity().caller();
         var json = new com.fasterxml.jackson.databind.ObjectMapper();
-        var own = json.valueToTree(sb.client.nodes().withName("node-1").get());
-        var other = json.valueToTree(sb.client.nodes().withName("node-2").get());
+        // through fabric8's own (Jackson 3) serialization: a Jackson 2 mapper misses its Quantity serializer
+        var own = json.readTree(sb.client.getKubernetesSerialization().asJson(sb.client.nodes().withName("node-1").get()));
+        var other = json.readTree(sb.client.getKubernetesSerialization().asJson(sb.client.nodes().withName("node-2").get()));
         // its own node: an allowed key passes
         var ownEncap = ((com.fasterxml.jackson.databind.node.ObjectNode) own.deepCopy());
         ((com.fasterxml.jackson.databind.node.ObjectNode) ownEncap.path("metadata").path("annotations"))
