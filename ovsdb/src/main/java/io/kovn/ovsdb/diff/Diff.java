@@ -24,7 +24,7 @@ import java.util.function.Supplier;
 
 /**
  * The ownership diff: the minimal operations that take one owner's current rows to its desired
- * rows. Pure (rows in, operations out); {@link Reconciler} applies the result in one transaction.
+ * rows. Pure (rows in, operations out); {@link DatabaseReconciler} applies the result in one transaction.
  *
  * <ul>
  *   <li>a desired row without a current owned row with its key is inserted (with a uuid-name, so
