@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
 /** The manifests in deploy/ and deploy/identity: kube-apiserver takes them, and they say what the webhook and approver need. */
-class DeployManifestsTest {
+class IdentityManifestsTest {
     private static final Path DEPLOY = Path.of("..", "deploy");
     private static final Path IDENTITY = DEPLOY.resolve("identity");
 
