@@ -5,7 +5,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.kovn.policy.IncrementalTranslator;
 import io.kovn.policy.PolicyTranslator;
 import io.kovn.policy.model.DesiredPolicyState;
-import io.kovn.policy.model.IpFamily;
+import io.kovn.ovn.annotations.IpFamily;
 import io.kovn.policy.model.PolicySnapshot;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -50,7 +50,7 @@ public final class IncrementalTranslateBench {
         }
         PolicyBenchCluster cluster = PolicyBenchCluster.of(scale);
         PolicySnapshot base = cluster.snapshot();
-        Set<IpFamily> families = dualStack ? Set.of(IpFamily.V4, IpFamily.V6) : Set.of(IpFamily.V4);
+        Set<IpFamily> families = dualStack ? Set.of(IpFamily.IPV4, IpFamily.IPV6) : Set.of(IpFamily.IPV4);
         Set<String> local = new HashSet<>();
         for (Pod p : cluster.localPods()) {
             local.add(PolicySnapshot.portName(p.getMetadata().getNamespace(), p.getMetadata().getName()));

@@ -12,7 +12,7 @@ import io.kovn.ovsdb.diff.Plan;
 import io.kovn.policy.PolicyTranslator;
 import io.kovn.policy.StatefulPods;
 import io.kovn.policy.model.DesiredPolicyState;
-import io.kovn.policy.model.IpFamily;
+import io.kovn.ovn.annotations.IpFamily;
 import io.kovn.policy.model.PolicySnapshot;
 import io.kovn.policy.model.PriorityAssignment;
 import io.kovn.runtime.testing.OvnDatabases;
@@ -72,7 +72,7 @@ final class ReconcileBreakdown {
         long t0 = System.nanoTime();
         Map<String, Uuid> ports = nb.switchPorts();
         PolicySnapshot snapshot = PolicySnapshot.builder(PolicyBenchCluster.ZONE).ownerController(ObjectId.DEFAULT_CONTROLLER)
-                .ipFamilies(Set.of(IpFamily.V4)).namespaces(cluster.namespaces()).pods(cluster.pods()).nodes(cluster.nodes())
+                .ipFamilies(Set.of(IpFamily.IPV4)).namespaces(cluster.namespaces()).pods(cluster.pods()).nodes(cluster.nodes())
                 .networkPolicies(cluster.networkPolicies()).adminNetworkPolicies(cluster.anps())
                 .baselineAdminNetworkPolicies(cluster.banps()).localPorts(ports.keySet()).previousPriorities(previous).build();
         DesiredPolicyState state = PolicyTranslator.translate(snapshot);

@@ -32,8 +32,8 @@ record ConnectivityMatrix(List<Pod> pods, List<ProbeCommand.Flow> flows, String[
                         int ff = f, ii = i, jj = j;
                         futures.add(pool.submit(() -> {
                             ProbeCommand.Flow flow = flows.get(ff);
-                            Prober.Result r = prober.probe(PodRef.netns(pods.get(ii)), flow.protocol(),
-                                    PodRef.ip(pods.get(jj)), flow.port(), t);
+                            Prober.Result r = prober.probe(SandboxPods.netns(pods.get(ii)), flow.protocol(),
+                                    SandboxPods.ip(pods.get(jj)), flow.port(), t);
                             cells[ff][ii][jj] = switch (r.verdict()) {
                                 case ALLOWED -> ".";
                                 case DENIED -> "X";
@@ -58,7 +58,7 @@ record ConnectivityMatrix(List<Pod> pods, List<ProbeCommand.Flow> flows, String[
             for (int j = 0; j < pods.size(); j++) header.add(Integer.toString(j + 1));
             rows.add(header);
             for (int i = 0; i < pods.size(); i++) {
-                List<String> row = new ArrayList<>(List.of((i + 1) + " " + PodRef.name(pods.get(i))));
+                List<String> row = new ArrayList<>(List.of((i + 1) + " " + SandboxPods.name(pods.get(i))));
                 for (int j = 0; j < pods.size(); j++) row.add(cells[f][i][j]);
                 rows.add(row);
             }
@@ -80,9 +80,9 @@ record ConnectivityMatrix(List<Pod> pods, List<ProbeCommand.Flow> flows, String[
                 for (int j = 0; j < pods.size(); j++) {
                     total++;
                     boolean measured = !cells[f][i][j].equals("X");
-                    Verdict predicted = evaluator.verdict(Flow.of(PodRef.endpoint(pods.get(i)), PodRef.endpoint(pods.get(j)), port));
+                    Verdict predicted = evaluator.verdict(Flow.of(SandboxPods.endpoint(pods.get(i)), SandboxPods.endpoint(pods.get(j)), port));
                     if (measured != (predicted == Verdict.ALLOWED)) {
-                        differ.add(PodRef.name(pods.get(i)) + " -> " + PodRef.name(pods.get(j)) + " " + port + " (measured "
+                        differ.add(SandboxPods.name(pods.get(i)) + " -> " + SandboxPods.name(pods.get(j)) + " " + port + " (measured "
                                 + (measured ? "allowed" : "denied") + ", analyze " + predicted.word() + ")");
                     }
                 }

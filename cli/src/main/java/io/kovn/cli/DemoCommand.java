@@ -45,7 +45,7 @@ public final class DemoCommand implements Callable<Integer> {
             List<Pod> pods = waitForPods(client, List.of("frontend", "backend"), 4, Duration.ofSeconds(90));
             System.out.println();
             System.out.println("Pods (each serves TCP 8080 and UDP 5353, answering with its name):");
-            pods.forEach(p -> System.out.printf("  %-16s on %-8s %s%n", PodRef.name(p), p.getSpec().getNodeName(), p.getStatus().getPodIP()));
+            pods.forEach(p -> System.out.printf("  %-16s on %-8s %s%n", SandboxPods.name(p), p.getSpec().getNodeName(), p.getStatus().getPodIP()));
             System.out.println();
             System.out.println("Connectivity measured with real packets (no policy yet):");
             var flows = ProbeCommand.Flow.parseList(String.join(",", FLOWS));

@@ -86,9 +86,9 @@ public final class ProbeCommand implements Callable<Integer> {
                 out().println(r);
                 return r.verdict().exitStatus;
             }
-            Pod src = PodRef.find(client, args.get(0));
+            Pod src = SandboxPods.find(client, args.get(0));
             if (OutsideRef.is(args.get(1))) {
-                Prober.Result r = prober.probe(PodRef.netns(src), flow.protocol(), OutsideRef.address(layout), flow.port(), t);
+                Prober.Result r = prober.probe(SandboxPods.netns(src), flow.protocol(), OutsideRef.address(layout), flow.port(), t);
                 out().println(r);
                 return r.verdict().exitStatus;
             }
@@ -96,8 +96,8 @@ public final class ProbeCommand implements Callable<Integer> {
                 Optional<ServiceTarget> service = ServiceRef.find(client, args.get(1), flow.protocol(), flow.port());
                 if (service.isPresent()) return probeService(prober, src, service.get(), t);
             }
-            String dst = args.get(1).contains("/") ? PodRef.ip(PodRef.find(client, args.get(1))) : args.get(1);
-            Prober.Result r = prober.probe(PodRef.netns(src), flow.protocol(), dst, flow.port(), t);
+            String dst = args.get(1).contains("/") ? SandboxPods.ip(SandboxPods.find(client, args.get(1))) : args.get(1);
+            Prober.Result r = prober.probe(SandboxPods.netns(src), flow.protocol(), dst, flow.port(), t);
             out().println(r);
             return r.verdict().exitStatus;
         }
@@ -109,14 +109,14 @@ public final class ProbeCommand implements Callable<Integer> {
      * many timed out or were refused. Exit status 0 only when every connection was answered.
      */
     private int probeService(Prober prober, Pod src, ServiceTarget target, Duration timeout) throws Exception {
-        String srcIp = PodRef.ip(src);
+        String srcIp = SandboxPods.ip(src);
         String vip = target.clusterIp(srcIp.contains(":")).or(() -> target.clusterIps().stream().findFirst())
                 .orElseThrow(() -> new IllegalArgumentException("service " + target.label() + " has no cluster IP (headless)"));
         int n = attempts != null ? attempts : Math.max(6, 3 * target.backends().size());
         Map<String, Integer> answers = new TreeMap<>();
         Map<Prober.Verdict, Integer> failures = new java.util.EnumMap<>(Prober.Verdict.class);
         for (int i = 0; i < n; i++) {
-            Prober.Result r = prober.probe(PodRef.netns(src), target.protocol(), vip, target.port(), timeout);
+            Prober.Result r = prober.probe(SandboxPods.netns(src), target.protocol(), vip, target.port(), timeout);
             if (r.verdict() == Prober.Verdict.ALLOWED) {
                 answers.merge(r.answer() == null || r.answer().isEmpty() ? "(no name)" : r.answer(), 1, Integer::sum);
             } else {

@@ -95,7 +95,7 @@ public final class TraceCommand implements Callable<Integer> {
                 spec.commandLine().getOut().flush();
                 return r.allowed() ? 0 : 1;
             }
-            Pod from = PodRef.find(client, src);
+            Pod from = SandboxPods.find(client, src);
             Optional<ServiceTarget> service = parsed.protocol() == null ? Optional.empty()
                     : ServiceRef.find(client, dst, protocol, port);
             if (service.isPresent()) {
@@ -110,7 +110,7 @@ public final class TraceCommand implements Callable<Integer> {
             }
             if (OutsideRef.is(dst)) dst = OutsideRef.address(layout);
             Optional<InetAddress> dstAddress = address(dst);
-            Optional<Pod> to = dstAddress.isPresent() ? podWithAddress(client, dstAddress.get()) : Optional.of(PodRef.find(client, dst));
+            Optional<Pod> to = dstAddress.isPresent() ? podWithAddress(client, dstAddress.get()) : Optional.of(SandboxPods.find(client, dst));
             PolicyTracer.Result r = to.map(pod -> tracer.trace(from, pod, protocol, port))
                     .orElseGet(() -> tracer.traceToAddress(from, dst, protocol, port));
             String crossCheck = noAnalyze ? null : crossCheck(client, from, to, parsed, r);
@@ -132,8 +132,8 @@ public final class TraceCommand implements Callable<Integer> {
 
     private String evaluateAndCompare(KubernetesClient client, Pod from, Optional<Pod> to, ProtocolPort port, PolicyTracer.Result trace) {
         PolicyEvaluator evaluator = AnalyzeCommand.evaluator(client);
-        Evaluation evaluation = evaluator.evaluate(Flow.of(PodRef.endpoint(from),
-                to.map(PodRef::endpoint).orElseGet(() -> Endpoint.ip(dst)), port));
+        Evaluation evaluation = evaluator.evaluate(Flow.of(SandboxPods.endpoint(from),
+                to.map(SandboxPods::endpoint).orElseGet(() -> Endpoint.ip(dst)), port));
         boolean agrees = AnalyzeCrossCheck.agrees(evaluation, trace, from.getMetadata().getNamespace(),
                 to.map(p -> p.getMetadata().getNamespace()).orElse(null));
         return AnalyzeCrossCheck.line(evaluation, agrees);
@@ -150,9 +150,9 @@ public final class TraceCommand implements Callable<Integer> {
     /** What {@code kovn analyze} says of the flow to one backend (its pod and target port), and whether the trace agrees. */
     private static String crossCheckBackend(PolicyEvaluator evaluator, Pod from, String protocol, PolicyTracer.BackendResult b) {
         try {
-            Endpoint to = b.pod().map(PodRef::endpoint).orElseGet(() -> Endpoint.ip(b.backend().ip()));
+            Endpoint to = b.pod().map(SandboxPods::endpoint).orElseGet(() -> Endpoint.ip(b.backend().ip()));
             ProtocolPort port = ProtocolPort.parse(protocol + "/" + b.backend().port());
-            Evaluation evaluation = evaluator.evaluate(Flow.of(PodRef.endpoint(from), to, port));
+            Evaluation evaluation = evaluator.evaluate(Flow.of(SandboxPods.endpoint(from), to, port));
             boolean agrees = AnalyzeCrossCheck.agrees(evaluation, b.result(), from.getMetadata().getNamespace(),
                     b.pod().map(p -> p.getMetadata().getNamespace()).orElse(null));
             return AnalyzeCrossCheck.line(evaluation, agrees);

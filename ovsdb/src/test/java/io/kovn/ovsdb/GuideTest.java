@@ -16,8 +16,8 @@ import io.kovn.ovsdb.diff.Desired;
 import io.kovn.ovsdb.diff.DesiredState;
 import io.kovn.ovsdb.diff.Owner;
 import io.kovn.ovsdb.diff.Plan;
-import io.kovn.ovsdb.diff.ReconcileResult;
-import io.kovn.ovsdb.diff.Reconciler;
+import io.kovn.ovsdb.diff.PlanOutcome;
+import io.kovn.ovsdb.diff.DatabaseReconciler;
 import io.kovn.ovsdb.diff.Ref;
 import io.kovn.ovsdb.ops.Condition;
 import io.kovn.ovsdb.ops.Mutation;
@@ -117,17 +117,17 @@ class GuideTest {
                             .add(Desired.of("Port_Group", Map.of("name", "pg0", "ports", Set.of(portUuid),
                                     "external_ids", with(ids, Owner.ID, "guide:pg"))).withRefs("acls", Ref.to("ACL", "guide:acl:web")))
                             .build();
-                    Reconciler reconciler = new Reconciler(client, "OVN_Northbound", client.getSchema("OVN_Northbound"),
+                    DatabaseReconciler reconciler = new DatabaseReconciler(client, "OVN_Northbound", client.getSchema("OVN_Northbound"),
                             CurrentState.of(nb));
 
                     Plan plan = reconciler.plan(owner, desired);               // pure: what would be written
                     assertThat(plan.counts()).isEqualTo(new Plan.Counts(2, 0, 0, 0));
-                    assertThat(reconciler.reconcile(owner, desired)).isInstanceOf(ReconcileResult.Applied.class);
-                    assertThat(reconciler.reconcile(owner, desired)).isInstanceOf(ReconcileResult.Noop.class); // converged
+                    assertThat(reconciler.reconcile(owner, desired)).isInstanceOf(PlanOutcome.Applied.class);
+                    assertThat(reconciler.reconcile(owner, desired)).isInstanceOf(PlanOutcome.Noop.class); // converged
 
                     // rows of this owner that are no longer desired are removed; others' rows are never touched
                     DesiredState none = DesiredState.builder().table("Port_Group").table("ACL").build();
-                    assertThat(reconciler.reconcile(owner, none)).isInstanceOf(ReconcileResult.Applied.class);
+                    assertThat(reconciler.reconcile(owner, none)).isInstanceOf(PlanOutcome.Applied.class);
                     assertThat(nb.table("Port_Group").byName("pg0")).isEmpty();
                     assertThat(nb.table("ACL").rows()).isEmpty(); // an ACL no port group refers to is garbage
                 }

@@ -4,7 +4,7 @@ import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.kovn.policy.model.DesiredPolicyState;
-import io.kovn.policy.model.IpFamily;
+import io.kovn.ovn.annotations.IpFamily;
 import io.kovn.policy.model.PolicySnapshot;
 import io.kovn.policy.select.ClusterChanges;
 import io.kovn.policy.select.ClusterIndex;

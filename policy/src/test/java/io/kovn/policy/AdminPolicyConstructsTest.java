@@ -23,7 +23,7 @@ import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicySpec;
 import io.kovn.policy.model.AclAction;
 import io.kovn.policy.model.DesiredAcl;
 import io.kovn.policy.model.DesiredPolicyState;
-import io.kovn.policy.model.IpFamily;
+import io.kovn.ovn.annotations.IpFamily;
 import io.kovn.policy.model.PolicyRef;
 import io.kovn.policy.model.PolicySnapshot;
 import io.kovn.policy.model.PolicyWarning;
@@ -134,7 +134,7 @@ class AdminPolicyConstructsTest {
 
     @Test
     void dualStackGetsOneAddressSetPerFamilyAndBothInTheMatch() {
-        var state = PolicyTranslator.translate(cluster().ipFamilies(Set.of(IpFamily.V4, IpFamily.V6)).adminNetworkPolicies(List.of(
+        var state = PolicyTranslator.translate(cluster().ipFamilies(Set.of(IpFamily.IPV4, IpFamily.IPV6)).adminNetworkPolicies(List.of(
                 egressAnp("d", 1, egress(AdminNetworkPolicyRuleAction.DENY, List.of(
                         AdminNetworkPolicyEgressPeer.namespaces(labels("house", "r")),
                         AdminNetworkPolicyEgressPeer.networks(List.of("0.0.0.0/0", "::/0"))))))).build());

@@ -17,7 +17,7 @@ import io.kovn.k8s.api.policy.AdminNetworkPolicySpec;
 import io.kovn.k8s.api.policy.AdminNetworkPolicySubject;
 import io.kovn.policy.model.DesiredAcl;
 import io.kovn.policy.model.DesiredPolicyState;
-import io.kovn.policy.model.IpFamily;
+import io.kovn.ovn.annotations.IpFamily;
 import io.kovn.policy.model.PolicySnapshot;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -68,7 +68,7 @@ class TranslationInvariantsTest {
             assertThat(balanced(acl.match())).as(acl.match()).isTrue();
         }
         state.addressSets().values().forEach(set -> {
-            IpFamily family = "v6".equals(set.externalIds().get("ip-family")) ? IpFamily.V6 : IpFamily.V4;
+            IpFamily family = "v6".equals(set.externalIds().get("ip-family")) ? IpFamily.IPV6 : IpFamily.IPV4;
             assertThat(set.addresses()).allSatisfy(a -> assertThat(IpFamily.of(a)).isEqualTo(family));
         });
         assertThat(PolicyTranslator.translate(snapshot)).isEqualTo(state);
@@ -104,7 +104,7 @@ class TranslationInvariantsTest {
             }
             return named;
         });
-        Arbitrary<Set<IpFamily>> families = Arbitraries.of(Set.of(IpFamily.V4), Set.of(IpFamily.V6), Set.of(IpFamily.V4, IpFamily.V6));
+        Arbitrary<Set<IpFamily>> families = Arbitraries.of(Set.of(IpFamily.IPV4), Set.of(IpFamily.IPV6), Set.of(IpFamily.IPV4, IpFamily.IPV6));
         return Combinators.combine(anps, nps, families).as((a, n, f) -> {
             List<Pod> pods = new ArrayList<>();
             Set<String> local = new HashSet<>();

@@ -1,5 +1,6 @@
 package io.kovn.sandbox;
 
+import io.kovn.ovn.annotations.IpPrefix;
 import java.time.Duration;
 
 /**
@@ -67,10 +68,10 @@ public record SandboxConfig(int nodes, String prefix, String underlayCidr, Durat
      * range ({@code 10.250.0.0/24} → {@code fd00:afa:0::/64}), so two sandboxes never share one.
      */
     public String underlayCidrV6() {
-        String[] o = underlayCidr.substring(0, underlayCidr.indexOf('/')).split("\\.");
-        int a = Integer.parseInt(o[0]);
-        int b = Integer.parseInt(o[1]);
-        int c = Integer.parseInt(o[2]);
+        byte[] o = IpPrefix.parse(underlayCidr).address().getAddress();
+        int a = o[0] & 0xff;
+        int b = o[1] & 0xff;
+        int c = o[2] & 0xff;
         return "fd00:" + Integer.toHexString(a * 256 + b) + ":" + Integer.toHexString(c) + "::/64";
     }
 

@@ -3,7 +3,7 @@ package io.kovn.controller.policy;
 import io.kovn.controller.events.EventSink;
 import io.kovn.k8s.runtime.ControllerMetrics;
 import io.kovn.ovn.ids.ObjectId;
-import io.kovn.policy.model.IpFamily;
+import io.kovn.ovn.annotations.IpFamily;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Duration;
 import java.util.Objects;

@@ -14,7 +14,7 @@ import io.kovn.ovsdb.client.TrafficCounters;
 import io.kovn.ovsdb.data.Row;
 import io.kovn.ovsdb.data.Uuid;
 import io.kovn.ovsdb.diff.CurrentState;
-import io.kovn.ovsdb.diff.Reconciler;
+import io.kovn.ovsdb.diff.DatabaseReconciler;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -44,7 +44,7 @@ public final class PolicyNorthbound implements AutoCloseable {
 
     private final OvsdbClient client;
     private final MonitorCache cache;
-    private final Reconciler reconciler;
+    private final DatabaseReconciler reconciler;
     /** Bumped after every update that changed a switch port (or replaced the cache). */
     private final java.util.concurrent.atomic.AtomicLong portChanges = new java.util.concurrent.atomic.AtomicLong();
     /** The last {@link #switchPorts()} and the {@link #portChanges} count it was made at. */
@@ -56,7 +56,7 @@ public final class PolicyNorthbound implements AutoCloseable {
     private PolicyNorthbound(OvsdbClient client, MonitorCache cache) {
         this.client = client;
         this.cache = cache;
-        this.reconciler = new Reconciler(client, DATABASE, client.getSchema(DATABASE), CurrentState.of(cache));
+        this.reconciler = new DatabaseReconciler(client, DATABASE, client.getSchema(DATABASE), CurrentState.of(cache));
         cache.addListener(update -> {
             if (update.resync() || update.changes().stream().anyMatch(c -> c.table().equals(LogicalSwitchPort.TABLE_NAME))) {
                 portChanges.incrementAndGet();
@@ -87,7 +87,7 @@ public final class PolicyNorthbound implements AutoCloseable {
     }
 
     /** The diff reconciler over the cache. */
-    public Reconciler reconciler() {
+    public DatabaseReconciler reconciler() {
         return reconciler;
     }
 

@@ -25,7 +25,7 @@ import io.kovn.policy.model.PolicyRows;
 import io.kovn.policy.StatefulPods;
 import io.kovn.policy.admin.AnpPriorities;
 import io.kovn.policy.model.DesiredPolicyState;
-import io.kovn.policy.model.IpFamily;
+import io.kovn.ovn.annotations.IpFamily;
 import io.kovn.policy.model.PolicyRef;
 import io.kovn.policy.model.PolicySnapshot;
 import io.kovn.policy.model.PriorityAssignment;

@@ -7,7 +7,7 @@ import io.kovn.ovsdb.diff.DesiredState;
 import io.kovn.ovsdb.diff.Owner;
 import io.kovn.ovsdb.diff.Ownership;
 import io.kovn.ovsdb.diff.Plan;
-import io.kovn.ovsdb.diff.ReconcileResult;
+import io.kovn.ovsdb.diff.PlanOutcome;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -69,12 +69,12 @@ final class PolicyWriter {
                 plan = Plan.of(ops);
             }
             long sent = System.nanoTime();
-            ReconcileResult result = apply(plan, scope, desired);
+            PlanOutcome result = apply(plan, scope, desired);
             lastTransactNanos = System.nanoTime() - sent;
             return switch (result) {
-                case ReconcileResult.Noop n -> new PolicyWrite.Written(plan.counts());
-                case ReconcileResult.Applied a -> new PolicyWrite.Written(plan.counts());
-                case ReconcileResult.Stale s -> new PolicyWrite.Stale();
+                case PlanOutcome.Noop n -> new PolicyWrite.Written(plan.counts());
+                case PlanOutcome.Applied a -> new PolicyWrite.Written(plan.counts());
+                case PlanOutcome.Stale s -> new PolicyWrite.Stale();
             };
         } catch (OperationFailedException e) {
             LOG.warn("zone {}: the policy transaction was refused ({}); writing policy by policy", zone, e.getMessage());
@@ -85,7 +85,7 @@ final class PolicyWriter {
     }
 
     /** Makes the rows {@code scope} owns equal {@code desired}, in one transaction. */
-    private ReconcileResult reconcile(Ownership scope, DesiredState desired) {
+    private PlanOutcome reconcile(Ownership scope, DesiredState desired) {
         return apply(nb.reconciler().plan(scope, desired), scope, desired);
     }
 
@@ -93,9 +93,9 @@ final class PolicyWriter {
      * Applies one plan as one transaction, known as in flight until its reply: ovsdb-server sends
      * its monitor updates before the reply, so they all arrive meanwhile.
      */
-    private ReconcileResult apply(Plan plan, Ownership scope, DesiredState desired) {
+    private PlanOutcome apply(Plan plan, Ownership scope, DesiredState desired) {
         if (plan.isEmpty()) {
-            return new ReconcileResult.Noop();
+            return new PlanOutcome.Noop();
         }
         inFlight = OwnWrites.of(plan.operations(), scope, desired);
         try {
@@ -121,7 +121,7 @@ final class PolicyWriter {
         for (PolicyOwner o : owners) {
             try {
                 DesiredState rows = groups.getOrDefault(o, NorthboundRows.empty().build());
-                stale |= reconcile(o.owner(controller), rows) instanceof ReconcileResult.Stale;
+                stale |= reconcile(o.owner(controller), rows) instanceof PlanOutcome.Stale;
             } catch (RuntimeException e) {
                 failures.put(o, describe(e));
                 LOG.warn("zone {}: rows of {} {} refused: {}", zone, o.type(), o.name(), e.getMessage());

@@ -4,7 +4,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.kovn.ovn.annotations.IpPrefix;
 import io.kovn.ovn.annotations.NodeSubnets;
 import io.kovn.ovn.annotations.OvnAnnotations;
-import io.kovn.policy.model.IpFamily;
+import io.kovn.ovn.annotations.IpFamily;
 import java.net.Inet6Address;
 import java.util.EnumSet;
 import java.util.Map;
@@ -24,16 +24,16 @@ final class ZoneFamilies {
         Map<String, String> a = node == null ? null : node.getMetadata().getAnnotations();
         String value = a == null ? null : a.get(OvnAnnotations.NODE_SUBNETS);
         if (value == null) {
-            return Set.of(IpFamily.V4);
+            return Set.of(IpFamily.IPV4);
         }
         try {
             EnumSet<IpFamily> out = EnumSet.noneOf(IpFamily.class);
             for (IpPrefix p : NodeSubnets.parse(value).defaultNetwork()) {
-                out.add(p.address() instanceof Inet6Address ? IpFamily.V6 : IpFamily.V4);
+                out.add(p.address() instanceof Inet6Address ? IpFamily.IPV6 : IpFamily.IPV4);
             }
-            return out.isEmpty() ? Set.of(IpFamily.V4) : Set.copyOf(out);
+            return out.isEmpty() ? Set.of(IpFamily.IPV4) : Set.copyOf(out);
         } catch (IllegalArgumentException e) { // AnnotationFormatException included
-            return Set.of(IpFamily.V4);
+            return Set.of(IpFamily.IPV4);
         }
     }
 }

@@ -12,9 +12,9 @@ import io.kovn.k8s.runtime.ReconcileResult;
 import io.kovn.k8s.runtime.BatchReconciler;
 import io.kovn.ovsdb.diff.DesiredState;
 import io.kovn.ovsdb.diff.Plan;
-import io.kovn.ovsdb.diff.ReconcileResult.Applied;
-import io.kovn.ovsdb.diff.ReconcileResult.Noop;
-import io.kovn.ovsdb.diff.ReconcileResult.Stale;
+import io.kovn.ovsdb.diff.PlanOutcome.Applied;
+import io.kovn.ovsdb.diff.PlanOutcome.Noop;
+import io.kovn.ovsdb.diff.PlanOutcome.Stale;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -185,7 +185,7 @@ public final class ServiceReconciler implements BatchReconciler<String> {
         return new ZoneFacts(node, ips);
     }
 
-    private ReconcileResult resultOf(io.kovn.ovsdb.diff.ReconcileResult applied, String key) {
+    private ReconcileResult resultOf(io.kovn.ovsdb.diff.PlanOutcome applied, String key) {
         return switch (applied) {
             case Noop n -> ReconcileResult.done();
             case Applied a -> {

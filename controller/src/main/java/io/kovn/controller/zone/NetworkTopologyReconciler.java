@@ -26,7 +26,7 @@ import io.kovn.ovsdb.data.Uuid;
 import io.kovn.ovsdb.diff.Desired;
 import io.kovn.ovsdb.diff.Owner;
 import io.kovn.ovsdb.diff.Plan;
-import io.kovn.ovsdb.diff.ReconcileResult.Stale;
+import io.kovn.ovsdb.diff.PlanOutcome.Stale;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -9,9 +9,9 @@ import io.kovn.ovn.topology.NetworkScope;
 import io.kovn.ovsdb.data.Uuid;
 import io.kovn.ovsdb.diff.DesiredState;
 import io.kovn.ovsdb.diff.Plan;
-import io.kovn.ovsdb.diff.ReconcileResult.Applied;
-import io.kovn.ovsdb.diff.ReconcileResult.Noop;
-import io.kovn.ovsdb.diff.ReconcileResult.Stale;
+import io.kovn.ovsdb.diff.PlanOutcome.Applied;
+import io.kovn.ovsdb.diff.PlanOutcome.Noop;
+import io.kovn.ovsdb.diff.PlanOutcome.Stale;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -160,7 +160,7 @@ public final class PodPortReconciler implements BatchReconciler<ObjectKey> {
         return Optional.of(plans.size() == 1 ? plans.getFirst() : Plan.concat(plans));
     }
 
-    private ReconcileResult resultOf(io.kovn.ovsdb.diff.ReconcileResult applied, Object what) {
+    private ReconcileResult resultOf(io.kovn.ovsdb.diff.PlanOutcome applied, Object what) {
         return switch (applied) {
             case Noop n -> ReconcileResult.done();
             case Applied a -> {

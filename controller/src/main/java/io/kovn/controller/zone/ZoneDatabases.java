@@ -6,7 +6,7 @@ import io.kovn.ovsdb.cache.TableMonitor;
 import io.kovn.ovsdb.client.OvsdbClient;
 import io.kovn.ovsdb.client.TrafficCounters;
 import io.kovn.ovsdb.diff.CurrentState;
-import io.kovn.ovsdb.diff.Reconciler;
+import io.kovn.ovsdb.diff.DatabaseReconciler;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -23,16 +23,16 @@ public final class ZoneDatabases implements AutoCloseable {
     private final OvsdbClient sbClient;
     private final MonitorCache nbCache;
     private final MonitorCache sbCache;
-    private final Reconciler northbound;
-    private final Reconciler southbound;
+    private final DatabaseReconciler northbound;
+    private final DatabaseReconciler southbound;
 
     private ZoneDatabases(OvsdbClient nbClient, OvsdbClient sbClient, MonitorCache nbCache, MonitorCache sbCache) {
         this.nbClient = nbClient;
         this.sbClient = sbClient;
         this.nbCache = nbCache;
         this.sbCache = sbCache;
-        this.northbound = new Reconciler(nbClient, NB, nbClient.getSchema(NB), CurrentState.of(nbCache));
-        this.southbound = new Reconciler(sbClient, SB, sbClient.getSchema(SB), CurrentState.of(sbCache));
+        this.northbound = new DatabaseReconciler(nbClient, NB, nbClient.getSchema(NB), CurrentState.of(nbCache));
+        this.southbound = new DatabaseReconciler(sbClient, SB, sbClient.getSchema(SB), CurrentState.of(sbCache));
     }
 
     /**
@@ -81,11 +81,11 @@ public final class ZoneDatabases implements AutoCloseable {
         return List.copyOf(out.values());
     }
 
-    public Reconciler northbound() {
+    public DatabaseReconciler northbound() {
         return northbound;
     }
 
-    public Reconciler southbound() {
+    public DatabaseReconciler southbound() {
         return southbound;
     }
 

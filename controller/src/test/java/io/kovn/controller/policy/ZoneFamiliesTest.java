@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
-import io.kovn.policy.model.IpFamily;
+import io.kovn.ovn.annotations.IpFamily;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -20,17 +20,17 @@ class ZoneFamiliesTest {
 
     @Test
     void theZonesFamiliesAreThoseOfItsNodesSubnets() {
-        assertThat(ZoneFamilies.of(node("{\"default\":[\"10.244.1.0/24\"]}"))).isEqualTo(Set.of(IpFamily.V4));
+        assertThat(ZoneFamilies.of(node("{\"default\":[\"10.244.1.0/24\"]}"))).isEqualTo(Set.of(IpFamily.IPV4));
         assertThat(ZoneFamilies.of(node("{\"default\":[\"10.244.1.0/24\",\"fd00:10:244:1::/64\"]}")))
-                .isEqualTo(Set.of(IpFamily.V4, IpFamily.V6));
-        assertThat(ZoneFamilies.of(node("{\"default\":[\"fd00:10:244:1::/64\"]}"))).isEqualTo(Set.of(IpFamily.V6));
-        assertThat(ZoneFamilies.of(node("{\"default\":\"10.244.1.0/24\"}"))).isEqualTo(Set.of(IpFamily.V4));
+                .isEqualTo(Set.of(IpFamily.IPV4, IpFamily.IPV6));
+        assertThat(ZoneFamilies.of(node("{\"default\":[\"fd00:10:244:1::/64\"]}"))).isEqualTo(Set.of(IpFamily.IPV6));
+        assertThat(ZoneFamilies.of(node("{\"default\":\"10.244.1.0/24\"}"))).isEqualTo(Set.of(IpFamily.IPV4));
     }
 
     @Test
     void withoutReadableSubnetsTheZoneIsIpv4() {
-        assertThat(ZoneFamilies.of(null)).isEqualTo(Set.of(IpFamily.V4));
-        assertThat(ZoneFamilies.of(node(null))).isEqualTo(Set.of(IpFamily.V4));
-        assertThat(ZoneFamilies.of(node("not json"))).isEqualTo(Set.of(IpFamily.V4));
+        assertThat(ZoneFamilies.of(null)).isEqualTo(Set.of(IpFamily.IPV4));
+        assertThat(ZoneFamilies.of(node(null))).isEqualTo(Set.of(IpFamily.IPV4));
+        assertThat(ZoneFamilies.of(node("not json"))).isEqualTo(Set.of(IpFamily.IPV4));
     }
 }

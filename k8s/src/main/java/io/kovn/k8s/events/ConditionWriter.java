@@ -67,13 +67,13 @@ public final class ConditionWriter {
         if (object == null) {
             return new ConditionWrite.NotFound();
         }
-        if (Conditions.remove(conditions(object), type).isEmpty()) {
+        if (StatusConditions.remove(conditions(object), type).isEmpty()) {
             return new ConditionWrite.Unchanged();
         }
         try {
             GenericKubernetesResource applied = withItem(resource, namespace, object).subresource("status")
                     .patch(applyAs(type), Serialization.asJson(applyBody(object, List.of())));
-            if (Conditions.remove(conditions(applied), type).isEmpty()) {
+            if (StatusConditions.remove(conditions(applied), type).isEmpty()) {
                 return new ConditionWrite.Changed(applied.getMetadata().getResourceVersion());
             }
         } catch (KubernetesClientException e) {
@@ -83,7 +83,7 @@ public final class ConditionWriter {
             throw e;
         }
         // written by another manager (a merge patch of an older kovn): remove it from the whole list
-        return write(resource, namespace, name, null, (current, generation) -> Conditions.remove(current, type));
+        return write(resource, namespace, name, null, (current, generation) -> StatusConditions.remove(current, type));
     }
 
     /**
@@ -105,7 +105,7 @@ public final class ConditionWriter {
         if (object == null) {
             return new ConditionWrite.NotFound();
         }
-        Optional<List<Map<String, Object>>> next = Conditions.set(conditions(object), desired, now(), object.getMetadata().getGeneration());
+        Optional<List<Map<String, Object>>> next = StatusConditions.set(conditions(object), desired, now(), object.getMetadata().getGeneration());
         if (next.isEmpty()) {
             return new ConditionWrite.Unchanged();
         }

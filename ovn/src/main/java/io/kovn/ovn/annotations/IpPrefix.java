@@ -50,6 +50,16 @@ public record IpPrefix(InetAddress address, int length) implements Comparable<Ip
         }
     }
 
+    /** Whether {@link #parse} accepts {@code text}: an IPv4 or IPv6 CIDR, by its text only. */
+    public static boolean isCidr(String text) {
+        try {
+            parse(text);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
     /** The network with this prefix length that contains {@code address}. */
     public static IpPrefix of(InetAddress address, int length) {
         return new IpPrefix(address, length);

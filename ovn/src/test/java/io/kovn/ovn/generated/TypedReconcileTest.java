@@ -16,8 +16,8 @@ import io.kovn.ovsdb.diff.Desired;
 import io.kovn.ovsdb.diff.DesiredState;
 import io.kovn.ovsdb.diff.Owner;
 import io.kovn.ovsdb.diff.Plan;
-import io.kovn.ovsdb.diff.ReconcileResult;
-import io.kovn.ovsdb.diff.Reconciler;
+import io.kovn.ovsdb.diff.PlanOutcome;
+import io.kovn.ovsdb.diff.DatabaseReconciler;
 import io.kovn.ovsdb.diff.Ref;
 import io.kovn.ovsdb.ops.Condition;
 import io.kovn.ovsdb.ops.OperationResult;
@@ -41,14 +41,14 @@ class TypedReconcileTest {
 
     static OvnDatabases ovn;
     static OvsdbClient client;
-    static Reconciler nb;
+    static DatabaseReconciler nb;
 
     @BeforeAll
     static void start() {
         ovn = OvnDatabases.start(OvnDatabases.Config.nbOnly());
         client = OvsdbClient.builder().endpoint(ovn.nb().unixEndpoint())
                 .expect(OvnNorthboundSchema.NAME, OvnNorthboundSchema.VERSION).connect();
-        nb = Reconciler.snapshotting(client, OvnNorthboundSchema.NAME, client.getSchema(OvnNorthboundSchema.NAME),
+        nb = DatabaseReconciler.snapshotting(client, OvnNorthboundSchema.NAME, client.getSchema(OvnNorthboundSchema.NAME),
                 () -> CurrentState.select(client, OvnNorthboundSchema.NAME, TABLES));
     }
 
@@ -87,8 +87,8 @@ class TypedReconcileTest {
                 .add(pass).add(drop).add(peers)
                 .build();
 
-        assertThat(nb.reconcile(OWNER, desired)).isInstanceOf(ReconcileResult.Applied.class);
-        assertThat(nb.reconcile(OWNER, desired)).isInstanceOf(ReconcileResult.Noop.class);
+        assertThat(nb.reconcile(OWNER, desired)).isInstanceOf(PlanOutcome.Applied.class);
+        assertThat(nb.reconcile(OWNER, desired)).isInstanceOf(PlanOutcome.Noop.class);
 
         Acl stored = Acl.fromRow(select(Acl.TABLE_NAME, Condition.eq(Acl.PRIORITY, 80L)).getFirst());
         assertThat(stored.withUuid(null)).isEqualTo(pass);
@@ -112,7 +112,7 @@ class TypedReconcileTest {
                         .attachTo(LogicalSwitch.TABLE_NAME, ls, LogicalSwitch.PORTS))
                 .build();
 
-        assertThat(nb.reconcile(OWNER, desired)).isInstanceOf(ReconcileResult.Applied.class);
+        assertThat(nb.reconcile(OWNER, desired)).isInstanceOf(PlanOutcome.Applied.class);
         assertThat(ovn.nbctl("lsp-list", "node1")).contains("ns_pod1");
         assertThat(nb.plan(OWNER, desired).isEmpty()).isTrue();
 

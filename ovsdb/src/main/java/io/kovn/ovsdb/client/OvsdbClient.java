@@ -47,7 +47,7 @@ import org.slf4j.LoggerFactory;
 public final class OvsdbClient implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(OvsdbClient.class);
 
-    private final List<Endpoint> endpoints;
+    private final List<ServerAddress> endpoints;
     private final TlsFiles tls;
     private final Duration timeout;
     private final Duration connectTimeout;
@@ -269,7 +269,7 @@ public final class OvsdbClient implements AutoCloseable {
     }
 
     private void establish(int index) throws IOException {
-        Endpoint ep = endpoints.get(index);
+        ServerAddress ep = endpoints.get(index);
         RpcSession s = new RpcSession(Transports.open(ep, tls, connectTimeout), notifications, timeout)
                 .decodeLargeMessagesAtNice(largeMessageNice).start().probeInactivity(inactivityProbe);
         try {
@@ -346,7 +346,7 @@ public final class OvsdbClient implements AutoCloseable {
 
     /** Configures and connects an {@link OvsdbClient}. */
     public static final class Builder {
-        private final List<Endpoint> endpoints = new ArrayList<>();
+        private final List<ServerAddress> endpoints = new ArrayList<>();
         private TlsFiles tls;
         private Duration timeout = Duration.ofSeconds(30);
         private Duration connectTimeout = Duration.ofSeconds(5);
@@ -360,7 +360,7 @@ public final class OvsdbClient implements AutoCloseable {
 
         /** Adds an endpoint ({@code unix:PATH}, {@code tcp:HOST:PORT}, {@code ssl:HOST:PORT}); tried in order. */
         public Builder endpoint(String endpoint) {
-            endpoints.add(Endpoint.parse(endpoint));
+            endpoints.add(ServerAddress.parse(endpoint));
             return this;
         }
 

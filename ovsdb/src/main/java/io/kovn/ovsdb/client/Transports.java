@@ -16,9 +16,9 @@ import javax.net.ssl.SSLSocket;
 final class Transports {
     private Transports() {}
 
-    static Transport open(Endpoint endpoint, TlsFiles tls, Duration connectTimeout) throws IOException {
+    static Transport open(ServerAddress endpoint, TlsFiles tls, Duration connectTimeout) throws IOException {
         return switch (endpoint) {
-            case Endpoint.Unix u -> {
+            case ServerAddress.Unix u -> {
                 SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX);
                 try {
                     ch.connect(UnixDomainSocketAddress.of(u.path()));
@@ -28,7 +28,7 @@ final class Transports {
                 }
                 yield new ChannelTransport(ch, endpoint.toString());
             }
-            case Endpoint.Tcp t -> {
+            case ServerAddress.Tcp t -> {
                 SocketChannel ch = SocketChannel.open();
                 try {
                     ch.socket().connect(new InetSocketAddress(t.host(), t.port()), (int) connectTimeout.toMillis());
@@ -39,7 +39,7 @@ final class Transports {
                 }
                 yield new ChannelTransport(ch, endpoint.toString());
             }
-            case Endpoint.Ssl s -> {
+            case ServerAddress.Ssl s -> {
                 if (tls == null) {
                     throw new IOException("endpoint " + s + " needs TLS files (builder.tls(...))");
                 }

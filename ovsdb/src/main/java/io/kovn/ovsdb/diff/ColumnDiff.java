@@ -37,7 +37,7 @@ sealed interface ColumnDiff {
      * @param desired the desired canonical value
      */
     static ColumnDiff of(String column, ColumnType type, Object current, Object desired) {
-        Object cur = current != null ? current : Values.absent(type);
+        Object cur = current != null ? current : DesiredValues.absent(type);
         if (type.isSet() && cur instanceof Set<?> c && desired instanceof Set<?> d) {
             return sets(column, c, d); // its two passes also tell "same": no equals pass first
         }

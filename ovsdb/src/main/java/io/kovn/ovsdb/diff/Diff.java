@@ -24,7 +24,7 @@ import java.util.function.Supplier;
 
 /**
  * The ownership diff: the minimal operations that take one owner's current rows to its desired
- * rows. Pure (rows in, operations out); {@link Reconciler} applies the result in one transaction.
+ * rows. Pure (rows in, operations out); {@link DatabaseReconciler} applies the result in one transaction.
  *
  * <ul>
  *   <li>a desired row without a current owned row with its key is inserted (with a uuid-name, so
@@ -211,20 +211,20 @@ public final class Diff {
             }
             Object v;
             try {
-                v = Values.normalize(e.getValue(), c.type(), resolver);
+                v = DesiredValues.normalize(e.getValue(), c.type(), resolver);
             } catch (IllegalArgumentException bad) {
                 throw new IllegalArgumentException(where(ts, key, column) + ": " + bad.getMessage(), bad);
             }
             if (c.type().holdsUuids()) {
                 // only uuid columns can hold named uuids: an address set's thousands of strings are not walked
-                Values.namedUuids(v, u -> referenced.add(u.name()));
+                DesiredValues.namedUuids(v, u -> referenced.add(u.name()));
             }
             if (column.equals("external_ids")) {
                 ids = v;
             }
             if (!insert) {
                 cols.put(column, v);
-            } else if (!Values.isEmptyCollection(v)) {
+            } else if (!DesiredValues.isEmptyCollection(v)) {
                 entries[n++] = Map.entry(column, v);
             }
         }

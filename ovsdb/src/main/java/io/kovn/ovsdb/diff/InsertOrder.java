@@ -92,7 +92,7 @@ final class InsertOrder {
             return; // done, or a cycle: OVSDB resolves forward references within a transaction
         }
         List<Operation.Insert> deps = new ArrayList<>();
-        i.row().values().forEach(v -> Values.namedUuids(v, n -> {
+        i.row().values().forEach(v -> DesiredValues.namedUuids(v, n -> {
             Operation.Insert d = byName.get(n.name());
             if (d != null) {
                 deps.add(d);

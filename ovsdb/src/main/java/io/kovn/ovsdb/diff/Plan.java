@@ -53,7 +53,7 @@ public record Plan(List<Operation> operations, Counts counts) {
      * Plans of disjoint owners (or of disjoint scopes of one owner) as one transaction: their
      * inserts (uuid-names made distinct), updates, mutates (one per row: several plans' attachments
      * to one parent become one mutate) and deletes. Applying the result does what applying each plan
-     * would, in one transaction; {@link Reconciler#apply} reports it {@code Stale} when any part was.
+     * would, in one transaction; {@link DatabaseReconciler#apply} reports it {@code Stale} when any part was.
      *
      * @throws IllegalArgumentException when the plans are not disjoint (one inserts into a parent's
      *     column what another deletes from it)

@@ -153,7 +153,7 @@ final class PlanConcat {
     /** A canonical value with its named uuids prefixed; values without one are returned as they are. */
     private static Object renamed(Object value, String prefix) {
         boolean[] named = {false};
-        Values.namedUuids(value, n -> named[0] = true);
+        DesiredValues.namedUuids(value, n -> named[0] = true);
         if (!named[0]) {
             return value;
         }

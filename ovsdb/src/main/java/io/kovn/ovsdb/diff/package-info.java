@@ -16,7 +16,7 @@
  *       ({@link io.kovn.ovsdb.diff.RowKey}), generic or from generated {@link io.kovn.ovsdb.diff.TypedRow}s,
  *       referring to each other with {@link io.kovn.ovsdb.diff.Ref};</li>
  *   <li>{@link io.kovn.ovsdb.diff.Diff} → {@link io.kovn.ovsdb.diff.Plan}: pure;</li>
- *   <li>{@link io.kovn.ovsdb.diff.Reconciler} → {@link io.kovn.ovsdb.diff.ReconcileResult}: applies a
+ *   <li>{@link io.kovn.ovsdb.diff.DatabaseReconciler} → {@link io.kovn.ovsdb.diff.PlanOutcome}: applies a
  *       plan in one transaction and checks every result.</li>
  * </ul>
  */

@@ -17,7 +17,7 @@ public record Condition(String column, Function function, Object value) {
         Objects.requireNonNull(column, "column");
         Objects.requireNonNull(function, "function");
         Objects.requireNonNull(value, "value");
-        Values.requireCanonical(column, value);
+        CanonicalValues.requireCanonical(column, value);
     }
 
     /** {@code column == value}. */

@@ -15,7 +15,7 @@ public record Mutation(String column, Mutator mutator, Object value) {
         Objects.requireNonNull(column, "column");
         Objects.requireNonNull(mutator, "mutator");
         Objects.requireNonNull(value, "value");
-        Values.requireCanonical(column, value);
+        CanonicalValues.requireCanonical(column, value);
     }
 
     /** Adds elements to a set column, or pairs to a map column (a {@code java.util.Map}). */

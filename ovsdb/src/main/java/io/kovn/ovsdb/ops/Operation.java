@@ -31,7 +31,7 @@ public sealed interface Operation {
         public Insert {
             Objects.requireNonNull(table, "table");
             row = Map.copyOf(row);
-            Values.requireRow(row);
+            CanonicalValues.requireRow(row);
             if (uuidName != null) {
                 new NamedUuid(uuidName); // validates the id syntax
             }
@@ -88,7 +88,7 @@ public sealed interface Operation {
             Objects.requireNonNull(table, "table");
             where = List.copyOf(where);
             row = Map.copyOf(row);
-            Values.requireRow(row);
+            CanonicalValues.requireRow(row);
         }
 
         @Override
@@ -156,7 +156,7 @@ public sealed interface Operation {
                 throw new IllegalArgumentException("wait until must be == or !=: " + until);
             }
             rows = rows.stream().map(Map::copyOf).toList();
-            rows.forEach(Values::requireRow);
+            rows.forEach(CanonicalValues::requireRow);
         }
 
         @Override

@@ -18,7 +18,8 @@ import io.kovn.policy.model.AclAction;
 import io.kovn.policy.model.DesiredAcl;
 import io.kovn.policy.model.DesiredAddressSet;
 import io.kovn.policy.model.DesiredPortGroup;
-import io.kovn.policy.model.IpFamily;
+import io.kovn.ovn.annotations.IpFamily;
+import io.kovn.ovn.annotations.IpPrefix;
 import io.kovn.policy.model.PolicyDirection;
 import io.kovn.policy.model.PolicyRows;
 import io.kovn.policy.model.PolicyWarning;
@@ -313,7 +314,7 @@ public final class AdminPolicyTranslator {
             } else if (!peer.networks().isEmpty()) {
                 ipPeers = true;
                 for (String cidr : peer.networks()) {
-                    if (!Cidrs.isCidr(cidr)) {
+                    if (!IpPrefix.isCidr(cidr)) {
                         warnings.add(new PolicyWarning(PolicyWarning.INVALID_CIDR, where + ": " + cidr + " is not a CIDR; ignored"));
                     }
                 }
@@ -373,7 +374,7 @@ public final class AdminPolicyTranslator {
             } else if (peer.nodes() != null) {
                 index.nodes(peer.nodes()).forEach(n -> addresses.addAll(n.internalIps()));
             } else if (!peer.networks().isEmpty()) {
-                peer.networks().stream().filter(Cidrs::isCidr).forEach(addresses::add);
+                peer.networks().stream().filter(IpPrefix::isCidr).forEach(addresses::add);
             } else {
                 unknown = true;
             }

@@ -60,7 +60,7 @@ final class AdminRules {
                 }
             } else if (!peer.networks().isEmpty()) {
                 for (String cidr : peer.networks()) {
-                    IpPrefix.parse(cidr).ifPresent(p -> {
+                    MaskedPrefix.parse(cidr).ifPresent(p -> {
                         PeerMatcher.Block block = new PeerMatcher.Block(p, List.of());
                         blocks.add(block);
                         pods.markInside(peerPods, block);

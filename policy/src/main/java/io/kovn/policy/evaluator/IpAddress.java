@@ -1,5 +1,6 @@
 package io.kovn.policy.evaluator;
 
+import io.kovn.ovn.annotations.IpLiterals;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
@@ -13,17 +14,12 @@ import java.util.Optional;
  * @param lo the lower 64 bits (IPv4: the 32-bit address, unsigned)
  */
 public record IpAddress(boolean v6, long hi, long lo) {
-    private static final java.util.regex.Pattern DOTTED_QUAD = java.util.regex.Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
 
-    /** Parses an address literal without any name lookup; empty if {@code text} is not one. */
+    /** Parses an address literal as {@link IpLiterals#parse} does; empty if {@code text} is not one. */
     public static Optional<IpAddress> parse(String text) {
-        if (text == null || text.isEmpty() || !(text.indexOf(':') >= 0 || DOTTED_QUAD.matcher(text).matches())) {
-            // ofLiteral also takes BSD short forms (1.2.3); Kubernetes and OVN only write dotted quads.
-            return Optional.empty();
-        }
         InetAddress address;
         try {
-            address = InetAddress.ofLiteral(text);
+            address = IpLiterals.parse(text);
         } catch (IllegalArgumentException e) {
             return Optional.empty();
         }
@@ -39,7 +35,12 @@ public record IpAddress(boolean v6, long hi, long lo) {
         if (!(address instanceof Inet6Address)) {
             throw new IllegalArgumentException("not an IP address: " + address);
         }
-        return new IpAddress(true, toLong(b, 0, 8), toLong(b, 8, 8));
+        long hi = toLong(b, 0, 8);
+        long lo = toLong(b, 8, 8);
+        if (hi == 0 && lo >>> 32 == 0xffffL) {
+            return new IpAddress(false, 0, lo & 0xffffffffL);
+        }
+        return new IpAddress(true, hi, lo);
     }
 
     private static long toLong(byte[] b, int from, int length) {

@@ -72,12 +72,12 @@ final class NetworkPolicyRules {
     }
 
     private static Optional<PeerMatcher.Block> block(IPBlock block) {
-        Optional<IpPrefix> cidr = IpPrefix.parse(block.getCidr());
+        Optional<MaskedPrefix> cidr = MaskedPrefix.parse(block.getCidr());
         if (cidr.isEmpty()) {
             return Optional.empty();
         }
-        List<IpPrefix> except = block.getExcept() == null ? List.of()
-                : block.getExcept().stream().map(IpPrefix::parse).flatMap(Optional::stream).toList();
+        List<MaskedPrefix> except = block.getExcept() == null ? List.of()
+                : block.getExcept().stream().map(MaskedPrefix::parse).flatMap(Optional::stream).toList();
         return Optional.of(new PeerMatcher.Block(cidr.get(), except));
     }
 

@@ -10,12 +10,12 @@ import java.util.Set;
  */
 final class PeerMatcher {
     /** An ipBlock: inside {@code cidr} and in none of {@code except}. */
-    record Block(IpPrefix cidr, List<IpPrefix> except) {
+    record Block(MaskedPrefix cidr, List<MaskedPrefix> except) {
         boolean contains(IpAddress ip) {
             if (!cidr.contains(ip)) {
                 return false;
             }
-            for (IpPrefix e : except) {
+            for (MaskedPrefix e : except) {
                 if (e.contains(ip)) {
                     return false;
                 }

@@ -1,6 +1,6 @@
 package io.kovn.policy.match;
 
-import io.kovn.policy.model.IpFamily;
+import io.kovn.ovn.annotations.IpFamily;
 import io.kovn.policy.select.ContainerPort;
 import io.kovn.policy.select.PodInfo;
 import java.util.EnumMap;

@@ -1,5 +1,6 @@
 package io.kovn.policy.model;
 
+import io.kovn.ovn.annotations.IpFamily;
 import java.lang.ref.WeakReference;
 import java.util.AbstractSet;
 import java.util.Arrays;
@@ -214,9 +215,9 @@ public final class FrozenSortedSet extends AbstractSet<String> implements Sorted
 
     /** The family of every element, by a split: null when the set holds both (or none). */
     private static IpFamily singleFamily(java.util.Map<IpFamily, FrozenSortedSet> split) {
-        boolean four = !split.get(IpFamily.V4).isEmpty();
-        boolean six = !split.get(IpFamily.V6).isEmpty();
-        return four == six ? null : four ? IpFamily.V4 : IpFamily.V6;
+        boolean four = !split.get(IpFamily.IPV4).isEmpty();
+        boolean six = !split.get(IpFamily.IPV6).isEmpty();
+        return four == six ? null : four ? IpFamily.IPV4 : IpFamily.IPV6;
     }
 
     private static java.util.Map<IpFamily, FrozenSortedSet> singleFamilySplit(FrozenSortedSet set, IpFamily family) {
@@ -249,7 +250,7 @@ public final class FrozenSortedSet extends AbstractSet<String> implements Sorted
         if (split == null) {
             int v4 = 0;
             for (String a : elements) {
-                if (IpFamily.of(a) == IpFamily.V4) {
+                if (IpFamily.of(a) == IpFamily.IPV4) {
                     v4++;
                 }
             }
@@ -260,18 +261,18 @@ public final class FrozenSortedSet extends AbstractSet<String> implements Sorted
                 int f = 0;
                 int s = 0;
                 for (String a : elements) {
-                    if (IpFamily.of(a) == IpFamily.V4) {
+                    if (IpFamily.of(a) == IpFamily.IPV4) {
                         four[f++] = a;
                     } else {
                         six[s++] = a;
                     }
                 }
-                split.put(IpFamily.V4, new FrozenSortedSet(four));
-                split.put(IpFamily.V6, new FrozenSortedSet(six));
+                split.put(IpFamily.IPV4, new FrozenSortedSet(four));
+                split.put(IpFamily.IPV6, new FrozenSortedSet(six));
             } else {
                 boolean allV4 = v4 == elements.length;
-                split.put(IpFamily.V4, allV4 ? this : EMPTY);
-                split.put(IpFamily.V6, allV4 && elements.length > 0 ? EMPTY : this);
+                split.put(IpFamily.IPV4, allV4 ? this : EMPTY);
+                split.put(IpFamily.IPV6, allV4 && elements.length > 0 ? EMPTY : this);
             }
             byFamily = split;
         }

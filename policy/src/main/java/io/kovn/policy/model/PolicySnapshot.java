@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.kovn.k8s.api.policy.AdminNetworkPolicy;
 import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
+import io.kovn.ovn.annotations.IpFamily;
 import io.kovn.ovn.ids.ObjectId;
 import java.util.ArrayList;
 import java.util.List;
@@ -77,7 +78,7 @@ public record PolicySnapshot(
     public static final class Builder {
         private final String zone;
         private String ownerController = ObjectId.DEFAULT_CONTROLLER;
-        private Set<IpFamily> ipFamilies = Set.of(IpFamily.V4);
+        private Set<IpFamily> ipFamilies = Set.of(IpFamily.IPV4);
         private List<Namespace> namespaces = List.of();
         private List<Pod> pods = List.of();
         private List<Node> nodes = List.of();

@@ -10,7 +10,6 @@ import io.kovn.ovn.ids.IdKey;
 import io.kovn.ovn.ids.ObjectId;
 import io.kovn.ovn.ids.ObjectNames;
 import io.kovn.ovn.ids.OwnerType;
-import io.kovn.policy.admin.Cidrs;
 import io.kovn.policy.match.AclLogging;
 import io.kovn.policy.match.Matches;
 import io.kovn.policy.match.NamedPorts;
@@ -21,7 +20,8 @@ import io.kovn.policy.model.DesiredAcl;
 import io.kovn.policy.model.DesiredAddressSet;
 import io.kovn.policy.model.DesiredPortGroup;
 import io.kovn.policy.model.FrozenSortedSet;
-import io.kovn.policy.model.IpFamily;
+import io.kovn.ovn.annotations.IpFamily;
+import io.kovn.ovn.annotations.IpPrefix;
 import io.kovn.policy.model.PolicyDirection;
 import io.kovn.policy.model.PolicyRows;
 import io.kovn.policy.model.PolicyWarning;
@@ -178,7 +178,7 @@ public final class NetworkPolicyTranslator {
         }
         for (int b = 0; b < blocks.size(); b++) {
             IPBlock block = blocks.get(b);
-            if (!Cidrs.isCidr(block.getCidr())) {
+            if (!IpPrefix.isCidr(block.getCidr())) {
                 warnings.add(new PolicyWarning(PolicyWarning.INVALID_CIDR, where + ": ipBlock " + block.getCidr() + " is not a CIDR; ignored"));
                 continue;
             }
@@ -187,7 +187,7 @@ public final class NetworkPolicyTranslator {
                 continue;
             }
             List<String> except = block.getExcept() == null ? List.of()
-                    : block.getExcept().stream().filter(e -> Cidrs.isCidr(e) && IpFamily.of(e) == family).sorted().toList();
+                    : block.getExcept().stream().filter(e -> IpPrefix.isCidr(e) && IpFamily.of(e) == family).sorted().toList();
             l3.put(b, Matches.ipBlock(gress.direction(), family, block.getCidr(), except));
         }
 

@@ -2,6 +2,7 @@ package io.kovn.policy.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kovn.ovn.annotations.IpFamily;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -60,17 +61,17 @@ class FrozenSortedSetTest {
         FrozenSortedSet set = FrozenSortedSet.of(base);
         for (int i = 0; i < Math.min(adds.size(), removes.size()); i++) {
             boolean asked = i < ask.size() && ask.get(i);
-            FrozenSortedSet four = asked ? set.ofFamily(IpFamily.V4) : null;
+            FrozenSortedSet four = asked ? set.ofFamily(IpFamily.IPV4) : null;
             FrozenSortedSet next = set.patched(adds.get(i), removes.get(i));
             assertFamilies(next);
-            if (asked && !four.isEmpty() && !set.ofFamily(IpFamily.V6).isEmpty() && next != set
-                    && !next.ofFamily(IpFamily.V4).isEmpty() && !next.ofFamily(IpFamily.V6).isEmpty()
-                    && next.ofFamily(IpFamily.V4) != four) {
-                assertThat(next.ofFamily(IpFamily.V4).deltaFrom(four)).as("a mixed set's part is patched too").isPresent();
+            if (asked && !four.isEmpty() && !set.ofFamily(IpFamily.IPV6).isEmpty() && next != set
+                    && !next.ofFamily(IpFamily.IPV4).isEmpty() && !next.ofFamily(IpFamily.IPV6).isEmpty()
+                    && next.ofFamily(IpFamily.IPV4) != four) {
+                assertThat(next.ofFamily(IpFamily.IPV4).deltaFrom(four)).as("a mixed set's part is patched too").isPresent();
             }
             FrozenSortedSet other = FrozenSortedSet.of(adds.get(i));
             if (asked) {
-                other.ofFamily(IpFamily.V4);
+                other.ofFamily(IpFamily.IPV4);
             }
             assertFamilies(FrozenSortedSet.union(List.of(next, other, FrozenSortedSet.of(removes.get(i)))));
             set = next;
@@ -124,11 +125,11 @@ class FrozenSortedSetTest {
         assertThat(s.headSet("10.0.0.3")).containsExactly("10.0.0.1", "10.0.0.2");
         assertThat(s.tailSet("10.0.0.25")).containsExactly("10.0.0.3", "fd00::1");
         assertThat(s.subSet("10.0.0.2", "fd00::1")).containsExactly("10.0.0.2", "10.0.0.3");
-        assertThat(s.ofFamily(IpFamily.V4)).containsExactly("10.0.0.1", "10.0.0.2", "10.0.0.3");
-        assertThat(s.ofFamily(IpFamily.V6)).containsExactly("fd00::1");
+        assertThat(s.ofFamily(IpFamily.IPV4)).containsExactly("10.0.0.1", "10.0.0.2", "10.0.0.3");
+        assertThat(s.ofFamily(IpFamily.IPV6)).containsExactly("fd00::1");
         FrozenSortedSet v4 = FrozenSortedSet.of(List.of("10.0.0.1"));
-        assertThat(v4.ofFamily(IpFamily.V4)).isSameAs(v4);
-        assertThat(v4.ofFamily(IpFamily.V6)).isEmpty();
+        assertThat(v4.ofFamily(IpFamily.IPV4)).isSameAs(v4);
+        assertThat(v4.ofFamily(IpFamily.IPV6)).isEmpty();
         assertThat(s.contains("10.0.0.2")).isTrue();
         assertThat(s.contains("10.0.0.9")).isFalse();
     }

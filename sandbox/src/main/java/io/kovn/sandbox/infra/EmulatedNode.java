@@ -42,7 +42,7 @@ public final class EmulatedNode implements AutoCloseable {
     private final String systemId;
     private String encapIp;
     private String nodeIpV6;
-    private ZoneDatabases databases;
+    private ZoneDatabaseServers databases;
     private OvsVswitchdProcess vswitchd;
     private OvsConfDb confDb;
     private OvnControllerProcess ovnController;
@@ -99,7 +99,7 @@ public final class EmulatedNode implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        databases = ZoneDatabases.start(home, folder, name);
+        databases = ZoneDatabaseServers.start(home, folder, name);
         Netns.add(netns.name().orElseThrow());
         Underlay.Attachment eth0 = underlay.attach(netns, "eth0");
         encapIp = eth0.address();

@@ -3,10 +3,10 @@ package io.kovn.ovsdb.client;
 import java.nio.file.Path;
 
 /** Where an OVSDB server listens, in OVS's own notation. */
-public sealed interface Endpoint {
+public sealed interface ServerAddress {
 
     /** {@code unix:PATH}. */
-    record Unix(Path path) implements Endpoint {
+    record Unix(Path path) implements ServerAddress {
         @Override
         public String toString() {
             return "unix:" + path;
@@ -14,7 +14,7 @@ public sealed interface Endpoint {
     }
 
     /** {@code tcp:HOST:PORT}. */
-    record Tcp(String host, int port) implements Endpoint {
+    record Tcp(String host, int port) implements ServerAddress {
         @Override
         public String toString() {
             return "tcp:" + host + ":" + port;
@@ -22,7 +22,7 @@ public sealed interface Endpoint {
     }
 
     /** {@code ssl:HOST:PORT} (TLS with PEM files given to the client builder). */
-    record Ssl(String host, int port) implements Endpoint {
+    record Ssl(String host, int port) implements ServerAddress {
         @Override
         public String toString() {
             return "ssl:" + host + ":" + port;
@@ -30,7 +30,7 @@ public sealed interface Endpoint {
     }
 
     /** Parses {@code unix:PATH}, {@code tcp:HOST:PORT} or {@code ssl:HOST:PORT} ({@code [v6addr]} allowed). */
-    static Endpoint parse(String text) {
+    static ServerAddress parse(String text) {
         int colon = text.indexOf(':');
         if (colon < 0) {
             throw new IllegalArgumentException("endpoint needs a scheme (unix:, tcp:, ssl:): " + text);

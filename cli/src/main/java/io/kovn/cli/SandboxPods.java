@@ -8,8 +8,8 @@ import io.kovn.sandbox.SandboxLayout;
 import java.util.List;
 
 /** {@code NS/POD} references on the command line, and what the sandbox records on a pod. */
-final class PodRef {
-    private PodRef() {}
+final class SandboxPods {
+    private SandboxPods() {}
 
     static Pod find(KubernetesClient client, String ref) {
         String[] p = ref.split("/", 2);

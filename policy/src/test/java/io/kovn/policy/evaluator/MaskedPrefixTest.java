@@ -7,7 +7,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** CIDR containment for both families, every interesting prefix length, without name lookups. */
-class IpPrefixTest {
+class MaskedPrefixTest {
 
     @ParameterizedTest(name = "{0} contains {1}: {2}")
     @CsvSource({
@@ -29,14 +29,14 @@ class IpPrefixTest {
         "fd00::1/128, fd00::2, false",
     })
     void containment(String cidr, String address, boolean expected) {
-        IpPrefix prefix = IpPrefix.parse(cidr).orElseThrow();
+        MaskedPrefix prefix = MaskedPrefix.parse(cidr).orElseThrow();
         assertThat(prefix.contains(IpAddress.parse(address).orElseThrow())).isEqualTo(expected);
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"", "10.0.0.0", "10.0.0.0/33", "fd00::/129", "example.com/8", "10.0.0/8", "/8", "10.0.0.0/x"})
     void notACidr(String text) {
-        assertThat(IpPrefix.parse(text)).isEmpty();
+        assertThat(MaskedPrefix.parse(text)).isEmpty();
     }
 
     @ParameterizedTest

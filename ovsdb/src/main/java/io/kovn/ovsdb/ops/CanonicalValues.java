@@ -6,8 +6,8 @@ import java.util.Collection;
 import java.util.Map;
 
 /** Checks that values are in canonical form (see {@link io.kovn.ovsdb.data.Row}) when operations are built. */
-final class Values {
-    private Values() {}
+final class CanonicalValues {
+    private CanonicalValues() {}
 
     static void requireCanonical(String column, Object value) {
         switch (value) {
@@ -24,7 +24,7 @@ final class Values {
     }
 
     static void requireRow(Map<String, Object> row) {
-        row.forEach(Values::requireCanonical);
+        row.forEach(CanonicalValues::requireCanonical);
     }
 
     private static void requireAtom(String column, Object atom) {

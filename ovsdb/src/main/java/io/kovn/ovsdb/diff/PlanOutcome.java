@@ -4,11 +4,11 @@ import io.kovn.ovsdb.ops.Operation;
 import io.kovn.ovsdb.ops.TransactionResult;
 import java.util.List;
 
-/** What one {@link Reconciler#reconcile} did. */
-public sealed interface ReconcileResult {
+/** What one {@link DatabaseReconciler#reconcile} did. */
+public sealed interface PlanOutcome {
 
     /** Nothing to change: the owner's rows already equal the desired ones. */
-    record Noop() implements ReconcileResult {}
+    record Noop() implements PlanOutcome {}
 
     /**
      * The plan was applied in one transaction and every operation did what it was planned to do.
@@ -16,7 +16,7 @@ public sealed interface ReconcileResult {
      * @param counts operation counts
      * @param result the server's results
      */
-    record Applied(Plan.Counts counts, TransactionResult result) implements ReconcileResult {}
+    record Applied(Plan.Counts counts, TransactionResult result) implements PlanOutcome {}
 
     /**
      * The transaction committed but some update, mutate or delete matched no row: the current
@@ -25,7 +25,7 @@ public sealed interface ReconcileResult {
      * @param counts operation counts
      * @param missed the operations that matched no row
      */
-    record Stale(Plan.Counts counts, List<Operation> missed) implements ReconcileResult {
+    record Stale(Plan.Counts counts, List<Operation> missed) implements PlanOutcome {
         public Stale {
             missed = List.copyOf(missed);
         }

@@ -1,36 +1,31 @@
 package io.kovn.policy.evaluator;
 
+import io.kovn.ovn.annotations.IpPrefix;
 import java.util.Optional;
 
 /**
- * A CIDR ({@code 10.0.0.0/8}, {@code ::/0}). Host bits in the text are ignored, as OVN ignores them.
+ * A CIDR ({@code 10.0.0.0/8}, {@code ::/0}) as the evaluator tests it: the network with host bits
+ * cleared, so containment is a mask and a compare. Host bits in the text are ignored, as OVN ignores them.
  *
  * @param network the address with host bits cleared
  * @param length the prefix length
  */
-public record IpPrefix(IpAddress network, int length) {
+public record MaskedPrefix(IpAddress network, int length) {
 
-    /** Parses {@code address/length}; empty if it is not a CIDR. */
-    public static Optional<IpPrefix> parse(String text) {
-        if (text == null) {
-            return Optional.empty();
-        }
-        int slash = text.indexOf('/');
-        if (slash <= 0) {
-            return Optional.empty();
-        }
-        Optional<IpAddress> address = IpAddress.parse(text.substring(0, slash));
-        int length;
+    /** Parses {@code address/length} as {@link IpPrefix#parse} does; empty if it is not a CIDR. */
+    public static Optional<MaskedPrefix> parse(String text) {
+        IpPrefix prefix;
         try {
-            length = Integer.parseInt(text.substring(slash + 1));
-        } catch (NumberFormatException e) {
+            prefix = IpPrefix.parse(text);
+        } catch (IllegalArgumentException e) {
             return Optional.empty();
         }
-        if (address.isEmpty() || length < 0 || length > (address.get().v6() ? 128 : 32)) {
-            return Optional.empty();
+        IpAddress a = IpAddress.of(prefix.address());
+        int length = prefix.length();
+        if (length > (a.v6() ? 128 : 32)) {
+            return Optional.empty(); // IPv4-mapped text with an IPv6 length: the evaluator sees IPv4
         }
-        IpAddress a = address.get();
-        return Optional.of(new IpPrefix(masked(a, length), length));
+        return Optional.of(new MaskedPrefix(masked(a, length), length));
     }
 
     /** Whether {@code address} lies inside this prefix (never across families). */

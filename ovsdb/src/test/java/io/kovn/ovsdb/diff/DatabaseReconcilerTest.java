@@ -25,21 +25,21 @@ import org.junit.jupiter.api.Tag;
 
 /** The diff applied to a real ovsdb-server (OVN 25.03 NB). Each test owns rows by its own name. */
 @Tag("real")
-class ReconcilerTest {
+class DatabaseReconcilerTest {
     static final String NB = "OVN_Northbound";
     static final List<String> TABLES = List.of("Port_Group", "ACL", "Address_Set");
 
     static OvnDatabases ovn;
     static OvsdbClient client;
     static DatabaseSchema schema;
-    static Reconciler reconciler;
+    static DatabaseReconciler reconciler;
 
     @BeforeAll
     static void start() {
         ovn = OvnDatabases.start(OvnDatabases.Config.nbOnly());
         client = OvsdbClient.builder().endpoint(ovn.nb().unixEndpoint()).connect();
         schema = client.getSchema(NB);
-        reconciler = Reconciler.snapshotting(client, NB, schema, () -> CurrentState.select(client, NB, TABLES));
+        reconciler = DatabaseReconciler.snapshotting(client, NB, schema, () -> CurrentState.select(client, NB, TABLES));
     }
 
     @AfterAll
@@ -86,12 +86,12 @@ class ReconcilerTest {
         Owner owner = owner(test);
         DesiredState desired = policy(owner, "idem", Set.of("10.1.0.1", "10.1.0.2"), 4);
 
-        ReconcileResult first = reconciler.reconcile(owner, desired);
-        ReconcileResult second = reconciler.reconcile(owner, desired);
+        PlanOutcome first = reconciler.reconcile(owner, desired);
+        PlanOutcome second = reconciler.reconcile(owner, desired);
 
-        assertThat(first).isInstanceOfSatisfying(ReconcileResult.Applied.class,
+        assertThat(first).isInstanceOfSatisfying(PlanOutcome.Applied.class,
                 a -> assertThat(a.counts()).isEqualTo(new Plan.Counts(6, 0, 0, 0)));
-        assertThat(second).isInstanceOf(ReconcileResult.Noop.class);
+        assertThat(second).isInstanceOf(PlanOutcome.Noop.class);
         assertThat(reconciler.plan(owner, desired).operations()).isEmpty();
         Row pg = rows("Port_Group", "name", "idempg").getFirst();
         assertThat((Set<?>) pg.get("acls")).hasSize(4);
@@ -110,12 +110,12 @@ class ReconcilerTest {
         DesiredState desired = policy(owner, "one", changed, 1);
 
         Plan plan = reconciler.plan(owner, desired);
-        ReconcileResult applied = reconciler.apply(plan);
+        PlanOutcome applied = reconciler.apply(plan);
 
         assertThat(plan.operations()).singleElement().isInstanceOf(Operation.Mutate.class);
-        assertThat(applied).isInstanceOf(ReconcileResult.Applied.class);
+        assertThat(applied).isInstanceOf(PlanOutcome.Applied.class);
         assertThat(rows("Address_Set", "name", "oneas").getFirst().get("addresses")).isEqualTo(changed);
-        assertThat(reconciler.reconcile(owner, desired)).isInstanceOf(ReconcileResult.Noop.class);
+        assertThat(reconciler.reconcile(owner, desired)).isInstanceOf(PlanOutcome.Noop.class);
     }
 
     @Test
@@ -123,13 +123,13 @@ class ReconcilerTest {
         Owner owner = owner(test);
         try (MonitorCache cache = MonitorCache.start(client, NB, TABLES.stream().map(TableMonitor::all).toList())) {
             cache.synced().join();
-            Reconciler overCache = new Reconciler(client, NB, schema, CurrentState.of(cache));
+            DatabaseReconciler overCache = new DatabaseReconciler(client, NB, schema, CurrentState.of(cache));
             for (int round = 0; round < 10; round++) {
                 DesiredState desired = policy(owner, "cache", Set.of("10.5.0." + round, "10.5.1.1"), 1 + round % 3);
                 assertThat(overCache.reconcile(owner, desired)).as("round %d", round)
-                        .isInstanceOf(ReconcileResult.Applied.class);
+                        .isInstanceOf(PlanOutcome.Applied.class);
                 assertThat(overCache.reconcile(owner, desired)).as("round %d again", round)
-                        .isInstanceOf(ReconcileResult.Noop.class);
+                        .isInstanceOf(PlanOutcome.Noop.class);
             }
         }
     }
@@ -161,9 +161,9 @@ class ReconcilerTest {
                         "external_ids", Map.of(Owner.OWNER_CONTROLLER, "other", Owner.ID, "crash:as")))));
 
         // The policy shrank to one ACL: two ACLs and the old address set are stale.
-        ReconcileResult result = reconciler.reconcile(owner, policy(owner, "crash", Set.of("10.4.0.1"), 1));
+        PlanOutcome result = reconciler.reconcile(owner, policy(owner, "crash", Set.of("10.4.0.1"), 1));
 
-        assertThat(result).isInstanceOfSatisfying(ReconcileResult.Applied.class,
+        assertThat(result).isInstanceOfSatisfying(PlanOutcome.Applied.class,
                 a -> assertThat(a.counts()).isEqualTo(new Plan.Counts(0, 1, 0, 1)));
         assertThat(rows("Address_Set", "name", "crashleft")).isEmpty();
         assertThat(rows("Address_Set", "name", "foreign")).hasSize(1);
@@ -174,6 +174,6 @@ class ReconcilerTest {
                 "external_ids:k8s.ovn.org/name=" + test.getTestMethod().orElseThrow().getName()).lines()
                 .filter(l -> !l.isBlank())).hasSize(1);
         assertThat(reconciler.reconcile(owner, policy(owner, "crash", Set.of("10.4.0.1"), 1)))
-                .isInstanceOf(ReconcileResult.Noop.class);
+                .isInstanceOf(PlanOutcome.Noop.class);
     }
 }

@@ -21,15 +21,15 @@ import java.util.function.Supplier;
  * reconcile plans nothing.
  *
  * <pre>{@code
- * Reconciler nb = new Reconciler(client, "OVN_Northbound", schema, CurrentState.of(cache));
+ * DatabaseReconciler nb = new DatabaseReconciler(client, "OVN_Northbound", schema, CurrentState.of(cache));
  * switch (nb.reconcile(owner, desired)) {
- *     case ReconcileResult.Noop n -> { }
- *     case ReconcileResult.Applied a -> log.info("applied {}", a.counts());
- *     case ReconcileResult.Stale s -> queue.retry(key);
+ *     case PlanOutcome.Noop n -> { }
+ *     case PlanOutcome.Applied a -> log.info("applied {}", a.counts());
+ *     case PlanOutcome.Stale s -> queue.retry(key);
  * }
  * }</pre>
  */
-public final class Reconciler {
+public final class DatabaseReconciler {
     private final OvsdbClient client;
     private final String database;
     private final DatabaseSchema schema;
@@ -41,12 +41,12 @@ public final class Reconciler {
      * @param schema the database's schema
      * @param current the current rows (normally {@link CurrentState#of(io.kovn.ovsdb.cache.DatabaseCache)})
      */
-    public Reconciler(OvsdbClient client, String database, DatabaseSchema schema, CurrentState current) {
+    public DatabaseReconciler(OvsdbClient client, String database, DatabaseSchema schema, CurrentState current) {
         this(client, database, schema, (Supplier<CurrentState>) () -> current);
         Objects.requireNonNull(current, "current");
     }
 
-    private Reconciler(OvsdbClient client, String database, DatabaseSchema schema, Supplier<CurrentState> current) {
+    private DatabaseReconciler(OvsdbClient client, String database, DatabaseSchema schema, Supplier<CurrentState> current) {
         this.client = Objects.requireNonNull(client, "client");
         this.database = Objects.requireNonNull(database, "database");
         this.schema = Objects.requireNonNull(schema, "schema");
@@ -57,9 +57,9 @@ public final class Reconciler {
      * A reconciler that takes a fresh current state for every plan, e.g.
      * {@code () -> CurrentState.select(client, db, tables)} where no monitor runs.
      */
-    public static Reconciler snapshotting(OvsdbClient client, String database, DatabaseSchema schema,
+    public static DatabaseReconciler snapshotting(OvsdbClient client, String database, DatabaseSchema schema,
             Supplier<CurrentState> current) {
-        return new Reconciler(client, database, schema, Objects.requireNonNull(current, "current"));
+        return new DatabaseReconciler(client, database, schema, Objects.requireNonNull(current, "current"));
     }
 
     /** The plan that {@link #reconcile} would apply now. */
@@ -73,20 +73,20 @@ public final class Reconciler {
      * @throws io.kovn.ovsdb.client.OperationFailedException when the server refused the
      *     transaction (it was rolled back), naming the failing operation
      */
-    public ReconcileResult reconcile(Ownership owner, DesiredState desired) {
+    public PlanOutcome reconcile(Ownership owner, DesiredState desired) {
         return apply(plan(owner, desired));
     }
 
     /** Applies a plan in one transaction and checks every result. */
-    public ReconcileResult apply(Plan plan) {
+    public PlanOutcome apply(Plan plan) {
         if (plan.isEmpty()) {
-            return new ReconcileResult.Noop();
+            return new PlanOutcome.Noop();
         }
         TransactionResult result = client.transact(database, plan.operations());
         List<Operation> missed = missed(plan.operations(), result);
         return missed.isEmpty()
-                ? new ReconcileResult.Applied(plan.counts(), result)
-                : new ReconcileResult.Stale(plan.counts(), missed);
+                ? new PlanOutcome.Applied(plan.counts(), result)
+                : new PlanOutcome.Stale(plan.counts(), missed);
     }
 
     /** The by-uuid updates, mutates and deletes that matched no row. */

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Tag;
 
 /** The manifests in deploy/ and deploy/identity: kube-apiserver takes them, and they say what the webhook and approver need. */
 @Tag("real")
-class DeployManifestsTest {
+class IdentityManifestsTest {
     private static final Path DEPLOY = Path.of("..", "deploy");
     private static final Path IDENTITY = DEPLOY.resolve("identity");
 

@@ -12,8 +12,8 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /** Canonical-value helpers of the diff: normalising desired values and walking atoms. Pure. */
-final class Values {
-    private Values() {}
+final class DesiredValues {
+    private DesiredValues() {}
 
     /**
      * A desired value in the canonical form of its column type, atoms passed through {@code atom}

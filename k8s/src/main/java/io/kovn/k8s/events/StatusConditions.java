@@ -13,9 +13,9 @@ import java.util.Optional;
  * metav1.Condition conventions: one entry per type, {@code lastTransitionTime} moves only when the
  * status changes, {@code observedGeneration} records the generation the condition describes.
  */
-final class Conditions {
+final class StatusConditions {
 
-    private Conditions() {}
+    private StatusConditions() {}
 
     /**
      * The list with {@code desired} set; empty if it already holds an equal condition for

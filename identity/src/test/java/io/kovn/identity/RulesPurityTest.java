@@ -9,7 +9,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** The rules stay pure: no HTTP server, API client, file or clock access in them. */
-class LayeringTest {
+class RulesPurityTest {
     private static final Path MAIN = Path.of("src/main/java/io/kovn/identity");
     private static final List<String> IO = List.of("com.sun.net.httpserver", "io.fabric8.kubernetes.client", "java.net.http",
             "java.nio.file", "java.io.File", "java.time.Clock", "System.getenv", "Instant.now()");

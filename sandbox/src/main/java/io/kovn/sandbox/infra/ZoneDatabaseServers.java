@@ -13,17 +13,17 @@ import java.util.List;
  * (sockets are files, so the node's namespace reaches them too): NB, SB, the node's conf.db, and
  * ovn-northd between NB and SB.
  */
-final class ZoneDatabases implements AutoCloseable {
+final class ZoneDatabaseServers implements AutoCloseable {
     private final List<AutoCloseable> started = new ArrayList<>();
     private OvsdbServerProcess nb;
     private OvsdbServerProcess sb;
     private OvsdbServerProcess conf;
 
-    private ZoneDatabases() {
+    private ZoneDatabaseServers() {
     }
 
-    static ZoneDatabases start(OvnRuntime runtime, Path folder, String zone) {
-        ZoneDatabases z = new ZoneDatabases();
+    static ZoneDatabaseServers start(OvnRuntime runtime, Path folder, String zone) {
+        ZoneDatabaseServers z = new ZoneDatabaseServers();
         try {
             z.nb = z.track(OvsdbServerProcess.start(runtime, runtime.nbSchema(), folder, "nb",
                     OvsdbServerProcess.Options.unixOnly()));
