@@ -36,6 +36,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 
 /**
  * Throughput of {@link PolicyEvaluator}: 500 namespaces x 20 pods, 100 ANPs x 20 rules (10 ingress,
@@ -146,7 +148,7 @@ public final class AnalyzeBench {
                 count / (cpu / 1e9), 100.0 * cpu / wall);
     }
 
-    private static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory.getThreadMXBean();
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     private static void report(String name, long count, long denied, long nanos) {
         System.out.printf("%-36s %,d verdicts in %.2f s = %,.0f verdicts/s (%.1f%% denied)%n", name, count, nanos / 1e9,

@@ -5,6 +5,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
+import java.io.IOException;
+import java.util.Map;
+import com.sun.management.OperatingSystemMXBean;
+import java.util.OptionalLong;
+import java.util.TreeMap;
 
 /** Small measuring helpers shared by the policy benchmark's parts. */
 final class BenchStats {
@@ -66,7 +72,7 @@ final class BenchStats {
 
     /** CPU time of this JVM (all threads), ns. */
     static long jvmCpu() {
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+        return ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
     /**
@@ -74,39 +80,39 @@ final class BenchStats {
      * {@code GC Thread#N}, ...), from {@code /proc/self/task}: the JIT and GC threads too, which no
      * Java API reports.
      */
-    static java.util.Map<String, Long> threadTicks() {
-        java.util.Map<String, Long> ticks = new java.util.TreeMap<>();
-        try (var tasks = java.nio.file.Files.list(java.nio.file.Path.of("/proc/self/task"))) {
-            for (java.nio.file.Path task : tasks.toList()) {
+    static Map<String, Long> threadTicks() {
+        Map<String, Long> ticks = new TreeMap<>();
+        try (var tasks = Files.list(Path.of("/proc/self/task"))) {
+            for (Path task : tasks.toList()) {
                 try {
-                    String name = java.nio.file.Files.readString(task.resolve("comm")).strip().replaceAll("[0-9]+", "N");
-                    String stat = java.nio.file.Files.readString(task.resolve("stat"));
+                    String name = Files.readString(task.resolve("comm")).strip().replaceAll("[0-9]+", "N");
+                    String stat = Files.readString(task.resolve("stat"));
                     String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
                     ticks.merge(name, Long.parseLong(f[11]) + Long.parseLong(f[12]), Long::sum); // utime + stime
-                } catch (java.io.IOException | RuntimeException gone) {
+                } catch (IOException | RuntimeException gone) {
                     // the thread ended meanwhile
                 }
             }
-        } catch (java.io.IOException e) {
-            return java.util.Map.of();
+        } catch (IOException e) {
+            return Map.of();
         }
         return ticks;
     }
 
     /** The threads that used most CPU between two {@link #threadTicks} readings, per event, in ms. */
-    static String topThreads(java.util.Map<String, Long> before, java.util.Map<String, Long> after, int events, int limit) {
+    static String topThreads(Map<String, Long> before, Map<String, Long> after, int events, int limit) {
         return after.entrySet().stream()
-                .map(e -> java.util.Map.entry(e.getKey(), e.getValue() - before.getOrDefault(e.getKey(), 0L)))
+                .map(e -> Map.entry(e.getKey(), e.getValue() - before.getOrDefault(e.getKey(), 0L)))
                 .filter(e -> e.getValue() > 0)
-                .sorted(java.util.Map.Entry.<String, Long>comparingByValue().reversed())
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
                 .limit(limit)
                 .map(e -> String.format("%s %.1f", e.getKey(), e.getValue() * 10.0 / events))
-                .collect(java.util.stream.Collectors.joining(", "));
+                .collect(Collectors.joining(", "));
     }
 
     /** Collections and their accumulated time (ms) per garbage collector bean of this JVM. */
-    static java.util.Map<String, long[]> gcTotals() {
-        java.util.Map<String, long[]> totals = new java.util.TreeMap<>();
+    static Map<String, long[]> gcTotals() {
+        Map<String, long[]> totals = new TreeMap<>();
         ManagementFactory.getGarbageCollectorMXBeans().forEach(gc ->
                 totals.put(gc.getName(), new long[] {gc.getCollectionCount(), gc.getCollectionTime()}));
         return totals;
@@ -116,19 +122,19 @@ final class BenchStats {
      * The collections between two {@link #gcTotals} readings, e.g. {@code G1 Young Generation 7 (112
      * ms)}: for G1's young and old beans and ZGC's "Pauses" beans the time is stop-the-world pause.
      */
-    static String gcBetween(java.util.Map<String, long[]> before, java.util.Map<String, long[]> after) {
+    static String gcBetween(Map<String, long[]> before, Map<String, long[]> after) {
         String s = after.entrySet().stream()
-                .map(e -> java.util.Map.entry(e.getKey(), new long[] {
+                .map(e -> Map.entry(e.getKey(), new long[] {
                     e.getValue()[0] - before.getOrDefault(e.getKey(), new long[2])[0],
                     e.getValue()[1] - before.getOrDefault(e.getKey(), new long[2])[1]}))
                 .filter(e -> e.getValue()[0] > 0)
                 .map(e -> String.format("%s %d (%d ms)", e.getKey(), e.getValue()[0], e.getValue()[1]))
-                .collect(java.util.stream.Collectors.joining(", "));
+                .collect(Collectors.joining(", "));
         return s.isEmpty() ? "none" : s;
     }
 
     /** CPU time of another process (all threads), ns; 0 without one (the API server in this JVM). */
-    static long processCpu(java.util.OptionalLong pid) {
+    static long processCpu(OptionalLong pid) {
         return pid.isPresent() ? RawBaseline.processCpu(pid.getAsLong()) : 0;
     }
 
@@ -137,7 +143,7 @@ final class BenchStats {
         try {
             String[] f = Files.readString(Path.of("/proc/loadavg")).split(" ");
             return f[0] + " " + f[1] + " " + f[2];
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return "unknown";
         }
     }

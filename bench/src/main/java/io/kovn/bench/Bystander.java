@@ -3,6 +3,10 @@ package io.kovn.bench;
 import io.kovn.bench.NorthboundObserver.PolicyRows;
 import java.util.Locale;
 import java.util.OptionalLong;
+import java.util.List;
+import io.kovn.controller.policy.PolicyNorthbound;
+import java.util.stream.Stream;
+import io.kovn.ovsdb.cache.TableMonitor;
 
 /**
  * The NB client whose view times a convergence: it stands in for ovn-northd, which monitors the NB
@@ -48,10 +52,10 @@ interface Bystander extends AutoCloseable {
             return name().toLowerCase(Locale.ROOT);
         }
 
-        java.util.List<io.kovn.ovsdb.cache.TableMonitor> tables() {
-            return this == POLICY ? io.kovn.controller.policy.PolicyNorthbound.MONITORED
-                    : java.util.stream.Stream.of("ACL", "Port_Group", "Address_Set", "Meter", "Meter_Band", "Logical_Switch",
-                            "Logical_Switch_Port").map(io.kovn.ovsdb.cache.TableMonitor::all).toList();
+        List<TableMonitor> tables() {
+            return this == POLICY ? PolicyNorthbound.MONITORED
+                    : Stream.of("ACL", "Port_Group", "Address_Set", "Meter", "Meter_Band", "Logical_Switch",
+                            "Logical_Switch_Port").map(TableMonitor::all).toList();
         }
     }
 

@@ -15,6 +15,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Predicate;
+import java.util.stream.Collectors;
+import java.util.function.Consumer;
 
 /**
  * Issue 38: kovn's node process on the reference's own cold-start workload ({@link ColdStartWorkload}),
@@ -120,7 +122,7 @@ public final class ColdStartBench {
             figures.add("controller CPU until converged (ms)", ms(cpu.at(stable)));
             System.out.println("run " + run + ": CPU by thread after converging (ms): " + node.cpuByThread().entrySet().stream()
                     .filter(e -> e.getValue() > 0).sorted(Map.Entry.<String, Long>comparingByValue().reversed())
-                    .map(e -> e.getKey() + " " + e.getValue()).collect(java.util.stream.Collectors.joining(", ")));
+                    .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", ")));
             long updates = nb.updates();
             Thread.sleep(2000);
             if (nb.updates() != updates) {
@@ -202,7 +204,7 @@ public final class ColdStartBench {
     }
 
     /** Runs {@code task} over {@code items} from 16 threads; returns when the last one finished (System.nanoTime). */
-    private static <T> long parallel(List<T> items, java.util.function.Consumer<T> task) throws Exception {
+    private static <T> long parallel(List<T> items, Consumer<T> task) throws Exception {
         try (ExecutorService pool = Executors.newFixedThreadPool(16)) {
             List<Future<?>> f = new ArrayList<>();
             items.forEach(i -> f.add(pool.submit(() -> task.accept(i))));

@@ -12,6 +12,8 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.Locale;
+import java.util.SortedMap;
 
 /**
  * The translation alone, at the policy benchmark's scale: a full {@link PolicyTranslator} run
@@ -36,13 +38,13 @@ public final class IncrementalTranslateBench {
         PolicyBenchCluster.Scale scale = PolicyBenchCluster.Scale.FULL;
         int relabels = 40;
         int fulls = 5;
-        boolean incrementalFirst = java.util.Arrays.asList(args).contains("--incremental-first");
-        boolean dualStack = java.util.Arrays.asList(args).contains("--dual-stack");
-        args = java.util.Arrays.stream(args).filter(a -> !a.equals("--incremental-first") && !a.equals("--dual-stack"))
+        boolean incrementalFirst = Arrays.asList(args).contains("--incremental-first");
+        boolean dualStack = Arrays.asList(args).contains("--dual-stack");
+        args = Arrays.stream(args).filter(a -> !a.equals("--incremental-first") && !a.equals("--dual-stack"))
                 .toArray(String[]::new);
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
-                case "--scale" -> scale = PolicyBenchCluster.Scale.valueOf(args[i + 1].toUpperCase(java.util.Locale.ROOT));
+                case "--scale" -> scale = PolicyBenchCluster.Scale.valueOf(args[i + 1].toUpperCase(Locale.ROOT));
                 case "--relabels" -> relabels = Integer.parseInt(args[i + 1]);
                 case "--full" -> fulls = Math.max(2, Integer.parseInt(args[i + 1]));
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
@@ -107,7 +109,7 @@ public final class IncrementalTranslateBench {
         Arrays.sort(full);
         Arrays.sort(inc);
         System.out.printf("IncrementalTranslateBench --scale %s: %d pods, %d local, %s; %d address set rows%n",
-                scale.name().toLowerCase(java.util.Locale.ROOT), pods.size(), local.size(), dualStack ? "dual stack" : "IPv4",
+                scale.name().toLowerCase(Locale.ROOT), pods.size(), local.size(), dualStack ? "dual stack" : "IPv4",
                 state.addressSets().size());
         System.out.printf("full translation: the first (%s) %.1f ms; median of the next %d: %.1f ms%n",
                 incrementalFirst ? "after the incremental first" : "cold JIT", cold / 1e6, full.length, full[full.length / 2] / 1e6);
@@ -126,7 +128,7 @@ public final class IncrementalTranslateBench {
     }
 
     /** Rows added, removed or different between two translations of one table. */
-    private static <T> long changedRows(java.util.SortedMap<String, T> before, java.util.SortedMap<String, T> after) {
+    private static <T> long changedRows(SortedMap<String, T> before, SortedMap<String, T> after) {
         long n = before.keySet().stream().filter(k -> !after.containsKey(k)).count();
         for (var e : after.entrySet()) {
             if (!e.getValue().equals(before.get(e.getKey()))) {

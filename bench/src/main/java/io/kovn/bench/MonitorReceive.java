@@ -30,6 +30,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.lang.management.ThreadInfo;
+import com.sun.management.ThreadMXBean;
+import java.util.function.ToLongFunction;
 
 /**
  * The monitor side of a bulk load, on a policy-shaped data set (the rows a policy controller
@@ -92,8 +95,8 @@ final class MonitorReceive {
         row("initial monitor reply: reader thread allocation vs readTree", measured, Round::initialAlloc, Round::initialTreeAlloc, "MB");
     }
 
-    private static void row(String what, List<Round> rounds, java.util.function.ToLongFunction<Round> kovn,
-                            java.util.function.ToLongFunction<Round> base, String unit) {
+    private static void row(String what, List<Round> rounds, ToLongFunction<Round> kovn,
+                            ToLongFunction<Round> base, String unit) {
         double k = median(rounds.stream().mapToLong(kovn).toArray()) / 1e6;
         double b = median(rounds.stream().mapToLong(base).toArray()) / 1e6;
         System.out.printf("| %-60s | %7.0f %s | %7.0f %s (%.2fx) |%n", what, k, unit, b, unit, k / b);
@@ -272,7 +275,7 @@ final class MonitorReceive {
         var tm = ManagementFactory.getThreadMXBean();
         return Arrays.stream(tm.getThreadInfo(tm.getAllThreadIds()))
                 .filter(i -> i != null && i.getThreadName().startsWith("ovsdb-reader"))
-                .mapToLong(java.lang.management.ThreadInfo::getThreadId).max().orElseThrow();
+                .mapToLong(ThreadInfo::getThreadId).max().orElseThrow();
     }
 
     private static long cpu(long thread) {
@@ -280,7 +283,7 @@ final class MonitorReceive {
     }
 
     private static long allocated(long thread) {
-        return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean()).getThreadAllocatedBytes(thread);
+        return ((ThreadMXBean) ManagementFactory.getThreadMXBean()).getThreadAllocatedBytes(thread);
     }
 
     private static double median(long[] v) {

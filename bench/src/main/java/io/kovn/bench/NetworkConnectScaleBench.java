@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.HashMap;
 
 /**
  * Issue 32's benchmark: {@value #NETWORKS} Layer3 networks (10.100.0.0/16 up, apart) × {@value #NODES}
@@ -62,7 +63,7 @@ public final class NetworkConnectScaleBench {
     private void run(int run, ApiServer api, KubernetesClient client, List<String> command, Path logs) throws Exception {
         api.reset();
         for (int k = 0; k < NODES; k++) {
-            Map<String, String> a = new java.util.HashMap<>(PolicyBenchCluster.nodeAnnotations(k, "172.18." + (k / 250) + "." + (k % 250 + 2)));
+            Map<String, String> a = new HashMap<>(PolicyBenchCluster.nodeAnnotations(k, "172.18." + (k / 250) + "." + (k % 250 + 2)));
             StringBuilder subnets = new StringBuilder("{\"default\":[\"10.244." + k + ".0/24\"]");
             for (int n = 0; n < NETWORKS; n++) {
                 subnets.append(",\"").append(network(n)).append("\":[\"10.").append(100 + n).append('.').append(k).append(".0/24\"]");

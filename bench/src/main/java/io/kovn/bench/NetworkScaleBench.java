@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.HashMap;
 
 /**
  * Issue 31's network benchmark: {@value #NETWORKS} user-defined Layer3 networks × {@value #NODES}
@@ -64,7 +65,7 @@ public final class NetworkScaleBench {
         api.reset();
         for (int k = 0; k < NODES; k++) {
             String name = "node-" + k;
-            Map<String, String> a = new java.util.HashMap<>(PolicyBenchCluster.nodeAnnotations(k, "172.18." + (k / 250) + "." + (k % 250 + 2)));
+            Map<String, String> a = new HashMap<>(PolicyBenchCluster.nodeAnnotations(k, "172.18." + (k / 250) + "." + (k % 250 + 2)));
             StringBuilder subnets = new StringBuilder("{\"default\":[\"10.244." + k + ".0/24\"]");
             for (int n = 0; n < NETWORKS; n++) subnets.append(",\"").append(network(n)).append("\":[\"172.20.").append(k).append(".0/24\"]");
             a.put(OvnAnnotations.NODE_SUBNETS, subnets.append('}').toString());

@@ -17,6 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.TreeMap;
 
 /**
  * kovn's node process ({@code kovn node --no-node-agent}: zone and policy controllers) started as
@@ -159,7 +160,7 @@ final class NodeProcess implements AutoCloseable {
      * threads that ended not included: where the process's time went.
      */
     Map<String, Long> cpuByThread() {
-        Map<String, Long> out = new java.util.TreeMap<>();
+        Map<String, Long> out = new TreeMap<>();
         try (var tasks = Files.list(Path.of("/proc/" + process.pid() + "/task"))) {
             for (Path t : tasks.toList()) {
                 try {

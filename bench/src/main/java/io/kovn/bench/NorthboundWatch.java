@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import io.kovn.ovsdb.data.Row;
 
 /**
  * A monitor of every table of a Northbound database, in the benchmark's JVM: when the first and the
@@ -92,7 +93,7 @@ final class NorthboundWatch implements AutoCloseable {
     }
 
     /** Rows of {@code table} matching {@code filter}. */
-    long count(String table, Predicate<io.kovn.ovsdb.data.Row> filter) {
+    long count(String table, Predicate<Row> filter) {
         return cache.table(table).rows().stream().filter(filter).count();
     }
 

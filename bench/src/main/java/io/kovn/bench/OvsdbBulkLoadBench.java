@@ -20,6 +20,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.time.Duration;
+import java.nio.file.Files;
+import com.sun.management.OperatingSystemMXBean;
+import java.nio.file.Path;
+import java.io.UncheckedIOException;
 
 /**
  * Bulk load through kovn's OVSDB client against the physical limit, on a real NB ovsdb-server:
@@ -263,16 +268,16 @@ public final class OvsdbBulkLoadBench {
     }
 
     private static long jvmCpu() {
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+        return ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
     /** CPU time of a process in ns: the sum of its threads' run time from /proc/PID/task/TID/schedstat. */
     private static long processCpu(long pid) {
-        try (var tasks = java.nio.file.Files.list(java.nio.file.Path.of("/proc/" + pid + "/task"))) {
+        try (var tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
             long sum = 0;
             for (var t : tasks.toList()) {
                 try {
-                    String stat = java.nio.file.Files.readString(t.resolve("schedstat"));
+                    String stat = Files.readString(t.resolve("schedstat"));
                     sum += Long.parseLong(stat.substring(0, stat.indexOf(' ')));
                 } catch (IOException gone) {
                     // thread ended meanwhile
@@ -280,14 +285,14 @@ public final class OvsdbBulkLoadBench {
             }
             return sum;
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 
     private static Load kovnLoad(List<Operation> ops) {
         try (OvnDatabases ovn = OvnDatabases.start(OvnDatabases.Config.nbOnly());
              OvsdbClient c = OvsdbClient.builder().endpoint(ovn.nb().unixEndpoint())
-                     .timeout(java.time.Duration.ofMinutes(5)).connect()) {
+                     .timeout(Duration.ofMinutes(5)).connect()) {
             long pid = ovn.nb().pid().orElseThrow();
             long s0 = processCpu(pid);
             long c0 = jvmCpu();

@@ -20,6 +20,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.Arrays;
+import java.util.stream.Collectors;
+import java.util.Comparator;
+import java.util.Locale;
+import java.lang.management.ManagementFactory;
+import io.kovn.controller.policy.PolicyReconciler;
 
 /**
  * The issue-5 policy benchmark: 500 namespaces x 20 pods over 10 nodes, 100 ANPs of 20 rules, a BANP,
@@ -70,7 +76,7 @@ public final class PolicyConvergenceBench {
         long timelineMs = 0;
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
-                case "--scale" -> scale = PolicyBenchCluster.Scale.valueOf(args[i + 1].toUpperCase(java.util.Locale.ROOT));
+                case "--scale" -> scale = PolicyBenchCluster.Scale.valueOf(args[i + 1].toUpperCase(Locale.ROOT));
                 case "--relabels" -> relabels = Integer.parseInt(args[i + 1]);
                 case "--warmup" -> warmup = Integer.parseInt(args[i + 1]);
                 case "--churn" -> churn = Integer.parseInt(args[i + 1]);
@@ -120,7 +126,7 @@ public final class PolicyConvergenceBench {
                 if (timeline != null) {
                     timeline.close();
                     long t0 = report.convergeStart;
-                    timeline.print("convergence", t0, timelineMs, java.util.Map.of("started", t0 + report.startNs,
+                    timeline.print("convergence", t0, timelineMs, Map.of("started", t0 + report.startNs,
                             "enforced", t0 + report.enforceNs, "idle", t0 + report.convergeNs,
                             "written", t0 + report.convergeNs - report.first.publish()));
                 }
@@ -134,7 +140,7 @@ public final class PolicyConvergenceBench {
                         timelineMs));
             }
             report.rawWatchedRuns = watched.stream().mapToLong(RawBaseline.Load::wallNs).toArray();
-            report.rawWatched = watched.stream().sorted(java.util.Comparator.comparingLong(RawBaseline.Load::wallNs))
+            report.rawWatched = watched.stream().sorted(Comparator.comparingLong(RawBaseline.Load::wallNs))
                     .toList().get(RAW_WATCHED_RUNS / 2);
             if (!report.raw.rows().equals(report.convergedRows) || report.raw.memberships() != report.convergedMemberships) {
                 throw new IllegalStateException("the raw load differs from the converged NB: " + report.raw.rows() + " "
@@ -188,7 +194,7 @@ public final class PolicyConvergenceBench {
         long jvm0 = BenchStats.jvmCpu();
         long api0 = api.cpuNanos();
         long bystander0 = BenchStats.processCpu(bystander.pid());
-        java.util.Map<String, Long> threads0 = BenchStats.threadTicks();
+        Map<String, Long> threads0 = BenchStats.threadTicks();
         bystander.recordPolicyRows();
         long t0 = System.nanoTime();
         r.convergeStart = t0;
@@ -230,7 +236,7 @@ public final class PolicyConvergenceBench {
             dst[i] = pods.get(random.nextInt(pods.size()));
             port[i] = AnalyzeBench.PORTS.get(random.nextInt(AnalyzeBench.PORTS.size()));
         }
-        var threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        var threads = ManagementFactory.getThreadMXBean();
         long denied = 0;
         long count = 20_000_000;
         for (int round = 0; round < 2; round++) { // the first round warms the JIT up
@@ -260,7 +266,7 @@ public final class PolicyConvergenceBench {
         TrafficCounters.Snapshot converge;
         TrafficCounters.Snapshot afterConverge;
         long[] reconciles;
-        io.kovn.controller.policy.PolicyReconciler.Phases first;
+        PolicyReconciler.Phases first;
         long heapNs;
         long heapTotal;
         RawBaseline.Load raw;
@@ -298,7 +304,7 @@ public final class PolicyConvergenceBench {
             double enforceRatio = (double) enforceNs / raw.wallNs();
             System.out.println();
             System.out.printf("PolicyConvergenceBench --scale %s (kube-apiserver and etcd) --bystander %s (%s) --bystander-monitor %s:"
-                            + " load average %s before, %s after; %.0f s in all%n", scale.name().toLowerCase(java.util.Locale.ROOT),
+                            + " load average %s before, %s after; %.0f s in all%n", scale.name().toLowerCase(Locale.ROOT),
                     bystanderMode.option(),
                     bystanderMode.where(), bystanderWatch.option(), loadBefore, loadAfter, totalS);
             System.out.println("| figure | result | target |");
@@ -320,8 +326,8 @@ public final class PolicyConvergenceBench {
                     raw.operations(), raw.requestBytes() / 1e6, ms(raw.wallNs()));
             System.out.printf("| raw bulk load with the same bystander attached, in %s (until it sees every row) | %,.0f ms, median of"
                     + " %s ms (NB server CPU %,.0f ms) | |%n", bystanderMode.where(), ms(rawWatched.wallNs()),
-                    java.util.Arrays.stream(rawWatchedRuns).mapToObj(n -> String.format("%,.0f", ms(n)))
-                            .collect(java.util.stream.Collectors.joining(" / ")), ms(rawWatched.serverCpuNs()));
+                    Arrays.stream(rawWatchedRuns).mapToObj(n -> String.format("%,.0f", ms(n)))
+                            .collect(Collectors.joining(" / ")), ms(rawWatched.serverCpuNs()));
             System.out.printf("| ratio convergence / raw (wall): NB enforcing / incl. status conditions | %.2fx / %.2fx | <= 1.5x |%n",
                     enforceRatio, ratio);
             System.out.printf("| ratio NB enforcing / raw with the same bystander (both watched alike) | %.2fx | <= 1.5x |%n",
@@ -366,7 +372,7 @@ public final class PolicyConvergenceBench {
 
         /** This JVM's CPU, and that of each child process, from the start until converged. */
         private void convergenceCpu() {
-            List<String> inJvm = new java.util.ArrayList<>();
+            List<String> inJvm = new ArrayList<>();
             StringBuilder names = new StringBuilder(" / kube-apiserver and etcd");
             StringBuilder values = new StringBuilder(String.format("%,.0f / %,.0f", ms(convergeJvmCpuNs), ms(convergeApiCpuNs)));
             if (bystanderMode == Bystander.Mode.PROCESS) {

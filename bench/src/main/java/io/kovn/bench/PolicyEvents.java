@@ -13,6 +13,13 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.ArrayList;
+import java.util.stream.Collectors;
+import java.util.Comparator;
+import java.util.stream.IntStream;
+import java.lang.management.ManagementFactory;
+import io.kovn.controller.policy.PolicyReconciler;
+import io.kovn.ovsdb.cache.RowChange;
 
 /**
  * Per-event cost of a converged zone's policy controller: pod label changes and local pod churn,
@@ -61,13 +68,13 @@ final class PolicyEvents {
     /** Each relabelled pod's labels as last written (series go on from where the last one left off). */
     private final Map<String, Map<String, String>> current = new HashMap<>();
     /** The last reconcile's phases after each relabel. */
-    final List<io.kovn.controller.policy.PolicyReconciler.Phases> phases = new java.util.ArrayList<>();
+    final List<PolicyReconciler.Phases> phases = new ArrayList<>();
     /** The policy controller's NB write operations in the last relabel series: of pods on the zone's node, on another. */
     private final long[] writeOps = new long[2];
     /** The address set, port group and ACL changes of the last relabel of a pod on the zone's node, as the observer saw them. */
-    private List<io.kovn.ovsdb.cache.RowChange> zoneNodeRelabel = List.of();
+    private List<RowChange> zoneNodeRelabel = List.of();
     /** The NB server's CPU (ns) over each relabel of the last series, until the controller was idle again. */
-    private final List<Long> serverCpu = new java.util.ArrayList<>();
+    private final List<Long> serverCpu = new ArrayList<>();
 
     /**
      * The last relabel series by where the pod runs: the even relabels are of pods on the zone's node
@@ -87,12 +94,12 @@ final class PolicyEvents {
         StringBuilder out = new StringBuilder();
         for (int parity = 0; parity < 2; parity++) {
             int p = parity;
-            long[] half = java.util.stream.IntStream.range(0, all.length).filter(i -> i % 2 == p).mapToLong(i -> all[i]).toArray();
-            long[] transact = java.util.stream.IntStream.range(0, phases.size()).filter(i -> i % 2 == p)
+            long[] half = IntStream.range(0, all.length).filter(i -> i % 2 == p).mapToLong(i -> all[i]).toArray();
+            long[] transact = IntStream.range(0, phases.size()).filter(i -> i % 2 == p)
                     .mapToLong(i -> phases.get(i).transact()).toArray();
-            long[] translate = java.util.stream.IntStream.range(0, phases.size()).filter(i -> i % 2 == p)
+            long[] translate = IntStream.range(0, phases.size()).filter(i -> i % 2 == p)
                     .mapToLong(i -> phases.get(i).translate()).toArray();
-            long[] server = java.util.stream.IntStream.range(0, serverCpu.size()).filter(i -> i % 2 == p)
+            long[] server = IntStream.range(0, serverCpu.size()).filter(i -> i % 2 == p)
                     .mapToLong(serverCpu::get).toArray();
             out.append(parity == 0 ? "on the zone's node: " : "; on another node: ").append(String.format(
                     "%.1f / %.1f / %.1f ms (translate %.2f, NB transaction %.2f ms, NB server CPU p50 / p90 %.2f / %.2f ms;"
@@ -102,11 +109,11 @@ final class PolicyEvents {
             if (parity == 0 && server.length == half.length) {
                 // is a slow one the server's own work, or waiting for a core?
                 out.append(" (the 5 slowest: queued → written / translate / NB transaction / NB server CPU: ");
-                out.append(java.util.stream.IntStream.range(0, half.length).boxed()
-                        .sorted(java.util.Comparator.comparingLong((Integer i) -> half[i]).reversed()).limit(5)
+                out.append(IntStream.range(0, half.length).boxed()
+                        .sorted(Comparator.comparingLong((Integer i) -> half[i]).reversed()).limit(5)
                         .map(i -> String.format("%.1f/%.1f/%.1f/%.1f", half[i] / 1e6, translate[i] / 1e6, transact[i] / 1e6,
                                 server[i] / 1e6))
-                        .collect(java.util.stream.Collectors.joining(", ")));
+                        .collect(Collectors.joining(", ")));
                 out.append(" ms)");
             }
         }
@@ -114,7 +121,7 @@ final class PolicyEvents {
     }
 
     /** What the last relabel of a pod on the zone's node changed in the NB (one transaction's rows). */
-    List<io.kovn.ovsdb.cache.RowChange> zoneNodeRelabel() {
+    List<RowChange> zoneNodeRelabel() {
         return zoneNodeRelabel;
     }
 
@@ -125,11 +132,11 @@ final class PolicyEvents {
                 median(phases.stream().mapToLong(p -> p.write()).toArray()), median(phases.stream().mapToLong(p -> p.transact()).toArray()),
                 median(phases.stream().mapToLong(p -> p.publish()).toArray()))
                 + "; the 3 slowest (snapshot/translate/diff+write/NB transaction/publish): " + phases.stream()
-                .sorted(java.util.Comparator.comparingLong((io.kovn.controller.policy.PolicyReconciler.Phases p) ->
+                .sorted(Comparator.comparingLong((PolicyReconciler.Phases p) ->
                         p.snapshot() + p.translate() + p.write() + p.publish()).reversed())
                 .limit(3).map(p -> String.format("%.1f/%.1f/%.1f/%.1f/%.1f", p.snapshot() / 1e6, p.translate() / 1e6,
                         p.write() / 1e6, p.transact() / 1e6, p.publish() / 1e6))
-                .collect(java.util.stream.Collectors.joining(", ")) + " ms";
+                .collect(Collectors.joining(", ")) + " ms";
     }
 
     private static double median(long[] ns) {
@@ -164,9 +171,9 @@ final class PolicyEvents {
     /** The same, under another name (a warm-up series); the phases kept are this series' only. */
     Cost relabel(String name, int count) throws InterruptedException {
         int namespaces = cluster.namespaces().size();
-        java.util.Arrays.fill(writeOps, 0);
+        Arrays.fill(writeOps, 0);
         // to line up JIT logs (-XX:+PrintCompilation) and recordings with the series
-        System.err.printf("[bench] %s: from JVM uptime %d ms%n", name, java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime());
+        System.err.printf("[bench] %s: from JVM uptime %d ms%n", name, ManagementFactory.getRuntimeMXBean().getUptime());
         phases.clear();
         serverCpu.clear();
         Mark mark = new Mark();

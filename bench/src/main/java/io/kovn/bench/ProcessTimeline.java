@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A diagnostic (`--timeline`): samples the CPU, kernel time and minor page faults of a few
@@ -58,7 +59,7 @@ final class ProcessTimeline implements AutoCloseable {
             next += PERIOD_NS;
             long wait = next - System.nanoTime();
             if (wait > 0) {
-                java.util.concurrent.locks.LockSupport.parkNanos(wait);
+                LockSupport.parkNanos(wait);
             }
         }
         sample();

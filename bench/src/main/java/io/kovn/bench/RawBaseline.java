@@ -28,6 +28,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import io.kovn.ovn.ids.ObjectId;
 
 /**
  * The physical floor for a zone's policy convergence: the converged NB's policy rows (ACL,
@@ -172,13 +173,13 @@ final class RawBaseline {
 
     private static Map<String, Integer> rowCounts(OvsdbClient c) throws Exception {
         try (MonitorCache cache = cache(c)) {
-            return rowCounts(cache, io.kovn.ovn.ids.ObjectId.DEFAULT_CONTROLLER);
+            return rowCounts(cache, ObjectId.DEFAULT_CONTROLLER);
         }
     }
 
     private static long memberships(OvsdbClient c) throws Exception {
         try (MonitorCache cache = cache(c)) {
-            return memberships(cache, io.kovn.ovn.ids.ObjectId.DEFAULT_CONTROLLER);
+            return memberships(cache, ObjectId.DEFAULT_CONTROLLER);
         }
     }
 

@@ -15,6 +15,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiPredicate;
+import java.util.Comparator;
+import java.util.function.Predicate;
 
 /**
  * The cold-start baseline: every row of a converged Northbound database inserted into an empty one
@@ -32,32 +35,32 @@ final class RawCopy {
     }
 
     /** Three loads of {@code tables}' rows: the one of median wall time (rows and size are the same in each). */
-    static Load medianOf3(MonitorCache converged, java.util.function.Predicate<String> tables) throws Exception {
+    static Load medianOf3(MonitorCache converged, Predicate<String> tables) throws Exception {
         List<Load> loads = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             loads.add(load(converged, tables));
         }
-        loads.sort(java.util.Comparator.comparingLong(Load::wallNs));
+        loads.sort(Comparator.comparingLong(Load::wallNs));
         return loads.get(1);
     }
 
     /** The rows of some tables only (references to rows of other tables are dropped). */
-    static Load load(MonitorCache converged, java.util.function.Predicate<String> tables) throws Exception {
+    static Load load(MonitorCache converged, Predicate<String> tables) throws Exception {
         return loadRows(converged, (t, r) -> tables.test(t));
     }
 
     /** Three loads of some rows: the one of median wall time. */
-    static Load medianOf3Rows(MonitorCache converged, java.util.function.BiPredicate<String, Row> which) throws Exception {
+    static Load medianOf3Rows(MonitorCache converged, BiPredicate<String, Row> which) throws Exception {
         List<Load> loads = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             loads.add(loadRows(converged, which));
         }
-        loads.sort(java.util.Comparator.comparingLong(Load::wallNs));
+        loads.sort(Comparator.comparingLong(Load::wallNs));
         return loads.get(1);
     }
 
     /** Some rows only (references to other rows are dropped). */
-    static Load loadRows(MonitorCache converged, java.util.function.BiPredicate<String, Row> which) throws Exception {
+    static Load loadRows(MonitorCache converged, BiPredicate<String, Row> which) throws Exception {
         Map<Uuid, String> tableOf = new HashMap<>();
         Map<Uuid, Row> rows = new LinkedHashMap<>();
         for (String table : converged.tables()) {

@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Set;
+import java.lang.management.ManagementFactory;
 
 /**
  * Where a policy reconcile's time goes, phase by phase, with a warm JIT: the pure translation, the
@@ -67,7 +68,7 @@ final class ReconcileBreakdown {
     }
 
     private static Phases phases(PolicyBenchCluster cluster, PolicyNorthbound nb, PriorityAssignment previous, boolean apply) {
-        var threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        var threads = ManagementFactory.getThreadMXBean();
         long cpu0 = threads.getCurrentThreadCpuTime();
         long t0 = System.nanoTime();
         Map<String, Uuid> ports = nb.switchPorts();

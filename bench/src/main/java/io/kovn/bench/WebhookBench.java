@@ -29,6 +29,11 @@ import java.util.concurrent.CountDownLatch;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.TrustManagerFactory;
+import java.util.Collections;
+import java.util.Comparator;
+import java.lang.management.ManagementFactory;
+import com.sun.management.OperatingSystemMXBean;
+import java.lang.management.ThreadMXBean;
 
 /**
  * Admission webhook throughput and latency on loopback: N concurrent clients, each on one
@@ -73,7 +78,7 @@ public final class WebhookBench {
       }
     } finally {
       try (var files = Files.walk(folder)) {
-        files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
       }
     }
   }
@@ -91,7 +96,7 @@ public final class WebhookBench {
     int[] counts = new int[clients];
     List<Thread> workers = new ArrayList<>();
     CountDownLatch done = new CountDownLatch(clients);
-    List<Throwable> errors = java.util.Collections.synchronizedList(new ArrayList<>());
+    List<Throwable> errors = Collections.synchronizedList(new ArrayList<>());
     for (int c = 0; c < clients; c++) {
       long[] mine = new long[4_000_000];
       latencies.add(mine);
@@ -126,7 +131,7 @@ public final class WebhookBench {
       }));
     }
     // CPU of the server's threads over the measured window: a figure the shared machine's load does not skew.
-    java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+    ThreadMXBean mx = ManagementFactory.getThreadMXBean();
     Thread.sleep(Math.max(0, (warmupEnd - System.nanoTime()) / 1_000_000));
     long serverCpuStart = serverCpu(mx);
     long processCpuStart = processCpu();
@@ -154,7 +159,7 @@ public final class WebhookBench {
         ms(all, 0.50), ms(all, 0.90), ms(all, 0.99), ms(all, 0.999), all.length == 0 ? 0 : all[all.length - 1] / 1e6);
   }
 
-  private static long serverCpu(java.lang.management.ThreadMXBean mx) {
+  private static long serverCpu(ThreadMXBean mx) {
     long sum = 0;
     for (Thread thread : Thread.getAllStackTraces().keySet()) {
       if (thread.getName().startsWith("webhook-") || thread.getName().startsWith("HTTP-Dispatcher")) {
@@ -165,7 +170,7 @@ public final class WebhookBench {
   }
 
   private static long processCpu() {
-    return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+    return ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
   }
 
   private static double ms(long[] sorted, double quantile) {

@@ -15,6 +15,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.BooleanSupplier;
+import java.util.ArrayList;
+import io.fabric8.kubernetes.api.model.Pod;
 
 /**
  * Zone controller scale on a real NB/SB (ovsdb-server, no northd: control-plane time only), on a
@@ -161,7 +163,7 @@ public final class ZoneConvergenceBench {
 
     private static void createPods(KubernetesClient client, int nodes, int pods, int localPods) throws Exception {
         try (ExecutorService pool = Executors.newFixedThreadPool(8)) {
-            List<Future<?>> f = new java.util.ArrayList<>();
+            List<Future<?>> f = new ArrayList<>();
             for (int i = 0; i < pods; i++) {
                 final int n = i;
                 f.add(pool.submit(() -> {
@@ -184,7 +186,7 @@ public final class ZoneConvergenceBench {
         }
     }
 
-    static io.fabric8.kubernetes.api.model.Pod pod(String name, String node, String podNetworks) {
+    static Pod pod(String name, String node, String podNetworks) {
         Map<String, String> ann = new HashMap<>();
         if (podNetworks != null) {
             ann.put(OvnAnnotations.POD_NETWORKS, podNetworks);

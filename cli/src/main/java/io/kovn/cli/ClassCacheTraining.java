@@ -27,6 +27,9 @@ import java.util.Map;
 import java.util.Optional;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
+import java.util.Comparator;
+import org.slf4j.LoggerFactory;
+import io.fabric8.kubernetes.api.model.Pod;
 
 /**
  * The workload a JDK class cache is recorded from ({@code scripts/record-class-cache.sh}, the image
@@ -71,7 +74,7 @@ public final class ClassCacheTraining {
                 new NodeBuilder().withNewMetadata().withName("node-0").withResourceVersion("1")
                         .addToAnnotations(OvnAnnotations.NODE_SUBNETS, "{\"default\":[\"10.100.0.0/16\"]}").endMetadata().build()))
                 .withNewMetadata().withResourceVersion("1").endMetadata().build()).getBytes(StandardCharsets.UTF_8);
-        List<io.fabric8.kubernetes.api.model.Pod> items = new ArrayList<>();
+        List<Pod> items = new ArrayList<>();
         for (int i = 0; i < 100; i++) {
             items.add(new PodBuilder().withNewMetadata().withNamespace("ns").withName("pod-" + i).withResourceVersion("1")
                     .addToLabels("app", "web").addToAnnotations(OvnAnnotations.POD_NETWORKS, "{\"default\":{\"ip_addresses\":[\"10.100.0."
@@ -107,7 +110,7 @@ public final class ClassCacheTraining {
             // does not take: they load from the jar), then its client as it makes it
             Main.commandLine(new String[] {"node"}).parseArgs("--node-name=node-0", "--kubeconfig=" + kubeconfig,
                     "--nb=unix:/nonexistent/nb.sock", "--sb=unix:/nonexistent/sb.sock", "--no-node-agent");
-            org.slf4j.LoggerFactory.getLogger(ClassCacheTraining.class).debug("class cache training");
+            LoggerFactory.getLogger(ClassCacheTraining.class).debug("class cache training");
             try (KubernetesClient client = KubeClients.forConfig(ClusterConnection.config(kubeconfig, Map.of()))) {
                 client.nodes().list();
                 client.pods().inAnyNamespace().list();
@@ -117,7 +120,7 @@ public final class ClassCacheTraining {
         } finally {
             server.stop(0);
             try (var files = Files.walk(dir)) {
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
         }
     }

@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import java.net.InetAddress;
 
 /**
  * {@code kovn cluster-manager}: the cluster-wide allocator (node ids, node subnets, transit switch
@@ -92,7 +93,7 @@ public final class ClusterManagerCommand implements Callable<Integer> {
 
     static String hostName() {
         try {
-            return java.net.InetAddress.getLocalHost().getHostName();
+            return InetAddress.getLocalHost().getHostName();
         } catch (IOException e) {
             return "kovn-" + ProcessHandle.current().pid();
         }

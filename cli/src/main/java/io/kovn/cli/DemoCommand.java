@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import java.util.Map;
 
 /**
  * {@code kovn demo}: the README's main command. Brings up a 3-node sandbox, creates two
@@ -91,8 +92,8 @@ public final class DemoCommand implements Callable<Integer> {
         while (Instant.now().isBefore(deadline)) {
             var anp = anps.withName(name).get();
             Object status = anp == null ? null : anp.getAdditionalProperties().get("status");
-            if (status instanceof java.util.Map<?, ?> st && st.get("conditions") instanceof List<?> conds
-                    && conds.stream().filter(c -> c instanceof java.util.Map<?, ?> m && "True".equals(m.get("status"))).count() >= zones) {
+            if (status instanceof Map<?, ?> st && st.get("conditions") instanceof List<?> conds
+                    && conds.stream().filter(c -> c instanceof Map<?, ?> m && "True".equals(m.get("status"))).count() >= zones) {
                 System.out.println("policy " + name + " programmed in all " + zones + " zones");
                 return;
             }

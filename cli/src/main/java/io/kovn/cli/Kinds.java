@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Arrays;
 
 /** The kinds {@code kovn get} knows, with their short names, so no API discovery is needed. */
 enum Kinds {
@@ -50,6 +51,6 @@ enum Kinds {
     }
 
     static String known() {
-        return String.join(", ", java.util.Arrays.stream(values()).map(k -> k.plural + " (" + k.shortName + ")").toList());
+        return String.join(", ", Arrays.stream(values()).map(k -> k.plural + " (" + k.shortName + ")").toList());
     }
 }

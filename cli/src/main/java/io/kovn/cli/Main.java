@@ -3,6 +3,8 @@ package io.kovn.cli;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import java.util.Arrays;
+import java.util.Map;
 
 /** The {@code kovn} command. */
 @Command(name = "kovn", mixinStandardHelpOptions = true, version = "kovn 0.1.0",
@@ -18,7 +20,7 @@ public final class Main implements Runnable {
      * identity}) get a command line of their own command only: picocli builds every subcommand of
      * {@code kovn} by reflection, which costs a node process's start several hundred milliseconds.
      */
-    private static final java.util.Map<String, Class<?>> DAEMONS = java.util.Map.of("node", NodeCommand.class,
+    private static final Map<String, Class<?>> DAEMONS = Map.of("node", NodeCommand.class,
             "cluster-manager", ClusterManagerCommand.class, "identity", IdentityCommand.class);
 
     @CommandLine.Spec
@@ -31,7 +33,7 @@ public final class Main implements Runnable {
 
     public static void main(String[] args) {
         CommandLine cl = commandLine(args);
-        int status = cl.execute(daemon(args) ? java.util.Arrays.copyOfRange(args, 1, args.length) : args);
+        int status = cl.execute(daemon(args) ? Arrays.copyOfRange(args, 1, args.length) : args);
         cl.getOut().flush(); // what a command printed without a newline
         cl.getErr().flush();
         System.exit(status);

@@ -27,6 +27,7 @@ import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
+import java.lang.management.ManagementFactory;
 
 /**
  * {@code kovn node}: everything kovn runs on one node, in one process (a DaemonSet container):
@@ -141,7 +142,7 @@ public final class NodeCommand implements Callable<Integer> {
 
     /** Milliseconds since this JVM started (the process's start time in /proc is to the second only). */
     private static long sinceJvmStart() {
-        return java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime();
+        return ManagementFactory.getRuntimeMXBean().getUptime();
     }
 
     private NodeAgentConfig agentConfig() {
@@ -161,7 +162,7 @@ public final class NodeCommand implements Callable<Integer> {
     }
 
     /** The chassis name this switch already has (kept across agent restarts and reinstalls), if any. */
-    private static java.util.Optional<String> existingSystemId(OvsPaths paths) {
+    private static Optional<String> existingSystemId(OvsPaths paths) {
         try (OvsConfDb db = OvsConfDb.connect(paths.dbSocket())) {
             return OvsBridgeConfig.existingSystemId(db);
         }

@@ -5,6 +5,7 @@ import io.kovn.sandbox.infra.OutsideHost;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 
 /** {@code outside} on the command line: the sandbox's host outside the cluster, as a flow's source or destination. */
 final class OutsideRef {
@@ -41,7 +42,7 @@ final class OutsideRef {
     private static String read(String file, Reader r) {
         try {
             return r.read();
-        } catch (java.nio.file.NoSuchFileException e) {
+        } catch (NoSuchFileException e) {
             throw new IllegalArgumentException("no sandbox with an outside host runs here (" + file + " is missing)", e);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

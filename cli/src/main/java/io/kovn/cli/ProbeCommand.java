@@ -21,6 +21,9 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.Locale;
 
 /**
  * {@code kovn probe}: real connections from inside sandbox pods. One flow prints
@@ -114,7 +117,7 @@ public final class ProbeCommand implements Callable<Integer> {
                 .orElseThrow(() -> new IllegalArgumentException("service " + target.label() + " has no cluster IP (headless)"));
         int n = attempts != null ? attempts : Math.max(6, 3 * target.backends().size());
         Map<String, Integer> answers = new TreeMap<>();
-        Map<Prober.Verdict, Integer> failures = new java.util.EnumMap<>(Prober.Verdict.class);
+        Map<Prober.Verdict, Integer> failures = new EnumMap<>(Prober.Verdict.class);
         for (int i = 0; i < n; i++) {
             Prober.Result r = prober.probe(SandboxPods.netns(src), target.protocol(), vip, target.port(), timeout);
             if (r.verdict() == Prober.Verdict.ALLOWED) {
@@ -136,7 +139,7 @@ public final class ProbeCommand implements Callable<Integer> {
     /** A protocol and port as written on the command line: {@code tcp/80}, {@code udp/53}, {@code icmp}. */
     record Flow(String protocol, int port) {
         static Flow parse(String s) {
-            String[] parts = s.trim().toLowerCase(java.util.Locale.ROOT).split("/");
+            String[] parts = s.trim().toLowerCase(Locale.ROOT).split("/");
             if (parts[0].equals("icmp") && parts.length == 1) return new Flow("icmp", 0);
             if (parts.length != 2 || !List.of("tcp", "udp").contains(parts[0])) {
                 throw new IllegalArgumentException("flow must be tcp/PORT, udp/PORT or icmp: " + s);
@@ -152,7 +155,7 @@ public final class ProbeCommand implements Callable<Integer> {
         }
 
         static List<Flow> parseList(String s) {
-            return java.util.Arrays.stream(s.split(",")).map(Flow::parse).toList();
+            return Arrays.stream(s.split(",")).map(Flow::parse).toList();
         }
 
         @Override

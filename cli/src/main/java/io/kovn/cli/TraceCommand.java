@@ -26,6 +26,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import io.fabric8.kubernetes.api.model.Node;
 
 /**
  * {@code kovn trace SRC DST PROTO/PORT}: runs ovn-trace in the zones the flow crosses and explains
@@ -178,7 +179,7 @@ public final class TraceCommand implements Callable<Integer> {
      * outside, the cluster is reached at a node's address.
      */
     private static NodeAddress nodeAddress(KubernetesClient client, String ref) {
-        for (io.fabric8.kubernetes.api.model.Node n : client.nodes().list().getItems()) {
+        for (Node n : client.nodes().list().getItems()) {
             List<String> internal = n.getStatus() == null || n.getStatus().getAddresses() == null ? List.of()
                     : n.getStatus().getAddresses().stream().filter(a -> "InternalIP".equals(a.getType()))
                     .map(io.fabric8.kubernetes.api.model.NodeAddress::getAddress).toList();

@@ -7,6 +7,8 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
 import java.net.ConnectException;
 import org.junit.jupiter.api.Test;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 
 /** What an operator reads when a command fails. */
 class MainTest {
@@ -35,8 +37,8 @@ class MainTest {
         var node = Main.commandLine(new String[] {"node", "--node-name", "n1"});
         assertThat((Object) node.getCommand()).isInstanceOf(NodeCommand.class);
         assertThat(node.getCommandName()).isEqualTo("kovn node");
-        var missing = new java.io.StringWriter();
-        node.setErr(new java.io.PrintWriter(missing));
+        var missing = new StringWriter();
+        node.setErr(new PrintWriter(missing));
         assertThat(node.execute("--node-name", "n1")).isEqualTo(2); // --nb and --sb are required: a usage error
         assertThat(missing.toString()).contains("Missing required options").contains("kovn node");
 

@@ -9,6 +9,11 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Every document of a manifest is read, JSON ones separated by {@code ---} too, or the read fails naming it. */
 class ManifestsTest {
@@ -71,13 +76,13 @@ class ManifestsTest {
     }
 
     @Test
-    void analyzeReadsEveryDocumentOfAFile(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
-        java.nio.file.Path f = dir.resolve("all.json");
-        java.nio.file.Files.writeString(f, "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"ns\"}}\n---\n"
+    void analyzeReadsEveryDocumentOfAFile(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("all.json");
+        Files.writeString(f, "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"ns\"}}\n---\n"
                 + pod("a") + "\n---\n" + pod("b"));
-        java.io.StringWriter out = new java.io.StringWriter();
-        java.io.StringWriter err = new java.io.StringWriter();
-        int exit = Main.commandLine().setOut(new java.io.PrintWriter(out, true)).setErr(new java.io.PrintWriter(err, true))
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = Main.commandLine().setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true))
                 .execute("analyze", "-f", f.toString());
         assertThat(exit).as(err.toString()).isZero();
         assertThat(out.toString()).contains("ns/a").contains("ns/b");

@@ -26,6 +26,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.Tag;
+import org.assertj.core.api.Assertions;
+import java.time.Instant;
 
 /**
  * {@code kovn node} in-process with the node agent disabled, against a real zone NB/SB and a real
@@ -103,7 +105,7 @@ class NodeCommandTest {
                  NodeCommand.Running running = node.start(kubelet)) {
                 NodeCredentials credentials = running.bootstrap().current();
                 assertThat(credentials.subject().commonName()).isEqualTo("system:ovn-node:node-a");
-                assertThat(credentials.notAfter()).isBefore(java.time.Instant.now().plus(Duration.ofHours(2).plusMinutes(5)));
+                assertThat(credentials.notAfter()).isBefore(Instant.now().plus(Duration.ofHours(2).plusMinutes(5)));
                 try (Stream<Path> files = Files.list(pki)) {
                     assertThat(files.count()).isGreaterThanOrEqualTo(2); // key and certificate kept for restarts
                 }
@@ -123,7 +125,7 @@ class NodeCommandTest {
     void theNodeAgentNeedsAnEncapIp() {
         NodeCommand node = CommandLineParsingTest.command(CommandLineParsingTest.parse("node", "--node-name", "a",
                 "--nb", "unix:/n", "--sb", "unix:/s"));
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> node.start(Map.of()))
+        Assertions.assertThatThrownBy(() -> node.start(Map.of()))
                 .hasMessageContaining("--encap-ip is required");
     }
 

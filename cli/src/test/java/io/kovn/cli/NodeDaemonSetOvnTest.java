@@ -21,6 +21,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.Tag;
+import java.util.HashMap;
+import java.io.UncheckedIOException;
 
 /**
  * The OVN containers of the node DaemonSet (nb-ovsdb, sb-ovsdb, northd) run verbatim, with their
@@ -80,7 +82,7 @@ class NodeDaemonSetOvnTest {
             try {
                 Files.createDirectories(dir.resolve(folder.substring(1)));
             } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
+                throw new UncheckedIOException(e);
             }
             arg = arg.replace(folder, dir.resolve(folder.substring(1)).toString());
         }
@@ -102,7 +104,7 @@ class NodeDaemonSetOvnTest {
              InputStream in = Files.newInputStream(DeployManifestsTest.DEPLOY.resolve("20-node.yaml"))) {
             List<HasMetadata> items = client.load(in).items();
             DaemonSet ds = items.stream().filter(DaemonSet.class::isInstance).map(DaemonSet.class::cast).findFirst().orElseThrow();
-            Map<String, Container> out = new java.util.HashMap<>();
+            Map<String, Container> out = new HashMap<>();
             ds.getSpec().getTemplate().getSpec().getContainers().forEach(c -> out.put(c.getName(), c));
             return out;
         }

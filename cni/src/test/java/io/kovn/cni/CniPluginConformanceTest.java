@@ -22,6 +22,12 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.io.IOException;
+import java.nio.channels.ServerSocketChannel;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
 
 /** The real kovn-cni binary, executed as a runtime would, against a real CniServer. */
 class CniPluginConformanceTest {
@@ -404,16 +410,16 @@ class CniPluginConformanceTest {
     @ValueSource(strings = {" 0", "+0", "0 ", "-0", "0x0", "1000", ""})
     void anAnswerWhoseStatusLineIsNotOneToThreeDigitsIsAnIoFailure(String statusLine) throws Exception {
         server.close();
-        java.nio.file.Files.deleteIfExists(socket);
-        try (var listener = java.nio.channels.ServerSocketChannel.open(java.net.StandardProtocolFamily.UNIX)) {
-            listener.bind(java.net.UnixDomainSocketAddress.of(socket));
+        Files.deleteIfExists(socket);
+        try (var listener = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+            listener.bind(UnixDomainSocketAddress.of(socket));
             Thread answer = Thread.ofVirtual().start(() -> {
                 try (var c = listener.accept()) {
-                    java.nio.ByteBuffer sink = java.nio.ByteBuffer.allocate(1 << 20);
+                    ByteBuffer sink = ByteBuffer.allocate(1 << 20);
                     while (c.read(sink.clear()) >= 0) {} // until the plugin's shutdown(SHUT_WR)
-                    c.write(java.nio.ByteBuffer.wrap((statusLine + "\n{\"cniVersion\":\"1.0.0\"}\n")
+                    c.write(ByteBuffer.wrap((statusLine + "\n{\"cniVersion\":\"1.0.0\"}\n")
                             .getBytes(StandardCharsets.UTF_8)));
-                } catch (java.io.IOException ignored) {
+                } catch (IOException ignored) {
                     // the assertion below says what went wrong
                 }
             });

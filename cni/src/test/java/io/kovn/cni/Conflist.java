@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.io.UncheckedIOException;
 
 /**
  * Runs a {@code .conflist} with libcni's semantics: each plugin gets the list's name and cniVersion;
@@ -94,7 +95,7 @@ final class Conflist {
             }
             return out;
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new AssertionError(e);

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.io.InputStream;
 
 /** Executes a CNI plugin the way a container runtime does: a clean environment, config on stdin. */
 final class PluginProcess {
@@ -63,7 +64,7 @@ final class PluginProcess {
         return run(executable, env, stdin.getBytes(StandardCharsets.UTF_8));
     }
 
-    private static byte[] readAll(java.io.InputStream in) {
+    private static byte[] readAll(InputStream in) {
         try (in) {
             return in.readAllBytes();
         } catch (IOException e) {

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.Tag;
+import java.nio.file.NoSuchFileException;
 
 /**
  * A real container runtime drives kovn-cni: Debian's podman with its CNI backend starts a busybox
@@ -127,7 +128,7 @@ class PodmanRuntimeTest {
                 for (Path p : cache.filter(p -> p.getFileName().toString().startsWith(network + "-")).toList()) {
                     Files.deleteIfExists(p);
                 }
-            } catch (java.nio.file.NoSuchFileException e) {
+            } catch (NoSuchFileException e) {
                 // nothing cached
             }
         }

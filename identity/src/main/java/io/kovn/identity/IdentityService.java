@@ -22,6 +22,10 @@ import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import java.io.IOException;
+import org.slf4j.LoggerFactory;
+import java.util.Optional;
 
 /**
  * The identity service: CSR approver and admission webhook. It signs nothing: kube-controller-manager
@@ -82,7 +86,7 @@ public final class IdentityService implements AutoCloseable {
 
         @Override
         public Integer call() throws Exception {
-            Config config = kubeconfig == null ? new io.fabric8.kubernetes.client.ConfigBuilder().build()
+            Config config = kubeconfig == null ? new ConfigBuilder().build()
                     : Config.fromKubeconfig(Files.readString(kubeconfig));
             try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
                     IdentityService service = start(this, client)) {
@@ -95,7 +99,7 @@ public final class IdentityService implements AutoCloseable {
     }
 
     /** Starts the parts the options ask for, using the client's credentials. */
-    public static IdentityService start(Options options, KubernetesClient client) throws java.io.IOException {
+    public static IdentityService start(Options options, KubernetesClient client) throws IOException {
         List<AutoCloseable> parts = new ArrayList<>();
         AdmissionWebhook webhook = null;
         try {
@@ -116,15 +120,15 @@ public final class IdentityService implements AutoCloseable {
                 parts.add(webhook);
             }
             return new IdentityService(parts, webhook);
-        } catch (RuntimeException | java.io.IOException e) {
+        } catch (RuntimeException | IOException e) {
             closeAll(parts);
             throw e;
         }
     }
 
     /** The webhook's bound address, when the webhook runs. */
-    public java.util.Optional<InetSocketAddress> webhookAddress() {
-        return java.util.Optional.ofNullable(webhook).map(AdmissionWebhook::address);
+    public Optional<InetSocketAddress> webhookAddress() {
+        return Optional.ofNullable(webhook).map(AdmissionWebhook::address);
     }
 
     @Override
@@ -137,7 +141,7 @@ public final class IdentityService implements AutoCloseable {
             try {
                 part.close();
             } catch (Exception e) {
-                org.slf4j.LoggerFactory.getLogger(IdentityService.class).warn("Error while stopping {}: {}", part, e.toString());
+                LoggerFactory.getLogger(IdentityService.class).warn("Error while stopping {}: {}", part, e.toString());
             }
         }
     }

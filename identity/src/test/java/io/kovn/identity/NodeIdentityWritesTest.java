@@ -20,6 +20,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 
 /**
  * What kube-apiserver lets a node identity ({@code system:ovn-node:n1} in {@code system:ovn-nodes},
@@ -88,8 +91,8 @@ class NodeIdentityWritesTest {
             assertThat(refusal(() -> nodeStatus(n1, "n1", remove))).contains(NODE_WEBHOOK_DENIED).contains("[" + TRUST_ZONES + "]");
             assertThat(annotations(storedNode("n1"))).containsEntry(TRUST_ZONES, "{\"__default\":[\"tz1\"]}");
         } finally {
-            cluster.admin.nodes().withName("n1").patch(io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
-                    io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE), "{\"metadata\":{\"annotations\":{\"" + TRUST_ZONES + "\":null}}}");
+            cluster.admin.nodes().withName("n1").patch(PatchContext.of(
+                    PatchType.JSON_MERGE), "{\"metadata\":{\"annotations\":{\"" + TRUST_ZONES + "\":null}}}");
         }
     }
 
@@ -174,7 +177,7 @@ class NodeIdentityWritesTest {
         return cluster.admin.pods().inNamespace("apps").withName(name).get();
     }
 
-    private static Map<String, String> annotations(io.fabric8.kubernetes.api.model.HasMetadata object) {
+    private static Map<String, String> annotations(HasMetadata object) {
         return object.getMetadata().getAnnotations() == null ? Map.of() : object.getMetadata().getAnnotations();
     }
 }

@@ -18,6 +18,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 
 /**
  * A node identity reports its zone's condition on every AdminNetworkPolicy and
@@ -81,10 +83,10 @@ class PolicyStatusWritesTest {
         String patch = "{\"metadata\":{\"labels\":{\"team\":\"forged\"}}}";
         // through /status kube-apiserver itself keeps a custom resource's metadata as it was
         n1.genericKubernetesResources(ANP).withName("p").subresource("status")
-                .patch(io.fabric8.kubernetes.client.dsl.base.PatchContext.of(io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE), patch);
+                .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
         assertThat(cluster.admin.genericKubernetesResources(ANP).withName("p").get().getMetadata().getLabels()).doesNotContainKey("team");
         assertThat(refusal(() -> n1.genericKubernetesResources(ANP).withName("p")
-                .patch(io.fabric8.kubernetes.client.dsl.base.PatchContext.of(io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE), patch)))
+                .patch(PatchContext.of(PatchType.JSON_MERGE), patch)))
                 .startsWith("403").contains("cannot patch resource \"adminnetworkpolicies\"");
     }
 

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The node's management port: the OVS internal port {@value TopologyNames#MANAGEMENT_INTERFACE} on
@@ -95,7 +96,7 @@ public record ManagementPort(String node, List<IpPrefix> subnets, List<IpPrefix>
         return lines;
     }
 
-    private java.util.Optional<InetAddress> sourceFor(IpFamily family) {
+    private Optional<InetAddress> sourceFor(IpFamily family) {
         return nodeIps.stream().filter(ip -> IpFamily.of(ip) == family).findFirst();
     }
 

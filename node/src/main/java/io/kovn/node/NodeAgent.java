@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The per-node agent: configures Open vSwitch as an OVN chassis, publishes the node's chassis id and
@@ -193,7 +194,7 @@ public final class NodeAgent implements AutoCloseable {
     }
 
     /** Completes once the node's management port is configured (it waits for the node subnet). */
-    public java.util.concurrent.CompletableFuture<ManagementPort> managementPort() {
+    public CompletableFuture<ManagementPort> managementPort() {
         return managementPort.done();
     }
 

@@ -25,6 +25,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import io.kovn.controller.zone.ZoneModel;
 
 /**
  * The per-node parts of kovn in one process ({@code kovn node}, and each emulated node of the
@@ -105,7 +106,7 @@ public final class NodeComponents implements AutoCloseable {
                         .withControllerMetrics(controllerMetrics)
                         // the gateway's SNAT and routes cover the pod networks the agent routes too
                         .withClusterSubnets(settings.agent().map(NodeAgentConfig::clusterSubnets)
-                                .orElse(io.kovn.controller.zone.ZoneModel.DEFAULT_CLUSTER_SUBNETS)), informers);
+                                .orElse(ZoneModel.DEFAULT_CLUSTER_SUBNETS)), informers);
                 running.push(zone);
             } catch (RuntimeException e) {
                 policyStart.thenAccept(PolicyController::close).exceptionally(x -> null).join();

@@ -10,6 +10,7 @@ import java.net.InetAddress;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import java.util.Map;
 
 class ManagementPortTest {
     private static final ManagementPort PORT = new ManagementPort("node-a", List.of(IpPrefix.parse("10.244.1.0/24")),
@@ -24,7 +25,7 @@ class ManagementPortTest {
 
     @Test
     void ovsPortIsBoundToTheNodesLogicalPort() {
-        assertThat(PORT.externalIds()).containsExactly(java.util.Map.entry("iface-id", "k8s-node-a"));
+        assertThat(PORT.externalIds()).containsExactly(Map.entry("iface-id", "k8s-node-a"));
     }
 
     @Test

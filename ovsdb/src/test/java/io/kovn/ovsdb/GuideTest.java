@@ -34,6 +34,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
+import java.util.HashMap;
 
 /**
  * The examples of docs/ovsdb.md, run against a real NB ovsdb-server: each block of the guide is the
@@ -137,7 +138,7 @@ class GuideTest {
     }
 
     private static Map<String, String> with(Map<String, String> ids, String key, String value) {
-        Map<String, String> out = new java.util.HashMap<>(ids);
+        Map<String, String> out = new HashMap<>(ids);
         out.put(key, value);
         return Map.copyOf(out);
     }

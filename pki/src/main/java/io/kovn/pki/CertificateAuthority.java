@@ -30,6 +30,7 @@ import org.bouncycastle.cert.jcajce.JcaX509ExtensionUtils;
 import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
 import org.bouncycastle.operator.OperatorCreationException;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
+import java.security.NoSuchAlgorithmException;
 
 /**
  * A small certificate authority (ECDSA P-256) kept in a folder as {@code ca.crt} and
@@ -79,7 +80,7 @@ public final class CertificateAuthority {
                     .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign))
                     .addExtension(Extension.subjectKeyIdentifier, false, ext.createSubjectKeyIdentifier(pair.getPublic()));
             return new CertificateAuthority(sign(builder, pair.getPrivate()), pair.getPrivate());
-        } catch (java.security.NoSuchAlgorithmException | CertIOException e) {
+        } catch (NoSuchAlgorithmException | CertIOException e) {
             throw new IllegalStateException(e);
         }
     }
@@ -123,7 +124,7 @@ public final class CertificateAuthority {
                 builder.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(names));
             }
             return sign(builder, key);
-        } catch (java.security.NoSuchAlgorithmException | CertificateException | CertIOException e) {
+        } catch (NoSuchAlgorithmException | CertificateException | CertIOException e) {
             throw new IllegalStateException(e);
         }
     }

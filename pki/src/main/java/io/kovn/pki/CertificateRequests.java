@@ -9,6 +9,7 @@ import org.bouncycastle.pkcs.PKCS10CertificationRequest;
 import org.bouncycastle.pkcs.PKCSException;
 import org.bouncycastle.pkcs.jcajce.JcaPKCS10CertificationRequest;
 import org.bouncycastle.pkcs.jcajce.JcaPKCS10CertificationRequestBuilder;
+import java.security.GeneralSecurityException;
 
 /** PKCS#10 certificate requests: building them for a key, reading the subject back. */
 public final class CertificateRequests {
@@ -39,7 +40,7 @@ public final class CertificateRequests {
                 throw new IllegalArgumentException("certificate request signature is not valid");
             }
             return new ParsedRequest(Subject.from(request.getSubject()), key);
-        } catch (OperatorCreationException | PKCSException | java.security.GeneralSecurityException e) {
+        } catch (OperatorCreationException | PKCSException | GeneralSecurityException e) {
             throw new IllegalArgumentException("certificate request cannot be verified: " + e.getMessage(), e);
         }
     }

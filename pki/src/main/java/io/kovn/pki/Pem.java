@@ -18,6 +18,10 @@ import org.bouncycastle.openssl.PEMParser;
 import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
 import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
 import org.bouncycastle.pkcs.PKCS10CertificationRequest;
+import org.bouncycastle.asn1.sec.ECPrivateKey;
+import java.security.KeyPair;
+import org.bouncycastle.util.io.pem.PemObject;
+import org.bouncycastle.asn1.x509.SubjectPublicKeyInfo;
 
 /** PEM encoding and decoding of keys, certificates and certificate requests (BouncyCastle). */
 public final class Pem {
@@ -28,7 +32,7 @@ public final class Pem {
         StringWriter out = new StringWriter();
         try (JcaPEMWriter writer = new JcaPEMWriter(out)) {
             for (Object object : objects) {
-                writer.writeObject(object instanceof PrivateKey key ? new org.bouncycastle.util.io.pem.PemObject(
+                writer.writeObject(object instanceof PrivateKey key ? new PemObject(
                         "PRIVATE KEY", key.getEncoded()) : object);
             }
         } catch (IOException e) {
@@ -42,16 +46,16 @@ public final class Pem {
      * key, the form kubeconfig readers recognise by its header (fabric8 takes an unlabelled PKCS#8 key
      * for RSA).
      */
-    public static String encodeEcKey(java.security.KeyPair pair) {
+    public static String encodeEcKey(KeyPair pair) {
         PrivateKeyInfo info = PrivateKeyInfo.getInstance(pair.getPrivate().getEncoded());
         try {
-            var inner = org.bouncycastle.asn1.sec.ECPrivateKey.getInstance(info.parsePrivateKey());
-            var publicKey = org.bouncycastle.asn1.x509.SubjectPublicKeyInfo.getInstance(pair.getPublic().getEncoded()).getPublicKeyData();
-            var sec1 = new org.bouncycastle.asn1.sec.ECPrivateKey(256, inner.getKey(), publicKey,
+            var inner = ECPrivateKey.getInstance(info.parsePrivateKey());
+            var publicKey = SubjectPublicKeyInfo.getInstance(pair.getPublic().getEncoded()).getPublicKeyData();
+            var sec1 = new ECPrivateKey(256, inner.getKey(), publicKey,
                     info.getPrivateKeyAlgorithm().getParameters());
             StringWriter out = new StringWriter();
             try (JcaPEMWriter writer = new JcaPEMWriter(out)) {
-                writer.writeObject(new org.bouncycastle.util.io.pem.PemObject("EC PRIVATE KEY", sec1.getEncoded()));
+                writer.writeObject(new PemObject("EC PRIVATE KEY", sec1.getEncoded()));
             }
             return out.toString();
         } catch (IOException e) {

@@ -9,6 +9,7 @@ import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x500.X500NameBuilder;
 import org.bouncycastle.asn1.x500.style.BCStyle;
 import org.bouncycastle.asn1.x500.style.IETFUtils;
+import java.util.Arrays;
 
 /**
  * The parts of an X.509 subject Kubernetes uses for client certificates: the common name is the
@@ -47,8 +48,8 @@ public record Subject(List<String> commonNames, List<String> organizations) {
     }
 
     private static List<String> values(X500Name name, ASN1ObjectIdentifier type) {
-        return java.util.Arrays.stream(name.getRDNs())
-                .flatMap(rdn -> java.util.Arrays.stream(rdn.getTypesAndValues()))
+        return Arrays.stream(name.getRDNs())
+                .flatMap(rdn -> Arrays.stream(rdn.getTypesAndValues()))
                 .filter(atv -> atv.getType().equals(type))
                 .map(AttributeTypeAndValue::getValue)
                 .map(Subject::text)

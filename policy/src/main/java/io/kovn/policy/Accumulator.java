@@ -11,6 +11,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Function;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * Collects rows; names and ids are unique by construction, so rows of one contribution never
@@ -26,15 +29,15 @@ final class Accumulator {
     /** ACLs and address sets by owner type (the policy's: all rows of one policy share it). */
     final Map<String, int[]> rowsByOwnerType = new HashMap<>();
     private final Map<Object, PolicyRows> contributions = new HashMap<>();
-    private final java.util.Set<Object> made = new java.util.HashSet<>();
+    private final Set<Object> made = new HashSet<>();
     /** Keys of the rows put or removed since {@link #begin}: what may differ from the previous translation. */
-    final java.util.Set<String> touchedGroups = new java.util.HashSet<>();
-    final java.util.Set<String> touchedSets = new java.util.HashSet<>();
-    final java.util.Set<String> touchedAcls = new java.util.HashSet<>();
+    final Set<String> touchedGroups = new HashSet<>();
+    final Set<String> touchedSets = new HashSet<>();
+    final Set<String> touchedAcls = new HashSet<>();
     /** Keys put or removed since each table was last frozen (unlike the touched keys, kept across translations). */
-    private final java.util.Set<String> unfrozenGroups = new java.util.HashSet<>();
-    private final java.util.Set<String> unfrozenSets = new java.util.HashSet<>();
-    private final java.util.Set<String> unfrozenAcls = new java.util.HashSet<>();
+    private final Set<String> unfrozenGroups = new HashSet<>();
+    private final Set<String> unfrozenSets = new HashSet<>();
+    private final Set<String> unfrozenAcls = new HashSet<>();
     private FrozenRows<DesiredPortGroup> frozenGroups;
     private FrozenRows<DesiredAddressSet> frozenSets;
     private FrozenRows<DesiredAcl> frozenAcls;
@@ -103,9 +106,9 @@ final class Accumulator {
         swap(acls, before.acls(), after.acls(), DesiredAcl::id, touchedAcls, unfrozenAcls);
     }
 
-    private static <T> void swap(Map<String, T> rows, List<T> before, List<T> after, java.util.function.Function<T, String> id,
-                                 java.util.Set<String> touched, java.util.Set<String> unfrozen) {
-        java.util.function.Function<T, String> key = row -> {
+    private static <T> void swap(Map<String, T> rows, List<T> before, List<T> after, Function<T, String> id,
+                                 Set<String> touched, Set<String> unfrozen) {
+        Function<T, String> key = row -> {
             String k = id.apply(row);
             touched.add(k);
             unfrozen.add(k);

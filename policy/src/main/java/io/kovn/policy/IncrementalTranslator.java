@@ -16,6 +16,17 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.ArrayList;
+import io.kovn.policy.model.ChangedRows;
+import io.kovn.policy.model.FrozenSortedSet;
+import java.util.function.Function;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Optional;
+import io.kovn.policy.model.PolicyRows;
+import java.util.SortedSet;
+import java.util.TreeSet;
 
 /**
  * {@link PolicyTranslator#translate(PolicySnapshot)} for a controller that translates again and
@@ -40,7 +51,7 @@ public final class IncrementalTranslator {
     private String controller;
     private Map<String, Pod> pods = new HashMap<>();
     /** The same pods by object identity, to their keys. */
-    private Map<Pod, String> podKeys = new java.util.IdentityHashMap<>();
+    private Map<Pod, String> podKeys = new IdentityHashMap<>();
     private Map<String, PodInfo> podInfos = new HashMap<>();
     private Set<String> localPorts = Set.of();
     private Map<String, Namespace> namespaces = new HashMap<>();
@@ -50,11 +61,11 @@ public final class IncrementalTranslator {
     private long rebuilds;
     private long quickTranslations;
     /** The pods of the last snapshot, in its order. */
-    private java.util.List<Pod> previousPods;
-    private java.util.List<Namespace> previousNamespaces;
-    private java.util.List<Node> previousNodes;
-    private java.util.SortedSet<String> statefulPorts;
-    private io.kovn.policy.model.PolicyRows stateful;
+    private List<Pod> previousPods;
+    private List<Namespace> previousNamespaces;
+    private List<Node> previousNodes;
+    private SortedSet<String> statefulPorts;
+    private PolicyRows stateful;
     /** A pod on a local port came, went or changed since the stateful rows were made. */
     private boolean statefulDirty = true;
     private Set<String> statefulLocalPorts;
@@ -62,12 +73,12 @@ public final class IncrementalTranslator {
     /** Translations since the memo was last swept. */
     private int unswept;
     /** The policy objects of the last snapshot, in its order. */
-    private java.util.List<Object> previousPolicies = java.util.List.of();
+    private List<Object> previousPolicies = List.of();
 
     /** The last translation, the one before it, and the rows that differ between them (null: unknown). */
     private DesiredPolicyState last;
     private DesiredPolicyState beforeLast;
-    private io.kovn.policy.model.ChangedRows lastChanges;
+    private ChangedRows lastChanges;
 
     /** Translates {@code snapshot}; equal to {@code PolicyTranslator.translate(snapshot)}. */
     public DesiredPolicyState translate(PolicySnapshot snapshot) {
@@ -88,8 +99,8 @@ public final class IncrementalTranslator {
                 podsOnly = !policies && changes.namespaces().isEmpty() && changes.nodes().isEmpty();
             }
         }
-        java.util.Optional<DesiredPolicyState> quick = podsOnly
-                ? PodChangeTranslation.translate(snapshot, index, memo, forgotten, last) : java.util.Optional.empty();
+        Optional<DesiredPolicyState> quick = podsOnly
+                ? PodChangeTranslation.translate(snapshot, index, memo, forgotten, last) : Optional.empty();
         DesiredPolicyState state;
         if (quick.isPresent()) {
             // every value but the forgotten ones was asked for as before: nothing to sweep
@@ -115,13 +126,13 @@ public final class IncrementalTranslator {
      * {@code earlier} is the translation right before it (and not across a rebuild); then a caller
      * compares these rows instead of walking both translations.
      */
-    public java.util.Optional<io.kovn.policy.model.ChangedRows> changedSince(DesiredPolicyState earlier) {
-        return earlier != null && earlier == beforeLast && lastChanges != null ? java.util.Optional.of(lastChanges) : java.util.Optional.empty();
+    public Optional<ChangedRows> changedSince(DesiredPolicyState earlier) {
+        return earlier != null && earlier == beforeLast && lastChanges != null ? Optional.of(lastChanges) : Optional.empty();
     }
 
     /** Whether an ANP, BANP or NetworkPolicy object came, went or changed (informers: same object until it changes). */
     private boolean policiesChanged(PolicySnapshot snapshot) {
-        java.util.List<Object> now = new java.util.ArrayList<>(snapshot.adminNetworkPolicies().size()
+        List<Object> now = new ArrayList<>(snapshot.adminNetworkPolicies().size()
                 + snapshot.baselineAdminNetworkPolicies().size() + snapshot.networkPolicies().size());
         now.addAll(snapshot.adminNetworkPolicies());
         now.addAll(snapshot.baselineAdminNetworkPolicies());
@@ -146,7 +157,7 @@ public final class IncrementalTranslator {
         families = snapshot.ipFamilies();
         controller = snapshot.ownerController();
         pods = new HashMap<>();
-        podKeys = new java.util.IdentityHashMap<>();
+        podKeys = new IdentityHashMap<>();
         podInfos = new HashMap<>();
         for (Pod pod : snapshot.pods()) {
             String key = key(pod.getMetadata().getNamespace(), pod.getMetadata().getName());
@@ -219,8 +230,8 @@ public final class IncrementalTranslator {
      * Namespaces or nodes by name, object identity first: reports each whose facts changed, updates
      * {@code facts}, and returns the objects by name for the next call.
      */
-    private static <T extends io.fabric8.kubernetes.api.model.HasMetadata, I> Map<String, T> byName(
-            java.util.List<T> now, Map<String, T> previous, Map<String, I> facts, java.util.function.Function<T, I> factsOf,
+    private static <T extends HasMetadata, I> Map<String, T> byName(
+            List<T> now, Map<String, T> previous, Map<String, I> facts, Function<T, I> factsOf,
             Change<I> change) {
         Map<String, T> byName = new HashMap<>();
         for (T object : now) {
@@ -248,11 +259,11 @@ public final class IncrementalTranslator {
      * pointer comparisons with the previous snapshot, not string keys.
      */
     private void podChanges(PolicySnapshot snapshot, ClusterChanges changes) {
-        java.util.List<Pod> now = snapshot.pods();
+        List<Pod> now = snapshot.pods();
         if (now == previousPods) {
             return; // the same listing: no pod changed
         }
-        java.util.List<Pod> replaced = new java.util.ArrayList<>();
+        List<Pod> replaced = new ArrayList<>();
         if (previousPods != null && previousPods.size() == now.size()) {
             // an informer lists its pods in a stable order: compare pointers by position, and look up
             // only the pods that are not where they were (no pod object is touched otherwise); as
@@ -326,7 +337,7 @@ public final class IncrementalTranslator {
      * {@link StatefulPods#rows(PolicySnapshot, DesiredPolicyState)} of the snapshot last translated,
      * found through the local ports instead of every pod, and the same object while they are equal.
      */
-    public io.kovn.policy.model.PolicyRows statefulRows(PolicySnapshot snapshot, DesiredPolicyState state) {
+    public PolicyRows statefulRows(PolicySnapshot snapshot, DesiredPolicyState state) {
         if (state.acls().isEmpty()) {
             return StatefulPods.rows(snapshot, state);
         }
@@ -335,7 +346,7 @@ public final class IncrementalTranslator {
         }
         statefulDirty = false;
         statefulLocalPorts = snapshot.localPorts();
-        java.util.TreeSet<String> ports = new java.util.TreeSet<>();
+        TreeSet<String> ports = new TreeSet<>();
         for (String port : snapshot.localPorts()) {
             int cut = port.indexOf('_');
             Pod pod = cut < 0 ? null : pods.get(key(port.substring(0, cut), port.substring(cut + 1)));
@@ -345,7 +356,7 @@ public final class IncrementalTranslator {
         }
         if (!ports.equals(statefulPorts)) {
             statefulPorts = ports;
-            stateful = StatefulPods.rows(snapshot.ownerController(), io.kovn.policy.model.FrozenSortedSet.of(ports));
+            stateful = StatefulPods.rows(snapshot.ownerController(), FrozenSortedSet.of(ports));
         }
         return stateful;
     }

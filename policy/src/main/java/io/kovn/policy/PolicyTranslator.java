@@ -29,6 +29,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.Arrays;
+import java.util.EnumMap;
+import io.kovn.policy.model.FrozenSortedSet;
+import java.util.function.Function;
+import java.util.IdentityHashMap;
+import java.util.SortedSet;
 
 /**
  * The network policy model: {@link PolicySnapshot} in, {@link DesiredPolicyState} out. A pure
@@ -109,8 +115,8 @@ public final class PolicyTranslator {
             }
             // AdminPolicy is a function of the object's spec and annotations: the informer's spec
             // instance is the same until it changes, so this compares in O(1) when nothing did
-            TranslationPlan.Admin made = plan.admin(java.util.Arrays.asList("anp", anp.name()), anp,
-                    i -> priorities.aclPriority(spec, i), ANP_TIER, java.util.Arrays.asList(anpSpecs.get(anp.name()), anp.annotations(), band));
+            TranslationPlan.Admin made = plan.admin(Arrays.asList("anp", anp.name()), anp,
+                    i -> priorities.aclPriority(spec, i), ANP_TIER, Arrays.asList(anpSpecs.get(anp.name()), anp.annotations(), band));
             PolicyRows rows = memo.get(made.key(), made.inputs(), () -> admin.policyRows(anp, made.aclPriority(), ANP_TIER, memo));
             out.add(made.key(), rows);
             addRuleSets(admin, anp, memo, out);
@@ -129,8 +135,8 @@ public final class PolicyTranslator {
                 out.report(new PolicyReport(banp.ref(), List.of(), Optional.of(error)));
                 continue;
             }
-            TranslationPlan.Admin made = plan.admin(java.util.Arrays.asList("banp", banp.name()), banp,
-                    i -> AnpPriorities.BANP_TOP - i, BANP_TIER, java.util.Arrays.asList(banpSpecs.get(banp.name()), banp.annotations()));
+            TranslationPlan.Admin made = plan.admin(Arrays.asList("banp", banp.name()), banp,
+                    i -> AnpPriorities.BANP_TOP - i, BANP_TIER, Arrays.asList(banpSpecs.get(banp.name()), banp.annotations()));
             PolicyRows rows = memo.get(made.key(), made.inputs(), () -> admin.policyRows(banp, made.aclPriority(), BANP_TIER, memo));
             out.add(made.key(), rows);
             addRuleSets(admin, banp, memo, out);
@@ -200,10 +206,10 @@ public final class PolicyTranslator {
      */
     static void namespaceRows(String ownerController, String namespace, List<NetworkPolicy> policies, AclLogging logging,
             NetworkPolicyTranslator np, TranslationMemo memo, NamespaceSink sink) {
-        Map<PolicyDirection, List<DesiredPortGroup>> isolated = new java.util.EnumMap<>(PolicyDirection.class);
+        Map<PolicyDirection, List<DesiredPortGroup>> isolated = new EnumMap<>(PolicyDirection.class);
         for (NetworkPolicy policy : policies) {
-            List<Object> key = java.util.Arrays.asList("np", namespace, policy.getMetadata().getName());
-            PolicyRows rows = memo.get(key, java.util.Arrays.asList(policy.getSpec(), logging), () -> np.translate(policy, logging));
+            List<Object> key = Arrays.asList("np", namespace, policy.getMetadata().getName());
+            PolicyRows rows = memo.get(key, Arrays.asList(policy.getSpec(), logging), () -> np.translate(policy, logging));
             sink.accept(key, rows, policy);
             for (PolicyDirection direction : NetworkPolicyTranslator.policyTypes(policy)) {
                 isolated.computeIfAbsent(direction, d -> new ArrayList<>()).add(rows.portGroups().getFirst());
@@ -211,19 +217,19 @@ public final class PolicyTranslator {
         }
         isolated.forEach((direction, groups) -> {
             // the union is made again only when one of the namespace's port groups changed
-            java.util.SortedSet<String> members = memo.get(java.util.Arrays.asList("isolated", namespace, direction), groups,
+            SortedSet<String> members = memo.get(Arrays.asList("isolated", namespace, direction), groups,
                     () -> isolatedPorts(groups));
-            List<Object> key = java.util.Arrays.asList("deny", namespace, direction);
-            sink.accept(key, memo.get(key, java.util.Arrays.asList(members, logging),
+            List<Object> key = Arrays.asList("deny", namespace, direction);
+            sink.accept(key, memo.get(key, Arrays.asList(members, logging),
                     () -> DefaultDeny.rows(ownerController, namespace, direction, members, logging)), null);
         });
     }
 
     /** The local ports the port groups of a namespace's NetworkPolicies hold: the pods they isolate. */
-    private static java.util.SortedSet<String> isolatedPorts(List<DesiredPortGroup> groups) {
+    private static SortedSet<String> isolatedPorts(List<DesiredPortGroup> groups) {
         TreeSet<String> members = new TreeSet<>();
         groups.forEach(g -> members.addAll(g.ports()));
-        return io.kovn.policy.model.FrozenSortedSet.of(members);
+        return FrozenSortedSet.of(members);
     }
 
     static PolicyMetrics metrics(PolicySnapshot snapshot, Accumulator out) {
@@ -276,10 +282,10 @@ public final class PolicyTranslator {
      * by identity.
      */
     private static final class AdminPolicies {
-        private Map<Object, AdminPolicy> previous = new java.util.IdentityHashMap<>();
-        private Map<Object, AdminPolicy> current = new java.util.IdentityHashMap<>();
+        private Map<Object, AdminPolicy> previous = new IdentityHashMap<>();
+        private Map<Object, AdminPolicy> current = new IdentityHashMap<>();
 
-        <T> AdminPolicy of(T policy, java.util.function.Function<T, AdminPolicy> shape) {
+        <T> AdminPolicy of(T policy, Function<T, AdminPolicy> shape) {
             AdminPolicy made = previous.get(policy);
             if (made == null) {
                 made = shape.apply(policy);
@@ -291,7 +297,7 @@ public final class PolicyTranslator {
         /** A new translation: objects not asked for since the last roll are let go. */
         void roll() {
             previous = current;
-            current = new java.util.IdentityHashMap<>();
+            current = new IdentityHashMap<>();
         }
     }
 }

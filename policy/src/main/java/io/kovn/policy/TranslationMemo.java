@@ -8,6 +8,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Supplier;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.RandomAccess;
 
 /**
  * Parts of a translation kept from one translation to the next: each value is stored with the
@@ -22,10 +26,10 @@ public final class TranslationMemo {
         Object inputs;
         final Set<Selection> reads;
         final Object value;
-        final java.util.List<Entry> nested;
+        final List<Entry> nested;
         long used;
 
-        Entry(Object inputs, Set<Selection> reads, Object value, java.util.List<Entry> nested) {
+        Entry(Object inputs, Set<Selection> reads, Object value, List<Entry> nested) {
             this.inputs = inputs;
             this.reads = reads;
             this.value = value;
@@ -52,7 +56,7 @@ public final class TranslationMemo {
     /** The current round (one translation); entries not used in a round are swept after it. */
     private long round = 1;
     /** The nested entries of the computations in progress, innermost first. */
-    private final java.util.ArrayDeque<java.util.List<Entry>> computing = new java.util.ArrayDeque<>();
+    private final ArrayDeque<List<Entry>> computing = new ArrayDeque<>();
     private final Map<Class<?>, Object> kept = new HashMap<>();
     private long hits;
     private long misses;
@@ -100,7 +104,7 @@ public final class TranslationMemo {
             unlink(key, e);
         }
         Set<Selection> reads = new HashSet<>();
-        java.util.List<Entry> nested = new java.util.ArrayList<>();
+        List<Entry> nested = new ArrayList<>();
         computing.push(nested);
         T value;
         try {
@@ -129,8 +133,8 @@ public final class TranslationMemo {
         if (a == b) {
             return true;
         }
-        if (a instanceof java.util.List<?> x && b instanceof java.util.List<?> y && x.size() == y.size()
-                && x instanceof java.util.RandomAccess && y instanceof java.util.RandomAccess) {
+        if (a instanceof List<?> x && b instanceof List<?> y && x.size() == y.size()
+                && x instanceof RandomAccess && y instanceof RandomAccess) {
             for (int i = 0; i < x.size(); i++) {
                 Object p = x.get(i);
                 Object q = y.get(i);

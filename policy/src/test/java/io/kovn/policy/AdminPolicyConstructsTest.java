@@ -35,6 +35,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import io.kovn.ovn.ids.IdKey;
+import java.util.stream.IntStream;
+import io.kovn.ovn.ids.ObjectId;
+import java.util.Optional;
+import io.kovn.ovn.ids.OwnerType;
+import org.assertj.core.groups.Tuple;
 
 /** One construct per case: ANP/BANP rule shapes in, ACL matches and address sets out. */
 class AdminPolicyConstructsTest {
@@ -75,13 +81,13 @@ class AdminPolicyConstructsTest {
     }
 
     static String pg(String anp) {
-        return io.kovn.ovn.ids.ObjectId.of(io.kovn.ovn.ids.OwnerType.ADMIN_NETWORK_POLICY, anp).hashedName();
+        return ObjectId.of(OwnerType.ADMIN_NETWORK_POLICY, anp).hashedName();
     }
 
     static String set(String anp, String direction, int index, String family) {
-        return io.kovn.ovn.ids.ObjectId.of(io.kovn.ovn.ids.OwnerType.ADMIN_NETWORK_POLICY, anp)
-                .with(io.kovn.ovn.ids.IdKey.DIRECTION, direction).with(io.kovn.ovn.ids.IdKey.GRESS_INDEX, index)
-                .with(io.kovn.ovn.ids.IdKey.IP_FAMILY, family).hashedName();
+        return ObjectId.of(OwnerType.ADMIN_NETWORK_POLICY, anp)
+                .with(IdKey.DIRECTION, direction).with(IdKey.GRESS_INDEX, index)
+                .with(IdKey.IP_FAMILY, family).hashedName();
     }
 
     static Stream<Arguments> portCases() {
@@ -240,7 +246,7 @@ class AdminPolicyConstructsTest {
 
     @Test
     void policiesThatCannotFitAreReportedAsSetupFailed() {
-        List<AdminNetworkPolicyEgressRule> many = java.util.stream.IntStream.range(0, 101)
+        List<AdminNetworkPolicyEgressRule> many = IntStream.range(0, 101)
                 .mapToObj(i -> egress(AdminNetworkPolicyRuleAction.DENY, List.of(AdminNetworkPolicyEgressPeer.namespaces(all())))).toList();
         var big = AdminNetworkPolicy.of("big", new AdminNetworkPolicySpec(3, SUBJECT_G, null, many));
         var state = translate(big, egressAnp("ok", 4, egress(AdminNetworkPolicyRuleAction.DENY, List.of(AdminNetworkPolicyEgressPeer.namespaces(all())))));
@@ -280,9 +286,9 @@ class AdminPolicyConstructsTest {
         var state = translate(anp);
         DesiredAcl denyAcl = state.findAcls(Map.of("gress-index", "0")).getFirst();
         DesiredAcl passAcl = state.findAcls(Map.of("gress-index", "1")).getFirst();
-        assertThat(denyAcl.severity()).isEqualTo(java.util.Optional.ofNullable(deny));
+        assertThat(denyAcl.severity()).isEqualTo(Optional.ofNullable(deny));
         assertThat(denyAcl.log()).isEqualTo(deny != null);
-        assertThat(passAcl.severity()).isEqualTo(java.util.Optional.ofNullable(pass));
+        assertThat(passAcl.severity()).isEqualTo(Optional.ofNullable(pass));
         assertThat(state.reports().getFirst().warnings()).extracting(PolicyWarning::reason).isEqualTo(warnings);
     }
 
@@ -295,8 +301,8 @@ class AdminPolicyConstructsTest {
         var state = PolicyTranslator.translate(cluster().baselineAdminNetworkPolicies(List.of(banp)).build());
         assertThat(state.acls().values()).extracting(DesiredAcl::name, DesiredAcl::priority, DesiredAcl::tier, DesiredAcl::action)
                 .containsExactlyInAnyOrder(
-                        org.assertj.core.groups.Tuple.tuple("BANP:default:Ingress:0", 1750, 3, AclAction.ALLOW_RELATED),
-                        org.assertj.core.groups.Tuple.tuple("BANP:default:Ingress:1", 1749, 3, AclAction.DROP));
+                        Tuple.tuple("BANP:default:Ingress:0", 1750, 3, AclAction.ALLOW_RELATED),
+                        Tuple.tuple("BANP:default:Ingress:1", 1749, 3, AclAction.DROP));
         assertThat(state.portGroups().values()).singleElement().satisfies(pg -> assertThat(pg.name()).isEqualTo("a9550609891683691927"));
     }
 

@@ -16,6 +16,7 @@ import io.kovn.policy.model.DesiredPolicyState;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import io.kovn.policy.model.PolicySnapshot;
 
 /** The specification's sample BaselineAdminNetworkPolicy {@code default}: the rows it lists. */
 class BaselineSpecTest {
@@ -27,7 +28,7 @@ class BaselineSpecTest {
                 List.of(new AdminNetworkPolicyIngressRule("default-deny", AdminNetworkPolicyRuleAction.DENY, List.of(AdminNetworkPolicyIngressPeer.namespaces(all)), null)),
                 List.of(new AdminNetworkPolicyEgressRule("default-deny", AdminNetworkPolicyRuleAction.DENY, List.of(AdminNetworkPolicyEgressPeer.namespaces(all)), null))));
         var base = ClusterControlSpecTest.snapshot(ClusterControlSpecTest.clusterControl());
-        DesiredPolicyState state = PolicyTranslator.translate(new io.kovn.policy.model.PolicySnapshot(base.zone(), base.ownerController(),
+        DesiredPolicyState state = PolicyTranslator.translate(new PolicySnapshot(base.zone(), base.ownerController(),
                 base.ipFamilies(), base.namespaces(), base.pods(), base.nodes(), List.of(), List.of(), List.of(banp), base.localPorts(), null));
 
         assertThat(state.portGroups().keySet()).containsExactly("a9550609891683691927");

@@ -22,6 +22,8 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import java.util.Arrays;
+import java.util.regex.Pattern;
 
 /**
  * The specification's {@code cluster-control} example: the rows kovn wants are those the
@@ -181,13 +183,13 @@ class ClusterControlSpecTest {
     }
 
     static String withoutRepeatedTerms(String match) {
-        var m = java.util.regex.Pattern.compile("\\(\\(ip4\\.dst == \\d").matcher(match);
+        var m = Pattern.compile("\\(\\(ip4\\.dst == \\d").matcher(match);
         if (!m.find()) {
             return match;
         }
         int open = m.start();
         String terms = match.substring(open + 1, match.length() - 1);
-        String unique = java.util.Arrays.stream(terms.split(" \\|\\| ")).distinct().sorted().collect(Collectors.joining(" || "));
+        String unique = Arrays.stream(terms.split(" \\|\\| ")).distinct().sorted().collect(Collectors.joining(" || "));
         return match.substring(0, open) + "(" + unique + ")";
     }
 }

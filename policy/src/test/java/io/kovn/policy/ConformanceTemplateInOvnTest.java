@@ -23,6 +23,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
+import io.fabric8.kubernetes.api.model.Pod;
 
 /**
  * The conformance rule template AdminNetworkPolicyEgressTCP (and its named-port twin) on real OVN:
@@ -60,7 +61,7 @@ class ConformanceTemplateInOvnTest {
     static void apply(List<AdminNetworkPolicyEgressRule> rules) {
         var anp = AdminNetworkPolicy.of("egress-tcp", new AdminNetworkPolicySpec(6,
                 AdminNetworkPolicySubject.namespaces(labels("kubernetes.io/metadata.name", "g")), null, rules));
-        List<io.fabric8.kubernetes.api.model.Pod> pods = new ArrayList<>();
+        List<Pod> pods = new ArrayList<>();
         IPS.forEach((ns, ip) -> pods.add(Fixtures.pod(ns, ns + "0", ZONE, List.of(ip), Map.of(), "web/TCP/80", "dns/UDP/53")));
         PolicySnapshot snapshot = PolicySnapshot.builder(ZONE)
                 .namespaces(IPS.keySet().stream().map(ns -> Fixtures.namespace(ns)).toList())

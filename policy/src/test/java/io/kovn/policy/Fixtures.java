@@ -14,6 +14,8 @@ import io.fabric8.kubernetes.api.model.PodIPBuilder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.LinkedHashMap;
+import io.fabric8.kubernetes.api.model.PodIP;
 
 /** Builders for the Kubernetes objects tests feed the translation. */
 public final class Fixtures {
@@ -35,7 +37,7 @@ public final class Fixtures {
             String[] parts = p.split("/");
             container.addToPorts(new ContainerPortBuilder().withName(parts[0]).withProtocol(parts[1]).withContainerPort(Integer.parseInt(parts[2])).build());
         }
-        List<io.fabric8.kubernetes.api.model.PodIP> podIps = new ArrayList<>();
+        List<PodIP> podIps = new ArrayList<>();
         ips.forEach(ip -> podIps.add(new PodIPBuilder().withIp(ip).build()));
         return new PodBuilder().withNewMetadata().withNamespace(namespace).withName(name).withLabels(labels).endMetadata()
                 .withNewSpec().withNodeName(node).withContainers(container.build()).endSpec()
@@ -68,7 +70,7 @@ public final class Fixtures {
     }
 
     public static Map<String, String> map(String... kv) {
-        Map<String, String> m = new java.util.LinkedHashMap<>();
+        Map<String, String> m = new LinkedHashMap<>();
         for (int i = 0; i + 1 < kv.length; i += 2) {
             m.put(kv[i], kv[i + 1]);
         }

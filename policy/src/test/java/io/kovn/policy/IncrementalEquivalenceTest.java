@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import java.util.Objects;
 
 /**
  * {@link IncrementalTranslator} must equal {@link PolicyTranslator#translate(PolicySnapshot)} after
@@ -84,10 +85,10 @@ class IncrementalEquivalenceTest {
     }
 
     /** Keys whose rows were added, removed or changed between two translations. */
-    private static java.util.Set<String> differing(java.util.Map<String, ?> before, java.util.Map<String, ?> after) {
-        java.util.Set<String> keys = new java.util.HashSet<>(before.keySet());
+    private static Set<String> differing(Map<String, ?> before, Map<String, ?> after) {
+        Set<String> keys = new HashSet<>(before.keySet());
         keys.addAll(after.keySet());
-        keys.removeIf(k -> java.util.Objects.equals(before.get(k), after.get(k)));
+        keys.removeIf(k -> Objects.equals(before.get(k), after.get(k)));
         return keys;
     }
 

@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.assertj.core.groups.Tuple;
 
 /** NetworkPolicy cases after Kubernetes' NetworkPolicy e2e suite, checked at the row level. */
 class NetworkPolicyTranslationTest {
@@ -100,8 +101,8 @@ class NetworkPolicyTranslationTest {
         assertThat(state.portGroups().get(pg("x", "deny-all")).acls()).isEmpty();
         assertThat(state.acls().values()).extracting(DesiredAcl::match, DesiredAcl::priority, DesiredAcl::action, DesiredAcl::tier, DesiredAcl::name)
                 .containsExactlyInAnyOrder(
-                        org.assertj.core.groups.Tuple.tuple("outport == @" + deny, 1000, AclAction.DROP, 2, "NP:x:Ingress"),
-                        org.assertj.core.groups.Tuple.tuple("outport == @" + deny + " && (arp || nd)", 1001, AclAction.ALLOW, 2, "NP:x:Ingress"));
+                        Tuple.tuple("outport == @" + deny, 1000, AclAction.DROP, 2, "NP:x:Ingress"),
+                        Tuple.tuple("outport == @" + deny + " && (arp || nd)", 1001, AclAction.ALLOW, 2, "NP:x:Ingress"));
         assertThat(state.findPortGroups(Map.of("k8s.ovn.org/owner-type", "NetpolNamespace"))).hasSize(1);
     }
 

@@ -26,6 +26,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import io.kovn.policy.select.ClusterIndex;
+import java.lang.management.ManagementFactory;
 
 /**
  * The benchmark's cluster shape (500 namespaces × 20 pods over 10 nodes, 100 ANPs of 20 rules, a BANP,
@@ -85,7 +87,7 @@ class ScaleTest {
     @Test
     void theBenchmarkClusterTranslatesDeterministically() {
         PolicySnapshot snapshot = benchmarkCluster();
-        var threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        var threads = ManagementFactory.getThreadMXBean();
         DesiredPolicyState first = null;
         DesiredPolicyState second = null;
         for (int run = 0; run < Integer.getInteger("scale.runs", 3); run++) {
@@ -100,7 +102,7 @@ class ScaleTest {
         assertThat(second).isEqualTo(first);
         for (int run = 0; run < Integer.getInteger("scale.runs", 3); run++) {
             long cpu = threads.getCurrentThreadCpuTime();
-            new io.kovn.policy.select.ClusterIndex(snapshot.namespaces(), snapshot.pods(), snapshot.nodes());
+            new ClusterIndex(snapshot.namespaces(), snapshot.pods(), snapshot.nodes());
             System.out.printf("index only run %d: %d ms cpu%n", run, (threads.getCurrentThreadCpuTime() - cpu) / 1_000_000);
         }
         // 100 ANPs x 20 rules (one ACL each) + 2 BANP + 500 NP + 500 namespaces x (deny + ARP allow)

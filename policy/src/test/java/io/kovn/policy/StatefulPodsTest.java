@@ -18,6 +18,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import java.nio.charset.StandardCharsets;
+import org.assertj.core.groups.Tuple;
 
 /** Issue 5, bug 1: a zone with only drop ACLs must still track connections, so replies get through. */
 class StatefulPodsTest {
@@ -52,8 +54,8 @@ class StatefulPodsTest {
         assertThat(group.externalIds()).containsEntry("k8s.ovn.org/owner-type", "Cluster").containsEntry("k8s.ovn.org/name", "clusterPortGroup");
         assertThat(rows.acls()).extracting(DesiredAcl::direction, DesiredAcl::match, DesiredAcl::action, DesiredAcl::tier, DesiredAcl::priority)
                 .containsExactly(
-                        org.assertj.core.groups.Tuple.tuple(AclDirection.TO_LPORT, "outport == @" + PG + " && ip", AclAction.ALLOW_RELATED, 3, 0),
-                        org.assertj.core.groups.Tuple.tuple(AclDirection.FROM_LPORT, "inport == @" + PG + " && ip", AclAction.ALLOW_RELATED, 3, 0));
+                        Tuple.tuple(AclDirection.TO_LPORT, "outport == @" + PG + " && ip", AclAction.ALLOW_RELATED, 3, 0),
+                        Tuple.tuple(AclDirection.FROM_LPORT, "inport == @" + PG + " && ip", AclAction.ALLOW_RELATED, 3, 0));
         assertThat(rows.acls()).extracting(DesiredAcl::options).containsExactly(Map.of(), Map.of("apply-after-lb", "true"));
         assertThat(rows.acls()).allSatisfy(acl -> assertThat(acl.log()).isFalse());
         assertThat(group.acls()).containsExactlyInAnyOrderElementsOf(rows.acls().stream().map(DesiredAcl::id).toList());
@@ -90,7 +92,7 @@ class StatefulPodsTest {
 
     static long fnv(String s) {
         long h = 0xcbf29ce484222325L;
-        for (byte b : s.getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
+        for (byte b : s.getBytes(StandardCharsets.UTF_8)) {
             h ^= b & 0xff;
             h *= 0x100000001b3L;
         }

@@ -32,6 +32,8 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyIngressRuleBuilder;
 
 /** Invariants of every translation, over random clusters and policies. */
 class TranslationInvariantsTest {
@@ -156,13 +158,13 @@ class TranslationInvariantsTest {
                 .as((ns, port, egress) -> {
                     var b = new NetworkPolicyBuilder().withNewMetadata().withNamespace(ns).withName("x").endMetadata().withNewSpec()
                             .withNewPodSelector().addToMatchLabels("app", "x0").endPodSelector();
-                    var rule = new io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyIngressRuleBuilder()
+                    var rule = new NetworkPolicyIngressRuleBuilder()
                             .addNewFrom().withNamespaceSelector(Fixtures.labels("house", "r")).endFrom()
                             .addNewFrom().withNewIpBlock().withCidr("10.0.0.0/8").withExcept("10.1.0.0/16").endIpBlock().endFrom();
                     if (!port.isEmpty()) {
                         rule.addNewPort().withProtocol("TCP").withPort(port.matches("\\d+")
-                                ? new io.fabric8.kubernetes.api.model.IntOrString(Integer.parseInt(port))
-                                : new io.fabric8.kubernetes.api.model.IntOrString(port)).endPort();
+                                ? new IntOrString(Integer.parseInt(port))
+                                : new IntOrString(port)).endPort();
                     }
                     var spec = b.addToIngress(rule.build());
                     if (egress) {

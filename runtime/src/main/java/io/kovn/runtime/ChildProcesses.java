@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.io.File;
 
 /** Starts daemons as children of the JVM and guarantees they die with it (shutdown hook). */
 final class ChildProcesses {
@@ -25,7 +26,7 @@ final class ChildProcesses {
         ProcessBuilder pb = new ProcessBuilder(argv)
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(output.toFile()))
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         pb.environment().putAll(env);
         try {
             Process p = pb.start();

@@ -10,6 +10,7 @@ import java.time.Duration;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
+import java.io.IOException;
 
 /** JDK HTTP clients that trust one CA and present one client certificate (probing kube-apiserver). */
 final class HttpsClients {
@@ -32,7 +33,7 @@ final class HttpsClients {
             SSLContext tls = SSLContext.getInstance("TLS");
             tls.init(kmf.getKeyManagers(), tmf.getTrustManagers(), null);
             return HttpClient.newBuilder().sslContext(tls).connectTimeout(Duration.ofSeconds(5)).build();
-        } catch (GeneralSecurityException | java.io.IOException e) {
+        } catch (GeneralSecurityException | IOException e) {
             throw new IllegalStateException("cannot build a TLS context for the control plane", e);
         }
     }

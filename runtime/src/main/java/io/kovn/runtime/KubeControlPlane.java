@@ -17,6 +17,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.Comparator;
+import java.net.InetAddress;
 
 /**
  * A real Kubernetes control plane on 127.0.0.1, run as children of the JVM: etcd, kube-apiserver
@@ -293,7 +295,7 @@ public final class KubeControlPlane implements AutoCloseable {
     private static void deleteTree(Path root) {
         if (!Files.exists(root)) return;
         try (var paths = Files.walk(root)) {
-            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
                 Files.delete(p);
             }
         } catch (IOException e) {
@@ -302,7 +304,7 @@ public final class KubeControlPlane implements AutoCloseable {
     }
 
     private static int freePort() {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         } catch (IOException e) {
             throw new UncheckedIOException(e);

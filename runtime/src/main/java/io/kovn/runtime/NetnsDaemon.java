@@ -12,6 +12,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.io.File;
 
 /**
  * One OVS/OVN daemon this JVM started, optionally inside a network namespace, with explicit
@@ -84,7 +85,7 @@ public final class NetnsDaemon implements AutoCloseable {
             pb.environment().putAll(spec.env());
             pb.redirectErrorStream(true);
             pb.redirectOutput(ProcessBuilder.Redirect.appendTo(spec.outputFile().toFile()));
-            pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+            pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
             Process p = pb.start();
             LIVE.add(p);
             NetnsDaemon d = new NetnsDaemon(spec, p);

@@ -13,6 +13,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 
 /**
  * A real {@code ovsdb-server} serving one database file in a given folder, listening on a unix
@@ -251,8 +255,8 @@ public final class OvsdbServerProcess implements AutoCloseable {
     }
 
     private static boolean listening(int port) {
-        try (java.net.Socket s = new java.net.Socket()) {
-            s.connect(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), port), 200);
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 200);
             return true;
         } catch (IOException e) {
             return false;
@@ -260,7 +264,7 @@ public final class OvsdbServerProcess implements AutoCloseable {
     }
 
     private static int freePort() {
-        try (java.net.ServerSocket ss = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket ss = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return ss.getLocalPort();
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
+import java.util.ArrayList;
 
 /** ovs-vswitchd and ovn-controller as real processes inside a test namespace. */
 @Tag("real")
@@ -53,7 +54,7 @@ class NodeDaemonsTest {
     }
 
     private String vsctl(OvsdbServerProcess db, String... args) {
-        List<String> argv = new java.util.ArrayList<>(List.of(rt.bin("ovs-vsctl").toString(), "--db=" + db.unixEndpoint(),
+        List<String> argv = new ArrayList<>(List.of(rt.bin("ovs-vsctl").toString(), "--db=" + db.unixEndpoint(),
                 "--timeout=10"));
         argv.addAll(List.of(args));
         return Command.run(argv);

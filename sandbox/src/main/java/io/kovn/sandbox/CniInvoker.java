@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.Collections;
 
 /**
  * Calls CNI plugins exactly as a container runtime does (libcni's conflist semantics): ADD and
@@ -67,7 +68,7 @@ public final class CniInvoker {
 
     public void del(Attachment a, JsonNode addResult) throws CniCallException {
         List<JsonNode> chain = new ArrayList<>(plugins());
-        java.util.Collections.reverse(chain);
+        Collections.reverse(chain);
         CniCallException first = null;
         for (JsonNode plugin : chain) {
             try {

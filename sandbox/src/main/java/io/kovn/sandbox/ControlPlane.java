@@ -18,6 +18,10 @@ import java.util.Deque;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import io.kovn.controller.network.ClusterNetwork;
+import io.kovn.ovn.annotations.IpPrefix;
+import io.kovn.runtime.KubeControlPlane;
+import java.util.List;
 
 /**
  * The kovn control plane as the sandbox runs it: the cluster manager (with leader election, as in
@@ -48,17 +52,17 @@ final class ControlPlane implements AutoCloseable {
     }
 
     /** The cluster networks of a sandbox: the reference's IPv4 default, and {@code fd00:10:244::/48} with a /64 per node beside it. */
-    static java.util.List<io.kovn.controller.network.ClusterNetwork> clusterNetworks(boolean dualStack) {
-        return dualStack ? java.util.List.of(io.kovn.controller.network.ClusterNetwork.DEFAULT_V4,
-                io.kovn.controller.network.ClusterNetwork.parse("fd00:10:244::/48/64"))
-                : java.util.List.of(io.kovn.controller.network.ClusterNetwork.DEFAULT_V4);
+    static List<ClusterNetwork> clusterNetworks(boolean dualStack) {
+        return dualStack ? List.of(ClusterNetwork.DEFAULT_V4,
+                ClusterNetwork.parse("fd00:10:244::/48/64"))
+                : List.of(ClusterNetwork.DEFAULT_V4);
     }
 
     void startClusterManager(boolean dualStack) {
         ClusterManagerMain cm = new ClusterManagerMain(clusterManagerClient, ClusterManagerConfig.of(clusterNetworks(dualStack))
                 .withControllerMetrics(controllerMetrics)
-                .withServiceNetworks(java.util.List.of(io.kovn.ovn.annotations.IpPrefix.parse(io.kovn.runtime.KubeControlPlane.SERVICE_CIDR),
-                        io.kovn.ovn.annotations.IpPrefix.parse(io.kovn.runtime.KubeControlPlane.SERVICE_CIDR_V6)))
+                .withServiceNetworks(List.of(IpPrefix.parse(KubeControlPlane.SERVICE_CIDR),
+                        IpPrefix.parse(KubeControlPlane.SERVICE_CIDR_V6)))
                 .withConnectingNetworks(true),
                 events(clusterManagerClient, "kovn-cluster-manager", "sandbox"), "sandbox-cluster-manager", "kovn");
         running.push(cm);

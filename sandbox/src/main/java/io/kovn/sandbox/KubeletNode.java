@@ -20,6 +20,9 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * What a kubelet does for its Node, with the kubelet's own identity ({@code system:node:<node>}, so
@@ -55,15 +58,15 @@ final class KubeletNode implements AutoCloseable {
     }
 
     /** Reports the node Ready at {@code internalIp} (and {@code internalIpV6} when present) with room for 110 pods. */
-    void reportReady(String internalIp, java.util.Optional<String> internalIpV6) {
+    void reportReady(String internalIp, Optional<String> internalIpV6) {
         String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
         Map<String, Object> ready = Map.of("type", "Ready", "status", "True", "reason", "KubeletReady",
                 "message", "kovn sandbox kubelet is posting ready status", "lastHeartbeatTime", now, "lastTransitionTime", now);
         Map<String, String> resources = Map.of("cpu", "8", "memory", "16Gi", "pods", "110", "ephemeral-storage", "100Gi");
         Map<String, Object> status = Map.of(
-                "addresses", java.util.stream.Stream.concat(java.util.stream.Stream.of(Map.of("type", "InternalIP", "address", internalIp)),
-                        java.util.stream.Stream.concat(internalIpV6.stream().map(v6 -> Map.of("type", "InternalIP", "address", v6)),
-                                java.util.stream.Stream.of(Map.of("type", "Hostname", "address", name)))).toList(),
+                "addresses", Stream.concat(Stream.of(Map.of("type", "InternalIP", "address", internalIp)),
+                        Stream.concat(internalIpV6.stream().map(v6 -> Map.of("type", "InternalIP", "address", v6)),
+                                Stream.of(Map.of("type", "Hostname", "address", name)))).toList(),
                 "conditions", List.of(ready),
                 "capacity", resources, "allocatable", resources,
                 "nodeInfo", Map.of("kubeletVersion", "v1.34.4-kovn-sandbox", "containerRuntimeVersion", "kovn-sandbox://1",
@@ -73,7 +76,7 @@ final class KubeletNode implements AutoCloseable {
             // The Node's status is the kubelet's alone: a strategic-merge patch of nodes/status, as kubelet does.
             kubelet.nodes().withName(name).subresource("status")
                     .patch(PatchContext.of(PatchType.STRATEGIC_MERGE), JSON.writeValueAsString(Map.of("status", status)));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
     }

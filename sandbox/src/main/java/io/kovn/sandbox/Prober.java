@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.Locale;
 
 /**
  * Real connections from inside a pod's network namespace: TCP and UDP through
@@ -60,7 +61,7 @@ public final class Prober {
      */
     public Result probe(String netns, String protocol, String address, int port, Duration timeout) throws IOException {
         List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", netns));
-        switch (protocol.toLowerCase(java.util.Locale.ROOT)) {
+        switch (protocol.toLowerCase(Locale.ROOT)) {
             case "tcp", "udp" -> cmd.addAll(List.of(netutil.toString(), "probe", protocol, address,
                     Integer.toString(port), Long.toString(timeout.toMillis())));
             case "icmp" -> cmd.addAll(List.of("ping", "-n", "-q", "-c", "1",

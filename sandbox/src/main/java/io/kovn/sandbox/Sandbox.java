@@ -29,6 +29,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import io.kovn.controller.network.ClusterNetwork;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import io.prometheus.metrics.exporter.httpserver.HTTPServer;
+import java.util.HashMap;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 /**
  * A whole emulated cluster: a real Kubernetes control plane (child processes), and in this process
@@ -39,16 +44,16 @@ public final class Sandbox implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Sandbox.class);
     private final SandboxLayout layout;
     // pushed from the start-up pool too (node certificates are bootstrapped in parallel)
-    private final Deque<AutoCloseable> closeables = new java.util.concurrent.ConcurrentLinkedDeque<>();
+    private final Deque<AutoCloseable> closeables = new ConcurrentLinkedDeque<>();
     private final List<EmulatedNode> nodes = new ArrayList<>();
     private LocalCluster cluster;
     private KubernetesClient client;
     private SandboxIdentity identity;
-    private final Map<String, KubeletNode> kubeletNodes = new java.util.HashMap<>();
+    private final Map<String, KubeletNode> kubeletNodes = new HashMap<>();
     private ControlPlane controlPlane;
     private SandboxKubelet kubelet;
     private OutsideHost outside;
-    private io.prometheus.metrics.exporter.httpserver.HTTPServer metrics;
+    private HTTPServer metrics;
 
     private Sandbox(SandboxLayout layout) {
         this.layout = layout;
@@ -123,13 +128,13 @@ public final class Sandbox implements AutoCloseable {
         identity = SandboxIdentity.start(identityClient, layout.dir().resolve("identity"), true);
         closeables.push(identity);
         identity.register(client, deploy);
-        io.prometheus.metrics.model.registry.PrometheusRegistry registry = new io.prometheus.metrics.model.registry.PrometheusRegistry();
+        PrometheusRegistry registry = new PrometheusRegistry();
         KubernetesClient clusterManagerClient = KubeClients.forConfig(cluster.serviceAccountConfig("kovn", "kovn-cluster-manager"));
         closeables.push(clusterManagerClient);
         controlPlane = new ControlPlane(clusterManagerClient, registry);
         closeables.push(controlPlane);
         // What `kovn node` serves on a cluster, for every controller of the sandbox (zone label per node).
-        metrics = io.prometheus.metrics.exporter.httpserver.HTTPServer.builder().registry(registry)
+        metrics = HTTPServer.builder().registry(registry)
                 .hostname("127.0.0.1").port(0).buildAndStart();
         closeables.push(metrics::close);
         Files.writeString(layout.metricsUrlFile(), metricsUrl() + "\n");
@@ -139,7 +144,7 @@ public final class Sandbox implements AutoCloseable {
             nodes.add(f.get());
         }
         // Each node agent's certificate: CSR, approval, signing; all nodes at once.
-        Map<String, Future<NodeCertificateBootstrap>> certificatesOf = new java.util.HashMap<>();
+        Map<String, Future<NodeCertificateBootstrap>> certificatesOf = new HashMap<>();
         for (EmulatedNode n : nodes) {
             kubeletNodes.get(n.name()).reportReady(n.encapIp(), n.nodeIpV6());
             certificatesOf.put(n.name(), pool.submit(() -> nodeIdentity(n.name(), config)));
@@ -153,7 +158,7 @@ public final class Sandbox implements AutoCloseable {
             // (system:ovn-node:<node>, deploy/'s node RBAC, checked by the webhook), as `kovn node` does.
             NodeComponents parts = controlPlane.startNode(n, NodeAgentConfig.defaults(n.name(), ovs, n.ovsPaths(),
                     n.netns(), layout.cniSocket(n.name())).withClusterSubnets(ControlPlane.clusterNetworks(config.dualStack())
-                    .stream().map(io.kovn.controller.network.ClusterNetwork::cidr).toList()), certificates.client());
+                    .stream().map(ClusterNetwork::cidr).toList()), certificates.client());
             // After each rotation they move to the new certificate's client; the old one closes after a grace.
             certificates.onRotation(credentials -> parts.restart(certificates.client()));
             Path conflist = writeConflist(n.name());

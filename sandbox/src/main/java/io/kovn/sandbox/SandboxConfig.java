@@ -2,6 +2,10 @@ package io.kovn.sandbox;
 
 import io.kovn.ovn.annotations.IpPrefix;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * What sandbox to build.
@@ -56,10 +60,10 @@ public record SandboxConfig(int nodes, String prefix, String underlayCidr, Durat
      * @throws IllegalArgumentException for anything else (IPv6 alone is not offered: geneve runs over IPv4)
      */
     public static boolean parseIpFamilies(String text) {
-        java.util.Set<String> families = new java.util.TreeSet<>(java.util.Arrays.stream(text.toLowerCase(java.util.Locale.ROOT)
+        Set<String> families = new TreeSet<>(Arrays.stream(text.toLowerCase(Locale.ROOT)
                 .split(",")).map(String::strip).filter(f -> !f.isEmpty()).toList());
-        if (families.equals(java.util.Set.of("ipv4"))) return false;
-        if (families.equals(java.util.Set.of("ipv4", "ipv6"))) return true;
+        if (families.equals(Set.of("ipv4"))) return false;
+        if (families.equals(Set.of("ipv4", "ipv6"))) return true;
         throw new IllegalArgumentException("--ip-families takes ipv4 or ipv4,ipv6 (geneve runs over IPv4): " + text);
     }
 

@@ -11,6 +11,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import io.kovn.sandbox.infra.Leftovers;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The client side of {@code kovn sandbox up|down|status}: starts the sandbox daemon (a JVM of its
@@ -121,8 +124,8 @@ public final class SandboxControl {
             ProcessHandle h = d.get();
             h.destroy();
             try {
-                h.onExit().get(30, java.util.concurrent.TimeUnit.SECONDS);
-            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                h.onExit().get(30, TimeUnit.SECONDS);
+            } catch (ExecutionException | TimeoutException e) {
                 h.descendants().forEach(ProcessHandle::destroyForcibly);
                 h.destroyForcibly();
             }

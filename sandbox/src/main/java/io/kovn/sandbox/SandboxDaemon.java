@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.time.Duration;
 
 /**
  * The sandbox's background process ({@code kovn sandbox up} starts it detached): runs a
@@ -23,7 +24,7 @@ public final class SandboxDaemon {
         SandboxConfig defaults = SandboxConfig.defaults(3);
         String prefix = defaults.prefix();
         String underlay = defaults.underlayCidr();
-        java.time.Duration certificateLifetime = defaults.nodeCertificateLifetime();
+        Duration certificateLifetime = defaults.nodeCertificateLifetime();
         double certificateRotation = defaults.nodeCertificateRotation();
         boolean dualStack = false;
         for (int i = 0; i + 1 < args.length; i += 2) {
@@ -32,7 +33,7 @@ public final class SandboxDaemon {
                 case "--nodes" -> nodes = Integer.parseInt(args[i + 1]);
                 case "--prefix" -> prefix = args[i + 1];
                 case "--underlay" -> underlay = args[i + 1];
-                case "--node-cert-lifetime" -> certificateLifetime = java.time.Duration.ofSeconds(Long.parseLong(args[i + 1]));
+                case "--node-cert-lifetime" -> certificateLifetime = Duration.ofSeconds(Long.parseLong(args[i + 1]));
                 case "--node-cert-rotation" -> certificateRotation = Double.parseDouble(args[i + 1]);
                 case "--ip-families" -> dualStack = SandboxConfig.parseIpFamilies(args[i + 1]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);

@@ -28,6 +28,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.nio.file.Files;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.concurrent.ScheduledFuture;
+import java.security.SecureRandom;
+import java.util.Set;
 
 /**
  * The sandbox's kubelet for every emulated node: runs the pods kube-scheduler bound to them, gives each a network
@@ -188,10 +195,10 @@ public final class SandboxKubelet implements AutoCloseable {
         private final NodeHandle node;
         private final Netns netns;
         private final List<String> ips;
-        private final Map<String, ReadinessProbe.State> states = new java.util.LinkedHashMap<>();
+        private final Map<String, ReadinessProbe.State> states = new LinkedHashMap<>();
         /** Containers with a probe the sandbox cannot run: unready for good, as with a probe that always fails. */
-        private final java.util.Set<String> neverReady = new java.util.HashSet<>();
-        private final List<java.util.concurrent.ScheduledFuture<?>> tasks = new ArrayList<>();
+        private final Set<String> neverReady = new HashSet<>();
+        private final List<ScheduledFuture<?>> tasks = new ArrayList<>();
         private String startedAt;
 
         Readiness(String key, Pod pod, NodeHandle node, Netns netns, List<String> ips) {
@@ -214,7 +221,7 @@ public final class SandboxKubelet implements AutoCloseable {
         }
 
         synchronized Map<String, Boolean> containersReady() {
-            Map<String, Boolean> ready = new java.util.LinkedHashMap<>();
+            Map<String, Boolean> ready = new LinkedHashMap<>();
             pod.getSpec().getContainers().forEach(c -> ready.put(c.getName(), !neverReady.contains(c.getName())
                     && (!states.containsKey(c.getName()) || states.get(c.getName()).ready())));
             return ready;
@@ -277,7 +284,7 @@ public final class SandboxKubelet implements AutoCloseable {
     private List<Process> startProcesses(Pod pod, Netns netns) throws IOException {
         List<Process> processes = new ArrayList<>();
         Path log = layout.dir().resolve("pods").resolve(pod.getMetadata().getNamespace() + "_" + pod.getMetadata().getName() + ".log");
-        java.nio.file.Files.createDirectories(log.getParent());
+        Files.createDirectories(log.getParent());
         try {
             for (var c : pod.getSpec().getContainers()) {
                 if (c.getArgs() == null || c.getArgs().isEmpty()) continue;
@@ -348,7 +355,7 @@ public final class SandboxKubelet implements AutoCloseable {
         List<Map<String, String>> conditions = List.of("PodScheduled", "Initialized", "ContainersReady", "Ready").stream()
                 .map(t -> Map.of("type", t, "status", ready || t.equals("PodScheduled") || t.equals("Initialized")
                         ? "True" : "False", "lastTransitionTime", now)).toList();
-        Map<String, Object> status = new java.util.LinkedHashMap<>();
+        Map<String, Object> status = new LinkedHashMap<>();
         status.put("phase", "Running");
         status.put("hostIP", node.nodeIp());
         status.put("startTime", startedAt);
@@ -393,8 +400,8 @@ public final class SandboxKubelet implements AutoCloseable {
     /** A container id as runtimes make them: 64 random hex digits (the host veth takes its first 15). */
     static String containerId() {
         byte[] b = new byte[32];
-        new java.security.SecureRandom().nextBytes(b);
-        return java.util.HexFormat.of().formatHex(b);
+        new SecureRandom().nextBytes(b);
+        return HexFormat.of().formatHex(b);
     }
 
     /** Network namespace names: readable, prefixed for cleanup, within the kernel's name limit. */
@@ -415,7 +422,7 @@ public final class SandboxKubelet implements AutoCloseable {
         workers.shutdownNow();
         probes.shutdownNow();
         try {
-            workers.awaitTermination(15, java.util.concurrent.TimeUnit.SECONDS);
+            workers.awaitTermination(15, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

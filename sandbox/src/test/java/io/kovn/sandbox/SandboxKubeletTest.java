@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 /** The addresses the sandbox kubelet gives host-network pods. */
 class SandboxKubeletTest {
@@ -21,13 +22,13 @@ class SandboxKubeletTest {
 
     @Test
     void podIpsAreThoseOfTheRequestedInterfaceNotOfAPrimaryNetworksSecondOne() throws Exception {
-        var result = new com.fasterxml.jackson.databind.ObjectMapper().readTree("""
+        var result = new ObjectMapper().readTree("""
                 {"cniVersion":"1.0.0","interfaces":[{"name":"a1b2c3"},{"name":"eth0","sandbox":"/run/netns/p"},
                  {"name":"a1b2c3_1"},{"name":"ovn-udn1","sandbox":"/run/netns/p"}],
                  "ips":[{"address":"10.244.1.5/24","interface":1},{"address":"10.100.1.5/24","gateway":"10.100.1.1","interface":3}]}
                 """);
         assertThat(SandboxKubelet.podIps(result, "eth0")).containsExactly("10.244.1.5");
-        var plain = new com.fasterxml.jackson.databind.ObjectMapper().readTree("{\"ips\":[{\"address\":\"10.244.1.6/24\"}]}");
+        var plain = new ObjectMapper().readTree("{\"ips\":[{\"address\":\"10.244.1.6/24\"}]}");
         assertThat(SandboxKubelet.podIps(plain, "eth0")).containsExactly("10.244.1.6");
     }
 }

@@ -8,6 +8,9 @@ import io.kovn.ovn.annotations.NodeTransitSwitchPortIfaddr;
 import io.kovn.ovn.annotations.OvnAnnotations;
 import java.util.List;
 import java.util.Map;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.TreeMap;
 
 /**
  * Everything the cluster manager gives one node.
@@ -23,9 +26,9 @@ public record NodeAllocation(List<IpPrefix> subnets, NodeId id, NodeTransitSwitc
                              NodeGatewayRouterLrpIfaddr gatewayRouterLrp, Map<String, List<IpPrefix>> networkSubnets) {
     public NodeAllocation {
         subnets = List.copyOf(subnets);
-        Map<String, List<IpPrefix>> copy = new java.util.TreeMap<>();
+        Map<String, List<IpPrefix>> copy = new TreeMap<>();
         networkSubnets.forEach((k, v) -> copy.put(k, List.copyOf(v)));
-        networkSubnets = java.util.Collections.unmodifiableMap(copy);
+        networkSubnets = Collections.unmodifiableMap(copy);
     }
 
     /** The default network's allocation alone. */
@@ -36,7 +39,7 @@ public record NodeAllocation(List<IpPrefix> subnets, NodeId id, NodeTransitSwitc
 
     /** Every network's subnets of the node: {@code k8s.ovn.org/node-subnets}. */
     public NodeSubnets nodeSubnets() {
-        Map<String, List<IpPrefix>> all = new java.util.HashMap<>(networkSubnets);
+        Map<String, List<IpPrefix>> all = new HashMap<>(networkSubnets);
         all.put(OvnAnnotations.DEFAULT_NETWORK, subnets);
         return new NodeSubnets(all);
     }

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.Comparator;
 
 /**
  * What a ClusterNetworkConnect's {@code spec} declares, read and checked on its own (the reference's
@@ -27,7 +28,7 @@ public record ConnectSpec(List<Selector> selectors, List<ConnectSubnet> connectS
 
     public ConnectSpec {
         selectors = List.copyOf(selectors);
-        connectSubnets = connectSubnets.stream().sorted(java.util.Comparator.comparing(ConnectSubnet::family)).toList();
+        connectSubnets = connectSubnets.stream().sorted(Comparator.comparing(ConnectSubnet::family)).toList();
         connectivity = Set.copyOf(connectivity);
     }
 

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.Comparator;
 
 /**
  * Which networks the cluster's ClusterNetworkConnects connect, as the zones program them: the
@@ -26,7 +27,7 @@ public final class NetworkConnections {
     public static Map<String, PolicyEvaluator.Connection> of(List<GenericKubernetesResource> cncs, List<Network> accepted) {
         Map<String, PolicyEvaluator.Connection> out = new TreeMap<>();
         List<GenericKubernetesResource> sorted = new ArrayList<>(cncs);
-        sorted.sort(java.util.Comparator.comparing(o -> o.getMetadata().getName()));
+        sorted.sort(Comparator.comparing(o -> o.getMetadata().getName()));
         for (GenericKubernetesResource o : sorted) {
             Map<String, String> a = o.getMetadata().getAnnotations() == null ? Map.of() : o.getMetadata().getAnnotations();
             String value = a.get(OvnAnnotations.NETWORK_CONNECT_SUBNET);

@@ -1,6 +1,7 @@
 package io.kovn.controller.events;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.kovn.k8s.events.EventRecorder;
 
 /**
  * Where controllers report Kubernetes Events. Recording never fails a reconcile. Implemented over
@@ -23,7 +24,7 @@ public interface EventSink {
     }
 
     /** Events written through a recorder. */
-    static EventSink of(io.kovn.k8s.events.EventRecorder recorder) {
+    static EventSink of(EventRecorder recorder) {
         return (involved, warning, reason, message) -> {
             if (warning) {
                 recorder.warning(involved, reason, message);

@@ -7,6 +7,9 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.HashMap;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.Pod;
 
 /**
  * The user-defined networks a zone builds: those the cluster manager accepted, read back from their
@@ -62,15 +65,15 @@ public final class AcceptedNetworks {
      * {@code <ns>/<name>} (the others are on the default network): what {@code kovn analyze} needs to
      * know that pods of different networks never reach each other.
      */
-    public static Map<String, String> podNetworks(List<io.fabric8.kubernetes.api.model.Namespace> namespaces,
-                                                  List<Accepted> accepted, List<io.fabric8.kubernetes.api.model.Pod> pods) {
-        Map<String, String> byNamespace = new java.util.HashMap<>();
+    public static Map<String, String> podNetworks(List<Namespace> namespaces,
+                                                  List<Accepted> accepted, List<Pod> pods) {
+        Map<String, String> byNamespace = new HashMap<>();
         for (var ns : namespaces) {
             Map<String, String> labels = ns.getMetadata().getLabels() == null ? Map.of() : ns.getMetadata().getLabels();
             primaryOf(ns.getMetadata().getName(), labels, accepted).ifPresent(a -> byNamespace.put(ns.getMetadata().getName(),
                     a.network().name()));
         }
-        Map<String, String> out = new java.util.HashMap<>();
+        Map<String, String> out = new HashMap<>();
         for (var p : pods) {
             String network = byNamespace.get(p.getMetadata().getNamespace());
             if (network != null) out.put(p.getMetadata().getNamespace() + "/" + p.getMetadata().getName(), network);

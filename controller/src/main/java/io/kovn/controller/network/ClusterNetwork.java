@@ -2,6 +2,7 @@ package io.kovn.controller.network;
 
 import io.kovn.ovn.annotations.IpFamily;
 import io.kovn.ovn.annotations.IpPrefix;
+import java.math.BigInteger;
 
 /**
  * A cluster network node subnets are cut from, e.g. {@code 10.244.0.0/16} with a {@code /24} per node.
@@ -37,14 +38,14 @@ public record ClusterNetwork(IpPrefix cidr, int hostSubnetLength) {
     }
 
     /** Number of node subnets the network holds. */
-    public java.math.BigInteger subnetCount() {
-        return java.math.BigInteger.ONE.shiftLeft(hostSubnetLength - cidr.length());
+    public BigInteger subnetCount() {
+        return BigInteger.ONE.shiftLeft(hostSubnetLength - cidr.length());
     }
 
     /** The {@code index}-th node subnet. */
     public IpPrefix subnet(long index) {
-        java.math.BigInteger step = java.math.BigInteger.ONE.shiftLeft(family().bits() - hostSubnetLength);
-        return new IpPrefix(cidr.addressAt(step.multiply(java.math.BigInteger.valueOf(index))), hostSubnetLength);
+        BigInteger step = BigInteger.ONE.shiftLeft(family().bits() - hostSubnetLength);
+        return new IpPrefix(cidr.addressAt(step.multiply(BigInteger.valueOf(index))), hostSubnetLength);
     }
 
     /** The index of a node subnet, or -1 when it is not one of this network's node subnets. */

@@ -6,6 +6,7 @@ import io.kovn.ovn.annotations.OvnAnnotations;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.net.InetAddress;
 
 /**
  * A network kovn programs, as a value: the default network is network 0, a user-defined network
@@ -130,7 +131,7 @@ public record Network(String name, int id, Topology topology, Role role, List<Cl
      *
      * @throws IllegalArgumentException for an address outside the network's first 32,768
      */
-    public long tunnelKey(java.net.InetAddress address) {
+    public long tunnelKey(InetAddress address) {
         ClusterNetwork s = subnet(IpFamily.of(address)).orElseThrow(() -> new IllegalArgumentException(
                 "network " + name + " has no " + IpFamily.of(address).key() + " subnet"));
         if (!s.cidr().contains(address) || s.cidr().indexOf(address).bitLength() > 15) {

@@ -35,6 +35,8 @@ import java.util.Set;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.Comparator;
+import io.fabric8.kubernetes.client.dsl.Resource;
 
 /**
  * The cluster manager's user-defined networks: UserDefinedNetworks, ClusterUserDefinedNetworks and
@@ -176,7 +178,7 @@ public final class NetworkController implements AutoCloseable {
                 failed = true;
             }
         }
-        networks.sort(java.util.Comparator.comparingInt(Network::id));
+        networks.sort(Comparator.comparingInt(Network::id));
         if (!networks.equals(accepted)) {
             accepted = List.copyOf(networks);
             LOG.info("networks: {}", networks.stream().map(n -> n.name() + "=" + n.id()).toList());
@@ -210,7 +212,7 @@ public final class NetworkController implements AutoCloseable {
                 "finalizers", next, "resourceVersion", object.getMetadata().getResourceVersion()))));
     }
 
-    private io.fabric8.kubernetes.client.dsl.Resource<GenericKubernetesResource> resource(Declaration d) {
+    private Resource<GenericKubernetesResource> resource(Declaration d) {
         return d.kind() == Kind.UDN
                 ? client.genericKubernetesResources(context(d)).inNamespace(d.namespace()).withName(d.name())
                 : client.genericKubernetesResources(context(d)).withName(d.name());

@@ -14,6 +14,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.EnumSet;
+import java.util.Set;
 
 /**
  * The cluster's user-defined networks as a pure function of what is declared: which are accepted
@@ -150,12 +152,12 @@ public final class NetworkPlan {
      */
     public static Map<Declaration, Verdict> plan(List<Declaration> declarations, Map<String, Map<String, String>> namespaces,
                                                  List<Reserved> reserved) {
-        return plan(declarations, namespaces, reserved, java.util.EnumSet.allOf(IpFamily.class));
+        return plan(declarations, namespaces, reserved, EnumSet.allOf(IpFamily.class));
     }
 
     /** @param families the IP families the cluster has */
     public static Map<Declaration, Verdict> plan(List<Declaration> declarations, Map<String, Map<String, String>> namespaces,
-                                                 List<Reserved> reserved, java.util.Set<IpFamily> families) {
+                                                 List<Reserved> reserved, Set<IpFamily> families) {
         List<Declaration> ordered = new ArrayList<>(declarations);
         ordered.sort(ORDER);
         Map<Declaration, Verdict> verdicts = new HashMap<>();

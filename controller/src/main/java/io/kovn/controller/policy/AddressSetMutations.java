@@ -17,6 +17,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.function.Function;
+import io.kovn.policy.model.FrozenSortedSet;
+import java.util.TreeSet;
 
 /**
  * Pure: the address-set writes of a scoped reconcile, taken from the translation itself. When an
@@ -45,7 +47,7 @@ record AddressSetMutations(List<Operation> operations, Set<String> handled) {
                                   Function<String, List<Uuid>> rowsWithId) {
         List<Operation> ops = new ArrayList<>();
         Set<String> handled = new HashSet<>();
-        for (String id : new java.util.TreeSet<>(inScope)) {
+        for (String id : new TreeSet<>(inScope)) {
             if (drifted.contains(id)) {
                 continue;
             }
@@ -88,7 +90,7 @@ record AddressSetMutations(List<Operation> operations, Set<String> handled) {
         if (was == now) {
             return Optional.empty();
         }
-        if (now instanceof io.kovn.policy.model.FrozenSortedSet patched) {
+        if (now instanceof FrozenSortedSet patched) {
             // the translator patched the written set itself: the change is known without a walk
             var delta = patched.deltaFrom(was);
             if (delta.isPresent()) {

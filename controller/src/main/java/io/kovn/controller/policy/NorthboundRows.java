@@ -24,6 +24,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.function.Predicate;
+import java.util.TreeSet;
 
 /**
  * Pure: the translation's {@link DesiredPolicyState} as the OVSDB diff's {@link DesiredState}
@@ -92,19 +98,19 @@ public final class NorthboundRows {
                 .scope(PortGroup.TABLE_NAME, RowKey.externalId(), groupIds);
         // the rows in scope by id, not a walk over the zone's thousands
         RowsById rows = new RowsById(state, extra);
-        for (String id : new java.util.TreeSet<>(setIds)) {
+        for (String id : new TreeSet<>(setIds)) {
             DesiredAddressSet set = rows.addressSet(id);
             if (set != null) {
                 b.add(addressSet(set));
             }
         }
-        for (String id : new java.util.TreeSet<>(aclIds)) {
+        for (String id : new TreeSet<>(aclIds)) {
             DesiredAcl acl = rows.acl(id);
             if (acl != null) {
                 b.add(acl(acl));
             }
         }
-        for (String id : new java.util.TreeSet<>(groupIds)) {
+        for (String id : new TreeSet<>(groupIds)) {
             DesiredPortGroup pg = rows.portGroup(id);
             if (pg != null) {
                 b.add(portGroup(pg, switchPorts));
@@ -114,10 +120,10 @@ public final class NorthboundRows {
     }
 
     private static DesiredState rows(DesiredState.Builder b, DesiredPolicyState state, PolicyRows extra, Map<String, Uuid> switchPorts,
-                                     java.util.function.Predicate<String> setIn, java.util.function.Predicate<String> aclIn,
-                                     java.util.function.Predicate<String> groupIn) {
+                                     Predicate<String> setIn, Predicate<String> aclIn,
+                                     Predicate<String> groupIn) {
         for (DesiredAddressSet set : concat(state.addressSets().values(), extra.addressSets())) {
-            if (setIn.test(set.externalIds().get(io.kovn.ovsdb.diff.Owner.ID))) {
+            if (setIn.test(set.externalIds().get(Owner.ID))) {
                 b.add(addressSet(set));
             }
         }
@@ -127,7 +133,7 @@ public final class NorthboundRows {
             }
         }
         for (DesiredPortGroup pg : concat(state.portGroups().values(), extra.portGroups())) {
-            if (groupIn.test(pg.externalIds().get(io.kovn.ovsdb.diff.Owner.ID))) {
+            if (groupIn.test(pg.externalIds().get(Owner.ID))) {
                 b.add(portGroup(pg, switchPorts));
             }
         }
@@ -153,8 +159,8 @@ public final class NorthboundRows {
                 .withRefs(PortGroup.PORTS, members);
     }
 
-    private static <T> List<T> concat(java.util.Collection<T> first, List<T> second) {
-        List<T> all = new java.util.ArrayList<>(first);
+    private static <T> List<T> concat(Collection<T> first, List<T> second) {
+        List<T> all = new ArrayList<>(first);
         all.addAll(second);
         return all;
     }
@@ -165,13 +171,13 @@ public final class NorthboundRows {
      * zone-wide transaction is refused, so that one bad policy does not block the others.
      */
     static Map<PolicyOwner, DesiredState> byPolicy(DesiredState all) {
-        Map<PolicyOwner, DesiredState.Builder> groups = new TreeMap<>(java.util.Comparator
+        Map<PolicyOwner, DesiredState.Builder> groups = new TreeMap<>(Comparator
                 .comparing(PolicyOwner::type).thenComparing(PolicyOwner::name));
         all.tables().forEach((table, state) -> state.rows().values().forEach(row -> {
             PolicyOwner owner = PolicyOwner.of((Map<?, ?>) row.columns().get("external_ids")).orElseThrow();
             groups.computeIfAbsent(owner, o -> empty()).add(row);
         }));
-        Map<PolicyOwner, DesiredState> out = new java.util.LinkedHashMap<>();
+        Map<PolicyOwner, DesiredState> out = new LinkedHashMap<>();
         groups.forEach((owner, b) -> out.put(owner, b.build()));
         return out;
     }

@@ -16,6 +16,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.ArrayList;
+import java.util.Collection;
+import io.kovn.ovsdb.data.NamedUuid;
+import java.util.Objects;
+import java.util.function.Predicate;
 
 /**
  * The rows a transaction in flight writes, to tell its own changes from someone else's in the
@@ -81,8 +86,8 @@ final class OwnWrites {
                         inserted.computeIfAbsent(i.table(), t -> new HashSet<>()).add(id);
                     }
                 }
-                case Operation.Update u -> uuids(u.where()).forEach(r -> changes.computeIfAbsent(r, k -> new java.util.ArrayList<>()).add(u));
-                case Operation.Mutate m -> uuids(m.where()).forEach(r -> changes.computeIfAbsent(r, k -> new java.util.ArrayList<>()).add(m));
+                case Operation.Update u -> uuids(u.where()).forEach(r -> changes.computeIfAbsent(r, k -> new ArrayList<>()).add(u));
+                case Operation.Mutate m -> uuids(m.where()).forEach(r -> changes.computeIfAbsent(r, k -> new ArrayList<>()).add(m));
                 case Operation.Delete d -> deleted.addAll(uuids(d.where()));
                 default -> { }
             }
@@ -127,7 +132,7 @@ final class OwnWrites {
      * @param portExists whether a logical switch port with this uuid exists (in the cache that
      *     already applied the update carrying the change)
      */
-    static boolean droppedGonePorts(RowChange change, java.util.function.Predicate<Uuid> portExists) {
+    static boolean droppedGonePorts(RowChange change, Predicate<Uuid> portExists) {
         if (!(change instanceof RowChange.Updated u) || !u.table().equals("Port_Group")
                 || !(u.old().get("ports") instanceof Set<?> before) || !(u.row().get("ports") instanceof Set<?> after)) {
             return false;
@@ -182,7 +187,7 @@ final class OwnWrites {
                 for (Mutation mu : m.mutations()) {
                     if (mu.column().equals(column)) {
                         if (mutations == null) {
-                            mutations = new java.util.ArrayList<>(2);
+                            mutations = new ArrayList<>(2);
                         }
                         mutations.add(mu);
                     }
@@ -193,7 +198,7 @@ final class OwnWrites {
             return true;
         }
         if (isWritten) {
-            return java.util.Objects.equals(written, after);
+            return Objects.equals(written, after);
         }
         if (mutations != null) {
             for (Mutation mu : mutations) {
@@ -203,22 +208,22 @@ final class OwnWrites {
             }
             return mutatedAs(mutations, before, after, diffs == null ? null : diffs.getOrDefault(column, Set.of()));
         }
-        return before == after || java.util.Objects.equals(before, after);
+        return before == after || Objects.equals(before, after);
     }
 
     private static boolean namesNewRows(Object value) {
-        if (value instanceof io.kovn.ovsdb.data.NamedUuid) {
+        if (value instanceof NamedUuid) {
             return true;
         }
-        if (value instanceof java.util.Collection<?> c) {
+        if (value instanceof Collection<?> c) {
             for (Object e : c) {
-                if (e instanceof io.kovn.ovsdb.data.NamedUuid) {
+                if (e instanceof NamedUuid) {
                     return true;
                 }
             }
         } else if (value instanceof Map<?, ?> m) {
             for (Map.Entry<?, ?> e : m.entrySet()) {
-                if (e.getKey() instanceof io.kovn.ovsdb.data.NamedUuid || e.getValue() instanceof io.kovn.ovsdb.data.NamedUuid) {
+                if (e.getKey() instanceof NamedUuid || e.getValue() instanceof NamedUuid) {
                     return true;
                 }
             }

@@ -23,6 +23,7 @@ import java.util.Collection;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 
 /**
  * The network-policy controller of one zone: enforces NetworkPolicy (tier 2), AdminNetworkPolicy
@@ -49,7 +50,7 @@ public final class PolicyController implements AutoCloseable {
     /** The one key of the zone's policy reconcile. */
     static final String KEY = "policies";
     /** What the translation reads. */
-    private static final List<Class<? extends io.fabric8.kubernetes.api.model.HasMetadata>> KINDS = List.of(Namespace.class,
+    private static final List<Class<? extends HasMetadata>> KINDS = List.of(Namespace.class,
             Pod.class, Node.class, NetworkPolicy.class, AdminNetworkPolicy.class, BaselineAdminNetworkPolicy.class);
 
     private final PolicyControllerConfig config;

@@ -7,6 +7,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.util.List;
 import java.util.Map;
 import java.util.WeakHashMap;
+import io.kovn.policy.model.PolicyMetrics;
 
 /**
  * The reference's ANP/BANP metrics, with a {@code zone} label added because one kovn process may
@@ -95,7 +96,7 @@ public final class PolicyControllerMetrics {
      * @param anpRows ANP rows in the NB by table ({@code ACL}, {@code Address_Set})
      * @param banpRows BANP rows in the NB by table
      */
-    public void record(String zone, io.kovn.policy.model.PolicyMetrics values, Map<String, Integer> anpRows,
+    public void record(String zone, PolicyMetrics values, Map<String, Integer> anpRows,
                        Map<String, Integer> banpRows) {
         anps.labelValues(zone).set(values.adminNetworkPolicies());
         banps.labelValues(zone).set(values.baselineAdminNetworkPolicies());

@@ -20,6 +20,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.Collections;
 
 /**
  * The policy controller's own connection to its zone's NB: a client, a monitor cache of the tables
@@ -46,7 +48,7 @@ public final class PolicyNorthbound implements AutoCloseable {
     private final MonitorCache cache;
     private final DatabaseReconciler reconciler;
     /** Bumped after every update that changed a switch port (or replaced the cache). */
-    private final java.util.concurrent.atomic.AtomicLong portChanges = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong portChanges = new AtomicLong();
     /** The last {@link #switchPorts()} and the {@link #portChanges} count it was made at. */
     private record Ports(Map<String, Uuid> byName, long at) {
     }
@@ -109,7 +111,7 @@ public final class PolicyNorthbound implements AutoCloseable {
                 out.put(name, r.uuid());
             }
         }
-        Ports made = new Ports(java.util.Collections.unmodifiableMap(out), at);
+        Ports made = new Ports(Collections.unmodifiableMap(out), at);
         ports = made;
         return made.byName();
     }

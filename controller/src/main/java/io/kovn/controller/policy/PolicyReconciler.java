@@ -39,6 +39,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.ArrayDeque;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import io.kovn.ovsdb.cache.RowChange;
 
 /**
  * The zone's policy reconcile (one key: every policy of the zone). Level-driven: informer caches and
@@ -74,16 +78,16 @@ public final class PolicyReconciler implements Reconciler<String> {
     private final PolicyWriter writer;
     private final WriteBarrier barrier = new WriteBarrier();
     private final AtomicLong reconciles = new AtomicLong();
-    private final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger inFlight = new AtomicInteger();
     private static final int KEPT = 10_000;
-    private final java.util.ArrayDeque<Long> durations = new java.util.ArrayDeque<>();
+    private final ArrayDeque<Long> durations = new ArrayDeque<>();
     private volatile PriorityAssignment priorities;
     private volatile DesiredPolicyState last;
     private volatile Plan.Counts lastCounts = new Plan.Counts(0, 0, 0, 0);
     private final IncrementalTranslator translator = new IncrementalTranslator();
     /** What the NB holds as of the last successful write; null = unknown, diff everything. */
     private Written written;
-    private final java.util.concurrent.atomic.AtomicBoolean fullDiff = new java.util.concurrent.atomic.AtomicBoolean(true);
+    private final AtomicBoolean fullDiff = new AtomicBoolean(true);
     private volatile WriteScope lastScope = WriteScope.ALL;
     private final DriftedRows drifted = new DriftedRows();
     /** The zone's IP families as parsed from this node object (reconcile thread only). */
@@ -112,8 +116,8 @@ public final class PolicyReconciler implements Reconciler<String> {
     }
 
     /** The phases of the first reconcile since the start (the one that converges a zone), if it ran. */
-    public java.util.Optional<Phases> firstPhases() {
-        return java.util.Optional.ofNullable(firstPhases);
+    public Optional<Phases> firstPhases() {
+        return Optional.ofNullable(firstPhases);
     }
 
     /** The translation, its stateful-pod rows and the switch ports it was written with. */
@@ -335,11 +339,11 @@ public final class PolicyReconciler implements Reconciler<String> {
      * that row (by its id) besides the changed ones, so it is repaired; a row of ours without an id
      * makes it diff everything.
      */
-    void noteDrift(io.kovn.ovsdb.cache.RowChange change) {
+    void noteDrift(RowChange change) {
         Row row = switch (change) {
-            case io.kovn.ovsdb.cache.RowChange.Inserted i -> i.row();
-            case io.kovn.ovsdb.cache.RowChange.Updated u -> owner.owns(u.row()) ? u.row() : u.old();
-            case io.kovn.ovsdb.cache.RowChange.Deleted d -> d.old();
+            case RowChange.Inserted i -> i.row();
+            case RowChange.Updated u -> owner.owns(u.row()) ? u.row() : u.old();
+            case RowChange.Deleted d -> d.old();
         };
         if (!owner.owns(row)) {
             return; // someone else's row: nothing of ours to repair
@@ -371,7 +375,7 @@ public final class PolicyReconciler implements Reconciler<String> {
     }
 
     /** Whether a change the NB monitor reports is this controller's own transaction's (see {@link PolicyWriter#ownChange}). */
-    boolean ownChange(io.kovn.ovsdb.cache.RowChange change) {
+    boolean ownChange(RowChange change) {
         return writer.ownChange(change);
     }
 

@@ -15,6 +15,13 @@ import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.ArrayList;
+import java.util.List;
+import io.kovn.ovsdb.ops.Operation;
+import java.util.regex.Pattern;
+import java.util.function.Predicate;
+import io.kovn.ovsdb.cache.RowChange;
+import java.util.function.Supplier;
 
 /**
  * Writes the zone's desired policy rows: normally ONE transaction over every policy owner type. If
@@ -25,8 +32,8 @@ import org.slf4j.LoggerFactory;
 final class PolicyWriter {
     private static final Logger LOG = LoggerFactory.getLogger(PolicyWriter.class);
     /** A UUID as ovsdb-server's error details print them. */
-    private static final java.util.regex.Pattern UUID =
-            java.util.regex.Pattern.compile("\\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\\b");
+    private static final Pattern UUID =
+            Pattern.compile("\\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\\b");
 
     private final String zone;
     private final String controller;
@@ -47,7 +54,7 @@ final class PolicyWriter {
 
     /** Makes the zone's policy rows equal {@code desired}. */
     PolicyWrite write(DesiredState desired) {
-        return write(desired, owner, java.util.List.of(), () -> desired);
+        return write(desired, owner, List.of(), () -> desired);
     }
 
     /**
@@ -55,8 +62,8 @@ final class PolicyWriter {
      * with {@code more} operations decided elsewhere in the same transaction; if the server refuses,
      * the zone's {@code whole} desired state is written policy by policy.
      */
-    PolicyWrite write(DesiredState desired, Ownership scope, java.util.List<io.kovn.ovsdb.ops.Operation> more,
-                      java.util.function.Supplier<DesiredState> whole) {
+    PolicyWrite write(DesiredState desired, Ownership scope, List<Operation> more,
+                      Supplier<DesiredState> whole) {
         lastTransactNanos = 0;
         try {
             if (!nb.hasMeter(NorthboundRows.METER)) {
@@ -64,7 +71,7 @@ final class PolicyWriter {
             }
             Plan plan = nb.reconciler().plan(scope, desired);
             if (!more.isEmpty()) {
-                java.util.List<io.kovn.ovsdb.ops.Operation> ops = new java.util.ArrayList<>(plan.operations());
+                List<Operation> ops = new ArrayList<>(plan.operations());
                 ops.addAll(more);
                 plan = Plan.of(ops);
             }
@@ -145,7 +152,7 @@ final class PolicyWriter {
      * condition write does not bring the next retry forward (the policy's status is watched). The
      * rows in the way, which exist, keep their UUIDs.
      */
-    static String withoutNewRowUuids(String message, java.util.function.Predicate<Uuid> exists) {
+    static String withoutNewRowUuids(String message, Predicate<Uuid> exists) {
         return UUID.matcher(message).replaceAll(m -> exists.test(Uuid.of(m.group())) ? m.group() : "(new)");
     }
 
@@ -161,7 +168,7 @@ final class PolicyWriter {
      * Whether a change the NB monitor reports is one of the transaction in flight (which needs no new
      * reconcile); any other change to a policy row, also while a write is in progress, is drift.
      */
-    boolean ownChange(io.kovn.ovsdb.cache.RowChange change) {
+    boolean ownChange(RowChange change) {
         return inFlight.covers(change);
     }
 

@@ -10,6 +10,7 @@ import io.kovn.policy.model.PolicyRows;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.List;
 
 /**
  * A translation's rows (plus its stateful-pod rows) found by {@code k8s.ovn.org/id}, for a scoped
@@ -73,7 +74,7 @@ final class RowsById {
         return extraAcls.get(id);
     }
 
-    private static <T> Map<String, T> index(Map<String, T> rows, java.util.List<T> more, Function<T, String> id) {
+    private static <T> Map<String, T> index(Map<String, T> rows, List<T> more, Function<T, String> id) {
         Map<String, T> out = new HashMap<>();
         for (T row : rows.values()) {
             String key = id.apply(row);

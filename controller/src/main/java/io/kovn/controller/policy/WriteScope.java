@@ -19,6 +19,10 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * Pure: which policy rows a reconcile must diff, given the translation it wrote last and the one
@@ -44,10 +48,10 @@ record WriteScope(boolean all, Map<String, Set<String>> ids) {
         if (all || more.isEmpty()) {
             return this;
         }
-        Map<String, Set<String>> merged = new java.util.HashMap<>();
+        Map<String, Set<String>> merged = new HashMap<>();
         ids.forEach((t, s) -> merged.put(t, new HashSet<>(s)));
         more.forEach((t, s) -> merged.computeIfAbsent(t, x -> new HashSet<>()).addAll(s));
-        Map<String, Set<String>> frozen = new java.util.HashMap<>();
+        Map<String, Set<String>> frozen = new HashMap<>();
         merged.forEach((t, s) -> frozen.put(t, Set.copyOf(s)));
         return new WriteScope(false, Map.copyOf(frozen));
     }
@@ -63,9 +67,9 @@ record WriteScope(boolean all, Map<String, Set<String>> ids) {
         }
         Set<String> acls = new HashSet<>(ids.getOrDefault(Acl.TABLE_NAME, Set.of()));
         Set<String> groups = new HashSet<>(ids.getOrDefault(PortGroup.TABLE_NAME, Set.of()));
-        Map<String, DesiredPortGroup> byName = new java.util.HashMap<>();
+        Map<String, DesiredPortGroup> byName = new HashMap<>();
         extra.portGroups().forEach(g -> byName.put(g.name(), g));
-        Map<String, DesiredAcl> extraAcls = new java.util.HashMap<>();
+        Map<String, DesiredAcl> extraAcls = new HashMap<>();
         extra.acls().forEach(a -> extraAcls.put(a.id(), a));
         for (String id : Set.copyOf(acls)) {
             DesiredAcl acl = state.acls().containsKey(id) ? state.acls().get(id) : extraAcls.get(id);
@@ -94,7 +98,7 @@ record WriteScope(boolean all, Map<String, Set<String>> ids) {
         if (all || decided.isEmpty()) {
             return this;
         }
-        Map<String, Set<String>> out = new java.util.HashMap<>(ids);
+        Map<String, Set<String>> out = new HashMap<>(ids);
         Set<String> rest = new HashSet<>(ids.getOrDefault(table, Set.of()));
         rest.removeAll(decided);
         out.put(table, Set.copyOf(rest));
@@ -112,7 +116,7 @@ record WriteScope(boolean all, Map<String, Set<String>> ids) {
      */
     static WriteScope between(DesiredPolicyState before, PolicyRows extraBefore, Map<String, Uuid> portsBefore,
                               DesiredPolicyState after, PolicyRows extraAfter, Map<String, Uuid> portsAfter) {
-        return between(before, extraBefore, portsBefore, after, extraAfter, portsAfter, java.util.Optional.empty());
+        return between(before, extraBefore, portsBefore, after, extraAfter, portsAfter, Optional.empty());
     }
 
     /**
@@ -121,7 +125,7 @@ record WriteScope(boolean all, Map<String, Set<String>> ids) {
      */
     static WriteScope between(DesiredPolicyState before, PolicyRows extraBefore, Map<String, Uuid> portsBefore,
                               DesiredPolicyState after, PolicyRows extraAfter, Map<String, Uuid> portsAfter,
-                              java.util.Optional<ChangedRows> changed) {
+                              Optional<ChangedRows> changed) {
         Set<String> sets = new HashSet<>();
         Set<String> acls = new HashSet<>();
         Set<String> groups = new HashSet<>();
@@ -142,7 +146,7 @@ record WriteScope(boolean all, Map<String, Set<String>> ids) {
             changed(sorted(extraBefore.portGroups(), groupId), sorted(extraAfter.portGroups(), groupId), groupId, groups);
         }
         if (portsBefore != portsAfter && !portsBefore.equals(portsAfter)) {
-            java.util.List<DesiredPortGroup> groupsAfter = new java.util.ArrayList<>(after.portGroups().values());
+            List<DesiredPortGroup> groupsAfter = new ArrayList<>(after.portGroups().values());
             groupsAfter.addAll(extraAfter.portGroups());
             Set<String> moved = new HashSet<>();
             portsAfter.forEach((name, uuid) -> {
@@ -168,7 +172,7 @@ record WriteScope(boolean all, Map<String, Set<String>> ids) {
     }
 
     /** A few rows (the stateful-pod rows) by id. */
-    private static <T> SortedMap<String, T> sorted(java.util.List<T> rows, Function<T, String> id) {
+    private static <T> SortedMap<String, T> sorted(List<T> rows, Function<T, String> id) {
         TreeMap<String, T> out = new TreeMap<>();
         rows.forEach(x -> out.put(id.apply(x), x));
         return out;

@@ -17,6 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import java.net.Inet6Address;
+import java.util.Set;
 
 /**
  * Services of a namespace with a primary user-defined network: reached from that network only.
@@ -65,7 +67,7 @@ public final class NetworkServices {
         if (value == null) return Optional.empty();
         try {
             return PodNetworks.parse(value).primaryUserDefined().map(Map.Entry::getValue).map(PodNetwork::ipAddresses)
-                    .flatMap(ips -> ips.stream().filter(p -> (p.address() instanceof java.net.Inet6Address) == v6).findFirst())
+                    .flatMap(ips -> ips.stream().filter(p -> (p.address() instanceof Inet6Address) == v6).findFirst())
                     .map(p -> IpLiterals.format(p.address()));
         } catch (AnnotationFormatException e) {
             return Optional.empty();
@@ -80,11 +82,11 @@ public final class NetworkServices {
     public static List<ServiceLoadBalancer> onNetwork(List<ServiceLoadBalancer> lbs, Target target) {
         List<ServiceLoadBalancer> out = new ArrayList<>();
         for (ServiceLoadBalancer lb : lbs) {
-            if (!lb.groups().equals(java.util.Set.of(ServiceModel.CLUSTER_LB_GROUP))) continue;
+            if (!lb.groups().equals(Set.of(ServiceModel.CLUSTER_LB_GROUP))) continue;
             Map<String, String> ids = new HashMap<>(lb.externalIds());
             ids.put("k8s.ovn.org/network", target.network());
             out.add(new ServiceLoadBalancer(target.prefix() + lb.name(), lb.protocol(), lb.vips(), lb.options(), lb.selectionFields(),
-                    ids, java.util.Set.of()));
+                    ids, Set.of()));
         }
         return out;
     }

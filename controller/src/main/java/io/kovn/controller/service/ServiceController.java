@@ -23,6 +23,12 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.ArrayList;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import io.fabric8.kubernetes.api.model.Pod;
+import java.util.TreeSet;
 
 /**
  * The service controller of one zone: Services and EndpointSlices (watched through the process's
@@ -33,9 +39,9 @@ import java.util.function.Function;
  * group appears or its {@code load_balancer_group} changes. Uses the zone's NB monitor cache.
  */
 public final class ServiceController implements AutoCloseable {
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ServiceController.class);
+    private static final Logger LOG = LoggerFactory.getLogger(ServiceController.class);
     /** The kinds it watches (besides Node, which the zone controller already watches). */
-    public static final List<Class<? extends io.fabric8.kubernetes.api.model.HasMetadata>> KINDS =
+    public static final List<Class<? extends HasMetadata>> KINDS =
             List.of(Service.class, EndpointSlice.class);
 
     private final ZoneDatabases dbs;
@@ -49,8 +55,8 @@ public final class ServiceController implements AutoCloseable {
         SharedIndexInformer<Service> services = informers.informer(Service.class);
         SharedIndexInformer<EndpointSlice> slices = informers.informer(EndpointSlice.class);
         SharedIndexInformer<Node> nodes = informers.informer(Node.class);
-        List<Controller<String>> self = new java.util.ArrayList<>(1);
-        var pods = informers.informer(io.fabric8.kubernetes.api.model.Pod.class).getIndexer();
+        List<Controller<String>> self = new ArrayList<>(1);
+        var pods = informers.informer(Pod.class).getIndexer();
         this.reconciler = new ServiceReconciler(node, services.getIndexer(), slices.getIndexer(), nodes.getIndexer(),
                 dbs, events, key -> self.getFirst().enqueue(key), networks, pods::getByKey);
         this.controller = Controller.builder("zone-services-" + node, reconciler)
@@ -100,7 +106,7 @@ public final class ServiceController implements AutoCloseable {
         sc.controller.start();
         sc.controller.enqueue(ServiceReconciler.GROUPS);
         // every service, and every service a kovn load balancer names (stale ones of deleted services)
-        Set<String> keys = new java.util.TreeSet<>(informers.informer(Service.class).getIndexer().listKeys());
+        Set<String> keys = new TreeSet<>(informers.informer(Service.class).getIndexer().listKeys());
         dbs.nbCache().table(LoadBalancer.TABLE_NAME).select(ServiceRows.OWNER::owns)
                 .forEach(r -> ServiceRows.serviceOf(r).ifPresent(keys::add));
         keys.forEach(sc.controller::enqueue);

@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.Collections;
 
 /**
  * One desired OVN {@code Load_Balancer} of a Service, as the reference writes it: named
@@ -23,10 +24,10 @@ public record ServiceLoadBalancer(String name, String protocol, Map<String, Stri
     public ServiceLoadBalancer {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(protocol, "protocol");
-        vips = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(vips));
-        options = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(options));
+        vips = Collections.unmodifiableSortedMap(new TreeMap<>(vips));
+        options = Collections.unmodifiableSortedMap(new TreeMap<>(options));
         selectionFields = Set.copyOf(selectionFields);
-        externalIds = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(externalIds));
+        externalIds = Collections.unmodifiableSortedMap(new TreeMap<>(externalIds));
         groups = Set.copyOf(groups);
     }
 }

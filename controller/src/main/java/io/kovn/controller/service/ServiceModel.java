@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.Locale;
+import java.util.TreeSet;
 
 /**
  * The pure model of one Service in one zone: the Service, its EndpointSlices and the zone's facts in,
@@ -232,7 +234,7 @@ public final class ServiceModel {
         Map<String, String> ids = new LinkedHashMap<>(idOf(key(service), proto + "_" + scope).externalIds());
         ids.put(KIND_KEY, "Service");
         ids.put(OWNER_KEY, key(service));
-        return new ServiceLoadBalancer(name(key(service), proto, scope), proto.toLowerCase(java.util.Locale.ROOT),
+        return new ServiceLoadBalancer(name(key(service), proto, scope), proto.toLowerCase(Locale.ROOT),
                 vips, options, selection, ids, groups);
     }
 
@@ -251,7 +253,7 @@ public final class ServiceModel {
      * scope of its diff (a stale row is found by its id, without scanning the table).
      */
     public static Set<String> possibleIds(String serviceKey, String node) {
-        Set<String> ids = new java.util.TreeSet<>();
+        Set<String> ids = new TreeSet<>();
         for (String proto : PROTOCOLS) {
             for (String scope : List.of("cluster", "node_router+switch_" + node, "node_router_" + node,
                     "node_local_router_" + node, "node_switch_" + node)) {

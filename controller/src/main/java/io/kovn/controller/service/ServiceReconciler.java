@@ -27,6 +27,7 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import io.kovn.ovsdb.diff.PlanOutcome;
 
 /**
  * The zone's service load balancers, keyed by Service ({@code <ns>/<name>}), plus one key
@@ -185,7 +186,7 @@ public final class ServiceReconciler implements BatchReconciler<String> {
         return new ZoneFacts(node, ips);
     }
 
-    private ReconcileResult resultOf(io.kovn.ovsdb.diff.PlanOutcome applied, String key) {
+    private ReconcileResult resultOf(PlanOutcome applied, String key) {
         return switch (applied) {
             case Noop n -> ReconcileResult.done();
             case Applied a -> {

@@ -45,6 +45,8 @@ import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.Comparator;
+import java.util.stream.Stream;
 
 /**
  * One ClusterNetworkConnect's rows in the zone ({@link ConnectTopology}), keyed by the CNC's name.
@@ -81,7 +83,7 @@ final class NetworkConnectReconciler implements Reconciler<String> {
     /** The CNCs that have rows in the zone's NB. */
     Set<String> connectsWithRows() {
         Set<String> names = new TreeSet<>();
-        for (String table : java.util.stream.Stream.concat(ZoneModel.NB_TABLES.stream(), TABLES.stream()).toList()) {
+        for (String table : Stream.concat(ZoneModel.NB_TABLES.stream(), TABLES.stream()).toList()) {
             for (Row r : dbs.nbCache().table(table).rows()) cncOf(r).ifPresent(names::add);
         }
         return names;
@@ -223,7 +225,7 @@ final class NetworkConnectReconciler implements Reconciler<String> {
         return dbs.nbCache().table(table).rows().stream()
                 .filter(r -> name.equals(r.get("name")) && r.get("external_ids") instanceof Map<?, ?> ids
                         && controller.equals(ids.get(ObjectId.OWNER_CONTROLLER_KEY)))
-                .map(Row::uuid).min(java.util.Comparator.naturalOrder());
+                .map(Row::uuid).min(Comparator.naturalOrder());
     }
 
     private Optional<Integer> nodeId() {

@@ -21,6 +21,7 @@ import java.util.Set;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.Map;
 
 /**
  * The zone's ClusterNetworkConnects: a CNC informer and one {@link NetworkConnectReconciler} key per
@@ -87,7 +88,7 @@ final class NetworkConnects implements AutoCloseable {
 
     /** A network's load balancer (a service's on a user-defined network), not a CNC's copy of one. */
     private static boolean networkBalancer(Row row) {
-        return row.get("external_ids") instanceof java.util.Map<?, ?> ids && ids.containsKey("k8s.ovn.org/network")
+        return row.get("external_ids") instanceof Map<?, ?> ids && ids.containsKey("k8s.ovn.org/network")
                 && NetworkConnectReconciler.cncOf(row).isEmpty();
     }
 

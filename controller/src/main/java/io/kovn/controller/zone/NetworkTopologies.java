@@ -26,6 +26,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.ArrayList;
+import java.time.Duration;
+import java.util.Optional;
 
 /**
  * The zone's user-defined networks: UDN and CUDN informers (the networks the cluster manager
@@ -123,18 +126,18 @@ final class NetworkTopologies implements AutoCloseable {
     }
 
     /** The Layer2 network of a pod on another node, if it has one. */
-    private java.util.Optional<String> layer2NetworkOf(Pod p) {
+    private Optional<String> layer2NetworkOf(Pod p) {
         if (p.getSpec() == null || p.getSpec().getNodeName() == null || p.getSpec().getNodeName().equals(zone)
                 || entries().stream().noneMatch(a -> a.network().topology() == Network.Topology.LAYER2)) {
-            return java.util.Optional.empty(); // most pods, and every pod of a cluster without Layer2 networks
+            return Optional.empty(); // most pods, and every pod of a cluster without Layer2 networks
         }
         return choices.apply(p.getMetadata().getNamespace()) instanceof PodNetworkChoice.Primary(Network n, String a)
-                && n.topology() == Network.Topology.LAYER2 ? java.util.Optional.of(n.name()) : java.util.Optional.empty();
+                && n.topology() == Network.Topology.LAYER2 ? Optional.of(n.name()) : Optional.empty();
     }
 
     /** A Layer2 network's running pods on other nodes, with the addresses their annotations state. */
     private List<NetworkTopologyReconciler.RemotePod> remotePods(Network network) {
-        List<NetworkTopologyReconciler.RemotePod> out = new java.util.ArrayList<>();
+        List<NetworkTopologyReconciler.RemotePod> out = new ArrayList<>();
         for (Pod p : pods.getIndexer().list()) {
             String node = p.getSpec() == null ? null : p.getSpec().getNodeName();
             if (node == null || node.equals(zone) || !PodView.served(p, node)) continue;
@@ -173,7 +176,7 @@ final class NetworkTopologies implements AutoCloseable {
     }
 
     /** Waits for the UDN and CUDN informers' first list. */
-    boolean synced(java.time.Duration timeout) throws InterruptedException {
+    boolean synced(Duration timeout) throws InterruptedException {
         return Informers.waitForCacheSync(timeout, udns, cudns);
     }
 

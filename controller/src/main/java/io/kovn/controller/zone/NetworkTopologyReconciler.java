@@ -40,6 +40,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.function.UnaryOperator;
 
 /**
  * One user-defined network's topology in the zone, keyed by the network's name: the same
@@ -204,7 +205,7 @@ public final class NetworkTopologyReconciler implements BatchReconciler<String> 
             rows = Layer2Topology.desired(scope, zone, network.get().id(), network.get().cidrs(),
                     view.map(v -> remotePorts(network.get(), scope, v)).orElse(List.of()));
         }
-        Map<String, java.util.function.UnaryOperator<Desired>> attach = new HashMap<>();
+        Map<String, UnaryOperator<Desired>> attach = new HashMap<>();
         if (network.isPresent() && view.isPresent()) rows = withGateway(network.get(), scope, view.get(), rows, attach);
         List<DesiredRow> nb = ForeignChildren.preserve(rows, ZoneModel.PARENT_COLUMNS, dbs.nbState(), owner);
         return Optional.of(dbs.northbound().plan(owner, ZoneModel.toState(nb, attach)));
@@ -218,7 +219,7 @@ public final class NetworkTopologyReconciler implements BatchReconciler<String> 
      * network's diff as another owner's children.
      */
     private List<DesiredRow> withGateway(Network network, NetworkScope scope, View view, List<DesiredRow> rows,
-                                         Map<String, java.util.function.UnaryOperator<Desired>> attach) {
+                                         Map<String, UnaryOperator<Desired>> attach) {
         var gw = view.local().gateway();
         var v4 = network.cidrs().stream().filter(c -> c.family() == IpFamily.IPV4).toList();
         var join = network.joinSubnets().stream().filter(c -> c.family() == IpFamily.IPV4).findFirst();

@@ -34,6 +34,9 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.net.InetAddress;
 
 /**
  * Pod IPAM of one zone, keyed by pod: gives every pod served on the node an address per family from
@@ -72,7 +75,7 @@ public final class PodAddressReconciler implements Reconciler<ObjectKey> {
     public static final String NODE_INDEX = "kovn-node";
 
     /** The indexer to add to the pod informer before it starts. */
-    public static Map<String, java.util.function.Function<Pod, List<String>>> nodeIndexer() {
+    public static Map<String, Function<Pod, List<String>>> nodeIndexer() {
         return Map.of(NODE_INDEX, p -> p.getSpec() == null || p.getSpec().getNodeName() == null
                 ? List.of() : List.of(p.getSpec().getNodeName()));
     }
@@ -155,7 +158,7 @@ public final class PodAddressReconciler implements Reconciler<ObjectKey> {
     private Map<String, List<IpPrefix>> annotated(Pod p) {
         Optional<PodNetworks> networks = PodView.networks(p);
         if (networks.isEmpty()) return Map.of();
-        Map<String, List<IpPrefix>> out = new java.util.HashMap<>();
+        Map<String, List<IpPrefix>> out = new HashMap<>();
         networks.get().defaultNetwork().ifPresent(n -> out.put(OvnAnnotations.DEFAULT_NETWORK, n.ipAddresses()));
         if (choices.apply(p.getMetadata().getNamespace()) instanceof PodNetworkChoice.Primary primary) {
             PodNetwork entry = networks.get().byNetwork().get(primary.attachment());
@@ -235,7 +238,7 @@ public final class PodAddressReconciler implements Reconciler<ObjectKey> {
         }
         Optional<PodNetworks> annotated = PodView.networks(pod);
         boolean known = current.holds(podKey);
-        List<String> conflicts = new java.util.ArrayList<>();
+        List<String> conflicts = new ArrayList<>();
         PodIpAllocator defaults = current.of(OvnAnnotations.DEFAULT_NETWORK).orElseThrow();
         Taken taken = take(defaults, podKey, annotated.flatMap(PodNetworks::defaultNetwork), conflicts);
         if (taken instanceof Taken.Exhausted(IpPrefix subnet)) return new Step.Exhausted(subnet);
@@ -358,7 +361,7 @@ public final class PodAddressReconciler implements Reconciler<ObjectKey> {
     }
 
     /** The node's own addresses (its pods of user-defined networks route them through eth0). */
-    private List<java.net.InetAddress> nodeIps() {
+    private List<InetAddress> nodeIps() {
         Node node = nodes.getByKey(nodeName);
         try {
             return node == null ? List.of() : NodeView.local(node).map(l -> l.nodeIps()).orElse(List.of());
@@ -382,7 +385,7 @@ public final class PodAddressReconciler implements Reconciler<ObjectKey> {
         Optional<Map<String, List<IpPrefix>>> parsed;
         try {
             if (NodeView.local(node).isEmpty()) return Optional.empty(); // not allocated yet (id, transit address): not memoized
-            Map<String, List<IpPrefix>> out = new java.util.HashMap<>(NodeSubnets.parse(value).byNetwork());
+            Map<String, List<IpPrefix>> out = new HashMap<>(NodeSubnets.parse(value).byNetwork());
             out.values().removeIf(List::isEmpty);
             parsed = out.containsKey(OvnAnnotations.DEFAULT_NETWORK) ? Optional.of(Map.copyOf(out)) : Optional.empty();
         } catch (AnnotationFormatException e) {

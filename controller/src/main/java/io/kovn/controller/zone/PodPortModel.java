@@ -21,6 +21,7 @@ import io.kovn.ovsdb.diff.Owner;
 import io.kovn.ovsdb.diff.RowKey;
 import java.util.Optional;
 import java.util.Set;
+import java.util.OptionalLong;
 
 /**
  * The pure model of one pod's logical switch ports: the pod's port (when it holds the addresses its
@@ -132,8 +133,8 @@ final class PodPortModel {
         Network network = port.get().network();
         DesiredRow row = ZoneTopology.podPort(scope, port.get().attachment(), port.get().port(),
                 network.topology() == Network.Topology.LAYER2
-                        ? java.util.OptionalLong.of(network.tunnelKey(port.get().port().ips().getFirst().address()))
-                        : java.util.OptionalLong.empty());
+                        ? OptionalLong.of(network.tunnelKey(port.get().port().ips().getFirst().address()))
+                        : OptionalLong.empty());
         return Optional.of(b.add(Desired.of(row.table(), row.columns())
                 .attachTo(LogicalSwitch.TABLE_NAME, networkSwitch.get(), LogicalSwitch.PORTS)).build());
     }

@@ -23,6 +23,7 @@ import java.util.TreeSet;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import io.kovn.ovsdb.diff.PlanOutcome;
 
 /**
  * The zone's pod switch ports, keyed by pod: {@link PodPortModel} of the pod's port and the node
@@ -160,7 +161,7 @@ public final class PodPortReconciler implements BatchReconciler<ObjectKey> {
         return Optional.of(plans.size() == 1 ? plans.getFirst() : Plan.concat(plans));
     }
 
-    private ReconcileResult resultOf(io.kovn.ovsdb.diff.PlanOutcome applied, Object what) {
+    private ReconcileResult resultOf(PlanOutcome applied, Object what) {
         return switch (applied) {
             case Noop n -> ReconcileResult.done();
             case Applied a -> {

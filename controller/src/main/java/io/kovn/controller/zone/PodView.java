@@ -7,6 +7,7 @@ import io.kovn.ovn.annotations.PodNetwork;
 import io.kovn.ovn.annotations.PodNetworks;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Arrays;
 
 /** Pure reads of a Pod: whether a zone serves it, and the addresses its annotation states. */
 public final class PodView {
@@ -41,7 +42,7 @@ public final class PodView {
      */
     public static Object zoneFields(Pod pod) {
         Map<String, String> a = pod.getMetadata().getAnnotations();
-        return java.util.Arrays.asList(pod.getMetadata().getUid(), pod.getMetadata().getCreationTimestamp(),
+        return Arrays.asList(pod.getMetadata().getUid(), pod.getMetadata().getCreationTimestamp(),
                 pod.getMetadata().getDeletionTimestamp() != null,
                 pod.getSpec() == null ? null : pod.getSpec().getNodeName(),
                 pod.getSpec() == null ? null : pod.getSpec().getHostNetwork(),

@@ -23,6 +23,8 @@ import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.ArrayList;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 
 /**
  * The controller of one zone (one node): wires the node and pod informers (its own, or shared with
@@ -39,7 +41,7 @@ public final class ZoneController implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ZoneController.class);
     /** The one key of the topology reconcile. */
     static final String ZONE_KEY = "zone";
-    private static final List<Class<? extends io.fabric8.kubernetes.api.model.HasMetadata>> KINDS = List.of(Node.class, Pod.class,
+    private static final List<Class<? extends HasMetadata>> KINDS = List.of(Node.class, Pod.class,
             Namespace.class);
 
     private final String node;
@@ -78,7 +80,7 @@ public final class ZoneController implements AutoCloseable {
                 config.controllerMetrics());
         this.connects = new NetworkConnects(node, client, nodeInformer, networks::accepted, networks.informers(), dbs,
                 config.controllerMetrics());
-        List<Controller<ObjectKey>> portRef = new java.util.ArrayList<>(1);
+        List<Controller<ObjectKey>> portRef = new ArrayList<>(1);
         this.podAddresses = new PodAddressReconciler(node, client, podInformer.getIndexer(), nodeInformer.getIndexer(),
                 config.events(), podKey -> portRef.getFirst().enqueue(ObjectKey.parse(podKey)), this::choiceFor,
                 config.clusterSubnets());

@@ -5,6 +5,8 @@ import io.kovn.k8s.runtime.ControllerMetrics;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Duration;
 import java.util.Objects;
+import io.kovn.ovn.annotations.IpPrefix;
+import java.util.List;
 
 /**
  * What a zone controller needs besides the Kubernetes client.
@@ -28,9 +30,9 @@ import java.util.Objects;
 public record ZoneControllerConfig(String nodeName, String nbEndpoint, String sbEndpoint, EventSink events,
                                    TrustZoneMetrics metrics, Duration ovsdbTimeout, Duration syncTimeout, int podWorkers,
                                    int addressWorkers, int portBatch, int serviceBatch, ControllerMetrics controllerMetrics,
-                                   java.util.List<io.kovn.ovn.annotations.IpPrefix> clusterSubnets) {
+                                   List<IpPrefix> clusterSubnets) {
     public ZoneControllerConfig {
-        clusterSubnets = java.util.List.copyOf(clusterSubnets);
+        clusterSubnets = List.copyOf(clusterSubnets);
         Objects.requireNonNull(nodeName, "nodeName");
         Objects.requireNonNull(nbEndpoint, "nbEndpoint");
         Objects.requireNonNull(sbEndpoint, "sbEndpoint");
@@ -70,7 +72,7 @@ public record ZoneControllerConfig(String nodeName, String nbEndpoint, String sb
     }
 
     /** The same configuration for a cluster of these pod networks. */
-    public ZoneControllerConfig withClusterSubnets(java.util.List<io.kovn.ovn.annotations.IpPrefix> subnets) {
+    public ZoneControllerConfig withClusterSubnets(List<IpPrefix> subnets) {
         return new ZoneControllerConfig(nodeName, nbEndpoint, sbEndpoint, events, metrics, ovsdbTimeout, syncTimeout,
                 podWorkers, addressWorkers, portBatch, serviceBatch, controllerMetrics, subnets);
     }

@@ -10,6 +10,9 @@ import io.kovn.ovsdb.diff.DatabaseReconciler;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * One zone's NB and SB connections: clients, monitor caches of the tables the zone owns rows in,
@@ -46,7 +49,7 @@ public final class ZoneDatabases implements AutoCloseable {
         MonitorCache sbCache = null;
         try {
             sb = OvsdbConnections.builder(sbEndpoint, timeout).connect();
-            nbCache = MonitorCache.start(nb, NB, merged(java.util.stream.Stream.of(
+            nbCache = MonitorCache.start(nb, NB, merged(Stream.of(
                     ZoneModel.NB_MONITORED.stream().map(TableMonitor::all), IsolationModel.MONITORS.stream(),
                     NetworkConnectReconciler.MONITORS.stream()).flatMap(x -> x).toList()));
             sbCache = MonitorCache.start(sb, SB, ZoneModel.SB_MONITORED.stream().map(TableMonitor::all).toList());
@@ -69,13 +72,13 @@ public final class ZoneDatabases implements AutoCloseable {
 
     /** One monitor per table: the clauses of several owners' conditional monitors of a table are alternatives. */
     static List<TableMonitor> merged(List<TableMonitor> monitors) {
-        java.util.Map<String, TableMonitor> out = new java.util.LinkedHashMap<>();
+        Map<String, TableMonitor> out = new LinkedHashMap<>();
         for (TableMonitor m : monitors) {
             out.merge(m.table(), m, (a, b) -> {
                 if (a.where().isEmpty() || b.where().isEmpty() || !a.columns().equals(b.columns())) {
                     throw new IllegalArgumentException("cannot merge monitors of " + a.table());
                 }
-                return new TableMonitor(a.table(), a.columns(), java.util.stream.Stream.concat(a.where().stream(), b.where().stream()).toList());
+                return new TableMonitor(a.table(), a.columns(), Stream.concat(a.where().stream(), b.where().stream()).toList());
             });
         }
         return List.copyOf(out.values());

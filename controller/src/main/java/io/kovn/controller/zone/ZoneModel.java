@@ -31,6 +31,11 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
+import java.util.function.UnaryOperator;
 
 /**
  * The pure model of one zone's topology: Kubernetes nodes in, the desired NB and SB rows and a
@@ -42,8 +47,8 @@ public final class ZoneModel {
     public static final List<String> NB_TABLES = List.of("Logical_Router", "Logical_Switch",
             "Logical_Router_Port", "Logical_Switch_Port", "Logical_Router_Static_Route", "NAT", "Logical_Router_Policy");
     /** Tables the zone's NB monitor cache holds: the topology's, and the service controller's load balancers. */
-    public static final List<String> NB_MONITORED = java.util.stream.Stream.concat(NB_TABLES.stream(),
-            java.util.stream.Stream.of("Load_Balancer", "Load_Balancer_Group")).toList();
+    public static final List<String> NB_MONITORED = Stream.concat(NB_TABLES.stream(),
+            Stream.of("Load_Balancer", "Load_Balancer_Group")).toList();
     /**
      * The cluster's pod networks as the gateway routers see them (SNAT, routes back to the cluster
      * router): the reference's default, which the cluster manager's defaults allocate from.
@@ -123,8 +128,8 @@ public final class ZoneModel {
      */
     public static final class Memo {
         private final ZoneTopology.Memo topology = new ZoneTopology.Memo();
-        private Map<String, Map.Entry<String, NodeView>> views = new java.util.HashMap<>();
-        private Map<String, Map.Entry<String, NodeView>> next = new java.util.HashMap<>();
+        private Map<String, Map.Entry<String, NodeView>> views = new HashMap<>();
+        private Map<String, Map.Entry<String, NodeView>> next = new HashMap<>();
 
         NodeView view(Node n) {
             String name = n.getMetadata().getName();
@@ -139,7 +144,7 @@ public final class ZoneModel {
 
         void endPlan() {
             views = next;
-            next = new java.util.HashMap<>();
+            next = new HashMap<>();
         }
     }
 
@@ -279,9 +284,9 @@ public final class ZoneModel {
      * The row of {@code table} under id {@code primaryId} that {@code owner} owns: the lowest uuid when
      * a crash left two (the one the owner's diff keeps).
      */
-    static Optional<Uuid> ownedRow(CurrentState nb, String table, String primaryId, java.util.function.Predicate<Row> owner) {
+    static Optional<Uuid> ownedRow(CurrentState nb, String table, String primaryId, Predicate<Row> owner) {
         return nb.rows(table, RowKey.externalId(ObjectId.ID_KEY), primaryId).orElse(List.of()).stream().filter(owner)
-                .map(Row::uuid).min(java.util.Comparator.naturalOrder());
+                .map(Row::uuid).min(Comparator.naturalOrder());
     }
 
     static DesiredState toState(List<DesiredRow> rows) {
@@ -289,14 +294,14 @@ public final class ZoneModel {
     }
 
     /** As {@link #toState(List)}; the rows of {@code attach}'s keys are also attached to rows outside the diff. */
-    static DesiredState toState(List<DesiredRow> rows, Map<String, java.util.function.UnaryOperator<Desired>> attach) {
+    static DesiredState toState(List<DesiredRow> rows, Map<String, UnaryOperator<Desired>> attach) {
         return toState(rows, attach, List.of());
     }
 
     /** As {@link #toState(List, Map)}, over more tables than the topology's. */
-    static DesiredState toState(List<DesiredRow> rows, Map<String, java.util.function.UnaryOperator<Desired>> attach,
+    static DesiredState toState(List<DesiredRow> rows, Map<String, UnaryOperator<Desired>> attach,
                                 List<String> moreTables) {
-        DesiredState.Builder b = scope(java.util.stream.Stream.concat(NB_TABLES.stream(), moreTables.stream()).toList());
+        DesiredState.Builder b = scope(Stream.concat(NB_TABLES.stream(), moreTables.stream()).toList());
         for (DesiredRow r : rows) {
             Desired d = attach.getOrDefault(r.key(), x -> x).apply(Desired.of(r.table(), r.columns()));
             // the service controller attaches the load balancer groups (LoadBalancerGroups)

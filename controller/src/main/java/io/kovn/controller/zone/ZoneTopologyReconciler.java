@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import io.kovn.ovn.annotations.IpPrefix;
 
 /**
  * The zone's topology reconcile (one key: the zone): reads the node cache, computes
@@ -36,7 +37,7 @@ public final class ZoneTopologyReconciler implements Reconciler<String> {
     private volatile ZoneModel.Plan last;
     private final ZoneModel.Memo memo = new ZoneModel.Memo();
     private final ReconcileTimes times = new ReconcileTimes();
-    private final List<io.kovn.ovn.annotations.IpPrefix> clusterSubnets;
+    private final List<IpPrefix> clusterSubnets;
 
     public ZoneTopologyReconciler(String zone, Indexer<Node> nodes, ZoneDatabases dbs, EventSink events,
                                   TrustZoneMetrics metrics) {
@@ -45,7 +46,7 @@ public final class ZoneTopologyReconciler implements Reconciler<String> {
 
     /** A reconciler for a cluster of these pod networks (the node gateway SNATs and routes them). */
     public ZoneTopologyReconciler(String zone, Indexer<Node> nodes, ZoneDatabases dbs, EventSink events,
-                                  TrustZoneMetrics metrics, List<io.kovn.ovn.annotations.IpPrefix> clusterSubnets) {
+                                  TrustZoneMetrics metrics, List<IpPrefix> clusterSubnets) {
         this.clusterSubnets = List.copyOf(clusterSubnets);
         this.zone = zone;
         this.nodes = nodes;

@@ -40,6 +40,7 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
+import java.util.HashMap;
 
 /**
  * The cluster manager against a real control plane ({@link SharedCluster}): node allocation, and the
@@ -85,7 +86,7 @@ class ClusterManagerTest {
             pool.shutdown();
             await().atMost(WAIT).until(() -> nodes.stream().allMatch(this::allocated));
         }
-        Map<String, Map<String, String>> before = new java.util.HashMap<>();
+        Map<String, Map<String, String>> before = new HashMap<>();
         Set<String> values = new HashSet<>();
         for (String n : nodes) {
             before.put(n, allocation(n));

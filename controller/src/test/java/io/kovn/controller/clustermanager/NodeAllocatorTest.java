@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import java.util.LinkedHashMap;
 
 class NodeAllocatorTest {
 
@@ -131,7 +132,7 @@ class NodeAllocatorTest {
         NodeAllocator after = new NodeAllocator(ClusterManagerConfig.defaults());
         after.restore("n2", n2);
         assertThat(after.ensure("n2", n2)).isInstanceOf(Decision.UpToDate.class);
-        Map<String, Map<String, String>> nodes = new java.util.LinkedHashMap<>();
+        Map<String, Map<String, String>> nodes = new LinkedHashMap<>();
         nodes.put("n1", n1);
         nodes.put("n2", n2);
         after.networks(l3, nodes);

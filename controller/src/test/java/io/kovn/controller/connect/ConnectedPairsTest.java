@@ -7,16 +7,17 @@ import io.kovn.controller.network.Network;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import java.util.Arrays;
 
 class ConnectedPairsTest {
     static Network layer3(String name, int id, String... subnets) {
         return new Network(name, id, Network.Topology.LAYER3, Network.Role.PRIMARY,
-                java.util.Arrays.stream(subnets).map(ClusterNetwork::parse).toList(), Optional.empty(), Network.DEFAULT_UDN_JOIN_SUBNETS);
+                Arrays.stream(subnets).map(ClusterNetwork::parse).toList(), Optional.empty(), Network.DEFAULT_UDN_JOIN_SUBNETS);
     }
 
     static Network layer2(String name, int id, String... subnets) {
         return new Network(name, id, Network.Topology.LAYER2, Network.Role.PRIMARY,
-                java.util.Arrays.stream(subnets).map(s -> ClusterNetwork.parse(s + "/" + s.substring(s.indexOf('/') + 1))).toList(),
+                Arrays.stream(subnets).map(s -> ClusterNetwork.parse(s + "/" + s.substring(s.indexOf('/') + 1))).toList(),
                 Optional.empty(), Network.DEFAULT_UDN_JOIN_SUBNETS);
     }
 

@@ -22,6 +22,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
+import io.kovn.controller.network.NetworkController;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 
 /**
  * ClusterNetworkConnects in the cluster manager against a real kube-apiserver with kovn's CRDs: the
@@ -47,7 +49,7 @@ class NetworkConnectControllerTest {
         client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name).withLabels(labels).endMetadata().build()).create();
     }
 
-    void create(io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext kind, String namespace, String yaml) {
+    void create(ResourceDefinitionContext kind, String namespace, String yaml) {
         GenericKubernetesResource r = Serialization.unmarshal(yaml, GenericKubernetesResource.class);
         var resources = client.genericKubernetesResources(kind);
         (namespace == null ? resources.resource(r) : resources.inNamespace(namespace).resource(r)).create();
@@ -108,11 +110,11 @@ class NetworkConnectControllerTest {
         return null;
     }
 
-    String idOf(io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext kind, String namespace, String name) {
+    String idOf(ResourceDefinitionContext kind, String namespace, String name) {
         var resources = client.genericKubernetesResources(kind);
         GenericKubernetesResource r = namespace == null ? resources.withName(name).get() : resources.inNamespace(namespace).withName(name).get();
         return r == null || r.getMetadata().getAnnotations() == null ? null
-                : r.getMetadata().getAnnotations().get(io.kovn.controller.network.NetworkController.NETWORK_ID_ANNOTATION);
+                : r.getMetadata().getAnnotations().get(NetworkController.NETWORK_ID_ANNOTATION);
     }
 
     String annotation(String name, String key) {

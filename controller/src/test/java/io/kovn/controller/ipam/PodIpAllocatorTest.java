@@ -8,6 +8,7 @@ import io.kovn.ovn.annotations.IpLiterals;
 import io.kovn.ovn.annotations.IpPrefix;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import java.util.ArrayList;
 
 class PodIpAllocatorTest {
 
@@ -15,7 +16,7 @@ class PodIpAllocatorTest {
     void skipsNetworkGatewayManagementPortAndBroadcast() {
         PodIpAllocator a = new PodIpAllocator(List.of(IpPrefix.parse("10.244.1.0/29")));
         assertThat(a.gateways()).containsExactly(IpLiterals.parse("10.244.1.1"));
-        List<String> got = new java.util.ArrayList<>();
+        List<String> got = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             Allocation r = a.allocate("ns/p" + i);
             if (r instanceof Allocation.Allocated ok) {

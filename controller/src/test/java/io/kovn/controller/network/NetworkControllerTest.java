@@ -21,6 +21,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 
 /**
  * User-defined networks in the cluster manager against a real kube-apiserver with kovn's CRDs:
@@ -121,7 +122,7 @@ class NetworkControllerTest {
             // deleting blue/net waits while a pod of blue is left (the finalizer), then lets blue/second in
             // (the lowest free id), and its subnet replaces blue_net's
             assertThat(get("blue", "net").getMetadata().getFinalizers()).containsExactly(NetworkController.FINALIZER);
-            client.pods().inNamespace("blue").resource(new io.fabric8.kubernetes.api.model.PodBuilder().withNewMetadata()
+            client.pods().inNamespace("blue").resource(new PodBuilder().withNewMetadata()
                     .withName("p").endMetadata().withNewSpec().addNewContainer().withName("c").withImage("x").endContainer()
                     .endSpec().build()).create();
             client.genericKubernetesResources(KovnResources.USER_DEFINED_NETWORK).inNamespace("blue").withName("net").delete();

@@ -17,6 +17,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import java.util.EnumSet;
+import io.kovn.ovn.annotations.IpFamily;
 
 class NetworkPlanTest {
     private static final List<Reserved> RESERVED = Reserved.ofCluster(List.of(IpPrefix.parse("10.244.0.0/16")),
@@ -136,7 +138,7 @@ class NetworkPlanTest {
         assertThat(((Verdict.Refused) only(udn("plain", "a", "t", layer3("10.100.0.0/16")))).reason())
                 .isEqualTo(NetworkPlan.NAMESPACE_NOT_LABELLED);
         Declaration v6 = udn("blue", "a", "t", layer3("fd10::/48"));
-        assertThat(NetworkPlan.plan(List.of(v6), NAMESPACES, RESERVED, java.util.EnumSet.of(io.kovn.ovn.annotations.IpFamily.IPV4))
+        assertThat(NetworkPlan.plan(List.of(v6), NAMESPACES, RESERVED, EnumSet.of(IpFamily.IPV4))
                 .get(v6)).isEqualTo(new Verdict.Refused(NetworkPlan.FAMILY_NOT_SUPPORTED,
                 "network blue_a uses ipv6 subnet fd10::/48 but the cluster has no ipv6"));
     }

@@ -10,11 +10,12 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import java.util.Arrays;
 
 class NetworkTest {
     static Network layer2(String... cidrs) {
         return new Network("cluster_udn_flat", 3, Network.Topology.LAYER2, Network.Role.PRIMARY,
-                java.util.Arrays.stream(cidrs).map(c -> new ClusterNetwork(IpPrefix.parse(c), IpPrefix.parse(c).length())).toList(),
+                Arrays.stream(cidrs).map(c -> new ClusterNetwork(IpPrefix.parse(c), IpPrefix.parse(c).length())).toList(),
                 Optional.empty(), Network.DEFAULT_UDN_JOIN_SUBNETS);
     }
 

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import io.kovn.ovn.annotations.IpLiterals;
 
 class PrimaryNetworkAnnotationTest {
     static final List<IpPrefix> CLUSTER = List.of(IpPrefix.parse("10.244.0.0/16"));
@@ -39,8 +40,8 @@ class PrimaryNetworkAnnotationTest {
                 List.of(IpPrefix.parse("10.100.0.9/24"), IpPrefix.parse("fd10::9/64")),
                 List.of(IpPrefix.parse("10.96.0.0/16"), IpPrefix.parse("fd00:10:96::/112")));
         var entry = a.byNetwork().get("red-1/red");
-        assertThat(entry.gatewayIps()).extracting(io.kovn.ovn.annotations.IpLiterals::format).containsExactly("10.100.0.1", "fd10::1");
-        assertThat(entry.routes()).extracting(r -> r.dest() + " via " + io.kovn.ovn.annotations.IpLiterals.format(r.nextHop()))
+        assertThat(entry.gatewayIps()).extracting(IpLiterals::format).containsExactly("10.100.0.1", "fd10::1");
+        assertThat(entry.routes()).extracting(r -> r.dest() + " via " + IpLiterals.format(r.nextHop()))
                 .containsExactly("10.96.0.0/16 via 10.100.0.1", "fd00:10:96::/112 via fd10::1",
                         "100.65.0.0/16 via 10.100.0.1", "fd99::/64 via fd10::1");
         assertThat(a.byNetwork().get("default").routes()).as("an IPv4-only default network: no IPv6 routes")

@@ -12,6 +12,8 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import io.kovn.ovsdb.ops.Condition;
+import io.kovn.policy.model.FrozenSortedSet;
 
 /** Address-set writes from the translation: exactly the diff's operations, only for rows it can vouch for. */
 class AddressSetMutationsTest {
@@ -28,20 +30,20 @@ class AddressSetMutationsTest {
                 Map.of("a", set("a", "10.0.0.2", "10.0.0.3", "10.0.0.4")), Set.of(), id -> List.of(ROW));
         assertThat(r.handled()).containsExactly("id-a");
         assertThat(r.operations()).containsExactly(new Operation.Mutate("Address_Set",
-                List.of(io.kovn.ovsdb.ops.Condition.uuid(ROW)), List.of(Mutation.delete("addresses", Set.of("10.0.0.1")),
+                List.of(Condition.uuid(ROW)), List.of(Mutation.delete("addresses", Set.of("10.0.0.1")),
                         Mutation.insert("addresses", Set.of("10.0.0.4")))));
     }
 
     @Test
     void aSetPatchedFromTheWrittenOneIsWrittenFromItsDeltaAlike() {
-        var written = io.kovn.policy.model.FrozenSortedSet.of(List.of("10.0.0.1", "10.0.0.2", "10.0.0.3"));
+        var written = FrozenSortedSet.of(List.of("10.0.0.1", "10.0.0.2", "10.0.0.3"));
         var patched = written.patched(List.of("10.0.0.4"), List.of("10.0.0.1"));
         assertThat(patched.deltaFrom(written)).isPresent();
         // the same operations as the walk over equal sets that share no history
         assertThat(AddressSetMutations.change(ROW, written, patched)).isEqualTo(AddressSetMutations.change(ROW,
                 new TreeSet<>(written), new TreeSet<>(patched)));
         assertThat(AddressSetMutations.change(ROW, written, patched)).contains(new Operation.Mutate("Address_Set",
-                List.of(io.kovn.ovsdb.ops.Condition.uuid(ROW)), List.of(Mutation.delete("addresses", Set.of("10.0.0.1")),
+                List.of(Condition.uuid(ROW)), List.of(Mutation.delete("addresses", Set.of("10.0.0.1")),
                         Mutation.insert("addresses", Set.of("10.0.0.4")))));
     }
 

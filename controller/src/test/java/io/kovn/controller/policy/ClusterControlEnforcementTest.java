@@ -19,6 +19,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Tag;
+import java.util.HashMap;
+import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 
 /**
  * The specification's {@code cluster-control} AdminNetworkPolicy enforced in a real zone (NB, SB,
@@ -165,10 +168,10 @@ class ClusterControlEnforcementTest {
         assertThat(c.registry.scrape().stream().map(s -> s.getMetadata().getPrometheusName()))
                 .contains("ovnkube_controller_admin_network_policies", "ovnkube_controller_admin_network_policies_db_objects");
         // where reconciles spend their time, the NB transaction's round trip apart
-        var phases = (io.prometheus.metrics.model.snapshots.HistogramSnapshot) c.registry.scrape().stream()
+        var phases = (HistogramSnapshot) c.registry.scrape().stream()
                 .filter(s -> s.getMetadata().getPrometheusName().equals("kovn_policy_reconcile_phase_seconds"))
                 .findFirst().orElseThrow();
-        java.util.Map<String, Long> counts = new java.util.HashMap<>();
+        Map<String, Long> counts = new HashMap<>();
         phases.getDataPoints().forEach(d -> counts.put(d.getLabels().get("phase"), d.getCount()));
         assertThat(counts).containsKeys("snapshot", "translate", "write", "nb_transaction", "publish");
         assertThat(counts.get("nb_transaction")).isPositive().isLessThanOrEqualTo(counts.get("write"));
@@ -208,7 +211,7 @@ class ClusterControlEnforcementTest {
         String ip = c.subnetBase(ZONE) + "200";
         String network = "{\"default\":{\"ip_addresses\":[\"" + ip + "/24\"],\"mac_address\":\"" + PolicyCluster.mac(ip)
                 + "\",\"gateway_ips\":[\"" + c.subnetBase(ZONE) + "1\"],\"routes\":[],\"role\":\"primary\"}}";
-        c.client.pods().inNamespace("default").resource(new io.fabric8.kubernetes.api.model.PodBuilder()
+        c.client.pods().inNamespace("default").resource(new PodBuilder()
                 .withNewMetadata().withName("late").withNamespace("default")
                 .withAnnotations(Map.of("k8s.ovn.org/pod-networks", network)).endMetadata()
                 .withNewSpec().withNodeName(ZONE).addNewContainer().withName("c").withImage("busybox").endContainer().endSpec()

@@ -35,6 +35,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
+import io.kovn.ovsdb.data.NamedUuid;
+import io.kovn.policy.model.PolicyRef;
 
 /**
  * The translation's rows as diff input (pure), and the exact operations the diff makes of them
@@ -142,7 +144,7 @@ class NorthboundRowsTest {
         Map<PolicyOwner, DesiredState> groups = NorthboundRows.byPolicy(rows);
         assertThat(groups.keySet()).containsExactly(new PolicyOwner("AdminNetworkPolicy", "a"));
         assertThat(groups.values().iterator().next().size()).isEqualTo(3);
-        assertThat(new PolicyOwner("AdminNetworkPolicy", "a").ref()).contains(io.kovn.policy.model.PolicyRef.anp("a"));
+        assertThat(new PolicyOwner("AdminNetworkPolicy", "a").ref()).contains(PolicyRef.anp("a"));
         assertThat(new PolicyOwner("NetpolNamespace", "ns").ref()).isEmpty();
     }
 
@@ -178,7 +180,7 @@ class NorthboundRowsTest {
 
     static Object resolve(Object v, Map<String, Uuid> named) {
         return switch (v) {
-            case io.kovn.ovsdb.data.NamedUuid n -> named.get(n.name());
+            case NamedUuid n -> named.get(n.name());
             case Set<?> s -> Set.copyOf(s.stream().map(e -> resolve(e, named)).toList());
             default -> v;
         };

@@ -15,6 +15,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import io.kovn.ovsdb.data.NamedUuid;
+import io.kovn.ovsdb.ops.Operation;
+import java.util.function.Predicate;
 
 class OwnWritesTest {
     static final Uuid SET = Uuid.random();
@@ -69,7 +72,7 @@ class OwnWritesTest {
 
     @Test
     void aChangeIsOwnOnlyWhenItIsWhatTheOperationsMakeOfTheOldRow() {
-        List<io.kovn.ovsdb.ops.Operation> add = List.of(Ops.mutate("Address_Set", SET, Mutation.insert("addresses", Set.of("10.0.0.5"))));
+        List<Operation> add = List.of(Ops.mutate("Address_Set", SET, Mutation.insert("addresses", Set.of("10.0.0.5"))));
         Row old = set(SET, "as", "10.0.0.1", "10.0.0.2");
         assertThat(OwnWrites.madeBy(add, old, set(SET, "as", "10.0.0.1", "10.0.0.2", "10.0.0.5"))).isTrue();
         // someone else's commit in the same update: an address more, one fewer, or another column changed
@@ -77,18 +80,18 @@ class OwnWritesTest {
         assertThat(OwnWrites.madeBy(add, old, set(SET, "as", "10.0.0.1", "10.0.0.5"))).isFalse();
         assertThat(OwnWrites.madeBy(add, old, set(SET, "renamed", "10.0.0.1", "10.0.0.2", "10.0.0.5"))).isFalse();
         // a delete and an insert in one mutate; an element already there changes nothing
-        List<io.kovn.ovsdb.ops.Operation> swap = List.of(Ops.mutate("Address_Set", SET,
+        List<Operation> swap = List.of(Ops.mutate("Address_Set", SET,
                 Mutation.delete("addresses", Set.of("10.0.0.1")), Mutation.insert("addresses", Set.of("10.0.0.2", "10.0.0.7"))));
         assertThat(OwnWrites.madeBy(swap, old, set(SET, "as", "10.0.0.2", "10.0.0.7"))).isTrue();
         assertThat(OwnWrites.madeBy(swap, old, set(SET, "as", "10.0.0.1", "10.0.0.2", "10.0.0.7"))).isFalse();
         // a rewrite holds exactly what was written
-        List<io.kovn.ovsdb.ops.Operation> rewrite = List.of(Ops.update("Address_Set", SET, Map.of("addresses", Set.of("10.0.0.3"))));
+        List<Operation> rewrite = List.of(Ops.update("Address_Set", SET, Map.of("addresses", Set.of("10.0.0.3"))));
         assertThat(OwnWrites.madeBy(rewrite, old, set(SET, "as", "10.0.0.3"))).isTrue();
         assertThat(OwnWrites.madeBy(rewrite, old, set(SET, "as", "10.0.0.3", "10.0.0.4"))).isFalse();
         // references to rows the transaction inserts cannot be checked here: taken as written
         Row pg = new Row(GROUP, Map.of("name", "pg", "acls", Set.of(OTHER)));
         assertThat(OwnWrites.madeBy(List.of(Ops.mutate("Port_Group", GROUP,
-                Mutation.insert("acls", Set.of(new io.kovn.ovsdb.data.NamedUuid("acl0"))))), pg,
+                Mutation.insert("acls", Set.of(new NamedUuid("acl0"))))), pg,
                 new Row(GROUP, Map.of("name", "pg", "acls", Set.of(OTHER, Uuid.random()))))).isTrue();
     }
 
@@ -98,7 +101,7 @@ class OwnWritesTest {
      */
     @Test
     void theServersColumnDiffShowsASwapOfOtherElementsInTheSameUpdate() {
-        List<io.kovn.ovsdb.ops.Operation> add = List.of(Ops.mutate("Address_Set", SET, Mutation.insert("addresses", Set.of("10.0.0.5"))));
+        List<Operation> add = List.of(Ops.mutate("Address_Set", SET, Mutation.insert("addresses", Set.of("10.0.0.5"))));
         Row old = set(SET, "as", "10.0.0.1", "10.0.0.2");
         Row swapped = set(SET, "as", "10.0.0.1", "10.0.0.5", "10.0.0.9"); // ours added .5; someone else swapped .2 for .9
         assertThat(OwnWrites.madeBy(add, old, swapped)).as("by whole rows: looks like ours").isTrue();
@@ -129,7 +132,7 @@ class OwnWritesTest {
         Uuid gone = Uuid.random();
         Uuid kept = Uuid.random();
         Uuid added = Uuid.random();
-        java.util.function.Predicate<Uuid> exists = u -> !u.equals(gone);
+        Predicate<Uuid> exists = u -> !u.equals(gone);
         Row before = new Row(GROUP, Map.of("name", "pg", "ports", Set.of(gone, kept), "external_ids", Map.of(Owner.ID, "pg")));
         Row after = new Row(GROUP, Map.of("name", "pg", "ports", Set.of(kept), "external_ids", Map.of(Owner.ID, "pg")));
         assertThat(OwnWrites.droppedGonePorts(new RowChange.Updated("Port_Group", before, after), exists)).isTrue();

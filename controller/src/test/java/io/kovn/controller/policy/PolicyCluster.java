@@ -34,6 +34,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.LinkedHashMap;
+import io.fabric8.kubernetes.client.dsl.Resource;
 
 /**
  * A test cluster around one real zone: the shared real control plane ({@link SharedCluster}, emptied
@@ -121,7 +123,7 @@ final class PolicyCluster implements AutoCloseable {
         nodeIps.put(name, ip);
     }
 
-    private static <T> void patchStatus(io.fabric8.kubernetes.client.dsl.Resource<T> resource, Map<String, Object> status) {
+    private static <T> void patchStatus(Resource<T> resource, Map<String, Object> status) {
         resource.subresource("status").patch(PatchContext.of(PatchType.JSON_MERGE), JsonPatches.json(Map.of("status", status)));
     }
 
@@ -243,7 +245,7 @@ final class PolicyCluster implements AutoCloseable {
     }
 
     static Map<String, String> map(String... kv) {
-        Map<String, String> m = new java.util.LinkedHashMap<>();
+        Map<String, String> m = new LinkedHashMap<>();
         for (int i = 0; i + 1 < kv.length; i += 2) {
             m.put(kv[i], kv[i + 1]);
         }

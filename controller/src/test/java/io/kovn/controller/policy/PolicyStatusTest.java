@@ -25,6 +25,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Tag;
+import java.util.ArrayList;
+import java.util.HashMap;
+import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
+import java.util.Map;
 
 /** Conditions are written only when they change and keep other zones' conditions; events once per problem. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -60,8 +64,8 @@ class PolicyStatusTest {
 
     @Test
     void manyConditionsAreWrittenTogether() {
-        List<PolicyReport> reports = new java.util.ArrayList<>();
-        java.util.Map<String, HasMetadata> objects = new java.util.HashMap<>();
+        List<PolicyReport> reports = new ArrayList<>();
+        Map<String, HasMetadata> objects = new HashMap<>();
         for (int i = 0; i < 3 * PolicyStatus.IN_FLIGHT; i++) {
             AdminNetworkPolicy anp = client.resource(anp("many-" + i, 100 + i)).create();
             objects.put(anp.getMetadata().getName(), anp);
@@ -90,7 +94,7 @@ class PolicyStatusTest {
         List<String> zones = List.of("z1", "z2", "z3", "z4");
         // every zone's informer still holds the policy as created: each zone applies only its own
         // condition (server-side apply, a field manager per condition type), so none conflicts
-        List<Future<Integer>> failed = new java.util.ArrayList<>();
+        List<Future<Integer>> failed = new ArrayList<>();
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             for (String zone : zones) {
                 PolicyStatus status = new PolicyStatus(zone, new ConditionWriter(client, Clock.systemUTC()), (o, w, r, m) -> { });
@@ -111,7 +115,7 @@ class PolicyStatusTest {
                 .map(AuditLog.Entry::code).toList();
         assertThat(patches).as("one accepted apply per zone, no conflict, no retry").hasSize(zones.size()).containsOnly(200);
         assertThat(now.getMetadata().getManagedFields()).as("each zone's condition has its own field manager")
-                .extracting(io.fabric8.kubernetes.api.model.ManagedFieldsEntry::getManager)
+                .extracting(ManagedFieldsEntry::getManager)
                 .contains(zones.stream().map(z -> ConditionWriter.fieldManager("Ready-In-Zone-" + z)).toArray(String[]::new));
     }
 

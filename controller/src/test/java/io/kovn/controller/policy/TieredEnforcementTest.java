@@ -18,6 +18,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Tag;
+import java.util.concurrent.atomic.AtomicBoolean;
+import io.kovn.controller.testing.Clusters;
+import java.time.Duration;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.kovn.ovn.ids.ObjectNames;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import java.util.Set;
+import io.kovn.ovsdb.data.Uuid;
 
 /**
  * NetworkPolicy (tier 2), the BaselineAdminNetworkPolicy (tier 3) and AdminNetworkPolicies at
@@ -178,7 +188,7 @@ class TieredEnforcementTest {
         c.awaitIdle();
         String uuid = c.find("_uuid", "ACL", "name=\"BANP:default:Ingress:0\"").getFirst();
         var acls = c.policies.northbound().cache().table("ACL");
-        java.util.concurrent.atomic.AtomicBoolean tampered = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicBoolean tampered = new AtomicBoolean();
         PolicyWriter writer = c.policies.reconciler().writer();
         double drifted = c.policies.metrics().driftRows(ZONE, "ACL");
         // Right before the controller's next transaction (for an unrelated relabel), someone changes
@@ -187,7 +197,7 @@ class TieredEnforcementTest {
             if (tampered.compareAndSet(false, true)) {
                 c.nbctl("set", "ACL", uuid, "action=allow", "priority=1");
                 await().atMost(PolicyCluster.CONVERGE).until(() ->
-                        "allow".equals(acls.get(io.kovn.ovsdb.data.Uuid.of(uuid)).map(r -> r.get("action")).orElse(null)));
+                        "allow".equals(acls.get(Uuid.of(uuid)).map(r -> r.get("action")).orElse(null)));
             }
         });
         try {
@@ -214,7 +224,7 @@ class TieredEnforcementTest {
                 .filter(u -> !c.nbctl("--bare", "--columns=addresses", "list", "Address_Set", u).isBlank()).findFirst().orElseThrow();
         String addresses = c.nbctl("--bare", "--columns=addresses", "list", "Address_Set", set).strip();
         var sets = c.policies.northbound().cache().table("Address_Set");
-        java.util.concurrent.atomic.AtomicBoolean tampered = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicBoolean tampered = new AtomicBoolean();
         PolicyWriter writer = c.policies.reconciler().writer();
         // Right before the controller adds a pod's address to this set (a mutate, which would keep
         // anything else in it), someone adds another address: two changes of the row while the
@@ -222,8 +232,8 @@ class TieredEnforcementTest {
         writer.beforeEachTransaction(() -> {
             if (tampered.compareAndSet(false, true)) {
                 c.nbctl("add", "Address_Set", set, "addresses", "10.99.99.99");
-                await().atMost(PolicyCluster.CONVERGE).until(() -> sets.get(io.kovn.ovsdb.data.Uuid.of(set))
-                        .map(r -> ((java.util.Set<?>) r.get("addresses")).contains("10.99.99.99")).orElse(false));
+                await().atMost(PolicyCluster.CONVERGE).until(() -> sets.get(Uuid.of(set))
+                        .map(r -> ((Set<?>) r.get("addresses")).contains("10.99.99.99")).orElse(false));
             }
         });
         try {
@@ -265,7 +275,7 @@ class TieredEnforcementTest {
     void aPolicyWhoseRowsAreRefusedIsNotReadyInTheZoneWhileTheOthersStayProgrammed() {
         // Someone else's port group already holds the name the new ANP's port group needs: the insert
         // violates Port_Group's unique name index and the whole transaction is refused.
-        String pgName = io.kovn.ovn.ids.ObjectNames.hashedName("default-network-controller:AdminNetworkPolicy:blocked");
+        String pgName = ObjectNames.hashedName("default-network-controller:AdminNetworkPolicy:blocked");
         c.nbctl("pg-add", pgName);
         c.apply(anp("blocked", 42, "Deny", ""), AdminNetworkPolicy.class);
         await().atMost(PolicyCluster.CONVERGE).untilAsserted(() -> {
@@ -298,10 +308,10 @@ class TieredEnforcementTest {
         c.awaitIdle();
         long start = c.policies.reconciler().reconciles();
         // a node heartbeat, then (on the same informer, so after it) a label change that matters
-        c.client.nodes().withName("node-b").subresource("status").patch(io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
-                io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE), "{\"status\":{\"conditions\":[{\"type\":\"Ready\","
+        c.client.nodes().withName("node-b").subresource("status").patch(PatchContext.of(
+                PatchType.JSON_MERGE), "{\"status\":{\"conditions\":[{\"type\":\"Ready\","
                 + "\"status\":\"True\",\"reason\":\"KubeletReady\",\"lastHeartbeatTime\":\"2026-01-01T00:00:00Z\"}]}}");
-        await().pollDelay(java.time.Duration.ofMillis(300)).until(() -> true);
+        await().pollDelay(Duration.ofMillis(300)).until(() -> true);
         c.client.nodes().withName("node-b").edit(n -> {
             n.getMetadata().getLabels().put("zone-test", "x");
             return n;
@@ -310,9 +320,9 @@ class TieredEnforcementTest {
         c.awaitIdle();
         assertThat(c.policies.reconciler().reconciles()).isEqualTo(start + 1);
         // a readiness change of a pod, then a label change
-        c.client.pods().inNamespace("shop").withName("client").subresource("status").patch(io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
-                io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE), "{\"status\":{\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\"}]}}");
-        await().pollDelay(java.time.Duration.ofMillis(300)).until(() -> true);
+        c.client.pods().inNamespace("shop").withName("client").subresource("status").patch(PatchContext.of(
+                PatchType.JSON_MERGE), "{\"status\":{\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\"}]}}");
+        await().pollDelay(Duration.ofMillis(300)).until(() -> true);
         c.label("shop", "client", "tier", "front");
         await().atMost(PolicyCluster.CONVERGE).until(() -> c.policies.reconciler().reconciles() > start + 1);
         c.awaitIdle();
@@ -322,11 +332,11 @@ class TieredEnforcementTest {
     @Test
     @Order(8)
     void aNewPodsAllocatedAddressIsWrittenBeforeTheKubeletReportsIt() throws Exception {
-        c.client.pods().inNamespace("lab").resource(new io.fabric8.kubernetes.api.model.PodBuilder().withNewMetadata()
+        c.client.pods().inNamespace("lab").resource(new PodBuilder().withNewMetadata()
                 .withName("newcomer").withNamespace("lab").endMetadata().withNewSpec().withNodeName(ZONE)
                 .addNewContainer().withName("c").withImage("busybox").endContainer().endSpec().build()).create();
         try {
-            await().atMost(PolicyCluster.CONVERGE).until(() -> io.kovn.controller.testing.Clusters.podNetworks(c.client, "lab", "newcomer") != null);
+            await().atMost(PolicyCluster.CONVERGE).until(() -> Clusters.podNetworks(c.client, "lab", "newcomer") != null);
             String ip = c.podIp("lab", "newcomer");
             String uid = c.client.pods().inNamespace("lab").withName("newcomer").get().getMetadata().getUid();
             // what CNI ADD waits for, before the pod has an interface and so before any status
@@ -335,14 +345,14 @@ class TieredEnforcementTest {
             assertThat(c.find("addresses", "Address_Set", banp).getFirst().split("\\s+")).contains(ip);
             assertThat(names(c.column("Port_Group", c.find("name", "Port_Group", banp).getFirst(), "ports"))).contains("lab_newcomer");
             assertThat(c.client.pods().inNamespace("lab").withName("newcomer").get().getStatus().getPodIP()).isNull();
-            assertThat(c.policies.awaitPodAddresses("lab", "newcomer", "another-uid", List.of(ip), java.time.Duration.ofMillis(100)))
+            assertThat(c.policies.awaitPodAddresses("lab", "newcomer", "another-uid", List.of(ip), Duration.ofMillis(100)))
                     .as("a pod of that name with another uid").isFalse();
         } finally {
             c.client.pods().inNamespace("lab").withName("newcomer").withGracePeriod(0).delete();
         }
     }
 
-    <T extends io.fabric8.kubernetes.api.model.HasMetadata> Condition condition(Class<T> type, String name) {
+    <T extends HasMetadata> Condition condition(Class<T> type, String name) {
         T object = c.client.resources(type).withName(name).get();
         var status = object instanceof AdminNetworkPolicy a ? a.getStatus() : ((BaselineAdminNetworkPolicy) object).getStatus();
         assertThat(status).isNotNull();
@@ -371,7 +381,7 @@ class TieredEnforcementTest {
                 """.formatted(name, priority, action, ports);
     }
 
-    <T extends io.fabric8.kubernetes.api.model.HasMetadata> void assertReady(Class<T> type, String name) {
+    <T extends HasMetadata> void assertReady(Class<T> type, String name) {
         await().atMost(PolicyCluster.CONVERGE).untilAsserted(() -> {
             T object = c.client.resources(type).withName(name).get();
             var status = object instanceof AdminNetworkPolicy a ? a.getStatus() : ((BaselineAdminNetworkPolicy) object).getStatus();

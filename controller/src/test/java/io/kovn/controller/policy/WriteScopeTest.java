@@ -16,6 +16,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import io.kovn.ovn.ids.ObjectNames;
 
 /** Which policy objects a reconcile diffs: exactly those whose rows or member ports changed. */
 class WriteScopeTest {
@@ -80,7 +81,7 @@ class WriteScopeTest {
     @Test
     void aPortGroupInScopeBringsItsAclsWhetherNamedAfterItsIdOrAStatefulRow() {
         Map<String, String> namedIds = ids("NetworkPolicy", "ns:hashed");
-        DesiredPortGroup hashed = new DesiredPortGroup(io.kovn.ovn.ids.ObjectNames.hashedName(namedIds.get("k8s.ovn.org/id")),
+        DesiredPortGroup hashed = new DesiredPortGroup(ObjectNames.hashedName(namedIds.get("k8s.ovn.org/id")),
                 namedIds, new TreeSet<>(List.of("ns_p")), new TreeSet<>(List.of("acl-h")));
         DesiredPortGroup stateful = group("stateful", "ns:stateful", "ns_p");
         DesiredPolicyState s = state(List.of(), List.of(hashed, group("g2", "ns:other", "ns_q")));

@@ -40,6 +40,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Tag;
+import java.util.HashMap;
+import java.util.regex.Pattern;
 
 /**
  * The service controller of one zone against a real control plane (kube-controller-manager's
@@ -62,7 +64,7 @@ class ServiceLoadBalancersTest {
     String localIp;
     String emptyIp;
     int nodePort;
-    final Map<String, String> podIps = new java.util.HashMap<>();
+    final Map<String, String> podIps = new HashMap<>();
 
     @BeforeAll
     void start() {
@@ -156,8 +158,8 @@ class ServiceLoadBalancersTest {
 
     /** One row of {@code ovn-nbctl lb-list}: uuid, the name's first 16 characters, protocol, vip, backends. */
     static String lbListLine(Uuid uuid, String protocol, String vip, String backends) {
-        return java.util.regex.Pattern.quote(uuid.toString()) + "\\s+Service_svc/\\S+\\s+" + protocol + "\\s+"
-                + java.util.regex.Pattern.quote(vip) + "\\s+" + java.util.regex.Pattern.quote(backends) + "\\s*\\n";
+        return Pattern.quote(uuid.toString()) + "\\s+Service_svc/\\S+\\s+" + protocol + "\\s+"
+                + Pattern.quote(vip) + "\\s+" + Pattern.quote(backends) + "\\s*\\n";
     }
 
     Row byName(String table, String name) {

@@ -18,6 +18,8 @@ import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointBuilder;
+import io.fabric8.kubernetes.api.model.discovery.v1.EndpointPort;
 
 /** One Service in one zone: Service, EndpointSlices and zone facts in, the reference's load balancers out. */
 class ServiceModelTest {
@@ -83,7 +85,7 @@ class ServiceModelTest {
     @Test
     void onlyReadyEndpointsServeAndTerminatingOnesOnlyWhenNoneIsReady() {
         Service s = clusterIp("web", List.of("10.96.0.10"), port("", "TCP", 80, 8080)).build();
-        List<io.fabric8.kubernetes.api.model.discovery.v1.EndpointPort> ports = List.of(slicePort("", "TCP", 8080));
+        List<EndpointPort> ports = List.of(slicePort("", "TCP", 8080));
         EndpointSlice mixed = slice("web", "IPv4", ports, ready("10.244.0.5", "node-a"),
                 endpoint("10.244.0.6", "node-a", false, false, false),   // not ready
                 endpoint("10.244.0.7", "node-a", false, true, true),     // serving, terminating
@@ -230,7 +232,7 @@ class ServiceModelTest {
         Service s = clusterIp("web", List.of("10.96.0.10"), port("http", "TCP", 80, 8080)).build();
         EndpointSlice other = slice("web", "IPv4", List.of(slicePort("metrics", "TCP", 9090)), ready("10.244.0.5", "node-a"));
         EndpointSlice fqdn = slice("web", "FQDN", List.of(slicePort("http", "TCP", 8080)),
-                new io.fabric8.kubernetes.api.model.discovery.v1.EndpointBuilder().withAddresses("example.org").build());
+                new EndpointBuilder().withAddresses("example.org").build());
 
         assertThat(lbs(s, other, fqdn).get("Service_default/web_TCP_cluster").vips()).containsExactly(Map.entry("10.96.0.10:80", ""));
     }

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import io.kovn.ovsdb.data.Row;
 
 /** A service's load balancers as scoped desired rows attached to their groups. */
 class ServiceRowsTest {
@@ -53,9 +54,9 @@ class ServiceRowsTest {
     @Test
     void aRowOfTheServiceNamesItsKey() {
         var lb = nodePort().getFirst();
-        var row = new io.kovn.ovsdb.data.Row(CLUSTER, Map.of("external_ids", lb.externalIds()));
+        var row = new Row(CLUSTER, Map.of("external_ids", lb.externalIds()));
         assertThat(ServiceRows.serviceOf(row)).contains("default/np");
-        assertThat(ServiceRows.serviceOf(new io.kovn.ovsdb.data.Row(CLUSTER, Map.of("external_ids", Map.of())))).isEmpty();
+        assertThat(ServiceRows.serviceOf(new Row(CLUSTER, Map.of("external_ids", Map.of())))).isEmpty();
         assertThat(Set.of(lb.name())).containsExactly("Service_default/np_TCP_cluster");
     }
 }

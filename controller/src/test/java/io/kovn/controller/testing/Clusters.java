@@ -11,6 +11,8 @@ import io.kovn.controller.zone.JsonPatches;
 import io.kovn.ovn.annotations.OvnAnnotations;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.List;
 
 /** Creates the Kubernetes objects of test clusters. */
 public final class Clusters {
@@ -32,9 +34,9 @@ public final class Clusters {
      * @param transit the transit-switch port addresses as annotated ({@code {"ipv4":"100.88.0.2/16",...}})
      * @param encapIp the node's encap IP (also its node IP)
      */
-    public static Node allocatedNode(KubernetesClient client, String name, int id, java.util.List<String> subnets,
+    public static Node allocatedNode(KubernetesClient client, String name, int id, List<String> subnets,
                                      String transit, String encapIp) {
-        String list = subnets.stream().map(s -> "\"" + s + "\"").collect(java.util.stream.Collectors.joining(","));
+        String list = subnets.stream().map(s -> "\"" + s + "\"").collect(Collectors.joining(","));
         return node(client, name, "chassis-" + name, encapIp, Map.of(
                 OvnAnnotations.NODE_ID, Integer.toString(id),
                 OvnAnnotations.NODE_SUBNETS, "{\"default\":[" + list + "]}",

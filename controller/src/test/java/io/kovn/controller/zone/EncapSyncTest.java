@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import java.util.Optional;
 
 /** Exact operations of the Encap step: rows in, operations out. */
 class EncapSyncTest {
@@ -28,7 +29,7 @@ class EncapSyncTest {
     void aNewChassisIsInsertedWithItsEncapsInTheSameTransaction() {
         Operation.Insert chassis = new Operation.Insert("Chassis", Map.of("name", "ch-b", "hostname", "b"), "row0");
         Plan out = EncapSync.augment(Plan.of(List.of(chassis)), Map.of("ch-b", List.of(encap("ch-b", "172.31.0.2"))),
-                t -> java.util.Optional.of(List.of()), ZoneModel.OWNER);
+                t -> Optional.of(List.of()), ZoneModel.OWNER);
         assertThat(out.operations()).containsExactly(
                 new Operation.Insert("Encap", encap("ch-b", "172.31.0.2"), "encap0"),
                 new Operation.Insert("Chassis", Map.of("name", "ch-b", "hostname", "b",

@@ -16,6 +16,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import java.util.stream.Stream;
 
 /** The network each zone gives a namespace's pods agrees with the cluster manager's plan. */
 class PodNetworkChoiceTest {
@@ -67,9 +70,9 @@ class PodNetworkChoiceTest {
                         .findFirst().orElseThrow().network(), "red-1/red"));
         assertThat(PodNetworkChoice.of("plain", NAMESPACES.get("plain"), accepted)).isEqualTo(PodNetworkChoice.DEFAULT);
         // kovn analyze's view: the same networks, by pod
-        var namespaces = NAMESPACES.entrySet().stream().map(e -> new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata()
+        var namespaces = NAMESPACES.entrySet().stream().map(e -> new NamespaceBuilder().withNewMetadata()
                 .withName(e.getKey()).withLabels(e.getValue()).endMetadata().build()).toList();
-        var pods = java.util.stream.Stream.of("blue", "red-1", "plain", "waiting").map(ns -> new io.fabric8.kubernetes.api.model.PodBuilder()
+        var pods = Stream.of("blue", "red-1", "plain", "waiting").map(ns -> new PodBuilder()
                 .withNewMetadata().withNamespace(ns).withName("p").endMetadata().build()).toList();
         assertThat(AcceptedNetworks.podNetworks(namespaces, accepted, pods))
                 .isEqualTo(Map.of("blue/p", "blue_net", "red-1/p", "cluster_udn_red"));

@@ -27,6 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Tag;
+import java.time.Duration;
 
 /**
  * The bulk path of the pod ports on a real NB/SB and API server: a cold start with {@value #PODS}
@@ -92,7 +93,7 @@ class PodPortBatchTest {
     @Order(1)
     void aColdStartWritesHundredsOfPortsInAFewTransactions() {
         ZoneController zone = cluster.zone();
-        await().atMost(OneZone.CONVERGE).pollInterval(java.time.Duration.ofMillis(20)).until(() -> podPorts() == PODS);
+        await().atMost(OneZone.CONVERGE).pollInterval(Duration.ofMillis(20)).until(() -> podPorts() == PODS);
         long elapsed = System.nanoTime() - zoneStarted;
         OneZone.Caused c = cluster.settle(() -> { }, () -> true);
         TrafficCounters.Snapshot all = zone.databases().nbCounters().snapshot();
@@ -140,7 +141,7 @@ class PodPortBatchTest {
                 f.get();
             }
         }
-        await().atMost(OneZone.CONVERGE).pollInterval(java.time.Duration.ofMillis(50)).until(() ->
+        await().atMost(OneZone.CONVERGE).pollInterval(Duration.ofMillis(50)).until(() ->
                 nb(db, "Logical_Switch_Port", "name").stream().filter(l -> l.startsWith("name=default_n-")).count() == burst);
         long elapsed = System.nanoTime() - started;
         List<String> addresses = client.pods().inNamespace("default").list().getItems().stream()

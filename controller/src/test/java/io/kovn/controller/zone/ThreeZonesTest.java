@@ -34,6 +34,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Tag;
+import java.util.concurrent.CopyOnWriteArrayList;
+import io.kovn.ovn.annotations.MacAddresses;
+import io.kovn.ovn.annotations.NodeGatewayRouterLrpIfaddr;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 /**
  * Three nodes, each with its own zone (real NB, SB and ovn-northd), the cluster manager and three
@@ -74,8 +78,8 @@ class ThreeZonesTest {
         }
     }
 
-    final List<String> events = new java.util.concurrent.CopyOnWriteArrayList<>();
-    final TrustZoneMetrics metrics = new TrustZoneMetrics(new io.prometheus.metrics.model.registry.PrometheusRegistry());
+    final List<String> events = new CopyOnWriteArrayList<>();
+    final TrustZoneMetrics metrics = new TrustZoneMetrics(new PrometheusRegistry());
 
     ZoneController startZone(String n) {
         OvnDatabases d = dbs.get(n);
@@ -111,7 +115,7 @@ class ThreeZonesTest {
     }
 
     static String mac(IpPrefix p) {
-        return io.kovn.ovn.annotations.MacAddresses.fromIp(p.address());
+        return MacAddresses.fromIp(p.address());
     }
 
     List<String> expectedPorts(String zone, List<String> remotes, List<String[]> pods) {
@@ -160,7 +164,7 @@ class ThreeZonesTest {
             // its gateway router's join address (allocated by the cluster manager), back over transit
             String join = Clusters.annotation(client, r, OvnAnnotations.NODE_GATEWAY_ROUTER_LRP_IFADDR);
             if (join != null) {
-                out.add("ip_prefix=" + IpLiterals.format(io.kovn.ovn.annotations.NodeGatewayRouterLrpIfaddr.parse(join)
+                out.add("ip_prefix=" + IpLiterals.format(NodeGatewayRouterLrpIfaddr.parse(join)
                         .ipv4().orElseThrow().address()) + "/32 nexthop=" + IpLiterals.format(f.transit().address())
                         + " external_ids:ic-node=" + r);
             }

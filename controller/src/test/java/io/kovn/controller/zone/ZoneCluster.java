@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.ArrayList;
 
 /**
  * Nodes with a zone each (real NB, SB and ovn-northd, a zone controller) and the cluster manager,
@@ -62,7 +63,7 @@ final class ZoneCluster implements AutoCloseable {
 
     /** ovn-trace in a zone; {@code args} before the datapath (e.g. {@code --ct=new}). */
     String trace(String node, String datapath, String flow, String... args) {
-        List<String> argv = new java.util.ArrayList<>(List.of(dbs.get(node).runtime().bin("ovn-trace").toString(),
+        List<String> argv = new ArrayList<>(List.of(dbs.get(node).runtime().bin("ovn-trace").toString(),
                 "--db=" + dbs.get(node).sb().unixEndpoint()));
         argv.addAll(List.of(args));
         argv.add(datapath);

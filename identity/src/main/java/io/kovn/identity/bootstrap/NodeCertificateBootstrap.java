@@ -30,6 +30,8 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Gives a node agent its own client certificate ({@code system:ovn-node:<node>}, group
@@ -138,7 +140,7 @@ public final class NodeCertificateBootstrap implements AutoCloseable {
                 .withOauthToken(null).withUsername(null).withPassword(null).withAutoOAuthToken(null)
                 .withClientCertFile(null).withClientKeyFile(null)
                 // the node acts as itself from now on: the API server takes its user from the certificate
-                .withImpersonateUsername(null).withImpersonateGroups(new String[0]).withImpersonateExtras(java.util.Map.of())
+                .withImpersonateUsername(null).withImpersonateGroups(new String[0]).withImpersonateExtras(Map.of())
                 .withClientCertData(base64.encodeToString(credentials.certificatePem().getBytes(StandardCharsets.US_ASCII)))
                 .withClientKeyData(base64.encodeToString(credentials.keyPem().getBytes(StandardCharsets.US_ASCII)))
                 .withClientKeyAlgo(credentials.key().getAlgorithm())
@@ -236,7 +238,7 @@ public final class NodeCertificateBootstrap implements AutoCloseable {
     }
 
     private String csrName(String node) {
-        String suffix = "-" + Long.toString(clock.millis(), 36) + Integer.toString(java.util.concurrent.ThreadLocalRandom.current().nextInt(1296), 36);
+        String suffix = "-" + Long.toString(clock.millis(), 36) + Integer.toString(ThreadLocalRandom.current().nextInt(1296), 36);
         String base = "ovn-node-" + node;
         return (base.length() + suffix.length() > 253 ? base.substring(0, 253 - suffix.length()) : base) + suffix;
     }

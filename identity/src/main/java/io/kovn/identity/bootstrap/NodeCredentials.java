@@ -8,6 +8,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import org.bouncycastle.asn1.x500.X500Name;
+import java.security.GeneralSecurityException;
+import java.security.Signature;
 
 /**
  * A node identity's client key and certificate, with the PEM texts they were read from.
@@ -60,16 +62,16 @@ public record NodeCredentials(X509Certificate certificate, PrivateKey key, Strin
 
     private boolean matches() {
         try {
-            java.security.Signature signer = java.security.Signature.getInstance("SHA256withECDSA");
+            Signature signer = Signature.getInstance("SHA256withECDSA");
             signer.initSign(key);
             byte[] probe = "kovn".getBytes();
             signer.update(probe);
             byte[] signature = signer.sign();
-            java.security.Signature verifier = java.security.Signature.getInstance("SHA256withECDSA");
+            Signature verifier = Signature.getInstance("SHA256withECDSA");
             verifier.initVerify(certificate.getPublicKey());
             verifier.update(probe);
             return verifier.verify(signature);
-        } catch (java.security.GeneralSecurityException e) {
+        } catch (GeneralSecurityException e) {
             return false;
         }
     }

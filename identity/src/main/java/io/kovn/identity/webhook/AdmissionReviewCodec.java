@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import com.fasterxml.jackson.core.StreamReadFeature;
 
 /**
  * Reads AdmissionReview v1 requests and writes responses. Anything that is not a well-formed
@@ -23,7 +24,7 @@ public final class AdmissionReviewCodec {
     public static final String API_VERSION = "admission.k8s.io/v1";
 
     private static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder()
-            .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(200).build())
             .build())
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)

@@ -4,6 +4,7 @@ import java.math.BigInteger;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.regex.Pattern;
+import java.util.Arrays;
 
 /**
  * An IPv4 or IPv6 prefix such as {@code 10.244.1.0/24}, parsed without name resolution.
@@ -63,12 +64,12 @@ public record Cidr(byte[] network, int prefixLength) {
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof Cidr c && c.prefixLength == prefixLength && java.util.Arrays.equals(c.network, network);
+        return other instanceof Cidr c && c.prefixLength == prefixLength && Arrays.equals(c.network, network);
     }
 
     @Override
     public int hashCode() {
-        return java.util.Arrays.hashCode(network) * 31 + prefixLength;
+        return Arrays.hashCode(network) * 31 + prefixLength;
     }
 
     @Override

@@ -3,6 +3,8 @@ package io.kovn.identity.webhook;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 
 /**
  * What a node identity may change on a Pod (pods/status UPDATE): only pods bound to its node, only
@@ -82,12 +84,12 @@ public final class PodUpdateRules {
                 }
                 for (byte[] ip : network.getValue()) {
                     if (allowed.stream().noneMatch(c -> c.contains(ip))) {
-                        return java.net.InetAddress.getByAddress(ip).getHostAddress() + " does not belong to node " + node + " (subnets " + allowed + ")";
+                        return InetAddress.getByAddress(ip).getHostAddress() + " does not belong to node " + node + " (subnets " + allowed + ")";
                     }
                 }
             }
             return null;
-        } catch (IllegalArgumentException | java.net.UnknownHostException e) {
+        } catch (IllegalArgumentException | UnknownHostException e) {
             return e.getMessage();
         }
     }

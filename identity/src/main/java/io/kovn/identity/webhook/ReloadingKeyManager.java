@@ -17,6 +17,7 @@ import javax.net.ssl.SSLEngine;
 import javax.net.ssl.X509ExtendedKeyManager;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.io.UncheckedIOException;
 
 /**
  * Serves the certificate and key from PEM files and picks up new files without a restart: at most
@@ -81,7 +82,7 @@ public final class ReloadingKeyManager extends X509ExtendedKeyManager {
             return cert.lastModifiedTime() + "/" + cert.size() + "/" + cert.fileKey() + "|"
                     + key.lastModifiedTime() + "/" + key.size() + "/" + key.fileKey();
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -97,7 +98,7 @@ public final class ReloadingKeyManager extends X509ExtendedKeyManager {
             }
             return new Material("serving-" + generation.incrementAndGet(), chain.toArray(X509Certificate[]::new), key, stamp);
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 

@@ -22,6 +22,8 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
+import java.util.Map;
+import io.kovn.identity.testing.Writes;
 
 /**
  * Bootstrap and approver on a real control plane: the node asks with its kubelet's certificate, kovn's
@@ -131,7 +133,7 @@ class NodeCertificateEndToEndTest {
             var all = cluster.admin.certificates().v1().certificateSigningRequests();
             all.resource(good.withName("kubelet-serving").withSigner("kubernetes.io/kubelet-serving").build()).create();
             all.resource(good.withName("someone-else").withSubject(Subject.of("jane", "developers")).build()).create();
-            var denials = java.util.Map.of(
+            var denials = Map.of(
                     "other-node", "CN [system:ovn-node:node2] does not match the requesting node: expected \"system:ovn-node:node1\"",
                     "kubelet-group", "organization [system:nodes] must be exactly [system:ovn-nodes]",
                     "server-auth", "must be exactly [digital signature, client auth]",
@@ -153,7 +155,7 @@ class NodeCertificateEndToEndTest {
                 assertThat(csrs.withName(denied).get().getStatus().getCertificate()).as(denied).isNullOrEmpty();
             }
             // A certificate for system:masters is not even asked for: kube-apiserver refuses the CSR itself.
-            assertThat(io.kovn.identity.testing.Writes.refusal(() -> csrs.resource(good.withName("masters")
+            assertThat(Writes.refusal(() -> csrs.resource(good.withName("masters")
                     .withSubject(Subject.of("system:ovn-node:node1", "system:ovn-nodes", "system:masters")).build()).create()))
                     .startsWith("403").contains("use of kubernetes.io/kube-apiserver-client signer with system:masters group is not allowed");
             for (String other : List.of("kubelet-serving", "someone-else")) {

@@ -12,6 +12,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.Test;
+import io.fabric8.kubernetes.api.model.certificates.v1.CertificateSigningRequestStatus;
 
 class CsrRulesTest {
     private static final TestCsrs GOOD = TestCsrs.good();
@@ -78,7 +79,7 @@ class CsrRulesTest {
     @MethodSource("conditionTypes")
     void skipsDecidedRequests(String type) {
         CertificateSigningRequest csr = GOOD.build();
-        csr.setStatus(new io.fabric8.kubernetes.api.model.certificates.v1.CertificateSigningRequestStatus());
+        csr.setStatus(new CertificateSigningRequestStatus());
         csr.getStatus().setConditions(List.of(new CertificateSigningRequestConditionBuilder().withType(type).withStatus("True").build()));
         assertThat(decide(csr, ApproverConfig.NONE)).isInstanceOf(CsrDecision.Ignore.class);
     }
@@ -90,7 +91,7 @@ class CsrRulesTest {
     @Test
     void skipsIssuedRequests() {
         CertificateSigningRequest csr = GOOD.build();
-        csr.setStatus(new io.fabric8.kubernetes.api.model.certificates.v1.CertificateSigningRequestStatus());
+        csr.setStatus(new CertificateSigningRequestStatus());
         csr.getStatus().setCertificate("Y2VydA==");
         assertThat(decide(csr, ApproverConfig.NONE)).isInstanceOf(CsrDecision.Ignore.class);
     }

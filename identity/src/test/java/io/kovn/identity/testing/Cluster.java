@@ -27,6 +27,9 @@ import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Comparator;
+import java.security.NoSuchAlgorithmException;
+import io.fabric8.kubernetes.client.utils.Serialization;
 
 /**
  * A cluster for identity tests: the JVM's real control plane ({@link SharedCluster}, emptied), with
@@ -112,7 +115,7 @@ public final class Cluster implements AutoCloseable {
     public static String fingerprint(X509Certificate certificate) {
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(certificate.getEncoded()));
-        } catch (CertificateEncodingException | java.security.NoSuchAlgorithmException e) {
+        } catch (CertificateEncodingException | NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
     }
@@ -120,7 +123,7 @@ public final class Cluster implements AutoCloseable {
     /** Sets an annotation of a Node as the admin (the main resource, which the webhook does not see). */
     public void annotateNode(String node, String key, String value) {
         admin.nodes().withName(node).patch(PatchContext.of(PatchType.JSON_MERGE),
-                "{\"metadata\":{\"annotations\":" + io.fabric8.kubernetes.client.utils.Serialization.asJson(Map.of(key, value)) + "}}");
+                "{\"metadata\":{\"annotations\":" + Serialization.asJson(Map.of(key, value)) + "}}");
     }
 
     /** Creates (once) the namespace and a Pod in it bound to {@code node}, as the scheduler would leave it. */
@@ -169,7 +172,7 @@ public final class Cluster implements AutoCloseable {
         }
         identityAccount.close();
         try (var files = Files.walk(folder)) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }
     }
 }

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import java.time.Duration;
 
 /** Malformed input gets 400 with a message: never 5xx, never an allow. */
 class BadInputTest {
@@ -23,7 +24,7 @@ class BadInputTest {
 
     @BeforeAll
     static void start() {
-        fixture = new WebhookFixture(WebhookFixture.defaultPolicy(), n -> Optional.empty(), LIMIT, java.time.Duration.ofSeconds(1));
+        fixture = new WebhookFixture(WebhookFixture.defaultPolicy(), n -> Optional.empty(), LIMIT, Duration.ofSeconds(1));
     }
 
     @AfterAll

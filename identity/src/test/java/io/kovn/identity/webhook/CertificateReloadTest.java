@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.Optional;
 import javax.net.ssl.SSLSocket;
 import org.junit.jupiter.api.Test;
+import java.nio.file.Files;
 
 class CertificateReloadTest {
 
@@ -30,7 +31,7 @@ class CertificateReloadTest {
         try (WebhookFixture fixture = new WebhookFixture(WebhookFixture.defaultPolicy(), n -> Optional.empty(),
                 AdmissionWebhook.Settings.DEFAULT_MAX_BODY, Duration.ofMillis(50))) {
             X509Certificate first = served(fixture, "TLSv1.3");
-            java.nio.file.Files.writeString(fixture.certFile(), "-----BEGIN CERTIFICATE-----\nbroken\n");
+            Files.writeString(fixture.certFile(), "-----BEGIN CERTIFICATE-----\nbroken\n");
             await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).pollInterval(Duration.ofMillis(50))
                     .until(() -> served(fixture, "TLSv1.3").getSerialNumber().equals(first.getSerialNumber()));
         }

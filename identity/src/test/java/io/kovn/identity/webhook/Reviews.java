@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Consumer;
+import java.util.LinkedHashMap;
 
 /** AdmissionReview v1 bodies shaped the way kube-apiserver sends them for status updates. */
 final class Reviews {
@@ -98,7 +99,7 @@ final class Reviews {
     }
 
     static Map<String, String> map(String... keyValues) {
-        java.util.Map<String, String> map = new java.util.LinkedHashMap<>();
+        Map<String, String> map = new LinkedHashMap<>();
         for (int i = 0; i < keyValues.length; i += 2) {
             map.put(keyValues[i], keyValues[i + 1]);
         }

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Set;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
+import java.util.Comparator;
 
 /** A running webhook on loopback with a fresh CA and serving certificate, and a client trusting that CA. */
 final class WebhookFixture implements AutoCloseable {
@@ -127,7 +128,7 @@ final class WebhookFixture implements AutoCloseable {
         webhook.close();
         client.close();
         try (var files = Files.walk(folder)) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }
     }
 }

@@ -21,6 +21,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
+import java.util.Arrays;
 
 /**
  * Feeds malformed and randomly damaged AdmissionReview bodies (built from attacks that must be
@@ -64,7 +65,7 @@ class WebhookFuzzTest {
     void truncatedAttacksAreRejected(@ForAll("attackIndex") int attack, @ForAll("fraction") double fraction) {
         Map.Entry<String, ObjectNode> entry = attacks().get(attack);
         byte[] full = entry.getValue().toString().getBytes(StandardCharsets.UTF_8);
-        byte[] cut = java.util.Arrays.copyOf(full, (int) (full.length * fraction));
+        byte[] cut = Arrays.copyOf(full, (int) (full.length * fraction));
         assertNeverAllowedNor5xx(entry.getKey(), cut);
     }
 

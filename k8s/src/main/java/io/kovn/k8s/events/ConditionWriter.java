@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.LinkedHashMap;
 
 /**
  * Sets or removes one status condition on any object, built-in or custom, through its {@code status}
@@ -130,7 +131,7 @@ public final class ConditionWriter {
 
     /** An apply configuration of the object's status holding just {@code conditions}. */
     private static Map<String, Object> applyBody(GenericKubernetesResource object, List<Map<String, Object>> conditions) {
-        Map<String, Object> metadata = new java.util.LinkedHashMap<>();
+        Map<String, Object> metadata = new LinkedHashMap<>();
         metadata.put("name", object.getMetadata().getName());
         if (object.getMetadata().getNamespace() != null) {
             metadata.put("namespace", object.getMetadata().getNamespace());

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
+import java.util.Comparator;
 
 /**
  * kube-apiserver's audit log read back: who made which request, with which credential and what
@@ -55,7 +56,7 @@ public final class AuditLog {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the audit log " + file, e);
         }
-        entries.sort(java.util.Comparator.comparing(Entry::time));
+        entries.sort(Comparator.comparing(Entry::time));
         return entries;
     }
 

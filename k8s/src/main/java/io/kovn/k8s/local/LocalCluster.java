@@ -16,6 +16,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import io.fabric8.kubernetes.api.model.authentication.SelfSubjectReview;
+import io.fabric8.kubernetes.api.model.authentication.UserInfo;
 
 /**
  * A real Kubernetes cluster's control plane on this machine ({@link KubeControlPlane}) with kovn's
@@ -138,8 +140,8 @@ public final class LocalCluster implements AutoCloseable {
     }
 
     /** Who kube-apiserver takes {@code client} for (a SelfSubjectReview, as {@code kubectl auth whoami}). */
-    public static io.fabric8.kubernetes.api.model.authentication.UserInfo whoAmI(KubernetesClient client) {
-        return client.resource(new io.fabric8.kubernetes.api.model.authentication.SelfSubjectReview()).create().getStatus().getUserInfo();
+    public static UserInfo whoAmI(KubernetesClient client) {
+        return client.resource(new SelfSubjectReview()).create().getStatus().getUserInfo();
     }
 
     @Override

@@ -13,6 +13,10 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
+import java.util.stream.Collectors;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 
 /**
  * One real control plane per test JVM, shared by every test that needs an API server, and a
@@ -63,14 +67,14 @@ public final class SharedCluster {
     public static void reset(KubernetesClient client) {
         List<CustomResourceDefinition> crds = CrdCatalog.load();
         Set<String> present = client.apiextensions().v1().customResourceDefinitions().list().getItems().stream()
-                .map(c -> c.getMetadata().getName()).collect(java.util.stream.Collectors.toSet());
+                .map(c -> c.getMetadata().getName()).collect(Collectors.toSet());
         List<CustomResourceDefinition> missing = crds.stream().filter(c -> !present.contains(c.getMetadata().getName())).toList();
         if (!missing.isEmpty()) {
             LocalCluster.installCrds(client, missing); // a test removed one
         }
         for (var crd : crds) {
             String plural = crd.getSpec().getNames().getPlural();
-            var context = new io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext.Builder()
+            var context = new ResourceDefinitionContext.Builder()
                     .withGroup(crd.getSpec().getGroup()).withVersion(crd.getSpec().getVersions().getFirst().getName())
                     .withPlural(plural).withNamespaced("Namespaced".equals(crd.getSpec().getScope())).build();
             var all = crd.getSpec().getScope().equals("Namespaced")
@@ -82,8 +86,8 @@ public final class SharedCluster {
                             ? client.genericKubernetesResources(context).withName(o.getMetadata().getName())
                             : client.genericKubernetesResources(context).inNamespace(o.getMetadata().getNamespace())
                                     .withName(o.getMetadata().getName()))
-                            .patch(io.fabric8.kubernetes.client.dsl.base.PatchContext.of(
-                                    io.fabric8.kubernetes.client.dsl.base.PatchType.JSON_MERGE), "{\"metadata\":{\"finalizers\":null}}"))));
+                            .patch(PatchContext.of(
+                                    PatchType.JSON_MERGE), "{\"metadata\":{\"finalizers\":null}}"))));
             quietly(() -> all.withGracePeriod(0).delete());
         }
         for (Namespace ns : client.namespaces().list().getItems()) {

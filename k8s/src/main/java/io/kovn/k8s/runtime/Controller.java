@@ -10,6 +10,10 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.Collection;
+import java.util.function.Function;
+import java.util.LinkedHashSet;
+import java.util.Set;
 
 /**
  * Runs a {@link Reconciler} over a {@link WorkQueue}, fed by informers through {@link Mapper}s.
@@ -328,7 +332,7 @@ public final class Controller<K> implements AutoCloseable {
          * reads labels. Adds and deletes always queue.
          */
         public <T> Builder<K> watch(SharedIndexInformer<T> informer, Mapper<? super T, K> mapper,
-                                    java.util.function.Function<? super T, ?> relevant) {
+                                    Function<? super T, ?> relevant) {
             sources.add(new Source<>(informer, mapper, Objects.requireNonNull(relevant, "relevant")));
             return this;
         }
@@ -388,10 +392,10 @@ public final class Controller<K> implements AutoCloseable {
         private final SharedIndexInformer<T> informer;
         private final Mapper<? super T, K> mapper;
         /** What of an object the reconciler reads; null: all of it. */
-        private final java.util.function.Function<? super T, ?> relevant;
+        private final Function<? super T, ?> relevant;
         private ResourceEventHandler<T> handler;
 
-        Source(SharedIndexInformer<T> informer, Mapper<? super T, K> mapper, java.util.function.Function<? super T, ?> relevant) {
+        Source(SharedIndexInformer<T> informer, Mapper<? super T, K> mapper, Function<? super T, ?> relevant) {
             this.informer = informer;
             this.mapper = mapper;
             this.relevant = relevant;
@@ -436,18 +440,18 @@ public final class Controller<K> implements AutoCloseable {
                  * the adds and reconcile it twice.
                  */
                 private void enqueueAll(T object, T other) {
-                    java.util.Set<K> keys = new java.util.LinkedHashSet<>(keysOf(object));
+                    Set<K> keys = new LinkedHashSet<>(keysOf(object));
                     keys.addAll(keysOf(other));
                     keys.forEach(queue::add);
                 }
 
                 /** The mapper's keys for the object; none (logged) when it fails, so the other object's still count. */
-                private java.util.Collection<K> keysOf(T object) {
+                private Collection<K> keysOf(T object) {
                     try {
                         return mapper.keys(object);
                     } catch (RuntimeException e) {
                         LOG.error("{}: mapper failed for {}", controller, object, e);
-                        return java.util.List.of();
+                        return List.of();
                     }
                 }
             };

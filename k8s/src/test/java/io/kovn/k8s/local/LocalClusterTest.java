@@ -13,6 +13,7 @@ import io.kovn.k8s.client.KubeClients;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
 
 /** The shared real control plane: kovn's CRDs, identities by certificate and by token, and a reset that empties it. */
 @Tag("real")
@@ -66,7 +67,7 @@ class LocalClusterTest {
         LocalCluster cluster = SharedCluster.fresh();
         KubernetesClient admin = cluster.admin();
         LocalCluster.createNamespace(admin, "dual", Map.of());
-        var svc = admin.services().inNamespace("dual").resource(new io.fabric8.kubernetes.api.model.ServiceBuilder()
+        var svc = admin.services().inNamespace("dual").resource(new ServiceBuilder()
                 .withNewMetadata().withName("both").endMetadata().withNewSpec().withIpFamilyPolicy("RequireDualStack")
                 .addNewPort().withPort(80).endPort().endSpec().build()).create();
         assertThat(svc.getSpec().getClusterIPs()).hasSize(2);

@@ -20,6 +20,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /** Informers, mappers and the queue end to end against a real API server. */
 @Tag("real")
@@ -147,7 +149,7 @@ class ControllerInformerTest {
     void anUpdateQueuesAKeyItsOldAndNewObjectShareOnce() throws Exception {
         pod("a", "p1", "n1");
         List<String> seen = new CopyOnWriteArrayList<>();
-        java.util.concurrent.CountDownLatch taken = new java.util.concurrent.CountDownLatch(1);
+        CountDownLatch taken = new CountDownLatch(1);
         Reconciler<ObjectKey> recorder = key -> {
             Pod pod = pods.getStore().getByKey(key.toString());
             String value = pod == null ? "absent" : String.valueOf(relevant(pod));
@@ -160,7 +162,7 @@ class ControllerInformerTest {
         Mapper<Pod, ObjectKey> waitingOnTheNewObject = pod -> {
             if ("1".equals(relevant(pod))) {
                 try {
-                    taken.await(500, java.util.concurrent.TimeUnit.MILLISECONDS);
+                    taken.await(500, TimeUnit.MILLISECONDS);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }

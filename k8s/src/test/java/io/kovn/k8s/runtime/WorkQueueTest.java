@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import java.util.List;
 
 class WorkQueueTest {
 
@@ -46,7 +47,7 @@ class WorkQueueTest {
 
     @Test
     void aBatchTakesUpToMaxQueuedKeysInOrderWithoutWaitingForMore() throws Exception {
-        for (String key : java.util.List.of("a", "b", "c", "d", "e")) {
+        for (String key : List.of("a", "b", "c", "d", "e")) {
             queue.add(key);
         }
         assertThat(queue.takeQueued(3)).extracting(WorkQueue.Taken::key).containsExactly("a", "b", "c");

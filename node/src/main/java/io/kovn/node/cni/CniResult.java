@@ -2,6 +2,7 @@ package io.kovn.node.cni;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.stream.Stream;
 
 /**
  * The result of an ADD in the CNI specification's terms, independent of the wire version: the
@@ -105,6 +106,6 @@ public record CniResult(List<Interface> interfaces, List<IpConfig> ips, List<Rou
     }
 
     private static <T> List<T> concat(List<T> a, List<T> b) {
-        return java.util.stream.Stream.concat(a.stream(), b.stream()).toList();
+        return Stream.concat(a.stream(), b.stream()).toList();
     }
 }

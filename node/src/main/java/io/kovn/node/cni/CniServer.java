@@ -22,6 +22,8 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.net.ConnectException;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * The node agent's CNI server: accepts the kovn-cni plugin's requests on a unix socket (protocol in
@@ -140,7 +142,7 @@ public final class CniServer implements AutoCloseable {
         }
         try (SocketChannel probe = SocketChannel.open(UnixDomainSocketAddress.of(socket))) {
             throw new IOException("another CNI server is listening on " + socket);
-        } catch (java.net.ConnectException e) {
+        } catch (ConnectException e) {
             LOG.info("removing stale CNI socket {}", socket);
             Files.delete(socket);
         }
@@ -161,7 +163,7 @@ public final class CniServer implements AutoCloseable {
             }
             try {
                 workers.execute(() -> serve(client));
-            } catch (java.util.concurrent.RejectedExecutionException e) {
+            } catch (RejectedExecutionException e) {
                 closeQuietly(client); // closing down
             }
         }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.io.IOException;
 
 /**
  * The plugin ↔ node agent protocol (version 1), one request per unix socket connection:
@@ -54,7 +55,7 @@ public final class CniWire {
         JsonNode root;
         try {
             root = JSON.readTree(frame);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw malformed(e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage());
         }
         if (root == null || !root.isObject() || !root.path("env").isObject() || !root.path("config").isTextual()) {

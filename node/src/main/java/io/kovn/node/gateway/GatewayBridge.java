@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import io.kovn.ovn.topology.TopologyNames;
 
 /**
  * The node's external bridge as the agent found it: the OVS bridge holding the node IP, its pinned
@@ -47,7 +48,7 @@ public record GatewayBridge(String bridge, String mac, List<IpPrefix> ips, List<
 
     /** The {@code ovn-bridge-mappings} that ties the external switches' localnet ports to this bridge. */
     public String bridgeMappings() {
-        return io.kovn.ovn.topology.TopologyNames.PHYSNET + ":" + bridge;
+        return TopologyNames.PHYSNET + ":" + bridge;
     }
 
     /**
@@ -76,7 +77,7 @@ public record GatewayBridge(String bridge, String mac, List<IpPrefix> ips, List<
      * in order (pure): the bridge's IPv6 address beside the IPv4 node IP, on a dual-stack node.
      */
     static List<IpPrefix> globalAddressesOf(String ipAddrOutput, String link) {
-        List<IpPrefix> out = new java.util.ArrayList<>();
+        List<IpPrefix> out = new ArrayList<>();
         for (String line : ipAddrOutput.split("\n")) {
             String[] f = line.strip().split("\\s+");
             if (f.length < 4 || !(f[1].equals(link) || f[1].equals(link + ":")) || !line.contains(" scope global")) continue;

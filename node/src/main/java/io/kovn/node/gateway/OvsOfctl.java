@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.ArrayList;
 
 /**
  * {@code ovs-ofctl} against one vswitchd's bridges, through their management sockets in the
@@ -34,7 +35,7 @@ public record OvsOfctl(Path executable, Path runDir) {
 
     /** {@code ovs-ofctl dump-flows <bridge> [args]}. */
     public String dumpFlows(String bridge, String... args) {
-        List<String> argv = new java.util.ArrayList<>(List.of(executable.toString(), PROTOCOLS, "dump-flows", target(bridge)));
+        List<String> argv = new ArrayList<>(List.of(executable.toString(), PROTOCOLS, "dump-flows", target(bridge)));
         argv.addAll(List.of(args));
         return Command.exec(argv, Map.of(), TIMEOUT).orThrow();
     }

@@ -21,6 +21,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import java.io.ByteArrayOutputStream;
+import java.io.UncheckedIOException;
 
 /** The unix socket side of {@link CniServer}: file handling, limits and misbehaving clients. */
 class CniServerTest {
@@ -67,7 +69,7 @@ class CniServerTest {
     }
 
     static byte[] readAll(SocketChannel ch) throws IOException {
-        var out = new java.io.ByteArrayOutputStream();
+        var out = new ByteArrayOutputStream();
         ByteBuffer buf = ByteBuffer.allocate(4096);
         while (ch.read(buf.clear()) >= 0) {
             out.write(buf.array(), 0, buf.position());
@@ -172,7 +174,7 @@ class CniServerTest {
                 try {
                     return call(socket, addFrame(CONFIG));
                 } catch (IOException e) {
-                    throw new java.io.UncheckedIOException(e);
+                    throw new UncheckedIOException(e);
                 }
             });
             assertThat(entered.await(5, TimeUnit.SECONDS)).isTrue();

@@ -8,6 +8,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import java.util.concurrent.Executors;
 
 class KeyedSerializerTest {
     final KeyedSerializer serializer = new KeyedSerializer();
@@ -26,7 +27,7 @@ class KeyedSerializerTest {
             } catch (CniException | RuntimeException e) {
                 throw new IllegalStateException(e);
             }
-        }, java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor());
+        }, Executors.newVirtualThreadPerTaskExecutor());
     }
 
     static void await(CountDownLatch latch) {

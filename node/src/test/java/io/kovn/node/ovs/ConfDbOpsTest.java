@@ -17,6 +17,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
+import org.assertj.core.groups.Tuple;
 
 /** ovs-vsctl's commands as conf.db operations, against a real ovsdb-server with the Open_vSwitch schema (no ovs-vswitchd). */
 @Tag("real")
@@ -47,7 +48,7 @@ class ConfDbOpsTest {
     @Test
     void aNewBridgeHasItsInternalPortAndAnExistingOneIsLeftAlone() {
         assertThat(db.bridge("br-int")).hasValueSatisfying(b -> assertThat(db.interfaces(b)).extracting(Interface::name, Interface::type)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple("br-int", "internal")));
+                .containsExactly(Tuple.tuple("br-int", "internal")));
         assertThat(db.ops().bridge("br-int", "netdev", null, Map.of())).isEmpty();
         db.transact(db.ops().bridge("br-int", "system", null, Map.of("disable-in-band", "true")));
         assertThat(db.bridge("br-int").orElseThrow().datapathType()).isEqualTo("system");

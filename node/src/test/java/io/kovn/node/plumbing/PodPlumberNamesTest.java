@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.kovn.runtime.net.Netns;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import java.util.Map;
 
 class PodPlumberNamesTest {
     @Test
@@ -45,9 +46,9 @@ class PodPlumberNamesTest {
     void portIsBoundToTheLogicalSwitchPortNamedNamespaceUnderscorePod() {
         PodInterfaceSpec spec = new PodInterfaceSpec("ns1", "web", "uid-1", "c1", Netns.named("p"), "eth0",
                 "0a:58:0a:f4:01:03", List.of("10.244.1.3/24"), List.of("10.244.1.1"), List.of(), 1400);
-        assertThat(PodPlumber.externalIds(spec)).containsExactly(java.util.Map.entry("iface-id", "ns1_web"),
-                java.util.Map.entry("attached_mac", "0a:58:0a:f4:01:03"), java.util.Map.entry("sandbox", "c1"),
-                java.util.Map.entry("ip_addresses", "10.244.1.3/24"), java.util.Map.entry("iface-id-ver", "uid-1"));
+        assertThat(PodPlumber.externalIds(spec)).containsExactly(Map.entry("iface-id", "ns1_web"),
+                Map.entry("attached_mac", "0a:58:0a:f4:01:03"), Map.entry("sandbox", "c1"),
+                Map.entry("ip_addresses", "10.244.1.3/24"), Map.entry("iface-id-ver", "uid-1"));
     }
 
     @Test

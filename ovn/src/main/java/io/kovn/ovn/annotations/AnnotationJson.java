@@ -9,6 +9,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.util.ArrayList;
 import java.util.List;
+import java.net.InetAddress;
+import java.util.Locale;
 
 /** Strict JSON reading and compact writing shared by the annotation codecs. */
 final class AnnotationJson {
@@ -69,7 +71,7 @@ final class AnnotationJson {
         }
     }
 
-    static java.net.InetAddress ip(String annotation, String text, String where) {
+    static InetAddress ip(String annotation, String text, String where) {
         try {
             return IpLiterals.parse(text);
         } catch (IllegalArgumentException e) {
@@ -88,7 +90,7 @@ final class AnnotationJson {
             case NUMBER -> "a number";
             case BOOLEAN -> "a boolean";
             case NULL -> "null";
-            default -> node.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
+            default -> node.getNodeType().name().toLowerCase(Locale.ROOT);
         };
     }
 }

@@ -5,6 +5,7 @@ import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.util.regex.Pattern;
+import java.net.UnknownHostException;
 
 /**
  * Textual IP addresses without name resolution: parse literals only, format IPv6 in the RFC 5952
@@ -50,7 +51,7 @@ public final class IpLiterals {
         System.arraycopy(v4.getAddress(), 0, bytes, 12, 4);
         try {
             return Inet6Address.getByAddress(null, bytes, -1);
-        } catch (java.net.UnknownHostException e) {
+        } catch (UnknownHostException e) {
             throw new IllegalStateException(e);
         }
     }
@@ -115,7 +116,7 @@ public final class IpLiterals {
         System.arraycopy(raw, raw.length - copy, bytes, len - copy, copy);
         try {
             return InetAddress.getByAddress(bytes);
-        } catch (java.net.UnknownHostException e) {
+        } catch (UnknownHostException e) {
             throw new IllegalStateException(e);
         }
     }

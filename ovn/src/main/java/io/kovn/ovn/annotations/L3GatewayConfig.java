@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.Optional;
 
 /**
  * {@code k8s.ovn.org/l3-gateway-config}: the node's gateway as its node agent sees it, per network
@@ -63,12 +64,12 @@ public record L3GatewayConfig(String mode, String bridgeId, String interfaceId, 
     }
 
     /** The node IP of {@code family}, if the gateway has one. */
-    public java.util.Optional<IpPrefix> ipOf(IpFamily family) {
+    public Optional<IpPrefix> ipOf(IpFamily family) {
         return ipAddresses.stream().filter(p -> p.family() == family).findFirst();
     }
 
     /** The next hop of {@code family}, if any. */
-    public java.util.Optional<InetAddress> nextHopOf(IpFamily family) {
+    public Optional<InetAddress> nextHopOf(IpFamily family) {
         return nextHops.stream().filter(ip -> IpFamily.of(ip) == family).findFirst();
     }
 

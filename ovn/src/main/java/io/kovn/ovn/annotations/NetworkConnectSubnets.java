@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
+import java.util.Collections;
 
 /**
  * {@code k8s.ovn.org/network-connect-subnet} on a ClusterNetworkConnect: the link subnets the cluster
@@ -26,7 +27,7 @@ public record NetworkConnectSubnets(Map<String, List<IpPrefix>> byNetwork) {
     public NetworkConnectSubnets {
         Map<String, List<IpPrefix>> copy = new TreeMap<>();
         byNetwork.forEach((k, v) -> copy.put(k, List.copyOf(v)));
-        byNetwork = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(copy));
+        byNetwork = Collections.unmodifiableMap(new LinkedHashMap<>(copy));
     }
 
     /** The key of a network: {@code layer3_<id>} or {@code layer2_<id>}. */

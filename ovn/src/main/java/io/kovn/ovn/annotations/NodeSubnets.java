@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.Collections;
 
 /**
  * {@code k8s.ovn.org/node-subnets}: the node subnets per network, e.g.
@@ -23,7 +24,7 @@ public record NodeSubnets(Map<String, List<IpPrefix>> byNetwork) {
     public NodeSubnets {
         Map<String, List<IpPrefix>> copy = new TreeMap<>();
         byNetwork.forEach((k, v) -> copy.put(k, List.copyOf(v)));
-        byNetwork = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(copy));
+        byNetwork = Collections.unmodifiableMap(new LinkedHashMap<>(copy));
     }
 
     /** The default network's subnets only. */

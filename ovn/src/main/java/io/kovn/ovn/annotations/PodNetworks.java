@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.Collections;
 
 /**
  * {@code k8s.ovn.org/pod-networks}: the pod's addresses per network, written exactly as the reference:
@@ -26,7 +27,7 @@ public record PodNetworks(Map<String, PodNetwork> byNetwork) {
     private static final String KEY = OvnAnnotations.POD_NETWORKS;
 
     public PodNetworks {
-        byNetwork = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(new TreeMap<>(byNetwork)));
+        byNetwork = Collections.unmodifiableMap(new LinkedHashMap<>(new TreeMap<>(byNetwork)));
     }
 
     /** An annotation holding only the default network's entry. */

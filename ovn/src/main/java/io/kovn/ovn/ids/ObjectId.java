@@ -8,6 +8,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.SequencedMap;
 import java.util.TreeMap;
+import java.util.Collections;
 
 /**
  * The one identity of an OVN row kovn owns: owner controller, owner type, the owner's name and
@@ -36,7 +37,7 @@ public record ObjectId(String ownerController, OwnerType ownerType, String name,
         Objects.requireNonNull(ownerController, "ownerController");
         Objects.requireNonNull(ownerType, "ownerType");
         Objects.requireNonNull(name, "name");
-        keys = java.util.Collections.unmodifiableSequencedMap(new LinkedHashMap<>(keys));
+        keys = Collections.unmodifiableSequencedMap(new LinkedHashMap<>(keys));
     }
 
     /** An id owned by the default network's controller. */
@@ -85,7 +86,7 @@ public record ObjectId(String ownerController, OwnerType ownerType, String name,
         ids.put(OWNER_TYPE_KEY, ownerType.wireName());
         ids.put(NAME_KEY, name);
         ids.put(ID_KEY, primaryId());
-        return java.util.Collections.unmodifiableMap(ids);
+        return Collections.unmodifiableMap(ids);
     }
 
     /** {@code a<unsigned decimal FNV-1a 64 of the primary id>}: the name of a port group or address set. */

@@ -1,5 +1,7 @@
 package io.kovn.ovn.ids;
 
+import java.util.Optional;
+
 /**
  * The kind of Kubernetes (or kovn-internal) object that owns an OVN row; written to the
  * {@code k8s.ovn.org/owner-type} external id.
@@ -65,13 +67,13 @@ public enum OwnerType {
     }
 
     /** The owner type with this wire name, if any. */
-    public static java.util.Optional<OwnerType> fromWireName(String wireName) {
+    public static Optional<OwnerType> fromWireName(String wireName) {
         for (OwnerType type : values()) {
             if (type.wireName.equals(wireName)) {
-                return java.util.Optional.of(type);
+                return Optional.of(type);
             }
         }
-        return java.util.Optional.empty();
+        return Optional.empty();
     }
 
     @Override

@@ -16,6 +16,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.TreeMap;
 
 /**
  * A ClusterNetworkConnect's {@code ServiceNetwork} rows in one zone (specification 004): each
@@ -76,20 +79,20 @@ public final class ConnectServices {
      */
     public static Rows desired(String cnc, List<Member> members, List<Balancer> balancers, boolean podNetwork) {
         List<DesiredRow> rows = new ArrayList<>();
-        Map<Integer, List<String>> lbs = new java.util.TreeMap<>();
+        Map<Integer, List<String>> lbs = new TreeMap<>();
         for (Balancer b : balancers) {
             ObjectId id = id(cnc).with("load-balancer", b.name());
-            Map<String, Object> columns = new java.util.HashMap<>(b.columns());
+            Map<String, Object> columns = new HashMap<>(b.columns());
             columns.put(LoadBalancer.NAME, copyPrefix(cnc) + b.name());
             rows.add(row(LoadBalancer.TABLE_NAME, id, Map.of(), columns));
             for (Member m : members) {
                 if (m.id() != b.network()) lbs.computeIfAbsent(m.id(), k -> new ArrayList<>()).add(id.primaryId());
             }
         }
-        Map<Integer, List<String>> acls = new java.util.TreeMap<>();
+        Map<Integer, List<String>> acls = new TreeMap<>();
         if (podNetwork) return new Rows(List.copyOf(rows), lbs, acls);
 
-        Map<IpFamily, String> sets = new java.util.EnumMap<>(IpFamily.class);
+        Map<IpFamily, String> sets = new EnumMap<>(IpFamily.class);
         for (IpFamily family : IpFamily.values()) {
             Set<String> subnets = members.stream().flatMap(m -> m.cidrs().stream()).filter(c -> c.family() == family)
                     .map(IpPrefix::toString).collect(Collectors.toCollection(TreeSet::new));

@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiPredicate;
+import java.util.TreeMap;
 
 /**
  * A ClusterNetworkConnect's rows in one zone (specification 004): the connect router
@@ -141,9 +142,9 @@ public final class ConnectTopology {
      */
     public static Rows desired(String cnc, String node, long routerKey, List<Member> members, BiPredicate<Member, Member> connects) {
         List<DesiredRow> rows = new ArrayList<>();
-        Map<String, List<String>> routerPorts = new java.util.TreeMap<>();
-        Map<String, List<String>> routerPolicies = new java.util.TreeMap<>();
-        Map<String, List<String>> routerRoutes = new java.util.TreeMap<>();
+        Map<String, List<String>> routerPorts = new TreeMap<>();
+        Map<String, List<String>> routerPolicies = new TreeMap<>();
+        Map<String, List<String>> routerRoutes = new TreeMap<>();
         String router = routerName(cnc);
         Set<Ref> ports = new HashSet<>();
         Set<Ref> routes = new HashSet<>();

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * The isolation of the default-network interface of pods with a primary user-defined network, as the
@@ -68,8 +69,8 @@ public final class PrimaryNetworkIsolation {
      */
     public static List<DesiredRow> desired(List<InetAddress> managementIps, List<InetAddress> gatewayIps, List<InetAddress> hostIps) {
         String pg = "@" + portGroupName();
-        List<InetAddress> neighbours = java.util.stream.Stream.concat(managementIps.stream(), gatewayIps.stream()).toList();
-        List<InetAddress> hosts = java.util.stream.Stream.concat(managementIps.stream(), hostIps.stream()).distinct().toList();
+        List<InetAddress> neighbours = Stream.concat(managementIps.stream(), gatewayIps.stream()).toList();
+        List<InetAddress> hosts = Stream.concat(managementIps.stream(), hostIps.stream()).distinct().toList();
         List<DesiredRow> acls = new ArrayList<>();
         acls.add(acl("DenyPrimaryUDN", "Egress", DENY_PRIORITY, "inport == " + pg, "drop"));
         acls.add(acl("DenyPrimaryUDN", "Ingress", DENY_PRIORITY, "outport == " + pg, "drop"));

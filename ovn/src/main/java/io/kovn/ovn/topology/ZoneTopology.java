@@ -31,6 +31,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.OptionalLong;
 
 /**
  * The interconnect topology one zone's NB and SB should hold, as a pure function of its local node
@@ -298,14 +299,14 @@ public final class ZoneTopology {
      * @param attachment the pod's key of the network in {@code pod-networks} ({@code <namespace>/<name>})
      */
     public static DesiredRow podPort(NetworkScope scope, String attachment, PodPort p) {
-        return podPort(scope, attachment, p, java.util.OptionalLong.empty());
+        return podPort(scope, attachment, p, OptionalLong.empty());
     }
 
     /**
      * As {@link #podPort(NetworkScope, String, PodPort)}, with the port's tunnel key when the switch
      * spans zones (a Layer2 network's: every zone's remote port of the pod must have the same key).
      */
-    public static DesiredRow podPort(NetworkScope scope, String attachment, PodPort p, java.util.OptionalLong tunnelKey) {
+    public static DesiredRow podPort(NetworkScope scope, String attachment, PodPort p, OptionalLong tunnelKey) {
         String addresses = portAddresses(p);
         Map<String, String> ids = new HashMap<>(scope.externalIds());
         ids.put("namespace", p.namespace());

@@ -20,6 +20,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
+import java.util.List;
 
 class GeneratedRowsTest {
 
@@ -98,9 +99,9 @@ class GeneratedRowsTest {
         assertThat(ls.ports()).containsExactly(port);
         assertThat(ls.toColumns()).containsEntry(LogicalSwitch.PORTS, Set.of(port));
         assertThat(LogicalSwitchPort.TABLE_NAME).isEqualTo("Logical_Switch_Port");
-        assertThat(LogicalSwitchPort.INDEXES).containsExactly(java.util.List.of("name"));
+        assertThat(LogicalSwitchPort.INDEXES).containsExactly(List.of("name"));
         assertThat(LogicalSwitchPort.IS_ROOT).isFalse();
-        assertThat(Encap.INDEXES).containsExactly(java.util.List.of("ip", "type"));
+        assertThat(Encap.INDEXES).containsExactly(List.of("ip", "type"));
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
+import java.util.Map;
 
 class ObjectIdTest {
 
@@ -27,13 +28,13 @@ class ObjectIdTest {
         ObjectId id = ObjectId.of(OwnerType.ADMIN_NETWORK_POLICY, "cluster-control")
                 .with(IdKey.DIRECTION, "Egress").with(IdKey.GRESS_INDEX, 5).with(IdKey.PORT_POLICY_PROTOCOL, "None");
         assertThat(id.externalIds()).containsExactly(
-                java.util.Map.entry("direction", "Egress"),
-                java.util.Map.entry("gress-index", "5"),
-                java.util.Map.entry("k8s.ovn.org/id", "default-network-controller:AdminNetworkPolicy:cluster-control:Egress:5:None"),
-                java.util.Map.entry("k8s.ovn.org/name", "cluster-control"),
-                java.util.Map.entry("k8s.ovn.org/owner-controller", "default-network-controller"),
-                java.util.Map.entry("k8s.ovn.org/owner-type", "AdminNetworkPolicy"),
-                java.util.Map.entry("port-policy-protocol", "None"));
+                Map.entry("direction", "Egress"),
+                Map.entry("gress-index", "5"),
+                Map.entry("k8s.ovn.org/id", "default-network-controller:AdminNetworkPolicy:cluster-control:Egress:5:None"),
+                Map.entry("k8s.ovn.org/name", "cluster-control"),
+                Map.entry("k8s.ovn.org/owner-controller", "default-network-controller"),
+                Map.entry("k8s.ovn.org/owner-type", "AdminNetworkPolicy"),
+                Map.entry("port-policy-protocol", "None"));
     }
 
     @Test
@@ -60,7 +61,7 @@ class ObjectIdTest {
         assertThat(ObjectId.isOwnedBy(ids, ObjectId.DEFAULT_CONTROLLER)).isTrue();
         assertThat(ObjectId.isOwnedBy(ids, ObjectId.DEFAULT_CONTROLLER, OwnerType.NETWORK_POLICY)).isTrue();
         assertThat(ObjectId.isOwnedBy(ids, ObjectId.DEFAULT_CONTROLLER, OwnerType.ADMIN_NETWORK_POLICY)).isFalse();
-        assertThat(ObjectId.isOwnedBy(java.util.Map.of("foo", "bar"), ObjectId.DEFAULT_CONTROLLER)).isFalse();
+        assertThat(ObjectId.isOwnedBy(Map.of("foo", "bar"), ObjectId.DEFAULT_CONTROLLER)).isFalse();
         assertThat(OwnerType.fromWireName("NetpolNamespace")).contains(OwnerType.NETPOL_NAMESPACE);
     }
 

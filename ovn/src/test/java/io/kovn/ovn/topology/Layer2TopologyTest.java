@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import java.util.OptionalLong;
 
 @SuppressWarnings("unchecked")
 class Layer2TopologyTest {
@@ -48,7 +49,7 @@ class Layer2TopologyTest {
         assertThat(sw.columns().get("ports").toString()).contains(port.key());
         assertThat(rows).contains(port);
         // the pod's own zone: the local port asks for the same key
-        DesiredRow local = ZoneTopology.podPort(scope, "team-a/red", remote, java.util.OptionalLong.of(19));
+        DesiredRow local = ZoneTopology.podPort(scope, "team-a/red", remote, OptionalLong.of(19));
         assertThat((Map<String, String>) local.columns().get("options")).containsEntry("requested-tnl-key", "19");
         assertThat(local.columns().get("name")).isEqualTo(port.columns().get("name"));
     }

@@ -17,6 +17,9 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import java.util.ArrayList;
+import io.kovn.ovn.annotations.L3GatewayConfig;
+import io.kovn.ovn.annotations.NodeGatewayRouterLrpIfaddr;
 
 @SuppressWarnings("unchecked")
 class ZoneTopologyTest {
@@ -116,7 +119,7 @@ class ZoneTopologyTest {
     @Test
     void everyRowWithExternalIdsCarriesItsOwnerIds() {
         ZoneTopology.Desired d = ZoneTopology.desired(A, List.of(B));
-        List<DesiredRow> nbRows = new java.util.ArrayList<>(d.northbound());
+        List<DesiredRow> nbRows = new ArrayList<>(d.northbound());
         nbRows.add(ZoneTopology.podPort(POD));
         for (DesiredRow r : nbRows) {
             assertThat((Map<Object, Object>) r.columns().get("external_ids")).containsEntry("k8s.ovn.org/id", r.key())
@@ -129,8 +132,8 @@ class ZoneTopologyTest {
     }
 
     static LocalGateway gateway(String join, String ips, String hops, List<IpPrefix> cluster) {
-        return new LocalGateway(io.kovn.ovn.annotations.NodeGatewayRouterLrpIfaddr.parse(join),
-                io.kovn.ovn.annotations.L3GatewayConfig.parse("{\"default\":{\"mode\":\"shared\",\"bridge-id\":\"br-phy\","
+        return new LocalGateway(NodeGatewayRouterLrpIfaddr.parse(join),
+                L3GatewayConfig.parse("{\"default\":{\"mode\":\"shared\",\"bridge-id\":\"br-phy\","
                         + "\"interface-id\":\"br-phy_node-a\",\"mac-address\":\"0a:58:ac:12:00:02\",\"ip-addresses\":" + ips
                         + ",\"next-hops\":" + hops + "}}"), "chassis-a", cluster);
     }

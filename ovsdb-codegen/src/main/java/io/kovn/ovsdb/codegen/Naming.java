@@ -2,6 +2,7 @@ package io.kovn.ovsdb.codegen;
 
 import java.util.Locale;
 import java.util.Set;
+import java.util.Arrays;
 
 /** Java names for OVSDB schema names; pure functions. */
 final class Naming {
@@ -50,7 +51,7 @@ final class Naming {
 
     private static String[] words(String name) {
         String[] parts = name.split("[^A-Za-z0-9]+");
-        return java.util.Arrays.stream(parts).filter(p -> !p.isEmpty()).toArray(String[]::new);
+        return Arrays.stream(parts).filter(p -> !p.isEmpty()).toArray(String[]::new);
     }
 
     /** {@code ACL} -> {@code Acl}, {@code DHCPv6} -> {@code Dhcpv6}, {@code QoS} stays. */

@@ -2,6 +2,8 @@ package io.kovn.ovsdb.codegen;
 
 import java.util.List;
 import java.util.stream.Collectors;
+import java.util.HashSet;
+import java.util.Set;
 
 /** Writes the Java source of one table's record; pure (model in, text out). */
 final class RecordGenerator {
@@ -185,7 +187,7 @@ final class RecordGenerator {
         s.append("    /** The values of an enumerated column, each carrying its wire string. */\n")
                 .append("    public enum ").append(a.enumType()).append(" {\n");
         List<String> values = a.enumValues();
-        java.util.Set<String> seen = new java.util.HashSet<>();
+        Set<String> seen = new HashSet<>();
         for (int i = 0; i < values.size(); i++) {
             String constant = Naming.constantName(values.get(i));
             if (!seen.add(constant)) {

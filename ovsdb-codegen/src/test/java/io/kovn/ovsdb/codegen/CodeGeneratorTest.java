@@ -13,6 +13,7 @@ import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import java.io.ByteArrayOutputStream;
 
 class CodeGeneratorTest {
 
@@ -49,7 +50,7 @@ class CodeGeneratorTest {
             args.add(dir.resolve(f).toString());
         }
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-        java.io.ByteArrayOutputStream errors = new java.io.ByteArrayOutputStream();
+        ByteArrayOutputStream errors = new ByteArrayOutputStream();
         int rc = javac.run(null, errors, errors, args.toArray(String[]::new));
         assertThat(rc).as(errors.toString()).isZero();
         assertThat(Files.exists(dir.resolve("classes/test/gen/Port$ModesKey.class"))).isTrue();

@@ -32,6 +32,9 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.Collections;
+import java.util.concurrent.CompletionException;
 
 /**
  * A {@link DatabaseCache} fed by an OVSDB monitor. Prefers {@code monitor_cond_since} so that a
@@ -63,8 +66,8 @@ public final class MonitorCache implements DatabaseCache, AutoCloseable {
     private String lastTxnId = ZERO_TXN;
     private boolean everSynced;
     private volatile boolean closed;
-    private final java.util.concurrent.atomic.AtomicLong resumes = new java.util.concurrent.atomic.AtomicLong();
-    private final java.util.concurrent.atomic.AtomicLong resyncs = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong resumes = new AtomicLong();
+    private final AtomicLong resyncs = new AtomicLong();
 
     private MonitorCache(OvsdbClient client, String database, DatabaseSchema schema, List<TableMonitor> tables,
                          MonitorMethod preferred) {
@@ -231,7 +234,7 @@ public final class MonitorCache implements DatabaseCache, AutoCloseable {
                     return;
                 }
                 if (error != null) {
-                    Throwable cause = error instanceof java.util.concurrent.CompletionException ? error.getCause() : error;
+                    Throwable cause = error instanceof CompletionException ? error.getCause() : error;
                     if (cause instanceof RpcErrorException && method != MonitorMethod.PLAIN) {
                         LOG.debug("{} refused ({}), falling back", rpc, cause.getMessage());
                         request(s, method == MonitorMethod.COND_SINCE ? MonitorMethod.COND : MonitorMethod.PLAIN);
@@ -344,7 +347,7 @@ public final class MonitorCache implements DatabaseCache, AutoCloseable {
                         }
                         Row row = RowDiff.apply(old, m.diff(), store.schema());
                         store.put(row);
-                        changes.add(new RowChange.Updated(store.name(), old, row, java.util.Collections.unmodifiableMap(m.diff())));
+                        changes.add(new RowChange.Updated(store.name(), old, row, Collections.unmodifiableMap(m.diff())));
                     }
                     case RowUpdate.Delete d -> {
                         Row old = store.remove(d.uuid());

@@ -2,6 +2,7 @@ package io.kovn.ovsdb.cache;
 
 import io.kovn.ovsdb.data.Row;
 import io.kovn.ovsdb.data.Uuid;
+import java.util.Map;
 
 /** One row's change within a {@link CacheUpdate}. */
 public sealed interface RowChange {
@@ -29,7 +30,7 @@ public sealed interface RowChange {
      * made which part of a change; {@code columnDiffs} is null when the server sent whole rows
      * (a plain {@code monitor}, a resynchronisation).
      */
-    record Updated(String table, Row old, Row row, java.util.Map<String, Object> columnDiffs) implements RowChange {
+    record Updated(String table, Row old, Row row, Map<String, Object> columnDiffs) implements RowChange {
         /** A change known only by its whole rows. */
         public Updated(String table, Row old, Row row) {
             this(table, old, row, null);

@@ -18,6 +18,8 @@ import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
 import org.bouncycastle.openssl.PEMKeyPair;
 import org.bouncycastle.openssl.PEMParser;
 import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
+import java.security.cert.CertificateException;
+import java.security.GeneralSecurityException;
 
 /**
  * The PEM files of an OVS-style TLS connection ({@code --private-key}, {@code --certificate},
@@ -57,7 +59,7 @@ public record TlsFiles(Path privateKey, Path certificate, Path caCertificate) {
             SSLContext ctx = SSLContext.getInstance("TLS");
             ctx.init(kmf.getKeyManagers(), tmf.getTrustManagers(), null);
             return ctx;
-        } catch (IOException | java.security.GeneralSecurityException e) {
+        } catch (IOException | GeneralSecurityException e) {
             throw new ConnectionException("cannot load TLS files " + this + ": " + e.getMessage(), e);
         }
     }
@@ -75,7 +77,7 @@ public record TlsFiles(Path privateKey, Path certificate, Path caCertificate) {
         }
     }
 
-    private static List<X509Certificate> readCerts(Path file) throws IOException, java.security.cert.CertificateException {
+    private static List<X509Certificate> readCerts(Path file) throws IOException, CertificateException {
         try (var in = Files.newInputStream(file)) {
             List<X509Certificate> out = new ArrayList<>();
             for (var c : CertificateFactory.getInstance("X.509").generateCertificates(in)) {

@@ -11,6 +11,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import javax.net.ssl.SSLSocket;
+import java.net.Socket;
 
 /** Opens transports for endpoints. */
 final class Transports {
@@ -85,7 +86,7 @@ final class Transports {
     }
 
     /** TLS: socket streams. */
-    private record StreamTransport(java.net.Socket socket, InputStream in, OutputStream out, String peer) implements Transport {
+    private record StreamTransport(Socket socket, InputStream in, OutputStream out, String peer) implements Transport {
         @Override
         public int read(byte[] buf) throws IOException {
             return in.read(buf);

@@ -2,6 +2,7 @@ package io.kovn.ovsdb.data;
 
 import java.util.Locale;
 import java.util.Objects;
+import java.util.UUID;
 
 /**
  * An OVSDB row UUID, as on the wire in {@code ["uuid","<36 chars>"]}.
@@ -40,7 +41,7 @@ public record Uuid(String value) implements Comparable<Uuid> {
     }
 
     public static Uuid random() {
-        return new Uuid(java.util.UUID.randomUUID().toString());
+        return new Uuid(UUID.randomUUID().toString());
     }
 
     @Override

@@ -11,6 +11,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.HashMap;
 
 /**
  * The current rows a diff compares against: normally the monitor cache; a map in tests.
@@ -53,7 +54,7 @@ public interface CurrentState {
 
     /** Fixed rows per table (tests, or rows selected through a transaction). */
     static CurrentState of(Map<String, ? extends Collection<Row>> rows) {
-        Map<String, List<Row>> copy = new java.util.HashMap<>();
+        Map<String, List<Row>> copy = new HashMap<>();
         rows.forEach((t, r) -> copy.put(t, List.copyOf(r)));
         return table -> Optional.ofNullable(copy.get(table));
     }
@@ -66,7 +67,7 @@ public interface CurrentState {
         List<String> names = List.copyOf(tables);
         List<Operation> selects = names.stream().<Operation>map(t -> Ops.select(t)).toList();
         TransactionResult result = client.transact(database, selects);
-        Map<String, List<Row>> rows = new java.util.HashMap<>();
+        Map<String, List<Row>> rows = new HashMap<>();
         for (int i = 0; i < names.size(); i++) {
             rows.put(names.get(i), ((OperationResult.Selected) result.get(i)).rows());
         }

@@ -7,6 +7,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
 
 /**
  * One desired row: its table and the columns the reconcile states, in canonical form
@@ -31,7 +34,7 @@ public record Desired(String table, Map<String, Object> columns, List<Attachment
                 throw new IllegalArgumentException("desired " + table + " column " + c + " is null");
             }
         });
-        columns = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(columns));
+        columns = Collections.unmodifiableMap(new LinkedHashMap<>(columns));
         attachments = List.copyOf(attachments);
     }
 
@@ -62,7 +65,7 @@ public record Desired(String table, Map<String, Object> columns, List<Attachment
     }
 
     /** This row with a reference column holding exactly these references and uuids. */
-    public Desired withRefs(String column, java.util.Collection<?> refsOrUuids) {
+    public Desired withRefs(String column, Collection<?> refsOrUuids) {
         return with(column, Set.copyOf(refsOrUuids));
     }
 
@@ -88,7 +91,7 @@ public record Desired(String table, Map<String, Object> columns, List<Attachment
 
     /** This row, also referenced from {@code column} of a parent row the reconcile does not own. */
     public Desired attachTo(String parentTable, Uuid parent, String column) {
-        List<Attachment> a = new java.util.ArrayList<>(attachments);
+        List<Attachment> a = new ArrayList<>(attachments);
         a.add(new Attachment(parentTable, parent, column));
         return new Desired(table, columns, a);
     }

@@ -10,6 +10,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import io.kovn.ovsdb.data.FrozenValue;
+import io.kovn.ovsdb.data.Uuid;
 
 /** Canonical-value helpers of the diff: normalising desired values and walking atoms. Pure. */
 final class DesiredValues {
@@ -55,7 +57,7 @@ final class DesiredValues {
         if (elements.isEmpty()) {
             return Set.of();
         }
-        if (elements instanceof io.kovn.ovsdb.data.FrozenValue && elements instanceof Set<?> set) {
+        if (elements instanceof FrozenValue && elements instanceof Set<?> set) {
             // plain atoms and immutable by contract (a decoded AtomSet, a translation's frozen set):
             // kept as it is, its own contains() serves the diff's look-ups; a zone's first write
             // inserts a million addresses without copying them
@@ -97,7 +99,7 @@ final class DesiredValues {
     }
 
     private static boolean isPlainAtom(Object a) {
-        return a instanceof String || a instanceof Long || a instanceof io.kovn.ovsdb.data.Uuid
+        return a instanceof String || a instanceof Long || a instanceof Uuid
                 || a instanceof Boolean || a instanceof Double;
     }
 
@@ -105,7 +107,7 @@ final class DesiredValues {
     static void namedUuids(Object value, Consumer<NamedUuid> sink) {
         switch (value) {
             case NamedUuid n -> sink.accept(n);
-            case io.kovn.ovsdb.data.FrozenValue frozen -> {
+            case FrozenValue frozen -> {
                 // plain atoms only, by contract: no named uuid among an address set's thousands of strings
             }
             case Collection<?> c -> c.forEach(e -> {

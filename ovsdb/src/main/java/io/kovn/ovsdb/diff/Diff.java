@@ -21,6 +21,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
+import io.kovn.ovsdb.cache.DatabaseCache;
+import java.util.function.Function;
 
 /**
  * The ownership diff: the minimal operations that take one owner's current rows to its desired
@@ -56,7 +58,7 @@ public final class Diff {
     /** Per scope table: key to the uuid-name of its insert. */
     private final Map<String, Map<String, String>> inserts = new HashMap<>();
     /** {@link #resolve}, made once: it is applied to every desired atom. */
-    private final java.util.function.Function<Object, Object> resolver = this::resolve;
+    private final Function<Object, Object> resolver = this::resolve;
 
     private Diff(DatabaseSchema schema, Ownership owner, DesiredState desired, CurrentState current) {
         this.schema = schema;
@@ -81,7 +83,7 @@ public final class Diff {
 
     /** {@link #of(DatabaseSchema, Owner, DesiredState, CurrentState)} against a monitor cache. */
     public static Plan of(DatabaseSchema schema, Ownership owner, DesiredState desired,
-            io.kovn.ovsdb.cache.DatabaseCache cache) {
+            DatabaseCache cache) {
         return of(schema, owner, desired, CurrentState.of(cache));
     }
 

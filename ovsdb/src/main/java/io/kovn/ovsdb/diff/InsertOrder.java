@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.Comparator;
 
 /**
  * Orders inserts so that a row comes after the rows it refers to by named uuid, for a transaction
@@ -98,7 +99,7 @@ final class InsertOrder {
                 deps.add(d);
             }
         }));
-        deps.sort(java.util.Comparator.comparing(Operation.Insert::uuidName, InsertOrder::byNumber));
+        deps.sort(Comparator.comparing(Operation.Insert::uuidName, InsertOrder::byNumber));
         for (Operation.Insert d : deps) {
             visit(d, byName, done, visiting, out);
         }

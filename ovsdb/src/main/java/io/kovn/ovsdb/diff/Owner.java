@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.Collections;
 
 /**
  * Which rows one reconcile owns: those whose {@code external_ids} hold, for every key here, one of
@@ -34,7 +35,7 @@ public record Owner(Map<String, Set<String>> externalIds) implements Ownership {
             }
             copy.put(Objects.requireNonNull(k), Set.copyOf(v));
         });
-        externalIds = java.util.Collections.unmodifiableMap(copy);
+        externalIds = Collections.unmodifiableMap(copy);
     }
 
     /** Rows owned by a controller, of any owner type. */

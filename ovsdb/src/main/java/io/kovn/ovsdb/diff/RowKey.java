@@ -2,6 +2,7 @@ package io.kovn.ovsdb.diff;
 
 import java.util.Map;
 import java.util.Set;
+import java.util.Objects;
 
 /**
  * How rows of one table are keyed: the same function applies to desired columns and to current
@@ -31,7 +32,7 @@ public interface RowKey {
      */
     record ExternalId(String key) implements RowKey {
         public ExternalId {
-            java.util.Objects.requireNonNull(key, "key");
+            Objects.requireNonNull(key, "key");
         }
 
         @Override

@@ -4,6 +4,7 @@ import io.kovn.ovsdb.data.NamedUuid;
 import io.kovn.ovsdb.data.Uuid;
 import java.util.Collection;
 import java.util.Map;
+import io.kovn.ovsdb.data.FrozenValue;
 
 /** Checks that values are in canonical form (see {@link io.kovn.ovsdb.data.Row}) when operations are built. */
 final class CanonicalValues {
@@ -11,7 +12,7 @@ final class CanonicalValues {
 
     static void requireCanonical(String column, Object value) {
         switch (value) {
-            case io.kovn.ovsdb.data.FrozenValue frozen -> {
+            case FrozenValue frozen -> {
                 // plain atoms by contract: a zone's first write would check a million addresses again
             }
             case Map<?, ?> m -> m.forEach((k, v) -> {

@@ -20,6 +20,9 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.concurrent.Executors;
+import java.io.OutputStream;
+import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * A JSON-RPC 1.0 session over one transport: numbered requests with pending futures,
@@ -51,8 +54,8 @@ public final class RpcSession implements AutoCloseable {
     private BulkDecoder bulk;
 
     /** Shared timer for inactivity probes; daemon so it never keeps the JVM alive. */
-    private static final java.util.concurrent.ScheduledExecutorService PROBES =
-            java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> Thread.ofPlatform().daemon().name("ovsdb-probe").unstarted(r));
+    private static final ScheduledExecutorService PROBES =
+            Executors.newSingleThreadScheduledExecutor(r -> Thread.ofPlatform().daemon().name("ovsdb-probe").unstarted(r));
 
     /** The result as a tree; null when the response has none. */
     private static final Function<RawJson, JsonNode> TREE = r -> r == null ? null : r.tree();
@@ -229,7 +232,7 @@ public final class RpcSession implements AutoCloseable {
     }
 
     /** Adapts the transport to an OutputStream with a large buffer; close flushes, never closes the transport. */
-    private static final class TransportStream extends java.io.OutputStream {
+    private static final class TransportStream extends OutputStream {
         private final Transport transport;
         private final byte[] buf = new byte[64 * 1024];
         private int n;

@@ -8,6 +8,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Collections;
+import java.util.TreeMap;
 
 /**
  * A database schema (RFC 7047 section 3.2), as returned by {@code get_schema} or read from an
@@ -21,7 +23,7 @@ import java.util.Optional;
 public record DatabaseSchema(String name, SchemaVersion version, String cksum, Map<String, TableSchema> tables) {
 
     public DatabaseSchema {
-        tables = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(tables));
+        tables = Collections.unmodifiableMap(new TreeMap<>(tables));
     }
 
     /** A table's schema, if present. */

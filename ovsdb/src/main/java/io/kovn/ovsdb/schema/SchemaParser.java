@@ -8,6 +8,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import io.kovn.ovsdb.data.Uuid;
 
 /** Turns RFC 7047 schema JSON into schema records. */
 final class SchemaParser {
@@ -103,7 +104,7 @@ final class SchemaParser {
             case INTEGER -> a.asLong();
             case REAL -> a.asDouble();
             case BOOLEAN -> a.asBoolean();
-            case UUID -> io.kovn.ovsdb.data.Uuid.of(a.get(1).asText());
+            case UUID -> Uuid.of(a.get(1).asText());
         };
     }
 

@@ -4,6 +4,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 
 /**
  * One table of a database schema.
@@ -18,7 +20,7 @@ public record TableSchema(
         String name, Map<String, ColumnSchema> columns, boolean isRoot, List<Set<String>> indexes, Long maxRows) {
 
     public TableSchema {
-        columns = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(columns));
+        columns = Collections.unmodifiableMap(new LinkedHashMap<>(columns));
         indexes = indexes.stream().map(Set::copyOf).toList();
     }
 

@@ -10,6 +10,8 @@ import java.io.IOException;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.LinkedHashSet;
+import java.util.Set;
 
 /**
  * Streams operations as RFC 7047 JSON straight into a generator (no intermediate tree), so a
@@ -143,7 +145,7 @@ public final class OperationWriter {
                 g.writeStartArray();
                 g.writeString("set");
                 g.writeStartArray();
-                for (Object o : set instanceof java.util.Set<?> ? set : new java.util.LinkedHashSet<>(set)) {
+                for (Object o : set instanceof Set<?> ? set : new LinkedHashSet<>(set)) {
                     if (o instanceof String str) {
                         g.writeString(str);
                     } else {

@@ -16,6 +16,7 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Set;
+import java.util.List;
 
 /**
  * Converts OVSDB values between their JSON form (RFC 7047 section 5.1) and kovn's canonical Java
@@ -193,7 +194,7 @@ public final class ValueCodec {
      * Decodes a row that may omit columns holding their default ({@code update2} inserts do),
      * filling in the defaults of {@code columns} (all of the table's when empty).
      */
-    public static Row decodeFullRow(Uuid uuid, JsonNode json, TableSchema table, java.util.List<String> columns) {
+    public static Row decodeFullRow(Uuid uuid, JsonNode json, TableSchema table, List<String> columns) {
         Row row = decodeRow(uuid, json, table);
         Iterable<String> wanted = columns.isEmpty() ? table.columns().keySet() : columns;
         Map<String, Object> cols = null;

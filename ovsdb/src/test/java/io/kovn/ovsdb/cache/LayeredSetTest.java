@@ -11,6 +11,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.Size;
+import org.junit.jupiter.api.Test;
 
 /**
  * A layered set column value equals a plainly copied one after any sequence of update2 toggles,
@@ -101,7 +102,7 @@ class LayeredSetTest {
         }
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void oneElementChangesShareTheLayersUntilTheyAreFolded() {
         Set<Object> plain = new HashSet<>();
         for (int i = 0; i < 1000; i++) {

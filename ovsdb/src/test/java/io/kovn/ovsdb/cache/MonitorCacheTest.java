@@ -22,6 +22,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.Tag;
+import java.util.ArrayList;
+import io.kovn.ovsdb.data.AtomSet;
+import org.assertj.core.api.InstanceOfAssertFactories;
+import io.kovn.ovsdb.ops.Operation;
+import io.kovn.ovsdb.ops.OperationResult;
+import io.kovn.ovsdb.data.Uuid;
 
 @Tag("real")
 class MonitorCacheTest {
@@ -201,9 +207,9 @@ class MonitorCacheTest {
                 List.of(TableMonitor.where("Address_Set", Condition.externalId("test", name))), method)) {
             List<RowChange> seen = new CopyOnWriteArrayList<>();
             cache.addListener(u -> seen.addAll(u.changes()));
-            io.kovn.ovsdb.data.Uuid row = client.transact(NB, List.of(Ops.insert("Address_Set", Map.of("name", name,
+            Uuid row = client.transact(NB, List.of(Ops.insert("Address_Set", Map.of("name", name,
                     "addresses", Set.of("10.0.0.1", "10.0.0.2"), "external_ids", Map.of("test", name, "a", "1")))))
-                    .results().getFirst() instanceof io.kovn.ovsdb.ops.OperationResult.Inserted i ? i.uuid() : null;
+                    .results().getFirst() instanceof OperationResult.Inserted i ? i.uuid() : null;
             client.transact(NB, List.of(
                     Ops.mutate("Address_Set", row, Mutation.insertOne("addresses", "10.0.0.3"), Mutation.deleteOne("addresses", "10.0.0.1")),
                     Ops.update("Address_Set", row, Map.of("external_ids", Map.of("test", name, "a", "2", "b", "3")))));
@@ -228,7 +234,7 @@ class MonitorCacheTest {
         try (MonitorCache cache = MonitorCache.start(client, NB,
                 List.of(TableMonitor.where("Address_Set", Condition.externalId("test", prefix))), method)) {
             // a bulk insert arrives as one update; sets of 64 addresses and more are kept as decoded
-            List<io.kovn.ovsdb.ops.Operation> ops = new java.util.ArrayList<>();
+            List<Operation> ops = new ArrayList<>();
             for (int s = 0; s < 20; s++) {
                 Set<String> addrs = new HashSet<>();
                 for (int a = 0; a < 30 + 100 * s; a++) {
@@ -239,8 +245,8 @@ class MonitorCacheTest {
             client.transact(NB, ops);
             await().atMost(WAIT).until(() -> cache.table("Address_Set").size() == 20);
             Object decoded = cache.table("Address_Set").byName(prefix + "19").getFirst().get("addresses");
-            assertThat(decoded).isInstanceOf(io.kovn.ovsdb.data.AtomSet.class).asInstanceOf(
-                    org.assertj.core.api.InstanceOfAssertFactories.COLLECTION).hasSize(1930);
+            assertThat(decoded).isInstanceOf(AtomSet.class).asInstanceOf(
+                    InstanceOfAssertFactories.COLLECTION).hasSize(1930);
             // mutations: layered over the decoded set, then compacted once the changes grow
             for (int s = 0; s < 20; s += 3) {
                 Row row = cache.table("Address_Set").byName(prefix + s).getFirst();

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
+import io.kovn.ovsdb.testing.ServerDump;
 
 /** With a server that keeps transaction history (clustered), a reconnect resumes instead of resyncing. */
 @Tag("real")
@@ -48,7 +49,7 @@ class ResumeTest {
             assertThat(cache.lastTxnId()).isNotEqualTo(txn);
             assertThat(cache.table("Address_Set").byName("before")).hasSize(1);
             assertThat(new HashSet<>(cache.table("Address_Set").rows())).isEqualTo(
-                    io.kovn.ovsdb.testing.ServerDump.rows(ovn, ovn.nb(), client.getSchema(NB), "Address_Set"));
+                    ServerDump.rows(ovn, ovn.nb(), client.getSchema(NB), "Address_Set"));
         }
     }
 }

@@ -25,6 +25,8 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.statistics.Statistics;
 import org.junit.jupiter.api.Test;
+import java.util.Collections;
+import io.kovn.ovsdb.wire.ValueReader;
 
 /**
  * The streaming decoder of monitor messages yields exactly the row updates the former tree-based
@@ -116,7 +118,7 @@ class UpdateReaderPropertyTest {
         String second = """
                 {"U": {"%s": {"modify": {"addresses": "10.0.0.7"}}}}""".formatted(UUIDS.get(1));
         List<Object> elements = new ArrayList<>();
-        io.kovn.ovsdb.wire.ValueReader.runWithOwn(() -> {
+        ValueReader.runWithOwn(() -> {
             for (String text : List.of(first, second)) {
                 byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
                 List<RowUpdate> rows = RawJson.of(bytes, 0, bytes.length)
@@ -206,7 +208,7 @@ class UpdateReaderPropertyTest {
             if (full && rnd.nextBoolean()) {
                 cols.add(member("_version", "[\"uuid\",\"" + UUIDS.get(0) + "\"]"));
             }
-            java.util.Collections.shuffle(cols, rnd);
+            Collections.shuffle(cols, rnd);
             return object(cols);
         }
 

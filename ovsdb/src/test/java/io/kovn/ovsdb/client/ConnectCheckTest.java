@@ -12,6 +12,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.Tag;
+import java.util.ArrayList;
 
 /** What connect() checks: schema versions, endpoints, and TLS with PEM files. */
 @Tag("real")
@@ -77,7 +78,7 @@ class ConnectCheckTest {
         }
 
         private static void openssl(Path dir, String... args) {
-            List<String> argv = new java.util.ArrayList<>(List.of("sh", "-c", "cd \"$0\" && exec openssl \"$@\"", dir.toString()));
+            List<String> argv = new ArrayList<>(List.of("sh", "-c", "cd \"$0\" && exec openssl \"$@\"", dir.toString()));
             argv.addAll(List.of(args));
             Tools.run(argv);
         }

@@ -23,6 +23,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import java.util.ArrayList;
+import org.awaitility.Awaitility;
+import java.util.List;
 
 /** A scripted peer in place of the server: split frames, garbage, silence; the client never hangs. */
 @Timeout(20)
@@ -125,7 +128,7 @@ class MisbehavingPeerTest {
             if (garbage.endsWith("}}")) {
                 // the valid message before the stray brace is still delivered
                 assertThat(c.listDbs()).containsExactly("A");
-                org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> !c.isConnected());
+                Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> !c.isConnected());
                 return;
             }
             assertThatThrownBy(c::listDbs).isInstanceOf(ConnectionException.class)
@@ -134,8 +137,8 @@ class MisbehavingPeerTest {
         }
     }
 
-    private static java.util.List<Throwable> causes(Throwable t) {
-        java.util.List<Throwable> out = new java.util.ArrayList<>();
+    private static List<Throwable> causes(Throwable t) {
+        List<Throwable> out = new ArrayList<>();
         for (; t != null; t = t.getCause()) {
             out.add(t);
         }
@@ -158,7 +161,7 @@ class MisbehavingPeerTest {
     void aPeerThatNeverAnswersTheInactivityProbeIsDisconnected() throws Exception {
         try (OvsdbClient c = connect((in, out, requests) -> { }, Duration.ofMillis(200))) {
             assertThat(c.isConnected()).isTrue();
-            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> !c.isConnected());
+            Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> !c.isConnected());
         }
     }
 

@@ -22,6 +22,9 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.statistics.Statistics;
+import java.util.Collections;
+import io.kovn.ovsdb.wire.ProtocolException;
+import java.util.function.Supplier;
 
 /**
  * The streaming transact result decoder gives what the former tree-based one gave
@@ -52,14 +55,14 @@ class ResultDecoderPropertyTest {
         byte[] bytes = c.result().getBytes(StandardCharsets.UTF_8);
         Object actual = outcome(() -> RawJson.of(bytes, 0, bytes.length).read(p -> ResultDecoder.read(c.ops(), p, SCHEMA)));
         if (expected == NullPointerException.class) {
-            expected = io.kovn.ovsdb.wire.ProtocolException.class; // a result missing uuid or rows
+            expected = ProtocolException.class; // a result missing uuid or rows
         }
         Statistics.collect(expected instanceof Class<?> k ? k.getSimpleName() : expected instanceof List<?> ? "failed op" : "ok");
         assertThat(actual).isEqualTo(expected);
     }
 
     /** The result, the failing operation's particulars, or the exception class. */
-    private static Object outcome(java.util.function.Supplier<Object> decode) {
+    private static Object outcome(Supplier<Object> decode) {
         try {
             return decode.get();
         } catch (OperationFailedException e) {
@@ -127,7 +130,7 @@ class ResultDecoderPropertyTest {
                 }
             }
             cols.add("\"_version\":[\"uuid\",\"" + U1 + "\"]");
-            java.util.Collections.shuffle(cols, rnd);
+            Collections.shuffle(cols, rnd);
             rows.add("{" + String.join(",", cols) + "}");
         }
         return "[" + String.join(",", rows) + "]";

@@ -13,6 +13,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import org.junit.jupiter.api.Test;
+import java.util.UUID;
 
 /** An AtomSet is a Set like any other: same elements, equality, hash code and look-ups as a HashSet. */
 class AtomSetTest {
@@ -22,7 +23,7 @@ class AtomSetTest {
         Arbitrary<Object> ip = Arbitraries.integers().between(0, 3000).map(i -> "10." + i / 65536 + "." + (i / 256) % 256 + "." + i % 256);
         Arbitrary<Object> number = Arbitraries.longs().between(-5, 5000).map(l -> (Object) l);
         Arbitrary<Object> uuid = Arbitraries.integers().between(0, 300)
-                .map(i -> (Object) Uuid.of(new java.util.UUID(7, i).toString()));
+                .map(i -> (Object) Uuid.of(new UUID(7, i).toString()));
         return Arbitraries.oneOf(ip, number, uuid, Arbitraries.of(true, false)).list().ofMaxSize(700);
     }
 

@@ -22,6 +22,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.Tag;
+import io.kovn.ovsdb.ops.Condition;
+import org.assertj.core.api.InstanceOfAssertFactories;
 
 /** The diff applied to a real ovsdb-server (OVN 25.03 NB). Each test owns rows by its own name. */
 @Tag("real")
@@ -77,7 +79,7 @@ class DatabaseReconcilerTest {
     }
 
     private static List<Row> rows(String table, String column, Object value) {
-        var r = client.transact(NB, List.of(Ops.select(table, io.kovn.ovsdb.ops.Condition.eq(column, value))));
+        var r = client.transact(NB, List.of(Ops.select(table, Condition.eq(column, value))));
         return ((OperationResult.Selected) r.get(0)).rows();
     }
 
@@ -168,7 +170,7 @@ class DatabaseReconcilerTest {
         assertThat(rows("Address_Set", "name", "crashleft")).isEmpty();
         assertThat(rows("Address_Set", "name", "foreign")).hasSize(1);
         assertThat(rows("Port_Group", "name", "crashpg").getFirst().get("acls")).asInstanceOf(
-                org.assertj.core.api.InstanceOfAssertFactories.COLLECTION).hasSize(1);
+                InstanceOfAssertFactories.COLLECTION).hasSize(1);
         // ovsdb-server garbage-collected the unreferenced non-root ACLs.
         assertThat(ovn.nbctl("--bare", "--columns=_uuid", "find", "ACL",
                 "external_ids:k8s.ovn.org/name=" + test.getTestMethod().orElseThrow().getName()).lines()

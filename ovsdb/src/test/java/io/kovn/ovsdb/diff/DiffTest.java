@@ -17,6 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import java.util.Collection;
+import java.util.Optional;
 
 /** Rows in, exact operations out. */
 class DiffTest {
@@ -215,7 +217,7 @@ class DiffTest {
         CurrentState all = CurrentState.of(rows);
         return new CurrentState() {
             @Override
-            public java.util.Optional<java.util.Collection<Row>> rows(String table) {
+            public Optional<Collection<Row>> rows(String table) {
                 if (keyedTables.contains(table)) {
                     throw new AssertionError("scanned " + table);
                 }
@@ -223,7 +225,7 @@ class DiffTest {
             }
 
             @Override
-            public java.util.Optional<java.util.Collection<Row>> rows(String table, RowKey key, String value) {
+            public Optional<Collection<Row>> rows(String table, RowKey key, String value) {
                 return all.rows(table).map(r -> r.stream().filter(x -> value.equals(key.of(x.columns()))).toList());
             }
         };

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import java.util.HashSet;
 
 /** Inserts come after the rows they name: table by table where the schema allows, row by row where not. */
 class InsertOrderTest {
@@ -26,7 +27,7 @@ class InsertOrderTest {
             """);
 
     static Operation.Insert insert(String table, String name, String... refs) {
-        Set<Object> named = new java.util.HashSet<>();
+        Set<Object> named = new HashSet<>();
         for (String r : refs) {
             named.add(new NamedUuid(r));
         }

@@ -17,6 +17,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import java.util.ArrayList;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 
 /**
  * Messages are read in one pass whatever the order of their members: a notification's params and
@@ -94,9 +97,9 @@ class IncomingTest {
         assertThat(Json.text(reply.get("result"))).isEqualTo("[\"ping\"]");
     }
 
-    private static List<String> strings(com.fasterxml.jackson.core.JsonParser p) throws IOException {
-        List<String> out = new java.util.ArrayList<>();
-        while (p.nextToken() != com.fasterxml.jackson.core.JsonToken.END_ARRAY) {
+    private static List<String> strings(JsonParser p) throws IOException {
+        List<String> out = new ArrayList<>();
+        while (p.nextToken() != JsonToken.END_ARRAY) {
             out.add(p.getText());
         }
         return out;

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import com.fasterxml.jackson.core.JsonParser;
 
 /**
  * With {@link RpcSession#decodeLargeMessagesAtNice}, messages of a MiB or more are decoded on the
@@ -135,7 +136,7 @@ class LargeMessagesTest {
         return b.append(']').toString();
     }
 
-    private static int count(com.fasterxml.jackson.core.JsonParser p) throws IOException {
+    private static int count(JsonParser p) throws IOException {
         int n = 0;
         while (p.nextToken() != JsonToken.END_ARRAY) {
             n++;

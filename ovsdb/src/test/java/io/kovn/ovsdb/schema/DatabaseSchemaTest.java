@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import java.util.Set;
 
 class DatabaseSchemaTest {
     private static final DatabaseSchema NB = DatabaseSchema.read(Path.of(System.getProperty("kovn.schemas"), "ovn-nb.ovsschema"));
@@ -29,7 +30,7 @@ class DatabaseSchemaTest {
         assertThat(acl.type("sample_new").key().strongRef()).isTrue();
         TableSchema as = NB.require("Address_Set");
         assertThat(as.isRoot()).isTrue();
-        assertThat(as.indexes()).containsExactly(java.util.Set.of("name"));
+        assertThat(as.indexes()).containsExactly(Set.of("name"));
         assertThat(as.type("addresses").max()).isEqualTo(ColumnType.UNLIMITED);
         // only columns whose atoms can be uuids are searched for named uuids by the diff
         assertThat(as.type("addresses").holdsUuids()).isFalse();

@@ -13,6 +13,7 @@ import io.kovn.runtime.testing.Tools;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.ArrayList;
 
 /** A table's rows as {@code ovsdb-client dump} (an independent tool) sees them. */
 public final class ServerDump {
@@ -23,7 +24,7 @@ public final class ServerDump {
                 server.unixEndpoint(), schema.name(), table));
         JsonNode json = Json.parse(out);
         TableSchema ts = schema.require(table);
-        List<String> headings = new java.util.ArrayList<>();
+        List<String> headings = new ArrayList<>();
         json.get("headings").forEach(h -> headings.add(h.asText()));
         Set<Row> rows = new HashSet<>();
         for (JsonNode data : json.get("data")) {

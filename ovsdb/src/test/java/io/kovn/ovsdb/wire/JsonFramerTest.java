@@ -10,6 +10,10 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import java.util.Arrays;
+import java.util.function.Consumer;
+import java.lang.management.ManagementFactory;
+import com.sun.management.ThreadMXBean;
 
 class JsonFramerTest {
     private static final String[] MESSAGES = {
@@ -52,7 +56,7 @@ class JsonFramerTest {
         for (int round = 0; round < 500; round++) {
             int n = rnd.nextInt(6);
             int[] cuts = rnd.ints(n, 0, s.length + 1).sorted().toArray();
-            assertThat(feed(new JsonFramer(), s, cuts)).as("cuts %s", java.util.Arrays.toString(cuts)).containsExactly(MESSAGES);
+            assertThat(feed(new JsonFramer(), s, cuts)).as("cuts %s", Arrays.toString(cuts)).containsExactly(MESSAGES);
         }
     }
 
@@ -165,11 +169,11 @@ class JsonFramerTest {
 
     @Test
     void aMessageThatSpansReadsAllocatesAboutItsOwnSizeOnceTheBufferHasGrown() {
-        var threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        var threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
         JsonFramer f = new JsonFramer();
         byte[] m = message(100_000, 'x');
         int[] count = new int[1];
-        java.util.function.Consumer<byte[]> out = b -> count[0]++;
+        Consumer<byte[]> out = b -> count[0]++;
         for (int round = 0; round < 20; round++) { // grow the buffer, and let the JIT settle
             feedInReads(f, m, 4096, out);
         }
@@ -181,7 +185,7 @@ class JsonFramerTest {
         assertThat(allocated).isLessThan(m.length + 16_384L);
     }
 
-    private static void feedInReads(JsonFramer f, byte[] m, int read, java.util.function.Consumer<byte[]> out) {
+    private static void feedInReads(JsonFramer f, byte[] m, int read, Consumer<byte[]> out) {
         for (int at = 0; at < m.length; at += read) {
             f.feed(m, at, Math.min(read, m.length - at), out);
         }

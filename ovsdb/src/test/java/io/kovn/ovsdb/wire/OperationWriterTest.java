@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import io.kovn.ovsdb.data.NamedUuid;
 
 /** Exact JSON of every operation type; the streaming writer and the tree codec agree byte for byte. */
 class OperationWriterTest {
@@ -42,7 +43,7 @@ class OperationWriterTest {
                 Arguments.of(Ops.abort(), "{\"op\":\"abort\"}"),
                 Arguments.of(Ops.comment("c"), "{\"op\":\"comment\",\"comment\":\"c\"}"),
                 Arguments.of(Ops.assertLock("l"), "{\"op\":\"assert\",\"lock\":\"l\"}"),
-                Arguments.of(Ops.insert("ACL", Map.of("acls", Set.of(new io.kovn.ovsdb.data.NamedUuid("acl1")))),
+                Arguments.of(Ops.insert("ACL", Map.of("acls", Set.of(new NamedUuid("acl1")))),
                         "{\"op\":\"insert\",\"table\":\"ACL\",\"row\":{\"acls\":[\"set\",[[\"named-uuid\",\"acl1\"]]]}}"));
     }
 

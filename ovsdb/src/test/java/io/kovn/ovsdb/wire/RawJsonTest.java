@@ -12,6 +12,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import io.kovn.ovsdb.schema.AtomicType;
+import io.kovn.ovsdb.schema.BaseType;
+import io.kovn.ovsdb.schema.ColumnType;
+import java.util.Set;
 
 class RawJsonTest {
     private static final String MESSAGE =
@@ -86,9 +90,9 @@ class RawJsonTest {
     void aTreeIsReadAsAStreamByWalkingIt() {
         JsonNode tree = Json.parse("[\"set\",[\"a\",\"b\"]]");
         Object v = RawJson.of(tree).read(p -> new ValueReader().read(p,
-                new io.kovn.ovsdb.schema.ColumnType(io.kovn.ovsdb.schema.BaseType.of(io.kovn.ovsdb.schema.AtomicType.STRING),
-                        null, 0, io.kovn.ovsdb.schema.ColumnType.UNLIMITED)));
-        assertThat(v).isEqualTo(java.util.Set.of("a", "b"));
+                new ColumnType(BaseType.of(AtomicType.STRING),
+                        null, 0, ColumnType.UNLIMITED)));
+        assertThat(v).isEqualTo(Set.of("a", "b"));
         assertThat(RawJson.of(tree).tree()).isSameAs(tree);
     }
 }

@@ -17,6 +17,10 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.statistics.Statistics;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import io.kovn.ovsdb.schema.BaseType;
+import java.util.Locale;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
 
 /** The streaming decoder gives exactly what {@link ValueCodec} gives from a tree, for every type and wire form. */
 class ValueReaderPropertyTest {
@@ -61,10 +65,10 @@ class ValueReaderPropertyTest {
         assertThat(read(reused, c.type(), Json.text(c.json()))).isEqualTo(fresh);
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void repeatedSetElementsAreOneStringInstance() {
         ValueReader reader = new ValueReader();
-        ColumnType addresses = new ColumnType(io.kovn.ovsdb.schema.BaseType.of(AtomicType.STRING), null, 0, ColumnType.UNLIMITED);
+        ColumnType addresses = new ColumnType(BaseType.of(AtomicType.STRING), null, 0, ColumnType.UNLIMITED);
         Set<?> a = (Set<?>) read(reader, addresses, "[\"set\",[\"10.0.0.1\",\"10.0.0.2\"]]");
         Set<?> b = (Set<?>) read(reader, addresses, "[\"set\",[\"10.0.0.2\",\"10.0.0.3\"]]");
         Object first = a.stream().filter("10.0.0.2"::equals).findFirst().orElseThrow();
@@ -73,10 +77,10 @@ class ValueReaderPropertyTest {
         assertThat(b).isEqualTo(Set.of("10.0.0.2", "10.0.0.3"));
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void aBigSetGrowsTheTableOfRecentStringsAndStillSharesThem() {
         ValueReader reader = new ValueReader();
-        ColumnType addresses = new ColumnType(io.kovn.ovsdb.schema.BaseType.of(AtomicType.STRING), null, 0, ColumnType.UNLIMITED);
+        ColumnType addresses = new ColumnType(BaseType.of(AtomicType.STRING), null, 0, ColumnType.UNLIMITED);
         StringBuilder big = new StringBuilder("[\"set\",[");
         for (int i = 0; i < 20_000; i++) {
             big.append(i == 0 ? "" : ",").append("\"10.").append(i / 250).append('.').append(i % 250).append(".1\"");
@@ -126,8 +130,8 @@ class ValueReaderPropertyTest {
 
     @Property(tries = 100)
     void upperCaseUuidsAreLowerCased(@ForAll long hi, @ForAll long lo) {
-        String u = new java.util.UUID(hi, lo).toString();
-        Object v = read(ColumnType.scalar(AtomicType.UUID), "[\"uuid\",\"" + u.toUpperCase(java.util.Locale.ROOT) + "\"]");
+        String u = new UUID(hi, lo).toString();
+        Object v = read(ColumnType.scalar(AtomicType.UUID), "[\"uuid\",\"" + u.toUpperCase(Locale.ROOT) + "\"]");
         assertThat(v).isEqualTo(Uuid.of(u));
     }
 

@@ -13,6 +13,8 @@ import java.util.Set;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
+import net.jqwik.api.Tuple;
+import java.util.UUID;
 
 /**
  * Generated OVSDB values in their JSON forms (RFC 7047 5.1), for comparing decoders: atoms of
@@ -45,7 +47,7 @@ public final class WireValues {
         Arbitrary<Long> min = Arbitraries.of(0L, 1L);
         Arbitrary<Long> max = Arbitraries.of(1L, 1L, 2L, 100L, ColumnType.UNLIMITED);
         Arbitrary<BaseType> value = Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(3, Arbitraries.just(null)), net.jqwik.api.Tuple.of(1, baseTypes()));
+                Tuple.of(3, Arbitraries.just(null)), Tuple.of(1, baseTypes()));
         return Combinators.combine(baseTypes(), value, min, max)
                 .as((k, v, lo, hi) -> new ColumnType(k, v, Math.min(lo, hi), hi));
     }
@@ -56,7 +58,7 @@ public final class WireValues {
 
     /** A value of the type, malformed about one time in eight. */
     public static Arbitrary<JsonNode> values(ColumnType type) {
-        return Arbitraries.frequencyOf(net.jqwik.api.Tuple.of(7, wellFormed(type)), net.jqwik.api.Tuple.of(1, malformed(type)));
+        return Arbitraries.frequencyOf(Tuple.of(7, wellFormed(type)), Tuple.of(1, malformed(type)));
     }
 
     /** A well-formed value of the type. */
@@ -99,7 +101,7 @@ public final class WireValues {
                             .map(F::numberNode),
                     Arbitraries.of(new BigInteger("123456789012345678901234567890")).map(F::numberNode));
             case BOOLEAN -> Arbitraries.of(true, false).map(F::booleanNode);
-            case UUID -> Combinators.combine(Arbitraries.randomValue(r -> new java.util.UUID(r.nextLong(), r.nextLong())),
+            case UUID -> Combinators.combine(Arbitraries.randomValue(r -> new UUID(r.nextLong(), r.nextLong())),
                     Arbitraries.of(false, true)).as((u, upper) -> (JsonNode) F.arrayNode().add("uuid")
                             .add(upper ? u.toString().toUpperCase(Locale.ROOT) : u.toString()));
         };

@@ -34,6 +34,8 @@ import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.function.IntUnaryOperator;
+import io.kovn.policy.model.FrozenSortedSet;
+import java.util.HashMap;
 
 /**
  * Translates one AdminNetworkPolicy or BaselineAdminNetworkPolicy into OVN rows, exactly as the
@@ -59,7 +61,7 @@ public final class AdminPolicyTranslator {
      * new list) and port names: 100 ANPs over 10 tenants' namespaces resolve each tenant's ports
      * once. Lives as long as this translator, one translation.
      */
-    private final Map<List<Object>, Map<Protocol, SortedSet<String>>> namedPortTerms = new java.util.HashMap<>();
+    private final Map<List<Object>, Map<Protocol, SortedSet<String>>> namedPortTerms = new HashMap<>();
 
     /**
      * @param index the cluster's namespaces, pods and nodes
@@ -127,7 +129,7 @@ public final class AdminPolicyTranslator {
         List<String> ids = new ArrayList<>(acls.size());
         acls.forEach(a -> ids.add(a.id()));
         SortedSet<String> aclIds = memo.get(Arrays.asList("acl-ids", policy.ownerType(), policy.name()), ids,
-                () -> io.kovn.policy.model.FrozenSortedSet.of(ids));
+                () -> FrozenSortedSet.of(ids));
         DesiredPortGroup pg = new DesiredPortGroup(portGroup, base.externalIds(), members, aclIds);
         return new PolicyRows(List.of(pg), List.of(), acls, warnings);
     }
@@ -170,7 +172,7 @@ public final class AdminPolicyTranslator {
                 members.add(pod.portName());
             }
         }
-        return io.kovn.policy.model.FrozenSortedSet.of(members);
+        return FrozenSortedSet.of(members);
     }
 
     /** The policy's subject pods cluster-wide (host-network pods excluded). */
@@ -263,7 +265,7 @@ public final class AdminPolicyTranslator {
         SortedSet<String> all = peerAddresses(rule);
         List<DesiredAddressSet> addressSets = new ArrayList<>();
         for (SetIdentity set : identities) {
-            SortedSet<String> addresses = io.kovn.policy.model.FrozenSortedSet.of(all).ofFamily(set.family());
+            SortedSet<String> addresses = FrozenSortedSet.of(all).ofFamily(set.family());
             addressSets.add(new DesiredAddressSet(set.name(), set.externalIds(), addresses));
         }
         return List.copyOf(addressSets);
@@ -386,7 +388,7 @@ public final class AdminPolicyTranslator {
             return podIps.getFirst();
         }
         podIps.add(addresses);
-        return io.kovn.policy.model.FrozenSortedSet.union(podIps);
+        return FrozenSortedSet.union(podIps);
     }
 
     /** Builds the ACLs of one rule; they differ only in protocol key and match. */

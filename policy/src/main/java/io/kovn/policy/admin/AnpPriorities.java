@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.Collection;
 
 /**
  * Tier-1 ACL priorities for AdminNetworkPolicies over the API's whole range 0..1000.
@@ -188,7 +189,7 @@ public final class AnpPriorities {
      * @param specPriorityByAnp current spec.priority of each AdminNetworkPolicy by name
      * @param acls the zone's ACLs (any owner; others are ignored)
      */
-    public static PriorityAssignment recover(Map<String, Integer> specPriorityByAnp, java.util.Collection<ObservedAcl> acls) {
+    public static PriorityAssignment recover(Map<String, Integer> specPriorityByAnp, Collection<ObservedAcl> acls) {
         TreeMap<Integer, Band> bands = new TreeMap<>();
         for (ObservedAcl acl : acls) {
             Map<String, String> ids = acl.externalIds();

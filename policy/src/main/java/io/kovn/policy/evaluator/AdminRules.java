@@ -12,6 +12,8 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import io.kovn.k8s.api.policy.AdminNetworkPolicyRuleAction;
+import java.util.Optional;
 
 /**
  * Compiles AdminNetworkPolicy and BaselineAdminNetworkPolicy rules with the translation's
@@ -56,7 +58,7 @@ final class AdminRules {
                 PodTable.or(podPeers, pods.select(peer.pods().namespaceSelector(), peer.pods().podSelector()));
             } else if (peer.nodes() != null) {
                 for (NodeInfo node : pods.index.nodes(peer.nodes())) {
-                    node.internalIps().stream().map(IpAddress::parse).flatMap(java.util.Optional::stream).forEach(addresses::add);
+                    node.internalIps().stream().map(IpAddress::parse).flatMap(Optional::stream).forEach(addresses::add);
                 }
             } else if (!peer.networks().isEmpty()) {
                 for (String cidr : peer.networks()) {
@@ -71,7 +73,7 @@ final class AdminRules {
             }
         }
         PodTable.or(peerPods, podPeers);
-        RuleAction action = switch (rule.action() == null ? io.kovn.k8s.api.policy.AdminNetworkPolicyRuleAction.DENY : rule.action()) {
+        RuleAction action = switch (rule.action() == null ? AdminNetworkPolicyRuleAction.DENY : rule.action()) {
             case ALLOW -> RuleAction.ALLOW;
             case DENY -> RuleAction.DENY;
             case PASS -> RuleAction.PASS;

@@ -1,6 +1,8 @@
 package io.kovn.policy.evaluator;
 
 import io.kovn.policy.match.Protocol;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A rule's compiled {@code ports}: every port, or inclusive ranges per protocol (single ports are
@@ -42,12 +44,12 @@ final class PortMatcher {
 
     /** Collects numeric entries and named ports while compiling one rule. */
     static final class Builder {
-        private final java.util.List<java.util.List<Integer>> ranges = new java.util.ArrayList<>();
-        private final java.util.List<Integer> named = new java.util.ArrayList<>();
+        private final List<List<Integer>> ranges = new ArrayList<>();
+        private final List<Integer> named = new ArrayList<>();
 
         Builder() {
             for (int i = 0; i < Protocol.values().length; i++) {
-                ranges.add(new java.util.ArrayList<>());
+                ranges.add(new ArrayList<>());
             }
         }
 

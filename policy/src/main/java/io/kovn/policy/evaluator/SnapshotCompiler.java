@@ -13,6 +13,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Compiles a {@link PolicySnapshot} into a {@link CompiledSnapshot}: every rule once, and per pod
@@ -63,7 +64,7 @@ final class SnapshotCompiler {
      * order breaks the remaining tie.
      */
     private void addAdmin(Tier tier, AdminRules admin, List<AdminPolicy> policies) {
-        Map<Integer, List<AdminPolicy>> byPriority = new java.util.TreeMap<>();
+        Map<Integer, List<AdminPolicy>> byPriority = new TreeMap<>();
         for (AdminPolicy policy : policies) {
             byPriority.computeIfAbsent(policy.specPriority(), p -> new ArrayList<>()).add(policy);
         }

@@ -6,6 +6,7 @@ import io.kovn.policy.model.AclAction;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.io.IOException;
 
 /**
  * ACL logging levels from the {@code k8s.ovn.org/acl-logging} annotation, e.g.
@@ -42,7 +43,7 @@ public record AclLogging(Optional<String> allow, Optional<String> deny, Optional
                 return new AclLogging(Optional.empty(), Optional.empty(), Optional.empty(), false);
             }
             return new AclLogging(level(node, "allow"), level(node, "deny"), level(node, "pass"), true);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return new AclLogging(Optional.empty(), Optional.empty(), Optional.empty(), false);
         }
     }

@@ -3,6 +3,7 @@ package io.kovn.policy.model;
 import java.util.Map;
 import java.util.Set;
 import java.util.SortedSet;
+import java.util.TreeSet;
 
 /**
  * A Port_Group row as it should be.
@@ -22,6 +23,6 @@ public record DesiredPortGroup(String name, Map<String, String> externalIds, Sor
 
     /** Convenience for tests: the same port group with other member ports. */
     public DesiredPortGroup withPorts(Set<String> newPorts) {
-        return new DesiredPortGroup(name, externalIds, new java.util.TreeSet<>(newPorts), acls);
+        return new DesiredPortGroup(name, externalIds, new TreeSet<>(newPorts), acls);
     }
 }

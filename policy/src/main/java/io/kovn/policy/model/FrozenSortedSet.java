@@ -11,6 +11,11 @@ import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.SortedSet;
 import java.util.TreeSet;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import io.kovn.ovsdb.data.FrozenValue;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * An immutable sorted set of strings, held as a sorted array. Freezing copies once; rows built from
@@ -22,7 +27,7 @@ import java.util.TreeSet;
  * the change without comparing thousands of addresses. The link is weak, so versions never chain
  * in memory.
  */
-public final class FrozenSortedSet extends AbstractSet<String> implements SortedSet<String>, io.kovn.ovsdb.data.FrozenValue {
+public final class FrozenSortedSet extends AbstractSet<String> implements SortedSet<String>, FrozenValue {
     private static final String[] NONE = new String[0];
     private static final FrozenSortedSet EMPTY = new FrozenSortedSet(NONE);
 
@@ -33,7 +38,7 @@ public final class FrozenSortedSet extends AbstractSet<String> implements Sorted
      * handed on by {@link #patched}, which patches a dual-stack set's two parts along with it so that
      * each part, too, knows what changed.
      */
-    private volatile java.util.Map<IpFamily, FrozenSortedSet> byFamily;
+    private volatile Map<IpFamily, FrozenSortedSet> byFamily;
     /** The set this one was patched from, and how. */
     private final WeakReference<FrozenSortedSet> origin;
     private final Delta delta;
@@ -81,7 +86,7 @@ public final class FrozenSortedSet extends AbstractSet<String> implements Sorted
      * the index's patched selection).
      */
     public static FrozenSortedSet union(List<? extends SortedSet<String>> parts) {
-        List<String[]> sorted = new java.util.ArrayList<>(parts.size());
+        List<String[]> sorted = new ArrayList<>(parts.size());
         FrozenSortedSet only = EMPTY;
         for (SortedSet<String> part : parts) {
             if (part.isEmpty()) {
@@ -183,9 +188,9 @@ public final class FrozenSortedSet extends AbstractSet<String> implements Sorted
      * a scan of every element (a relabel patches 1,000-address selections one address at a time);
      * null (made on first ask) when this set was never split.
      */
-    private java.util.Map<IpFamily, FrozenSortedSet> splitAfter(FrozenSortedSet patched, Collection<String> come,
+    private Map<IpFamily, FrozenSortedSet> splitAfter(FrozenSortedSet patched, Collection<String> come,
                                                                 Collection<String> gone) {
-        java.util.Map<IpFamily, FrozenSortedSet> split = byFamily;
+        Map<IpFamily, FrozenSortedSet> split = byFamily;
         if (split == null) {
             return null;
         }
@@ -200,7 +205,7 @@ public final class FrozenSortedSet extends AbstractSet<String> implements Sorted
             }
             return singleFamilySplit(patched, family);
         }
-        java.util.Map<IpFamily, FrozenSortedSet> next = new java.util.EnumMap<>(IpFamily.class);
+        Map<IpFamily, FrozenSortedSet> next = new EnumMap<>(IpFamily.class);
         for (IpFamily family : IpFamily.values()) {
             List<String> add = come.stream().filter(c -> IpFamily.of(c) == family).toList();
             List<String> remove = gone.stream().filter(g -> IpFamily.of(g) == family).toList();
@@ -214,14 +219,14 @@ public final class FrozenSortedSet extends AbstractSet<String> implements Sorted
     }
 
     /** The family of every element, by a split: null when the set holds both (or none). */
-    private static IpFamily singleFamily(java.util.Map<IpFamily, FrozenSortedSet> split) {
+    private static IpFamily singleFamily(Map<IpFamily, FrozenSortedSet> split) {
         boolean four = !split.get(IpFamily.IPV4).isEmpty();
         boolean six = !split.get(IpFamily.IPV6).isEmpty();
         return four == six ? null : four ? IpFamily.IPV4 : IpFamily.IPV6;
     }
 
-    private static java.util.Map<IpFamily, FrozenSortedSet> singleFamilySplit(FrozenSortedSet set, IpFamily family) {
-        java.util.Map<IpFamily, FrozenSortedSet> split = new java.util.EnumMap<>(IpFamily.class);
+    private static Map<IpFamily, FrozenSortedSet> singleFamilySplit(FrozenSortedSet set, IpFamily family) {
+        Map<IpFamily, FrozenSortedSet> split = new EnumMap<>(IpFamily.class);
         for (IpFamily f : IpFamily.values()) {
             split.put(f, f == family ? set : EMPTY);
         }
@@ -229,14 +234,14 @@ public final class FrozenSortedSet extends AbstractSet<String> implements Sorted
     }
 
     /** How this set differs from {@code earlier}, if it was patched from exactly that set. */
-    public java.util.Optional<Delta> deltaFrom(SortedSet<String> earlier) {
+    public Optional<Delta> deltaFrom(SortedSet<String> earlier) {
         if (earlier == this) {
-            return java.util.Optional.of(new Delta(List.of(), List.of()));
+            return Optional.of(new Delta(List.of(), List.of()));
         }
         if (origin != null && origin.get() == earlier) {
-            return java.util.Optional.of(delta);
+            return Optional.of(delta);
         }
-        return java.util.Optional.empty();
+        return Optional.empty();
     }
 
     @Override
@@ -246,7 +251,7 @@ public final class FrozenSortedSet extends AbstractSet<String> implements Sorted
 
     /** The elements of one IP family (addresses or CIDRs): itself when all are of that family. */
     public FrozenSortedSet ofFamily(IpFamily family) {
-        java.util.Map<IpFamily, FrozenSortedSet> split = byFamily;
+        Map<IpFamily, FrozenSortedSet> split = byFamily;
         if (split == null) {
             int v4 = 0;
             for (String a : elements) {
@@ -254,7 +259,7 @@ public final class FrozenSortedSet extends AbstractSet<String> implements Sorted
                     v4++;
                 }
             }
-            split = new java.util.EnumMap<>(IpFamily.class);
+            split = new EnumMap<>(IpFamily.class);
             if (v4 > 0 && v4 < elements.length) { // mixed: the two subsets are made once
                 String[] four = new String[v4];
                 String[] six = new String[elements.length - v4];

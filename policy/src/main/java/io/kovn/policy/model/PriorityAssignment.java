@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.Collections;
 
 /**
  * Where tier 1 places the ACLs of AdminNetworkPolicies whose {@code spec.priority} is 100 or more
@@ -20,7 +21,7 @@ public record PriorityAssignment(SortedMap<Integer, Band> bands) {
     public static final PriorityAssignment EMPTY = new PriorityAssignment(new TreeMap<>());
 
     public PriorityAssignment {
-        bands = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(bands));
+        bands = Collections.unmodifiableSortedMap(new TreeMap<>(bands));
     }
 
     /**

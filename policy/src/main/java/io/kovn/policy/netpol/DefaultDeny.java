@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SortedSet;
 import java.util.TreeSet;
+import java.util.Optional;
 
 /**
  * The per-namespace default deny of NetworkPolicy isolation (reference layout): per namespace and
@@ -55,7 +56,7 @@ public final class DefaultDeny {
         ObjectId arpId = pgId.with(IdKey.TYPE, "arpAllow");
         DesiredAcl arp = new DesiredAcl(arpId.primaryId(), portGroup, name, arpId.externalIds(), NetworkPolicyTranslator.ALLOW_PRIORITY,
                 direction.aclDirection(), Matches.and(pgMatch, ARP_ALLOW_MATCH), AclAction.ALLOW, NetworkPolicyTranslator.TIER, false,
-                java.util.Optional.empty(), DesiredAcl.LOGGING_METER, options);
+                Optional.empty(), DesiredAcl.LOGGING_METER, options);
         List<DesiredAcl> acls = new ArrayList<>(List.of(deny, arp));
         TreeSet<String> aclIds = new TreeSet<>(List.of(deny.id(), arp.id()));
         return new PolicyRows(List.of(new DesiredPortGroup(portGroup, pgId.externalIds(), members, aclIds)), List.of(), acls, List.of());

@@ -34,6 +34,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
+import java.util.EnumSet;
+import java.util.TreeMap;
 
 /**
  * Translates one NetworkPolicy ({@code networking.k8s.io/v1}) into tier-2 rows:
@@ -70,7 +72,7 @@ public final class NetworkPolicyTranslator {
     /** The policy types in effect: the explicit list, else Ingress plus Egress when egress rules exist. */
     public static Set<PolicyDirection> policyTypes(NetworkPolicy policy) {
         var spec = policy.getSpec();
-        Set<PolicyDirection> types = java.util.EnumSet.noneOf(PolicyDirection.class);
+        Set<PolicyDirection> types = EnumSet.noneOf(PolicyDirection.class);
         if (spec.getPolicyTypes() != null && !spec.getPolicyTypes().isEmpty()) {
             for (String t : spec.getPolicyTypes()) {
                 if ("Ingress".equals(t)) {
@@ -162,7 +164,7 @@ public final class NetworkPolicyTranslator {
             }
         }
         // L3 variants: ip-block-index → match ("" = any peer).
-        Map<Integer, String> l3 = new java.util.TreeMap<>();
+        Map<Integer, String> l3 = new TreeMap<>();
         if (gress.peers().isEmpty()) {
             l3.put(-1, "");
         }

@@ -13,6 +13,16 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.ArrayDeque;
+import io.kovn.policy.model.FrozenSortedSet;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashSet;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.function.Supplier;
+import java.util.TreeSet;
 
 /**
  * Namespaces, pods and nodes indexed for selection, with memoized selector results. Pure and
@@ -39,7 +49,7 @@ public final class ClusterIndex {
     /** Per namespace: pod selector to its pods; dropped whole when a pod of the namespace changes. */
     private final Map<String, Map<LabelSelector, List<PodInfo>>> namespacePodSelections = new HashMap<>();
     private final Map<Selection.SelectedPods, List<PodInfo>> podSelections = new HashMap<>();
-    private final Map<Selection.SelectedPods, java.util.SortedSet<String>> ipSelections = new HashMap<>();
+    private final Map<Selection.SelectedPods, SortedSet<String>> ipSelections = new HashMap<>();
     /** IP → the indexed non-host-network pods holding it (a selection's IPs are patched only for IPs held once). */
     private final Map<String, List<PodInfo>> ipHolders = new HashMap<>();
     /**
@@ -47,11 +57,11 @@ public final class ClusterIndex {
      * selector objects live as long as their specs, so a read costs two identity lookups, and equal
      * selections are the same object (set operations on them compare pointers).
      */
-    private final Map<LabelSelector, Map<LabelSelector, Selection.SelectedPods>> selectedPods = new java.util.IdentityHashMap<>();
+    private final Map<LabelSelector, Map<LabelSelector, Selection.SelectedPods>> selectedPods = new IdentityHashMap<>();
     private final Map<Selection.SelectedPods, Selection.SelectedPods> canonical = new HashMap<>();
     /** Every selection ever recorded: the ones {@link #apply} checks. */
-    private final java.util.Set<Selection> known = new java.util.HashSet<>();
-    private final java.util.ArrayDeque<java.util.Set<Selection>> sinks = new java.util.ArrayDeque<>();
+    private final Set<Selection> known = new HashSet<>();
+    private final ArrayDeque<Set<Selection>> sinks = new ArrayDeque<>();
     /** Above zero while a query answers from other queries: its own selection already covers theirs. */
     private int muted;
 
@@ -116,7 +126,7 @@ public final class ClusterIndex {
      * Runs {@code work} and adds every selection it asks this index (also through memoized answers)
      * to {@code reads}; nested recordings also count for the enclosing ones.
      */
-    public <T> T recording(java.util.Set<Selection> reads, java.util.function.Supplier<T> work) {
+    public <T> T recording(Set<Selection> reads, Supplier<T> work) {
         sinks.push(reads);
         try {
             return work.get();
@@ -129,7 +139,7 @@ public final class ClusterIndex {
     }
 
     /** Counts {@code reads} for the recording in progress (a memoized answer read them earlier). */
-    public void reread(java.util.Set<Selection> reads) {
+    public void reread(Set<Selection> reads) {
         if (!sinks.isEmpty()) {
             sinks.peek().addAll(reads);
         }
@@ -149,8 +159,8 @@ public final class ClusterIndex {
      * Brings the index up to date with {@code changes} and returns the recorded selections whose
      * answers may differ now (a superset: a selector that matched the object before or after).
      */
-    public java.util.Set<Selection> apply(ClusterChanges changes) {
-        java.util.Set<Selection> affected = new java.util.HashSet<>();
+    public Set<Selection> apply(ClusterChanges changes) {
+        Set<Selection> affected = new HashSet<>();
         Map<Selection.SelectedPods, IpPatch> ipPatches = new HashMap<>();
         for (ClusterChanges.NamespaceChange c : changes.namespaces()) {
             for (Selection s : known) {
@@ -170,7 +180,7 @@ public final class ClusterIndex {
                 namespaceLabels.put(c.name(), c.after());
             }
         }
-        java.util.Set<String> touched = new java.util.HashSet<>();
+        Set<String> touched = new HashSet<>();
         for (ClusterChanges.PodChange c : changes.pods()) {
             Map<String, String> before = c.before() == null ? null : c.before().labels();
             Map<String, String> after = c.after() == null ? null : c.after().labels();
@@ -235,9 +245,9 @@ public final class ClusterIndex {
                 case Selection.NamespacePods p -> namespacePodSelections.remove(p.namespace());
                 case Selection.SelectedPods p -> {
                     podSelections.remove(p);
-                    java.util.SortedSet<String> ips = ipSelections.remove(p);
+                    SortedSet<String> ips = ipSelections.remove(p);
                     IpPatch patch = ipPatches.get(p);
-                    if (onlyPods && ips instanceof io.kovn.policy.model.FrozenSortedSet frozen && patch != null) {
+                    if (onlyPods && ips instanceof FrozenSortedSet frozen && patch != null) {
                         patch.applyTo(frozen, p, this).ifPresent(patched -> ipSelections.put(p, patched));
                     }
                 }
@@ -271,7 +281,7 @@ public final class ClusterIndex {
      * each IP is in the selection exactly when the one pod holding it is selected.
      */
     private static final class IpPatch {
-        private final java.util.Set<String> touched = new java.util.LinkedHashSet<>();
+        private final Set<String> touched = new LinkedHashSet<>();
 
         void note(PodInfo before, PodInfo after) {
             if (before != null) {
@@ -283,19 +293,19 @@ public final class ClusterIndex {
         }
 
         /** The patched IPs, or empty when an IP it touches is held by two pods (then the selection is made again). */
-        java.util.Optional<io.kovn.policy.model.FrozenSortedSet> applyTo(io.kovn.policy.model.FrozenSortedSet ips,
+        Optional<FrozenSortedSet> applyTo(FrozenSortedSet ips,
                                                                         Selection.SelectedPods selection, ClusterIndex index) {
             List<String> add = new ArrayList<>();
             List<String> remove = new ArrayList<>();
             for (String ip : touched) {
                 List<PodInfo> holders = index.ipHolders.getOrDefault(ip, List.of());
                 if (holders.size() > 1) {
-                    return java.util.Optional.empty();
+                    return Optional.empty();
                 }
                 boolean selected = holders.size() == 1 && index.selects(selection, holders.getFirst());
                 (selected ? add : remove).add(ip);
             }
-            return java.util.Optional.of(ips.patched(add, remove));
+            return Optional.of(ips.patched(add, remove));
         }
     }
 
@@ -431,7 +441,7 @@ public final class ClusterIndex {
             selectedPods.clear(); // selectors of replaced specs: let them go
             canonical.clear();
         }
-        Map<LabelSelector, Selection.SelectedPods> byPod = selectedPods.computeIfAbsent(namespaceSelector, k -> new java.util.IdentityHashMap<>());
+        Map<LabelSelector, Selection.SelectedPods> byPod = selectedPods.computeIfAbsent(namespaceSelector, k -> new IdentityHashMap<>());
         Selection.SelectedPods selection = byPod.get(podSelector);
         if (selection == null) {
             selection = canonical.computeIfAbsent(new Selection.SelectedPods(namespaceSelector, podSelector), s -> s);
@@ -441,16 +451,16 @@ public final class ClusterIndex {
     }
 
     /** The sorted IPs of {@link #pods(LabelSelector, LabelSelector)}. Memoized: rules sharing a selector share the work. */
-    public java.util.SortedSet<String> podIps(LabelSelector namespaceSelector, LabelSelector podSelector) {
+    public SortedSet<String> podIps(LabelSelector namespaceSelector, LabelSelector podSelector) {
         Selection.SelectedPods key = selectedPods(namespaceSelector, podSelector);
         read(key);
-        java.util.SortedSet<String> cached = ipSelections.get(key);
+        SortedSet<String> cached = ipSelections.get(key);
         if (cached == null) {
             List<String> ips = new ArrayList<>();
             for (PodInfo pod : pods(namespaceSelector, podSelector)) {
                 ips.addAll(pod.ips());
             }
-            cached = io.kovn.policy.model.FrozenSortedSet.of(ips); // sorts once
+            cached = FrozenSortedSet.of(ips); // sorts once
             ipSelections.put(key, cached);
         }
         return cached;
@@ -460,7 +470,7 @@ public final class ClusterIndex {
     public List<PodInfo> allPods() {
         read(new Selection.AllPods());
         List<PodInfo> result = new ArrayList<>();
-        for (String ns : new java.util.TreeSet<>(podsByNamespace.keySet())) {
+        for (String ns : new TreeSet<>(podsByNamespace.keySet())) {
             for (PodInfo pod : podsByNamespace.get(ns)) {
                 if (!pod.hostNetwork()) {
                     result.add(pod);

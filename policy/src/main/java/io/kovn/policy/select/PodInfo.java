@@ -2,6 +2,7 @@ package io.kovn.policy.select;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * The facts about a pod that policies read.
@@ -46,6 +47,6 @@ public record PodInfo(
     public boolean sameBesidesLabels(PodInfo other) {
         return namespace.equals(other.namespace) && name.equals(other.name) && ips.equals(other.ips)
                 && hostNetwork == other.hostNetwork && namedPorts.equals(other.namedPorts)
-                && java.util.Objects.equals(nodeName, other.nodeName) && portName.equals(other.portName);
+                && Objects.equals(nodeName, other.nodeName) && portName.equals(other.portName);
     }
 }

@@ -1,6 +1,7 @@
 package io.kovn.policy.select;
 
 import io.fabric8.kubernetes.api.model.LabelSelector;
+import java.util.Objects;
 
 /**
  * One question a translation asked {@link ClusterIndex}, as a value: what a memoized translation
@@ -15,7 +16,7 @@ public sealed interface Selection {
     /** {@link ClusterIndex#namespaces(LabelSelector)}. */
     record Namespaces(LabelSelector selector, int hash) implements Selection {
         public Namespaces(LabelSelector selector) {
-            this(selector, java.util.Objects.hashCode(selector));
+            this(selector, Objects.hashCode(selector));
         }
 
         @Override
@@ -27,7 +28,7 @@ public sealed interface Selection {
     /** {@link ClusterIndex#pods(String, LabelSelector)}: pods of one namespace. */
     record NamespacePods(String namespace, LabelSelector podSelector, int hash) implements Selection {
         public NamespacePods(String namespace, LabelSelector podSelector) {
-            this(namespace, podSelector, 31 * namespace.hashCode() + java.util.Objects.hashCode(podSelector));
+            this(namespace, podSelector, 31 * namespace.hashCode() + Objects.hashCode(podSelector));
         }
 
         @Override
@@ -39,7 +40,7 @@ public sealed interface Selection {
     /** {@link ClusterIndex#pods(LabelSelector, LabelSelector)} and {@link ClusterIndex#podIps}. */
     record SelectedPods(LabelSelector namespaceSelector, LabelSelector podSelector, int hash) implements Selection {
         public SelectedPods(LabelSelector namespaceSelector, LabelSelector podSelector) {
-            this(namespaceSelector, podSelector, 31 * java.util.Objects.hashCode(namespaceSelector) + java.util.Objects.hashCode(podSelector));
+            this(namespaceSelector, podSelector, 31 * Objects.hashCode(namespaceSelector) + Objects.hashCode(podSelector));
         }
 
         @Override
@@ -51,8 +52,8 @@ public sealed interface Selection {
         @Override
         public boolean equals(Object o) {
             return o == this || o instanceof SelectedPods p && p.hash == hash
-                    && (p.namespaceSelector == namespaceSelector || java.util.Objects.equals(p.namespaceSelector, namespaceSelector))
-                    && (p.podSelector == podSelector || java.util.Objects.equals(p.podSelector, podSelector));
+                    && (p.namespaceSelector == namespaceSelector || Objects.equals(p.namespaceSelector, namespaceSelector))
+                    && (p.podSelector == podSelector || Objects.equals(p.podSelector, podSelector));
         }
     }
 

@@ -24,6 +24,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import io.kovn.k8s.api.policy.AdminNetworkPolicyRuleAction;
+import java.util.Arrays;
+import io.kovn.policy.Fixtures;
 
 /** Conformance tests 7–13 and 20–24 (anp-conformance-facts.md §1.5–1.10), probe by probe. */
 class ConformanceScenariosTest {
@@ -95,7 +98,7 @@ class ConformanceScenariosTest {
         }
     }
 
-    private static Rule toSlytherinPods(io.kovn.k8s.api.policy.AdminNetworkPolicyRuleAction action) {
+    private static Rule toSlytherinPods(AdminNetworkPolicyRuleAction action) {
         return new Rule(null, action, List.of(Peer.pods(byHouse('S'), byHouse('S'))), List.of());
     }
 
@@ -148,7 +151,7 @@ class ConformanceScenariosTest {
         List<Rule> rules = new ArrayList<>();
         if (allowedIps.length > 0) {
             rules.add(new Rule("allow-egress-to-specific-podIPs", ALLOW,
-                    List.of(Peer.networks(java.util.Arrays.stream(allowedIps).map(ip -> ip + "/32").toArray(String[]::new))), List.of()));
+                    List.of(Peer.networks(Arrays.stream(allowedIps).map(ip -> ip + "/32").toArray(String[]::new))), List.of()));
         }
         rules.add(new Rule(null, ALLOW, List.of(Peer.pods(byHouse('S'), byHouse('S'))), List.of()));
         rules.add(new Rule(null, DENY, List.of(Peer.networks("0.0.0.0/0", "::/0")), List.of()));
@@ -207,7 +210,7 @@ class ConformanceScenariosTest {
 
     @Test
     void nodePeersMatchTheHostNetworkServersNodeIp() {
-        var linux = io.kovn.policy.Fixtures.labels("kubernetes.io/os", "linux");
+        var linux = Fixtures.labels("kubernetes.io/os", "linux");
         List<Rule> egress = List.of(
                 new Rule(null, ALLOW, List.of(Peer.nodes(linux)), List.of(tcp(HNP[0]))),
                 new Rule(null, PASS, List.of(Peer.nodes(linux)), List.of(udp(HNP[2]))),

@@ -16,6 +16,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Tag;
+import java.util.EnumMap;
+import java.util.Map;
 
 /**
  * Two of the three ways to know must agree: for random policy sets, the evaluator's verdict on a
@@ -42,7 +44,7 @@ class EvaluatorAgainstOvnTest {
         ovn.nbctl(args.toArray(String[]::new));
     }
 
-    private static final java.util.Map<Verdict, Integer> SEEN = new java.util.EnumMap<>(Verdict.class);
+    private static final Map<Verdict, Integer> SEEN = new EnumMap<>(Verdict.class);
 
     @AfterAll
     static void stop() {

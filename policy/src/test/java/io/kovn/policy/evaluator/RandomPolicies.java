@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import io.fabric8.kubernetes.api.model.Pod;
 
 /**
  * Random policy sets over a fixed cluster, from a seed: namespaces n0..n2 (team x|y) with three
@@ -70,7 +71,7 @@ public final class RandomPolicies {
     }
 
     public static PolicySnapshot snapshot(Policies policies) {
-        List<io.fabric8.kubernetes.api.model.Pod> pods = new ArrayList<>();
+        List<Pod> pods = new ArrayList<>();
         for (int n = 0; n < 3; n++) {
             for (int p = 0; p < 3; p++) {
                 pods.add(Fixtures.pod("n" + n, "p" + p, "node-" + (p % 2), List.of("10.1." + n + "." + (p + 2)),

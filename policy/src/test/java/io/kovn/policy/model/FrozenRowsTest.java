@@ -5,6 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
 
 class FrozenRowsTest {
 
@@ -16,9 +21,9 @@ class FrozenRowsTest {
         FrozenRows<Integer> frozen = FrozenRows.of(source);
         source.put("c", 3);
 
-        assertThat(frozen).containsExactly(java.util.Map.entry("a", 1), java.util.Map.entry("b", 2));
+        assertThat(frozen).containsExactly(Map.entry("a", 1), Map.entry("b", 2));
         assertThat(frozen.firstKey()).isEqualTo("a");
-        assertThat(frozen).isEqualTo(new TreeMap<>(java.util.Map.of("a", 1, "b", 2)));
+        assertThat(frozen).isEqualTo(new TreeMap<>(Map.of("a", 1, "b", 2)));
         assertThatThrownBy(() -> frozen.put("d", 4)).isInstanceOf(UnsupportedOperationException.class);
         assertThatThrownBy(() -> frozen.entrySet().clear()).isInstanceOf(UnsupportedOperationException.class);
         assertThatThrownBy(() -> frozen.values().remove(1)).isInstanceOf(UnsupportedOperationException.class);
@@ -26,16 +31,16 @@ class FrozenRowsTest {
 
     @Test
     void frozenRowsAreTakenAsTheyAre() {
-        FrozenRows<Integer> frozen = FrozenRows.of(new TreeMap<>(java.util.Map.of("a", 1)));
+        FrozenRows<Integer> frozen = FrozenRows.of(new TreeMap<>(Map.of("a", 1)));
         assertThat(FrozenRows.of(frozen)).isSameAs(frozen);
         DesiredPolicyState state = new DesiredPolicyState(FrozenRows.of(new TreeMap<>()), FrozenRows.of(new TreeMap<>()),
-                new TreeMap<>(), java.util.List.of(), PriorityAssignment.EMPTY, null);
+                new TreeMap<>(), List.of(), PriorityAssignment.EMPTY, null);
         assertThat(FrozenRows.of(state.acls())).isSameAs(state.acls());
     }
 
     @Test
     void rowsWithAFewChangesEqualTheirSourceAndStayDetachedFromIt() {
-        java.util.Random random = new java.util.Random(11);
+        Random random = new Random(11);
         TreeMap<String, Integer> source = new TreeMap<>();
         for (int i = 0; i < 300; i++) {
             source.put("k" + i, i);
@@ -44,7 +49,7 @@ class FrozenRowsTest {
         for (int round = 0; round < 200; round++) {
             TreeMap<String, Integer> before = new TreeMap<>(source);
             FrozenRows<Integer> previous = frozen;
-            java.util.Set<String> keys = new java.util.HashSet<>();
+            Set<String> keys = new HashSet<>();
             for (int c = random.nextInt(round % 50 == 0 ? 700 : 8); c > 0; c--) {
                 String key = "k" + random.nextInt(400);
                 keys.add(key);

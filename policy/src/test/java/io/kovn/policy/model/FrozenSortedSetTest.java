@@ -11,6 +11,9 @@ import net.jqwik.api.Property;
 import net.jqwik.api.constraints.Size;
 import net.jqwik.api.constraints.StringLength;
 import org.junit.jupiter.api.Test;
+import java.util.Comparator;
+import java.util.SortedSet;
+import net.jqwik.api.constraints.Chars;
 
 class FrozenSortedSetTest {
 
@@ -54,9 +57,9 @@ class FrozenSortedSetTest {
      * split before; a mixed set's parts are patched along with it, so they know their change too.
      */
     @Property(tries = 500)
-    void theFamilySplitFollowsPatchesAndUnions(@ForAll @Size(max = 12) Set<@StringLength(min = 1, max = 3) @net.jqwik.api.constraints.Chars({'1', '2', ':'}) String> base,
-                                               @ForAll @Size(max = 6) List<@Size(max = 3) Set<@StringLength(min = 1, max = 3) @net.jqwik.api.constraints.Chars({'1', '2', ':'}) String>> adds,
-                                               @ForAll @Size(max = 6) List<@Size(max = 3) Set<@StringLength(min = 1, max = 3) @net.jqwik.api.constraints.Chars({'1', '2', ':'}) String>> removes,
+    void theFamilySplitFollowsPatchesAndUnions(@ForAll @Size(max = 12) Set<@StringLength(min = 1, max = 3) @Chars({'1', '2', ':'}) String> base,
+                                               @ForAll @Size(max = 6) List<@Size(max = 3) Set<@StringLength(min = 1, max = 3) @Chars({'1', '2', ':'}) String>> adds,
+                                               @ForAll @Size(max = 6) List<@Size(max = 3) Set<@StringLength(min = 1, max = 3) @Chars({'1', '2', ':'}) String>> removes,
                                                @ForAll @Size(max = 6) List<Boolean> ask) {
         FrozenSortedSet set = FrozenSortedSet.of(base);
         for (int i = 0; i < Math.min(adds.size(), removes.size()); i++) {
@@ -95,8 +98,8 @@ class FrozenSortedSetTest {
     @Property(tries = 300)
     void aUnionIsEveryElementOnceInOrder(@ForAll @Size(max = 4) List<@Size(max = 20) Set<@StringLength(min = 1, max = 3) String>> parts,
                                          @ForAll boolean frozen) {
-        List<java.util.SortedSet<String>> sorted = parts.stream()
-                .map(p -> frozen ? (java.util.SortedSet<String>) FrozenSortedSet.of(p) : new TreeSet<>(p)).toList();
+        List<SortedSet<String>> sorted = parts.stream()
+                .map(p -> frozen ? (SortedSet<String>) FrozenSortedSet.of(p) : new TreeSet<>(p)).toList();
         TreeSet<String> expected = new TreeSet<>();
         parts.forEach(expected::addAll);
 
@@ -104,7 +107,7 @@ class FrozenSortedSetTest {
 
         assertThat(union).containsExactlyElementsOf(expected);
         assertThat(union.equals(new TreeSet<>(expected))).isTrue();
-        List<java.util.SortedSet<String>> nonEmpty = sorted.stream().filter(p -> !p.isEmpty()).toList();
+        List<SortedSet<String>> nonEmpty = sorted.stream().filter(p -> !p.isEmpty()).toList();
         if (frozen && nonEmpty.size() == 1) {
             assertThat(union).isSameAs(nonEmpty.getFirst());
         }
@@ -112,7 +115,7 @@ class FrozenSortedSetTest {
 
     @Test
     void aUnionOfSetsInAnotherOrderIsStillInNaturalOrder() {
-        TreeSet<String> reversed = new TreeSet<>(java.util.Comparator.reverseOrder());
+        TreeSet<String> reversed = new TreeSet<>(Comparator.reverseOrder());
         reversed.addAll(List.of("a", "c"));
         assertThat(FrozenSortedSet.union(List.of(reversed, new TreeSet<>(List.of("b", "c"))))).containsExactly("a", "b", "c");
     }

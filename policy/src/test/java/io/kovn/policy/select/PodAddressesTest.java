@@ -11,6 +11,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.Test;
 
 class PodAddressesTest {
     private static final String V4 = "{\"default\":{\"ip_addresses\":[\"10.244.1.3/24\"],\"mac_address\":\"0a:58:0a:f4:01:03\","
@@ -60,7 +61,7 @@ class PodAddressesTest {
         return b.build();
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void aPodOfAPrimaryUserDefinedNetworkIsOnItsPortThere() {
         assertThat(ClusterIndex.podInfo(pod(PRIMARY_UDN, null, List.of())).portName()).isEqualTo("blue.net.1_ns_p");
         assertThat(ClusterIndex.podInfo(pod(V4, null, List.of())).portName()).isEqualTo("ns_p");

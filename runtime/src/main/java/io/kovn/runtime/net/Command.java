@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.io.File;
 
 /** Runs a short-lived host command to completion, capturing its output. */
 public final class Command {
@@ -63,7 +64,7 @@ public final class Command {
         ProcessBuilder pb = new ProcessBuilder(argv);
         pb.environment().putAll(env);
         if (stdin == null) {
-            pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+            pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         }
         Process p;
         try {

@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Locale;
+import java.util.Map;
 
 /**
  * A Linux network namespace and the link, address and route operations kovn needs inside it: thin
@@ -126,7 +128,7 @@ public final class Netns {
 
     /** Runs a command in this namespace without throwing on a non-zero exit. */
     public Command.Result tryExec(String... argv) {
-        return Command.exec(command(List.of(argv)), java.util.Map.of(), Command.DEFAULT_TIMEOUT);
+        return Command.exec(command(List.of(argv)), Map.of(), Command.DEFAULT_TIMEOUT);
     }
 
     /** Runs {@code ip ARGS} in this namespace (without spawning a helper for named ones). */
@@ -142,7 +144,7 @@ public final class Netns {
         if (lines.isEmpty()) {
             return;
         }
-        Command.Result r = Command.exec(ipArgv("-batch", "-"), java.util.Map.of(), Command.DEFAULT_TIMEOUT,
+        Command.Result r = Command.exec(ipArgv("-batch", "-"), Map.of(), Command.DEFAULT_TIMEOUT,
                 String.join("\n", lines) + "\n");
         if (!r.ok()) {
             throw new CommandFailedException(r.command(), r.exitCode(), r.stderr() + " [batch: " + String.join("; ", lines) + "]");
@@ -155,7 +157,7 @@ public final class Netns {
     }
 
     private Command.Result tryIp(String... args) {
-        return Command.exec(ipArgv(args), java.util.Map.of(), Command.DEFAULT_TIMEOUT);
+        return Command.exec(ipArgv(args), Map.of(), Command.DEFAULT_TIMEOUT);
     }
 
     private List<String> ipArgv(String... args) {
@@ -296,7 +298,7 @@ public final class Netns {
         String[] f = out.strip().split("\\s+");
         for (int i = 0; i + 1 < f.length; i++) {
             if (f[i].equals("link/ether")) {
-                return f[i + 1].toLowerCase(java.util.Locale.ROOT);
+                return f[i + 1].toLowerCase(Locale.ROOT);
             }
         }
         throw new IllegalStateException("no MAC address on " + link + ": " + out);

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Test fixture: real NB and SB ovsdb-servers (and optionally ovn-northd) in a fresh temporary
@@ -54,7 +55,7 @@ public final class OvnDatabases implements AutoCloseable {
 
     /** Stops the processes when the JVM ends without {@link #close} (SIGTERM, an exception out of main). */
     private final Thread onExit = Thread.ofPlatform().name("kovn-ovn-databases-exit").unstarted(this::stop);
-    private final java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean stopped = new AtomicBoolean();
 
     private OvnDatabases(OvnRuntime runtime, Path dir, OvsdbServerProcess nb, OvsdbServerProcess sb, NorthdProcess northd) {
         this.runtime = runtime;

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.io.File;
 
 /** Runs a runtime tool (ovn-nbctl, ovsdb-client, ...) to completion and returns its stdout. */
 public final class Tools {
@@ -13,7 +14,7 @@ public final class Tools {
     /** Runs argv; throws with its stderr when it fails or takes over 60 seconds. */
     public static String run(List<String> argv) {
         try {
-            Process p = new ProcessBuilder(argv).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+            Process p = new ProcessBuilder(argv).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
             byte[][] errBytes = new byte[1][];
             Thread err = Thread.ofVirtual().start(() -> {
                 try {

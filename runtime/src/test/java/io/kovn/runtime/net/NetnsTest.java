@@ -7,6 +7,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
+import java.nio.file.Path;
 
 @Tag("real")
 class NetnsTest {
@@ -56,7 +57,7 @@ class NetnsTest {
     @Test
     void linkMovesByPathAndDeleteLinkIsIdempotent() {
         Netns a = Netns.add(prefix + "a");
-        Netns byPath = Netns.atPath(java.nio.file.Path.of("/proc/self/../" + ProcessHandle.current().pid() + "/ns/net"));
+        Netns byPath = Netns.atPath(Path.of("/proc/self/../" + ProcessHandle.current().pid() + "/ns/net"));
         assertThat(byPath.isRoot()).isFalse();
         a.addVethPair("x1", "x2");
         a.addBridge("xbr");

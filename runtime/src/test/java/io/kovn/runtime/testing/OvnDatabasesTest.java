@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
+import java.util.List;
 
 @Tag("real")
 class OvnDatabasesTest {
@@ -44,7 +45,7 @@ class OvnDatabasesTest {
             ovn.nb().restart();
             assertThat(ovn.nb().tcpEndpoint()).isEqualTo(tcp);
             assertThat(ovn.nbctl("--bare", "--columns=name", "list", "Logical_Switch").trim()).isEqualTo("kept");
-            assertThat(Tools.run(java.util.List.of(ovn.runtime().bin("ovn-nbctl").toString(), "--db=" + tcp, "ls-list")))
+            assertThat(Tools.run(List.of(ovn.runtime().bin("ovn-nbctl").toString(), "--db=" + tcp, "ls-list")))
                     .contains("kept");
         }
     }

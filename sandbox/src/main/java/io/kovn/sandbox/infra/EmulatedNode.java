@@ -20,6 +20,7 @@ import java.util.TreeMap;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.Optional;
 
 /**
  * One emulated Kubernetes node and its own OVN zone (zone name = node name): a network namespace
@@ -145,7 +146,7 @@ public final class EmulatedNode implements AutoCloseable {
      * fails with "Error while inserting route". Retry briefly rather than fail the node.
      */
     private void addUnderlayRoute(String cidr) {
-        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(10).toNanos();
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
         while (true) {
             try {
                 vswitchd.appctl("ovs/route/add", cidr, "br-phy");
@@ -229,8 +230,8 @@ public final class EmulatedNode implements AutoCloseable {
     }
 
     /** The node's IPv6 underlay address in a dual-stack sandbox. */
-    public java.util.Optional<String> nodeIpV6() {
-        return java.util.Optional.ofNullable(nodeIpV6);
+    public Optional<String> nodeIpV6() {
+        return Optional.ofNullable(nodeIpV6);
     }
 
     public Path nbSocket() {

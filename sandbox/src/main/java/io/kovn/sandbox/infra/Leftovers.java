@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import java.util.Map;
 
 /**
  * Removes what an emulated cluster left behind after a crash: processes, network namespaces and
@@ -51,7 +52,7 @@ public final class Leftovers {
         List<Long> pids = new ArrayList<>(folderPids(stateRoot));
         List<String> namespaces = Netns.list().stream().filter(n -> n.startsWith(prefix)).toList();
         for (String ns : namespaces) {
-            for (String line : Command.exec(List.of("ip", "netns", "pids", ns), java.util.Map.of(),
+            for (String line : Command.exec(List.of("ip", "netns", "pids", ns), Map.of(),
                     Command.DEFAULT_TIMEOUT).stdout().split("\\s+")) {
                 if (!line.isBlank()) {
                     pids.add(Long.parseLong(line.strip()));

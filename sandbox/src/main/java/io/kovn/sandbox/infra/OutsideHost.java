@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The world outside the cluster, in the sandbox: a network namespace {@code <prefix>outside} on the
@@ -31,8 +32,8 @@ public final class OutsideHost implements AutoCloseable {
     }
 
     /** Its IPv6 address on a dual-stack underlay. */
-    public java.util.Optional<String> addressV6() {
-        return java.util.Optional.ofNullable(addressV6);
+    public Optional<String> addressV6() {
+        return Optional.ofNullable(addressV6);
     }
 
     /** Creates the namespace, attaches {@code eth0} to the underlay and gives it the range's last address. */

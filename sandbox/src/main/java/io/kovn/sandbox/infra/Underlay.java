@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.Optional;
 
 /**
  * The emulated physical network: a Linux bridge in the root namespace that every emulated node's
@@ -79,8 +80,8 @@ public final class Underlay implements AutoCloseable {
      * depend on how many nodes there are.
      */
     /** The IPv6 address {@link #attachLast} gives, on a dual-stack underlay. */
-    public java.util.Optional<String> lastAddressV6() {
-        return java.util.Optional.ofNullable(v6Network).map(n -> n + "::" + Integer.toHexString(cidr.lastHost()));
+    public Optional<String> lastAddressV6() {
+        return Optional.ofNullable(v6Network).map(n -> n + "::" + Integer.toHexString(cidr.lastHost()));
     }
 
     public synchronized Attachment attachLast(Netns ns, String ifName) {
@@ -108,8 +109,8 @@ public final class Underlay implements AutoCloseable {
      */
     public record Attachment(String hostLink, String ifName, String addressCidr, String addressV6Cidr) {
         /** The IPv6 address without prefix length, if the underlay has IPv6. */
-        public java.util.Optional<String> addressV6() {
-            return java.util.Optional.ofNullable(addressV6Cidr).map(a -> a.substring(0, a.indexOf('/')));
+        public Optional<String> addressV6() {
+            return Optional.ofNullable(addressV6Cidr).map(a -> a.substring(0, a.indexOf('/')));
         }
 
         /** The address without prefix length. */

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import com.fasterxml.jackson.core.JsonProcessingException;
 
 /**
  * {@code ovn-nbctl --format=json --columns=name,protocol,vips,options list Load_Balancer}, read for
@@ -41,7 +42,7 @@ final class LoadBalancerList {
         JsonNode root;
         try {
             root = JSON.readTree(json);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new UncheckedIOException("ovn-nbctl printed no JSON: " + json, e);
         }
         List<String> headings = new ArrayList<>();

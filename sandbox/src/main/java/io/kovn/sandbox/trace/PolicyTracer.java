@@ -17,6 +17,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import java.time.Duration;
+import java.net.Inet6Address;
+import java.net.InetAddress;
 
 /**
  * {@code kovn trace}: follows one flow through the zones it crosses with {@code ovn-trace --ct new}
@@ -222,7 +225,7 @@ public final class PolicyTracer {
                 .orElseThrow(() -> new IllegalArgumentException("pod " + name(pod) + " is not on the default network"));
         boolean v6 = peer != null && peer.contains(":");
         String ip = peer == null ? net.ips().getFirst().getHostAddress() : net.ips().stream()
-                .filter(a -> (a instanceof java.net.Inet6Address) == v6).findFirst().map(java.net.InetAddress::getHostAddress)
+                .filter(a -> (a instanceof Inet6Address) == v6).findFirst().map(InetAddress::getHostAddress)
                 .orElseThrow(() -> new IllegalArgumentException("pod " + name(pod) + " has no " + (v6 ? "IPv6" : "IPv4") + " address"));
         if (primary.isEmpty()) {
             return new Endpoint(node, pod.getMetadata().getNamespace() + "_" + pod.getMetadata().getName(), net.macAddress(), ip);
@@ -320,7 +323,7 @@ public final class PolicyTracer {
             return !backends.isEmpty() && backends.stream().allMatch(b -> b.result().allowed());
         }
 
-        public String render(boolean verbose, java.util.function.Function<BackendResult, String> crossCheck) {
+        public String render(boolean verbose, Function<BackendResult, String> crossCheck) {
             StringBuilder sb = new StringBuilder();
             sb.append("service ").append(target.label()).append(" (").append(target.protocol()).append(") VIP ").append(vip)
                     .append(": load balancer ").append(loadBalancers.isEmpty() ? "(none in this zone holds the VIP)"
@@ -631,7 +634,7 @@ public final class PolicyTracer {
             if (hint.isEmpty() || hits.containsKey(hint.get())) continue;
             Command.Result acl = Command.exec(List.of(runtime.bin("ovn-nbctl").toString(), "--db=unix:" + zone.nbSocket(),
                     "--bare", "--columns=name,direction,tier,priority,action,external_ids", "list", "ACL", hint.get()),
-                    Map.of(), java.time.Duration.ofSeconds(10));
+                    Map.of(), Duration.ofSeconds(10));
             if (!acl.ok()) continue; // not an ACL (e.g. a port group's default flow)
             String[] v = acl.stdout().strip().split("\n", -1);
             if (v.length < 6) continue;

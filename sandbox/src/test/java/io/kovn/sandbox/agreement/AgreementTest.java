@@ -37,6 +37,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.Tag;
+import java.util.Optional;
 
 /**
  * The three must agree: for random clusters and policy sets ({@link CaseGenerator}), the
@@ -193,7 +194,7 @@ class AgreementTest {
                                 .equals(p.getMetadata().getLabels() == null ? null : p.getMetadata().getLabels().get("app"))).count();
                 ServiceTarget t = ServiceTarget.resolve(client.services().inNamespace(ns).withName("svc").get(),
                         client.discovery().v1().endpointSlices().inNamespace(ns).withLabel("kubernetes.io/service-name", "svc")
-                                .list().getItems(), java.util.Optional.of(80), java.util.Optional.of("tcp"));
+                                .list().getItems(), Optional.of(80), Optional.of("tcp"));
                 if (t.backends().size() != selected) return false;
                 targets.put(ns, t);
             }
@@ -208,7 +209,7 @@ class AgreementTest {
             targets.values().stream().filter(t -> !t.backends().isEmpty()).forEach(t -> flows.add(new Flow2(from, t)));
         }
         List<PolicyTracer.ServiceResult> traced = sb.parallel(flows, f -> sb.tracer().traceToService(f.from(), f.target(),
-                ref -> java.util.Optional.ofNullable(pods.get(ref))));
+                ref -> Optional.ofNullable(pods.get(ref))));
         int backendsChecked = 0;
         for (int i = 0; i < flows.size(); i++) {
             Flow2 f = flows.get(i);

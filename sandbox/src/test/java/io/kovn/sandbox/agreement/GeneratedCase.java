@@ -8,6 +8,8 @@ import io.kovn.k8s.api.policy.AdminNetworkPolicy;
 import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
 import java.util.List;
 import java.util.stream.Collectors;
+import java.util.ArrayList;
+import java.util.Locale;
 
 /**
  * One generated cluster: what {@link CaseGenerator} made, to be created in the sandbox as is.
@@ -34,7 +36,7 @@ public record GeneratedCase(List<Namespace> namespaces, List<Pod> pods, List<Net
         pods.forEach(p -> sb.append("pod ").append(p.getMetadata().getNamespace()).append('/').append(p.getMetadata().getName())
                 .append(" on ").append(p.getSpec().getNodeName()).append(' ').append(p.getMetadata().getLabels())
                 .append(" ports ").append(p.getSpec().getContainers().getFirst().getPorts().stream()
-                        .map(c -> c.getProtocol().toLowerCase(java.util.Locale.ROOT) + "/" + c.getContainerPort()
+                        .map(c -> c.getProtocol().toLowerCase(Locale.ROOT) + "/" + c.getContainerPort()
                                 + (c.getName() == null ? "" : "=" + c.getName()))
                         .collect(Collectors.joining(","))).append('\n'));
         for (Object policy : policies()) {
@@ -46,7 +48,7 @@ public record GeneratedCase(List<Namespace> namespaces, List<Pod> pods, List<Net
 
     /** Every policy object, NetworkPolicies first. */
     public List<Object> policies() {
-        List<Object> out = new java.util.ArrayList<>();
+        List<Object> out = new ArrayList<>();
         out.addAll(networkPolicies);
         out.addAll(adminNetworkPolicies);
         out.addAll(baselineAdminNetworkPolicies);

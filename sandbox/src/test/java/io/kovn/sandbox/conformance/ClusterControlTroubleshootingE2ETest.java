@@ -22,6 +22,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.Tag;
+import java.util.HashMap;
 
 /**
  * Specification 003's troubleshooting commands, run verbatim with the real {@code ovn-nbctl}
@@ -249,7 +250,7 @@ class ClusterControlTroubleshootingE2ETest {
 
     private static void label(ConformanceCluster cluster, String node, String key, String value) {
         // A merge patch: the cluster manager and node agents annotate nodes meanwhile.
-        Map<String, Object> labels = new java.util.HashMap<>();
+        Map<String, Object> labels = new HashMap<>();
         labels.put(key, value);
         cluster.sandbox.client.nodes().withName(node).patch(PatchContext.of(PatchType.JSON_MERGE),
                 cluster.sandbox.client.getKubernetesSerialization().asJson(Map.of("metadata", Map.of("labels", labels))));

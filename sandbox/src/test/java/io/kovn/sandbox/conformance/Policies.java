@@ -22,6 +22,10 @@ import java.util.Map;
 import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.Arrays;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.LinkedHashMap;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * The suite's policy objects through the API server, as the harness handles them: manifests
@@ -115,10 +119,10 @@ final class Policies {
         }
     }
 
-    private com.fasterxml.jackson.databind.JsonNode jsonTree(Object value) {
+    private JsonNode jsonTree(Object value) {
         try {
-            return new com.fasterxml.jackson.databind.ObjectMapper().readTree(client.getKubernetesSerialization().asJson(value));
-        } catch (java.io.IOException e) {
+            return new ObjectMapper().readTree(client.getKubernetesSerialization().asJson(value));
+        } catch (IOException e) {
             throw new IllegalStateException(e);
         }
     }
@@ -176,7 +180,7 @@ final class Policies {
     }
 
     private static List<Map<String, Object>> withField(List<Map<String, Object>> rules, int index, String field, Object value) {
-        Map<String, Object> rule = new java.util.LinkedHashMap<>(rules.get(index));
+        Map<String, Object> rule = new LinkedHashMap<>(rules.get(index));
         rule.put(field, value);
         List<Map<String, Object>> out = new ArrayList<>(rules);
         out.set(index, rule);
@@ -203,7 +207,7 @@ final class Policies {
     /** Number of ACLs in a zone's NB owned by any network policy kind. */
     static long policyAcls(EmulatedNode zone) {
         return zone.nbctl("--bare", "--columns=external_ids", "list", "ACL").lines()
-                .filter(l -> java.util.Arrays.stream(l.replace("\"", "").split("\\s+"))
+                .filter(l -> Arrays.stream(l.replace("\"", "").split("\\s+"))
                         .anyMatch(kv -> POLICY_OWNER_TYPES.stream().anyMatch(t -> kv.equals("k8s.ovn.org/owner-type=" + t))))
                 .count();
     }

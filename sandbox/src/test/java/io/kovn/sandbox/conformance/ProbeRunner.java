@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.Locale;
 
 /**
  * Runs probes the way the suite's {@code PokeServer} does: every 0.5 s for up to 10 s until the
@@ -38,7 +39,7 @@ final class ProbeRunner {
 
         @Override
         public String toString() {
-            return seen.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ') + (detail.isEmpty() ? "" : " (" + detail + ")");
+            return seen.name().toLowerCase(Locale.ROOT).replace('_', ' ') + (detail.isEmpty() ? "" : " (" + detail + ")");
         }
     }
 

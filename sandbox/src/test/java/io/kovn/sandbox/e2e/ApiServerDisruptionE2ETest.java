@@ -24,6 +24,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
+import java.time.Instant;
 
 /**
  * kovn's watches against the worst a real control plane does to them: while pods come and go, etcd's
@@ -71,14 +72,14 @@ class ApiServerDisruptionE2ETest {
                 }
             }
         });
-        java.time.Instant firstRestart = null;
+        Instant firstRestart = null;
         try {
             for (int round = 0; round < 2; round++) {
                 Thread.sleep(3_000);
                 long revision = controlPlane.compactEtcd();
                 assertThat(revision).isPositive();
                 controlPlane.restartApiServer();
-                if (firstRestart == null) firstRestart = java.time.Instant.now();
+                if (firstRestart == null) firstRestart = Instant.now();
             }
             Thread.sleep(3_000);
         } finally {
@@ -100,7 +101,7 @@ class ApiServerDisruptionE2ETest {
         // A watch resuming from a compacted resourceVersion gets 410 Gone and its informer lists again.
         // Nodes changed last before the disruption, so their watches always resume from a compacted
         // version: kube-apiserver's audit log shows each node's controllers listing nodes again.
-        java.time.Instant since = firstRestart;
+        Instant since = firstRestart;
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
             var audit = AuditLog.read(controlPlane.auditLog());
             for (EmulatedNode node : sb.sandbox.nodes()) {

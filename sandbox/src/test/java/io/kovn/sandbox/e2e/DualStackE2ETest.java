@@ -15,6 +15,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
+import org.awaitility.Awaitility;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
 
 /**
  * {@code kovn sandbox up --ip-families ipv4,ipv6}: two nodes with an IPv6 address beside the IPv4 one,
@@ -78,16 +81,16 @@ class DualStackE2ETest {
 
     @Test
     void aDualStackServiceIsReachedOnItsIpv6AndIpv4ClusterIps() throws Exception {
-        var svc = sb.client.services().inNamespace("dual").resource(new io.fabric8.kubernetes.api.model.ServiceBuilder()
+        var svc = sb.client.services().inNamespace("dual").resource(new ServiceBuilder()
                 .withNewMetadata().withName("both").withNamespace("dual").endMetadata().withNewSpec()
                 .withIpFamilyPolicy("RequireDualStack").withSelector(Map.of("app", "backend"))
                 .addNewPort().withName("http").withProtocol("TCP").withPort(80).endPort().endSpec().build()).create();
-        sb.client.pods().inNamespace("dual").withName("b").edit(p -> new io.fabric8.kubernetes.api.model.PodBuilder(p)
+        sb.client.pods().inNamespace("dual").withName("b").edit(p -> new PodBuilder(p)
                 .editMetadata().addToLabels("app", "backend").endMetadata().build());
         List<String> vips = svc.getSpec().getClusterIPs();
         assertThat(vips).hasSize(2);
         for (String vip : vips) {
-            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(250)).untilAsserted(() ->
+            Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(250)).untilAsserted(() ->
                     assertThat(probe(netns(a), vip, "tcp", 80).answer()).as("a -> " + vip).isEqualTo("b"));
         }
     }
@@ -97,7 +100,7 @@ class DualStackE2ETest {
         String outside = sb.sandbox.outside().addressV6().orElseThrow();
         EmulatedNode node1 = sb.sandbox.nodes().stream().filter(n -> n.name().equals("node-1")).findFirst().orElseThrow();
         // the outside host's listener answers with the source it saw: node-1's IPv6 address, not the pod's (SNAT)
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(250)).untilAsserted(() ->
+        Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(250)).untilAsserted(() ->
                 assertThat(probe(netns(a), outside, "tcp", 80).answer()).isEqualTo("outside from " + node1.nodeIpV6().orElseThrow()));
         assertThat(probe(netns(a), outside, "udp", 53).answer()).isEqualTo("outside from " + node1.nodeIpV6().orElseThrow());
     }

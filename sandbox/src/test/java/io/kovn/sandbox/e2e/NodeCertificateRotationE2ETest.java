@@ -36,6 +36,8 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Tag;
+import java.util.HexFormat;
+import java.security.MessageDigest;
 
 /**
  * Node agents on the shortest certificates kube-controller-manager signs (10 minutes, back-dated 5 minutes,
@@ -167,7 +169,7 @@ class NodeCertificateRotationE2ETest {
     }
 
     private static String sha256(X509Certificate certificate) throws Exception {
-        return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(certificate.getEncoded()));
+        return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(certificate.getEncoded()));
     }
 
     private static X509Certificate stored(CertificateStore store) throws Exception {

@@ -17,6 +17,22 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Tag;
+import io.kovn.identity.webhook.AdmissionDecision;
+import java.util.Base64;
+import java.io.ByteArrayInputStream;
+import java.security.cert.CertificateFactory;
+import java.nio.file.Files;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Path;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.kovn.sandbox.SandboxLayout;
+import java.net.URI;
+import java.security.cert.X509Certificate;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Three emulated nodes, two pods each: real TCP, UDP and ICMP across geneve tunnels. */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -61,11 +77,11 @@ class PodConnectivityE2ETest {
     @Test
     @Order(2)
     void theControllersMetricsAreServedWhereTheStateFolderSays() throws Exception {
-        String url = java.nio.file.Files.readString(sb.layout.metricsUrlFile()).strip();
+        String url = Files.readString(sb.layout.metricsUrlFile()).strip();
         assertThat(url).isEqualTo(sb.sandbox.metricsUrl());
-        var http = java.net.http.HttpClient.newHttpClient();
-        String body = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(url)).build(),
-                java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+        var http = HttpClient.newHttpClient();
+        String body = http.send(HttpRequest.newBuilder(URI.create(url)).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
         for (String node : List.of("node-1", "node-2", "node-3")) {
             assertThat(body).contains("kovn_controller_queue_to_done_seconds_count{controller=\"policies-" + node + "\"")
                     .contains("kovn_controller_reconcile_total{controller=\"zone-pods-" + node + "\"")
@@ -88,36 +104,36 @@ class PodConnectivityE2ETest {
         var cert = certificateOf("node-1");
         assertThat(cert.getSubjectX500Principal().getName()).contains("CN=system:ovn-node:node-1").contains("O=system:ovn-nodes");
         var caller = sb.sandbox.identity().caller();
-        var json = new com.fasterxml.jackson.databind.ObjectMapper();
+        var json = new ObjectMapper();
         // through fabric8's own (Jackson 3) serialization: a Jackson 2 mapper misses its Quantity serializer
         var own = json.readTree(sb.client.getKubernetesSerialization().asJson(sb.client.nodes().withName("node-1").get()));
         var other = json.readTree(sb.client.getKubernetesSerialization().asJson(sb.client.nodes().withName("node-2").get()));
         // its own node: an allowed key passes
-        var ownEncap = ((com.fasterxml.jackson.databind.node.ObjectNode) own.deepCopy());
-        ((com.fasterxml.jackson.databind.node.ObjectNode) ownEncap.path("metadata").path("annotations"))
+        var ownEncap = ((ObjectNode) own.deepCopy());
+        ((ObjectNode) ownEncap.path("metadata").path("annotations"))
                 .put("k8s.ovn.org/node-encap-ips", "[\"10.253.1.99\"]");
-        assertThat(caller.nodeStatusUpdate(cert, own, ownEncap)).isInstanceOf(io.kovn.identity.webhook.AdmissionDecision.Allow.class);
+        assertThat(caller.nodeStatusUpdate(cert, own, ownEncap)).isInstanceOf(AdmissionDecision.Allow.class);
         // another node, or trust zones on its own node: denied
-        var otherChanged = ((com.fasterxml.jackson.databind.node.ObjectNode) other.deepCopy());
-        ((com.fasterxml.jackson.databind.node.ObjectNode) otherChanged.path("metadata").path("annotations"))
+        var otherChanged = ((ObjectNode) other.deepCopy());
+        ((ObjectNode) otherChanged.path("metadata").path("annotations"))
                 .put("k8s.ovn.org/node-encap-ips", "[\"10.253.1.99\"]");
-        assertThat(caller.nodeStatusUpdate(cert, other, otherChanged)).isInstanceOf(io.kovn.identity.webhook.AdmissionDecision.Deny.class);
-        var zones = ((com.fasterxml.jackson.databind.node.ObjectNode) own.deepCopy());
-        ((com.fasterxml.jackson.databind.node.ObjectNode) zones.path("metadata").path("annotations"))
+        assertThat(caller.nodeStatusUpdate(cert, other, otherChanged)).isInstanceOf(AdmissionDecision.Deny.class);
+        var zones = ((ObjectNode) own.deepCopy());
+        ((ObjectNode) zones.path("metadata").path("annotations"))
                 .put("k8s.ovn.org/trust-zones", "{\"__default\":[\"tz1\"]}");
-        assertThat(caller.nodeStatusUpdate(cert, own, zones)).isInstanceOf(io.kovn.identity.webhook.AdmissionDecision.Deny.class);
+        assertThat(caller.nodeStatusUpdate(cert, own, zones)).isInstanceOf(AdmissionDecision.Deny.class);
     }
 
     @Test
     @Order(5)
-    void podmanRunsAContainerOnASandboxNodeThroughKovnsConflistAndItReachesAPod(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
+    void podmanRunsAContainerOnASandboxNodeThroughKovnsConflistAndItReachesAPod(@TempDir Path tmp)
             throws Exception {
         sb.namespace("podman", Map.of());
         // The API object of the container podman will run: the zone controller addresses it, the
         // sandbox kubelet leaves it to the other runtime.
-        sb.client.pods().inNamespace("podman").resource(new io.fabric8.kubernetes.api.model.PodBuilder()
+        sb.client.pods().inNamespace("podman").resource(new PodBuilder()
                 .withNewMetadata().withName("box").withNamespace("podman")
-                .addToAnnotations(io.kovn.sandbox.SandboxLayout.RUNTIME_ANNOTATION, "external").endMetadata()
+                .addToAnnotations(SandboxLayout.RUNTIME_ANNOTATION, "external").endMetadata()
                 .withNewSpec().withNodeName("node-1").addNewContainer().withName("box").withImage("busybox").endContainer()
                 .endSpec().build()).create();
         Pod target = pods.get(2); // on node-2: the container's packets cross a geneve tunnel
@@ -134,12 +150,12 @@ class PodConnectivityE2ETest {
                 .interfaces(i -> "podman_box".equals(i.externalIds().get("iface-id")))).as("podman's removal sent CNI DEL").isEmpty());
     }
 
-    private static java.security.cert.X509Certificate certificateOf(String node) throws Exception {
+    private static X509Certificate certificateOf(String node) throws Exception {
         var csr = sb.client.certificates().v1().certificateSigningRequests().list().getItems().stream()
                 .filter(c -> ("system:node:" + node).equals(c.getSpec().getUsername())).findFirst().orElseThrow();
-        byte[] pem = java.util.Base64.getDecoder().decode(csr.getStatus().getCertificate());
-        return (java.security.cert.X509Certificate) java.security.cert.CertificateFactory.getInstance("X.509")
-                .generateCertificate(new java.io.ByteArrayInputStream(pem));
+        byte[] pem = Base64.getDecoder().decode(csr.getStatus().getCertificate());
+        return (X509Certificate) CertificateFactory.getInstance("X.509")
+                .generateCertificate(new ByteArrayInputStream(pem));
     }
 
     @Test
@@ -152,7 +168,7 @@ class PodConnectivityE2ETest {
     @Order(3)
     void aDeletedPodFreesItsIpAndLeavesNoNamespaceOrPort() throws Exception {
         Pod victim = pods.get(5);
-        String netns = victim.getMetadata().getAnnotations().get(io.kovn.sandbox.SandboxLayout.NETNS_ANNOTATION);
+        String netns = victim.getMetadata().getAnnotations().get(SandboxLayout.NETNS_ANNOTATION);
         String ip = victim.getStatus().getPodIP();
         sb.client.pods().inNamespace("e2e").withName(victim.getMetadata().getName()).delete();
         await().atMost(Duration.ofSeconds(20)).until(() -> !Netns.list().contains(netns));

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.nio.file.NoSuchFileException;
 
 /**
  * Debian's podman with its CNI backend, all state in one temporary folder, calling kovn-cni through
@@ -73,7 +74,7 @@ final class Podman implements AutoCloseable {
                 for (Path p : cache.filter(p -> p.getFileName().toString().startsWith(network + "-")).toList()) {
                     Files.deleteIfExists(p);
                 }
-            } catch (java.nio.file.NoSuchFileException e) {
+            } catch (NoSuchFileException e) {
                 // nothing cached
             }
         }

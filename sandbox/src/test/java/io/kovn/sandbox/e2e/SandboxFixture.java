@@ -20,6 +20,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.ArrayList;
+import org.assertj.core.api.Assertions;
+import io.fabric8.kubernetes.api.model.ContainerPort;
 
 /**
  * One real sandbox for a test class: emulated nodes with real OVN/OVS, the control plane, the
@@ -85,11 +88,11 @@ public final class SandboxFixture implements AutoCloseable {
                 .endContainer().endSpec().build()).create();
     }
 
-    private static io.fabric8.kubernetes.api.model.ContainerPort tcp(int port, String name) {
+    private static ContainerPort tcp(int port, String name) {
         return new ContainerPortBuilder().withContainerPort(port).withProtocol("TCP").withName(name).build();
     }
 
-    private static io.fabric8.kubernetes.api.model.ContainerPort udp(int port, String name) {
+    private static ContainerPort udp(int port, String name) {
         return new ContainerPortBuilder().withContainerPort(port).withProtocol("UDP").withName(name).build();
     }
 
@@ -111,7 +114,7 @@ public final class SandboxFixture implements AutoCloseable {
 
     /** The namespaces and root-namespace links of this fixture that exist now. */
     public List<String> leftovers() {
-        List<String> out = new java.util.ArrayList<>(Netns.list().stream().filter(n -> n.startsWith(prefix)).toList());
+        List<String> out = new ArrayList<>(Netns.list().stream().filter(n -> n.startsWith(prefix)).toList());
         out.addAll(Netns.root().links().stream().filter(l -> l.startsWith(prefix)).toList());
         return out;
     }
@@ -120,7 +123,7 @@ public final class SandboxFixture implements AutoCloseable {
     public static void closeLeavingNothing(SandboxFixture fixture) {
         if (fixture != null) {
             fixture.close();
-            org.assertj.core.api.Assertions.assertThat(fixture.leftovers()).as("namespaces and links left after close").isEmpty();
+            Assertions.assertThat(fixture.leftovers()).as("namespaces and links left after close").isEmpty();
         }
     }
 

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
+import java.util.ArrayList;
 
 /**
  * Claims of the test sandboxes alive on this machine: one file per fixture, naming the test JVM
@@ -50,7 +51,7 @@ final class StaleSandboxes {
         if (!Files.isDirectory(CLAIMS)) {
             return List.of();
         }
-        List<String> cleaned = new java.util.ArrayList<>();
+        List<String> cleaned = new ArrayList<>();
         try (Stream<Path> claims = Files.list(CLAIMS)) {
             for (Path claim : claims.toList()) {
                 String prefix = claim.getFileName().toString();

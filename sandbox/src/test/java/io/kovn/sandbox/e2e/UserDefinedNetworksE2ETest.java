@@ -21,6 +21,11 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
+import java.util.HashMap;
+import java.util.HashSet;
+import io.kovn.ovn.topology.NetworkGateway;
+import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import java.util.Set;
 
 /**
  * Primary Layer3 user-defined networks in a three-node sandbox, with real packets: two networks over
@@ -133,7 +138,7 @@ class UserDefinedNetworksE2ETest {
         if (!(o.getAdditionalProperties().get("status") instanceof Map<?, ?> st) || !(st.get("conditions") instanceof List<?> cs)) {
             return Map.of();
         }
-        Map<String, Object> out = new java.util.HashMap<>();
+        Map<String, Object> out = new HashMap<>();
         cs.stream().filter(c -> c instanceof Map<?, ?> m && "NetworkCreated".equals(m.get("type"))).findFirst()
                 .ifPresent(c -> ((Map<?, ?>) c).forEach((k, v) -> out.put(String.valueOf(k), v)));
         return out;
@@ -202,12 +207,12 @@ class UserDefinedNetworksE2ETest {
 
     @Test
     void aNetworksPodsReachItsClusterIpOnItsBackendsNetworkAddressesAndNoOneElseDoes() throws Exception {
-        var svc = sb.client.services().inNamespace("blue").resource(new io.fabric8.kubernetes.api.model.ServiceBuilder()
+        var svc = sb.client.services().inNamespace("blue").resource(new ServiceBuilder()
                 .withNewMetadata().withName("web").withNamespace("blue").endMetadata().withNewSpec()
                 .withSelector(Map.of("app", "web")).addNewPort().withName("http").withProtocol("TCP").withPort(80).endPort()
                 .addNewPort().withName("dns").withProtocol("UDP").withPort(53).withNewTargetPort(5353).endPort().endSpec().build()).create();
         String vip = svc.getSpec().getClusterIP();
-        java.util.Set<String> answered = new java.util.HashSet<>();
+        Set<String> answered = new HashSet<>();
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250)).until(() -> {
             Prober.Result r = probe("blue", "blue-1", vip, "tcp");
             if (r.verdict() == Verdict.ALLOWED) answered.add(r.answer());
@@ -284,7 +289,7 @@ class UserDefinedNetworksE2ETest {
         // the network is in use: its deletion is deferred by the finalizer while its pod lives
         var udn = sb.client.genericKubernetesResources(KovnResources.USER_DEFINED_NETWORK).inNamespace("gone").withName("net");
         int id = Integer.parseInt(udn.get().getMetadata().getAnnotations().get("k8s.ovn.org/network-id"));
-        String masquerade = IpLiterals.format(io.kovn.ovn.topology.NetworkGateway.masqueradeAddress(id).address());
+        String masquerade = IpLiterals.format(NetworkGateway.masqueradeAddress(id).address());
         assertThat(nbDump(sb.sandbox.nodes().get(1))).as("the network's rows before").contains("gone_net").contains(masquerade);
         udn.delete();
         await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5)).until(() -> udn.get() != null);

@@ -37,6 +37,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Tag;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import io.kovn.ovn.annotations.L3GatewayConfig;
+import org.slf4j.LoggerFactory;
 
 /** The node agent on an emulated node against a real kube-apiserver, as its node identity: annotations, CNI, restart. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -126,7 +132,7 @@ class NodeAgentTest {
                 .containsEntry("k8s.ovn.org/node-encap-ips", "[\"" + node.encapIp() + "\"]")
                 // the node IP is on br-phy: its shared gateway, written with the node's own identity
                 .containsEntry("k8s.ovn.org/node-primary-ifaddr", "{\"ipv4\":\"" + node.encapIp() + "/24\"}");
-        io.kovn.ovn.annotations.L3GatewayConfig gw = io.kovn.ovn.annotations.L3GatewayConfig.parse(
+        L3GatewayConfig gw = L3GatewayConfig.parse(
                 annotations.get("k8s.ovn.org/l3-gateway-config"));
         assertThat(gw.interfaceId()).isEqualTo("br-phy_node-a");
         assertThat(gw.nextHops()).isEmpty(); // this node has no default route
@@ -213,18 +219,18 @@ class NodeAgentTest {
     @Test
     void concurrentAddsForManyPodsAllSucceed() throws Exception {
         int n = 8;
-        List<EmulatedPod> netns = new java.util.ArrayList<>();
+        List<EmulatedPod> netns = new ArrayList<>();
         try {
-            List<Pod> pods = new java.util.ArrayList<>();
+            List<Pod> pods = new ArrayList<>();
             for (int i = 0; i < n; i++) {
                 netns.add(EmulatedPod.create(prefix, "default", "many" + i));
                 Pod pod = createPod("many" + i);
                 annotate(pod, 40 + i);
                 pods.add(pod);
             }
-            List<Long> millis = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
-            try (var pool = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
-                List<java.util.concurrent.Future<CniResult>> results = new java.util.ArrayList<>();
+            List<Long> millis = Collections.synchronizedList(new ArrayList<>());
+            try (var pool = Executors.newVirtualThreadPerTaskExecutor()) {
+                List<Future<CniResult>> results = new ArrayList<>();
                 for (int i = 0; i < n; i++) {
                     CniRequest add = request(CniCommand.ADD, pods.get(i), netns.get(i));
                     results.add(pool.submit(() -> {
@@ -240,7 +246,7 @@ class NodeAgentTest {
                 }
             }
             List<Long> sorted = millis.stream().sorted().toList();
-            org.slf4j.LoggerFactory.getLogger(NodeAgentTest.class).info("{} concurrent ADDs: p50 {} ms, max {} ms",
+            LoggerFactory.getLogger(NodeAgentTest.class).info("{} concurrent ADDs: p50 {} ms, max {} ms",
                     n, sorted.get(n / 2), sorted.getLast());
             assertThat(netns.getFirst().exec("busybox", "ping", "-c", "1", "-W", "2", "10.244.0." + (40 + n - 1)))
                     .contains("1 packets received");

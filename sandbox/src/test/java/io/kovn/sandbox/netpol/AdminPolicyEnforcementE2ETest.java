@@ -26,6 +26,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Tag;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * Regressions of issue 5 found by the three-way agreement test, with real packets on two nodes:
@@ -121,7 +122,7 @@ class AdminPolicyEnforcementE2ETest {
                         last.set(sb.probe(List.of(new PolicySandbox.Probe(from, to, "tcp", 80))).getFirst());
                         return last.get().verdict() == expected;
                     });
-        } catch (org.awaitility.core.ConditionTimeoutException e) {
+        } catch (ConditionTimeoutException e) {
             // asserted below, with the last verdict
         }
         assertThat(last.get().verdict()).as(PolicySandbox.name(from) + " -> " + PolicySandbox.name(to) + " tcp/80").isEqualTo(expected);

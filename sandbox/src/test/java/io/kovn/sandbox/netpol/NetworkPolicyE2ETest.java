@@ -24,6 +24,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Tag;
+import java.net.InetAddress;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPortBuilder;
 
 /**
  * NetworkPolicy end to end, after Kubernetes' own network policy e2e suite: namespaces x, y, z
@@ -177,7 +179,7 @@ class NetworkPolicyE2ETest {
 
     @Test
     void anEgressNamedPortResolvesOnThePeerPods() {
-        NetworkPolicyPort udp = new io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPortBuilder()
+        NetworkPolicyPort udp = new NetworkPolicyPortBuilder()
                 .withProtocol("UDP").withPort(new IntOrString("serve-80-udp")).build();
         apply(policy("x", "named-out", pod("a")).withPolicyTypes("Egress")
                 .addNewEgress().withPorts(udp).endEgress().endSpec().build());
@@ -275,7 +277,7 @@ class NetworkPolicyE2ETest {
     }
 
     private static NetworkPolicyPort tcpPort(IntOrString port, Integer endPort) {
-        return new io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPortBuilder()
+        return new NetworkPolicyPortBuilder()
                 .withProtocol("TCP").withPort(port).withEndPort(endPort).build();
     }
 
@@ -293,7 +295,7 @@ class NetworkPolicyE2ETest {
      */
     private static String prefix(String ip, int bits) {
         if (ip.contains(":")) {
-            String[] g = java.net.InetAddress.ofLiteral(ip).getHostAddress().split(":");
+            String[] g = InetAddress.ofLiteral(ip).getHostAddress().split(":");
             return bits == 16 ? g[0] + ":" + g[1] + ":" + g[2] + "::/48" : g[0] + ":" + g[1] + ":" + g[2] + ":" + g[3] + "::/64";
         }
         String[] o = ip.split("\\.");

@@ -25,6 +25,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReference;
 import org.awaitility.core.ConditionTimeoutException;
+import java.util.function.Function;
+import io.kovn.policy.select.PodAddresses;
+import java.io.UncheckedIOException;
 
 /**
  * A real sandbox for policy tests: {@link SandboxFixture} plus what policy tests need on top of it —
@@ -121,7 +124,7 @@ public final class PolicySandbox implements AutoCloseable {
         try {
             return fixture.prober.probe(netns(from), protocol, address, port, DENIED_AFTER);
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -177,7 +180,7 @@ public final class PolicySandbox implements AutoCloseable {
     }
 
     /** Runs a CPU-bound {@code task} (e.g. a trace) over {@code items}, a few at a time; results in order. */
-    public <T, R> List<R> parallel(List<T> items, java.util.function.Function<T, R> task) {
+    public <T, R> List<R> parallel(List<T> items, Function<T, R> task) {
         List<Future<R>> running = items.stream().map(i -> cpuBound.submit(() -> task.apply(i))).toList();
         List<R> out = new ArrayList<>();
         for (Future<R> r : running) {
@@ -200,7 +203,7 @@ public final class PolicySandbox implements AutoCloseable {
      * primary network (a primary user-defined network's address when it has one), as policies see it.
      */
     public String address(Pod pod) {
-        return io.kovn.policy.select.PodAddresses.of(pod).stream()
+        return PodAddresses.of(pod).stream()
                 .filter(ip -> ip.contains(":") == ipv6).findFirst()
                 .orElseThrow(() -> new IllegalStateException("pod " + name(pod) + " has no " + (ipv6 ? "IPv6" : "IPv4") + " address"));
     }

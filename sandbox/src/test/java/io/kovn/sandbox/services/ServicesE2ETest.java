@@ -47,6 +47,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Tag;
+import java.util.function.Predicate;
 
 /**
  * Services on the real control plane, with real packets: kube-controller-manager writes the
@@ -193,7 +194,7 @@ class ServicesE2ETest {
         return System.nanoTime() / 1_000_000;
     }
 
-    private static long awaitVips(java.util.function.Predicate<String> p) {
+    private static long awaitVips(Predicate<String> p) {
         await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20)).until(() -> p.test(vipsOnNode1("web")));
         return System.nanoTime() / 1_000_000;
     }

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.InputStream;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
 
 class AdminNetworkPolicySerializationTest {
 
@@ -72,7 +73,7 @@ class AdminNetworkPolicySerializationTest {
                 List.of(new AdminNetworkPolicyEgressRule("allow-range", AdminNetworkPolicyRuleAction.ALLOW,
                         List.of(AdminNetworkPolicyEgressPeer.nodes(new LabelSelectorBuilder().addToMatchLabels("kubernetes.io/os", "linux").build())),
                         List.of(AdminNetworkPolicyPort.range(null, 34345, 34346))))));
-        banp.setStatus(new AdminNetworkPolicyStatus(List.of(new io.fabric8.kubernetes.api.model.ConditionBuilder()
+        banp.setStatus(new AdminNetworkPolicyStatus(List.of(new ConditionBuilder()
                 .withType("Ready-In-Zone-node1").withStatus("True").withReason("SetupSucceeded")
                 .withMessage("Setting up OVN DB plumbing was successful").build())));
         String yaml = Serialization.asYaml(banp);
