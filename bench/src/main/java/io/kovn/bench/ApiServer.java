@@ -18,19 +18,24 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * The Kubernetes API server a benchmark runs against: a real control plane ({@link LocalCluster}:
- * etcd, kube-apiserver, kube-controller-manager and kube-scheduler, each a child process of this
- * JVM) in a temporary folder, with kovn's CRDs. Its CPU and garbage stay out of the measured JVM;
- * {@link #cpuNanos()} is what kube-apiserver and etcd spent.
+ * The Kubernetes API server a benchmark runs against: a real control plane ({@link LocalCluster}: etcd, kube-apiserver,
+ * kube-controller-manager and kube-scheduler, each a child process of this JVM) in a temporary folder, with kovn's
+ * CRDs. Its CPU and garbage stay out of the measured JVM; {@link #cpuNanos()} is what kube-apiserver and etcd spent.
  *
- * <p>No kubelet runs: kube-controller-manager marks the benchmark's nodes unreachable about a minute
- * after their creation (a status update and a taint each). Pods made with {@link #withoutKubelet}
- * tolerate that, so none is evicted five minutes later.
+ * <p>No kubelet runs: kube-controller-manager marks the benchmark's nodes unreachable about a minute after their
+ * creation (a status update and a taint each). Pods made with {@link #withoutKubelet} tolerate that, so none is evicted
+ * five minutes later.
  */
 final class ApiServer implements AutoCloseable {
     /** Tolerates a node's kubelet never reporting (kube-apiserver's default tolerates it 300 s). */
-    private static final List<Toleration> NO_KUBELET = Stream.of("node.kubernetes.io/unreachable", "node.kubernetes.io/not-ready")
-            .map(key -> new TolerationBuilder().withKey(key).withOperator("Exists").withEffect("NoExecute").build()).toList();
+    private static final List<Toleration> NO_KUBELET = Stream.of(
+                    "node.kubernetes.io/unreachable", "node.kubernetes.io/not-ready")
+            .map(key -> new TolerationBuilder()
+                    .withKey(key)
+                    .withOperator("Exists")
+                    .withEffect("NoExecute")
+                    .build())
+            .toList();
 
     private final Path dir;
     private final LocalCluster cluster;
@@ -91,7 +96,11 @@ final class ApiServer implements AutoCloseable {
 
     /** {@code pod} tolerating its node's missing kubelet (see the class comment). */
     static Pod withoutKubelet(Pod pod) {
-        return new PodBuilder(pod).editOrNewSpec().addAllToTolerations(NO_KUBELET).endSpec().build();
+        return new PodBuilder(pod)
+                .editOrNewSpec()
+                .addAllToTolerations(NO_KUBELET)
+                .endSpec()
+                .build();
     }
 
     @Override

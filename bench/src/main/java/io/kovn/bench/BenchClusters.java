@@ -19,19 +19,31 @@ final class BenchClusters {
         Map<String, String> a = new HashMap<>();
         a.put(OvnAnnotations.NODE_ID, Integer.toString(id));
         a.put(OvnAnnotations.NODE_SUBNETS, "{\"default\":[\"" + subnet + "\"]}");
-        a.put(OvnAnnotations.NODE_TRANSIT_SWITCH_PORT_IFADDR, "{\"ipv4\":\"100.88." + (id >> 8) + "." + (id & 255) + "/16\"}");
+        a.put(
+                OvnAnnotations.NODE_TRANSIT_SWITCH_PORT_IFADDR,
+                "{\"ipv4\":\"100.88." + (id >> 8) + "." + (id & 255) + "/16\"}");
         a.put(OvnAnnotations.NODE_CHASSIS_ID, "chassis-" + name);
         a.put(OvnAnnotations.NODE_ENCAP_IPS, "[\"172.16." + (id >> 8) + "." + (id & 255) + "\"]");
         if (trustZones != null) {
             a.put(OvnAnnotations.TRUST_ZONES, trustZones);
         }
-        client.nodes().resource(new NodeBuilder().withNewMetadata().withName(name).withAnnotations(a).endMetadata().build())
+        client.nodes()
+                .resource(new NodeBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .withAnnotations(a)
+                        .endMetadata()
+                        .build())
                 .create();
     }
 
     static void annotate(KubernetesClient client, String node, String key, String value) {
-        client.nodes().withName(node).patch(PatchContext.of(PatchType.JSON_MERGE),
-                "{\"metadata\":{\"annotations\":{\"" + key + "\":" + (value == null ? "null" : quote(value)) + "}}}");
+        client.nodes()
+                .withName(node)
+                .patch(
+                        PatchContext.of(PatchType.JSON_MERGE),
+                        "{\"metadata\":{\"annotations\":{\"" + key + "\":" + (value == null ? "null" : quote(value))
+                                + "}}}");
     }
 
     private static String quote(String s) {

@@ -1,16 +1,16 @@
 package io.kovn.bench;
 
+import com.sun.management.OperatingSystemMXBean;
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.function.BooleanSupplier;
-import java.util.stream.Collectors;
-import java.io.IOException;
 import java.util.Map;
-import com.sun.management.OperatingSystemMXBean;
 import java.util.OptionalLong;
 import java.util.TreeMap;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
 
 /** Small measuring helpers shared by the policy benchmark's parts. */
 final class BenchStats {
@@ -39,8 +39,8 @@ final class BenchStats {
     }
 
     /**
-     * Waits until {@code idle} has held for {@code quietMs} in a row: a controller that just wrote may
-     * still see its informer or monitor event and reconcile once more.
+     * Waits until {@code idle} has held for {@code quietMs} in a row: a controller that just wrote may still see its
+     * informer or monitor event and reconcile once more.
      */
     static void waitQuiet(BooleanSupplier idle, long quietMs, long timeoutMs) throws InterruptedException {
         long deadline = System.currentTimeMillis() + timeoutMs;
@@ -76,9 +76,8 @@ final class BenchStats {
     }
 
     /**
-     * CPU ticks (1/100 s) of this JVM's threads by name with digits folded ({@code C2 CompilerThreadN},
-     * {@code GC Thread#N}, ...), from {@code /proc/self/task}: the JIT and GC threads too, which no
-     * Java API reports.
+     * CPU ticks (1/100 s) of this JVM's threads by name with digits folded ({@code C2 CompilerThreadN}, {@code GC
+     * Thread#N}, ...), from {@code /proc/self/task}: the JIT and GC threads too, which no Java API reports.
      */
     static Map<String, Long> threadTicks() {
         Map<String, Long> ticks = new TreeMap<>();
@@ -113,20 +112,21 @@ final class BenchStats {
     /** Collections and their accumulated time (ms) per garbage collector bean of this JVM. */
     static Map<String, long[]> gcTotals() {
         Map<String, long[]> totals = new TreeMap<>();
-        ManagementFactory.getGarbageCollectorMXBeans().forEach(gc ->
-                totals.put(gc.getName(), new long[] {gc.getCollectionCount(), gc.getCollectionTime()}));
+        ManagementFactory.getGarbageCollectorMXBeans()
+                .forEach(gc -> totals.put(gc.getName(), new long[] {gc.getCollectionCount(), gc.getCollectionTime()}));
         return totals;
     }
 
     /**
-     * The collections between two {@link #gcTotals} readings, e.g. {@code G1 Young Generation 7 (112
-     * ms)}: for G1's young and old beans and ZGC's "Pauses" beans the time is stop-the-world pause.
+     * The collections between two {@link #gcTotals} readings, e.g. {@code G1 Young Generation 7 (112 ms)}: for G1's
+     * young and old beans and ZGC's "Pauses" beans the time is stop-the-world pause.
      */
     static String gcBetween(Map<String, long[]> before, Map<String, long[]> after) {
         String s = after.entrySet().stream()
                 .map(e -> Map.entry(e.getKey(), new long[] {
                     e.getValue()[0] - before.getOrDefault(e.getKey(), new long[2])[0],
-                    e.getValue()[1] - before.getOrDefault(e.getKey(), new long[2])[1]}))
+                    e.getValue()[1] - before.getOrDefault(e.getKey(), new long[2])[1]
+                }))
                 .filter(e -> e.getValue()[0] > 0)
                 .map(e -> String.format("%s %d (%d ms)", e.getKey(), e.getValue()[0], e.getValue()[1]))
                 .collect(Collectors.joining(", "));

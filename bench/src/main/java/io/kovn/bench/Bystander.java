@@ -1,17 +1,17 @@
 package io.kovn.bench;
 
 import io.kovn.bench.NorthboundObserver.PolicyRows;
+import io.kovn.controller.policy.PolicyNorthbound;
+import io.kovn.ovsdb.cache.TableMonitor;
+import java.util.List;
 import java.util.Locale;
 import java.util.OptionalLong;
-import java.util.List;
-import io.kovn.controller.policy.PolicyNorthbound;
 import java.util.stream.Stream;
-import io.kovn.ovsdb.cache.TableMonitor;
 
 /**
- * The NB client whose view times a convergence: it stands in for ovn-northd, which monitors the NB
- * from its own process. Either a {@link NorthboundObserver} in this JVM or one in a child JVM
- * ({@link RemoteBystander}). Times are {@link System#nanoTime} values of this JVM's clock.
+ * The NB client whose view times a convergence: it stands in for ovn-northd, which monitors the NB from its own
+ * process. Either a {@link NorthboundObserver} in this JVM or one in a child JVM ({@link RemoteBystander}). Times are
+ * {@link System#nanoTime} values of this JVM's clock.
  */
 interface Bystander extends AutoCloseable {
     /** Where the bystander runs. */
@@ -36,13 +36,14 @@ interface Bystander extends AutoCloseable {
     }
 
     /**
-     * What a bystander monitors. {@code policy}: exactly the policy controller's request, so the NB
-     * server encodes each change once for both (a measuring client that adds no work). {@code northd}:
-     * every column of the policy tables, the switches and their ports, as ovn-northd asks: a request
-     * of its own, which the server encodes apart from the controller's.
+     * What a bystander monitors. {@code policy}: exactly the policy controller's request, so the NB server encodes each
+     * change once for both (a measuring client that adds no work). {@code northd}: every column of the policy tables,
+     * the switches and their ports, as ovn-northd asks: a request of its own, which the server encodes apart from the
+     * controller's.
      */
     enum Watch {
-        POLICY, NORTHD;
+        POLICY,
+        NORTHD;
 
         static Watch of(String name) {
             return valueOf(name.toUpperCase(Locale.ROOT));
@@ -53,9 +54,18 @@ interface Bystander extends AutoCloseable {
         }
 
         List<TableMonitor> tables() {
-            return this == POLICY ? PolicyNorthbound.MONITORED
-                    : Stream.of("ACL", "Port_Group", "Address_Set", "Meter", "Meter_Band", "Logical_Switch",
-                            "Logical_Switch_Port").map(TableMonitor::all).toList();
+            return this == POLICY
+                    ? PolicyNorthbound.MONITORED
+                    : Stream.of(
+                                    "ACL",
+                                    "Port_Group",
+                                    "Address_Set",
+                                    "Meter",
+                                    "Meter_Band",
+                                    "Logical_Switch",
+                                    "Logical_Switch_Port")
+                            .map(TableMonitor::all)
+                            .toList();
         }
     }
 
@@ -67,12 +77,14 @@ interface Bystander extends AutoCloseable {
         };
     }
 
-    /** From now on, records the policy rows held after each update (see {@link NorthboundObserver#recordPolicyRows}). */
+    /**
+     * From now on, records the policy rows held after each update (see {@link NorthboundObserver#recordPolicyRows}).
+     */
     void recordPolicyRows();
 
     /**
-     * Waits until the NB holds {@code target}, stops recording, and returns when the first update
-     * after which it held them arrived.
+     * Waits until the NB holds {@code target}, stops recording, and returns when the first update after which it held
+     * them arrived.
      */
     long firstArrivalWith(PolicyRows target, long timeoutMs) throws InterruptedException;
 

@@ -11,10 +11,12 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
- * A {@link NorthboundObserver} alone in a JVM, started by {@link RemoteBystander} so that decoding
- * a converging controller's NB updates happens outside the controller's JVM, as in ovn-northd's own
- * process; warmed up first ({@link BystanderWarmup}), as a long-running northd is. Arguments: the NB endpoint and what
- * to monitor ({@link Bystander.Watch}, {@code policy} or {@code northd}). One command per line on stdin, one answer per line on stdout:
+ * A {@link NorthboundObserver} alone in a JVM, started by {@link RemoteBystander} so that decoding a converging
+ * controller's NB updates happens outside the controller's JVM, as in ovn-northd's own process; warmed up first
+ * ({@link BystanderWarmup}), as a long-running northd is. Arguments: the NB endpoint and what to monitor
+ * ({@link Bystander.Watch}, {@code policy} or {@code northd}). One command per line on stdin, one answer per line on
+ * stdout:
+ *
  * <pre>
  * (once synced)                        → ready NANOS
  * record                               → recording
@@ -22,8 +24,9 @@ import java.util.concurrent.Executors;
  * await TIMEOUT_MS ROWS                → arrived NANOS   (the cache holds ROWS)
  * (any failure)                        → error MESSAGE, and exit code 1
  * </pre>
- * NANOS are {@link System#nanoTime} values, ROWS a {@link PolicyRows} as {@link #encode} writes it.
- * Exits when its stdin closes, also in the middle of a command.
+ *
+ * NANOS are {@link System#nanoTime} values, ROWS a {@link PolicyRows} as {@link #encode} writes it. Exits when its
+ * stdin closes, also in the middle of a command.
  */
 public final class BystanderProcess {
     static final String READY = "ready";
@@ -71,9 +74,12 @@ public final class BystanderProcess {
                     observer.recordPolicyRows();
                     answer(answers, RECORDING);
                 }
-                case FIRST -> answer(answers, ARRIVED + " "
-                        + observer.firstArrivalWith(decode(words[2]), Long.parseLong(words[1])));
-                case AWAIT -> answer(answers, ARRIVED + " " + observer.await(decode(words[2]), Long.parseLong(words[1])));
+                case FIRST ->
+                    answer(
+                            answers,
+                            ARRIVED + " " + observer.firstArrivalWith(decode(words[2]), Long.parseLong(words[1])));
+                case AWAIT ->
+                    answer(answers, ARRIVED + " " + observer.await(decode(words[2]), Long.parseLong(words[1])));
                 default -> throw new IllegalArgumentException("unknown command: " + command);
             }
         } catch (Exception e) {
@@ -95,7 +101,8 @@ public final class BystanderProcess {
     /** {@code memberships=M TABLE=N ...}: table names hold neither spaces nor '='. */
     static String encode(PolicyRows rows) {
         StringBuilder b = new StringBuilder(MEMBERSHIPS).append('=').append(rows.memberships());
-        rows.rows().forEach((table, n) -> b.append(' ').append(table).append('=').append(n));
+        rows.rows()
+                .forEach((table, n) -> b.append(' ').append(table).append('=').append(n));
         return b.toString();
     }
 

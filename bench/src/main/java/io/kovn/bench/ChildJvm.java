@@ -8,10 +8,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A benchmark's helper program (e.g. {@link BystanderProcess}) in a child JVM,
- * so that its CPU and its garbage stay out of the measured JVM. The child exits when its stdin
- * closes, which the OS does when this JVM dies in any way (SIGKILL included); {@link #stop} closes it
- * first, and a shutdown hook kills whatever is left, so no child outlives the benchmark.
+ * A benchmark's helper program (e.g. {@link BystanderProcess}) in a child JVM, so that its CPU and its garbage stay out
+ * of the measured JVM. The child exits when its stdin closes, which the OS does when this JVM dies in any way (SIGKILL
+ * included); {@link #stop} closes it first, and a shutdown hook kills whatever is left, so no child outlives the
+ * benchmark.
  */
 final class ChildJvm {
     private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
@@ -19,25 +19,26 @@ final class ChildJvm {
     static {
         // for a child busy in a command, which reads its stdin only between commands: SIGTERM first,
         // so that its own shutdown hooks stop what it started (a bystander's scratch NB server)
-        Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("kovn-bench-children").unstarted(() -> {
-            LIVE.forEach(Process::destroy);
-            for (Process child : LIVE) {
-                try {
-                    if (!child.waitFor(5, TimeUnit.SECONDS)) {
-                        child.destroyForcibly();
+        Runtime.getRuntime()
+                .addShutdownHook(Thread.ofPlatform().name("kovn-bench-children").unstarted(() -> {
+                    LIVE.forEach(Process::destroy);
+                    for (Process child : LIVE) {
+                        try {
+                            if (!child.waitFor(5, TimeUnit.SECONDS)) {
+                                child.destroyForcibly();
+                            }
+                        } catch (InterruptedException e) {
+                            child.destroyForcibly();
+                        }
                     }
-                } catch (InterruptedException e) {
-                    child.destroyForcibly();
-                }
-            }
-        }));
+                }));
     }
 
     private ChildJvm() {}
 
     /**
-     * Starts {@code main} with this JVM's java binary and class path. Its stderr is this JVM's; the
-     * caller reads its stdout to the end (a full pipe would block the child).
+     * Starts {@code main} with this JVM's java binary and class path. Its stderr is this JVM's; the caller reads its
+     * stdout to the end (a full pipe would block the child).
      *
      * @param jvmOptions the child's heap and collector options, e.g. {@code List.of("-Xmx1g")}
      */

@@ -14,38 +14,37 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Measures the kovn-cni plugin's own per-call overhead: the wall time of executing the real plugin
- * binary (ADD and DEL against a {@link CniServer} whose handler answers at once, and VERSION) next to
- * executing {@code /bin/true} the same way in the same run. Calls are interleaved so both see the
- * same machine load. The difference is what kovn adds to a runtime's CNI call (target: &lt; 20 ms).
+ * Measures the kovn-cni plugin's own per-call overhead: the wall time of executing the real plugin binary (ADD and DEL
+ * against a {@link CniServer} whose handler answers at once, and VERSION) next to executing {@code /bin/true} the same
+ * way in the same run. Calls are interleaved so both see the same machine load. The difference is what kovn adds to a
+ * runtime's CNI call (target: &lt; 20 ms).
  *
  * <pre>
  * java -cp ... io.kovn.bench.CniPluginOverheadBench [--plugin cni/target/kovn-cni] [--iterations 500]
  * </pre>
  */
 public final class CniPluginOverheadBench {
-    private CniPluginOverheadBench() {
-    }
+    private CniPluginOverheadBench() {}
 
     /** Immediate answers: measures transport and validation, not pod plumbing. */
     private static final CniHandler INSTANT = new CniHandler() {
         @Override
         public CniResult add(CniRequest r) {
-            return new CniResult(List.of(new CniResult.Interface(r.ifName(), "0a:58:0a:f4:01:03", r.netns(), 0)),
-                    List.of(new CniResult.IpConfig("10.244.1.3/24", "10.244.1.1", 0)), List.of(), null);
+            return new CniResult(
+                    List.of(new CniResult.Interface(r.ifName(), "0a:58:0a:f4:01:03", r.netns(), 0)),
+                    List.of(new CniResult.IpConfig("10.244.1.3/24", "10.244.1.1", 0)),
+                    List.of(),
+                    null);
         }
 
         @Override
-        public void del(CniRequest r) {
-        }
+        public void del(CniRequest r) {}
 
         @Override
-        public void check(CniRequest r) {
-        }
+        public void check(CniRequest r) {}
 
         @Override
-        public void status() {
-        }
+        public void status() {}
     };
 
     public static void main(String[] args) throws Exception {
@@ -64,11 +63,19 @@ public final class CniPluginOverheadBench {
         Path dir = Files.createTempDirectory("kovn-cni-bench");
         Path socket = dir.resolve("cni.sock");
         try (CniServer server = CniServer.start(socket, INSTANT)) {
-            String config = "{\"cniVersion\":\"1.1.0\",\"name\":\"kovn\",\"type\":\"kovn-cni\",\"socket\":\""
-                    + socket + "\"}";
-            Map<String, String> env = Map.of("CNI_CONTAINERID", "bench0", "CNI_NETNS", "/var/run/netns/bench",
-                    "CNI_IFNAME", "eth0", "CNI_PATH", "/opt/cni/bin",
-                    "CNI_ARGS", "K8S_POD_NAMESPACE=bench;K8S_POD_NAME=pod");
+            String config =
+                    "{\"cniVersion\":\"1.1.0\",\"name\":\"kovn\",\"type\":\"kovn-cni\",\"socket\":\"" + socket + "\"}";
+            Map<String, String> env = Map.of(
+                    "CNI_CONTAINERID",
+                    "bench0",
+                    "CNI_NETNS",
+                    "/var/run/netns/bench",
+                    "CNI_IFNAME",
+                    "eth0",
+                    "CNI_PATH",
+                    "/opt/cni/bin",
+                    "CNI_ARGS",
+                    "K8S_POD_NAMESPACE=bench;K8S_POD_NAME=pod");
             List<Long> truth = new ArrayList<>();
             List<Long> add = new ArrayList<>();
             List<Long> del = new ArrayList<>();
@@ -87,9 +94,12 @@ public final class CniPluginOverheadBench {
             print("kovn-cni VERSION", version);
             print("kovn-cni ADD", add);
             print("kovn-cni DEL", del);
-            System.out.printf("overhead over /bin/true: ADD p50 %+.2f ms, p99 %+.2f ms; DEL p50 %+.2f ms, p99 %+.2f ms%n",
-                    (pct(add, 50) - pct(truth, 50)) / 1e3, (pct(add, 99) - pct(truth, 99)) / 1e3,
-                    (pct(del, 50) - pct(truth, 50)) / 1e3, (pct(del, 99) - pct(truth, 99)) / 1e3);
+            System.out.printf(
+                    "overhead over /bin/true: ADD p50 %+.2f ms, p99 %+.2f ms; DEL p50 %+.2f ms, p99 %+.2f ms%n",
+                    (pct(add, 50) - pct(truth, 50)) / 1e3,
+                    (pct(add, 99) - pct(truth, 99)) / 1e3,
+                    (pct(del, 50) - pct(truth, 50)) / 1e3,
+                    (pct(del, 99) - pct(truth, 99)) / 1e3);
         } finally {
             Files.deleteIfExists(socket);
             Files.deleteIfExists(dir);
@@ -120,7 +130,8 @@ public final class CniPluginOverheadBench {
         int status = p.waitFor();
         long micros = (System.nanoTime() - start) / 1000;
         if (status != 0) {
-            throw new IllegalStateException(exe + " " + command + " failed: " + new String(out, StandardCharsets.UTF_8));
+            throw new IllegalStateException(
+                    exe + " " + command + " failed: " + new String(out, StandardCharsets.UTF_8));
         }
         return micros;
     }
@@ -131,7 +142,11 @@ public final class CniPluginOverheadBench {
     }
 
     private static void print(String name, List<Long> values) {
-        System.out.printf("%-22s %8d %8d %8.0f%n", name, pct(values, 50), pct(values, 99),
+        System.out.printf(
+                "%-22s %8d %8d %8.0f%n",
+                name,
+                pct(values, 50),
+                pct(values, 99),
                 values.stream().mapToLong(Long::longValue).average().orElse(0));
     }
 }

@@ -8,36 +8,38 @@ import io.kovn.runtime.testing.OvnDatabases;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
-import java.util.function.Consumer;
 
 /**
- * Issue 38: kovn's node process on the reference's own cold-start workload ({@link ColdStartWorkload}),
- * on a real control plane, started as deployed ({@link NodeProcess}), its zone's NB watched from
- * this JVM ({@link NorthboundWatch}); the baseline is a raw load of the same converged rows in one
- * transact ({@link RawCopy}), in the same run. Each run:
+ * Issue 38: kovn's node process on the reference's own cold-start workload ({@link ColdStartWorkload}), on a real
+ * control plane, started as deployed ({@link NodeProcess}), its zone's NB watched from this JVM
+ * ({@link NorthboundWatch}); the baseline is a raw load of the same converged rows in one transact ({@link RawCopy}),
+ * in the same run. Each run:
+ *
  * <ol>
- *   <li>pre-addressed pods: process start → first NB write, → NB stable (the last update before
- *       {@value #QUIET_MS} ms without one, every local pod's port written); the process's CPU until
- *       then; its RSS after converging; the raw load;</li>
- *   <li>one more AdminNetworkPolicy, then 100 local pods deleted: first change → NB stable;</li>
- *   <li>bare pods (the controller allocates the local pods' addresses): process start → NB stable;</li>
- *   <li>then 500 more bare local pods created while it runs (16 threads): last create → NB stable,
- *       and pods addressed and written per second (first create → NB stable).</li>
+ *   <li>pre-addressed pods: process start → first NB write, → NB stable (the last update before {@value #QUIET_MS} ms
+ *       without one, every local pod's port written); the process's CPU until then; its RSS after converging; the raw
+ *       load;
+ *   <li>one more AdminNetworkPolicy, then 100 local pods deleted: first change → NB stable;
+ *   <li>bare pods (the controller allocates the local pods' addresses): process start → NB stable;
+ *   <li>then 500 more bare local pods created while it runs (16 threads): last create → NB stable, and pods addressed
+ *       and written per second (first create → NB stable).
  * </ol>
+ *
  * <pre>
  * scripts/bench.sh ColdStartBench [--runs 5]      (bench/cold-start-series.sh: the 5-run series)
  *     [--allocating false]                          (the pre-addressed part only)
  *     [--jvm-options "-XX:..."]                     (an experiment: options added to the deployed ones)
  *     [--train-class-cache true]                    (an experiment: a class cache trained by one cold start)
  * </pre>
+ *
  * Prints every figure's median and range over the runs, and the ratio to the raw load.
  */
 public final class ColdStartBench {
@@ -70,28 +72,36 @@ public final class ColdStartBench {
         }
         Path root = Path.of(System.getProperty("kovn.root", ".")).toAbsolutePath();
         List<String> command = new ArrayList<>(NodeProcess.deployedCommand(root));
-        command.addAll(command.indexOf("-cp"), jvmOptions); // an experiment's options, after (and so over) the deployed ones
+        command.addAll(
+                command.indexOf("-cp"), jvmOptions); // an experiment's options, after (and so over) the deployed ones
         Path logs = Files.createTempDirectory("kovn-cold-start-");
         System.out.println("node process: " + String.join(" ", command));
-        System.out.printf("load average %s; %d cores; node logs in %s%n", BenchStats.loadAverage(),
-                Runtime.getRuntime().availableProcessors(), logs);
+        System.out.printf(
+                "load average %s; %d cores; node logs in %s%n",
+                BenchStats.loadAverage(), Runtime.getRuntime().availableProcessors(), logs);
         ColdStartBench bench = new ColdStartBench(root, logs);
-        try (ApiServer api = ApiServer.start(); KubernetesClient client = api.newClient()) {
+        try (ApiServer api = ApiServer.start();
+                KubernetesClient client = api.newClient()) {
             if (train) {
                 // an experiment: a class cache trained by one cold start of this workload, used by the runs
                 Path config = logs.resolve("node.aotconf");
                 Path aot = logs.resolve("node.aot");
-                bench.run(0, api, client, NodeProcess.withClassCache(command, "-XX:AOTMode=record", "-XX:AOTConfiguration=" + config),
+                bench.run(
+                        0,
+                        api,
+                        client,
+                        NodeProcess.withClassCache(command, "-XX:AOTMode=record", "-XX:AOTConfiguration=" + config),
                         false);
                 bench.figures.clear();
-                List<String> create = new ArrayList<>(NodeProcess.withClassCache(command, "-XX:AOTMode=create",
-                        "-XX:AOTConfiguration=" + config, "-XX:AOTCache=" + aot));
+                List<String> create = new ArrayList<>(NodeProcess.withClassCache(
+                        command, "-XX:AOTMode=create", "-XX:AOTConfiguration=" + config, "-XX:AOTCache=" + aot));
                 create.add("--version");
                 if (new ProcessBuilder(create).inheritIO().start().waitFor() != 0 || !Files.isRegularFile(aot)) {
                     throw new IllegalStateException("no class cache from " + config);
                 }
                 command = NodeProcess.withClassCache(command, "-XX:AOTCache=" + aot);
-                System.out.println("class cache trained by a cold start: " + aot + " (" + Files.size(aot) / 1_000_000 + " MB)");
+                System.out.println(
+                        "class cache trained by a cold start: " + aot + " (" + Files.size(aot) / 1_000_000 + " MB)");
             }
             for (int run = 1; run <= runs; run++) {
                 bench.run(run, api, client, command, allocating);
@@ -101,7 +111,8 @@ public final class ColdStartBench {
         System.exit(0);
     }
 
-    private void run(int run, ApiServer api, KubernetesClient client, List<String> command, boolean allocating) throws Exception {
+    private void run(int run, ApiServer api, KubernetesClient client, List<String> command, boolean allocating)
+            throws Exception {
         api.reset();
         ColdStartWorkload.createNodes(client);
         ColdStartWorkload.createNamespaces(client);
@@ -109,30 +120,44 @@ public final class ColdStartBench {
         ColdStartWorkload.createAnps(client, 0, ColdStartWorkload.ANPS);
         Path kubeconfig = api.adminKubeconfig();
         try (OvnDatabases db = OvnDatabases.start(OvnDatabases.Config.nbSb());
-             NorthboundWatch nb = NorthboundWatch.connect(db.nb().unixEndpoint());
-             NodeProcess node = NodeProcess.start(command, ColdStartWorkload.ZONE, kubeconfig, db.nb().unixEndpoint(),
-                     db.sb().unixEndpoint(), logs.resolve("run" + run + "-addressed.log"));
-             CpuSampler cpu = CpuSampler.start(node)) {
-            long stable = nb.awaitStable(ports(LOCAL_PODS).and(c -> c.table("ACL").size() > 0), QUIET_MS, 120_000);
+                NorthboundWatch nb = NorthboundWatch.connect(db.nb().unixEndpoint());
+                NodeProcess node = NodeProcess.start(
+                        command,
+                        ColdStartWorkload.ZONE,
+                        kubeconfig,
+                        db.nb().unixEndpoint(),
+                        db.sb().unixEndpoint(),
+                        logs.resolve("run" + run + "-addressed.log"));
+                CpuSampler cpu = CpuSampler.start(node)) {
+            long stable =
+                    nb.awaitStable(ports(LOCAL_PODS).and(c -> c.table("ACL").size() > 0), QUIET_MS, 120_000);
             long t0 = node.startNanos();
             figures.add("cold start, pre-addressed: process start → NB stable (ms)", ms(stable - t0));
             figures.add("cold start: process start → first NB write (ms)", ms(nb.first() - t0));
             figures.add("cold start: process start → zone controller started (log, ms)", node.markMs("zone started"));
-            figures.add("cold start: process start → policy controller started (log, ms)", node.markMs("policies started"));
+            figures.add(
+                    "cold start: process start → policy controller started (log, ms)", node.markMs("policies started"));
             figures.add("controller CPU until converged (ms)", ms(cpu.at(stable)));
-            System.out.println("run " + run + ": CPU by thread after converging (ms): " + node.cpuByThread().entrySet().stream()
-                    .filter(e -> e.getValue() > 0).sorted(Map.Entry.<String, Long>comparingByValue().reversed())
-                    .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", ")));
+            System.out.println("run " + run + ": CPU by thread after converging (ms): "
+                    + node.cpuByThread().entrySet().stream()
+                            .filter(e -> e.getValue() > 0)
+                            .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                            .map(e -> e.getKey() + " " + e.getValue())
+                            .collect(Collectors.joining(", ")));
             long updates = nb.updates();
             Thread.sleep(2000);
             if (nb.updates() != updates) {
-                System.out.printf("run %d: %d NB updates after 'stable': the figure above is early%n", run, nb.updates() - updates);
+                System.out.printf(
+                        "run %d: %d NB updates after 'stable': the figure above is early%n",
+                        run, nb.updates() - updates);
             }
             figures.add("RSS after converging (MiB)", node.rssBytes() / 1048576.0);
             figures.add("RSS after converging: anonymous (MiB)", node.status("RssAnon") / 1048576.0);
             figures.add("RSS after converging: file-backed (MiB)", node.status("RssFile") / 1048576.0);
             heap(node);
-            int rows = nb.cache().tables().stream().mapToInt(t -> nb.cache().table(t).size()).sum();
+            int rows = nb.cache().tables().stream()
+                    .mapToInt(t -> nb.cache().table(t).size())
+                    .sum();
             figures.add("converged NB rows", rows);
             RawCopy.Load load = RawCopy.medianOf3(nb.cache(), t -> true);
             figures.add("raw load of the converged NB, one transact (ms, median of 3)", ms(load.wallNs()));
@@ -144,12 +169,20 @@ public final class ColdStartBench {
             ColdStartWorkload.createAnps(client, ColdStartWorkload.ANPS, 1);
             figures.add("add one ANP: create → NB stable (ms)", ms(nb.awaitStable(c -> true, 1, 500, 60_000) - a0));
             nb.reset();
-            List<Pod> victims = ColdStartWorkload.pods(true).stream().filter(p -> ColdStartWorkload.ZONE.equals(p.getSpec()
-                    .getNodeName())).limit(100).toList();
+            List<Pod> victims = ColdStartWorkload.pods(true).stream()
+                    .filter(p -> ColdStartWorkload.ZONE.equals(p.getSpec().getNodeName()))
+                    .limit(100)
+                    .toList();
             long d0 = System.nanoTime();
-            parallel(victims, p -> client.pods().inNamespace(p.getMetadata().getNamespace()).withName(p.getMetadata().getName())
-                    .withGracePeriod(0).delete());
-            figures.add("delete 100 local pods: first delete → NB stable (ms)",
+            parallel(
+                    victims,
+                    p -> client.pods()
+                            .inNamespace(p.getMetadata().getNamespace())
+                            .withName(p.getMetadata().getName())
+                            .withGracePeriod(0)
+                            .delete());
+            figures.add(
+                    "delete 100 local pods: first delete → NB stable (ms)",
                     ms(nb.awaitStable(c -> localPorts(c) == LOCAL_PODS - 100, 1, 500, 60_000) - d0));
         }
 
@@ -162,11 +195,18 @@ public final class ColdStartBench {
         ColdStartWorkload.createPods(client, ColdStartWorkload.pods(false));
         ColdStartWorkload.createAnps(client, 0, ColdStartWorkload.ANPS);
         try (OvnDatabases db = OvnDatabases.start(OvnDatabases.Config.nbSb());
-             NorthboundWatch nb = NorthboundWatch.connect(db.nb().unixEndpoint());
-             NodeProcess node = NodeProcess.start(command, ColdStartWorkload.ZONE, kubeconfig, db.nb().unixEndpoint(),
-                     db.sb().unixEndpoint(), logs.resolve("run" + run + "-allocating.log"))) {
-            long stable = nb.awaitStable(ports(LOCAL_PODS).and(c -> c.table("ACL").size() > 0), QUIET_MS, 180_000);
-            figures.add("cold start, the controller allocates local pod IPs: process start → NB stable (ms)",
+                NorthboundWatch nb = NorthboundWatch.connect(db.nb().unixEndpoint());
+                NodeProcess node = NodeProcess.start(
+                        command,
+                        ColdStartWorkload.ZONE,
+                        kubeconfig,
+                        db.nb().unixEndpoint(),
+                        db.sb().unixEndpoint(),
+                        logs.resolve("run" + run + "-allocating.log"))) {
+            long stable =
+                    nb.awaitStable(ports(LOCAL_PODS).and(c -> c.table("ACL").size() > 0), QUIET_MS, 180_000);
+            figures.add(
+                    "cold start, the controller allocates local pod IPs: process start → NB stable (ms)",
                     ms(stable - node.startNanos()));
 
             List<Pod> more = new ArrayList<>();
@@ -179,9 +219,13 @@ public final class ColdStartBench {
             long c0 = System.nanoTime();
             long created = parallel(more, p -> ColdStartWorkload.createPod(client, p));
             long done = nb.awaitStable(ports(LOCAL_PODS + more.size()), QUIET_MS, 180_000);
-            figures.add("pods created while running (500, 16 threads): creates per s", more.size() / ((created - c0) / 1e9));
+            figures.add(
+                    "pods created while running (500, 16 threads): creates per s",
+                    more.size() / ((created - c0) / 1e9));
             figures.add("pods created while running, allocating: last create → NB stable (ms)", ms(done - created));
-            figures.add("pods created while running, allocating: addressed and written per s", more.size() / ((done - c0) / 1e9));
+            figures.add(
+                    "pods created while running, allocating: addressed and written per s",
+                    more.size() / ((done - c0) / 1e9));
         }
         System.out.printf("run %d done: %s%n", run, figures.last());
     }
@@ -192,12 +236,18 @@ public final class ColdStartBench {
             StringBuilder out = new StringBuilder();
             // native memory too when the experiment turned it on (-XX:NativeMemoryTracking=summary)
             for (String what : List.of("GC.heap_info", "VM.native_memory")) {
-                Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
-                        Long.toString(node.pid()), what).redirectErrorStream(true).start();
+                Process p = new ProcessBuilder(
+                                Path.of(System.getProperty("java.home"), "bin", "jcmd")
+                                        .toString(),
+                                Long.toString(node.pid()),
+                                what)
+                        .redirectErrorStream(true)
+                        .start();
                 out.append(new String(p.getInputStream().readAllBytes()));
                 p.waitFor();
             }
-            System.out.println("node process memory after converging:\n" + out.toString().strip());
+            System.out.println(
+                    "node process memory after converging:\n" + out.toString().strip());
         } catch (Exception e) {
             System.out.println("no heap info: " + e);
         }
@@ -221,7 +271,9 @@ public final class ColdStartBench {
     }
 
     private static long localPorts(MonitorCache c) {
-        return c.table("Logical_Switch_Port").rows().stream().filter(ColdStartBench::podPort).count();
+        return c.table("Logical_Switch_Port").rows().stream()
+                .filter(ColdStartBench::podPort)
+                .count();
     }
 
     private static boolean podPort(Row r) {

@@ -20,12 +20,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * Issue 38's workload, measured beside the reference: 2 nodes ({@link #ZONE}, the measured zone, and
- * one remote control-plane node), 50 namespaces x 20 pods (half on each node), 20
- * AdminNetworkPolicies. Namespace labels env prod/dev, tier frontend/backend/db, group g0..g9, every
- * 7th {@code tenant=restricted}; pod labels app web/db/cache and role r0..r3; every pod a named
- * container port {@code scrape} 9090. Pods are created "pre-addressed" (their pod-networks annotation
- * and status IPs as the zone and kubelet leave them) or bare (the zone controller allocates).
+ * Issue 38's workload, measured beside the reference: 2 nodes ({@link #ZONE}, the measured zone, and one remote
+ * control-plane node), 50 namespaces x 20 pods (half on each node), 20 AdminNetworkPolicies. Namespace labels env
+ * prod/dev, tier frontend/backend/db, group g0..g9, every 7th {@code tenant=restricted}; pod labels app web/db/cache
+ * and role r0..r3; every pod a named container port {@code scrape} 9090. Pods are created "pre-addressed" (their
+ * pod-networks annotation and status IPs as the zone and kubelet leave them) or bare (the zone controller allocates).
  */
 final class ColdStartWorkload {
     static final String ZONE = "node-0";
@@ -46,18 +45,36 @@ final class ColdStartWorkload {
             if (k == 1) {
                 labels.put("node-role.kubernetes.io/control-plane", "");
             }
-            client.nodes().resource(new NodeBuilder().withNewMetadata().withName(name).withLabels(labels).withAnnotations(a)
-                    .endMetadata().build()).create();
-            client.nodes().withName(name).subresource("status").patch(PatchContext.of(PatchType.JSON_MERGE),
-                    "{\"status\":{\"addresses\":[{\"type\":\"InternalIP\",\"address\":\"172.18.0." + id + "\"}]}}");
+            client.nodes()
+                    .resource(new NodeBuilder()
+                            .withNewMetadata()
+                            .withName(name)
+                            .withLabels(labels)
+                            .withAnnotations(a)
+                            .endMetadata()
+                            .build())
+                    .create();
+            client.nodes()
+                    .withName(name)
+                    .subresource("status")
+                    .patch(
+                            PatchContext.of(PatchType.JSON_MERGE),
+                            "{\"status\":{\"addresses\":[{\"type\":\"InternalIP\",\"address\":\"172.18.0." + id
+                                    + "\"}]}}");
         }
     }
 
     /** The namespaces, waiting for their default ServiceAccounts (kube-apiserver refuses pods before). */
     static void createNamespaces(KubernetesClient client) {
         for (int i = 0; i < NAMESPACES; i++) {
-            client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(namespace(i))
-                    .withLabels(namespaceLabels(i)).endMetadata().build()).create();
+            client.namespaces()
+                    .resource(new NamespaceBuilder()
+                            .withNewMetadata()
+                            .withName(namespace(i))
+                            .withLabels(namespaceLabels(i))
+                            .endMetadata()
+                            .build())
+                    .create();
         }
         for (int i = 0; i < NAMESPACES; i++) {
             LocalCluster.awaitDefaultServiceAccount(client, namespace(i));
@@ -84,17 +101,42 @@ final class ColdStartWorkload {
         int k = j % 2;
         // the m-th pod of its node, over every namespace: addresses never collide
         int m = i * PODS_PER_NAMESPACE / 2 + j / 2 + (prefix.equals("pod") ? 0 : 20_000);
-        PodBuilder b = new PodBuilder().withNewMetadata().withNamespace(namespace(i)).withName(prefix + "-" + j)
-                .withLabels(Map.of("app", List.of("web", "db", "cache").get(j % 3), "role", "r" + (j % 4))).endMetadata()
-                .withNewSpec().withNodeName("node-" + k).addNewContainer().withName("c").withImage("registry.k8s.io/pause:3.10")
-                .addNewPort().withName("scrape").withContainerPort(9090).withProtocol("TCP").endPort().endContainer().endSpec();
+        PodBuilder b = new PodBuilder()
+                .withNewMetadata()
+                .withNamespace(namespace(i))
+                .withName(prefix + "-" + j)
+                .withLabels(Map.of("app", List.of("web", "db", "cache").get(j % 3), "role", "r" + (j % 4)))
+                .endMetadata()
+                .withNewSpec()
+                .withNodeName("node-" + k)
+                .addNewContainer()
+                .withName("c")
+                .withImage("registry.k8s.io/pause:3.10")
+                .addNewPort()
+                .withName("scrape")
+                .withContainerPort(9090)
+                .withProtocol("TCP")
+                .endPort()
+                .endContainer()
+                .endSpec();
         if (addressed) {
             String ip = address(k, m);
             String mac = String.format("0a:58:0a:%02x:%02x:%02x", 100 + k, (m + 2) >> 8, (m + 2) & 255);
-            b.editMetadata().addToAnnotations(OvnAnnotations.POD_NETWORKS, "{\"default\":{\"ip_addresses\":[\"" + ip
-                    + "/16\"],\"mac_address\":\"" + mac + "\",\"gateway_ips\":[\"10." + (100 + k) + ".0.1\"],\"routes\":[],"
-                    + "\"role\":\"primary\"}}").endMetadata();
-            b.withNewStatus().withPhase("Running").withPodIP(ip).addNewPodIP().withIp(ip).endPodIP().endStatus();
+            b.editMetadata()
+                    .addToAnnotations(
+                            OvnAnnotations.POD_NETWORKS,
+                            "{\"default\":{\"ip_addresses\":[\"" + ip
+                                    + "/16\"],\"mac_address\":\"" + mac + "\",\"gateway_ips\":[\"10." + (100 + k)
+                                    + ".0.1\"],\"routes\":[],"
+                                    + "\"role\":\"primary\"}}")
+                    .endMetadata();
+            b.withNewStatus()
+                    .withPhase("Running")
+                    .withPodIP(ip)
+                    .addNewPodIP()
+                    .withIp(ip)
+                    .endPodIP()
+                    .endStatus();
         }
         return ApiServer.withoutKubelet(b.build());
     }
@@ -133,8 +175,11 @@ final class ColdStartWorkload {
         var pods = client.pods().inNamespace(p.getMetadata().getNamespace());
         pods.resource(new PodBuilder(p).withStatus(null).build()).create();
         if (p.getStatus() != null) {
-            pods.withName(p.getMetadata().getName()).subresource("status").patch(PatchContext.of(PatchType.JSON_MERGE),
-                    Serialization.asJson(Map.of("status", p.getStatus())));
+            pods.withName(p.getMetadata().getName())
+                    .subresource("status")
+                    .patch(
+                            PatchContext.of(PatchType.JSON_MERGE),
+                            Serialization.asJson(Map.of("status", p.getStatus())));
         }
     }
 
@@ -146,7 +191,8 @@ final class ColdStartWorkload {
 
     /** ANP {@code k} (priority k+1); subjects alternate a namespace selector on group and the web pods. */
     static AdminNetworkPolicy anp(int k) {
-        String subject = k % 2 == 0 ? "namespaces: {matchLabels: {group: g" + (k % 10) + "}}"
+        String subject = k % 2 == 0
+                ? "namespaces: {matchLabels: {group: g" + (k % 10) + "}}"
                 : "pods: {namespaceSelector: {}, podSelector: {matchLabels: {app: web}}}";
         String yaml = """
                 apiVersion: policy.networking.k8s.io/v1alpha1

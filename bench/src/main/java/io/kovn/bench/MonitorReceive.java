@@ -1,5 +1,6 @@
 package io.kovn.bench;
 
+import com.sun.management.ThreadMXBean;
 import io.kovn.ovsdb.cache.MonitorCache;
 import io.kovn.ovsdb.cache.TableMonitor;
 import io.kovn.ovsdb.client.OvsdbClient;
@@ -13,6 +14,7 @@ import io.kovn.ovsdb.wire.OperationCodec;
 import io.kovn.runtime.testing.OvnDatabases;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
@@ -30,26 +32,25 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.lang.management.ThreadInfo;
-import com.sun.management.ThreadMXBean;
 import java.util.function.ToLongFunction;
 
 /**
- * The monitor side of a bulk load, on a policy-shaped data set (the rows a policy controller
- * writes at issue-5 scale: 2,500 address sets of up to 5,000 addresses, 5,000 ACLs, 1,100 port
- * groups with uuid sets). Per round, on a fresh NB server:
+ * The monitor side of a bulk load, on a policy-shaped data set (the rows a policy controller writes at issue-5 scale:
+ * 2,500 address sets of up to 5,000 addresses, 5,000 ACLs, 1,100 port groups with uuid sets). Per round, on a fresh NB
+ * server:
+ *
  * <ul>
- *   <li><b>update</b>: a bystander {@link MonitorCache} (ACL, Address_Set, Port_Group, all columns)
- *       is attached, next to a raw socket that sent the same {@code monitor_cond_since}; the rows
- *       are then written raw as one transaction. Wall: from sending it until the bystander's cache
- *       holds every row, and until the raw socket has the whole {@code update3}. CPU and
- *       allocation: the bystander's socket reader thread (frame, parse, decode, apply).</li>
- *   <li><b>initial</b>: a second client's {@code MonitorCache.start} of the loaded data set (wall,
- *       reader thread CPU and allocation), against a raw socket reading the same reply. The server
- *       keeps the reply it serialised for the first such request (~0.35 s here), so an untimed raw
- *       request goes first and both timed ones measure the receiving side only.</li>
+ *   <li><b>update</b>: a bystander {@link MonitorCache} (ACL, Address_Set, Port_Group, all columns) is attached, next
+ *       to a raw socket that sent the same {@code monitor_cond_since}; the rows are then written raw as one
+ *       transaction. Wall: from sending it until the bystander's cache holds every row, and until the raw socket has
+ *       the whole {@code update3}. CPU and allocation: the bystander's socket reader thread (frame, parse, decode,
+ *       apply).
+ *   <li><b>initial</b>: a second client's {@code MonitorCache.start} of the loaded data set (wall, reader thread CPU
+ *       and allocation), against a raw socket reading the same reply. The server keeps the reply it serialised for the
+ *       first such request (~0.35 s here), so an untimed raw request goes first and both timed ones measure the
+ *       receiving side only.
  *   <li><b>baseline</b>: the captured bytes of both messages parsed into a plain Jackson tree
- *       ({@code ObjectMapper.readTree}) on a warm JIT, in the same run.</li>
+ *       ({@code ObjectMapper.readTree}) on a warm JIT, in the same run.
  * </ul>
  */
 final class MonitorReceive {
@@ -61,11 +62,21 @@ final class MonitorReceive {
     static final int PORTS = 1_000;
 
     /** One round's figures; times and CPU in ns, allocation in bytes. */
-    record Round(long updateWall, long updateRawWall, long updateCpu, long updateAlloc,
-                 long initialWall, long initialRawWall, long initialCpu, long initialAlloc,
-                 long updateTreeCpu, long updateTreeAlloc, long initialTreeCpu, long initialTreeAlloc,
-                 int updateBytes, int initialBytes) {
-    }
+    record Round(
+            long updateWall,
+            long updateRawWall,
+            long updateCpu,
+            long updateAlloc,
+            long initialWall,
+            long initialRawWall,
+            long initialCpu,
+            long initialAlloc,
+            long updateTreeCpu,
+            long updateTreeAlloc,
+            long initialTreeCpu,
+            long initialTreeAlloc,
+            int updateBytes,
+            int initialBytes) {}
 
     private MonitorReceive() {}
 
@@ -74,36 +85,83 @@ final class MonitorReceive {
         List<Round> measured = new ArrayList<>();
         for (int r = -warmups; r < rounds; r++) {
             Round round = round();
-            System.out.printf("monitor round %d%s: update %s | initial %s%n", r, r < 0 ? " (warm-up)" : "",
-                    fmt(round.updateWall(), round.updateRawWall(), round.updateCpu(), round.updateAlloc(), round.updateTreeCpu()),
-                    fmt(round.initialWall(), round.initialRawWall(), round.initialCpu(), round.initialAlloc(), round.initialTreeCpu()));
+            System.out.printf(
+                    "monitor round %d%s: update %s | initial %s%n",
+                    r,
+                    r < 0 ? " (warm-up)" : "",
+                    fmt(
+                            round.updateWall(),
+                            round.updateRawWall(),
+                            round.updateCpu(),
+                            round.updateAlloc(),
+                            round.updateTreeCpu()),
+                    fmt(
+                            round.initialWall(),
+                            round.initialRawWall(),
+                            round.initialCpu(),
+                            round.initialAlloc(),
+                            round.initialTreeCpu()));
             if (r >= 0) {
                 measured.add(round);
             }
         }
         Round first = measured.getFirst();
         System.out.println();
-        System.out.printf("monitor side: update3 of the load %.1f MB, initial monitor reply %.1f MB (median of %d rounds)%n",
+        System.out.printf(
+                "monitor side: update3 of the load %.1f MB, initial monitor reply %.1f MB (median of %d rounds)%n",
                 first.updateBytes() / 1e6, first.initialBytes() / 1e6, rounds);
-        System.out.println("| measurement                                                  | kovn       | raw / Jackson tree |");
-        System.out.println("|--------------------------------------------------------------|------------|--------------------|");
-        row("bulk insert: transact sent -> bystander cache has every row, wall", measured, Round::updateWall, Round::updateRawWall, "ms");
-        row("bulk insert update3: reader thread CPU vs readTree CPU", measured, Round::updateCpu, Round::updateTreeCpu, "ms");
-        row("bulk insert update3: reader thread allocation vs readTree", measured, Round::updateAlloc, Round::updateTreeAlloc, "MB");
-        row("initial monitor reply: MonitorCache.start, wall", measured, Round::initialWall, Round::initialRawWall, "ms");
-        row("initial monitor reply: reader thread CPU vs readTree CPU", measured, Round::initialCpu, Round::initialTreeCpu, "ms");
-        row("initial monitor reply: reader thread allocation vs readTree", measured, Round::initialAlloc, Round::initialTreeAlloc, "MB");
+        System.out.println(
+                "| measurement                                                  | kovn       | raw / Jackson tree |");
+        System.out.println(
+                "|--------------------------------------------------------------|------------|--------------------|");
+        row(
+                "bulk insert: transact sent -> bystander cache has every row, wall",
+                measured,
+                Round::updateWall,
+                Round::updateRawWall,
+                "ms");
+        row(
+                "bulk insert update3: reader thread CPU vs readTree CPU",
+                measured,
+                Round::updateCpu,
+                Round::updateTreeCpu,
+                "ms");
+        row(
+                "bulk insert update3: reader thread allocation vs readTree",
+                measured,
+                Round::updateAlloc,
+                Round::updateTreeAlloc,
+                "MB");
+        row(
+                "initial monitor reply: MonitorCache.start, wall",
+                measured,
+                Round::initialWall,
+                Round::initialRawWall,
+                "ms");
+        row(
+                "initial monitor reply: reader thread CPU vs readTree CPU",
+                measured,
+                Round::initialCpu,
+                Round::initialTreeCpu,
+                "ms");
+        row(
+                "initial monitor reply: reader thread allocation vs readTree",
+                measured,
+                Round::initialAlloc,
+                Round::initialTreeAlloc,
+                "MB");
     }
 
-    private static void row(String what, List<Round> rounds, ToLongFunction<Round> kovn,
-                            ToLongFunction<Round> base, String unit) {
+    private static void row(
+            String what, List<Round> rounds, ToLongFunction<Round> kovn, ToLongFunction<Round> base, String unit) {
         double k = median(rounds.stream().mapToLong(kovn).toArray()) / 1e6;
         double b = median(rounds.stream().mapToLong(base).toArray()) / 1e6;
         System.out.printf("| %-60s | %7.0f %s | %7.0f %s (%.2fx) |%n", what, k, unit, b, unit, k / b);
     }
 
     private static String fmt(long wall, long rawWall, long cpu, long alloc, long treeCpu) {
-        return String.format("wall %4.0f ms (raw %4.0f), reader cpu %4.0f ms, alloc %4.0f MB (tree %3.0f ms)",
+        return String.format(
+                "wall %4.0f ms (raw %4.0f), reader cpu %4.0f ms, alloc %4.0f MB (tree %3.0f ms)",
                 wall / 1e6, rawWall / 1e6, cpu / 1e6, alloc / 1e6, treeCpu / 1e6);
     }
 
@@ -115,11 +173,14 @@ final class MonitorReceive {
             try (OvsdbClient prep = client(endpoint)) {
                 load = dataSet(ports(prep));
             }
-            byte[] request = Json.bytes(Json.object().put("method", "transact").put("id", 1)
+            byte[] request = Json.bytes(Json.object()
+                    .put("method", "transact")
+                    .put("id", 1)
                     .set("params", OperationCodec.transactParams(NB, load)));
 
             // update: a bystander cache and a raw monitor attached, then the rows written raw
-            try (OvsdbClient bystander = client(endpoint); RawMonitor raw = RawMonitor.open(socket)) {
+            try (OvsdbClient bystander = client(endpoint);
+                    RawMonitor raw = RawMonitor.open(socket)) {
                 long reader = newReaderThread(bystander);
                 MonitorCache cache = monitor(bystander);
                 CountDownLatch all = new CountDownLatch(1);
@@ -168,16 +229,31 @@ final class MonitorReceive {
                     long[] updateTree = parseTree(update);
                     long[] initialTree = parseTree(reply);
                     cache.close();
-                    return new Round(updateWall, updateRawWall, updateCpu, updateAlloc, initialWall, initialRawWall,
-                            initialCpu, initialAlloc, updateTree[0], updateTree[1], initialTree[0], initialTree[1],
-                            update.length, reply.length);
+                    return new Round(
+                            updateWall,
+                            updateRawWall,
+                            updateCpu,
+                            updateAlloc,
+                            initialWall,
+                            initialRawWall,
+                            initialCpu,
+                            initialAlloc,
+                            updateTree[0],
+                            updateTree[1],
+                            initialTree[0],
+                            initialTree[1],
+                            update.length,
+                            reply.length);
                 }
             }
         }
     }
 
     private static OvsdbClient client(String endpoint) {
-        return OvsdbClient.builder().endpoint(endpoint).timeout(Duration.ofMinutes(5)).connect();
+        return OvsdbClient.builder()
+                .endpoint(endpoint)
+                .timeout(Duration.ofMinutes(5))
+                .connect();
     }
 
     private static MonitorCache monitor(OvsdbClient c) {
@@ -209,7 +285,9 @@ final class MonitorReceive {
         List<Operation> ops = new ArrayList<>();
         Set<NamedUuid> refs = new HashSet<>();
         for (int p = 0; p < PORTS; p++) {
-            var lsp = Ops.insert("Logical_Switch_Port", Map.of("name", "p" + p, "addresses", Set.of("0a:58:0a:00:00:01 10.0.0.1")))
+            var lsp = Ops.insert(
+                            "Logical_Switch_Port",
+                            Map.of("name", "p" + p, "addresses", Set.of("0a:58:0a:00:00:01 10.0.0.1")))
                     .named("p" + p);
             ops.add(lsp);
             refs.add(lsp.ref());
@@ -224,8 +302,8 @@ final class MonitorReceive {
     }
 
     /**
-     * Address sets: every 25th holds 5,000 addresses, every 5th 1,000, the rest 20; ACLs match on
-     * them; each port group holds 4-5 ACLs and 4 ports.
+     * Address sets: every 25th holds 5,000 addresses, every 5th 1,000, the rest 20; ACLs match on them; each port group
+     * holds 4-5 ACLs and 4 ports.
      */
     static List<Operation> dataSet(List<Uuid> ports) {
         List<Operation> ops = new ArrayList<>();
@@ -235,24 +313,45 @@ final class MonitorReceive {
             for (int a = 0; a < size; a++) {
                 addrs.add("10." + (a / 65536 + s % 4) + "." + (a / 256) % 256 + "." + a % 256);
             }
-            ops.add(Ops.insert("Address_Set", Map.of("name", "a" + (1_000_000 + s), "addresses", addrs,
-                    "external_ids", OvsdbBulkLoadBench.ownerIds("AdminNetworkPolicy", "anp" + s + ":Ingress:0:v4"))));
+            ops.add(Ops.insert(
+                    "Address_Set",
+                    Map.of(
+                            "name",
+                            "a" + (1_000_000 + s),
+                            "addresses",
+                            addrs,
+                            "external_ids",
+                            OvsdbBulkLoadBench.ownerIds("AdminNetworkPolicy", "anp" + s + ":Ingress:0:v4"))));
         }
         List<List<NamedUuid>> groupAcls = new ArrayList<>();
         for (int g = 0; g < PORT_GROUPS; g++) {
             groupAcls.add(new ArrayList<>());
         }
         for (int n = 0; n < ACLS; n++) {
-            var acl = Ops.insert("ACL", Map.of(
-                    "priority", (long) (30000 - n % 1000),
-                    "direction", n % 2 == 0 ? "to-lport" : "from-lport",
-                    "match", "outport == @pg" + n % PORT_GROUPS + " && ip4.src == $a" + (1_000_000 + n % ADDRESS_SETS),
-                    "action", n % 3 == 0 ? "pass" : n % 3 == 1 ? "drop" : "allow-related",
-                    "tier", 1L,
-                    "log", n % 7 == 0,
-                    "name", Set.of("ANP:anp" + n / 20 + ":Ingress:" + n % 20),
-                    "meter", Set.of("acl-logging"),
-                    "external_ids", OvsdbBulkLoadBench.ownerIds("AdminNetworkPolicy", "anp" + n / 20 + ":Ingress:" + n % 20))).named("acl" + n);
+            var acl = Ops.insert(
+                            "ACL",
+                            Map.of(
+                                    "priority",
+                                    (long) (30000 - n % 1000),
+                                    "direction",
+                                    n % 2 == 0 ? "to-lport" : "from-lport",
+                                    "match",
+                                    "outport == @pg" + n % PORT_GROUPS + " && ip4.src == $a"
+                                            + (1_000_000 + n % ADDRESS_SETS),
+                                    "action",
+                                    n % 3 == 0 ? "pass" : n % 3 == 1 ? "drop" : "allow-related",
+                                    "tier",
+                                    1L,
+                                    "log",
+                                    n % 7 == 0,
+                                    "name",
+                                    Set.of("ANP:anp" + n / 20 + ":Ingress:" + n % 20),
+                                    "meter",
+                                    Set.of("acl-logging"),
+                                    "external_ids",
+                                    OvsdbBulkLoadBench.ownerIds(
+                                            "AdminNetworkPolicy", "anp" + n / 20 + ":Ingress:" + n % 20)))
+                    .named("acl" + n);
             ops.add(acl);
             groupAcls.get(n % PORT_GROUPS).add(acl.ref());
         }
@@ -261,8 +360,17 @@ final class MonitorReceive {
             for (int p = 0; p < 4; p++) {
                 members.add(ports.get((g * 4 + p) % ports.size()));
             }
-            ops.add(Ops.insert("Port_Group", Map.of("name", "pg" + g, "acls", Set.copyOf(groupAcls.get(g)), "ports", members,
-                    "external_ids", OvsdbBulkLoadBench.ownerIds("AdminNetworkPolicy", "anp" + g))));
+            ops.add(Ops.insert(
+                    "Port_Group",
+                    Map.of(
+                            "name",
+                            "pg" + g,
+                            "acls",
+                            Set.copyOf(groupAcls.get(g)),
+                            "ports",
+                            members,
+                            "external_ids",
+                            OvsdbBulkLoadBench.ownerIds("AdminNetworkPolicy", "anp" + g))));
         }
         return ops;
     }
@@ -275,7 +383,9 @@ final class MonitorReceive {
         var tm = ManagementFactory.getThreadMXBean();
         return Arrays.stream(tm.getThreadInfo(tm.getAllThreadIds()))
                 .filter(i -> i != null && i.getThreadName().startsWith("ovsdb-reader"))
-                .mapToLong(ThreadInfo::getThreadId).max().orElseThrow();
+                .mapToLong(ThreadInfo::getThreadId)
+                .max()
+                .orElseThrow();
     }
 
     private static long cpu(long thread) {
@@ -326,7 +436,9 @@ final class MonitorReceive {
             var reqs = Json.object();
             TABLES.forEach(t -> reqs.set(t, Json.array().add(Json.object())));
             var params = Json.array().add(NB).add("raw").add(reqs).add("00000000-0000-0000-0000-000000000000");
-            ByteBuffer out = ByteBuffer.wrap(Json.bytes(Json.object().put("method", "monitor_cond_since").put("id", 1)
+            ByteBuffer out = ByteBuffer.wrap(Json.bytes(Json.object()
+                    .put("method", "monitor_cond_since")
+                    .put("id", 1)
                     .set("params", params)));
             while (out.hasRemaining()) {
                 ch.write(out);

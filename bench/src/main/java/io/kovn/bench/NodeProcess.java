@@ -13,18 +13,18 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.TreeMap;
 
 /**
  * kovn's node process ({@code kovn node --no-node-agent}: zone and policy controllers) started as
- * {@code deploy/20-node.yaml} starts its container: that file's java command line, with the image's
- * folders replaced by the launcher's ({@code cli/target/lib}, {@code cli/target/kovn.aot}) and
- * {@code -XX:MaxRAM} set to the container's memory limit (what the JVM would read from its cgroup).
- * Its output goes to a log file; the first line matching each of a few markers is timestamped.
+ * {@code deploy/20-node.yaml} starts its container: that file's java command line, with the image's folders replaced by
+ * the launcher's ({@code cli/target/lib}, {@code cli/target/kovn.aot}) and {@code -XX:MaxRAM} set to the container's
+ * memory limit (what the JVM would read from its cgroup). Its output goes to a log file; the first line matching each
+ * of a few markers is timestamped.
  */
 final class NodeProcess implements AutoCloseable {
     /** Log lines whose first arrival is timed (name → pattern). */
@@ -37,6 +37,7 @@ final class NodeProcess implements AutoCloseable {
     private final Process process;
     /** A JVM recording a class cache writes it when it exits, which takes a while: it gets longer to stop. */
     private final boolean recording;
+
     private final long startNanos;
     private final Map<String, Long> marks = new ConcurrentHashMap<>();
     private final Path log;
@@ -55,9 +56,13 @@ final class NodeProcess implements AutoCloseable {
         int container = yaml.indexOf("- name: kovn-node");
         Matcher command = Pattern.compile("command: (\\[.*])").matcher(yaml);
         Matcher limit = Pattern.compile("limits: \\{memory: (\\d+)Mi}").matcher(yaml);
-        if (container < 0 || !command.find(container) || !limit.find(container) || !command.group(1).contains("kovn.log.level=INFO")) {
-            throw new IllegalStateException("deploy/20-node.yaml: no kovn-node container command (logging at INFO, whose"
-                    + " start-up lines this benchmark reads) or memory limit");
+        if (container < 0
+                || !command.find(container)
+                || !limit.find(container)
+                || !command.group(1).contains("kovn.log.level=INFO")) {
+            throw new IllegalStateException(
+                    "deploy/20-node.yaml: no kovn-node container command (logging at INFO, whose"
+                            + " start-up lines this benchmark reads) or memory limit");
         }
         List<String> out = new ArrayList<>();
         Path aot = root.resolve("cli/target/kovn.aot");
@@ -68,8 +73,10 @@ final class NodeProcess implements AutoCloseable {
                 }
                 continue;
             }
-            out.add(arg.equals("java") ? ProcessHandle.current().info().command().orElse("java")
-                    : arg.replace("/opt/kovn/lib/*", root.resolve("cli/target/lib") + "/*"));
+            out.add(
+                    arg.equals("java")
+                            ? ProcessHandle.current().info().command().orElse("java")
+                            : arg.replace("/opt/kovn/lib/*", root.resolve("cli/target/lib") + "/*"));
             if (arg.equals("java")) {
                 // the container's memory limit, as the JVM reads it from its cgroup
                 out.add("-XX:MaxRAM=" + limit.group(1) + "m");
@@ -80,7 +87,8 @@ final class NodeProcess implements AutoCloseable {
 
     /** {@code command} with its class cache option replaced by {@code option} (e.g. {@code -XX:AOTCacheOutput=F}). */
     static List<String> withClassCache(List<String> command, String... options) {
-        List<String> out = new ArrayList<>(command.stream().filter(a -> !a.startsWith("-XX:AOTCache")).toList());
+        List<String> out = new ArrayList<>(
+                command.stream().filter(a -> !a.startsWith("-XX:AOTCache")).toList());
         out.addAll(1, List.of(options));
         return out;
     }
@@ -89,12 +97,22 @@ final class NodeProcess implements AutoCloseable {
     static NodeProcess start(List<String> command, String zone, Path kubeconfig, String nb, String sb, Path log)
             throws IOException {
         List<String> c = new ArrayList<>(command);
-        c.addAll(List.of("node", "--node-name=" + zone, "--kubeconfig=" + kubeconfig, "--nb=" + nb, "--sb=" + sb,
-                "--no-node-agent", "--metrics-address=127.0.0.1:" + freePort()));
+        c.addAll(List.of(
+                "node",
+                "--node-name=" + zone,
+                "--kubeconfig=" + kubeconfig,
+                "--nb=" + nb,
+                "--sb=" + sb,
+                "--no-node-agent",
+                "--metrics-address=127.0.0.1:" + freePort()));
         ProcessBuilder b = new ProcessBuilder(c).redirectErrorStream(true);
         b.environment().remove("JDK_JAVA_OPTIONS");
         long t0 = System.nanoTime();
-        return new NodeProcess(b.start(), c.stream().anyMatch(a -> a.startsWith("-XX:AOTCacheOutput") || a.equals("-XX:AOTMode=record")), t0, log);
+        return new NodeProcess(
+                b.start(),
+                c.stream().anyMatch(a -> a.startsWith("-XX:AOTCacheOutput") || a.equals("-XX:AOTMode=record")),
+                t0,
+                log);
     }
 
     private static int freePort() throws IOException {
@@ -104,13 +122,15 @@ final class NodeProcess implements AutoCloseable {
     }
 
     private void readOutput() {
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-             PrintWriter out = new PrintWriter(Files.newBufferedWriter(log))) {
+        try (BufferedReader in =
+                        new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+                PrintWriter out = new PrintWriter(Files.newBufferedWriter(log))) {
             String line;
             while ((line = in.readLine()) != null) {
                 long now = System.nanoTime();
                 for (var m : MARKERS.entrySet()) {
-                    if (!marks.containsKey(m.getKey()) && m.getValue().matcher(line).find()) {
+                    if (!marks.containsKey(m.getKey())
+                            && m.getValue().matcher(line).find()) {
                         marks.put(m.getKey(), now);
                     }
                 }
@@ -156,8 +176,8 @@ final class NodeProcess implements AutoCloseable {
     }
 
     /**
-     * CPU so far (ms) by thread name, numbers folded ({@code GC Thread#0} and {@code #1} as one), the
-     * threads that ended not included: where the process's time went.
+     * CPU so far (ms) by thread name, numbers folded ({@code GC Thread#0} and {@code #1} as one), the threads that
+     * ended not included: where the process's time went.
      */
     Map<String, Long> cpuByThread() {
         Map<String, Long> out = new TreeMap<>();
@@ -165,7 +185,8 @@ final class NodeProcess implements AutoCloseable {
             for (Path t : tasks.toList()) {
                 try {
                     String stat = Files.readString(t.resolve("stat"));
-                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replaceAll("[#-]?\\d+$", "")
+                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
+                            .replaceAll("[#-]?\\d+$", "")
                             .replaceAll("\\d+", "N");
                     String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
                     out.merge(name, (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10, Long::sum);
@@ -185,8 +206,8 @@ final class NodeProcess implements AutoCloseable {
     }
 
     /**
-     * A size of {@code /proc/<pid>/status} in bytes: {@code VmRSS}, and its parts {@code RssAnon}
-     * (heap, metaspace, code, stacks) and {@code RssFile} (mapped jars, the class cache, the JDK).
+     * A size of {@code /proc/<pid>/status} in bytes: {@code VmRSS}, and its parts {@code RssAnon} (heap, metaspace,
+     * code, stacks) and {@code RssFile} (mapped jars, the class cache, the JDK).
      */
     long status(String field) {
         try {

@@ -1,5 +1,6 @@
 package io.kovn.bench;
 
+import io.kovn.ovn.ids.ObjectId;
 import io.kovn.ovsdb.cache.CacheUpdate;
 import io.kovn.ovsdb.cache.MonitorCache;
 import io.kovn.ovsdb.cache.RowChange;
@@ -7,7 +8,6 @@ import io.kovn.ovsdb.cache.TableCache;
 import io.kovn.ovsdb.client.OvsdbClient;
 import io.kovn.ovsdb.data.Row;
 import io.kovn.ovsdb.data.Uuid;
-import io.kovn.ovn.ids.ObjectId;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,12 +19,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 /**
- * A bystander's view of a zone's NB: its own connection and monitor cache of the policy tables and
- * switch port names, so "end to end" means committed by the server and published to another
- * client (not merely sent by the controller). Records when each update arrived and how many
- * address set and port group rows it changed; while asked to ({@link #recordPolicyRows}), also the
- * policy rows it held after each update, to find when a converging controller's last row arrived.
- * ACLs and meters are monitored by the columns those counts need only, so watching them adds little
+ * A bystander's view of a zone's NB: its own connection and monitor cache of the policy tables and switch port names,
+ * so "end to end" means committed by the server and published to another client (not merely sent by the controller).
+ * Records when each update arrived and how many address set and port group rows it changed; while asked to
+ * ({@link #recordPolicyRows}), also the policy rows it held after each update, to find when a converging controller's
+ * last row arrived. ACLs and meters are monitored by the columns those counts need only, so watching them adds little
  * to the server's and this JVM's work.
  */
 final class NorthboundObserver implements Bystander {
@@ -37,14 +36,14 @@ final class NorthboundObserver implements Bystander {
     /** Policy rows as {@link RawBaseline#rowCounts} and {@link RawBaseline#memberships} count them. */
     record PolicyRows(Map<String, Integer> rows, long memberships) {
         static PolicyRows of(MonitorCache cache) {
-            return new PolicyRows(RawBaseline.rowCounts(cache, ObjectId.DEFAULT_CONTROLLER),
+            return new PolicyRows(
+                    RawBaseline.rowCounts(cache, ObjectId.DEFAULT_CONTROLLER),
                     RawBaseline.memberships(cache, ObjectId.DEFAULT_CONTROLLER));
         }
     }
 
     /** One update's arrival ({@link System#nanoTime}) and the policy rows the cache held after it. */
-    private record Arrival(long nanos, PolicyRows rows) {
-    }
+    private record Arrival(long nanos, PolicyRows rows) {}
 
     private final OvsdbClient client;
     private final MonitorCache cache;
@@ -69,7 +68,10 @@ final class NorthboundObserver implements Bystander {
 
     /** Connects with the monitor request {@code watch} names (by default the policy controller's own). */
     static NorthboundObserver connect(String endpoint, Bystander.Watch watch) throws Exception {
-        OvsdbClient client = OvsdbClient.builder().endpoint(endpoint).timeout(Duration.ofMinutes(2)).connect();
+        OvsdbClient client = OvsdbClient.builder()
+                .endpoint(endpoint)
+                .timeout(Duration.ofMinutes(2))
+                .connect();
         MonitorCache cache = MonitorCache.start(client, "OVN_Northbound", watch.tables());
         cache.synced().get(2, TimeUnit.MINUTES);
         return new NorthboundObserver(client, cache);
@@ -80,15 +82,19 @@ final class NorthboundObserver implements Bystander {
         boolean counted = false;
         List<RowChange> policyChanges = new ArrayList<>();
         for (RowChange c : update.changes()) {
-            if (c.table().equals(ADDRESS_SET) || c.table().equals(PORT_GROUP) || c.table().equals(ACL)) {
+            if (c.table().equals(ADDRESS_SET)
+                    || c.table().equals(PORT_GROUP)
+                    || c.table().equals(ACL)) {
                 policyChanges.add(c);
             }
             switch (c.table()) {
                 case ADDRESS_SET -> changedSets++;
                 case PORT_GROUP -> changedGroups++;
-                default -> { }
+                default -> {}
             }
-            counted |= c.table().equals(ADDRESS_SET) || c.table().equals(PORT_GROUP) || c.table().equals(SWITCH_PORT);
+            counted |= c.table().equals(ADDRESS_SET)
+                    || c.table().equals(PORT_GROUP)
+                    || c.table().equals(SWITCH_PORT);
         }
         // the ACL and meter tables are monitored for convergence only: an update of theirs alone is no event
         version += counted ? 1 : 0;
@@ -104,8 +110,8 @@ final class NorthboundObserver implements Bystander {
     }
 
     /**
-     * From now on, counts the policy rows after each update (a scan of the cache's policy tables per
-     * update: meant for the few, large updates of a convergence), starting with what it holds now.
+     * From now on, counts the policy rows after each update (a scan of the cache's policy tables per update: meant for
+     * the few, large updates of a convergence), starting with what it holds now.
      */
     @Override
     public synchronized void recordPolicyRows() {
@@ -114,8 +120,8 @@ final class NorthboundObserver implements Bystander {
     }
 
     /**
-     * Waits until the cache holds {@code target}, stops recording, and returns when the first update
-     * after which it held them arrived (the recording's start if it held them already then).
+     * Waits until the cache holds {@code target}, stops recording, and returns when the first update after which it
+     * held them arrived (the recording's start if it held them already then).
      */
     @Override
     public long firstArrivalWith(PolicyRows target, long timeoutMs) throws InterruptedException {
@@ -126,8 +132,11 @@ final class NorthboundObserver implements Bystander {
             if (seen == null) {
                 throw new IllegalStateException("policy rows were not being recorded");
             }
-            return seen.stream().filter(a -> a.rows().equals(target)).findFirst()
-                    .orElseThrow(() -> new IllegalStateException("no recorded update held " + target)).nanos();
+            return seen.stream()
+                    .filter(a -> a.rows().equals(target))
+                    .findFirst()
+                    .orElseThrow(() -> new IllegalStateException("no recorded update held " + target))
+                    .nanos();
         }
     }
 
@@ -157,8 +166,8 @@ final class NorthboundObserver implements Bystander {
     }
 
     /**
-     * Waits until {@code condition} holds over the cache, checking after each update that arrives;
-     * returns the {@link System#nanoTime} at which the update that made it hold arrived.
+     * Waits until {@code condition} holds over the cache, checking after each update that arrives; returns the
+     * {@link System#nanoTime} at which the update that made it hold arrived.
      */
     synchronized long await(Predicate<MonitorCache> condition, long timeoutMs) throws InterruptedException {
         long deadline = System.currentTimeMillis() + timeoutMs;
@@ -190,7 +199,8 @@ final class NorthboundObserver implements Bystander {
 
     /** Whether some port group holds {@code port}. */
     static boolean inSomePortGroup(MonitorCache cache, Uuid port) {
-        return cache.table(PORT_GROUP).rows().stream().anyMatch(r -> r.get("ports") instanceof Set<?> s && s.contains(port));
+        return cache.table(PORT_GROUP).rows().stream()
+                .anyMatch(r -> r.get("ports") instanceof Set<?> s && s.contains(port));
     }
 
     /** Whether some address set holds {@code ip}. */

@@ -1,5 +1,6 @@
 package io.kovn.bench;
 
+import com.sun.management.OperatingSystemMXBean;
 import io.kovn.ovsdb.cache.MonitorCache;
 import io.kovn.ovsdb.cache.TableMonitor;
 import io.kovn.ovsdb.client.OvsdbClient;
@@ -12,7 +13,11 @@ import io.kovn.ovsdb.wire.Json;
 import io.kovn.ovsdb.wire.OperationCodec;
 import io.kovn.runtime.testing.OvnDatabases;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -20,33 +25,32 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.time.Duration;
-import java.nio.file.Files;
-import com.sun.management.OperatingSystemMXBean;
-import java.nio.file.Path;
-import java.io.UncheckedIOException;
 
 /**
  * Bulk load through kovn's OVSDB client against the physical limit, on a real NB ovsdb-server:
+ *
  * <ol>
- *   <li>20,000 ACLs (in 100 port groups) and 1,000 address sets holding 100,000 addresses, as one
- *       transaction through {@link OvsdbClient#transact}, versus the same JSON-RPC bytes written raw
- *       to the server's socket (a fresh server each, same run). {@code ovsdb-client transact} cannot
- *       carry the ~10 MB transaction: Linux caps one argument at 128 KiB.</li>
- *   <li>A one-address change to a 10,000-address set: {@code mutate insert} versus rewriting the
- *       column with {@code update} (median of repeated runs).</li>
- *   <li>Heap held by a monitor cache of the whole data set.</li>
- *   <li>The monitor side ({@link MonitorReceive}): a bystander cache receiving a policy-shaped bulk
- *       insert as one update, and a second client's initial monitor reply of it, against the same
- *       bytes read raw and parsed into a plain Jackson tree. {@code --monitor-only} runs just this.</li>
+ *   <li>20,000 ACLs (in 100 port groups) and 1,000 address sets holding 100,000 addresses, as one transaction through
+ *       {@link OvsdbClient#transact}, versus the same JSON-RPC bytes written raw to the server's socket (a fresh server
+ *       each, same run). {@code ovsdb-client transact} cannot carry the ~10 MB transaction: Linux caps one argument at
+ *       128 KiB.
+ *   <li>A one-address change to a 10,000-address set: {@code mutate insert} versus rewriting the column with
+ *       {@code update} (median of repeated runs).
+ *   <li>Heap held by a monitor cache of the whole data set.
+ *   <li>The monitor side ({@link MonitorReceive}): a bystander cache receiving a policy-shaped bulk insert as one
+ *       update, and a second client's initial monitor reply of it, against the same bytes read raw and parsed into a
+ *       plain Jackson tree. {@code --monitor-only} runs just this.
  * </ol>
- * Wall time on a shared machine mostly measures waiting for a core, so CPU time (this JVM plus
- * the ovsdb-server process, from /proc) is reported next to it.
+ *
+ * Wall time on a shared machine mostly measures waiting for a core, so CPU time (this JVM plus the ovsdb-server
+ * process, from /proc) is reported next to it.
+ *
  * <pre>
  * mvn -B -q -o install -pl bench -am -DskipTests
  * mvn -B -q -o dependency:build-classpath -pl bench -Dmdep.outputFile=/tmp/bench-cp.txt
  * java -Xmx2g -cp "$(cat /tmp/bench-cp.txt):bench/target/classes" io.kovn.bench.OvsdbBulkLoadBench [rounds, default 5] [--monitor-only]
  * </pre>
+ *
  * (run from the repository root, where the OVN runtime is found; or pass -Dkovn.runtime=...)
  */
 public final class OvsdbBulkLoadBench {
@@ -60,8 +64,8 @@ public final class OvsdbBulkLoadBench {
     private OvsdbBulkLoadBench() {}
 
     /**
-     * One load: wall time, and CPU time of this JVM (the client side) and of the server. On a
-     * shared machine wall time mostly measures waiting for a core; CPU time does not.
+     * One load: wall time, and CPU time of this JVM (the client side) and of the server. On a shared machine wall time
+     * mostly measures waiting for a core; CPU time does not.
      */
     record Load(long wallNs, long clientCpuNs, long serverCpuNs) {
         long totalCpuNs() {
@@ -71,13 +75,19 @@ public final class OvsdbBulkLoadBench {
 
     public static void main(String[] args) throws Exception {
         List<String> argList = List.of(args);
-        int rounds = argList.stream().filter(a -> !a.startsWith("--")).findFirst().map(Integer::parseInt).orElse(5);
+        int rounds = argList.stream()
+                .filter(a -> !a.startsWith("--"))
+                .findFirst()
+                .map(Integer::parseInt)
+                .orElse(5);
         if (argList.contains("--monitor-only")) {
             MonitorReceive.run(2, rounds);
             return;
         }
         List<Operation> ops = dataSet();
-        byte[] raw = Json.bytes(Json.object().put("method", "transact").put("id", 1)
+        byte[] raw = Json.bytes(Json.object()
+                .put("method", "transact")
+                .put("id", 1)
                 .set("params", OperationCodec.transactParams(NB, ops)));
         System.out.printf("data set: %d operations, %.1f MB of JSON%n", ops.size(), raw.length / 1e6);
 
@@ -109,7 +119,8 @@ public final class OvsdbBulkLoadBench {
         long[] rewriteServerCpu;
         long heap;
         try (OvnDatabases ovn = OvnDatabases.start(OvnDatabases.Config.nbOnly());
-             OvsdbClient c = OvsdbClient.builder().endpoint(ovn.nb().unixEndpoint()).connect()) {
+                OvsdbClient c =
+                        OvsdbClient.builder().endpoint(ovn.nb().unixEndpoint()).connect()) {
             c.transact(NB, ops);
             Set<String> big = new HashSet<>();
             for (int i = 0; i < BIG_SET; i++) {
@@ -148,7 +159,8 @@ public final class OvsdbBulkLoadBench {
                 c.transact(NB, List.of(Ops.mutate("Address_Set", where, undo)));
                 Set<String> plusOne = new HashSet<>(big);
                 plusOne.add(extra);
-                var rewriteOp = Ops.update("Address_Set", Map.of("addresses", Set.copyOf(plusOne)), where.toArray(Condition[]::new));
+                var rewriteOp = Ops.update(
+                        "Address_Set", Map.of("addresses", Set.copyOf(plusOne)), where.toArray(Condition[]::new));
                 s0 = processCpu(pid);
                 c0 = threadsCpu(reader);
                 t0 = System.nanoTime();
@@ -176,23 +188,36 @@ public final class OvsdbBulkLoadBench {
         System.out.println();
         System.out.println("| measurement                                      | value        | target       |");
         System.out.println("|--------------------------------------------------|--------------|--------------|");
-        System.out.printf("| bulk load via kovn client (median of %d)          | %9.0f ms |              |%n", rounds, k);
-        System.out.printf("| same JSON raw on the socket (median of %d)        | %9.0f ms |              |%n", rounds, rw);
+        System.out.printf(
+                "| bulk load via kovn client (median of %d)          | %9.0f ms |              |%n", rounds, k);
+        System.out.printf(
+                "| same JSON raw on the socket (median of %d)        | %9.0f ms |              |%n", rounds, rw);
         System.out.printf("| ratio kovn / raw (wall)                          | %11.2fx | <= 1.5x      |%n", k / rw);
-        System.out.printf("| kovn CPU, client + server (median)               | %9.0f ms |              |%n", median(kovnCpu) / 1e6);
-        System.out.printf("| raw CPU, writer + server (median)                | %9.0f ms |              |%n", median(rawCpu) / 1e6);
-        System.out.printf("| ratio kovn / raw (CPU)                           | %11.2fx | <= 1.5x      |%n", median(kovnCpu) / median(rawCpu));
+        System.out.printf(
+                "| kovn CPU, client + server (median)               | %9.0f ms |              |%n",
+                median(kovnCpu) / 1e6);
+        System.out.printf(
+                "| raw CPU, writer + server (median)                | %9.0f ms |              |%n",
+                median(rawCpu) / 1e6);
+        System.out.printf(
+                "| ratio kovn / raw (CPU)                           | %11.2fx | <= 1.5x      |%n",
+                median(kovnCpu) / median(rawCpu));
         System.out.printf("| one address into a %d-address set: mutate     | %9.2f ms |              |%n", BIG_SET, m);
         System.out.printf("| same change by rewriting the column (update)     | %9.2f ms |              |%n", u);
         System.out.printf("| ratio rewrite / mutate (wall)                    | %11.1fx | >= 20x       |%n", u / m);
         double mc = blockMedian(mutateCpu);
         double uc = blockMedian(rewriteCpu);
-        System.out.printf("| CPU per mutate, client threads + server          | %9.2f ms | server %.2f  |%n", mc / 1e6,
-                blockMedian(mutateServerCpu) / 1e6);
-        System.out.printf("| CPU per rewrite, client threads + server         | %9.2f ms | server %.2f |%n", uc / 1e6,
-                blockMedian(rewriteServerCpu) / 1e6);
-        System.out.printf("| ratio rewrite / mutate (CPU)                     | %11.1fx | >= 20x       |%n", uc / Math.max(1, mc));
-        System.out.printf("| monitor cache heap (ACL+Address_Set+Port_Group)  | %9.1f MB | <= 200 MB    |%n", heap / 1e6);
+        System.out.printf(
+                "| CPU per mutate, client threads + server          | %9.2f ms | server %.2f  |%n",
+                mc / 1e6, blockMedian(mutateServerCpu) / 1e6);
+        System.out.printf(
+                "| CPU per rewrite, client threads + server         | %9.2f ms | server %.2f |%n",
+                uc / 1e6, blockMedian(rewriteServerCpu) / 1e6);
+        System.out.printf(
+                "| ratio rewrite / mutate (CPU)                     | %11.1fx | >= 20x       |%n",
+                uc / Math.max(1, mc));
+        System.out.printf(
+                "| monitor cache heap (ACL+Address_Set+Port_Group)  | %9.1f MB | <= 200 MB    |%n", heap / 1e6);
         System.out.println();
         MonitorReceive.run(2, rounds);
     }
@@ -205,28 +230,47 @@ public final class OvsdbBulkLoadBench {
             for (int a = 0; a < ADDRESSES_PER_SET; a++) {
                 addrs.add(ip(s / 250, (s % 250) * ADDRESSES_PER_SET + a));
             }
-            ops.add(Ops.insert("Address_Set", Map.of("name", "a" + (1000000 + s), "addresses", addrs,
-                    "external_ids", ownerIds("AdminNetworkPolicy", "anp" + s + ":Ingress:0:v4"))));
+            ops.add(Ops.insert(
+                    "Address_Set",
+                    Map.of(
+                            "name",
+                            "a" + (1000000 + s),
+                            "addresses",
+                            addrs,
+                            "external_ids",
+                            ownerIds("AdminNetworkPolicy", "anp" + s + ":Ingress:0:v4"))));
         }
         int perGroup = ACLS / PORT_GROUPS;
         for (int g = 0; g < PORT_GROUPS; g++) {
             Set<NamedUuid> acls = new HashSet<>();
             for (int i = 0; i < perGroup; i++) {
                 int n = g * perGroup + i;
-                var acl = Ops.insert("ACL", Map.of(
-                        "priority", (long) (30000 - i),
-                        "direction", "to-lport",
-                        "match", "outport == @pg" + g + " && ip4.src == $a" + (1000000 + n % ADDRESS_SETS),
-                        "action", n % 2 == 0 ? "pass" : "drop",
-                        "tier", 1L,
-                        "name", Set.of("ANP:anp" + g + ":Ingress:" + i),
-                        "meter", Set.of("acl-logging"),
-                        "external_ids", ownerIds("AdminNetworkPolicy", "anp" + g + ":Ingress:" + i))).named("acl" + n);
+                var acl = Ops.insert(
+                                "ACL",
+                                Map.of(
+                                        "priority",
+                                        (long) (30000 - i),
+                                        "direction",
+                                        "to-lport",
+                                        "match",
+                                        "outport == @pg" + g + " && ip4.src == $a" + (1000000 + n % ADDRESS_SETS),
+                                        "action",
+                                        n % 2 == 0 ? "pass" : "drop",
+                                        "tier",
+                                        1L,
+                                        "name",
+                                        Set.of("ANP:anp" + g + ":Ingress:" + i),
+                                        "meter",
+                                        Set.of("acl-logging"),
+                                        "external_ids",
+                                        ownerIds("AdminNetworkPolicy", "anp" + g + ":Ingress:" + i)))
+                        .named("acl" + n);
                 ops.add(acl);
                 acls.add(acl.ref());
             }
-            ops.add(Ops.insert("Port_Group", Map.of("name", "pg" + g, "acls", acls,
-                    "external_ids", ownerIds("AdminNetworkPolicy", "anp" + g))));
+            ops.add(Ops.insert(
+                    "Port_Group",
+                    Map.of("name", "pg" + g, "acls", acls, "external_ids", ownerIds("AdminNetworkPolicy", "anp" + g))));
         }
         return ops;
     }
@@ -246,8 +290,9 @@ public final class OvsdbBulkLoadBench {
     }
 
     private static String fmt(Load l) {
-        return String.format("wall %5.0f ms, cpu client %4.0f ms + server %5.0f ms", l.wallNs() / 1e6, l.clientCpuNs() / 1e6,
-                l.serverCpuNs() / 1e6);
+        return String.format(
+                "wall %5.0f ms, cpu client %4.0f ms + server %5.0f ms",
+                l.wallNs() / 1e6, l.clientCpuNs() / 1e6, l.serverCpuNs() / 1e6);
     }
 
     private static long readerThreadId() {
@@ -291,8 +336,10 @@ public final class OvsdbBulkLoadBench {
 
     private static Load kovnLoad(List<Operation> ops) {
         try (OvnDatabases ovn = OvnDatabases.start(OvnDatabases.Config.nbOnly());
-             OvsdbClient c = OvsdbClient.builder().endpoint(ovn.nb().unixEndpoint())
-                     .timeout(Duration.ofMinutes(5)).connect()) {
+                OvsdbClient c = OvsdbClient.builder()
+                        .endpoint(ovn.nb().unixEndpoint())
+                        .timeout(Duration.ofMinutes(5))
+                        .connect()) {
             long pid = ovn.nb().pid().orElseThrow();
             long s0 = processCpu(pid);
             long c0 = jvmCpu();
@@ -302,7 +349,8 @@ public final class OvsdbBulkLoadBench {
             long c1 = jvmCpu();
             long s1 = processCpu(pid);
             if (r.inserted().size() != ACLS) {
-                throw new IllegalStateException("expected " + ACLS + " named inserts, got " + r.inserted().size());
+                throw new IllegalStateException("expected " + ACLS + " named inserts, got "
+                        + r.inserted().size());
             }
             return new Load(t, c1 - c0, s1 - s0);
         }
@@ -325,10 +373,14 @@ public final class OvsdbBulkLoadBench {
 
     private static long cacheHeap(OvsdbClient c) throws InterruptedException {
         long before = usedAfterGc();
-        MonitorCache cache = MonitorCache.start(c, NB,
+        MonitorCache cache = MonitorCache.start(
+                c,
+                NB,
                 List.of(TableMonitor.all("ACL"), TableMonitor.all("Address_Set"), TableMonitor.all("Port_Group")));
         long after = usedAfterGc();
-        int rows = cache.table("ACL").size() + cache.table("Address_Set").size() + cache.table("Port_Group").size();
+        int rows = cache.table("ACL").size()
+                + cache.table("Address_Set").size()
+                + cache.table("Port_Group").size();
         System.out.printf("monitor cache holds %d rows%n", rows);
         cache.close();
         return after - before;
@@ -343,8 +395,8 @@ public final class OvsdbBulkLoadBench {
     }
 
     /**
-     * Operations are averaged in blocks of 10; the median block mean then ignores blocks hit by
-     * unrelated work (GC, JIT, a compaction).
+     * Operations are averaged in blocks of 10; the median block mean then ignores blocks hit by unrelated work (GC,
+     * JIT, a compaction).
      */
     private static double blockMedian(long[] v) {
         int blocks = v.length / 10;

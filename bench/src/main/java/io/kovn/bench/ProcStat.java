@@ -5,8 +5,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * What {@code /proc/<pid>/stat} says of a process's CPU so far: user and system time in ticks (Linux's
- * USER_HZ of 100, so 10 ms each) and its minor page faults.
+ * What {@code /proc/<pid>/stat} says of a process's CPU so far: user and system time in ticks (Linux's USER_HZ of 100,
+ * so 10 ms each) and its minor page faults.
  */
 record ProcStat(long userTicks, long systemTicks, long minorFaults) {
     static ProcStat of(long pid) throws IOException {

@@ -11,11 +11,10 @@ import java.util.OptionalLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A diagnostic (`--timeline`): samples the CPU, kernel time and minor page faults of a few
- * processes every 10 ms, and the machine's steal and idle time, then prints them per
- * time bucket. It is for telling what else ran while the NB server paid dearly for its page faults
- * (BENCHMARKS.md, "Noise on this machine"; the measurements are in git history); it costs a few ms of CPU a second, so it is off
- * in the standard runs.
+ * A diagnostic (`--timeline`): samples the CPU, kernel time and minor page faults of a few processes every 10 ms, and
+ * the machine's steal and idle time, then prints them per time bucket. It is for telling what else ran while the NB
+ * server paid dearly for its page faults (BENCHMARKS.md, "Noise on this machine"; the measurements are in git history);
+ * it costs a few ms of CPU a second, so it is off in the standard runs.
  */
 final class ProcessTimeline implements AutoCloseable {
     private static final long PERIOD_NS = 10_000_000;
@@ -37,7 +36,10 @@ final class ProcessTimeline implements AutoCloseable {
         this.thread = Thread.ofPlatform().daemon().name("timeline").start(this::loop);
     }
 
-    /** What a benchmark's timeline samples: the NB server, this JVM, the API server's processes and the bystander where it is a child. */
+    /**
+     * What a benchmark's timeline samples: the NB server, this JVM, the API server's processes and the bystander where
+     * it is a child.
+     */
     static Map<String, Long> benchmarkProcesses(long nb, Map<String, Long> api, OptionalLong bystander) {
         Map<String, Long> pids = new LinkedHashMap<>();
         pids.put("NB server", nb);
@@ -114,10 +116,10 @@ final class ProcessTimeline implements AutoCloseable {
     }
 
     /**
-     * One line per {@code bucketMs} from {@code t0} (a {@code System.nanoTime()}; a late sample widens
-     * its bucket): for each process its CPU ms, then kernel ms and thousands of minor faults where
-     * there were any; the machine's idle and steal ms; {@code marks} (name → nanoTime) where they fall.
-     * Times come in ticks of 10 ms, so a bucket's figures are only good to that.
+     * One line per {@code bucketMs} from {@code t0} (a {@code System.nanoTime()}; a late sample widens its bucket): for
+     * each process its CPU ms, then kernel ms and thousands of minor faults where there were any; the machine's idle
+     * and steal ms; {@code marks} (name → nanoTime) where they fall. Times come in ticks of 10 ms, so a bucket's
+     * figures are only good to that.
      */
     List<String> lines(String title, long t0, long bucketMs, Map<String, Long> marks) {
         List<Sample> s;
@@ -158,8 +160,9 @@ final class ProcessTimeline implements AutoCloseable {
                 }
                 line.append(" |");
             }
-            line.append(String.format(" %d / %d |", (cur.idleTicks() - prev.idleTicks()) * 10,
-                    (cur.stealTicks() - prev.stealTicks()) * 10));
+            line.append(String.format(
+                    " %d / %d |",
+                    (cur.idleTicks() - prev.idleTicks()) * 10, (cur.stealTicks() - prev.stealTicks()) * 10));
             long from = prev.at();
             long to = cur.at();
             marks.forEach((name, at) -> {

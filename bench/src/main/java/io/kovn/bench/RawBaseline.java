@@ -1,6 +1,7 @@
 package io.kovn.bench;
 
 import io.kovn.controller.policy.NorthboundRows;
+import io.kovn.ovn.ids.ObjectId;
 import io.kovn.ovsdb.cache.MonitorCache;
 import io.kovn.ovsdb.cache.TableMonitor;
 import io.kovn.ovsdb.client.OvsdbClient;
@@ -28,25 +29,28 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
-import io.kovn.ovn.ids.ObjectId;
 
 /**
- * The physical floor for a zone's policy convergence: the converged NB's policy rows (ACL,
- * Address_Set, Port_Group of the policy owner types, and the {@code acl-logging} Meter with its
- * band) copied into a fresh NB as ONE transaction, its JSON-RPC bytes written raw to the server's
- * socket (as {@link OvsdbBulkLoadBench} does). The fresh NB first gets the zone's switch with
- * ports of the same names (not timed), so port group members resolve to real rows as they did.
+ * The physical floor for a zone's policy convergence: the converged NB's policy rows (ACL, Address_Set, Port_Group of
+ * the policy owner types, and the {@code acl-logging} Meter with its band) copied into a fresh NB as ONE transaction,
+ * its JSON-RPC bytes written raw to the server's socket (as {@link OvsdbBulkLoadBench} does). The fresh NB first gets
+ * the zone's switch with ports of the same names (not timed), so port group members resolve to real rows as they did.
  */
 final class RawBaseline {
     private static final String NB = "OVN_Northbound";
 
     /**
-     * One raw load: wall time, the server's CPU and what it spent in the kernel ({@link Kernel}),
-     * rows loaded, request size.
+     * One raw load: wall time, the server's CPU and what it spent in the kernel ({@link Kernel}), rows loaded, request
+     * size.
      */
-    record Load(long wallNs, long serverCpuNs, Kernel serverKernel, int operations, int requestBytes, Map<String, Integer> rows,
-                long memberships) {
-    }
+    record Load(
+            long wallNs,
+            long serverCpuNs,
+            Kernel serverKernel,
+            int operations,
+            int requestBytes,
+            Map<String, Integer> rows,
+            long memberships) {}
 
     private RawBaseline() {}
 
@@ -56,25 +60,29 @@ final class RawBaseline {
     }
 
     /**
-     * The same with a {@link Bystander} attached to the fresh NB (in this JVM or a child JVM, as
-     * {@code bystander} says), the wall time running until it sees every row: the convergence's "NB enforcing"
-     * measured under the same conditions, so the ratio is the controller's overhead and not the
-     * measuring monitor's. With {@code timelineMs} > 0 it prints a {@link ProcessTimeline} of the load
-     * in buckets of that many ms.
+     * The same with a {@link Bystander} attached to the fresh NB (in this JVM or a child JVM, as {@code bystander}
+     * says), the wall time running until it sees every row: the convergence's "NB enforcing" measured under the same
+     * conditions, so the ratio is the controller's overhead and not the measuring monitor's. With {@code timelineMs} >
+     * 0 it prints a {@link ProcessTimeline} of the load in buckets of that many ms.
      */
-    static Load watched(MonitorCache converged, String controller, Bystander.Mode bystander, Bystander.Watch watch,
-                        long timelineMs) throws Exception {
+    static Load watched(
+            MonitorCache converged, String controller, Bystander.Mode bystander, Bystander.Watch watch, long timelineMs)
+            throws Exception {
         return load(converged, controller, Objects.requireNonNull(bystander), watch, timelineMs);
     }
 
-    private static Load load(MonitorCache converged, String controller, Bystander.Mode bystander, Bystander.Watch watch,
-                             long timelineMs) throws Exception {
+    private static Load load(
+            MonitorCache converged, String controller, Bystander.Mode bystander, Bystander.Watch watch, long timelineMs)
+            throws Exception {
         NorthboundObserver.PolicyRows target = NorthboundObserver.PolicyRows.of(converged);
         return fresh(converged, controller, (fresh, c, request, operations) -> {
             long pid = fresh.nb().pid().orElseThrow();
-            try (Bystander watcher = bystander == null ? null : Bystander.connect(bystander, watch, fresh.nb().unixEndpoint());
-                 ProcessTimeline timeline = watcher == null || timelineMs <= 0 ? null
-                         : ProcessTimeline.start(ProcessTimeline.benchmarkProcesses(pid, Map.of(), watcher.pid()))) {
+            try (Bystander watcher = bystander == null
+                            ? null
+                            : Bystander.connect(bystander, watch, fresh.nb().unixEndpoint());
+                    ProcessTimeline timeline = watcher == null || timelineMs <= 0
+                            ? null
+                            : ProcessTimeline.start(ProcessTimeline.benchmarkProcesses(pid, Map.of(), watcher.pid()))) {
                 long s0 = processCpu(pid);
                 Kernel k0 = Kernel.of(pid);
                 long t0 = System.nanoTime();
@@ -86,9 +94,17 @@ final class RawBaseline {
                 long server = processCpu(pid) - s0;
                 if (timeline != null) {
                     timeline.close();
-                    timeline.print("raw load with the bystander", t0, timelineMs, Map.of("replied", sent, "seen", t0 + wall));
+                    timeline.print(
+                            "raw load with the bystander", t0, timelineMs, Map.of("replied", sent, "seen", t0 + wall));
                 }
-                return new Load(wall, server, Kernel.of(pid).since(k0), operations, request.length, rowCounts(c), memberships(c));
+                return new Load(
+                        wall,
+                        server,
+                        Kernel.of(pid).since(k0),
+                        operations,
+                        request.length,
+                        rowCounts(c),
+                        memberships(c));
             }
         });
     }
@@ -99,8 +115,8 @@ final class RawBaseline {
     }
 
     /**
-     * Starts a fresh NB, copies the converged policy rows into it (untimed: the same raw load) and
-     * runs {@code task} on it; its switch ports have the converged ones' names, its rows their names.
+     * Starts a fresh NB, copies the converged policy rows into it (untimed: the same raw load) and runs {@code task} on
+     * it; its switch ports have the converged ones' names, its rows their names.
      */
     static <T> T withCopy(MonitorCache converged, String controller, OnCopy<T> task) throws Exception {
         return fresh(converged, controller, (fresh, c, request, operations) -> {
@@ -127,7 +143,10 @@ final class RawBaseline {
         groups.forEach(g -> ((Set<?>) g.get("ports")).forEach(u -> members.add(portNames.get((Uuid) u))));
 
         try (OvnDatabases fresh = OvnDatabases.start(OvnDatabases.Config.nbOnly());
-             OvsdbClient c = OvsdbClient.builder().endpoint(fresh.nb().unixEndpoint()).timeout(Duration.ofMinutes(5)).connect()) {
+                OvsdbClient c = OvsdbClient.builder()
+                        .endpoint(fresh.nb().unixEndpoint())
+                        .timeout(Duration.ofMinutes(5))
+                        .connect()) {
             Map<Uuid, Object> refs = new HashMap<>();
             Map<String, Uuid> freshPorts = switchWithPorts(c, members);
             portNames.forEach((uuid, name) -> {
@@ -148,7 +167,9 @@ final class RawBaseline {
                 ops.add(insert("ACL", acls.get(i), refs, "acl" + i));
             }
             groups.forEach(g -> ops.add(insert("Port_Group", g, refs, null)));
-            byte[] request = Json.bytes(Json.object().put("method", "transact").put("id", 1)
+            byte[] request = Json.bytes(Json.object()
+                    .put("method", "transact")
+                    .put("id", 1)
                     .set("params", OperationCodec.transactParams(NB, ops)));
             return task.run(fresh, c, request, ops.size());
         }
@@ -168,7 +189,8 @@ final class RawBaseline {
     /** Port group memberships (sum of port set sizes) of the policy owner types. */
     static long memberships(MonitorCache cache, String controller) {
         return cache.table("Port_Group").select(NorthboundRows.owner(controller)::owns).stream()
-                .mapToLong(g -> ((Set<?>) g.get("ports")).size()).sum();
+                .mapToLong(g -> ((Set<?>) g.get("ports")).size())
+                .sum();
     }
 
     private static Map<String, Integer> rowCounts(OvsdbClient c) throws Exception {
@@ -184,8 +206,14 @@ final class RawBaseline {
     }
 
     private static MonitorCache cache(OvsdbClient c) throws Exception {
-        MonitorCache cache = MonitorCache.start(c, NB, List.of(TableMonitor.all("ACL"), TableMonitor.all("Address_Set"),
-                TableMonitor.all("Port_Group"), TableMonitor.all("Meter")));
+        MonitorCache cache = MonitorCache.start(
+                c,
+                NB,
+                List.of(
+                        TableMonitor.all("ACL"),
+                        TableMonitor.all("Address_Set"),
+                        TableMonitor.all("Port_Group"),
+                        TableMonitor.all("Meter")));
         cache.synced().get(2, TimeUnit.MINUTES);
         return cache;
     }
@@ -196,7 +224,8 @@ final class RawBaseline {
         Set<NamedUuid> ports = new HashSet<>();
         List<String> order = new ArrayList<>(names);
         for (int i = 0; i < order.size(); i++) {
-            Operation.Insert p = Ops.insert("Logical_Switch_Port", Map.of("name", order.get(i))).named("p" + i);
+            Operation.Insert p = Ops.insert("Logical_Switch_Port", Map.of("name", order.get(i)))
+                    .named("p" + i);
             ops.add(p);
             ports.add(p.ref());
         }
@@ -247,11 +276,11 @@ final class RawBaseline {
     }
 
     /**
-     * What a process has cost in the kernel so far: its {@code stime} in ms ({@code /proc/<pid>/stat}, at
-     * Linux's USER_HZ of 100), its minor page faults, and its voluntary and involuntary context switches
-     * ({@code /proc/<pid>/status}). The NB server's kernel time varies by run for the same work
-     * (BENCHMARKS.md, "Noise on this machine"; the measurements are in git history); the counts say whether it did more in the kernel
-     * or paid more for the same.
+     * What a process has cost in the kernel so far: its {@code stime} in ms ({@code /proc/<pid>/stat}, at Linux's
+     * USER_HZ of 100), its minor page faults, and its voluntary and involuntary context switches
+     * ({@code /proc/<pid>/status}). The NB server's kernel time varies by run for the same work (BENCHMARKS.md, "Noise
+     * on this machine"; the measurements are in git history); the counts say whether it did more in the kernel or paid
+     * more for the same.
      */
     record Kernel(long systemMs, long minorFaults, long voluntarySwitches, long involuntarySwitches) {
         static Kernel of(long pid) {
@@ -261,9 +290,11 @@ final class RawBaseline {
                 long involuntary = 0;
                 for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
                     if (line.startsWith("voluntary_ctxt_switches:")) {
-                        voluntary = Long.parseLong(line.substring(line.indexOf(':') + 1).strip());
+                        voluntary = Long.parseLong(
+                                line.substring(line.indexOf(':') + 1).strip());
                     } else if (line.startsWith("nonvoluntary_ctxt_switches:")) {
-                        involuntary = Long.parseLong(line.substring(line.indexOf(':') + 1).strip());
+                        involuntary = Long.parseLong(
+                                line.substring(line.indexOf(':') + 1).strip());
                     }
                 }
                 return new Kernel(stat.systemTicks() * 10, stat.minorFaults(), voluntary, involuntary);
@@ -274,8 +305,11 @@ final class RawBaseline {
 
         /** What was spent between {@code before} and this reading. */
         Kernel since(Kernel before) {
-            return new Kernel(systemMs - before.systemMs, minorFaults - before.minorFaults,
-                    voluntarySwitches - before.voluntarySwitches, involuntarySwitches - before.involuntarySwitches);
+            return new Kernel(
+                    systemMs - before.systemMs,
+                    minorFaults - before.minorFaults,
+                    voluntarySwitches - before.voluntarySwitches,
+                    involuntarySwitches - before.involuntarySwitches);
         }
     }
 

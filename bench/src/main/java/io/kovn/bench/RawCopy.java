@@ -9,6 +9,7 @@ import io.kovn.ovsdb.wire.Json;
 import io.kovn.ovsdb.wire.OperationCodec;
 import io.kovn.runtime.testing.OvnDatabases;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -16,13 +17,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiPredicate;
-import java.util.Comparator;
 import java.util.function.Predicate;
 
 /**
- * The cold-start baseline: every row of a converged Northbound database inserted into an empty one
- * as ONE transact written straight to its socket ({@link RawTransact}); referenced rows come first,
- * references renamed to the new rows.
+ * The cold-start baseline: every row of a converged Northbound database inserted into an empty one as ONE transact
+ * written straight to its socket ({@link RawTransact}); referenced rows come first, references renamed to the new rows.
  */
 final class RawCopy {
     /** One load: wall time (request written → whole reply read), rows, request size. */
@@ -76,7 +75,9 @@ final class RawCopy {
         for (Uuid u : rows.keySet()) {
             add(u, rows, tableOf, refs, visiting, ops);
         }
-        byte[] request = Json.bytes(Json.object().put("method", "transact").put("id", 1)
+        byte[] request = Json.bytes(Json.object()
+                .put("method", "transact")
+                .put("id", 1)
                 .set("params", OperationCodec.transactParams(NorthboundWatch.NB, ops)));
         try (OvnDatabases fresh = OvnDatabases.start(OvnDatabases.Config.nbOnly())) {
             long t0 = System.nanoTime();
@@ -86,14 +87,22 @@ final class RawCopy {
     }
 
     /** Inserts row {@code u} after the rows it refers to. */
-    private static void add(Uuid u, Map<Uuid, Row> rows, Map<Uuid, String> tableOf, Map<Uuid, Object> refs, Set<Uuid> visiting,
-                            List<Operation> ops) {
+    private static void add(
+            Uuid u,
+            Map<Uuid, Row> rows,
+            Map<Uuid, String> tableOf,
+            Map<Uuid, Object> refs,
+            Set<Uuid> visiting,
+            List<Operation> ops) {
         if (refs.containsKey(u) || !visiting.add(u)) {
             return;
         }
         Row row = rows.get(u);
-        row.columns().values().forEach(v -> referenced(v).stream().filter(rows::containsKey)
-                .forEach(r -> add(r, rows, tableOf, refs, visiting, ops)));
+        row.columns()
+                .values()
+                .forEach(v -> referenced(v).stream()
+                        .filter(rows::containsKey)
+                        .forEach(r -> add(r, rows, tableOf, refs, visiting, ops)));
         Map<String, Object> columns = new HashMap<>();
         row.columns().forEach((k, v) -> columns.put(k, remap(v, refs)));
         Operation.Insert insert = Ops.insert(tableOf.get(u), columns).named("r" + ops.size());
@@ -104,8 +113,13 @@ final class RawCopy {
     private static List<Uuid> referenced(Object value) {
         return switch (value) {
             case Uuid u -> List.of(u);
-            case Set<?> s -> s.stream().filter(Uuid.class::isInstance).map(Uuid.class::cast).toList();
-            case Map<?, ?> m -> m.values().stream().filter(Uuid.class::isInstance).map(Uuid.class::cast).toList();
+            case Set<?> s ->
+                s.stream().filter(Uuid.class::isInstance).map(Uuid.class::cast).toList();
+            case Map<?, ?> m ->
+                m.values().stream()
+                        .filter(Uuid.class::isInstance)
+                        .map(Uuid.class::cast)
+                        .toList();
             default -> List.of();
         };
     }

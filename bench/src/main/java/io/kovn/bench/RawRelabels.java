@@ -22,38 +22,35 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The NB server's floor for a relabel: the address set, port group and ACL writes of one of kovn's
- * relabels (as a bystander's monitor saw them: a mutate per changed set column, an update per
- * rewritten column, e.g. a named-port ACL's match), replayed into a fresh NB holding a copy of the
- * zone's policy rows, undone and redone one transaction at a time. The writing client monitors the
- * NB with the policy controller's request, as the controller does (the server sends it each change
- * before the reply), and an observer watches with the same request, as in the relabel series. So
- * a round trip is what the server and a client that does nothing else need for the same
- * operations: the least any controller's queue-to-done could be for that relabel, in the same run.
+ * The NB server's floor for a relabel: the address set, port group and ACL writes of one of kovn's relabels (as a
+ * bystander's monitor saw them: a mutate per changed set column, an update per rewritten column, e.g. a named-port
+ * ACL's match), replayed into a fresh NB holding a copy of the zone's policy rows, undone and redone one transaction at
+ * a time. The writing client monitors the NB with the policy controller's request, as the controller does (the server
+ * sends it each change before the reply), and an observer watches with the same request, as in the relabel series. So a
+ * round trip is what the server and a client that does nothing else need for the same operations: the least any
+ * controller's queue-to-done could be for that relabel, in the same run.
  */
 final class RawRelabels {
     private static final String NB = "OVN_Northbound";
     private static final String SWITCH_PORT = "Logical_Switch_Port";
 
     /** Each replayed transaction's round trip and the NB server's CPU until 20 ms after it. */
-    record Floor(long[] roundTripNs, long[] serverCpuNs, int operations) {
-    }
+    record Floor(long[] roundTripNs, long[] serverCpuNs, int operations) {}
 
     /** One row's change: elements of one set column that joined and that left. */
-    private record Toggle(String table, String row, String column, Set<Object> joined, Set<Object> left) {
-    }
+    private record Toggle(String table, String row, String column, Set<Object> joined, Set<Object> left) {}
 
     /** One row's change: a column rewritten (a row without a name is found by its {@code k8s.ovn.org/id}). */
-    private record Rewrite(String table, String id, String column, Object before, Object after) {
-    }
+    private record Rewrite(String table, String id, String column, Object before, Object after) {}
 
     private RawRelabels() {}
 
     /**
-     * Replays {@code relabel} (one transaction's changes of address sets, port groups and ACLs) {@code count}
-     * times, alternately undone and redone, into a copy of the {@code converged} zone.
+     * Replays {@code relabel} (one transaction's changes of address sets, port groups and ACLs) {@code count} times,
+     * alternately undone and redone, into a copy of the {@code converged} zone.
      */
-    static Floor replay(MonitorCache converged, String controller, List<RowChange> relabel, int count) throws Exception {
+    static Floor replay(MonitorCache converged, String controller, List<RowChange> relabel, int count)
+            throws Exception {
         if (relabel.isEmpty()) {
             throw new IllegalStateException("no relabel to replay");
         }
@@ -79,26 +76,36 @@ final class RawRelabels {
     private static Rewrite rewrite(RowChange.Updated u, String column) {
         Object before = u.old().get(column);
         Object after = u.row().get(column);
-        if (before instanceof Uuid || after instanceof Uuid || before instanceof Map<?, ?> || after instanceof Map<?, ?>) {
+        if (before instanceof Uuid
+                || after instanceof Uuid
+                || before instanceof Map<?, ?>
+                || after instanceof Map<?, ?>) {
             throw new IllegalStateException("not replayed: a rewrite of " + u.table() + " " + column);
         }
         String id = u.row().stringMap("external_ids").get(Owner.ID);
         if (id == null) {
-            throw new IllegalStateException("a rewritten " + u.table() + " row without an id: " + u.row().uuid());
+            throw new IllegalStateException("a rewritten " + u.table() + " row without an id: "
+                    + u.row().uuid());
         }
         return new Rewrite(u.table(), id, column, before, after);
     }
 
-    private static Floor run(OvnDatabases fresh, List<Toggle> toggles, List<Rewrite> rewrites, int count) throws Exception {
+    private static Floor run(OvnDatabases fresh, List<Toggle> toggles, List<Rewrite> rewrites, int count)
+            throws Exception {
         String endpoint = fresh.nb().unixEndpoint();
-        try (OvsdbClient c = OvsdbClient.builder().endpoint(endpoint).timeout(Duration.ofMinutes(2)).connect();
-             MonitorCache own = MonitorCache.start(c, NB, PolicyNorthbound.MONITORED);
-             NorthboundObserver observer = NorthboundObserver.connect(endpoint)) {
+        try (OvsdbClient c = OvsdbClient.builder()
+                        .endpoint(endpoint)
+                        .timeout(Duration.ofMinutes(2))
+                        .connect();
+                MonitorCache own = MonitorCache.start(c, NB, PolicyNorthbound.MONITORED);
+                NorthboundObserver observer = NorthboundObserver.connect(endpoint)) {
             own.synced().get(2, TimeUnit.MINUTES);
             List<Operation> undo = new ArrayList<>();
             List<Operation> redo = new ArrayList<>();
             for (Toggle t : toggles) {
-                Uuid row = own.table(t.table()).byName(t.row()).stream().findFirst().map(Row::uuid)
+                Uuid row = own.table(t.table()).byName(t.row()).stream()
+                        .findFirst()
+                        .map(Row::uuid)
                         .orElseThrow(() -> new IllegalStateException("the copy has no " + t.table() + " " + t.row()));
                 Set<Object> joined = inCopy(own, t.joined());
                 Set<Object> left = inCopy(own, t.left());
@@ -106,8 +113,10 @@ final class RawRelabels {
                 undo.add(Ops.mutate(t.table(), row, mutations(t.column(), left, joined)));
             }
             for (Rewrite r : rewrites) {
-                Uuid row = own.table(r.table()).byExternalId(Owner.ID, r.id()).stream().findFirst()
-                        .map(Row::uuid).orElseThrow(() -> new IllegalStateException("the copy has no " + r.table() + " " + r.id()));
+                Uuid row = own.table(r.table()).byExternalId(Owner.ID, r.id()).stream()
+                        .findFirst()
+                        .map(Row::uuid)
+                        .orElseThrow(() -> new IllegalStateException("the copy has no " + r.table() + " " + r.id()));
                 redo.add(Ops.update(r.table(), row, Map.of(r.column(), r.after())));
                 undo.add(Ops.update(r.table(), row, Map.of(r.column(), r.before())));
             }
@@ -133,13 +142,17 @@ final class RawRelabels {
     /** Fails unless the copy holds the relabel undone (or redone): a replay that changed nothing would time nothing. */
     private static void check(MonitorCache own, List<Toggle> toggles, List<Rewrite> rewrites, boolean undone) {
         for (Rewrite r : rewrites) {
-            Object now = own.table(r.table()).byExternalId(Owner.ID, r.id()).getFirst().get(r.column());
+            Object now = own.table(r.table())
+                    .byExternalId(Owner.ID, r.id())
+                    .getFirst()
+                    .get(r.column());
             if (!Objects.equals(now, undone ? r.before() : r.after())) {
                 throw new IllegalStateException("the replay did not " + (undone ? "undo" : "redo") + " " + r);
             }
         }
         for (Toggle t : toggles) {
-            Set<?> now = (Set<?>) own.table(t.table()).byName(t.row()).getFirst().get(t.column());
+            Set<?> now =
+                    (Set<?>) own.table(t.table()).byName(t.row()).getFirst().get(t.column());
             Set<Object> in = inCopy(own, undone ? t.left() : t.joined());
             Set<Object> out = inCopy(own, undone ? t.joined() : t.left());
             if (!now.containsAll(in) || out.stream().anyMatch(now::contains)) {
@@ -179,7 +192,9 @@ final class RawRelabels {
         }
         Set<Object> joined = new HashSet<>();
         Set<Object> left = new HashSet<>();
-        Set<?> changed = u.columnDiffs() != null && u.columnDiffs().get(column) instanceof Set<?> diff ? diff : symmetric(before, after);
+        Set<?> changed = u.columnDiffs() != null && u.columnDiffs().get(column) instanceof Set<?> diff
+                ? diff
+                : symmetric(before, after);
         for (Object e : changed) {
             Object named = e instanceof Uuid port ? new PortName(portNames.get(port)) : e;
             (after.contains(e) ? joined : left).add(named);
@@ -195,15 +210,18 @@ final class RawRelabels {
     }
 
     /** A switch port by name, resolved to the copy's uuid. */
-    private record PortName(String name) {
-    }
+    private record PortName(String name) {}
 
     /** The elements as the copy holds them: switch ports by the copy's uuids. */
     private static Set<Object> inCopy(MonitorCache own, Set<Object> elements) {
         Set<Object> out = new HashSet<>();
         for (Object e : elements) {
-            out.add(e instanceof PortName p ? NorthboundObserver.port(own, p.name())
-                    .orElseThrow(() -> new IllegalStateException("the copy has no switch port " + p.name())) : e);
+            out.add(
+                    e instanceof PortName p
+                            ? NorthboundObserver.port(own, p.name())
+                                    .orElseThrow(
+                                            () -> new IllegalStateException("the copy has no switch port " + p.name()))
+                            : e);
         }
         return out;
     }

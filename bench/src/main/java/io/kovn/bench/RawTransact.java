@@ -11,9 +11,9 @@ import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The benchmarks' baseline: JSON-RPC {@code transact} bytes written straight to the server's unix
- * socket and the whole reply read back, with no client in between (the physical limit here;
- * {@code ovsdb-client transact} cannot take a request of megabytes on its command line).
+ * The benchmarks' baseline: JSON-RPC {@code transact} bytes written straight to the server's unix socket and the whole
+ * reply read back, with no client in between (the physical limit here; {@code ovsdb-client transact} cannot take a
+ * request of megabytes on its command line).
  */
 final class RawTransact {
     private RawTransact() {}
@@ -39,7 +39,8 @@ final class RawTransact {
             String text = new String(reply.get(), StandardCharsets.UTF_8);
             if (text.contains("\"error\":{") || text.contains("\"error\":\"")) {
                 int at = Math.max(text.indexOf("\"error\""), 0);
-                throw new IllegalStateException("raw transact failed: " + text.substring(at, Math.min(at + 600, text.length())));
+                throw new IllegalStateException(
+                        "raw transact failed: " + text.substring(at, Math.min(at + 600, text.length())));
             }
         }
     }

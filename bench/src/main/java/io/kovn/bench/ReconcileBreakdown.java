@@ -3,6 +3,7 @@ package io.kovn.bench;
 import io.kovn.controller.policy.NorthboundRows;
 import io.kovn.controller.policy.PolicyController;
 import io.kovn.controller.policy.PolicyNorthbound;
+import io.kovn.ovn.annotations.IpFamily;
 import io.kovn.ovn.ids.ObjectId;
 import io.kovn.ovsdb.client.OvsdbClient;
 import io.kovn.ovsdb.data.Uuid;
@@ -12,20 +13,19 @@ import io.kovn.ovsdb.diff.Plan;
 import io.kovn.policy.PolicyTranslator;
 import io.kovn.policy.StatefulPods;
 import io.kovn.policy.model.DesiredPolicyState;
-import io.kovn.ovn.annotations.IpFamily;
 import io.kovn.policy.model.PolicySnapshot;
 import io.kovn.policy.model.PriorityAssignment;
 import io.kovn.runtime.testing.OvnDatabases;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Set;
-import java.lang.management.ManagementFactory;
 
 /**
- * Where a policy reconcile's time goes, phase by phase, with a warm JIT: the pure translation, the
- * translation as NB rows, the ownership diff against the monitor cache, and the transaction. Run
- * the same way the controller's reconcile runs them, on the benchmark's cluster objects.
+ * Where a policy reconcile's time goes, phase by phase, with a warm JIT: the pure translation, the translation as NB
+ * rows, the ownership diff against the monitor cache, and the transaction. Run the same way the controller's reconcile
+ * runs them, on the benchmark's cluster objects.
  */
 final class ReconcileBreakdown {
     /** Median phase times (ns) and the plan's size. */
@@ -56,29 +56,43 @@ final class ReconcileBreakdown {
     /** From scratch into a fresh NB holding only the zone's switch ports (by name), in this warm JVM. */
     static Phases fresh(PolicyBenchCluster cluster, PolicyController policies) {
         try (OvnDatabases db = OvnDatabases.start(OvnDatabases.Config.nbOnly())) {
-            try (OvsdbClient c = OvsdbClient.builder().endpoint(db.nb().unixEndpoint()).connect()) {
-                RawBaseline.switchWithPorts(c, policies.northbound().switchPorts().keySet());
+            try (OvsdbClient c =
+                    OvsdbClient.builder().endpoint(db.nb().unixEndpoint()).connect()) {
+                RawBaseline.switchWithPorts(
+                        c, policies.northbound().switchPorts().keySet());
             }
             try (PolicyNorthbound nb = PolicyNorthbound.connect(db.nb().unixEndpoint(), Duration.ofMinutes(5))) {
-                nb.reconciler().reconcile(NorthboundRows.meterOwner(ObjectId.DEFAULT_CONTROLLER),
-                        NorthboundRows.meter(ObjectId.DEFAULT_CONTROLLER));
+                nb.reconciler()
+                        .reconcile(
+                                NorthboundRows.meterOwner(ObjectId.DEFAULT_CONTROLLER),
+                                NorthboundRows.meter(ObjectId.DEFAULT_CONTROLLER));
                 return phases(cluster, nb, PriorityAssignment.EMPTY, true);
             }
         }
     }
 
-    private static Phases phases(PolicyBenchCluster cluster, PolicyNorthbound nb, PriorityAssignment previous, boolean apply) {
+    private static Phases phases(
+            PolicyBenchCluster cluster, PolicyNorthbound nb, PriorityAssignment previous, boolean apply) {
         var threads = ManagementFactory.getThreadMXBean();
         long cpu0 = threads.getCurrentThreadCpuTime();
         long t0 = System.nanoTime();
         Map<String, Uuid> ports = nb.switchPorts();
-        PolicySnapshot snapshot = PolicySnapshot.builder(PolicyBenchCluster.ZONE).ownerController(ObjectId.DEFAULT_CONTROLLER)
-                .ipFamilies(Set.of(IpFamily.IPV4)).namespaces(cluster.namespaces()).pods(cluster.pods()).nodes(cluster.nodes())
-                .networkPolicies(cluster.networkPolicies()).adminNetworkPolicies(cluster.anps())
-                .baselineAdminNetworkPolicies(cluster.banps()).localPorts(ports.keySet()).previousPriorities(previous).build();
+        PolicySnapshot snapshot = PolicySnapshot.builder(PolicyBenchCluster.ZONE)
+                .ownerController(ObjectId.DEFAULT_CONTROLLER)
+                .ipFamilies(Set.of(IpFamily.IPV4))
+                .namespaces(cluster.namespaces())
+                .pods(cluster.pods())
+                .nodes(cluster.nodes())
+                .networkPolicies(cluster.networkPolicies())
+                .adminNetworkPolicies(cluster.anps())
+                .baselineAdminNetworkPolicies(cluster.banps())
+                .localPorts(ports.keySet())
+                .previousPriorities(previous)
+                .build();
         DesiredPolicyState state = PolicyTranslator.translate(snapshot);
         long t1 = System.nanoTime();
-        DesiredState desired = NorthboundRows.of(state, StatefulPods.rows(snapshot, state), ports); // as the reconcile does
+        DesiredState desired =
+                NorthboundRows.of(state, StatefulPods.rows(snapshot, state), ports); // as the reconcile does
         long t2 = System.nanoTime();
         Owner owner = NorthboundRows.owner(ObjectId.DEFAULT_CONTROLLER);
         Plan plan = nb.reconciler().plan(owner, desired);
@@ -87,7 +101,8 @@ final class ReconcileBreakdown {
             nb.reconciler().apply(plan);
         }
         long t4 = System.nanoTime();
-        return new Phases(t1 - t0, t2 - t1, t3 - t2, t4 - t3, plan.operations().size(), threads.getCurrentThreadCpuTime() - cpu0);
+        return new Phases(
+                t1 - t0, t2 - t1, t3 - t2, t4 - t3, plan.operations().size(), threads.getCurrentThreadCpuTime() - cpu0);
     }
 
     private static long median(long[] v) {

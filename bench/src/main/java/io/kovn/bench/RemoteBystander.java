@@ -17,9 +17,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * A {@link BystanderProcess} in a {@link ChildJvm}, driven over its stdin and stdout.
  *
- * <p>The arrival times it returns are the child's {@link System#nanoTime} values, compared with this
- * JVM's as they are. That holds on Linux, where both JVMs read CLOCK_MONOTONIC, a clock of the
- * machine; {@link #start} checks it once (the child's time at "ready" must fall while it started).
+ * <p>The arrival times it returns are the child's {@link System#nanoTime} values, compared with this JVM's as they are.
+ * That holds on Linux, where both JVMs read CLOCK_MONOTONIC, a clock of the machine; {@link #start} checks it once (the
+ * child's time at "ready" must fall while it started).
  */
 final class RemoteBystander implements Bystander {
     /** Starting a JVM and syncing the monitor; the child gives up syncing after 2 minutes. */
@@ -49,23 +49,26 @@ final class RemoteBystander implements Bystander {
     }
 
     /**
-     * The bystander's heap: northd, which it stands in for, has no collector, so the measured update
-     * must not meet one. A young generation that holds a whole policy-sized decode (~0.5 GB of
-     * garbage and rows), empty when the bystander reports ready ({@link BystanderProcess} collects
-     * then), and touched beforehand, so that its first use costs no page faults in the window.
+     * The bystander's heap: northd, which it stands in for, has no collector, so the measured update must not meet one.
+     * A young generation that holds a whole policy-sized decode (~0.5 GB of garbage and rows), empty when the bystander
+     * reports ready ({@link BystanderProcess} collects then), and touched beforehand, so that its first use costs no
+     * page faults in the window.
      */
-    static final List<String> HEAP = List.of("-XX:+UseParallelGC", "-Xms2g", "-Xmx2g", "-Xmn1536m", "-XX:+AlwaysPreTouch");
+    static final List<String> HEAP =
+            List.of("-XX:+UseParallelGC", "-Xms2g", "-Xmx2g", "-Xmn1536m", "-XX:+AlwaysPreTouch");
 
     /** Starts a bystander of the NB at {@code endpoint} and waits until its monitor is synced. */
     static RemoteBystander start(String endpoint, Bystander.Watch watch) throws IOException, InterruptedException {
         long before = System.nanoTime();
-        RemoteBystander bystander = new RemoteBystander(ChildJvm.start(HEAP, BystanderProcess.class, endpoint, watch.option()));
+        RemoteBystander bystander =
+                new RemoteBystander(ChildJvm.start(HEAP, BystanderProcess.class, endpoint, watch.option()));
         try {
             long ready = Long.parseLong(bystander.answer(BystanderProcess.READY, START_TIMEOUT_MS));
             long after = System.nanoTime();
             if (ready < before || ready > after) {
-                throw new IllegalStateException("the bystander process's System.nanoTime (" + ready + ") is not this JVM's"
-                        + " clock (" + before + " .. " + after + "): its arrival times cannot be compared");
+                throw new IllegalStateException(
+                        "the bystander process's System.nanoTime (" + ready + ") is not this JVM's" + " clock ("
+                                + before + " .. " + after + "): its arrival times cannot be compared");
             }
             return bystander;
         } catch (RuntimeException | InterruptedException e) {
@@ -86,14 +89,18 @@ final class RemoteBystander implements Bystander {
 
     @Override
     public long firstArrivalWith(PolicyRows target, long timeoutMs) throws InterruptedException {
-        return Long.parseLong(ask(BystanderProcess.FIRST + " " + timeoutMs + " " + BystanderProcess.encode(target),
-                BystanderProcess.ARRIVED, timeoutMs));
+        return Long.parseLong(ask(
+                BystanderProcess.FIRST + " " + timeoutMs + " " + BystanderProcess.encode(target),
+                BystanderProcess.ARRIVED,
+                timeoutMs));
     }
 
     @Override
     public long await(PolicyRows target, long timeoutMs) throws InterruptedException {
-        return Long.parseLong(ask(BystanderProcess.AWAIT + " " + timeoutMs + " " + BystanderProcess.encode(target),
-                BystanderProcess.ARRIVED, timeoutMs));
+        return Long.parseLong(ask(
+                BystanderProcess.AWAIT + " " + timeoutMs + " " + BystanderProcess.encode(target),
+                BystanderProcess.ARRIVED,
+                timeoutMs));
     }
 
     @Override
@@ -122,15 +129,17 @@ final class RemoteBystander implements Bystander {
     private String answer(String expected, long timeoutMs) throws InterruptedException {
         String line = answers.poll(timeoutMs + ANSWER_GRACE_MS, TimeUnit.MILLISECONDS);
         if (line == null) {
-            throw new IllegalStateException("the bystander process did not answer within " + (timeoutMs + ANSWER_GRACE_MS)
-                    + " ms (expected " + expected + ")");
+            throw new IllegalStateException("the bystander process did not answer within "
+                    + (timeoutMs + ANSWER_GRACE_MS) + " ms (expected " + expected + ")");
         }
         if (line.equals(ENDED)) {
-            throw new IllegalStateException("the bystander process ended" + (child.isAlive() ? ""
-                    : " (exit code " + child.exitValue() + ")") + " while " + expected + " was expected");
+            throw new IllegalStateException(
+                    "the bystander process ended" + (child.isAlive() ? "" : " (exit code " + child.exitValue() + ")")
+                            + " while " + expected + " was expected");
         }
         if (line.startsWith(BystanderProcess.ERROR + " ")) {
-            throw new IllegalStateException("bystander process: " + line.substring(BystanderProcess.ERROR.length() + 1));
+            throw new IllegalStateException(
+                    "bystander process: " + line.substring(BystanderProcess.ERROR.length() + 1));
         }
         if (!line.equals(expected) && !line.startsWith(expected + " ")) {
             throw new IllegalStateException("the bystander process answered '" + line + "', expected " + expected);

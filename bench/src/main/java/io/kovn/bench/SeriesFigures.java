@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The figures of a run series, by name in first-seen order: each run adds one value per figure;
- * printed as a markdown table of median and range, as BENCHMARKS.md quotes them.
+ * The figures of a run series, by name in first-seen order: each run adds one value per figure; printed as a markdown
+ * table of median and range, as BENCHMARKS.md quotes them.
  */
 final class SeriesFigures {
     /** A series benchmark's only option, {@code --runs N} (default 5); anything else is refused. */
@@ -42,11 +42,13 @@ final class SeriesFigures {
     /** Prints {@code | figure | median | range |} under a title line naming the benchmark and the runs. */
     void print(String benchmark, int runs) {
         System.out.println();
-        System.out.printf("%s, %d runs (median, [min – max]); load average now %s%n", benchmark, runs, BenchStats.loadAverage());
+        System.out.printf(
+                "%s, %d runs (median, [min – max]); load average now %s%n", benchmark, runs, BenchStats.loadAverage());
         System.out.println("| figure | median | range |");
         System.out.println("|---|---|---|");
         figures.forEach((name, values) -> {
-            double[] v = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+            double[] v =
+                    values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
             System.out.printf("| %s | %s | %s – %s |%n", name, fmt(v[v.length / 2]), fmt(v[0]), fmt(v[v.length - 1]));
         });
     }

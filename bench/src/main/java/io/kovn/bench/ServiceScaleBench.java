@@ -13,9 +13,7 @@ import io.kovn.runtime.testing.OvnDatabases;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -23,20 +21,20 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
- * Issue 30's service benchmark: {@value #SERVICES} services × {@value #ENDPOINTS} endpoints on a real
- * control plane, the node process started as deployed ({@link NodeProcess}) on an empty zone, its NB
- * watched from this JVM ({@link NorthboundWatch}). The services have no selector and their
- * EndpointSlices are written by the benchmark (kube-controller-manager would need 10,000 pods).
- * Each run:
+ * Issue 30's service benchmark: {@value #SERVICES} services × {@value #ENDPOINTS} endpoints on a real control plane,
+ * the node process started as deployed ({@link NodeProcess}) on an empty zone, its NB watched from this JVM
+ * ({@link NorthboundWatch}). The services have no selector and their EndpointSlices are written by the benchmark
+ * (kube-controller-manager would need 10,000 pods). Each run:
+ *
  * <ol>
- *   <li>from scratch: the service controller's start (services listed, its log line) → every service's
- *       load balancer written (the NB then quiet for {@value #QUIET_MS} ms), and process start → that
- *       moment; the baseline is a raw load of the same Load_Balancer and Load_Balancer_Group rows in one
- *       transact ({@link RawCopy}), in the same run;</li>
- *   <li>{@value #CHANGES} single endpoint changes (one address of one slice replaced), one at a time: the
- *       NB transactions (monitor updates) and the rows they changed, and the latency from the patch to the
- *       new backend in the NB (p50, p99).</li>
+ *   <li>from scratch: the service controller's start (services listed, its log line) → every service's load balancer
+ *       written (the NB then quiet for {@value #QUIET_MS} ms), and process start → that moment; the baseline is a raw
+ *       load of the same Load_Balancer and Load_Balancer_Group rows in one transact ({@link RawCopy}), in the same run;
+ *   <li>{@value #CHANGES} single endpoint changes (one address of one slice replaced), one at a time: the NB
+ *       transactions (monitor updates) and the rows they changed, and the latency from the patch to the new backend in
+ *       the NB (p50, p99).
  * </ol>
+ *
  * <pre>
  * scripts/bench.sh ServiceScaleBench [--runs 5]
  * </pre>
@@ -62,10 +60,12 @@ public final class ServiceScaleBench {
         Path root = Path.of(System.getProperty("kovn.root", ".")).toAbsolutePath();
         List<String> command = NodeProcess.deployedCommand(root);
         Path logs = Files.createTempDirectory("kovn-service-scale-");
-        System.out.printf("load average %s; %d cores; node logs in %s%n", BenchStats.loadAverage(),
-                Runtime.getRuntime().availableProcessors(), logs);
+        System.out.printf(
+                "load average %s; %d cores; node logs in %s%n",
+                BenchStats.loadAverage(), Runtime.getRuntime().availableProcessors(), logs);
         ServiceScaleBench bench = new ServiceScaleBench(logs);
-        try (ApiServer api = ApiServer.start(); KubernetesClient client = api.newClient()) {
+        try (ApiServer api = ApiServer.start();
+                KubernetesClient client = api.newClient()) {
             for (int run = 1; run <= runs; run++) {
                 bench.run(run, api, client, command);
             }
@@ -78,36 +78,78 @@ public final class ServiceScaleBench {
         api.reset();
         ColdStartWorkload.createNodes(client);
         for (int i = 0; i < NAMESPACES; i++) {
-            client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("svc-" + i).endMetadata().build()).create();
+            client.namespaces()
+                    .resource(new NamespaceBuilder()
+                            .withNewMetadata()
+                            .withName("svc-" + i)
+                            .endMetadata()
+                            .build())
+                    .create();
         }
         List<Integer> ids = new ArrayList<>();
         for (int k = 0; k < SERVICES; k++) {
             ids.add(k);
         }
-        parallel(ids, k -> client.services().inNamespace(namespace(k)).resource(new ServiceBuilder().withNewMetadata()
-                .withName(name(k)).withNamespace(namespace(k)).endMetadata().withNewSpec()
-                .addNewPort().withName("http").withProtocol("TCP").withPort(80).withTargetPort(new IntOrString(8080)).endPort()
-                .endSpec().build()).create());
-        parallel(ids, k -> client.discovery().v1().endpointSlices().inNamespace(namespace(k)).resource(slice(k, 0)).create());
+        parallel(
+                ids,
+                k -> client.services()
+                        .inNamespace(namespace(k))
+                        .resource(new ServiceBuilder()
+                                .withNewMetadata()
+                                .withName(name(k))
+                                .withNamespace(namespace(k))
+                                .endMetadata()
+                                .withNewSpec()
+                                .addNewPort()
+                                .withName("http")
+                                .withProtocol("TCP")
+                                .withPort(80)
+                                .withTargetPort(new IntOrString(8080))
+                                .endPort()
+                                .endSpec()
+                                .build())
+                        .create());
+        parallel(
+                ids,
+                k -> client.discovery()
+                        .v1()
+                        .endpointSlices()
+                        .inNamespace(namespace(k))
+                        .resource(slice(k, 0))
+                        .create());
 
         try (OvnDatabases db = OvnDatabases.start(OvnDatabases.Config.nbSb());
-             NorthboundWatch nb = NorthboundWatch.connect(db.nb().unixEndpoint())) {
+                NorthboundWatch nb = NorthboundWatch.connect(db.nb().unixEndpoint())) {
             AtomicLong rowsChanged = new AtomicLong();
             nb.cache().addListener(u -> {
                 rowsChanged.addAndGet(u.changes().size());
             });
-            try (NodeProcess node = NodeProcess.start(command, ColdStartWorkload.ZONE, api.adminKubeconfig(),
-                    db.nb().unixEndpoint(), db.sb().unixEndpoint(), logs.resolve("run" + run + ".log"))) {
-                long stable = nb.awaitStable(c -> serviceLbs(c) >= SERVICES && backends(c) >= (long) SERVICES * ENDPOINTS,
-                        QUIET_MS, 180_000);
-                figures.add("from scratch: process start → all load balancers written (ms)", ms(stable - node.startNanos()));
+            try (NodeProcess node = NodeProcess.start(
+                    command,
+                    ColdStartWorkload.ZONE,
+                    api.adminKubeconfig(),
+                    db.nb().unixEndpoint(),
+                    db.sb().unixEndpoint(),
+                    logs.resolve("run" + run + ".log"))) {
+                long stable = nb.awaitStable(
+                        c -> serviceLbs(c) >= SERVICES && backends(c) >= (long) SERVICES * ENDPOINTS,
+                        QUIET_MS,
+                        180_000);
+                figures.add(
+                        "from scratch: process start → all load balancers written (ms)",
+                        ms(stable - node.startNanos()));
                 double servicesStarted = node.markMs("services started");
-                figures.add("from scratch: service controller started (services listed; log) → all written (ms)",
+                figures.add(
+                        "from scratch: service controller started (services listed; log) → all written (ms)",
                         ms(stable - node.startNanos()) - servicesStarted);
-                RawCopy.Load load = RawCopy.medianOf3(nb.cache(), t -> t.equals("Load_Balancer") || t.equals("Load_Balancer_Group"));
-                figures.add("raw load of the same Load_Balancer and group rows, one transact (ms, median of 3)", ms(load.wallNs()));
+                RawCopy.Load load = RawCopy.medianOf3(
+                        nb.cache(), t -> t.equals("Load_Balancer") || t.equals("Load_Balancer_Group"));
+                figures.add(
+                        "raw load of the same Load_Balancer and group rows, one transact (ms, median of 3)",
+                        ms(load.wallNs()));
                 figures.add("rows in that load", load.rows());
-                figures.add("ratio: service controller started → all written / raw load",
+                figures.add(
+                        "ratio: service controller started → all written / raw load",
                         (ms(stable - node.startNanos()) - servicesStarted) / ms(load.wallNs()));
 
                 List<Double> latencies = new ArrayList<>();
@@ -116,11 +158,17 @@ public final class ServiceScaleBench {
                 for (int i = 1; i <= CHANGES; i++) {
                     int k = (i * 7919) % SERVICES;
                     EndpointSlice changed = slice(k, run * 1000 + i);
-                    String wanted = changed.getEndpoints().getFirst().getAddresses().getFirst() + ":8080";
+                    String wanted =
+                            changed.getEndpoints().getFirst().getAddresses().getFirst() + ":8080";
                     nb.reset();
                     rowsChanged.set(0);
                     long t0 = System.nanoTime();
-                    client.discovery().v1().endpointSlices().inNamespace(namespace(k)).resource(changed).update();
+                    client.discovery()
+                            .v1()
+                            .endpointSlices()
+                            .inNamespace(namespace(k))
+                            .resource(changed)
+                            .update();
                     long seen = awaitBackend(nb.cache(), wanted, 20_000);
                     latencies.add(ms(seen - t0));
                     nb.awaitStable(c -> true, 1, 300, 20_000);
@@ -131,22 +179,42 @@ public final class ServiceScaleBench {
                 figures.add("one endpoint change: rows changed per change (mean)", (double) rows / CHANGES);
                 latencies.sort(null);
                 figures.add("one endpoint change: patch → NB (ms, p50)", latencies.get(latencies.size() / 2));
-                figures.add("one endpoint change: patch → NB (ms, p99)", latencies.get((int) Math.ceil(latencies.size() * 0.99) - 1));
+                figures.add(
+                        "one endpoint change: patch → NB (ms, p99)",
+                        latencies.get((int) Math.ceil(latencies.size() * 0.99) - 1));
             }
         }
         System.out.printf("run %d done: %s%n", run, figures.last());
     }
 
-    /** The slice of service {@code k}: {@value #ENDPOINTS} ready endpoints on both nodes; {@code generation} moves the first. */
+    /**
+     * The slice of service {@code k}: {@value #ENDPOINTS} ready endpoints on both nodes; {@code generation} moves the
+     * first.
+     */
     private static EndpointSlice slice(int k, int generation) {
-        EndpointSliceBuilder b = new EndpointSliceBuilder().withNewMetadata().withName(name(k) + "-1").withNamespace(namespace(k))
-                .addToLabels("kubernetes.io/service-name", name(k)).addToLabels(MANAGED_BY, "kovn-bench").endMetadata()
-                .withAddressType("IPv4").addNewPort().withName("http").withProtocol("TCP").withPort(8080).endPort();
+        EndpointSliceBuilder b = new EndpointSliceBuilder()
+                .withNewMetadata()
+                .withName(name(k) + "-1")
+                .withNamespace(namespace(k))
+                .addToLabels("kubernetes.io/service-name", name(k))
+                .addToLabels(MANAGED_BY, "kovn-bench")
+                .endMetadata()
+                .withAddressType("IPv4")
+                .addNewPort()
+                .withName("http")
+                .withProtocol("TCP")
+                .withPort(8080)
+                .endPort();
         for (int j = 0; j < ENDPOINTS; j++) {
             int n = j == 0 && generation > 0 ? 100_000 + generation : k * ENDPOINTS + j;
             String ip = "10." + (200 + n / 65536 % 50) + "." + (n / 256 % 256) + "." + (n % 256);
-            b.addToEndpoints(new EndpointBuilder().withAddresses(ip).withNodeName("node-" + (j % 2))
-                    .withNewConditions().withReady(true).endConditions().build());
+            b.addToEndpoints(new EndpointBuilder()
+                    .withAddresses(ip)
+                    .withNodeName("node-" + (j % 2))
+                    .withNewConditions()
+                    .withReady(true)
+                    .endConditions()
+                    .build());
         }
         return b.build();
     }
@@ -161,7 +229,8 @@ public final class ServiceScaleBench {
 
     private static long serviceLbs(MonitorCache c) {
         return c.table("Load_Balancer").rows().stream()
-                .filter(r -> "Service".equals(r.stringMap("external_ids").get("k8s.ovn.org/kind"))).count();
+                .filter(r -> "Service".equals(r.stringMap("external_ids").get("k8s.ovn.org/kind")))
+                .count();
     }
 
     /** Backends over every load balancer's VIPs. */
@@ -204,5 +273,4 @@ public final class ServiceScaleBench {
     private static double ms(long nanos) {
         return nanos / 1e6;
     }
-
 }

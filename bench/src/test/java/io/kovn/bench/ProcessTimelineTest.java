@@ -51,7 +51,9 @@ class ProcessTimelineTest {
             Thread.sleep(120);
             timeline.close();
             List<String> lines = timeline.lines("gone", t0, 50, Map.of());
-            assertThat(lines.subList(2, lines.size())).isNotEmpty().allSatisfy(r -> assertThat(column(r, 1)).isZero());
+            assertThat(lines.subList(2, lines.size()))
+                    .isNotEmpty()
+                    .allSatisfy(r -> assertThat(column(r, 1)).isZero());
         }
     }
 

@@ -33,34 +33,42 @@ import java.util.List;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine;
 
 /**
- * {@code kovn analyze}: what the policies say, without sending a packet. Reads namespaces, pods,
- * nodes, NetworkPolicies, AdminNetworkPolicies and the BaselineAdminNetworkPolicy from the cluster
- * or from manifests ({@code -f}, no cluster needed) and runs the policy evaluator: truth tables per
- * port, or for one flow the walkthrough naming the deciding rule, ending {@code verdict: allowed}
- * (exit 0) or {@code verdict: denied} (exit 1).
+ * {@code kovn analyze}: what the policies say, without sending a packet. Reads namespaces, pods, nodes,
+ * NetworkPolicies, AdminNetworkPolicies and the BaselineAdminNetworkPolicy from the cluster or from manifests
+ * ({@code -f}, no cluster needed) and runs the policy evaluator: truth tables per port, or for one flow the walkthrough
+ * naming the deciding rule, ending {@code verdict: allowed} (exit 0) or {@code verdict: denied} (exit 1).
  */
-@Command(name = "analyze", description = {
-        "Evaluate policies without traffic: truth tables, or one flow's walkthrough.",
-        "  kovn analyze [-f FILE|DIR]... [--ports tcp/80,udp/53,sctp/9003,icmp] [-n NS]...",
-        "  kovn analyze [-f FILE|DIR]... --from NS/POD|IP --to NS/POD|IP --port PROTO/PORT",
-        "  kovn analyze --from NS/POD|IP --to svc/NS/NAME[:PORT] --port PROTO/PORT   (each backend of the service)"})
+@Command(
+        name = "analyze",
+        description = {
+            "Evaluate policies without traffic: truth tables, or one flow's walkthrough.",
+            "  kovn analyze [-f FILE|DIR]... [--ports tcp/80,udp/53,sctp/9003,icmp] [-n NS]...",
+            "  kovn analyze [-f FILE|DIR]... --from NS/POD|IP --to NS/POD|IP --port PROTO/PORT",
+            "  kovn analyze --from NS/POD|IP --to svc/NS/NAME[:PORT] --port PROTO/PORT   (each backend of the service)"
+        })
 public final class AnalyzeCommand implements Callable<Integer> {
-    @Mixin KubeOptions kube;
+    @Mixin
+    KubeOptions kube;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = {"-f", "--filename"}, description = "manifest file or folder (*.yaml, *.yml, *.json); repeatable; '-' for stdin."
-            + " With -f the cluster is not read.")
+    @Option(
+            names = {"-f", "--filename"},
+            description = "manifest file or folder (*.yaml, *.yml, *.json); repeatable; '-' for stdin."
+                    + " With -f the cluster is not read.")
     List<String> files = new ArrayList<>();
 
-    @Option(names = "--ports", defaultValue = "tcp/80", split = ",",
+    @Option(
+            names = "--ports",
+            defaultValue = "tcp/80",
+            split = ",",
             description = "truth tables for these PROTO/PORTs (default ${DEFAULT-VALUE})")
     List<String> ports = new ArrayList<>();
 
@@ -70,16 +78,21 @@ public final class AnalyzeCommand implements Callable<Integer> {
     @Option(names = "--to", description = "destination NS/POD or IP (alone: one table column)")
     String to;
 
-    @Option(names = "--port", description = "with --from and --to: the flow's PROTO/PORT (default: the first of --ports)")
+    @Option(
+            names = "--port",
+            description = "with --from and --to: the flow's PROTO/PORT (default: the first of --ports)")
     String port;
 
-    @Option(names = {"-n", "--namespace"}, description = "truth tables: only pods of these namespaces")
+    @Option(
+            names = {"-n", "--namespace"},
+            description = "truth tables: only pods of these namespaces")
     List<String> namespaces = new ArrayList<>();
 
     @Override
     public Integer call() throws Exception {
         // Bad arguments are usage errors (exit 2), never confused with "denied" (exit 1).
-        List<ProtocolPort> tablePorts = usage(() -> ports.stream().map(ProtocolPort::parse).toList());
+        List<ProtocolPort> tablePorts =
+                usage(() -> ports.stream().map(ProtocolPort::parse).toList());
         ProtocolPort flowPort = usage(() -> ProtocolPort.parse(port != null ? port : ports.getFirst()));
         Endpoint source = from == null ? null : usage(() -> Endpoint.parse(from));
         if (to != null && ServiceTarget.Ref.is(to)) {
@@ -97,7 +110,8 @@ public final class AnalyzeCommand implements Callable<Integer> {
             return evaluation.verdict() == Verdict.ALLOWED ? 0 : 1;
         }
         List<Target> pods = evaluator.pods().stream()
-                .filter(t -> namespaces.isEmpty() || namespaces.contains(t.label().substring(0, t.label().indexOf('/'))))
+                .filter(t -> namespaces.isEmpty()
+                        || namespaces.contains(t.label().substring(0, t.label().indexOf('/'))))
                 .toList();
         List<Target> rows = sourceTarget != null ? List.of(sourceTarget) : pods;
         List<Target> columns = destinationTarget != null ? List.of(destinationTarget) : pods;
@@ -107,23 +121,26 @@ public final class AnalyzeCommand implements Callable<Integer> {
     }
 
     /**
-     * A flow to a service is decided on the backend the load balancer chooses (egress policy is
-     * applied after load balancing): one walkthrough per backend, its pod and target port. Verdict
-     * allowed only when every backend is reached.
+     * A flow to a service is decided on the backend the load balancer chooses (egress policy is applied after load
+     * balancing): one walkthrough per backend, its pod and target port. Verdict allowed only when every backend is
+     * reached.
      */
     private int analyzeService(Endpoint source, ProtocolPort flowPort) {
         if (source == null) throw new CommandLine.ParameterException(spec.commandLine(), "--to svc/... needs --from");
         if (!files.isEmpty()) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "services and their endpoints are read from the cluster, not from -f");
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), "services and their endpoints are read from the cluster, not from -f");
         }
         PrintWriter out = spec.commandLine().getOut();
         try (KubernetesClient client = kube.client()) {
             // svc/NS/NAME:PORT without --port: the service's port decides, whatever its protocol
             boolean fromRef = ServiceTarget.Ref.parse(to).port().isPresent() && port == null;
-            ServiceTarget target = usage(() -> ServiceRef.find(client, to, fromRef ? null : flowPort.field(),
-                    fromRef ? 0 : flowPort.port()).orElseThrow());
+            ServiceTarget target = usage(
+                    () -> ServiceRef.find(client, to, fromRef ? null : flowPort.field(), fromRef ? 0 : flowPort.port())
+                            .orElseThrow());
             PolicyEvaluator evaluator = evaluator(client);
-            out.println("service " + target.label() + " (" + target.protocol() + "): " + target.backends().size() + " backends");
+            out.println("service " + target.label() + " (" + target.protocol() + "): "
+                    + target.backends().size() + " backends");
             if (target.backends().isEmpty()) {
                 out.println("no ready backend: the load balancer rejects the connection");
                 out.println("verdict: refused");
@@ -133,7 +150,8 @@ public final class AnalyzeCommand implements Callable<Integer> {
             int allowed = 0;
             for (ServiceTarget.Backend b : target.backends()) {
                 Endpoint to = b.pod().map(Endpoint::parse).orElseGet(() -> Endpoint.ip(b.ip()));
-                Evaluation e = evaluator.evaluate(Flow.of(source, to, ProtocolPort.parse(target.protocol() + "/" + b.port())));
+                Evaluation e =
+                        evaluator.evaluate(Flow.of(source, to, ProtocolPort.parse(target.protocol() + "/" + b.port())));
                 out.println("backend " + b.label() + ":");
                 e.render().lines().forEach(l -> out.println("  " + l));
                 if (e.verdict() == Verdict.ALLOWED) allowed++;
@@ -161,27 +179,44 @@ public final class AnalyzeCommand implements Callable<Integer> {
     }
 
     /**
-     * The evaluator of the cluster's policies, knowing its pods' networks: a flow between pods of
-     * different user-defined networks (or one and the default network) is unreachable, unless a
-     * ClusterNetworkConnect connects their networks for pods.
+     * The evaluator of the cluster's policies, knowing its pods' networks: a flow between pods of different
+     * user-defined networks (or one and the default network) is unreachable, unless a ClusterNetworkConnect connects
+     * their networks for pods.
      */
     static PolicyEvaluator evaluator(KubernetesClient client) {
         PolicySnapshot snapshot = fromCluster(client);
         List<AcceptedNetworks.Accepted> accepted = AcceptedNetworks.entries(
-                optional(() -> client.genericKubernetesResources(KovnResources.USER_DEFINED_NETWORK).inAnyNamespace().list().getItems()),
-                optional(() -> client.genericKubernetesResources(KovnResources.CLUSTER_USER_DEFINED_NETWORK).list().getItems()));
-        List<GenericKubernetesResource> cncs = optional(() -> client.genericKubernetesResources(KovnResources.CLUSTER_NETWORK_CONNECT)
-                .list().getItems());
-        return PolicyEvaluator.compile(snapshot).withNetworks(AcceptedNetworks.podNetworks(snapshot.namespaces(), accepted,
-                snapshot.pods())).withConnections(NetworkConnections.of(cncs, accepted.stream().map(AcceptedNetworks.Accepted::network).toList()));
+                optional(() -> client.genericKubernetesResources(KovnResources.USER_DEFINED_NETWORK)
+                        .inAnyNamespace()
+                        .list()
+                        .getItems()),
+                optional(() -> client.genericKubernetesResources(KovnResources.CLUSTER_USER_DEFINED_NETWORK)
+                        .list()
+                        .getItems()));
+        List<GenericKubernetesResource> cncs =
+                optional(() -> client.genericKubernetesResources(KovnResources.CLUSTER_NETWORK_CONNECT)
+                        .list()
+                        .getItems());
+        return PolicyEvaluator.compile(snapshot)
+                .withNetworks(AcceptedNetworks.podNetworks(snapshot.namespaces(), accepted, snapshot.pods()))
+                .withConnections(NetworkConnections.of(
+                        cncs,
+                        accepted.stream()
+                                .map(AcceptedNetworks.Accepted::network)
+                                .toList()));
     }
 
     /** What the cluster's API server has: namespaces, pods, nodes and the policies of all three tiers. */
     static PolicySnapshot fromCluster(KubernetesClient client) {
-        return snapshot(client.namespaces().list().getItems(), client.pods().inAnyNamespace().list().getItems(),
-                client.nodes().list().getItems(), client.network().v1().networkPolicies().inAnyNamespace().list().getItems(),
+        return snapshot(
+                client.namespaces().list().getItems(),
+                client.pods().inAnyNamespace().list().getItems(),
+                client.nodes().list().getItems(),
+                client.network().v1().networkPolicies().inAnyNamespace().list().getItems(),
                 optional(() -> client.resources(AdminNetworkPolicy.class).list().getItems()),
-                optional(() -> client.resources(BaselineAdminNetworkPolicy.class).list().getItems()));
+                optional(() -> client.resources(BaselineAdminNetworkPolicy.class)
+                        .list()
+                        .getItems()));
     }
 
     /** A cluster without the policy CRDs simply has no such policies. */
@@ -199,7 +234,11 @@ public final class AnalyzeCommand implements Callable<Integer> {
     private PolicySnapshot fromManifests() throws Exception {
         // Loading manifests is offline; the client only parses.
         try (KubernetesClient parser = new KubernetesClientBuilder()
-                .withConfig(new ConfigBuilder().withMasterUrl("https://127.0.0.1:1").withAutoConfigure(false).build()).build()) {
+                .withConfig(new ConfigBuilder()
+                        .withMasterUrl("https://127.0.0.1:1")
+                        .withAutoConfigure(false)
+                        .build())
+                .build()) {
             List<Namespace> nss = new ArrayList<>();
             List<Pod> pods = new ArrayList<>();
             List<Node> nodes = new ArrayList<>();
@@ -215,8 +254,11 @@ public final class AnalyzeCommand implements Callable<Integer> {
                         case "NetworkPolicy" -> nps.add(defaultNamespace(as(item, NetworkPolicy.class)));
                         case "AdminNetworkPolicy" -> anps.add(as(item, AdminNetworkPolicy.class));
                         case "BaselineAdminNetworkPolicy" -> banps.add(as(item, BaselineAdminNetworkPolicy.class));
-                        default -> spec.commandLine().getErr().println("kovn: ignoring " + Manifests.describe(item)
-                                + " (analyze reads namespaces, pods, nodes and policies)");
+                        default ->
+                            spec.commandLine()
+                                    .getErr()
+                                    .println("kovn: ignoring " + Manifests.describe(item)
+                                            + " (analyze reads namespaces, pods, nodes and policies)");
                     }
                 }
             }
@@ -236,15 +278,30 @@ public final class AnalyzeCommand implements Callable<Integer> {
     }
 
     /** The snapshot; namespaces only referenced by pods or policies are added, as the API server would have them. */
-    static PolicySnapshot snapshot(List<Namespace> namespaces, List<Pod> pods, List<Node> nodes, List<NetworkPolicy> nps,
-            List<AdminNetworkPolicy> anps, List<BaselineAdminNetworkPolicy> banps) {
+    static PolicySnapshot snapshot(
+            List<Namespace> namespaces,
+            List<Pod> pods,
+            List<Node> nodes,
+            List<NetworkPolicy> nps,
+            List<AdminNetworkPolicy> anps,
+            List<BaselineAdminNetworkPolicy> banps) {
         TreeSet<String> missing = new TreeSet<>();
         pods.forEach(p -> missing.add(p.getMetadata().getNamespace()));
         nps.forEach(p -> missing.add(p.getMetadata().getNamespace()));
         namespaces.forEach(n -> missing.remove(n.getMetadata().getName()));
         List<Namespace> all = new ArrayList<>(namespaces);
-        missing.forEach(name -> all.add(new NamespaceBuilder().withNewMetadata().withName(name).endMetadata().build()));
-        return PolicySnapshot.builder("analyze").namespaces(all).pods(pods).nodes(nodes).networkPolicies(nps)
-                .adminNetworkPolicies(anps).baselineAdminNetworkPolicies(banps).build();
+        missing.forEach(name -> all.add(new NamespaceBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .endMetadata()
+                .build()));
+        return PolicySnapshot.builder("analyze")
+                .namespaces(all)
+                .pods(pods)
+                .nodes(nodes)
+                .networkPolicies(nps)
+                .adminNetworkPolicies(anps)
+                .baselineAdminNetworkPolicies(banps)
+                .build();
     }
 }

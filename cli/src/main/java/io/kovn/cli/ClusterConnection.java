@@ -6,9 +6,9 @@ import java.nio.file.Path;
 import java.util.Map;
 
 /**
- * How a kovn process in the cluster finds its API server: the {@code --kubeconfig} file when given,
- * else the pod's service account (in-cluster), else fabric8's usual resolution ($KUBECONFIG,
- * ~/.kube/config). Unlike the user commands it never looks at a local sandbox.
+ * How a kovn process in the cluster finds its API server: the {@code --kubeconfig} file when given, else the pod's
+ * service account (in-cluster), else fabric8's usual resolution ($KUBECONFIG, ~/.kube/config). Unlike the user commands
+ * it never looks at a local sandbox.
  */
 final class ClusterConnection {
     private ClusterConnection() {}

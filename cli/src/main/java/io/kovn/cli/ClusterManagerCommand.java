@@ -12,6 +12,7 @@ import io.kovn.ovn.annotations.IpPrefix;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
@@ -19,14 +20,15 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import java.net.InetAddress;
 
 /**
- * {@code kovn cluster-manager}: the cluster-wide allocator (node ids, node subnets, transit switch
- * addresses) as a Deployment's process. Replicas elect a leader on a Lease; only the leader
- * allocates. Serves {@code /metrics} and {@code /healthz} until SIGTERM.
+ * {@code kovn cluster-manager}: the cluster-wide allocator (node ids, node subnets, transit switch addresses) as a
+ * Deployment's process. Replicas elect a leader on a Lease; only the leader allocates. Serves {@code /metrics} and
+ * {@code /healthz} until SIGTERM.
  */
-@Command(name = "cluster-manager", mixinStandardHelpOptions = true,
+@Command(
+        name = "cluster-manager",
+        mixinStandardHelpOptions = true,
         description = "Run the cluster manager (leader election, per-node allocations) until stopped.")
 public final class ClusterManagerCommand implements Callable<Integer> {
     /** The component name on Events. */
@@ -35,28 +37,46 @@ public final class ClusterManagerCommand implements Callable<Integer> {
     @Option(names = "--kubeconfig", description = "kubeconfig file (default: in-cluster service account)")
     Path kubeconfig;
 
-    @Option(names = "--cluster-subnets", defaultValue = "10.244.0.0/16/24", converter = ClusterSubnets.Converter.class,
-            description = "cluster networks <cidr>/<host subnet length>, one per IP family, comma-separated (default: ${DEFAULT-VALUE})")
+    @Option(
+            names = "--cluster-subnets",
+            defaultValue = "10.244.0.0/16/24",
+            converter = ClusterSubnets.Converter.class,
+            description =
+                    "cluster networks <cidr>/<host subnet length>, one per IP family, comma-separated (default: ${DEFAULT-VALUE})")
     List<ClusterNetwork> clusterSubnets;
 
-    @Option(names = "--service-cidrs", defaultValue = "10.96.0.0/16", split = ",",
-            description = "the cluster's service CIDRs (kube-apiserver's --service-cluster-ip-range), which user-defined"
-                    + " networks must not overlap, comma-separated (default: ${DEFAULT-VALUE})")
+    @Option(
+            names = "--service-cidrs",
+            defaultValue = "10.96.0.0/16",
+            split = ",",
+            description =
+                    "the cluster's service CIDRs (kube-apiserver's --service-cluster-ip-range), which user-defined"
+                            + " networks must not overlap, comma-separated (default: ${DEFAULT-VALUE})")
     List<String> serviceCidrs;
 
-    @Option(names = "--enable-connecting-networks", defaultValue = "false",
-            description = "serve ClusterNetworkConnects: connect router tunnel keys, link subnets, the Accepted condition"
-                    + " (default: ${DEFAULT-VALUE}; when off, each one's condition says so)")
+    @Option(
+            names = "--enable-connecting-networks",
+            defaultValue = "false",
+            description =
+                    "serve ClusterNetworkConnects: connect router tunnel keys, link subnets, the Accepted condition"
+                            + " (default: ${DEFAULT-VALUE}; when off, each one's condition says so)")
     boolean enableConnectingNetworks;
 
-    @Option(names = "--lease-namespace", defaultValue = "ovn-kubernetes",
+    @Option(
+            names = "--lease-namespace",
+            defaultValue = "ovn-kubernetes",
             description = "namespace of the leader-election Lease (default: ${DEFAULT-VALUE})")
     String leaseNamespace;
 
-    @Option(names = "--identity", description = "this replica's name in the Lease (default: $POD_NAME, else the host name)")
+    @Option(
+            names = "--identity",
+            description = "this replica's name in the Lease (default: $POD_NAME, else the host name)")
     String identity;
 
-    @Option(names = "--metrics-address", defaultValue = "0.0.0.0:9410", converter = ListenAddress.Converter.class,
+    @Option(
+            names = "--metrics-address",
+            defaultValue = "0.0.0.0:9410",
+            converter = ListenAddress.Converter.class,
             description = "where /metrics and /healthz are served (default: ${DEFAULT-VALUE})")
     ListenAddress metricsAddress;
 
@@ -73,13 +93,22 @@ public final class ClusterManagerCommand implements Callable<Integer> {
         PrometheusRegistry registry = new PrometheusRegistry();
         ClusterManagerConfig config = ClusterManagerConfig.of(clusterSubnets)
                 .withControllerMetrics(new PrometheusControllerMetrics(registry))
-                .withServiceNetworks(serviceCidrs.stream().map(String::strip).map(IpPrefix::parse).toList())
+                .withServiceNetworks(serviceCidrs.stream()
+                        .map(String::strip)
+                        .map(IpPrefix::parse)
+                        .toList())
                 .withConnectingNetworks(enableConnectingNetworks);
-        ClusterManagerMain main = new ClusterManagerMain(client, config,
-                EventSink.of(new EventRecorder(client, COMPONENT, me, Clock.systemUTC())), me, leaseNamespace);
-        GaugeWithCallback.builder().name("kovn_cluster_manager_leader")
+        ClusterManagerMain main = new ClusterManagerMain(
+                client,
+                config,
+                EventSink.of(new EventRecorder(client, COMPONENT, me, Clock.systemUTC())),
+                me,
+                leaseNamespace);
+        GaugeWithCallback.builder()
+                .name("kovn_cluster_manager_leader")
                 .help("1 while this replica holds the cluster manager Lease")
-                .callback(cb -> cb.call(main.isLeader() ? 1 : 0)).register(registry);
+                .callback(cb -> cb.call(main.isLeader() ? 1 : 0))
+                .register(registry);
         try {
             main.start();
             // A follower is healthy too: it waits for the Lease; liveness must not kill it.
@@ -104,7 +133,8 @@ public final class ClusterManagerCommand implements Callable<Integer> {
     record Running(KubernetesClient client, ClusterManagerMain main, MetricsEndpoint metrics) implements AutoCloseable {
         @Override
         public void close() {
-            try (client; metrics) {
+            try (client;
+                    metrics) {
                 main.close();
             }
         }

@@ -6,8 +6,8 @@ import java.util.List;
 import picocli.CommandLine;
 
 /**
- * The {@code --cluster-subnets} value: comma-separated {@code <cidr>/<host subnet length>} entries,
- * at most one per IP family (as in the reference's {@code --cluster-subnets}).
+ * The {@code --cluster-subnets} value: comma-separated {@code <cidr>/<host subnet length>} entries, at most one per IP
+ * family (as in the reference's {@code --cluster-subnets}).
  */
 final class ClusterSubnets {
     private ClusterSubnets() {}
@@ -15,7 +15,10 @@ final class ClusterSubnets {
     /** Parses {@code 10.244.0.0/16/24[,fd00:10:244::/48/64]}. */
     static List<ClusterNetwork> parse(String text) {
         List<ClusterNetwork> networks = Arrays.stream(text.split(","))
-                .map(String::strip).filter(s -> !s.isEmpty()).map(ClusterNetwork::parse).toList();
+                .map(String::strip)
+                .filter(s -> !s.isEmpty())
+                .map(ClusterNetwork::parse)
+                .toList();
         if (networks.isEmpty()) {
             throw new IllegalArgumentException("no cluster subnet in '" + text + "'");
         }

@@ -14,15 +14,16 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * The pod-to-pod truth table measured with real packets (probes run in parallel), and how it
- * compares with what {@code kovn analyze} predicts from the policies alone.
+ * The pod-to-pod truth table measured with real packets (probes run in parallel), and how it compares with what
+ * {@code kovn analyze} predicts from the policies alone.
  *
- * @param cells per flow, source and destination: {@code .} allowed, {@code X} denied (timeout),
- *     {@code R} refused (the packet arrived and nothing listens)
+ * @param cells per flow, source and destination: {@code .} allowed, {@code X} denied (timeout), {@code R} refused (the
+ *     packet arrived and nothing listens)
  */
 record ConnectivityMatrix(List<Pod> pods, List<ProbeCommand.Flow> flows, String[][][] cells) {
 
-    static ConnectivityMatrix measure(Prober prober, List<Pod> pods, List<ProbeCommand.Flow> flows, Duration t) throws Exception {
+    static ConnectivityMatrix measure(Prober prober, List<Pod> pods, List<ProbeCommand.Flow> flows, Duration t)
+            throws Exception {
         String[][][] cells = new String[flows.size()][pods.size()][pods.size()];
         try (ExecutorService pool = Executors.newFixedThreadPool(16)) {
             List<Future<?>> futures = new ArrayList<>();
@@ -32,8 +33,12 @@ record ConnectivityMatrix(List<Pod> pods, List<ProbeCommand.Flow> flows, String[
                         int ff = f, ii = i, jj = j;
                         futures.add(pool.submit(() -> {
                             ProbeCommand.Flow flow = flows.get(ff);
-                            Prober.Result r = prober.probe(SandboxPods.netns(pods.get(ii)), flow.protocol(),
-                                    SandboxPods.ip(pods.get(jj)), flow.port(), t);
+                            Prober.Result r = prober.probe(
+                                    SandboxPods.netns(pods.get(ii)),
+                                    flow.protocol(),
+                                    SandboxPods.ip(pods.get(jj)),
+                                    flow.port(),
+                                    t);
                             cells[ff][ii][jj] = switch (r.verdict()) {
                                 case ALLOWED -> ".";
                                 case DENIED -> "X";
@@ -68,8 +73,8 @@ record ConnectivityMatrix(List<Pod> pods, List<ProbeCommand.Flow> flows, String[
     }
 
     /**
-     * One line: {@code kovn analyze} predicts every measured flow, or the flows where it does not
-     * (each with both answers). A refused connection counts as allowed: the packet got through.
+     * One line: {@code kovn analyze} predicts every measured flow, or the flows where it does not (each with both
+     * answers). A refused connection counts as allowed: the packet got through.
      */
     String comparedWith(PolicyEvaluator evaluator) {
         List<String> differ = new ArrayList<>();
@@ -80,16 +85,19 @@ record ConnectivityMatrix(List<Pod> pods, List<ProbeCommand.Flow> flows, String[
                 for (int j = 0; j < pods.size(); j++) {
                     total++;
                     boolean measured = !cells[f][i][j].equals("X");
-                    Verdict predicted = evaluator.verdict(Flow.of(SandboxPods.endpoint(pods.get(i)), SandboxPods.endpoint(pods.get(j)), port));
+                    Verdict predicted = evaluator.verdict(
+                            Flow.of(SandboxPods.endpoint(pods.get(i)), SandboxPods.endpoint(pods.get(j)), port));
                     if (measured != (predicted == Verdict.ALLOWED)) {
-                        differ.add(SandboxPods.name(pods.get(i)) + " -> " + SandboxPods.name(pods.get(j)) + " " + port + " (measured "
-                                + (measured ? "allowed" : "denied") + ", analyze " + predicted.word() + ")");
+                        differ.add(SandboxPods.name(pods.get(i)) + " -> " + SandboxPods.name(pods.get(j)) + " " + port
+                                + " (measured " + (measured ? "allowed" : "denied") + ", analyze " + predicted.word()
+                                + ")");
                     }
                 }
             }
         }
-        return differ.isEmpty() ? "kovn analyze, from the policies alone, predicts the same for all " + total + " flows.\n"
-                : "kovn analyze predicts otherwise for " + differ.size() + " of " + total + " flows (see docs/troubleshooting.md):\n  "
-                        + String.join("\n  ", differ) + "\n";
+        return differ.isEmpty()
+                ? "kovn analyze, from the policies alone, predicts the same for all " + total + " flows.\n"
+                : "kovn analyze predicts otherwise for " + differ.size() + " of " + total
+                        + " flows (see docs/troubleshooting.md):\n  " + String.join("\n  ", differ) + "\n";
     }
 }

@@ -21,9 +21,13 @@ public final class DeleteCommand implements Callable<Integer> {
         return spec.commandLine().getOut();
     }
 
-    @Mixin KubeOptions kube;
+    @Mixin
+    KubeOptions kube;
 
-    @Option(names = {"-f", "--filename"}, required = true, description = "FILE, DIR or - for stdin")
+    @Option(
+            names = {"-f", "--filename"},
+            required = true,
+            description = "FILE, DIR or - for stdin")
     String file;
 
     @Override

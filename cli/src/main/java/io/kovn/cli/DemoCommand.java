@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
-import io.kovn.policy.evaluator.PolicyEvaluator;
 import io.kovn.sandbox.Prober;
 import io.kovn.sandbox.SandboxControl;
 import io.kovn.sandbox.SandboxLayout;
@@ -13,20 +12,23 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import java.util.Map;
 
 /**
- * {@code kovn demo}: the README's main command. Brings up a 3-node sandbox, creates two
- * namespaces with pods across the nodes, prints the connectivity matrix measured with real
- * packets (each followed by whether {@code kovn analyze} predicts the same), applies an
- * AdminNetworkPolicy and measures again, then says how to go on.
+ * {@code kovn demo}: the README's main command. Brings up a 3-node sandbox, creates two namespaces with pods across the
+ * nodes, prints the connectivity matrix measured with real packets (each followed by whether {@code kovn analyze}
+ * predicts the same), applies an AdminNetworkPolicy and measures again, then says how to go on.
  */
-@Command(name = "demo", description = "Bring up a 3-node sandbox, run pods across nodes, and show real connectivity before and after a policy.")
+@Command(
+        name = "demo",
+        description =
+                "Bring up a 3-node sandbox, run pods across nodes, and show real connectivity before and after a policy.")
 public final class DemoCommand implements Callable<Integer> {
-    @Mixin KubeOptions kube;
+    @Mixin
+    KubeOptions kube;
 
     private static final List<String> FLOWS = List.of("tcp/8080", "udp/5353", "icmp");
 
@@ -46,7 +48,11 @@ public final class DemoCommand implements Callable<Integer> {
             List<Pod> pods = waitForPods(client, List.of("frontend", "backend"), 4, Duration.ofSeconds(90));
             System.out.println();
             System.out.println("Pods (each serves TCP 8080 and UDP 5353, answering with its name):");
-            pods.forEach(p -> System.out.printf("  %-16s on %-8s %s%n", SandboxPods.name(p), p.getSpec().getNodeName(), p.getStatus().getPodIP()));
+            pods.forEach(p -> System.out.printf(
+                    "  %-16s on %-8s %s%n",
+                    SandboxPods.name(p),
+                    p.getSpec().getNodeName(),
+                    p.getStatus().getPodIP()));
             System.out.println();
             System.out.println("Connectivity measured with real packets (no policy yet):");
             var flows = ProbeCommand.Flow.parseList(String.join(",", FLOWS));
@@ -54,9 +60,11 @@ public final class DemoCommand implements Callable<Integer> {
             System.out.print(before.render());
             System.out.println(before.comparedWith(AnalyzeCommand.evaluator(client)));
 
-            System.out.println("Applying examples/demo-policy.yaml: AdminNetworkPolicy protect-backend (backend accepts TCP 8080 from frontend only):");
+            System.out.println(
+                    "Applying examples/demo-policy.yaml: AdminNetworkPolicy protect-backend (backend accepts TCP 8080 from frontend only):");
             apply(client, examples.resolve("demo-policy.yaml").toString());
-            waitForPolicyReady(client, "protect-backend", client.nodes().list().getItems().size(), Duration.ofSeconds(20));
+            waitForPolicyReady(
+                    client, "protect-backend", client.nodes().list().getItems().size(), Duration.ofSeconds(20));
             System.out.println("""
                     Expected: into backend, TCP 8080 only from frontend (rule allow-frontend-http), UDP 5353 from
                     anywhere (rule pass-dns passes it down to NetworkPolicy; there is none, so allowed), and
@@ -92,14 +100,19 @@ public final class DemoCommand implements Callable<Integer> {
         while (Instant.now().isBefore(deadline)) {
             var anp = anps.withName(name).get();
             Object status = anp == null ? null : anp.getAdditionalProperties().get("status");
-            if (status instanceof Map<?, ?> st && st.get("conditions") instanceof List<?> conds
-                    && conds.stream().filter(c -> c instanceof Map<?, ?> m && "True".equals(m.get("status"))).count() >= zones) {
+            if (status instanceof Map<?, ?> st
+                    && st.get("conditions") instanceof List<?> conds
+                    && conds.stream()
+                                    .filter(c -> c instanceof Map<?, ?> m && "True".equals(m.get("status")))
+                                    .count()
+                            >= zones) {
                 System.out.println("policy " + name + " programmed in all " + zones + " zones");
                 return;
             }
             Thread.sleep(200);
         }
-        System.out.println("policy " + name + " not reported ready in every zone within " + timeout.toSeconds() + " s; measuring anyway");
+        System.out.println("policy " + name + " not reported ready in every zone within " + timeout.toSeconds()
+                + " s; measuring anyway");
     }
 
     private static List<Pod> waitForPods(KubernetesClient client, List<String> namespaces, int count, Duration timeout)
@@ -108,8 +121,11 @@ public final class DemoCommand implements Callable<Integer> {
         while (true) {
             List<Pod> ready = namespaces.stream()
                     .flatMap(ns -> client.pods().inNamespace(ns).list().getItems().stream())
-                    .filter(p -> p.getStatus() != null && "Running".equals(p.getStatus().getPhase()) && p.getStatus().getPodIP() != null)
-                    .sorted(Comparator.comparing((Pod p) -> p.getMetadata().getNamespace()).thenComparing(p -> p.getMetadata().getName()))
+                    .filter(p -> p.getStatus() != null
+                            && "Running".equals(p.getStatus().getPhase())
+                            && p.getStatus().getPodIP() != null)
+                    .sorted(Comparator.comparing((Pod p) -> p.getMetadata().getNamespace())
+                            .thenComparing(p -> p.getMetadata().getName()))
                     .toList();
             if (ready.size() >= count) return ready;
             if (Instant.now().isAfter(deadline)) {

@@ -26,7 +26,8 @@ public final class GetCommand implements Callable<Integer> {
         return spec.commandLine().getOut();
     }
 
-    @Mixin KubeOptions kube;
+    @Mixin
+    KubeOptions kube;
 
     @Parameters(index = "0", description = "kind: pods, nodes, namespaces, networkpolicies, anp, banp, events, ...")
     String kind;
@@ -34,22 +35,29 @@ public final class GetCommand implements Callable<Integer> {
     @Parameters(index = "1", arity = "0..1", description = "object name")
     String name;
 
-    @Option(names = {"-n", "--namespace"}, description = "namespace (default: all namespaces)")
+    @Option(
+            names = {"-n", "--namespace"},
+            description = "namespace (default: all namespaces)")
     String namespace;
 
-    @Option(names = {"-o", "--output"}, description = "yaml or json")
+    @Option(
+            names = {"-o", "--output"},
+            description = "yaml or json")
     String output;
 
     @Override
     public Integer call() {
-        Kinds k = Kinds.lookup(kind).orElseThrow(() ->
-                new IllegalArgumentException("unknown kind '" + kind + "'; known: " + Kinds.known()));
+        Kinds k = Kinds.lookup(kind)
+                .orElseThrow(
+                        () -> new IllegalArgumentException("unknown kind '" + kind + "'; known: " + Kinds.known()));
         try (KubernetesClient client = kube.client()) {
             var op = client.genericKubernetesResources(k.context());
             List<GenericKubernetesResource> items = new ArrayList<>();
             if (name != null) {
                 GenericKubernetesResource r = k.namespaced
-                        ? op.inNamespace(namespace == null ? "default" : namespace).withName(name).get()
+                        ? op.inNamespace(namespace == null ? "default" : namespace)
+                                .withName(name)
+                                .get()
                         : op.withName(name).get();
                 if (r == null) {
                     System.err.println("kovn: " + k.plural + " \"" + name + "\" not found");
@@ -57,14 +65,19 @@ public final class GetCommand implements Callable<Integer> {
                 }
                 items.add(r);
             } else {
-                items.addAll(k.namespaced && namespace != null
-                        ? op.inNamespace(namespace).list().getItems()
-                        : (k.namespaced ? op.inAnyNamespace().list().getItems() : op.list().getItems()));
+                items.addAll(
+                        k.namespaced && namespace != null
+                                ? op.inNamespace(namespace).list().getItems()
+                                : (k.namespaced
+                                        ? op.inAnyNamespace().list().getItems()
+                                        : op.list().getItems()));
             }
             if ("yaml".equals(output)) {
-                out().print(Serialization.asYaml(items.size() == 1 && name != null ? items.get(0) : Map.of("items", items)));
+                out().print(Serialization.asYaml(
+                        items.size() == 1 && name != null ? items.get(0) : Map.of("items", items)));
             } else if ("json".equals(output)) {
-                out().println(Serialization.asJson(items.size() == 1 && name != null ? items.get(0) : Map.of("items", items)));
+                out().println(Serialization.asJson(
+                        items.size() == 1 && name != null ? items.get(0) : Map.of("items", items)));
             } else if (output != null) {
                 throw new IllegalArgumentException("-o takes yaml or json");
             } else {

@@ -6,11 +6,13 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 /**
- * {@code kovn identity}: the identity service (CSR approver, admission webhook) with exactly the
- * options of {@link IdentityService.Options}, so {@code kovn identity ARGS} and
- * {@code java -cp ... io.kovn.identity.IdentityService ARGS} behave the same.
+ * {@code kovn identity}: the identity service (CSR approver, admission webhook) with exactly the options of
+ * {@link IdentityService.Options}, so {@code kovn identity ARGS} and {@code java -cp ...
+ * io.kovn.identity.IdentityService ARGS} behave the same.
  */
-@Command(name = "identity", mixinStandardHelpOptions = true,
+@Command(
+        name = "identity",
+        mixinStandardHelpOptions = true,
         description = "Run the identity service: CSR approver and admission webhook for node identities.")
 public final class IdentityCommand implements Callable<Integer> {
     @Mixin

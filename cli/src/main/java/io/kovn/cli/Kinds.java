@@ -1,10 +1,10 @@
 package io.kovn.cli;
 
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.Arrays;
 
 /** The kinds {@code kovn get} knows, with their short names, so no API discovery is needed. */
 enum Kinds {
@@ -14,11 +14,19 @@ enum Kinds {
     SERVICE("", "v1", "Service", "services", true, "svc"),
     EVENT("", "v1", "Event", "events", true, "ev"),
     NETWORK_POLICY("networking.k8s.io", "v1", "NetworkPolicy", "networkpolicies", true, "netpol"),
-    ADMIN_NETWORK_POLICY("policy.networking.k8s.io", "v1alpha1", "AdminNetworkPolicy", "adminnetworkpolicies", false, "anp"),
-    BASELINE_ADMIN_NETWORK_POLICY("policy.networking.k8s.io", "v1alpha1", "BaselineAdminNetworkPolicy", "baselineadminnetworkpolicies", false, "banp"),
+    ADMIN_NETWORK_POLICY(
+            "policy.networking.k8s.io", "v1alpha1", "AdminNetworkPolicy", "adminnetworkpolicies", false, "anp"),
+    BASELINE_ADMIN_NETWORK_POLICY(
+            "policy.networking.k8s.io",
+            "v1alpha1",
+            "BaselineAdminNetworkPolicy",
+            "baselineadminnetworkpolicies",
+            false,
+            "banp"),
     CSR("certificates.k8s.io", "v1", "CertificateSigningRequest", "certificatesigningrequests", false, "csr"),
     USER_DEFINED_NETWORK("k8s.ovn.org", "v1", "UserDefinedNetwork", "userdefinednetworks", true, "udn"),
-    CLUSTER_USER_DEFINED_NETWORK("k8s.ovn.org", "v1", "ClusterUserDefinedNetwork", "clusteruserdefinednetworks", false, "cudn"),
+    CLUSTER_USER_DEFINED_NETWORK(
+            "k8s.ovn.org", "v1", "ClusterUserDefinedNetwork", "clusteruserdefinednetworks", false, "cudn"),
     CLUSTER_NETWORK_CONNECT("k8s.ovn.org", "v1", "ClusterNetworkConnect", "clusternetworkconnects", false, "cnc");
 
     final String group;
@@ -39,7 +47,12 @@ enum Kinds {
 
     ResourceDefinitionContext context() {
         return new ResourceDefinitionContext.Builder()
-                .withGroup(group).withVersion(version).withKind(kind).withPlural(plural).withNamespaced(namespaced).build();
+                .withGroup(group)
+                .withVersion(version)
+                .withKind(kind)
+                .withPlural(plural)
+                .withNamespaced(namespaced)
+                .build();
     }
 
     static Optional<Kinds> lookup(String name) {
@@ -51,6 +64,10 @@ enum Kinds {
     }
 
     static String known() {
-        return String.join(", ", Arrays.stream(values()).map(k -> k.plural + " (" + k.shortName + ")").toList());
+        return String.join(
+                ", ",
+                Arrays.stream(values())
+                        .map(k -> k.plural + " (" + k.shortName + ")")
+                        .toList());
     }
 }

@@ -10,8 +10,8 @@ import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
 /**
- * How a command finds its cluster: {@code --kubeconfig}, else the running sandbox's kubeconfig,
- * else the usual fabric8 resolution ($KUBECONFIG, ~/.kube/config, in-cluster).
+ * How a command finds its cluster: {@code --kubeconfig}, else the running sandbox's kubeconfig, else the usual fabric8
+ * resolution ($KUBECONFIG, ~/.kube/config, in-cluster).
  */
 public final class KubeOptions {
     @Option(names = "--kubeconfig", description = "kubeconfig file (default: the sandbox's, else $KUBECONFIG)")

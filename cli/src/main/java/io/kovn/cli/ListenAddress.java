@@ -4,8 +4,8 @@ import java.net.InetSocketAddress;
 import picocli.CommandLine;
 
 /**
- * A {@code host:port} to listen on ({@code 0.0.0.0:9410}, {@code [::]:9410}, {@code :9410} for all
- * addresses). Port 0 picks a free port (tests).
+ * A {@code host:port} to listen on ({@code 0.0.0.0:9410}, {@code [::]:9410}, {@code :9410} for all addresses). Port 0
+ * picks a free port (tests).
  *
  * @param host the address literal or name; empty for every address
  * @param port 0..65535

@@ -11,11 +11,10 @@ import ch.qos.logback.core.spi.ContextAwareBase;
 import org.slf4j.Logger;
 
 /**
- * kovn's logging, configured in code: warnings and errors on stderr (stdout is the commands'
- * tables, YAML and verdicts); {@code -Dkovn.log.level=INFO} for the daemons' progress. In code
- * rather than a logback.xml because parsing one loads ~150 XML-configuration classes at every start
- * of a node process. A {@code logback-test.xml} (tests) or {@code -Dlogback.configurationFile} takes
- * precedence, as logback's own configuration would.
+ * kovn's logging, configured in code: warnings and errors on stderr (stdout is the commands' tables, YAML and
+ * verdicts); {@code -Dkovn.log.level=INFO} for the daemons' progress. In code rather than a logback.xml because parsing
+ * one loads ~150 XML-configuration classes at every start of a node process. A {@code logback-test.xml} (tests) or
+ * {@code -Dlogback.configurationFile} takes precedence, as logback's own configuration would.
  */
 @ConfiguratorRank(ConfiguratorRank.CUSTOM_HIGH_PRIORITY)
 public final class LogConfigurator extends ContextAwareBase implements Configurator {
@@ -39,7 +38,8 @@ public final class LogConfigurator extends ContextAwareBase implements Configura
         root.setLevel(Level.toLevel(System.getProperty("kovn.log.level"), Level.WARN));
         root.addAppender(stderr);
         context.getLogger("io.fabric8.kubernetes.client.informers").setLevel(Level.WARN);
-        context.getLogger("io.fabric8.kubernetes.client.dsl.internal.VersionUsageUtils").setLevel(Level.ERROR);
+        context.getLogger("io.fabric8.kubernetes.client.dsl.internal.VersionUsageUtils")
+                .setLevel(Level.ERROR);
         return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
     }
 }

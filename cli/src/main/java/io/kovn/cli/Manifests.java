@@ -14,10 +14,10 @@ import java.util.Locale;
 import java.util.stream.Stream;
 
 /**
- * Reads manifests from a file, a folder (*.yaml, *.yml, *.json, sorted) or stdin. A source is split
- * into its {@code ---} documents here, not by the client: fabric8 reads a JSON document and ignores
- * whatever follows it, and {@code kubectl apply} takes JSON documents separated by {@code ---}. Every
- * document is read before any is returned, so a command applies all of them or none.
+ * Reads manifests from a file, a folder (*.yaml, *.yml, *.json, sorted) or stdin. A source is split into its
+ * {@code ---} documents here, not by the client: fabric8 reads a JSON document and ignores whatever follows it, and
+ * {@code kubectl apply} takes JSON documents separated by {@code ---}. Every document is read before any is returned,
+ * so a command applies all of them or none.
  */
 final class Manifests {
     private Manifests() {}
@@ -62,8 +62,10 @@ final class Manifests {
                 }
                 out.addAll(items);
             } catch (RuntimeException | IOException e) {
-                throw new UnreadableManifestException(source + ": document " + (i + 1) + " (line " + d.firstLine()
-                        + ") is not a Kubernetes object: " + rootMessage(e), e);
+                throw new UnreadableManifestException(
+                        source + ": document " + (i + 1) + " (line " + d.firstLine() + ") is not a Kubernetes object: "
+                                + rootMessage(e),
+                        e);
             }
         }
         return out;

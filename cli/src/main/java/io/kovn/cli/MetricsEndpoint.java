@@ -9,9 +9,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.function.BooleanSupplier;
 
 /**
- * The HTTP endpoint of a kovn process: Prometheus {@code /metrics} from a registry and a
- * {@code /healthz} that answers 200 while the process is healthy, 503 otherwise (liveness and
- * readiness probes both use it).
+ * The HTTP endpoint of a kovn process: Prometheus {@code /metrics} from a registry and a {@code /healthz} that answers
+ * 200 while the process is healthy, 503 otherwise (liveness and readiness probes both use it).
  */
 public final class MetricsEndpoint implements AutoCloseable {
     /** The health path. */
@@ -26,7 +25,9 @@ public final class MetricsEndpoint implements AutoCloseable {
     /** Starts serving; {@code healthy} is asked on every {@code /healthz}. */
     public static MetricsEndpoint start(ListenAddress address, PrometheusRegistry registry, BooleanSupplier healthy)
             throws IOException {
-        HTTPServer.Builder builder = HTTPServer.builder().registry(registry).port(address.port())
+        HTTPServer.Builder builder = HTTPServer.builder()
+                .registry(registry)
+                .port(address.port())
                 .defaultHandler(exchange -> answer(exchange, healthy));
         if (!address.host().isEmpty()) {
             builder.hostname(address.host());

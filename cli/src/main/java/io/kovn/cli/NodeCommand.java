@@ -13,6 +13,7 @@ import io.kovn.node.ovs.OvsPaths;
 import io.kovn.runtime.net.Netns;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -24,19 +25,19 @@ import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine;
-import java.lang.management.ManagementFactory;
 
 /**
- * {@code kovn node}: everything kovn runs on one node, in one process (a DaemonSet container):
- * certificate bootstrap, node agent, zone controller and network-policy controller. With
- * {@code --cert-dir} the process's own credentials serve only to obtain the node's certificate
- * ({@code system:ovn-node:<node>}); every other call uses that certificate. Serves
- * {@code /metrics} and {@code /healthz} until SIGTERM, then stops the parts in reverse order.
+ * {@code kovn node}: everything kovn runs on one node, in one process (a DaemonSet container): certificate bootstrap,
+ * node agent, zone controller and network-policy controller. With {@code --cert-dir} the process's own credentials
+ * serve only to obtain the node's certificate ({@code system:ovn-node:<node>}); every other call uses that certificate.
+ * Serves {@code /metrics} and {@code /healthz} until SIGTERM, then stops the parts in reverse order.
  */
-@Command(name = "node", mixinStandardHelpOptions = true,
+@Command(
+        name = "node",
+        mixinStandardHelpOptions = true,
         description = "Run kovn's per-node parts (node agent, zone and policy controllers) until stopped.")
 public final class NodeCommand implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(NodeCommand.class);
@@ -44,47 +45,78 @@ public final class NodeCommand implements Callable<Integer> {
     @Option(names = "--node-name", required = true, description = "this node's name (the zone's name)")
     String nodeName;
 
-    @Option(names = "--kubeconfig", description = "kubeconfig file (default: in-cluster service account); "
-            + "the bootstrap identity when --cert-dir is set")
+    @Option(
+            names = "--kubeconfig",
+            description = "kubeconfig file (default: in-cluster service account); "
+                    + "the bootstrap identity when --cert-dir is set")
     Path kubeconfig;
 
-    @Option(names = "--nb", required = true, description = "the zone's northbound database, e.g. unix:/var/run/ovn/ovnnb_db.sock")
+    @Option(
+            names = "--nb",
+            required = true,
+            description = "the zone's northbound database, e.g. unix:/var/run/ovn/ovnnb_db.sock")
     String nb;
 
-    @Option(names = "--sb", required = true, description = "the zone's southbound database, e.g. unix:/var/run/ovn/ovnsb_db.sock")
+    @Option(
+            names = "--sb",
+            required = true,
+            description = "the zone's southbound database, e.g. unix:/var/run/ovn/ovnsb_db.sock")
     String sb;
 
-    @Option(names = "--ovs-db", defaultValue = "unix:/var/run/openvswitch/db.sock",
+    @Option(
+            names = "--ovs-db",
+            defaultValue = "unix:/var/run/openvswitch/db.sock",
             description = "Open vSwitch conf.db socket (default: ${DEFAULT-VALUE})")
     String ovsDb;
 
-    @Option(names = "--ovs-bin-dir", defaultValue = "/usr/bin", description = "folder holding ovs-ofctl (default: ${DEFAULT-VALUE})")
+    @Option(
+            names = "--ovs-bin-dir",
+            defaultValue = "/usr/bin",
+            description = "folder holding ovs-ofctl (default: ${DEFAULT-VALUE})")
     Path ovsBinDir;
 
-    @Option(names = "--encap-ip", description = "geneve tunnel endpoint address of this node (required with the node agent)")
+    @Option(
+            names = "--encap-ip",
+            description = "geneve tunnel endpoint address of this node (required with the node agent)")
     String encapIp;
 
-    @Option(names = "--datapath-type", description = "system or netdev (default: system when the openvswitch kernel module is loaded)")
+    @Option(
+            names = "--datapath-type",
+            description = "system or netdev (default: system when the openvswitch kernel module is loaded)")
     DatapathType datapathType;
 
-    @Option(names = "--system-id", description = "chassis name (default: the switch's existing system-id, else a new UUID)")
+    @Option(
+            names = "--system-id",
+            description = "chassis name (default: the switch's existing system-id, else a new UUID)")
     String systemId;
 
-    @Option(names = "--cni-socket", defaultValue = "/run/kovn/cni.sock", description = "where the CNI server listens (default: ${DEFAULT-VALUE})")
+    @Option(
+            names = "--cni-socket",
+            defaultValue = "/run/kovn/cni.sock",
+            description = "where the CNI server listens (default: ${DEFAULT-VALUE})")
     Path cniSocket;
 
     @Option(names = "--cert-dir", description = "obtain and rotate the node's client certificate, kept in this folder")
     Path certDir;
 
-    @Option(names = "--cert-expiration", defaultValue = "24h", converter = Lifetime.class,
+    @Option(
+            names = "--cert-expiration",
+            defaultValue = "24h",
+            converter = Lifetime.class,
             description = "requested certificate lifetime, e.g. 24h, 90m, 7d (default: ${DEFAULT-VALUE})")
     Duration certExpiration;
 
-    @Option(names = "--metrics-address", defaultValue = "0.0.0.0:9411", converter = ListenAddress.Converter.class,
+    @Option(
+            names = "--metrics-address",
+            defaultValue = "0.0.0.0:9411",
+            converter = ListenAddress.Converter.class,
             description = "where /metrics and /healthz are served (default: ${DEFAULT-VALUE})")
     ListenAddress metricsAddress;
 
-    @Option(names = "--cluster-subnets", defaultValue = "10.244.0.0/16/24", converter = ClusterSubnets.Converter.class,
+    @Option(
+            names = "--cluster-subnets",
+            defaultValue = "10.244.0.0/16/24",
+            converter = ClusterSubnets.Converter.class,
             description = "the cluster networks, as given to the cluster manager; the node routes them through its "
                     + "management port (default: ${DEFAULT-VALUE})")
     List<ClusterNetwork> clusterSubnets;
@@ -93,7 +125,10 @@ public final class NodeCommand implements Callable<Integer> {
     boolean noNodeAgent;
 
     /** The datapath types Open vSwitch offers. */
-    enum DatapathType { system, netdev }
+    enum DatapathType {
+        system,
+        netdev
+    }
 
     @Override
     public Integer call() throws Exception {
@@ -117,8 +152,10 @@ public final class NodeCommand implements Callable<Integer> {
         try {
             KubernetesClient client;
             if (certDir != null) {
-                bootstrap = new NodeCertificateBootstrap(NodeCertificateBootstrap.Settings.of(nodeName, certDir, certExpiration),
-                        config, Clock.systemUTC());
+                bootstrap = new NodeCertificateBootstrap(
+                        NodeCertificateBootstrap.Settings.of(nodeName, certDir, certExpiration),
+                        config,
+                        Clock.systemUTC());
                 bootstrap.start();
                 client = bootstrap.client();
                 NodeCertificateBootstrap rotating = bootstrap;
@@ -131,8 +168,12 @@ public final class NodeCommand implements Callable<Integer> {
             parts.start(client);
             MetricsEndpoint metrics = MetricsEndpoint.start(metricsAddress, registry, parts::healthy);
             // where a slow start went: the JVM and the options, the credentials, the controllers
-            LOG.info("node {} up {} ms after the JVM started (options and kubeconfig read at {} ms, credentials at {} ms)",
-                    nodeName, sinceJvmStart(), clientReady, credentials);
+            LOG.info(
+                    "node {} up {} ms after the JVM started (options and kubeconfig read at {} ms, credentials at {} ms)",
+                    nodeName,
+                    sinceJvmStart(),
+                    clientReady,
+                    credentials);
             return new Running(parts, bootstrap, ownClient, metrics);
         } catch (IOException | RuntimeException e) {
             new Running(parts, bootstrap, ownClient, null).close();
@@ -147,18 +188,24 @@ public final class NodeCommand implements Callable<Integer> {
 
     private NodeAgentConfig agentConfig() {
         if (encapIp == null) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "--encap-ip is required unless --no-node-agent");
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this), "--encap-ip is required unless --no-node-agent");
         }
         if (!ovsDb.startsWith("unix:")) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "--ovs-db must be unix:<path>, got " + ovsDb);
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this), "--ovs-db must be unix:<path>, got " + ovsDb);
         }
         OvsPaths paths = new OvsPaths(ovsBinDir, Path.of(ovsDb.substring("unix:".length())));
-        String datapath = datapathType != null ? datapathType.name()
+        String datapath = datapathType != null
+                ? datapathType.name()
                 : OvsBridgeConfig.detectDatapathType(Path.of("/sys/module/openvswitch"));
-        String chassis = systemId != null ? systemId : existingSystemId(paths).orElseGet(() -> UUID.randomUUID().toString());
+        String chassis = systemId != null
+                ? systemId
+                : existingSystemId(paths).orElseGet(() -> UUID.randomUUID().toString());
         OvsBridgeConfig ovs = new OvsBridgeConfig(OvsBridgeConfig.BR_INT, datapath, chassis, nodeName, encapIp, sb);
         return NodeAgentConfig.defaults(nodeName, ovs, paths, Netns.root(), cniSocket)
-                .withClusterSubnets(clusterSubnets.stream().map(ClusterNetwork::cidr).toList());
+                .withClusterSubnets(
+                        clusterSubnets.stream().map(ClusterNetwork::cidr).toList());
     }
 
     /** The chassis name this switch already has (kept across agent restarts and reinstalls), if any. */
@@ -169,8 +216,12 @@ public final class NodeCommand implements Callable<Integer> {
     }
 
     /** A started node process. */
-    record Running(NodeComponents parts, NodeCertificateBootstrap bootstrap, KubernetesClient ownClient,
-                   MetricsEndpoint metrics) implements AutoCloseable {
+    record Running(
+            NodeComponents parts,
+            NodeCertificateBootstrap bootstrap,
+            KubernetesClient ownClient,
+            MetricsEndpoint metrics)
+            implements AutoCloseable {
         @Override
         public void close() {
             // Reverse of start: stop serving, stop the parts, then drop the credentials they used.

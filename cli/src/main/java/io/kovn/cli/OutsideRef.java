@@ -25,14 +25,20 @@ final class OutsideRef {
     /** Its address of one family on the underlay (the file holds one per line, IPv4 first). */
     static String address(SandboxLayout layout, boolean ipv6) {
         String all = read(layout.outsideAddressFile().toString(), () -> Files.readString(layout.outsideAddressFile()));
-        return all.lines().map(String::strip).filter(a -> !a.isEmpty() && a.contains(":") == ipv6).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("the sandbox's outside host has no " + (ipv6 ? "IPv6" : "IPv4")
-                        + " address (bring the sandbox up with --ip-families ipv4,ipv6)"));
+        return all.lines()
+                .map(String::strip)
+                .filter(a -> !a.isEmpty() && a.contains(":") == ipv6)
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("the sandbox's outside host has no "
+                        + (ipv6 ? "IPv6" : "IPv4") + " address (bring the sandbox up with --ip-families ipv4,ipv6)"));
     }
 
     /** Its network namespace. */
     static String netns(SandboxLayout layout) {
-        return read(layout.prefixFile().toString(), () -> Files.readString(layout.prefixFile()).strip()) + NAME;
+        return read(
+                        layout.prefixFile().toString(),
+                        () -> Files.readString(layout.prefixFile()).strip())
+                + NAME;
     }
 
     private interface Reader {
@@ -43,7 +49,8 @@ final class OutsideRef {
         try {
             return r.read();
         } catch (NoSuchFileException e) {
-            throw new IllegalArgumentException("no sandbox with an outside host runs here (" + file + " is missing)", e);
+            throw new IllegalArgumentException(
+                    "no sandbox with an outside host runs here (" + file + " is missing)", e);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

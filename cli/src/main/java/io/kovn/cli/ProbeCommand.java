@@ -2,15 +2,17 @@ package io.kovn.cli;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.kovn.policy.evaluator.PolicyEvaluator;
 import io.kovn.sandbox.Prober;
 import io.kovn.sandbox.SandboxLayout;
 import io.kovn.sandbox.trace.ServiceTarget;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -21,22 +23,22 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import java.util.Arrays;
-import java.util.EnumMap;
-import java.util.Locale;
 
 /**
- * {@code kovn probe}: real connections from inside sandbox pods. One flow prints
- * {@code allowed}, {@code denied (timeout)} or {@code refused} with exit status 0 / 1 / 2;
- * {@code --matrix} prints the pod-to-pod truth table and where {@code kovn analyze} predicts otherwise.
+ * {@code kovn probe}: real connections from inside sandbox pods. One flow prints {@code allowed}, {@code denied
+ * (timeout)} or {@code refused} with exit status 0 / 1 / 2; {@code --matrix} prints the pod-to-pod truth table and
+ * where {@code kovn analyze} predicts otherwise.
  */
-@Command(name = "probe", description = {
-        "Real connections from inside a sandbox pod.",
-        "  kovn probe NS/POD NS/POD|IP PROTO/PORT     (PROTO: tcp, udp; or icmp without a port)",
-        "  kovn probe NS/POD svc/NS/NAME[:PORT]|CLUSTER-IP PROTO/PORT   (several connections: which backends answered)",
-        "  kovn probe NS/POD outside PROTO/PORT       (the sandbox's host outside the cluster: answers with the source it saw)",
-        "  kovn probe outside NODE-IP PROTO/NODEPORT  (from outside the cluster)",
-        "  kovn probe --matrix PROTO/PORT[,PROTO/PORT...] [-n NS]..."})
+@Command(
+        name = "probe",
+        description = {
+            "Real connections from inside a sandbox pod.",
+            "  kovn probe NS/POD NS/POD|IP PROTO/PORT     (PROTO: tcp, udp; or icmp without a port)",
+            "  kovn probe NS/POD svc/NS/NAME[:PORT]|CLUSTER-IP PROTO/PORT   (several connections: which backends answered)",
+            "  kovn probe NS/POD outside PROTO/PORT       (the sandbox's host outside the cluster: answers with the source it saw)",
+            "  kovn probe outside NODE-IP PROTO/NODEPORT  (from outside the cluster)",
+            "  kovn probe --matrix PROTO/PORT[,PROTO/PORT...] [-n NS]..."
+        })
 public final class ProbeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -46,21 +48,31 @@ public final class ProbeCommand implements Callable<Integer> {
         return spec.commandLine().getOut();
     }
 
-    @Mixin KubeOptions kube;
+    @Mixin
+    KubeOptions kube;
 
     @Parameters(arity = "0..3", description = "SRC DST PROTO/PORT")
     List<String> args = new ArrayList<>();
 
-    @Option(names = "--matrix", description = "print the pod-to-pod truth table for these PROTO/PORTs (comma separated)")
+    @Option(
+            names = "--matrix",
+            description = "print the pod-to-pod truth table for these PROTO/PORTs (comma separated)")
     String matrix;
 
-    @Option(names = {"-n", "--namespace"}, description = "with --matrix: only pods of these namespaces")
+    @Option(
+            names = {"-n", "--namespace"},
+            description = "with --matrix: only pods of these namespaces")
     List<String> namespaces = new ArrayList<>();
 
-    @Option(names = "--attempts", description = "to a service: connections to make (default: 3 per backend, at least 6)")
+    @Option(
+            names = "--attempts",
+            description = "to a service: connections to make (default: 3 per backend, at least 6)")
     Integer attempts;
 
-    @Option(names = "--timeout", defaultValue = "3s", description = "per-probe timeout, e.g. 3s or 500ms (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--timeout",
+            defaultValue = "3s",
+            description = "per-probe timeout, e.g. 3s or 500ms (default ${DEFAULT-VALUE})")
     String timeout;
 
     @Override
@@ -68,16 +80,19 @@ public final class ProbeCommand implements Callable<Integer> {
         Duration t = Durations.parse(timeout);
         // Arguments first: a typo is reported as such, not as whatever the cluster says.
         List<Flow> matrixFlows = matrix == null ? null : Flow.parseList(matrix);
-        if (matrix == null && args.size() != 3) throw new IllegalArgumentException("usage: kovn probe NS/POD NS/POD|IP PROTO/PORT (or --matrix)");
+        if (matrix == null && args.size() != 3)
+            throw new IllegalArgumentException("usage: kovn probe NS/POD NS/POD|IP PROTO/PORT (or --matrix)");
         Flow flow = matrix == null ? Flow.parse(args.get(2)) : null;
         SandboxLayout layout = SandboxLayout.fromEnvironment();
         Prober prober = new Prober(layout.netutil());
         try (KubernetesClient client = kube.client()) {
             if (matrix != null) {
                 List<Pod> pods = client.pods().inAnyNamespace().list().getItems().stream()
-                        .filter(p -> namespaces.isEmpty() || namespaces.contains(p.getMetadata().getNamespace()))
+                        .filter(p -> namespaces.isEmpty()
+                                || namespaces.contains(p.getMetadata().getNamespace()))
                         .filter(p -> p.getStatus() != null && p.getStatus().getPodIP() != null)
-                        .sorted(Comparator.comparing((Pod p) -> p.getMetadata().getNamespace()).thenComparing(p -> p.getMetadata().getName()))
+                        .sorted(Comparator.comparing((Pod p) -> p.getMetadata().getNamespace())
+                                .thenComparing(p -> p.getMetadata().getName()))
                         .toList();
                 ConnectivityMatrix measured = ConnectivityMatrix.measure(prober, pods, matrixFlows, t);
                 out().print(measured.render());
@@ -91,7 +106,8 @@ public final class ProbeCommand implements Callable<Integer> {
             }
             Pod src = SandboxPods.find(client, args.get(0));
             if (OutsideRef.is(args.get(1))) {
-                Prober.Result r = prober.probe(SandboxPods.netns(src), flow.protocol(), OutsideRef.address(layout), flow.port(), t);
+                Prober.Result r = prober.probe(
+                        SandboxPods.netns(src), flow.protocol(), OutsideRef.address(layout), flow.port(), t);
                 out().println(r);
                 return r.verdict().exitStatus;
             }
@@ -99,7 +115,8 @@ public final class ProbeCommand implements Callable<Integer> {
                 Optional<ServiceTarget> service = ServiceRef.find(client, args.get(1), flow.protocol(), flow.port());
                 if (service.isPresent()) return probeService(prober, src, service.get(), t);
             }
-            String dst = args.get(1).contains("/") ? SandboxPods.ip(SandboxPods.find(client, args.get(1))) : args.get(1);
+            String dst =
+                    args.get(1).contains("/") ? SandboxPods.ip(SandboxPods.find(client, args.get(1))) : args.get(1);
             Prober.Result r = prober.probe(SandboxPods.netns(src), flow.protocol(), dst, flow.port(), t);
             out().println(r);
             return r.verdict().exitStatus;
@@ -107,14 +124,16 @@ public final class ProbeCommand implements Callable<Integer> {
     }
 
     /**
-     * Connections to a service's cluster IP (of the source's family) from one pod, each from a new
-     * source port, so the load balancer spreads them; prints how many each backend answered and how
-     * many timed out or were refused. Exit status 0 only when every connection was answered.
+     * Connections to a service's cluster IP (of the source's family) from one pod, each from a new source port, so the
+     * load balancer spreads them; prints how many each backend answered and how many timed out or were refused. Exit
+     * status 0 only when every connection was answered.
      */
     private int probeService(Prober prober, Pod src, ServiceTarget target, Duration timeout) throws Exception {
         String srcIp = SandboxPods.ip(src);
-        String vip = target.clusterIp(srcIp.contains(":")).or(() -> target.clusterIps().stream().findFirst())
-                .orElseThrow(() -> new IllegalArgumentException("service " + target.label() + " has no cluster IP (headless)"));
+        String vip = target.clusterIp(srcIp.contains(":"))
+                .or(() -> target.clusterIps().stream().findFirst())
+                .orElseThrow(() ->
+                        new IllegalArgumentException("service " + target.label() + " has no cluster IP (headless)"));
         int n = attempts != null ? attempts : Math.max(6, 3 * target.backends().size());
         Map<String, Integer> answers = new TreeMap<>();
         Map<Prober.Verdict, Integer> failures = new EnumMap<>(Prober.Verdict.class);
@@ -130,7 +149,8 @@ public final class ProbeCommand implements Callable<Integer> {
                 + target.backends().stream().map(ServiceTarget.Backend::label).toList());
         answers.forEach((who, count) -> out().println("  answered by " + who + ": " + count));
         failures.forEach((v, count) -> out().println("  " + v.word + ": " + count));
-        Prober.Verdict verdict = failures.isEmpty() ? Prober.Verdict.ALLOWED
+        Prober.Verdict verdict = failures.isEmpty()
+                ? Prober.Verdict.ALLOWED
                 : failures.containsKey(Prober.Verdict.DENIED) ? Prober.Verdict.DENIED : Prober.Verdict.REFUSED;
         out().println(verdict.word);
         return verdict.exitStatus;

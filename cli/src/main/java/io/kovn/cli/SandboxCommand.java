@@ -9,7 +9,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code kovn sandbox up|down|status}. */
-@Command(name = "sandbox", description = "A local multi-node cluster: emulated nodes and pods, real OVN/OVS, real packets.",
+@Command(
+        name = "sandbox",
+        description = "A local multi-node cluster: emulated nodes and pods, real OVN/OVS, real packets.",
         subcommands = {SandboxCommand.Up.class, SandboxCommand.Down.class, SandboxCommand.Status.class})
 public final class SandboxCommand implements Runnable {
     @picocli.CommandLine.Spec
@@ -24,39 +26,57 @@ public final class SandboxCommand implements Runnable {
         return new SandboxControl(SandboxLayout.fromEnvironment(), System.out);
     }
 
-    @Command(name = "up", description = "Bring the sandbox up and return when it is ready; it keeps running in the background.")
+    @Command(
+            name = "up",
+            description = "Bring the sandbox up and return when it is ready; it keeps running in the background.")
     static final class Up implements Callable<Integer> {
         @Option(names = "--nodes", defaultValue = "3", description = "number of nodes (default ${DEFAULT-VALUE})")
         int nodes;
 
-        @Option(names = "--timeout", defaultValue = "120s", description = "how long to wait for readiness (default ${DEFAULT-VALUE})")
+        @Option(
+                names = "--timeout",
+                defaultValue = "120s",
+                description = "how long to wait for readiness (default ${DEFAULT-VALUE})")
         String timeout;
 
-        @Option(names = "--node-cert-lifetime", defaultValue = "24h", converter = NodeCommand.Lifetime.class,
+        @Option(
+                names = "--node-cert-lifetime",
+                defaultValue = "24h",
+                converter = NodeCommand.Lifetime.class,
                 description = "lifetime the node agents ask for in their CSRs (at least 10m, kube-controller-manager's "
                         + "minimum; it back-dates certificates by 5m; default ${DEFAULT-VALUE})")
         Duration nodeCertLifetime;
 
-        @Option(names = "--node-cert-rotation", defaultValue = "0.8",
+        @Option(
+                names = "--node-cert-rotation",
+                defaultValue = "0.8",
                 description = "fraction of a certificate's validity after which agents rotate, e.g. 0.35 with 10m "
                         + "to watch rotations about every 20 s (default ${DEFAULT-VALUE})")
         double nodeCertRotation;
 
-        @Option(names = "--ip-families", defaultValue = "ipv4",
+        @Option(
+                names = "--ip-families",
+                defaultValue = "ipv4",
                 description = "ipv4, or ipv4,ipv6 for a dual-stack sandbox (default ${DEFAULT-VALUE})")
         String ipFamilies;
 
         @Override
         public Integer call() throws Exception {
             if (nodes < 1 || nodes > 20) throw new IllegalArgumentException("--nodes must be 1..20");
-            control().up(SandboxConfig.defaults(nodes).withNodeCertificateLifetime(nodeCertLifetime)
-                    .withNodeCertificateRotation(nodeCertRotation).withDualStack(SandboxConfig.parseIpFamilies(ipFamilies)),
-                    Durations.parse(timeout));
+            control()
+                    .up(
+                            SandboxConfig.defaults(nodes)
+                                    .withNodeCertificateLifetime(nodeCertLifetime)
+                                    .withNodeCertificateRotation(nodeCertRotation)
+                                    .withDualStack(SandboxConfig.parseIpFamilies(ipFamilies)),
+                            Durations.parse(timeout));
             return 0;
         }
     }
 
-    @Command(name = "down", description = "Stop the sandbox and remove every process, namespace, link and file it made.")
+    @Command(
+            name = "down",
+            description = "Stop the sandbox and remove every process, namespace, link and file it made.")
     static final class Down implements Callable<Integer> {
         @Override
         public Integer call() throws Exception {

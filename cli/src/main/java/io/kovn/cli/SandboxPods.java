@@ -28,10 +28,12 @@ final class SandboxPods {
     }
 
     static String netns(Pod pod) {
-        String ns = pod.getMetadata().getAnnotations() == null ? null
+        String ns = pod.getMetadata().getAnnotations() == null
+                ? null
                 : pod.getMetadata().getAnnotations().get(SandboxLayout.NETNS_ANNOTATION);
-        if (ns == null) throw new IllegalArgumentException("pod " + name(pod) + " is not a running sandbox pod (no "
-                + SandboxLayout.NETNS_ANNOTATION + " annotation)");
+        if (ns == null)
+            throw new IllegalArgumentException("pod " + name(pod) + " is not a running sandbox pod (no "
+                    + SandboxLayout.NETNS_ANNOTATION + " annotation)");
         return ns;
     }
 

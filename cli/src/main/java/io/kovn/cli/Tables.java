@@ -41,16 +41,29 @@ final class Tables {
     }
 
     private static List<String> extra(Kinds k, GenericKubernetesResource r) {
-        Map<String, String> ann = r.getMetadata().getAnnotations() == null ? Map.of() : r.getMetadata().getAnnotations();
+        Map<String, String> ann = r.getMetadata().getAnnotations() == null
+                ? Map.of()
+                : r.getMetadata().getAnnotations();
         return switch (k) {
             case POD -> List.of(str(r, "spec", "nodeName"), str(r, "status", "podIP"), str(r, "status", "phase"));
-            case NODE -> List.of(ann.getOrDefault("k8s.ovn.org/node-id", ""), ann.getOrDefault("k8s.ovn.org/node-subnets", ""),
-                    ann.getOrDefault("k8s.ovn.org/node-chassis-id", ""));
+            case NODE ->
+                List.of(
+                        ann.getOrDefault("k8s.ovn.org/node-id", ""),
+                        ann.getOrDefault("k8s.ovn.org/node-subnets", ""),
+                        ann.getOrDefault("k8s.ovn.org/node-chassis-id", ""));
             case ADMIN_NETWORK_POLICY -> List.of(str(r, "spec", "priority"), readyZones(r));
             case BASELINE_ADMIN_NETWORK_POLICY -> List.of(readyZones(r));
-            case CSR -> List.of(str(r, "spec", "username"), csrCondition(r), str(r, "status", "certificate").isEmpty() ? "no" : "yes");
-            case EVENT -> List.of(str(r, "type"), str(r, "reason"),
-                    str(r, "involvedObject", "kind") + "/" + str(r, "involvedObject", "name"), str(r, "message"));
+            case CSR ->
+                List.of(
+                        str(r, "spec", "username"),
+                        csrCondition(r),
+                        str(r, "status", "certificate").isEmpty() ? "no" : "yes");
+            case EVENT ->
+                List.of(
+                        str(r, "type"),
+                        str(r, "reason"),
+                        str(r, "involvedObject", "kind") + "/" + str(r, "involvedObject", "name"),
+                        str(r, "message"));
             case USER_DEFINED_NETWORK -> network(r, ann, str(r, "spec", "topology"));
             case CLUSTER_USER_DEFINED_NETWORK -> network(r, ann, str(r, "spec", "network", "topology"));
             default -> List.of();
@@ -75,15 +88,21 @@ final class Tables {
 
     private static String csrCondition(GenericKubernetesResource r) {
         Object status = r.getAdditionalProperties().get("status");
-        if (!(status instanceof Map<?, ?> s) || !(s.get("conditions") instanceof List<?> conds) || conds.isEmpty()) return "Pending";
-        return conds.stream().map(c -> c instanceof Map<?, ?> m ? m.get("type") + "/" + m.get("reason") : "").reduce((a, b) -> a + "," + b).orElse("");
+        if (!(status instanceof Map<?, ?> s) || !(s.get("conditions") instanceof List<?> conds) || conds.isEmpty())
+            return "Pending";
+        return conds.stream()
+                .map(c -> c instanceof Map<?, ?> m ? m.get("type") + "/" + m.get("reason") : "")
+                .reduce((a, b) -> a + "," + b)
+                .orElse("");
     }
 
     @SuppressWarnings("unchecked")
     private static String readyZones(GenericKubernetesResource r) {
         Object status = r.getAdditionalProperties().get("status");
         if (!(status instanceof Map<?, ?> s) || !(s.get("conditions") instanceof List<?> conds)) return "";
-        long ready = conds.stream().filter(c -> c instanceof Map<?, ?> m && "True".equals(m.get("status"))).count();
+        long ready = conds.stream()
+                .filter(c -> c instanceof Map<?, ?> m && "True".equals(m.get("status")))
+                .count();
         return ready + "/" + conds.size();
     }
 
@@ -99,7 +118,9 @@ final class Tables {
     static String format(List<List<String>> rows) {
         int cols = rows.get(0).size();
         int[] width = new int[cols];
-        for (List<String> row : rows) for (int i = 0; i < cols; i++) width[i] = Math.max(width[i], row.get(i).length());
+        for (List<String> row : rows)
+            for (int i = 0; i < cols; i++)
+                width[i] = Math.max(width[i], row.get(i).length());
         StringBuilder sb = new StringBuilder();
         for (List<String> row : rows) {
             for (int i = 0; i < cols; i++) {

@@ -17,10 +17,10 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
-import org.junit.jupiter.api.Tag;
 
 /** {@code kovn analyze -f}: manifests in, walkthrough or truth tables out, no cluster. */
 @Tag("real")
@@ -100,7 +100,10 @@ class AnalyzeCommandTest {
     private static Run run(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int exit = new CommandLine(new AnalyzeCommand()).setOut(new PrintWriter(out)).setErr(new PrintWriter(err)).execute(args);
+        int exit = new CommandLine(new AnalyzeCommand())
+                .setOut(new PrintWriter(out))
+                .setErr(new PrintWriter(err))
+                .execute(args);
         return new Run(exit, out.toString(), err.toString());
     }
 
@@ -112,8 +115,17 @@ class AnalyzeCommandTest {
 
     @Test
     void oneAllowedFlowNamesTheDecidingRuleAndExitsZero(@TempDir Path dir) throws Exception {
-        Run r = run("-f", manifests(dir).toString(), "--from", "monitoring/prometheus", "--to", "shop/api", "--port", "tcp/9090");
-        assertThat(r.out()).contains("decision: ANP cluster-control ingress rule 0 \"allow-from-monitoring\" (Allow) => allowed");
+        Run r = run(
+                "-f",
+                manifests(dir).toString(),
+                "--from",
+                "monitoring/prometheus",
+                "--to",
+                "shop/api",
+                "--port",
+                "tcp/9090");
+        assertThat(r.out())
+                .contains("decision: ANP cluster-control ingress rule 0 \"allow-from-monitoring\" (Allow) => allowed");
         assertThat(r.out()).endsWith("verdict: allowed\n");
         assertThat(r.exit()).isZero();
         assertThat(r.err()).contains("ignoring configmap/shop/ignored");
@@ -121,7 +133,15 @@ class AnalyzeCommandTest {
 
     @Test
     void oneDeniedFlowExitsOne(@TempDir Path dir) throws Exception {
-        Run r = run("-f", manifests(dir).toString(), "--from", "monitoring/prometheus", "--to", "10.244.2.7", "--port", "tcp/80");
+        Run r = run(
+                "-f",
+                manifests(dir).toString(),
+                "--from",
+                "monitoring/prometheus",
+                "--to",
+                "10.244.2.7",
+                "--port",
+                "tcp/80");
         assertThat(r.out()).contains("decided by: ingress: ANP cluster-control ingress rule 1 \"default-deny\" (Deny)");
         assertThat(r.out()).endsWith("verdict: denied\n");
         assertThat(r.exit()).isEqualTo(1);
@@ -129,8 +149,13 @@ class AnalyzeCommandTest {
 
     @Test
     void truthTablesPerPort(@TempDir Path dir) throws Exception {
-        Run r = run("-f", manifests(dir).resolve("cluster.yaml").toString(), "-f", dir.resolve("policies.yaml").toString(),
-                "--ports", "tcp/9090,udp/53,icmp");
+        Run r = run(
+                "-f",
+                manifests(dir).resolve("cluster.yaml").toString(),
+                "-f",
+                dir.resolve("policies.yaml").toString(),
+                "--ports",
+                "tcp/9090,udp/53,icmp");
         assertThat(r.exit()).isZero();
         // The diagonal is allowed: a pod's flow to itself never leaves its network namespace.
         assertThat(r.out()).isEqualTo("""
@@ -158,24 +183,34 @@ class AnalyzeCommandTest {
         // the manifests leave out namespace shop: a real server wants it before its pods
         LocalCluster.createNamespace(client, "shop", Map.of());
         for (String doc : (CLUSTER + "---\n" + POLICIES).split("(?m)^---$")) {
-            for (var item : client.load(new ByteArrayInputStream(doc.getBytes())).items()) {
+            for (var item :
+                    client.load(new ByteArrayInputStream(doc.getBytes())).items()) {
                 switch (item) {
-                    case ConfigMap ignored -> { }
-                    case Namespace ns -> LocalCluster.createNamespace(client, ns.getMetadata().getName(), Map.of());
+                    case ConfigMap ignored -> {}
+                    case Namespace ns ->
+                        LocalCluster.createNamespace(client, ns.getMetadata().getName(), Map.of());
                     case Pod pod -> {
                         // a real server ignores status on create: the pod IP goes through pods/status
-                        client.resource(new PodBuilder(pod).withStatus(null).build()).create();
-                        client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
-                                .subresource("status").patch(PatchContext.of(PatchType.JSON_MERGE),
-                                        "{\"status\":{\"podIP\":\"" + pod.getStatus().getPodIP() + "\"}}");
+                        client.resource(new PodBuilder(pod).withStatus(null).build())
+                                .create();
+                        client.pods()
+                                .inNamespace(pod.getMetadata().getNamespace())
+                                .withName(pod.getMetadata().getName())
+                                .subresource("status")
+                                .patch(
+                                        PatchContext.of(PatchType.JSON_MERGE),
+                                        "{\"status\":{\"podIP\":\""
+                                                + pod.getStatus().getPodIP() + "\"}}");
                     }
                     default -> client.resource(item).create();
                 }
             }
         }
         String kubeconfig = cluster.adminKubeconfig().toString();
-        Run denied = run("--kubeconfig", kubeconfig, "--from", "monitoring/prometheus", "--to", "shop/api", "--port", "tcp/80");
-        assertThat(denied.out()).contains("decided by: ingress: ANP cluster-control ingress rule 1 \"default-deny\" (Deny)");
+        Run denied = run(
+                "--kubeconfig", kubeconfig, "--from", "monitoring/prometheus", "--to", "shop/api", "--port", "tcp/80");
+        assertThat(denied.out())
+                .contains("decided by: ingress: ANP cluster-control ingress rule 1 \"default-deny\" (Deny)");
         assertThat(denied.exit()).isEqualTo(1);
         Run table = run("--kubeconfig", kubeconfig, "--ports", "tcp/9090");
         assertThat(table.out()).contains(" 1  shop/api                 X  .");
@@ -191,7 +226,15 @@ class AnalyzeCommandTest {
 
     @Test
     void aBadPortIsAUsageError(@TempDir Path dir) throws Exception {
-        Run r = run("-f", manifests(dir).toString(), "--from", "monitoring/prometheus", "--to", "shop/api", "--port", "icmp/1");
+        Run r = run(
+                "-f",
+                manifests(dir).toString(),
+                "--from",
+                "monitoring/prometheus",
+                "--to",
+                "shop/api",
+                "--port",
+                "icmp/1");
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err()).contains("protocol must be tcp, udp or sctp (or icmp without a port): icmp/1");
     }

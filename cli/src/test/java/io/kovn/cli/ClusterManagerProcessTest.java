@@ -16,13 +16,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.Tag;
 
 /**
- * {@code kovn cluster-manager} as a separate JVM, the way a container runs it: it serves until
- * SIGTERM, then releases its Lease and exits.
+ * {@code kovn cluster-manager} as a separate JVM, the way a container runs it: it serves until SIGTERM, then releases
+ * its Lease and exits.
  */
 @Tag("real")
 class ClusterManagerProcessTest {
@@ -35,25 +35,52 @@ class ClusterManagerProcessTest {
         LocalCluster cluster = SharedCluster.fresh();
         KubernetesClient client = cluster.admin();
         Path kubeconfig = cluster.adminKubeconfig();
-        client.nodes().resource(new NodeBuilder().withNewMetadata().withName("worker-1").endMetadata().build()).create();
+        client.nodes()
+                .resource(new NodeBuilder()
+                        .withNewMetadata()
+                        .withName("worker-1")
+                        .endMetadata()
+                        .build())
+                .create();
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        Process process = new ProcessBuilder(List.of(java.toString(), "-XX:TieredStopAtLevel=1",
-                "-cp", System.getProperty("java.class.path"), Main.class.getName(), "cluster-manager",
-                "--kubeconfig", kubeconfig.toString(), "--lease-namespace", "kube-system", "--identity", "cm-process",
-                "--metrics-address", "127.0.0.1:" + port))
-                .redirectErrorStream(true).redirectOutput(dir.resolve("cluster-manager.log").toFile()).start();
+        Process process = new ProcessBuilder(List.of(
+                        java.toString(),
+                        "-XX:TieredStopAtLevel=1",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        Main.class.getName(),
+                        "cluster-manager",
+                        "--kubeconfig",
+                        kubeconfig.toString(),
+                        "--lease-namespace",
+                        "kube-system",
+                        "--identity",
+                        "cm-process",
+                        "--metrics-address",
+                        "127.0.0.1:" + port))
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("cluster-manager.log").toFile())
+                .start();
         try {
-            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(200))
                     .until(() -> ClusterManagerCommandTest.allocated(client, "worker-1"));
-            await().atMost(Duration.ofSeconds(10)).ignoreExceptions()
+            await().atMost(Duration.ofSeconds(10))
+                    .ignoreExceptions()
                     .until(() -> Http.get(port, "/healthz").status() == 200);
             assertThat(Http.get(port, "/metrics").body()).contains("kovn_cluster_manager_leader 1.0");
 
             process.destroy(); // SIGTERM
-            assertThat(process.waitFor(20, TimeUnit.SECONDS)).as("exited after SIGTERM").isTrue();
-            Lease lease = client.leases().inNamespace("kube-system").withName(ClusterManagerMain.LEASE).get();
+            assertThat(process.waitFor(20, TimeUnit.SECONDS))
+                    .as("exited after SIGTERM")
+                    .isTrue();
+            Lease lease = client.leases()
+                    .inNamespace("kube-system")
+                    .withName(ClusterManagerMain.LEASE)
+                    .get();
             assertThat(lease.getSpec().getLeaseDurationSeconds()).as("released").isEqualTo(1);
-            assertThat(ClusterManagerCommandTest.annotation(client, "worker-1", OvnAnnotations.NODE_ID)).isEqualTo("2");
+            assertThat(ClusterManagerCommandTest.annotation(client, "worker-1", OvnAnnotations.NODE_ID))
+                    .isEqualTo("2");
         } finally {
             process.destroyForcibly();
             process.waitFor(10, TimeUnit.SECONDS);

@@ -20,15 +20,30 @@ import org.junit.jupiter.api.Test;
 class ConnectivityMatrixTest {
     private static final Pod WEB = pod("front", "web");
     private static final Pod DB = pod("back", "db");
-    private static final List<ProbeCommand.Flow> FLOWS = List.of(ProbeCommand.Flow.parse("tcp/8080"), ProbeCommand.Flow.parse("icmp"));
+    private static final List<ProbeCommand.Flow> FLOWS =
+            List.of(ProbeCommand.Flow.parse("tcp/8080"), ProbeCommand.Flow.parse("icmp"));
 
     /** back accepts only TCP 8080 (from anyone); everything else into back is denied. */
-    private static final PolicyEvaluator EVALUATOR = PolicyEvaluator.compile(AnalyzeCommand.snapshot(List.of(), List.of(WEB, DB),
-            List.of(), List.of(), List.of(AdminNetworkPolicy.of("protect", new AdminNetworkPolicySpec(1, subject("back"),
-                    List.of(new AdminNetworkPolicyIngressRule("http", AdminNetworkPolicyRuleAction.ALLOW, List.of(everyone()),
-                                    List.of(AdminNetworkPolicyPort.number("TCP", 8080))),
-                            new AdminNetworkPolicyIngressRule("rest", AdminNetworkPolicyRuleAction.DENY, List.of(everyone()), List.of())),
-                    List.of()))), List.of()));
+    private static final PolicyEvaluator EVALUATOR = PolicyEvaluator.compile(AnalyzeCommand.snapshot(
+            List.of(),
+            List.of(WEB, DB),
+            List.of(),
+            List.of(),
+            List.of(AdminNetworkPolicy.of(
+                    "protect",
+                    new AdminNetworkPolicySpec(
+                            1,
+                            subject("back"),
+                            List.of(
+                                    new AdminNetworkPolicyIngressRule(
+                                            "http",
+                                            AdminNetworkPolicyRuleAction.ALLOW,
+                                            List.of(everyone()),
+                                            List.of(AdminNetworkPolicyPort.number("TCP", 8080))),
+                                    new AdminNetworkPolicyIngressRule(
+                                            "rest", AdminNetworkPolicyRuleAction.DENY, List.of(everyone()), List.of())),
+                            List.of()))),
+            List.of()));
 
     @Test
     void aMatrixAsPredictedSaysSo() {
@@ -41,7 +56,8 @@ class ConnectivityMatrixTest {
     @Test
     void everyDifferenceIsNamedWithBothAnswers() {
         String[][][] cells = {{{".", "X"}, {".", "."}}, {{".", "."}, {".", "."}}};
-        assertThat(new ConnectivityMatrix(List.of(WEB, DB), FLOWS, cells).comparedWith(EVALUATOR)).isEqualTo("""
+        assertThat(new ConnectivityMatrix(List.of(WEB, DB), FLOWS, cells).comparedWith(EVALUATOR))
+                .isEqualTo("""
                 kovn analyze predicts otherwise for 2 of 8 flows (see docs/troubleshooting.md):
                   front/web -> back/db tcp/8080 (measured denied, analyze allowed)
                   front/web -> back/db icmp (measured allowed, analyze denied)
@@ -49,13 +65,28 @@ class ConnectivityMatrixTest {
     }
 
     private static Pod pod(String namespace, String name) {
-        return new PodBuilder().withNewMetadata().withNamespace(namespace).withName(name).endMetadata()
-                .withNewSpec().withNodeName("node-1").addNewContainer().withName("main").withImage("x").endContainer().endSpec()
-                .withNewStatus().withPhase("Running").endStatus().build();
+        return new PodBuilder()
+                .withNewMetadata()
+                .withNamespace(namespace)
+                .withName(name)
+                .endMetadata()
+                .withNewSpec()
+                .withNodeName("node-1")
+                .addNewContainer()
+                .withName("main")
+                .withImage("x")
+                .endContainer()
+                .endSpec()
+                .withNewStatus()
+                .withPhase("Running")
+                .endStatus()
+                .build();
     }
 
     private static AdminNetworkPolicySubject subject(String namespace) {
-        return AdminNetworkPolicySubject.namespaces(new LabelSelectorBuilder().addToMatchLabels("kubernetes.io/metadata.name", namespace).build());
+        return AdminNetworkPolicySubject.namespaces(new LabelSelectorBuilder()
+                .addToMatchLabels("kubernetes.io/metadata.name", namespace)
+                .build());
     }
 
     private static AdminNetworkPolicyIngressPeer everyone() {

@@ -33,14 +33,15 @@ import org.junit.jupiter.params.provider.CsvSource;
 import picocli.CommandLine;
 
 /**
- * Every manifest under deploy/ parses as Kubernetes objects, and they agree with each other and with
- * the code: service accounts exist, RBAC grants what the components call and nothing broad,
- * container arguments are accepted by the commands they run, the CNI config dials the node's socket.
+ * Every manifest under deploy/ parses as Kubernetes objects, and they agree with each other and with the code: service
+ * accounts exist, RBAC grants what the components call and nothing broad, container arguments are accepted by the
+ * commands they run, the CNI config dials the node's socket.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DeployManifestsTest {
     static final Path DEPLOY = Path.of("..", "deploy");
-    static final Map<String, String> POD_ENV = Map.of("NODE_NAME", "worker-1", "NODE_IP", "172.18.0.2", "POD_NAME", "cm-0");
+    static final Map<String, String> POD_ENV =
+            Map.of("NODE_NAME", "worker-1", "NODE_IP", "172.18.0.2", "POD_NAME", "cm-0");
 
     KubernetesClient client;
     List<HasMetadata> objects;
@@ -51,7 +52,8 @@ class DeployManifestsTest {
         client = KubeClients.forUrl("http://127.0.0.1:1"); // load() parses only; never connects
         objects = new ArrayList<>();
         try (Stream<Path> files = Files.walk(DEPLOY)) {
-            for (Path f : files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList()) {
+            for (Path f :
+                    files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList()) {
                 try (InputStream in = Files.newInputStream(f)) {
                     List<HasMetadata> items = client.load(in).items();
                     assertThat(items).as(f + " holds objects").isNotEmpty();
@@ -72,20 +74,27 @@ class DeployManifestsTest {
     }
 
     <T extends HasMetadata> T one(Class<T> type, String name) {
-        return all(type).stream().filter(o -> o.getMetadata().getName().equals(name)).findFirst().orElseThrow(
-                () -> new AssertionError("no " + type.getSimpleName() + " " + name + " in deploy/"));
+        return all(type).stream()
+                .filter(o -> o.getMetadata().getName().equals(name))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no " + type.getSimpleName() + " " + name + " in deploy/"));
     }
 
     static Container container(PodSpec spec, String name) {
-        return spec.getContainers().stream().filter(c -> c.getName().equals(name)).findFirst().orElseThrow();
+        return spec.getContainers().stream()
+                .filter(c -> c.getName().equals(name))
+                .findFirst()
+                .orElseThrow();
     }
 
     /** The arguments as the kubelet passes them: $(VAR) expanded from the pod's env. */
     static String[] args(Container c) {
-        return c.getArgs().stream().map(a -> {
-            Matcher m = Pattern.compile("\\$\\((\\w+)\\)").matcher(a);
-            return m.replaceAll(r -> POD_ENV.getOrDefault(r.group(1), r.group()));
-        }).toArray(String[]::new);
+        return c.getArgs().stream()
+                .map(a -> {
+                    Matcher m = Pattern.compile("\\$\\((\\w+)\\)").matcher(a);
+                    return m.replaceAll(r -> POD_ENV.getOrDefault(r.group(1), r.group()));
+                })
+                .toArray(String[]::new);
     }
 
     @Test
@@ -93,7 +102,9 @@ class DeployManifestsTest {
         for (HasMetadata o : objects) {
             assertThat(o.getMetadata().getName()).as(o.getKind()).isNotBlank();
             if (o.getMetadata().getNamespace() != null) {
-                assertThat(o.getMetadata().getNamespace()).as(o.getKind() + " " + o.getMetadata().getName()).isEqualTo("kovn");
+                assertThat(o.getMetadata().getNamespace())
+                        .as(o.getKind() + " " + o.getMetadata().getName())
+                        .isEqualTo("kovn");
             }
         }
     }
@@ -105,22 +116,33 @@ class DeployManifestsTest {
         all(DaemonSet.class).forEach(d -> specs.add(d.getSpec().getTemplate().getSpec()));
         assertThat(specs).hasSize(3);
         for (PodSpec spec : specs) {
-            assertThat(all(ServiceAccount.class)).extracting(sa -> sa.getMetadata().getName()).contains(spec.getServiceAccountName());
+            assertThat(all(ServiceAccount.class))
+                    .extracting(sa -> sa.getMetadata().getName())
+                    .contains(spec.getServiceAccountName());
         }
     }
 
     /** The image records one JDK class cache; every kovn JVM the manifests start uses that one. */
     @Test
     void everyJavaCommandUsesTheClassCacheTheImageRecords() throws IOException {
-        Matcher recorded = Pattern.compile("-XX:AOTCacheOutput=(\\S+)").matcher(Files.readString(DEPLOY.resolve("image/Containerfile")));
-        assertThat(recorded.find()).as("the Containerfile records a class cache").isTrue();
+        Matcher recorded = Pattern.compile("-XX:AOTCacheOutput=(\\S+)")
+                .matcher(Files.readString(DEPLOY.resolve("image/Containerfile")));
+        assertThat(recorded.find())
+                .as("the Containerfile records a class cache")
+                .isTrue();
         String cache = recorded.group(1);
         assertThat(Files.readString(DEPLOY.resolve("image/Containerfile"))).contains("\"-XX:AOTCache=" + cache + "\"");
         List<Container> javas = new ArrayList<>();
-        all(Deployment.class).forEach(d -> javas.addAll(d.getSpec().getTemplate().getSpec().getContainers()));
-        all(DaemonSet.class).forEach(d -> javas.addAll(d.getSpec().getTemplate().getSpec().getContainers()));
-        javas.removeIf(c -> c.getCommand() == null || c.getCommand().isEmpty() || !c.getCommand().getFirst().equals("java"));
-        assertThat(javas).extracting(Container::getName).containsExactlyInAnyOrder("cluster-manager", "kovn-node", "identity");
+        all(Deployment.class)
+                .forEach(d -> javas.addAll(d.getSpec().getTemplate().getSpec().getContainers()));
+        all(DaemonSet.class)
+                .forEach(d -> javas.addAll(d.getSpec().getTemplate().getSpec().getContainers()));
+        javas.removeIf(c -> c.getCommand() == null
+                || c.getCommand().isEmpty()
+                || !c.getCommand().getFirst().equals("java"));
+        assertThat(javas)
+                .extracting(Container::getName)
+                .containsExactlyInAnyOrder("cluster-manager", "kovn-node", "identity");
         for (Container c : javas) {
             assertThat(c.getCommand()).as(c.getName()).contains("-XX:AOTCache=" + cache, "-Xlog:all=warning:stderr");
         }
@@ -134,11 +156,18 @@ class DeployManifestsTest {
         Container c = container(spec, "cluster-manager");
         assertThat(c.getCommand()).endsWith("io.kovn.cli.Main");
         // the JIT and collector the benchmarks measured (BENCHMARKS.md, "JVM settings as deployed")
-        assertThat(c.getCommand()).contains("-XX:TieredStopAtLevel=1", "-XX:CompileThresholdScaling=0.1", "-XX:+UseParallelGC");
+        assertThat(c.getCommand())
+                .contains("-XX:TieredStopAtLevel=1", "-XX:CompileThresholdScaling=0.1", "-XX:+UseParallelGC");
         ClusterManagerCommand cm = CommandLineParsingTest.command(CommandLineParsingTest.parse(args(c)));
         // the Lease it elects on is one it may write
-        assertThat(rbac.allows(Rbac.serviceAccount("kovn", spec.getServiceAccountName()), cm.leaseNamespace,
-                "coordination.k8s.io", "leases", "kovn-cluster-manager", "get")).isTrue();
+        assertThat(rbac.allows(
+                        Rbac.serviceAccount("kovn", spec.getServiceAccountName()),
+                        cm.leaseNamespace,
+                        "coordination.k8s.io",
+                        "leases",
+                        "kovn-cluster-manager",
+                        "get"))
+                .isTrue();
         assertThat(c.getReadinessProbe().getHttpGet().getPath()).isEqualTo(MetricsEndpoint.HEALTHZ);
         assertThat(c.getReadinessProbe().getHttpGet().getPort().getIntVal()).isEqualTo(cm.metricsAddress.port());
     }
@@ -148,12 +177,20 @@ class DeployManifestsTest {
         DaemonSet ds = one(DaemonSet.class, "kovn-node");
         PodSpec spec = ds.getSpec().getTemplate().getSpec();
         assertThat(spec.getHostNetwork()).isTrue();
-        assertThat(spec.getContainers()).extracting(Container::getName)
+        assertThat(spec.getContainers())
+                .extracting(Container::getName)
                 .containsExactlyInAnyOrder("nb-ovsdb", "sb-ovsdb", "northd", "ovn-controller", "kovn-node");
         Container c = container(spec, "kovn-node");
-        // the JIT and collector the cold-start benchmark measured (BENCHMARKS.md, "Cold start on the reference's workload")
-        assertThat(c.getCommand()).contains("-XX:TieredStopAtLevel=1", "-XX:CompileThresholdScaling=0.1", "-XX:+UseSerialGC",
-                "-XX:MinHeapFreeRatio=10", "-XX:MaxHeapFreeRatio=20", "-Dkovn.log.level=INFO");
+        // the JIT and collector the cold-start benchmark measured (BENCHMARKS.md, "Cold start on the reference's
+        // workload")
+        assertThat(c.getCommand())
+                .contains(
+                        "-XX:TieredStopAtLevel=1",
+                        "-XX:CompileThresholdScaling=0.1",
+                        "-XX:+UseSerialGC",
+                        "-XX:MinHeapFreeRatio=10",
+                        "-XX:MaxHeapFreeRatio=20",
+                        "-Dkovn.log.level=INFO");
         // the controllers' OVSDB connections decode large messages at a raised nice value (docs/ovsdb.md)
         assertThat(c.getCommand()).contains("--enable-native-access=ALL-UNNAMED");
         NodeCommand node = CommandLineParsingTest.command(CommandLineParsingTest.parse(args(c)));
@@ -161,18 +198,26 @@ class DeployManifestsTest {
         assertThat(node.encapIp).isEqualTo("172.18.0.2");
         assertThat(node.noNodeAgent).isFalse();
         // every socket and file the command uses lies on a mounted volume
-        List<String> mounts = c.getVolumeMounts().stream().map(m -> m.getMountPath()).toList();
-        for (String path : List.of(node.nb.substring(5), node.sb.substring(5), node.ovsDb.substring(5),
-                node.cniSocket.toString(), node.certDir.toString(), node.kubeconfig.toString())) {
+        List<String> mounts =
+                c.getVolumeMounts().stream().map(m -> m.getMountPath()).toList();
+        for (String path : List.of(
+                node.nb.substring(5),
+                node.sb.substring(5),
+                node.ovsDb.substring(5),
+                node.cniSocket.toString(),
+                node.certDir.toString(),
+                node.kubeconfig.toString())) {
             assertThat(mounts).as(path).anyMatch(m -> path.equals(m) || path.startsWith(m + "/"));
         }
         // the CNI plugin dials the node's CNI socket
-        JsonNode conflist = new ObjectMapper().readTree(one(ConfigMap.class, "kovn-cni-config").getData().get("10-kovn.conflist"));
+        JsonNode conflist = new ObjectMapper()
+                .readTree(one(ConfigMap.class, "kovn-cni-config").getData().get("10-kovn.conflist"));
         assertThat(conflist.at("/plugins/0/type").asText()).isEqualTo("kovn-cni");
         assertThat(conflist.at("/plugins/0/socket").asText()).isEqualTo(node.cniSocket.toString());
         // the installer copies into the host's CNI folders
         Container install = spec.getInitContainers().getFirst();
-        assertThat(String.join(" ", install.getCommand())).contains("/host/opt/cni/bin/kovn-cni", "/host/etc/cni/net.d/10-kovn.conflist");
+        assertThat(String.join(" ", install.getCommand()))
+                .contains("/host/opt/cni/bin/kovn-cni", "/host/etc/cni/net.d/10-kovn.conflist");
         // the probes hit the command's /healthz
         assertThat(c.getLivenessProbe().getHttpGet().getPort().getIntVal()).isEqualTo(node.metricsAddress.port());
         // image placeholders are marked as such
@@ -181,7 +226,8 @@ class DeployManifestsTest {
 
     @Test
     void identityDeploymentArgumentsAreAcceptedByTheIdentityService() {
-        Container c = container(one(Deployment.class, "kovn-identity").getSpec().getTemplate().getSpec(), "identity");
+        Container c = container(
+                one(Deployment.class, "kovn-identity").getSpec().getTemplate().getSpec(), "identity");
         IdentityService.Options options = new IdentityService.Options();
         new CommandLine(options).parseArgs(args(c));
         assertThat(options.enableInterconnect).isTrue();
@@ -192,81 +238,133 @@ class DeployManifestsTest {
 
     @ParameterizedTest(name = "cluster manager may {3} {1}/{2}")
     @CsvSource({
-        "'', nodes, , get", "'', nodes, , list", "'', nodes, , watch", "'', nodes, , patch",
-        "'', events, kovn, create", "'', events, default, patch", "'', events, default, get",
-        "coordination.k8s.io, leases, kovn, create", "coordination.k8s.io, leases, kovn, patch",
-        "policy.networking.k8s.io, adminnetworkpolicies, , get", "policy.networking.k8s.io, adminnetworkpolicies, , list",
+        "'', nodes, , get",
+        "'', nodes, , list",
+        "'', nodes, , watch",
+        "'', nodes, , patch",
+        "'', events, kovn, create",
+        "'', events, default, patch",
+        "'', events, default, get",
+        "coordination.k8s.io, leases, kovn, create",
+        "coordination.k8s.io, leases, kovn, patch",
+        "policy.networking.k8s.io, adminnetworkpolicies, , get",
+        "policy.networking.k8s.io, adminnetworkpolicies, , list",
         "policy.networking.k8s.io, adminnetworkpolicies, , watch",
         "policy.networking.k8s.io, baselineadminnetworkpolicies, , get",
         "policy.networking.k8s.io, baselineadminnetworkpolicies, , list",
         "policy.networking.k8s.io, baselineadminnetworkpolicies, , watch",
         "policy.networking.k8s.io, adminnetworkpolicies/status, , patch",
         "policy.networking.k8s.io, baselineadminnetworkpolicies/status, , patch",
-        "'', namespaces, , list", "'', namespaces, , watch", "'', pods, blue, list",
-        "k8s.ovn.org, userdefinednetworks, , watch", "k8s.ovn.org, userdefinednetworks, blue, patch",
-        "k8s.ovn.org, clusteruserdefinednetworks, , patch", "k8s.ovn.org, userdefinednetworks/status, blue, patch",
+        "'', namespaces, , list",
+        "'', namespaces, , watch",
+        "'', pods, blue, list",
+        "k8s.ovn.org, userdefinednetworks, , watch",
+        "k8s.ovn.org, userdefinednetworks, blue, patch",
+        "k8s.ovn.org, clusteruserdefinednetworks, , patch",
+        "k8s.ovn.org, userdefinednetworks/status, blue, patch",
         "k8s.ovn.org, clusteruserdefinednetworks/status, , patch",
-        "k8s.ovn.org, clusternetworkconnects, , watch", "k8s.ovn.org, clusternetworkconnects, , patch",
+        "k8s.ovn.org, clusternetworkconnects, , watch",
+        "k8s.ovn.org, clusternetworkconnects, , patch",
         "k8s.ovn.org, clusternetworkconnects/status, , patch",
     })
     void clusterManagerIsGrantedWhatItCalls(String group, String resource, String namespace, String verb) {
-        assertThat(rbac.allows(Rbac.serviceAccount("kovn", "kovn-cluster-manager"), namespace, group, resource,
-                "kovn-cluster-manager", verb)).isTrue();
+        assertThat(rbac.allows(
+                        Rbac.serviceAccount("kovn", "kovn-cluster-manager"),
+                        namespace,
+                        group,
+                        resource,
+                        "kovn-cluster-manager",
+                        verb))
+                .isTrue();
     }
 
     @ParameterizedTest(name = "cluster manager may not {3} {1}")
     @CsvSource({
-        "'', pods, default, patch", "'', pods, default, watch", "'', secrets, kovn, get", "'', nodes, , delete",
-        "k8s.ovn.org, userdefinednetworks, blue, delete", "k8s.ovn.org, clusternetworkconnects, , delete",
-        "coordination.k8s.io, leases, kube-system, patch", "policy.networking.k8s.io, adminnetworkpolicies, , patch",
-        "policy.networking.k8s.io, baselineadminnetworkpolicies, , update", "networking.k8s.io, networkpolicies, , list",
+        "'', pods, default, patch",
+        "'', pods, default, watch",
+        "'', secrets, kovn, get",
+        "'', nodes, , delete",
+        "k8s.ovn.org, userdefinednetworks, blue, delete",
+        "k8s.ovn.org, clusternetworkconnects, , delete",
+        "coordination.k8s.io, leases, kube-system, patch",
+        "policy.networking.k8s.io, adminnetworkpolicies, , patch",
+        "policy.networking.k8s.io, baselineadminnetworkpolicies, , update",
+        "networking.k8s.io, networkpolicies, , list",
         "policy.networking.k8s.io, adminnetworkpolicies, , delete",
     })
     void clusterManagerIsGrantedNothingElse(String group, String resource, String namespace, String verb) {
-        assertThat(rbac.allows(Rbac.serviceAccount("kovn", "kovn-cluster-manager"), namespace, group, resource, "x", verb)).isFalse();
+        assertThat(rbac.allows(
+                        Rbac.serviceAccount("kovn", "kovn-cluster-manager"), namespace, group, resource, "x", verb))
+                .isFalse();
     }
 
     @ParameterizedTest(name = "node identity may {3} {1}")
     @CsvSource({
-        "'', nodes, , get", "'', nodes, , list", "'', nodes, , watch", "'', nodes/status, , patch",
-        "'', pods, , list", "'', pods, , watch", "'', pods/status, default, patch",
-        "'', namespaces, , list", "'', namespaces, , watch",
-        "'', services, , list", "'', services, , watch",
-        "discovery.k8s.io, endpointslices, , list", "discovery.k8s.io, endpointslices, , watch",
-        "networking.k8s.io, networkpolicies, , list", "networking.k8s.io, networkpolicies, , watch",
-        "policy.networking.k8s.io, adminnetworkpolicies, , list", "policy.networking.k8s.io, adminnetworkpolicies, , watch",
+        "'', nodes, , get",
+        "'', nodes, , list",
+        "'', nodes, , watch",
+        "'', nodes/status, , patch",
+        "'', pods, , list",
+        "'', pods, , watch",
+        "'', pods/status, default, patch",
+        "'', namespaces, , list",
+        "'', namespaces, , watch",
+        "'', services, , list",
+        "'', services, , watch",
+        "discovery.k8s.io, endpointslices, , list",
+        "discovery.k8s.io, endpointslices, , watch",
+        "networking.k8s.io, networkpolicies, , list",
+        "networking.k8s.io, networkpolicies, , watch",
+        "policy.networking.k8s.io, adminnetworkpolicies, , list",
+        "policy.networking.k8s.io, adminnetworkpolicies, , watch",
         "policy.networking.k8s.io, baselineadminnetworkpolicies, , list",
         "policy.networking.k8s.io, baselineadminnetworkpolicies, , watch",
         "policy.networking.k8s.io, adminnetworkpolicies/status, , patch",
         "policy.networking.k8s.io, baselineadminnetworkpolicies/status, , patch",
-        "'', events, default, create", "'', events, default, patch",
-        "certificates.k8s.io, certificatesigningrequests, , create", "certificates.k8s.io, certificatesigningrequests, , get",
-        "k8s.ovn.org, userdefinednetworks, , list", "k8s.ovn.org, userdefinednetworks, , watch",
-        "k8s.ovn.org, clusteruserdefinednetworks, , list", "k8s.ovn.org, clusteruserdefinednetworks, , watch",
-        "k8s.ovn.org, clusternetworkconnects, , list", "k8s.ovn.org, clusternetworkconnects, , watch",
+        "'', events, default, create",
+        "'', events, default, patch",
+        "certificates.k8s.io, certificatesigningrequests, , create",
+        "certificates.k8s.io, certificatesigningrequests, , get",
+        "k8s.ovn.org, userdefinednetworks, , list",
+        "k8s.ovn.org, userdefinednetworks, , watch",
+        "k8s.ovn.org, clusteruserdefinednetworks, , list",
+        "k8s.ovn.org, clusteruserdefinednetworks, , watch",
+        "k8s.ovn.org, clusternetworkconnects, , list",
+        "k8s.ovn.org, clusternetworkconnects, , watch",
     })
     void nodeIdentityIsGrantedWhatItCalls(String group, String resource, String namespace, String verb) {
-        assertThat(rbac.allows(Rbac.group("system:ovn-nodes"), namespace, group, resource, "x", verb)).isTrue();
+        assertThat(rbac.allows(Rbac.group("system:ovn-nodes"), namespace, group, resource, "x", verb))
+                .isTrue();
     }
 
     @ParameterizedTest(name = "node identity may not {3} {1}")
     @CsvSource({
-        "'', secrets, kovn, get", "'', nodes, , delete", "'', pods, default, delete", "'', pods, default, create",
+        "'', secrets, kovn, get",
+        "'', nodes, , delete",
+        "'', pods, default, delete",
+        "'', pods, default, create",
         // writes go through the status subresources only, which the identity webhook checks
-        "'', nodes, , patch", "'', pods, default, patch",
-        "policy.networking.k8s.io, adminnetworkpolicies, , patch", "certificates.k8s.io, certificatesigningrequests/approval, , update",
+        "'', nodes, , patch",
+        "'', pods, default, patch",
+        "policy.networking.k8s.io, adminnetworkpolicies, , patch",
+        "certificates.k8s.io, certificatesigningrequests/approval, , update",
         "coordination.k8s.io, leases, kovn, patch",
-        "k8s.ovn.org, userdefinednetworks, blue, patch", "k8s.ovn.org, userdefinednetworks/status, blue, patch",
-        "k8s.ovn.org, clusternetworkconnects, , patch", "k8s.ovn.org, clusternetworkconnects/status, , patch",
-        "'', services, default, patch", "discovery.k8s.io, endpointslices, default, update",
+        "k8s.ovn.org, userdefinednetworks, blue, patch",
+        "k8s.ovn.org, userdefinednetworks/status, blue, patch",
+        "k8s.ovn.org, clusternetworkconnects, , patch",
+        "k8s.ovn.org, clusternetworkconnects/status, , patch",
+        "'', services, default, patch",
+        "discovery.k8s.io, endpointslices, default, update",
     })
     void nodeIdentityIsGrantedNothingElse(String group, String resource, String namespace, String verb) {
-        assertThat(rbac.allows(Rbac.group("system:ovn-nodes"), namespace, group, resource, "x", verb)).isFalse();
+        assertThat(rbac.allows(Rbac.group("system:ovn-nodes"), namespace, group, resource, "x", verb))
+                .isFalse();
     }
 
     @Test
     void theNodeServiceAccountHasNoRightsAndNoToken() {
-        assertThat(one(ServiceAccount.class, "kovn-node").getAutomountServiceAccountToken()).isFalse();
+        assertThat(one(ServiceAccount.class, "kovn-node").getAutomountServiceAccountToken())
+                .isFalse();
         assertThat(rbac.rulesOf(Rbac.serviceAccount("kovn", "kovn-node"), null)).isEmpty();
     }
 

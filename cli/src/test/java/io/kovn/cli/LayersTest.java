@@ -20,10 +20,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The layers of ../shared/STYLE.md, checked on the production classes of every module: the pure
- * model (Kubernetes objects in, desired rows out) does no I/O and knows no controller; the OVSDB
- * library knows nothing of OVN or Kubernetes; controllers do not reach into the edges (node agent,
- * CLI, sandbox).
+ * The layers of ../shared/STYLE.md, checked on the production classes of every module: the pure model (Kubernetes
+ * objects in, desired rows out) does no I/O and knows no controller; the OVSDB library knows nothing of OVN or
+ * Kubernetes; controllers do not reach into the edges (node agent, CLI, sandbox).
  */
 class LayersTest {
     private static JavaClasses classes;
@@ -36,8 +35,8 @@ class LayersTest {
     }
 
     /**
-     * What I/O looks like from Java: sockets, processes, files, the Kubernetes client, OVSDB
-     * connections and caches, informers. Addresses ({@code InetAddress}) are values, not I/O.
+     * What I/O looks like from Java: sockets, processes, files, the Kubernetes client, OVSDB connections and caches,
+     * informers. Addresses ({@code InetAddress}) are values, not I/O.
      */
     private static final String[] IO = {
         "java.net.http..", "java.nio.channels..", "io.fabric8.kubernetes.client..", "io.kovn.k8s.runtime..",
@@ -46,55 +45,97 @@ class LayersTest {
     };
 
     private static final DescribedPredicate<JavaClass> IO_CLASSES = JavaClass.Predicates.belongToAnyOf(
-                    Socket.class, ServerSocket.class, DatagramSocket.class, URL.class, URLConnection.class,
-                    ProcessBuilder.class, Process.class, Files.class, FileInputStream.class, FileOutputStream.class)
+                    Socket.class,
+                    ServerSocket.class,
+                    DatagramSocket.class,
+                    URL.class,
+                    URLConnection.class,
+                    ProcessBuilder.class,
+                    Process.class,
+                    Files.class,
+                    FileInputStream.class,
+                    FileOutputStream.class)
             .or(JavaClass.Predicates.resideInAnyPackage(IO));
 
     private static final String[] CONTROLLERS_AND_EDGES = {
-        "io.kovn.controller..", "io.kovn.node..", "io.kovn.identity..", "io.kovn.cli..", "io.kovn.sandbox..",
+        "io.kovn.controller..",
+        "io.kovn.node..",
+        "io.kovn.identity..",
+        "io.kovn.cli..",
+        "io.kovn.sandbox..",
         "io.kovn.bench.."
     };
 
     @Test
     void thePolicyModelIsPure() {
-        check(noClasses().that().resideInAPackage("io.kovn.policy..")
-                .should().dependOnClassesThat(IO_CLASSES)
-                .orShould().dependOnClassesThat().resideInAnyPackage(CONTROLLERS_AND_EDGES)
+        check(noClasses()
+                .that()
+                .resideInAPackage("io.kovn.policy..")
+                .should()
+                .dependOnClassesThat(IO_CLASSES)
+                .orShould()
+                .dependOnClassesThat()
+                .resideInAnyPackage(CONTROLLERS_AND_EDGES)
                 .because("desired state is a pure function of a snapshot (STYLE.md, practice 2)"));
     }
 
     @Test
     void ovnNamesTopologiesAndAnnotationsArePure() {
-        check(noClasses().that().resideInAnyPackage("io.kovn.ovn..")
-                .should().dependOnClassesThat(IO_CLASSES)
-                .orShould().dependOnClassesThat().resideInAnyPackage(CONTROLLERS_AND_EDGES)
+        check(noClasses()
+                .that()
+                .resideInAnyPackage("io.kovn.ovn..")
+                .should()
+                .dependOnClassesThat(IO_CLASSES)
+                .orShould()
+                .dependOnClassesThat()
+                .resideInAnyPackage(CONTROLLERS_AND_EDGES)
                 .because("names, annotation codecs and topology builders are pure"));
     }
 
     @Test
     void theOvsdbLibraryKnowsNothingOfOvnOrKubernetes() {
-        check(noClasses().that().resideInAPackage("io.kovn.ovsdb..")
-                .should().dependOnClassesThat().resideInAnyPackage("io.kovn.ovn..", "io.kovn.k8s..",
-                        "io.fabric8..", "io.kovn.policy..", "io.kovn.runtime..")
-                .orShould().dependOnClassesThat().resideInAnyPackage(CONTROLLERS_AND_EDGES)
+        check(noClasses()
+                .that()
+                .resideInAPackage("io.kovn.ovsdb..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "io.kovn.ovn..", "io.kovn.k8s..", "io.fabric8..", "io.kovn.policy..", "io.kovn.runtime..")
+                .orShould()
+                .dependOnClassesThat()
+                .resideInAnyPackage(CONTROLLERS_AND_EDGES)
                 .because("kovn's OVSDB client is a library in its own right (docs/ovsdb.md)"));
     }
 
     @Test
     void buildingOperationsDoesNoIo() {
-        check(noClasses().that().resideInAnyPackage("io.kovn.ovsdb.data..", "io.kovn.ovsdb.ops..",
-                        "io.kovn.ovsdb.schema..", "io.kovn.ovsdb.wire..")
-                .should().dependOnClassesThat().resideInAnyPackage("io.kovn.ovsdb.client..", "io.kovn.ovsdb.rpc..",
-                        "io.kovn.ovsdb.cache..", "java.nio.channels..", "java.net.http..")
-                .orShould().dependOnClassesThat().belongToAnyOf(Socket.class, ServerSocket.class)
+        check(noClasses()
+                .that()
+                .resideInAnyPackage(
+                        "io.kovn.ovsdb.data..", "io.kovn.ovsdb.ops..", "io.kovn.ovsdb.schema..", "io.kovn.ovsdb.wire..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "io.kovn.ovsdb.client..",
+                        "io.kovn.ovsdb.rpc..",
+                        "io.kovn.ovsdb.cache..",
+                        "java.nio.channels..",
+                        "java.net.http..")
+                .orShould()
+                .dependOnClassesThat()
+                .belongToAnyOf(Socket.class, ServerSocket.class)
                 .because("building an operation never performs I/O; one transact sends them (STYLE.md)"));
     }
 
     @Test
     void controllersDoNotReachIntoTheEdges() {
-        check(noClasses().that().resideInAnyPackage("io.kovn.controller..", "io.kovn.k8s..")
-                .should().dependOnClassesThat().resideInAnyPackage("io.kovn.node..", "io.kovn.cli..",
-                        "io.kovn.sandbox..", "io.kovn.identity..", "io.kovn.bench..")
+        check(noClasses()
+                .that()
+                .resideInAnyPackage("io.kovn.controller..", "io.kovn.k8s..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "io.kovn.node..", "io.kovn.cli..", "io.kovn.sandbox..", "io.kovn.identity..", "io.kovn.bench..")
                 .because("the edges wire controllers, not the other way round"));
     }
 

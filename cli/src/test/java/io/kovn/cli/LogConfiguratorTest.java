@@ -16,16 +16,22 @@ class LogConfiguratorTest {
     void logsWarningsToStderrUnlessTheLevelIsRaisedByProperty() {
         LoggerContext quiet = configured(null);
         assertThat(quiet.getLogger(Logger.ROOT_LOGGER_NAME).getLevel()).isEqualTo(Level.WARN);
-        assertThat(quiet.getLogger(Logger.ROOT_LOGGER_NAME).getAppender("ERR")).isInstanceOfSatisfying(ConsoleAppender.class,
-                a -> assertThat(a.getTarget()).isEqualTo("System.err"));
+        assertThat(quiet.getLogger(Logger.ROOT_LOGGER_NAME).getAppender("ERR"))
+                .isInstanceOfSatisfying(
+                        ConsoleAppender.class, a -> assertThat(a.getTarget()).isEqualTo("System.err"));
 
         LoggerContext daemon = configured("INFO");
         assertThat(daemon.getLogger(Logger.ROOT_LOGGER_NAME).getLevel()).isEqualTo(Level.INFO);
-        assertThat(daemon.getLogger("io.fabric8.kubernetes.client.informers").getLevel()).isEqualTo(Level.WARN);
-        assertThat(daemon.getLogger("io.fabric8.kubernetes.client.dsl.internal.VersionUsageUtils").getLevel())
+        assertThat(daemon.getLogger("io.fabric8.kubernetes.client.informers").getLevel())
+                .isEqualTo(Level.WARN);
+        assertThat(daemon.getLogger("io.fabric8.kubernetes.client.dsl.internal.VersionUsageUtils")
+                        .getLevel())
                 .isEqualTo(Level.ERROR);
 
-        assertThat(configured("no-such-level").getLogger(Logger.ROOT_LOGGER_NAME).getLevel()).isEqualTo(Level.WARN);
+        assertThat(configured("no-such-level")
+                        .getLogger(Logger.ROOT_LOGGER_NAME)
+                        .getLevel())
+                .isEqualTo(Level.WARN);
     }
 
     @Test
@@ -45,7 +51,8 @@ class LogConfiguratorTest {
             LoggerContext context = new LoggerContext();
             LogConfigurator configurator = new LogConfigurator();
             configurator.setContext(context);
-            assertThat(configurator.configure(context)).isEqualTo(Configurator.ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY);
+            assertThat(configurator.configure(context))
+                    .isEqualTo(Configurator.ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY);
             return context;
         } finally {
             if (before == null) {

@@ -6,13 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Every document of a manifest is read, JSON ones separated by {@code ---} too, or the read fails naming it. */
@@ -35,8 +35,10 @@ class ManifestsTest {
         String text = "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"ns\"}}\n---\n"
                 + String.join("\n---\n", List.of(pod("a"), pod("b"), pod("c"), pod("d"), pod("e"), pod("f")));
         List<HasMetadata> items = Manifests.parse(PARSER, "stdin", text);
-        assertThat(items).extracting(Manifests::describe).containsExactly("namespace/ns", "pod/ns/a", "pod/ns/b",
-                "pod/ns/c", "pod/ns/d", "pod/ns/e", "pod/ns/f");
+        assertThat(items)
+                .extracting(Manifests::describe)
+                .containsExactly(
+                        "namespace/ns", "pod/ns/a", "pod/ns/b", "pod/ns/c", "pod/ns/d", "pod/ns/e", "pod/ns/f");
     }
 
     @Test
@@ -60,7 +62,8 @@ class ManifestsTest {
                 items:
                 - {apiVersion: v1, kind: Pod, metadata: {name: b, namespace: ns}, spec: {containers: [{name: c, image: i}]}}
                 """;
-        assertThat(Manifests.parse(PARSER, "f.yaml", text)).extracting(Manifests::describe)
+        assertThat(Manifests.parse(PARSER, "f.yaml", text))
+                .extracting(Manifests::describe)
                 .containsExactly("namespace/ns", "pod/ns/a", "pod/ns/b");
     }
 
@@ -78,11 +81,15 @@ class ManifestsTest {
     @Test
     void analyzeReadsEveryDocumentOfAFile(@TempDir Path dir) throws Exception {
         Path f = dir.resolve("all.json");
-        Files.writeString(f, "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"ns\"}}\n---\n"
-                + pod("a") + "\n---\n" + pod("b"));
+        Files.writeString(
+                f,
+                "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"ns\"}}\n---\n" + pod("a")
+                        + "\n---\n" + pod("b"));
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int exit = Main.commandLine().setOut(new PrintWriter(out, true)).setErr(new PrintWriter(err, true))
+        int exit = Main.commandLine()
+                .setOut(new PrintWriter(out, true))
+                .setErr(new PrintWriter(err, true))
                 .execute("analyze", "-f", f.toString());
         assertThat(exit).as(err.toString()).isZero();
         assertThat(out.toString()).contains("ns/a").contains("ns/b");

@@ -18,18 +18,18 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 
 /**
- * {@code kovn node} with its node agent, against an emulated node's real Open vSwitch, NB and SB and
- * a real API server, as the node's own identity: it keeps the switch's existing chassis identity,
- * configures the chassis, publishes the node's chassis and encap annotations, serves CNI on its
- * socket and programs the zone.
+ * {@code kovn node} with its node agent, against an emulated node's real Open vSwitch, NB and SB and a real API server,
+ * as the node's own identity: it keeps the switch's existing chassis identity, configures the chassis, publishes the
+ * node's chassis and encap annotations, serves CNI on its socket and programs the zone.
  */
 @Tag("real")
 class NodeCommandOnEmulatedNodeTest {
-    private final String prefix = "kvc" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0xffff)) + "-";
+    private final String prefix =
+            "kvc" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0xffff)) + "-";
 
     @Test
     void nodeAgentAndControllersRunAgainstARealSwitch() throws Exception {
@@ -38,18 +38,47 @@ class NodeCommandOnEmulatedNodeTest {
         LocalCluster cluster = SharedCluster.fresh();
         KubernetesClient client = cluster.admin();
         try (Underlay underlay = Underlay.create(prefix, "10.251.93.0/24");
-             EmulatedNode emulated = EmulatedNode.start(underlay, "node-a", folder.resolve("node-a"), runtime)) {
-            client.nodes().resource(new NodeBuilder().withNewMetadata().withName("node-a").endMetadata().build()).create();
+                EmulatedNode emulated = EmulatedNode.start(underlay, "node-a", folder.resolve("node-a"), runtime)) {
+            client.nodes()
+                    .resource(new NodeBuilder()
+                            .withNewMetadata()
+                            .withName("node-a")
+                            .endMetadata()
+                            .build())
+                    .create();
             Path cniSocket = folder.resolve("cni.sock");
-            ClusterManagerCommand cm = CommandLineParsingTest.command(CommandLineParsingTest.parse("cluster-manager",
-                    "--kubeconfig", cluster.adminKubeconfig().toString(), "--lease-namespace", "kube-system", "--metrics-address", "127.0.0.1:0"));
-            NodeCommand node = CommandLineParsingTest.command(CommandLineParsingTest.parse("node", "--node-name", "node-a",
-                    "--kubeconfig", NodeCommandTest.nodeKubeconfig(cluster, "node-a").toString(), "--nb", "unix:" + emulated.nbSocket(), "--sb", "unix:" + emulated.sbSocket(),
-                    "--ovs-db", "unix:" + emulated.ovsDbSocket(), "--ovs-bin-dir", runtime.binDir().toString(),
-                    "--encap-ip", emulated.encapIp(), "--datapath-type", "netdev", "--cni-socket", cniSocket.toString(),
-                    "--metrics-address", "127.0.0.1:0"));
+            ClusterManagerCommand cm = CommandLineParsingTest.command(CommandLineParsingTest.parse(
+                    "cluster-manager",
+                    "--kubeconfig",
+                    cluster.adminKubeconfig().toString(),
+                    "--lease-namespace",
+                    "kube-system",
+                    "--metrics-address",
+                    "127.0.0.1:0"));
+            NodeCommand node = CommandLineParsingTest.command(CommandLineParsingTest.parse(
+                    "node",
+                    "--node-name",
+                    "node-a",
+                    "--kubeconfig",
+                    NodeCommandTest.nodeKubeconfig(cluster, "node-a").toString(),
+                    "--nb",
+                    "unix:" + emulated.nbSocket(),
+                    "--sb",
+                    "unix:" + emulated.sbSocket(),
+                    "--ovs-db",
+                    "unix:" + emulated.ovsDbSocket(),
+                    "--ovs-bin-dir",
+                    runtime.binDir().toString(),
+                    "--encap-ip",
+                    emulated.encapIp(),
+                    "--datapath-type",
+                    "netdev",
+                    "--cni-socket",
+                    cniSocket.toString(),
+                    "--metrics-address",
+                    "127.0.0.1:0"));
             try (ClusterManagerCommand.Running ignored = cm.start(Map.of());
-                 NodeCommand.Running running = node.start(Map.of())) {
+                    NodeCommand.Running running = node.start(Map.of())) {
                 // the switch's existing system-id is kept: the chassis identity survives reinstalls
                 assertThat(ClusterManagerCommandTest.annotation(client, "node-a", OvnAnnotations.NODE_CHASSIS_ID))
                         .isEqualTo(emulated.systemId());
@@ -58,9 +87,12 @@ class NodeCommandOnEmulatedNodeTest {
                 assertThat(emulated.confDb().root().orElseThrow().externalIds())
                         .containsEntry("ovn-remote", "unix:" + emulated.sbSocket());
                 assertThat(cniSocket).exists();
-                await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(emulated.nbctl("--bare", "--columns=name",
-                        "list", "Logical_Switch_Port")).contains("stor-node-a", "tstor-node-a"));
-                assertThat(Http.get(running.metrics().port(), "/healthz").status()).isEqualTo(200);
+                await().atMost(Duration.ofSeconds(30))
+                        .untilAsserted(() -> assertThat(
+                                        emulated.nbctl("--bare", "--columns=name", "list", "Logical_Switch_Port"))
+                                .contains("stor-node-a", "tstor-node-a"));
+                assertThat(Http.get(running.metrics().port(), "/healthz").status())
+                        .isEqualTo(200);
             }
             assertThat(cniSocket).as("CNI socket removed on stop").doesNotExist();
         } finally {

@@ -9,7 +9,13 @@ import io.kovn.node.cni.CniException;
 import io.kovn.node.cni.CniRequest;
 import io.kovn.node.cni.CniServer;
 import io.kovn.node.cni.PodRef;
+import java.io.IOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -22,17 +28,12 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
-import java.nio.ByteBuffer;
-import java.nio.file.Files;
-import java.io.IOException;
-import java.nio.channels.ServerSocketChannel;
-import java.net.StandardProtocolFamily;
-import java.net.UnixDomainSocketAddress;
 
 /** The real kovn-cni binary, executed as a runtime would, against a real CniServer. */
 class CniPluginConformanceTest {
     @TempDir
     Path dir;
+
     Path socket;
     RecordingHandler handler = new RecordingHandler();
     CniServer server;
@@ -85,7 +86,8 @@ class CniPluginConformanceTest {
         var out = plugin(Map.of("CNI_COMMAND", "VERSION"), "{\"cniVersion\":\"1.1.0\"}");
         assertThat(out.exitStatus()).isZero();
         assertThat(out.json().path("cniVersion").asText()).isEqualTo("1.1.0");
-        assertThat(out.json().path("supportedVersions")).extracting(JsonNode::asText)
+        assertThat(out.json().path("supportedVersions"))
+                .extracting(JsonNode::asText)
                 .containsExactly("0.3.0", "0.3.1", "0.4.0", "1.0.0", "1.1.0");
     }
 
@@ -136,8 +138,12 @@ class CniPluginConformanceTest {
         var out = plugin(env("ADD"), cfg);
         assertThat(out.exitStatus()).isZero();
         JsonNode r = out.json();
-        assertThat(r.path("interfaces")).extracting(i -> i.path("name").asText()).containsExactly("lo", "eth0");
-        assertThat(r.path("ips")).extracting(i -> i.path("address").asText() + "@" + i.path("interface").asInt())
+        assertThat(r.path("interfaces"))
+                .extracting(i -> i.path("name").asText())
+                .containsExactly("lo", "eth0");
+        assertThat(r.path("ips"))
+                .extracting(i ->
+                        i.path("address").asText() + "@" + i.path("interface").asInt())
                 .containsExactly("127.0.0.1/8@0", "10.244.1.3/24@1", "fd00:10:244:1::3/64@1");
         assertThat(r.path("dns").path("nameservers").get(0).asText()).isEqualTo("10.96.0.10");
         assertThat(handler.calls.getFirst().config().prevResult()).isPresent();
@@ -154,12 +160,15 @@ class CniPluginConformanceTest {
 
     @Test
     void addsForManyContainersRunConcurrently() {
-        List<PluginProcess.Outcome> outs = IntStream.range(0, 16).parallel().mapToObj(i -> {
-            Map<String, String> env = env("ADD");
-            env.put("CNI_CONTAINERID", "c" + i);
-            env.put("CNI_ARGS", "K8S_POD_NAMESPACE=ns1;K8S_POD_NAME=pod-" + i);
-            return plugin(env, config("1.1.0"));
-        }).toList();
+        List<PluginProcess.Outcome> outs = IntStream.range(0, 16)
+                .parallel()
+                .mapToObj(i -> {
+                    Map<String, String> env = env("ADD");
+                    env.put("CNI_CONTAINERID", "c" + i);
+                    env.put("CNI_ARGS", "K8S_POD_NAMESPACE=ns1;K8S_POD_NAME=pod-" + i);
+                    return plugin(env, config("1.1.0"));
+                })
+                .toList();
         assertThat(outs).allSatisfy(o -> assertThat(o.exitStatus()).isZero());
         assertThat(handler.calls).extracting(c -> c.pod().name()).hasSize(16).doesNotHaveDuplicates();
     }
@@ -208,7 +217,8 @@ class CniPluginConformanceTest {
         assertThat(out.stdout()).isEmpty();
         CniRequest check = handler.calls.get(1);
         assertThat(check.command()).isEqualTo(CniCommand.CHECK);
-        assertThat(check.config().prevResult().orElseThrow().ips().getFirst().address()).isEqualTo("10.244.1.3/24");
+        assertThat(check.config().prevResult().orElseThrow().ips().getFirst().address())
+                .isEqualTo("10.244.1.3/24");
     }
 
     @Test
@@ -235,8 +245,8 @@ class CniPluginConformanceTest {
         var ready = plugin(env, config("1.1.0"));
         assertThat(ready.exitStatus()).isZero();
         assertThat(ready.stdout()).isEmpty();
-        handler.statusError = new CniException(CniException.PLUGIN_NOT_AVAILABLE, "node agent not ready",
-                "br-int not configured yet");
+        handler.statusError = new CniException(
+                CniException.PLUGIN_NOT_AVAILABLE, "node agent not ready", "br-int not configured yet");
         assertError(plugin(env, config("1.1.0")), 50, "br-int not configured yet");
         assertError(plugin(env, config("1.0.0")), CniException.INCOMPATIBLE_CNI_VERSION, "STATUS");
     }
@@ -244,7 +254,8 @@ class CniPluginConformanceTest {
     @Test
     void gcHandsTheValidAttachmentsToTheHandler() throws Exception {
         ObjectNode cfg = config("1.1.0");
-        cfg.set("cni.dev/valid-attachments",
+        cfg.set(
+                "cni.dev/valid-attachments",
                 PluginProcess.JSON.readTree("[{\"containerID\":\"c1\",\"ifname\":\"eth0\"}]"));
         var out = plugin(Map.of("CNI_COMMAND", "GC", "CNI_PATH", "/opt/cni/bin"), cfg);
         assertThat(out.exitStatus()).isZero();
@@ -262,11 +273,19 @@ class CniPluginConformanceTest {
     // ---- error cases: the handler is never called, nothing is half-done ----
 
     @ParameterizedTest
-    @ValueSource(strings = {"", "not json", "{\"cniVersion\":\"1.0.0\",", "[1,2]", "{\"a\":1,}",
-            "{\"cniVersion\":\"1.0.0\"} trailing",
-            // structurally plausible: the plugin forwards these and the server finds the fault
-            "{\"socket\":\"SOCK\",\"name\": tru}", "{\"socket\":\"SOCK\",\"x\":[1,}]}",
-            "{\"socket\":\"SOCK\",\"x\":01}"})
+    @ValueSource(
+            strings = {
+                "",
+                "not json",
+                "{\"cniVersion\":\"1.0.0\",",
+                "[1,2]",
+                "{\"a\":1,}",
+                "{\"cniVersion\":\"1.0.0\"} trailing",
+                // structurally plausible: the plugin forwards these and the server finds the fault
+                "{\"socket\":\"SOCK\",\"name\": tru}",
+                "{\"socket\":\"SOCK\",\"x\":[1,}]}",
+                "{\"socket\":\"SOCK\",\"x\":01}"
+            })
     void malformedStdinIsADecodingError(String stdin) {
         var out = plugin(env("ADD"), stdin.replace("SOCK", socket.toString()));
         assertError(out, CniException.DECODING_FAILURE, "unmarshalling");
@@ -285,8 +304,16 @@ class CniPluginConformanceTest {
 
     @ParameterizedTest
     @CsvSource({
-            "ADD, CNI_CONTAINERID", "ADD, CNI_NETNS", "ADD, CNI_IFNAME", "ADD, CNI_PATH",
-            "CHECK, CNI_NETNS", "DEL, CNI_CONTAINERID", "DEL, CNI_IFNAME", "DEL, CNI_PATH", "ADD, CNI_COMMAND"})
+        "ADD, CNI_CONTAINERID",
+        "ADD, CNI_NETNS",
+        "ADD, CNI_IFNAME",
+        "ADD, CNI_PATH",
+        "CHECK, CNI_NETNS",
+        "DEL, CNI_CONTAINERID",
+        "DEL, CNI_IFNAME",
+        "DEL, CNI_PATH",
+        "ADD, CNI_COMMAND"
+    })
     void missingEnvironmentVariableIsCode4(String command, String missing) {
         Map<String, String> env = env(command);
         env.remove(missing);
@@ -297,14 +324,17 @@ class CniPluginConformanceTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-            "CNI_COMMAND | FROB | unknown CNI_COMMAND",
-            "CNI_CONTAINERID | -bad id | invalid characters in containerID",
-            "CNI_IFNAME | averyveryverylongname | too long",
-            "CNI_IFNAME | eth/0 | contains",
-            "CNI_IFNAME | .. | cannot be",
-            "CNI_ARGS | K8S_POD_NAME | not a KEY=VALUE pair",
-            "CNI_ARGS | K8S_POD_NAMESPACE=ns1 | lacks the pod identity"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "CNI_COMMAND | FROB | unknown CNI_COMMAND",
+                "CNI_CONTAINERID | -bad id | invalid characters in containerID",
+                "CNI_IFNAME | averyveryverylongname | too long",
+                "CNI_IFNAME | eth/0 | contains",
+                "CNI_IFNAME | .. | cannot be",
+                "CNI_ARGS | K8S_POD_NAME | not a KEY=VALUE pair",
+                "CNI_ARGS | K8S_POD_NAMESPACE=ns1 | lacks the pod identity"
+            })
     void invalidEnvironmentIsCode4(String variable, String value, String message) {
         Map<String, String> env = env("ADD");
         env.put(variable, value);
@@ -344,8 +374,12 @@ class CniPluginConformanceTest {
     void errorsAreAnsweredInTheConfigsCniVersion() {
         Map<String, String> env = env("ADD");
         env.remove("CNI_NETNS");
-        assertThat(plugin(env, config("0.4.0")).json().path("cniVersion").asText()).isEqualTo("0.4.0");
-        assertThat(plugin(env("ADD"), config("0.3.1").put("mtu", 1)).json().path("cniVersion").asText())
+        assertThat(plugin(env, config("0.4.0")).json().path("cniVersion").asText())
+                .isEqualTo("0.4.0");
+        assertThat(plugin(env("ADD"), config("0.3.1").put("mtu", 1))
+                        .json()
+                        .path("cniVersion")
+                        .asText())
                 .isEqualTo("0.3.1");
     }
 
@@ -374,8 +408,10 @@ class CniPluginConformanceTest {
             cfg.putObject("prevResult");
             assertError(plugin(env(command), cfg), CniException.TRY_AGAIN_LATER, socket.toString());
         }
-        assertError(plugin(env("ADD"), config("1.0.0").put("socket", "/nonexistent/kovn/cni.sock")),
-                CniException.TRY_AGAIN_LATER, "not reachable");
+        assertError(
+                plugin(env("ADD"), config("1.0.0").put("socket", "/nonexistent/kovn/cni.sock")),
+                CniException.TRY_AGAIN_LATER,
+                "not reachable");
     }
 
     @Test
@@ -388,11 +424,14 @@ class CniPluginConformanceTest {
 
     @Test
     void socketPathFromTheConfigIsHonouredAndBadOnesRejected() {
-        assertError(plugin(env("ADD"), config("1.0.0").put("socket", "/" + "s".repeat(200))),
-                CniException.INVALID_NETWORK_CONFIG, "socket");
+        assertError(
+                plugin(env("ADD"), config("1.0.0").put("socket", "/" + "s".repeat(200))),
+                CniException.INVALID_NETWORK_CONFIG,
+                "socket");
         String escaped = config("1.0.0").toString().replace("/cni.sock", "\\/cni.sock");
         assertThat(plugin(env("ADD"), escaped).exitStatus()).isZero(); // JSON escapes are decoded
     }
+
     @Test
     void aCniVersionThatIsNotPlainTextIsNotEchoedIntoTheErrorResult() throws Exception {
         // The plugin phrases its own errors (here: a socket path too long) in the request's cniVersion.
@@ -417,8 +456,8 @@ class CniPluginConformanceTest {
                 try (var c = listener.accept()) {
                     ByteBuffer sink = ByteBuffer.allocate(1 << 20);
                     while (c.read(sink.clear()) >= 0) {} // until the plugin's shutdown(SHUT_WR)
-                    c.write(ByteBuffer.wrap((statusLine + "\n{\"cniVersion\":\"1.0.0\"}\n")
-                            .getBytes(StandardCharsets.UTF_8)));
+                    c.write(ByteBuffer.wrap(
+                            (statusLine + "\n{\"cniVersion\":\"1.0.0\"}\n").getBytes(StandardCharsets.UTF_8)));
                 } catch (IOException ignored) {
                     // the assertion below says what went wrong
                 }

@@ -3,26 +3,25 @@ package io.kovn.cni;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.io.UncheckedIOException;
 
 /**
- * Runs a {@code .conflist} with libcni's semantics: each plugin gets the list's name and cniVersion;
- * ADD runs in order, each plugin receiving the previous one's result as {@code prevResult}; CHECK
- * runs in order and DEL in reverse, each with the cached final ADD result as {@code prevResult}.
+ * Runs a {@code .conflist} with libcni's semantics: each plugin gets the list's name and cniVersion; ADD runs in order,
+ * each plugin receiving the previous one's result as {@code prevResult}; CHECK runs in order and DEL in reverse, each
+ * with the cached final ADD result as {@code prevResult}.
  */
 final class Conflist {
     private final ObjectNode list;
     private final List<Path> cniPath;
 
     /** A runtime's view of one container attachment. */
-    record Attachment(String containerId, String netns, String ifName, String cniArgs) {
-    }
+    record Attachment(String containerId, String netns, String ifName, String cniArgs) {}
 
     Conflist(ObjectNode list, List<Path> cniPath) {
         this.list = list;
@@ -76,12 +75,17 @@ final class Conflist {
         env.put("CNI_NETNS", a.netns());
         env.put("CNI_IFNAME", a.ifName());
         env.put("CNI_ARGS", a.cniArgs());
-        env.put("CNI_PATH", String.join(":", cniPath.stream().map(Path::toString).toList()));
+        env.put(
+                "CNI_PATH",
+                String.join(":", cniPath.stream().map(Path::toString).toList()));
         return PluginProcess.run(find(plugin.get("type").asText()), env, conf.toString());
     }
 
     private Path find(String type) {
-        return cniPath.stream().map(d -> d.resolve(type)).filter(Files::isExecutable).findFirst()
+        return cniPath.stream()
+                .map(d -> d.resolve(type))
+                .filter(Files::isExecutable)
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no plugin " + type + " in " + cniPath));
     }
 

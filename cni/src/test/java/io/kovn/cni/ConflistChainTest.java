@@ -14,14 +14,14 @@ import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.Tag;
 
 /**
- * kovn-cni first in a real {@code .conflist} followed by Debian's reference {@code tuning} plugin, on a
- * real network namespace: the handler makes a real interface (a veth pair inside the namespace), tuning changes its MTU, MAC and
- * a sysctl using kovn's result as prevResult, and DEL unwinds the chain in reverse.
+ * kovn-cni first in a real {@code .conflist} followed by Debian's reference {@code tuning} plugin, on a real network
+ * namespace: the handler makes a real interface (a veth pair inside the namespace), tuning changes its MTU, MAC and a
+ * sysctl using kovn's result as prevResult, and DEL unwinds the chain in reverse.
  */
 @Tag("real")
 class ConflistChainTest {
@@ -29,6 +29,7 @@ class ConflistChainTest {
 
     @TempDir
     Path dir;
+
     String netns = "kovn-cni-test-" + UUID.randomUUID().toString().substring(0, 8);
     CniServer server;
     Conflist conflist;
@@ -41,8 +42,11 @@ class ConflistChainTest {
             Conflist.sh("ip", "-n", ns, "link", "add", r.ifName(), "type", "veth", "peer", "name", "kovnpeer0");
             Conflist.sh("ip", "-n", ns, "link", "set", r.ifName(), "address", "0a:58:0a:f4:01:03", "up");
             Conflist.sh("ip", "-n", ns, "addr", "add", "10.244.1.3/24", "dev", r.ifName());
-            return new CniResult(List.of(new CniResult.Interface(r.ifName(), "0a:58:0a:f4:01:03", r.netns(), 0)),
-                    List.of(new CniResult.IpConfig("10.244.1.3/24", "10.244.1.1", 0)), List.of(), null);
+            return new CniResult(
+                    List.of(new CniResult.Interface(r.ifName(), "0a:58:0a:f4:01:03", r.netns(), 0)),
+                    List.of(new CniResult.IpConfig("10.244.1.3/24", "10.244.1.1", 0)),
+                    List.of(),
+                    null);
         }
 
         @Override
@@ -62,8 +66,7 @@ class ConflistChainTest {
         }
 
         @Override
-        public void status() {
-        }
+        public void status() {}
     }
 
     @BeforeEach
@@ -71,12 +74,22 @@ class ConflistChainTest {
         Conflist.sh("ip", "netns", "add", netns);
         Path socket = dir.resolve("cni.sock");
         server = CniServer.start(socket, new NetnsHandler());
-        ObjectNode list = PluginProcess.JSON.createObjectNode().put("cniVersion", "1.0.0").put("name", "kovn");
+        ObjectNode list =
+                PluginProcess.JSON.createObjectNode().put("cniVersion", "1.0.0").put("name", "kovn");
         list.putArray("plugins")
-                .add(PluginProcess.JSON.createObjectNode().put("type", "kovn-cni").put("socket", socket.toString()))
-                .add(PluginProcess.JSON.createObjectNode().put("type", "tuning").put("mtu", 1280)
-                        .put("mac", "0a:58:0a:f4:01:99").put("dataDir", dir.resolve("tuning").toString())
-                        .set("sysctl", PluginProcess.JSON.createObjectNode().put("net.ipv4.conf.eth0.arp_notify", "1")));
+                .add(PluginProcess.JSON
+                        .createObjectNode()
+                        .put("type", "kovn-cni")
+                        .put("socket", socket.toString()))
+                .add(PluginProcess.JSON
+                        .createObjectNode()
+                        .put("type", "tuning")
+                        .put("mtu", 1280)
+                        .put("mac", "0a:58:0a:f4:01:99")
+                        .put("dataDir", dir.resolve("tuning").toString())
+                        .set(
+                                "sysctl",
+                                PluginProcess.JSON.createObjectNode().put("net.ipv4.conf.eth0.arp_notify", "1")));
         conflist = new Conflist(list, List.of(PluginProcess.KOVN_CNI.getParent(), REFERENCE_PLUGINS));
     }
 
@@ -90,7 +103,10 @@ class ConflistChainTest {
     }
 
     Conflist.Attachment attachment() {
-        return new Conflist.Attachment("c0ffee", "/var/run/netns/" + netns, "eth0",
+        return new Conflist.Attachment(
+                "c0ffee",
+                "/var/run/netns/" + netns,
+                "eth0",
                 "IgnoreUnknown=1;K8S_POD_NAMESPACE=ns1;K8S_POD_NAME=pod-a");
     }
 
@@ -109,14 +125,17 @@ class ConflistChainTest {
         assertThat(Conflist.sh("ip", "netns", "exec", netns, "cat", "/proc/sys/net/ipv4/conf/eth0/arp_notify"))
                 .isEqualTo("1\n");
 
-        assertThat(conflist.check(attachment(), result)).allSatisfy(o ->
-                assertThat(o.exitStatus()).as(o.stdout() + o.stderr()).isZero());
+        assertThat(conflist.check(attachment(), result))
+                .allSatisfy(o ->
+                        assertThat(o.exitStatus()).as(o.stdout() + o.stderr()).isZero());
 
-        assertThat(conflist.del(attachment(), result)).allSatisfy(o ->
-                assertThat(o.exitStatus()).as(o.stdout() + o.stderr()).isZero());
+        assertThat(conflist.del(attachment(), result))
+                .allSatisfy(o ->
+                        assertThat(o.exitStatus()).as(o.stdout() + o.stderr()).isZero());
         assertThat(Conflist.sh("ip", "-n", netns, "-o", "link")).doesNotContain("eth0");
         // a second DEL of the whole chain (runtimes retry) succeeds too
-        assertThat(conflist.del(attachment(), result)).allSatisfy(o -> assertThat(o.exitStatus()).isZero());
+        assertThat(conflist.del(attachment(), result))
+                .allSatisfy(o -> assertThat(o.exitStatus()).isZero());
     }
 
     @Test

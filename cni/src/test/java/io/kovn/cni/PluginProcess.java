@@ -3,23 +3,23 @@ package io.kovn.cni;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.io.InputStream;
 
 /** Executes a CNI plugin the way a container runtime does: a clean environment, config on stdin. */
 final class PluginProcess {
     static final ObjectMapper JSON = new ObjectMapper();
 
     /** The kovn-cni binary the Maven build compiled. */
-    static final Path KOVN_CNI = Path.of(System.getProperty("kovn.cni.plugin", "target/kovn-cni")).toAbsolutePath();
+    static final Path KOVN_CNI =
+            Path.of(System.getProperty("kovn.cni.plugin", "target/kovn-cni")).toAbsolutePath();
 
-    private PluginProcess() {
-    }
+    private PluginProcess() {}
 
     /** What the plugin printed and its exit status. */
     record Outcome(int exitStatus, String stdout, String stderr) {
@@ -50,7 +50,9 @@ final class PluginProcess {
                 p.destroyForcibly().waitFor();
                 throw new AssertionError(executable + " did not finish within 20 s");
             }
-            return new Outcome(p.exitValue(), new String(out.join(), StandardCharsets.UTF_8),
+            return new Outcome(
+                    p.exitValue(),
+                    new String(out.join(), StandardCharsets.UTF_8),
                     new String(err.join(), StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -20,9 +20,9 @@ import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
 
 /**
- * The plugin's small JSON scanner: wherever "socket" sits among arbitrary other fields, the plugin
- * finds it and the server receives the configuration unchanged; arbitrary bytes never crash the
- * plugin (always a CNI answer on stdout and exit status 0 or 1).
+ * The plugin's small JSON scanner: wherever "socket" sits among arbitrary other fields, the plugin finds it and the
+ * server receives the configuration unchanged; arbitrary bytes never crash the plugin (always a CNI answer on stdout
+ * and exit status 0 or 1).
  */
 class PluginStdinPropertyTest {
     static Path dir;
@@ -42,36 +42,73 @@ class PluginStdinPropertyTest {
     }
 
     static Map<String, String> env() {
-        return Map.of("CNI_COMMAND", "ADD", "CNI_CONTAINERID", "prop", "CNI_NETNS", "/var/run/netns/p",
-                "CNI_IFNAME", "eth0", "CNI_PATH", "/opt/cni/bin", "CNI_ARGS", "K8S_POD_NAMESPACE=ns;K8S_POD_NAME=p");
+        return Map.of(
+                "CNI_COMMAND",
+                "ADD",
+                "CNI_CONTAINERID",
+                "prop",
+                "CNI_NETNS",
+                "/var/run/netns/p",
+                "CNI_IFNAME",
+                "eth0",
+                "CNI_PATH",
+                "/opt/cni/bin",
+                "CNI_ARGS",
+                "K8S_POD_NAMESPACE=ns;K8S_POD_NAME=p");
     }
 
     @Provide
     Arbitrary<JsonNode> values() {
         Arbitrary<JsonNode> scalars = Arbitraries.oneOf(
                 Arbitraries.strings().ofMaxLength(12).map(JsonNodeFactory.instance::textNode),
-                Arbitraries.strings().withChars("\"\\/{}[]:,\n\t\u00e9\u4e2d").ofMaxLength(8).map(JsonNodeFactory.instance::textNode),
+                Arbitraries.strings()
+                        .withChars("\"\\/{}[]:,\n\t\u00e9\u4e2d")
+                        .ofMaxLength(8)
+                        .map(JsonNodeFactory.instance::textNode),
                 Arbitraries.longs().map(JsonNodeFactory.instance::numberNode),
                 Arbitraries.doubles().map(JsonNodeFactory.instance::numberNode),
                 Arbitraries.of(true, false).map(JsonNodeFactory.instance::booleanNode),
                 Arbitraries.just(JsonNodeFactory.instance.nullNode()));
-        return Arbitraries.recursive(() -> scalars, inner -> Arbitraries.oneOf(
-                inner.list().ofMaxSize(3).map(l -> (JsonNode) JsonNodeFactory.instance.arrayNode().addAll(l)),
-                Combinators.combine(Arbitraries.strings().ofMaxLength(6), inner)
-                        .as((k, v) -> (JsonNode) JsonNodeFactory.instance.objectNode().set(k, v))), 3);
+        return Arbitraries.recursive(
+                () -> scalars,
+                inner -> Arbitraries.oneOf(
+                        inner.list().ofMaxSize(3).map(l ->
+                                (JsonNode) JsonNodeFactory.instance.arrayNode().addAll(l)),
+                        Combinators.combine(Arbitraries.strings().ofMaxLength(6), inner)
+                                .as((k, v) -> (JsonNode)
+                                        JsonNodeFactory.instance.objectNode().set(k, v))),
+                3);
     }
 
     @Provide
     Arbitrary<List<Map.Entry<String, JsonNode>>> extraFields() {
-        return Combinators.combine(Arbitraries.strings().alpha().ofMinLength(1).ofMaxLength(8)
-                        .filter(k -> !List.of("socket", "cniVersion", "name", "type", "mtu", "ipam", "prevResult",
-                                "podNamespace").contains(k)), values())
-                .as(Map::entry).list().ofMaxSize(6);
+        return Combinators.combine(
+                        Arbitraries.strings()
+                                .alpha()
+                                .ofMinLength(1)
+                                .ofMaxLength(8)
+                                .filter(k -> !List.of(
+                                                "socket",
+                                                "cniVersion",
+                                                "name",
+                                                "type",
+                                                "mtu",
+                                                "ipam",
+                                                "prevResult",
+                                                "podNamespace")
+                                        .contains(k)),
+                        values())
+                .as(Map::entry)
+                .list()
+                .ofMaxSize(6);
     }
 
     @Property(tries = 60)
-    void theSocketFieldIsFoundAmongAnyOtherFields(@ForAll("extraFields") List<Map.Entry<String, JsonNode>> extra,
-                                                   @ForAll boolean pretty, @ForAll int socketPosition) throws Exception {
+    void theSocketFieldIsFoundAmongAnyOtherFields(
+            @ForAll("extraFields") List<Map.Entry<String, JsonNode>> extra,
+            @ForAll boolean pretty,
+            @ForAll int socketPosition)
+            throws Exception {
         ObjectNode cfg = JsonNodeFactory.instance.objectNode();
         int at = Math.floorMod(socketPosition, extra.size() + 1);
         for (int i = 0; i <= extra.size(); i++) {
@@ -88,7 +125,8 @@ class PluginStdinPropertyTest {
         var out = PluginProcess.run(PluginProcess.KOVN_CNI, env(), text);
         assertThat(out.exitStatus()).as(text + " → " + out.stdout()).isZero();
         assertThat(handler.calls).hasSize(1);
-        assertThat(handler.calls.getFirst().config().socket()).isEqualTo(server.socket().toString());
+        assertThat(handler.calls.getFirst().config().socket())
+                .isEqualTo(server.socket().toString());
     }
 
     @Property(tries = 60)

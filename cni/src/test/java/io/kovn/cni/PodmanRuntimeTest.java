@@ -10,6 +10,7 @@ import io.kovn.node.cni.CniServer;
 import io.kovn.node.cni.PodRef;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,21 +18,21 @@ import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.Tag;
-import java.nio.file.NoSuchFileException;
 
 /**
- * A real container runtime drives kovn-cni: Debian's podman with its CNI backend starts a busybox
- * container on a network whose conflist names kovn-cni; the handler moves a real veth end into the
- * container's namespace, the container sees the address, and {@code --rm} sends the DEL.
- * podman keeps all its state in this test's temporary folder.
+ * A real container runtime drives kovn-cni: Debian's podman with its CNI backend starts a busybox container on a
+ * network whose conflist names kovn-cni; the handler moves a real veth end into the container's namespace, the
+ * container sees the address, and {@code --rm} sends the DEL. podman keeps all its state in this test's temporary
+ * folder.
  */
 @Tag("real")
 class PodmanRuntimeTest {
     @TempDir
     Path dir;
+
     String network = "kovn-t" + UUID.randomUUID().toString().substring(0, 6);
     CniServer server;
     final List<CniRequest> calls = new CopyOnWriteArrayList<>();
@@ -47,13 +48,26 @@ class PodmanRuntimeTest {
             calls.add(r);
             String ns = Path.of(r.netns()).getFileName().toString();
             String host = hostVeth(r.containerId());
-            Conflist.sh("ip", "link", "add", host, "type", "veth", "peer", "name", "kvp" + r.containerId().substring(0, 10),
-                    "netns", ns);
+            Conflist.sh(
+                    "ip",
+                    "link",
+                    "add",
+                    host,
+                    "type",
+                    "veth",
+                    "peer",
+                    "name",
+                    "kvp" + r.containerId().substring(0, 10),
+                    "netns",
+                    ns);
             Conflist.sh("ip", "-n", ns, "link", "set", "kvp" + r.containerId().substring(0, 10), "name", r.ifName());
             Conflist.sh("ip", "-n", ns, "link", "set", r.ifName(), "address", "0a:58:0a:f4:01:03", "up");
             Conflist.sh("ip", "-n", ns, "addr", "add", "10.244.1.3/24", "dev", r.ifName());
-            return new CniResult(List.of(new CniResult.Interface(r.ifName(), "0a:58:0a:f4:01:03", r.netns(), 0)),
-                    List.of(new CniResult.IpConfig("10.244.1.3/24", "10.244.1.1", 0)), List.of(), null);
+            return new CniResult(
+                    List.of(new CniResult.Interface(r.ifName(), "0a:58:0a:f4:01:03", r.netns(), 0)),
+                    List.of(new CniResult.IpConfig("10.244.1.3/24", "10.244.1.1", 0)),
+                    List.of(),
+                    null);
         }
 
         @Override
@@ -68,15 +82,26 @@ class PodmanRuntimeTest {
         }
 
         @Override
-        public void status() {
-        }
+        public void status() {}
     };
 
     List<String> podman(String... args) {
-        List<String> cmd = new ArrayList<>(List.of("podman", "--root", dir.resolve("root").toString(),
-                "--runroot", dir.resolve("runroot").toString(), "--tmpdir", dir.resolve("tmp").toString(),
-                "--storage-driver", "vfs", "--events-backend", "none", "--cgroup-manager", "cgroupfs",
-                "--runtime", "runc"));
+        List<String> cmd = new ArrayList<>(List.of(
+                "podman",
+                "--root",
+                dir.resolve("root").toString(),
+                "--runroot",
+                dir.resolve("runroot").toString(),
+                "--tmpdir",
+                dir.resolve("tmp").toString(),
+                "--storage-driver",
+                "vfs",
+                "--events-backend",
+                "none",
+                "--cgroup-manager",
+                "cgroupfs",
+                "--runtime",
+                "runc"));
         cmd.addAll(List.of(args));
         return cmd;
     }
@@ -101,7 +126,8 @@ class PodmanRuntimeTest {
             Files.createSymbolicLink(bin.resolve(applet), Path.of("busybox"));
         }
         Files.createDirectories(dir.resolve("net.d"));
-        Files.writeString(dir.resolve("net.d/" + network + ".conflist"), """
+        Files.writeString(
+                dir.resolve("net.d/" + network + ".conflist"), """
                 {"cniVersion":"1.0.0","name":"%s","plugins":[
                   {"type":"kovn-cni","socket":"%s","podNamespace":"podman"}]}
                 """.formatted(network, dir.resolve("cni.sock")));
@@ -110,9 +136,13 @@ class PodmanRuntimeTest {
                 network_backend = "cni"
                 cni_plugin_dirs = ["%s", "/usr/lib/cni"]
                 network_config_dir = "%s"
-                """.formatted(PluginProcess.KOVN_CNI.getParent(), dir.resolve("net.d")));
-        List<String> importCmd = new ArrayList<>(List.of("sh", "-c",
-                "tar -C '" + dir.resolve("rootfs") + "' -c . | " + String.join(" ", podman("import", "-", "localhost/kovn-cni-test:1"))));
+                """.formatted(
+                        PluginProcess.KOVN_CNI.getParent(), dir.resolve("net.d")));
+        List<String> importCmd = new ArrayList<>(List.of(
+                "sh",
+                "-c",
+                "tar -C '" + dir.resolve("rootfs") + "' -c . | "
+                        + String.join(" ", podman("import", "-", "localhost/kovn-cni-test:1"))));
         run(importCmd);
     }
 
@@ -125,7 +155,8 @@ class PodmanRuntimeTest {
             server.close();
             calls.stream().map(c -> hostVeth(c.containerId())).distinct().forEach(PodmanRuntimeTest::deleteLink);
             try (var cache = Files.list(Path.of("/var/lib/cni/results"))) { // libcni's result cache
-                for (Path p : cache.filter(p -> p.getFileName().toString().startsWith(network + "-")).toList()) {
+                for (Path p : cache.filter(p -> p.getFileName().toString().startsWith(network + "-"))
+                        .toList()) {
                     Files.deleteIfExists(p);
                 }
             } catch (NoSuchFileException e) {
@@ -142,9 +173,23 @@ class PodmanRuntimeTest {
 
     @Test
     void podmanStartsAContainerOnTheKovnNetworkAndItsRemovalSendsDel() throws Exception {
-        String out = run(podman("run", "--rm", "--name", "web", "--network", network,
-                "--ulimit", "nofile=1024:1024", "--ulimit", "nproc=1024:1024",
-                "localhost/kovn-cni-test:1", "ip", "-o", "addr", "show", "eth0"));
+        String out = run(podman(
+                "run",
+                "--rm",
+                "--name",
+                "web",
+                "--network",
+                network,
+                "--ulimit",
+                "nofile=1024:1024",
+                "--ulimit",
+                "nproc=1024:1024",
+                "localhost/kovn-cni-test:1",
+                "ip",
+                "-o",
+                "addr",
+                "show",
+                "eth0"));
         assertThat(out).contains("inet 10.244.1.3/24");
 
         assertThat(calls).extracting(CniRequest::command).containsExactly(CniCommand.ADD, CniCommand.DEL);

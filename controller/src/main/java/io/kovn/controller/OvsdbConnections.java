@@ -6,22 +6,25 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * How the controllers connect to their zone's OVSDB servers. A controller's monitor receives a copy
- * of every row the controller writes; when that copy is large (a zone converging from scratch, 17.7
- * MB at issue 5's scale) it is decoded at a raised nice value, so that ovn-northd, which turns the
- * same rows into flows on the same node, gets the CPU first (docs/ovsdb.md, "Large messages").
+ * How the controllers connect to their zone's OVSDB servers. A controller's monitor receives a copy of every row the
+ * controller writes; when that copy is large (a zone converging from scratch, 17.7 MB at issue 5's scale) it is decoded
+ * at a raised nice value, so that ovn-northd, which turns the same rows into flows on the same node, gets the CPU first
+ * (docs/ovsdb.md, "Large messages").
  */
 public final class OvsdbConnections {
     private static final Logger LOG = LoggerFactory.getLogger(OvsdbConnections.class);
     /** System property: how much higher the nice value of large-message decoding is; 0 turns it off. */
     public static final String LARGE_MESSAGE_NICE = "kovn.ovsdb.largeMessageNice";
+
     static final int DEFAULT_LARGE_MESSAGE_NICE = 10;
 
     private OvsdbConnections() {}
 
     /** A client builder for {@code endpoint} with the controllers' settings. */
     public static OvsdbClient.Builder builder(String endpoint, Duration timeout) {
-        return OvsdbClient.builder().endpoint(endpoint).timeout(timeout)
+        return OvsdbClient.builder()
+                .endpoint(endpoint)
+                .timeout(timeout)
                 .decodeLargeMessagesAtNice(largeMessageNice(System.getProperty(LARGE_MESSAGE_NICE)));
     }
 
@@ -38,7 +41,11 @@ public final class OvsdbConnections {
         } catch (NumberFormatException e) {
             // reported below
         }
-        LOG.warn("-D{}={} is not a nice increment 0..19; using {}", LARGE_MESSAGE_NICE, value, DEFAULT_LARGE_MESSAGE_NICE);
+        LOG.warn(
+                "-D{}={} is not a nice increment 0..19; using {}",
+                LARGE_MESSAGE_NICE,
+                value,
+                DEFAULT_LARGE_MESSAGE_NICE);
         return DEFAULT_LARGE_MESSAGE_NICE;
     }
 }

@@ -20,13 +20,14 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 /**
- * The objects of kovn's {@code deploy/} folder, read as an operator's {@code kubectl apply} would, so
- * the sandbox and the tests run kovn's components with exactly the RBAC and webhook registration a
- * cluster gets (the workloads themselves are left out: the sandbox runs them in its own process).
+ * The objects of kovn's {@code deploy/} folder, read as an operator's {@code kubectl apply} would, so the sandbox and
+ * the tests run kovn's components with exactly the RBAC and webhook registration a cluster gets (the workloads
+ * themselves are left out: the sandbox runs them in its own process).
  */
 public final class DeployManifests {
     /** The kinds that set up identities and permissions, not workloads. */
-    public static final Set<String> ACCESS_KINDS = Set.of("Namespace", "ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding");
+    public static final Set<String> ACCESS_KINDS =
+            Set.of("Namespace", "ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding");
 
     private DeployManifests() {}
 
@@ -34,7 +35,8 @@ public final class DeployManifests {
     public static List<HasMetadata> read(Path folder) {
         List<HasMetadata> objects = new ArrayList<>();
         try (Stream<Path> files = Files.list(folder)) {
-            for (Path file : files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
+            for (Path file :
+                    files.filter(f -> f.toString().endsWith(".yaml")).sorted().toList()) {
                 for (String document : Files.readString(file).split("(?m)^---\\s*$")) {
                     if (document.lines().anyMatch(l -> l.startsWith("kind:"))) {
                         objects.add(Serialization.unmarshal(document, HasMetadata.class));
@@ -62,14 +64,17 @@ public final class DeployManifests {
     }
 
     /**
-     * {@code deploy/identity}'s webhook registration pointed at a webhook outside the cluster: each
-     * webhook's Service reference becomes {@code url} plus the Service's path, and its caBundle (left
-     * for the operator to fill in the file) the PEM of {@code ca}.
+     * {@code deploy/identity}'s webhook registration pointed at a webhook outside the cluster: each webhook's Service
+     * reference becomes {@code url} plus the Service's path, and its caBundle (left for the operator to fill in the
+     * file) the PEM of {@code ca}.
      */
     public static ValidatingWebhookConfiguration webhookAt(Path deploy, URI url, X509Certificate ca) {
         ValidatingWebhookConfiguration config = read(deploy.resolve("identity")).stream()
-                .filter(ValidatingWebhookConfiguration.class::isInstance).map(ValidatingWebhookConfiguration.class::cast)
-                .findFirst().orElseThrow(() -> new IllegalStateException("no ValidatingWebhookConfiguration in " + deploy.resolve("identity")));
+                .filter(ValidatingWebhookConfiguration.class::isInstance)
+                .map(ValidatingWebhookConfiguration.class::cast)
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException(
+                        "no ValidatingWebhookConfiguration in " + deploy.resolve("identity")));
         String bundle = Base64.getEncoder().encodeToString(Pem.encode(ca).getBytes(StandardCharsets.US_ASCII));
         for (ValidatingWebhook webhook : config.getWebhooks()) {
             String path = webhook.getClientConfig().getService().getPath();

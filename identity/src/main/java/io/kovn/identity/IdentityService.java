@@ -1,6 +1,7 @@
 package io.kovn.identity;
 
 import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.kovn.identity.csr.ApproverConfig;
@@ -9,6 +10,7 @@ import io.kovn.identity.webhook.AdmissionHandler;
 import io.kovn.identity.webhook.AdmissionWebhook;
 import io.kovn.identity.webhook.InformerNodeSubnets;
 import io.kovn.identity.webhook.WebhookPolicy;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,21 +18,19 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import io.fabric8.kubernetes.client.ConfigBuilder;
-import java.io.IOException;
-import org.slf4j.LoggerFactory;
-import java.util.Optional;
 
 /**
- * The identity service: CSR approver and admission webhook. It signs nothing: kube-controller-manager
- * signs the CSRs it approves. {@link #start(Options, KubernetesClient)} is the entry point for the
- * sandbox; {@link #main} the one for the container.
+ * The identity service: CSR approver and admission webhook. It signs nothing: kube-controller-manager signs the CSRs it
+ * approves. {@link #start(Options, KubernetesClient)} is the entry point for the sandbox; {@link #main} the one for the
+ * container.
  */
 public final class IdentityService implements AutoCloseable {
     private final List<AutoCloseable> parts;
@@ -42,16 +42,24 @@ public final class IdentityService implements AutoCloseable {
     }
 
     /** Command-line options (also usable programmatically: set fields, then {@link #start}). */
-    @Command(name = "kovn-identity", mixinStandardHelpOptions = true,
+    @Command(
+            name = "kovn-identity",
+            mixinStandardHelpOptions = true,
             description = "Node identity: CSR approver and validating admission webhook for kovn node agents.")
     public static final class Options implements Callable<Integer> {
         @Option(names = "--kubeconfig", description = "kubeconfig file (default: in-cluster or ~/.kube/config)")
         public Path kubeconfig;
 
-        @Option(names = "--webhook-host", defaultValue = "127.0.0.1", description = "webhook listen address (default: ${DEFAULT-VALUE})")
+        @Option(
+                names = "--webhook-host",
+                defaultValue = "127.0.0.1",
+                description = "webhook listen address (default: ${DEFAULT-VALUE})")
         public String webhookHost = "127.0.0.1";
 
-        @Option(names = "--webhook-port", defaultValue = "9443", description = "webhook listen port (default: ${DEFAULT-VALUE})")
+        @Option(
+                names = "--webhook-port",
+                defaultValue = "9443",
+                description = "webhook listen port (default: ${DEFAULT-VALUE})")
         public int webhookPort = 9443;
 
         @Option(names = "--tls-cert-file", description = "PEM serving certificate of the webhook (reloaded on change)")
@@ -60,10 +68,16 @@ public final class IdentityService implements AutoCloseable {
         @Option(names = "--tls-key-file", description = "PEM private key of the webhook (reloaded on change)")
         public Path tlsKeyFile;
 
-        @Option(names = "--max-body-bytes", defaultValue = "3145728", description = "largest AdmissionReview accepted (default: ${DEFAULT-VALUE})")
+        @Option(
+                names = "--max-body-bytes",
+                defaultValue = "3145728",
+                description = "largest AdmissionReview accepted (default: ${DEFAULT-VALUE})")
         public int maxBodyBytes = AdmissionWebhook.Settings.DEFAULT_MAX_BODY;
 
-        @Option(names = "--webhook-threads", defaultValue = "8", description = "webhook worker threads (default: ${DEFAULT-VALUE})")
+        @Option(
+                names = "--webhook-threads",
+                defaultValue = "8",
+                description = "webhook worker threads (default: ${DEFAULT-VALUE})")
         public int webhookThreads = 8;
 
         @Option(names = "--enable-interconnect", description = "also allow the interconnect node annotations")
@@ -72,7 +86,9 @@ public final class IdentityService implements AutoCloseable {
         @Option(names = "--enable-hybrid-overlay", description = "also allow the hybrid overlay node annotations")
         public boolean enableHybridOverlay;
 
-        @Option(names = "--extra-allowed-user", description = "user that may set node-owned annotations on any node/pod (repeatable)")
+        @Option(
+                names = "--extra-allowed-user",
+                description = "user that may set node-owned annotations on any node/pod (repeatable)")
         public List<String> extraAllowedUsers = new ArrayList<>();
 
         @Option(names = "--disable-webhook", description = "do not run the admission webhook")
@@ -86,9 +102,11 @@ public final class IdentityService implements AutoCloseable {
 
         @Override
         public Integer call() throws Exception {
-            Config config = kubeconfig == null ? new ConfigBuilder().build()
+            Config config = kubeconfig == null
+                    ? new ConfigBuilder().build()
                     : Config.fromKubeconfig(Files.readString(kubeconfig));
-            try (KubernetesClient client = new KubernetesClientBuilder().withConfig(config).build();
+            try (KubernetesClient client =
+                            new KubernetesClientBuilder().withConfig(config).build();
                     IdentityService service = start(this, client)) {
                 CountDownLatch stop = new CountDownLatch(1);
                 Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));
@@ -104,18 +122,28 @@ public final class IdentityService implements AutoCloseable {
         AdmissionWebhook webhook = null;
         try {
             if (!options.disableApprover) {
-                ApproverConfig config = options.approverConfig == null ? ApproverConfig.NONE : ApproverConfig.read(options.approverConfig);
+                ApproverConfig config = options.approverConfig == null
+                        ? ApproverConfig.NONE
+                        : ApproverConfig.read(options.approverConfig);
                 parts.add(new CsrApprover(client, config, Clock.systemUTC()).start());
             }
             if (!options.disableWebhook) {
                 if (options.tlsCertFile == null || options.tlsKeyFile == null) {
-                    throw new IllegalArgumentException("--tls-cert-file and --tls-key-file are required for the webhook");
+                    throw new IllegalArgumentException(
+                            "--tls-cert-file and --tls-key-file are required for the webhook");
                 }
                 InformerNodeSubnets subnets = new InformerNodeSubnets(client);
                 parts.add(subnets);
-                WebhookPolicy policy = WebhookPolicy.of(options.enableInterconnect, options.enableHybridOverlay, Set.copyOf(options.extraAllowedUsers));
-                webhook = AdmissionWebhook.start(new AdmissionWebhook.Settings(new InetSocketAddress(options.webhookHost, options.webhookPort),
-                        options.tlsCertFile, options.tlsKeyFile, options.maxBodyBytes, options.webhookThreads, Duration.ofSeconds(1)),
+                WebhookPolicy policy = WebhookPolicy.of(
+                        options.enableInterconnect, options.enableHybridOverlay, Set.copyOf(options.extraAllowedUsers));
+                webhook = AdmissionWebhook.start(
+                        new AdmissionWebhook.Settings(
+                                new InetSocketAddress(options.webhookHost, options.webhookPort),
+                                options.tlsCertFile,
+                                options.tlsKeyFile,
+                                options.maxBodyBytes,
+                                options.webhookThreads,
+                                Duration.ofSeconds(1)),
                         new AdmissionHandler(policy, subnets));
                 parts.add(webhook);
             }

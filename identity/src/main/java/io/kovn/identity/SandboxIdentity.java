@@ -1,11 +1,11 @@
 package io.kovn.identity;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kovn.identity.webhook.WebhookCaller;
 import io.kovn.pki.CertificateAuthority;
 import io.kovn.pki.Keys;
 import io.kovn.pki.Pem;
 import io.kovn.pki.SecureFiles;
-import io.kovn.identity.webhook.WebhookCaller;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -16,11 +16,10 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * The identity service as the sandbox runs it: the CSR approver and the webhook on loopback with a
- * serving certificate from {@code <folder>/webhook-ca}, registered with kube-apiserver by
- * {@link #register}. kube-controller-manager signs what the approver approves; node agents
- * bootstrap with {@code NodeCertificateBootstrap}. {@link #caller()} plays kube-apiserver's webhook
- * calls for tests of the webhook alone.
+ * The identity service as the sandbox runs it: the CSR approver and the webhook on loopback with a serving certificate
+ * from {@code <folder>/webhook-ca}, registered with kube-apiserver by {@link #register}. kube-controller-manager signs
+ * what the approver approves; node agents bootstrap with {@code NodeCertificateBootstrap}. {@link #caller()} plays
+ * kube-apiserver's webhook calls for tests of the webhook alone.
  */
 public final class SandboxIdentity implements AutoCloseable {
     private final IdentityService service;
@@ -34,18 +33,21 @@ public final class SandboxIdentity implements AutoCloseable {
     }
 
     /**
-     * Starts approver and webhook with {@code client} (the kovn-identity ServiceAccount's on a real
-     * cluster); state is kept in {@code folder} across restarts.
+     * Starts approver and webhook with {@code client} (the kovn-identity ServiceAccount's on a real cluster); state is
+     * kept in {@code folder} across restarts.
      */
     public static SandboxIdentity start(KubernetesClient client, Path folder, boolean interconnect) throws IOException {
         Files.createDirectories(folder);
-        CertificateAuthority webhookCa = CertificateAuthority.loadOrCreate(folder.resolve("webhook-ca"), "kovn-sandbox-webhook-ca");
+        CertificateAuthority webhookCa =
+                CertificateAuthority.loadOrCreate(folder.resolve("webhook-ca"), "kovn-sandbox-webhook-ca");
         KeyPair pair = Keys.ecP256();
         Path cert = folder.resolve("webhook-tls.crt");
         Path key = folder.resolve("webhook-tls.key");
         SecureFiles.writePrivate(key, Pem.encode(pair.getPrivate()));
-        SecureFiles.writeAtomically(cert, Pem.encode(webhookCa.issueServer("kovn-identity", pair.getPublic(), Duration.ofDays(365),
-                List.of("localhost", "127.0.0.1"))));
+        SecureFiles.writeAtomically(
+                cert,
+                Pem.encode(webhookCa.issueServer(
+                        "kovn-identity", pair.getPublic(), Duration.ofDays(365), List.of("localhost", "127.0.0.1"))));
         IdentityService.Options options = new IdentityService.Options();
         options.webhookHost = "127.0.0.1";
         options.webhookPort = 0;
@@ -53,17 +55,20 @@ public final class SandboxIdentity implements AutoCloseable {
         options.tlsKeyFile = key;
         options.enableInterconnect = interconnect;
         IdentityService service = IdentityService.start(options, client);
-        URI uri = URI.create("https://127.0.0.1:" + service.webhookAddress().orElseThrow().getPort());
+        URI uri = URI.create(
+                "https://127.0.0.1:" + service.webhookAddress().orElseThrow().getPort());
         return new SandboxIdentity(service, webhookCa, uri);
     }
 
     /**
-     * Registers the webhook with kube-apiserver: {@code deploy/identity}'s
-     * ValidatingWebhookConfiguration pointed at this webhook's address and CA (server-side apply).
+     * Registers the webhook with kube-apiserver: {@code deploy/identity}'s ValidatingWebhookConfiguration pointed at
+     * this webhook's address and CA (server-side apply).
      */
     public void register(KubernetesClient admin, Path deploy) {
         admin.resource(DeployManifests.webhookAt(deploy, webhookUri, webhookCa.certificate()))
-                .fieldManager("kovn-sandbox").forceConflicts().serverSideApply();
+                .fieldManager("kovn-sandbox")
+                .forceConflicts()
+                .serverSideApply();
     }
 
     /** The CA of the webhook's serving certificate (the caBundle). */

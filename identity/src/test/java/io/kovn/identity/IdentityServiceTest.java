@@ -16,13 +16,13 @@ import io.kovn.identity.testing.Cluster;
 import io.kovn.k8s.client.KubeClients;
 import java.time.Clock;
 import java.time.Duration;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 
 /**
- * The service as the sandbox runs it, on a real control plane: its approver lets kube-controller-manager
- * sign a node's certificate, and kube-apiserver calls its webhook on that node's status updates with
- * the identity from the certificate (subnets from the webhook's Node informer).
+ * The service as the sandbox runs it, on a real control plane: its approver lets kube-controller-manager sign a node's
+ * certificate, and kube-apiserver calls its webhook on that node's status updates with the identity from the
+ * certificate (subnets from the webhook's Node informer).
  */
 @Tag("real")
 class IdentityServiceTest {
@@ -34,27 +34,54 @@ class IdentityServiceTest {
             cluster.annotateNode("node2", "k8s.ovn.org/node-subnets", "{\"default\":[\"10.244.2.0/24\"]}");
             cluster.createPod("apps", "web1", "node1");
             cluster.createPod("apps", "web2", "node2");
-            try (NodeCertificateBootstrap agent = new NodeCertificateBootstrap(new NodeCertificateBootstrap.Settings("node1",
-                    cluster.folder.resolve("node1"), Duration.ofHours(1), 0.8, Duration.ofSeconds(30), Duration.ofMillis(100), Duration.ofSeconds(1)),
-                    cluster.hostConfig("node1"), Clock.systemUTC())) {
+            try (NodeCertificateBootstrap agent = new NodeCertificateBootstrap(
+                    new NodeCertificateBootstrap.Settings(
+                            "node1",
+                            cluster.folder.resolve("node1"),
+                            Duration.ofHours(1),
+                            0.8,
+                            Duration.ofSeconds(30),
+                            Duration.ofMillis(100),
+                            Duration.ofSeconds(1)),
+                    cluster.hostConfig("node1"),
+                    Clock.systemUTC())) {
                 NodeCredentials credentials = agent.start();
-                assertThat(credentials.certificate().getIssuerX500Principal()).isEqualTo(cluster.clusterCa().getSubjectX500Principal());
+                assertThat(credentials.certificate().getIssuerX500Principal())
+                        .isEqualTo(cluster.clusterCa().getSubjectX500Principal());
                 KubernetesClient node1 = agent.client();
 
                 podStatus(node1, "apps", "web1", annotation(POD_NETWORKS, podNetworks("10.244.1.5/24")));
-                assertThat(cluster.admin.pods().inNamespace("apps").withName("web1").get().getMetadata().getAnnotations())
+                assertThat(cluster.admin
+                                .pods()
+                                .inNamespace("apps")
+                                .withName("web1")
+                                .get()
+                                .getMetadata()
+                                .getAnnotations())
                         .containsEntry(POD_NETWORKS, podNetworks("10.244.1.5/24"));
-                assertThat(refusal(() -> podStatus(node1, "apps", "web1", annotation(POD_NETWORKS, podNetworks("10.244.2.5/24")))))
-                        .contains("denied the request").contains("10.244.2.5 does not belong to node node1");
-                assertThat(refusal(() -> podStatus(node1, "apps", "web2", annotation(POD_NETWORKS, podNetworks("10.244.2.5/24")))))
-                        .contains("node identity system:ovn-node:node1 is not allowed to modify pod web2 on node node2");
+                assertThat(refusal(() -> podStatus(
+                                node1, "apps", "web1", annotation(POD_NETWORKS, podNetworks("10.244.2.5/24")))))
+                        .contains("denied the request")
+                        .contains("10.244.2.5 does not belong to node node1");
+                assertThat(refusal(() -> podStatus(
+                                node1, "apps", "web2", annotation(POD_NETWORKS, podNetworks("10.244.2.5/24")))))
+                        .contains(
+                                "node identity system:ovn-node:node1 is not allowed to modify pod web2 on node node2");
 
                 nodeStatus(node1, "node1", annotation("k8s.ovn.org/node-encap-ips", "[\"172.18.0.3\"]"));
-                assertThat(cluster.admin.nodes().withName("node1").get().getMetadata().getAnnotations())
+                assertThat(cluster.admin
+                                .nodes()
+                                .withName("node1")
+                                .get()
+                                .getMetadata()
+                                .getAnnotations())
                         .containsEntry("k8s.ovn.org/node-encap-ips", "[\"172.18.0.3\"]");
-                assertThat(refusal(() -> nodeStatus(node1, "node1", annotation("k8s.ovn.org/trust-zones", "{\"__default\":[\"tz1\"]}"))))
-                        .contains("not allowed to set the following annotations on node node1: [k8s.ovn.org/trust-zones]");
-                assertThat(refusal(() -> nodeStatus(node1, "node2", annotation("k8s.ovn.org/node-encap-ips", "[\"172.18.0.3\"]"))))
+                assertThat(refusal(() -> nodeStatus(
+                                node1, "node1", annotation("k8s.ovn.org/trust-zones", "{\"__default\":[\"tz1\"]}"))))
+                        .contains(
+                                "not allowed to set the following annotations on node node1: [k8s.ovn.org/trust-zones]");
+                assertThat(refusal(() -> nodeStatus(
+                                node1, "node2", annotation("k8s.ovn.org/node-encap-ips", "[\"172.18.0.3\"]"))))
                         .contains("node identity system:ovn-node:node1 is not allowed to modify node node2");
             }
         }
@@ -64,19 +91,29 @@ class IdentityServiceTest {
     void whileTheWebhookIsDownStatusUpdatesAreRefused() throws Exception {
         try (Cluster cluster = Cluster.withIdentityService("node1");
                 // kube-apiserver answers 500 when it cannot call the webhook: one try each, no client retries
-                KubernetesClient node1 = KubeClients.forConfig(new ConfigBuilder(cluster.local.configFor("system:ovn-node:node1", "system:ovn-nodes"))
-                        .withRequestRetryBackoffLimit(0).build());
+                KubernetesClient node1 = KubeClients.forConfig(
+                        new ConfigBuilder(cluster.local.configFor("system:ovn-node:node1", "system:ovn-nodes"))
+                                .withRequestRetryBackoffLimit(0)
+                                .build());
                 KubernetesClient admin = KubeClients.forConfig(new ConfigBuilder(cluster.admin.getConfiguration())
-                        .withRequestRetryBackoffLimit(0).build())) {
+                        .withRequestRetryBackoffLimit(0)
+                        .build())) {
             String encap = annotation("k8s.ovn.org/node-encap-ips", "[\"172.18.0.3\"]");
             nodeStatus(node1, "node1", encap);
             cluster.identity.close();
             // failurePolicy Fail: no judgement, no update, for node identities and admins alike
-            assertThat(refusal(() -> nodeStatus(node1, "node1", annotation("k8s.ovn.org/node-encap-ips", "[\"172.18.0.4\"]"))))
+            assertThat(refusal(() ->
+                            nodeStatus(node1, "node1", annotation("k8s.ovn.org/node-encap-ips", "[\"172.18.0.4\"]"))))
                     .contains("failed calling webhook \"node.identity.kovn.io\"");
-            assertThat(refusal(() -> nodeStatus(admin, "node1", annotation("k8s.ovn.org/node-encap-ips", "[\"172.18.0.5\"]"))))
+            assertThat(refusal(() ->
+                            nodeStatus(admin, "node1", annotation("k8s.ovn.org/node-encap-ips", "[\"172.18.0.5\"]"))))
                     .contains("failed calling webhook \"node.identity.kovn.io\"");
-            assertThat(cluster.admin.nodes().withName("node1").get().getMetadata().getAnnotations())
+            assertThat(cluster.admin
+                            .nodes()
+                            .withName("node1")
+                            .get()
+                            .getMetadata()
+                            .getAnnotations())
                     .containsEntry("k8s.ovn.org/node-encap-ips", "[\"172.18.0.3\"]");
         }
     }

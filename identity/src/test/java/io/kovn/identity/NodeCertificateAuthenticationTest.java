@@ -29,13 +29,13 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 
 /**
- * kube-apiserver authenticating node certificates: a certificate of the cluster CA is its CN and O
- * (so a CSR made with it names the node as requester, and a kubelet's names the host), watches run
- * on it, and a certificate of another CA, no credentials or impersonation get the node nowhere.
+ * kube-apiserver authenticating node certificates: a certificate of the cluster CA is its CN and O (so a CSR made with
+ * it names the node as requester, and a kubelet's names the host), watches run on it, and a certificate of another CA,
+ * no credentials or impersonation get the node nowhere.
  */
 @Tag("real")
 class NodeCertificateAuthenticationTest {
@@ -54,9 +54,18 @@ class NodeCertificateAuthenticationTest {
     @Test
     void aCsrMadeWithANodeCertificateNamesTheNodeAsRequester() {
         try (KubernetesClient node = cluster.nodeIdentity("node1")) {
-            node.certificates().v1().certificateSigningRequests().resource(TestCsrs.good().withName("renewal").build()).create();
+            node.certificates()
+                    .v1()
+                    .certificateSigningRequests()
+                    .resource(TestCsrs.good().withName("renewal").build())
+                    .create();
         }
-        CertificateSigningRequest stored = cluster.admin.certificates().v1().certificateSigningRequests().withName("renewal").get();
+        CertificateSigningRequest stored = cluster.admin
+                .certificates()
+                .v1()
+                .certificateSigningRequests()
+                .withName("renewal")
+                .get();
         assertThat(stored.getSpec().getUsername()).isEqualTo("system:ovn-node:node1");
         assertThat(stored.getSpec().getGroups()).containsExactlyInAnyOrder("system:ovn-nodes", "system:authenticated");
     }
@@ -64,9 +73,18 @@ class NodeCertificateAuthenticationTest {
     @Test
     void aKubeletCertificateIsTheHost() {
         try (KubernetesClient host = KubeClients.forConfig(cluster.hostConfig("node1"))) {
-            host.certificates().v1().certificateSigningRequests().resource(TestCsrs.good().withName("bootstrap").build()).create();
+            host.certificates()
+                    .v1()
+                    .certificateSigningRequests()
+                    .resource(TestCsrs.good().withName("bootstrap").build())
+                    .create();
         }
-        CertificateSigningRequest stored = cluster.admin.certificates().v1().certificateSigningRequests().withName("bootstrap").get();
+        CertificateSigningRequest stored = cluster.admin
+                .certificates()
+                .v1()
+                .certificateSigningRequests()
+                .withName("bootstrap")
+                .get();
         assertThat(stored.getSpec().getUsername()).isEqualTo("system:node:node1");
         assertThat(stored.getSpec().getGroups()).containsExactlyInAnyOrder("system:nodes", "system:authenticated");
     }
@@ -74,26 +92,30 @@ class NodeCertificateAuthenticationTest {
     @Test
     void aWatchRunsOnTheNodeCertificate() throws Exception {
         Config config = cluster.local.configFor("system:ovn-node:node1", "system:ovn-nodes");
-        X509Certificate certificate = Pem.certificates(new String(Base64.getDecoder().decode(config.getClientCertData()), StandardCharsets.US_ASCII))
+        X509Certificate certificate = Pem.certificates(
+                        new String(Base64.getDecoder().decode(config.getClientCertData()), StandardCharsets.US_ASCII))
                 .getFirst();
         List<String> events = new CopyOnWriteArrayList<>();
-        try (KubernetesClient node = KubeClients.forConfig(config); Watch watch = node.nodes().withName("node1").watch(new Watcher<>() {
-            @Override
-            public void eventReceived(Action action, Node resource) {
-                events.add(action + " " + resource.getMetadata().getAnnotations());
-            }
+        try (KubernetesClient node = KubeClients.forConfig(config);
+                Watch watch = node.nodes().withName("node1").watch(new Watcher<>() {
+                    @Override
+                    public void eventReceived(Action action, Node resource) {
+                        events.add(action + " " + resource.getMetadata().getAnnotations());
+                    }
 
-            @Override
-            public void onClose(WatcherException cause) {
-            }
-        })) {
+                    @Override
+                    public void onClose(WatcherException cause) {}
+                })) {
             cluster.annotateNode("node1", "seen", "yes");
             await().atMost(Duration.ofSeconds(10)).until(() -> events.stream().anyMatch(e -> e.contains("seen=yes")));
         }
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(cluster.audit()).anySatisfy(e -> {
-            assertThat(e.withCertificate(Cluster.fingerprint(certificate))).isTrue();
-            assertThat(List.of(e.user(), e.verb(), e.resource())).containsExactly("system:ovn-node:node1", "watch", "nodes");
-        }));
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(cluster.audit()).anySatisfy(e -> {
+                    assertThat(e.withCertificate(Cluster.fingerprint(certificate)))
+                            .isTrue();
+                    assertThat(List.of(e.user(), e.verb(), e.resource()))
+                            .containsExactly("system:ovn-node:node1", "watch", "nodes");
+                }));
     }
 
     @Test
@@ -101,38 +123,58 @@ class NodeCertificateAuthenticationTest {
         // Named as the cluster CA, so that the client's TLS stack presents the certificate to kube-apiserver
         // (which lists the names of the CAs it accepts); only the signature tells them apart.
         CertificateAuthority rogue = CertificateAuthority.create("kovn-cluster-ca");
-        assertThat(rogue.certificate().getSubjectX500Principal()).isEqualTo(cluster.clusterCa().getSubjectX500Principal());
-        try (KubernetesClient forged = withCertificate(rogue, Subject.of("system:ovn-node:node1", "system:ovn-nodes"))) {
-            assertThat(Writes.refusal(() -> forged.nodes().withName("node1").get())).startsWith("401").contains("Unauthorized");
+        assertThat(rogue.certificate().getSubjectX500Principal())
+                .isEqualTo(cluster.clusterCa().getSubjectX500Principal());
+        try (KubernetesClient forged =
+                withCertificate(rogue, Subject.of("system:ovn-node:node1", "system:ovn-nodes"))) {
+            assertThat(Writes.refusal(() -> forged.nodes().withName("node1").get()))
+                    .startsWith("401")
+                    .contains("Unauthorized");
         }
     }
 
     @Test
     void noCredentialsIsAnonymousAndImpersonationIsForbidden() {
         Config admin = cluster.admin.getConfiguration();
-        Config none = new ConfigBuilder(Config.empty()).withMasterUrl(admin.getMasterUrl()).withCaCertData(admin.getCaCertData())
-                .withRequestRetryBackoffLimit(0).build();
+        Config none = new ConfigBuilder(Config.empty())
+                .withMasterUrl(admin.getMasterUrl())
+                .withCaCertData(admin.getCaCertData())
+                .withRequestRetryBackoffLimit(0)
+                .build();
         try (KubernetesClient anonymous = KubeClients.forConfig(none)) {
             assertThat(Writes.refusal(() -> anonymous.nodes().withName("node1").get()))
-                    .startsWith("403").contains("User \"system:anonymous\" cannot get resource \"nodes\"");
+                    .startsWith("403")
+                    .contains("User \"system:anonymous\" cannot get resource \"nodes\"");
         }
         Config sly = new ConfigBuilder(cluster.local.configFor("system:ovn-node:node1", "system:ovn-nodes"))
-                .withImpersonateUsername("kubernetes-admin").build();
+                .withImpersonateUsername("kubernetes-admin")
+                .build();
         try (KubernetesClient impersonating = KubeClients.forConfig(sly)) {
-            assertThat(Writes.refusal(() -> impersonating.nodes().withName("node1").get()))
-                    .startsWith("403").contains("User \"system:ovn-node:node1\" cannot impersonate resource \"users\"");
+            assertThat(Writes.refusal(
+                            () -> impersonating.nodes().withName("node1").get()))
+                    .startsWith("403")
+                    .contains("User \"system:ovn-node:node1\" cannot impersonate resource \"users\"");
         }
     }
 
     /** A client presenting a certificate of {@code ca} for {@code subject} to the cluster's kube-apiserver. */
     static KubernetesClient withCertificate(CertificateAuthority ca, Subject subject) {
         KeyPair pair = Keys.ecP256();
-        X509Certificate certificate = ca.issueClient(subject, pair.getPublic(), Instant.now().minusSeconds(60), Instant.now().plusSeconds(600));
+        X509Certificate certificate = ca.issueClient(
+                subject,
+                pair.getPublic(),
+                Instant.now().minusSeconds(60),
+                Instant.now().plusSeconds(600));
         Base64.Encoder base64 = Base64.getEncoder();
         Config admin = cluster.admin.getConfiguration();
-        return KubeClients.forConfig(new ConfigBuilder(Config.empty()).withMasterUrl(admin.getMasterUrl()).withCaCertData(admin.getCaCertData())
-                .withClientCertData(base64.encodeToString(Pem.encode(certificate).getBytes(StandardCharsets.US_ASCII)))
+        return KubeClients.forConfig(new ConfigBuilder(Config.empty())
+                .withMasterUrl(admin.getMasterUrl())
+                .withCaCertData(admin.getCaCertData())
+                .withClientCertData(
+                        base64.encodeToString(Pem.encode(certificate).getBytes(StandardCharsets.US_ASCII)))
                 .withClientKeyData(base64.encodeToString(Pem.encodeEcKey(pair).getBytes(StandardCharsets.US_ASCII)))
-                .withClientKeyAlgo("EC").withRequestRetryBackoffLimit(0).build());
+                .withClientKeyAlgo("EC")
+                .withRequestRetryBackoffLimit(0)
+                .build());
     }
 }

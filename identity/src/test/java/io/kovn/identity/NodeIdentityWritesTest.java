@@ -11,25 +11,25 @@ import static io.kovn.identity.testing.Writes.podStatus;
 import static io.kovn.identity.testing.Writes.refusal;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.kovn.identity.testing.Cluster;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import org.junit.jupiter.api.Test;
 
 /**
- * What kube-apiserver lets a node identity ({@code system:ovn-node:n1} in {@code system:ovn-nodes},
- * a client certificate of the cluster CA) write, with {@code deploy/}'s RBAC and the identity webhook
- * registered: its own Node's annotations and its own pods' pod-networks within its subnet, through
- * the status subresources; nothing else. Each refusal is told apart by its message: RBAC's 403 on
- * the main resources, the webhook's denial on the status subresources.
+ * What kube-apiserver lets a node identity ({@code system:ovn-node:n1} in {@code system:ovn-nodes}, a client
+ * certificate of the cluster CA) write, with {@code deploy/}'s RBAC and the identity webhook registered: its own Node's
+ * annotations and its own pods' pod-networks within its subnet, through the status subresources; nothing else. Each
+ * refusal is told apart by its message: RBAC's 403 on the main resources, the webhook's denial on the status
+ * subresources.
  */
 @Tag("real")
 class NodeIdentityWritesTest {
@@ -58,9 +58,13 @@ class NodeIdentityWritesTest {
 
     @Test
     void itsOwnNodesChassisAndEncapAnnotationsGoThroughNodesStatus() {
-        nodeStatus(n1, "n1", "{\"metadata\":{\"annotations\":{\"k8s.ovn.org/node-chassis-id\":\"6a4b1e0c-0000-4000-8000-000000000001\","
-                + "\"k8s.ovn.org/node-encap-ips\":\"[\\\"172.18.0.11\\\"]\"}}}");
-        assertThat(annotations(storedNode("n1"))).containsEntry("k8s.ovn.org/node-chassis-id", "6a4b1e0c-0000-4000-8000-000000000001")
+        nodeStatus(
+                n1,
+                "n1",
+                "{\"metadata\":{\"annotations\":{\"k8s.ovn.org/node-chassis-id\":\"6a4b1e0c-0000-4000-8000-000000000001\","
+                        + "\"k8s.ovn.org/node-encap-ips\":\"[\\\"172.18.0.11\\\"]\"}}}");
+        assertThat(annotations(storedNode("n1")))
+                .containsEntry("k8s.ovn.org/node-chassis-id", "6a4b1e0c-0000-4000-8000-000000000001")
                 .containsEntry("k8s.ovn.org/node-encap-ips", "[\"172.18.0.11\"]");
     }
 
@@ -74,9 +78,12 @@ class NodeIdentityWritesTest {
     void trustZonesCannotBeSetOnItsOwnNode() {
         String set = annotation(TRUST_ZONES, "{\"__default\":[\"tz1\"]}");
         assertThat(refusal(() -> node(n1, "n1", set)))
-                .startsWith("403").contains("User \"system:ovn-node:n1\" cannot patch resource \"nodes\" in API group \"\"");
-        assertThat(refusal(() -> nodeStatus(n1, "n1", set))).contains(NODE_WEBHOOK_DENIED
-                + "node identity system:ovn-node:n1 is not allowed to set the following annotations on node n1: [" + TRUST_ZONES + "]");
+                .startsWith("403")
+                .contains("User \"system:ovn-node:n1\" cannot patch resource \"nodes\" in API group \"\"");
+        assertThat(refusal(() -> nodeStatus(n1, "n1", set)))
+                .contains(NODE_WEBHOOK_DENIED
+                        + "node identity system:ovn-node:n1 is not allowed to set the following annotations on node n1: ["
+                        + TRUST_ZONES + "]");
         assertThat(annotations(storedNode("n1"))).doesNotContainKey(TRUST_ZONES);
     }
 
@@ -86,13 +93,23 @@ class NodeIdentityWritesTest {
         try {
             String change = annotation(TRUST_ZONES, "{\"__default\":[\"tz2\"]}");
             String remove = "{\"metadata\":{\"annotations\":{\"" + TRUST_ZONES + "\":null}}}";
-            assertThat(refusal(() -> node(n1, "n1", change))).startsWith("403").contains("cannot patch resource \"nodes\"");
-            assertThat(refusal(() -> nodeStatus(n1, "n1", change))).contains(NODE_WEBHOOK_DENIED).contains("[" + TRUST_ZONES + "]");
-            assertThat(refusal(() -> nodeStatus(n1, "n1", remove))).contains(NODE_WEBHOOK_DENIED).contains("[" + TRUST_ZONES + "]");
+            assertThat(refusal(() -> node(n1, "n1", change)))
+                    .startsWith("403")
+                    .contains("cannot patch resource \"nodes\"");
+            assertThat(refusal(() -> nodeStatus(n1, "n1", change)))
+                    .contains(NODE_WEBHOOK_DENIED)
+                    .contains("[" + TRUST_ZONES + "]");
+            assertThat(refusal(() -> nodeStatus(n1, "n1", remove)))
+                    .contains(NODE_WEBHOOK_DENIED)
+                    .contains("[" + TRUST_ZONES + "]");
             assertThat(annotations(storedNode("n1"))).containsEntry(TRUST_ZONES, "{\"__default\":[\"tz1\"]}");
         } finally {
-            cluster.admin.nodes().withName("n1").patch(PatchContext.of(
-                    PatchType.JSON_MERGE), "{\"metadata\":{\"annotations\":{\"" + TRUST_ZONES + "\":null}}}");
+            cluster.admin
+                    .nodes()
+                    .withName("n1")
+                    .patch(
+                            PatchContext.of(PatchType.JSON_MERGE),
+                            "{\"metadata\":{\"annotations\":{\"" + TRUST_ZONES + "\":null}}}");
         }
     }
 
@@ -109,40 +126,53 @@ class NodeIdentityWritesTest {
     void anotherNodesPodsCannotBeChanged() {
         String networks = annotation(POD_NETWORKS, podNetworks("10.244.2.9/24"));
         assertThat(refusal(() -> podStatus(n1, "apps", "p2", networks)))
-                .contains(POD_WEBHOOK_DENIED + "node identity system:ovn-node:n1 is not allowed to modify pod p2 on node n2");
+                .contains(POD_WEBHOOK_DENIED
+                        + "node identity system:ovn-node:n1 is not allowed to modify pod p2 on node n2");
         assertThat(refusal(() -> pod(n1, "apps", "p2", networks)))
-                .startsWith("403").contains("User \"system:ovn-node:n1\" cannot patch resource \"pods\" in API group \"\" in the namespace \"apps\"");
+                .startsWith("403")
+                .contains(
+                        "User \"system:ovn-node:n1\" cannot patch resource \"pods\" in API group \"\" in the namespace \"apps\"");
         assertThat(annotations(storedPod("p2"))).doesNotContainKey(POD_NETWORKS);
     }
 
     @Test
     void podAddressesOutsideItsNodeSubnetAreRefused() {
         assertThat(refusal(() -> podStatus(n1, "apps", "p1", annotation(POD_NETWORKS, podNetworks("10.244.2.7/24")))))
-                .contains(POD_WEBHOOK_DENIED + "user system:ovn-node:n1 is not allowed to set " + POD_NETWORKS + " on pod p1: "
-                        + "10.244.2.7 does not belong to node n1 (subnets [10.244.1.0/24])");
+                .contains(POD_WEBHOOK_DENIED + "user system:ovn-node:n1 is not allowed to set " + POD_NETWORKS
+                        + " on pod p1: " + "10.244.2.7 does not belong to node n1 (subnets [10.244.1.0/24])");
         assertThat(refusal(() -> podStatus(n1, "apps", "p1", annotation(POD_NETWORKS, podNetworks("192.168.1.7/24")))))
-                .contains(POD_WEBHOOK_DENIED).contains("192.168.1.7 does not belong to node n1");
+                .contains(POD_WEBHOOK_DENIED)
+                .contains("192.168.1.7 does not belong to node n1");
         assertThat(annotations(storedPod("p1")).get(POD_NETWORKS)).doesNotContain("10.244.2.7", "192.168.1.7");
     }
 
     @Test
     void itsOwnSubnetCannotBeWidened() {
         // else any address would be "within its subnet"
-        assertThat(refusal(() -> nodeStatus(n1, "n1", annotation("k8s.ovn.org/node-subnets", "{\"default\":[\"10.0.0.0/8\"]}"))))
-                .contains(NODE_WEBHOOK_DENIED + "node identity system:ovn-node:n1 is not allowed to set the following annotations on node n1: "
+        assertThat(refusal(() ->
+                        nodeStatus(n1, "n1", annotation("k8s.ovn.org/node-subnets", "{\"default\":[\"10.0.0.0/8\"]}"))))
+                .contains(NODE_WEBHOOK_DENIED
+                        + "node identity system:ovn-node:n1 is not allowed to set the following annotations on node n1: "
                         + "[k8s.ovn.org/node-subnets]");
-        assertThat(annotations(storedNode("n1"))).containsEntry("k8s.ovn.org/node-subnets", "{\"default\":[\"10.244.1.0/24\"]}");
+        assertThat(annotations(storedNode("n1")))
+                .containsEntry("k8s.ovn.org/node-subnets", "{\"default\":[\"10.244.1.0/24\"]}");
     }
 
     @Test
     void labelsOfItsNodeAndPodsCannotBeChanged() {
         String relabel = label("topology.kubernetes.io/zone", "elsewhere");
-        assertThat(refusal(() -> node(n1, "n1", relabel))).startsWith("403").contains("cannot patch resource \"nodes\"");
+        assertThat(refusal(() -> node(n1, "n1", relabel)))
+                .startsWith("403")
+                .contains("cannot patch resource \"nodes\"");
         assertThat(refusal(() -> nodeStatus(n1, "n1", relabel)))
-                .contains(NODE_WEBHOOK_DENIED + "node identity system:ovn-node:n1 is not allowed to modify anything other than annotations");
-        assertThat(refusal(() -> pod(n1, "apps", "p1", relabel))).startsWith("403").contains("cannot patch resource \"pods\"");
+                .contains(NODE_WEBHOOK_DENIED
+                        + "node identity system:ovn-node:n1 is not allowed to modify anything other than annotations");
+        assertThat(refusal(() -> pod(n1, "apps", "p1", relabel)))
+                .startsWith("403")
+                .contains("cannot patch resource \"pods\"");
         assertThat(refusal(() -> podStatus(n1, "apps", "p1", relabel)))
-                .contains(POD_WEBHOOK_DENIED + "node identity system:ovn-node:n1 is not allowed to modify anything other than annotations");
+                .contains(POD_WEBHOOK_DENIED
+                        + "node identity system:ovn-node:n1 is not allowed to modify anything other than annotations");
         assertThat(storedNode("n1").getMetadata().getLabels()).doesNotContainKey("topology.kubernetes.io/zone");
         assertThat(storedPod("p1").getMetadata().getLabels()).isEqualTo(Map.of("app", "p1"));
     }
@@ -152,7 +182,9 @@ class NodeIdentityWritesTest {
         String cordon = "{\"spec\":{\"unschedulable\":true}}";
         String deadline = "{\"spec\":{\"activeDeadlineSeconds\":5}}";
         assertThat(refusal(() -> node(n1, "n1", cordon))).startsWith("403").contains("cannot patch resource \"nodes\"");
-        assertThat(refusal(() -> pod(n1, "apps", "p1", deadline))).startsWith("403").contains("cannot patch resource \"pods\"");
+        assertThat(refusal(() -> pod(n1, "apps", "p1", deadline)))
+                .startsWith("403")
+                .contains("cannot patch resource \"pods\"");
         // Through the status subresources kube-apiserver keeps the stored spec (the status strategies
         // copy it over the request's): the call succeeds and changes nothing.
         nodeStatus(n1, "n1", cordon);
@@ -163,10 +195,17 @@ class NodeIdentityWritesTest {
 
     @Test
     void statusFieldsOfItsNodeAndPodsCannotBeChanged() {
-        assertThat(refusal(() -> nodeStatus(n1, "n1", "{\"status\":{\"addresses\":[{\"type\":\"InternalIP\",\"address\":\"10.9.9.9\"}]}}")))
-                .contains(NODE_WEBHOOK_DENIED + "node identity system:ovn-node:n1 is not allowed to modify anything other than annotations");
-        assertThat(refusal(() -> podStatus(n1, "apps", "p1", "{\"status\":{\"podIP\":\"10.244.2.7\",\"podIPs\":[{\"ip\":\"10.244.2.7\"}]}}")))
-                .contains(POD_WEBHOOK_DENIED + "node identity system:ovn-node:n1 is not allowed to modify anything other than annotations");
+        assertThat(refusal(() -> nodeStatus(
+                        n1, "n1", "{\"status\":{\"addresses\":[{\"type\":\"InternalIP\",\"address\":\"10.9.9.9\"}]}}")))
+                .contains(NODE_WEBHOOK_DENIED
+                        + "node identity system:ovn-node:n1 is not allowed to modify anything other than annotations");
+        assertThat(refusal(() -> podStatus(
+                        n1,
+                        "apps",
+                        "p1",
+                        "{\"status\":{\"podIP\":\"10.244.2.7\",\"podIPs\":[{\"ip\":\"10.244.2.7\"}]}}")))
+                .contains(POD_WEBHOOK_DENIED
+                        + "node identity system:ovn-node:n1 is not allowed to modify anything other than annotations");
     }
 
     private static Node storedNode(String name) {
@@ -178,6 +217,8 @@ class NodeIdentityWritesTest {
     }
 
     private static Map<String, String> annotations(HasMetadata object) {
-        return object.getMetadata().getAnnotations() == null ? Map.of() : object.getMetadata().getAnnotations();
+        return object.getMetadata().getAnnotations() == null
+                ? Map.of()
+                : object.getMetadata().getAnnotations();
     }
 }

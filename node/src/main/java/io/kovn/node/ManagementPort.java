@@ -18,25 +18,24 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The node's management port: the OVS internal port {@value TopologyNames#MANAGEMENT_INTERFACE} on
- * br-int, bound to the logical switch port {@code k8s-<node>}, through which the node's host network
- * (and its hostNetwork pods) and the overlay reach each other.
+ * The node's management port: the OVS internal port {@value TopologyNames#MANAGEMENT_INTERFACE} on br-int, bound to the
+ * logical switch port {@code k8s-<node>}, through which the node's host network (and its hostNetwork pods) and the
+ * overlay reach each other.
  *
- * <p>It carries the node subnet's second address (the first is the router's) with the MAC
- * {@code 0a:58:} + its IPv4 bytes, and the node routes the cluster subnets through the router
- * ({@code .1}) on it. Every step is idempotent (an existing port is kept, {@code replace}), so an agent
- * restart converges to the same wiring.
+ * <p>It carries the node subnet's second address (the first is the router's) with the MAC {@code 0a:58:} + its IPv4
+ * bytes, and the node routes the cluster subnets through the router ({@code .1}) on it. Every step is idempotent (an
+ * existing port is kept, {@code replace}), so an agent restart converges to the same wiring.
  *
  * @param node the node name
  * @param subnets the node subnets (from {@code k8s.ovn.org/node-subnets}), one per family
  * @param clusterSubnets the cluster's pod networks, routed via the node subnet's gateway
  * @param mtu the interface MTU (the pods' MTU)
- * @param nodeIps the node's own addresses (at most one per family used): the source of host traffic
- *     toward pods, so that pods (and their policies) see the node IP, and unconnected UDP replies to
- *     a pod that called the node IP come from the address it called
+ * @param nodeIps the node's own addresses (at most one per family used): the source of host traffic toward pods, so
+ *     that pods (and their policies) see the node IP, and unconnected UDP replies to a pod that called the node IP come
+ *     from the address it called
  */
-public record ManagementPort(String node, List<IpPrefix> subnets, List<IpPrefix> clusterSubnets, int mtu,
-                             List<InetAddress> nodeIps) {
+public record ManagementPort(
+        String node, List<IpPrefix> subnets, List<IpPrefix> clusterSubnets, int mtu, List<InetAddress> nodeIps) {
     public ManagementPort {
         Objects.requireNonNull(node, "node");
         subnets = List.copyOf(subnets);
@@ -54,7 +53,9 @@ public record ManagementPort(String node, List<IpPrefix> subnets, List<IpPrefix>
 
     /** The port's addresses: each subnet's second address with the subnet's length. */
     public List<IpPrefix> addresses() {
-        return subnets.stream().map(s -> new IpPrefix(ZoneTopology.managementAddress(s), s.length())).toList();
+        return subnets.stream()
+                .map(s -> new IpPrefix(ZoneTopology.managementAddress(s), s.length()))
+                .toList();
     }
 
     /** The port's MAC, derived from its first address as the zone's logical switch port has it. */
@@ -83,15 +84,22 @@ public record ManagementPort(String node, List<IpPrefix> subnets, List<IpPrefix>
         for (IpPrefix s : subnets) {
             // The kernel's own connected route, with the node IP as source instead of the port's. An IPv6
             // route is replaced only at its metric: the kernel's is 256 (else a second route, behind it).
-            sourceFor(s.family()).ifPresent(src -> lines.add("route replace " + s.network() + " dev " + iface
-                    + " proto kernel scope link src " + IpLiterals.format(src) + (s.family() == IpFamily.IPV6 ? " metric 256" : "")));
+            sourceFor(s.family())
+                    .ifPresent(src ->
+                            lines.add("route replace " + s.network() + " dev " + iface + " proto kernel scope link src "
+                                    + IpLiterals.format(src) + (s.family() == IpFamily.IPV6 ? " metric 256" : "")));
         }
         for (IpPrefix cluster : clusterSubnets) {
-            subnets.stream().filter(s -> s.family() == cluster.family()).findFirst().ifPresent(s -> {
-                InetAddress gateway = s.addressAt(1);
-                lines.add("route replace " + cluster + " via " + IpLiterals.format(gateway) + " dev " + iface
-                        + sourceFor(cluster.family()).map(src -> " src " + IpLiterals.format(src)).orElse(""));
-            });
+            subnets.stream()
+                    .filter(s -> s.family() == cluster.family())
+                    .findFirst()
+                    .ifPresent(s -> {
+                        InetAddress gateway = s.addressAt(1);
+                        lines.add("route replace " + cluster + " via " + IpLiterals.format(gateway) + " dev " + iface
+                                + sourceFor(cluster.family())
+                                        .map(src -> " src " + IpLiterals.format(src))
+                                        .orElse(""));
+                    });
         }
         return lines;
     }
@@ -101,8 +109,8 @@ public record ManagementPort(String node, List<IpPrefix> subnets, List<IpPrefix>
     }
 
     /**
-     * The sysctl settings the node needs: forwarding on, so the host may route between pods and its
-     * links, and ARP requests sourced from the port's address.
+     * The sysctl settings the node needs: forwarding on, so the host may route between pods and its links, and ARP
+     * requests sourced from the port's address.
      */
     public List<String> sysctls() {
         List<String> out = new ArrayList<>();
@@ -118,9 +126,8 @@ public record ManagementPort(String node, List<IpPrefix> subnets, List<IpPrefix>
     }
 
     /**
-     * Creates or repairs the port: the OVS internal port, then (once ovs-vswitchd made the device)
-     * its MAC, MTU, addresses and routes, checksum offload off (the userspace datapath needs it for
-     * TCP), and forwarding.
+     * Creates or repairs the port: the OVS internal port, then (once ovs-vswitchd made the device) its MAC, MTU,
+     * addresses and routes, checksum offload off (the userspace datapath needs it for TCP), and forwarding.
      */
     public void apply(OvsConfDb db, String bridge, Netns nodeNetns) {
         db.transactAndWait(operations(db.ops(), bridge));

@@ -20,9 +20,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Brings up the {@link ManagementPort} once the cluster manager has given the node its subnet: waits
- * for {@code k8s.ovn.org/node-subnets} on the agent's Node, then applies the port, retrying with
- * backoff until it succeeds or the agent stops.
+ * Brings up the {@link ManagementPort} once the cluster manager has given the node its subnet: waits for
+ * {@code k8s.ovn.org/node-subnets} on the agent's Node, then applies the port, retrying with backoff until it succeeds
+ * or the agent stops.
  */
 final class ManagementPortSetup implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ManagementPortSetup.class);
@@ -37,7 +37,8 @@ final class ManagementPortSetup implements AutoCloseable {
     private final Thread thread;
     private volatile boolean closed;
 
-    private ManagementPortSetup(KubernetesClient client, NodeAgentConfig config, OvsConfDb db, List<InetAddress> nodeIps) {
+    private ManagementPortSetup(
+            KubernetesClient client, NodeAgentConfig config, OvsConfDb db, List<InetAddress> nodeIps) {
         this.db = db;
         this.client = client;
         this.config = config;
@@ -46,16 +47,17 @@ final class ManagementPortSetup implements AutoCloseable {
     }
 
     /** @param nodeIps the node's own addresses, the source of its traffic toward pods ({@link #nodeIps}) */
-    static ManagementPortSetup start(KubernetesClient client, NodeAgentConfig config, OvsConfDb db, List<InetAddress> nodeIps) {
+    static ManagementPortSetup start(
+            KubernetesClient client, NodeAgentConfig config, OvsConfDb db, List<InetAddress> nodeIps) {
         ManagementPortSetup s = new ManagementPortSetup(client, config, db, nodeIps);
         s.thread.start();
         return s;
     }
 
     /**
-     * The node's own addresses: its gateway bridge's, one per family (on a dual-stack node an IPv6
-     * route without one would make the host answer pods' UDP from the management port's address, not
-     * the one they called), else the encap IP alone (pure).
+     * The node's own addresses: its gateway bridge's, one per family (on a dual-stack node an IPv6 route without one
+     * would make the host answer pods' UDP from the management port's address, not the one they called), else the encap
+     * IP alone (pure).
      */
     static List<InetAddress> nodeIps(String encapIp, Optional<GatewayBridge> bridge) {
         return bridge.map(b -> b.ips().stream().map(IpPrefix::address).toList())
@@ -63,8 +65,8 @@ final class ManagementPortSetup implements AutoCloseable {
     }
 
     /**
-     * Uses another client from the next attempt on (after a certificate rotation). A wait in progress on the
-     * old client ends at the latest when that client is closed; the retry then uses this one.
+     * Uses another client from the next attempt on (after a certificate rotation). A wait in progress on the old client
+     * ends at the latest when that client is closed; the retry then uses this one.
      */
     void rebind(KubernetesClient next) {
         client = next;
@@ -94,14 +96,23 @@ final class ManagementPortSetup implements AutoCloseable {
         long backoffMs = 200;
         while (!closed) {
             try {
-                Node node = client.nodes().withName(config.nodeName())
+                Node node = client.nodes()
+                        .withName(config.nodeName())
                         .waitUntilCondition(n -> subnetsOf(n).isPresent(), WAIT_STEP.toMillis(), TimeUnit.MILLISECONDS);
-                ManagementPort port = new ManagementPort(config.nodeName(), subnetsOf(node).orElseThrow(),
-                        config.clusterSubnets(), config.defaultMtu(), nodeIps);
+                ManagementPort port = new ManagementPort(
+                        config.nodeName(),
+                        subnetsOf(node).orElseThrow(),
+                        config.clusterSubnets(),
+                        config.defaultMtu(),
+                        nodeIps);
                 long t0 = System.nanoTime();
                 port.apply(db, config.ovs().integrationBridge(), config.nodeNetns());
-                LOG.info("management port {} of {} up with {} in {} ms", port.interfaceName(), config.nodeName(),
-                        port.addresses(), (System.nanoTime() - t0) / 1_000_000);
+                LOG.info(
+                        "management port {} of {} up with {} in {} ms",
+                        port.interfaceName(),
+                        config.nodeName(),
+                        port.addresses(),
+                        (System.nanoTime() - t0) / 1_000_000);
                 done.complete(port);
                 return;
             } catch (RuntimeException e) {

@@ -23,13 +23,37 @@ import java.util.Objects;
  * @param defaultMtu pod MTU when the CNI configuration gives none
  * @param clusterSubnets the cluster's pod networks, routed through the management port
  */
-public record NodeAgentConfig(String nodeName, OvsBridgeConfig ovs, OvsPaths ovsPaths, Netns nodeNetns,
-                              Path cniSocket, Duration podNetworksTimeout, Duration ovnInstalledTimeout,
-                              int defaultMtu, List<IpPrefix> clusterSubnets) {
-    /** A configuration with the cluster manager's default cluster network ({@link ZoneModel#DEFAULT_CLUSTER_SUBNETS}). */
-    public NodeAgentConfig(String nodeName, OvsBridgeConfig ovs, OvsPaths ovsPaths, Netns nodeNetns,
-                           Path cniSocket, Duration podNetworksTimeout, Duration ovnInstalledTimeout, int defaultMtu) {
-        this(nodeName, ovs, ovsPaths, nodeNetns, cniSocket, podNetworksTimeout, ovnInstalledTimeout, defaultMtu,
+public record NodeAgentConfig(
+        String nodeName,
+        OvsBridgeConfig ovs,
+        OvsPaths ovsPaths,
+        Netns nodeNetns,
+        Path cniSocket,
+        Duration podNetworksTimeout,
+        Duration ovnInstalledTimeout,
+        int defaultMtu,
+        List<IpPrefix> clusterSubnets) {
+    /**
+     * A configuration with the cluster manager's default cluster network ({@link ZoneModel#DEFAULT_CLUSTER_SUBNETS}).
+     */
+    public NodeAgentConfig(
+            String nodeName,
+            OvsBridgeConfig ovs,
+            OvsPaths ovsPaths,
+            Netns nodeNetns,
+            Path cniSocket,
+            Duration podNetworksTimeout,
+            Duration ovnInstalledTimeout,
+            int defaultMtu) {
+        this(
+                nodeName,
+                ovs,
+                ovsPaths,
+                nodeNetns,
+                cniSocket,
+                podNetworksTimeout,
+                ovnInstalledTimeout,
+                defaultMtu,
                 ZoneModel.DEFAULT_CLUSTER_SUBNETS);
     }
 
@@ -46,14 +70,22 @@ public record NodeAgentConfig(String nodeName, OvsBridgeConfig ovs, OvsPaths ovs
 
     /** The same configuration routing {@code subnets} as the cluster's pod networks. */
     public NodeAgentConfig withClusterSubnets(List<IpPrefix> subnets) {
-        return new NodeAgentConfig(nodeName, ovs, ovsPaths, nodeNetns, cniSocket, podNetworksTimeout,
-                ovnInstalledTimeout, defaultMtu, subnets);
+        return new NodeAgentConfig(
+                nodeName,
+                ovs,
+                ovsPaths,
+                nodeNetns,
+                cniSocket,
+                podNetworksTimeout,
+                ovnInstalledTimeout,
+                defaultMtu,
+                subnets);
     }
 
     /** 30 s for the annotation, 20 s for ovn-installed, MTU 1400 (geneve over a 1500 underlay). */
-    public static NodeAgentConfig defaults(String nodeName, OvsBridgeConfig ovs, OvsPaths ovsPaths, Netns nodeNetns,
-                                           Path cniSocket) {
-        return new NodeAgentConfig(nodeName, ovs, ovsPaths, nodeNetns, cniSocket, Duration.ofSeconds(30),
-                Duration.ofSeconds(20), 1400);
+    public static NodeAgentConfig defaults(
+            String nodeName, OvsBridgeConfig ovs, OvsPaths ovsPaths, Netns nodeNetns, Path cniSocket) {
+        return new NodeAgentConfig(
+                nodeName, ovs, ovsPaths, nodeNetns, cniSocket, Duration.ofSeconds(30), Duration.ofSeconds(20), 1400);
     }
 }

@@ -9,12 +9,13 @@ import io.kovn.controller.zone.PodAddressReconciler;
 import io.kovn.controller.zone.TrustZoneMetrics;
 import io.kovn.controller.zone.ZoneController;
 import io.kovn.controller.zone.ZoneControllerConfig;
+import io.kovn.controller.zone.ZoneModel;
 import io.kovn.k8s.events.EventRecorder;
 import io.kovn.k8s.runtime.ControllerMetrics;
 import io.kovn.k8s.runtime.PrometheusControllerMetrics;
 import io.kovn.k8s.runtime.SharedInformers;
-import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.kovn.node.cni.PodRef;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -25,23 +26,21 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import io.kovn.controller.zone.ZoneModel;
 
 /**
- * The per-node parts of kovn in one process ({@code kovn node}, and each emulated node of the
- * sandbox), all bound to one Kubernetes client, the node's own identity: node agent
- * (optional), zone controller and network-policy controller on the zone's NB/SB. When the node's
- * certificate rotates, the node agent moves to the new client in place ({@link NodeAgent#useClient}:
- * its CNI server keeps answering, so no pod add fails across a rotation) and the controllers are
- * restarted on it: the old client is closed after a grace period, and informers must not outlive
- * it. Restarting is safe because they are level-driven (a restart re-lists and converges, writing
- * nothing when nothing changed).
+ * The per-node parts of kovn in one process ({@code kovn node}, and each emulated node of the sandbox), all bound to
+ * one Kubernetes client, the node's own identity: node agent (optional), zone controller and network-policy controller
+ * on the zone's NB/SB. When the node's certificate rotates, the node agent moves to the new client in place
+ * ({@link NodeAgent#useClient}: its CNI server keeps answering, so no pod add fails across a rotation) and the
+ * controllers are restarted on it: the old client is closed after a grace period, and informers must not outlive it.
+ * Restarting is safe because they are level-driven (a restart re-lists and converges, writing nothing when nothing
+ * changed).
  */
 public final class NodeComponents implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(NodeComponents.class);
     /**
-     * How long CNI ADD waits for the zone's policies to know a new pod's addresses: a reconcile
-     * takes milliseconds, a zone's first one about a second at scale (docs/network-policy.md).
+     * How long CNI ADD waits for the zone's policies to know a new pod's addresses: a reconcile takes milliseconds, a
+     * zone's first one about a second at scale (docs/network-policy.md).
      */
     static final Duration POLICY_WAIT = Duration.ofSeconds(10);
 
@@ -65,6 +64,7 @@ public final class NodeComponents implements AutoCloseable {
     private ZoneController zone;
     /** Read by CNI ADD without the lock: a restart must not hold up pod starts. */
     private volatile PolicyController policies;
+
     private volatile boolean up;
 
     /** The parts of one node, registering their metrics in {@code registry}. */
@@ -73,11 +73,14 @@ public final class NodeComponents implements AutoCloseable {
     }
 
     /**
-     * The parts of one node among several sharing one registry (the sandbox's): the metrics objects
-     * are registered once and shared, their {@code zone} label tells the nodes apart.
+     * The parts of one node among several sharing one registry (the sandbox's): the metrics objects are registered once
+     * and shared, their {@code zone} label tells the nodes apart.
      */
-    public NodeComponents(Settings settings, PrometheusRegistry registry, TrustZoneMetrics trustZoneMetrics,
-                          ControllerMetrics controllerMetrics) {
+    public NodeComponents(
+            Settings settings,
+            PrometheusRegistry registry,
+            TrustZoneMetrics trustZoneMetrics,
+            ControllerMetrics controllerMetrics) {
         this.settings = settings;
         this.registry = registry;
         this.trustZoneMetrics = trustZoneMetrics;
@@ -97,19 +100,36 @@ public final class NodeComponents implements AutoCloseable {
             informers.index(Pod.class, PodAddressReconciler.nodeIndexer());
             // Both controllers start at once: every kind lists, and both connect to the NB, from the
             // first moment (one after the other, the policy kinds listed only once the zone had synced).
-            CompletableFuture<PolicyController> policyStart = CompletableFuture.supplyAsync(() -> PolicyController.start(
-                    PolicyControllerConfig.of(settings.nodeName(), settings.nbEndpoint(), events(client, "kovn-policy-controller"),
-                            registry).withControllerMetrics(controllerMetrics), informers), Thread::startVirtualThread);
+            CompletableFuture<PolicyController> policyStart = CompletableFuture.supplyAsync(
+                    () -> PolicyController.start(
+                            PolicyControllerConfig.of(
+                                            settings.nodeName(),
+                                            settings.nbEndpoint(),
+                                            events(client, "kovn-policy-controller"),
+                                            registry)
+                                    .withControllerMetrics(controllerMetrics),
+                            informers),
+                    Thread::startVirtualThread);
             try {
-                zone = ZoneController.start(ZoneControllerConfig.of(settings.nodeName(), settings.nbEndpoint(),
-                        settings.sbEndpoint(), events(client, "kovn-zone-controller"), trustZoneMetrics)
-                        .withControllerMetrics(controllerMetrics)
-                        // the gateway's SNAT and routes cover the pod networks the agent routes too
-                        .withClusterSubnets(settings.agent().map(NodeAgentConfig::clusterSubnets)
-                                .orElse(ZoneModel.DEFAULT_CLUSTER_SUBNETS)), informers);
+                zone = ZoneController.start(
+                        ZoneControllerConfig.of(
+                                        settings.nodeName(),
+                                        settings.nbEndpoint(),
+                                        settings.sbEndpoint(),
+                                        events(client, "kovn-zone-controller"),
+                                        trustZoneMetrics)
+                                .withControllerMetrics(controllerMetrics)
+                                // the gateway's SNAT and routes cover the pod networks the agent routes too
+                                .withClusterSubnets(settings.agent()
+                                        .map(NodeAgentConfig::clusterSubnets)
+                                        .orElse(ZoneModel.DEFAULT_CLUSTER_SUBNETS)),
+                        informers);
                 running.push(zone);
             } catch (RuntimeException e) {
-                policyStart.thenAccept(PolicyController::close).exceptionally(x -> null).join();
+                policyStart
+                        .thenAccept(PolicyController::close)
+                        .exceptionally(x -> null)
+                        .join();
                 throw e;
             }
             policies = awaitStart(policyStart);
@@ -134,8 +154,8 @@ public final class NodeComponents implements AutoCloseable {
     }
 
     /**
-     * Moves the parts to another client (after a certificate rotation): the node agent in place, the
-     * controllers by a restart.
+     * Moves the parts to another client (after a certificate rotation): the node agent in place, the controllers by a
+     * restart.
      */
     public synchronized void restart(KubernetesClient client) {
         LOG.info("moving the node's parts to new credentials");
@@ -160,15 +180,16 @@ public final class NodeComponents implements AutoCloseable {
     }
 
     /**
-     * CNI ADD's {@link PodAddressBarrier}: the zone's policy controller has written NB for the pod's
-     * addresses. The agent outlives the controllers (they restart on rotation), so it asks whichever
-     * runs now, and waits out a restart within {@link #POLICY_WAIT}.
+     * CNI ADD's {@link PodAddressBarrier}: the zone's policy controller has written NB for the pod's addresses. The
+     * agent outlives the controllers (they restart on rotation), so it asks whichever runs now, and waits out a restart
+     * within {@link #POLICY_WAIT}.
      */
     private boolean awaitPolicies(PodRef pod, List<String> ips) throws InterruptedException {
         long deadline = System.nanoTime() + POLICY_WAIT.toNanos();
         for (long left = POLICY_WAIT.toNanos(); left > 0; left = deadline - System.nanoTime()) {
             PolicyController current = policies;
-            if (current != null && current.awaitPodAddresses(pod.namespace(), pod.name(), pod.uid(), ips, Duration.ofNanos(left))) {
+            if (current != null
+                    && current.awaitPodAddresses(pod.namespace(), pod.name(), pod.uid(), ips, Duration.ofNanos(left))) {
                 return true;
             }
             Thread.sleep(20); // none running, or it closed under us: the next one will be there shortly

@@ -24,10 +24,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The node agent's answer to CNI calls: ADD waits for the pod's pod-networks annotation and for the
- * zone's policies to know those addresses ({@link PodAddressBarrier}), then plumbs; DEL unplumbs (idempotently); CHECK compares the wiring with the annotation; STATUS says
- * whether the integration bridge is there. A pod on a primary user-defined network has two
- * interfaces ({@link PodInterfaces}); every command handles both.
+ * The node agent's answer to CNI calls: ADD waits for the pod's pod-networks annotation and for the zone's policies to
+ * know those addresses ({@link PodAddressBarrier}), then plumbs; DEL unplumbs (idempotently); CHECK compares the wiring
+ * with the annotation; STATUS says whether the integration bridge is there. A pod on a primary user-defined network has
+ * two interfaces ({@link PodInterfaces}); every command handles both.
  */
 public final class PodCniHandler implements CniHandler {
     private static final Logger LOG = LoggerFactory.getLogger(PodCniHandler.class);
@@ -41,7 +41,8 @@ public final class PodCniHandler implements CniHandler {
     private final PodPlumber plumber;
     private final PodAddressBarrier policies;
 
-    PodCniHandler(NodeAgentConfig config, PodNetworksReconciler podNetworks, PodPlumber plumber, PodAddressBarrier policies) {
+    PodCniHandler(
+            NodeAgentConfig config, PodNetworksReconciler podNetworks, PodPlumber plumber, PodAddressBarrier policies) {
         this.config = config;
         this.podNetworks = podNetworks;
         this.plumber = plumber;
@@ -52,10 +53,15 @@ public final class PodCniHandler implements CniHandler {
     public CniResult add(CniRequest request) throws CniException {
         PodNetworks networks;
         try {
-            networks = podNetworks.await(request.pod().namespace(), request.pod().name(), request.pod().uid(),
+            networks = podNetworks.await(
+                    request.pod().namespace(),
+                    request.pod().name(),
+                    request.pod().uid(),
                     config.podNetworksTimeout());
         } catch (TimeoutException e) {
-            throw new CniException(CniException.TRY_AGAIN_LATER, "pod annotation not found",
+            throw new CniException(
+                    CniException.TRY_AGAIN_LATER,
+                    "pod annotation not found",
                     "no k8s.ovn.org/pod-networks on pod " + request.pod() + " after " + config.podNetworksTimeout());
         } catch (IllegalArgumentException e) {
             throw new CniException(PLUMBING_FAILED, "invalid pod-networks annotation", e.getMessage());
@@ -63,30 +69,40 @@ public final class PodCniHandler implements CniHandler {
         List<PodInterfaces.Planned> planned = plan(request, networks, mtu(request), PLUMBING_FAILED);
         awaitPolicies(request, planned.getLast().network());
         try {
-            List<PlumbedInterface> plumbed = plumber.addAll(planned.stream().map(PodInterfaces.Planned::spec).toList());
-            return result(plumbed, planned.stream().map(PodInterfaces.Planned::network).toList(), mtu(request));
+            List<PlumbedInterface> plumbed = plumber.addAll(
+                    planned.stream().map(PodInterfaces.Planned::spec).toList());
+            return result(
+                    plumbed,
+                    planned.stream().map(PodInterfaces.Planned::network).toList(),
+                    mtu(request));
         } catch (PlumbingException e) {
             throw new CniException(PLUMBING_FAILED, "pod plumbing failed", e.getMessage());
         }
     }
 
     /**
-     * Before the pod has an interface (and so before its first packet), the zone's policies must have
-     * its addresses; past the barrier's bound the pod is wired anyway, with a warning. Those of its
-     * primary network (the last interface planned: ovn-udn1 for a pod of a primary user-defined
-     * network, where policies select it; else eth0).
+     * Before the pod has an interface (and so before its first packet), the zone's policies must have its addresses;
+     * past the barrier's bound the pod is wired anyway, with a warning. Those of its primary network (the last
+     * interface planned: ovn-udn1 for a pod of a primary user-defined network, where policies select it; else eth0).
      */
     private void awaitPolicies(CniRequest request, PodNetwork network) throws CniException {
-        List<String> ips = network.ipAddresses().stream().map(p -> IpLiterals.format(p.address())).toList();
+        List<String> ips = network.ipAddresses().stream()
+                .map(p -> IpLiterals.format(p.address()))
+                .toList();
         long t0 = System.nanoTime();
         try {
             if (!policies.await(request.pod(), ips)) {
-                LOG.warn("CNI ADD {}: the zone's policies do not show {} after {} ms; wiring the pod anyway, a Deny naming it"
-                        + " may miss its first packets", request.pod(), ips, (System.nanoTime() - t0) / 1_000_000);
+                LOG.warn(
+                        "CNI ADD {}: the zone's policies do not show {} after {} ms; wiring the pod anyway, a Deny naming it"
+                                + " may miss its first packets",
+                        request.pod(),
+                        ips,
+                        (System.nanoTime() - t0) / 1_000_000);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new CniException(CniException.TRY_AGAIN_LATER, "interrupted", "waiting for the zone's policies of " + request.pod());
+            throw new CniException(
+                    CniException.TRY_AGAIN_LATER, "interrupted", "waiting for the zone's policies of " + request.pod());
         }
     }
 
@@ -104,8 +120,11 @@ public final class PodCniHandler implements CniHandler {
     public void check(CniRequest request) throws CniException {
         PodNetworks networks;
         try {
-            networks = podNetworks.current(request.pod().namespace(), request.pod().name())
-                    .orElseThrow(() -> new CniException(CHECK_FAILED, "pod annotation not found",
+            networks = podNetworks
+                    .current(request.pod().namespace(), request.pod().name())
+                    .orElseThrow(() -> new CniException(
+                            CHECK_FAILED,
+                            "pod annotation not found",
                             "pod " + request.pod() + " has no k8s.ovn.org/pod-networks"));
         } catch (IllegalArgumentException e) {
             throw new CniException(CHECK_FAILED, "invalid pod-networks annotation", e.getMessage());
@@ -127,8 +146,11 @@ public final class PodCniHandler implements CniHandler {
     @Override
     public void status() throws CniException {
         if (!plumber.bridgeExists()) {
-            throw new CniException(CniException.PLUGIN_NOT_AVAILABLE, "integration bridge missing",
-                    config.ovs().integrationBridge() + " does not exist in " + config.ovsPaths().dbSocket());
+            throw new CniException(
+                    CniException.PLUGIN_NOT_AVAILABLE,
+                    "integration bridge missing",
+                    config.ovs().integrationBridge() + " does not exist in "
+                            + config.ovsPaths().dbSocket());
         }
     }
 
@@ -152,22 +174,27 @@ public final class PodCniHandler implements CniHandler {
     }
 
     /**
-     * The pod's interfaces for a CNI request and its annotation (pure); an annotation they cannot be
-     * built from is an error with {@code code}, before anything is wired.
+     * The pod's interfaces for a CNI request and its annotation (pure); an annotation they cannot be built from is an
+     * error with {@code code}, before anything is wired.
      */
     static List<PodInterfaces.Planned> plan(CniRequest request, PodNetworks networks, int mtu, int code)
             throws CniException {
         try {
-            return PodInterfaces.plan(request.pod(), request.containerId(), Netns.atPath(Path.of(request.netns())),
-                    request.ifName().isEmpty() ? "eth0" : request.ifName(), mtu, networks);
+            return PodInterfaces.plan(
+                    request.pod(),
+                    request.containerId(),
+                    Netns.atPath(Path.of(request.netns())),
+                    request.ifName().isEmpty() ? "eth0" : request.ifName(),
+                    mtu,
+                    networks);
         } catch (IllegalArgumentException e) {
             throw new CniException(code, "invalid pod-networks annotation", e.getMessage());
         }
     }
 
     /**
-     * Per interface the host veth, then the pod interface; each one's addresses point at its pod
-     * interface, routes in the interfaces' order (pure).
+     * Per interface the host veth, then the pod interface; each one's addresses point at its pod interface, routes in
+     * the interfaces' order (pure).
      *
      * @param networks the annotation entry of each plumbed interface, in the same order
      */
@@ -184,10 +211,13 @@ public final class PodCniHandler implements CniHandler {
             for (var prefix : network.ipAddresses()) {
                 String gateway = network.gatewayIps().stream()
                         .filter(g -> g.getAddress().length == prefix.address().getAddress().length)
-                        .map(IpLiterals::format).findFirst().orElse("");
+                        .map(IpLiterals::format)
+                        .findFirst()
+                        .orElse("");
                 ips.add(new CniResult.IpConfig(prefix.toString(), gateway, podIndex));
             }
-            network.routes().forEach(r -> routes.add(new CniResult.Route(r.dest().toString(), IpLiterals.format(r.nextHop()))));
+            network.routes()
+                    .forEach(r -> routes.add(new CniResult.Route(r.dest().toString(), IpLiterals.format(r.nextHop()))));
         }
         return new CniResult(interfaces, ips, routes, CniResult.Dns.EMPTY);
     }

@@ -24,14 +24,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Lets CNI ADDs wait for a pod's {@code k8s.ovn.org/pod-networks} annotation (written by the zone
- * controller once the pod's logical switch port exists): a {@link Controller} keyed by pod, over a pod
- * informer, reconciles a pod by answering the ADDs waiting for it from the informer cache.
+ * Lets CNI ADDs wait for a pod's {@code k8s.ovn.org/pod-networks} annotation (written by the zone controller once the
+ * pod's logical switch port exists): a {@link Controller} keyed by pod, over a pod informer, reconciles a pod by
+ * answering the ADDs waiting for it from the informer cache.
  */
 final class PodNetworksReconciler implements Reconciler<ObjectKey>, AutoCloseable {
     /** A waiter: which pod (and, when known, which incarnation) it waits for. */
-    private record Waiter(String uid, CompletableFuture<PodNetworks> result) {
-    }
+    private record Waiter(String uid, CompletableFuture<PodNetworks> result) {}
 
     /** A pod informer and the controller that reconciles its pods. */
     private record Watch(SharedIndexInformer<Pod> informer, Controller<ObjectKey> controller) {
@@ -52,9 +51,9 @@ final class PodNetworksReconciler implements Reconciler<ObjectKey>, AutoCloseabl
     }
 
     /**
-     * Moves the watch to another client (the node's rotated certificate): the new informer syncs first, then
-     * replaces the old one. Waiters are kept here, not in the informer, so a CNI ADD waiting meanwhile is
-     * answered by whichever informer sees the annotation.
+     * Moves the watch to another client (the node's rotated certificate): the new informer syncs first, then replaces
+     * the old one. Waiters are kept here, not in the informer, so a CNI ADD waiting meanwhile is answered by whichever
+     * informer sees the annotation.
      *
      * @throws IllegalStateException when the new informer does not sync (the old one stays in use)
      */
@@ -76,7 +75,10 @@ final class PodNetworksReconciler implements Reconciler<ObjectKey>, AutoCloseabl
         SharedIndexInformer<Pod> informer = client.pods().inAnyNamespace().runnableInformer(0);
         // A pod update matters only when its incarnation or its annotation changes.
         Controller<ObjectKey> controller = Controller.builder("pod-networks", this)
-                .watch(informer, Mapper.self(), pod -> Arrays.asList(pod.getMetadata().getUid(), annotation(pod)))
+                .watch(
+                        informer,
+                        Mapper.self(),
+                        pod -> Arrays.asList(pod.getMetadata().getUid(), annotation(pod)))
                 .build();
         Watch created = new Watch(informer, controller);
         controller.start();
@@ -94,8 +96,8 @@ final class PodNetworksReconciler implements Reconciler<ObjectKey>, AutoCloseabl
     }
 
     /**
-     * The pod's annotation, as soon as it holds the default network's entry (with it, the entry of
-     * the pod's primary user-defined network, if any: the zone controller writes both at once).
+     * The pod's annotation, as soon as it holds the default network's entry (with it, the entry of the pod's primary
+     * user-defined network, if any: the zone controller writes both at once).
      *
      * @param uid the pod UID the runtime named, or "" for any incarnation
      * @throws TimeoutException when the annotation does not appear in time
@@ -166,12 +168,16 @@ final class PodNetworksReconciler implements Reconciler<ObjectKey>, AutoCloseabl
 
     private static String annotation(Pod pod) {
         ObjectMeta metadata = pod.getMetadata();
-        return metadata.getAnnotations() == null ? null : metadata.getAnnotations().get(OvnAnnotations.POD_NETWORKS);
+        return metadata.getAnnotations() == null
+                ? null
+                : metadata.getAnnotations().get(OvnAnnotations.POD_NETWORKS);
     }
 
     /** The pod's parsed annotation once it has the default network's entry (pure). */
     static Optional<PodNetworks> networks(Pod pod) {
-        return Optional.ofNullable(annotation(pod)).map(PodNetworks::parse).filter(n -> n.defaultNetwork().isPresent());
+        return Optional.ofNullable(annotation(pod))
+                .map(PodNetworks::parse)
+                .filter(n -> n.defaultNetwork().isPresent());
     }
 
     @Override

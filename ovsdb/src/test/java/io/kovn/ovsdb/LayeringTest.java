@@ -15,8 +15,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The library is layered as libovsdb is: each package may use only the levels below it.
- * Checked from the sources' references to {@code io.kovn.ovsdb.<package>}.
+ * The library is layered as libovsdb is: each package may use only the levels below it. Checked from the sources'
+ * references to {@code io.kovn.ovsdb.<package>}.
  */
 class LayeringTest {
     private static final Map<String, Set<String>> ALLOWED = Map.of(

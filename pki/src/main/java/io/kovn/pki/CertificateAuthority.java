@@ -6,6 +6,7 @@ import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPair;
+import java.security.NoSuchAlgorithmException;
 import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.security.SecureRandom;
@@ -30,12 +31,10 @@ import org.bouncycastle.cert.jcajce.JcaX509ExtensionUtils;
 import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
 import org.bouncycastle.operator.OperatorCreationException;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
-import java.security.NoSuchAlgorithmException;
 
 /**
- * A small certificate authority (ECDSA P-256) kept in a folder as {@code ca.crt} and
- * {@code ca.key} (mode 0600). It issues client certificates for the sandbox signer and serving
- * certificates for tests and local runs.
+ * A small certificate authority (ECDSA P-256) kept in a folder as {@code ca.crt} and {@code ca.key} (mode 0600). It
+ * issues client certificates for the sandbox signer and serving certificates for tests and local runs.
  */
 public final class CertificateAuthority {
     private static final SecureRandom RANDOM = new SecureRandom();
@@ -55,7 +54,8 @@ public final class CertificateAuthority {
         try {
             if (Files.exists(certFile) && Files.exists(keyFile)) {
                 return new CertificateAuthority(
-                        Pem.certificates(Files.readString(certFile)).getFirst(), Pem.privateKey(Files.readString(keyFile)));
+                        Pem.certificates(Files.readString(certFile)).getFirst(),
+                        Pem.privateKey(Files.readString(keyFile)));
             }
             CertificateAuthority created = create(commonName);
             Files.createDirectories(folder);
@@ -74,11 +74,17 @@ public final class CertificateAuthority {
         Instant now = Instant.now();
         try {
             JcaX509ExtensionUtils ext = new JcaX509ExtensionUtils();
-            X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(name, serial(),
-                    Date.from(now.minus(Duration.ofMinutes(5))), Date.from(now.plus(Duration.ofDays(3650))), name, pair.getPublic())
+            X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(
+                            name,
+                            serial(),
+                            Date.from(now.minus(Duration.ofMinutes(5))),
+                            Date.from(now.plus(Duration.ofDays(3650))),
+                            name,
+                            pair.getPublic())
                     .addExtension(Extension.basicConstraints, true, new BasicConstraints(true))
                     .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign))
-                    .addExtension(Extension.subjectKeyIdentifier, false, ext.createSubjectKeyIdentifier(pair.getPublic()));
+                    .addExtension(
+                            Extension.subjectKeyIdentifier, false, ext.createSubjectKeyIdentifier(pair.getPublic()));
             return new CertificateAuthority(sign(builder, pair.getPrivate()), pair.getPrivate());
         } catch (NoSuchAlgorithmException | CertIOException e) {
             throw new IllegalStateException(e);
@@ -101,25 +107,43 @@ public final class CertificateAuthority {
     }
 
     /** Issues a server-auth certificate for the given DNS names and IP addresses. */
-    public X509Certificate issueServer(String commonName, PublicKey publicKey, Duration validity, List<String> dnsNamesAndIps) {
+    public X509Certificate issueServer(
+            String commonName, PublicKey publicKey, Duration validity, List<String> dnsNamesAndIps) {
         Instant now = Instant.now();
-        return issue(Subject.of(commonName), publicKey, now.minus(Duration.ofMinutes(1)), now.plus(validity),
-                KeyPurposeId.id_kp_serverAuth, dnsNamesAndIps);
+        return issue(
+                Subject.of(commonName),
+                publicKey,
+                now.minus(Duration.ofMinutes(1)),
+                now.plus(validity),
+                KeyPurposeId.id_kp_serverAuth,
+                dnsNamesAndIps);
     }
 
-    private X509Certificate issue(Subject subject, PublicKey publicKey, Instant notBefore, Instant notAfter,
-            KeyPurposeId purpose, List<String> altNames) {
+    private X509Certificate issue(
+            Subject subject,
+            PublicKey publicKey,
+            Instant notBefore,
+            Instant notAfter,
+            KeyPurposeId purpose,
+            List<String> altNames) {
         try {
             JcaX509ExtensionUtils ext = new JcaX509ExtensionUtils();
-            X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(certificate, serial(),
-                    Date.from(notBefore), Date.from(notAfter), subject.toX500Name(), publicKey)
+            X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(
+                            certificate,
+                            serial(),
+                            Date.from(notBefore),
+                            Date.from(notAfter),
+                            subject.toX500Name(),
+                            publicKey)
                     .addExtension(Extension.basicConstraints, true, new BasicConstraints(false))
                     .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature))
                     .addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(purpose))
-                    .addExtension(Extension.authorityKeyIdentifier, false, ext.createAuthorityKeyIdentifier(certificate));
+                    .addExtension(
+                            Extension.authorityKeyIdentifier, false, ext.createAuthorityKeyIdentifier(certificate));
             if (!altNames.isEmpty()) {
                 GeneralName[] names = altNames.stream()
-                        .map(n -> new GeneralName(n.matches("[0-9.]+|.*:.*") ? GeneralName.iPAddress : GeneralName.dNSName, n))
+                        .map(n -> new GeneralName(
+                                n.matches("[0-9.]+|.*:.*") ? GeneralName.iPAddress : GeneralName.dNSName, n))
                         .toArray(GeneralName[]::new);
                 builder.addExtension(Extension.subjectAlternativeName, false, new GeneralNames(names));
             }

@@ -1,5 +1,6 @@
 package io.kovn.pki;
 
+import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.PublicKey;
 import org.bouncycastle.operator.OperatorCreationException;
@@ -9,7 +10,6 @@ import org.bouncycastle.pkcs.PKCS10CertificationRequest;
 import org.bouncycastle.pkcs.PKCSException;
 import org.bouncycastle.pkcs.jcajce.JcaPKCS10CertificationRequest;
 import org.bouncycastle.pkcs.jcajce.JcaPKCS10CertificationRequestBuilder;
-import java.security.GeneralSecurityException;
 
 /** PKCS#10 certificate requests: building them for a key, reading the subject back. */
 public final class CertificateRequests {
@@ -18,9 +18,9 @@ public final class CertificateRequests {
     /** A PEM "CERTIFICATE REQUEST" for the subject, signed with the key pair (SHA256withECDSA). */
     public static String create(Subject subject, KeyPair keyPair) {
         try {
-            PKCS10CertificationRequest request =
-                    new JcaPKCS10CertificationRequestBuilder(subject.toX500Name(), keyPair.getPublic())
-                            .build(new JcaContentSignerBuilder("SHA256withECDSA").build(keyPair.getPrivate()));
+            PKCS10CertificationRequest request = new JcaPKCS10CertificationRequestBuilder(
+                            subject.toX500Name(), keyPair.getPublic())
+                    .build(new JcaContentSignerBuilder("SHA256withECDSA").build(keyPair.getPrivate()));
             return Pem.encode(request);
         } catch (OperatorCreationException e) {
             throw new IllegalStateException("cannot sign a certificate request", e);

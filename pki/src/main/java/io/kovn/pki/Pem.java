@@ -5,12 +5,15 @@ import java.io.StringReader;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.security.KeyPair;
 import java.security.PrivateKey;
 import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.List;
 import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
+import org.bouncycastle.asn1.sec.ECPrivateKey;
+import org.bouncycastle.asn1.x509.SubjectPublicKeyInfo;
 import org.bouncycastle.cert.X509CertificateHolder;
 import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
 import org.bouncycastle.openssl.PEMKeyPair;
@@ -18,10 +21,7 @@ import org.bouncycastle.openssl.PEMParser;
 import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
 import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
 import org.bouncycastle.pkcs.PKCS10CertificationRequest;
-import org.bouncycastle.asn1.sec.ECPrivateKey;
-import java.security.KeyPair;
 import org.bouncycastle.util.io.pem.PemObject;
-import org.bouncycastle.asn1.x509.SubjectPublicKeyInfo;
 
 /** PEM encoding and decoding of keys, certificates and certificate requests (BouncyCastle). */
 public final class Pem {
@@ -32,8 +32,8 @@ public final class Pem {
         StringWriter out = new StringWriter();
         try (JcaPEMWriter writer = new JcaPEMWriter(out)) {
             for (Object object : objects) {
-                writer.writeObject(object instanceof PrivateKey key ? new PemObject(
-                        "PRIVATE KEY", key.getEncoded()) : object);
+                writer.writeObject(
+                        object instanceof PrivateKey key ? new PemObject("PRIVATE KEY", key.getEncoded()) : object);
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -42,16 +42,19 @@ public final class Pem {
     }
 
     /**
-     * Encodes an EC key pair's private key as SEC1 "EC PRIVATE KEY" with its named curve and public
-     * key, the form kubeconfig readers recognise by its header (fabric8 takes an unlabelled PKCS#8 key
-     * for RSA).
+     * Encodes an EC key pair's private key as SEC1 "EC PRIVATE KEY" with its named curve and public key, the form
+     * kubeconfig readers recognise by its header (fabric8 takes an unlabelled PKCS#8 key for RSA).
      */
     public static String encodeEcKey(KeyPair pair) {
         PrivateKeyInfo info = PrivateKeyInfo.getInstance(pair.getPrivate().getEncoded());
         try {
             var inner = ECPrivateKey.getInstance(info.parsePrivateKey());
-            var publicKey = SubjectPublicKeyInfo.getInstance(pair.getPublic().getEncoded()).getPublicKeyData();
-            var sec1 = new ECPrivateKey(256, inner.getKey(), publicKey,
+            var publicKey = SubjectPublicKeyInfo.getInstance(pair.getPublic().getEncoded())
+                    .getPublicKeyData();
+            var sec1 = new ECPrivateKey(
+                    256,
+                    inner.getKey(),
+                    publicKey,
                     info.getPrivateKeyAlgorithm().getParameters());
             StringWriter out = new StringWriter();
             try (JcaPEMWriter writer = new JcaPEMWriter(out)) {

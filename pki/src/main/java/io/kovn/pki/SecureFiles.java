@@ -12,7 +12,10 @@ public final class SecureFiles {
 
     /** Writes text with mode 0600 (created that way, never briefly world-readable), atomically. */
     public static void writePrivate(Path file, String text) throws IOException {
-        Path temp = Files.createTempFile(file.toAbsolutePath().getParent(), ".tmp-", ".key",
+        Path temp = Files.createTempFile(
+                file.toAbsolutePath().getParent(),
+                ".tmp-",
+                ".key",
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         Files.writeString(temp, text);
         Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
@@ -20,7 +23,10 @@ public final class SecureFiles {
 
     /** Writes text (mode 0644) atomically, so readers never see half a file. */
     public static void writeAtomically(Path file, String text) throws IOException {
-        Path temp = Files.createTempFile(file.toAbsolutePath().getParent(), ".tmp-", ".pem",
+        Path temp = Files.createTempFile(
+                file.toAbsolutePath().getParent(),
+                ".tmp-",
+                ".pem",
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-r--r--")));
         Files.writeString(temp, text);
         Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);

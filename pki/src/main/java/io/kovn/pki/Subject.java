@@ -1,5 +1,6 @@
 package io.kovn.pki;
 
+import java.util.Arrays;
 import java.util.List;
 import org.bouncycastle.asn1.ASN1Encodable;
 import org.bouncycastle.asn1.ASN1ObjectIdentifier;
@@ -9,11 +10,10 @@ import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x500.X500NameBuilder;
 import org.bouncycastle.asn1.x500.style.BCStyle;
 import org.bouncycastle.asn1.x500.style.IETFUtils;
-import java.util.Arrays;
 
 /**
- * The parts of an X.509 subject Kubernetes uses for client certificates: the common name is the
- * user name, the organizations are the groups.
+ * The parts of an X.509 subject Kubernetes uses for client certificates: the common name is the user name, the
+ * organizations are the groups.
  *
  * @param commonNames every CN attribute (a well-formed subject has exactly one)
  * @param organizations every O attribute, in order
@@ -59,5 +59,4 @@ public record Subject(List<String> commonNames, List<String> organizations) {
     private static String text(ASN1Encodable value) {
         return value instanceof ASN1String string ? string.getString() : IETFUtils.valueToString(value);
     }
-
 }

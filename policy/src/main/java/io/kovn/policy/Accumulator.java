@@ -8,18 +8,18 @@ import io.kovn.policy.model.PolicyReport;
 import io.kovn.policy.model.PolicyRows;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
-import java.util.HashSet;
-import java.util.Set;
 
 /**
- * Collects rows; names and ids are unique by construction, so rows of one contribution never
- * replace another's. Kept from one translation to the next by an incremental memo: a contribution
- * (one policy's rows) that is the same object as last time costs nothing, a changed one swaps
- * its rows, and contributions not made again are removed at {@link #end}.
+ * Collects rows; names and ids are unique by construction, so rows of one contribution never replace another's. Kept
+ * from one translation to the next by an incremental memo: a contribution (one policy's rows) that is the same object
+ * as last time costs nothing, a changed one swaps its rows, and contributions not made again are removed at
+ * {@link #end}.
  */
 final class Accumulator {
     final TreeMap<String, DesiredPortGroup> portGroups = new TreeMap<>();
@@ -28,14 +28,17 @@ final class Accumulator {
     final List<PolicyReport> reports = new ArrayList<>();
     /** ACLs and address sets by owner type (the policy's: all rows of one policy share it). */
     final Map<String, int[]> rowsByOwnerType = new HashMap<>();
+
     private final Map<Object, PolicyRows> contributions = new HashMap<>();
     private final Set<Object> made = new HashSet<>();
     /** Keys of the rows put or removed since {@link #begin}: what may differ from the previous translation. */
     final Set<String> touchedGroups = new HashSet<>();
+
     final Set<String> touchedSets = new HashSet<>();
     final Set<String> touchedAcls = new HashSet<>();
     /** Keys put or removed since each table was last frozen (unlike the touched keys, kept across translations). */
     private final Set<String> unfrozenGroups = new HashSet<>();
+
     private final Set<String> unfrozenSets = new HashSet<>();
     private final Set<String> unfrozenAcls = new HashSet<>();
     private FrozenRows<DesiredPortGroup> frozenGroups;
@@ -66,8 +69,8 @@ final class Accumulator {
     }
 
     /**
-     * The port groups as of {@link #end}: the last frozen table with the rows put or removed since
-     * (the same table when none was).
+     * The port groups as of {@link #end}: the last frozen table with the rows put or removed since (the same table when
+     * none was).
      */
     FrozenRows<DesiredPortGroup> frozenGroups() {
         frozenGroups = frozenGroups == null ? FrozenRows.of(portGroups) : frozenGroups.with(portGroups, unfrozenGroups);
@@ -88,7 +91,7 @@ final class Accumulator {
     }
 
     void end() {
-        for (var it = contributions.entrySet().iterator(); it.hasNext();) {
+        for (var it = contributions.entrySet().iterator(); it.hasNext(); ) {
             var e = it.next();
             if (!made.contains(e.getKey())) {
                 it.remove();
@@ -101,13 +104,30 @@ final class Accumulator {
     private void replace(PolicyRows before, PolicyRows after) {
         count(before, -1);
         count(after, 1);
-        swap(portGroups, before.portGroups(), after.portGroups(), DesiredPortGroup::name, touchedGroups, unfrozenGroups);
-        swap(addressSets, before.addressSets(), after.addressSets(), DesiredAddressSet::name, touchedSets, unfrozenSets);
+        swap(
+                portGroups,
+                before.portGroups(),
+                after.portGroups(),
+                DesiredPortGroup::name,
+                touchedGroups,
+                unfrozenGroups);
+        swap(
+                addressSets,
+                before.addressSets(),
+                after.addressSets(),
+                DesiredAddressSet::name,
+                touchedSets,
+                unfrozenSets);
         swap(acls, before.acls(), after.acls(), DesiredAcl::id, touchedAcls, unfrozenAcls);
     }
 
-    private static <T> void swap(Map<String, T> rows, List<T> before, List<T> after, Function<T, String> id,
-                                 Set<String> touched, Set<String> unfrozen) {
+    private static <T> void swap(
+            Map<String, T> rows,
+            List<T> before,
+            List<T> after,
+            Function<T, String> id,
+            Set<String> touched,
+            Set<String> unfrozen) {
         Function<T, String> key = row -> {
             String k = id.apply(row);
             touched.add(k);
@@ -140,7 +160,8 @@ final class Accumulator {
 
     private void count(PolicyRows rows, int sign) {
         if (!rows.acls().isEmpty() || !rows.addressSets().isEmpty()) {
-            Map<String, String> ids = rows.acls().isEmpty() ? rows.addressSets().getFirst().externalIds()
+            Map<String, String> ids = rows.acls().isEmpty()
+                    ? rows.addressSets().getFirst().externalIds()
                     : rows.acls().getFirst().externalIds();
             int[] counts = rowsByOwnerType.computeIfAbsent(ids.get("k8s.ovn.org/owner-type"), t -> new int[2]);
             counts[0] += sign * rows.acls().size();

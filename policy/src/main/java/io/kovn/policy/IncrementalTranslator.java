@@ -1,40 +1,39 @@
 package io.kovn.policy;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.kovn.policy.model.DesiredPolicyState;
 import io.kovn.ovn.annotations.IpFamily;
+import io.kovn.policy.model.ChangedRows;
+import io.kovn.policy.model.DesiredPolicyState;
+import io.kovn.policy.model.FrozenSortedSet;
+import io.kovn.policy.model.PolicyRows;
 import io.kovn.policy.model.PolicySnapshot;
 import io.kovn.policy.select.ClusterChanges;
 import io.kovn.policy.select.ClusterIndex;
 import io.kovn.policy.select.NodeInfo;
 import io.kovn.policy.select.PodAddresses;
 import io.kovn.policy.select.PodInfo;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Map;
-import java.util.Objects;
-import java.util.Set;
-import java.util.ArrayList;
-import io.kovn.policy.model.ChangedRows;
-import io.kovn.policy.model.FrozenSortedSet;
-import java.util.function.Function;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
-import io.kovn.policy.model.PolicyRows;
+import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
- * {@link PolicyTranslator#translate(PolicySnapshot)} for a controller that translates again and
- * again: the same output for the same snapshot (a randomized test holds it to that), at a cost
- * proportional to what changed since the previous snapshot. It keeps the {@link ClusterIndex} and a
- * {@link TranslationMemo} between calls; each call compares the snapshot's namespaces, pods, nodes
- * and local ports with the previous ones (object identity first: informer caches hand out the same
- * object until it changes), updates the index, forgets the memoized rules and policies whose
+ * {@link PolicyTranslator#translate(PolicySnapshot)} for a controller that translates again and again: the same output
+ * for the same snapshot (a randomized test holds it to that), at a cost proportional to what changed since the previous
+ * snapshot. It keeps the {@link ClusterIndex} and a {@link TranslationMemo} between calls; each call compares the
+ * snapshot's namespaces, pods, nodes and local ports with the previous ones (object identity first: informer caches
+ * hand out the same object until it changes), updates the index, forgets the memoized rules and policies whose
  * selections the changes touch, and translates — reusing everything else.
  *
  * <p>Not thread-safe: one reconcile at a time, as the work queue guarantees.
@@ -52,6 +51,7 @@ public final class IncrementalTranslator {
     private Map<String, Pod> pods = new HashMap<>();
     /** The same pods by object identity, to their keys. */
     private Map<Pod, String> podKeys = new IdentityHashMap<>();
+
     private Map<String, PodInfo> podInfos = new HashMap<>();
     private Set<String> localPorts = Set.of();
     private Map<String, Namespace> namespaces = new HashMap<>();
@@ -62,12 +62,14 @@ public final class IncrementalTranslator {
     private long quickTranslations;
     /** The pods of the last snapshot, in its order. */
     private List<Pod> previousPods;
+
     private List<Namespace> previousNamespaces;
     private List<Node> previousNodes;
     private SortedSet<String> statefulPorts;
     private PolicyRows stateful;
     /** A pod on a local port came, went or changed since the stateful rows were made. */
     private boolean statefulDirty = true;
+
     private Set<String> statefulLocalPorts;
 
     /** Translations since the memo was last swept. */
@@ -77,6 +79,7 @@ public final class IncrementalTranslator {
 
     /** The last translation, the one before it, and the rows that differ between them (null: unknown). */
     private DesiredPolicyState last;
+
     private DesiredPolicyState beforeLast;
     private ChangedRows lastChanges;
 
@@ -86,7 +89,9 @@ public final class IncrementalTranslator {
         boolean podsOnly = false;
         Set<Object> forgotten = Set.of();
         boolean policies = policiesChanged(snapshot);
-        if (index == null || !snapshot.ipFamilies().equals(families) || !snapshot.ownerController().equals(controller)) {
+        if (index == null
+                || !snapshot.ipFamilies().equals(families)
+                || !snapshot.ownerController().equals(controller)) {
             rebuild(snapshot);
             rebuilt = true;
         } else {
@@ -96,11 +101,13 @@ public final class IncrementalTranslator {
                 rebuilt = true; // a new accumulator: the rows it dropped are not among its touched keys
             } else {
                 forgotten = changes.size() > 0 ? memo.forget(index.apply(changes)) : Set.of();
-                podsOnly = !policies && changes.namespaces().isEmpty() && changes.nodes().isEmpty();
+                podsOnly = !policies
+                        && changes.namespaces().isEmpty()
+                        && changes.nodes().isEmpty();
             }
         }
-        Optional<DesiredPolicyState> quick = podsOnly
-                ? PodChangeTranslation.translate(snapshot, index, memo, forgotten, last) : Optional.empty();
+        Optional<DesiredPolicyState> quick =
+                podsOnly ? PodChangeTranslation.translate(snapshot, index, memo, forgotten, last) : Optional.empty();
         DesiredPolicyState state;
         if (quick.isPresent()) {
             // every value but the forgotten ones was asked for as before: nothing to sweep
@@ -122,18 +129,21 @@ public final class IncrementalTranslator {
     }
 
     /**
-     * The keys of the rows that may differ between {@code earlier} and the last translation, when
-     * {@code earlier} is the translation right before it (and not across a rebuild); then a caller
-     * compares these rows instead of walking both translations.
+     * The keys of the rows that may differ between {@code earlier} and the last translation, when {@code earlier} is
+     * the translation right before it (and not across a rebuild); then a caller compares these rows instead of walking
+     * both translations.
      */
     public Optional<ChangedRows> changedSince(DesiredPolicyState earlier) {
-        return earlier != null && earlier == beforeLast && lastChanges != null ? Optional.of(lastChanges) : Optional.empty();
+        return earlier != null && earlier == beforeLast && lastChanges != null
+                ? Optional.of(lastChanges)
+                : Optional.empty();
     }
 
     /** Whether an ANP, BANP or NetworkPolicy object came, went or changed (informers: same object until it changes). */
     private boolean policiesChanged(PolicySnapshot snapshot) {
         List<Object> now = new ArrayList<>(snapshot.adminNetworkPolicies().size()
-                + snapshot.baselineAdminNetworkPolicies().size() + snapshot.networkPolicies().size());
+                + snapshot.baselineAdminNetworkPolicies().size()
+                + snapshot.networkPolicies().size());
         now.addAll(snapshot.adminNetworkPolicies());
         now.addAll(snapshot.baselineAdminNetworkPolicies());
         now.addAll(snapshot.networkPolicies());
@@ -163,7 +173,8 @@ public final class IncrementalTranslator {
             String key = key(pod.getMetadata().getNamespace(), pod.getMetadata().getName());
             pods.put(key, pod);
             podKeys.put(pod, key);
-            PodInfo info = index.indexedPod(pod.getMetadata().getNamespace(), pod.getMetadata().getName());
+            PodInfo info = index.indexedPod(
+                    pod.getMetadata().getNamespace(), pod.getMetadata().getName());
             if (info != null) { // the index's own facts: not made twice for 10,000 pods
                 podInfos.put(key, info);
             }
@@ -188,7 +199,8 @@ public final class IncrementalTranslator {
         ClusterChanges changes = new ClusterChanges();
         // an informer store lists the same list object until something in it changes
         if (snapshot.namespaces() != previousNamespaces) {
-            namespaces = byName(snapshot.namespaces(), namespaces, namespaceLabels, ClusterIndex::labelsOf, changes::namespace);
+            namespaces = byName(
+                    snapshot.namespaces(), namespaces, namespaceLabels, ClusterIndex::labelsOf, changes::namespace);
             previousNamespaces = snapshot.namespaces();
         }
 
@@ -227,12 +239,11 @@ public final class IncrementalTranslator {
     }
 
     /**
-     * Namespaces or nodes by name, object identity first: reports each whose facts changed, updates
-     * {@code facts}, and returns the objects by name for the next call.
+     * Namespaces or nodes by name, object identity first: reports each whose facts changed, updates {@code facts}, and
+     * returns the objects by name for the next call.
      */
     private static <T extends HasMetadata, I> Map<String, T> byName(
-            List<T> now, Map<String, T> previous, Map<String, I> facts, Function<T, I> factsOf,
-            Change<I> change) {
+            List<T> now, Map<String, T> previous, Map<String, I> facts, Function<T, I> factsOf, Change<I> change) {
         Map<String, T> byName = new HashMap<>();
         for (T object : now) {
             String name = object.getMetadata().getName();
@@ -254,9 +265,9 @@ public final class IncrementalTranslator {
     }
 
     /**
-     * Pods by object identity first: an informer hands out the same object until the pod changes,
-     * and lists its pods in a stable order, so a converged cluster of 10,000 pods costs 10,000
-     * pointer comparisons with the previous snapshot, not string keys.
+     * Pods by object identity first: an informer hands out the same object until the pod changes, and lists its pods in
+     * a stable order, so a converged cluster of 10,000 pods costs 10,000 pointer comparisons with the previous
+     * snapshot, not string keys.
      */
     private void podChanges(PolicySnapshot snapshot, ClusterChanges changes) {
         List<Pod> now = snapshot.pods();
@@ -310,7 +321,7 @@ public final class IncrementalTranslator {
             for (Pod pod : snapshot.pods()) {
                 live.add(podKeys.get(pod));
             }
-            for (var it = pods.entrySet().iterator(); it.hasNext();) {
+            for (var it = pods.entrySet().iterator(); it.hasNext(); ) {
                 var e = it.next();
                 if (!live.contains(e.getKey())) {
                     statefulDirty = true;
@@ -334,8 +345,8 @@ public final class IncrementalTranslator {
     }
 
     /**
-     * {@link StatefulPods#rows(PolicySnapshot, DesiredPolicyState)} of the snapshot last translated,
-     * found through the local ports instead of every pod, and the same object while they are equal.
+     * {@link StatefulPods#rows(PolicySnapshot, DesiredPolicyState)} of the snapshot last translated, found through the
+     * local ports instead of every pod, and the same object while they are equal.
      */
     public PolicyRows statefulRows(PolicySnapshot snapshot, DesiredPolicyState state) {
         if (state.acls().isEmpty()) {

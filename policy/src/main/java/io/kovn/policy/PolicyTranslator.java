@@ -11,6 +11,7 @@ import io.kovn.policy.match.AclLogging;
 import io.kovn.policy.model.ChangedRows;
 import io.kovn.policy.model.DesiredPolicyState;
 import io.kovn.policy.model.DesiredPortGroup;
+import io.kovn.policy.model.FrozenSortedSet;
 import io.kovn.policy.model.PolicyDirection;
 import io.kovn.policy.model.PolicyMetrics;
 import io.kovn.policy.model.PolicyRef;
@@ -22,32 +23,31 @@ import io.kovn.policy.netpol.DefaultDeny;
 import io.kovn.policy.netpol.NetworkPolicyTranslator;
 import io.kovn.policy.select.ClusterIndex;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.Arrays;
-import java.util.EnumMap;
-import io.kovn.policy.model.FrozenSortedSet;
 import java.util.function.Function;
-import java.util.IdentityHashMap;
-import java.util.SortedSet;
 
 /**
- * The network policy model: {@link PolicySnapshot} in, {@link DesiredPolicyState} out. A pure
- * function; the zone controller diffs its output against the northbound database by ownership and
- * writes the difference in one transaction, then publishes the reports.
+ * The network policy model: {@link PolicySnapshot} in, {@link DesiredPolicyState} out. A pure function; the zone
+ * controller diffs its output against the northbound database by ownership and writes the difference in one
+ * transaction, then publishes the reports.
  *
  * <p>Callers keep {@link DesiredPolicyState#priorities()} and pass it back as
- * {@link PolicySnapshot#previousPriorities()} so that tier-1 ACL priorities stay put across
- * translations; at start they recover it from the database with {@link AnpPriorities#recover}.
+ * {@link PolicySnapshot#previousPriorities()} so that tier-1 ACL priorities stay put across translations; at start they
+ * recover it from the database with {@link AnpPriorities#recover}.
  *
- * <p>Precedence is carried by ACL tiers: AdminNetworkPolicy in tier 1 (allow-related / drop / pass),
- * NetworkPolicy in tier 2 (allow-related at 1001 over a per-namespace drop at 1000), the
- * BaselineAdminNetworkPolicy in tier 3. Traffic that no ACL decides is allowed.
+ * <p>Precedence is carried by ACL tiers: AdminNetworkPolicy in tier 1 (allow-related / drop / pass), NetworkPolicy in
+ * tier 2 (allow-related at 1001 over a per-namespace drop at 1000), the BaselineAdminNetworkPolicy in tier 3. Traffic
+ * that no ACL decides is allowed.
  */
 public final class PolicyTranslator {
     /** Tier of AdminNetworkPolicy ACLs. */
@@ -55,19 +55,20 @@ public final class PolicyTranslator {
     /** Tier of BaselineAdminNetworkPolicy ACLs. */
     public static final int BANP_TIER = 3;
 
-    private PolicyTranslator() {
-    }
+    private PolicyTranslator() {}
 
     /** Translates the snapshot into the desired rows, reports, priority assignment and metrics. */
     public static DesiredPolicyState translate(PolicySnapshot snapshot) {
-        return translate(snapshot, new ClusterIndex(snapshot.namespaces(), snapshot.pods(), snapshot.nodes()),
+        return translate(
+                snapshot,
+                new ClusterIndex(snapshot.namespaces(), snapshot.pods(), snapshot.nodes()),
                 TranslationMemo.none());
     }
 
     /**
-     * The same translation, over an index that holds exactly the snapshot's namespaces, pods and nodes,
-     * reusing from {@code memo} the rules and policies whose inputs did not change
-     * ({@link IncrementalTranslator} keeps both between translations).
+     * The same translation, over an index that holds exactly the snapshot's namespaces, pods and nodes, reusing from
+     * {@code memo} the rules and policies whose inputs did not change ({@link IncrementalTranslator} keeps both between
+     * translations).
      */
     static DesiredPolicyState translate(PolicySnapshot snapshot, ClusterIndex index, TranslationMemo memo) {
         Accumulator out = memo.kept(Accumulator.class, Accumulator::new);
@@ -75,11 +76,14 @@ public final class PolicyTranslator {
         TranslationPlan plan = memo.kept(TranslationPlan.class, TranslationPlan::new);
         plan.clear();
         Map<String, Object> anpSpecs = new HashMap<>();
-        snapshot.adminNetworkPolicies().forEach(a -> anpSpecs.put(a.getMetadata().getName(), a.getSpec()));
+        snapshot.adminNetworkPolicies()
+                .forEach(a -> anpSpecs.put(a.getMetadata().getName(), a.getSpec()));
         Map<String, Object> banpSpecs = new HashMap<>();
-        snapshot.baselineAdminNetworkPolicies().forEach(b -> banpSpecs.put(b.getMetadata().getName(), b.getSpec()));
+        snapshot.baselineAdminNetworkPolicies()
+                .forEach(b -> banpSpecs.put(b.getMetadata().getName(), b.getSpec()));
 
-        AdminPolicyTranslator admin = new AdminPolicyTranslator(index, snapshot.localPorts(), snapshot.ipFamilies(), snapshot.ownerController());
+        AdminPolicyTranslator admin = new AdminPolicyTranslator(
+                index, snapshot.localPorts(), snapshot.ipFamilies(), snapshot.ownerController());
         AdminPolicies shapes = memo.kept(AdminPolicies.class, AdminPolicies::new);
         shapes.roll();
         List<AdminPolicy> anps = snapshot.adminNetworkPolicies().stream()
@@ -91,15 +95,21 @@ public final class PolicyTranslator {
         Map<Integer, List<String>> byPriority = new TreeMap<>();
         for (AdminPolicy anp : anps) {
             sizes.merge(anp.specPriority(), anp.priorityBandSize(), Math::max);
-            byPriority.computeIfAbsent(anp.specPriority(), p -> new ArrayList<>()).add(anp.name());
+            byPriority
+                    .computeIfAbsent(anp.specPriority(), p -> new ArrayList<>())
+                    .add(anp.name());
         }
         AnpPriorities.Result priorities = AnpPriorities.assign(sizes, snapshot.previousPriorities());
         for (AdminPolicy anp : anps) {
             List<PolicyWarning> extra = new ArrayList<>();
-            List<String> peers = byPriority.get(anp.specPriority()).stream().filter(n -> !n.equals(anp.name())).toList();
+            List<String> peers = byPriority.get(anp.specPriority()).stream()
+                    .filter(n -> !n.equals(anp.name()))
+                    .toList();
             if (!peers.isEmpty()) {
-                extra.add(new PolicyWarning(PolicyWarning.DUPLICATE_PRIORITY, "This policy has the same priority "
-                        + anp.specPriority() + " as " + String.join(", ", peers) + "; all are applied, their relative order is undefined"));
+                extra.add(new PolicyWarning(
+                        PolicyWarning.DUPLICATE_PRIORITY,
+                        "This policy has the same priority " + anp.specPriority() + " as " + String.join(", ", peers)
+                                + "; all are applied, their relative order is undefined"));
             }
             if (priorities.unplaced().contains(anp.specPriority())) {
                 String error = "cannot fit the rules of priority " + anp.specPriority()
@@ -115,9 +125,14 @@ public final class PolicyTranslator {
             }
             // AdminPolicy is a function of the object's spec and annotations: the informer's spec
             // instance is the same until it changes, so this compares in O(1) when nothing did
-            TranslationPlan.Admin made = plan.admin(Arrays.asList("anp", anp.name()), anp,
-                    i -> priorities.aclPriority(spec, i), ANP_TIER, Arrays.asList(anpSpecs.get(anp.name()), anp.annotations(), band));
-            PolicyRows rows = memo.get(made.key(), made.inputs(), () -> admin.policyRows(anp, made.aclPriority(), ANP_TIER, memo));
+            TranslationPlan.Admin made = plan.admin(
+                    Arrays.asList("anp", anp.name()),
+                    anp,
+                    i -> priorities.aclPriority(spec, i),
+                    ANP_TIER,
+                    Arrays.asList(anpSpecs.get(anp.name()), anp.annotations(), band));
+            PolicyRows rows = memo.get(
+                    made.key(), made.inputs(), () -> admin.policyRows(anp, made.aclPriority(), ANP_TIER, memo));
             out.add(made.key(), rows);
             addRuleSets(admin, anp, memo, out);
             extra.addAll(rows.warnings());
@@ -135,9 +150,14 @@ public final class PolicyTranslator {
                 out.report(new PolicyReport(banp.ref(), List.of(), Optional.of(error)));
                 continue;
             }
-            TranslationPlan.Admin made = plan.admin(Arrays.asList("banp", banp.name()), banp,
-                    i -> AnpPriorities.BANP_TOP - i, BANP_TIER, Arrays.asList(banpSpecs.get(banp.name()), banp.annotations()));
-            PolicyRows rows = memo.get(made.key(), made.inputs(), () -> admin.policyRows(banp, made.aclPriority(), BANP_TIER, memo));
+            TranslationPlan.Admin made = plan.admin(
+                    Arrays.asList("banp", banp.name()),
+                    banp,
+                    i -> AnpPriorities.BANP_TOP - i,
+                    BANP_TIER,
+                    Arrays.asList(banpSpecs.get(banp.name()), banp.annotations()));
+            PolicyRows rows = memo.get(
+                    made.key(), made.inputs(), () -> admin.policyRows(banp, made.aclPriority(), BANP_TIER, memo));
             out.add(made.key(), rows);
             addRuleSets(admin, banp, memo, out);
             out.report(new PolicyReport(banp.ref(), rows.warnings(), Optional.empty()));
@@ -147,46 +167,63 @@ public final class PolicyTranslator {
         out.end();
         plan.finish();
         PolicyMetrics metrics = metrics(snapshot, out);
-        return new DesiredPolicyState(out.frozenGroups(), out.frozenSets(), out.frozenAcls(), out.reports,
-                priorities.assignment(), metrics);
+        return new DesiredPolicyState(
+                out.frozenGroups(), out.frozenSets(), out.frozenAcls(), out.reports, priorities.assignment(), metrics);
     }
 
     /**
-     * Each rule's address sets as a contribution of its own: a pod moving between a rule's peers
-     * swaps that rule's sets and leaves the policy's port group and ACLs untouched.
+     * Each rule's address sets as a contribution of its own: a pod moving between a rule's peers swaps that rule's sets
+     * and leaves the policy's port group and ACLs untouched.
      */
-    private static void addRuleSets(AdminPolicyTranslator admin, AdminPolicy policy, TranslationMemo memo, Accumulator out) {
+    private static void addRuleSets(
+            AdminPolicyTranslator admin, AdminPolicy policy, TranslationMemo memo, Accumulator out) {
         for (AdminPolicy.Rule rule : policy.rules()) {
             out.add(AdminPolicyTranslator.ruleSetsKey(policy, rule), admin.ruleSets(policy, rule, memo));
         }
     }
 
     /**
-     * The rows a translation over {@code memo} put or removed (by key), compared with the translation
-     * over the same memo before it.
+     * The rows a translation over {@code memo} put or removed (by key), compared with the translation over the same
+     * memo before it.
      */
     static ChangedRows touched(TranslationMemo memo) {
         Accumulator out = memo.kept(Accumulator.class, Accumulator::new);
         return new ChangedRows(out.touchedGroups, out.touchedSets, out.touchedAcls);
     }
 
-    private static void translateNetworkPolicies(PolicySnapshot snapshot, ClusterIndex index, TranslationMemo memo, Accumulator out,
-            TranslationPlan plan) {
-        NetworkPolicyTranslator np = new NetworkPolicyTranslator(index, snapshot.localPorts(), snapshot.ipFamilies(), snapshot.ownerController());
+    private static void translateNetworkPolicies(
+            PolicySnapshot snapshot, ClusterIndex index, TranslationMemo memo, Accumulator out, TranslationPlan plan) {
+        NetworkPolicyTranslator np = new NetworkPolicyTranslator(
+                index, snapshot.localPorts(), snapshot.ipFamilies(), snapshot.ownerController());
         Map<String, List<NetworkPolicy>> byNamespace = new TreeMap<>();
         snapshot.networkPolicies().stream()
                 .filter(p -> p.getSpec() != null)
-                .sorted(Comparator.comparing((NetworkPolicy p) -> p.getMetadata().getNamespace()).thenComparing(p -> p.getMetadata().getName()))
-                .forEach(p -> byNamespace.computeIfAbsent(p.getMetadata().getNamespace(), k -> new ArrayList<>()).add(p));
+                .sorted(Comparator.comparing(
+                                (NetworkPolicy p) -> p.getMetadata().getNamespace())
+                        .thenComparing(p -> p.getMetadata().getName()))
+                .forEach(p -> byNamespace
+                        .computeIfAbsent(p.getMetadata().getNamespace(), k -> new ArrayList<>())
+                        .add(p));
         Map<String, AclLogging> loggingByNamespace = new HashMap<>();
         for (var ns : snapshot.namespaces()) {
-            loggingByNamespace.put(ns.getMetadata().getName(), AclLogging.fromAnnotations(ns.getMetadata().getAnnotations()));
+            loggingByNamespace.put(
+                    ns.getMetadata().getName(),
+                    AclLogging.fromAnnotations(ns.getMetadata().getAnnotations()));
         }
-        byNamespace.forEach((namespace, policies) -> namespaceRows(snapshot.ownerController(), namespace, policies,
-                loggingByNamespace.getOrDefault(namespace, AclLogging.OFF), np, memo, (key, rows, policy) -> {
+        byNamespace.forEach((namespace, policies) -> namespaceRows(
+                snapshot.ownerController(),
+                namespace,
+                policies,
+                loggingByNamespace.getOrDefault(namespace, AclLogging.OFF),
+                np,
+                memo,
+                (key, rows, policy) -> {
                     out.add(key, rows);
                     if (policy != null && !rows.warnings().isEmpty()) {
-                        out.report(new PolicyReport(PolicyRef.networkPolicy(namespace, policy.getMetadata().getName()), rows.warnings(),
+                        out.report(new PolicyReport(
+                                PolicyRef.networkPolicy(
+                                        namespace, policy.getMetadata().getName()),
+                                rows.warnings(),
                                 Optional.empty()));
                     }
                 }));
@@ -194,34 +231,51 @@ public final class PolicyTranslator {
         plan.namespaceLogging.putAll(loggingByNamespace);
     }
 
-    /** Receives a contribution: its key, its rows, and the NetworkPolicy it comes from ({@code null} for a default deny). */
+    /**
+     * Receives a contribution: its key, its rows, and the NetworkPolicy it comes from ({@code null} for a default
+     * deny).
+     */
     @FunctionalInterface
     interface NamespaceSink {
         void accept(List<Object> key, PolicyRows rows, NetworkPolicy policy);
     }
 
     /**
-     * The rows of one namespace's NetworkPolicies (in name order) and of its default denies: each
-     * policy's port group holds its selected local pods, exactly the pods it isolates here.
+     * The rows of one namespace's NetworkPolicies (in name order) and of its default denies: each policy's port group
+     * holds its selected local pods, exactly the pods it isolates here.
      */
-    static void namespaceRows(String ownerController, String namespace, List<NetworkPolicy> policies, AclLogging logging,
-            NetworkPolicyTranslator np, TranslationMemo memo, NamespaceSink sink) {
+    static void namespaceRows(
+            String ownerController,
+            String namespace,
+            List<NetworkPolicy> policies,
+            AclLogging logging,
+            NetworkPolicyTranslator np,
+            TranslationMemo memo,
+            NamespaceSink sink) {
         Map<PolicyDirection, List<DesiredPortGroup>> isolated = new EnumMap<>(PolicyDirection.class);
         for (NetworkPolicy policy : policies) {
-            List<Object> key = Arrays.asList("np", namespace, policy.getMetadata().getName());
-            PolicyRows rows = memo.get(key, Arrays.asList(policy.getSpec(), logging), () -> np.translate(policy, logging));
+            List<Object> key =
+                    Arrays.asList("np", namespace, policy.getMetadata().getName());
+            PolicyRows rows =
+                    memo.get(key, Arrays.asList(policy.getSpec(), logging), () -> np.translate(policy, logging));
             sink.accept(key, rows, policy);
             for (PolicyDirection direction : NetworkPolicyTranslator.policyTypes(policy)) {
-                isolated.computeIfAbsent(direction, d -> new ArrayList<>()).add(rows.portGroups().getFirst());
+                isolated.computeIfAbsent(direction, d -> new ArrayList<>())
+                        .add(rows.portGroups().getFirst());
             }
         }
         isolated.forEach((direction, groups) -> {
             // the union is made again only when one of the namespace's port groups changed
-            SortedSet<String> members = memo.get(Arrays.asList("isolated", namespace, direction), groups,
-                    () -> isolatedPorts(groups));
+            SortedSet<String> members =
+                    memo.get(Arrays.asList("isolated", namespace, direction), groups, () -> isolatedPorts(groups));
             List<Object> key = Arrays.asList("deny", namespace, direction);
-            sink.accept(key, memo.get(key, Arrays.asList(members, logging),
-                    () -> DefaultDeny.rows(ownerController, namespace, direction, members, logging)), null);
+            sink.accept(
+                    key,
+                    memo.get(
+                            key,
+                            Arrays.asList(members, logging),
+                            () -> DefaultDeny.rows(ownerController, namespace, direction, members, logging)),
+                    null);
         });
     }
 
@@ -247,11 +301,17 @@ public final class PolicyTranslator {
                 banp.getSpec().egress().forEach(r -> count(banpRules, "Egress", r.action()));
             }
         }
-        return new PolicyMetrics(snapshot.adminNetworkPolicies().size(), snapshot.baselineAdminNetworkPolicies().size(),
-                freeze(anpRules), freeze(banpRules), dbObjects(out, "AdminNetworkPolicy"), dbObjects(out, "BaselineAdminNetworkPolicy"));
+        return new PolicyMetrics(
+                snapshot.adminNetworkPolicies().size(),
+                snapshot.baselineAdminNetworkPolicies().size(),
+                freeze(anpRules),
+                freeze(banpRules),
+                dbObjects(out, "AdminNetworkPolicy"),
+                dbObjects(out, "BaselineAdminNetworkPolicy"));
     }
 
-    private static void count(Map<String, Map<String, Integer>> counts, String direction, AdminNetworkPolicyRuleAction action) {
+    private static void count(
+            Map<String, Map<String, Integer>> counts, String direction, AdminNetworkPolicyRuleAction action) {
         String name = action == null ? "Deny" : action.apiName();
         counts.computeIfAbsent(direction, d -> new TreeMap<>()).merge(name, 1, Integer::sum);
     }
@@ -263,12 +323,17 @@ public final class PolicyTranslator {
     }
 
     /**
-     * {@link #metrics} when no ANP or BANP changed since {@code previous}: its rule counts, and the
-     * row counts of {@code out} (pods can make named-port ACLs appear or go).
+     * {@link #metrics} when no ANP or BANP changed since {@code previous}: its rule counts, and the row counts of
+     * {@code out} (pods can make named-port ACLs appear or go).
      */
     static PolicyMetrics metricsWithRulesOf(PolicyMetrics previous, Accumulator out) {
-        return new PolicyMetrics(previous.adminNetworkPolicies(), previous.baselineAdminNetworkPolicies(), previous.anpRules(),
-                previous.banpRules(), dbObjects(out, "AdminNetworkPolicy"), dbObjects(out, "BaselineAdminNetworkPolicy"));
+        return new PolicyMetrics(
+                previous.adminNetworkPolicies(),
+                previous.baselineAdminNetworkPolicies(),
+                previous.anpRules(),
+                previous.banpRules(),
+                dbObjects(out, "AdminNetworkPolicy"),
+                dbObjects(out, "BaselineAdminNetworkPolicy"));
     }
 
     private static Map<String, Integer> dbObjects(Accumulator out, String ownerType) {
@@ -277,9 +342,8 @@ public final class PolicyTranslator {
     }
 
     /**
-     * The {@link AdminPolicy} of each ANP/BANP object, kept while the object is: informers hand out
-     * the same object until it changes, so its rules are the same objects and memo inputs compare
-     * by identity.
+     * The {@link AdminPolicy} of each ANP/BANP object, kept while the object is: informers hand out the same object
+     * until it changes, so its rules are the same objects and memo inputs compare by identity.
      */
     private static final class AdminPolicies {
         private Map<Object, AdminPolicy> previous = new IdentityHashMap<>();

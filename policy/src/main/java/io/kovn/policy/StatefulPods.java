@@ -22,16 +22,16 @@ import java.util.SortedSet;
 import java.util.TreeSet;
 
 /**
- * Keeps a zone's pods stateful while any policy ACL exists: the cluster port group (owner type
- * {@code Cluster}, name {@value #NAME}, as the reference calls it) of every local pod port, holding
- * two {@code allow-related} ACLs at the lowest precedence there is (tier {@value #TIER}, priority
- * {@value #PRIORITY}) that match all IP traffic to and from those ports. Pure.
+ * Keeps a zone's pods stateful while any policy ACL exists: the cluster port group (owner type {@code Cluster}, name
+ * {@value #NAME}, as the reference calls it) of every local pod port, holding two {@code allow-related} ACLs at the
+ * lowest precedence there is (tier {@value #TIER}, priority {@value #PRIORITY}) that match all IP traffic to and from
+ * those ports. Pure.
  *
- * <p>Why: OVN tracks connections on a switch only when some stateful ACL applies there. kovn makes
- * no load balancers, so a zone whose policies only drop or pass would track nothing, and the replies
- * of allowed connections would meet the drop ACLs (a default deny ingress would break the pod's own
- * outgoing connections). These ACLs are reached only when no other ACL decided, which means
- * "allowed" anyway, so they change no verdict; they only commit the connection to conntrack.
+ * <p>Why: OVN tracks connections on a switch only when some stateful ACL applies there. kovn makes no load balancers,
+ * so a zone whose policies only drop or pass would track nothing, and the replies of allowed connections would meet the
+ * drop ACLs (a default deny ingress would break the pod's own outgoing connections). These ACLs are reached only when
+ * no other ACL decided, which means "allowed" anyway, so they change no verdict; they only commit the connection to
+ * conntrack.
  *
  * <p>Without any policy ACL nothing drops, so no rows are made and traffic stays untracked.
  */
@@ -43,8 +43,7 @@ public final class StatefulPods {
     /** The lowest ACL priority. */
     public static final int PRIORITY = 0;
 
-    private StatefulPods() {
-    }
+    private StatefulPods() {}
 
     /** The id of the cluster port group of {@code ownerController}. */
     public static ObjectId portGroupId(String ownerController) {
@@ -52,8 +51,8 @@ public final class StatefulPods {
     }
 
     /**
-     * The rows for one translation: none when {@code state} has no ACL, else the cluster port group
-     * of the snapshot's local pods (those whose switch port exists in the zone) and its two ACLs.
+     * The rows for one translation: none when {@code state} has no ACL, else the cluster port group of the snapshot's
+     * local pods (those whose switch port exists in the zone) and its two ACLs.
      */
     public static PolicyRows rows(PolicySnapshot snapshot, DesiredPolicyState state) {
         if (state.acls().isEmpty()) {
@@ -61,7 +60,8 @@ public final class StatefulPods {
         }
         TreeSet<String> ports = new TreeSet<>();
         for (Pod pod : snapshot.pods()) {
-            boolean hostNetwork = pod.getSpec() != null && Boolean.TRUE.equals(pod.getSpec().getHostNetwork());
+            boolean hostNetwork =
+                    pod.getSpec() != null && Boolean.TRUE.equals(pod.getSpec().getHostNetwork());
             String port = PodAddresses.portName(pod);
             if (!hostNetwork && snapshot.localPorts().contains(port)) {
                 ports.add(port);
@@ -78,12 +78,28 @@ public final class StatefulPods {
         for (PolicyDirection direction : PolicyDirection.values()) {
             ObjectId aclId = pgId.with(IdKey.DIRECTION, direction.value());
             // Egress in the same stage as the policies' egress ACLs, so it stays below them.
-            Map<String, String> options = direction == PolicyDirection.EGRESS ? Map.of("apply-after-lb", "true") : Map.of();
-            acls.add(new DesiredAcl(aclId.primaryId(), portGroup, ObjectNames.aclName("Cluster:" + NAME + ":" + direction.value()),
-                    aclId.externalIds(), PRIORITY, direction.aclDirection(), Matches.and(Matches.portGroup(direction, portGroup), "ip"),
-                    AclAction.ALLOW_RELATED, TIER, false, Optional.empty(), DesiredAcl.LOGGING_METER, options));
+            Map<String, String> options =
+                    direction == PolicyDirection.EGRESS ? Map.of("apply-after-lb", "true") : Map.of();
+            acls.add(new DesiredAcl(
+                    aclId.primaryId(),
+                    portGroup,
+                    ObjectNames.aclName("Cluster:" + NAME + ":" + direction.value()),
+                    aclId.externalIds(),
+                    PRIORITY,
+                    direction.aclDirection(),
+                    Matches.and(Matches.portGroup(direction, portGroup), "ip"),
+                    AclAction.ALLOW_RELATED,
+                    TIER,
+                    false,
+                    Optional.empty(),
+                    DesiredAcl.LOGGING_METER,
+                    options));
         }
         TreeSet<String> aclIds = new TreeSet<>(acls.stream().map(DesiredAcl::id).toList());
-        return new PolicyRows(List.of(new DesiredPortGroup(portGroup, pgId.externalIds(), ports, aclIds)), List.of(), acls, List.of());
+        return new PolicyRows(
+                List.of(new DesiredPortGroup(portGroup, pgId.externalIds(), ports, aclIds)),
+                List.of(),
+                acls,
+                List.of());
     }
 }

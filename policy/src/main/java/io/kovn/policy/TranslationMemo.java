@@ -2,23 +2,22 @@ package io.kovn.policy;
 
 import io.kovn.policy.select.ClusterIndex;
 import io.kovn.policy.select.Selection;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.Map;
-import java.util.Objects;
-import java.util.Set;
-import java.util.function.Supplier;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.RandomAccess;
+import java.util.Set;
+import java.util.function.Supplier;
 
 /**
- * Parts of a translation kept from one translation to the next: each value is stored with the
- * inputs it was computed from and the {@link Selection}s it read from the {@link ClusterIndex}.
- * A value is reused while its inputs are equal and none of its selections changed
- * ({@link #forget}); so a pod relabel re-translates only the rules whose peers or subjects could
- * select the pod. Single-threaded, like the index it reads.
+ * Parts of a translation kept from one translation to the next: each value is stored with the inputs it was computed
+ * from and the {@link Selection}s it read from the {@link ClusterIndex}. A value is reused while its inputs are equal
+ * and none of its selections changed ({@link #forget}); so a pod relabel re-translates only the rules whose peers or
+ * subjects could select the pod. Single-threaded, like the index it reads.
  */
 public final class TranslationMemo {
     /** A value, what it was computed from, the values its computation asked for, and when it was last used. */
@@ -57,6 +56,7 @@ public final class TranslationMemo {
     private long round = 1;
     /** The nested entries of the computations in progress, innermost first. */
     private final ArrayDeque<List<Entry>> computing = new ArrayDeque<>();
+
     private final Map<Class<?>, Object> kept = new HashMap<>();
     private long hits;
     private long misses;
@@ -76,8 +76,8 @@ public final class TranslationMemo {
     }
 
     /**
-     * The value for {@code key}: the stored one if it was computed from equal {@code inputs} and
-     * nothing it read has changed since, else {@code compute}'s (stored with what it reads).
+     * The value for {@code key}: the stored one if it was computed from equal {@code inputs} and nothing it read has
+     * changed since, else {@code compute}'s (stored with what it reads).
      */
     @SuppressWarnings("unchecked")
     public <T> T get(Object key, Object inputs, Supplier<T> compute) {
@@ -125,16 +125,19 @@ public final class TranslationMemo {
     }
 
     /**
-     * Equal inputs, the same objects first: inputs are mostly lists of the objects a translation was
-     * made from (rule shapes, specs), which stay the same objects while unchanged, and a list's own
-     * equals would compare their whole trees.
+     * Equal inputs, the same objects first: inputs are mostly lists of the objects a translation was made from (rule
+     * shapes, specs), which stay the same objects while unchanged, and a list's own equals would compare their whole
+     * trees.
      */
     private static boolean sameInputs(Object a, Object b) {
         if (a == b) {
             return true;
         }
-        if (a instanceof List<?> x && b instanceof List<?> y && x.size() == y.size()
-                && x instanceof RandomAccess && y instanceof RandomAccess) {
+        if (a instanceof List<?> x
+                && b instanceof List<?> y
+                && x.size() == y.size()
+                && x instanceof RandomAccess
+                && y instanceof RandomAccess) {
             for (int i = 0; i < x.size(); i++) {
                 Object p = x.get(i);
                 Object q = y.get(i);
@@ -178,7 +181,7 @@ public final class TranslationMemo {
         if (index == null) {
             return;
         }
-        for (var it = entries.entrySet().iterator(); it.hasNext();) {
+        for (var it = entries.entrySet().iterator(); it.hasNext(); ) {
             var e = it.next();
             if (e.getValue().used != round) {
                 it.remove();
@@ -201,8 +204,8 @@ public final class TranslationMemo {
     }
 
     /**
-     * An object kept from one translation to the next (one per type), made on first use; a memo
-     * that keeps nothing makes a new one every time.
+     * An object kept from one translation to the next (one per type), made on first use; a memo that keeps nothing
+     * makes a new one every time.
      */
     public <T> T kept(Class<T> type, Supplier<T> make) {
         if (index == null) {

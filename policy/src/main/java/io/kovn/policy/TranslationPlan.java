@@ -10,14 +10,12 @@ import java.util.Map;
 import java.util.function.IntUnaryOperator;
 
 /**
- * What the last full translation made each policy contribution from: enough to make one
- * contribution again without walking the others ({@link PodChangeTranslation}). Kept in the memo and
- * filled anew by every full translation.
+ * What the last full translation made each policy contribution from: enough to make one contribution again without
+ * walking the others ({@link PodChangeTranslation}). Kept in the memo and filled anew by every full translation.
  */
 final class TranslationPlan {
     /** An ANP or BANP as translated: its contribution's key, its ACL priorities and its memo inputs. */
-    record Admin(List<Object> key, AdminPolicy policy, IntUnaryOperator aclPriority, int tier, List<Object> inputs) {
-    }
+    record Admin(List<Object> key, AdminPolicy policy, IntUnaryOperator aclPriority, int tier, List<Object> inputs) {}
 
     /** By contribution key ({@code ["anp", name]}, {@code ["banp", name]}). */
     private final Map<Object, Admin> byKey = new HashMap<>();
@@ -25,6 +23,7 @@ final class TranslationPlan {
     private final Map<Object, Admin> byOwner = new HashMap<>();
     /** The NetworkPolicies by namespace, in translation order. */
     final Map<String, List<NetworkPolicy>> networkPolicies = new HashMap<>();
+
     final Map<String, AclLogging> namespaceLogging = new HashMap<>();
     private boolean complete;
 

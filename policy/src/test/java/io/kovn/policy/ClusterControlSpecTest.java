@@ -16,19 +16,19 @@ import io.kovn.policy.model.DesiredPortGroup;
 import io.kovn.policy.model.PolicySnapshot;
 import java.io.InputStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import java.util.Arrays;
-import java.util.regex.Pattern;
 
 /**
- * The specification's {@code cluster-control} example: the rows kovn wants are those the
- * specification lists (names, priorities, matches, external_ids, options, tier, meter), with the one
- * deliberate difference that named-port terms are not repeated.
+ * The specification's {@code cluster-control} example: the rows kovn wants are those the specification lists (names,
+ * priorities, matches, external_ids, options, tier, meter), with the one deliberate difference that named-port terms
+ * are not repeated.
  */
 class ClusterControlSpecTest {
     static final String ZONE = "ovn-worker2";
@@ -52,13 +52,20 @@ class ClusterControlSpecTest {
                 pod("kube-system", "dns-b", ZONE, "10.244.2.4", "app", "dns"),
                 pod("default", "busy", ZONE, "10.244.2.6"),
                 Fixtures.hostNetworkPod("kube-system", "kube-apiserver", "ovn-control-plane", "172.18.0.3")));
-        Set<String> local = pods.stream().filter(p -> ZONE.equals(p.getSpec().getNodeName()))
-                .map(p -> p.getMetadata().getNamespace() + "_" + p.getMetadata().getName()).collect(Collectors.toSet());
+        Set<String> local = pods.stream()
+                .filter(p -> ZONE.equals(p.getSpec().getNodeName()))
+                .map(p -> p.getMetadata().getNamespace() + "_" + p.getMetadata().getName())
+                .collect(Collectors.toSet());
         return PolicySnapshot.builder(ZONE)
-                .namespaces(List.of(namespace("ingress-nginx"), namespace("monitoring"), namespace("restricted", "tenant", "restricted"),
-                        namespace("kube-system"), namespace("default")))
+                .namespaces(List.of(
+                        namespace("ingress-nginx"),
+                        namespace("monitoring"),
+                        namespace("restricted", "tenant", "restricted"),
+                        namespace("kube-system"),
+                        namespace("default")))
                 .pods(pods)
-                .nodes(List.of(node("ovn-control-plane", "172.18.0.3", "node-role.kubernetes.io/control-plane", ""),
+                .nodes(List.of(
+                        node("ovn-control-plane", "172.18.0.3", "node-role.kubernetes.io/control-plane", ""),
                         node("ovn-worker", "172.18.0.2", "node-role.kubernetes.io/worker", ""),
                         node("ovn-worker2", "172.18.0.4", "node-role.kubernetes.io/worker", "")))
                 .adminNetworkPolicies(List.of(anp))
@@ -90,15 +97,19 @@ class ClusterControlSpecTest {
             assertThat(acl.severity()).isEmpty();
             assertThat(acl.options()).isEqualTo(NbctlListing.map(row.get("options")));
             assertThat(acl.portGroup()).isEqualTo("a14645450421485494999");
-            assertThat(acl.match()).isEqualTo(withOutportForIngressNamedPorts(acl, withoutRepeatedTerms(NbctlListing.unquote(row.get("match")))));
+            assertThat(acl.match())
+                    .isEqualTo(withOutportForIngressNamedPorts(
+                            acl, withoutRepeatedTerms(NbctlListing.unquote(row.get("match")))));
         }
     }
 
     @Test
     void namedPortTermsAreASortedSetUnlikeTheReference() {
-        DesiredAcl named = state.acls().get("default-network-controller:AdminNetworkPolicy:cluster-control:Ingress:1:tcp-namedPort");
-        assertThat(named.match()).isEqualTo("outport == @a14645450421485494999 && ((ip4.src == $a6786643370959569281)) && tcp && "
-                + "((ip4.dst == 10.244.1.4 && tcp.dst == 8080) || (ip4.dst == 10.244.2.8 && tcp.dst == 8080))");
+        DesiredAcl named = state.acls()
+                .get("default-network-controller:AdminNetworkPolicy:cluster-control:Ingress:1:tcp-namedPort");
+        assertThat(named.match())
+                .isEqualTo("outport == @a14645450421485494999 && ((ip4.src == $a6786643370959569281)) && tcp && "
+                        + "((ip4.dst == 10.244.1.4 && tcp.dst == 8080) || (ip4.dst == 10.244.2.8 && tcp.dst == 8080))");
     }
 
     @Test
@@ -118,37 +129,61 @@ class ClusterControlSpecTest {
         List<Map<String, String>> expected = NbctlListing.read("/spec003/cluster-control-address-sets.txt");
         for (Map<String, String> row : expected) {
             String id = NbctlListing.map(row.get("external_ids")).get("k8s.ovn.org/id");
-            if (id.contains(":Ingress:") || id.endsWith("Egress:1:v4") || id.endsWith("Egress:4:v4") || id.endsWith("Egress:5:v4")) {
-                assertThat(state.addressSets().get(row.get("name")).addresses()).as(id).containsExactlyElementsOf(
-                        NbctlListing.set(row.get("addresses")).stream().sorted().toList());
+            if (id.contains(":Ingress:")
+                    || id.endsWith("Egress:1:v4")
+                    || id.endsWith("Egress:4:v4")
+                    || id.endsWith("Egress:5:v4")) {
+                assertThat(state.addressSets().get(row.get("name")).addresses())
+                        .as(id)
+                        .containsExactlyElementsOf(NbctlListing.set(row.get("addresses")).stream()
+                                .sorted()
+                                .toList());
             }
         }
         assertThat(addresses("Egress:0:v4")).containsExactly("10.244.2.3", "10.244.2.4");
         assertThat(addresses("Egress:2:v4")).isEmpty();
-        assertThat(addresses("Egress:3:v4")).containsExactly(
-                "10.0.54.0/19", "10.0.56.38/32", "10.0.69.0/24", "172.18.0.2", "172.18.0.4", "172.30.0.0/30");
+        assertThat(addresses("Egress:3:v4"))
+                .containsExactly(
+                        "10.0.54.0/19", "10.0.56.38/32", "10.0.69.0/24", "172.18.0.2", "172.18.0.4", "172.30.0.0/30");
     }
 
     @Test
     void thePortGroupHoldsTheLocalSubjectPodsAndEveryAcl() throws Exception {
-        Map<String, String> row = NbctlListing.read("/spec003/cluster-control-port-group.txt").getFirst();
+        Map<String, String> row =
+                NbctlListing.read("/spec003/cluster-control-port-group.txt").getFirst();
         DesiredPortGroup pg = state.portGroups().get(row.get("name"));
         assertThat(pg.externalIds()).isEqualTo(NbctlListing.map(row.get("external_ids")));
-        assertThat(pg.ports()).containsExactly("default_busy", "ingress-nginx_controller", "kube-system_dns-a", "kube-system_dns-b",
-                "monitoring_prom-1", "restricted_restricted-b");
-        assertThat(pg.acls()).hasSize(NbctlListing.set(row.get("acls")).size()).isEqualTo(state.acls().keySet());
+        assertThat(pg.ports())
+                .containsExactly(
+                        "default_busy",
+                        "ingress-nginx_controller",
+                        "kube-system_dns-a",
+                        "kube-system_dns-b",
+                        "monitoring_prom-1",
+                        "restricted_restricted-b");
+        assertThat(pg.acls())
+                .hasSize(NbctlListing.set(row.get("acls")).size())
+                .isEqualTo(state.acls().keySet());
     }
 
     @Test
     void theTroubleshootingFindCommandsSelectThePolicysRows() {
-        Map<String, String> policy = Map.of("k8s.ovn.org/owner-type", "AdminNetworkPolicy", "k8s.ovn.org/name", "cluster-control");
+        Map<String, String> policy =
+                Map.of("k8s.ovn.org/owner-type", "AdminNetworkPolicy", "k8s.ovn.org/name", "cluster-control");
         assertThat(state.findAcls(policy)).hasSize(12);
         assertThat(state.findAddressSets(policy)).hasSize(11);
         assertThat(state.findPortGroups(policy)).hasSize(1);
-        Map<String, String> rule5 = Map.of("k8s.ovn.org/owner-type", "AdminNetworkPolicy", "k8s.ovn.org/name", "cluster-control",
-                "gress-index", "5");
+        Map<String, String> rule5 = Map.of(
+                "k8s.ovn.org/owner-type",
+                "AdminNetworkPolicy",
+                "k8s.ovn.org/name",
+                "cluster-control",
+                "gress-index",
+                "5");
         assertThat(state.findAcls(rule5)).extracting(DesiredAcl::name).containsExactly("ANP:cluster-control:Egress:5");
-        assertThat(state.findAddressSets(rule5)).extracting(DesiredAddressSet::name).containsExactly("a11452480169090787059");
+        assertThat(state.findAddressSets(rule5))
+                .extracting(DesiredAddressSet::name)
+                .containsExactly("a11452480169090787059");
     }
 
     @Test
@@ -159,22 +194,27 @@ class ClusterControlSpecTest {
             assertThat(r.condition(ZONE).reason()).isEqualTo("SetupSucceeded");
         });
         assertThat(state.metrics().adminNetworkPolicies()).isEqualTo(1);
-        assertThat(state.metrics().anpRules()).isEqualTo(Map.of(
-                "Ingress", Map.of("Allow", 3, "Pass", 1, "Deny", 1),
-                "Egress", Map.of("Allow", 4, "Pass", 1, "Deny", 1)));
+        assertThat(state.metrics().anpRules())
+                .isEqualTo(Map.of(
+                        "Ingress", Map.of("Allow", 3, "Pass", 1, "Deny", 1),
+                        "Egress", Map.of("Allow", 4, "Pass", 1, "Deny", 1)));
         assertThat(state.metrics().anpDbObjects()).isEqualTo(Map.of("ACL", 12, "Address_Set", 11));
     }
 
     private static List<String> addresses(String suffix) {
         return state.addressSets().values().stream()
                 .filter(s -> s.externalIds().get("k8s.ovn.org/id").endsWith("cluster-control:" + suffix))
-                .findFirst().orElseThrow().addresses().stream().toList();
+                .findFirst()
+                .orElseThrow()
+                .addresses()
+                .stream()
+                .toList();
     }
 
     /** The reference repeats identical named-port terms; kovn lists each once. */
     /**
-     * The reference's ingress named-port match lacks {@code outport == @<pg>}, so in interconnect mode
-     * it also fires in the source zone; kovn deliberately adds it (docs/network-policy.md).
+     * The reference's ingress named-port match lacks {@code outport == @<pg>}, so in interconnect mode it also fires in
+     * the source zone; kovn deliberately adds it (docs/network-policy.md).
      */
     static String withOutportForIngressNamedPorts(DesiredAcl acl, String referenceMatch) {
         boolean ingressNamed = "Ingress".equals(acl.externalIds().get("direction"))
@@ -189,7 +229,8 @@ class ClusterControlSpecTest {
         }
         int open = m.start();
         String terms = match.substring(open + 1, match.length() - 1);
-        String unique = Arrays.stream(terms.split(" \\|\\| ")).distinct().sorted().collect(Collectors.joining(" || "));
+        String unique =
+                Arrays.stream(terms.split(" \\|\\| ")).distinct().sorted().collect(Collectors.joining(" || "));
         return match.substring(0, open) + "(" + unique + ")";
     }
 }

@@ -10,38 +10,64 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodIP;
 import io.fabric8.kubernetes.api.model.PodIPBuilder;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.LinkedHashMap;
-import io.fabric8.kubernetes.api.model.PodIP;
 
 /** Builders for the Kubernetes objects tests feed the translation. */
 public final class Fixtures {
-    private Fixtures() {
-    }
+    private Fixtures() {}
 
     public static Namespace namespace(String name, String... labels) {
-        return new NamespaceBuilder().withNewMetadata().withName(name).withLabels(map(labels)).endMetadata().build();
+        return new NamespaceBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withLabels(map(labels))
+                .endMetadata()
+                .build();
     }
 
     public static Namespace namespaceWithAnnotation(String name, String key, String value) {
-        return new NamespaceBuilder().withNewMetadata().withName(name).withAnnotations(Map.of(key, value)).endMetadata().build();
+        return new NamespaceBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withAnnotations(Map.of(key, value))
+                .endMetadata()
+                .build();
     }
 
     /** A running pod on {@code node} with IPs and labels; named ports as "name/PROTO/port" in {@code ports}. */
-    public static Pod pod(String namespace, String name, String node, List<String> ips, Map<String, String> labels, String... ports) {
+    public static Pod pod(
+            String namespace, String name, String node, List<String> ips, Map<String, String> labels, String... ports) {
         var container = new ContainerBuilder().withName("main");
         for (String p : ports) {
             String[] parts = p.split("/");
-            container.addToPorts(new ContainerPortBuilder().withName(parts[0]).withProtocol(parts[1]).withContainerPort(Integer.parseInt(parts[2])).build());
+            container.addToPorts(new ContainerPortBuilder()
+                    .withName(parts[0])
+                    .withProtocol(parts[1])
+                    .withContainerPort(Integer.parseInt(parts[2]))
+                    .build());
         }
         List<PodIP> podIps = new ArrayList<>();
         ips.forEach(ip -> podIps.add(new PodIPBuilder().withIp(ip).build()));
-        return new PodBuilder().withNewMetadata().withNamespace(namespace).withName(name).withLabels(labels).endMetadata()
-                .withNewSpec().withNodeName(node).withContainers(container.build()).endSpec()
-                .withNewStatus().withPhase("Running").withPodIP(ips.isEmpty() ? null : ips.getFirst()).withPodIPs(podIps).endStatus()
+        return new PodBuilder()
+                .withNewMetadata()
+                .withNamespace(namespace)
+                .withName(name)
+                .withLabels(labels)
+                .endMetadata()
+                .withNewSpec()
+                .withNodeName(node)
+                .withContainers(container.build())
+                .endSpec()
+                .withNewStatus()
+                .withPhase("Running")
+                .withPodIP(ips.isEmpty() ? null : ips.getFirst())
+                .withPodIPs(podIps)
+                .endStatus()
                 .build();
     }
 
@@ -56,9 +82,22 @@ public final class Fixtures {
     }
 
     public static Node node(String name, String internalIp, String... labels) {
-        return new NodeBuilder().withNewMetadata().withName(name).withLabels(map(labels)).endMetadata()
-                .withNewStatus().addNewAddress().withType("InternalIP").withAddress(internalIp).endAddress()
-                .addNewAddress().withType("Hostname").withAddress(name).endAddress().endStatus().build();
+        return new NodeBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withLabels(map(labels))
+                .endMetadata()
+                .withNewStatus()
+                .addNewAddress()
+                .withType("InternalIP")
+                .withAddress(internalIp)
+                .endAddress()
+                .addNewAddress()
+                .withType("Hostname")
+                .withAddress(name)
+                .endAddress()
+                .endStatus()
+                .build();
     }
 
     public static LabelSelector labels(String... kv) {

@@ -15,17 +15,16 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
-import java.util.Objects;
 
 /**
- * {@link IncrementalTranslator} must equal {@link PolicyTranslator#translate(PolicySnapshot)} after
- * any sequence of changes: random policy sets, then random steps that relabel, add, delete and
- * finish pods, move IPs, relabel, add and delete namespaces and nodes, make switch ports appear and
- * go, replace policies, or change nothing (a new but equal object, as a status heartbeat gives).
- * Every step compares the whole output: rows, reports, priorities and metrics.
+ * {@link IncrementalTranslator} must equal {@link PolicyTranslator#translate(PolicySnapshot)} after any sequence of
+ * changes: random policy sets, then random steps that relabel, add, delete and finish pods, move IPs, relabel, add and
+ * delete namespaces and nodes, make switch ports appear and go, replace policies, or change nothing (a new but equal
+ * object, as a status heartbeat gives). Every step compares the whole output: rows, reports, priorities and metrics.
  */
 class IncrementalEquivalenceTest {
     private static final int SEEDS = 60;
@@ -48,40 +47,62 @@ class IncrementalEquivalenceTest {
                 PolicySnapshot snapshot = world.snapshot();
                 DesiredPolicyState full = PolicyTranslator.translate(snapshot);
                 DesiredPolicyState inc = incremental.translate(snapshot);
-                assertThat(inc.acls()).as("ACLs at seed %d step %d (%s)", seed, step, world.lastStep).isEqualTo(full.acls());
-                assertThat(inc.addressSets()).as("address sets at seed %d step %d (%s)", seed, step, world.lastStep)
+                assertThat(inc.acls())
+                        .as("ACLs at seed %d step %d (%s)", seed, step, world.lastStep)
+                        .isEqualTo(full.acls());
+                assertThat(inc.addressSets())
+                        .as("address sets at seed %d step %d (%s)", seed, step, world.lastStep)
                         .isEqualTo(full.addressSets());
-                assertThat(inc.portGroups()).as("port groups at seed %d step %d (%s)", seed, step, world.lastStep)
+                assertThat(inc.portGroups())
+                        .as("port groups at seed %d step %d (%s)", seed, step, world.lastStep)
                         .isEqualTo(full.portGroups());
-                assertThat(inc.reports()).as("reports at seed %d step %d (%s)", seed, step, world.lastStep).isEqualTo(full.reports());
-                assertThat(inc.metrics()).as("metrics at seed %d step %d (%s)", seed, step, world.lastStep).isEqualTo(full.metrics());
-                assertThat(inc).as("seed %d step %d (%s)", seed, step, world.lastStep).isEqualTo(full);
-                assertThat(incremental.statefulRows(snapshot, inc)).as("stateful rows at seed %d step %d", seed, step)
+                assertThat(inc.reports())
+                        .as("reports at seed %d step %d (%s)", seed, step, world.lastStep)
+                        .isEqualTo(full.reports());
+                assertThat(inc.metrics())
+                        .as("metrics at seed %d step %d (%s)", seed, step, world.lastStep)
+                        .isEqualTo(full.metrics());
+                assertThat(inc)
+                        .as("seed %d step %d (%s)", seed, step, world.lastStep)
+                        .isEqualTo(full);
+                assertThat(incremental.statefulRows(snapshot, inc))
+                        .as("stateful rows at seed %d step %d", seed, step)
                         .isEqualTo(StatefulPods.rows(snapshot, full));
                 if (previousInc != null) {
                     var changed = incremental.changedSince(previousInc);
-                    assertThat(changed).as("changes known at seed %d step %d", seed, step).isPresent();
-                    assertThat(changed.get().addressSets()).as("changed address sets at seed %d step %d", seed, step)
+                    assertThat(changed)
+                            .as("changes known at seed %d step %d", seed, step)
+                            .isPresent();
+                    assertThat(changed.get().addressSets())
+                            .as("changed address sets at seed %d step %d", seed, step)
                             .containsAll(differing(previousInc.addressSets(), inc.addressSets()));
-                    assertThat(changed.get().portGroups()).as("changed port groups at seed %d step %d", seed, step)
+                    assertThat(changed.get().portGroups())
+                            .as("changed port groups at seed %d step %d", seed, step)
                             .containsAll(differing(previousInc.portGroups(), inc.portGroups()));
-                    assertThat(changed.get().acls()).as("changed ACLs at seed %d step %d", seed, step)
+                    assertThat(changed.get().acls())
+                            .as("changed ACLs at seed %d step %d", seed, step)
                             .containsAll(differing(previousInc.acls(), inc.acls()));
                 }
-                assertThat(incremental.changedSince(full)).as("no changes against a translation it did not make").isEmpty();
+                assertThat(incremental.changedSince(full))
+                        .as("no changes against a translation it did not make")
+                        .isEmpty();
                 previousInc = inc;
                 world.previous = full;
                 compared++;
             }
             reused += incremental.memo().hits();
             quick += incremental.quickTranslations();
-            assertThat(incremental.rebuilds()).as("seed %d: one index for the whole sequence", seed).isEqualTo(1);
+            assertThat(incremental.rebuilds())
+                    .as("seed %d: one index for the whole sequence", seed)
+                    .isEqualTo(1);
         }
         assertThat(compared).isEqualTo((long) SEEDS * STEPS);
         assertThat(reused).as("memoized rules and policies were reused").isGreaterThan(SEEDS * STEPS);
         // pod and switch-port steps are 9 of the 13 kinds: most of them must have taken the pod-change path
         System.out.printf("pod-change translations: %d of %d%n", quick, compared);
-        assertThat(quick).as("translations that made again only what pod changes invalidated").isGreaterThan(SEEDS * STEPS / 3);
+        assertThat(quick)
+                .as("translations that made again only what pod changes invalidated")
+                .isGreaterThan(SEEDS * STEPS / 3);
     }
 
     /** Keys whose rows were added, removed or changed between two translations. */
@@ -114,17 +135,24 @@ class IncrementalEquivalenceTest {
             localPorts = new HashSet<>();
             for (Pod p : pods) {
                 if (random.nextBoolean()) {
-                    localPorts.add(PolicySnapshot.portName(p.getMetadata().getNamespace(), p.getMetadata().getName()));
+                    localPorts.add(PolicySnapshot.portName(
+                            p.getMetadata().getNamespace(), p.getMetadata().getName()));
                 }
             }
-            policies = new RandomPolicies.Policies(base.adminNetworkPolicies(), base.networkPolicies(),
-                    base.baselineAdminNetworkPolicies());
+            policies = new RandomPolicies.Policies(
+                    base.adminNetworkPolicies(), base.networkPolicies(), base.baselineAdminNetworkPolicies());
         }
 
         PolicySnapshot snapshot() {
-            return PolicySnapshot.builder(base.zone()).ownerController(base.ownerController()).ipFamilies(base.ipFamilies())
-                    .namespaces(namespaces).pods(pods).nodes(nodes).localPorts(localPorts)
-                    .adminNetworkPolicies(policies.anps()).networkPolicies(policies.nps())
+            return PolicySnapshot.builder(base.zone())
+                    .ownerController(base.ownerController())
+                    .ipFamilies(base.ipFamilies())
+                    .namespaces(namespaces)
+                    .pods(pods)
+                    .nodes(nodes)
+                    .localPorts(localPorts)
+                    .adminNetworkPolicies(policies.anps())
+                    .networkPolicies(policies.nps())
                     .baselineAdminNetworkPolicies(policies.banps())
                     .previousPriorities(previous == null ? null : previous.priorities())
                     .build();
@@ -137,14 +165,25 @@ class IncrementalEquivalenceTest {
                     int i = random.nextInt(pods.size());
                     String app = pick(List.of("a", "b", "c"));
                     lastStep = "relabel pod " + pods.get(i).getMetadata().getName() + " app=" + app;
-                    pods.set(i, new PodBuilder(pods.get(i)).editMetadata().addToLabels("app", app).endMetadata().build());
+                    pods.set(
+                            i,
+                            new PodBuilder(pods.get(i))
+                                    .editMetadata()
+                                    .addToLabels("app", app)
+                                    .endMetadata()
+                                    .build());
                 }
                 case 3 -> {
                     String ns = pick(namespaces).getMetadata().getName();
                     String name = "new" + created++;
                     String ip = "10.9." + (created / 200) + "." + (created % 200 + 2);
                     lastStep = "add pod " + ns + "/" + name;
-                    pods.add(Fixtures.pod(ns, name, "node-0", List.of(ip), Map.of("app", pick(List.of("a", "b"))),
+                    pods.add(Fixtures.pod(
+                            ns,
+                            name,
+                            "node-0",
+                            List.of(ip),
+                            Map.of("app", pick(List.of("a", "b"))),
                             pick(List.of("web/TCP/8080", "dns/UDP/53"))));
                     if (random.nextBoolean()) {
                         localPorts.add(PolicySnapshot.portName(ns, name));
@@ -159,20 +198,39 @@ class IncrementalEquivalenceTest {
                 case 5 -> {
                     int i = random.nextInt(pods.size());
                     boolean finish = random.nextBoolean();
-                    lastStep = (finish ? "finish pod " : "new IP for pod ") + pods.get(i).getMetadata().getName();
-                    pods.set(i, finish
-                            ? new PodBuilder(pods.get(i)).editStatus().withPhase("Succeeded").endStatus().build()
-                            : new PodBuilder(pods.get(i)).editStatus().withPodIP("10.8.0." + (created++ % 250 + 2))
-                                    .withPodIPs(List.of()).endStatus().build());
+                    lastStep = (finish ? "finish pod " : "new IP for pod ")
+                            + pods.get(i).getMetadata().getName();
+                    pods.set(
+                            i,
+                            finish
+                                    ? new PodBuilder(pods.get(i))
+                                            .editStatus()
+                                            .withPhase("Succeeded")
+                                            .endStatus()
+                                            .build()
+                                    : new PodBuilder(pods.get(i))
+                                            .editStatus()
+                                            .withPodIP("10.8.0." + (created++ % 250 + 2))
+                                            .withPodIPs(List.of())
+                                            .endStatus()
+                                            .build());
                 }
                 case 6 -> {
                     int i = random.nextInt(namespaces.size());
                     String team = pick(List.of("x", "y", "z"));
-                    lastStep = "relabel namespace " + namespaces.get(i).getMetadata().getName() + " team=" + team;
-                    namespaces.set(i, new NamespaceBuilder(namespaces.get(i)).editMetadata().addToLabels("team", team).endMetadata().build());
+                    lastStep = "relabel namespace "
+                            + namespaces.get(i).getMetadata().getName() + " team=" + team;
+                    namespaces.set(
+                            i,
+                            new NamespaceBuilder(namespaces.get(i))
+                                    .editMetadata()
+                                    .addToLabels("team", team)
+                                    .endMetadata()
+                                    .build());
                 }
                 case 7 -> {
-                    boolean exists = namespaces.stream().anyMatch(n -> n.getMetadata().getName().equals("n9"));
+                    boolean exists = namespaces.stream()
+                            .anyMatch(n -> n.getMetadata().getName().equals("n9"));
                     lastStep = (exists ? "delete" : "add") + " namespace n9";
                     if (exists) {
                         namespaces.removeIf(n -> n.getMetadata().getName().equals("n9"));
@@ -184,11 +242,18 @@ class IncrementalEquivalenceTest {
                     int i = random.nextInt(nodes.size());
                     String role = pick(List.of("control", "worker"));
                     lastStep = "relabel node " + nodes.get(i).getMetadata().getName() + " role=" + role;
-                    nodes.set(i, new NodeBuilder(nodes.get(i)).editMetadata().addToLabels("role", role).endMetadata().build());
+                    nodes.set(
+                            i,
+                            new NodeBuilder(nodes.get(i))
+                                    .editMetadata()
+                                    .addToLabels("role", role)
+                                    .endMetadata()
+                                    .build());
                 }
                 case 9 -> {
                     Pod p = pick(pods);
-                    String port = PolicySnapshot.portName(p.getMetadata().getNamespace(), p.getMetadata().getName());
+                    String port = PolicySnapshot.portName(
+                            p.getMetadata().getNamespace(), p.getMetadata().getName());
                     lastStep = "switch port " + port + (localPorts.contains(port) ? " goes" : " appears");
                     if (!localPorts.remove(port)) {
                         localPorts.add(port);
@@ -199,7 +264,8 @@ class IncrementalEquivalenceTest {
                     lastStep = "new policies from seed " + seed;
                     RandomPolicies.Policies next = RandomPolicies.generate(seed);
                     // keep some objects as they were, replace the others
-                    policies = random.nextBoolean() ? next
+                    policies = random.nextBoolean()
+                            ? next
                             : new RandomPolicies.Policies(next.anps(), policies.nps(), policies.banps());
                 }
                 case 11 -> {
@@ -207,14 +273,27 @@ class IncrementalEquivalenceTest {
                     // stateful rows change though its labels do not)
                     int i = random.nextInt(pods.size());
                     Pod p = pods.get(i);
-                    boolean host = p.getSpec() != null && Boolean.TRUE.equals(p.getSpec().getHostNetwork());
+                    boolean host = p.getSpec() != null
+                            && Boolean.TRUE.equals(p.getSpec().getHostNetwork());
                     lastStep = "recreate pod " + p.getMetadata().getName() + " hostNetwork=" + !host;
-                    pods.set(i, new PodBuilder(p).editOrNewSpec().withHostNetwork(!host).endSpec().build());
+                    pods.set(
+                            i,
+                            new PodBuilder(p)
+                                    .editOrNewSpec()
+                                    .withHostNetwork(!host)
+                                    .endSpec()
+                                    .build());
                 }
                 default -> {
                     int i = random.nextInt(pods.size());
                     lastStep = "heartbeat of pod " + pods.get(i).getMetadata().getName();
-                    pods.set(i, new PodBuilder(pods.get(i)).editMetadata().withResourceVersion("rv" + created++).endMetadata().build());
+                    pods.set(
+                            i,
+                            new PodBuilder(pods.get(i))
+                                    .editMetadata()
+                                    .withResourceVersion("rv" + created++)
+                                    .endMetadata()
+                                    .build());
                 }
             }
         }

@@ -10,17 +10,20 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * Test helper: ovn-nbctl arguments that write a desired state into an empty NB database (what the
- * zone controller's diff does for a fresh database), so that tests can query it with real tools.
+ * Test helper: ovn-nbctl arguments that write a desired state into an empty NB database (what the zone controller's
+ * diff does for a fresh database), so that tests can query it with real tools.
  */
 final class NbRows {
-    private NbRows() {
-    }
+    private NbRows() {}
 
     static List<String> write(DesiredPolicyState state) {
         List<String> args = new ArrayList<>();
         for (DesiredAddressSet set : state.addressSets().values()) {
-            args.addAll(List.of("--", "create", "Address_Set", "name=" + set.name(),
+            args.addAll(List.of(
+                    "--",
+                    "create",
+                    "Address_Set",
+                    "name=" + set.name(),
                     "addresses=[" + set.addresses().stream().map(a -> quote(a)).collect(Collectors.joining(",")) + "]",
                     "external_ids=" + map(set.externalIds())));
         }
@@ -33,10 +36,21 @@ final class NbRows {
         int n = 0;
         for (DesiredAcl acl : state.acls().values()) {
             String ref = "@acl" + n++;
-            List<String> create = new ArrayList<>(List.of("--", "--id=" + ref, "create", "ACL",
-                    "direction=" + acl.direction().ovsdbValue(), "priority=" + acl.priority(), "match=" + quote(acl.match()),
-                    "action=" + acl.action().ovsdbValue(), "tier=" + acl.tier(), "name=" + quote(acl.name()), "meter=" + quote(acl.meter()),
-                    "log=" + acl.log(), "external_ids=" + map(acl.externalIds()), "options=" + map(acl.options())));
+            List<String> create = new ArrayList<>(List.of(
+                    "--",
+                    "--id=" + ref,
+                    "create",
+                    "ACL",
+                    "direction=" + acl.direction().ovsdbValue(),
+                    "priority=" + acl.priority(),
+                    "match=" + quote(acl.match()),
+                    "action=" + acl.action().ovsdbValue(),
+                    "tier=" + acl.tier(),
+                    "name=" + quote(acl.name()),
+                    "meter=" + quote(acl.meter()),
+                    "log=" + acl.log(),
+                    "external_ids=" + map(acl.externalIds()),
+                    "options=" + map(acl.options())));
             acl.severity().ifPresent(s -> create.add("severity=" + s));
             args.addAll(create);
             args.addAll(List.of("--", "add", "Port_Group", acl.portGroup(), "acls", ref));
@@ -45,7 +59,11 @@ final class NbRows {
     }
 
     static String map(Map<String, String> map) {
-        return "{" + map.entrySet().stream().map(e -> quote(e.getKey()) + "=" + quote(e.getValue())).collect(Collectors.joining(",")) + "}";
+        return "{"
+                + map.entrySet().stream()
+                        .map(e -> quote(e.getKey()) + "=" + quote(e.getValue()))
+                        .collect(Collectors.joining(","))
+                + "}";
     }
 
     static String quote(String s) {

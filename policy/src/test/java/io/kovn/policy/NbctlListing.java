@@ -11,8 +11,7 @@ import java.util.TreeMap;
 
 /** Reads {@code ovn-nbctl list} output (as printed in the specification) into column maps. */
 final class NbctlListing {
-    private NbctlListing() {
-    }
+    private NbctlListing() {}
 
     static List<Map<String, String>> read(String resource) throws IOException {
         try (InputStream in = NbctlListing.class.getResourceAsStream(resource)) {
@@ -25,7 +24,9 @@ final class NbctlListing {
                 Map<String, String> columns = new LinkedHashMap<>();
                 for (String line : block.split("\n")) {
                     int colon = line.indexOf(" : ");
-                    columns.put(line.substring(0, colon).trim(), line.substring(colon + 3).trim());
+                    columns.put(
+                            line.substring(0, colon).trim(),
+                            line.substring(colon + 3).trim());
                 }
                 records.add(columns);
             }

@@ -11,18 +11,35 @@ import org.junit.jupiter.api.Test;
 
 /** The translation is a pure function: its main sources use no I/O, clocks, environment or processes. */
 class PurityTest {
-    static final List<String> FORBIDDEN = List.of("java.nio.file", "java.net.", "java.io.File", "java.time.", "System.getenv",
-            "System.getProperty", "System.currentTimeMillis", "System.nanoTime", "ProcessBuilder", "Thread.sleep", "io.kovn.ovsdb.client",
-            "io.fabric8.kubernetes.client.KubernetesClient", "Random");
+    static final List<String> FORBIDDEN = List.of(
+            "java.nio.file",
+            "java.net.",
+            "java.io.File",
+            "java.time.",
+            "System.getenv",
+            "System.getProperty",
+            "System.currentTimeMillis",
+            "System.nanoTime",
+            "ProcessBuilder",
+            "Thread.sleep",
+            "io.kovn.ovsdb.client",
+            "io.fabric8.kubernetes.client.KubernetesClient",
+            "Random");
 
     @Test
     void mainSourcesUseNoIoClocksOrEnvironment() throws IOException {
         Path root = Path.of("src/main/java/io/kovn/policy");
-        List<Path> translation = List.of(root.resolve("PolicyTranslator.java"), root.resolve("model"), root.resolve("select"),
-                root.resolve("match"), root.resolve("admin"), root.resolve("netpol"));
+        List<Path> translation = List.of(
+                root.resolve("PolicyTranslator.java"),
+                root.resolve("model"),
+                root.resolve("select"),
+                root.resolve("match"),
+                root.resolve("admin"),
+                root.resolve("netpol"));
         for (Path part : translation) {
             try (Stream<Path> files = Files.walk(part)) {
-                for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+                for (Path file :
+                        files.filter(f -> f.toString().endsWith(".java")).toList()) {
                     String source = Files.readString(file);
                     for (String forbidden : FORBIDDEN) {
                         assertThat(source).as("%s uses %s", file, forbidden).doesNotContain(forbidden);

@@ -14,12 +14,12 @@ import io.kovn.policy.model.DesiredPolicyState;
 import io.kovn.policy.model.DesiredPortGroup;
 import io.kovn.policy.model.PolicyRows;
 import io.kovn.policy.model.PolicySnapshot;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.Test;
-import java.nio.charset.StandardCharsets;
 import org.assertj.core.groups.Tuple;
+import org.junit.jupiter.api.Test;
 
 /** Issue 5, bug 1: a zone with only drop ACLs must still track connections, so replies get through. */
 class StatefulPodsTest {
@@ -39,8 +39,18 @@ class StatefulPodsTest {
     }
 
     static PolicySnapshot denyIngressInX() {
-        return cluster().networkPolicies(List.of(new NetworkPolicyBuilder().withNewMetadata().withNamespace("x").withName("deny")
-                .endMetadata().withNewSpec().withPodSelector(all()).withPolicyTypes("Ingress").endSpec().build())).build();
+        return cluster()
+                .networkPolicies(List.of(new NetworkPolicyBuilder()
+                        .withNewMetadata()
+                        .withNamespace("x")
+                        .withName("deny")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withPodSelector(all())
+                        .withPolicyTypes("Ingress")
+                        .endSpec()
+                        .build()))
+                .build();
     }
 
     @Test
@@ -51,17 +61,33 @@ class StatefulPodsTest {
         DesiredPortGroup group = rows.portGroups().getFirst();
         assertThat(group.name()).isEqualTo(PG);
         assertThat(group.ports()).containsExactly("x_a", "y_b");
-        assertThat(group.externalIds()).containsEntry("k8s.ovn.org/owner-type", "Cluster").containsEntry("k8s.ovn.org/name", "clusterPortGroup");
-        assertThat(rows.acls()).extracting(DesiredAcl::direction, DesiredAcl::match, DesiredAcl::action, DesiredAcl::tier, DesiredAcl::priority)
+        assertThat(group.externalIds())
+                .containsEntry("k8s.ovn.org/owner-type", "Cluster")
+                .containsEntry("k8s.ovn.org/name", "clusterPortGroup");
+        assertThat(rows.acls())
+                .extracting(
+                        DesiredAcl::direction,
+                        DesiredAcl::match,
+                        DesiredAcl::action,
+                        DesiredAcl::tier,
+                        DesiredAcl::priority)
                 .containsExactly(
-                        Tuple.tuple(AclDirection.TO_LPORT, "outport == @" + PG + " && ip", AclAction.ALLOW_RELATED, 3, 0),
-                        Tuple.tuple(AclDirection.FROM_LPORT, "inport == @" + PG + " && ip", AclAction.ALLOW_RELATED, 3, 0));
-        assertThat(rows.acls()).extracting(DesiredAcl::options).containsExactly(Map.of(), Map.of("apply-after-lb", "true"));
+                        Tuple.tuple(
+                                AclDirection.TO_LPORT, "outport == @" + PG + " && ip", AclAction.ALLOW_RELATED, 3, 0),
+                        Tuple.tuple(
+                                AclDirection.FROM_LPORT, "inport == @" + PG + " && ip", AclAction.ALLOW_RELATED, 3, 0));
+        assertThat(rows.acls())
+                .extracting(DesiredAcl::options)
+                .containsExactly(Map.of(), Map.of("apply-after-lb", "true"));
         assertThat(rows.acls()).allSatisfy(acl -> assertThat(acl.log()).isFalse());
-        assertThat(group.acls()).containsExactlyInAnyOrderElementsOf(rows.acls().stream().map(DesiredAcl::id).toList());
-        assertThat(rows.acls()).extracting(DesiredAcl::id).containsExactly(
-                "default-network-controller:Cluster:clusterPortGroup:Ingress",
-                "default-network-controller:Cluster:clusterPortGroup:Egress");
+        assertThat(group.acls())
+                .containsExactlyInAnyOrderElementsOf(
+                        rows.acls().stream().map(DesiredAcl::id).toList());
+        assertThat(rows.acls())
+                .extracting(DesiredAcl::id)
+                .containsExactly(
+                        "default-network-controller:Cluster:clusterPortGroup:Ingress",
+                        "default-network-controller:Cluster:clusterPortGroup:Egress");
     }
 
     @Test
@@ -77,8 +103,15 @@ class StatefulPodsTest {
     @Test
     void membershipFollowsTheLocalPortsOnly() {
         PolicySnapshot snapshot = denyIngressInX();
-        PolicySnapshot fewer = cluster().networkPolicies(snapshot.networkPolicies()).localPorts(Set.of("y_b")).build();
-        assertThat(StatefulPods.rows(fewer, PolicyTranslator.translate(fewer)).portGroups().getFirst().ports()).containsExactly("y_b");
+        PolicySnapshot fewer = cluster()
+                .networkPolicies(snapshot.networkPolicies())
+                .localPorts(Set.of("y_b"))
+                .build();
+        assertThat(StatefulPods.rows(fewer, PolicyTranslator.translate(fewer))
+                        .portGroups()
+                        .getFirst()
+                        .ports())
+                .containsExactly("y_b");
     }
 
     @Test
@@ -87,7 +120,9 @@ class StatefulPodsTest {
         DesiredPolicyState state = PolicyTranslator.translate(snapshot);
         PolicyRows rows = StatefulPods.rows(snapshot, state);
         assertThat(state.portGroups()).doesNotContainKey(PG);
-        assertThat(state.acls().keySet()).doesNotContainAnyElementsOf(rows.acls().stream().map(DesiredAcl::id).toList());
+        assertThat(state.acls().keySet())
+                .doesNotContainAnyElementsOf(
+                        rows.acls().stream().map(DesiredAcl::id).toList());
     }
 
     static long fnv(String s) {

@@ -24,13 +24,13 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 
 /**
- * The conformance scenario AdminNetworkPolicyIntegration (ANP &gt; NetworkPolicy &gt; BANP, Pass
- * delegating down) on real OVN: each step's translation is written into a real NB database, and
- * ovn-trace decides TCP and SCTP flows between two pods.
+ * The conformance scenario AdminNetworkPolicyIntegration (ANP &gt; NetworkPolicy &gt; BANP, Pass delegating down) on
+ * real OVN: each step's translation is written into a real NB database, and ovn-trace decides TCP and SCTP flows
+ * between two pods.
  */
 @Tag("real")
 class TierPrecedenceInOvnTest {
@@ -43,8 +43,25 @@ class TierPrecedenceInOvnTest {
     @BeforeAll
     static void start() {
         ovn = OvnDatabases.start(OvnDatabases.Config.withNorthd());
-        ovn.nbctl("ls-add", ZONE, "--", "lsp-add", ZONE, "g_g0", "--", "lsp-set-addresses", "g_g0", ClusterControlInOvnTest.mac(G0) + " " + G0,
-                "--", "lsp-add", ZONE, "s_s0", "--", "lsp-set-addresses", "s_s0", ClusterControlInOvnTest.mac(S0) + " " + S0);
+        ovn.nbctl(
+                "ls-add",
+                ZONE,
+                "--",
+                "lsp-add",
+                ZONE,
+                "g_g0",
+                "--",
+                "lsp-set-addresses",
+                "g_g0",
+                ClusterControlInOvnTest.mac(G0) + " " + G0,
+                "--",
+                "lsp-add",
+                ZONE,
+                "s_s0",
+                "--",
+                "lsp-set-addresses",
+                "s_s0",
+                ClusterControlInOvnTest.mac(S0) + " " + S0);
     }
 
     @AfterAll
@@ -55,28 +72,70 @@ class TierPrecedenceInOvnTest {
     }
 
     static AdminNetworkPolicy anp(AdminNetworkPolicyRuleAction ingress, AdminNetworkPolicyRuleAction egress) {
-        return AdminNetworkPolicy.of("pass-example", new AdminNetworkPolicySpec(10, AdminNetworkPolicySubject.namespaces(labels("house", "g")),
-                List.of(new AdminNetworkPolicyIngressRule(null, ingress, List.of(AdminNetworkPolicyIngressPeer.namespaces(labels("house", "s"))), null)),
-                List.of(new AdminNetworkPolicyEgressRule(null, egress, List.of(AdminNetworkPolicyEgressPeer.namespaces(labels("house", "s"))), null))));
+        return AdminNetworkPolicy.of(
+                "pass-example",
+                new AdminNetworkPolicySpec(
+                        10,
+                        AdminNetworkPolicySubject.namespaces(labels("house", "g")),
+                        List.of(new AdminNetworkPolicyIngressRule(
+                                null,
+                                ingress,
+                                List.of(AdminNetworkPolicyIngressPeer.namespaces(labels("house", "s"))),
+                                null)),
+                        List.of(new AdminNetworkPolicyEgressRule(
+                                null,
+                                egress,
+                                List.of(AdminNetworkPolicyEgressPeer.namespaces(labels("house", "s"))),
+                                null))));
     }
 
-    static final BaselineAdminNetworkPolicy BANP = BaselineAdminNetworkPolicy.of("default", new BaselineAdminNetworkPolicySpec(
-            AdminNetworkPolicySubject.namespaces(labels("house", "g")),
-            List.of(new AdminNetworkPolicyIngressRule(null, AdminNetworkPolicyRuleAction.DENY, List.of(AdminNetworkPolicyIngressPeer.namespaces(labels("house", "s"))), null)),
-            List.of(new AdminNetworkPolicyEgressRule(null, AdminNetworkPolicyRuleAction.DENY, List.of(AdminNetworkPolicyEgressPeer.namespaces(labels("house", "s"))), null))));
+    static final BaselineAdminNetworkPolicy BANP = BaselineAdminNetworkPolicy.of(
+            "default",
+            new BaselineAdminNetworkPolicySpec(
+                    AdminNetworkPolicySubject.namespaces(labels("house", "g")),
+                    List.of(new AdminNetworkPolicyIngressRule(
+                            null,
+                            AdminNetworkPolicyRuleAction.DENY,
+                            List.of(AdminNetworkPolicyIngressPeer.namespaces(labels("house", "s"))),
+                            null)),
+                    List.of(new AdminNetworkPolicyEgressRule(
+                            null,
+                            AdminNetworkPolicyRuleAction.DENY,
+                            List.of(AdminNetworkPolicyEgressPeer.namespaces(labels("house", "s"))),
+                            null))));
 
-    static final NetworkPolicy NP = new NetworkPolicyBuilder().withNewMetadata().withNamespace("g").withName("allow-gress-from-to-slytherin").endMetadata()
-            .withNewSpec().withNewPodSelector().endPodSelector().withPolicyTypes("Ingress", "Egress")
-            .addNewIngress().addNewFrom().withNamespaceSelector(labels("house", "s")).endFrom().endIngress()
-            .addNewEgress().addNewTo().withNamespaceSelector(labels("house", "s")).endTo().endEgress().endSpec().build();
+    static final NetworkPolicy NP = new NetworkPolicyBuilder()
+            .withNewMetadata()
+            .withNamespace("g")
+            .withName("allow-gress-from-to-slytherin")
+            .endMetadata()
+            .withNewSpec()
+            .withNewPodSelector()
+            .endPodSelector()
+            .withPolicyTypes("Ingress", "Egress")
+            .addNewIngress()
+            .addNewFrom()
+            .withNamespaceSelector(labels("house", "s"))
+            .endFrom()
+            .endIngress()
+            .addNewEgress()
+            .addNewTo()
+            .withNamespaceSelector(labels("house", "s"))
+            .endTo()
+            .endEgress()
+            .endSpec()
+            .build();
 
     /** Replaces the policy rows in the NB with those of this step and waits for northd. */
     static void apply(AdminNetworkPolicy anp, List<NetworkPolicy> nps) {
         PolicySnapshot snapshot = PolicySnapshot.builder(ZONE)
                 .namespaces(List.of(Fixtures.namespace("g", "house", "g"), Fixtures.namespace("s", "house", "s")))
                 .pods(List.of(Fixtures.pod("g", "g0", ZONE, G0), Fixtures.pod("s", "s0", ZONE, S0)))
-                .adminNetworkPolicies(List.of(anp)).baselineAdminNetworkPolicies(List.of(BANP)).networkPolicies(nps)
-                .localPorts(Set.of("g_g0", "s_s0")).build();
+                .adminNetworkPolicies(List.of(anp))
+                .baselineAdminNetworkPolicies(List.of(BANP))
+                .networkPolicies(nps)
+                .localPorts(Set.of("g_g0", "s_s0"))
+                .build();
         DesiredPolicyState state = PolicyTranslator.translate(snapshot);
         List<String> args = new ArrayList<>(List.of("--wait=sb", "sync"));
         if (written != null) {
@@ -90,9 +149,16 @@ class TierPrecedenceInOvnTest {
     }
 
     static boolean allowed(String inport, String src, String outport, String dst, String l4) {
-        String flow = "inport==\"" + inport + "\" && eth.src==" + ClusterControlInOvnTest.mac(src) + " && eth.dst==" + ClusterControlInOvnTest.mac(dst)
-                + " && ip4.src==" + src + " && ip4.dst==" + dst + " && ip.ttl==64 && " + l4;
-        String out = Tools.run(List.of(ovn.runtime().bin("ovn-trace").toString(), "--db=" + ovn.sb().unixEndpoint(), "--minimal", "--ct", "new", flow));
+        String flow = "inport==\"" + inport + "\" && eth.src==" + ClusterControlInOvnTest.mac(src) + " && eth.dst=="
+                + ClusterControlInOvnTest.mac(dst) + " && ip4.src==" + src + " && ip4.dst==" + dst
+                + " && ip.ttl==64 && " + l4;
+        String out = Tools.run(List.of(
+                ovn.runtime().bin("ovn-trace").toString(),
+                "--db=" + ovn.sb().unixEndpoint(),
+                "--minimal",
+                "--ct",
+                "new",
+                flow));
         return out.contains("output(\"" + outport + "\")");
     }
 

@@ -2,10 +2,12 @@ package io.kovn.policy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyBuilder;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyIngressRuleBuilder;
 import io.kovn.k8s.api.policy.AdminNetworkPolicy;
 import io.kovn.k8s.api.policy.AdminNetworkPolicyEgressPeer;
 import io.kovn.k8s.api.policy.AdminNetworkPolicyEgressRule;
@@ -15,9 +17,9 @@ import io.kovn.k8s.api.policy.AdminNetworkPolicyPort;
 import io.kovn.k8s.api.policy.AdminNetworkPolicyRuleAction;
 import io.kovn.k8s.api.policy.AdminNetworkPolicySpec;
 import io.kovn.k8s.api.policy.AdminNetworkPolicySubject;
+import io.kovn.ovn.annotations.IpFamily;
 import io.kovn.policy.model.DesiredAcl;
 import io.kovn.policy.model.DesiredPolicyState;
-import io.kovn.ovn.annotations.IpFamily;
 import io.kovn.policy.model.PolicySnapshot;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -32,8 +34,6 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-import io.fabric8.kubernetes.api.model.IntOrString;
-import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyIngressRuleBuilder;
 
 /** Invariants of every translation, over random clusters and policies. */
 class TranslationInvariantsTest {
@@ -71,7 +71,8 @@ class TranslationInvariantsTest {
         }
         state.addressSets().values().forEach(set -> {
             IpFamily family = "v6".equals(set.externalIds().get("ip-family")) ? IpFamily.IPV6 : IpFamily.IPV4;
-            assertThat(set.addresses()).allSatisfy(a -> assertThat(IpFamily.of(a)).isEqualTo(family));
+            assertThat(set.addresses())
+                    .allSatisfy(a -> assertThat(IpFamily.of(a)).isEqualTo(family));
         });
         assertThat(PolicyTranslator.translate(snapshot)).isEqualTo(state);
     }
@@ -106,69 +107,125 @@ class TranslationInvariantsTest {
             }
             return named;
         });
-        Arbitrary<Set<IpFamily>> families = Arbitraries.of(Set.of(IpFamily.IPV4), Set.of(IpFamily.IPV6), Set.of(IpFamily.IPV4, IpFamily.IPV6));
+        Arbitrary<Set<IpFamily>> families =
+                Arbitraries.of(Set.of(IpFamily.IPV4), Set.of(IpFamily.IPV6), Set.of(IpFamily.IPV4, IpFamily.IPV6));
         return Combinators.combine(anps, nps, families).as((a, n, f) -> {
             List<Pod> pods = new ArrayList<>();
             Set<String> local = new HashSet<>();
             int i = 0;
             for (String house : HOUSES) {
                 for (int p = 0; p < 2; p++, i++) {
-                    pods.add(Fixtures.pod(house, house + p, p == 0 ? "a" : "b", List.of("10.244.0." + (i + 2), "fd00::" + (i + 2)),
-                            Map.of("app", "x" + p), "web/TCP/80", "dns/UDP/53"));
+                    pods.add(Fixtures.pod(
+                            house,
+                            house + p,
+                            p == 0 ? "a" : "b",
+                            List.of("10.244.0." + (i + 2), "fd00::" + (i + 2)),
+                            Map.of("app", "x" + p),
+                            "web/TCP/80",
+                            "dns/UDP/53"));
                     if (p == 0) {
                         local.add(house + "_" + house + p);
                     }
                 }
             }
-            return PolicySnapshot.builder("a").ipFamilies(f).namespaces(HOUSES.stream().map(h -> Fixtures.namespace(h, "house", h)).toList())
-                    .pods(pods).nodes(List.of(Fixtures.node("a", "172.18.0.2", "os", "linux"), Fixtures.node("b", "172.18.0.3")))
-                    .adminNetworkPolicies(a).networkPolicies(n).localPorts(local).build();
+            return PolicySnapshot.builder("a")
+                    .ipFamilies(f)
+                    .namespaces(HOUSES.stream()
+                            .map(h -> Fixtures.namespace(h, "house", h))
+                            .toList())
+                    .pods(pods)
+                    .nodes(List.of(Fixtures.node("a", "172.18.0.2", "os", "linux"), Fixtures.node("b", "172.18.0.3")))
+                    .adminNetworkPolicies(a)
+                    .networkPolicies(n)
+                    .localPorts(local)
+                    .build();
         });
     }
 
     static Arbitrary<LabelSelector> selector() {
-        return Arbitraries.oneOf(Arbitraries.of(HOUSES).map(h -> Fixtures.labels("house", h)), Arbitraries.just(Fixtures.all()));
+        return Arbitraries.oneOf(
+                Arbitraries.of(HOUSES).map(h -> Fixtures.labels("house", h)), Arbitraries.just(Fixtures.all()));
     }
 
     static Arbitrary<AdminNetworkPolicyPort> port() {
         return Arbitraries.oneOf(
-                Arbitraries.of("TCP", "UDP", "SCTP", "ICMP").flatMap(p -> Arbitraries.integers().between(1, 65535).map(n -> AdminNetworkPolicyPort.number(p, n))),
+                Arbitraries.of("TCP", "UDP", "SCTP", "ICMP")
+                        .flatMap(p ->
+                                Arbitraries.integers().between(1, 65535).map(n -> AdminNetworkPolicyPort.number(p, n))),
                 Arbitraries.integers().between(1, 1000).map(s -> AdminNetworkPolicyPort.range("TCP", s, s + 10)),
                 Arbitraries.of("web", "dns", "nope").map(AdminNetworkPolicyPort::named));
     }
 
     static Arbitrary<AdminNetworkPolicy> anp() {
         Arbitrary<AdminNetworkPolicyRuleAction> action = Arbitraries.of(AdminNetworkPolicyRuleAction.class);
-        Arbitrary<AdminNetworkPolicyIngressRule> ingress = Combinators.combine(action, selector(), port().list().ofMaxSize(3))
-                .as((a, s, p) -> new AdminNetworkPolicyIngressRule(null, a, List.of(AdminNetworkPolicyIngressPeer.namespaces(s)), p));
+        Arbitrary<AdminNetworkPolicyIngressRule> ingress = Combinators.combine(
+                        action, selector(), port().list().ofMaxSize(3))
+                .as((a, s, p) -> new AdminNetworkPolicyIngressRule(
+                        null, a, List.of(AdminNetworkPolicyIngressPeer.namespaces(s)), p));
         Arbitrary<AdminNetworkPolicyEgressPeer> egressPeer = Arbitraries.oneOf(
                 selector().map(AdminNetworkPolicyEgressPeer::namespaces),
                 Arbitraries.just(AdminNetworkPolicyEgressPeer.nodes(Fixtures.labels("os", "linux"))),
-                Arbitraries.of("0.0.0.0/0", "::/0", "10.244.0.0/24", "fd00::/64").list().ofMinSize(1).ofMaxSize(2).uniqueElements()
+                Arbitraries.of("0.0.0.0/0", "::/0", "10.244.0.0/24", "fd00::/64")
+                        .list()
+                        .ofMinSize(1)
+                        .ofMaxSize(2)
+                        .uniqueElements()
                         .map(AdminNetworkPolicyEgressPeer::networks));
-        Arbitrary<AdminNetworkPolicyEgressRule> egress = Combinators.combine(action, egressPeer.list().ofMinSize(1).ofMaxSize(2), port().list().ofMaxSize(3))
+        Arbitrary<AdminNetworkPolicyEgressRule> egress = Combinators.combine(
+                        action,
+                        egressPeer.list().ofMinSize(1).ofMaxSize(2),
+                        port().list().ofMaxSize(3))
                 .as((a, peers, p) -> new AdminNetworkPolicyEgressRule(null, a, peers, p));
-        return Combinators.combine(Arbitraries.integers().between(0, 1000), selector(), ingress.list().ofMaxSize(4), egress.list().ofMaxSize(4))
-                .as((priority, subject, in, out) -> AdminNetworkPolicy.of("x", new AdminNetworkPolicySpec(priority,
-                        AdminNetworkPolicySubject.namespaces(subject), in, out)));
+        return Combinators.combine(
+                        Arbitraries.integers().between(0, 1000),
+                        selector(),
+                        ingress.list().ofMaxSize(4),
+                        egress.list().ofMaxSize(4))
+                .as((priority, subject, in, out) -> AdminNetworkPolicy.of(
+                        "x",
+                        new AdminNetworkPolicySpec(priority, AdminNetworkPolicySubject.namespaces(subject), in, out)));
     }
 
     static Arbitrary<NetworkPolicy> networkPolicy() {
-        return Combinators.combine(Arbitraries.of(HOUSES), Arbitraries.of("web", "dns", "80", ""), Arbitraries.of(true, false))
+        return Combinators.combine(
+                        Arbitraries.of(HOUSES), Arbitraries.of("web", "dns", "80", ""), Arbitraries.of(true, false))
                 .as((ns, port, egress) -> {
-                    var b = new NetworkPolicyBuilder().withNewMetadata().withNamespace(ns).withName("x").endMetadata().withNewSpec()
-                            .withNewPodSelector().addToMatchLabels("app", "x0").endPodSelector();
+                    var b = new NetworkPolicyBuilder()
+                            .withNewMetadata()
+                            .withNamespace(ns)
+                            .withName("x")
+                            .endMetadata()
+                            .withNewSpec()
+                            .withNewPodSelector()
+                            .addToMatchLabels("app", "x0")
+                            .endPodSelector();
                     var rule = new NetworkPolicyIngressRuleBuilder()
-                            .addNewFrom().withNamespaceSelector(Fixtures.labels("house", "r")).endFrom()
-                            .addNewFrom().withNewIpBlock().withCidr("10.0.0.0/8").withExcept("10.1.0.0/16").endIpBlock().endFrom();
+                            .addNewFrom()
+                            .withNamespaceSelector(Fixtures.labels("house", "r"))
+                            .endFrom()
+                            .addNewFrom()
+                            .withNewIpBlock()
+                            .withCidr("10.0.0.0/8")
+                            .withExcept("10.1.0.0/16")
+                            .endIpBlock()
+                            .endFrom();
                     if (!port.isEmpty()) {
-                        rule.addNewPort().withProtocol("TCP").withPort(port.matches("\\d+")
-                                ? new IntOrString(Integer.parseInt(port))
-                                : new IntOrString(port)).endPort();
+                        rule.addNewPort()
+                                .withProtocol("TCP")
+                                .withPort(
+                                        port.matches("\\d+")
+                                                ? new IntOrString(Integer.parseInt(port))
+                                                : new IntOrString(port))
+                                .endPort();
                     }
                     var spec = b.addToIngress(rule.build());
                     if (egress) {
-                        spec = spec.addNewEgress().addNewTo().withNewPodSelector().endPodSelector().endTo().endEgress();
+                        spec = spec.addNewEgress()
+                                .addNewTo()
+                                .withNewPodSelector()
+                                .endPodSelector()
+                                .endTo()
+                                .endEgress();
                     }
                     return spec.endSpec().build();
                 });

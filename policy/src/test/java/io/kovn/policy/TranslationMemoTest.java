@@ -30,15 +30,18 @@ class TranslationMemoTest {
         AtomicInteger computed = new AtomicInteger();
         AtomicInteger comparisons = new AtomicInteger();
         Counted first = new Counted("rule", comparisons);
-        assertThat(memo.<Integer>get("k", Arrays.asList(first), computed::incrementAndGet)).isEqualTo(1);
+        assertThat(memo.<Integer>get("k", Arrays.asList(first), computed::incrementAndGet))
+                .isEqualTo(1);
 
         // an equal input that is another object (the informer's new copy after a status write)
         Counted copy = new Counted("rule", comparisons);
-        assertThat(memo.<Integer>get("k", Arrays.asList(copy), computed::incrementAndGet)).isEqualTo(1);
+        assertThat(memo.<Integer>get("k", Arrays.asList(copy), computed::incrementAndGet))
+                .isEqualTo(1);
         assertThat(comparisons).hasValue(1);
         // from now on the copy is what the entry holds: no deep comparison any more
         for (int i = 0; i < 3; i++) {
-            assertThat(memo.<Integer>get("k", Arrays.asList(copy), computed::incrementAndGet)).isEqualTo(1);
+            assertThat(memo.<Integer>get("k", Arrays.asList(copy), computed::incrementAndGet))
+                    .isEqualTo(1);
         }
         assertThat(comparisons).hasValue(1);
         assertThat(memo.<Integer>get("k", Arrays.asList(new Counted("other", comparisons)), computed::incrementAndGet))

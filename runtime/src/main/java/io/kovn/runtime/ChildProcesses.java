@@ -1,5 +1,6 @@
 package io.kovn.runtime;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -8,16 +9,18 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.io.File;
 
 /** Starts daemons as children of the JVM and guarantees they die with it (shutdown hook). */
 final class ChildProcesses {
     private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
 
     static {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> LIVE.forEach(p -> {
-            p.destroyForcibly();
-        }), "kovn-child-reaper"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> LIVE.forEach(p -> {
+                            p.destroyForcibly();
+                        }),
+                        "kovn-child-reaper"));
     }
 
     private ChildProcesses() {}

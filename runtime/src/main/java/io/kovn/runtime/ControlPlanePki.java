@@ -18,15 +18,21 @@ import java.util.Base64;
 import java.util.List;
 
 /**
- * The certificates of a local control plane, kept in one folder: one cluster CA (it serves as
- * kube-apiserver's client CA and as kube-controller-manager's signer, so certificates signed for
- * approved CSRs authenticate), kube-apiserver's serving certificate, the service-account key pair,
- * and client certificates with kubeconfigs for the components and for any user.
+ * The certificates of a local control plane, kept in one folder: one cluster CA (it serves as kube-apiserver's client
+ * CA and as kube-controller-manager's signer, so certificates signed for approved CSRs authenticate), kube-apiserver's
+ * serving certificate, the service-account key pair, and client certificates with kubeconfigs for the components and
+ * for any user.
  */
 public final class ControlPlanePki {
     /** Names kube-apiserver answers to: loopback and the in-cluster service names. */
-    static final List<String> SERVING_NAMES = List.of("localhost", "127.0.0.1", "kubernetes", "kubernetes.default",
-            "kubernetes.default.svc", "kubernetes.default.svc.cluster.local", "10.96.0.1");
+    static final List<String> SERVING_NAMES = List.of(
+            "localhost",
+            "127.0.0.1",
+            "kubernetes",
+            "kubernetes.default",
+            "kubernetes.default.svc",
+            "kubernetes.default.svc.cluster.local",
+            "10.96.0.1");
 
     private final Path dir;
     private final CertificateAuthority ca;
@@ -45,8 +51,10 @@ public final class ControlPlanePki {
             if (!Files.exists(pki.servingKey())) {
                 KeyPair serving = Keys.ecP256();
                 SecureFiles.writePrivate(pki.servingKey(), Pem.encode(serving.getPrivate()));
-                SecureFiles.writeAtomically(pki.servingCertificate(),
-                        Pem.encode(ca.issueServer("kube-apiserver", serving.getPublic(), Duration.ofDays(365), SERVING_NAMES)));
+                SecureFiles.writeAtomically(
+                        pki.servingCertificate(),
+                        Pem.encode(ca.issueServer(
+                                "kube-apiserver", serving.getPublic(), Duration.ofDays(365), SERVING_NAMES)));
                 KeyPair sa = Keys.ecP256();
                 SecureFiles.writePrivate(pki.serviceAccountKey(), Pem.encode(sa.getPrivate()));
                 SecureFiles.writeAtomically(pki.serviceAccountPublicKey(), Pem.encode(sa.getPublic()));
@@ -90,15 +98,18 @@ public final class ControlPlanePki {
     public ClientCredentials issueClient(String user, List<String> groups) {
         KeyPair pair = Keys.ecP256();
         Instant now = Instant.now();
-        X509Certificate cert = ca.issueClient(Subject.of(user, groups.toArray(String[]::new)), pair.getPublic(),
-                now.minus(Duration.ofMinutes(5)), now.plus(Duration.ofDays(365)));
+        X509Certificate cert = ca.issueClient(
+                Subject.of(user, groups.toArray(String[]::new)),
+                pair.getPublic(),
+                now.minus(Duration.ofMinutes(5)),
+                now.plus(Duration.ofDays(365)));
         return new ClientCredentials(Pem.encode(cert), Pem.encodeEcKey(pair));
     }
 
     /**
-     * Writes a kubeconfig (context {@code kovn}, default namespace {@code default}) that reaches
-     * {@code server} as {@code user} in {@code groups}, with the CA and a fresh client certificate
-     * embedded, as stock kubectl reads it; returns {@code file}.
+     * Writes a kubeconfig (context {@code kovn}, default namespace {@code default}) that reaches {@code server} as
+     * {@code user} in {@code groups}, with the CA and a fresh client certificate embedded, as stock kubectl reads it;
+     * returns {@code file}.
      */
     public Path writeKubeconfig(Path file, String server, String user, List<String> groups) {
         ClientCredentials credentials = issueClient(user, groups);
@@ -122,8 +133,13 @@ public final class ControlPlanePki {
                     user: %s
                     namespace: default
                 current-context: kovn
-                """.formatted(server, base64(Pem.encode(ca.certificate())), quoted(user), base64(credentials.certificatePem()),
-                base64(credentials.keyPem()), quoted(user));
+                """.formatted(
+                        server,
+                        base64(Pem.encode(ca.certificate())),
+                        quoted(user),
+                        base64(credentials.certificatePem()),
+                        base64(credentials.keyPem()),
+                        quoted(user));
         try {
             Path parent = file.toAbsolutePath().getParent();
             if (parent != null) {

@@ -2,6 +2,7 @@ package io.kovn.runtime;
 
 import io.kovn.pki.CertificateAuthority;
 import io.kovn.pki.Pem;
+import java.io.IOException;
 import java.net.http.HttpClient;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
@@ -10,7 +11,6 @@ import java.time.Duration;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
-import java.io.IOException;
 
 /** JDK HTTP clients that trust one CA and present one client certificate (probing kube-apiserver). */
 final class HttpsClients {
@@ -32,7 +32,10 @@ final class HttpsClients {
             tmf.init(trust);
             SSLContext tls = SSLContext.getInstance("TLS");
             tls.init(kmf.getKeyManagers(), tmf.getTrustManagers(), null);
-            return HttpClient.newBuilder().sslContext(tls).connectTimeout(Duration.ofSeconds(5)).build();
+            return HttpClient.newBuilder()
+                    .sslContext(tls)
+                    .connectTimeout(Duration.ofSeconds(5))
+                    .build();
         } catch (GeneralSecurityException | IOException e) {
             throw new IllegalStateException("cannot build a TLS context for the control plane", e);
         }

@@ -2,6 +2,7 @@ package io.kovn.runtime;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -11,21 +12,19 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import java.util.Comparator;
-import java.net.InetAddress;
 
 /**
- * A real Kubernetes control plane on 127.0.0.1, run as children of the JVM: etcd, kube-apiserver
- * (TLS, Node and RBAC authorization, NodeRestriction on top of the default admission plugins,
- * admission webhooks), kube-controller-manager (CSR signing with the cluster CA, namespace
- * lifecycle, garbage collection, EndpointSlices, service-account tokens, node lifecycle) and
- * kube-scheduler. Everything lives in one folder: {@code pki/}, {@code etcd/}, the components'
+ * A real Kubernetes control plane on 127.0.0.1, run as children of the JVM: etcd, kube-apiserver (TLS, Node and RBAC
+ * authorization, NodeRestriction on top of the default admission plugins, admission webhooks), kube-controller-manager
+ * (CSR signing with the cluster CA, namespace lifecycle, garbage collection, EndpointSlices, service-account tokens,
+ * node lifecycle) and kube-scheduler. Everything lives in one folder: {@code pki/}, {@code etcd/}, the components'
  * kubeconfigs and logs, and {@code admin.kubeconfig} (system:masters) for people and tests.
  */
 public final class KubeControlPlane implements AutoCloseable {
@@ -34,6 +33,7 @@ public final class KubeControlPlane implements AutoCloseable {
     public static final String SERVICE_CIDR = "10.96.0.0/16";
     /** The IPv6 service range beside it: a dual-stack API server, so services may ask for IPv6 cluster IPs. */
     public static final String SERVICE_CIDR_V6 = "fd00:10:96::/112";
+
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
 
     private final KubeRuntime runtime;
@@ -57,7 +57,8 @@ public final class KubeControlPlane implements AutoCloseable {
         this.etcdPort = freePort();
         this.etcdPeerPort = freePort();
         this.apiPort = freePort();
-        this.https = HttpsClients.trusting(pki.ca(), pki.issueClient("kovn-control-plane-probe", List.of("system:masters")));
+        this.https =
+                HttpsClients.trusting(pki.ca(), pki.issueClient("kovn-control-plane-probe", List.of("system:masters")));
     }
 
     /** Starts every component in {@code dir} and returns once kube-apiserver is ready. */
@@ -73,11 +74,20 @@ public final class KubeControlPlane implements AutoCloseable {
             cp.startEtcd();
             cp.startApiServer();
             cp.pki.writeKubeconfig(cp.adminKubeconfig(), cp.url(), "kubernetes-admin", List.of("system:masters"));
-            cp.pki.writeKubeconfig(dir.resolve("kube-controller-manager.kubeconfig"), cp.url(), "system:kube-controller-manager", List.of());
-            cp.pki.writeKubeconfig(dir.resolve("kube-scheduler.kubeconfig"), cp.url(), "system:kube-scheduler", List.of());
+            cp.pki.writeKubeconfig(
+                    dir.resolve("kube-controller-manager.kubeconfig"),
+                    cp.url(),
+                    "system:kube-controller-manager",
+                    List.of());
+            cp.pki.writeKubeconfig(
+                    dir.resolve("kube-scheduler.kubeconfig"), cp.url(), "system:kube-scheduler", List.of());
             cp.startControllerManager();
             cp.startScheduler();
-            LOG.info("Kubernetes control plane up at {} in {} ms ({})", cp.url(), (System.nanoTime() - t0) / 1_000_000, dir);
+            LOG.info(
+                    "Kubernetes control plane up at {} in {} ms ({})",
+                    cp.url(),
+                    (System.nanoTime() - t0) / 1_000_000,
+                    dir);
             return cp;
         } catch (RuntimeException e) {
             cp.close();
@@ -155,57 +165,85 @@ public final class KubeControlPlane implements AutoCloseable {
         Path data = dir.resolve("etcd");
         deleteTree(data); // every start is a new cluster: old objects and member ports would not fit
         String peer = "http://127.0.0.1:" + etcdPeerPort;
-        etcd = ChildProcesses.start(List.of(runtime.bin("etcd").toString(),
-                "--name=kovn", "--data-dir=" + data,
-                "--listen-client-urls=" + etcdUrl(), "--advertise-client-urls=" + etcdUrl(),
-                "--listen-peer-urls=" + peer, "--initial-advertise-peer-urls=" + peer,
-                "--initial-cluster=kovn=" + peer, "--initial-cluster-state=new",
-                // a test and sandbox store: losing it on a host crash is fine, fsync latency is not
-                "--unsafe-no-fsync=true", "--log-level=warn"), Map.of(), dir.resolve("etcd.log"));
+        etcd = ChildProcesses.start(
+                List.of(
+                        runtime.bin("etcd").toString(),
+                        "--name=kovn",
+                        "--data-dir=" + data,
+                        "--listen-client-urls=" + etcdUrl(),
+                        "--advertise-client-urls=" + etcdUrl(),
+                        "--listen-peer-urls=" + peer,
+                        "--initial-advertise-peer-urls=" + peer,
+                        "--initial-cluster=kovn=" + peer,
+                        "--initial-cluster-state=new",
+                        // a test and sandbox store: losing it on a host crash is fine, fsync latency is not
+                        "--unsafe-no-fsync=true",
+                        "--log-level=warn"),
+                Map.of(),
+                dir.resolve("etcd.log"));
         awaitHttp(etcd, "etcd", URI.create(etcdUrl() + "/health"), HttpClient.newHttpClient(), dir.resolve("etcd.log"));
     }
 
     private void startApiServer() {
-        List<String> argv = new ArrayList<>(List.of(runtime.bin("kube-apiserver").toString(),
+        List<String> argv = new ArrayList<>(List.of(
+                runtime.bin("kube-apiserver").toString(),
                 "--etcd-servers=" + etcdUrl(),
-                "--bind-address=127.0.0.1", "--advertise-address=127.0.0.1", "--secure-port=" + apiPort,
+                "--bind-address=127.0.0.1",
+                "--advertise-address=127.0.0.1",
+                "--secure-port=" + apiPort,
                 "--cert-dir=" + dir.resolve("apiserver-certs"),
-                "--tls-cert-file=" + pki.servingCertificate(), "--tls-private-key-file=" + pki.servingKey(),
+                "--tls-cert-file=" + pki.servingCertificate(),
+                "--tls-private-key-file=" + pki.servingKey(),
                 "--client-ca-file=" + pki.caCertificate(),
                 "--service-account-issuer=https://kubernetes.default.svc.cluster.local",
                 "--service-account-key-file=" + pki.serviceAccountPublicKey(),
                 "--service-account-signing-key-file=" + pki.serviceAccountKey(),
                 "--service-cluster-ip-range=" + SERVICE_CIDR + "," + SERVICE_CIDR_V6,
                 "--authorization-mode=Node,RBAC",
-                // the default plugins (NamespaceLifecycle, ServiceAccount, webhooks, ResourceQuota, ...) and NodeRestriction
+                // the default plugins (NamespaceLifecycle, ServiceAccount, webhooks, ResourceQuota, ...) and
+                // NodeRestriction
                 "--enable-admission-plugins=NodeRestriction",
                 // a loopback address cannot be an endpoint of the kubernetes Service
                 "--endpoint-reconciler-type=none",
-                "--allow-privileged=true", "--profiling=false", "--event-ttl=1h",
+                "--allow-privileged=true",
+                "--profiling=false",
+                "--event-ttl=1h",
                 // who did what: one JSON line per request (user, groups, verb, object, response code)
-                "--audit-policy-file=" + auditPolicy(), "--audit-log-path=" + auditLog(),
-                "--audit-log-maxsize=100", "--audit-log-maxbackup=1"));
+                "--audit-policy-file=" + auditPolicy(),
+                "--audit-log-path=" + auditLog(),
+                "--audit-log-maxsize=100",
+                "--audit-log-maxbackup=1"));
         argv.addAll(extraApiServerFlags);
         apiServer = ChildProcesses.start(argv, Map.of(), dir.resolve("kube-apiserver.log"));
         awaitHttp(apiServer, "kube-apiserver", URI.create(url() + "/readyz"), https, dir.resolve("kube-apiserver.log"));
     }
 
     private void startControllerManager() {
-        controllerManager = ChildProcesses.start(List.of(runtime.bin("kube-controller-manager").toString(),
-                "--kubeconfig=" + dir.resolve("kube-controller-manager.kubeconfig"),
-                "--secure-port=0", "--leader-elect=false",
-                "--use-service-account-credentials=true",
-                "--service-account-private-key-file=" + pki.serviceAccountKey(),
-                "--root-ca-file=" + pki.caCertificate(),
-                "--cluster-signing-cert-file=" + pki.caCertificate(),
-                "--cluster-signing-key-file=" + pki.caKey(),
-                "--cluster-name=kovn"), Map.of(), dir.resolve("kube-controller-manager.log"));
+        controllerManager = ChildProcesses.start(
+                List.of(
+                        runtime.bin("kube-controller-manager").toString(),
+                        "--kubeconfig=" + dir.resolve("kube-controller-manager.kubeconfig"),
+                        "--secure-port=0",
+                        "--leader-elect=false",
+                        "--use-service-account-credentials=true",
+                        "--service-account-private-key-file=" + pki.serviceAccountKey(),
+                        "--root-ca-file=" + pki.caCertificate(),
+                        "--cluster-signing-cert-file=" + pki.caCertificate(),
+                        "--cluster-signing-key-file=" + pki.caKey(),
+                        "--cluster-name=kovn"),
+                Map.of(),
+                dir.resolve("kube-controller-manager.log"));
     }
 
     private void startScheduler() {
-        scheduler = ChildProcesses.start(List.of(runtime.bin("kube-scheduler").toString(),
-                "--kubeconfig=" + dir.resolve("kube-scheduler.kubeconfig"),
-                "--secure-port=0", "--leader-elect=false"), Map.of(), dir.resolve("kube-scheduler.log"));
+        scheduler = ChildProcesses.start(
+                List.of(
+                        runtime.bin("kube-scheduler").toString(),
+                        "--kubeconfig=" + dir.resolve("kube-scheduler.kubeconfig"),
+                        "--secure-port=0",
+                        "--leader-elect=false"),
+                Map.of(),
+                dir.resolve("kube-scheduler.log"));
     }
 
     /** Stops kube-apiserver and starts it again on the same port and etcd; returns once it is ready. */
@@ -215,21 +253,28 @@ public final class KubeControlPlane implements AutoCloseable {
     }
 
     /**
-     * Compacts etcd's history up to its current revision, as etcd's periodic compaction does: watches
-     * that resume from an older resourceVersion then get 410 Gone. Returns the revision compacted at.
+     * Compacts etcd's history up to its current revision, as etcd's periodic compaction does: watches that resume from
+     * an older resourceVersion then get 410 Gone. Returns the revision compacted at.
      */
     public long compactEtcd() {
         try {
             HttpClient plain = HttpClient.newHttpClient();
-            String range = plain.send(HttpRequest.newBuilder(URI.create(etcdUrl() + "/v3/kv/range"))
-                    .POST(HttpRequest.BodyPublishers.ofString("{\"key\":\"AA==\"}")).build(), HttpResponse.BodyHandlers.ofString()).body();
+            String range = plain.send(
+                            HttpRequest.newBuilder(URI.create(etcdUrl() + "/v3/kv/range"))
+                                    .POST(HttpRequest.BodyPublishers.ofString("{\"key\":\"AA==\"}"))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString())
+                    .body();
             Matcher m = Pattern.compile("\"revision\"\\s*:\\s*\"?(\\d+)").matcher(range);
             if (!m.find()) {
                 throw new IllegalStateException("etcd gave no revision: " + range);
             }
             long revision = Long.parseLong(m.group(1));
-            HttpResponse<String> r = plain.send(HttpRequest.newBuilder(URI.create(etcdUrl() + "/v3/kv/compaction"))
-                    .POST(HttpRequest.BodyPublishers.ofString("{\"revision\":\"" + revision + "\",\"physical\":true}")).build(),
+            HttpResponse<String> r = plain.send(
+                    HttpRequest.newBuilder(URI.create(etcdUrl() + "/v3/kv/compaction"))
+                            .POST(HttpRequest.BodyPublishers.ofString(
+                                    "{\"revision\":\"" + revision + "\",\"physical\":true}"))
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
             if (r.statusCode() != 200) {
                 throw new IllegalStateException("etcd compaction failed: " + r.statusCode() + " " + r.body());
@@ -253,10 +298,15 @@ public final class KubeControlPlane implements AutoCloseable {
         String last = "no answer";
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
-                throw new IllegalStateException(what + " exited with status " + process.exitValue() + "; see " + log + ":\n" + tail(log));
+                throw new IllegalStateException(
+                        what + " exited with status " + process.exitValue() + "; see " + log + ":\n" + tail(log));
             }
             try {
-                HttpResponse<String> r = client.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5)).GET().build(),
+                HttpResponse<String> r = client.send(
+                        HttpRequest.newBuilder(uri)
+                                .timeout(Duration.ofSeconds(5))
+                                .GET()
+                                .build(),
                         HttpResponse.BodyHandlers.ofString());
                 if (r.statusCode() == 200) {
                     return;
@@ -270,8 +320,8 @@ public final class KubeControlPlane implements AutoCloseable {
             }
             sleep(100);
         }
-        throw new IllegalStateException(what + " not ready at " + uri + " after " + START_TIMEOUT.toSeconds() + " s (last: " + last
-                + "); see " + log + ":\n" + tail(log));
+        throw new IllegalStateException(what + " not ready at " + uri + " after " + START_TIMEOUT.toSeconds()
+                + " s (last: " + last + "); see " + log + ":\n" + tail(log));
     }
 
     private static String tail(Path log) {

@@ -10,21 +10,22 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The pinned upstream Kubernetes binaries (built by {@code scripts/install-kube.sh} from
- * {@code tools/kube/go.mod}): etcd, kube-apiserver, kube-controller-manager, kube-scheduler and
- * kubectl, in {@code bin/}.
+ * The pinned upstream Kubernetes binaries (built by {@code scripts/install-kube.sh} from {@code tools/kube/go.mod}):
+ * etcd, kube-apiserver, kube-controller-manager, kube-scheduler and kubectl, in {@code bin/}.
  *
  * <p>Located by, in order: system property {@code kovn.kube}, environment {@code KOVN_KUBE}, else
- * {@code /var/cache/kovn/kube-<release>} with the release read from the repository's
- * {@code tools/kube/go.mod} (the nearest folder above the working directory that holds it).
+ * {@code /var/cache/kovn/kube-<release>} with the release read from the repository's {@code tools/kube/go.mod} (the
+ * nearest folder above the working directory that holds it).
  *
  * @param root the folder holding {@code bin/}
  */
 public record KubeRuntime(Path root) {
     /** The binaries a control plane needs. */
-    public static final List<String> BINARIES = List.of("etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kubectl");
+    public static final List<String> BINARIES =
+            List.of("etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kubectl");
 
-    private static final Pattern RELEASE = Pattern.compile("(?m)^\\s*(?:require\\s+)?k8s\\.io/kubernetes\\s+(v\\d+\\.\\d+\\.\\d+)");
+    private static final Pattern RELEASE =
+            Pattern.compile("(?m)^\\s*(?:require\\s+)?k8s\\.io/kubernetes\\s+(v\\d+\\.\\d+\\.\\d+)");
 
     public KubeRuntime {
         Objects.requireNonNull(root, "root");
@@ -32,8 +33,12 @@ public record KubeRuntime(Path root) {
 
     /** Finds the binaries, failing with instructions when they are not built. */
     public static KubeRuntime locate() {
-        Path root = RuntimeLocation.resolve("kovn.kube", "KOVN_KUBE", () -> Path.of("/var/cache/kovn/kube-"
-                + release(RuntimeLocation.repoRoot("tools/kube/go.mod", "kovn.kube", "KOVN_KUBE").resolve("tools/kube/go.mod"))));
+        Path root = RuntimeLocation.resolve(
+                "kovn.kube",
+                "KOVN_KUBE",
+                () -> Path.of("/var/cache/kovn/kube-"
+                        + release(RuntimeLocation.repoRoot("tools/kube/go.mod", "kovn.kube", "KOVN_KUBE")
+                                .resolve("tools/kube/go.mod"))));
         KubeRuntime rt = new KubeRuntime(root);
         for (String binary : BINARIES) {
             if (!Files.isExecutable(rt.bin(binary))) {

@@ -1,6 +1,7 @@
 package io.kovn.runtime;
 
 import io.kovn.runtime.net.Netns;
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -12,29 +13,31 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.io.File;
 
 /**
- * One OVS/OVN daemon this JVM started, optionally inside a network namespace, with explicit
- * pidfile, control socket and log file. It is a child of the JVM (never {@code --detach}), stops
- * on {@link #close()} and is killed by a shutdown hook if the JVM exits first.
+ * One OVS/OVN daemon this JVM started, optionally inside a network namespace, with explicit pidfile, control socket and
+ * log file. It is a child of the JVM (never {@code --detach}), stops on {@link #close()} and is killed by a shutdown
+ * hook if the JVM exits first.
  */
 public final class NetnsDaemon implements AutoCloseable {
     private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
 
     static {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            LIVE.forEach(Process::destroy);
-            LIVE.forEach(p -> {
-                try {
-                    if (!p.waitFor(2, TimeUnit.SECONDS)) {
-                        p.destroyForcibly();
-                    }
-                } catch (InterruptedException e) {
-                    p.destroyForcibly();
-                }
-            });
-        }, "kovn-daemon-reaper"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            LIVE.forEach(Process::destroy);
+                            LIVE.forEach(p -> {
+                                try {
+                                    if (!p.waitFor(2, TimeUnit.SECONDS)) {
+                                        p.destroyForcibly();
+                                    }
+                                } catch (InterruptedException e) {
+                                    p.destroyForcibly();
+                                }
+                            });
+                        },
+                        "kovn-daemon-reaper"));
     }
 
     /**
@@ -49,8 +52,15 @@ public final class NetnsDaemon implements AutoCloseable {
      * @param logFile the daemon's log file
      * @param outputFile where stdout/stderr of the process go
      */
-    public record Spec(String name, List<String> argv, Netns netns, Map<String, String> env,
-                       Path controlSocket, Path pidFile, Path logFile, Path outputFile) {
+    public record Spec(
+            String name,
+            List<String> argv,
+            Netns netns,
+            Map<String, String> env,
+            Path controlSocket,
+            Path pidFile,
+            Path logFile,
+            Path outputFile) {
         public Spec {
             Objects.requireNonNull(name, "name");
             argv = List.copyOf(argv);
@@ -74,8 +84,8 @@ public final class NetnsDaemon implements AutoCloseable {
     /**
      * Starts the daemon and waits until its control socket exists.
      *
-     * @throws IllegalStateException if it exits or is not ready within {@code readyTimeout};
-     *     the message carries the tail of its log
+     * @throws IllegalStateException if it exits or is not ready within {@code readyTimeout}; the message carries the
+     *     tail of its log
      */
     public static NetnsDaemon start(Spec spec, Duration readyTimeout) {
         try {
@@ -101,8 +111,8 @@ public final class NetnsDaemon implements AutoCloseable {
         while (!Files.exists(spec.controlSocket())) {
             if (!process.isAlive()) {
                 LIVE.remove(process);
-                throw new IllegalStateException(spec.name() + " exited with " + process.exitValue()
-                        + " before it was ready: " + tail());
+                throw new IllegalStateException(
+                        spec.name() + " exited with " + process.exitValue() + " before it was ready: " + tail());
             }
             if (System.nanoTime() > deadline) {
                 kill();
@@ -125,11 +135,17 @@ public final class NetnsDaemon implements AutoCloseable {
             try {
                 if (Files.exists(f)) {
                     List<String> lines = Files.readAllLines(f);
-                    sb.append("\n--- ").append(f).append('\n')
+                    sb.append("\n--- ")
+                            .append(f)
+                            .append('\n')
                             .append(String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size())));
                 }
             } catch (IOException | UncheckedIOException e) {
-                sb.append("\n(cannot read ").append(f).append(": ").append(e.getMessage()).append(')');
+                sb.append("\n(cannot read ")
+                        .append(f)
+                        .append(": ")
+                        .append(e.getMessage())
+                        .append(')');
             }
         }
         return sb.toString();

@@ -9,10 +9,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What the per-node OVS/OVN daemons have in common: one daemon against the node's conf.db, with
- * pidfile, control socket and log in the node's run directory, driven through its appctl tool.
+ * What the per-node OVS/OVN daemons have in common: one daemon against the node's conf.db, with pidfile, control socket
+ * and log in the node's run directory, driven through its appctl tool.
  */
-public abstract sealed class NodeDaemonProcess implements AutoCloseable permits OvsVswitchdProcess, OvnControllerProcess {
+public abstract sealed class NodeDaemonProcess implements AutoCloseable
+        permits OvsVswitchdProcess, OvnControllerProcess {
     private final NetnsDaemon daemon;
     private final Path binDir;
     private final Path runDir;
@@ -28,12 +29,17 @@ public abstract sealed class NodeDaemonProcess implements AutoCloseable permits 
     }
 
     /**
-     * Starts {@code binDir/name unix:dbSocket} with explicit pidfile, unixctl and log in {@code runDir}
-     * (never the defaults under /var/run, which several nodes on one machine would share), and waits
-     * for its control socket.
+     * Starts {@code binDir/name unix:dbSocket} with explicit pidfile, unixctl and log in {@code runDir} (never the
+     * defaults under /var/run, which several nodes on one machine would share), and waits for its control socket.
      */
-    static NetnsDaemon launch(String name, Path binDir, Path dbSocket, Path runDir, Netns netns,
-                              List<String> extraArgs, Map<String, String> env) {
+    static NetnsDaemon launch(
+            String name,
+            Path binDir,
+            Path dbSocket,
+            Path runDir,
+            Netns netns,
+            List<String> extraArgs,
+            Map<String, String> env) {
         List<String> argv = new ArrayList<>(List.of(
                 binDir.resolve(name).toString(),
                 "unix:" + dbSocket,
@@ -42,14 +48,23 @@ public abstract sealed class NodeDaemonProcess implements AutoCloseable permits 
                 "--log-file=" + runDir.resolve(name + ".log")));
         argv.addAll(extraArgs);
         argv.addAll(List.of("--no-chdir", "-vconsole:emer", "-vfile:info"));
-        return NetnsDaemon.start(new NetnsDaemon.Spec(name, argv, netns, env,
-                runDir.resolve(name + ".ctl"), runDir.resolve(name + ".pid"),
-                runDir.resolve(name + ".log"), runDir.resolve(name + ".out")), Duration.ofSeconds(20));
+        return NetnsDaemon.start(
+                new NetnsDaemon.Spec(
+                        name,
+                        argv,
+                        netns,
+                        env,
+                        runDir.resolve(name + ".ctl"),
+                        runDir.resolve(name + ".pid"),
+                        runDir.resolve(name + ".log"),
+                        runDir.resolve(name + ".out")),
+                Duration.ofSeconds(20));
     }
 
     /** Runs {@code <appctl> -t <ctl> ARGS} against this daemon and returns its output. */
     public String appctl(String... args) {
-        List<String> argv = new ArrayList<>(List.of(binDir.resolve(appctlTool).toString(), "-t", controlSocket().toString()));
+        List<String> argv = new ArrayList<>(List.of(
+                binDir.resolve(appctlTool).toString(), "-t", controlSocket().toString()));
         argv.addAll(List.of(args));
         return Command.exec(argv, env, Command.DEFAULT_TIMEOUT).orThrow();
     }

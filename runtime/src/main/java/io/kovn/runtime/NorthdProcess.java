@@ -32,8 +32,10 @@ public final class NorthdProcess implements AutoCloseable {
                 "--no-chdir",
                 "-vconsole:off",
                 "-vfile:info");
-        Process p = ChildProcesses.start(argv, Map.of("OVN_RUNDIR", dir.toString(), "OVN_LOGDIR", dir.toString(),
-                "OVS_RUNDIR", dir.toString()), dir.resolve("ovn-northd.out"));
+        Process p = ChildProcesses.start(
+                argv,
+                Map.of("OVN_RUNDIR", dir.toString(), "OVN_LOGDIR", dir.toString(), "OVS_RUNDIR", dir.toString()),
+                dir.resolve("ovn-northd.out"));
         long deadline = System.nanoTime() + 20_000_000_000L;
         while (!Files.exists(dir.resolve("ovn-northd.ctl"))) {
             if (!p.isAlive() || System.nanoTime() > deadline) {

@@ -7,10 +7,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A running {@code ovn-controller} for one chassis. It reads its SB address, system-id and encap
- * settings from the conf.db external_ids, and reaches its bridge through
- * {@code $OVS_RUNDIR/br-int.mgmt}, so it must share the run directory of its node's
- * {@link OvsVswitchdProcess}.
+ * A running {@code ovn-controller} for one chassis. It reads its SB address, system-id and encap settings from the
+ * conf.db external_ids, and reaches its bridge through {@code $OVS_RUNDIR/br-int.mgmt}, so it must share the run
+ * directory of its node's {@link OvsVswitchdProcess}.
  */
 public final class OvnControllerProcess extends NodeDaemonProcess {
     private OvnControllerProcess(NetnsDaemon daemon, Path binDir, Path runDir) {

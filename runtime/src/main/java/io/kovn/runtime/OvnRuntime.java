@@ -7,12 +7,12 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The unpacked OVN 25.03 / OVS 3.5 runtime (installed by {@code scripts/install-ovn-runtime.sh}):
- * wrapper executables in {@code bin/} and schema files.
+ * The unpacked OVN 25.03 / OVS 3.5 runtime (installed by {@code scripts/install-ovn-runtime.sh}): wrapper executables
+ * in {@code bin/} and schema files.
  *
- * <p>Located by, in order: system property {@code kovn.runtime}, environment {@code KOVN_RUNTIME},
- * else {@code <repo>/.runtime/ovn} where {@code <repo>} is the nearest folder above the working
- * directory that holds {@code scripts/install-ovn-runtime.sh}.
+ * <p>Located by, in order: system property {@code kovn.runtime}, environment {@code KOVN_RUNTIME}, else
+ * {@code <repo>/.runtime/ovn} where {@code <repo>} is the nearest folder above the working directory that holds
+ * {@code scripts/install-ovn-runtime.sh}.
  *
  * @param root the runtime folder
  */
@@ -23,8 +23,11 @@ public record OvnRuntime(Path root) {
 
     /** Finds the runtime, failing with instructions when it is not installed. */
     public static OvnRuntime locate() {
-        Path root = RuntimeLocation.resolve("kovn.runtime", "KOVN_RUNTIME",
-                () -> RuntimeLocation.repoRoot("scripts/install-ovn-runtime.sh", "kovn.runtime", "KOVN_RUNTIME").resolve(".runtime/ovn"));
+        Path root = RuntimeLocation.resolve(
+                "kovn.runtime",
+                "KOVN_RUNTIME",
+                () -> RuntimeLocation.repoRoot("scripts/install-ovn-runtime.sh", "kovn.runtime", "KOVN_RUNTIME")
+                        .resolve(".runtime/ovn"));
         OvnRuntime rt = new OvnRuntime(root);
         if (!Files.isExecutable(rt.bin("ovsdb-server")) || !Files.isRegularFile(rt.nbSchema())) {
             throw new IllegalStateException("OVN runtime not found at " + rt.root()
@@ -41,11 +44,10 @@ public record OvnRuntime(Path root) {
 
     /**
      * {@code ovn-trace --db=<sb>} for the first packet of a new connection: one {@code --ct=new} per
-     * connection-tracking action the packet may meet (more than one zone's switch, routers and switch
-     * have). ovn-trace answers "est" once its list runs out, and with load balancers on a switch both
-     * of its pipelines track (ct_lb_mark), so a single "new" would send the destination's side down
-     * the established-connection path; in the data plane a first packet is new to every conntrack zone.
-     * Callers append options, the datapath and the microflow.
+     * connection-tracking action the packet may meet (more than one zone's switch, routers and switch have). ovn-trace
+     * answers "est" once its list runs out, and with load balancers on a switch both of its pipelines track
+     * (ct_lb_mark), so a single "new" would send the destination's side down the established-connection path; in the
+     * data plane a first packet is new to every conntrack zone. Callers append options, the datapath and the microflow.
      */
     public List<String> ovnTraceNewConnection(String sbEndpoint) {
         List<String> argv = new ArrayList<>(List.of(bin("ovn-trace").toString(), "--db=" + sbEndpoint));

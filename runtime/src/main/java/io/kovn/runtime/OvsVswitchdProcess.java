@@ -8,11 +8,10 @@ import java.util.Map;
 /**
  * A running {@code ovs-vswitchd} attached to a conf.db, with its own run directory.
  *
- * <p>Several of them run on one machine (one per emulated node), so each gets its own
- * {@code OVS_RUNDIR}: bridges' management sockets ({@code br-int.mgmt}) live there, and the
- * {@link OvnControllerProcess} of the same node must be given the same run directory.
- * There is no OVS kernel module here, so the system datapath is disabled and every bridge must be
- * {@code datapath_type=netdev}.
+ * <p>Several of them run on one machine (one per emulated node), so each gets its own {@code OVS_RUNDIR}: bridges'
+ * management sockets ({@code br-int.mgmt}) live there, and the {@link OvnControllerProcess} of the same node must be
+ * given the same run directory. There is no OVS kernel module here, so the system datapath is disabled and every bridge
+ * must be {@code datapath_type=netdev}.
  */
 public final class OvsVswitchdProcess extends NodeDaemonProcess {
     private final Path dbSocket;
@@ -31,7 +30,8 @@ public final class OvsVswitchdProcess extends NodeDaemonProcess {
      * @param netns where the datapath's ports live (an emulated node's namespace, or root)
      */
     public static OvsVswitchdProcess start(Path binDir, Path dbSocket, Path runDir, Netns netns) {
-        NetnsDaemon d = launch("ovs-vswitchd", binDir, dbSocket, runDir, netns, List.of("--disable-system"), env(runDir));
+        NetnsDaemon d =
+                launch("ovs-vswitchd", binDir, dbSocket, runDir, netns, List.of("--disable-system"), env(runDir));
         return new OvsVswitchdProcess(d, binDir, runDir, dbSocket);
     }
 

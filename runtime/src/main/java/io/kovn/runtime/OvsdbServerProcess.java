@@ -2,6 +2,10 @@ package io.kovn.runtime;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.SocketChannel;
@@ -13,16 +17,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 
 /**
- * A real {@code ovsdb-server} serving one database file in a given folder, listening on a unix
- * socket and optionally on {@code ptcp:0:127.0.0.1} and/or {@code pssl:0:127.0.0.1} (free
- * ports chosen at start). Always with explicit pidfile, unixctl and log paths. A child of the
- * JVM; {@link #restart()} serves the same file on the same socket and ports again.
+ * A real {@code ovsdb-server} serving one database file in a given folder, listening on a unix socket and optionally on
+ * {@code ptcp:0:127.0.0.1} and/or {@code pssl:0:127.0.0.1} (free ports chosen at start). Always with explicit pidfile,
+ * unixctl and log paths. A child of the JVM; {@link #restart()} serves the same file on the same socket and ports
+ * again.
  */
 public final class OvsdbServerProcess implements AutoCloseable {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(20);
@@ -40,8 +40,8 @@ public final class OvsdbServerProcess implements AutoCloseable {
      *
      * @param tcp also listen on {@code ptcp:PORT:127.0.0.1}
      * @param ssl also listen on {@code pssl:PORT:127.0.0.1} with these PEM files, or {@code null}
-     * @param clustered create the database as a one-member RAFT cluster (the server then keeps a
-     *     transaction history, so {@code monitor_cond_since} can resume after a reconnect)
+     * @param clustered create the database as a one-member RAFT cluster (the server then keeps a transaction history,
+     *     so {@code monitor_cond_since} can resume after a reconnect)
      */
     public record Options(boolean tcp, Ssl ssl, boolean clustered) {
         public Options(boolean tcp, Ssl ssl) {
@@ -79,8 +79,8 @@ public final class OvsdbServerProcess implements AutoCloseable {
     }
 
     /**
-     * Creates {@code <dir>/<name>.db} from {@code schema} with ovsdb-tool (unless it exists) and
-     * starts ovsdb-server on {@code <dir>/<name>.sock}; returns once the socket accepts connections.
+     * Creates {@code <dir>/<name>.db} from {@code schema} with ovsdb-tool (unless it exists) and starts ovsdb-server on
+     * {@code <dir>/<name>.sock}; returns once the socket accepts connections.
      */
     public static OvsdbServerProcess start(OvnRuntime runtime, Path schema, Path dir, String name, Options options) {
         Objects.requireNonNull(options, "options");
@@ -89,10 +89,18 @@ public final class OvsdbServerProcess implements AutoCloseable {
             Files.createDirectories(dir);
             if (!Files.exists(s.dbFile())) {
                 if (options.clustered()) {
-                    run(List.of(runtime.bin("ovsdb-tool").toString(), "create-cluster", s.dbFile().toString(),
-                            schema.toString(), "unix:" + s.raftSocket()));
+                    run(List.of(
+                            runtime.bin("ovsdb-tool").toString(),
+                            "create-cluster",
+                            s.dbFile().toString(),
+                            schema.toString(),
+                            "unix:" + s.raftSocket()));
                 } else {
-                    run(List.of(runtime.bin("ovsdb-tool").toString(), "create", s.dbFile().toString(), schema.toString()));
+                    run(List.of(
+                            runtime.bin("ovsdb-tool").toString(),
+                            "create",
+                            s.dbFile().toString(),
+                            schema.toString()));
                 }
             }
         } catch (IOException e) {
@@ -221,8 +229,10 @@ public final class OvsdbServerProcess implements AutoCloseable {
             argv.add("--certificate=" + options.ssl().certificate());
             argv.add("--ca-cert=" + options.ssl().caCertificate());
         }
-        process = ChildProcesses.start(argv, Map.of("OVS_RUNDIR", dir.toString(), "OVS_LOGDIR", dir.toString(),
-                "OVS_DBDIR", dir.toString()), dir.resolve(name + ".out"));
+        process = ChildProcesses.start(
+                argv,
+                Map.of("OVS_RUNDIR", dir.toString(), "OVS_LOGDIR", dir.toString(), "OVS_DBDIR", dir.toString()),
+                dir.resolve(name + ".out"));
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         while (!ready()) {
             if (!process.isAlive()) {

@@ -5,8 +5,8 @@ import java.nio.file.Path;
 import java.util.function.Supplier;
 
 /**
- * Where an installed runtime lives: a system property, else an environment variable, else a
- * default found from the kovn repository above the working directory. The first that is set wins.
+ * Where an installed runtime lives: a system property, else an environment variable, else a default found from the kovn
+ * repository above the working directory. The first that is set wins.
  */
 final class RuntimeLocation {
     private RuntimeLocation() {}

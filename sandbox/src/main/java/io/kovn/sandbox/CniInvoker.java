@@ -8,16 +8,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.Collections;
 
 /**
- * Calls CNI plugins exactly as a container runtime does (libcni's conflist semantics): ADD and
- * CHECK run the chain in order, each plugin getting the previous result as {@code prevResult};
- * DEL runs it in reverse with the ADD result as {@code prevResult}. The sandbox's kubelet uses it
- * so that pods are wired by the real, compiled kovn CNI plugin.
+ * Calls CNI plugins exactly as a container runtime does (libcni's conflist semantics): ADD and CHECK run the chain in
+ * order, each plugin getting the previous result as {@code prevResult}; DEL runs it in reverse with the ADD result as
+ * {@code prevResult}. The sandbox's kubelet uses it so that pods are wired by the real, compiled kovn CNI plugin.
  */
 public final class CniInvoker {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -26,7 +25,8 @@ public final class CniInvoker {
     private final List<Path> pluginDirs;
 
     /** A pod's sandbox as CNI sees it. */
-    public record Attachment(String containerId, Path netns, String ifName, String podNamespace, String podName, String podUid) {
+    public record Attachment(
+            String containerId, Path netns, String ifName, String podNamespace, String podName, String podUid) {
         String cniArgs() {
             return "IgnoreUnknown=1;K8S_POD_NAMESPACE=" + podNamespace + ";K8S_POD_NAME=" + podName
                     + ";K8S_POD_INFRA_CONTAINER_ID=" + containerId + (podUid == null ? "" : ";K8S_POD_UID=" + podUid);
@@ -93,7 +93,10 @@ public final class CniInvoker {
         conf.put("name", conflist.path("name").asText());
         if (prevResult != null && !prevResult.isNull()) conf.set("prevResult", prevResult);
         String type = conf.path("type").asText();
-        Path binary = pluginDirs.stream().map(d -> d.resolve(type)).filter(Files::isExecutable).findFirst()
+        Path binary = pluginDirs.stream()
+                .map(d -> d.resolve(type))
+                .filter(Files::isExecutable)
+                .findFirst()
                 .orElseThrow(() -> new CniCallException(1, "CNI plugin '" + type + "' not found in " + pluginDirs));
         ProcessBuilder pb = new ProcessBuilder(binary.toString());
         Map<String, String> env = pb.environment();
@@ -102,7 +105,9 @@ public final class CniInvoker {
         env.put("CNI_NETNS", a.netns().toString());
         env.put("CNI_IFNAME", a.ifName());
         env.put("CNI_ARGS", a.cniArgs());
-        env.put("CNI_PATH", String.join(":", pluginDirs.stream().map(Path::toString).toList()));
+        env.put(
+                "CNI_PATH",
+                String.join(":", pluginDirs.stream().map(Path::toString).toList()));
         try {
             Process p = pb.start();
             try (var in = p.getOutputStream()) {
@@ -118,12 +123,18 @@ public final class CniInvoker {
             if (p.exitValue() != 0) {
                 JsonNode e = parseOrNull(stdout);
                 int code = e == null ? 1 : e.path("code").asInt(1);
-                String msg = e == null ? stdout + err : e.path("msg").asText() + (e.hasNonNull("details") ? ": " + e.get("details").asText() : "");
+                String msg = e == null
+                        ? stdout + err
+                        : e.path("msg").asText()
+                                + (e.hasNonNull("details")
+                                        ? ": " + e.get("details").asText()
+                                        : "");
                 throw new CniCallException(code, type + " " + command + " failed: " + msg);
             }
             if (stdout.isEmpty()) return prevResult;
             JsonNode result = parseOrNull(stdout);
-            if (result == null) throw new CniCallException(1, type + " " + command + " printed invalid JSON: " + stdout);
+            if (result == null)
+                throw new CniCallException(1, type + " " + command + " printed invalid JSON: " + stdout);
             return result;
         } catch (IOException e) {
             throw new CniCallException(1, type + " " + command + ": " + e.getMessage());

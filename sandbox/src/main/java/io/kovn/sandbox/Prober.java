@@ -6,13 +6,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.Locale;
+import java.util.concurrent.TimeUnit;
 
 /**
- * Real connections from inside a pod's network namespace: TCP and UDP through
- * {@code kovn-netutil probe}, ICMP through {@code ping}. The verdict words and exit statuses are
- * those of {@code kovn probe}.
+ * Real connections from inside a pod's network namespace: TCP and UDP through {@code kovn-netutil probe}, ICMP through
+ * {@code ping}. The verdict words and exit statuses are those of {@code kovn probe}.
  */
 public final class Prober {
     private final Path netutil;
@@ -22,7 +21,9 @@ public final class Prober {
     }
 
     public enum Verdict {
-        ALLOWED("allowed", 0), DENIED("denied (timeout)", 1), REFUSED("refused", 2);
+        ALLOWED("allowed", 0),
+        DENIED("denied (timeout)", 1),
+        REFUSED("refused", 2);
 
         public final String word;
         public final int exitStatus;
@@ -42,8 +43,8 @@ public final class Prober {
     }
 
     /**
-     * The peer's answer from the probe's output: the text after {@code allowed} on its verdict line.
-     * Other lines (a warning {@code ip netns exec} prints on stderr, which is merged in) are skipped.
+     * The peer's answer from the probe's output: the text after {@code allowed} on its verdict line. Other lines (a
+     * warning {@code ip netns exec} prints on stderr, which is merged in) are skipped.
      */
     static String answer(String out) {
         String answer = "";
@@ -62,10 +63,17 @@ public final class Prober {
     public Result probe(String netns, String protocol, String address, int port, Duration timeout) throws IOException {
         List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", netns));
         switch (protocol.toLowerCase(Locale.ROOT)) {
-            case "tcp", "udp" -> cmd.addAll(List.of(netutil.toString(), "probe", protocol, address,
-                    Integer.toString(port), Long.toString(timeout.toMillis())));
-            case "icmp" -> cmd.addAll(List.of("ping", "-n", "-q", "-c", "1",
-                    "-W", Long.toString(Math.max(1, timeout.toSeconds())), address));
+            case "tcp", "udp" ->
+                cmd.addAll(List.of(
+                        netutil.toString(),
+                        "probe",
+                        protocol,
+                        address,
+                        Integer.toString(port),
+                        Long.toString(timeout.toMillis())));
+            case "icmp" ->
+                cmd.addAll(List.of(
+                        "ping", "-n", "-q", "-c", "1", "-W", Long.toString(Math.max(1, timeout.toSeconds())), address));
             default -> throw new IllegalArgumentException("protocol must be tcp, udp or icmp: " + protocol);
         }
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();

@@ -1,6 +1,7 @@
 package io.kovn.sandbox;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kovn.controller.network.ClusterNetwork;
 import io.kovn.identity.DeployManifests;
 import io.kovn.identity.SandboxIdentity;
 import io.kovn.identity.bootstrap.NodeCertificateBootstrap;
@@ -13,32 +14,30 @@ import io.kovn.runtime.OvnRuntime;
 import io.kovn.sandbox.infra.EmulatedNode;
 import io.kovn.sandbox.infra.OutsideHost;
 import io.kovn.sandbox.infra.Underlay;
+import io.prometheus.metrics.exporter.httpserver.HTTPServer;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Clock;
-import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import io.kovn.controller.network.ClusterNetwork;
-import java.util.concurrent.ConcurrentLinkedDeque;
-import io.prometheus.metrics.exporter.httpserver.HTTPServer;
-import java.util.HashMap;
-import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 /**
- * A whole emulated cluster: a real Kubernetes control plane (child processes), and in this process
- * the identity service, the cluster manager, and per node its namespace with real OVN/OVS
- * processes, its kubelet registration, node agent and zone controller, plus the sandbox kubelet. {@link #close()} tears everything down in reverse order of creation.
+ * A whole emulated cluster: a real Kubernetes control plane (child processes), and in this process the identity
+ * service, the cluster manager, and per node its namespace with real OVN/OVS processes, its kubelet registration, node
+ * agent and zone controller, plus the sandbox kubelet. {@link #close()} tears everything down in reverse order of
+ * creation.
  */
 public final class Sandbox implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Sandbox.class);
@@ -67,7 +66,8 @@ public final class Sandbox implements AutoCloseable {
     }
 
     /** Starts everything and returns once nodes are programmed and the kubelet runs. */
-    public static Sandbox start(SandboxLayout layout, SandboxConfig config, OvnRuntime runtime, Path repoRoot) throws Exception {
+    public static Sandbox start(SandboxLayout layout, SandboxConfig config, OvnRuntime runtime, Path repoRoot)
+            throws Exception {
         Sandbox s = new Sandbox(layout);
         try {
             s.bringUp(config, runtime, repoRoot);
@@ -88,20 +88,25 @@ public final class Sandbox implements AutoCloseable {
 
         // The nodes' OVN/OVS need no API server: they start in parallel with the control plane, and
         // in parallel with each other (most of the time goes to waiting for daemons).
-        Underlay underlay = Underlay.create(config.prefix(), config.underlayCidr(), config.dualStack() ? config.underlayCidrV6() : null);
+        Underlay underlay = Underlay.create(
+                config.prefix(), config.underlayCidr(), config.dualStack() ? config.underlayCidrV6() : null);
         closeables.push(underlay);
         // The world outside the cluster: the nodes' default gateway, so their gateway routers have a next hop.
         outside = OutsideHost.start(underlay);
         closeables.push(outside);
         // what `kovn probe NS/POD outside tcp/80` reaches: it answers "outside from <the source it saw>"
         outside.serve(layout.netutil(), OutsideHost.NAME, OUTSIDE_PORTS, layout.outsideLog());
-        Files.writeString(layout.outsideAddressFile(), outside.address() + "\n" + outside.addressV6().map(a -> a + "\n").orElse(""));
+        Files.writeString(
+                layout.outsideAddressFile(),
+                outside.address() + "\n"
+                        + outside.addressV6().map(a -> a + "\n").orElse(""));
         List<String> names = nodeNames(nodeCount);
         ExecutorService pool = Executors.newFixedThreadPool(Math.min(4, nodeCount));
         closeables.push(pool::shutdownNow);
         List<Future<EmulatedNode>> starting = new ArrayList<>();
         for (String name : names) {
-            starting.add(pool.submit(() -> EmulatedNode.start(underlay, name, layout.nodeDir(name), runtime, outside.address())));
+            starting.add(pool.submit(
+                    () -> EmulatedNode.start(underlay, name, layout.nodeDir(name), runtime, outside.address())));
         }
         closeables.push(() -> closeStarted(starting)); // also those not yet collected when start-up fails
 
@@ -129,13 +134,17 @@ public final class Sandbox implements AutoCloseable {
         closeables.push(identity);
         identity.register(client, deploy);
         PrometheusRegistry registry = new PrometheusRegistry();
-        KubernetesClient clusterManagerClient = KubeClients.forConfig(cluster.serviceAccountConfig("kovn", "kovn-cluster-manager"));
+        KubernetesClient clusterManagerClient =
+                KubeClients.forConfig(cluster.serviceAccountConfig("kovn", "kovn-cluster-manager"));
         closeables.push(clusterManagerClient);
         controlPlane = new ControlPlane(clusterManagerClient, registry);
         closeables.push(controlPlane);
         // What `kovn node` serves on a cluster, for every controller of the sandbox (zone label per node).
-        metrics = HTTPServer.builder().registry(registry)
-                .hostname("127.0.0.1").port(0).buildAndStart();
+        metrics = HTTPServer.builder()
+                .registry(registry)
+                .hostname("127.0.0.1")
+                .port(0)
+                .buildAndStart();
         closeables.push(metrics::close);
         Files.writeString(layout.metricsUrlFile(), metricsUrl() + "\n");
         controlPlane.startClusterManager(config.dualStack());
@@ -151,19 +160,33 @@ public final class Sandbox implements AutoCloseable {
         }
         List<SandboxKubelet.NodeHandle> handles = new ArrayList<>();
         for (EmulatedNode n : nodes) {
-            OvsBridgeConfig ovs = new OvsBridgeConfig(OvsBridgeConfig.BR_INT, OvsBridgeConfig.NETDEV, n.systemId(),
-                    n.name(), n.encapIp(), "unix:" + n.sbSocket());
+            OvsBridgeConfig ovs = new OvsBridgeConfig(
+                    OvsBridgeConfig.BR_INT,
+                    OvsBridgeConfig.NETDEV,
+                    n.systemId(),
+                    n.name(),
+                    n.encapIp(),
+                    "unix:" + n.sbSocket());
             NodeCertificateBootstrap certificates = certificatesOf.get(n.name()).get();
             // The node agent, zone controller and policy controller work as the node itself
             // (system:ovn-node:<node>, deploy/'s node RBAC, checked by the webhook), as `kovn node` does.
-            NodeComponents parts = controlPlane.startNode(n, NodeAgentConfig.defaults(n.name(), ovs, n.ovsPaths(),
-                    n.netns(), layout.cniSocket(n.name())).withClusterSubnets(ControlPlane.clusterNetworks(config.dualStack())
-                    .stream().map(ClusterNetwork::cidr).toList()), certificates.client());
+            NodeComponents parts = controlPlane.startNode(
+                    n,
+                    NodeAgentConfig.defaults(n.name(), ovs, n.ovsPaths(), n.netns(), layout.cniSocket(n.name()))
+                            .withClusterSubnets(ControlPlane.clusterNetworks(config.dualStack()).stream()
+                                    .map(ClusterNetwork::cidr)
+                                    .toList()),
+                    certificates.client());
             // After each rotation they move to the new certificate's client; the old one closes after a grace.
             certificates.onRotation(credentials -> parts.restart(certificates.client()));
             Path conflist = writeConflist(n.name());
-            handles.add(new SandboxKubelet.NodeHandle(n.name(), n.netns(), n.encapIp(), n.nodeIpV6(),
-                    new CniInvoker(conflist, List.of(layout.binDir(), Path.of("/usr/lib/cni"), Path.of("/opt/cni/bin")))));
+            handles.add(new SandboxKubelet.NodeHandle(
+                    n.name(),
+                    n.netns(),
+                    n.encapIp(),
+                    n.nodeIpV6(),
+                    new CniInvoker(
+                            conflist, List.of(layout.binDir(), Path.of("/usr/lib/cni"), Path.of("/opt/cni/bin")))));
         }
         kubelet = new SandboxKubelet(client, layout, config.prefix(), handles);
         closeables.push(kubelet);
@@ -172,16 +195,25 @@ public final class Sandbox implements AutoCloseable {
     }
 
     /**
-     * Bootstraps a node agent's own certificate: the CSR goes to kube-apiserver with the kubelet's
-     * credentials ({@code system:node:<node>}, which kube-apiserver records as the requester), kovn's
-     * approver checks it, kube-controller-manager signs it, and the agent then talks to kube-apiserver as
-     * {@code system:ovn-node:<node>}, renewing with that certificate at 80% of its lifetime.
+     * Bootstraps a node agent's own certificate: the CSR goes to kube-apiserver with the kubelet's credentials
+     * ({@code system:node:<node>}, which kube-apiserver records as the requester), kovn's approver checks it,
+     * kube-controller-manager signs it, and the agent then talks to kube-apiserver as {@code system:ovn-node:<node>},
+     * renewing with that certificate at 80% of its lifetime.
      */
     private NodeCertificateBootstrap nodeIdentity(String node, SandboxConfig config) {
-        var defaults = NodeCertificateBootstrap.Settings.of(node, layout.nodeDir(node).resolve("pki"), config.nodeCertificateLifetime());
-        NodeCertificateBootstrap bootstrap = new NodeCertificateBootstrap(new NodeCertificateBootstrap.Settings(node, defaults.directory(),
-                defaults.expiration(), config.nodeCertificateRotation(), defaults.waitTimeout(), defaults.pollInterval(), defaults.oldClientGrace()),
-                cluster.configFor("system:node:" + node, "system:nodes"), Clock.systemUTC());
+        var defaults = NodeCertificateBootstrap.Settings.of(
+                node, layout.nodeDir(node).resolve("pki"), config.nodeCertificateLifetime());
+        NodeCertificateBootstrap bootstrap = new NodeCertificateBootstrap(
+                new NodeCertificateBootstrap.Settings(
+                        node,
+                        defaults.directory(),
+                        defaults.expiration(),
+                        config.nodeCertificateRotation(),
+                        defaults.waitTimeout(),
+                        defaults.pollInterval(),
+                        defaults.oldClientGrace()),
+                cluster.configFor("system:node:" + node, "system:nodes"),
+                Clock.systemUTC());
         closeables.push(bootstrap);
         bootstrap.start();
         return bootstrap;
@@ -248,8 +280,9 @@ public final class Sandbox implements AutoCloseable {
     }
 
     public String summary() {
-        return nodes.size() + " nodes (" + String.join(", ", nodes.stream().map(EmulatedNode::name).toList())
-                + "), API server " + cluster.url() + ", metrics " + metricsUrl();
+        return nodes.size() + " nodes ("
+                + String.join(", ", nodes.stream().map(EmulatedNode::name).toList()) + "), API server " + cluster.url()
+                + ", metrics " + metricsUrl();
     }
 
     /** Where the controllers' Prometheus metrics are served (also in the state folder's {@code metrics.url}). */

@@ -1,5 +1,6 @@
 package io.kovn.sandbox;
 
+import io.kovn.sandbox.infra.Leftovers;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -10,21 +11,23 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import io.kovn.sandbox.infra.Leftovers;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * The client side of {@code kovn sandbox up|down|status}: starts the sandbox daemon (a JVM of its
- * own, detached with setsid, so the cluster keeps running after the command returns), waits for
- * it to be ready, and stops it again, removing every process, namespace, link and file.
+ * The client side of {@code kovn sandbox up|down|status}: starts the sandbox daemon (a JVM of its own, detached with
+ * setsid, so the cluster keeps running after the command returns), waits for it to be ready, and stops it again,
+ * removing every process, namespace, link and file.
  */
 public final class SandboxControl {
     private final SandboxLayout layout;
     private final PrintStream out;
-    /** The machine's own sandbox folder and its prefix: the one folder whose prefix is known without its prefix file. */
+    /**
+     * The machine's own sandbox folder and its prefix: the one folder whose prefix is known without its prefix file.
+     */
     private final SandboxLayout machineDefault;
+
     private final String defaultPrefix;
 
     public SandboxControl(SandboxLayout layout, PrintStream out) {
@@ -40,14 +43,17 @@ public final class SandboxControl {
     }
 
     /**
-     * The options of this JVM the daemon runs with too: the JIT setting (the launcher's C1, as
-     * deployed), the class cache (same class path, so the same cache), where JVM logging goes, and
-     * native access and the nice value for the controllers' large OVSDB messages (docs/ovsdb.md).
+     * The options of this JVM the daemon runs with too: the JIT setting (the launcher's C1, as deployed), the class
+     * cache (same class path, so the same cache), where JVM logging goes, and native access and the nice value for the
+     * controllers' large OVSDB messages (docs/ovsdb.md).
      */
     static List<String> daemonJvmOptions(List<String> inputArguments) {
         return inputArguments.stream()
-                .filter(a -> a.startsWith("-XX:TieredStopAtLevel=") || a.startsWith("-XX:AOTCache=") || a.startsWith("-Xlog:")
-                        || a.startsWith("--enable-native-access=") || a.startsWith("-Dkovn.ovsdb.largeMessageNice="))
+                .filter(a -> a.startsWith("-XX:TieredStopAtLevel=")
+                        || a.startsWith("-XX:AOTCache=")
+                        || a.startsWith("-Xlog:")
+                        || a.startsWith("--enable-native-access=")
+                        || a.startsWith("-Dkovn.ovsdb.largeMessageNice="))
                 .toList();
     }
 
@@ -87,15 +93,28 @@ public final class SandboxControl {
         cmd.addAll(daemonJvmOptions(ManagementFactory.getRuntimeMXBean().getInputArguments()));
         cmd.addAll(List.of(
                 "-Dkovn.runtime=" + System.getProperty("kovn.runtime", ""),
-                "-Dkovn.root=" + System.getProperty("kovn.root", ""), "-Dkovn.log.level=INFO",
-                "-cp", System.getProperty("java.class.path"),
-                SandboxDaemon.class.getName(), "--dir", layout.dir().toString(), "--nodes", Integer.toString(nodes),
-                "--prefix", config.prefix(), "--underlay", config.underlayCidr(),
-                "--node-cert-lifetime", Long.toString(config.nodeCertificateLifetime().toSeconds()),
-                "--node-cert-rotation", Double.toString(config.nodeCertificateRotation()),
-                "--ip-families", config.dualStack() ? "ipv4,ipv6" : "ipv4"));
+                "-Dkovn.root=" + System.getProperty("kovn.root", ""),
+                "-Dkovn.log.level=INFO",
+                "-cp",
+                System.getProperty("java.class.path"),
+                SandboxDaemon.class.getName(),
+                "--dir",
+                layout.dir().toString(),
+                "--nodes",
+                Integer.toString(nodes),
+                "--prefix",
+                config.prefix(),
+                "--underlay",
+                config.underlayCidr(),
+                "--node-cert-lifetime",
+                Long.toString(config.nodeCertificateLifetime().toSeconds()),
+                "--node-cert-rotation",
+                Double.toString(config.nodeCertificateRotation()),
+                "--ip-families",
+                config.dualStack() ? "ipv4,ipv6" : "ipv4"));
         Instant start = Instant.now();
-        new ProcessBuilder(cmd).redirectErrorStream(true)
+        new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
                 .redirectOutput(layout.logFile().toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
                 .start();
@@ -103,7 +122,9 @@ public final class SandboxControl {
         Instant deadline = start.plus(timeout);
         while (Instant.now().isBefore(deadline)) {
             if (Files.exists(layout.readyFile())) {
-                out.printf("sandbox ready in %.1f s: %s%n", Duration.between(start, Instant.now()).toMillis() / 1000.0, summary());
+                out.printf(
+                        "sandbox ready in %.1f s: %s%n",
+                        Duration.between(start, Instant.now()).toMillis() / 1000.0, summary());
                 return;
             }
             if (Files.exists(layout.failedFile())) {
@@ -132,23 +153,28 @@ public final class SandboxControl {
         }
         Optional<String> prefix = prefix();
         // no prefix known: only what the folder records is this sandbox's, not every namespace named like a sandbox's
-        Leftovers.Report left = prefix.isPresent() ? Leftovers.cleanup(prefix.get(), layout.dir()) : Leftovers.cleanupFolder(layout.dir());
+        Leftovers.Report left = prefix.isPresent()
+                ? Leftovers.cleanup(prefix.get(), layout.dir())
+                : Leftovers.cleanupFolder(layout.dir());
         if (verbose) {
             if (d.isEmpty() && left.nothingFound()) {
                 out.println("no sandbox running");
             } else {
-                out.println("sandbox down" + (left.nothingFound() ? "" : "; removed leftovers: " + left.killedPids().size()
-                        + " process(es), namespaces " + left.namespaces() + ", links " + left.links()));
+                out.println("sandbox down"
+                        + (left.nothingFound()
+                                ? ""
+                                : "; removed leftovers: " + left.killedPids().size() + " process(es), namespaces "
+                                        + left.namespaces() + ", links " + left.links()));
             }
         }
     }
 
     /**
-     * The names this sandbox's namespaces and links start with: its prefix file's, written before the
-     * daemon makes anything. Without one, only the machine's default folder has a known prefix (the
-     * default one: `kovn sandbox down` still cleans up after a default sandbox whose folder was lost);
-     * any other folder without one (gone, or never used) has none, so that its `down` cannot remove
-     * another sandbox's namespaces, e.g. a test's second `down` those of the developer's own sandbox.
+     * The names this sandbox's namespaces and links start with: its prefix file's, written before the daemon makes
+     * anything. Without one, only the machine's default folder has a known prefix (the default one: `kovn sandbox down`
+     * still cleans up after a default sandbox whose folder was lost); any other folder without one (gone, or never
+     * used) has none, so that its `down` cannot remove another sandbox's namespaces, e.g. a test's second `down` those
+     * of the developer's own sandbox.
      */
     private Optional<String> prefix() {
         try {
@@ -158,13 +184,19 @@ public final class SandboxControl {
         } catch (IOException unreadable) {
             // as if absent
         }
-        return layout.dir().toAbsolutePath().normalize().equals(machineDefault.dir().toAbsolutePath().normalize())
-                ? Optional.of(defaultPrefix) : Optional.empty();
+        return layout.dir()
+                        .toAbsolutePath()
+                        .normalize()
+                        .equals(machineDefault.dir().toAbsolutePath().normalize())
+                ? Optional.of(defaultPrefix)
+                : Optional.empty();
     }
 
     public String summary() {
         try {
-            return Files.exists(layout.readyFile()) ? Files.readString(layout.readyFile()).trim() : "starting";
+            return Files.exists(layout.readyFile())
+                    ? Files.readString(layout.readyFile()).trim()
+                    : "starting";
         } catch (IOException e) {
             return "unknown";
         }

@@ -3,15 +3,14 @@ package io.kovn.sandbox;
 import io.kovn.runtime.OvnRuntime;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import java.time.Duration;
 
 /**
- * The sandbox's background process ({@code kovn sandbox up} starts it detached): runs a
- * {@link Sandbox} until SIGTERM, reporting readiness or the reason it failed through files in the
- * state folder.
+ * The sandbox's background process ({@code kovn sandbox up} starts it detached): runs a {@link Sandbox} until SIGTERM,
+ * reporting readiness or the reason it failed through files in the state folder.
  */
 public final class SandboxDaemon {
     private static final Logger LOG = LoggerFactory.getLogger(SandboxDaemon.class);
@@ -45,24 +44,32 @@ public final class SandboxDaemon {
         Files.deleteIfExists(layout.readyFile());
         Files.deleteIfExists(layout.failedFile());
         Files.deleteIfExists(layout.metricsUrlFile());
-        Files.writeString(layout.pidFile(), Long.toString(ProcessHandle.current().pid()));
+        Files.writeString(
+                layout.pidFile(), Long.toString(ProcessHandle.current().pid()));
         Files.writeString(layout.prefixFile(), prefix);
         Path root = Path.of(System.getProperty("kovn.root", "."));
         CountDownLatch stopped = new CountDownLatch(1);
         Sandbox sandbox;
         try {
-            sandbox = Sandbox.start(layout, new SandboxConfig(nodes, prefix, underlay, certificateLifetime, certificateRotation, dualStack), OvnRuntime.locate(), root);
+            sandbox = Sandbox.start(
+                    layout,
+                    new SandboxConfig(nodes, prefix, underlay, certificateLifetime, certificateRotation, dualStack),
+                    OvnRuntime.locate(),
+                    root);
         } catch (Exception e) {
             LOG.error("sandbox failed to start", e);
             Files.writeString(layout.failedFile(), String.valueOf(e.getMessage()));
             System.exit(1);
             return;
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            LOG.info("stopping the sandbox");
-            sandbox.close();
-            stopped.countDown();
-        }, "sandbox-stop"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            LOG.info("stopping the sandbox");
+                            sandbox.close();
+                            stopped.countDown();
+                        },
+                        "sandbox-stop"));
         Files.writeString(layout.readyFile(), sandbox.summary());
         LOG.info("sandbox ready: {}", sandbox.summary());
         stopped.await();

@@ -10,7 +10,8 @@ class ProberTest {
     @Test
     void theAnswerIsTheVerdictLinesWhateverElseWasPrinted() {
         assertThat(Prober.answer("allowed y/a")).isEqualTo("y/a");
-        assertThat(Prober.answer("mount of /sys failed: Device or resource busy\nallowed y/a\n")).isEqualTo("y/a");
+        assertThat(Prober.answer("mount of /sys failed: Device or resource busy\nallowed y/a\n"))
+                .isEqualTo("y/a");
         assertThat(Prober.answer("allowed")).isEmpty(); // connected, nothing answered in time
         assertThat(Prober.answer("")).isEmpty();
     }

@@ -18,8 +18,13 @@ class SandboxConfigTest {
     @Test
     void theIpv6UnderlayIsDerivedFromTheIpv4One() {
         assertThat(SandboxConfig.defaults(3).underlayCidrV6()).isEqualTo("fd00:afa:0::/64");
-        assertThat(new SandboxConfig(2, "kve1-", "10.253.17.0/24").underlayCidrV6()).isEqualTo("fd00:afd:11::/64");
+        assertThat(new SandboxConfig(2, "kve1-", "10.253.17.0/24").underlayCidrV6())
+                .isEqualTo("fd00:afd:11::/64");
         assertThat(SandboxConfig.defaults(3).withDualStack(true).dualStack()).isTrue();
-        assertThat(SandboxConfig.defaults(3).withDualStack(true).withNodeCertificateRotation(0.5).dualStack()).isTrue();
+        assertThat(SandboxConfig.defaults(3)
+                        .withDualStack(true)
+                        .withNodeCertificateRotation(0.5)
+                        .dualStack())
+                .isTrue();
     }
 }

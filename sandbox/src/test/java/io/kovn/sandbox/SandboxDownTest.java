@@ -9,30 +9,37 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.Tag;
 
 /**
- * What {@code sandbox down} may remove: the namespaces named by the folder's own prefix file, and
- * by the default prefix only for the machine's default folder. A random prefix stands for the
- * default one here, so that a failure cannot touch a developer's running sandbox.
+ * What {@code sandbox down} may remove: the namespaces named by the folder's own prefix file, and by the default prefix
+ * only for the machine's default folder. A random prefix stands for the default one here, so that a failure cannot
+ * touch a developer's running sandbox.
  */
 @Tag("real")
 class SandboxDownTest {
-    private final String prefix = "kvd" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0xffff)) + "-";
+    private final String prefix =
+            "kvd" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0xffff)) + "-";
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+
     @TempDir
     Path tmp;
 
     @AfterEach
     void cleanUp() {
-        Netns.list().stream().filter(n -> n.startsWith(prefix)).forEach(n -> Netns.named(n).delete());
+        Netns.list().stream()
+                .filter(n -> n.startsWith(prefix))
+                .forEach(n -> Netns.named(n).delete());
     }
 
     private SandboxControl control(Path folder) {
-        return new SandboxControl(new SandboxLayout(folder), new PrintStream(out, true),
-                new SandboxLayout(tmp.resolve("machine-default")), prefix);
+        return new SandboxControl(
+                new SandboxLayout(folder),
+                new PrintStream(out, true),
+                new SandboxLayout(tmp.resolve("machine-default")),
+                prefix);
     }
 
     @Test

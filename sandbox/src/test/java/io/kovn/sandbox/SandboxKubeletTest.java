@@ -2,9 +2,9 @@ package io.kovn.sandbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 /** The addresses the sandbox kubelet gives host-network pods. */
 class SandboxKubeletTest {

@@ -24,12 +24,11 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The cluster manager proper (run by the leader only): a node informer and the
- * {@link NodeAllocationReconciler}. On start it waits for the informer, rebuilds the allocator from
- * the existing annotations, then reconciles every node. Beside it, the {@link ZoneConditionCleanup}
- * removes deleted nodes' {@code Ready-In-Zone-<node>} conditions from ANPs and BANPs (it never holds
- * up allocation, e.g. when their CRDs are not installed). User-defined networks ({@link NetworkController})
- * and ClusterNetworkConnects ({@link NetworkConnectController}) run beside them.
+ * The cluster manager proper (run by the leader only): a node informer and the {@link NodeAllocationReconciler}. On
+ * start it waits for the informer, rebuilds the allocator from the existing annotations, then reconciles every node.
+ * Beside it, the {@link ZoneConditionCleanup} removes deleted nodes' {@code Ready-In-Zone-<node>} conditions from ANPs
+ * and BANPs (it never holds up allocation, e.g. when their CRDs are not installed). User-defined networks
+ * ({@link NetworkController}) and ClusterNetworkConnects ({@link NetworkConnectController}) run beside them.
  */
 public final class ClusterManager implements AutoCloseable {
     private final SharedIndexInformer<Node> informer;
@@ -48,7 +47,8 @@ public final class ClusterManager implements AutoCloseable {
             throw new IllegalStateException("node informer did not sync within " + syncTimeout);
         }
         this.allocator = new NodeAllocator(config);
-        NodeAllocationReconciler reconciler = new NodeAllocationReconciler(client, informer.getIndexer(), allocator, events);
+        NodeAllocationReconciler reconciler =
+                new NodeAllocationReconciler(client, informer.getIndexer(), allocator, events);
         reconciler.restore();
         this.controller = Controller.builder("cluster-manager", reconciler)
                 .watch(informer, Mapper.<Node>self())
@@ -62,24 +62,35 @@ public final class ClusterManager implements AutoCloseable {
         config.clusterNetworks().forEach(n -> families.add(n.family()));
         List<NetworkPlan.Reserved> reserved = NetworkPlan.Reserved.ofCluster(
                 config.clusterNetworks().stream().map(ClusterNetwork::cidr).toList(), config.serviceNetworks());
-        this.networks = new NetworkController(client, reserved, families, events, config.controllerMetrics(), this::networksChanged);
-        this.connects = new NetworkConnectController(client, reserved, families, config.enableConnectingNetworks(), events,
-                config.controllerMetrics(), networks.informers());
+        this.networks = new NetworkController(
+                client, reserved, families, events, config.controllerMetrics(), this::networksChanged);
+        this.connects = new NetworkConnectController(
+                client,
+                reserved,
+                families,
+                config.enableConnectingNetworks(),
+                events,
+                config.controllerMetrics(),
+                networks.informers());
     }
 
     /**
-     * User-defined networks came or went: every node gets node subnets of each Layer3 network and an
-     * address range of each Layer2 one ({@link Network#nodeRanges}).
+     * User-defined networks came or went: every node gets node subnets of each Layer3 network and an address range of
+     * each Layer2 one ({@link Network#nodeRanges}).
      */
     private void networksChanged(List<Network> accepted) {
         Map<String, List<ClusterNetwork>> layer3 = new HashMap<>();
         accepted.forEach(n -> layer3.put(n.name(), n.nodeRanges()));
         Map<String, Map<String, String>> annotations = new LinkedHashMap<>();
         informer.getIndexer().list().stream()
-                .sorted(Comparator.comparing((Node n) -> String.valueOf(n.getMetadata().getCreationTimestamp()))
+                .sorted(Comparator.comparing(
+                                (Node n) -> String.valueOf(n.getMetadata().getCreationTimestamp()))
                         .thenComparing(n -> n.getMetadata().getName()))
-                .forEach(n -> annotations.put(n.getMetadata().getName(),
-                        n.getMetadata().getAnnotations() == null ? Map.of() : n.getMetadata().getAnnotations()));
+                .forEach(n -> annotations.put(
+                        n.getMetadata().getName(),
+                        n.getMetadata().getAnnotations() == null
+                                ? Map.of()
+                                : n.getMetadata().getAnnotations()));
         if (allocator.networks(layer3, annotations)) {
             informer.getIndexer().list().forEach(n -> controller.enqueue(ObjectKey.of(n)));
         }
@@ -123,7 +134,8 @@ public final class ClusterManager implements AutoCloseable {
     private List<ObjectKey> unallocated() {
         return informer.getIndexer().list().stream()
                 .filter(n -> allocator.allocationOf(n.getMetadata().getName()).isEmpty())
-                .map(ObjectKey::of).toList();
+                .map(ObjectKey::of)
+                .toList();
     }
 
     @Override

@@ -20,9 +20,14 @@ import java.util.Objects;
  * @param serviceNetworks the cluster's service CIDRs, which user-defined networks must not overlap
  * @param enableConnectingNetworks whether ClusterNetworkConnects are served (off: each is told so and gets nothing)
  */
-public record ClusterManagerConfig(List<ClusterNetwork> clusterNetworks, IpPrefix transitV4, IpPrefix transitV6,
-                                   int maxNodeId, ControllerMetrics controllerMetrics, List<IpPrefix> serviceNetworks,
-                                   boolean enableConnectingNetworks) {
+public record ClusterManagerConfig(
+        List<ClusterNetwork> clusterNetworks,
+        IpPrefix transitV4,
+        IpPrefix transitV6,
+        int maxNodeId,
+        ControllerMetrics controllerMetrics,
+        List<IpPrefix> serviceNetworks,
+        boolean enableConnectingNetworks) {
     /** kubeadm's default service CIDR. */
     public static final List<IpPrefix> DEFAULT_SERVICE_NETWORKS = List.of(IpPrefix.parse("10.96.0.0/16"));
 
@@ -44,8 +49,8 @@ public record ClusterManagerConfig(List<ClusterNetwork> clusterNetworks, IpPrefi
     }
 
     /**
-     * The reference defaults: 10.244.0.0/16 with a /24 per node, 100.88.0.0/16 and fd97::/64, ids up to
-     * 5000; services in {@link #DEFAULT_SERVICE_NETWORKS}; connecting networks disabled.
+     * The reference defaults: 10.244.0.0/16 with a /24 per node, 100.88.0.0/16 and fd97::/64, ids up to 5000; services
+     * in {@link #DEFAULT_SERVICE_NETWORKS}; connecting networks disabled.
      */
     public static ClusterManagerConfig defaults() {
         return of(List.of(ClusterNetwork.DEFAULT_V4));
@@ -53,31 +58,56 @@ public record ClusterManagerConfig(List<ClusterNetwork> clusterNetworks, IpPrefi
 
     /** The given cluster networks with the reference's transit networks and id range, no controller metrics. */
     public static ClusterManagerConfig of(List<ClusterNetwork> clusterNetworks) {
-        return new ClusterManagerConfig(clusterNetworks, NodeTransitSwitchPortIfaddr.DEFAULT_V4_NETWORK,
-                NodeTransitSwitchPortIfaddr.DEFAULT_V6_NETWORK, NodeId.MAX, ControllerMetrics.NONE, DEFAULT_SERVICE_NETWORKS, false);
+        return new ClusterManagerConfig(
+                clusterNetworks,
+                NodeTransitSwitchPortIfaddr.DEFAULT_V4_NETWORK,
+                NodeTransitSwitchPortIfaddr.DEFAULT_V6_NETWORK,
+                NodeId.MAX,
+                ControllerMetrics.NONE,
+                DEFAULT_SERVICE_NETWORKS,
+                false);
     }
 
     /** This config with another id limit. */
     public ClusterManagerConfig withMaxNodeId(int max) {
-        return new ClusterManagerConfig(clusterNetworks, transitV4, transitV6, max, controllerMetrics, serviceNetworks,
+        return new ClusterManagerConfig(
+                clusterNetworks,
+                transitV4,
+                transitV6,
+                max,
+                controllerMetrics,
+                serviceNetworks,
                 enableConnectingNetworks);
     }
 
     /** This config with the controllers reporting to {@code controllerMetrics}. */
     public ClusterManagerConfig withControllerMetrics(ControllerMetrics controllerMetrics) {
-        return new ClusterManagerConfig(clusterNetworks, transitV4, transitV6, maxNodeId, controllerMetrics, serviceNetworks,
+        return new ClusterManagerConfig(
+                clusterNetworks,
+                transitV4,
+                transitV6,
+                maxNodeId,
+                controllerMetrics,
+                serviceNetworks,
                 enableConnectingNetworks);
     }
 
     /** This config for a cluster with these service CIDRs. */
     public ClusterManagerConfig withServiceNetworks(List<IpPrefix> serviceNetworks) {
-        return new ClusterManagerConfig(clusterNetworks, transitV4, transitV6, maxNodeId, controllerMetrics, serviceNetworks,
+        return new ClusterManagerConfig(
+                clusterNetworks,
+                transitV4,
+                transitV6,
+                maxNodeId,
+                controllerMetrics,
+                serviceNetworks,
                 enableConnectingNetworks);
     }
 
     /** This config with ClusterNetworkConnects served or not. */
     public ClusterManagerConfig withConnectingNetworks(boolean enabled) {
-        return new ClusterManagerConfig(clusterNetworks, transitV4, transitV6, maxNodeId, controllerMetrics, serviceNetworks, enabled);
+        return new ClusterManagerConfig(
+                clusterNetworks, transitV4, transitV6, maxNodeId, controllerMetrics, serviceNetworks, enabled);
     }
 
     /** Whether the cluster has addresses of a family. */

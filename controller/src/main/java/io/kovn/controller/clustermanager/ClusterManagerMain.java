@@ -12,8 +12,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Entry point of the cluster manager: leader election on a {@code coordination.k8s.io} Lease; the
- * leader runs a {@link ClusterManager}, a replica that loses the lease stops it.
+ * Entry point of the cluster manager: leader election on a {@code coordination.k8s.io} Lease; the leader runs a
+ * {@link ClusterManager}, a replica that loses the lease stops it.
  *
  * <pre>{@code
  * try (var cm = new ClusterManagerMain(client, ClusterManagerConfig.defaults(), events, "cm-0", "kube-system")) {
@@ -39,8 +39,12 @@ public final class ClusterManagerMain implements AutoCloseable {
      * @param identity this replica's identity in the Lease (e.g. the pod name)
      * @param leaseNamespace the namespace of the Lease
      */
-    public ClusterManagerMain(KubernetesClient client, ClusterManagerConfig config, EventSink events, String identity,
-                              String leaseNamespace) {
+    public ClusterManagerMain(
+            KubernetesClient client,
+            ClusterManagerConfig config,
+            EventSink events,
+            String identity,
+            String leaseNamespace) {
         this.client = Objects.requireNonNull(client, "client");
         this.config = Objects.requireNonNull(config, "config");
         this.events = Objects.requireNonNull(events, "events");
@@ -50,16 +54,21 @@ public final class ClusterManagerMain implements AutoCloseable {
 
     /** Joins the election; returns at once. */
     public synchronized void start() {
-        election = client.leaderElector().withConfig(new LeaderElectionConfigBuilder()
-                .withName(LEASE)
-                .withLock(new LeaseLock(leaseNamespace, LEASE, identity))
-                .withLeaseDuration(Duration.ofSeconds(15))
-                .withRenewDeadline(Duration.ofSeconds(10))
-                .withRetryPeriod(Duration.ofSeconds(2))
-                .withReleaseOnCancel(true)
-                .withLeaderCallbacks(new LeaderCallbacks(this::lead, this::stopLeading,
-                        leader -> LOG.info("cluster manager leader is {}", leader)))
-                .build()).build().start();
+        election = client.leaderElector()
+                .withConfig(new LeaderElectionConfigBuilder()
+                        .withName(LEASE)
+                        .withLock(new LeaseLock(leaseNamespace, LEASE, identity))
+                        .withLeaseDuration(Duration.ofSeconds(15))
+                        .withRenewDeadline(Duration.ofSeconds(10))
+                        .withRetryPeriod(Duration.ofSeconds(2))
+                        .withReleaseOnCancel(true)
+                        .withLeaderCallbacks(new LeaderCallbacks(
+                                this::lead,
+                                this::stopLeading,
+                                leader -> LOG.info("cluster manager leader is {}", leader)))
+                        .build())
+                .build()
+                .start();
     }
 
     /** Whether this replica currently runs the cluster manager. */

@@ -6,10 +6,10 @@ import io.kovn.ovn.annotations.NodeId;
 import io.kovn.ovn.annotations.NodeSubnets;
 import io.kovn.ovn.annotations.NodeTransitSwitchPortIfaddr;
 import io.kovn.ovn.annotations.OvnAnnotations;
-import java.util.List;
-import java.util.Map;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.TreeMap;
 
 /**
@@ -18,12 +18,16 @@ import java.util.TreeMap;
  * @param subnets the node subnets of the default network, one per family, IPv4 first
  * @param id the node id
  * @param transit the node's transit switch addresses (derived from the id)
- * @param gatewayRouterLrp its gateway router's join switch addresses (derived from the id, as the
- *     reference does in interconnect mode)
+ * @param gatewayRouterLrp its gateway router's join switch addresses (derived from the id, as the reference does in
+ *     interconnect mode)
  * @param networkSubnets the node's subnets of each user-defined Layer3 network, by network name
  */
-public record NodeAllocation(List<IpPrefix> subnets, NodeId id, NodeTransitSwitchPortIfaddr transit,
-                             NodeGatewayRouterLrpIfaddr gatewayRouterLrp, Map<String, List<IpPrefix>> networkSubnets) {
+public record NodeAllocation(
+        List<IpPrefix> subnets,
+        NodeId id,
+        NodeTransitSwitchPortIfaddr transit,
+        NodeGatewayRouterLrpIfaddr gatewayRouterLrp,
+        Map<String, List<IpPrefix>> networkSubnets) {
     public NodeAllocation {
         subnets = List.copyOf(subnets);
         Map<String, List<IpPrefix>> copy = new TreeMap<>();
@@ -32,8 +36,11 @@ public record NodeAllocation(List<IpPrefix> subnets, NodeId id, NodeTransitSwitc
     }
 
     /** The default network's allocation alone. */
-    public NodeAllocation(List<IpPrefix> subnets, NodeId id, NodeTransitSwitchPortIfaddr transit,
-                          NodeGatewayRouterLrpIfaddr gatewayRouterLrp) {
+    public NodeAllocation(
+            List<IpPrefix> subnets,
+            NodeId id,
+            NodeTransitSwitchPortIfaddr transit,
+            NodeGatewayRouterLrpIfaddr gatewayRouterLrp) {
         this(subnets, id, transit, gatewayRouterLrp, Map.of());
     }
 

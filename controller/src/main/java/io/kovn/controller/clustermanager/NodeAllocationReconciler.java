@@ -18,9 +18,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The cluster manager's reconcile of one node: make its {@code node-subnets}, {@code node-id} and
- * {@code node-transit-switch-port-ifaddr} annotations state its allocation (merge patch), or free
- * the allocation of a deleted node. One reconcile per node key at a time; the allocator is shared
- * and synchronized, so concurrent node creations never get the same value.
+ * {@code node-transit-switch-port-ifaddr} annotations state its allocation (merge patch), or free the allocation of a
+ * deleted node. One reconcile per node key at a time; the allocator is shared and synchronized, so concurrent node
+ * creations never get the same value.
  */
 public final class NodeAllocationReconciler implements Reconciler<ObjectKey> {
     private static final Logger LOG = LoggerFactory.getLogger(NodeAllocationReconciler.class);
@@ -31,9 +31,10 @@ public final class NodeAllocationReconciler implements Reconciler<ObjectKey> {
     private final Indexer<Node> nodes;
     private final NodeAllocator allocator;
     private final EventSink events;
-    private volatile Runnable released = () -> { };
+    private volatile Runnable released = () -> {};
 
-    public NodeAllocationReconciler(KubernetesClient client, Indexer<Node> nodes, NodeAllocator allocator, EventSink events) {
+    public NodeAllocationReconciler(
+            KubernetesClient client, Indexer<Node> nodes, NodeAllocator allocator, EventSink events) {
         this.client = client;
         this.nodes = nodes;
         this.allocator = allocator;
@@ -48,7 +49,8 @@ public final class NodeAllocationReconciler implements Reconciler<ObjectKey> {
     /** Adopts every existing node's annotations, oldest node first; call once before the first reconcile. */
     public void restore() {
         nodes.list().stream()
-                .sorted(Comparator.comparing((Node n) -> String.valueOf(n.getMetadata().getCreationTimestamp()))
+                .sorted(Comparator.comparing(
+                                (Node n) -> String.valueOf(n.getMetadata().getCreationTimestamp()))
                         .thenComparing(n -> n.getMetadata().getName()))
                 .forEach(n -> allocator.restore(n.getMetadata().getName(), annotations(n)));
     }
@@ -66,7 +68,8 @@ public final class NodeAllocationReconciler implements Reconciler<ObjectKey> {
         return switch (allocator.ensure(key.name(), annotations(node))) {
             case NodeAllocator.Decision.UpToDate u -> ReconcileResult.done();
             case NodeAllocator.Decision.Patch p -> {
-                String patch = JsonPatches.json(Map.of("metadata", Map.of("annotations", p.allocation().annotations())));
+                String patch = JsonPatches.json(
+                        Map.of("metadata", Map.of("annotations", p.allocation().annotations())));
                 client.nodes().withName(key.name()).patch(PatchContext.of(PatchType.JSON_MERGE), patch);
                 LOG.info("node {}: allocated {}", key.name(), p.allocation());
                 yield ReconcileResult.done();

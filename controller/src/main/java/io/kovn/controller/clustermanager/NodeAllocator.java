@@ -20,10 +20,10 @@ import java.util.TreeMap;
 /**
  * The cluster manager's allocation state: node subnets and node ids of every node, no I/O.
  *
- * <p>Restart safety: {@link #restore} adopts what existing annotations say before any new
- * allocation is made, so a node's allocation never moves; {@link #ensure} adopts too, then fills
- * what is missing. A value held by another node is never adopted twice (the later node gets a new
- * one). All methods are synchronized: reconciles of different nodes may run concurrently.
+ * <p>Restart safety: {@link #restore} adopts what existing annotations say before any new allocation is made, so a
+ * node's allocation never moves; {@link #ensure} adopts too, then fills what is missing. A value held by another node
+ * is never adopted twice (the later node gets a new one). All methods are synchronized: reconciles of different nodes
+ * may run concurrently.
  */
 public final class NodeAllocator {
     private final ClusterManagerConfig config;
@@ -32,6 +32,7 @@ public final class NodeAllocator {
     private final Map<String, Held> nodes = new HashMap<>();
     /** The user-defined Layer3 networks' node subnets, by network name. */
     private final Map<String, SubnetAllocator> networks = new TreeMap<>();
+
     private final Map<String, List<ClusterNetwork>> networkCidrs = new HashMap<>();
     /** Whether {@link #networks} was called: before, nodes' entries of other networks are left as they are. */
     private boolean networksKnown;
@@ -62,24 +63,24 @@ public final class NodeAllocator {
     }
 
     /**
-     * Adopts the allocation a node's annotations state, as far as it is valid and free; allocates
-     * nothing new. Call for every existing node before the first {@link #ensure}.
+     * Adopts the allocation a node's annotations state, as far as it is valid and free; allocates nothing new. Call for
+     * every existing node before the first {@link #ensure}.
      */
     public synchronized void restore(String node, Map<String, String> annotations) {
         adopt(node, annotations);
     }
 
     /**
-     * Sets the user-defined Layer3 networks nodes get subnets of. A network that is new adopts what
-     * every node's annotation already states for it (restart safety) before any node is given a new
-     * subnet of it; a network that is gone frees its subnets, and nodes' annotations lose it at their
-     * next {@link #ensure}.
+     * Sets the user-defined Layer3 networks nodes get subnets of. A network that is new adopts what every node's
+     * annotation already states for it (restart safety) before any node is given a new subnet of it; a network that is
+     * gone frees its subnets, and nodes' annotations lose it at their next {@link #ensure}.
      *
      * @param layer3 each network's CIDRs by network name
      * @param annotations every node's annotations, oldest node first
      * @return whether the set of networks changed (then every node must be ensured again)
      */
-    public synchronized boolean networks(Map<String, List<ClusterNetwork>> layer3, Map<String, Map<String, String>> annotations) {
+    public synchronized boolean networks(
+            Map<String, List<ClusterNetwork>> layer3, Map<String, Map<String, String>> annotations) {
         boolean changed = !networksKnown;
         networksKnown = true;
         for (String name : List.copyOf(networks.keySet())) {
@@ -104,8 +105,11 @@ public final class NodeAllocator {
     public synchronized Decision ensure(String node, Map<String, String> annotations) {
         Held held = adopt(node, annotations);
         for (Map.Entry<String, SubnetAllocator> n : networks.entrySet()) {
-            Optional<String> full = fill(held.networkSubnets.computeIfAbsent(n.getKey(), k -> new EnumMap<>(IpFamily.class)),
-                    n.getValue(), "network " + n.getKey() + "'s ", node);
+            Optional<String> full = fill(
+                    held.networkSubnets.computeIfAbsent(n.getKey(), k -> new EnumMap<>(IpFamily.class)),
+                    n.getValue(),
+                    "network " + n.getKey() + "'s ",
+                    node);
             if (full.isPresent()) return new Decision.Exhausted(full.get());
         }
         Optional<String> full = fill(held.subnets, subnets, "cluster networks ", node);
@@ -113,8 +117,8 @@ public final class NodeAllocator {
         if (held.id == null) {
             Optional<NodeId> id = ids.allocate();
             if (id.isEmpty()) {
-                return new Decision.Exhausted("no free node id in " + NodeId.MIN + ".." + config.maxNodeId()
-                        + " for node " + node);
+                return new Decision.Exhausted(
+                        "no free node id in " + NodeId.MIN + ".." + config.maxNodeId() + " for node " + node);
             }
             held.id = id.get();
         }
@@ -122,10 +126,11 @@ public final class NodeAllocator {
         if (!networksKnown) {
             // Until the user-defined networks are known, a node keeps what it states of them: a
             // restarted cluster manager must not strip them and make every zone tear them down.
-            Map<String, List<IpPrefix>> kept = new HashMap<>(parsedNetworks(annotations.get(OvnAnnotations.NODE_SUBNETS)));
+            Map<String, List<IpPrefix>> kept =
+                    new HashMap<>(parsedNetworks(annotations.get(OvnAnnotations.NODE_SUBNETS)));
             kept.remove(OvnAnnotations.DEFAULT_NETWORK);
-            allocation = new NodeAllocation(allocation.subnets(), allocation.id(), allocation.transit(),
-                    allocation.gatewayRouterLrp(), kept);
+            allocation = new NodeAllocation(
+                    allocation.subnets(), allocation.id(), allocation.transit(), allocation.gatewayRouterLrp(), kept);
         }
         Map<String, String> want = allocation.annotations();
         boolean same = want.entrySet().stream().allMatch(e -> e.getValue().equals(annotations.get(e.getKey())));
@@ -151,7 +156,9 @@ public final class NodeAllocator {
     /** The node's complete allocation, if it has one. */
     public synchronized Optional<NodeAllocation> allocationOf(String node) {
         Held held = nodes.get(node);
-        if (held == null || held.id == null || held.subnets.size() != subnets.families().size()) {
+        if (held == null
+                || held.id == null
+                || held.subnets.size() != subnets.families().size()) {
             return Optional.empty();
         }
         return Optional.of(toAllocation(held));
@@ -168,8 +175,10 @@ public final class NodeAllocator {
             Map<String, List<IpPrefix>> stated = parsedNetworks(annotations.get(OvnAnnotations.NODE_SUBNETS));
             reserve(held.subnets, stated.getOrDefault(OvnAnnotations.DEFAULT_NETWORK, List.of()), subnets);
             for (Map.Entry<String, SubnetAllocator> n : networks.entrySet()) {
-                reserve(held.networkSubnets.computeIfAbsent(n.getKey(), k -> new EnumMap<>(IpFamily.class)),
-                        stated.getOrDefault(n.getKey(), List.of()), n.getValue());
+                reserve(
+                        held.networkSubnets.computeIfAbsent(n.getKey(), k -> new EnumMap<>(IpFamily.class)),
+                        stated.getOrDefault(n.getKey(), List.of()),
+                        n.getValue());
             }
         }
         if (held.id == null) {
@@ -183,12 +192,14 @@ public final class NodeAllocator {
 
     private NodeAllocation toAllocation(Held held) {
         List<IpPrefix> list = new ArrayList<>(held.subnets.values());
-        NodeTransitSwitchPortIfaddr transit = NodeTransitSwitchPortIfaddr.forNodeId(held.id,
+        NodeTransitSwitchPortIfaddr transit = NodeTransitSwitchPortIfaddr.forNodeId(
+                held.id,
                 config.has(IpFamily.IPV4) ? config.transitV4() : null,
                 config.has(IpFamily.IPV6) ? config.transitV6() : null);
         // The join network is the reference's fixed 100.64.0.0/16 (fd98::/64): 100.64.0.1 is
         // ovn_cluster_router's, node ids start at 2, so they never collide.
-        NodeGatewayRouterLrpIfaddr join = NodeGatewayRouterLrpIfaddr.forNodeId(held.id,
+        NodeGatewayRouterLrpIfaddr join = NodeGatewayRouterLrpIfaddr.forNodeId(
+                held.id,
                 config.has(IpFamily.IPV4) ? NodeGatewayRouterLrpIfaddr.DEFAULT_V4_NETWORK : null,
                 config.has(IpFamily.IPV6) ? NodeGatewayRouterLrpIfaddr.DEFAULT_V6_NETWORK : null);
         Map<String, List<IpPrefix>> others = new TreeMap<>();
@@ -208,24 +219,28 @@ public final class NodeAllocator {
     }
 
     /**
-     * Allocates what a node lacks of one network, a subnet per family of its pool; the exhaustion
-     * message if a family is full.
+     * Allocates what a node lacks of one network, a subnet per family of its pool; the exhaustion message if a family
+     * is full.
      *
      * @param where how the message names the pool ({@code "cluster networks "}, {@code "network N's "})
      */
-    private static Optional<String> fill(Map<IpFamily, IpPrefix> held, SubnetAllocator pool, String where, String node) {
+    private static Optional<String> fill(
+            Map<IpFamily, IpPrefix> held, SubnetAllocator pool, String where, String node) {
         for (IpFamily family : pool.families()) {
             if (held.containsKey(family)) continue;
             Optional<IpPrefix> s = pool.allocate(family);
             if (s.isEmpty()) {
-                return Optional.of("no free " + family.key() + " node subnet in " + where + pool.describe(family) + " for node " + node);
+                return Optional.of("no free " + family.key() + " node subnet in " + where + pool.describe(family)
+                        + " for node " + node);
             }
             held.put(family, s.get());
         }
         return Optional.empty();
     }
 
-    /** Every network's subnets a node states; none when the annotation is missing or unreadable (it is written anew). */
+    /**
+     * Every network's subnets a node states; none when the annotation is missing or unreadable (it is written anew).
+     */
     private static Map<String, List<IpPrefix>> parsedNetworks(String value) {
         if (value == null) return Map.of();
         try {

@@ -10,9 +10,9 @@ import java.util.Set;
 import java.util.function.Supplier;
 
 /**
- * A {@link Mapper} that queues every policy only when the set of node names in the cache changed
- * (a node added or deleted): heartbeats, labels and annotations cost nothing. It compares the
- * cache NOW with the set it last saw, so it is level-driven: a missed event is made up by the next.
+ * A {@link Mapper} that queues every policy only when the set of node names in the cache changed (a node added or
+ * deleted): heartbeats, labels and annotations cost nothing. It compares the cache NOW with the set it last saw, so it
+ * is level-driven: a missed event is made up by the next.
  *
  * @param <K> the key type of the controller it feeds
  */

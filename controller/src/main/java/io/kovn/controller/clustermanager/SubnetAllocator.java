@@ -11,8 +11,8 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * Node subnets of the configured cluster networks: the lowest free subnet of the first network of a
- * family that has one. Not thread-safe: {@link NodeAllocator} synchronizes.
+ * Node subnets of the configured cluster networks: the lowest free subnet of the first network of a family that has
+ * one. Not thread-safe: {@link NodeAllocator} synchronizes.
  */
 final class SubnetAllocator {
     private static final long MAX_INDEX = Long.MAX_VALUE - 1;
@@ -29,8 +29,8 @@ final class SubnetAllocator {
         for (int i = 0; i < this.networks.size(); i++) {
             for (int j = 0; j < i; j++) {
                 if (this.networks.get(i).cidr().overlaps(this.networks.get(j).cidr())) {
-                    throw new IllegalArgumentException("cluster networks overlap: " + this.networks.get(j)
-                            + " and " + this.networks.get(i));
+                    throw new IllegalArgumentException(
+                            "cluster networks overlap: " + this.networks.get(j) + " and " + this.networks.get(i));
                 }
             }
         }
@@ -78,6 +78,10 @@ final class SubnetAllocator {
 
     /** Human-readable description of the networks of a family, for exhaustion events. */
     String describe(IpFamily family) {
-        return networks.stream().filter(n -> n.family() == family).map(ClusterNetwork::toString).toList().toString();
+        return networks.stream()
+                .filter(n -> n.family() == family)
+                .map(ClusterNetwork::toString)
+                .toList()
+                .toString();
     }
 }

@@ -8,8 +8,8 @@ import io.kovn.k8s.api.policy.AdminNetworkPolicy;
 import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
 import io.kovn.k8s.events.ConditionWriter;
 import io.kovn.k8s.runtime.Controller;
-import io.kovn.k8s.runtime.Informers;
 import io.kovn.k8s.runtime.ControllerMetrics;
+import io.kovn.k8s.runtime.Informers;
 import io.kovn.k8s.runtime.Mapper;
 import io.kovn.policy.model.PolicyRef;
 import java.time.Clock;
@@ -24,15 +24,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Removes the {@code Ready-In-Zone-<node>} conditions of deleted nodes from every ANP and BANP, one
- * key per policy ({@link ZoneConditionReconciler}). Fed by ANP and BANP informers (every policy is
- * reconciled once at start: that sweeps nodes deleted while kovn was down) and by the cluster
- * manager's node informer through {@link NodeNameChanges} (only a node added or deleted queues
- * every policy).
+ * Removes the {@code Ready-In-Zone-<node>} conditions of deleted nodes from every ANP and BANP, one key per policy
+ * ({@link ZoneConditionReconciler}). Fed by ANP and BANP informers (every policy is reconciled once at start: that
+ * sweeps nodes deleted while kovn was down) and by the cluster manager's node informer through {@link NodeNameChanges}
+ * (only a node added or deleted queues every policy).
  *
- * <p>Never delays or stops node allocation: if the ANP/BANP CRDs are not installed, the informers
- * keep retrying their list (a warning is logged once the sync timeout passes) and the cleanup begins
- * when the CRDs appear.
+ * <p>Never delays or stops node allocation: if the ANP/BANP CRDs are not installed, the informers keep retrying their
+ * list (a warning is logged once the sync timeout passes) and the cleanup begins when the CRDs appear.
  */
 final class ZoneConditionCleanup implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ZoneConditionCleanup.class);
@@ -49,13 +47,19 @@ final class ZoneConditionCleanup implements AutoCloseable {
      * @param metrics where the controller reports
      * @param syncTimeout after this, a warning says the ANP/BANP informers have not synced yet
      */
-    ZoneConditionCleanup(KubernetesClient client, SharedIndexInformer<Node> nodes, ControllerMetrics metrics,
-                         Duration syncTimeout) {
+    ZoneConditionCleanup(
+            KubernetesClient client, SharedIndexInformer<Node> nodes, ControllerMetrics metrics, Duration syncTimeout) {
         this.syncTimeout = syncTimeout;
-        this.anps = Informers.retrying(client.resources(AdminNetworkPolicy.class).runnableInformer(0));
-        this.banps = Informers.retrying(client.resources(BaselineAdminNetworkPolicy.class).runnableInformer(0));
-        this.reconciler = new ZoneConditionReconciler(anps.getIndexer(), banps.getIndexer(), nodes.getIndexer(),
-                name -> client.nodes().withName(name).get() != null, new ConditionWriter(client, Clock.systemUTC()));
+        this.anps =
+                Informers.retrying(client.resources(AdminNetworkPolicy.class).runnableInformer(0));
+        this.banps = Informers.retrying(
+                client.resources(BaselineAdminNetworkPolicy.class).runnableInformer(0));
+        this.reconciler = new ZoneConditionReconciler(
+                anps.getIndexer(),
+                banps.getIndexer(),
+                nodes.getIndexer(),
+                name -> client.nodes().withName(name).get() != null,
+                new ConditionWriter(client, Clock.systemUTC()));
         this.controller = Controller.builder("zone-condition-cleanup", reconciler)
                 .watch(anps, key(PolicyRef::anp))
                 .watch(banps, key(PolicyRef::banp))
@@ -66,12 +70,14 @@ final class ZoneConditionCleanup implements AutoCloseable {
 
     /** Starts the informers and the controller; returns at once (the worker waits for the informers). */
     void start() {
-        CompletableFuture.allOf(anps.start().toCompletableFuture(), banps.start().toCompletableFuture())
+        CompletableFuture.allOf(
+                        anps.start().toCompletableFuture(), banps.start().toCompletableFuture())
                 .orTimeout(syncTimeout.toMillis(), TimeUnit.MILLISECONDS)
                 .whenComplete((ok, error) -> {
                     if (error instanceof TimeoutException && !closed) {
-                        LOG.warn("AdminNetworkPolicy/BaselineAdminNetworkPolicy informers not synced after {}"
-                                + " (are the CRDs installed?): conditions of deleted nodes are not removed until they are",
+                        LOG.warn(
+                                "AdminNetworkPolicy/BaselineAdminNetworkPolicy informers not synced after {}"
+                                        + " (are the CRDs installed?): conditions of deleted nodes are not removed until they are",
                                 syncTimeout);
                     }
                 });
@@ -89,14 +95,15 @@ final class ZoneConditionCleanup implements AutoCloseable {
     }
 
     private List<PolicyRef> everyPolicy() {
-        return Stream.concat(anps.getIndexer().listKeys().stream().map(PolicyRef::anp),
-                banps.getIndexer().listKeys().stream().map(PolicyRef::banp)).toList();
+        return Stream.concat(
+                        anps.getIndexer().listKeys().stream().map(PolicyRef::anp),
+                        banps.getIndexer().listKeys().stream().map(PolicyRef::banp))
+                .toList();
     }
 
     private static <T extends HasMetadata> Mapper<T, PolicyRef> key(Function<String, PolicyRef> ref) {
         return policy -> List.of(ref.apply(policy.getMetadata().getName()));
     }
-
 
     @Override
     public void close() {

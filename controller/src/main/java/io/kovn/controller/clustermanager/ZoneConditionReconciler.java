@@ -20,15 +20,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The reconcile of one ANP or BANP: remove every {@code Ready-In-Zone-<zone>} condition whose zone
- * is not an existing node ({@link StaleZoneConditions}); other conditions are never touched.
- * Removal is a merge patch carrying the resourceVersion ({@link ConditionWriter#remove}), so a zone
- * writing its own condition at the same time is not overwritten; a conflict left after the
- * writer's own retries fails the reconcile and the queue retries it.
+ * The reconcile of one ANP or BANP: remove every {@code Ready-In-Zone-<zone>} condition whose zone is not an existing
+ * node ({@link StaleZoneConditions}); other conditions are never touched. Removal is a merge patch carrying the
+ * resourceVersion ({@link ConditionWriter#remove}), so a zone writing its own condition at the same time is not
+ * overwritten; a conflict left after the writer's own retries fails the reconcile and the queue retries it.
  */
 final class ZoneConditionReconciler implements Reconciler<PolicyRef> {
     private static final Logger LOG = LoggerFactory.getLogger(ZoneConditionReconciler.class);
-    private static final ResourceDefinitionContext ANP = ResourceDefinitionContext.fromResourceType(AdminNetworkPolicy.class);
+    private static final ResourceDefinitionContext ANP =
+            ResourceDefinitionContext.fromResourceType(AdminNetworkPolicy.class);
     private static final ResourceDefinitionContext BANP =
             ResourceDefinitionContext.fromResourceType(BaselineAdminNetworkPolicy.class);
 
@@ -40,11 +40,15 @@ final class ZoneConditionReconciler implements Reconciler<PolicyRef> {
     private final AtomicLong reconciles = new AtomicLong();
 
     /**
-     * @param nodeExists asks the API server whether a node exists: the node cache may not have seen
-     *        a node yet whose zone already wrote its condition
+     * @param nodeExists asks the API server whether a node exists: the node cache may not have seen a node yet whose
+     *     zone already wrote its condition
      */
-    ZoneConditionReconciler(Indexer<AdminNetworkPolicy> anps, Indexer<BaselineAdminNetworkPolicy> banps,
-                            Indexer<Node> nodes, Predicate<String> nodeExists, ConditionWriter conditions) {
+    ZoneConditionReconciler(
+            Indexer<AdminNetworkPolicy> anps,
+            Indexer<BaselineAdminNetworkPolicy> banps,
+            Indexer<Node> nodes,
+            Predicate<String> nodeExists,
+            ConditionWriter conditions) {
         this.anps = anps;
         this.banps = banps;
         this.nodes = nodes;
@@ -63,7 +67,8 @@ final class ZoneConditionReconciler implements Reconciler<PolicyRef> {
         if (status == null) {
             return ReconcileResult.done();
         }
-        List<String> types = status.conditions().stream().map(Condition::getType).toList();
+        List<String> types =
+                status.conditions().stream().map(Condition::getType).toList();
         for (String type : StaleZoneConditions.of(types, Set.copyOf(nodes.listKeys()))) {
             String zone = StaleZoneConditions.zoneOf(type);
             if (nodeExists.test(zone)) {

@@ -27,19 +27,18 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
- * The cluster manager's ClusterNetworkConnects as a pure function of the cluster: per CNC the networks
- * it selects, its connect router's tunnel key, each selected network's link subnets (the two
- * annotations zones read), and its {@value #ACCEPTED} condition.
+ * The cluster manager's ClusterNetworkConnects as a pure function of the cluster: per CNC the networks it selects, its
+ * connect router's tunnel key, each selected network's link subnets (the two annotations zones read), and its
+ * {@value #ACCEPTED} condition.
  *
- * <p>CNCs are taken oldest first (creation time, then name). A refused CNC gets nothing: its
- * annotations stay as they are. Tunnel keys: from {@value #FIRST_TUNNEL_KEY} up, skipping the keys
- * kovn derives for Layer2 transit routers ({@link Layer2Topology#TRANSIT_ROUTER_KEY_BASE} + network
- * id), so the second CNC gets {@value #FIRST_TUNNEL_KEY} + 4096; an annotated key is kept when valid
- * and no older CNC holds it. Link subnets: out of the CNC's own {@code connectSubnets}, a
- * {@code /networkPrefix} block per Layer3 network and a /31 (/127) per Layer2 network, cut from
- * {@code /networkPrefix} blocks shared by Layer2 networks ({@link LinkSubnetPool}: the reference's
- * layout, lowest free first); an annotated block is kept while its network stays selected and the
- * block is free and of the right size; a deselected network's block is freed.
+ * <p>CNCs are taken oldest first (creation time, then name). A refused CNC gets nothing: its annotations stay as they
+ * are. Tunnel keys: from {@value #FIRST_TUNNEL_KEY} up, skipping the keys kovn derives for Layer2 transit routers
+ * ({@link Layer2Topology#TRANSIT_ROUTER_KEY_BASE} + network id), so the second CNC gets {@value #FIRST_TUNNEL_KEY} +
+ * 4096; an annotated key is kept when valid and no older CNC holds it. Link subnets: out of the CNC's own
+ * {@code connectSubnets}, a {@code /networkPrefix} block per Layer3 network and a /31 (/127) per Layer2 network, cut
+ * from {@code /networkPrefix} blocks shared by Layer2 networks ({@link LinkSubnetPool}: the reference's layout, lowest
+ * free first); an annotated block is kept while its network stays selected and the block is free and of the right size;
+ * a deselected network's block is freed.
  */
 public final class ConnectPlan {
     /** The condition type (the reference's). */
@@ -69,11 +68,13 @@ public final class ConnectPlan {
      * @param invalid why the spec cannot be read, else null
      * @param annotations its annotations (what was allocated before)
      */
-    public record Connect(String name, String created, Optional<ConnectSpec> spec, String invalid, Map<String, String> annotations) {
+    public record Connect(
+            String name, String created, Optional<ConnectSpec> spec, String invalid, Map<String, String> annotations) {
         public Connect {
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(spec, "spec");
-            if (spec.isEmpty() == (invalid == null)) throw new IllegalArgumentException("a spec or why it is invalid, not both");
+            if (spec.isEmpty() == (invalid == null))
+                throw new IllegalArgumentException("a spec or why it is invalid, not both");
             annotations = Map.copyOf(annotations);
         }
 
@@ -84,11 +85,19 @@ public final class ConnectPlan {
 
         /** A CNC as its object has it: an unreadable spec is kept as the reason it is refused. */
         public static Connect of(GenericKubernetesResource o) {
-            Map<String, String> annotations = o.getMetadata().getAnnotations() == null ? Map.of() : o.getMetadata().getAnnotations();
+            Map<String, String> annotations = o.getMetadata().getAnnotations() == null
+                    ? Map.of()
+                    : o.getMetadata().getAnnotations();
             String name = o.getMetadata().getName();
             String created = String.valueOf(o.getMetadata().getCreationTimestamp());
             try {
-                return new Connect(name, created, Optional.of(ConnectSpec.parse(o.getAdditionalProperties().get("spec"))), null, annotations);
+                return new Connect(
+                        name,
+                        created,
+                        Optional.of(
+                                ConnectSpec.parse(o.getAdditionalProperties().get("spec"))),
+                        null,
+                        annotations);
             } catch (InvalidConnectException e) {
                 return new Connect(name, created, Optional.empty(), e.getMessage(), annotations);
             }
@@ -126,9 +135,13 @@ public final class ConnectPlan {
      * @param families the cluster's IP families
      * @param enabled whether connecting networks is enabled
      */
-    public record Cluster(List<AcceptedNetworks.Accepted> networks, Map<String, Map<String, String>> cudnLabels,
-                          Map<String, Map<String, String>> namespaceLabels, List<NetworkPlan.Reserved> reserved,
-                          Set<IpFamily> families, boolean enabled) {
+    public record Cluster(
+            List<AcceptedNetworks.Accepted> networks,
+            Map<String, Map<String, String>> cudnLabels,
+            Map<String, Map<String, String>> namespaceLabels,
+            List<NetworkPlan.Reserved> reserved,
+            Set<IpFamily> families,
+            boolean enabled) {
         public Cluster {
             networks = List.copyOf(networks);
             cudnLabels = Map.copyOf(cudnLabels);
@@ -146,8 +159,13 @@ public final class ConnectPlan {
      * @param subnets each selected network's link subnets; empty when refused
      * @param accepted the status of {@value #ACCEPTED}
      */
-    public record Verdict(List<Network> selected, OptionalLong tunnelKey, Optional<NetworkConnectSubnets> subnets,
-                          boolean accepted, String reason, String message) {
+    public record Verdict(
+            List<Network> selected,
+            OptionalLong tunnelKey,
+            Optional<NetworkConnectSubnets> subnets,
+            boolean accepted,
+            String reason,
+            String message) {
         public Verdict {
             selected = List.copyOf(selected);
             message = message.length() > MAX_MESSAGE ? message.substring(0, MAX_MESSAGE) : message;
@@ -159,7 +177,8 @@ public final class ConnectPlan {
     }
 
     /** The order CNCs are judged in: the oldest first. */
-    public static final Comparator<Connect> ORDER = Comparator.comparing(Connect::created).thenComparing(Connect::name);
+    public static final Comparator<Connect> ORDER =
+            Comparator.comparing(Connect::created).thenComparing(Connect::name);
 
     /** @return a verdict per CNC name, in the given order */
     public static Map<String, Verdict> plan(List<Connect> connects, Cluster cluster) {
@@ -192,16 +211,29 @@ public final class ConnectPlan {
         for (Draft d : drafts.values()) {
             Long key = keys.get(d.connect().name());
             if (key == null) {
-                verdicts.put(d.connect().name(), Verdict.refused(d.selected(), FAILED, "every connect router tunnel key "
-                        + FIRST_TUNNEL_KEY + ".." + MAX_TUNNEL_KEY + " is taken"));
+                verdicts.put(
+                        d.connect().name(),
+                        Verdict.refused(
+                                d.selected(),
+                                FAILED,
+                                "every connect router tunnel key " + FIRST_TUNNEL_KEY + ".." + MAX_TUNNEL_KEY
+                                        + " is taken"));
                 continue;
             }
             List<ConnectedPairs.Pair> overlapping = ConnectedPairs.overlapping(d.selected());
             boolean ok = overlapping.isEmpty();
-            String message = ok ? acceptedMessage(d.selected()) : overlapping.stream().map(ConnectPlan::overlapMessage)
-                    .collect(Collectors.joining("; "));
-            verdicts.put(d.connect().name(), new Verdict(d.selected(), OptionalLong.of(key), Optional.of(d.subnets()), ok,
-                    ok ? SUCCEEDED : FAILED, message));
+            String message = ok
+                    ? acceptedMessage(d.selected())
+                    : overlapping.stream().map(ConnectPlan::overlapMessage).collect(Collectors.joining("; "));
+            verdicts.put(
+                    d.connect().name(),
+                    new Verdict(
+                            d.selected(),
+                            OptionalLong.of(key),
+                            Optional.of(d.subnets()),
+                            ok,
+                            ok ? SUCCEEDED : FAILED,
+                            message));
         }
         Map<String, Verdict> out = new LinkedHashMap<>();
         connects.forEach(c -> out.put(c.name(), verdicts.get(c.name())));
@@ -223,28 +255,38 @@ public final class ConnectPlan {
         TreeMap<Integer, Network> out = new TreeMap<>();
         for (ConnectSpec.Selector s : spec.selectors()) {
             switch (s.type()) {
-                case CLUSTER_USER_DEFINED_NETWORKS -> cluster.networks().stream()
-                        .filter(a -> a.declaration().kind() == NetworkPlan.Kind.CUDN)
-                        .filter(a -> a.network().role() == Network.Role.PRIMARY)
-                        .filter(a -> Selectors.matches(s.selector(), cluster.cudnLabels().getOrDefault(a.declaration().name(), Map.of())))
-                        .forEach(a -> out.put(a.network().id(), a.network()));
-                case PRIMARY_USER_DEFINED_NETWORKS -> cluster.namespaceLabels().forEach((ns, labels) -> {
-                    if (Selectors.matches(s.selector(), labels)) {
-                        AcceptedNetworks.primaryOf(ns, labels, cluster.networks()).ifPresent(a -> out.put(a.network().id(), a.network()));
-                    }
-                });
+                case CLUSTER_USER_DEFINED_NETWORKS ->
+                    cluster.networks().stream()
+                            .filter(a -> a.declaration().kind() == NetworkPlan.Kind.CUDN)
+                            .filter(a -> a.network().role() == Network.Role.PRIMARY)
+                            .filter(a -> Selectors.matches(
+                                    s.selector(),
+                                    cluster.cudnLabels()
+                                            .getOrDefault(a.declaration().name(), Map.of())))
+                            .forEach(a -> out.put(a.network().id(), a.network()));
+                case PRIMARY_USER_DEFINED_NETWORKS ->
+                    cluster.namespaceLabels().forEach((ns, labels) -> {
+                        if (Selectors.matches(s.selector(), labels)) {
+                            AcceptedNetworks.primaryOf(ns, labels, cluster.networks())
+                                    .ifPresent(a -> out.put(a.network().id(), a.network()));
+                        }
+                    });
             }
         }
         return List.copyOf(out.values());
     }
 
     /** Checks a CNC against the cluster and the older CNCs, then gives each selected network its link subnets. */
-    private static NetworkConnectSubnets allocate(Connect c, ConnectSpec spec, List<Network> selected, Cluster cluster, List<Draft> older) {
+    private static NetworkConnectSubnets allocate(
+            Connect c, ConnectSpec spec, List<Network> selected, Cluster cluster, List<Draft> older) {
         NetworkConnectSubnets annotated = c.annotatedSubnets();
         checkUnchanged(annotated, spec);
-        List<ConnectSpec.ConnectSubnet> usable = spec.connectSubnets().stream().filter(s -> cluster.families().contains(s.family())).toList();
+        List<ConnectSpec.ConnectSubnet> usable = spec.connectSubnets().stream()
+                .filter(s -> cluster.families().contains(s.family()))
+                .toList();
         if (usable.isEmpty()) {
-            throw new Refusal("connectSubnets " + spec.connectSubnets() + " have no subnet of the cluster's IP families "
+            throw new Refusal("connectSubnets " + spec.connectSubnets()
+                    + " have no subnet of the cluster's IP families "
                     + cluster.families().stream().map(IpFamily::key).sorted().toList());
         }
         for (ConnectSpec.ConnectSubnet s : usable) {
@@ -255,25 +297,31 @@ public final class ConnectPlan {
             }
             for (Network n : selected) {
                 for (IpPrefix p : n.cidrs()) {
-                    if (s.cidr().overlaps(p)) throw new Refusal("connectSubnets " + s.cidr() + " overlaps network " + n.name() + "'s subnet " + p);
+                    if (s.cidr().overlaps(p))
+                        throw new Refusal(
+                                "connectSubnets " + s.cidr() + " overlaps network " + n.name() + "'s subnet " + p);
                 }
                 for (IpPrefix p : n.joinSubnets()) {
                     if (s.cidr().overlaps(p)) {
-                        throw new Refusal("connectSubnets " + s.cidr() + " overlaps network " + n.name() + "'s join subnet " + p);
+                        throw new Refusal(
+                                "connectSubnets " + s.cidr() + " overlaps network " + n.name() + "'s join subnet " + p);
                     }
                 }
             }
         }
         checkFamilies(usable, selected);
         for (Draft o : older) {
-            List<String> shared = o.selected().stream().filter(selected::contains).map(Network::name).toList();
+            List<String> shared = o.selected().stream()
+                    .filter(selected::contains)
+                    .map(Network::name)
+                    .toList();
             if (shared.isEmpty()) continue;
             for (ConnectSpec.ConnectSubnet s : usable) {
                 for (ConnectSpec.ConnectSubnet t : o.spec().connectSubnets()) {
                     if (s.cidr().overlaps(t.cidr())) {
                         // a network's router would get links of both CNCs in one subnet
-                        throw new Refusal("connectSubnets " + s.cidr() + " overlap ClusterNetworkConnect " + o.connect().name() + "'s "
-                                + t.cidr() + ", which also connects " + shared);
+                        throw new Refusal("connectSubnets " + s.cidr() + " overlap ClusterNetworkConnect "
+                                + o.connect().name() + "'s " + t.cidr() + ", which also connects " + shared);
                     }
                 }
             }
@@ -285,8 +333,11 @@ public final class ConnectPlan {
             String key = key(n);
             for (IpFamily f : families(n, pools)) {
                 LinkSubnetPool pool = pools.get(f);
-                annotated.of(key, f).filter(p -> n.topology() == Network.Topology.LAYER3 ? pool.takeLayer3(p) : pool.takeLayer2(p))
-                        .ifPresent(p -> out.computeIfAbsent(key, k -> new ArrayList<>()).add(p));
+                annotated
+                        .of(key, f)
+                        .filter(p -> n.topology() == Network.Topology.LAYER3 ? pool.takeLayer3(p) : pool.takeLayer2(p))
+                        .ifPresent(p ->
+                                out.computeIfAbsent(key, k -> new ArrayList<>()).add(p));
             }
         }
         for (Network n : selected) {
@@ -295,10 +346,12 @@ public final class ConnectPlan {
                 if (out.getOrDefault(key, List.of()).stream().anyMatch(p -> p.family() == f)) continue;
                 LinkSubnetPool pool = pools.get(f);
                 int length = length(n, spec.connectSubnet(f).orElseThrow());
-                Optional<IpPrefix> block = n.topology() == Network.Topology.LAYER3 ? pool.nextLayer3() : pool.nextLayer2();
-                out.computeIfAbsent(key, k -> new ArrayList<>()).add(block.orElseThrow(() -> new Refusal(
-                        "connectSubnets " + pool.cidr() + " have no free /" + length + " left for network " + n.name()
-                                + " (" + selected.size() + " networks selected)")));
+                Optional<IpPrefix> block =
+                        n.topology() == Network.Topology.LAYER3 ? pool.nextLayer3() : pool.nextLayer2();
+                out.computeIfAbsent(key, k -> new ArrayList<>())
+                        .add(block.orElseThrow(() -> new Refusal(
+                                "connectSubnets " + pool.cidr() + " have no free /" + length + " left for network "
+                                        + n.name() + " (" + selected.size() + " networks selected)")));
             }
         }
         out.values().forEach(l -> l.sort(Comparator.comparing(IpPrefix::family)));
@@ -328,7 +381,10 @@ public final class ConnectPlan {
         });
     }
 
-    /** A network must share an IP family with connectSubnets; single-stack networks of different families cannot be connected. */
+    /**
+     * A network must share an IP family with connectSubnets; single-stack networks of different families cannot be
+     * connected.
+     */
     private static void checkFamilies(List<ConnectSpec.ConnectSubnet> usable, List<Network> selected) {
         Set<IpFamily> connect = EnumSet.noneOf(IpFamily.class);
         usable.forEach(s -> connect.add(s.family()));
@@ -343,14 +399,15 @@ public final class ConnectPlan {
             if (own.size() == 1) only.putIfAbsent(own.iterator().next(), n);
         }
         if (only.size() == 2) {
-            throw new Refusal("IP family conflict: connected network " + only.get(IpFamily.IPV4).name() + " has only ipv4 subnets, but"
-                    + " another connected network " + only.get(IpFamily.IPV6).name() + " has only ipv6 subnets");
+            throw new Refusal("IP family conflict: connected network "
+                    + only.get(IpFamily.IPV4).name() + " has only ipv4 subnets, but" + " another connected network "
+                    + only.get(IpFamily.IPV6).name() + " has only ipv6 subnets");
         }
     }
 
     /**
-     * Tunnel keys of the accepted CNCs: an annotated key is kept when valid and no older CNC (accepted
-     * or not: a refused one keeps its annotation) holds it; the others get the lowest free.
+     * Tunnel keys of the accepted CNCs: an annotated key is kept when valid and no older CNC (accepted or not: a
+     * refused one keeps its annotation) holds it; the others get the lowest free.
      */
     private static Map<String, Long> tunnelKeys(List<Connect> ordered, Set<String> accepted) {
         Map<String, Long> keys = new HashMap<>();
@@ -374,8 +431,10 @@ public final class ConnectPlan {
 
     /** Whether a key is a connect router's: in range, and not a Layer2 transit router's. */
     static boolean validKey(long key) {
-        return key >= FIRST_TUNNEL_KEY && key <= MAX_TUNNEL_KEY
-                && !(key > Layer2Topology.TRANSIT_ROUTER_KEY_BASE && key <= Layer2Topology.TRANSIT_ROUTER_KEY_BASE + Network.MAX_ID);
+        return key >= FIRST_TUNNEL_KEY
+                && key <= MAX_TUNNEL_KEY
+                && !(key > Layer2Topology.TRANSIT_ROUTER_KEY_BASE
+                        && key <= Layer2Topology.TRANSIT_ROUTER_KEY_BASE + Network.MAX_ID);
     }
 
     static String acceptedMessage(List<Network> selected) {
@@ -389,8 +448,8 @@ public final class ConnectPlan {
 
     static String overlapMessage(ConnectedPairs.Pair p) {
         List<IpPrefix> subnets = ConnectedPairs.overlap(p.a(), p.b()).orElseThrow();
-        return "networks " + p.a().name() + " and " + p.b().name() + " overlap (" + subnets.get(0) + ", " + subnets.get(1)
-                + "): " + p.b().name() + " is connected to no network of this CNC";
+        return "networks " + p.a().name() + " and " + p.b().name() + " overlap (" + subnets.get(0) + ", "
+                + subnets.get(1) + "): " + p.b().name() + " is connected to no network of this CNC";
     }
 
     private static String key(Network n) {
@@ -399,7 +458,9 @@ public final class ConnectPlan {
 
     /** The length of a network's block: {@code networkPrefix} for Layer3, a /31 or /127 for Layer2. */
     private static int length(Network n, ConnectSpec.ConnectSubnet s) {
-        return n.topology() == Network.Topology.LAYER3 ? s.networkPrefix() : s.family().bits() - 1;
+        return n.topology() == Network.Topology.LAYER3
+                ? s.networkPrefix()
+                : s.family().bits() - 1;
     }
 
     private static Set<IpFamily> familiesOf(Network n) {

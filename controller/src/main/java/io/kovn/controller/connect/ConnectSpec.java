@@ -5,39 +5,48 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import io.kovn.ovn.annotations.IpFamily;
 import io.kovn.ovn.annotations.IpPrefix;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.Comparator;
 
 /**
- * What a ClusterNetworkConnect's {@code spec} declares, read and checked on its own (the reference's
- * CEL rules, which kovn's CRD only partly carries); checks against the rest of the cluster are
- * {@link ConnectPlan}'s. Pure.
+ * What a ClusterNetworkConnect's {@code spec} declares, read and checked on its own (the reference's CEL rules, which
+ * kovn's CRD only partly carries); checks against the rest of the cluster are {@link ConnectPlan}'s. Pure.
  *
  * @param selectors which networks to connect (their union)
  * @param connectSubnets where link subnets come from, at most one per IP family, IPv4 first
  * @param connectivity what is connected
  */
-public record ConnectSpec(List<Selector> selectors, List<ConnectSubnet> connectSubnets, Set<Connectivity> connectivity) {
+public record ConnectSpec(
+        List<Selector> selectors, List<ConnectSubnet> connectSubnets, Set<Connectivity> connectivity) {
     /** The most selectors a CNC may have (the reference's). */
     public static final int MAX_SELECTORS = 5;
 
     public ConnectSpec {
         selectors = List.copyOf(selectors);
-        connectSubnets = connectSubnets.stream().sorted(Comparator.comparing(ConnectSubnet::family)).toList();
+        connectSubnets = connectSubnets.stream()
+                .sorted(Comparator.comparing(ConnectSubnet::family))
+                .toList();
         connectivity = Set.copyOf(connectivity);
     }
 
     /** {@code networkSelectionType}. */
     public enum SelectionType {
-        /** ClusterUserDefinedNetworks whose labels {@code clusterUserDefinedNetworkSelector.networkSelector} matches. */
-        CLUSTER_USER_DEFINED_NETWORKS("ClusterUserDefinedNetworks", "clusterUserDefinedNetworkSelector", "networkSelector"),
-        /** The primary networks (UDN or CUDN) of the namespaces {@code primaryUserDefinedNetworkSelector.namespaceSelector} matches. */
-        PRIMARY_USER_DEFINED_NETWORKS("PrimaryUserDefinedNetworks", "primaryUserDefinedNetworkSelector", "namespaceSelector");
+        /**
+         * ClusterUserDefinedNetworks whose labels {@code clusterUserDefinedNetworkSelector.networkSelector} matches.
+         */
+        CLUSTER_USER_DEFINED_NETWORKS(
+                "ClusterUserDefinedNetworks", "clusterUserDefinedNetworkSelector", "networkSelector"),
+        /**
+         * The primary networks (UDN or CUDN) of the namespaces
+         * {@code primaryUserDefinedNetworkSelector.namespaceSelector} matches.
+         */
+        PRIMARY_USER_DEFINED_NETWORKS(
+                "PrimaryUserDefinedNetworks", "primaryUserDefinedNetworkSelector", "namespaceSelector");
 
         private final String apiName;
         private final String field;
@@ -106,14 +115,17 @@ public record ConnectSpec(List<Selector> selectors, List<ConnectSubnet> connectS
      */
     public static ConnectSpec parse(Object spec) {
         Map<?, ?> root = map(spec, "spec");
-        return new ConnectSpec(selectors(root.get("networkSelectors")), connectSubnets(root.get("connectSubnets")),
+        return new ConnectSpec(
+                selectors(root.get("networkSelectors")),
+                connectSubnets(root.get("connectSubnets")),
                 connectivity(root.get("connectivity")));
     }
 
     private static List<Selector> selectors(Object value) {
         List<?> items = list(value, "networkSelectors");
         if (items.isEmpty() || items.size() > MAX_SELECTORS) {
-            throw new InvalidConnectException("networkSelectors must have 1.." + MAX_SELECTORS + " entries, not " + items.size());
+            throw new InvalidConnectException(
+                    "networkSelectors must have 1.." + MAX_SELECTORS + " entries, not " + items.size());
         }
         List<Selector> out = new ArrayList<>();
         for (Object item : items) {
@@ -127,7 +139,8 @@ public record ConnectSpec(List<Selector> selectors, List<ConnectSubnet> connectS
             }
             for (SelectionType t : SelectionType.values()) {
                 if (t != type && entry.get(t.field) != null) {
-                    throw new InvalidConnectException("networkSelectors[]: " + t.field + " is set but networkSelectionType is " + typeText);
+                    throw new InvalidConnectException(
+                            "networkSelectors[]: " + t.field + " is set but networkSelectionType is " + typeText);
                 }
             }
             String where = "networkSelectors[]." + type.field;
@@ -142,7 +155,8 @@ public record ConnectSpec(List<Selector> selectors, List<ConnectSubnet> connectS
             }
             SelectionType t = type;
             if (out.stream().anyMatch(s -> s.type() == t)) {
-                throw new InvalidConnectException("networkSelectors: more than one " + typeText + " entry (one per networkSelectionType)");
+                throw new InvalidConnectException(
+                        "networkSelectors: more than one " + typeText + " entry (one per networkSelectionType)");
             }
             out.add(new Selector(type, parsed));
         }
@@ -165,8 +179,8 @@ public record ConnectSpec(List<Selector> selectors, List<ConnectSubnet> connectS
                 throw new InvalidConnectException("connectSubnets[].cidr: \"" + text + "\" is not a CIDR");
             }
             if (!cidr.isNetwork()) {
-                throw new InvalidConnectException("connectSubnets[].cidr: " + text + " is not a network address (host bits set; the network is "
-                        + cidr.network() + ")");
+                throw new InvalidConnectException("connectSubnets[].cidr: " + text
+                        + " is not a network address (host bits set; the network is " + cidr.network() + ")");
             }
             int prefix = integer(entry.get("networkPrefix"), "connectSubnets[].networkPrefix");
             // the reference: longer than the CIDR, and below 32 for IPv4 (a Layer3 block holds a /31 per node)
@@ -177,14 +191,16 @@ public record ConnectSpec(List<Selector> selectors, List<ConnectSubnet> connectS
             }
             ConnectSubnet s = new ConnectSubnet(cidr, prefix);
             if (out.stream().anyMatch(o -> o.family() == s.family())) {
-                throw new InvalidConnectException("connectSubnets: two " + s.family().key()
-                        + " CIDRs; when 2 CIDRs are set, they must be from different IP families");
+                throw new InvalidConnectException("connectSubnets: two "
+                        + s.family().key() + " CIDRs; when 2 CIDRs are set, they must be from different IP families");
             }
             out.add(s);
         }
         if (out.size() == 2 && hostBits(out.get(0)) != hostBits(out.get(1))) {
-            throw new InvalidConnectException("connectSubnets: for dual-stack, networkPrefix must have matching host bits: "
-                    + out.get(0) + " leaves " + hostBits(out.get(0)) + ", " + out.get(1) + " leaves " + hostBits(out.get(1)));
+            throw new InvalidConnectException(
+                    "connectSubnets: for dual-stack, networkPrefix must have matching host bits: " + out.get(0)
+                            + " leaves " + hostBits(out.get(0)) + ", " + out.get(1) + " leaves "
+                            + hostBits(out.get(1)));
         }
         return out;
     }
@@ -203,8 +219,11 @@ public record ConnectSpec(List<Selector> selectors, List<ConnectSubnet> connectS
             String text = string(item, "connectivity[]");
             Connectivity c = null;
             for (Connectivity k : Connectivity.values()) if (k.apiName.equals(text)) c = k;
-            if (c == null) throw new InvalidConnectException("connectivity[] must be PodNetwork or ServiceNetwork, not \"" + text + "\"");
-            if (!out.add(c)) throw new InvalidConnectException("connectivity cannot contain duplicate values (" + text + ")");
+            if (c == null)
+                throw new InvalidConnectException(
+                        "connectivity[] must be PodNetwork or ServiceNetwork, not \"" + text + "\"");
+            if (!out.add(c))
+                throw new InvalidConnectException("connectivity cannot contain duplicate values (" + text + ")");
         }
         return out;
     }

@@ -8,11 +8,10 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Which pairs of a ClusterNetworkConnect's networks are connected: every pair of distinct selected
- * networks, except that a network whose subnets overlap those of a selected network of a lower id is
- * connected to none (the reference refuses the whole CNC: a router could not tell their addresses
- * apart). The cluster manager reports overlapping pairs in
- * the CNC's condition; zones program every other pair. Pure.
+ * Which pairs of a ClusterNetworkConnect's networks are connected: every pair of distinct selected networks, except
+ * that a network whose subnets overlap those of a selected network of a lower id is connected to none (the reference
+ * refuses the whole CNC: a router could not tell their addresses apart). The cluster manager reports overlapping pairs
+ * in the CNC's condition; zones program every other pair. Pure.
  */
 public final class ConnectedPairs {
     private ConnectedPairs() {}
@@ -22,7 +21,10 @@ public final class ConnectedPairs {
 
     /** The pairs of these networks whose subnets overlap, in id order (by {@code a}, then {@code b}). */
     public static List<Pair> overlapping(List<Network> networks) {
-        List<Network> sorted = networks.stream().sorted(Comparator.comparingInt(Network::id)).distinct().toList();
+        List<Network> sorted = networks.stream()
+                .sorted(Comparator.comparingInt(Network::id))
+                .distinct()
+                .toList();
         List<Pair> out = new ArrayList<>();
         for (int i = 0; i < sorted.size(); i++) {
             for (int j = i + 1; j < sorted.size(); j++) {
@@ -33,12 +35,16 @@ public final class ConnectedPairs {
     }
 
     /**
-     * Whether {@code a} and {@code b} are connected: both selected, distinct, and neither overlaps a
-     * selected network of a lower id (so not each other either). A network overlapping an older one
-     * is connected to none: a third network connected to both could not tell their addresses apart.
+     * Whether {@code a} and {@code b} are connected: both selected, distinct, and neither overlaps a selected network
+     * of a lower id (so not each other either). A network overlapping an older one is connected to none: a third
+     * network connected to both could not tell their addresses apart.
      */
     public static boolean connects(Network a, Network b, List<Network> selected) {
-        return a.id() != b.id() && selected.contains(a) && selected.contains(b) && !shadowed(a, selected) && !shadowed(b, selected)
+        return a.id() != b.id()
+                && selected.contains(a)
+                && selected.contains(b)
+                && !shadowed(a, selected)
+                && !shadowed(b, selected)
                 && overlap(a, b).isEmpty();
     }
 

@@ -8,10 +8,10 @@ import java.util.TreeMap;
 
 /**
  * The link subnets of one connect subnet, as the reference lays them out: a Layer3 network takes a
- * {@code /networkPrefix} block, Layer2 networks take /31s (/127s) out of shared Layer2 blocks of
- * that same size, a new block when the others are full. Lowest free first everywhere, so link
- * indexes stay small (zones derive port tunnel keys from a link's block index, below 32,768). A
- * Layer2 block exists while one of its links is taken. Pure, mutable, one plan's life.
+ * {@code /networkPrefix} block, Layer2 networks take /31s (/127s) out of shared Layer2 blocks of that same size, a new
+ * block when the others are full. Lowest free first everywhere, so link indexes stay small (zones derive port tunnel
+ * keys from a link's block index, below 32,768). A Layer2 block exists while one of its links is taken. Pure, mutable,
+ * one plan's life.
  */
 final class LinkSubnetPool {
     private final IpPrefix cidr;
@@ -37,7 +37,8 @@ final class LinkSubnetPool {
 
     /** Takes a Layer2 network's link if it is a free /31 (/127) in a Layer2 block or a free block. */
     boolean takeLayer2(IpPrefix link) {
-        if (link.length() != cidr.family().bits() - 1 || !link.isNetwork() || !cidr.contains(link.address())) return false;
+        if (link.length() != cidr.family().bits() - 1 || !link.isNetwork() || !cidr.contains(link.address()))
+            return false;
         IpPrefix block = new IpPrefix(link.address(), networkPrefix).network();
         Space space = layer2.get(cidr.indexOf(block.address()));
         if (space == null) {
@@ -78,7 +79,9 @@ final class LinkSubnetPool {
         }
 
         boolean take(IpPrefix block) {
-            if (!block.isNetwork() || block.family() != prefix.family() || block.length() < prefix.length()
+            if (!block.isNetwork()
+                    || block.family() != prefix.family()
+                    || block.length() < prefix.length()
                     || !prefix.contains(block.address())) {
                 return false;
             }

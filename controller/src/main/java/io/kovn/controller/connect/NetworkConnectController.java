@@ -35,14 +35,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The cluster manager's ClusterNetworkConnects: CNCs, UserDefinedNetworks, ClusterUserDefinedNetworks
- * and namespaces (informers) to {@link ConnectPlan}'s verdicts, written back as each CNC's
- * {@code k8s.ovn.org/connect-router-tunnel-key} and {@code k8s.ovn.org/network-connect-subnet}
- * annotations and its {@value ConnectPlan#ACCEPTED} condition (with an Event when it changes).
+ * The cluster manager's ClusterNetworkConnects: CNCs, UserDefinedNetworks, ClusterUserDefinedNetworks and namespaces
+ * (informers) to {@link ConnectPlan}'s verdicts, written back as each CNC's
+ * {@code k8s.ovn.org/connect-router-tunnel-key} and {@code k8s.ovn.org/network-connect-subnet} annotations and its
+ * {@value ConnectPlan#ACCEPTED} condition (with an Event when it changes).
  *
- * <p>One key for all CNCs: tunnel keys and overlapping connect subnets depend on the other CNCs.
- * Networks are those the cluster manager accepted, read back from their objects like zones read
- * them ({@link AcceptedNetworks}). Only what differs is written; a refused CNC's annotations stay.
+ * <p>One key for all CNCs: tunnel keys and overlapping connect subnets depend on the other CNCs. Networks are those the
+ * cluster manager accepted, read back from their objects like zones read them ({@link AcceptedNetworks}). Only what
+ * differs is written; a refused CNC's annotations stay.
  */
 public final class NetworkConnectController implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(NetworkConnectController.class);
@@ -67,15 +67,22 @@ public final class NetworkConnectController implements AutoCloseable {
      * @param enabled whether connecting networks is enabled; when not, every CNC is told so and gets nothing
      * @param networks the network controller's UDN, CUDN and namespace informers (started and closed by it)
      */
-    public NetworkConnectController(KubernetesClient client, List<NetworkPlan.Reserved> reserved, Set<IpFamily> families,
-                                    boolean enabled, EventSink events, ControllerMetrics metrics, NetworkController.NetworkInformers networks) {
+    public NetworkConnectController(
+            KubernetesClient client,
+            List<NetworkPlan.Reserved> reserved,
+            Set<IpFamily> families,
+            boolean enabled,
+            EventSink events,
+            ControllerMetrics metrics,
+            NetworkController.NetworkInformers networks) {
         this.client = client;
         this.reserved = List.copyOf(reserved);
         this.families = Set.copyOf(families);
         this.enabled = enabled;
         this.events = events;
         this.conditions = new ConditionWriter(client, Clock.systemUTC());
-        this.cncs = Informers.retrying(client.genericKubernetesResources(KovnResources.CLUSTER_NETWORK_CONNECT).runnableInformer(0));
+        this.cncs = Informers.retrying(client.genericKubernetesResources(KovnResources.CLUSTER_NETWORK_CONNECT)
+                .runnableInformer(0));
         this.udns = networks.udns();
         this.cudns = networks.cudns();
         this.namespaces = networks.namespaces();
@@ -84,7 +91,10 @@ public final class NetworkConnectController implements AutoCloseable {
                 .watch(cncs, (GenericKubernetesResource o) -> List.of(KEY))
                 .watch(udns, (GenericKubernetesResource o) -> List.of(KEY))
                 .watch(cudns, (GenericKubernetesResource o) -> List.of(KEY))
-                .watch(namespaces, (Namespace n) -> List.of(KEY), (Namespace n) -> n.getMetadata().getLabels())
+                .watch(
+                        namespaces,
+                        (Namespace n) -> List.of(KEY),
+                        (Namespace n) -> n.getMetadata().getLabels())
                 .metrics(metrics)
                 .build();
     }
@@ -105,16 +115,31 @@ public final class NetworkConnectController implements AutoCloseable {
             return ReconcileResult.requeue(RETRY);
         }
         Map<String, Map<String, String>> cudnLabels = new HashMap<>();
-        cudns.getIndexer().list().forEach(o -> cudnLabels.put(o.getMetadata().getName(), orEmpty(o.getMetadata().getLabels())));
+        cudns.getIndexer()
+                .list()
+                .forEach(o -> cudnLabels.put(
+                        o.getMetadata().getName(), orEmpty(o.getMetadata().getLabels())));
         Map<String, Map<String, String>> namespaceLabels = new HashMap<>();
-        namespaces.getIndexer().list().forEach(n -> namespaceLabels.put(n.getMetadata().getName(), orEmpty(n.getMetadata().getLabels())));
-        ConnectPlan.Cluster cluster = new ConnectPlan.Cluster(AcceptedNetworks.entries(udns.getIndexer().list(), cudns.getIndexer().list()),
-                cudnLabels, namespaceLabels, reserved, families, enabled);
+        namespaces
+                .getIndexer()
+                .list()
+                .forEach(n -> namespaceLabels.put(
+                        n.getMetadata().getName(), orEmpty(n.getMetadata().getLabels())));
+        ConnectPlan.Cluster cluster = new ConnectPlan.Cluster(
+                AcceptedNetworks.entries(
+                        udns.getIndexer().list(), cudns.getIndexer().list()),
+                cudnLabels,
+                namespaceLabels,
+                reserved,
+                families,
+                enabled);
         Map<String, GenericKubernetesResource> objects = new HashMap<>();
-        List<Connect> connects = cncs.getIndexer().list().stream().map(o -> {
-            objects.put(o.getMetadata().getName(), o);
-            return Connect.of(o);
-        }).toList();
+        List<Connect> connects = cncs.getIndexer().list().stream()
+                .map(o -> {
+                    objects.put(o.getMetadata().getName(), o);
+                    return Connect.of(o);
+                })
+                .toList();
         boolean failed = false;
         for (Map.Entry<String, Verdict> e : ConnectPlan.plan(connects, cluster).entrySet()) {
             GenericKubernetesResource object = objects.get(e.getKey());
@@ -139,14 +164,24 @@ public final class NetworkConnectController implements AutoCloseable {
         patch.entrySet().removeIf(a -> a.getValue().equals(current.get(a.getKey())));
         if (!patch.isEmpty()) {
             LOG.info("ClusterNetworkConnect {}: {}", name, patch);
-            client.genericKubernetesResources(KovnResources.CLUSTER_NETWORK_CONNECT).withName(name).patch(
-                    PatchContext.of(PatchType.JSON_MERGE), JsonPatches.json(Map.of("metadata", Map.of("annotations", patch))));
+            client.genericKubernetesResources(KovnResources.CLUSTER_NETWORK_CONNECT)
+                    .withName(name)
+                    .patch(
+                            PatchContext.of(PatchType.JSON_MERGE),
+                            JsonPatches.json(Map.of("metadata", Map.of("annotations", patch))));
         }
-        DesiredCondition desired = verdict.accepted() ? DesiredCondition.isTrue(ConnectPlan.ACCEPTED, verdict.reason(), verdict.message())
+        DesiredCondition desired = verdict.accepted()
+                ? DesiredCondition.isTrue(ConnectPlan.ACCEPTED, verdict.reason(), verdict.message())
                 : DesiredCondition.isFalse(ConnectPlan.ACCEPTED, verdict.reason(), verdict.message());
         ConditionWrite written = conditions.set(KovnResources.CLUSTER_NETWORK_CONNECT, null, name, desired);
         if (written instanceof ConditionWrite.Changed) {
-            LOG.info("ClusterNetworkConnect {}: {}={} {}: {}", name, ConnectPlan.ACCEPTED, desired.status(), desired.reason(), desired.message());
+            LOG.info(
+                    "ClusterNetworkConnect {}: {}={} {}: {}",
+                    name,
+                    ConnectPlan.ACCEPTED,
+                    desired.status(),
+                    desired.reason(),
+                    desired.message());
             if (verdict.accepted()) events.normal(object, desired.reason(), desired.message());
             else events.warning(object, desired.reason(), desired.message());
         }

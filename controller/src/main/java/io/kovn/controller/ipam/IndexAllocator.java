@@ -4,8 +4,8 @@ import java.util.OptionalLong;
 import java.util.TreeSet;
 
 /**
- * Hands out the lowest free index of a closed range. Sparse (a sorted set of taken indexes), so a
- * huge range (an IPv6 /64) costs only what is taken. Not thread-safe: owners synchronize.
+ * Hands out the lowest free index of a closed range. Sparse (a sorted set of taken indexes), so a huge range (an IPv6
+ * /64) costs only what is taken. Not thread-safe: owners synchronize.
  */
 public final class IndexAllocator {
     private final long first;

@@ -8,10 +8,10 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The pod address allocators of one node, one per network it has subnets of (its
- * {@code node-subnets}: the default network's and each Layer3 user-defined network's). A pod holds
- * addresses in at most two: the default network and its primary network. Thread-safe as its
- * allocators are; the set of networks is fixed (a change of the node's subnets makes a new one).
+ * The pod address allocators of one node, one per network it has subnets of (its {@code node-subnets}: the default
+ * network's and each Layer3 user-defined network's). A pod holds addresses in at most two: the default network and its
+ * primary network. Thread-safe as its allocators are; the set of networks is fixed (a change of the node's subnets
+ * makes a new one).
  */
 public final class NetworkAllocators {
     private final Map<String, List<IpPrefix>> subnets;

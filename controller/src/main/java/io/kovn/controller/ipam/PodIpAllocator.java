@@ -11,10 +11,10 @@ import java.util.Map;
 import java.util.OptionalLong;
 
 /**
- * Pod addresses of one node: one per node subnet (one subnet per IP family), never the network
- * address, the gateway (the subnet's first address), the management port (the second: the node's
- * {@code ovn-k8s-mp0}) or the last address (IPv4 broadcast; skipped in IPv6 too). Keys are pod keys ({@code <namespace>/<name>}); allocation is idempotent per key.
- * Thread-safe.
+ * Pod addresses of one node: one per node subnet (one subnet per IP family), never the network address, the gateway
+ * (the subnet's first address), the management port (the second: the node's {@code ovn-k8s-mp0}) or the last address
+ * (IPv4 broadcast; skipped in IPv6 too). Keys are pod keys ({@code <namespace>/<name>}); allocation is idempotent per
+ * key. Thread-safe.
  */
 public final class PodIpAllocator {
     /** Offsets beyond this are never handed out, so huge IPv6 subnets stay within {@code long}. */
@@ -98,15 +98,16 @@ public final class PodIpAllocator {
     }
 
     /**
-     * Records addresses a pod already holds (read back from its annotation after a restart). All or
-     * nothing: on a conflict nothing is taken. Re-reserving the pod's own addresses succeeds.
+     * Records addresses a pod already holds (read back from its annotation after a restart). All or nothing: on a
+     * conflict nothing is taken. Re-reserving the pod's own addresses succeeds.
      */
     public synchronized Reservation reserve(String pod, List<IpPrefix> addresses) {
         List<IpPrefix> held = byPod.get(pod);
         if (held != null) {
-            return held.equals(normalize(addresses)) ? new Reservation.Reserved(held)
-                    : new Reservation.Invalid(addresses.isEmpty() ? null : addresses.getFirst(),
-                    "pod already holds " + held);
+            return held.equals(normalize(addresses))
+                    ? new Reservation.Reserved(held)
+                    : new Reservation.Invalid(
+                            addresses.isEmpty() ? null : addresses.getFirst(), "pod already holds " + held);
         }
         Map<Integer, Long> wanted = new LinkedHashMap<>();
         for (IpPrefix a : addresses) {

@@ -29,8 +29,8 @@ public record ClusterNetwork(IpPrefix cidr, int hostSubnetLength) {
         if (slash <= 0 || text.indexOf('/') == slash) {
             throw new IllegalArgumentException("expected <cidr>/<node prefix length>: " + text);
         }
-        return new ClusterNetwork(IpPrefix.parse(text.substring(0, slash)),
-                Integer.parseInt(text.substring(slash + 1)));
+        return new ClusterNetwork(
+                IpPrefix.parse(text.substring(0, slash)), Integer.parseInt(text.substring(slash + 1)));
     }
 
     public IpFamily family() {
@@ -53,7 +53,9 @@ public record ClusterNetwork(IpPrefix cidr, int hostSubnetLength) {
         if (subnet.length() != hostSubnetLength || !subnet.isNetwork() || !cidr.contains(subnet.address())) {
             return -1;
         }
-        return cidr.indexOf(subnet.address()).shiftRight(family().bits() - hostSubnetLength).longValueExact();
+        return cidr.indexOf(subnet.address())
+                .shiftRight(family().bits() - hostSubnetLength)
+                .longValueExact();
     }
 
     @Override

@@ -8,26 +8,25 @@ import io.kovn.ovn.annotations.IpPrefix;
 import io.kovn.policy.select.Selectors;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeSet;
-import java.util.EnumSet;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
- * The cluster's user-defined networks as a pure function of what is declared: which are accepted
- * (with their ids and the namespaces each is the primary network of) and why the others are
- * refused. The cluster manager writes the verdicts as {@code NetworkCreated} conditions and the
- * ids as annotations, and cuts node subnets for the accepted Layer3 networks.
+ * The cluster's user-defined networks as a pure function of what is declared: which are accepted (with their ids and
+ * the namespaces each is the primary network of) and why the others are refused. The cluster manager writes the
+ * verdicts as {@code NetworkCreated} conditions and the ids as annotations, and cuts node subnets for the accepted
+ * Layer3 networks.
  *
- * <p>Deterministic and stable: declarations are taken oldest first (creation time, then kind,
- * namespace, name), so a network that was accepted keeps its place when a later one conflicts
- * with it. Ids: a declaration keeps the id its annotation states when no older one holds it; the
- * others get the lowest free ids. Networks may overlap one another (they are isolated; connecting
- * them is ClusterNetworkConnect's business), never the cluster's own ranges.
+ * <p>Deterministic and stable: declarations are taken oldest first (creation time, then kind, namespace, name), so a
+ * network that was accepted keeps its place when a later one conflicts with it. Ids: a declaration keeps the id its
+ * annotation states when no older one holds it; the others get the lowest free ids. Networks may overlap one another
+ * (they are isolated; connecting them is ClusterNetworkConnect's business), never the cluster's own ranges.
  */
 public final class NetworkPlan {
     /** A namespace already has another primary network. */
@@ -39,8 +38,8 @@ public final class NetworkPlan {
     /** The network uses an IP family the cluster does not have. */
     public static final String FAMILY_NOT_SUPPORTED = "IpFamilyNotSupported";
     /**
-     * The label a namespace must carry (any value) to take a primary user-defined network, set when
-     * it is created: pods created before would sit on the default network (the reference's rule).
+     * The label a namespace must carry (any value) to take a primary user-defined network, set when it is created: pods
+     * created before would sit on the default network (the reference's rule).
      */
     public static final String PRIMARY_NAMESPACE_LABEL = "k8s.ovn.org/primary-user-defined-network";
     /** Every id 1..4095 is taken. */
@@ -49,7 +48,10 @@ public final class NetworkPlan {
     private NetworkPlan() {}
 
     /** UserDefinedNetwork (namespaced) or ClusterUserDefinedNetwork. */
-    public enum Kind { UDN, CUDN }
+    public enum Kind {
+        UDN,
+        CUDN
+    }
 
     /**
      * One declared network, as read from its object.
@@ -60,12 +62,17 @@ public final class NetworkPlan {
      * @param spec the object holding {@code topology} ({@code spec} of a UDN, {@code spec.network} of a CUDN)
      * @param namespaceSelector a CUDN's namespaces
      */
-    public record Declaration(Kind kind, String namespace, String name, String created, Optional<Integer> annotatedId,
-                              Object spec, LabelSelector namespaceSelector) {
+    public record Declaration(
+            Kind kind,
+            String namespace,
+            String name,
+            String created,
+            Optional<Integer> annotatedId,
+            Object spec,
+            LabelSelector namespaceSelector) {
         /**
-         * A UDN's or CUDN's declaration as its object has it: the spec holder ({@code spec} or
-         * {@code spec.network}), a CUDN's namespace selector, the id its annotation states (an
-         * unreadable one is none: it is replaced).
+         * A UDN's or CUDN's declaration as its object has it: the spec holder ({@code spec} or {@code spec.network}), a
+         * CUDN's namespace selector, the id its annotation states (an unreadable one is none: it is replaced).
          */
         public static Declaration of(Kind kind, GenericKubernetesResource o) {
             Map<?, ?> spec = o.getAdditionalProperties().get("spec") instanceof Map<?, ?> m ? m : null;
@@ -75,15 +82,22 @@ public final class NetworkPlan {
                 selector = Serialization.jsonMapper().convertValue(spec.get("namespaceSelector"), LabelSelector.class);
             }
             Optional<Integer> id = Optional.empty();
-            String text = o.getMetadata().getAnnotations() == null ? null
+            String text = o.getMetadata().getAnnotations() == null
+                    ? null
                     : o.getMetadata().getAnnotations().get(NetworkController.NETWORK_ID_ANNOTATION);
             try {
                 if (text != null) id = Optional.of(Integer.parseInt(text.strip()));
             } catch (NumberFormatException e) {
                 // an unreadable id is replaced by a new one
             }
-            return new Declaration(kind, o.getMetadata().getNamespace(), o.getMetadata().getName(),
-                    String.valueOf(o.getMetadata().getCreationTimestamp()), id, holder, selector);
+            return new Declaration(
+                    kind,
+                    o.getMetadata().getNamespace(),
+                    o.getMetadata().getName(),
+                    String.valueOf(o.getMetadata().getCreationTimestamp()),
+                    id,
+                    holder,
+                    selector);
         }
 
         /** The reference's network name. */
@@ -93,7 +107,9 @@ public final class NetworkPlan {
 
         /** {@code UserDefinedNetwork ns/name} or {@code ClusterUserDefinedNetwork name}. */
         public String label() {
-            return kind == Kind.UDN ? "UserDefinedNetwork " + namespace + "/" + name : "ClusterUserDefinedNetwork " + name;
+            return kind == Kind.UDN
+                    ? "UserDefinedNetwork " + namespace + "/" + name
+                    : "ClusterUserDefinedNetwork " + name;
         }
     }
 
@@ -105,23 +121,28 @@ public final class NetworkPlan {
     /** A range of the cluster's a network must stay out of, named for messages ("the service network"). */
     public record Reserved(String what, IpPrefix prefix) {
         /**
-         * The cluster's ranges: its pod and service networks, and the reference's fixed ones (the
-         * default network's join subnets, the transit switch subnets, the masquerade subnets).
+         * The cluster's ranges: its pod and service networks, and the reference's fixed ones (the default network's
+         * join subnets, the transit switch subnets, the masquerade subnets).
          */
         public static List<Reserved> ofCluster(List<IpPrefix> clusterSubnets, List<IpPrefix> serviceSubnets) {
             List<Reserved> out = new ArrayList<>();
             clusterSubnets.forEach(p -> out.add(new Reserved("the cluster network", p)));
             serviceSubnets.forEach(p -> out.add(new Reserved("the service network", p)));
-            for (String p : List.of("100.64.0.0/16", "fd98::/64")) out.add(new Reserved("the default network's join subnet", IpPrefix.parse(p)));
-            for (String p : List.of("100.88.0.0/16", "fd97::/64")) out.add(new Reserved("the transit subnet", IpPrefix.parse(p)));
-            for (String p : List.of("169.254.0.0/17", "fd69::/112")) out.add(new Reserved("the masquerade subnet", IpPrefix.parse(p)));
+            for (String p : List.of("100.64.0.0/16", "fd98::/64"))
+                out.add(new Reserved("the default network's join subnet", IpPrefix.parse(p)));
+            for (String p : List.of("100.88.0.0/16", "fd97::/64"))
+                out.add(new Reserved("the transit subnet", IpPrefix.parse(p)));
+            for (String p : List.of("169.254.0.0/17", "fd69::/112"))
+                out.add(new Reserved("the masquerade subnet", IpPrefix.parse(p)));
             return List.copyOf(out);
         }
     }
 
     /** The order declarations are judged in: the oldest first; the first to claim a namespace keeps it. */
     public static final Comparator<Declaration> ORDER = Comparator.comparing(Declaration::created)
-            .thenComparing(Declaration::kind).thenComparing(d -> String.valueOf(d.namespace())).thenComparing(Declaration::name);
+            .thenComparing(Declaration::kind)
+            .thenComparing(d -> String.valueOf(d.namespace()))
+            .thenComparing(Declaration::name);
 
     /** Whether a namespace's labels let it have a primary user-defined network. */
     public static boolean labelled(Map<String, String> labels) {
@@ -132,8 +153,8 @@ public final class NetworkPlan {
     public sealed interface Verdict {
         /**
          * @param namespaces the namespaces it is the primary network of
-         * @param skipped namespaces its selector matches that already have an older primary network or
-         *     lack {@link #PRIMARY_NAMESPACE_LABEL}
+         * @param skipped namespaces its selector matches that already have an older primary network or lack
+         *     {@link #PRIMARY_NAMESPACE_LABEL}
          */
         record Accepted(Network network, List<String> namespaces, List<String> skipped) implements Verdict {
             public Accepted {
@@ -150,14 +171,17 @@ public final class NetworkPlan {
      * @param reserved the ranges networks must not overlap
      * @return a verdict per declaration, in the given order
      */
-    public static Map<Declaration, Verdict> plan(List<Declaration> declarations, Map<String, Map<String, String>> namespaces,
-                                                 List<Reserved> reserved) {
+    public static Map<Declaration, Verdict> plan(
+            List<Declaration> declarations, Map<String, Map<String, String>> namespaces, List<Reserved> reserved) {
         return plan(declarations, namespaces, reserved, EnumSet.allOf(IpFamily.class));
     }
 
     /** @param families the IP families the cluster has */
-    public static Map<Declaration, Verdict> plan(List<Declaration> declarations, Map<String, Map<String, String>> namespaces,
-                                                 List<Reserved> reserved, Set<IpFamily> families) {
+    public static Map<Declaration, Verdict> plan(
+            List<Declaration> declarations,
+            Map<String, Map<String, String>> namespaces,
+            List<Reserved> reserved,
+            Set<IpFamily> families) {
         List<Declaration> ordered = new ArrayList<>(declarations);
         ordered.sort(ORDER);
         Map<Declaration, Verdict> verdicts = new HashMap<>();
@@ -172,8 +196,11 @@ public final class NetworkPlan {
                 checkRanges(spec, reserved);
                 for (IpPrefix cidr : spec.subnets().stream().map(c -> c.cidr()).toList()) {
                     if (!families.contains(cidr.family())) {
-                        throw new InvalidNetworkException(FAMILY_NOT_SUPPORTED, "network " + d.networkName() + " uses "
-                                + cidr.family().key() + " subnet " + cidr + " but the cluster has no " + cidr.family().key());
+                        throw new InvalidNetworkException(
+                                FAMILY_NOT_SUPPORTED,
+                                "network " + d.networkName() + " uses "
+                                        + cidr.family().key() + " subnet " + cidr + " but the cluster has no "
+                                        + cidr.family().key());
                     }
                 }
             } catch (InvalidNetworkException e) {
@@ -181,20 +208,33 @@ public final class NetworkPlan {
                 continue;
             }
             if (d.kind() == Kind.UDN && !labelled(namespaces.get(d.namespace()))) {
-                verdicts.put(d, new Verdict.Refused(NAMESPACE_NOT_LABELLED, "namespace " + d.namespace() + " lacks the label "
-                        + PRIMARY_NAMESPACE_LABEL + ", which a namespace with a primary user-defined network must carry from its creation"));
+                verdicts.put(
+                        d,
+                        new Verdict.Refused(
+                                NAMESPACE_NOT_LABELLED,
+                                "namespace " + d.namespace() + " lacks the label " + PRIMARY_NAMESPACE_LABEL
+                                        + ", which a namespace with a primary user-defined network must carry from its creation"));
                 continue;
             }
-            List<String> selected = d.kind() == Kind.UDN ? List.of(d.namespace())
-                    : namespaces.entrySet().stream().filter(e -> Selectors.matches(d.namespaceSelector(), e.getValue()))
-                            .map(Map.Entry::getKey).sorted().toList();
+            List<String> selected = d.kind() == Kind.UDN
+                    ? List.of(d.namespace())
+                    : namespaces.entrySet().stream()
+                            .filter(e -> Selectors.matches(d.namespaceSelector(), e.getValue()))
+                            .map(Map.Entry::getKey)
+                            .sorted()
+                            .toList();
             List<String> mine = new ArrayList<>();
             List<String> skipped = new ArrayList<>();
             // a CUDN skips namespaces that are not labelled, or already have an older primary network
-            for (String ns : selected) (primaryOf.containsKey(ns) || !labelled(namespaces.get(ns)) ? skipped : mine).add(ns);
+            for (String ns : selected)
+                (primaryOf.containsKey(ns) || !labelled(namespaces.get(ns)) ? skipped : mine).add(ns);
             if (d.kind() == Kind.UDN && !skipped.isEmpty()) {
-                verdicts.put(d, new Verdict.Refused(PRIMARY_NETWORK_CONFLICT, "namespace " + d.namespace()
-                        + " already has primary network " + primaryOf.get(d.namespace()) + "; a namespace has one primary network"));
+                verdicts.put(
+                        d,
+                        new Verdict.Refused(
+                                PRIMARY_NETWORK_CONFLICT,
+                                "namespace " + d.namespace() + " already has primary network "
+                                        + primaryOf.get(d.namespace()) + "; a namespace has one primary network"));
                 continue;
             }
             mine.forEach(ns -> primaryOf.put(ns, d.networkName()));
@@ -206,12 +246,19 @@ public final class NetworkPlan {
         for (Declaration d : accepted) {
             Integer id = ids.get(d);
             if (id == null) {
-                verdicts.put(d, new Verdict.Refused(NETWORK_IDS_EXHAUSTED, "every network id 1.." + Network.MAX_ID + " is taken"));
+                verdicts.put(
+                        d,
+                        new Verdict.Refused(
+                                NETWORK_IDS_EXHAUSTED, "every network id 1.." + Network.MAX_ID + " is taken"));
                 continue;
             }
             NetworkSpec s = specs.get(d);
-            Network network = new Network(d.networkName(), id, s.topology(), s.role(), s.subnets(), s.mtu(), s.joinSubnets());
-            verdicts.put(d, new Verdict.Accepted(network, served.get(d).mine(), served.get(d).skipped()));
+            Network network =
+                    new Network(d.networkName(), id, s.topology(), s.role(), s.subnets(), s.mtu(), s.joinSubnets());
+            verdicts.put(
+                    d,
+                    new Verdict.Accepted(
+                            network, served.get(d).mine(), served.get(d).skipped()));
         }
         Map<Declaration, Verdict> out = new LinkedHashMap<>();
         declarations.forEach(d -> out.put(d, verdicts.get(d)));
@@ -225,10 +272,12 @@ public final class NetworkPlan {
         Map<Declaration, Integer> ids = new HashMap<>();
         TreeSet<Integer> taken = new TreeSet<>();
         for (Declaration d : accepted) {
-            d.annotatedId().filter(id -> id >= 1 && id <= Network.MAX_ID && !taken.contains(id)).ifPresent(id -> {
-                ids.put(d, id);
-                taken.add(id);
-            });
+            d.annotatedId()
+                    .filter(id -> id >= 1 && id <= Network.MAX_ID && !taken.contains(id))
+                    .ifPresent(id -> {
+                        ids.put(d, id);
+                        taken.add(id);
+                    });
         }
         int next = 1;
         for (Declaration d : accepted) {
@@ -245,19 +294,22 @@ public final class NetworkPlan {
         for (IpPrefix subnet : spec.subnets().stream().map(c -> c.cidr()).toList()) {
             for (Reserved r : reserved) {
                 if (subnet.overlaps(r.prefix())) {
-                    throw new InvalidNetworkException(SUBNET_OVERLAP, "subnet " + subnet + " overlaps " + r.what() + " " + r.prefix());
+                    throw new InvalidNetworkException(
+                            SUBNET_OVERLAP, "subnet " + subnet + " overlaps " + r.what() + " " + r.prefix());
                 }
             }
             for (IpPrefix join : spec.joinSubnets()) {
                 if (subnet.overlaps(join)) {
-                    throw new InvalidNetworkException(SUBNET_OVERLAP, "subnet " + subnet + " overlaps the network's join subnet " + join);
+                    throw new InvalidNetworkException(
+                            SUBNET_OVERLAP, "subnet " + subnet + " overlaps the network's join subnet " + join);
                 }
             }
         }
         for (IpPrefix join : spec.joinSubnets()) {
             for (Reserved r : reserved) {
                 if (join.overlaps(r.prefix())) {
-                    throw new InvalidNetworkException(SUBNET_OVERLAP, "join subnet " + join + " overlaps " + r.what() + " " + r.prefix());
+                    throw new InvalidNetworkException(
+                            SUBNET_OVERLAP, "join subnet " + join + " overlaps " + r.what() + " " + r.prefix());
                 }
             }
         }

@@ -8,17 +8,22 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * What a UserDefinedNetwork's {@code spec} (or a ClusterUserDefinedNetwork's {@code spec.network})
- * declares, read and checked on its own: the checks the CRD's schema cannot express or that an
- * older API server may not run. Checks against the rest of the cluster are {@link NetworkPlan}'s. Pure.
+ * What a UserDefinedNetwork's {@code spec} (or a ClusterUserDefinedNetwork's {@code spec.network}) declares, read and
+ * checked on its own: the checks the CRD's schema cannot express or that an older API server may not run. Checks
+ * against the rest of the cluster are {@link NetworkPlan}'s. Pure.
  *
  * @param subnets one per family; Layer3 with each node's prefix length, Layer2 whole
  * @param joinSubnets the declared join subnets, or the reference's defaults
  */
-public record NetworkSpec(Network.Topology topology, Network.Role role, List<ClusterNetwork> subnets,
-                          Optional<Integer> mtu, List<IpPrefix> joinSubnets) {
+public record NetworkSpec(
+        Network.Topology topology,
+        Network.Role role,
+        List<ClusterNetwork> subnets,
+        Optional<Integer> mtu,
+        List<IpPrefix> joinSubnets) {
     /** The smallest MTU the reference accepts (IPv4's minimum datagram a host must take). */
     public static final int MIN_MTU = 576;
+
     public static final int MAX_MTU = 65536;
 
     public NetworkSpec {
@@ -46,8 +51,10 @@ public record NetworkSpec(Network.Topology topology, Network.Role role, List<Clu
         String roleText = string(block.get("role"), blockName + ".role");
         Network.Role role = switch (roleText) {
             case "Primary" -> Network.Role.PRIMARY;
-            case "Secondary" -> throw new InvalidNetworkException("SecondaryNetworkUnsupported",
-                    "role Secondary is not supported yet: kovn builds primary networks only");
+            case "Secondary" ->
+                throw new InvalidNetworkException(
+                        "SecondaryNetworkUnsupported",
+                        "role Secondary is not supported yet: kovn builds primary networks only");
             default -> throw invalid(blockName + ".role must be Primary or Secondary, not \"" + roleText + "\"");
         };
         List<ClusterNetwork> subnets = subnets(block.get("subnets"), blockName, topology);
@@ -57,12 +64,17 @@ public record NetworkSpec(Network.Topology topology, Network.Role role, List<Clu
         Optional<Integer> mtu = Optional.empty();
         if (block.get("mtu") != null) {
             int m = integer(block.get("mtu"), blockName + ".mtu");
-            if (m < MIN_MTU || m > MAX_MTU) throw invalid(blockName + ".mtu " + m + " is outside " + MIN_MTU + ".." + MAX_MTU);
+            if (m < MIN_MTU || m > MAX_MTU)
+                throw invalid(blockName + ".mtu " + m + " is outside " + MIN_MTU + ".." + MAX_MTU);
             mtu = Optional.of(m);
         }
-        List<IpPrefix> join = block.get("joinSubnets") == null ? Network.DEFAULT_UDN_JOIN_SUBNETS
-                : onePerFamily(list(block.get("joinSubnets"), blockName + ".joinSubnets").stream()
-                        .map(o -> cidr(o, blockName + ".joinSubnets")).toList(), blockName + ".joinSubnets");
+        List<IpPrefix> join = block.get("joinSubnets") == null
+                ? Network.DEFAULT_UDN_JOIN_SUBNETS
+                : onePerFamily(
+                        list(block.get("joinSubnets"), blockName + ".joinSubnets").stream()
+                                .map(o -> cidr(o, blockName + ".joinSubnets"))
+                                .toList(),
+                        blockName + ".joinSubnets");
         return new NetworkSpec(topology, role, subnets, mtu, join);
     }
 
@@ -76,12 +88,14 @@ public record NetworkSpec(Network.Topology topology, Network.Role role, List<Clu
             if (topology == Network.Topology.LAYER3) {
                 Map<?, ?> entry = map(item, where + "[]");
                 cidr = cidr(entry.get("cidr"), where + "[].cidr");
-                hostSubnet = entry.get("hostSubnet") == null ? defaultHostSubnet(cidr)
+                hostSubnet = entry.get("hostSubnet") == null
+                        ? defaultHostSubnet(cidr)
                         : integer(entry.get("hostSubnet"), where + "[].hostSubnet");
                 // a node subnet must be a part of the network, and leave room for more than one node
                 if (hostSubnet <= cidr.length() || hostSubnet > cidr.family().bits() - 2) {
-                    throw invalid(where + ": hostSubnet /" + hostSubnet + " does not fit " + cidr + " (it must be longer than /"
-                            + cidr.length() + " and at most /" + (cidr.family().bits() - 2) + ")");
+                    throw invalid(where + ": hostSubnet /" + hostSubnet + " does not fit " + cidr
+                            + " (it must be longer than /" + cidr.length() + " and at most /"
+                            + (cidr.family().bits() - 2) + ")");
                 }
             } else {
                 cidr = cidr(item, where + "[]");
@@ -116,7 +130,8 @@ public record NetworkSpec(Network.Topology topology, Network.Role role, List<Clu
         } catch (IllegalArgumentException e) {
             throw invalid(where + ": \"" + text + "\" is not a CIDR");
         }
-        if (!p.isNetwork()) throw invalid(where + ": " + text + " has host bits set (the network is " + p.network() + ")");
+        if (!p.isNetwork())
+            throw invalid(where + ": " + text + " has host bits set (the network is " + p.network() + ")");
         return p;
     }
 

@@ -7,6 +7,7 @@ import io.kovn.ovsdb.ops.Mutation;
 import io.kovn.ovsdb.ops.Operation;
 import io.kovn.ovsdb.ops.Ops;
 import io.kovn.policy.model.DesiredAddressSet;
+import io.kovn.policy.model.FrozenSortedSet;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -16,19 +17,16 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SortedSet;
-import java.util.function.Function;
-import io.kovn.policy.model.FrozenSortedSet;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
- * Pure: the address-set writes of a scoped reconcile, taken from the translation itself. When an
- * address set's row is what this controller last wrote (its write succeeded, and no one changed the
- * row since: the NB listener notes every change it did not make), the NB row equals the previous
- * desired set, so the change is the difference of two sorted sets: one ordered walk instead of
- * normalising and hashing thousands of addresses against the cache. Rows this cannot vouch for
- * (new, drifted, renamed, not exactly one row with the id) are left to the ownership diff. The
- * operations are those the diff would make: a mutate of the changed elements, or a rewrite when
- * that is not smaller.
+ * Pure: the address-set writes of a scoped reconcile, taken from the translation itself. When an address set's row is
+ * what this controller last wrote (its write succeeded, and no one changed the row since: the NB listener notes every
+ * change it did not make), the NB row equals the previous desired set, so the change is the difference of two sorted
+ * sets: one ordered walk instead of normalising and hashing thousands of addresses against the cache. Rows this cannot
+ * vouch for (new, drifted, renamed, not exactly one row with the id) are left to the ownership diff. The operations are
+ * those the diff would make: a mutate of the changed elements, or a rewrite when that is not smaller.
  *
  * @param operations the writes
  * @param handled ids of the address sets decided here (none of them go to the diff)
@@ -42,9 +40,12 @@ record AddressSetMutations(List<Operation> operations, Set<String> handled) {
      * @param drifted ids of rows someone else changed since
      * @param rowsWithId the uuids of the NB rows carrying an id
      */
-    static AddressSetMutations of(Set<String> inScope, Function<String, DesiredAddressSet> before,
-                                  Function<String, DesiredAddressSet> after, Set<String> drifted,
-                                  Function<String, List<Uuid>> rowsWithId) {
+    static AddressSetMutations of(
+            Set<String> inScope,
+            Function<String, DesiredAddressSet> before,
+            Function<String, DesiredAddressSet> after,
+            Set<String> drifted,
+            Function<String, List<Uuid>> rowsWithId) {
         List<Operation> ops = new ArrayList<>();
         Set<String> handled = new HashSet<>();
         for (String id : new TreeSet<>(inScope)) {
@@ -53,7 +54,10 @@ record AddressSetMutations(List<Operation> operations, Set<String> handled) {
             }
             DesiredAddressSet was = before.apply(id);
             DesiredAddressSet now = after.apply(id);
-            if (was == null || now == null || !was.name().equals(now.name()) || !was.externalIds().equals(now.externalIds())) {
+            if (was == null
+                    || now == null
+                    || !was.name().equals(now.name())
+                    || !was.externalIds().equals(now.externalIds())) {
                 continue;
             }
             List<Uuid> rows = rowsWithId.apply(id);
@@ -67,8 +71,12 @@ record AddressSetMutations(List<Operation> operations, Set<String> handled) {
     }
 
     /** The same over maps by name (tests, and callers without an id index). */
-    static AddressSetMutations of(Set<String> inScope, Map<String, DesiredAddressSet> before, Map<String, DesiredAddressSet> after,
-                                  Set<String> drifted, Function<String, List<Uuid>> rowsWithId) {
+    static AddressSetMutations of(
+            Set<String> inScope,
+            Map<String, DesiredAddressSet> before,
+            Map<String, DesiredAddressSet> after,
+            Set<String> drifted,
+            Function<String, List<Uuid>> rowsWithId) {
         Map<String, DesiredAddressSet> beforeById = byId(before, inScope);
         Map<String, DesiredAddressSet> afterById = byId(after, inScope);
         return of(inScope, beforeById::get, afterById::get, drifted, rowsWithId);
@@ -94,7 +102,11 @@ record AddressSetMutations(List<Operation> operations, Set<String> handled) {
             // the translator patched the written set itself: the change is known without a walk
             var delta = patched.deltaFrom(was);
             if (delta.isPresent()) {
-                return change(row, now, new ArrayList<>(delta.get().added()), new ArrayList<>(delta.get().removed()));
+                return change(
+                        row,
+                        now,
+                        new ArrayList<>(delta.get().added()),
+                        new ArrayList<>(delta.get().removed()));
             }
         }
         List<String> added = new ArrayList<>();
@@ -119,7 +131,8 @@ record AddressSetMutations(List<Operation> operations, Set<String> handled) {
         return change(row, now, added, removed);
     }
 
-    private static Optional<Operation> change(Uuid row, SortedSet<String> now, List<String> added, List<String> removed) {
+    private static Optional<Operation> change(
+            Uuid row, SortedSet<String> now, List<String> added, List<String> removed) {
         if (added.isEmpty() && removed.isEmpty()) {
             return Optional.empty();
         }

@@ -6,8 +6,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Ids of policy rows that someone else changed since the last reconcile, per table: noted by the
- * NB monitor's thread, drained by the reconcile, which diffs them besides the rows it changed.
+ * Ids of policy rows that someone else changed since the last reconcile, per table: noted by the NB monitor's thread,
+ * drained by the reconcile, which diffs them besides the rows it changed.
  */
 final class DriftedRows {
     private Map<String, Set<String>> ids = new HashMap<>();

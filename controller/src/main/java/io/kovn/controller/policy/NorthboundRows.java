@@ -2,8 +2,8 @@ package io.kovn.controller.policy;
 
 import io.kovn.ovn.ids.ObjectId;
 import io.kovn.ovn.ids.OwnerType;
-import io.kovn.ovn.nb.AddressSet;
 import io.kovn.ovn.nb.Acl;
+import io.kovn.ovn.nb.AddressSet;
 import io.kovn.ovn.nb.Meter;
 import io.kovn.ovn.nb.MeterBand;
 import io.kovn.ovn.nb.PortGroup;
@@ -19,42 +19,44 @@ import io.kovn.policy.model.DesiredAddressSet;
 import io.kovn.policy.model.DesiredPolicyState;
 import io.kovn.policy.model.DesiredPortGroup;
 import io.kovn.policy.model.PolicyRows;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.ArrayList;
-import java.util.Collection;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
-import java.util.function.Predicate;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 
 /**
- * Pure: the translation's {@link DesiredPolicyState} as the OVSDB diff's {@link DesiredState}
- * (generated NB rows), with port group members resolved from switch port names to the uuids the
- * zone's NB holds now. A member whose switch port does not exist yet is left out; the controller
- * reconciles again when that port is inserted (membership is level-driven).
+ * Pure: the translation's {@link DesiredPolicyState} as the OVSDB diff's {@link DesiredState} (generated NB rows), with
+ * port group members resolved from switch port names to the uuids the zone's NB holds now. A member whose switch port
+ * does not exist yet is left out; the controller reconciles again when that port is inserted (membership is
+ * level-driven).
  */
 public final class NorthboundRows {
     /** The tables the policy reconcile owns rows in, in dependency order. */
     public static final List<String> TABLES = List.of(AddressSet.TABLE_NAME, Acl.TABLE_NAME, PortGroup.TABLE_NAME);
     /**
-     * Owner types of policy rows (names from the reference, so its runbooks find them); {@code Cluster}
-     * for the cluster port group that keeps pods stateful ({@link StatefulPods}). No other kovn
-     * controller owns rows in {@link #TABLES}.
+     * Owner types of policy rows (names from the reference, so its runbooks find them); {@code Cluster} for the cluster
+     * port group that keeps pods stateful ({@link StatefulPods}). No other kovn controller owns rows in
+     * {@link #TABLES}.
      */
-    public static final Set<String> OWNER_TYPES = Set.of(OwnerType.ADMIN_NETWORK_POLICY.wireName(),
-            OwnerType.BASELINE_ADMIN_NETWORK_POLICY.wireName(), OwnerType.NETWORK_POLICY.wireName(),
-            OwnerType.NETPOL_NAMESPACE.wireName(), OwnerType.CLUSTER.wireName());
+    public static final Set<String> OWNER_TYPES = Set.of(
+            OwnerType.ADMIN_NETWORK_POLICY.wireName(),
+            OwnerType.BASELINE_ADMIN_NETWORK_POLICY.wireName(),
+            OwnerType.NETWORK_POLICY.wireName(),
+            OwnerType.NETPOL_NAMESPACE.wireName(),
+            OwnerType.CLUSTER.wireName());
     /** The meter every policy ACL names; created when absent. */
     public static final String METER = DesiredAcl.LOGGING_METER;
     /** Packets per second ovn-controller logs per ACL at most (the reference's default rate). */
     public static final long METER_RATE = 20;
 
-    private NorthboundRows() {
-    }
+    private NorthboundRows() {}
 
     /** The rows the policy reconcile owns: every policy owner type of {@code controller}. */
     public static Owner owner(String controller) {
@@ -72,8 +74,7 @@ public final class NorthboundRows {
     }
 
     /**
-     * The desired policy rows plus {@code extra} rows (the {@link StatefulPods} rows of the same
-     * translation).
+     * The desired policy rows plus {@code extra} rows (the {@link StatefulPods} rows of the same translation).
      *
      * @param state the translation's output
      * @param extra further rows, named and keyed apart from the state's
@@ -84,11 +85,11 @@ public final class NorthboundRows {
     }
 
     /**
-     * The desired rows in {@code scope} only (a {@link WriteScope}'s ids), as a desired state whose
-     * tables are scoped to those ids: the diff reads and compares just those rows, and an id in
-     * scope without a desired row is stale.
+     * The desired rows in {@code scope} only (a {@link WriteScope}'s ids), as a desired state whose tables are scoped
+     * to those ids: the diff reads and compares just those rows, and an id in scope without a desired row is stale.
      */
-    static DesiredState of(DesiredPolicyState state, PolicyRows extra, Map<String, Uuid> switchPorts, WriteScope scope) {
+    static DesiredState of(
+            DesiredPolicyState state, PolicyRows extra, Map<String, Uuid> switchPorts, WriteScope scope) {
         Set<String> setIds = scope.ids().getOrDefault(AddressSet.TABLE_NAME, Set.of());
         Set<String> aclIds = scope.ids().getOrDefault(Acl.TABLE_NAME, Set.of());
         Set<String> groupIds = scope.ids().getOrDefault(PortGroup.TABLE_NAME, Set.of());
@@ -119,9 +120,14 @@ public final class NorthboundRows {
         return b.build();
     }
 
-    private static DesiredState rows(DesiredState.Builder b, DesiredPolicyState state, PolicyRows extra, Map<String, Uuid> switchPorts,
-                                     Predicate<String> setIn, Predicate<String> aclIn,
-                                     Predicate<String> groupIn) {
+    private static DesiredState rows(
+            DesiredState.Builder b,
+            DesiredPolicyState state,
+            PolicyRows extra,
+            Map<String, Uuid> switchPorts,
+            Predicate<String> setIn,
+            Predicate<String> aclIn,
+            Predicate<String> groupIn) {
         for (DesiredAddressSet set : concat(state.addressSets().values(), extra.addressSets())) {
             if (setIn.test(set.externalIds().get(Owner.ID))) {
                 b.add(addressSet(set));
@@ -141,7 +147,10 @@ public final class NorthboundRows {
     }
 
     private static AddressSet addressSet(DesiredAddressSet set) {
-        return AddressSet.newRow().withName(set.name()).withAddresses(set.addresses()).withExternalIds(set.externalIds());
+        return AddressSet.newRow()
+                .withName(set.name())
+                .withAddresses(set.addresses())
+                .withExternalIds(set.externalIds());
     }
 
     /** A port group row: its members are the switch ports (by uuid) that exist now, its ACLs refer by key. */
@@ -153,7 +162,8 @@ public final class NorthboundRows {
                 members.add(uuid);
             }
         }
-        List<Ref> acls = pg.acls().stream().map(id -> Ref.to(Acl.TABLE_NAME, id)).toList();
+        List<Ref> acls =
+                pg.acls().stream().map(id -> Ref.to(Acl.TABLE_NAME, id)).toList();
         return Desired.of(PortGroup.newRow().withName(pg.name()).withExternalIds(pg.externalIds()))
                 .withRefs(PortGroup.ACLS, acls)
                 .withRefs(PortGroup.PORTS, members);
@@ -166,17 +176,19 @@ public final class NorthboundRows {
     }
 
     /**
-     * The same rows split per policy object ({@link PolicyOwner}), each group a complete desired state
-     * of its own (a port group's ACLs always belong to the same policy object). Used when the
-     * zone-wide transaction is refused, so that one bad policy does not block the others.
+     * The same rows split per policy object ({@link PolicyOwner}), each group a complete desired state of its own (a
+     * port group's ACLs always belong to the same policy object). Used when the zone-wide transaction is refused, so
+     * that one bad policy does not block the others.
      */
     static Map<PolicyOwner, DesiredState> byPolicy(DesiredState all) {
-        Map<PolicyOwner, DesiredState.Builder> groups = new TreeMap<>(Comparator
-                .comparing(PolicyOwner::type).thenComparing(PolicyOwner::name));
-        all.tables().forEach((table, state) -> state.rows().values().forEach(row -> {
-            PolicyOwner owner = PolicyOwner.of((Map<?, ?>) row.columns().get("external_ids")).orElseThrow();
-            groups.computeIfAbsent(owner, o -> empty()).add(row);
-        }));
+        Map<PolicyOwner, DesiredState.Builder> groups =
+                new TreeMap<>(Comparator.comparing(PolicyOwner::type).thenComparing(PolicyOwner::name));
+        all.tables()
+                .forEach((table, state) -> state.rows().values().forEach(row -> {
+                    PolicyOwner owner = PolicyOwner.of((Map<?, ?>) row.columns().get("external_ids"))
+                            .orElseThrow();
+                    groups.computeIfAbsent(owner, o -> empty()).add(row);
+                }));
         Map<PolicyOwner, DesiredState> out = new LinkedHashMap<>();
         groups.forEach((owner, b) -> out.put(owner, b.build()));
         return out;
@@ -216,8 +228,8 @@ public final class NorthboundRows {
     }
 
     /**
-     * The {@value #METER} meter as the reference makes it: a fair packet-rate meter with one drop
-     * band, so a flood of logged packets cannot overload ovn-controller.
+     * The {@value #METER} meter as the reference makes it: a fair packet-rate meter with one drop band, so a flood of
+     * logged packets cannot overload ovn-controller.
      */
     public static DesiredState meter(String controller) {
         ObjectId id = meterId(controller);
@@ -227,8 +239,15 @@ public final class NorthboundRows {
         return DesiredState.builder()
                 .table(Meter.TABLE_NAME, RowKey.externalId())
                 .table(MeterBand.TABLE_NAME, RowKey.externalId())
-                .add(MeterBand.newRow().withAction(MeterBand.Action.DROP).withRate(METER_RATE).withExternalIds(bandIds))
-                .add(Desired.of(Meter.newRow().withName(METER).withUnit(Meter.Unit.PKTPS).withFair(true).withExternalIds(meterIds))
+                .add(MeterBand.newRow()
+                        .withAction(MeterBand.Action.DROP)
+                        .withRate(METER_RATE)
+                        .withExternalIds(bandIds))
+                .add(Desired.of(Meter.newRow()
+                                .withName(METER)
+                                .withUnit(Meter.Unit.PKTPS)
+                                .withFair(true)
+                                .withExternalIds(meterIds))
                         .withRefs(Meter.BANDS, Ref.to(MeterBand.TABLE_NAME, bandId.primaryId())))
                 .build();
     }

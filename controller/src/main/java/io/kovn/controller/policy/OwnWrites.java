@@ -1,6 +1,7 @@
 package io.kovn.controller.policy;
 
 import io.kovn.ovsdb.cache.RowChange;
+import io.kovn.ovsdb.data.NamedUuid;
 import io.kovn.ovsdb.data.Row;
 import io.kovn.ovsdb.data.Uuid;
 import io.kovn.ovsdb.diff.DesiredState;
@@ -11,45 +12,45 @@ import io.kovn.ovsdb.ops.Function;
 import io.kovn.ovsdb.ops.Mutation;
 import io.kovn.ovsdb.ops.Mutator;
 import io.kovn.ovsdb.ops.Operation;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.ArrayList;
-import java.util.Collection;
-import io.kovn.ovsdb.data.NamedUuid;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Predicate;
 
 /**
- * The rows a transaction in flight writes, to tell its own changes from someone else's in the
- * monitor updates that arrive meanwhile: the rows it updates, mutates or deletes (by uuid, as every
- * policy write names them) and the rows it inserts (by their {@link Owner#ID}, their uuids being
- * unknown until the reply). Any other change to a policy row during a write is drift, to repair.
+ * The rows a transaction in flight writes, to tell its own changes from someone else's in the monitor updates that
+ * arrive meanwhile: the rows it updates, mutates or deletes (by uuid, as every policy write names them) and the rows it
+ * inserts (by their {@link Owner#ID}, their uuids being unknown until the reply). Any other change to a policy row
+ * during a write is drift, to repair.
  *
- * <p>A transaction changes each of its rows once, and ovsdb-server reports that in one update: a
- * second change of the same row (or a second insert of the same id) in the window is someone
- * else's, and so is a change that is not what the transaction's operations make of the old row
- * (someone else's commit reported in the same update: other columns changed, or a set column whose
- * server diff toggles other elements than the mutation names).
+ * <p>A transaction changes each of its rows once, and ovsdb-server reports that in one update: a second change of the
+ * same row (or a second insert of the same id) in the window is someone else's, and so is a change that is not what the
+ * transaction's operations make of the old row (someone else's commit reported in the same update: other columns
+ * changed, or a set column whose server diff toggles other elements than the mutation names).
  *
- * <p>A row deleted because the transaction dropped its last reference (an ACL leaving its port
- * group) is named by no operation: the deletion of a row the transaction's diff covered and does
- * not want counts as its own, whoever made it (there is nothing to repair).
+ * <p>A row deleted because the transaction dropped its last reference (an ACL leaving its port group) is named by no
+ * operation: the deletion of a row the transaction's diff covered and does not want counts as its own, whoever made it
+ * (there is nothing to repair).
  *
- * <p>Without the server's column diffs (a plain {@code monitor}) one case stays unseen: someone
- * else's commit in the same update that swaps elements of a set the transaction mutates, keeping its
- * size. A full diff (a restart, a cache resync, {@code PolicyController.resync()}) repairs it.
+ * <p>Without the server's column diffs (a plain {@code monitor}) one case stays unseen: someone else's commit in the
+ * same update that swaps elements of a set the transaction mutates, keeping its size. A full diff (a restart, a cache
+ * resync, {@code PolicyController.resync()}) repairs it.
  *
  * <p>{@link #covers} runs on the NB monitor's thread only.
  */
 final class OwnWrites {
     /** No transaction in flight: every change is someone else's. */
-    static final OwnWrites NONE = new OwnWrites(Map.of(), Set.of(), Map.of(), ids -> false, DesiredState.builder().build());
+    static final OwnWrites NONE = new OwnWrites(
+            Map.of(), Set.of(), Map.of(), ids -> false, DesiredState.builder().build());
 
     /** The update and mutate operations of each row the transaction changes. */
     private final Map<Uuid, List<Operation>> changes;
+
     private final Set<Uuid> deleted;
     private final Map<String, Set<String>> inserted;
     private final Ownership scope;
@@ -64,8 +65,12 @@ final class OwnWrites {
      * @param scope the rows the transaction's diff covered
      * @param desired what the transaction makes them
      */
-    private OwnWrites(Map<Uuid, List<Operation>> changes, Set<Uuid> deleted, Map<String, Set<String>> inserted, Ownership scope,
-                      DesiredState desired) {
+    private OwnWrites(
+            Map<Uuid, List<Operation>> changes,
+            Set<Uuid> deleted,
+            Map<String, Set<String>> inserted,
+            Ownership scope,
+            DesiredState desired) {
         this.changes = changes;
         this.deleted = deleted;
         this.inserted = inserted;
@@ -83,29 +88,42 @@ final class OwnWrites {
                 case Operation.Insert i -> {
                     String id = idOf(i.row());
                     if (id != null) {
-                        inserted.computeIfAbsent(i.table(), t -> new HashSet<>()).add(id);
+                        inserted.computeIfAbsent(i.table(), t -> new HashSet<>())
+                                .add(id);
                     }
                 }
-                case Operation.Update u -> uuids(u.where()).forEach(r -> changes.computeIfAbsent(r, k -> new ArrayList<>()).add(u));
-                case Operation.Mutate m -> uuids(m.where()).forEach(r -> changes.computeIfAbsent(r, k -> new ArrayList<>()).add(m));
+                case Operation.Update u ->
+                    uuids(u.where())
+                            .forEach(r -> changes.computeIfAbsent(r, k -> new ArrayList<>())
+                                    .add(u));
+                case Operation.Mutate m ->
+                    uuids(m.where())
+                            .forEach(r -> changes.computeIfAbsent(r, k -> new ArrayList<>())
+                                    .add(m));
                 case Operation.Delete d -> deleted.addAll(uuids(d.where()));
-                default -> { }
+                default -> {}
             }
         }
         return new OwnWrites(changes, deleted, inserted, scope, desired);
     }
 
     private static List<Uuid> uuids(List<Condition> where) {
-        if (where.size() == 1 && where.getFirst().value() instanceof Uuid u && where.getFirst().column().equals("_uuid")
+        if (where.size() == 1
+                && where.getFirst().value() instanceof Uuid u
+                && where.getFirst().column().equals("_uuid")
                 && where.getFirst().function() == Function.EQ) {
             return List.of(u); // every policy write's form
         }
-        return where.stream().filter(c -> c.column().equals("_uuid") && c.function() == Function.EQ && c.value() instanceof Uuid)
-                .map(c -> (Uuid) c.value()).toList();
+        return where.stream()
+                .filter(c -> c.column().equals("_uuid") && c.function() == Function.EQ && c.value() instanceof Uuid)
+                .map(c -> (Uuid) c.value())
+                .toList();
     }
 
     private static String idOf(Map<String, Object> columns) {
-        return columns.get("external_ids") instanceof Map<?, ?> ids && ids.get(Owner.ID) instanceof String id ? id : null;
+        return columns.get("external_ids") instanceof Map<?, ?> ids && ids.get(Owner.ID) instanceof String id
+                ? id
+                : null;
     }
 
     /** Whether the change is one this transaction makes. */
@@ -113,10 +131,14 @@ final class OwnWrites {
         return switch (change) {
             case RowChange.Inserted i -> {
                 String id = idOf(i.row().columns());
-                yield id != null && inserted.getOrDefault(i.table(), Set.of()).contains(id) && reported.add(i.table() + "/" + id);
+                yield id != null
+                        && inserted.getOrDefault(i.table(), Set.of()).contains(id)
+                        && reported.add(i.table() + "/" + id);
             }
-            case RowChange.Updated u -> written(u.uuid()) && reported.add(u.uuid())
-                    && madeBy(changes.getOrDefault(u.uuid(), List.of()), u.old(), u.row(), u.columnDiffs());
+            case RowChange.Updated u ->
+                written(u.uuid())
+                        && reported.add(u.uuid())
+                        && madeBy(changes.getOrDefault(u.uuid(), List.of()), u.old(), u.row(), u.columnDiffs());
             case RowChange.Deleted d -> (written(d.uuid()) && reported.add(d.uuid())) || removes(d.table(), d.old());
         };
     }
@@ -126,15 +148,17 @@ final class OwnWrites {
     }
 
     /**
-     * Whether the change is a port group losing members that are gone and nothing else: ovsdb-server
-     * removing weak references to deleted switch ports (whoever deleted them), not drift.
+     * Whether the change is a port group losing members that are gone and nothing else: ovsdb-server removing weak
+     * references to deleted switch ports (whoever deleted them), not drift.
      *
-     * @param portExists whether a logical switch port with this uuid exists (in the cache that
-     *     already applied the update carrying the change)
+     * @param portExists whether a logical switch port with this uuid exists (in the cache that already applied the
+     *     update carrying the change)
      */
     static boolean droppedGonePorts(RowChange change, Predicate<Uuid> portExists) {
-        if (!(change instanceof RowChange.Updated u) || !u.table().equals("Port_Group")
-                || !(u.old().get("ports") instanceof Set<?> before) || !(u.row().get("ports") instanceof Set<?> after)) {
+        if (!(change instanceof RowChange.Updated u)
+                || !u.table().equals("Port_Group")
+                || !(u.old().get("ports") instanceof Set<?> before)
+                || !(u.row().get("ports") instanceof Set<?> after)) {
             return false;
         }
         Map<String, Object> rest = new HashMap<>(u.row().columns());
@@ -142,17 +166,18 @@ final class OwnWrites {
         if (!rest.equals(u.old().columns()) || !before.containsAll(after)) {
             return false;
         }
-        return before.stream().filter(p -> !after.contains(p)).allMatch(p -> p instanceof Uuid port && !portExists.test(port));
+        return before.stream()
+                .filter(p -> !after.contains(p))
+                .allMatch(p -> p instanceof Uuid port && !portExists.test(port));
     }
 
     /**
-     * Whether {@code now} is what {@code ops} make of {@code old}, as far as O(operation) checks tell:
-     * the columns no operation names are unchanged, an updated column holds the value written, a
-     * set column's inserts and deletes leave each element they name as the last of them says and
-     * change no other element: checked against the server's diff ({@code diffs}, the change's
-     * {@link RowChange.Updated#columnDiffs()}) or, without one, by the size they give the set. A
-     * column both updated and mutated, one naming rows the transaction inserts, maps and arithmetic
-     * are taken as written.
+     * Whether {@code now} is what {@code ops} make of {@code old}, as far as O(operation) checks tell: the columns no
+     * operation names are unchanged, an updated column holds the value written, a set column's inserts and deletes
+     * leave each element they name as the last of them says and change no other element: checked against the server's
+     * diff ({@code diffs}, the change's {@link RowChange.Updated#columnDiffs()}) or, without one, by the size they give
+     * the set. A column both updated and mutated, one naming rows the transaction inserts, maps and arithmetic are
+     * taken as written.
      */
     static boolean madeBy(List<Operation> ops, Row old, Row now) {
         return madeBy(ops, old, now, null);
@@ -167,7 +192,8 @@ final class OwnWrites {
         }
         if (now.columns().size() != old.columns().size()) {
             for (Map.Entry<String, Object> e : now.columns().entrySet()) {
-                if (!old.columns().containsKey(e.getKey()) && !columnMadeBy(ops, e.getKey(), null, e.getValue(), diffs)) {
+                if (!old.columns().containsKey(e.getKey())
+                        && !columnMadeBy(ops, e.getKey(), null, e.getValue(), diffs)) {
                     return false;
                 }
             }
@@ -175,7 +201,8 @@ final class OwnWrites {
         return true;
     }
 
-    private static boolean columnMadeBy(List<Operation> ops, String column, Object before, Object after, Map<String, Object> diffs) {
+    private static boolean columnMadeBy(
+            List<Operation> ops, String column, Object before, Object after, Map<String, Object> diffs) {
         Object written = null;
         boolean isWritten = false;
         List<Mutation> mutations = null;
@@ -232,9 +259,9 @@ final class OwnWrites {
     }
 
     /**
-     * A set column's inserts and deletes, checked by the membership of the elements they name and by
-     * the server's diff ({@code toggled}: exactly the elements that changed) or, without one, the size
-     * they give (which someone else's swap of other elements in the same update would keep).
+     * A set column's inserts and deletes, checked by the membership of the elements they name and by the server's diff
+     * ({@code toggled}: exactly the elements that changed) or, without one, the size they give (which someone else's
+     * swap of other elements in the same update would keep).
      */
     private static boolean mutatedAs(List<Mutation> mutations, Object before, Object after, Object toggled) {
         if (!(before instanceof Set<?> was) || !(after instanceof Set<?> is)) {
@@ -287,6 +314,8 @@ final class OwnWrites {
             return false;
         }
         String key = state.key().of(row.columns());
-        return key != null && state.scope().map(keys -> keys.contains(key)).orElse(true) && !state.rows().containsKey(key);
+        return key != null
+                && state.scope().map(keys -> keys.contains(key)).orElse(true)
+                && !state.rows().containsKey(key);
     }
 }

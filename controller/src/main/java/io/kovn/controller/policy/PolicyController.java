@@ -1,5 +1,6 @@
 package io.kovn.controller.policy;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -23,20 +24,17 @@ import java.util.Collection;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 
 /**
- * The network-policy controller of one zone: enforces NetworkPolicy (tier 2), AdminNetworkPolicy
- * (tier 1) and the BaselineAdminNetworkPolicy (tier 3) in the zone's NB, next to the zone controller
- * that makes the pods' switch ports.
+ * The network-policy controller of one zone: enforces NetworkPolicy (tier 2), AdminNetworkPolicy (tier 1) and the
+ * BaselineAdminNetworkPolicy (tier 3) in the zone's NB, next to the zone controller that makes the pods' switch ports.
  *
- * <p>Wiring: informers on namespaces, pods, nodes, NetworkPolicies, ANPs and BANPs (its own, or
- * shared with the process's other controllers through {@link SharedInformers}; through
- * {@link RelevantChanges}: only changes the translation reads), and the NB monitor cache, all feed one
- * key into a {@link Controller} running {@link PolicyReconciler}. A switch
- * port inserted or deleted re-queues it (a pod whose port appears after its last event still joins its
- * port groups), and so does a change to the policy tables that this controller did not write (drift
- * is repaired without a restart).
+ * <p>Wiring: informers on namespaces, pods, nodes, NetworkPolicies, ANPs and BANPs (its own, or shared with the
+ * process's other controllers through {@link SharedInformers}; through {@link RelevantChanges}: only changes the
+ * translation reads), and the NB monitor cache, all feed one key into a {@link Controller} running
+ * {@link PolicyReconciler}. A switch port inserted or deleted re-queues it (a pod whose port appears after its last
+ * event still joins its port groups), and so does a change to the policy tables that this controller did not write
+ * (drift is repaired without a restart).
  *
  * <pre>{@code
  * PolicyController policies = PolicyController.start(
@@ -50,8 +48,13 @@ public final class PolicyController implements AutoCloseable {
     /** The one key of the zone's policy reconcile. */
     static final String KEY = "policies";
     /** What the translation reads. */
-    private static final List<Class<? extends HasMetadata>> KINDS = List.of(Namespace.class,
-            Pod.class, Node.class, NetworkPolicy.class, AdminNetworkPolicy.class, BaselineAdminNetworkPolicy.class);
+    private static final List<Class<? extends HasMetadata>> KINDS = List.of(
+            Namespace.class,
+            Pod.class,
+            Node.class,
+            NetworkPolicy.class,
+            AdminNetworkPolicy.class,
+            BaselineAdminNetworkPolicy.class);
 
     private final PolicyControllerConfig config;
     private final PolicyNorthbound nb;
@@ -76,11 +79,20 @@ public final class PolicyController implements AutoCloseable {
         SharedIndexInformer<NetworkPolicy> nps = informers.informer(NetworkPolicy.class);
         SharedIndexInformer<AdminNetworkPolicy> anps = informers.informer(AdminNetworkPolicy.class);
         SharedIndexInformer<BaselineAdminNetworkPolicy> banps = informers.informer(BaselineAdminNetworkPolicy.class);
-        PolicyStatus status = new PolicyStatus(config.nodeName(), new ConditionWriter(client, Clock.systemUTC()), config.events());
-        this.reconciler = new PolicyReconciler(config, new PolicyReconciler.Caches(informers.store(Namespace.class),
-                informers.store(Pod.class), informers.store(Node.class), informers.store(NetworkPolicy.class),
-                informers.store(AdminNetworkPolicy.class), informers.store(BaselineAdminNetworkPolicy.class)),
-                nb, status, metrics);
+        PolicyStatus status =
+                new PolicyStatus(config.nodeName(), new ConditionWriter(client, Clock.systemUTC()), config.events());
+        this.reconciler = new PolicyReconciler(
+                config,
+                new PolicyReconciler.Caches(
+                        informers.store(Namespace.class),
+                        informers.store(Pod.class),
+                        informers.store(Node.class),
+                        informers.store(NetworkPolicy.class),
+                        informers.store(AdminNetworkPolicy.class),
+                        informers.store(BaselineAdminNetworkPolicy.class)),
+                nb,
+                status,
+                metrics);
         this.controller = Controller.builder("policies-" + config.nodeName(), reconciler)
                 .watch(namespaces, new RelevantChanges<>(namespaces.getIndexer(), RelevantChanges::namespace, KEY))
                 .watch(pods, new RelevantChanges<>(pods.getIndexer(), RelevantChanges::pod, KEY))
@@ -104,9 +116,8 @@ public final class PolicyController implements AutoCloseable {
     }
 
     /**
-     * Connects to the zone's NB and reconciles until closed, on the informers of {@code informers}
-     * (shared with the process's other controllers, e.g. the zone controller's pods and nodes; left
-     * running on close).
+     * Connects to the zone's NB and reconciles until closed, on the informers of {@code informers} (shared with the
+     * process's other controllers, e.g. the zone controller's pods and nodes; left running on close).
      */
     public static PolicyController start(PolicyControllerConfig config, SharedInformers informers) {
         return start(config, SharedInformers.Lease.shared(informers));
@@ -137,11 +148,15 @@ public final class PolicyController implements AutoCloseable {
         }
         try {
             if (!lease.informers().sync(config.syncTimeout(), KINDS)) {
-                throw new IllegalStateException("policies of zone " + config.nodeName() + ": informers did not sync within "
-                        + config.syncTimeout() + " (are the AdminNetworkPolicy CRDs installed?)");
+                throw new IllegalStateException(
+                        "policies of zone " + config.nodeName() + ": informers did not sync within "
+                                + config.syncTimeout() + " (are the AdminNetworkPolicy CRDs installed?)");
             }
             pc.controller.enqueue(KEY);
-            LOG.info("policies of zone {} started in {} ms (NB {})", config.nodeName(), (System.nanoTime() - t0) / 1_000_000,
+            LOG.info(
+                    "policies of zone {} started in {} ms (NB {})",
+                    config.nodeName(),
+                    (System.nanoTime() - t0) / 1_000_000,
                     config.nbEndpoint());
             return pc;
         } catch (InterruptedException e) {
@@ -189,9 +204,9 @@ public final class PolicyController implements AutoCloseable {
     }
 
     /**
-     * Queue-to-done times (ns) of the most recent reconciles, oldest first: from the first event
-     * queued since the previous reconcile started until the reconcile returned, its NB transaction
-     * acknowledged and its conditions published ({@link Controller#recentQueueToDone()}).
+     * Queue-to-done times (ns) of the most recent reconciles, oldest first: from the first event queued since the
+     * previous reconcile started until the reconcile returned, its NB transaction acknowledged and its conditions
+     * published ({@link Controller#recentQueueToDone()}).
      */
     public long[] recentQueueToDone() {
         return controller.recentQueueToDone();
@@ -208,17 +223,17 @@ public final class PolicyController implements AutoCloseable {
     }
 
     /**
-     * Waits until this zone's NB holds the policy rows for a pod at {@code ips}: its addresses in the
-     * address sets of the rules that select it, and its switch port in the port groups of the
-     * policies whose subject it is. First this controller's own views must show the pod (of this
-     * {@code uid}, unless empty) at those addresses and its switch port (they follow their own watches,
-     * not the caller's); then a reconcile that starts after that, which this call queues, must have
-     * written. For CNI ADD: a pod whose traffic starts at once is policed from its first packet
+     * Waits until this zone's NB holds the policy rows for a pod at {@code ips}: its addresses in the address sets of
+     * the rules that select it, and its switch port in the port groups of the policies whose subject it is. First this
+     * controller's own views must show the pod (of this {@code uid}, unless empty) at those addresses and its switch
+     * port (they follow their own watches, not the caller's); then a reconcile that starts after that, which this call
+     * queues, must have written. For CNI ADD: a pod whose traffic starts at once is policed from its first packet
      * (issue 38).
      *
      * @return true once written; false when {@code timeout} passed first or the controller closed
      */
-    public boolean awaitPodAddresses(String namespace, String name, String uid, Collection<String> ips, Duration timeout)
+    public boolean awaitPodAddresses(
+            String namespace, String name, String uid, Collection<String> ips, Duration timeout)
             throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         WriteBarrier barrier = reconciler.barrier();

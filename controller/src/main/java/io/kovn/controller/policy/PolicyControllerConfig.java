@@ -2,8 +2,8 @@ package io.kovn.controller.policy;
 
 import io.kovn.controller.events.EventSink;
 import io.kovn.k8s.runtime.ControllerMetrics;
-import io.kovn.ovn.ids.ObjectId;
 import io.kovn.ovn.annotations.IpFamily;
+import io.kovn.ovn.ids.ObjectId;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Duration;
 import java.util.Objects;
@@ -16,16 +16,23 @@ import java.util.Set;
  * @param nbEndpoint the zone's NB, e.g. {@code unix:/run/ovn/ovnnb_db.sock}
  * @param events where Warning events about policies go
  * @param registry where the ANP/BANP metrics are registered (zones may share one)
- * @param ipFamilies the IP families address sets and matches are made for; empty: those of the zone
- *     node's subnets ({@code k8s.ovn.org/node-subnets}), so a dual-stack cluster is policed in both
+ * @param ipFamilies the IP families address sets and matches are made for; empty: those of the zone node's subnets
+ *     ({@code k8s.ovn.org/node-subnets}), so a dual-stack cluster is policed in both
  * @param ownerController the {@code k8s.ovn.org/owner-controller} of the rows
  * @param ovsdbTimeout OVSDB request and initial sync timeout
  * @param syncTimeout informer sync timeout
  * @param controllerMetrics queue and reconcile metrics of the controller (share one instance per registry)
  */
-public record PolicyControllerConfig(String nodeName, String nbEndpoint, EventSink events, PrometheusRegistry registry,
-                                     Set<IpFamily> ipFamilies, String ownerController, Duration ovsdbTimeout,
-                                     Duration syncTimeout, ControllerMetrics controllerMetrics) {
+public record PolicyControllerConfig(
+        String nodeName,
+        String nbEndpoint,
+        EventSink events,
+        PrometheusRegistry registry,
+        Set<IpFamily> ipFamilies,
+        String ownerController,
+        Duration ovsdbTimeout,
+        Duration syncTimeout,
+        ControllerMetrics controllerMetrics) {
     public PolicyControllerConfig {
         Objects.requireNonNull(nodeName, "nodeName");
         Objects.requireNonNull(nbEndpoint, "nbEndpoint");
@@ -39,28 +46,53 @@ public record PolicyControllerConfig(String nodeName, String nbEndpoint, EventSi
     }
 
     /**
-     * The node's IP families, the default network controller, 10 s OVSDB and 30 s informer timeouts, no
-     * controller metrics.
+     * The node's IP families, the default network controller, 10 s OVSDB and 30 s informer timeouts, no controller
+     * metrics.
      */
-    public static PolicyControllerConfig of(String nodeName, String nbEndpoint, EventSink events, PrometheusRegistry registry) {
-        return new PolicyControllerConfig(nodeName, nbEndpoint, events, registry, Set.of(),
-                ObjectId.DEFAULT_CONTROLLER, Duration.ofSeconds(10), Duration.ofSeconds(30), ControllerMetrics.NONE);
+    public static PolicyControllerConfig of(
+            String nodeName, String nbEndpoint, EventSink events, PrometheusRegistry registry) {
+        return new PolicyControllerConfig(
+                nodeName,
+                nbEndpoint,
+                events,
+                registry,
+                Set.of(),
+                ObjectId.DEFAULT_CONTROLLER,
+                Duration.ofSeconds(10),
+                Duration.ofSeconds(30),
+                ControllerMetrics.NONE);
     }
 
     /** Defaults with no events and a fresh registry (tests, benchmarks). */
     public static PolicyControllerConfig of(String nodeName, String nbEndpoint) {
-        return of(nodeName, nbEndpoint, (o, w, r, m) -> { }, new PrometheusRegistry());
+        return of(nodeName, nbEndpoint, (o, w, r, m) -> {}, new PrometheusRegistry());
     }
 
     /** The same configuration with fixed IP families. */
     public PolicyControllerConfig withIpFamilies(Set<IpFamily> families) {
-        return new PolicyControllerConfig(nodeName, nbEndpoint, events, registry, families, ownerController, ovsdbTimeout,
-                syncTimeout, controllerMetrics);
+        return new PolicyControllerConfig(
+                nodeName,
+                nbEndpoint,
+                events,
+                registry,
+                families,
+                ownerController,
+                ovsdbTimeout,
+                syncTimeout,
+                controllerMetrics);
     }
 
     /** The same configuration with the controller reporting to {@code controllerMetrics}. */
     public PolicyControllerConfig withControllerMetrics(ControllerMetrics controllerMetrics) {
-        return new PolicyControllerConfig(nodeName, nbEndpoint, events, registry, ipFamilies, ownerController, ovsdbTimeout,
-                syncTimeout, controllerMetrics);
+        return new PolicyControllerConfig(
+                nodeName,
+                nbEndpoint,
+                events,
+                registry,
+                ipFamilies,
+                ownerController,
+                ovsdbTimeout,
+                syncTimeout,
+                controllerMetrics);
     }
 }

@@ -1,5 +1,6 @@
 package io.kovn.controller.policy;
 
+import io.kovn.policy.model.PolicyMetrics;
 import io.prometheus.metrics.core.metrics.Counter;
 import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.core.metrics.Histogram;
@@ -7,18 +8,16 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.util.List;
 import java.util.Map;
 import java.util.WeakHashMap;
-import io.kovn.policy.model.PolicyMetrics;
 
 /**
- * The reference's ANP/BANP metrics, with a {@code zone} label added because one kovn process may
- * run several zones (the sandbox): {@code ovnkube_controller_admin_network_policies},
- * {@code ovnkube_controller_baseline_admin_network_policies}, their {@code _rules{direction,action}}
- * and {@code _db_objects{table_name}} (rows actually in the zone's NB, counted from the cache).
- * Plus kovn's own {@code kovn_policy_reconcile_phase_seconds{zone,phase}}: where a policy reconcile's
- * time goes ({@code snapshot}, {@code translate}, {@code write}, of it {@code nb_transaction},
- * {@code publish}), so a slow reconcile shows whether the controller or the NB server is slow; and
- * {@code kovn_policy_drift_rows_total{zone,table}}: rows of the zone's policies that someone else
- * changed in the NB (each then diffed and repaired), so tampering shows.
+ * The reference's ANP/BANP metrics, with a {@code zone} label added because one kovn process may run several zones (the
+ * sandbox): {@code ovnkube_controller_admin_network_policies},
+ * {@code ovnkube_controller_baseline_admin_network_policies}, their {@code _rules{direction,action}} and
+ * {@code _db_objects{table_name}} (rows actually in the zone's NB, counted from the cache). Plus kovn's own
+ * {@code kovn_policy_reconcile_phase_seconds{zone,phase}}: where a policy reconcile's time goes ({@code snapshot},
+ * {@code translate}, {@code write}, of it {@code nb_transaction}, {@code publish}), so a slow reconcile shows whether
+ * the controller or the NB server is slow; and {@code kovn_policy_drift_rows_total{zone,table}}: rows of the zone's
+ * policies that someone else changed in the NB (each then diffed and repaired), so tampering shows.
  */
 public final class PolicyControllerMetrics {
     static final String PREFIX = "ovnkube_controller_";
@@ -42,22 +41,45 @@ public final class PolicyControllerMetrics {
 
     private PolicyControllerMetrics(PrometheusRegistry registry) {
         anps = gauge(registry, "admin_network_policies", "The total number of admin network policies in the cluster");
-        banps = gauge(registry, "baseline_admin_network_policies", "The total number of baseline admin network policies in the cluster");
-        anpRules = gauge(registry, "admin_network_policies_rules",
-                "The total number of rules across all admin network policies in the cluster", "direction", "action");
-        banpRules = gauge(registry, "baseline_admin_network_policies_rules",
-                "The total number of rules across all baseline admin network policies in the cluster", "direction", "action");
-        anpObjects = gauge(registry, "admin_network_policies_db_objects",
-                "The total number of OVN NBDB objects (table_name) owned by AdminNetworkPolicy controller", "table_name");
-        banpObjects = gauge(registry, "baseline_admin_network_policies_db_objects",
-                "The total number of OVN NBDB objects (table_name) owned by BaselineAdminNetworkPolicy controller", "table_name");
-        phases = Histogram.builder().name("kovn_policy_reconcile_phase_seconds")
+        banps = gauge(
+                registry,
+                "baseline_admin_network_policies",
+                "The total number of baseline admin network policies in the cluster");
+        anpRules = gauge(
+                registry,
+                "admin_network_policies_rules",
+                "The total number of rules across all admin network policies in the cluster",
+                "direction",
+                "action");
+        banpRules = gauge(
+                registry,
+                "baseline_admin_network_policies_rules",
+                "The total number of rules across all baseline admin network policies in the cluster",
+                "direction",
+                "action");
+        anpObjects = gauge(
+                registry,
+                "admin_network_policies_db_objects",
+                "The total number of OVN NBDB objects (table_name) owned by AdminNetworkPolicy controller",
+                "table_name");
+        banpObjects = gauge(
+                registry,
+                "baseline_admin_network_policies_db_objects",
+                "The total number of OVN NBDB objects (table_name) owned by BaselineAdminNetworkPolicy controller",
+                "table_name");
+        phases = Histogram.builder()
+                .name("kovn_policy_reconcile_phase_seconds")
                 .help("Time per phase of a policy reconcile: snapshot, translate, write (diff and NB transaction),"
                         + " nb_transaction (the transaction's round trip, part of write), publish")
-                .labelNames("zone", "phase").classicOnly().register(registry);
-        drift = Counter.builder().name("kovn_policy_drift_rows")
-                .help("Rows of this zone's policies changed in the NB by someone else than the controller, each then repaired")
-                .labelNames("zone", "table").register(registry);
+                .labelNames("zone", "phase")
+                .classicOnly()
+                .register(registry);
+        drift = Counter.builder()
+                .name("kovn_policy_drift_rows")
+                .help(
+                        "Rows of this zone's policies changed in the NB by someone else than the controller, each then repaired")
+                .labelNames("zone", "table")
+                .register(registry);
     }
 
     /** Counts one row of {@code zone}'s policies that someone else changed. */
@@ -96,15 +118,17 @@ public final class PolicyControllerMetrics {
      * @param anpRows ANP rows in the NB by table ({@code ACL}, {@code Address_Set})
      * @param banpRows BANP rows in the NB by table
      */
-    public void record(String zone, PolicyMetrics values, Map<String, Integer> anpRows,
-                       Map<String, Integer> banpRows) {
+    public void record(String zone, PolicyMetrics values, Map<String, Integer> anpRows, Map<String, Integer> banpRows) {
         anps.labelValues(zone).set(values.adminNetworkPolicies());
         banps.labelValues(zone).set(values.baselineAdminNetworkPolicies());
         for (String d : DIRECTIONS) {
             for (String a : ACTIONS) {
-                anpRules.labelValues(zone, d, a).set(values.anpRules().getOrDefault(d, Map.of()).getOrDefault(a, 0));
+                anpRules.labelValues(zone, d, a)
+                        .set(values.anpRules().getOrDefault(d, Map.of()).getOrDefault(a, 0));
                 if (!"Pass".equals(a)) {
-                    banpRules.labelValues(zone, d, a).set(values.banpRules().getOrDefault(d, Map.of()).getOrDefault(a, 0));
+                    banpRules
+                            .labelValues(zone, d, a)
+                            .set(values.banpRules().getOrDefault(d, Map.of()).getOrDefault(a, 0));
                 }
             }
         }

@@ -1,8 +1,8 @@
 package io.kovn.controller.policy;
 
 import io.kovn.controller.OvsdbConnections;
-import io.kovn.ovn.nb.AddressSet;
 import io.kovn.ovn.nb.Acl;
+import io.kovn.ovn.nb.AddressSet;
 import io.kovn.ovn.nb.LogicalSwitchPort;
 import io.kovn.ovn.nb.Meter;
 import io.kovn.ovn.nb.MeterBand;
@@ -16,25 +16,25 @@ import io.kovn.ovsdb.data.Uuid;
 import io.kovn.ovsdb.diff.CurrentState;
 import io.kovn.ovsdb.diff.DatabaseReconciler;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.Collections;
 
 /**
- * The policy controller's own connection to its zone's NB: a client, a monitor cache of the tables
- * policies live in (ACL, Port_Group, Address_Set, Meter, Meter_Band) plus the names of the logical
- * switch ports (port group members), and the ownership-diff reconciler over them. Its own
- * connection keeps its write counters separate from the zone controller's.
+ * The policy controller's own connection to its zone's NB: a client, a monitor cache of the tables policies live in
+ * (ACL, Port_Group, Address_Set, Meter, Meter_Band) plus the names of the logical switch ports (port group members),
+ * and the ownership-diff reconciler over them. Its own connection keeps its write counters separate from the zone
+ * controller's.
  */
 public final class PolicyNorthbound implements AutoCloseable {
     /** The NB database name. */
     public static final String DATABASE = "OVN_Northbound";
     /**
-     * What is monitored: the owned tables whole, switch ports by name only. (ovsdb-server tracks and
-     * encodes the changes once for every client that asks exactly this.)
+     * What is monitored: the owned tables whole, switch ports by name only. (ovsdb-server tracks and encodes the
+     * changes once for every client that asks exactly this.)
      */
     public static final List<TableMonitor> MONITORED = List.of(
             TableMonitor.all(Acl.TABLE_NAME),
@@ -50,8 +50,7 @@ public final class PolicyNorthbound implements AutoCloseable {
     /** Bumped after every update that changed a switch port (or replaced the cache). */
     private final AtomicLong portChanges = new AtomicLong();
     /** The last {@link #switchPorts()} and the {@link #portChanges} count it was made at. */
-    private record Ports(Map<String, Uuid> byName, long at) {
-    }
+    private record Ports(Map<String, Uuid> byName, long at) {}
 
     private volatile Ports ports;
 
@@ -60,7 +59,8 @@ public final class PolicyNorthbound implements AutoCloseable {
         this.cache = cache;
         this.reconciler = new DatabaseReconciler(client, DATABASE, client.getSchema(DATABASE), CurrentState.of(cache));
         cache.addListener(update -> {
-            if (update.resync() || update.changes().stream().anyMatch(c -> c.table().equals(LogicalSwitchPort.TABLE_NAME))) {
+            if (update.resync()
+                    || update.changes().stream().anyMatch(c -> c.table().equals(LogicalSwitchPort.TABLE_NAME))) {
                 portChanges.incrementAndGet();
             }
         });
@@ -94,8 +94,8 @@ public final class PolicyNorthbound implements AutoCloseable {
     }
 
     /**
-     * Logical switch port name to uuid, as the NB holds them now (unmodifiable): the same map while no
-     * port changed, so a reconcile after a relabel neither rebuilds nor compares the zone's ports.
+     * Logical switch port name to uuid, as the NB holds them now (unmodifiable): the same map while no port changed, so
+     * a reconcile after a relabel neither rebuilds nor compares the zone's ports.
      */
     public Map<String, Uuid> switchPorts() {
         // the listener bumps the count after an update is visible: a map built meanwhile is at

@@ -7,8 +7,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The rows of one policy object: owner type and {@code k8s.ovn.org/name} (an ANP or BANP name,
- * {@code <ns>:<policy>} for a NetworkPolicy, {@code <ns>} for a namespace's default deny).
+ * The rows of one policy object: owner type and {@code k8s.ovn.org/name} (an ANP or BANP name, {@code <ns>:<policy>}
+ * for a NetworkPolicy, {@code <ns>} for a namespace's default deny).
  *
  * @param type the owner type
  * @param name the owner's name
@@ -18,7 +18,8 @@ record PolicyOwner(String type, String name) {
     /** The owner of a row (by its external_ids), if it carries one. */
     static Optional<PolicyOwner> of(Map<?, ?> externalIds) {
         return externalIds.get(Owner.OWNER_TYPE) instanceof String t && externalIds.get(Owner.NAME) instanceof String n
-                ? Optional.of(new PolicyOwner(t, n)) : Optional.empty();
+                ? Optional.of(new PolicyOwner(t, n))
+                : Optional.empty();
     }
 
     /** The owner of a current row. */

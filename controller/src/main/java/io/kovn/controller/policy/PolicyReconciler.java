@@ -10,62 +10,62 @@ import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
 import io.kovn.k8s.runtime.ListedItemStore;
 import io.kovn.k8s.runtime.ReconcileResult;
 import io.kovn.k8s.runtime.Reconciler;
+import io.kovn.ovn.annotations.IpFamily;
 import io.kovn.ovn.ids.OwnerType;
 import io.kovn.ovn.nb.Acl;
 import io.kovn.ovn.nb.AddressSet;
 import io.kovn.ovn.nb.LogicalSwitchPort;
+import io.kovn.ovsdb.cache.RowChange;
 import io.kovn.ovsdb.data.Row;
 import io.kovn.ovsdb.data.Uuid;
-import io.kovn.ovsdb.diff.DesiredState;
 import io.kovn.ovsdb.diff.Owner;
 import io.kovn.ovsdb.diff.Plan;
 import io.kovn.policy.IncrementalTranslator;
 import io.kovn.policy.PolicyTranslator;
-import io.kovn.policy.model.PolicyRows;
-import io.kovn.policy.StatefulPods;
 import io.kovn.policy.admin.AnpPriorities;
 import io.kovn.policy.model.DesiredPolicyState;
-import io.kovn.ovn.annotations.IpFamily;
 import io.kovn.policy.model.PolicyRef;
+import io.kovn.policy.model.PolicyRows;
 import io.kovn.policy.model.PolicySnapshot;
 import io.kovn.policy.model.PriorityAssignment;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import java.util.ArrayDeque;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import io.kovn.ovsdb.cache.RowChange;
 
 /**
- * The zone's policy reconcile (one key: every policy of the zone). Level-driven: informer caches and
- * the NB switch ports in, the translation ({@link IncrementalTranslator}: equal to the pure
- * {@link PolicyTranslator}, at a cost that follows what changed), then ONE transaction through the
- * ownership diff: address sets and port group members change by {@code mutate}, so a pod label
- * change costs one mutate per affected set, and a converged zone sends nothing. The diff covers the
- * policy objects whose rows differ from the last written translation ({@link WriteScope}); the
- * first reconcile, and any after drift, a stale cache or a refused write, diff every policy row.
- * Then the zone's conditions, Warning events and metrics are published.
+ * The zone's policy reconcile (one key: every policy of the zone). Level-driven: informer caches and the NB switch
+ * ports in, the translation ({@link IncrementalTranslator}: equal to the pure {@link PolicyTranslator}, at a cost that
+ * follows what changed), then ONE transaction through the ownership diff: address sets and port group members change by
+ * {@code mutate}, so a pod label change costs one mutate per affected set, and a converged zone sends nothing. The diff
+ * covers the policy objects whose rows differ from the last written translation ({@link WriteScope}); the first
+ * reconcile, and any after drift, a stale cache or a refused write, diff every policy row. Then the zone's conditions,
+ * Warning events and metrics are published.
  *
- * <p>Why one key and not one per policy: the translation is a pure function of the whole snapshot
- * (ANP priority bands and per-namespace default-deny port groups span policies), the diff already
- * writes only the rows that changed, and the work queue coalesces bursts of events into one reconcile.
+ * <p>Why one key and not one per policy: the translation is a pure function of the whole snapshot (ANP priority bands
+ * and per-namespace default-deny port groups span policies), the diff already writes only the rows that changed, and
+ * the work queue coalesces bursts of events into one reconcile.
  */
 public final class PolicyReconciler implements Reconciler<String> {
     private static final Logger LOG = LoggerFactory.getLogger(PolicyReconciler.class);
 
     /** The informer stores the snapshot is read from (each lists without copying when unchanged). */
-    record Caches(ListedItemStore<Namespace> namespaces, ListedItemStore<Pod> pods, ListedItemStore<Node> nodes,
-                  ListedItemStore<NetworkPolicy> networkPolicies, ListedItemStore<AdminNetworkPolicy> anps,
-                  ListedItemStore<BaselineAdminNetworkPolicy> banps) {
-    }
+    record Caches(
+            ListedItemStore<Namespace> namespaces,
+            ListedItemStore<Pod> pods,
+            ListedItemStore<Node> nodes,
+            ListedItemStore<NetworkPolicy> networkPolicies,
+            ListedItemStore<AdminNetworkPolicy> anps,
+            ListedItemStore<BaselineAdminNetworkPolicy> banps) {}
 
     private final String zone;
     private final String controller;
@@ -87,25 +87,27 @@ public final class PolicyReconciler implements Reconciler<String> {
     private final IncrementalTranslator translator = new IncrementalTranslator();
     /** What the NB holds as of the last successful write; null = unknown, diff everything. */
     private Written written;
+
     private final AtomicBoolean fullDiff = new AtomicBoolean(true);
     private volatile WriteScope lastScope = WriteScope.ALL;
     private final DriftedRows drifted = new DriftedRows();
     /** The zone's IP families as parsed from this node object (reconcile thread only). */
     private Node familiesOf;
+
     private Set<IpFamily> zoneFamilies;
     /** The local port names as copied from this port map (reconcile thread only). */
     private Map<String, Uuid> portsListed;
+
     private Set<String> localPorts = Set.of();
     /** The NB's ANP and BANP rows by table, as last counted. */
     private List<Map<String, Integer>> dbObjects;
 
     /**
-     * Where the last reconcile's time went (ns): reading the caches, translating, diffing and
-     * writing, of that the NB transaction's round trip (the NB server's part, which no controller
-     * work shortens), publishing conditions and metrics.
+     * Where the last reconcile's time went (ns): reading the caches, translating, diffing and writing, of that the NB
+     * transaction's round trip (the NB server's part, which no controller work shortens), publishing conditions and
+     * metrics.
      */
-    public record Phases(long snapshot, long translate, long write, long transact, long publish) {
-    }
+    public record Phases(long snapshot, long translate, long write, long transact, long publish) {}
 
     private volatile Phases lastPhases = new Phases(0, 0, 0, 0, 0);
     private volatile Phases firstPhases;
@@ -121,11 +123,14 @@ public final class PolicyReconciler implements Reconciler<String> {
     }
 
     /** The translation, its stateful-pod rows and the switch ports it was written with. */
-    private record Written(DesiredPolicyState state, PolicyRows stateful, Map<String, Uuid> ports) {
-    }
+    private record Written(DesiredPolicyState state, PolicyRows stateful, Map<String, Uuid> ports) {}
 
-    PolicyReconciler(PolicyControllerConfig config, Caches caches, PolicyNorthbound nb, PolicyStatus status,
-                     PolicyControllerMetrics metrics) {
+    PolicyReconciler(
+            PolicyControllerConfig config,
+            Caches caches,
+            PolicyNorthbound nb,
+            PolicyStatus status,
+            PolicyControllerMetrics metrics) {
         this.zone = config.nodeName();
         this.controller = config.ownerController();
         this.families = config.ipFamilies();
@@ -180,11 +185,23 @@ public final class PolicyReconciler implements Reconciler<String> {
         boolean full = fullDiff.getAndSet(false) || before == null;
         Map<String, Set<String>> drift = drifted.drain();
         if (!drift.isEmpty()) {
-            LOG.warn("zone {}: policy rows changed in the NB by someone else, repairing: {}", zone, describeDrift(drift));
+            LOG.warn(
+                    "zone {}: policy rows changed in the NB by someone else, repairing: {}",
+                    zone,
+                    describeDrift(drift));
         }
-        WriteScope scope = full ? WriteScope.ALL
-                : WriteScope.between(before.state(), before.stateful(), before.ports(), state, stateful, ports,
-                        translator.changedSince(before.state())).with(drift).closed(state, stateful);
+        WriteScope scope = full
+                ? WriteScope.ALL
+                : WriteScope.between(
+                                before.state(),
+                                before.stateful(),
+                                before.ports(),
+                                state,
+                                stateful,
+                                ports,
+                                translator.changedSince(before.state()))
+                        .with(drift)
+                        .closed(state, stateful);
         lastScope = scope;
         PolicyWrite write;
         if (scope.isEmpty() && nb.hasMeter(NorthboundRows.METER)) {
@@ -194,11 +211,19 @@ public final class PolicyReconciler implements Reconciler<String> {
         } else {
             RowsById was = new RowsById(before.state(), PolicyRows.NONE);
             RowsById now = new RowsById(state, PolicyRows.NONE);
-            AddressSetMutations sets = AddressSetMutations.of(scope.ids().getOrDefault(AddressSet.TABLE_NAME, Set.of()),
-                    was::addressSet, now::addressSet, drift.getOrDefault(AddressSet.TABLE_NAME, Set.of()),
-                    id -> nb.cache().table(AddressSet.TABLE_NAME).byExternalId(Owner.ID, id).stream().map(Row::uuid).toList());
-            write = writer.write(NorthboundRows.of(state, stateful, ports, scope.without(AddressSet.TABLE_NAME, sets.handled())),
-                    owner, sets.operations(), () -> NorthboundRows.of(state, stateful, ports));
+            AddressSetMutations sets = AddressSetMutations.of(
+                    scope.ids().getOrDefault(AddressSet.TABLE_NAME, Set.of()),
+                    was::addressSet,
+                    now::addressSet,
+                    drift.getOrDefault(AddressSet.TABLE_NAME, Set.of()),
+                    id -> nb.cache().table(AddressSet.TABLE_NAME).byExternalId(Owner.ID, id).stream()
+                            .map(Row::uuid)
+                            .toList());
+            write = writer.write(
+                    NorthboundRows.of(state, stateful, ports, scope.without(AddressSet.TABLE_NAME, sets.handled())),
+                    owner,
+                    sets.operations(),
+                    () -> NorthboundRows.of(state, stateful, ports));
         }
         long t3 = System.nanoTime();
         Function<PolicyRef, Optional<String>> errorOf = ref -> Optional.empty();
@@ -225,7 +250,8 @@ public final class PolicyReconciler implements Reconciler<String> {
         // the NB's row counts change only when rows were inserted or deleted (by us, or by a repair)
         Plan.Counts counts = write instanceof PolicyWrite.Written w ? w.counts() : null;
         if (dbObjects == null || scope.all() || counts == null || counts.inserts() + counts.deletes() > 0) {
-            dbObjects = List.of(rowsOf(OwnerType.ADMIN_NETWORK_POLICY.wireName()),
+            dbObjects = List.of(
+                    rowsOf(OwnerType.ADMIN_NETWORK_POLICY.wireName()),
                     rowsOf(OwnerType.BASELINE_ADMIN_NETWORK_POLICY.wireName()));
         }
         metrics.record(zone, state.metrics(), dbObjects.get(0), dbObjects.get(1));
@@ -233,14 +259,20 @@ public final class PolicyReconciler implements Reconciler<String> {
         metrics.recordPhases(zone, lastPhases);
         if (firstPhases == null) {
             firstPhases = lastPhases;
-            LOG.info("zone {}: first reconcile (ms): snapshot {}, translate {}, diff and write {} (NB transaction {}), publish {}", zone,
-                    lastPhases.snapshot() / 1_000_000, lastPhases.translate() / 1_000_000, lastPhases.write() / 1_000_000,
-                    lastPhases.transact() / 1_000_000, lastPhases.publish() / 1_000_000);
+            LOG.info(
+                    "zone {}: first reconcile (ms): snapshot {}, translate {}, diff and write {} (NB transaction {}), publish {}",
+                    zone,
+                    lastPhases.snapshot() / 1_000_000,
+                    lastPhases.translate() / 1_000_000,
+                    lastPhases.write() / 1_000_000,
+                    lastPhases.transact() / 1_000_000,
+                    lastPhases.publish() / 1_000_000);
         }
-        LOG.debug("zone {}: reconcile {}, scope {}", zone, lastPhases, scope.all() ? "all rows" : scope.size() + " rows");
+        LOG.debug(
+                "zone {}: reconcile {}, scope {}", zone, lastPhases, scope.all() ? "all rows" : scope.size() + " rows");
         if (write instanceof PolicyWrite.Failed f) {
-            return ReconcileResult.failed(new IllegalStateException(f.everything().orElse(f.perPolicy().size()
-                    + " policies could not be written: " + f.perPolicy())));
+            return ReconcileResult.failed(new IllegalStateException(
+                    f.everything().orElse(f.perPolicy().size() + " policies could not be written: " + f.perPolicy())));
         }
         if (unpublished > 0) {
             return ReconcileResult.failed(new IllegalStateException(unpublished + " policy conditions not written"));
@@ -249,8 +281,8 @@ public final class PolicyReconciler implements Reconciler<String> {
     }
 
     /**
-     * The port names as an immutable set, the same set while the NB hands out the same port map
-     * (so the snapshot does not copy, nor the translator compare, 1,000 names per reconcile).
+     * The port names as an immutable set, the same set while the NB hands out the same port map (so the snapshot does
+     * not copy, nor the translator compare, 1,000 names per reconcile).
      */
     private Set<String> localPorts(Map<String, Uuid> ports) {
         if (ports != portsListed) {
@@ -309,7 +341,8 @@ public final class PolicyReconciler implements Reconciler<String> {
         HasMetadata found = switch (ref.kind()) {
             case PolicyRef.ANP -> caches.anps().get(ref.name());
             case PolicyRef.BANP -> caches.banps().get(ref.name());
-            case PolicyRef.NETWORK_POLICY -> caches.networkPolicies().get(ref.namespace().orElse("") + "/" + ref.name());
+            case PolicyRef.NETWORK_POLICY ->
+                caches.networkPolicies().get(ref.namespace().orElse("") + "/" + ref.name());
             default -> null;
         };
         return Optional.ofNullable(found);
@@ -319,25 +352,27 @@ public final class PolicyReconciler implements Reconciler<String> {
     private Map<String, Integer> rowsOf(String ownerType) {
         Map<String, Integer> out = new HashMap<>();
         for (String table : List.of(Acl.TABLE_NAME, AddressSet.TABLE_NAME)) {
-            List<Row> rows = nb.cache().table(table).select(r -> r.get("external_ids") instanceof Map<?, ?> ids
-                    && ownerType.equals(ids.get(Owner.OWNER_TYPE)) && controller.equals(ids.get(Owner.OWNER_CONTROLLER)));
+            List<Row> rows = nb.cache()
+                    .table(table)
+                    .select(r -> r.get("external_ids") instanceof Map<?, ?> ids
+                            && ownerType.equals(ids.get(Owner.OWNER_TYPE))
+                            && controller.equals(ids.get(Owner.OWNER_CONTROLLER)));
             out.put(table, rows.size());
         }
         return out;
     }
 
     /**
-     * Makes the next reconcile diff every policy row, not only the changed policies' (someone else
-     * changed our rows, or the NB cache was resynchronised).
+     * Makes the next reconcile diff every policy row, not only the changed policies' (someone else changed our rows, or
+     * the NB cache was resynchronised).
      */
     void requestFullDiff() {
         fullDiff.set(true);
     }
 
     /**
-     * A change to the policy tables that this controller did not write: the next reconcile diffs
-     * that row (by its id) besides the changed ones, so it is repaired; a row of ours without an id
-     * makes it diff everything.
+     * A change to the policy tables that this controller did not write: the next reconcile diffs that row (by its id)
+     * besides the changed ones, so it is repaired; a row of ours without an id makes it diff everything.
      */
     void noteDrift(RowChange change) {
         Row row = switch (change) {
@@ -348,8 +383,11 @@ public final class PolicyReconciler implements Reconciler<String> {
         if (!owner.owns(row)) {
             return; // someone else's row: nothing of ours to repair
         }
-        if (OwnWrites.droppedGonePorts(change, uuid -> nb.cache().table(LogicalSwitchPort.TABLE_NAME).get(uuid).isPresent())) {
-            return; // the server's doing: a port group's weak references to deleted ports (a port change queues us anyway)
+        if (OwnWrites.droppedGonePorts(
+                change,
+                uuid -> nb.cache().table(LogicalSwitchPort.TABLE_NAME).get(uuid).isPresent())) {
+            return; // the server's doing: a port group's weak references to deleted ports (a port change queues us
+            // anyway)
         }
         metrics.recordDrift(zone, change.table());
         if (!(row.get("external_ids") instanceof Map<?, ?> ids) || !(ids.get(Owner.ID) instanceof String id)) {
@@ -363,7 +401,11 @@ public final class PolicyReconciler implements Reconciler<String> {
     private static String describeDrift(Map<String, Set<String>> drift) {
         StringBuilder out = new StringBuilder();
         drift.forEach((table, ids) -> {
-            out.append(out.isEmpty() ? "" : "; ").append(ids.size()).append(' ').append(table).append(' ');
+            out.append(out.isEmpty() ? "" : "; ")
+                    .append(ids.size())
+                    .append(' ')
+                    .append(table)
+                    .append(' ');
             out.append(ids.stream().sorted().limit(3).toList()).append(ids.size() > 3 ? " and more" : "");
         });
         return out.toString();
@@ -374,7 +416,10 @@ public final class PolicyReconciler implements Reconciler<String> {
         return lastScope;
     }
 
-    /** Whether a change the NB monitor reports is this controller's own transaction's (see {@link PolicyWriter#ownChange}). */
+    /**
+     * Whether a change the NB monitor reports is this controller's own transaction's (see
+     * {@link PolicyWriter#ownChange}).
+     */
     boolean ownChange(RowChange change) {
         return writer.ownChange(change);
     }

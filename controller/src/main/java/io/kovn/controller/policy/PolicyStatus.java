@@ -27,10 +27,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Publishes what one policy reconcile concluded: the zone's {@code Ready-In-Zone-<zone>} condition
- * on every ANP/BANP (merge patch of the status subresource, only when the cached object does not
- * hold it already; several at a time), and a Warning event per distinct problem (once, not once
- * per reconcile).
+ * Publishes what one policy reconcile concluded: the zone's {@code Ready-In-Zone-<zone>} condition on every ANP/BANP
+ * (merge patch of the status subresource, only when the cached object does not hold it already; several at a time), and
+ * a Warning event per distinct problem (once, not once per reconcile).
  */
 final class PolicyStatus {
     private static final Logger LOG = LoggerFactory.getLogger(PolicyStatus.class);
@@ -56,8 +55,10 @@ final class PolicyStatus {
      * @param lookup the cached Kubernetes object a report is about, if it still exists
      * @return how many conditions could not be written (the caller retries)
      */
-    int publish(List<PolicyReport> reports, Function<PolicyRef, Optional<String>> writeError,
-                Function<PolicyRef, Optional<HasMetadata>> lookup) {
+    int publish(
+            List<PolicyReport> reports,
+            Function<PolicyRef, Optional<String>> writeError,
+            Function<PolicyRef, Optional<HasMetadata>> lookup) {
         List<Write> writes = new ArrayList<>();
         Set<String> now = new HashSet<>();
         for (PolicyReport report : reports) {
@@ -75,7 +76,9 @@ final class PolicyStatus {
             if (PolicyRef.NETWORK_POLICY.equals(report.policy().kind())) {
                 continue;
             }
-            ZoneCondition wanted = writeError.apply(report.policy()).map(e -> ZoneCondition.failed(zone, e))
+            ZoneCondition wanted = writeError
+                    .apply(report.policy())
+                    .map(e -> ZoneCondition.failed(zone, e))
                     .orElseGet(() -> report.condition(zone));
             if (!holds(object.get(), wanted)) {
                 writes.add(new Write(report.policy(), object.get(), wanted));
@@ -86,13 +89,12 @@ final class PolicyStatus {
         return write(writes);
     }
 
-    private record Write(PolicyRef policy, HasMetadata object, ZoneCondition condition) {
-    }
+    private record Write(PolicyRef policy, HasMetadata object, ZoneCondition condition) {}
 
     /**
-     * Writes the conditions, up to {@link #IN_FLIGHT} at a time: each is one request, and at start a
-     * zone writes one per ANP (101 at the benchmark's scale, ~3 s one after another on the mock API
-     * server) while its next events wait for the worker. Returns how many failed.
+     * Writes the conditions, up to {@link #IN_FLIGHT} at a time: each is one request, and at start a zone writes one
+     * per ANP (101 at the benchmark's scale, ~3 s one after another on the mock API server) while its next events wait
+     * for the worker. Returns how many failed.
      */
     private int write(List<Write> writes) {
         if (writes.size() <= 1) {
@@ -139,7 +141,8 @@ final class PolicyStatus {
         }
         for (Condition c : status.conditions()) {
             if (wanted.type().equals(c.getType())) {
-                return wanted.status().equals(c.getStatus()) && wanted.reason().equals(c.getReason())
+                return wanted.status().equals(c.getStatus())
+                        && wanted.reason().equals(c.getReason())
                         && Objects.equals(wanted.message(), c.getMessage());
             }
         }

@@ -23,14 +23,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
- * A {@link Mapper} that queues the zone's policy key only when an object changed in a way the
- * translation reads: node heartbeats, pod readiness, other zones' conditions on an ANP and the like
- * cost nothing. It compares the object as the informer cache holds it NOW with the last one seen
- * for its key, so it is level-driven too (a delete is "no object"). It keeps the objects, not their
- * fingerprints: an informer hands out the same object until it changes, so the same object is no
- * change and costs no fingerprint, and a controller starting on 10,000 listed pods replays them
- * through here without computing 10,000 fingerprints it may never need (each is made when its
- * object is replaced). The objects are the informer cache's own, so keeping them holds no extra.
+ * A {@link Mapper} that queues the zone's policy key only when an object changed in a way the translation reads: node
+ * heartbeats, pod readiness, other zones' conditions on an ANP and the like cost nothing. It compares the object as the
+ * informer cache holds it NOW with the last one seen for its key, so it is level-driven too (a delete is "no object").
+ * It keeps the objects, not their fingerprints: an informer hands out the same object until it changes, so the same
+ * object is no change and costs no fingerprint, and a controller starting on 10,000 listed pods replays them through
+ * here without computing 10,000 fingerprints it may never need (each is made when its object is replaced). The objects
+ * are the informer cache's own, so keeping them holds no extra.
  *
  * @param <T> the watched type
  */
@@ -54,7 +53,8 @@ final class RelevantChanges<T extends HasMetadata> implements Mapper<T, String> 
         if (before == current) {
             return List.of(); // the same object (or absent before and now): nothing changed
         }
-        boolean changed = before == null || current == null
+        boolean changed = before == null
+                || current == null
                 || !Objects.equals(fingerprint.apply(before), fingerprint.apply(current));
         return changed ? List.of(key) : List.of();
     }
@@ -68,7 +68,9 @@ final class RelevantChanges<T extends HasMetadata> implements Mapper<T, String> 
     /** What {@code nodes} peers read (labels, InternalIPs), and the subnets the zone's IP families follow. */
     static Object node(Node node) {
         Map<String, String> a = node.getMetadata().getAnnotations();
-        return List.of(ClusterIndex.nodeInfo(node), a == null ? "" : Objects.requireNonNullElse(a.get(OvnAnnotations.NODE_SUBNETS), ""));
+        return List.of(
+                ClusterIndex.nodeInfo(node),
+                a == null ? "" : Objects.requireNonNullElse(a.get(OvnAnnotations.NODE_SUBNETS), ""));
     }
 
     /** Namespace labels select; its logging annotation sets NetworkPolicy logging. */
@@ -82,11 +84,13 @@ final class RelevantChanges<T extends HasMetadata> implements Mapper<T, String> 
 
     /** An ANP's spec and logging, and this zone's own condition (an edit of it is repaired). */
     static Function<AdminNetworkPolicy, Object> anp(String zone) {
-        return anp -> List.of(Objects.requireNonNullElse((Object) anp.getSpec(), ""), logging(anp), own(anp.getStatus(), zone));
+        return anp -> List.of(
+                Objects.requireNonNullElse((Object) anp.getSpec(), ""), logging(anp), own(anp.getStatus(), zone));
     }
 
     static Function<BaselineAdminNetworkPolicy, Object> banp(String zone) {
-        return banp -> List.of(Objects.requireNonNullElse((Object) banp.getSpec(), ""), logging(banp), own(banp.getStatus(), zone));
+        return banp -> List.of(
+                Objects.requireNonNullElse((Object) banp.getSpec(), ""), logging(banp), own(banp.getStatus(), zone));
     }
 
     private static String logging(HasMetadata o) {
@@ -99,8 +103,12 @@ final class RelevantChanges<T extends HasMetadata> implements Mapper<T, String> 
             return "";
         }
         String type = ZoneCondition.typeFor(zone);
-        return status.conditions().stream().filter(c -> type.equals(c.getType()))
-                .map(c -> List.of(String.valueOf(c.getStatus()), String.valueOf(c.getReason()), String.valueOf(c.getMessage())))
-                .findFirst().<Object>map(x -> x).orElse("");
+        return status.conditions().stream()
+                .filter(c -> type.equals(c.getType()))
+                .map(c -> List.of(
+                        String.valueOf(c.getStatus()), String.valueOf(c.getReason()), String.valueOf(c.getMessage())))
+                .findFirst()
+                .<Object>map(x -> x)
+                .orElse("");
     }
 }

@@ -4,20 +4,20 @@ import io.kovn.ovn.ids.ObjectNames;
 import io.kovn.ovsdb.diff.Owner;
 import io.kovn.policy.model.DesiredAcl;
 import io.kovn.policy.model.DesiredAddressSet;
-import io.kovn.policy.model.DesiredPortGroup;
 import io.kovn.policy.model.DesiredPolicyState;
+import io.kovn.policy.model.DesiredPortGroup;
 import io.kovn.policy.model.PolicyRows;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
-import java.util.List;
 
 /**
- * A translation's rows (plus its stateful-pod rows) found by {@code k8s.ovn.org/id}, for a scoped
- * write that names a few ids out of thousands. ACLs are keyed by id already; an address set or port
- * group is named after its id ({@code a<FNV-1a of the id>}, {@link io.kovn.ovn.ids.ObjectId#hashedName}),
- * so it is found by that name. Anything else (a row not found that way: a deleted one, or one named
- * otherwise) is looked up in an index of every row, made once on first need.
+ * A translation's rows (plus its stateful-pod rows) found by {@code k8s.ovn.org/id}, for a scoped write that names a
+ * few ids out of thousands. ACLs are keyed by id already; an address set or port group is named after its id
+ * ({@code a<FNV-1a of the id>}, {@link io.kovn.ovn.ids.ObjectId#hashedName}), so it is found by that name. Anything
+ * else (a row not found that way: a deleted one, or one named otherwise) is looked up in an index of every row, made
+ * once on first need.
  */
 final class RowsById {
     private final DesiredPolicyState state;
@@ -34,11 +34,15 @@ final class RowsById {
     /** The address set with this id, or null. */
     DesiredAddressSet addressSet(String id) {
         if (allSets == null) {
-            DesiredAddressSet named = byHashedName(state.addressSets(), id, s -> s.externalIds().get(Owner.ID));
+            DesiredAddressSet named =
+                    byHashedName(state.addressSets(), id, s -> s.externalIds().get(Owner.ID));
             if (named != null) {
                 return named;
             }
-            allSets = index(state.addressSets(), extra.addressSets(), s -> s.externalIds().get(Owner.ID));
+            allSets = index(
+                    state.addressSets(),
+                    extra.addressSets(),
+                    s -> s.externalIds().get(Owner.ID));
         }
         return allSets.get(id);
     }
@@ -46,11 +50,13 @@ final class RowsById {
     /** The port group with this id, or null. */
     DesiredPortGroup portGroup(String id) {
         if (allGroups == null) {
-            DesiredPortGroup named = byHashedName(state.portGroups(), id, g -> g.externalIds().get(Owner.ID));
+            DesiredPortGroup named =
+                    byHashedName(state.portGroups(), id, g -> g.externalIds().get(Owner.ID));
             if (named != null) {
                 return named;
             }
-            allGroups = index(state.portGroups(), extra.portGroups(), g -> g.externalIds().get(Owner.ID));
+            allGroups = index(
+                    state.portGroups(), extra.portGroups(), g -> g.externalIds().get(Owner.ID));
         }
         return allGroups.get(id);
     }

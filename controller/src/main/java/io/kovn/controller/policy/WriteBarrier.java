@@ -3,10 +3,10 @@ package io.kovn.controller.policy;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The policy reconciles of a zone as a sequence: how many started, and the latest one whose write
- * the NB acknowledged. A reconcile reads the informer caches and the NB cache after it starts, so
- * "a reconcile that started after I saw X has written" means "the NB holds the rows for X" (or for
- * a later state), which is what {@link PolicyController#awaitPodAddresses} waits for.
+ * The policy reconciles of a zone as a sequence: how many started, and the latest one whose write the NB acknowledged.
+ * A reconcile reads the informer caches and the NB cache after it starts, so "a reconcile that started after I saw X
+ * has written" means "the NB holds the rows for X" (or for a later state), which is what
+ * {@link PolicyController#awaitPodAddresses} waits for.
  */
 final class WriteBarrier {
     private long started;

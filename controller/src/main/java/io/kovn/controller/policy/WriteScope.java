@@ -11,26 +11,25 @@ import io.kovn.policy.model.DesiredAddressSet;
 import io.kovn.policy.model.DesiredPolicyState;
 import io.kovn.policy.model.DesiredPortGroup;
 import io.kovn.policy.model.PolicyRows;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.function.Function;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Optional;
 
 /**
- * Pure: which policy rows a reconcile must diff, given the translation it wrote last and the one
- * it has now: the rows (by {@code k8s.ovn.org/id}, per table) that were added, removed or changed.
- * After a pod relabel that is the handful of address sets and port groups that select the pod, so
- * the diff's cost follows the change, not the zone. A port group whose member switch ports came,
- * went or changed uuid (a port made again) is in scope although its row by name is unchanged, and
- * a port group in scope brings its ACLs (its {@code acls} column refers to them).
+ * Pure: which policy rows a reconcile must diff, given the translation it wrote last and the one it has now: the rows
+ * (by {@code k8s.ovn.org/id}, per table) that were added, removed or changed. After a pod relabel that is the handful
+ * of address sets and port groups that select the pod, so the diff's cost follows the change, not the zone. A port
+ * group whose member switch ports came, went or changed uuid (a port made again) is in scope although its row by name
+ * is unchanged, and a port group in scope brings its ACLs (its {@code acls} column refers to them).
  *
  * @param all diff every policy row (first reconcile, after drift, a refused or stale write)
  * @param ids table name to the ids of the rows to diff, when not {@code all}
@@ -57,9 +56,9 @@ record WriteScope(boolean all, Map<String, Set<String>> ids) {
     }
 
     /**
-     * This scope made consistent for the diff: an ACL in scope brings its port group (a new ACL must
-     * be referenced by it in the same transaction), and a port group in scope brings its ACLs (its
-     * {@code acls} column refers to them by key).
+     * This scope made consistent for the diff: an ACL in scope brings its port group (a new ACL must be referenced by
+     * it in the same transaction), and a port group in scope brings its ACLs (its {@code acls} column refers to them by
+     * key).
      */
     WriteScope closed(DesiredPolicyState state, PolicyRows extra) {
         if (all) {
@@ -75,7 +74,8 @@ record WriteScope(boolean all, Map<String, Set<String>> ids) {
             DesiredAcl acl = state.acls().containsKey(id) ? state.acls().get(id) : extraAcls.get(id);
             if (acl != null) {
                 DesiredPortGroup g = state.portGroups().containsKey(acl.portGroup())
-                        ? state.portGroups().get(acl.portGroup()) : byName.get(acl.portGroup());
+                        ? state.portGroups().get(acl.portGroup())
+                        : byName.get(acl.portGroup());
                 if (g != null && g.externalIds().get(Owner.ID) != null) {
                     groups.add(g.externalIds().get(Owner.ID));
                 }
@@ -89,8 +89,15 @@ record WriteScope(boolean all, Map<String, Set<String>> ids) {
                 acls.addAll(g.acls());
             }
         }
-        return new WriteScope(false, Map.of(AddressSet.TABLE_NAME, ids.getOrDefault(AddressSet.TABLE_NAME, Set.of()),
-                Acl.TABLE_NAME, Set.copyOf(acls), PortGroup.TABLE_NAME, Set.copyOf(groups)));
+        return new WriteScope(
+                false,
+                Map.of(
+                        AddressSet.TABLE_NAME,
+                        ids.getOrDefault(AddressSet.TABLE_NAME, Set.of()),
+                        Acl.TABLE_NAME,
+                        Set.copyOf(acls),
+                        PortGroup.TABLE_NAME,
+                        Set.copyOf(groups)));
     }
 
     /** This scope without some rows of one table (decided elsewhere). */
@@ -111,21 +118,31 @@ record WriteScope(boolean all, Map<String, Set<String>> ids) {
     }
 
     /**
-     * The rows that differ between two translations (each with its {@link io.kovn.policy.StatefulPods}
-     * rows), or whose port group holds a switch port that came, went or changed uuid.
+     * The rows that differ between two translations (each with its {@link io.kovn.policy.StatefulPods} rows), or whose
+     * port group holds a switch port that came, went or changed uuid.
      */
-    static WriteScope between(DesiredPolicyState before, PolicyRows extraBefore, Map<String, Uuid> portsBefore,
-                              DesiredPolicyState after, PolicyRows extraAfter, Map<String, Uuid> portsAfter) {
+    static WriteScope between(
+            DesiredPolicyState before,
+            PolicyRows extraBefore,
+            Map<String, Uuid> portsBefore,
+            DesiredPolicyState after,
+            PolicyRows extraAfter,
+            Map<String, Uuid> portsAfter) {
         return between(before, extraBefore, portsBefore, after, extraAfter, portsAfter, Optional.empty());
     }
 
     /**
-     * The same, comparing only the rows {@code changed} names when the translator knows them (its
-     * translation right after {@code before}): O(change) instead of a walk over every row.
+     * The same, comparing only the rows {@code changed} names when the translator knows them (its translation right
+     * after {@code before}): O(change) instead of a walk over every row.
      */
-    static WriteScope between(DesiredPolicyState before, PolicyRows extraBefore, Map<String, Uuid> portsBefore,
-                              DesiredPolicyState after, PolicyRows extraAfter, Map<String, Uuid> portsAfter,
-                              Optional<ChangedRows> changed) {
+    static WriteScope between(
+            DesiredPolicyState before,
+            PolicyRows extraBefore,
+            Map<String, Uuid> portsBefore,
+            DesiredPolicyState after,
+            PolicyRows extraAfter,
+            Map<String, Uuid> portsAfter,
+            Optional<ChangedRows> changed) {
         Set<String> sets = new HashSet<>();
         Set<String> acls = new HashSet<>();
         Set<String> groups = new HashSet<>();
@@ -142,11 +159,20 @@ record WriteScope(boolean all, Map<String, Set<String>> ids) {
         }
         if (extraBefore != extraAfter) { // the translator hands out the same stateful rows while they hold
             changed(sorted(extraBefore.addressSets(), setId), sorted(extraAfter.addressSets(), setId), setId, sets);
-            changed(sorted(extraBefore.acls(), DesiredAcl::id), sorted(extraAfter.acls(), DesiredAcl::id), DesiredAcl::id, acls);
-            changed(sorted(extraBefore.portGroups(), groupId), sorted(extraAfter.portGroups(), groupId), groupId, groups);
+            changed(
+                    sorted(extraBefore.acls(), DesiredAcl::id),
+                    sorted(extraAfter.acls(), DesiredAcl::id),
+                    DesiredAcl::id,
+                    acls);
+            changed(
+                    sorted(extraBefore.portGroups(), groupId),
+                    sorted(extraAfter.portGroups(), groupId),
+                    groupId,
+                    groups);
         }
         if (portsBefore != portsAfter && !portsBefore.equals(portsAfter)) {
-            List<DesiredPortGroup> groupsAfter = new ArrayList<>(after.portGroups().values());
+            List<DesiredPortGroup> groupsAfter =
+                    new ArrayList<>(after.portGroups().values());
             groupsAfter.addAll(extraAfter.portGroups());
             Set<String> moved = new HashSet<>();
             portsAfter.forEach((name, uuid) -> {
@@ -167,8 +193,15 @@ record WriteScope(boolean all, Map<String, Set<String>> ids) {
         }
         groups.remove(null);
         sets.remove(null);
-        return new WriteScope(false, Map.of(AddressSet.TABLE_NAME, Set.copyOf(sets), Acl.TABLE_NAME, Set.copyOf(acls),
-                PortGroup.TABLE_NAME, Set.copyOf(groups)));
+        return new WriteScope(
+                false,
+                Map.of(
+                        AddressSet.TABLE_NAME,
+                        Set.copyOf(sets),
+                        Acl.TABLE_NAME,
+                        Set.copyOf(acls),
+                        PortGroup.TABLE_NAME,
+                        Set.copyOf(groups)));
     }
 
     /** A few rows (the stateful-pod rows) by id. */
@@ -179,8 +212,8 @@ record WriteScope(boolean all, Map<String, Set<String>> ids) {
     }
 
     /** The rows of the given keys that differ between two maps. */
-    private static <T> void changed(Set<String> keys, Map<String, T> before, Map<String, T> after, Function<T, String> id,
-                                    Set<String> out) {
+    private static <T> void changed(
+            Set<String> keys, Map<String, T> before, Map<String, T> after, Function<T, String> id, Set<String> out) {
         for (String key : keys) {
             T x = before.get(key);
             T y = after.get(key);
@@ -196,8 +229,8 @@ record WriteScope(boolean all, Map<String, Set<String>> ids) {
     }
 
     /** Walks two maps sorted alike in step: identical values (memoized rows) cost one comparison. */
-    private static <T> void changed(SortedMap<String, T> before, SortedMap<String, T> after, Function<T, String> id,
-                                    Set<String> out) {
+    private static <T> void changed(
+            SortedMap<String, T> before, SortedMap<String, T> after, Function<T, String> id, Set<String> out) {
         Iterator<Map.Entry<String, T>> b = before.entrySet().iterator();
         Iterator<Map.Entry<String, T>> a = after.entrySet().iterator();
         Map.Entry<String, T> x = b.hasNext() ? b.next() : null;

@@ -3,6 +3,7 @@ package io.kovn.controller.service;
 import io.kovn.ovn.nb.LoadBalancerGroup;
 import io.kovn.ovn.nb.LogicalRouter;
 import io.kovn.ovn.nb.LogicalSwitch;
+import io.kovn.ovsdb.cache.DatabaseCache;
 import io.kovn.ovsdb.data.NamedUuid;
 import io.kovn.ovsdb.data.Row;
 import io.kovn.ovsdb.data.Uuid;
@@ -10,7 +11,6 @@ import io.kovn.ovsdb.diff.Plan;
 import io.kovn.ovsdb.ops.Mutation;
 import io.kovn.ovsdb.ops.Operation;
 import io.kovn.ovsdb.ops.Ops;
-import io.kovn.ovsdb.cache.DatabaseCache;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -21,18 +21,17 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The zone's three load balancer groups, by the reference's names, and where they are attached:
- * the node switch holds {@code clusterLBGroup} and {@code clusterSwitchLBGroup},
- * {@code ovn_cluster_router} holds {@code clusterLBGroup}, and {@code GR_<node>}, once it exists,
- * {@code clusterLBGroup} and {@code clusterRouterLBGroup}. {@code Load_Balancer_Group} has no
- * external_ids, so kovn's ownership diff cannot own it: groups missing by name are inserted, never
- * deleted, and attached by {@code mutate insert}; nothing else of those switches and routers is
- * touched (the topology's diff leaves their {@code load_balancer_group} alone). Pure: the cache in,
- * operations out; converged, no operation.
+ * The zone's three load balancer groups, by the reference's names, and where they are attached: the node switch holds
+ * {@code clusterLBGroup} and {@code clusterSwitchLBGroup}, {@code ovn_cluster_router} holds {@code clusterLBGroup}, and
+ * {@code GR_<node>}, once it exists, {@code clusterLBGroup} and {@code clusterRouterLBGroup}.
+ * {@code Load_Balancer_Group} has no external_ids, so kovn's ownership diff cannot own it: groups missing by name are
+ * inserted, never deleted, and attached by {@code mutate insert}; nothing else of those switches and routers is touched
+ * (the topology's diff leaves their {@code load_balancer_group} alone). Pure: the cache in, operations out; converged,
+ * no operation.
  */
 final class LoadBalancerGroups {
-    static final List<String> NAMES = List.of(ServiceModel.CLUSTER_LB_GROUP, ServiceModel.CLUSTER_SWITCH_LB_GROUP,
-            ServiceModel.CLUSTER_ROUTER_LB_GROUP);
+    static final List<String> NAMES = List.of(
+            ServiceModel.CLUSTER_LB_GROUP, ServiceModel.CLUSTER_SWITCH_LB_GROUP, ServiceModel.CLUSTER_ROUTER_LB_GROUP);
     static final String CLUSTER_ROUTER = "ovn_cluster_router";
 
     private LoadBalancerGroups() {}
@@ -61,21 +60,37 @@ final class LoadBalancerGroups {
                 group.put(name, row.get().uuid());
             } else {
                 String uuidName = "group_" + name;
-                ops.add(new Operation.Insert(LoadBalancerGroup.TABLE_NAME, Map.of(LoadBalancerGroup.NAME, name), uuidName));
+                ops.add(new Operation.Insert(
+                        LoadBalancerGroup.TABLE_NAME, Map.of(LoadBalancerGroup.NAME, name), uuidName));
                 group.put(name, new NamedUuid(uuidName));
             }
         }
-        attach(nb, LogicalSwitch.TABLE_NAME, node, List.of(group.get(ServiceModel.CLUSTER_LB_GROUP),
-                group.get(ServiceModel.CLUSTER_SWITCH_LB_GROUP)), LogicalSwitch.LOAD_BALANCER_GROUP, ops);
-        attach(nb, LogicalRouter.TABLE_NAME, CLUSTER_ROUTER, List.of(group.get(ServiceModel.CLUSTER_LB_GROUP)),
-                LogicalRouter.LOAD_BALANCER_GROUP, ops);
-        attach(nb, LogicalRouter.TABLE_NAME, gatewayRouter(node), List.of(group.get(ServiceModel.CLUSTER_LB_GROUP),
-                group.get(ServiceModel.CLUSTER_ROUTER_LB_GROUP)), LogicalRouter.LOAD_BALANCER_GROUP, ops);
+        attach(
+                nb,
+                LogicalSwitch.TABLE_NAME,
+                node,
+                List.of(group.get(ServiceModel.CLUSTER_LB_GROUP), group.get(ServiceModel.CLUSTER_SWITCH_LB_GROUP)),
+                LogicalSwitch.LOAD_BALANCER_GROUP,
+                ops);
+        attach(
+                nb,
+                LogicalRouter.TABLE_NAME,
+                CLUSTER_ROUTER,
+                List.of(group.get(ServiceModel.CLUSTER_LB_GROUP)),
+                LogicalRouter.LOAD_BALANCER_GROUP,
+                ops);
+        attach(
+                nb,
+                LogicalRouter.TABLE_NAME,
+                gatewayRouter(node),
+                List.of(group.get(ServiceModel.CLUSTER_LB_GROUP), group.get(ServiceModel.CLUSTER_ROUTER_LB_GROUP)),
+                LogicalRouter.LOAD_BALANCER_GROUP,
+                ops);
         return Plan.of(ops);
     }
 
-    private static void attach(DatabaseCache nb, String table, String name, List<Object> groups, String column,
-                               List<Operation> ops) {
+    private static void attach(
+            DatabaseCache nb, String table, String name, List<Object> groups, String column, List<Operation> ops) {
         Optional<Row> parent = byName(nb, table, name);
         if (parent.isEmpty()) {
             return; // not made yet: its insert re-queues the groups' key

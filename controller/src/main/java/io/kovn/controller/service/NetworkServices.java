@@ -11,21 +11,20 @@ import io.kovn.ovn.annotations.OvnAnnotations;
 import io.kovn.ovn.annotations.PodNetwork;
 import io.kovn.ovn.annotations.PodNetworks;
 import io.kovn.ovsdb.data.Uuid;
+import java.net.Inet6Address;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
-import java.net.Inet6Address;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
- * Services of a namespace with a primary user-defined network: reached from that network only.
- * Their endpoints are mirrored to the pods' network addresses (as the reference's EndpointSlice
- * mirror controller does, without writing mirrored slices: the zone reads the pods' annotations),
- * and their ClusterIP load balancers sit on the network's switch in this zone instead of the
- * default network's groups: default-network pods never see them. Pure.
+ * Services of a namespace with a primary user-defined network: reached from that network only. Their endpoints are
+ * mirrored to the pods' network addresses (as the reference's EndpointSlice mirror controller does, without writing
+ * mirrored slices: the zone reads the pods' annotations), and their ClusterIP load balancers sit on the network's
+ * switch in this zone instead of the default network's groups: default-network pods never see them. Pure.
  */
 public final class NetworkServices {
     private NetworkServices() {}
@@ -40,8 +39,8 @@ public final class NetworkServices {
     public record Target(String network, String prefix, Optional<Uuid> networkSwitch) {}
 
     /**
-     * The slices with each pod endpoint's address replaced by the pod's address of the slice's
-     * family on its primary network; endpoints of pods without one are left out.
+     * The slices with each pod endpoint's address replaced by the pod's address of the slice's family on its primary
+     * network; endpoints of pods without one are left out.
      *
      * @param pods the pods by {@code <ns>/<name>}
      */
@@ -52,8 +51,12 @@ public final class NetworkServices {
             List<Endpoint> endpoints = new ArrayList<>();
             for (Endpoint e : s.getEndpoints() == null ? List.<Endpoint>of() : s.getEndpoints()) {
                 if (e.getTargetRef() == null || !"Pod".equals(e.getTargetRef().getKind())) continue;
-                Pod pod = pods.apply(e.getTargetRef().getNamespace() + "/" + e.getTargetRef().getName());
-                networkAddress(pod, v6).ifPresent(ip -> endpoints.add(new EndpointBuilder(e).withAddresses(List.of(ip)).build()));
+                Pod pod = pods.apply(
+                        e.getTargetRef().getNamespace() + "/" + e.getTargetRef().getName());
+                networkAddress(pod, v6)
+                        .ifPresent(ip -> endpoints.add(new EndpointBuilder(e)
+                                .withAddresses(List.of(ip))
+                                .build()));
             }
             out.add(new EndpointSliceBuilder(s).withEndpoints(endpoints).build());
         }
@@ -66,8 +69,13 @@ public final class NetworkServices {
         String value = a == null ? null : a.get(OvnAnnotations.POD_NETWORKS);
         if (value == null) return Optional.empty();
         try {
-            return PodNetworks.parse(value).primaryUserDefined().map(Map.Entry::getValue).map(PodNetwork::ipAddresses)
-                    .flatMap(ips -> ips.stream().filter(p -> (p.address() instanceof Inet6Address) == v6).findFirst())
+            return PodNetworks.parse(value)
+                    .primaryUserDefined()
+                    .map(Map.Entry::getValue)
+                    .map(PodNetwork::ipAddresses)
+                    .flatMap(ips -> ips.stream()
+                            .filter(p -> (p.address() instanceof Inet6Address) == v6)
+                            .findFirst())
                     .map(p -> IpLiterals.format(p.address()));
         } catch (AnnotationFormatException e) {
             return Optional.empty();
@@ -75,9 +83,8 @@ public final class NetworkServices {
     }
 
     /**
-     * The network's load balancers of a service: its cluster-wide ones (ClusterIPs) only, no
-     * NodePorts (a network has no gateway router yet), named with the network's prefix and carrying
-     * its name.
+     * The network's load balancers of a service: its cluster-wide ones (ClusterIPs) only, no NodePorts (a network has
+     * no gateway router yet), named with the network's prefix and carrying its name.
      */
     public static List<ServiceLoadBalancer> onNetwork(List<ServiceLoadBalancer> lbs, Target target) {
         List<ServiceLoadBalancer> out = new ArrayList<>();
@@ -85,8 +92,14 @@ public final class NetworkServices {
             if (!lb.groups().equals(Set.of(ServiceModel.CLUSTER_LB_GROUP))) continue;
             Map<String, String> ids = new HashMap<>(lb.externalIds());
             ids.put("k8s.ovn.org/network", target.network());
-            out.add(new ServiceLoadBalancer(target.prefix() + lb.name(), lb.protocol(), lb.vips(), lb.options(), lb.selectionFields(),
-                    ids, Set.of()));
+            out.add(new ServiceLoadBalancer(
+                    target.prefix() + lb.name(),
+                    lb.protocol(),
+                    lb.vips(),
+                    lb.options(),
+                    lb.selectionFields(),
+                    ids,
+                    Set.of()));
         }
         return out;
     }

@@ -16,12 +16,11 @@ import java.util.Objects;
 import java.util.TreeSet;
 
 /**
- * The candidate endpoints of one service port, read from the service's EndpointSlices as the
- * reference reads them ({@code GetLbEndpoints}, {@code getSelectedEligibleEndpoints}): the slice port
- * with the service port's name and protocol gives the target port (that is how a named
- * {@code targetPort} is resolved: the endpointslice controller looked it up in the pods); FQDN slices
- * are skipped. {@link #eligible} then selects as the reference does: ready endpoints (a missing
- * {@code ready} means ready; every endpoint when the service publishes not-ready addresses), and
+ * The candidate endpoints of one service port, read from the service's EndpointSlices as the reference reads them
+ * ({@code GetLbEndpoints}, {@code getSelectedEligibleEndpoints}): the slice port with the service port's name and
+ * protocol gives the target port (that is how a named {@code targetPort} is resolved: the endpointslice controller
+ * looked it up in the pods); FQDN slices are skipped. {@link #eligible} then selects as the reference does: ready
+ * endpoints (a missing {@code ready} means ready; every endpoint when the service publishes not-ready addresses), and
  * only when there is none of those, the serving and terminating ones (KEP-1669). Pure.
  *
  * @param candidates every endpoint address of the port
@@ -48,8 +47,8 @@ public record ServiceEndpoints(List<Candidate> candidates, boolean publishNotRea
      * @param port the target port
      * @param node the endpoint's node ({@code ""} when the slice does not say)
      * @param v6 whether the address is IPv6
-     * @param pod {@code <ns>/<pod>} of the endpoint's target pod ({@code ""} when it names none): for
-     *     the tools that explain a flow, not part of any row
+     * @param pod {@code <ns>/<pod>} of the endpoint's target pod ({@code ""} when it names none): for the tools that
+     *     explain a flow, not part of any row
      */
     public record Target(String ip, int port, String node, boolean v6, String pod) implements Comparable<Target> {
         /** {@code ip:port}, IPv6 in brackets. */
@@ -65,14 +64,19 @@ public record ServiceEndpoints(List<Candidate> candidates, boolean publishNotRea
     }
 
     /**
-     * The eligible targets of one family, sorted, without duplicates; of {@code node} only when
-     * {@code localOnly} (the node filter comes first, as in the reference: a node without ready local
-     * endpoints falls back to its own serving-terminating ones).
+     * The eligible targets of one family, sorted, without duplicates; of {@code node} only when {@code localOnly} (the
+     * node filter comes first, as in the reference: a node without ready local endpoints falls back to its own
+     * serving-terminating ones).
      */
     public List<Target> eligible(boolean v6, boolean localOnly, String node) {
-        List<Candidate> selected = candidates.stream().filter(c -> !localOnly || c.target().node().equals(node)).toList();
-        List<Candidate> ready = selected.stream().filter(c -> publishNotReady || c.ready()).toList();
-        List<Candidate> chosen = !ready.isEmpty() ? ready : selected.stream().filter(Candidate::servingTerminating).toList();
+        List<Candidate> selected = candidates.stream()
+                .filter(c -> !localOnly || c.target().node().equals(node))
+                .toList();
+        List<Candidate> ready =
+                selected.stream().filter(c -> publishNotReady || c.ready()).toList();
+        List<Candidate> chosen = !ready.isEmpty()
+                ? ready
+                : selected.stream().filter(Candidate::servingTerminating).toList();
         TreeSet<Target> out = new TreeSet<>();
         chosen.stream().map(Candidate::target).filter(t -> t.v6() == v6).forEach(out::add);
         return List.copyOf(out);
@@ -90,7 +94,8 @@ public record ServiceEndpoints(List<Candidate> candidates, boolean publishNotRea
             Integer target = null;
             for (EndpointPort p : Objects.requireNonNullElse(slice.getPorts(), List.<EndpointPort>of())) {
                 if (Objects.requireNonNullElse(p.getName(), "").equals(name)
-                        && Objects.requireNonNullElse(p.getProtocol(), "TCP").equals(protocol) && p.getPort() != null) {
+                        && Objects.requireNonNullElse(p.getProtocol(), "TCP").equals(protocol)
+                        && p.getPort() != null) {
                     target = p.getPort();
                     break;
                 }
@@ -107,12 +112,14 @@ public record ServiceEndpoints(List<Candidate> candidates, boolean publishNotRea
                     InetAddress a = IpLiterals.parse(ip);
                     boolean v6 = a instanceof Inet6Address;
                     if (v6 != "IPv6".equals(type)) {
-                        throw new IllegalArgumentException("EndpointSlice " + slice.getMetadata().getName() + " of type "
-                                + type + " holds address " + ip);
+                        throw new IllegalArgumentException("EndpointSlice "
+                                + slice.getMetadata().getName() + " of type " + type + " holds address " + ip);
                     }
                     ObjectReference ref = e.getTargetRef();
-                    String pod = ref != null && "Pod".equals(ref.getKind()) ? ref.getNamespace() + "/" + ref.getName() : "";
-                    Target t = new Target(IpLiterals.format(a), target, Objects.requireNonNullElse(e.getNodeName(), ""), v6, pod);
+                    String pod =
+                            ref != null && "Pod".equals(ref.getKind()) ? ref.getNamespace() + "/" + ref.getName() : "";
+                    Target t = new Target(
+                            IpLiterals.format(a), target, Objects.requireNonNullElse(e.getNodeName(), ""), v6, pod);
                     out.add(new Candidate(t, ready, serving && terminating));
                 }
             }

@@ -1,15 +1,15 @@
 package io.kovn.controller.service;
 
+import java.util.Collections;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.Collections;
 
 /**
  * One desired OVN {@code Load_Balancer} of a Service, as the reference writes it: named
- * {@code Service_<ns>/<name>_<PROTO>_<scope>}, with its vips, options and the load balancer groups
- * it belongs to. Immutable.
+ * {@code Service_<ns>/<name>_<PROTO>_<scope>}, with its vips, options and the load balancer groups it belongs to.
+ * Immutable.
  *
  * @param name the row's name
  * @param protocol {@code tcp}, {@code udp} or {@code sctp}
@@ -19,8 +19,14 @@ import java.util.Collections;
  * @param externalIds the row's external_ids (kovn's owner ids and the reference's kind/owner)
  * @param groups names of the load balancer groups that hold it
  */
-public record ServiceLoadBalancer(String name, String protocol, Map<String, String> vips, Map<String, String> options,
-                                  Set<String> selectionFields, Map<String, String> externalIds, Set<String> groups) {
+public record ServiceLoadBalancer(
+        String name,
+        String protocol,
+        Map<String, String> vips,
+        Map<String, String> options,
+        Set<String> selectionFields,
+        Map<String, String> externalIds,
+        Set<String> groups) {
     public ServiceLoadBalancer {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(protocol, "protocol");

@@ -12,45 +12,50 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.Locale;
 import java.util.TreeSet;
 
 /**
- * The pure model of one Service in one zone: the Service, its EndpointSlices and the zone's facts in,
- * the desired {@code Load_Balancer} rows out, following the reference's {@code lb_config.go}:
+ * The pure model of one Service in one zone: the Service, its EndpointSlices and the zone's facts in, the desired
+ * {@code Load_Balancer} rows out, following the reference's {@code lb_config.go}:
+ *
  * <ul>
- *   <li>ClusterIP vips (and external/LoadBalancer IPs unless externalTrafficPolicy=Local) of each
- *       protocol: one {@code Service_<ns>/<name>_<PROTO>_cluster} in {@code clusterLBGroup};</li>
- *   <li>NodePorts (vips: the node's IPs), externalTrafficPolicy=Local external IPs and
- *       internalTrafficPolicy=Local cluster IPs: per-node LBs of this node, {@code node_router+switch_<node>}
- *       when router and switch see the same rules, else {@code node_router_<node>},
- *       {@code node_local_router_<node>} (ETP=Local with local endpoints, {@code skip_snat=true}) and
- *       {@code node_switch_<node>} (all endpoints; ITP=Local cluster IPs: local ones only), in
- *       {@code clusterRouterLBGroup} / {@code clusterSwitchLBGroup}.</li>
+ *   <li>ClusterIP vips (and external/LoadBalancer IPs unless externalTrafficPolicy=Local) of each protocol: one
+ *       {@code Service_<ns>/<name>_<PROTO>_cluster} in {@code clusterLBGroup};
+ *   <li>NodePorts (vips: the node's IPs), externalTrafficPolicy=Local external IPs and internalTrafficPolicy=Local
+ *       cluster IPs: per-node LBs of this node, {@code node_router+switch_<node>} when router and switch see the same
+ *       rules, else {@code node_router_<node>}, {@code node_local_router_<node>} (ETP=Local with local endpoints,
+ *       {@code skip_snat=true}) and {@code node_switch_<node>} (all endpoints; ITP=Local cluster IPs: local ones only),
+ *       in {@code clusterRouterLBGroup} / {@code clusterSwitchLBGroup}.
  * </ul>
- * The zone always has its gateway router in this model (the router group is attached to
- * {@code GR_<node>} when it exists), so names do not change when the gateway appears.
- * A malformed Service never throws: it yields no rows and a problem.
+ *
+ * The zone always has its gateway router in this model (the router group is attached to {@code GR_<node>} when it
+ * exists), so names do not change when the gateway appears. A malformed Service never throws: it yields no rows and a
+ * problem.
  */
 public final class ServiceModel {
     /** The reference's load balancer groups. */
     public static final String CLUSTER_LB_GROUP = "clusterLBGroup";
+
     public static final String CLUSTER_SWITCH_LB_GROUP = "clusterSwitchLBGroup";
     public static final String CLUSTER_ROUTER_LB_GROUP = "clusterRouterLBGroup";
     /** The reference's external ids of a service's load balancers. */
     public static final String KIND_KEY = "k8s.ovn.org/kind";
+
     public static final String OWNER_KEY = "k8s.ovn.org/owner";
     /** kovn's id key after the service name: {@code <PROTO>_<scope>}. */
     static final String LB_KEY = "lb";
     /** The reference's masquerade addresses (config.Gateway.MasqueradeIPs defaults). */
     static final String HAIRPIN_SNAT_IP = "169.254.0.5 fd69::5";
+
     static final String V4_ETP_LOCAL_MASQUERADE_IP = "169.254.169.3";
     static final String V6_ETP_LOCAL_MASQUERADE_IP = "fd69::3";
     /** core.MaxClientIPServiceAffinitySeconds: OVN's affinity_timeout then gives way to selection fields. */
     static final int MAX_AFFINITY_SECONDS = 86400;
+
     static final int DEFAULT_AFFINITY_SECONDS = 10800;
     private static final List<String> PROTOCOLS = List.of("TCP", "UDP", "SCTP");
     private static final String NODE_IPS = "node";
@@ -73,8 +78,14 @@ public final class ServiceModel {
     private record Rule(String vip, List<String> targets) {}
 
     /** The reference's lbConfig: vips of one service port and protocol, and how to treat them. */
-    private record Config(String protocol, List<String> vips, int inport, ServiceEndpoints eps,
-                          boolean externalLocal, boolean internalLocal, boolean nodePort) {}
+    private record Config(
+            String protocol,
+            List<String> vips,
+            int inport,
+            ServiceEndpoints eps,
+            boolean externalLocal,
+            boolean internalLocal,
+            boolean nodePort) {}
 
     /**
      * The desired load balancers of {@code service} in the zone.
@@ -90,8 +101,10 @@ public final class ServiceModel {
         try {
             return new Result(build(service, slices, zone), Optional.empty());
         } catch (RuntimeException e) {
-            return new Result(List.of(), Optional.of("service " + service.getMetadata().getNamespace() + "/"
-                    + service.getMetadata().getName() + " gets no load balancer: " + e.getMessage()));
+            return new Result(
+                    List.of(),
+                    Optional.of("service " + service.getMetadata().getNamespace() + "/"
+                            + service.getMetadata().getName() + " gets no load balancer: " + e.getMessage()));
         }
     }
 
@@ -115,8 +128,14 @@ public final class ServiceModel {
             int inport = checkPort(port.getPort(), "port");
             ServiceEndpoints eps = ServiceEndpoints.of(port, slices, publishNotReady);
             if (port.getNodePort() != null && port.getNodePort() != 0) {
-                perNode.add(new Config(protocol, List.of(NODE_IPS), checkPort(port.getNodePort(), "nodePort"), eps,
-                        externalLocal, false, true));
+                perNode.add(new Config(
+                        protocol,
+                        List.of(NODE_IPS),
+                        checkPort(port.getNodePort(), "nodePort"),
+                        eps,
+                        externalLocal,
+                        false,
+                        true));
             }
             List<String> vips = new ArrayList<>(clusterIps);
             if (externalLocal && !externalVips.isEmpty()) {
@@ -136,14 +155,16 @@ public final class ServiceModel {
     private static List<ServiceLoadBalancer> clusterLbs(Service service, ObjectId id, List<Config> configs) {
         List<ServiceLoadBalancer> out = new ArrayList<>();
         for (String proto : PROTOCOLS) {
-            List<Config> ofProto = configs.stream().filter(c -> c.protocol().equals(proto)).toList();
+            List<Config> ofProto =
+                    configs.stream().filter(c -> c.protocol().equals(proto)).toList();
             if (ofProto.isEmpty()) {
                 continue;
             }
             List<Rule> rules = new ArrayList<>();
             for (Config c : ofProto) {
                 for (String vip : c.vips()) {
-                    rules.add(new Rule(hostPort(vip, c.inport()), hostPorts(c.eps().eligible(isV6(vip), false, ""))));
+                    rules.add(new Rule(
+                            hostPort(vip, c.inport()), hostPorts(c.eps().eligible(isV6(vip), false, ""))));
                 }
             }
             out.add(lb(service, id, proto, "cluster", rules, false, Set.of(CLUSTER_LB_GROUP)));
@@ -151,8 +172,8 @@ public final class ServiceModel {
         return out;
     }
 
-    private static List<ServiceLoadBalancer> perNodeLbs(Service service, ObjectId id, List<Config> configs,
-                                                        ZoneFacts zone, Set<String> clusterIps) {
+    private static List<ServiceLoadBalancer> perNodeLbs(
+            Service service, ObjectId id, List<Config> configs, ZoneFacts zone, Set<String> clusterIps) {
         List<ServiceLoadBalancer> out = new ArrayList<>();
         String node = zone.node();
         for (String proto : PROTOCOLS) {
@@ -192,7 +213,13 @@ public final class ServiceModel {
                 }
             }
             if (!switchRules.isEmpty() && switchRules.equals(router)) {
-                out.add(lb(service, id, proto, "node_router+switch_" + node, router, false,
+                out.add(lb(
+                        service,
+                        id,
+                        proto,
+                        "node_router+switch_" + node,
+                        router,
+                        false,
                         Set.of(CLUSTER_SWITCH_LB_GROUP, CLUSTER_ROUTER_LB_GROUP)));
                 continue;
             }
@@ -200,18 +227,37 @@ public final class ServiceModel {
                 out.add(lb(service, id, proto, "node_router_" + node, router, false, Set.of(CLUSTER_ROUTER_LB_GROUP)));
             }
             if (!noSnatRouter.isEmpty()) {
-                out.add(lb(service, id, proto, "node_local_router_" + node, noSnatRouter, true,
+                out.add(lb(
+                        service,
+                        id,
+                        proto,
+                        "node_local_router_" + node,
+                        noSnatRouter,
+                        true,
                         Set.of(CLUSTER_ROUTER_LB_GROUP)));
             }
             if (!switchRules.isEmpty()) {
-                out.add(lb(service, id, proto, "node_switch_" + node, switchRules, false, Set.of(CLUSTER_SWITCH_LB_GROUP)));
+                out.add(lb(
+                        service,
+                        id,
+                        proto,
+                        "node_switch_" + node,
+                        switchRules,
+                        false,
+                        Set.of(CLUSTER_SWITCH_LB_GROUP)));
             }
         }
         return out;
     }
 
-    private static ServiceLoadBalancer lb(Service service, ObjectId serviceId, String proto, String scope,
-                                          List<Rule> rules, boolean skipSnat, Set<String> groups) {
+    private static ServiceLoadBalancer lb(
+            Service service,
+            ObjectId serviceId,
+            String proto,
+            String scope,
+            List<Rule> rules,
+            boolean skipSnat,
+            Set<String> groups) {
         Map<String, String> vips = new LinkedHashMap<>();
         for (Rule r : rules) {
             vips.put(r.vip(), String.join(",", r.targets()));
@@ -231,11 +277,18 @@ public final class ServiceModel {
                 options.put("affinity_timeout", Integer.toString(timeout));
             }
         }
-        Map<String, String> ids = new LinkedHashMap<>(idOf(key(service), proto + "_" + scope).externalIds());
+        Map<String, String> ids =
+                new LinkedHashMap<>(idOf(key(service), proto + "_" + scope).externalIds());
         ids.put(KIND_KEY, "Service");
         ids.put(OWNER_KEY, key(service));
-        return new ServiceLoadBalancer(name(key(service), proto, scope), proto.toLowerCase(Locale.ROOT),
-                vips, options, selection, ids, groups);
+        return new ServiceLoadBalancer(
+                name(key(service), proto, scope),
+                proto.toLowerCase(Locale.ROOT),
+                vips,
+                options,
+                selection,
+                ids,
+                groups);
     }
 
     /** The reference's {@code makeLBName}: {@code Service_<ns>/<name>_<PROTO>_<scope>}. */
@@ -243,20 +296,27 @@ public final class ServiceModel {
         return "Service_" + serviceKey + "_" + proto + "_" + scope;
     }
 
-    /** kovn's id of one of a service's load balancers: {@code default-network-controller:Service:<ns>/<name>:<PROTO>_<scope>}. */
+    /**
+     * kovn's id of one of a service's load balancers:
+     * {@code default-network-controller:Service:<ns>/<name>:<PROTO>_<scope>}.
+     */
     static ObjectId idOf(String serviceKey, String protoScope) {
         return ObjectId.of(OwnerType.SERVICE, serviceKey).with(LB_KEY, protoScope);
     }
 
     /**
-     * The primary ids of every load balancer the service could have in the zone of {@code node}: the
-     * scope of its diff (a stale row is found by its id, without scanning the table).
+     * The primary ids of every load balancer the service could have in the zone of {@code node}: the scope of its diff
+     * (a stale row is found by its id, without scanning the table).
      */
     public static Set<String> possibleIds(String serviceKey, String node) {
         Set<String> ids = new TreeSet<>();
         for (String proto : PROTOCOLS) {
-            for (String scope : List.of("cluster", "node_router+switch_" + node, "node_router_" + node,
-                    "node_local_router_" + node, "node_switch_" + node)) {
+            for (String scope : List.of(
+                    "cluster",
+                    "node_router+switch_" + node,
+                    "node_router_" + node,
+                    "node_local_router_" + node,
+                    "node_switch_" + node)) {
                 ids.add(idOf(serviceKey, proto + "_" + scope).primaryId());
             }
         }
@@ -265,7 +325,9 @@ public final class ServiceModel {
 
     private static int affinityTimeout(ServiceSpec spec) {
         var config = spec.getSessionAffinityConfig();
-        if (config == null || config.getClientIP() == null || config.getClientIP().getTimeoutSeconds() == null) {
+        if (config == null
+                || config.getClientIP() == null
+                || config.getClientIP().getTimeoutSeconds() == null) {
             return DEFAULT_AFFINITY_SECONDS;
         }
         return config.getClientIP().getTimeoutSeconds();
@@ -278,7 +340,8 @@ public final class ServiceModel {
     /** The cluster IPs ({@code clusterIPs}, else {@code clusterIP}); none for a headless service. */
     private static List<String> clusterIps(ServiceSpec spec) {
         List<String> ips = spec.getClusterIPs() != null && !spec.getClusterIPs().isEmpty()
-                ? spec.getClusterIPs() : spec.getClusterIP() == null ? List.of() : List.of(spec.getClusterIP());
+                ? spec.getClusterIPs()
+                : spec.getClusterIP() == null ? List.of() : List.of(spec.getClusterIP());
         List<String> out = new ArrayList<>();
         for (String ip : ips) {
             if (ip == null || ip.isEmpty() || ip.equals("None")) {
@@ -291,10 +354,13 @@ public final class ServiceModel {
 
     private static List<String> externalVips(Service s) {
         List<String> out = new ArrayList<>();
-        for (String ip : s.getSpec().getExternalIPs() == null ? List.<String>of() : s.getSpec().getExternalIPs()) {
+        for (String ip : s.getSpec().getExternalIPs() == null
+                ? List.<String>of()
+                : s.getSpec().getExternalIPs()) {
             out.add(canonical(ip, "external IP"));
         }
-        if (s.getStatus() != null && s.getStatus().getLoadBalancer() != null
+        if (s.getStatus() != null
+                && s.getStatus().getLoadBalancer() != null
                 && s.getStatus().getLoadBalancer().getIngress() != null) {
             for (LoadBalancerIngress in : s.getStatus().getLoadBalancer().getIngress()) {
                 if (in.getIp() != null && !in.getIp().isEmpty()) {

@@ -8,40 +8,39 @@ import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.fabric8.kubernetes.client.informers.cache.Indexer;
 import io.kovn.controller.events.EventSink;
 import io.kovn.controller.zone.ZoneDatabases;
-import io.kovn.k8s.runtime.ReconcileResult;
 import io.kovn.k8s.runtime.BatchReconciler;
-import io.kovn.ovsdb.diff.DesiredState;
+import io.kovn.k8s.runtime.ReconcileResult;
+import io.kovn.ovsdb.data.Uuid;
 import io.kovn.ovsdb.diff.Plan;
+import io.kovn.ovsdb.diff.PlanOutcome;
 import io.kovn.ovsdb.diff.PlanOutcome.Applied;
 import io.kovn.ovsdb.diff.PlanOutcome.Noop;
 import io.kovn.ovsdb.diff.PlanOutcome.Stale;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Map;
-import io.kovn.ovsdb.data.Uuid;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import io.kovn.ovsdb.diff.PlanOutcome;
 
 /**
- * The zone's service load balancers, keyed by Service ({@code <ns>/<name>}), plus one key
- * ({@link #GROUPS}) for the load balancer groups. A service's reconcile reads the Service and its
- * EndpointSlices from the informers, computes {@link ServiceModel#desired}, diffs it against that
- * service's rows only ({@link ServiceRows}) and applies the plan as one transaction: LB inserts,
- * updates and deletes with the groups' {@code load_balancer} mutates. A converged service writes
- * nothing; a deleted one leaves no row. A malformed Service has no rows and gets a Warning Event.
+ * The zone's service load balancers, keyed by Service ({@code <ns>/<name>}), plus one key ({@link #GROUPS}) for the
+ * load balancer groups. A service's reconcile reads the Service and its EndpointSlices from the informers, computes
+ * {@link ServiceModel#desired}, diffs it against that service's rows only ({@link ServiceRows}) and applies the plan as
+ * one transaction: LB inserts, updates and deletes with the groups' {@code load_balancer} mutates. A converged service
+ * writes nothing; a deleted one leaves no row. A malformed Service has no rows and gets a Warning Event.
  */
 public final class ServiceReconciler implements BatchReconciler<String> {
     /** The key of the load balancer groups' step. */
     public static final String GROUPS = "groups";
     /** Index of EndpointSlices by their service, {@code <ns>/<kubernetes.io/service-name>}. */
     public static final String BY_SERVICE = "kovn-service";
+
     public static final String SERVICE_NAME_LABEL = "kubernetes.io/service-name";
     static final String INVALID_REASON = "ServiceLoadBalancerInvalid";
 
@@ -61,11 +60,15 @@ public final class ServiceReconciler implements BatchReconciler<String> {
     private final Function<String, Optional<NetworkServices.Target>> networks;
     private final Function<String, Pod> pods;
 
-    /**
-     * @param enqueue queues a key of this reconciler (the groups' key when a service waits for them)
-     */
-    public ServiceReconciler(String node, Indexer<Service> services, Indexer<EndpointSlice> slices, Indexer<Node> nodes,
-                             ZoneDatabases dbs, EventSink events, Consumer<String> enqueue) {
+    /** @param enqueue queues a key of this reconciler (the groups' key when a service waits for them) */
+    public ServiceReconciler(
+            String node,
+            Indexer<Service> services,
+            Indexer<EndpointSlice> slices,
+            Indexer<Node> nodes,
+            ZoneDatabases dbs,
+            EventSink events,
+            Consumer<String> enqueue) {
         this(node, services, slices, nodes, dbs, events, enqueue, ns -> Optional.empty(), key -> null);
     }
 
@@ -73,9 +76,16 @@ public final class ServiceReconciler implements BatchReconciler<String> {
      * @param networks a namespace's primary user-defined network, if it has one
      * @param pods the pods by {@code <ns>/<name>} (a network service's endpoints are its pods' network addresses)
      */
-    public ServiceReconciler(String node, Indexer<Service> services, Indexer<EndpointSlice> slices, Indexer<Node> nodes,
-                             ZoneDatabases dbs, EventSink events, Consumer<String> enqueue,
-                             Function<String, Optional<NetworkServices.Target>> networks, Function<String, Pod> pods) {
+    public ServiceReconciler(
+            String node,
+            Indexer<Service> services,
+            Indexer<EndpointSlice> slices,
+            Indexer<Node> nodes,
+            ZoneDatabases dbs,
+            EventSink events,
+            Consumer<String> enqueue,
+            Function<String, Optional<NetworkServices.Target>> networks,
+            Function<String, Pod> pods) {
         this.networks = networks;
         this.pods = pods;
         this.node = node;
@@ -89,7 +99,9 @@ public final class ServiceReconciler implements BatchReconciler<String> {
 
     /** The EndpointSlice index: a slice's service key, none without the service-name label. */
     public static List<String> serviceKeyOf(EndpointSlice s) {
-        String name = s.getMetadata().getLabels() == null ? null : s.getMetadata().getLabels().get(SERVICE_NAME_LABEL);
+        String name = s.getMetadata().getLabels() == null
+                ? null
+                : s.getMetadata().getLabels().get(SERVICE_NAME_LABEL);
         return name == null ? List.of() : List.of(s.getMetadata().getNamespace() + "/" + name);
     }
 
@@ -108,11 +120,10 @@ public final class ServiceReconciler implements BatchReconciler<String> {
     }
 
     /**
-     * Many services queued at once (start-up, a burst): each planned as {@link #reconcile} plans it,
-     * against the same cache, and the plans applied as ONE transaction ({@link Plan#concat}); a
-     * converged service adds nothing. A stale cache requeues the written services; a refused
-     * transaction fails them, and each is then retried by itself. The groups' key, when queued among
-     * them, is applied first on its own.
+     * Many services queued at once (start-up, a burst): each planned as {@link #reconcile} plans it, against the same
+     * cache, and the plans applied as ONE transaction ({@link Plan#concat}); a converged service adds nothing. A stale
+     * cache requeues the written services; a refused transaction fails them, and each is then retried by itself. The
+     * groups' key, when queued among them, is applied first on its own.
      */
     @Override
     public Map<String, ReconcileResult> reconcileAll(List<String> keys) {
@@ -169,7 +180,8 @@ public final class ServiceReconciler implements BatchReconciler<String> {
         });
         if (network.isPresent()) {
             List<ServiceLoadBalancer> lbs = NetworkServices.onNetwork(result.loadBalancers(), network.get());
-            if (!lbs.isEmpty() && network.get().networkSwitch().isEmpty()) return Optional.empty(); // the topology brings it
+            if (!lbs.isEmpty() && network.get().networkSwitch().isEmpty())
+                return Optional.empty(); // the topology brings it
             return ServiceRows.desired(key, node, lbs, groups, network.get().networkSwitch())
                     .map(desired -> dbs.northbound().plan(ServiceRows.owner(key), desired));
         }
@@ -180,9 +192,13 @@ public final class ServiceReconciler implements BatchReconciler<String> {
     /** The zone's node name and its InternalIP addresses (the NodePort vips). */
     ZoneFacts facts() {
         Node n = nodes.getByKey(node);
-        List<String> ips = n == null || n.getStatus() == null || n.getStatus().getAddresses() == null ? List.of()
-                : n.getStatus().getAddresses().stream().filter(a -> "InternalIP".equals(a.getType()))
-                        .map(NodeAddress::getAddress).distinct().toList();
+        List<String> ips = n == null || n.getStatus() == null || n.getStatus().getAddresses() == null
+                ? List.of()
+                : n.getStatus().getAddresses().stream()
+                        .filter(a -> "InternalIP".equals(a.getType()))
+                        .map(NodeAddress::getAddress)
+                        .distinct()
+                        .toList();
         return new ZoneFacts(node, ips);
     }
 

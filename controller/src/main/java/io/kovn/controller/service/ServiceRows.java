@@ -17,11 +17,10 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
- * A service's desired load balancers as rows for the ownership diff: each under its
- * {@code k8s.ovn.org/id}, attached to the {@code load_balancer} of its groups (a {@code mutate} in
- * the LB's own transaction). The diff is scoped to the ids the service could have in this zone, so
- * it reads and touches that service's rows only. A deleted LB leaves its groups by itself: their
- * {@code load_balancer} is a weak reference, which ovsdb-server removes in the same transaction.
+ * A service's desired load balancers as rows for the ownership diff: each under its {@code k8s.ovn.org/id}, attached to
+ * the {@code load_balancer} of its groups (a {@code mutate} in the LB's own transaction). The diff is scoped to the ids
+ * the service could have in this zone, so it reads and touches that service's rows only. A deleted LB leaves its groups
+ * by itself: their {@code load_balancer} is a weak reference, which ovsdb-server removes in the same transaction.
  */
 final class ServiceRows {
     /** Every service's load balancers: the default network controller's rows of owner type {@code Service}. */
@@ -44,31 +43,38 @@ final class ServiceRows {
     }
 
     /**
-     * The desired rows of one service in the zone of {@code node}; empty while a group it needs does
-     * not exist yet.
+     * The desired rows of one service in the zone of {@code node}; empty while a group it needs does not exist yet.
      *
      * @param groups the load balancer groups' uuids by name
      */
-    static Optional<DesiredState> desired(String serviceKey, String node, List<ServiceLoadBalancer> lbs,
-                                          Map<String, Uuid> groups) {
+    static Optional<DesiredState> desired(
+            String serviceKey, String node, List<ServiceLoadBalancer> lbs, Map<String, Uuid> groups) {
         return desired(serviceKey, node, lbs, groups, Optional.empty());
     }
 
     /**
-     * As above; a service of a network namespace has its load balancers on the network's switch
-     * ({@code networkSwitch}) instead of in groups.
+     * As above; a service of a network namespace has its load balancers on the network's switch ({@code networkSwitch})
+     * instead of in groups.
      */
-    static Optional<DesiredState> desired(String serviceKey, String node, List<ServiceLoadBalancer> lbs,
-                                          Map<String, Uuid> groups, Optional<Uuid> networkSwitch) {
-        DesiredState.Builder b = DesiredState.builder().scope(LoadBalancer.TABLE_NAME, RowKey.externalId(ObjectId.ID_KEY),
-                ServiceModel.possibleIds(serviceKey, node));
+    static Optional<DesiredState> desired(
+            String serviceKey,
+            String node,
+            List<ServiceLoadBalancer> lbs,
+            Map<String, Uuid> groups,
+            Optional<Uuid> networkSwitch) {
+        DesiredState.Builder b = DesiredState.builder()
+                .scope(
+                        LoadBalancer.TABLE_NAME,
+                        RowKey.externalId(ObjectId.ID_KEY),
+                        ServiceModel.possibleIds(serviceKey, node));
         for (ServiceLoadBalancer lb : lbs) {
             Desired row = Desired.of(LoadBalancer.newRow()
                     .withName(lb.name())
                     .withProtocol(LoadBalancer.Protocol.fromWire(lb.protocol()))
                     .withVips(lb.vips())
                     .withOptions(lb.options())
-                    .withSelectionFields(lb.selectionFields().stream().map(LoadBalancer.SelectionFields::fromWire)
+                    .withSelectionFields(lb.selectionFields().stream()
+                            .map(LoadBalancer.SelectionFields::fromWire)
                             .collect(Collectors.toSet()))
                     .withExternalIds(lb.externalIds()));
             for (String group : lb.groups().stream().sorted().toList()) {

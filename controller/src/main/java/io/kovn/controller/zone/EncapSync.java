@@ -20,11 +20,11 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The {@code Encap} rows of kovn's remote {@code Chassis}. Encap has no {@code external_ids}, so the
- * ownership diff cannot own it; its owner is the Chassis that references it. This pure step
- * extends the diff's SB plan (in the same transaction): a new Chassis is inserted with its Encaps;
- * an existing one gets the missing Encaps inserted and referenced, and the unwanted ones
- * unreferenced (ovsdb-server garbage-collects them); changed Encaps are updated in place.
+ * The {@code Encap} rows of kovn's remote {@code Chassis}. Encap has no {@code external_ids}, so the ownership diff
+ * cannot own it; its owner is the Chassis that references it. This pure step extends the diff's SB plan (in the same
+ * transaction): a new Chassis is inserted with its Encaps; an existing one gets the missing Encaps inserted and
+ * referenced, and the unwanted ones unreferenced (ovsdb-server garbage-collects them); changed Encaps are updated in
+ * place.
  */
 final class EncapSync {
     private EncapSync() {}
@@ -42,7 +42,8 @@ final class EncapSync {
         Set<String> inserted = new HashSet<>();
         int[] n = {0};
         for (Operation op : plan.operations()) {
-            if (op instanceof Operation.Insert ins && ins.table().equals(Chassis.TABLE_NAME)
+            if (op instanceof Operation.Insert ins
+                    && ins.table().equals(Chassis.TABLE_NAME)
                     && desired.containsKey((String) ins.row().get(Chassis.NAME))) {
                 String name = (String) ins.row().get(Chassis.NAME);
                 inserted.add(name);

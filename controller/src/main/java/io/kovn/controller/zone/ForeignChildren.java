@@ -15,11 +15,10 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Keeps other owners' children in kovn's parents. The cluster router and the switches are kovn's,
- * but another controller (or an operator) may hang its own ports or static routes on them; a
- * desired reference column states the whole set, so the current references to rows kovn does
- * not own are added to it — otherwise removing the reference would garbage-collect their rows.
- * Pure.
+ * Keeps other owners' children in kovn's parents. The cluster router and the switches are kovn's, but another
+ * controller (or an operator) may hang its own ports or static routes on them; a desired reference column states the
+ * whole set, so the current references to rows kovn does not own are added to it — otherwise removing the reference
+ * would garbage-collect their rows. Pure.
  */
 final class ForeignChildren {
     private ForeignChildren() {}
@@ -30,8 +29,8 @@ final class ForeignChildren {
      * @param current the current rows
      * @param owner kovn's owner
      */
-    static List<DesiredRow> preserve(List<DesiredRow> rows, Map<String, Map<String, String>> columns, CurrentState current,
-                                     Owner owner) {
+    static List<DesiredRow> preserve(
+            List<DesiredRow> rows, Map<String, Map<String, String>> columns, CurrentState current, Owner owner) {
         Map<String, Map<String, Row>> ownedByKey = new HashMap<>();
         Map<String, Set<Uuid>> foreignUuids = new HashMap<>();
         List<DesiredRow> out = new ArrayList<>(rows.size());
@@ -41,15 +40,17 @@ final class ForeignChildren {
                 out.add(r);
                 continue;
             }
-            Row cur = ownedByKey.computeIfAbsent(r.table(), t -> index(current.rows(t).orElse(List.of()), owner)).get(r.key());
+            Row cur = ownedByKey
+                    .computeIfAbsent(r.table(), t -> index(current.rows(t).orElse(List.of()), owner))
+                    .get(r.key());
             if (cur == null) {
                 out.add(r);
                 continue;
             }
             Map<String, Object> cols = new HashMap<>(r.columns());
             refColumns.forEach((column, childTable) -> {
-                Set<Uuid> foreign = foreignUuids.computeIfAbsent(childTable,
-                        t -> foreign(current.rows(t).orElse(List.of()), owner));
+                Set<Uuid> foreign = foreignUuids.computeIfAbsent(
+                        childTable, t -> foreign(current.rows(t).orElse(List.of()), owner));
                 Set<Object> keep = new HashSet<>();
                 if (cur.get(column) instanceof Collection<?> refs) {
                     refs.stream().filter(foreign::contains).forEach(keep::add);

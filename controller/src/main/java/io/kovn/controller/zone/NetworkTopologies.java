@@ -8,8 +8,8 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.kovn.controller.network.AcceptedNetworks;
 import io.kovn.controller.network.Network;
-import io.kovn.controller.network.NetworkPlan.Kind;
 import io.kovn.controller.network.NetworkPlan;
+import io.kovn.controller.network.NetworkPlan.Kind;
 import io.kovn.k8s.client.KovnResources;
 import io.kovn.k8s.runtime.Controller;
 import io.kovn.k8s.runtime.ControllerMetrics;
@@ -19,24 +19,23 @@ import io.kovn.ovn.nb.LogicalRouter;
 import io.kovn.ovn.topology.PodPort;
 import io.kovn.ovsdb.cache.CacheListener;
 import io.kovn.ovsdb.cache.RowChange;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import java.util.ArrayList;
-import java.time.Duration;
-import java.util.Optional;
 
 /**
- * The zone's user-defined networks: UDN and CUDN informers (the networks the cluster manager
- * accepted, {@link AcceptedNetworks}) and one {@link NetworkTopologyReconciler} key per network. A
- * network's object queues its key; a node change queues every network (subnets, remote nodes); a
- * change of a network's row in NB (someone else's write, a row deleted under us) queues it. At
- * start, networks that only NB rows still name are queued too, so one deleted while the zone was
- * down loses its rows.
+ * The zone's user-defined networks: UDN and CUDN informers (the networks the cluster manager accepted,
+ * {@link AcceptedNetworks}) and one {@link NetworkTopologyReconciler} key per network. A network's object queues its
+ * key; a node change queues every network (subnets, remote nodes); a change of a network's row in NB (someone else's
+ * write, a row deleted under us) queues it. At start, networks that only NB rows still name are queued too, so one
+ * deleted while the zone was down loses its rows.
  */
 final class NetworkTopologies implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(NetworkTopologies.class);
@@ -52,22 +51,31 @@ final class NetworkTopologies implements AutoCloseable {
     private final Function<String, PodNetworkChoice> choices;
     /** Bumped by every UDN and CUDN event, before the informer's handlers queue anything. */
     private final AtomicLong version = new AtomicLong();
+
     private volatile Memo memo;
 
     /**
      * @param pods the pod informer (a Layer2 network's switch holds its pods on other nodes)
      * @param choices the network of a namespace's pods
      */
-    NetworkTopologies(String zone, KubernetesClient client, SharedIndexInformer<Node> nodes, SharedIndexInformer<Pod> pods,
-                      Function<String, PodNetworkChoice> choices, ZoneDatabases dbs, List<IpPrefix> clusterSubnets,
-                      ControllerMetrics metrics) {
+    NetworkTopologies(
+            String zone,
+            KubernetesClient client,
+            SharedIndexInformer<Node> nodes,
+            SharedIndexInformer<Pod> pods,
+            Function<String, PodNetworkChoice> choices,
+            ZoneDatabases dbs,
+            List<IpPrefix> clusterSubnets,
+            ControllerMetrics metrics) {
         this.pods = pods;
         this.choices = choices;
         this.zone = zone;
         this.dbs = dbs;
-        this.udns = Informers.retrying(client.genericKubernetesResources(KovnResources.USER_DEFINED_NETWORK).inAnyNamespace()
+        this.udns = Informers.retrying(client.genericKubernetesResources(KovnResources.USER_DEFINED_NETWORK)
+                .inAnyNamespace()
                 .runnableInformer(0));
-        this.cudns = Informers.retrying(client.genericKubernetesResources(KovnResources.CLUSTER_USER_DEFINED_NETWORK).runnableInformer(0));
+        this.cudns = Informers.retrying(client.genericKubernetesResources(KovnResources.CLUSTER_USER_DEFINED_NETWORK)
+                .runnableInformer(0));
         ResourceEventHandler<GenericKubernetesResource> bump = new ResourceEventHandler<>() {
             @Override
             public void onAdd(GenericKubernetesResource o) {
@@ -86,19 +94,24 @@ final class NetworkTopologies implements AutoCloseable {
         };
         udns.addEventHandler(bump);
         cudns.addEventHandler(bump);
-        this.reconciler = new NetworkTopologyReconciler(zone, nodes.getIndexer(), this::accepted, dbs, clusterSubnets,
-                this::remotePods);
+        this.reconciler = new NetworkTopologyReconciler(
+                zone, nodes.getIndexer(), this::accepted, dbs, clusterSubnets, this::remotePods);
         this.controller = Controller.builder("zone-networks-" + zone, reconciler)
                 .watch(udns, (GenericKubernetesResource o) -> List.of(networkName(Kind.UDN, o)))
                 .watch(cudns, (GenericKubernetesResource o) -> List.of(networkName(Kind.CUDN, o)))
                 // what the topology reads of a node (NodeView): its annotations and addresses, not its heartbeats
-                .watch(nodes, (Node n) -> accepted().stream().map(Network::name).toList(),
-                        (Node n) -> Arrays.asList(n.getMetadata().getAnnotations(),
+                .watch(
+                        nodes,
+                        (Node n) -> accepted().stream().map(Network::name).toList(),
+                        (Node n) -> Arrays.asList(
+                                n.getMetadata().getAnnotations(),
                                 n.getStatus() == null ? null : n.getStatus().getAddresses()))
                 // a Layer2 network's pods on other nodes are ports of its switch here
-                .watch(pods, (Pod p) -> layer2NetworkOf(p).map(List::of).orElse(List.of()),
-                        (Pod p) -> Arrays.asList(p.getSpec() == null ? null : p.getSpec().getNodeName(),
-                                PodView.zoneFields(p)))
+                .watch(
+                        pods,
+                        (Pod p) -> layer2NetworkOf(p).map(List::of).orElse(List.of()),
+                        (Pod p) -> Arrays.asList(
+                                p.getSpec() == null ? null : p.getSpec().getNodeName(), PodView.zoneFields(p)))
                 .metrics(metrics)
                 // start-up and node changes queue every network: planned together, one transaction
                 .batch(Network.MAX_ID)
@@ -119,7 +132,8 @@ final class NetworkTopologies implements AutoCloseable {
                         NetworkTopologyReconciler.networkOf(u.old()).ifPresent(controller::enqueue);
                         NetworkTopologyReconciler.networkOf(u.row()).ifPresent(controller::enqueue);
                     }
-                    case RowChange.Deleted d -> NetworkTopologyReconciler.networkOf(d.old()).ifPresent(controller::enqueue);
+                    case RowChange.Deleted d ->
+                        NetworkTopologyReconciler.networkOf(d.old()).ifPresent(controller::enqueue);
                 }
             }
         };
@@ -127,12 +141,16 @@ final class NetworkTopologies implements AutoCloseable {
 
     /** The Layer2 network of a pod on another node, if it has one. */
     private Optional<String> layer2NetworkOf(Pod p) {
-        if (p.getSpec() == null || p.getSpec().getNodeName() == null || p.getSpec().getNodeName().equals(zone)
+        if (p.getSpec() == null
+                || p.getSpec().getNodeName() == null
+                || p.getSpec().getNodeName().equals(zone)
                 || entries().stream().noneMatch(a -> a.network().topology() == Network.Topology.LAYER2)) {
             return Optional.empty(); // most pods, and every pod of a cluster without Layer2 networks
         }
         return choices.apply(p.getMetadata().getNamespace()) instanceof PodNetworkChoice.Primary(Network n, String a)
-                && n.topology() == Network.Topology.LAYER2 ? Optional.of(n.name()) : Optional.empty();
+                        && n.topology() == Network.Topology.LAYER2
+                ? Optional.of(n.name())
+                : Optional.empty();
     }
 
     /** A Layer2 network's running pods on other nodes, with the addresses their annotations state. */
@@ -141,11 +159,19 @@ final class NetworkTopologies implements AutoCloseable {
         for (Pod p : pods.getIndexer().list()) {
             String node = p.getSpec() == null ? null : p.getSpec().getNodeName();
             if (node == null || node.equals(zone) || !PodView.served(p, node)) continue;
-            if (!(choices.apply(p.getMetadata().getNamespace()) instanceof PodNetworkChoice.Primary(Network n, String attachment))
+            if (!(choices.apply(p.getMetadata().getNamespace())
+                            instanceof PodNetworkChoice.Primary(Network n, String attachment))
                     || !n.name().equals(network.name())) continue;
-            PodView.networks(p).map(a -> a.byNetwork().get(attachment)).ifPresent(entry -> out.add(new NetworkTopologyReconciler.RemotePod(
-                    node, attachment, new PodPort(p.getMetadata().getNamespace(), p.getMetadata().getName(), entry.macAddress(),
-                    entry.ipAddresses()))));
+            PodView.networks(p)
+                    .map(a -> a.byNetwork().get(attachment))
+                    .ifPresent(entry -> out.add(new NetworkTopologyReconciler.RemotePod(
+                            node,
+                            attachment,
+                            new PodPort(
+                                    p.getMetadata().getNamespace(),
+                                    p.getMetadata().getName(),
+                                    entry.macAddress(),
+                                    entry.ipAddresses()))));
         }
         return out;
     }
@@ -156,14 +182,15 @@ final class NetworkTopologies implements AutoCloseable {
     }
 
     /**
-     * The accepted networks and their declarations as the informers have them now: read again only
-     * after a UDN or CUDN event (every pod's reconcile asks).
+     * The accepted networks and their declarations as the informers have them now: read again only after a UDN or CUDN
+     * event (every pod's reconcile asks).
      */
     List<AcceptedNetworks.Accepted> entries() {
         long v = version.get();
         Memo m = memo;
         if (m != null && m.version() == v) return m.entries();
-        List<AcceptedNetworks.Accepted> read = AcceptedNetworks.entries(udns.getIndexer().list(), cudns.getIndexer().list());
+        List<AcceptedNetworks.Accepted> read = AcceptedNetworks.entries(
+                udns.getIndexer().list(), cudns.getIndexer().list());
         memo = new Memo(v, read);
         return read;
     }
@@ -195,7 +222,8 @@ final class NetworkTopologies implements AutoCloseable {
     }
 
     private static String networkName(Kind kind, GenericKubernetesResource o) {
-        return NetworkPlan.networkName(kind, o.getMetadata().getNamespace(), o.getMetadata().getName());
+        return NetworkPlan.networkName(
+                kind, o.getMetadata().getNamespace(), o.getMetadata().getName());
     }
 
     @Override

@@ -38,18 +38,17 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import java.util.function.UnaryOperator;
 
 /**
- * One user-defined network's topology in the zone, keyed by the network's name: the same
- * {@link ZoneTopology} function as the default network's, in the network's {@link NetworkScope},
- * on the local node's and the programmed remote nodes' subnets of that network (their
- * {@code k8s.ovn.org/node-subnets} entry). Its rows are the network controller's alone, so networks
- * come and go without touching each other: a network that is gone (or not accepted) has no desired
- * rows, and one transaction deletes what it had. A network whose node subnet the cluster manager
- * has not written yet waits for it.
+ * One user-defined network's topology in the zone, keyed by the network's name: the same {@link ZoneTopology} function
+ * as the default network's, in the network's {@link NetworkScope}, on the local node's and the programmed remote nodes'
+ * subnets of that network (their {@code k8s.ovn.org/node-subnets} entry). Its rows are the network controller's alone,
+ * so networks come and go without touching each other: a network that is gone (or not accepted) has no desired rows,
+ * and one transaction deletes what it had. A network whose node subnet the cluster manager has not written yet waits
+ * for it.
  *
  * <p>A Layer2 network is {@link Layer2Topology}'s rows, which need no node subnet.
  */
@@ -77,14 +76,23 @@ public final class NetworkTopologyReconciler implements BatchReconciler<String> 
      * @param networks the accepted user-defined networks, as the zone's informers have them now
      * @param clusterSubnets the default network's (the local node's view needs them)
      */
-    public NetworkTopologyReconciler(String zone, Indexer<Node> nodes, Supplier<List<Network>> networks, ZoneDatabases dbs,
-                                     List<IpPrefix> clusterSubnets) {
+    public NetworkTopologyReconciler(
+            String zone,
+            Indexer<Node> nodes,
+            Supplier<List<Network>> networks,
+            ZoneDatabases dbs,
+            List<IpPrefix> clusterSubnets) {
         this(zone, nodes, networks, dbs, clusterSubnets, n -> List.of());
     }
 
     /** @param remotePods each Layer2 network's pods on other nodes */
-    NetworkTopologyReconciler(String zone, Indexer<Node> nodes, Supplier<List<Network>> networks, ZoneDatabases dbs,
-                              List<IpPrefix> clusterSubnets, Function<Network, List<RemotePod>> remotePods) {
+    NetworkTopologyReconciler(
+            String zone,
+            Indexer<Node> nodes,
+            Supplier<List<Network>> networks,
+            ZoneDatabases dbs,
+            List<IpPrefix> clusterSubnets,
+            Function<Network, List<RemotePod>> remotePods) {
         this.remotePods = remotePods;
         this.zone = zone;
         this.nodes = nodes;
@@ -106,8 +114,10 @@ public final class NetworkTopologyReconciler implements BatchReconciler<String> 
 
     /** The user-defined network whose controller owns {@code row}, if one does. */
     static Optional<String> networkOf(Row row) {
-        return row.get("external_ids") instanceof Map<?, ?> ids && ids.get(ObjectId.OWNER_CONTROLLER_KEY) instanceof String c
-                ? NetworkScope.networkOfController(c) : Optional.empty();
+        return row.get("external_ids") instanceof Map<?, ?> ids
+                        && ids.get(ObjectId.OWNER_CONTROLLER_KEY) instanceof String c
+                ? NetworkScope.networkOfController(c)
+                : Optional.empty();
     }
 
     @Override
@@ -116,8 +126,8 @@ public final class NetworkTopologyReconciler implements BatchReconciler<String> 
     }
 
     /**
-     * Networks queued together (start-up, a node change) in one transaction: each network's plan is
-     * made as for one alone, on one view of the nodes, and the plans are applied together.
+     * Networks queued together (start-up, a node change) in one transaction: each network's plan is made as for one
+     * alone, on one view of the nodes, and the plans are applied together.
      */
     @Override
     public synchronized Map<String, ReconcileResult> reconcileAll(List<String> names) {
@@ -152,10 +162,16 @@ public final class NetworkTopologyReconciler implements BatchReconciler<String> 
         try {
             Plan all = Plan.concat(plans);
             var applied = dbs.northbound().apply(all);
-            outcome = applied instanceof Stale ? ReconcileResult.requeue(Duration.ofMillis(50)) : ReconcileResult.done();
+            outcome =
+                    applied instanceof Stale ? ReconcileResult.requeue(Duration.ofMillis(50)) : ReconcileResult.done();
             if (!(applied instanceof Stale)) {
-                LOG.info("zone {}: networks {} written ({} operations; planned in {} ms, applied in {} ms)", zone, written,
-                        all.operations().size(), (planned - t0) / 1_000_000, (System.nanoTime() - planned) / 1_000_000);
+                LOG.info(
+                        "zone {}: networks {} written ({} operations; planned in {} ms, applied in {} ms)",
+                        zone,
+                        written,
+                        all.operations().size(),
+                        (planned - t0) / 1_000_000,
+                        (System.nanoTime() - planned) / 1_000_000);
             }
         } catch (RuntimeException e) {
             outcome = ReconcileResult.failed(e);
@@ -165,8 +181,8 @@ public final class NetworkTopologyReconciler implements BatchReconciler<String> 
     }
 
     /**
-     * The nodes as every network of one batch sees them: the zone's local node and programmed remote
-     * nodes, and each of these nodes' subnets by network (its {@code node-subnets}, read once).
+     * The nodes as every network of one batch sees them: the zone's local node and programmed remote nodes, and each of
+     * these nodes' subnets by network (its {@code node-subnets}, read once).
      */
     private record View(LocalNode local, List<RemoteNode> remotes, Map<String, Map<String, List<IpPrefix>>> subnets) {
         List<IpPrefix> subnetsOf(String node, String network) {
@@ -190,9 +206,10 @@ public final class NetworkTopologyReconciler implements BatchReconciler<String> 
 
     /** One network's plan against the NB cache; empty while it waits for its node subnet. */
     private Optional<Plan> planOf(String name, List<Network> accepted, Optional<View> view) {
-        Optional<Network> network = accepted.stream().filter(n -> n.name().equals(name)).findFirst();
-        NetworkScope scope = network.map(n -> NetworkScope.userDefined(n.name(), n.id(),
-                        n.topology() == Network.Topology.LAYER2 ? "layer2" : "layer3"))
+        Optional<Network> network =
+                accepted.stream().filter(n -> n.name().equals(name)).findFirst();
+        NetworkScope scope = network.map(n -> NetworkScope.userDefined(
+                        n.name(), n.id(), n.topology() == Network.Topology.LAYER2 ? "layer2" : "layer3"))
                 .orElseGet(() -> NetworkScope.userDefined(name, 0, "layer3"));
         // its topology rows only: the network's pod ports (owner type Pod) are reconciled per pod
         Owner owner = Owner.controller(scope.controller()).withAny(Owner.OWNER_TYPE, ZoneModel.ownerTypeNames());
@@ -202,7 +219,11 @@ public final class NetworkTopologyReconciler implements BatchReconciler<String> 
             if (built.isEmpty()) return Optional.empty(); // a node update brings the subnet
             rows = built.get();
         } else if (network.isPresent()) {
-            rows = Layer2Topology.desired(scope, zone, network.get().id(), network.get().cidrs(),
+            rows = Layer2Topology.desired(
+                    scope,
+                    zone,
+                    network.get().id(),
+                    network.get().cidrs(),
                     view.map(v -> remotePorts(network.get(), scope, v)).orElse(List.of()));
         }
         Map<String, UnaryOperator<Desired>> attach = new HashMap<>();
@@ -212,28 +233,53 @@ public final class NetworkTopologyReconciler implements BatchReconciler<String> 
     }
 
     /**
-     * The network's rows with its gateway here ({@link NetworkGateway}) when the node has one (and
-     * its gateway router exists) and the network has IPv4: the network router gains its port and
-     * default route toward it; the node's {@code GR_<node>} gains the link port and the SNAT to the
-     * node's address, attached by this network's plan ({@code attach}) and kept by the default
-     * network's diff as another owner's children.
+     * The network's rows with its gateway here ({@link NetworkGateway}) when the node has one (and its gateway router
+     * exists) and the network has IPv4: the network router gains its port and default route toward it; the node's
+     * {@code GR_<node>} gains the link port and the SNAT to the node's address, attached by this network's plan
+     * ({@code attach}) and kept by the default network's diff as another owner's children.
      */
-    private List<DesiredRow> withGateway(Network network, NetworkScope scope, View view, List<DesiredRow> rows,
-                                         Map<String, UnaryOperator<Desired>> attach) {
+    private List<DesiredRow> withGateway(
+            Network network,
+            NetworkScope scope,
+            View view,
+            List<DesiredRow> rows,
+            Map<String, UnaryOperator<Desired>> attach) {
         var gw = view.local().gateway();
-        var v4 = network.cidrs().stream().filter(c -> c.family() == IpFamily.IPV4).toList();
-        var join = network.joinSubnets().stream().filter(c -> c.family() == IpFamily.IPV4).findFirst();
-        if (gw.isEmpty() || v4.isEmpty() || join.isEmpty() || gw.get().config().ipOf(IpFamily.IPV4).isEmpty()) return rows;
-        Optional<Uuid> nodeGr = ZoneModel.ownedRow(dbs.nbState(), LogicalRouter.TABLE_NAME,
-                ZoneTopology.nodeId(zone, "gateway-router").primaryId(), ZoneModel.OWNER::owns);
+        var v4 = network.cidrs().stream()
+                .filter(c -> c.family() == IpFamily.IPV4)
+                .toList();
+        var join = network.joinSubnets().stream()
+                .filter(c -> c.family() == IpFamily.IPV4)
+                .findFirst();
+        if (gw.isEmpty()
+                || v4.isEmpty()
+                || join.isEmpty()
+                || gw.get().config().ipOf(IpFamily.IPV4).isEmpty()) return rows;
+        Optional<Uuid> nodeGr = ZoneModel.ownedRow(
+                dbs.nbState(),
+                LogicalRouter.TABLE_NAME,
+                ZoneTopology.nodeId(zone, "gateway-router").primaryId(),
+                ZoneModel.OWNER::owns);
         if (nodeGr.isEmpty()) return rows; // the zone's topology makes it; a node update queues the network again
-        String router = network.topology() == Network.Topology.LAYER3 ? scope.clusterRouter() : scope.prefix() + Layer2Topology.TRANSIT_ROUTER;
-        List<IpPrefix> defaultV4 = clusterSubnets.stream().filter(c -> c.family() == IpFamily.IPV4).toList();
-        NetworkGateway.Rows g = NetworkGateway.of(scope, network.id(), zone, router, v4, join.get(), gw.get().chassisId(),
-                gw.get().config().ipOf(IpFamily.IPV4).get(), defaultV4);
+        String router = network.topology() == Network.Topology.LAYER3
+                ? scope.clusterRouter()
+                : scope.prefix() + Layer2Topology.TRANSIT_ROUTER;
+        List<IpPrefix> defaultV4 =
+                clusterSubnets.stream().filter(c -> c.family() == IpFamily.IPV4).toList();
+        NetworkGateway.Rows g = NetworkGateway.of(
+                scope,
+                network.id(),
+                zone,
+                router,
+                v4,
+                join.get(),
+                gw.get().chassisId(),
+                gw.get().config().ipOf(IpFamily.IPV4).get(),
+                defaultV4);
         List<DesiredRow> out = new ArrayList<>();
         for (DesiredRow r : rows) {
-            if (r.table().equals(LogicalRouter.TABLE_NAME) && router.equals(r.columns().get(LogicalRouter.NAME))) {
+            if (r.table().equals(LogicalRouter.TABLE_NAME)
+                    && router.equals(r.columns().get(LogicalRouter.NAME))) {
                 Map<String, Object> c = new HashMap<>(r.columns());
                 c.put(LogicalRouter.PORTS, plus(c.get(LogicalRouter.PORTS), List.of(g.routerPort())));
                 c.put(LogicalRouter.STATIC_ROUTES, plus(c.get(LogicalRouter.STATIC_ROUTES), g.routerRoutes()));
@@ -255,8 +301,8 @@ public final class NetworkTopologyReconciler implements BatchReconciler<String> 
     }
 
     /**
-     * The remote ports of a Layer2 network's pods on the programmed remote nodes (not on nodes this
-     * zone keeps apart: trust zones hold inside networks too), keyed as their own zones key them.
+     * The remote ports of a Layer2 network's pods on the programmed remote nodes (not on nodes this zone keeps apart:
+     * trust zones hold inside networks too), keyed as their own zones key them.
      */
     private List<DesiredRow> remotePorts(Network network, NetworkScope scope, View view) {
         Map<String, String> chassis = new HashMap<>();
@@ -266,11 +312,21 @@ public final class NetworkTopologyReconciler implements BatchReconciler<String> 
             String c = chassis.get(p.node());
             if (c == null) continue;
             try {
-                out.add(ZoneTopology.remotePodPort(scope, p.attachment(), p.port(), p.node(), c,
+                out.add(ZoneTopology.remotePodPort(
+                        scope,
+                        p.attachment(),
+                        p.port(),
+                        p.node(),
+                        c,
                         network.tunnelKey(p.port().ips().getFirst().address())));
             } catch (IllegalArgumentException e) {
-                LOG.warn("zone {}: pod {}/{} of network {} has no usable address: {}", zone, p.port().namespace(), p.port().name(),
-                        network.name(), e.getMessage());
+                LOG.warn(
+                        "zone {}: pod {}/{} of network {} has no usable address: {}",
+                        zone,
+                        p.port().namespace(),
+                        p.port().name(),
+                        network.name(),
+                        e.getMessage());
             }
         }
         return out;
@@ -286,16 +342,19 @@ public final class NetworkTopologyReconciler implements BatchReconciler<String> 
         for (RemoteNode r : view.remotes()) {
             List<IpPrefix> subnets = view.subnetsOf(r.name(), network.name());
             if (subnets.isEmpty()) continue; // not allocated yet: its update queues the network again
-            remotes.add(new RemoteNode(r.name(), r.id(), subnets, r.transit(), r.chassisId(), r.encapIps(), r.nodeIps()));
+            remotes.add(
+                    new RemoteNode(r.name(), r.id(), subnets, r.transit(), r.chassisId(), r.encapIps(), r.nodeIps()));
         }
         // the remote nodes are new records on every call: a memo of earlier rows would never hit
-        return Optional.of(ZoneTopology.desired(scope, here, remotes, new ZoneTopology.Memo()).northbound());
+        return Optional.of(ZoneTopology.desired(scope, here, remotes, new ZoneTopology.Memo())
+                .northbound());
     }
 
     /** A node's subnets by network (none when its annotation is missing or unreadable). */
     private Map<String, List<IpPrefix>> subnetsOf(String node) {
         Node n = nodes.getByKey(node);
-        String value = n == null || n.getMetadata().getAnnotations() == null ? null
+        String value = n == null || n.getMetadata().getAnnotations() == null
+                ? null
                 : n.getMetadata().getAnnotations().get(OvnAnnotations.NODE_SUBNETS);
         if (value == null) return Map.of();
         try {

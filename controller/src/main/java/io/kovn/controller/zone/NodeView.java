@@ -6,9 +6,9 @@ import io.kovn.ovn.annotations.AnnotationFormatException;
 import io.kovn.ovn.annotations.IpLiterals;
 import io.kovn.ovn.annotations.IpPrefix;
 import io.kovn.ovn.annotations.L3GatewayConfig;
-import io.kovn.ovn.annotations.NodeGatewayRouterLrpIfaddr;
 import io.kovn.ovn.annotations.NodeChassisId;
 import io.kovn.ovn.annotations.NodeEncapIps;
+import io.kovn.ovn.annotations.NodeGatewayRouterLrpIfaddr;
 import io.kovn.ovn.annotations.NodeId;
 import io.kovn.ovn.annotations.NodeSubnets;
 import io.kovn.ovn.annotations.NodeTransitSwitchPortIfaddr;
@@ -20,14 +20,12 @@ import io.kovn.ovn.topology.RemoteNode;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
-import java.util.Set;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
-/**
- * What a zone can use of one Node object: its annotations read strictly. Pure.
- */
+/** What a zone can use of one Node object: its annotations read strictly. Pure. */
 public sealed interface NodeView {
 
     /** The node's name. */
@@ -60,8 +58,11 @@ public sealed interface NodeView {
         String name = node.getMetadata().getName();
         Map<String, String> a = annotations(node);
         List<String> missing = new ArrayList<>();
-        for (String key : List.of(OvnAnnotations.NODE_SUBNETS, OvnAnnotations.NODE_ID,
-                OvnAnnotations.NODE_TRANSIT_SWITCH_PORT_IFADDR, OvnAnnotations.NODE_CHASSIS_ID,
+        for (String key : List.of(
+                OvnAnnotations.NODE_SUBNETS,
+                OvnAnnotations.NODE_ID,
+                OvnAnnotations.NODE_TRANSIT_SWITCH_PORT_IFADDR,
+                OvnAnnotations.NODE_CHASSIS_ID,
                 OvnAnnotations.NODE_ENCAP_IPS)) {
             if (!a.containsKey(key)) {
                 missing.add(key);
@@ -70,32 +71,43 @@ public sealed interface NodeView {
         try {
             // Parse what is present even when something is missing: a malformed value is reported at once.
             NodeSubnets subnets = a.containsKey(OvnAnnotations.NODE_SUBNETS)
-                    ? NodeSubnets.parse(a.get(OvnAnnotations.NODE_SUBNETS)) : null;
+                    ? NodeSubnets.parse(a.get(OvnAnnotations.NODE_SUBNETS))
+                    : null;
             NodeId id = a.containsKey(OvnAnnotations.NODE_ID) ? NodeId.parse(a.get(OvnAnnotations.NODE_ID)) : null;
             NodeTransitSwitchPortIfaddr transit = a.containsKey(OvnAnnotations.NODE_TRANSIT_SWITCH_PORT_IFADDR)
-                    ? NodeTransitSwitchPortIfaddr.parse(a.get(OvnAnnotations.NODE_TRANSIT_SWITCH_PORT_IFADDR)) : null;
+                    ? NodeTransitSwitchPortIfaddr.parse(a.get(OvnAnnotations.NODE_TRANSIT_SWITCH_PORT_IFADDR))
+                    : null;
             NodeChassisId chassis = a.containsKey(OvnAnnotations.NODE_CHASSIS_ID)
-                    ? NodeChassisId.parse(a.get(OvnAnnotations.NODE_CHASSIS_ID)) : null;
+                    ? NodeChassisId.parse(a.get(OvnAnnotations.NODE_CHASSIS_ID))
+                    : null;
             NodeEncapIps encap = a.containsKey(OvnAnnotations.NODE_ENCAP_IPS)
-                    ? NodeEncapIps.parse(a.get(OvnAnnotations.NODE_ENCAP_IPS)) : null;
+                    ? NodeEncapIps.parse(a.get(OvnAnnotations.NODE_ENCAP_IPS))
+                    : null;
             if (subnets != null && subnets.defaultNetwork().isEmpty()) {
                 throw new AnnotationFormatException(OvnAnnotations.NODE_SUBNETS, "no \"default\" network");
             }
             if (!missing.isEmpty()) {
                 return new Incomplete(name, missing);
             }
-            RemoteNode remote = new RemoteNode(name, id, subnets.defaultNetwork(), transit, chassis, encap,
-                    nodeIps(node, Optional.of(encap)), gatewayRouterIps(a));
-            return new Complete(name, remote,
-                    TrustZoneMembership.of(a.get(OvnAnnotations.TRUST_ZONES), chassis.value()));
+            RemoteNode remote = new RemoteNode(
+                    name,
+                    id,
+                    subnets.defaultNetwork(),
+                    transit,
+                    chassis,
+                    encap,
+                    nodeIps(node, Optional.of(encap)),
+                    gatewayRouterIps(a));
+            return new Complete(
+                    name, remote, TrustZoneMembership.of(a.get(OvnAnnotations.TRUST_ZONES), chassis.value()));
         } catch (AnnotationFormatException e) {
             return new Malformed(name, e);
         }
     }
 
     /**
-     * Reads the zone's own node: it needs the cluster manager's annotations; chassis id and encap IPs
-     * are optional (a zone programs its topology before the node agent publishes them).
+     * Reads the zone's own node: it needs the cluster manager's annotations; chassis id and encap IPs are optional (a
+     * zone programs its topology before the node agent publishes them).
      *
      * @return the local node, or empty when an allocation annotation is missing
      * @throws AnnotationFormatException when one is malformed
@@ -120,8 +132,12 @@ public sealed interface NodeView {
             // The agent's annotation is optional here: without it the node IPs come from its status.
             encap = Optional.empty();
         }
-        return Optional.of(new LocalNode(node.getMetadata().getName(), NodeId.parse(id), s.defaultNetwork(),
-                NodeTransitSwitchPortIfaddr.parse(transit), nodeIps(node, encap)));
+        return Optional.of(new LocalNode(
+                node.getMetadata().getName(),
+                NodeId.parse(id),
+                s.defaultNetwork(),
+                NodeTransitSwitchPortIfaddr.parse(transit),
+                nodeIps(node, encap)));
     }
 
     /** A remote node's GR join addresses; unreadable or absent: none (its gateway is its own zone's concern). */
@@ -149,45 +165,52 @@ public sealed interface NodeView {
     }
 
     /**
-     * Reads the local node's gateway: its join address (cluster manager), {@code l3-gateway-config} and
-     * chassis id (node agent). Pure.
+     * Reads the local node's gateway: its join address (cluster manager), {@code l3-gateway-config} and chassis id
+     * (node agent). Pure.
      */
     static Gateway gateway(Node node, List<IpPrefix> clusterSubnets) {
         Map<String, String> a = annotations(node);
         String name = node.getMetadata().getName();
         List<String> missing = new ArrayList<>();
-        for (String key : List.of(OvnAnnotations.NODE_GATEWAY_ROUTER_LRP_IFADDR, OvnAnnotations.L3_GATEWAY_CONFIG,
+        for (String key : List.of(
+                OvnAnnotations.NODE_GATEWAY_ROUTER_LRP_IFADDR,
+                OvnAnnotations.L3_GATEWAY_CONFIG,
                 OvnAnnotations.NODE_CHASSIS_ID)) {
             if (!a.containsKey(key)) {
                 missing.add(key);
             }
         }
         if (!missing.isEmpty()) {
-            return new Gateway.None(Optional.of("NodeGatewayAnnotationsMissing"), "zone " + name
-                    + " builds no gateway for node " + name + ": missing " + String.join(", ", missing));
+            return new Gateway.None(
+                    Optional.of("NodeGatewayAnnotationsMissing"),
+                    "zone " + name + " builds no gateway for node " + name + ": missing " + String.join(", ", missing));
         }
         try {
-            NodeGatewayRouterLrpIfaddr join = NodeGatewayRouterLrpIfaddr.parse(a.get(OvnAnnotations.NODE_GATEWAY_ROUTER_LRP_IFADDR));
+            NodeGatewayRouterLrpIfaddr join =
+                    NodeGatewayRouterLrpIfaddr.parse(a.get(OvnAnnotations.NODE_GATEWAY_ROUTER_LRP_IFADDR));
             L3GatewayConfig config = L3GatewayConfig.parse(a.get(OvnAnnotations.L3_GATEWAY_CONFIG));
             NodeChassisId chassis = NodeChassisId.parse(a.get(OvnAnnotations.NODE_CHASSIS_ID));
             if (config.mode().equals(L3GatewayConfig.MODE_DISABLED)) {
                 return new Gateway.None(Optional.empty(), "the gateway of node " + name + " is disabled");
             }
             if (!config.mode().equals(L3GatewayConfig.MODE_SHARED)) {
-                return new Gateway.None(Optional.of("NodeGatewayModeUnsupported"), "zone " + name
-                        + " builds no gateway for node " + name + ": gateway mode " + config.mode() + " is not supported (only shared)");
+                return new Gateway.None(
+                        Optional.of("NodeGatewayModeUnsupported"),
+                        "zone " + name + " builds no gateway for node " + name + ": gateway mode " + config.mode()
+                                + " is not supported (only shared)");
             }
             return new Gateway.Ready(new LocalGateway(join, config, chassis.value(), clusterSubnets));
         } catch (AnnotationFormatException e) {
-            return new Gateway.None(Optional.of("NodeGatewayAnnotationInvalid"), "zone " + name
-                    + " builds no gateway for node " + name + ": " + e.getMessage());
+            return new Gateway.None(
+                    Optional.of("NodeGatewayAnnotationInvalid"),
+                    "zone " + name + " builds no gateway for node " + name + ": " + e.getMessage());
         }
     }
 
     /**
-     * The node's own addresses that pods reach through management ports: its encap IPs (what the
-     * node agent publishes) and its status InternalIPs, distinct, in that order. Unparseable
-     * status addresses are ignored (the kubelet owns that field, not kovn).
+     * The node's own addresses that pods reach through management ports: its encap IPs (what the node agent publishes)
+     * and its status InternalIPs, distinct, in that order. Unparseable status addresses are ignored (the kubelet owns
+     * that field, not kovn).
      */
     static List<InetAddress> nodeIps(Node node, Optional<NodeEncapIps> encap) {
         Set<InetAddress> ips = new LinkedHashSet<>();
@@ -210,7 +233,9 @@ public sealed interface NodeView {
     static Optional<String> chassisId(Node node) {
         String v = annotations(node).get(OvnAnnotations.NODE_CHASSIS_ID);
         try {
-            return v == null ? Optional.empty() : Optional.of(NodeChassisId.parse(v).value());
+            return v == null
+                    ? Optional.empty()
+                    : Optional.of(NodeChassisId.parse(v).value());
         } catch (AnnotationFormatException e) {
             return Optional.empty();
         }

@@ -19,15 +19,16 @@ import java.util.TreeSet;
 import java.util.function.Predicate;
 
 /**
- * Which of a zone's keys one NB update concerns, so that drift is repaired without a restart while
- * a pod's own port write does not re-plan the whole zone. Pure.
+ * Which of a zone's keys one NB update concerns, so that drift is repaired without a restart while a pod's own port
+ * write does not re-plan the whole zone. Pure.
+ *
  * <ul>
- *   <li>a change to a pod's switch port: that pod's key;</li>
- *   <li>the node switch's {@code ports} gaining or losing pods' ports only: nothing more (the
- *       topology keeps other owners' ports; the pods' keys cover theirs);</li>
- *   <li>the node switch inserted (first start, or re-made after someone deleted it): every pod, as
- *       their ports attach to it;</li>
- *   <li>any other change, and a resync after a reconnect: the topology key (a resync: every pod too).</li>
+ *   <li>a change to a pod's switch port: that pod's key;
+ *   <li>the node switch's {@code ports} gaining or losing pods' ports only: nothing more (the topology keeps other
+ *       owners' ports; the pods' keys cover theirs);
+ *   <li>the node switch inserted (first start, or re-made after someone deleted it): every pod, as their ports attach
+ *       to it;
+ *   <li>any other change, and a resync after a reconnect: the topology key (a resync: every pod too).
  * </ul>
  *
  * @param topology whether the topology key is concerned
@@ -60,23 +61,29 @@ record NorthboundChanges(boolean topology, boolean allPods, Set<ObjectKey> pods)
                 }
             }
         }
-        Predicate<Object> podPort = u -> u instanceof Uuid uuid && (podPorts.contains(uuid) || podPortInCache.test(uuid));
+        Predicate<Object> podPort =
+                u -> u instanceof Uuid uuid && (podPorts.contains(uuid) || podPortInCache.test(uuid));
         String nodeSwitch = ZoneTopology.nodeId(zone, "switch").primaryId();
         for (RowChange c : update.changes()) {
             switch (c) {
-                case RowChange.Updated u when u.table().equals(LogicalSwitch.TABLE_NAME) -> {
+                case RowChange.Updated u
+                when u.table().equals(LogicalSwitch.TABLE_NAME) -> {
                     if (!onlyPortsChanged(u.old(), u.row(), podPort)) {
                         topology = true;
                     }
                 }
-                case RowChange.Inserted i when i.table().equals(LogicalSwitch.TABLE_NAME) -> {
+                case RowChange.Inserted i
+                when i.table().equals(LogicalSwitch.TABLE_NAME) -> {
                     topology = true;
-                    allPods |= nodeSwitch.equals(i.row().stringMap("external_ids").get(ObjectId.ID_KEY));
+                    allPods |=
+                            nodeSwitch.equals(i.row().stringMap("external_ids").get(ObjectId.ID_KEY));
                 }
                 // the load balancer groups of a router are the service controller's
-                case RowChange.Updated u when u.table().equals(LogicalRouter.TABLE_NAME) ->
-                        topology |= !sameBut(u.old(), u.row(), LogicalRouter.LOAD_BALANCER_GROUP);
-                default -> topology |= !c.table().equals(LogicalSwitchPort.TABLE_NAME) && !SERVICE_TABLES.contains(c.table());
+                case RowChange.Updated u
+                when u.table().equals(LogicalRouter.TABLE_NAME) ->
+                    topology |= !sameBut(u.old(), u.row(), LogicalRouter.LOAD_BALANCER_GROUP);
+                default ->
+                    topology |= !c.table().equals(LogicalSwitchPort.TABLE_NAME) && !SERVICE_TABLES.contains(c.table());
             }
         }
         return new NorthboundChanges(topology, allPods, pods);

@@ -17,13 +17,16 @@ import io.kovn.k8s.runtime.Reconciler;
 import io.kovn.ovn.annotations.AnnotationFormatException;
 import io.kovn.ovn.annotations.IpPrefix;
 import io.kovn.ovn.annotations.MacAddresses;
+import io.kovn.ovn.annotations.NodeSubnets;
 import io.kovn.ovn.annotations.OvnAnnotations;
 import io.kovn.ovn.annotations.PodNetwork;
 import io.kovn.ovn.annotations.PodNetworks;
-import io.kovn.ovn.annotations.NodeSubnets;
 import io.kovn.ovn.topology.PodPort;
+import java.net.InetAddress;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -34,23 +37,20 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.net.InetAddress;
 
 /**
- * Pod IPAM of one zone, keyed by pod: gives every pod served on the node an address per family from
- * the node subnets and writes {@code k8s.ovn.org/pod-networks} with a merge patch; frees the
- * addresses of deleted and finished pods. A pod whose namespace has a primary user-defined network
- * ({@link PodNetworkChoice}) also gets addresses from the node's subnets of that network, and the
- * annotation then holds both entries ({@link PrimaryNetworkAnnotation}): this is its one writer. The allocator is rebuilt from the pods' annotations
- * before the first reconcile ({@link #rebuild}), so addresses never move across restarts.
+ * Pod IPAM of one zone, keyed by pod: gives every pod served on the node an address per family from the node subnets
+ * and writes {@code k8s.ovn.org/pod-networks} with a merge patch; frees the addresses of deleted and finished pods. A
+ * pod whose namespace has a primary user-defined network ({@link PodNetworkChoice}) also gets addresses from the node's
+ * subnets of that network, and the annotation then holds both entries ({@link PrimaryNetworkAnnotation}): this is its
+ * one writer. The allocator is rebuilt from the pods' annotations before the first reconcile ({@link #rebuild}), so
+ * addresses never move across restarts.
  *
- * <p>Reconciles of different pods run in parallel (the API request that writes an annotation is
- * most of a reconcile): each takes and frees addresses of its own pod only, in the thread-safe
- * allocator, and sends its request after deciding, holding no lock. Replacing the allocator (the
- * node's subnets changed) waits for the decisions under way, and keeps the addresses the old one
- * gave to pods whose annotation is not in the informer cache yet (the write is in flight).
+ * <p>Reconciles of different pods run in parallel (the API request that writes an annotation is most of a reconcile):
+ * each takes and frees addresses of its own pod only, in the thread-safe allocator, and sends its request after
+ * deciding, holding no lock. Replacing the allocator (the node's subnets changed) waits for the decisions under way,
+ * and keeps the addresses the old one gave to pods whose annotation is not in the informer cache yet (the write is in
+ * flight).
  */
 public final class PodAddressReconciler implements Reconciler<ObjectKey> {
     private static final Logger LOG = LoggerFactory.getLogger(PodAddressReconciler.class);
@@ -76,8 +76,11 @@ public final class PodAddressReconciler implements Reconciler<ObjectKey> {
 
     /** The indexer to add to the pod informer before it starts. */
     public static Map<String, Function<Pod, List<String>>> nodeIndexer() {
-        return Map.of(NODE_INDEX, p -> p.getSpec() == null || p.getSpec().getNodeName() == null
-                ? List.of() : List.of(p.getSpec().getNodeName()));
+        return Map.of(
+                NODE_INDEX,
+                p -> p.getSpec() == null || p.getSpec().getNodeName() == null
+                        ? List.of()
+                        : List.of(p.getSpec().getNodeName()));
     }
 
     /**
@@ -88,8 +91,13 @@ public final class PodAddressReconciler implements Reconciler<ObjectKey> {
      * @param nodes node informer cache
      * @param changed told (with the pod key) whenever a pod's address was allocated or freed
      */
-    public PodAddressReconciler(String nodeName, KubernetesClient client, Indexer<Pod> pods, Indexer<Node> nodes,
-                                EventSink events, Consumer<String> changed) {
+    public PodAddressReconciler(
+            String nodeName,
+            KubernetesClient client,
+            Indexer<Pod> pods,
+            Indexer<Node> nodes,
+            EventSink events,
+            Consumer<String> changed) {
         this(nodeName, client, pods, nodes, events, changed, ns -> PodNetworkChoice.DEFAULT, List.of());
     }
 
@@ -97,9 +105,15 @@ public final class PodAddressReconciler implements Reconciler<ObjectKey> {
      * @param choices the network a pod of a namespace is given
      * @param clusterSubnets the default network's CIDRs (routes of a user-defined network pod's default entry)
      */
-    PodAddressReconciler(String nodeName, KubernetesClient client, Indexer<Pod> pods, Indexer<Node> nodes,
-                         EventSink events, Consumer<String> changed, Function<String, PodNetworkChoice> choices,
-                         List<IpPrefix> clusterSubnets) {
+    PodAddressReconciler(
+            String nodeName,
+            KubernetesClient client,
+            Indexer<Pod> pods,
+            Indexer<Node> nodes,
+            EventSink events,
+            Consumer<String> changed,
+            Function<String, PodNetworkChoice> choices,
+            List<IpPrefix> clusterSubnets) {
         this.nodeName = nodeName;
         this.client = client;
         this.pods = pods;
@@ -111,9 +125,8 @@ public final class PodAddressReconciler implements Reconciler<ObjectKey> {
     }
 
     /**
-     * Re-reads every served pod's annotation into fresh allocators (oldest pods first, so a
-     * duplicated address stays with the pod that had it first). Returns false when the local node
-     * has no subnets yet.
+     * Re-reads every served pod's annotation into fresh allocators (oldest pods first, so a duplicated address stays
+     * with the pod that had it first). Returns false when the local node has no subnets yet.
      */
     public synchronized boolean rebuild() {
         Optional<Map<String, List<IpPrefix>>> local = localSubnets();
@@ -124,12 +137,16 @@ public final class PodAddressReconciler implements Reconciler<ObjectKey> {
         swap.writeLock().lock();
         try {
             NetworkAllocators fresh = new NetworkAllocators(local.get());
-            List<Pod> served = onNode().stream().filter(p -> PodView.served(p, nodeName))
-                    .sorted(Comparator.comparing((Pod p) -> String.valueOf(p.getMetadata().getCreationTimestamp()))
+            List<Pod> served = onNode().stream()
+                    .filter(p -> PodView.served(p, nodeName))
+                    .sorted(Comparator.comparing(
+                                    (Pod p) -> String.valueOf(p.getMetadata().getCreationTimestamp()))
                             .thenComparing(PodView::key))
                     .toList();
             for (Pod p : served) {
-                annotated(p).forEach((network, addresses) -> fresh.of(network).ifPresent(a -> a.reserve(PodView.key(p), addresses)));
+                annotated(p)
+                        .forEach((network, addresses) ->
+                                fresh.of(network).ifPresent(a -> a.reserve(PodView.key(p), addresses)));
             }
             NetworkAllocators old = ipam;
             if (old != null) {
@@ -138,10 +155,14 @@ public final class PodAddressReconciler implements Reconciler<ObjectKey> {
                     String key = PodView.key(p);
                     Map<String, List<IpPrefix>> shown = annotated(p);
                     for (String network : fresh.subnets().keySet()) {
-                        List<IpPrefix> held = old.of(network).map(a -> a.addressesOf(key)).orElse(List.of());
+                        List<IpPrefix> held =
+                                old.of(network).map(a -> a.addressesOf(key)).orElse(List.of());
                         PodIpAllocator into = fresh.of(network).orElseThrow();
-                        if (!shown.containsKey(network) && !held.isEmpty()
-                                && held.stream().allMatch(a -> into.subnets().stream().anyMatch(s -> s.contains(a.address())))) {
+                        if (!shown.containsKey(network)
+                                && !held.isEmpty()
+                                && held.stream()
+                                        .allMatch(
+                                                a -> into.subnets().stream().anyMatch(s -> s.contains(a.address())))) {
                             into.reserve(key, held);
                         }
                     }
@@ -204,21 +225,28 @@ public final class PodAddressReconciler implements Reconciler<ObjectKey> {
             case Step.Done d -> ReconcileResult.done();
             case Step.Write(PodNetworks networks, String conflict) -> {
                 if (conflict != null) {
-                    events.warning(pod, "PodAddressConflict", "zone " + nodeName + " replaces the pod-networks of "
-                            + podKey + ": " + conflict);
+                    events.warning(
+                            pod,
+                            "PodAddressConflict",
+                            "zone " + nodeName + " replaces the pod-networks of " + podKey + ": " + conflict);
                 }
                 // The zone programs the port once the annotation is visible (the pod update re-queues it).
                 writeAnnotation(pod, networks);
                 yield ReconcileResult.done();
             }
             case Step.Exhausted(IpPrefix subnet) -> {
-                events.warning(pod, "PodAddressExhausted", "zone " + nodeName + " has no free address in "
-                        + subnet + " for pod " + podKey);
+                events.warning(
+                        pod,
+                        "PodAddressExhausted",
+                        "zone " + nodeName + " has no free address in " + subnet + " for pod " + podKey);
                 yield ReconcileResult.failed(new IllegalStateException("no free address in " + subnet));
             }
             case Step.Pending(String reason) -> {
                 LOG.debug("zone {}: pod {} waits: {}", nodeName, podKey, reason);
-                events.warning(pod, "PodNetworkPending", "zone " + nodeName + " gives pod " + podKey + " no address: " + reason);
+                events.warning(
+                        pod,
+                        "PodNetworkPending",
+                        "zone " + nodeName + " gives pod " + podKey + " no address: " + reason);
                 yield ReconcileResult.done(); // a network, namespace or node change re-queues the pod
             }
         };
@@ -234,7 +262,9 @@ public final class PodAddressReconciler implements Reconciler<ObjectKey> {
         }
         PodNetworkChoice choice = choices.apply(pod.getMetadata().getNamespace());
         if (choice instanceof PodNetworkChoice.Pending(String reason)) {
-            return PodView.networks(pod).isPresent() ? new Step.Done() : new Step.Pending(reason); // an annotated pod keeps its port
+            return PodView.networks(pod).isPresent()
+                    ? new Step.Done()
+                    : new Step.Pending(reason); // an annotated pod keeps its port
         }
         Optional<PodNetworks> annotated = PodView.networks(pod);
         boolean known = current.holds(podKey);
@@ -253,11 +283,19 @@ public final class PodAddressReconciler implements Reconciler<ObjectKey> {
             keep.add(network.name());
             taken = take(own.get(), podKey, annotated.map(a -> a.byNetwork().get(attachment)), conflicts);
             if (taken instanceof Taken.Exhausted(IpPrefix subnet)) return new Step.Exhausted(subnet);
-            desired = PrimaryNetworkAnnotation.of(defaultAddresses, clusterSubnets, attachment, network,
-                    onNetwork(network, ((Taken.Addresses) taken).addresses()), List.of(), nodeIps());
+            desired = PrimaryNetworkAnnotation.of(
+                    defaultAddresses,
+                    clusterSubnets,
+                    attachment,
+                    network,
+                    onNetwork(network, ((Taken.Addresses) taken).addresses()),
+                    List.of(),
+                    nodeIps());
         } else {
-            desired = PodNetworks.ofDefault(PodNetwork.primary(defaultAddresses,
-                    MacAddresses.fromIp(defaultAddresses.getFirst().address()), defaults.gateways()));
+            desired = PodNetworks.ofDefault(PodNetwork.primary(
+                    defaultAddresses,
+                    MacAddresses.fromIp(defaultAddresses.getFirst().address()),
+                    defaults.gateways()));
         }
         boolean freed = current.releaseExcept(podKey, keep);
         if (annotated.isPresent() && annotated.get().equals(desired)) {
@@ -276,9 +314,11 @@ public final class PodAddressReconciler implements Reconciler<ObjectKey> {
         record Exhausted(IpPrefix subnet) implements Taken {}
     }
 
-    private static Taken take(PodIpAllocator allocator, String podKey, Optional<PodNetwork> annotated, List<String> conflicts) {
+    private static Taken take(
+            PodIpAllocator allocator, String podKey, Optional<PodNetwork> annotated, List<String> conflicts) {
         if (annotated.isPresent()) {
-            PodIpAllocator.Reservation r = allocator.reserve(podKey, annotated.get().ipAddresses());
+            PodIpAllocator.Reservation r =
+                    allocator.reserve(podKey, annotated.get().ipAddresses());
             if (r instanceof PodIpAllocator.Reservation.Reserved ok) {
                 return new Taken.Addresses(ok.addresses());
             }
@@ -291,12 +331,16 @@ public final class PodAddressReconciler implements Reconciler<ObjectKey> {
     }
 
     /**
-     * A pod's addresses as its network states them: a Layer3 node subnet's, or, for a Layer2
-     * network, with the whole network's prefix length (the node's range only partitions it).
+     * A pod's addresses as its network states them: a Layer3 node subnet's, or, for a Layer2 network, with the whole
+     * network's prefix length (the node's range only partitions it).
      */
     private static List<IpPrefix> onNetwork(Network network, List<IpPrefix> addresses) {
         if (network.topology() == Network.Topology.LAYER3) return addresses;
-        return addresses.stream().map(a -> new IpPrefix(a.address(), network.subnet(a.family()).orElseThrow().cidr().length())).toList();
+        return addresses.stream()
+                .map(a -> new IpPrefix(
+                        a.address(),
+                        network.subnet(a.family()).orElseThrow().cidr().length()))
+                .toList();
     }
 
     /** Whether the node's subnets are known, so that pods' addresses are. */
@@ -305,9 +349,8 @@ public final class PodAddressReconciler implements Reconciler<ObjectKey> {
     }
 
     /**
-     * The ports of a served pod whose annotation states exactly the addresses it holds; empty for
-     * other pods (gone, finished, host-network, not yet or wrongly annotated) and while not
-     * {@link #ready()}.
+     * The ports of a served pod whose annotation states exactly the addresses it holds; empty for other pods (gone,
+     * finished, host-network, not yet or wrongly annotated) and while not {@link #ready()}.
      */
     public Optional<PodPorts> ports(ObjectKey key) {
         NetworkAllocators current = allocators();
@@ -318,20 +361,32 @@ public final class PodAddressReconciler implements Reconciler<ObjectKey> {
         String podKey = PodView.key(p);
         Optional<PodNetworks> annotated = PodView.networks(p);
         Optional<PodNetwork> defaultEntry = annotated.flatMap(PodNetworks::defaultNetwork);
-        List<IpPrefix> held = current.of(OvnAnnotations.DEFAULT_NETWORK).map(a -> a.addressesOf(podKey)).orElse(List.of());
-        if (defaultEntry.isEmpty() || held.isEmpty() || !defaultEntry.get().ipAddresses().equals(held)) {
+        List<IpPrefix> held = current.of(OvnAnnotations.DEFAULT_NETWORK)
+                .map(a -> a.addressesOf(podKey))
+                .orElse(List.of());
+        if (defaultEntry.isEmpty()
+                || held.isEmpty()
+                || !defaultEntry.get().ipAddresses().equals(held)) {
             return Optional.empty();
         }
-        PodPort defaultPort = new PodPort(p.getMetadata().getNamespace(), p.getMetadata().getName(),
-                defaultEntry.get().macAddress(), held);
+        PodPort defaultPort = new PodPort(
+                p.getMetadata().getNamespace(),
+                p.getMetadata().getName(),
+                defaultEntry.get().macAddress(),
+                held);
         Optional<PodPorts.NetworkPort> networkPort = Optional.empty();
-        if (choices.apply(p.getMetadata().getNamespace()) instanceof PodNetworkChoice.Primary(var network, String attachment)) {
+        if (choices.apply(p.getMetadata().getNamespace())
+                instanceof PodNetworkChoice.Primary(var network, String attachment)) {
             PodNetwork entry = annotated.get().byNetwork().get(attachment);
-            List<IpPrefix> own = onNetwork(network, current.of(network.name()).map(a -> a.addressesOf(podKey)).orElse(List.of()));
+            List<IpPrefix> own = onNetwork(
+                    network,
+                    current.of(network.name()).map(a -> a.addressesOf(podKey)).orElse(List.of()));
             if (entry == null || own.isEmpty() || !entry.ipAddresses().equals(own)) {
                 return Optional.empty(); // the annotation is about to be rewritten
             }
-            networkPort = Optional.of(new PodPorts.NetworkPort(network, attachment,
+            networkPort = Optional.of(new PodPorts.NetworkPort(
+                    network,
+                    attachment,
                     new PodPort(p.getMetadata().getNamespace(), p.getMetadata().getName(), entry.macAddress(), own)));
         }
         return Optional.of(new PodPorts(defaultPort, networkPort));
@@ -344,8 +399,12 @@ public final class PodAddressReconciler implements Reconciler<ObjectKey> {
 
     /** Pods scheduled on this node, through the informer's node index (no scan of all pods). */
     private List<Pod> onNode() {
-        return pods.getIndexers().containsKey(NODE_INDEX) ? pods.byIndex(NODE_INDEX, nodeName)
-                : pods.list().stream().filter(p -> p.getSpec() != null && nodeName.equals(p.getSpec().getNodeName())).toList();
+        return pods.getIndexers().containsKey(NODE_INDEX)
+                ? pods.byIndex(NODE_INDEX, nodeName)
+                : pods.list().stream()
+                        .filter(p -> p.getSpec() != null
+                                && nodeName.equals(p.getSpec().getNodeName()))
+                        .toList();
     }
 
     private synchronized NetworkAllocators allocators() {
@@ -364,7 +423,9 @@ public final class PodAddressReconciler implements Reconciler<ObjectKey> {
     private List<InetAddress> nodeIps() {
         Node node = nodes.getByKey(nodeName);
         try {
-            return node == null ? List.of() : NodeView.local(node).map(l -> l.nodeIps()).orElse(List.of());
+            return node == null
+                    ? List.of()
+                    : NodeView.local(node).map(l -> l.nodeIps()).orElse(List.of());
         } catch (AnnotationFormatException e) {
             return List.of();
         }
@@ -384,8 +445,10 @@ public final class PodAddressReconciler implements Reconciler<ObjectKey> {
         if (m != null && m.text().equals(value)) return m.subnets();
         Optional<Map<String, List<IpPrefix>>> parsed;
         try {
-            if (NodeView.local(node).isEmpty()) return Optional.empty(); // not allocated yet (id, transit address): not memoized
-            Map<String, List<IpPrefix>> out = new HashMap<>(NodeSubnets.parse(value).byNetwork());
+            if (NodeView.local(node).isEmpty())
+                return Optional.empty(); // not allocated yet (id, transit address): not memoized
+            Map<String, List<IpPrefix>> out =
+                    new HashMap<>(NodeSubnets.parse(value).byNetwork());
             out.values().removeIf(List::isEmpty);
             parsed = out.containsKey(OvnAnnotations.DEFAULT_NETWORK) ? Optional.of(Map.copyOf(out)) : Optional.empty();
         } catch (AnnotationFormatException e) {
@@ -397,10 +460,14 @@ public final class PodAddressReconciler implements Reconciler<ObjectKey> {
 
     private void writeAnnotation(Pod pod, PodNetworks networks) {
         String value = networks.format();
-        Map<String, Object> patch = Map.of("metadata", Map.of("annotations", Map.of(OvnAnnotations.POD_NETWORKS, value)));
+        Map<String, Object> patch =
+                Map.of("metadata", Map.of("annotations", Map.of(OvnAnnotations.POD_NETWORKS, value)));
         // Through pods/status: a node identity may patch only the status subresource (deploy/03-rbac-node.yaml),
         // where the identity webhook checks the annotation (own node's pod, address in the node's subnet).
-        client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
-                .subresource("status").patch(PatchContext.of(PatchType.JSON_MERGE), JsonPatches.json(patch));
+        client.pods()
+                .inNamespace(pod.getMetadata().getNamespace())
+                .withName(pod.getMetadata().getName())
+                .subresource("status")
+                .patch(PatchContext.of(PatchType.JSON_MERGE), JsonPatches.json(patch));
     }
 }

@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Which network a pod's namespace gives it, decided the same way on every zone from the accepted
- * networks and the namespace's labels. Pure.
+ * Which network a pod's namespace gives it, decided the same way on every zone from the accepted networks and the
+ * namespace's labels. Pure.
  */
 sealed interface PodNetworkChoice {
     /** No primary user-defined network: the default network is the pod's primary one. */
@@ -27,9 +27,7 @@ sealed interface PodNetworkChoice {
 
     Default DEFAULT = new Default();
 
-    /**
-     * @param labels the namespace's labels; null when the namespace is not known (yet)
-     */
+    /** @param labels the namespace's labels; null when the namespace is not known (yet) */
     static PodNetworkChoice of(String namespace, Map<String, String> labels, List<AcceptedNetworks.Accepted> accepted) {
         if (labels == null) {
             return new Pending("namespace " + namespace + " is not known yet");
@@ -39,7 +37,7 @@ sealed interface PodNetworkChoice {
         }
         return AcceptedNetworks.primaryOf(namespace, labels, accepted)
                 .<PodNetworkChoice>map(a -> new Primary(a.network(), a.attachment(namespace)))
-                .orElseGet(() -> new Pending("namespace " + namespace + " carries " + NetworkPlan.PRIMARY_NAMESPACE_LABEL
-                        + " but has no primary user-defined network yet"));
+                .orElseGet(() -> new Pending("namespace " + namespace + " carries "
+                        + NetworkPlan.PRIMARY_NAMESPACE_LABEL + " but has no primary user-defined network yet"));
     }
 }

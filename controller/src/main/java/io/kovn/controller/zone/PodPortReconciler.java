@@ -1,14 +1,15 @@
 package io.kovn.controller.zone;
 
+import io.kovn.controller.network.Network;
 import io.kovn.k8s.runtime.BatchReconciler;
 import io.kovn.k8s.runtime.ObjectKey;
 import io.kovn.k8s.runtime.ReconcileResult;
-import io.kovn.controller.network.Network;
 import io.kovn.ovn.nb.LogicalSwitchPort;
 import io.kovn.ovn.topology.NetworkScope;
 import io.kovn.ovsdb.data.Uuid;
 import io.kovn.ovsdb.diff.DesiredState;
 import io.kovn.ovsdb.diff.Plan;
+import io.kovn.ovsdb.diff.PlanOutcome;
 import io.kovn.ovsdb.diff.PlanOutcome.Applied;
 import io.kovn.ovsdb.diff.PlanOutcome.Noop;
 import io.kovn.ovsdb.diff.PlanOutcome.Stale;
@@ -23,18 +24,16 @@ import java.util.TreeSet;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import io.kovn.ovsdb.diff.PlanOutcome;
 
 /**
- * The zone's pod switch ports, keyed by pod: {@link PodPortModel} of the pod's port and the node
- * switch, diffed against that pod's rows in the NB monitor cache (looked up by their id, not by
- * scanning), applied as one transaction (the port's insert, update or delete and the switch's
- * {@code ports} mutate). Level-driven: a pod that is gone, finished or without its addresses has
- * no port; a converged pod sends nothing, so restarts and repeated events write nothing.
+ * The zone's pod switch ports, keyed by pod: {@link PodPortModel} of the pod's port and the node switch, diffed against
+ * that pod's rows in the NB monitor cache (looked up by their id, not by scanning), applied as one transaction (the
+ * port's insert, update or delete and the switch's {@code ports} mutate). Level-driven: a pod that is gone, finished or
+ * without its addresses has no port; a converged pod sends nothing, so restarts and repeated events write nothing.
  *
- * <p>Many pods queued at once (start-up, a burst) are reconciled together ({@link #reconcileAll}):
- * each pod's plan is made as above, and the plans are applied as one transaction
- * ({@link Plan#concat}: the pods' ports and one mutate of the node switch's {@code ports}).
+ * <p>Many pods queued at once (start-up, a burst) are reconciled together ({@link #reconcileAll}): each pod's plan is
+ * made as above, and the plans are applied as one transaction ({@link Plan#concat}: the pods' ports and one mutate of
+ * the node switch's {@code ports}).
  */
 public final class PodPortReconciler implements BatchReconciler<ObjectKey> {
     private static final Logger LOG = LoggerFactory.getLogger(PodPortReconciler.class);
@@ -59,7 +58,8 @@ public final class PodPortReconciler implements BatchReconciler<ObjectKey> {
     }
 
     /** @param networks the accepted user-defined networks (a pod may have a port on one of them) */
-    PodPortReconciler(String zone, PodAddressReconciler addresses, ZoneDatabases dbs, Supplier<List<Network>> networks) {
+    PodPortReconciler(
+            String zone, PodAddressReconciler addresses, ZoneDatabases dbs, Supplier<List<Network>> networks) {
         this.zone = zone;
         this.addresses = addresses;
         this.dbs = dbs;
@@ -87,10 +87,9 @@ public final class PodPortReconciler implements BatchReconciler<ObjectKey> {
     }
 
     /**
-     * The pods' plans in one transaction. A pod that is converged is done without a write; a pod
-     * whose plan cannot be made fails alone; the pods written share the transaction's outcome (a
-     * stale cache requeues them all; a refused transaction fails them all, and each is then
-     * retried by itself).
+     * The pods' plans in one transaction. A pod that is converged is done without a write; a pod whose plan cannot be
+     * made fails alone; the pods written share the transaction's outcome (a stale cache requeues them all; a refused
+     * transaction fails them all, and each is then retried by itself).
      */
     @Override
     public Map<ObjectKey, ReconcileResult> reconcileAll(List<ObjectKey> pods) {
@@ -137,13 +136,17 @@ public final class PodPortReconciler implements BatchReconciler<ObjectKey> {
     }
 
     /**
-     * A pod's plan: its default-network port, and its port on each user-defined network where it
-     * has or should have one (one transaction). Empty while a wanted port waits for its switch.
+     * A pod's plan: its default-network port, and its port on each user-defined network where it has or should have one
+     * (one transaction). Empty while a wanted port waits for its switch.
      */
     private Optional<Plan> planOf(ObjectKey pod, Optional<Uuid> nodeSwitch) {
         Optional<PodPorts> ports = addresses.ports(pod);
         boolean isolated = ports.flatMap(PodPorts::networkPort).isPresent();
-        Optional<Plan> own = PodPortModel.desired(pod, ports.map(PodPorts::defaultPort), nodeSwitch, isolated,
+        Optional<Plan> own = PodPortModel.desired(
+                        pod,
+                        ports.map(PodPorts::defaultPort),
+                        nodeSwitch,
+                        isolated,
                         isolated ? IsolationModel.portGroup(dbs.nbState()) : Optional.empty())
                 .map(desired -> dbs.northbound().plan(PodPortModel.owner(pod), desired));
         if (own.isEmpty()) return Optional.empty();
@@ -151,10 +154,11 @@ public final class PodPortReconciler implements BatchReconciler<ObjectKey> {
         List<Plan> plans = new ArrayList<>(List.of(own.get()));
         for (Network network : networks.get()) {
             NetworkScope scope = PodPortModel.scope(network);
-            Optional<PodPorts.NetworkPort> port = wanted.filter(w -> w.network().name().equals(network.name()));
+            Optional<PodPorts.NetworkPort> port =
+                    wanted.filter(w -> w.network().name().equals(network.name()));
             if (port.isEmpty() && !PodPortModel.hasPort(scope, pod, dbs.nbState())) continue;
-            Optional<DesiredState> desired = PodPortModel.desired(scope, pod, port,
-                    PodPortModel.networkSwitch(scope, network, zone, dbs.nbState()));
+            Optional<DesiredState> desired = PodPortModel.desired(
+                    scope, pod, port, PodPortModel.networkSwitch(scope, network, zone, dbs.nbState()));
             if (desired.isEmpty()) return Optional.empty();
             plans.add(dbs.northbound().plan(PodPortModel.owner(scope, pod), desired.get()));
         }
@@ -174,13 +178,15 @@ public final class PodPortReconciler implements BatchReconciler<ObjectKey> {
     }
 
     /**
-     * Every pod key this zone may have to act on: the pods on the node and the pods that kovn's
-     * switch ports in NB were made for (some may be gone: a crash left their ports). Queued at
-     * start, this is the startup sweep that removes stale pod ports.
+     * Every pod key this zone may have to act on: the pods on the node and the pods that kovn's switch ports in NB were
+     * made for (some may be gone: a crash left their ports). Queued at start, this is the startup sweep that removes
+     * stale pod ports.
      */
     public Set<ObjectKey> sweep() {
         Set<ObjectKey> keys = new TreeSet<>(addresses.podsOnNode());
-        dbs.nbCache().table(LogicalSwitchPort.TABLE_NAME).select(r -> PodPortModel.podOf(r).isPresent())
+        dbs.nbCache()
+                .table(LogicalSwitchPort.TABLE_NAME)
+                .select(r -> PodPortModel.podOf(r).isPresent())
                 .forEach(r -> PodPortModel.podOf(r).ifPresent(keys::add));
         return keys;
     }

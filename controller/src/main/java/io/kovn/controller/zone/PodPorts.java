@@ -5,9 +5,8 @@ import io.kovn.ovn.topology.PodPort;
 import java.util.Optional;
 
 /**
- * The switch ports one pod is to have: on the default network always (its primary network, or the
- * infrastructure interface of a pod with a primary user-defined network), and on its primary
- * user-defined network when it has one.
+ * The switch ports one pod is to have: on the default network always (its primary network, or the infrastructure
+ * interface of a pod with a primary user-defined network), and on its primary user-defined network when it has one.
  *
  * @param defaultPort the port on the node switch
  * @param networkPort the port on its primary user-defined network's switch

@@ -3,11 +3,10 @@ package io.kovn.controller.zone;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.kovn.ovn.annotations.AnnotationFormatException;
 import io.kovn.ovn.annotations.OvnAnnotations;
-import io.kovn.ovn.annotations.PodNetwork;
 import io.kovn.ovn.annotations.PodNetworks;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Arrays;
 
 /** Pure reads of a Pod: whether a zone serves it, and the addresses its annotation states. */
 public final class PodView {
@@ -19,8 +18,8 @@ public final class PodView {
     }
 
     /**
-     * Whether the zone of {@code node} gives the pod an address and a port: scheduled there, not
-     * hostNetwork, not finished (Succeeded/Failed) and not being deleted.
+     * Whether the zone of {@code node} gives the pod an address and a port: scheduled there, not hostNetwork, not
+     * finished (Succeeded/Failed) and not being deleted.
      */
     public static boolean served(Pod pod, String node) {
         if (pod.getSpec() == null || !node.equals(pod.getSpec().getNodeName())) {
@@ -37,12 +36,14 @@ public final class PodView {
     }
 
     /**
-     * Everything of a pod that a zone reads ({@link #served}, {@link #network}, its uid): pod updates
-     * that leave this equal (labels, conditions, container statuses) are no work for the zone.
+     * Everything of a pod that a zone reads ({@link #served}, {@link #network}, its uid): pod updates that leave this
+     * equal (labels, conditions, container statuses) are no work for the zone.
      */
     public static Object zoneFields(Pod pod) {
         Map<String, String> a = pod.getMetadata().getAnnotations();
-        return Arrays.asList(pod.getMetadata().getUid(), pod.getMetadata().getCreationTimestamp(),
+        return Arrays.asList(
+                pod.getMetadata().getUid(),
+                pod.getMetadata().getCreationTimestamp(),
                 pod.getMetadata().getDeletionTimestamp() != null,
                 pod.getSpec() == null ? null : pod.getSpec().getNodeName(),
                 pod.getSpec() == null ? null : pod.getSpec().getHostNetwork(),

@@ -4,8 +4,8 @@ import java.util.ArrayDeque;
 import java.util.List;
 
 /**
- * The timings of one reconciler's most recent reconciles (at most {@value #KEPT}, oldest first),
- * for benchmarks and diagnostics. Thread-safe.
+ * The timings of one reconciler's most recent reconciles (at most {@value #KEPT}, oldest first), for benchmarks and
+ * diagnostics. Thread-safe.
  */
 public final class ReconcileTimes {
     static final int KEPT = 10_000;

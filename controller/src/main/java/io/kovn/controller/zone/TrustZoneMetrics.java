@@ -4,8 +4,8 @@ import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 /**
- * Trust-zone metrics of a zone: how many remote chassis it programs and how many it skips
- * (specification 000: skipped chassis get no SB Chassis row, hence no tunnel).
+ * Trust-zone metrics of a zone: how many remote chassis it programs and how many it skips (specification 000: skipped
+ * chassis get no SB Chassis row, hence no tunnel).
  */
 public final class TrustZoneMetrics {
     private final Gauge remoteChassis;

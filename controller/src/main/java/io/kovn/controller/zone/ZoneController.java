@@ -1,12 +1,12 @@
 package io.kovn.controller.zone;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.kovn.controller.events.EventSink;
 import io.kovn.controller.service.NetworkServices;
 import io.kovn.controller.service.ServiceController;
 import io.kovn.k8s.runtime.Controller;
@@ -17,32 +17,30 @@ import io.kovn.k8s.runtime.SharedInformers;
 import io.kovn.ovn.nb.LogicalSwitchPort;
 import io.kovn.ovsdb.cache.CacheListener;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import java.util.ArrayList;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 
 /**
- * The controller of one zone (one node): wires the node and pod informers (its own, or shared with
- * the process's other controllers through {@link SharedInformers}), the zone's NB/SB
- * databases and its feature reconcilers: {@link PodAddressReconciler} (pod IPAM, keyed by pod),
- * {@link PodPortReconciler} (a pod's switch port, keyed by pod) and {@link ZoneTopologyReconciler}
- * (topology and remote nodes with trust zones; one key, driven by nodes). Changes in NB/SB (someone
- * else's write, a row deleted under us) re-queue the keys they concern ({@link NorthboundChanges}),
- * so drift is repaired without a restart. The zone's {@link ServiceController} (Services and
- * EndpointSlices to load balancers) runs on the same NB cache and informers. At start every pod key is queued, those of pods that
- * only a stale port still names included: the startup sweep.
+ * The controller of one zone (one node): wires the node and pod informers (its own, or shared with the process's other
+ * controllers through {@link SharedInformers}), the zone's NB/SB databases and its feature reconcilers:
+ * {@link PodAddressReconciler} (pod IPAM, keyed by pod), {@link PodPortReconciler} (a pod's switch port, keyed by pod)
+ * and {@link ZoneTopologyReconciler} (topology and remote nodes with trust zones; one key, driven by nodes). Changes in
+ * NB/SB (someone else's write, a row deleted under us) re-queue the keys they concern ({@link NorthboundChanges}), so
+ * drift is repaired without a restart. The zone's {@link ServiceController} (Services and EndpointSlices to load
+ * balancers) runs on the same NB cache and informers. At start every pod key is queued, those of pods that only a stale
+ * port still names included: the startup sweep.
  */
 public final class ZoneController implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ZoneController.class);
     /** The one key of the topology reconcile. */
     static final String ZONE_KEY = "zone";
-    private static final List<Class<? extends HasMetadata>> KINDS = List.of(Node.class, Pod.class,
-            Namespace.class);
+
+    private static final List<Class<? extends HasMetadata>> KINDS = List.of(Node.class, Pod.class, Namespace.class);
 
     private final String node;
     private final ZoneDatabases dbs;
@@ -71,21 +69,35 @@ public final class ZoneController implements AutoCloseable {
         KubernetesClient client = informers.client();
         // the topology follows nodes alone: it is written while the pods still list (see start)
         if (!informers.sync(config.syncTimeout(), List.of(Node.class))) {
-            throw new IllegalStateException("zone " + node + ": the node informer did not sync within " + config.syncTimeout());
+            throw new IllegalStateException(
+                    "zone " + node + ": the node informer did not sync within " + config.syncTimeout());
         }
         this.nodeInformer = informers.informer(Node.class);
         this.podInformer = informers.informer(Pod.class);
         this.namespaceInformer = informers.informer(Namespace.class);
-        this.networks = new NetworkTopologies(node, client, nodeInformer, podInformer, this::choiceFor, dbs, config.clusterSubnets(),
+        this.networks = new NetworkTopologies(
+                node,
+                client,
+                nodeInformer,
+                podInformer,
+                this::choiceFor,
+                dbs,
+                config.clusterSubnets(),
                 config.controllerMetrics());
-        this.connects = new NetworkConnects(node, client, nodeInformer, networks::accepted, networks.informers(), dbs,
-                config.controllerMetrics());
+        this.connects = new NetworkConnects(
+                node, client, nodeInformer, networks::accepted, networks.informers(), dbs, config.controllerMetrics());
         List<Controller<ObjectKey>> portRef = new ArrayList<>(1);
-        this.podAddresses = new PodAddressReconciler(node, client, podInformer.getIndexer(), nodeInformer.getIndexer(),
-                config.events(), podKey -> portRef.getFirst().enqueue(ObjectKey.parse(podKey)), this::choiceFor,
+        this.podAddresses = new PodAddressReconciler(
+                node,
+                client,
+                podInformer.getIndexer(),
+                nodeInformer.getIndexer(),
+                config.events(),
+                podKey -> portRef.getFirst().enqueue(ObjectKey.parse(podKey)),
+                this::choiceFor,
                 config.clusterSubnets());
-        this.topology = new ZoneTopologyReconciler(node, nodeInformer.getIndexer(), dbs, config.events(), config.metrics(),
-                config.clusterSubnets());
+        this.topology = new ZoneTopologyReconciler(
+                node, nodeInformer.getIndexer(), dbs, config.events(), config.metrics(), config.clusterSubnets());
         this.zoneController = Controller.builder("zone-" + node, topology)
                 .watch(nodeInformer, n -> List.of(ZONE_KEY))
                 .metrics(config.controllerMetrics())
@@ -101,8 +113,14 @@ public final class ZoneController implements AutoCloseable {
                 .build();
         portRef.add(portController);
         this.nbListener = update -> {
-            NorthboundChanges changes = NorthboundChanges.of(update, node, uuid -> dbs.nbCache()
-                    .table(LogicalSwitchPort.TABLE_NAME).get(uuid).map(PodPortModel.OWNER::owns).orElse(false));
+            NorthboundChanges changes = NorthboundChanges.of(
+                    update,
+                    node,
+                    uuid -> dbs.nbCache()
+                            .table(LogicalSwitchPort.TABLE_NAME)
+                            .get(uuid)
+                            .map(PodPortModel.OWNER::owns)
+                            .orElse(false));
             if (changes.topology()) {
                 zoneController.enqueue(ZONE_KEY);
             }
@@ -115,14 +133,20 @@ public final class ZoneController implements AutoCloseable {
     }
 
     /** A controller keyed by the node's pods: each pod's events, and every pod when the node changes. */
-    private Controller.Builder<ObjectKey> perPod(String name, Reconciler<ObjectKey> reconciler, ZoneControllerConfig config) {
+    private Controller.Builder<ObjectKey> perPod(
+            String name, Reconciler<ObjectKey> reconciler, ZoneControllerConfig config) {
         return Controller.builder(name, reconciler)
                 .watch(podInformer, (Pod p) -> onNode(p) ? List.of(ObjectKey.of(p)) : List.of(), PodView::zoneFields)
-                .watch(nodeInformer, (Node n) -> n.getMetadata().getName().equals(node)
-                        ? podAddresses.podsOnNode() : List.of())
+                .watch(
+                        nodeInformer,
+                        (Node n) -> n.getMetadata().getName().equals(node) ? podAddresses.podsOnNode() : List.of())
                 // a pod's network follows its namespace's labels and the accepted networks
-                .watch(namespaceInformer, (Namespace n) -> podAddresses.podsOnNode().stream()
-                        .filter(k -> k.namespace().equals(n.getMetadata().getName())).toList(),
+                .watch(
+                        namespaceInformer,
+                        (Namespace n) -> podAddresses.podsOnNode().stream()
+                                .filter(k ->
+                                        k.namespace().equals(n.getMetadata().getName()))
+                                .toList(),
                         (Namespace n) -> n.getMetadata().getLabels())
                 .watch(networks.informers().get(0), (GenericKubernetesResource o) -> podAddresses.podsOnNode())
                 .watch(networks.informers().get(1), (GenericKubernetesResource o) -> podAddresses.podsOnNode())
@@ -140,8 +164,8 @@ public final class ZoneController implements AutoCloseable {
     }
 
     /**
-     * Connects to the zone's databases and starts reconciling, on the pod and node informers of
-     * {@code informers} (shared with the process's other controllers; left running on close).
+     * Connects to the zone's databases and starts reconciling, on the pod and node informers of {@code informers}
+     * (shared with the process's other controllers; left running on close).
      */
     public static ZoneController start(ZoneControllerConfig config, SharedInformers informers) {
         return start(config, SharedInformers.Lease.shared(informers));
@@ -184,13 +208,13 @@ public final class ZoneController implements AutoCloseable {
             zc.connects.start();
             long nodes = System.nanoTime();
             if (!lease.informers().sync(config.syncTimeout(), KINDS)) {
-                throw new IllegalStateException("zone " + config.nodeName() + ": the pod informer did not sync within "
-                        + config.syncTimeout());
+                throw new IllegalStateException(
+                        "zone " + config.nodeName() + ": the pod informer did not sync within " + config.syncTimeout());
             }
             long pods = System.nanoTime();
             if (!zc.networks.synced(config.syncTimeout())) {
-                throw new IllegalStateException("zone " + config.nodeName() + ": the network informers did not sync within "
-                        + config.syncTimeout());
+                throw new IllegalStateException("zone " + config.nodeName()
+                        + ": the network informers did not sync within " + config.syncTimeout());
             }
             // addresses never move across restarts: the allocator holds every pod's before the first reconcile
             zc.podAddresses.rebuild();
@@ -198,14 +222,26 @@ public final class ZoneController implements AutoCloseable {
             zc.portController.start();
             zc.podPorts.sweep().forEach(zc.portController::enqueue);
             if (!lease.informers().sync(config.syncTimeout(), ServiceController.KINDS)) {
-                throw new IllegalStateException("zone " + config.nodeName() + ": the service informers did not sync within "
-                        + config.syncTimeout());
+                throw new IllegalStateException("zone " + config.nodeName()
+                        + ": the service informers did not sync within " + config.syncTimeout());
             }
-            zc.services = ServiceController.start(config.nodeName(), lease.informers(), dbs, config.events(),
-                    config.controllerMetrics(), config.serviceBatch(), zc::networkServices);
-            LOG.info("zone {} started in {} ms (NB and SB monitors synced at {} ms, nodes listed at {} ms, pods at {} ms; NB {}, SB {})",
-                    config.nodeName(), ms(System.nanoTime() - t0), ms(connected - t0), ms(nodes - t0), ms(pods - t0),
-                    config.nbEndpoint(), config.sbEndpoint());
+            zc.services = ServiceController.start(
+                    config.nodeName(),
+                    lease.informers(),
+                    dbs,
+                    config.events(),
+                    config.controllerMetrics(),
+                    config.serviceBatch(),
+                    zc::networkServices);
+            LOG.info(
+                    "zone {} started in {} ms (NB and SB monitors synced at {} ms, nodes listed at {} ms, pods at {} ms; NB {}, SB {})",
+                    config.nodeName(),
+                    ms(System.nanoTime() - t0),
+                    ms(connected - t0),
+                    ms(nodes - t0),
+                    ms(pods - t0),
+                    config.nbEndpoint(),
+                    config.sbEndpoint());
             return zc;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -250,8 +286,12 @@ public final class ZoneController implements AutoCloseable {
     public boolean idle() {
         // isIdle also counts keys waiting for a retry or a requeue (a stale cache's), unlike queueDepth
         ServiceController sc = services;
-        return zoneController.isIdle() && podController.isIdle() && portController.isIdle() && networks.idle()
-                && connects.idle() && (sc == null || sc.idle());
+        return zoneController.isIdle()
+                && podController.isIdle()
+                && portController.isIdle()
+                && networks.idle()
+                && connects.idle()
+                && (sc == null || sc.idle());
     }
 
     /** Queues a topology reconcile (e.g. after an operator's change outside Kubernetes). */
@@ -259,19 +299,28 @@ public final class ZoneController implements AutoCloseable {
         zoneController.enqueue(ZONE_KEY);
     }
 
-    /** A namespace's primary user-defined network as its services need it (their load balancers go on its switch here). */
+    /**
+     * A namespace's primary user-defined network as its services need it (their load balancers go on its switch here).
+     */
     private Optional<NetworkServices.Target> networkServices(String namespace) {
-        if (!(choiceFor(namespace) instanceof PodNetworkChoice.Primary(var network, String attachment))) return Optional.empty();
+        if (!(choiceFor(namespace) instanceof PodNetworkChoice.Primary(var network, String attachment)))
+            return Optional.empty();
         var scope = PodPortModel.scope(network);
-        return Optional.of(new NetworkServices.Target(network.name(), scope.prefix(),
-                PodPortModel.networkSwitch(scope, network, node, dbs.nbState())));
+        return Optional.of(new NetworkServices.Target(
+                network.name(), scope.prefix(), PodPortModel.networkSwitch(scope, network, node, dbs.nbState())));
     }
 
     /** The network a pod of this namespace is given. */
     private PodNetworkChoice choiceFor(String namespace) {
         Namespace ns = namespaceInformer.getIndexer().getByKey(namespace);
-        return PodNetworkChoice.of(namespace, ns == null ? null
-                : ns.getMetadata().getLabels() == null ? Map.of() : ns.getMetadata().getLabels(), networks.entries());
+        return PodNetworkChoice.of(
+                namespace,
+                ns == null
+                        ? null
+                        : ns.getMetadata().getLabels() == null
+                                ? Map.of()
+                                : ns.getMetadata().getLabels(),
+                networks.entries());
     }
 
     private boolean onNode(Pod p) {

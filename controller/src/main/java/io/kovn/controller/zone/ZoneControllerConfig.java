@@ -2,11 +2,11 @@ package io.kovn.controller.zone;
 
 import io.kovn.controller.events.EventSink;
 import io.kovn.k8s.runtime.ControllerMetrics;
+import io.kovn.ovn.annotations.IpPrefix;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Duration;
-import java.util.Objects;
-import io.kovn.ovn.annotations.IpPrefix;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * What a zone controller needs besides the Kubernetes client.
@@ -19,18 +19,28 @@ import java.util.List;
  * @param ovsdbTimeout OVSDB request and initial sync timeout
  * @param syncTimeout informer sync timeout
  * @param podWorkers parallel reconciles of pods' switch ports (each may be a batch of up to {@code portBatch} pods)
- * @param addressWorkers parallel reconciles of pods' addresses: each writes one pod's annotation with one
- *     API request (Kubernetes has no bulk patch), so the requests of a burst overlap
+ * @param addressWorkers parallel reconciles of pods' addresses: each writes one pod's annotation with one API request
+ *     (Kubernetes has no bulk patch), so the requests of a burst overlap
  * @param portBatch the most pods whose switch ports one reconcile writes in one NB transaction
- * @param serviceBatch the most services whose load balancers one reconcile plans and writes in one NB
- *     transaction (start-up and bursts)
+ * @param serviceBatch the most services whose load balancers one reconcile plans and writes in one NB transaction
+ *     (start-up and bursts)
  * @param controllerMetrics queue and reconcile metrics of the zone's controllers (share one instance per registry)
  * @param clusterSubnets the cluster's pod networks: the node gateway SNATs them and routes them back
  */
-public record ZoneControllerConfig(String nodeName, String nbEndpoint, String sbEndpoint, EventSink events,
-                                   TrustZoneMetrics metrics, Duration ovsdbTimeout, Duration syncTimeout, int podWorkers,
-                                   int addressWorkers, int portBatch, int serviceBatch, ControllerMetrics controllerMetrics,
-                                   List<IpPrefix> clusterSubnets) {
+public record ZoneControllerConfig(
+        String nodeName,
+        String nbEndpoint,
+        String sbEndpoint,
+        EventSink events,
+        TrustZoneMetrics metrics,
+        Duration ovsdbTimeout,
+        Duration syncTimeout,
+        int podWorkers,
+        int addressWorkers,
+        int portBatch,
+        int serviceBatch,
+        ControllerMetrics controllerMetrics,
+        List<IpPrefix> clusterSubnets) {
     public ZoneControllerConfig {
         clusterSubnets = List.copyOf(clusterSubnets);
         Objects.requireNonNull(nodeName, "nodeName");
@@ -45,35 +55,83 @@ public record ZoneControllerConfig(String nodeName, String nbEndpoint, String sb
     }
 
     /**
-     * Defaults: 10 s timeouts, 2 port workers writing up to 256 pods' ports per transaction, 8 address
-     * workers, up to 1,024 services per load-balancer transaction, no controller metrics.
+     * Defaults: 10 s timeouts, 2 port workers writing up to 256 pods' ports per transaction, 8 address workers, up to
+     * 1,024 services per load-balancer transaction, no controller metrics.
      */
-    public static ZoneControllerConfig of(String nodeName, String nbEndpoint, String sbEndpoint, EventSink events,
-                                          TrustZoneMetrics metrics) {
-        return new ZoneControllerConfig(nodeName, nbEndpoint, sbEndpoint, events, metrics,
-                Duration.ofSeconds(10), Duration.ofSeconds(30), 2, 8, 256, 1024, ControllerMetrics.NONE, ZoneModel.DEFAULT_CLUSTER_SUBNETS);
+    public static ZoneControllerConfig of(
+            String nodeName, String nbEndpoint, String sbEndpoint, EventSink events, TrustZoneMetrics metrics) {
+        return new ZoneControllerConfig(
+                nodeName,
+                nbEndpoint,
+                sbEndpoint,
+                events,
+                metrics,
+                Duration.ofSeconds(10),
+                Duration.ofSeconds(30),
+                2,
+                8,
+                256,
+                1024,
+                ControllerMetrics.NONE,
+                ZoneModel.DEFAULT_CLUSTER_SUBNETS);
     }
 
     /** Defaults with a fresh metrics registry and no events (tests, benchmarks). */
     public static ZoneControllerConfig of(String nodeName, String nbEndpoint, String sbEndpoint) {
-        return of(nodeName, nbEndpoint, sbEndpoint, (o, w, r, m) -> { }, new TrustZoneMetrics(new PrometheusRegistry()));
+        return of(nodeName, nbEndpoint, sbEndpoint, (o, w, r, m) -> {}, new TrustZoneMetrics(new PrometheusRegistry()));
     }
 
     /** The same configuration with its controllers reporting to {@code controllerMetrics}. */
     public ZoneControllerConfig withControllerMetrics(ControllerMetrics controllerMetrics) {
-        return new ZoneControllerConfig(nodeName, nbEndpoint, sbEndpoint, events, metrics, ovsdbTimeout, syncTimeout,
-                podWorkers, addressWorkers, portBatch, serviceBatch, controllerMetrics, clusterSubnets);
+        return new ZoneControllerConfig(
+                nodeName,
+                nbEndpoint,
+                sbEndpoint,
+                events,
+                metrics,
+                ovsdbTimeout,
+                syncTimeout,
+                podWorkers,
+                addressWorkers,
+                portBatch,
+                serviceBatch,
+                controllerMetrics,
+                clusterSubnets);
     }
 
     /** The same configuration with other worker counts and port batch size. */
     public ZoneControllerConfig withPodWorkers(int podWorkers, int addressWorkers, int portBatch) {
-        return new ZoneControllerConfig(nodeName, nbEndpoint, sbEndpoint, events, metrics, ovsdbTimeout, syncTimeout,
-                podWorkers, addressWorkers, portBatch, serviceBatch, controllerMetrics, clusterSubnets);
+        return new ZoneControllerConfig(
+                nodeName,
+                nbEndpoint,
+                sbEndpoint,
+                events,
+                metrics,
+                ovsdbTimeout,
+                syncTimeout,
+                podWorkers,
+                addressWorkers,
+                portBatch,
+                serviceBatch,
+                controllerMetrics,
+                clusterSubnets);
     }
 
     /** The same configuration for a cluster of these pod networks. */
     public ZoneControllerConfig withClusterSubnets(List<IpPrefix> subnets) {
-        return new ZoneControllerConfig(nodeName, nbEndpoint, sbEndpoint, events, metrics, ovsdbTimeout, syncTimeout,
-                podWorkers, addressWorkers, portBatch, serviceBatch, controllerMetrics, subnets);
+        return new ZoneControllerConfig(
+                nodeName,
+                nbEndpoint,
+                sbEndpoint,
+                events,
+                metrics,
+                ovsdbTimeout,
+                syncTimeout,
+                podWorkers,
+                addressWorkers,
+                portBatch,
+                serviceBatch,
+                controllerMetrics,
+                subnets);
     }
 }

@@ -8,15 +8,15 @@ import io.kovn.ovsdb.client.TrafficCounters;
 import io.kovn.ovsdb.diff.CurrentState;
 import io.kovn.ovsdb.diff.DatabaseReconciler;
 import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * One zone's NB and SB connections: clients, monitor caches of the tables the zone owns rows in,
- * and the diff reconcilers over them. Closing closes caches and clients.
+ * One zone's NB and SB connections: clients, monitor caches of the tables the zone owns rows in, and the diff
+ * reconcilers over them. Closing closes caches and clients.
  */
 public final class ZoneDatabases implements AutoCloseable {
     public static final String NB = "OVN_Northbound";
@@ -39,8 +39,8 @@ public final class ZoneDatabases implements AutoCloseable {
     }
 
     /**
-     * Connects to the zone's NB and SB (e.g. {@code unix:/run/ovn/ovnnb_db.sock}) and waits until
-     * both caches hold the servers' current rows.
+     * Connects to the zone's NB and SB (e.g. {@code unix:/run/ovn/ovnnb_db.sock}) and waits until both caches hold the
+     * servers' current rows.
      */
     public static ZoneDatabases connect(String nbEndpoint, String sbEndpoint, Duration timeout) {
         OvsdbClient nb = OvsdbConnections.builder(nbEndpoint, timeout).connect();
@@ -49,10 +49,19 @@ public final class ZoneDatabases implements AutoCloseable {
         MonitorCache sbCache = null;
         try {
             sb = OvsdbConnections.builder(sbEndpoint, timeout).connect();
-            nbCache = MonitorCache.start(nb, NB, merged(Stream.of(
-                    ZoneModel.NB_MONITORED.stream().map(TableMonitor::all), IsolationModel.MONITORS.stream(),
-                    NetworkConnectReconciler.MONITORS.stream()).flatMap(x -> x).toList()));
-            sbCache = MonitorCache.start(sb, SB, ZoneModel.SB_MONITORED.stream().map(TableMonitor::all).toList());
+            nbCache = MonitorCache.start(
+                    nb,
+                    NB,
+                    merged(Stream.of(
+                                    ZoneModel.NB_MONITORED.stream().map(TableMonitor::all),
+                                    IsolationModel.MONITORS.stream(),
+                                    NetworkConnectReconciler.MONITORS.stream())
+                            .flatMap(x -> x)
+                            .toList()));
+            sbCache = MonitorCache.start(
+                    sb,
+                    SB,
+                    ZoneModel.SB_MONITORED.stream().map(TableMonitor::all).toList());
             nbCache.synced().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             sbCache.synced().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             return new ZoneDatabases(nb, sb, nbCache, sbCache);
@@ -78,7 +87,10 @@ public final class ZoneDatabases implements AutoCloseable {
                 if (a.where().isEmpty() || b.where().isEmpty() || !a.columns().equals(b.columns())) {
                     throw new IllegalArgumentException("cannot merge monitors of " + a.table());
                 }
-                return new TableMonitor(a.table(), a.columns(), Stream.concat(a.where().stream(), b.where().stream()).toList());
+                return new TableMonitor(
+                        a.table(),
+                        a.columns(),
+                        Stream.concat(a.where().stream(), b.where().stream()).toList());
             });
         }
         return List.copyOf(out.values());

@@ -5,25 +5,24 @@ import io.fabric8.kubernetes.client.informers.cache.Indexer;
 import io.kovn.controller.events.EventSink;
 import io.kovn.k8s.runtime.ReconcileResult;
 import io.kovn.k8s.runtime.Reconciler;
-import io.kovn.ovsdb.diff.PlanOutcome.Applied;
-import io.kovn.ovsdb.diff.PlanOutcome.Stale;
+import io.kovn.ovn.annotations.IpPrefix;
 import io.kovn.ovn.sb.Chassis;
 import io.kovn.ovsdb.data.Row;
 import io.kovn.ovsdb.diff.Plan;
+import io.kovn.ovsdb.diff.PlanOutcome.Applied;
+import io.kovn.ovsdb.diff.PlanOutcome.Stale;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import io.kovn.ovn.annotations.IpPrefix;
 
 /**
- * The zone's topology reconcile (one key: the zone): reads the node cache, computes
- * {@link ZoneModel#plan}, and applies the NB and the SB desired rows, each as one transaction
- * through the ownership diff. Startup repair (stale rows left by a crash) and steady state are the
- * same call; a converged zone sends nothing. Pods' ports are not its rows: {@link PodPortReconciler}
- * reconciles each pod's on its own, and pod events never re-plan the zone.
+ * The zone's topology reconcile (one key: the zone): reads the node cache, computes {@link ZoneModel#plan}, and applies
+ * the NB and the SB desired rows, each as one transaction through the ownership diff. Startup repair (stale rows left
+ * by a crash) and steady state are the same call; a converged zone sends nothing. Pods' ports are not its rows:
+ * {@link PodPortReconciler} reconciles each pod's on its own, and pod events never re-plan the zone.
  */
 public final class ZoneTopologyReconciler implements Reconciler<String> {
     private static final Logger LOG = LoggerFactory.getLogger(ZoneTopologyReconciler.class);
@@ -39,14 +38,19 @@ public final class ZoneTopologyReconciler implements Reconciler<String> {
     private final ReconcileTimes times = new ReconcileTimes();
     private final List<IpPrefix> clusterSubnets;
 
-    public ZoneTopologyReconciler(String zone, Indexer<Node> nodes, ZoneDatabases dbs, EventSink events,
-                                  TrustZoneMetrics metrics) {
+    public ZoneTopologyReconciler(
+            String zone, Indexer<Node> nodes, ZoneDatabases dbs, EventSink events, TrustZoneMetrics metrics) {
         this(zone, nodes, dbs, events, metrics, ZoneModel.DEFAULT_CLUSTER_SUBNETS);
     }
 
     /** A reconciler for a cluster of these pod networks (the node gateway SNATs and routes them). */
-    public ZoneTopologyReconciler(String zone, Indexer<Node> nodes, ZoneDatabases dbs, EventSink events,
-                                  TrustZoneMetrics metrics, List<IpPrefix> clusterSubnets) {
+    public ZoneTopologyReconciler(
+            String zone,
+            Indexer<Node> nodes,
+            ZoneDatabases dbs,
+            EventSink events,
+            TrustZoneMetrics metrics,
+            List<IpPrefix> clusterSubnets) {
         this.clusterSubnets = List.copyOf(clusterSubnets);
         this.zone = zone;
         this.nodes = nodes;
@@ -73,10 +77,17 @@ public final class ZoneTopologyReconciler implements Reconciler<String> {
                 LOG.debug("zone {}: local node has no allocation yet", zone);
                 return ReconcileResult.done();
             }
-            Plan nbPlan = Plan.concat(List.of(dbs.northbound().plan(ZoneModel.OWNER, plan.northbound()),
-                    dbs.northbound().plan(IsolationModel.OWNER, IsolationModel.desired(plan.local().get(), dbs.nbState()))));
-            Plan sbPlan = EncapSync.augment(dbs.southbound().plan(ZoneModel.OWNER, plan.southbound()),
-                    plan.encaps(), dbs.sbState(), ZoneModel.OWNER);
+            Plan nbPlan = Plan.concat(List.of(
+                    dbs.northbound().plan(ZoneModel.OWNER, plan.northbound()),
+                    dbs.northbound()
+                            .plan(
+                                    IsolationModel.OWNER,
+                                    IsolationModel.desired(plan.local().get(), dbs.nbState()))));
+            Plan sbPlan = EncapSync.augment(
+                    dbs.southbound().plan(ZoneModel.OWNER, plan.southbound()),
+                    plan.encaps(),
+                    dbs.sbState(),
+                    ZoneModel.OWNER);
             watch.computed(nbPlan.operations().size() + sbPlan.operations().size());
             var nb = dbs.northbound().apply(nbPlan);
             var sb = dbs.southbound().apply(sbPlan);
@@ -120,7 +131,9 @@ public final class ZoneTopologyReconciler implements Reconciler<String> {
             if (reported.contains(id)) {
                 continue; // one event per distinct problem, not one per reconcile
             }
-            all.stream().filter(n -> n.getMetadata().getName().equals(p.node())).findFirst()
+            all.stream()
+                    .filter(n -> n.getMetadata().getName().equals(p.node()))
+                    .findFirst()
                     .ifPresent(n -> events.warning(n, p.reason(), p.message()));
             LOG.info("zone {}: {}", zone, p.message());
         }

@@ -28,6 +28,7 @@ import io.kovn.policy.model.ZoneCondition;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -38,13 +39,12 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
-import java.util.HashMap;
+import org.junit.jupiter.api.Test;
 
 /**
- * The cluster manager against a real control plane ({@link SharedCluster}): node allocation, and the
- * cleanup of deleted nodes' zone conditions.
+ * The cluster manager against a real control plane ({@link SharedCluster}): node allocation, and the cleanup of deleted
+ * nodes' zone conditions.
  */
 @Tag("real")
 class ClusterManagerTest {
@@ -52,6 +52,7 @@ class ClusterManagerTest {
     LocalCluster cluster;
     /** The shared cluster's admin client: not closed here. */
     KubernetesClient client;
+
     final List<String> events = new CopyOnWriteArrayList<>();
 
     @BeforeEach
@@ -63,23 +64,29 @@ class ClusterManagerTest {
     Map<String, String> allocation(String node) {
         Node n = client.nodes().withName(node).get();
         Map<String, String> a = n.getMetadata().getAnnotations();
-        return Map.of(OvnAnnotations.NODE_SUBNETS, a.get(OvnAnnotations.NODE_SUBNETS),
-                OvnAnnotations.NODE_ID, a.get(OvnAnnotations.NODE_ID),
-                OvnAnnotations.NODE_TRANSIT_SWITCH_PORT_IFADDR, a.get(OvnAnnotations.NODE_TRANSIT_SWITCH_PORT_IFADDR),
-                OvnAnnotations.NODE_GATEWAY_ROUTER_LRP_IFADDR, a.get(OvnAnnotations.NODE_GATEWAY_ROUTER_LRP_IFADDR));
+        return Map.of(
+                OvnAnnotations.NODE_SUBNETS,
+                a.get(OvnAnnotations.NODE_SUBNETS),
+                OvnAnnotations.NODE_ID,
+                a.get(OvnAnnotations.NODE_ID),
+                OvnAnnotations.NODE_TRANSIT_SWITCH_PORT_IFADDR,
+                a.get(OvnAnnotations.NODE_TRANSIT_SWITCH_PORT_IFADDR),
+                OvnAnnotations.NODE_GATEWAY_ROUTER_LRP_IFADDR,
+                a.get(OvnAnnotations.NODE_GATEWAY_ROUTER_LRP_IFADDR));
     }
 
     boolean allocated(String node) {
         Node n = client.nodes().withName(node).get();
-        return n != null && n.getMetadata().getAnnotations() != null
+        return n != null
+                && n.getMetadata().getAnnotations() != null
                 && n.getMetadata().getAnnotations().containsKey(OvnAnnotations.NODE_ID);
     }
 
     @Test
     void concurrentNodeCreationNeverHandsOutAValueTwiceAndRestartMovesNothing() throws Exception {
         List<String> nodes = IntStream.range(0, 30).mapToObj(i -> "node-" + i).toList();
-        try (ClusterManager cm = ClusterManager.start(client, ClusterManagerConfig.defaults(), (o, w, r, m) -> { });
-             var pool = Executors.newFixedThreadPool(8)) {
+        try (ClusterManager cm = ClusterManager.start(client, ClusterManagerConfig.defaults(), (o, w, r, m) -> {});
+                var pool = Executors.newFixedThreadPool(8)) {
             for (String n : nodes) {
                 pool.submit(() -> Clusters.node(client, n, "ch-" + n, "172.30.0.1", Map.of()));
             }
@@ -95,28 +102,36 @@ class ClusterManagerTest {
             }
         }
         // Restart: a new cluster manager adopts everything and writes nothing new; a new node gets a fresh value.
-        try (ClusterManager cm = ClusterManager.start(client, ClusterManagerConfig.defaults(), (o, w, r, m) -> { })) {
+        try (ClusterManager cm = ClusterManager.start(client, ClusterManagerConfig.defaults(), (o, w, r, m) -> {})) {
             Clusters.node(client, "late", "ch-late", "172.30.0.2", Map.of());
             await().atMost(WAIT).until(() -> allocated("late"));
             for (String n : nodes) {
                 assertThat(allocation(n)).isEqualTo(before.get(n));
             }
             assertThat(allocation("late").get(OvnAnnotations.NODE_ID)).isEqualTo("32");
-            assertThat(allocation("late").get(OvnAnnotations.NODE_SUBNETS)).isEqualTo("{\"default\":[\"10.244.30.0/24\"]}");
+            assertThat(allocation("late").get(OvnAnnotations.NODE_SUBNETS))
+                    .isEqualTo("{\"default\":[\"10.244.30.0/24\"]}");
         }
     }
 
     @Test
     void deletedNodeFreesItsValuesAndExhaustionIsAnEvent() {
         ClusterManagerConfig tiny = ClusterManagerConfig.of(List.of(ClusterNetwork.parse("10.0.0.0/23/24")));
-        try (ClusterManager cm = ClusterManager.start(client, tiny,
-                (o, w, r, m) -> events.add(o.getMetadata().getName() + " " + (w ? "Warning " : "Normal ") + r + " " + m))) {
+        try (ClusterManager cm = ClusterManager.start(
+                client,
+                tiny,
+                (o, w, r, m) ->
+                        events.add(o.getMetadata().getName() + " " + (w ? "Warning " : "Normal ") + r + " " + m))) {
             Clusters.node(client, "n1", "c1", "172.30.0.1", Map.of());
             Clusters.node(client, "n2", "c2", "172.30.0.2", Map.of());
             await().atMost(WAIT).until(() -> allocated("n1") && allocated("n2"));
             Clusters.node(client, "n3", "c3", "172.30.0.3", Map.of());
-            await().atMost(WAIT).until(() -> events.stream().anyMatch(e -> e.equals(
-                    "n3 Warning NodeAllocationFailed no free ipv4 node subnet in cluster networks [10.0.0.0/23/24] for node n3")));
+            await().atMost(WAIT)
+                    .until(
+                            () -> events.stream()
+                                    .anyMatch(
+                                            e -> e.equals(
+                                                    "n3 Warning NodeAllocationFailed no free ipv4 node subnet in cluster networks [10.0.0.0/23/24] for node n3")));
             assertThat(allocated("n3")).isFalse();
             String freed = allocation("n1").get(OvnAnnotations.NODE_SUBNETS);
             client.nodes().withName("n1").delete();
@@ -127,10 +142,10 @@ class ClusterManagerTest {
 
     @Test
     void onlyTheLeaderAllocatesAndAnotherReplicaTakesOver() {
-        ClusterManagerMain first = new ClusterManagerMain(client, ClusterManagerConfig.defaults(), (o, w, r, m) -> { },
-                "replica-1", "kube-system");
-        ClusterManagerMain second = new ClusterManagerMain(client, ClusterManagerConfig.defaults(), (o, w, r, m) -> { },
-                "replica-2", "kube-system");
+        ClusterManagerMain first = new ClusterManagerMain(
+                client, ClusterManagerConfig.defaults(), (o, w, r, m) -> {}, "replica-1", "kube-system");
+        ClusterManagerMain second = new ClusterManagerMain(
+                client, ClusterManagerConfig.defaults(), (o, w, r, m) -> {}, "replica-2", "kube-system");
         try (second) {
             first.start();
             await().atMost(WAIT).until(first::isLeader);
@@ -157,40 +172,60 @@ class ClusterManagerTest {
                 kind: AdminNetworkPolicy
                 metadata: {name: default}
                 spec: {priority: 5, subject: {namespaces: {}}}
-                """, AdminNetworkPolicy.class)).create();
+                """, AdminNetworkPolicy.class))
+                .create();
         HasMetadata banp = client.resource(Serialization.unmarshal("""
                 apiVersion: policy.networking.k8s.io/v1alpha1
                 kind: BaselineAdminNetworkPolicy
                 metadata: {name: default}
                 spec: {subject: {namespaces: {}}}
-                """, BaselineAdminNetworkPolicy.class)).create();
+                """, BaselineAdminNetworkPolicy.class))
+                .create();
         ConditionWriter writer = new ConditionWriter(client, Clock.systemUTC());
         for (HasMetadata policy : List.of(anp, banp)) {
             for (String zone : List.of("a", "b", "gone")) {
-                writer.set(policy, new DesiredCondition(ZoneCondition.typeFor(zone), DesiredCondition.Status.True,
-                        ZoneCondition.SUCCEEDED, ZoneCondition.SUCCESS_MESSAGE));
+                writer.set(
+                        policy,
+                        new DesiredCondition(
+                                ZoneCondition.typeFor(zone),
+                                DesiredCondition.Status.True,
+                                ZoneCondition.SUCCEEDED,
+                                ZoneCondition.SUCCESS_MESSAGE));
             }
             writer.set(policy, new DesiredCondition("Audited", DesiredCondition.Status.True, "Checked", "by a tool"));
         }
 
-        try (ClusterManager cm = ClusterManager.start(client, ClusterManagerConfig.defaults(), (o, w, r, m) -> { })) {
+        try (ClusterManager cm = ClusterManager.start(client, ClusterManagerConfig.defaults(), (o, w, r, m) -> {})) {
             ZoneConditionCleanup cleanup = cm.conditionCleanup();
-            await().atMost(WAIT).until(() -> types(anp()).equals(List.of("Ready-In-Zone-a", "Ready-In-Zone-b", "Audited"))
-                    && types(banp()).equals(List.of("Ready-In-Zone-a", "Ready-In-Zone-b", "Audited")));
+            await().atMost(WAIT)
+                    .until(() -> types(anp()).equals(List.of("Ready-In-Zone-a", "Ready-In-Zone-b", "Audited"))
+                            && types(banp()).equals(List.of("Ready-In-Zone-a", "Ready-In-Zone-b", "Audited")));
             await().atMost(WAIT).until(cleanup::idle);
 
             long before = cleanup.reconciles();
-            client.nodes().withName("a").subresource("status").patch(PatchContext.of(PatchType.JSON_MERGE),
-                    "{\"status\":{\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\",\"reason\":\"KubeletReady\","
-                            + "\"lastHeartbeatTime\":\"2030-01-01T00:00:00Z\"}]}}");
-            await().atMost(WAIT).until(() -> cm.allocator().allocationOf("a").isPresent()
-                    && client.nodes().withName("a").get().getStatus().getConditions().size() == 1);
+            client.nodes()
+                    .withName("a")
+                    .subresource("status")
+                    .patch(
+                            PatchContext.of(PatchType.JSON_MERGE),
+                            "{\"status\":{\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\",\"reason\":\"KubeletReady\","
+                                    + "\"lastHeartbeatTime\":\"2030-01-01T00:00:00Z\"}]}}");
+            await().atMost(WAIT)
+                    .until(() -> cm.allocator().allocationOf("a").isPresent()
+                            && client.nodes()
+                                            .withName("a")
+                                            .get()
+                                            .getStatus()
+                                            .getConditions()
+                                            .size()
+                                    == 1);
             await().pollDelay(Duration.ofMillis(500)).atMost(WAIT).until(cleanup::idle);
             assertThat(cleanup.reconciles()).as("a heartbeat queues no policy").isEqualTo(before);
 
             client.nodes().withName("b").delete();
-            await().atMost(WAIT).until(() -> types(anp()).equals(List.of("Ready-In-Zone-a", "Audited"))
-                    && types(banp()).equals(List.of("Ready-In-Zone-a", "Audited")));
+            await().atMost(WAIT)
+                    .until(() -> types(anp()).equals(List.of("Ready-In-Zone-a", "Audited"))
+                            && types(banp()).equals(List.of("Ready-In-Zone-a", "Audited")));
             Condition kept = anp().getStatus().conditions().getFirst();
             assertThat(List.of(kept.getStatus(), kept.getReason(), kept.getMessage()))
                     .containsExactly("True", ZoneCondition.SUCCEEDED, ZoneCondition.SUCCESS_MESSAGE);
@@ -201,19 +236,24 @@ class ClusterManagerTest {
     void withoutTheCrdsTheCleanupKeepsListingAndNeverSyncs() {
         // the cluster without the ANP and BANP CRDs (the next SharedCluster.fresh() installs them again)
         for (var type : List.of(AdminNetworkPolicy.class, BaselineAdminNetworkPolicy.class)) {
-            var handle = client.apiextensions().v1().customResourceDefinitions().withName(HasMetadata.getFullResourceName(type));
+            var handle = client.apiextensions()
+                    .v1()
+                    .customResourceDefinitions()
+                    .withName(HasMetadata.getFullResourceName(type));
             handle.delete();
             handle.waitUntilCondition(Objects::isNull, 60, TimeUnit.SECONDS);
         }
         Instant since = Instant.now();
         SharedIndexInformer<Node> nodes = client.nodes().runnableInformer(0);
         try (KubernetesClient own = KubeClients.fromKubeconfig(cluster.adminKubeconfig());
-             ZoneConditionCleanup cleanup = new ZoneConditionCleanup(own, nodes, ControllerMetrics.NONE, Duration.ofMillis(100))) {
+                ZoneConditionCleanup cleanup =
+                        new ZoneConditionCleanup(own, nodes, ControllerMetrics.NONE, Duration.ofMillis(100))) {
             nodes.start();
             cleanup.start();
             // each informer lists again after its first 404: it would stop for good without the handler
-            await().atMost(WAIT).pollInterval(Duration.ofMillis(500)).until(() ->
-                    refusedLists(since, HasMetadata.getPlural(AdminNetworkPolicy.class)) >= 2
+            await().atMost(WAIT)
+                    .pollInterval(Duration.ofMillis(500))
+                    .until(() -> refusedLists(since, HasMetadata.getPlural(AdminNetworkPolicy.class)) >= 2
                             && refusedLists(since, HasMetadata.getPlural(BaselineAdminNetworkPolicy.class)) >= 2);
             assertThat(cleanup.idle()).isFalse();
         } finally {
@@ -224,7 +264,10 @@ class ClusterManagerTest {
     /** Lists of {@code resource} kube-apiserver answered with 404 since {@code since}, from its audit log. */
     long refusedLists(Instant since, String resource) {
         return AuditLog.read(cluster.controlPlane().auditLog()).stream()
-                .filter(e -> !e.time().isBefore(since) && e.verb().equals("list") && e.resource().equals(resource) && e.code() == 404)
+                .filter(e -> !e.time().isBefore(since)
+                        && e.verb().equals("list")
+                        && e.resource().equals(resource)
+                        && e.code() == 404)
                 .count();
     }
 
@@ -233,7 +276,9 @@ class ClusterManagerTest {
     }
 
     BaselineAdminNetworkPolicy banp() {
-        return client.resources(BaselineAdminNetworkPolicy.class).withName("default").get();
+        return client.resources(BaselineAdminNetworkPolicy.class)
+                .withName("default")
+                .get();
     }
 
     static List<String> types(AdminNetworkPolicy p) {
@@ -245,6 +290,8 @@ class ClusterManagerTest {
     }
 
     static List<String> types(AdminNetworkPolicyStatus status) {
-        return status == null ? List.of() : status.conditions().stream().map(Condition::getType).toList();
+        return status == null
+                ? List.of()
+                : status.conditions().stream().map(Condition::getType).toList();
     }
 }

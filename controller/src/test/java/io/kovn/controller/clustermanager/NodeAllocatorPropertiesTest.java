@@ -17,8 +17,9 @@ import net.jqwik.api.Provide;
 
 /** Random add/delete/restart sequences: no value held twice, nothing leaked, nothing moved. */
 class NodeAllocatorPropertiesTest {
-    private static final ClusterManagerConfig CONFIG = ClusterManagerConfig.of(List.of(
-            ClusterNetwork.parse("10.0.0.0/20/24"), ClusterNetwork.parse("fd00::/60/64"))).withMaxNodeId(14);
+    private static final ClusterManagerConfig CONFIG = ClusterManagerConfig.of(
+                    List.of(ClusterNetwork.parse("10.0.0.0/20/24"), ClusterNetwork.parse("fd00::/60/64")))
+            .withMaxNodeId(14);
 
     /** op: 0..11 add node-op, 12..19 delete node-(op-12), 20 restart. */
     @Provide
@@ -38,11 +39,14 @@ class NodeAllocatorPropertiesTest {
                 switch (d) {
                     case Decision.Patch p -> {
                         if (!current.isEmpty()) {
-                            assertThat(p.allocation().annotations()).as("allocation moved").isEqualTo(current);
+                            assertThat(p.allocation().annotations())
+                                    .as("allocation moved")
+                                    .isEqualTo(current);
                         }
                         cluster.put(node, p.allocation().annotations());
                     }
-                    case Decision.UpToDate u -> assertThat(current).isEqualTo(u.allocation().annotations());
+                    case Decision.UpToDate u ->
+                        assertThat(current).isEqualTo(u.allocation().annotations());
                     case Decision.Exhausted e -> assertThat(cluster).doesNotContainKey(node);
                 }
             } else if (op < 20) {
@@ -61,8 +65,10 @@ class NodeAllocatorPropertiesTest {
             }
             // No leak: everything the allocator still holds for a node that completed belongs to a live node.
             NodeAllocator current = allocator;
-            assertThat(cluster.keySet()).containsAll(current.nodes().stream()
-                    .filter(n -> current.allocationOf(n).isPresent()).toList());
+            assertThat(cluster.keySet())
+                    .containsAll(current.nodes().stream()
+                            .filter(n -> current.allocationOf(n).isPresent())
+                            .toList());
         }
         // Capacity is reachable again after deleting everything: nothing leaked.
         for (String node : List.copyOf(cluster.keySet())) {

@@ -6,10 +6,10 @@ import io.kovn.controller.clustermanager.NodeAllocator.Decision;
 import io.kovn.controller.network.ClusterNetwork;
 import io.kovn.ovn.annotations.OvnAnnotations;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import java.util.LinkedHashMap;
 
 class NodeAllocatorTest {
 
@@ -22,21 +22,23 @@ class NodeAllocatorTest {
     void firstNodeGetsTheReferenceValues() {
         NodeAllocator a = new NodeAllocator(ClusterManagerConfig.defaults());
         Map<String, String> ann = patched(a.ensure("node-a", Map.of())).annotations();
-        assertThat(ann).containsExactlyInAnyOrderEntriesOf(Map.of(
-                OvnAnnotations.NODE_SUBNETS, "{\"default\":[\"10.244.0.0/24\"]}",
-                OvnAnnotations.NODE_ID, "2",
-                OvnAnnotations.NODE_TRANSIT_SWITCH_PORT_IFADDR, "{\"ipv4\":\"100.88.0.2/16\"}",
-                OvnAnnotations.NODE_GATEWAY_ROUTER_LRP_IFADDR, "{\"ipv4\":\"100.64.0.2/16\"}"));
+        assertThat(ann)
+                .containsExactlyInAnyOrderEntriesOf(Map.of(
+                        OvnAnnotations.NODE_SUBNETS, "{\"default\":[\"10.244.0.0/24\"]}",
+                        OvnAnnotations.NODE_ID, "2",
+                        OvnAnnotations.NODE_TRANSIT_SWITCH_PORT_IFADDR, "{\"ipv4\":\"100.88.0.2/16\"}",
+                        OvnAnnotations.NODE_GATEWAY_ROUTER_LRP_IFADDR, "{\"ipv4\":\"100.64.0.2/16\"}"));
         assertThat(a.ensure("node-a", ann)).isInstanceOf(Decision.UpToDate.class);
     }
 
     @Test
     void dualStackGivesOneSubnetPerFamilyAndBothTransitAddresses() {
-        NodeAllocator a = new NodeAllocator(ClusterManagerConfig.of(List.of(
-                ClusterNetwork.parse("fd00:10:244::/48/64"), ClusterNetwork.parse("10.244.0.0/16/24"))));
+        NodeAllocator a = new NodeAllocator(ClusterManagerConfig.of(
+                List.of(ClusterNetwork.parse("fd00:10:244::/48/64"), ClusterNetwork.parse("10.244.0.0/16/24"))));
         a.ensure("n1", Map.of());
         Map<String, String> ann = patched(a.ensure("n2", Map.of())).annotations();
-        assertThat(ann.get(OvnAnnotations.NODE_SUBNETS)).isEqualTo("{\"default\":[\"10.244.1.0/24\",\"fd00:10:244:1::/64\"]}");
+        assertThat(ann.get(OvnAnnotations.NODE_SUBNETS))
+                .isEqualTo("{\"default\":[\"10.244.1.0/24\",\"fd00:10:244:1::/64\"]}");
         assertThat(ann.get(OvnAnnotations.NODE_TRANSIT_SWITCH_PORT_IFADDR))
                 .isEqualTo("{\"ipv4\":\"100.88.0.3/16\",\"ipv6\":\"fd97::3/64\"}");
         assertThat(ann.get(OvnAnnotations.NODE_GATEWAY_ROUTER_LRP_IFADDR))
@@ -51,7 +53,8 @@ class NodeAllocatorTest {
                 OvnAnnotations.NODE_ID, "9",
                 OvnAnnotations.NODE_TRANSIT_SWITCH_PORT_IFADDR, "{\"ipv4\":\"100.88.0.9/16\"}");
         Map<String, String> ann = patched(a.ensure("old", old)).annotations();
-        assertThat(ann).containsAllEntriesOf(old)
+        assertThat(ann)
+                .containsAllEntriesOf(old)
                 .containsEntry(OvnAnnotations.NODE_GATEWAY_ROUTER_LRP_IFADDR, "{\"ipv4\":\"100.64.0.9/16\"}");
     }
 
@@ -99,33 +102,46 @@ class NodeAllocatorTest {
         NodeAllocator a = new NodeAllocator(ClusterManagerConfig.of(List.of(ClusterNetwork.parse("10.0.0.0/23/24"))));
         a.ensure("n1", Map.of());
         a.ensure("n2", Map.of());
-        assertThat(a.ensure("n3", Map.of())).isInstanceOfSatisfying(Decision.Exhausted.class,
-                e -> assertThat(e.message()).isEqualTo("no free ipv4 node subnet in cluster networks [10.0.0.0/23/24] for node n3"));
+        assertThat(a.ensure("n3", Map.of()))
+                .isInstanceOfSatisfying(
+                        Decision.Exhausted.class,
+                        e -> assertThat(e.message())
+                                .isEqualTo(
+                                        "no free ipv4 node subnet in cluster networks [10.0.0.0/23/24] for node n3"));
         a.release("n1");
         assertThat(patched(a.ensure("n3", Map.of())).subnets()).hasToString("[10.0.0.0/24]");
 
         NodeAllocator ids = new NodeAllocator(ClusterManagerConfig.defaults().withMaxNodeId(3));
         ids.ensure("n1", Map.of());
         ids.ensure("n2", Map.of());
-        assertThat(ids.ensure("n3", Map.of())).isInstanceOfSatisfying(Decision.Exhausted.class,
-                e -> assertThat(e.message()).contains("no free node id in 2..3"));
+        assertThat(ids.ensure("n3", Map.of()))
+                .isInstanceOfSatisfying(
+                        Decision.Exhausted.class, e -> assertThat(e.message()).contains("no free node id in 2..3"));
     }
 
     @Test
     void layer3NetworksGiveEveryNodeASubnetEachAndKeepThemOverARestart() {
-        Map<String, List<ClusterNetwork>> l3 = Map.of("blue_a", List.of(ClusterNetwork.parse("10.100.0.0/16/24")),
-                "cluster_udn_red", List.of(ClusterNetwork.parse("10.100.0.0/16/24"), ClusterNetwork.parse("fd10::/48/64")));
+        Map<String, List<ClusterNetwork>> l3 = Map.of(
+                "blue_a",
+                List.of(ClusterNetwork.parse("10.100.0.0/16/24")),
+                "cluster_udn_red",
+                List.of(ClusterNetwork.parse("10.100.0.0/16/24"), ClusterNetwork.parse("fd10::/48/64")));
         NodeAllocator before = new NodeAllocator(ClusterManagerConfig.defaults());
         Map<String, String> n1 = patched(before.ensure("n1", Map.of())).annotations();
         assertThat(before.networks(l3, Map.of("n1", n1))).isTrue();
-        assertThat(before.networks(l3, Map.of("n1", n1))).as("the same networks again: no change").isFalse();
+        assertThat(before.networks(l3, Map.of("n1", n1)))
+                .as("the same networks again: no change")
+                .isFalse();
         n1 = patched(before.ensure("n1", n1)).annotations();
         Map<String, String> n2 = patched(before.ensure("n2", Map.of())).annotations();
-        assertThat(n1.get(OvnAnnotations.NODE_SUBNETS)).isEqualTo("{\"blue_a\":[\"10.100.0.0/24\"],"
-                + "\"cluster_udn_red\":[\"10.100.0.0/24\",\"fd10::/64\"],\"default\":[\"10.244.0.0/24\"]}");
-        assertThat(n2.get(OvnAnnotations.NODE_SUBNETS)).as("networks may overlap: each has its own pool").isEqualTo(
-                "{\"blue_a\":[\"10.100.1.0/24\"],\"cluster_udn_red\":[\"10.100.1.0/24\",\"fd10:0:0:1::/64\"],"
-                + "\"default\":[\"10.244.1.0/24\"]}");
+        assertThat(n1.get(OvnAnnotations.NODE_SUBNETS))
+                .isEqualTo("{\"blue_a\":[\"10.100.0.0/24\"],"
+                        + "\"cluster_udn_red\":[\"10.100.0.0/24\",\"fd10::/64\"],\"default\":[\"10.244.0.0/24\"]}");
+        assertThat(n2.get(OvnAnnotations.NODE_SUBNETS))
+                .as("networks may overlap: each has its own pool")
+                .isEqualTo(
+                        "{\"blue_a\":[\"10.100.1.0/24\"],\"cluster_udn_red\":[\"10.100.1.0/24\",\"fd10:0:0:1::/64\"],"
+                                + "\"default\":[\"10.244.1.0/24\"]}");
 
         // a restarted cluster manager learns the networks after the nodes: until then nodes keep their
         // entries, then it adopts them before allocating

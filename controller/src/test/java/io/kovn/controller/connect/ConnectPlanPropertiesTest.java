@@ -24,9 +24,10 @@ import net.jqwik.api.constraints.Size;
 /** Whatever the networks and the previous allocation, links never overlap and fit the connect subnet. */
 class ConnectPlanPropertiesTest {
     @Property(tries = 300)
-    void linksAreDisjointInsideTheCidrAndOfTheRightLength(@ForAll @Size(max = 40) List<@IntRange(min = 0, max = 3) Integer> kinds,
-                                                          @ForAll @IntRange(min = 21, max = 27) int networkPrefix,
-                                                          @ForAll @Size(max = 40) List<@IntRange(min = 0, max = 255) Integer> previous) {
+    void linksAreDisjointInsideTheCidrAndOfTheRightLength(
+            @ForAll @Size(max = 40) List<@IntRange(min = 0, max = 3) Integer> kinds,
+            @ForAll @IntRange(min = 21, max = 27) int networkPrefix,
+            @ForAll @Size(max = 40) List<@IntRange(min = 0, max = 255) Integer> previous) {
         IpPrefix cidr = IpPrefix.parse("192.168.0.0/20");
         List<Accepted> accepted = new ArrayList<>();
         Map<String, Map<String, String>> namespaces = new HashMap<>();
@@ -35,7 +36,8 @@ class ConnectPlanPropertiesTest {
             int id = i + 1;
             boolean layer2 = kinds.get(i) == 0;
             String subnet = "10." + (100 + i) + ".0.0/" + (layer2 ? 24 : 16);
-            Network n = layer2 ? ConnectedPairsTest.layer2("ns" + id + "_net", id, subnet)
+            Network n = layer2
+                    ? ConnectedPairsTest.layer2("ns" + id + "_net", id, subnet)
                     : ConnectedPairsTest.layer3("ns" + id + "_net", id, subnet + "/24");
             accepted.add(ConnectPlanTest.udn("ns" + id, n));
             namespaces.put("ns" + id, Map.of(NetworkPlan.PRIMARY_NAMESPACE_LABEL, "", "tenant", "x"));
@@ -44,13 +46,20 @@ class ConnectPlanPropertiesTest {
                 int length = layer2 ? 31 : networkPrefix;
                 IpPrefix block = new IpPrefix(cidr.addressAt((long) previous.get(i) * 16), length).network();
                 if (before.length() > 1) before.append(',');
-                before.append('"').append(layer2 ? "layer2_" : "layer3_").append(id).append("\":{\"ipv4\":\"").append(block).append("\"}");
+                before.append('"')
+                        .append(layer2 ? "layer2_" : "layer3_")
+                        .append(id)
+                        .append("\":{\"ipv4\":\"")
+                        .append(block)
+                        .append("\"}");
             }
         }
         before.append('}');
         ConnectSpec spec = ConnectPlanTest.spec(cidr + "/" + networkPrefix);
         Connect c = Connect.of("c", "t", spec, Map.of(OvnAnnotations.NETWORK_CONNECT_SUBNET, before.toString()));
-        Verdict v = ConnectPlan.plan(List.of(c), new Cluster(accepted, Map.of(), namespaces, List.of(), EnumSet.of(IpFamily.IPV4), true))
+        Verdict v = ConnectPlan.plan(
+                        List.of(c),
+                        new Cluster(accepted, Map.of(), namespaces, List.of(), EnumSet.of(IpFamily.IPV4), true))
                 .get("c");
         if (v.subnets().isEmpty()) {
             assertThat(v.message()).contains("have no free");
@@ -67,7 +76,8 @@ class ConnectPlanPropertiesTest {
         });
         assertThat(links).hasSize(kinds.size());
         for (int i = 0; i < links.size(); i++) {
-            for (int j = i + 1; j < links.size(); j++) assertThat(links.get(i).overlaps(links.get(j))).isFalse();
+            for (int j = i + 1; j < links.size(); j++)
+                assertThat(links.get(i).overlaps(links.get(j))).isFalse();
         }
     }
 }

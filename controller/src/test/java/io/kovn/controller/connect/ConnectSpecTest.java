@@ -33,13 +33,20 @@ class ConnectSpecTest {
                 connectSubnets: [{cidr: "fd00:10::/112", networkPrefix: 120}, {cidr: 192.168.0.0/16, networkPrefix: 24}]
                 connectivity: [PodNetwork, ServiceNetwork]
                 """));
-        assertThat(s.selectors()).extracting(ConnectSpec.Selector::type)
-                .containsExactly(SelectionType.CLUSTER_USER_DEFINED_NETWORKS, SelectionType.PRIMARY_USER_DEFINED_NETWORKS);
+        assertThat(s.selectors())
+                .extracting(ConnectSpec.Selector::type)
+                .containsExactly(
+                        SelectionType.CLUSTER_USER_DEFINED_NETWORKS, SelectionType.PRIMARY_USER_DEFINED_NETWORKS);
         assertThat(s.selectors().get(0).selector().getMatchLabels()).isEqualTo(Map.of("connect", "yes"));
-        assertThat(s.selectors().get(1).selector().getMatchExpressions().get(0).getOperator()).isEqualTo("Exists");
-        assertThat(s.connectSubnets()).containsExactly(new ConnectSubnet(IpPrefix.parse("192.168.0.0/16"), 24),
-                new ConnectSubnet(IpPrefix.parse("fd00:10::/112"), 120));
-        assertThat(s.connectSubnet(IpFamily.IPV6)).map(ConnectSubnet::networkPrefix).contains(120);
+        assertThat(s.selectors().get(1).selector().getMatchExpressions().get(0).getOperator())
+                .isEqualTo("Exists");
+        assertThat(s.connectSubnets())
+                .containsExactly(
+                        new ConnectSubnet(IpPrefix.parse("192.168.0.0/16"), 24),
+                        new ConnectSubnet(IpPrefix.parse("fd00:10::/112"), 120));
+        assertThat(s.connectSubnet(IpFamily.IPV6))
+                .map(ConnectSubnet::networkPrefix)
+                .contains(120);
         assertThat(s.connectivity()).containsExactlyInAnyOrder(Connectivity.POD_NETWORK, Connectivity.SERVICE_NETWORK);
     }
 
@@ -56,8 +63,10 @@ class ConnectSpecTest {
             missing prefix            | [{cidr: 10.0.0.0/16}]                       | connectSubnets[].networkPrefix is missing
             """)
     void refusesConnectSubnetsTheReferenceRefuses(String what, String connectSubnets, String message) {
-        assertThatThrownBy(() -> ConnectSpec.parse(yaml(SELECTORS + "connectSubnets: " + connectSubnets + "\nconnectivity: [PodNetwork]\n")))
-                .isInstanceOf(InvalidConnectException.class).hasMessage(message);
+        assertThatThrownBy(() -> ConnectSpec.parse(
+                        yaml(SELECTORS + "connectSubnets: " + connectSubnets + "\nconnectivity: [PodNetwork]\n")))
+                .isInstanceOf(InvalidConnectException.class)
+                .hasMessage(message);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -72,8 +81,9 @@ class ConnectSpecTest {
             """)
     void refusesSelectorsTheReferenceRefuses(String what, String selectors, String message) {
         assertThatThrownBy(() -> ConnectSpec.parse(yaml("networkSelectors: " + selectors
-                + "\nconnectSubnets: [{cidr: 10.0.0.0/16, networkPrefix: 24}]\nconnectivity: [PodNetwork]\n")))
-                .isInstanceOf(InvalidConnectException.class).hasMessage(message);
+                        + "\nconnectSubnets: [{cidr: 10.0.0.0/16, networkPrefix: 24}]\nconnectivity: [PodNetwork]\n")))
+                .isInstanceOf(InvalidConnectException.class)
+                .hasMessage(message);
     }
 
     @Test
@@ -84,6 +94,8 @@ class ConnectSpecTest {
         assertThatThrownBy(() -> ConnectSpec.parse(yaml(base + "connectivity: [ClusterIPServiceNetwork]")))
                 .hasMessage("connectivity[] must be PodNetwork or ServiceNetwork, not \"ClusterIPServiceNetwork\"");
         assertThatThrownBy(() -> ConnectSpec.parse(yaml(base))).hasMessage("connectivity is missing");
-        assertThatThrownBy(() -> ConnectSpec.parse(null)).isInstanceOf(InvalidConnectException.class).hasMessage("spec is missing");
+        assertThatThrownBy(() -> ConnectSpec.parse(null))
+                .isInstanceOf(InvalidConnectException.class)
+                .hasMessage("spec is missing");
     }
 }

@@ -4,21 +4,34 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kovn.controller.network.ClusterNetwork;
 import io.kovn.controller.network.Network;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
-import java.util.Arrays;
 
 class ConnectedPairsTest {
     static Network layer3(String name, int id, String... subnets) {
-        return new Network(name, id, Network.Topology.LAYER3, Network.Role.PRIMARY,
-                Arrays.stream(subnets).map(ClusterNetwork::parse).toList(), Optional.empty(), Network.DEFAULT_UDN_JOIN_SUBNETS);
+        return new Network(
+                name,
+                id,
+                Network.Topology.LAYER3,
+                Network.Role.PRIMARY,
+                Arrays.stream(subnets).map(ClusterNetwork::parse).toList(),
+                Optional.empty(),
+                Network.DEFAULT_UDN_JOIN_SUBNETS);
     }
 
     static Network layer2(String name, int id, String... subnets) {
-        return new Network(name, id, Network.Topology.LAYER2, Network.Role.PRIMARY,
-                Arrays.stream(subnets).map(s -> ClusterNetwork.parse(s + "/" + s.substring(s.indexOf('/') + 1))).toList(),
-                Optional.empty(), Network.DEFAULT_UDN_JOIN_SUBNETS);
+        return new Network(
+                name,
+                id,
+                Network.Topology.LAYER2,
+                Network.Role.PRIMARY,
+                Arrays.stream(subnets)
+                        .map(s -> ClusterNetwork.parse(s + "/" + s.substring(s.indexOf('/') + 1)))
+                        .toList(),
+                Optional.empty(),
+                Network.DEFAULT_UDN_JOIN_SUBNETS);
     }
 
     final Network blue = layer3("blue_net", 1, "10.128.0.0/16/24");
@@ -28,8 +41,8 @@ class ConnectedPairsTest {
 
     @Test
     void overlappingPairsAreListedInIdOrderWhateverTheInputOrder() {
-        assertThat(ConnectedPairs.overlapping(List.of(black, green, red, blue))).containsExactly(
-                new ConnectedPairs.Pair(blue, green), new ConnectedPairs.Pair(red, black));
+        assertThat(ConnectedPairs.overlapping(List.of(black, green, red, blue)))
+                .containsExactly(new ConnectedPairs.Pair(blue, green), new ConnectedPairs.Pair(red, black));
         assertThat(ConnectedPairs.overlapping(List.of(blue, red))).isEmpty();
         assertThat(ConnectedPairs.overlapping(List.of())).isEmpty();
     }
@@ -38,11 +51,17 @@ class ConnectedPairsTest {
     void connectsDistinctSelectedNetworksThatDoNotOverlap() {
         List<Network> selected = List.of(blue, green, red);
         assertThat(ConnectedPairs.connects(blue, red, selected)).isTrue();
-        assertThat(ConnectedPairs.connects(blue, green, selected)).as("overlapping").isFalse();
+        assertThat(ConnectedPairs.connects(blue, green, selected))
+                .as("overlapping")
+                .isFalse();
         assertThat(ConnectedPairs.connects(blue, blue, selected)).as("itself").isFalse();
-        assertThat(ConnectedPairs.connects(blue, black, selected)).as("black is not selected").isFalse();
+        assertThat(ConnectedPairs.connects(blue, black, selected))
+                .as("black is not selected")
+                .isFalse();
         // green overlaps the older blue: connected to nothing, red included (red could not tell green from blue)
-        assertThat(ConnectedPairs.connects(red, green, selected)).as("green is shadowed by blue").isFalse();
+        assertThat(ConnectedPairs.connects(red, green, selected))
+                .as("green is shadowed by blue")
+                .isFalse();
         assertThat(ConnectedPairs.shadowed(green, selected)).isTrue();
         assertThat(ConnectedPairs.shadowed(blue, selected)).isFalse();
     }

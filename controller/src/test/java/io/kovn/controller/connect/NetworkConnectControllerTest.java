@@ -6,10 +6,12 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.kovn.controller.clustermanager.ClusterManager;
 import io.kovn.controller.clustermanager.ClusterManagerConfig;
 import io.kovn.controller.events.EventSink;
+import io.kovn.controller.network.NetworkController;
 import io.kovn.controller.network.NetworkPlan;
 import io.kovn.k8s.client.KovnResources;
 import io.kovn.k8s.local.LocalCluster;
@@ -20,15 +22,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
-import io.kovn.controller.network.NetworkController;
-import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import org.junit.jupiter.api.Test;
 
 /**
- * ClusterNetworkConnects in the cluster manager against a real kube-apiserver with kovn's CRDs: the
- * tunnel key and link subnet annotations, the Accepted condition and its Events, refusals, restart,
- * deselection, the feature switched off.
+ * ClusterNetworkConnects in the cluster manager against a real kube-apiserver with kovn's CRDs: the tunnel key and link
+ * subnet annotations, the Accepted condition and its Events, refusals, restart, deselection, the feature switched off.
  */
 @Tag("real")
 class NetworkConnectControllerTest {
@@ -37,7 +36,8 @@ class NetworkConnectControllerTest {
     LocalCluster cluster;
     KubernetesClient client;
     final List<String> events = new CopyOnWriteArrayList<>();
-    final EventSink sink = (o, w, r, m) -> events.add(o.getMetadata().getName() + " " + (w ? "Warning " : "Normal ") + r + " " + m);
+    final EventSink sink =
+            (o, w, r, m) -> events.add(o.getMetadata().getName() + " " + (w ? "Warning " : "Normal ") + r + " " + m);
 
     @BeforeEach
     void start() {
@@ -46,13 +46,23 @@ class NetworkConnectControllerTest {
     }
 
     void namespace(String name, Map<String, String> labels) {
-        client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name).withLabels(labels).endMetadata().build()).create();
+        client.namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .withLabels(labels)
+                        .endMetadata()
+                        .build())
+                .create();
     }
 
     void create(ResourceDefinitionContext kind, String namespace, String yaml) {
         GenericKubernetesResource r = Serialization.unmarshal(yaml, GenericKubernetesResource.class);
         var resources = client.genericKubernetesResources(kind);
-        (namespace == null ? resources.resource(r) : resources.inNamespace(namespace).resource(r)).create();
+        (namespace == null
+                        ? resources.resource(r)
+                        : resources.inNamespace(namespace).resource(r))
+                .create();
     }
 
     /** Blue and green (Layer3 UDNs, namespaces labelled tenant), red (a Layer2 CUDN labelled connect=yes). */
@@ -66,7 +76,8 @@ class NetworkConnectControllerTest {
                     kind: UserDefinedNetwork
                     metadata: {name: net, namespace: %s}
                     spec: {topology: Layer3, layer3: {role: Primary, subnets: [{cidr: %s}]}}
-                    """.formatted(ns, ns.equals("blue") ? "10.100.0.0/16" : "10.101.0.0/16"));
+                    """.formatted(
+                            ns, ns.equals("blue") ? "10.100.0.0/16" : "10.101.0.0/16"));
         }
         create(KovnResources.CLUSTER_USER_DEFINED_NETWORK, null, """
                 apiVersion: k8s.ovn.org/v1
@@ -95,7 +106,9 @@ class NetworkConnectControllerTest {
     }
 
     GenericKubernetesResource get(String name) {
-        return client.genericKubernetesResources(KovnResources.CLUSTER_NETWORK_CONNECT).withName(name).get();
+        return client.genericKubernetesResources(KovnResources.CLUSTER_NETWORK_CONNECT)
+                .withName(name)
+                .get();
     }
 
     /** {@code status reason: message} of Accepted, or null. */
@@ -105,15 +118,19 @@ class NetworkConnectControllerTest {
         if (!(status.get("conditions") instanceof List<?> conditions)) return null;
         for (Object o : conditions) {
             Map<?, ?> c = (Map<?, ?>) o;
-            if (ConnectPlan.ACCEPTED.equals(c.get("type"))) return c.get("status") + " " + c.get("reason") + ": " + c.get("message");
+            if (ConnectPlan.ACCEPTED.equals(c.get("type")))
+                return c.get("status") + " " + c.get("reason") + ": " + c.get("message");
         }
         return null;
     }
 
     String idOf(ResourceDefinitionContext kind, String namespace, String name) {
         var resources = client.genericKubernetesResources(kind);
-        GenericKubernetesResource r = namespace == null ? resources.withName(name).get() : resources.inNamespace(namespace).withName(name).get();
-        return r == null || r.getMetadata().getAnnotations() == null ? null
+        GenericKubernetesResource r = namespace == null
+                ? resources.withName(name).get()
+                : resources.inNamespace(namespace).withName(name).get();
+        return r == null || r.getMetadata().getAnnotations() == null
+                ? null
                 : r.getMetadata().getAnnotations().get(NetworkController.NETWORK_ID_ANNOTATION);
     }
 
@@ -131,21 +148,31 @@ class NetworkConnectControllerTest {
         networks();
         try (ClusterManager cm = ClusterManager.start(client, ENABLED, sink)) {
             // blocks go in the order networks are seen: let the three be accepted first
-            await().atMost(WAIT).until(() -> idOf(KovnResources.USER_DEFINED_NETWORK, "blue", "net") != null
-                    && idOf(KovnResources.USER_DEFINED_NETWORK, "green", "net") != null
-                    && idOf(KovnResources.CLUSTER_USER_DEFINED_NETWORK, null, "red") != null);
+            await().atMost(WAIT)
+                    .until(() -> idOf(KovnResources.USER_DEFINED_NETWORK, "blue", "net") != null
+                            && idOf(KovnResources.USER_DEFINED_NETWORK, "green", "net") != null
+                            && idOf(KovnResources.CLUSTER_USER_DEFINED_NETWORK, null, "red") != null);
             cnc("c1", "192.168.0.0/16", 24);
             cnc("reserved", "10.244.0.0/16", 24);
             await().atMost(WAIT).until(() -> String.valueOf(accepted("c1")).contains("3 networks"));
-            assertThat(accepted("c1")).isEqualTo("True ResourceAllocationSucceeded: connects 3 networks: blue_net, green_net, cluster_udn_red");
-            assertThat(annotation("c1", OvnAnnotations.CONNECT_ROUTER_TUNNEL_KEY)).isEqualTo("16715779");
-            assertThat(subnets("c1")).isEqualTo("{\"layer2_3\":{\"ipv4\":\"192.168.2.0/31\"},\"layer3_1\":{\"ipv4\":\"192.168.0.0/24\"},"
-                    + "\"layer3_2\":{\"ipv4\":\"192.168.1.0/24\"}}");
-            assertThat(events).contains("c1 Normal ResourceAllocationSucceeded connects 3 networks: blue_net, green_net, cluster_udn_red");
+            assertThat(accepted("c1"))
+                    .isEqualTo(
+                            "True ResourceAllocationSucceeded: connects 3 networks: blue_net, green_net, cluster_udn_red");
+            assertThat(annotation("c1", OvnAnnotations.CONNECT_ROUTER_TUNNEL_KEY))
+                    .isEqualTo("16715779");
+            assertThat(subnets("c1"))
+                    .isEqualTo("{\"layer2_3\":{\"ipv4\":\"192.168.2.0/31\"},\"layer3_1\":{\"ipv4\":\"192.168.0.0/24\"},"
+                            + "\"layer3_2\":{\"ipv4\":\"192.168.1.0/24\"}}");
+            assertThat(events)
+                    .contains(
+                            "c1 Normal ResourceAllocationSucceeded connects 3 networks: blue_net, green_net, cluster_udn_red");
             await().atMost(WAIT).until(() -> accepted("reserved") != null);
-            assertThat(accepted("reserved")).isEqualTo("False ResourceAllocationFailed: connectSubnets 10.244.0.0/16 overlaps"
-                    + " the cluster network 10.244.0.0/16");
-            assertThat(get("reserved").getMetadata().getAnnotations()).as("nothing allocated").isNullOrEmpty();
+            assertThat(accepted("reserved"))
+                    .isEqualTo("False ResourceAllocationFailed: connectSubnets 10.244.0.0/16 overlaps"
+                            + " the cluster network 10.244.0.0/16");
+            assertThat(get("reserved").getMetadata().getAnnotations())
+                    .as("nothing allocated")
+                    .isNullOrEmpty();
 
             // a network over blue's subnet: still given a link, but the pair is named and not connected
             namespace("twin", Map.of(NetworkPlan.PRIMARY_NAMESPACE_LABEL, "", "tenant", "twin"));
@@ -156,32 +183,39 @@ class NetworkConnectControllerTest {
                     spec: {topology: Layer3, layer3: {role: Primary, subnets: [{cidr: 10.100.0.0/16}]}}
                     """);
             await().atMost(WAIT).until(() -> String.valueOf(accepted("c1")).startsWith("False"));
-            assertThat(accepted("c1")).isEqualTo("False ResourceAllocationFailed: networks blue_net and twin_net overlap"
-                    + " (10.100.0.0/16, 10.100.0.0/16): twin_net is connected to no network of this CNC");
+            assertThat(accepted("c1"))
+                    .isEqualTo("False ResourceAllocationFailed: networks blue_net and twin_net overlap"
+                            + " (10.100.0.0/16, 10.100.0.0/16): twin_net is connected to no network of this CNC");
             await().atMost(WAIT).until(() -> subnets("c1").contains("layer3_4"));
-            assertThat(subnets("c1")).isEqualTo("{\"layer2_3\":{\"ipv4\":\"192.168.2.0/31\"},\"layer3_1\":{\"ipv4\":\"192.168.0.0/24\"},"
-                    + "\"layer3_2\":{\"ipv4\":\"192.168.1.0/24\"},\"layer3_4\":{\"ipv4\":\"192.168.3.0/24\"}}");
-            assertThat(events).contains("c1 Warning ResourceAllocationFailed networks blue_net and twin_net overlap"
-                    + " (10.100.0.0/16, 10.100.0.0/16): twin_net is connected to no network of this CNC");
+            assertThat(subnets("c1"))
+                    .isEqualTo("{\"layer2_3\":{\"ipv4\":\"192.168.2.0/31\"},\"layer3_1\":{\"ipv4\":\"192.168.0.0/24\"},"
+                            + "\"layer3_2\":{\"ipv4\":\"192.168.1.0/24\"},\"layer3_4\":{\"ipv4\":\"192.168.3.0/24\"}}");
+            assertThat(events)
+                    .contains("c1 Warning ResourceAllocationFailed networks blue_net and twin_net overlap"
+                            + " (10.100.0.0/16, 10.100.0.0/16): twin_net is connected to no network of this CNC");
         }
         // a restarted cluster manager keeps the key and every link, and writes no new condition
         String before = subnets("c1");
         int eventsBefore = events.size();
         try (ClusterManager cm = ClusterManager.start(client, ENABLED, sink)) {
-            await().atMost(WAIT).until(() -> cm.connects().idle() && cm.networks().idle());
+            await().atMost(WAIT)
+                    .until(() -> cm.connects().idle() && cm.networks().idle());
             assertThat(subnets("c1")).isEqualTo(before);
-            assertThat(annotation("c1", OvnAnnotations.CONNECT_ROUTER_TUNNEL_KEY)).isEqualTo("16715779");
+            assertThat(annotation("c1", OvnAnnotations.CONNECT_ROUTER_TUNNEL_KEY))
+                    .isEqualTo("16715779");
             assertThat(events.size()).as("no condition changed: no Event").isEqualTo(eventsBefore);
 
             // relabelling the CUDN deselects it: its link goes, the others stay
-            client.genericKubernetesResources(KovnResources.CLUSTER_USER_DEFINED_NETWORK).withName("red")
+            client.genericKubernetesResources(KovnResources.CLUSTER_USER_DEFINED_NETWORK)
+                    .withName("red")
                     .edit(r -> {
                         r.getMetadata().setLabels(Map.of("connect", "no"));
                         return r;
                     });
             await().atMost(WAIT).until(() -> !subnets("c1").contains("layer2_3"));
-            assertThat(subnets("c1")).isEqualTo("{\"layer3_1\":{\"ipv4\":\"192.168.0.0/24\"},\"layer3_2\":{\"ipv4\":\"192.168.1.0/24\"},"
-                    + "\"layer3_4\":{\"ipv4\":\"192.168.3.0/24\"}}");
+            assertThat(subnets("c1"))
+                    .isEqualTo("{\"layer3_1\":{\"ipv4\":\"192.168.0.0/24\"},\"layer3_2\":{\"ipv4\":\"192.168.1.0/24\"},"
+                            + "\"layer3_4\":{\"ipv4\":\"192.168.3.0/24\"}}");
         }
     }
 
@@ -191,10 +225,14 @@ class NetworkConnectControllerTest {
         try (ClusterManager cm = ClusterManager.start(client, ClusterManagerConfig.defaults(), sink)) {
             cnc("c1", "192.168.0.0/16", 24);
             await().atMost(WAIT).until(() -> accepted("c1") != null);
-            assertThat(accepted("c1")).isEqualTo("False FeatureDisabled: connecting networks is disabled (--enable-connecting-networks)");
-            await().atMost(WAIT).until(() -> cm.connects().idle() && cm.networks().idle());
+            assertThat(accepted("c1"))
+                    .isEqualTo("False FeatureDisabled: connecting networks is disabled (--enable-connecting-networks)");
+            await().atMost(WAIT)
+                    .until(() -> cm.connects().idle() && cm.networks().idle());
             assertThat(get("c1").getMetadata().getAnnotations()).isNullOrEmpty();
-            assertThat(events).contains("c1 Warning FeatureDisabled connecting networks is disabled (--enable-connecting-networks)");
+            assertThat(events)
+                    .contains(
+                            "c1 Warning FeatureDisabled connecting networks is disabled (--enable-connecting-networks)");
         }
     }
 }

@@ -18,7 +18,8 @@ import net.jqwik.api.Provide;
 
 /** Random pod add/delete/restart sequences on a small dual-stack node: no duplicates, no leaks, restart-safe. */
 class PodIpAllocatorPropertiesTest {
-    private static final List<IpPrefix> SUBNETS = List.of(IpPrefix.parse("10.244.3.0/28"), IpPrefix.parse("fd00:3::/124"));
+    private static final List<IpPrefix> SUBNETS =
+            List.of(IpPrefix.parse("10.244.3.0/28"), IpPrefix.parse("fd00:3::/124"));
     private static final int CAPACITY = 12; // 16 - network, gateway, management port, broadcast
 
     /** op: 0..19 add pod, 20..39 delete pod (op-20), 40 restart (rebuild from annotations). */
@@ -54,10 +55,19 @@ class PodIpAllocatorPropertiesTest {
                 }
             }
             Set<IpPrefix> seen = new HashSet<>();
-            annotations.values().forEach(list -> list.forEach(ip -> assertThat(seen.add(ip)).as("dup %s", ip).isTrue()));
+            annotations
+                    .values()
+                    .forEach(list -> list.forEach(
+                            ip -> assertThat(seen.add(ip)).as("dup %s", ip).isTrue()));
             // never the network address, the gateway (.1), the management port (.2) or the last address
-            seen.forEach(ip -> assertThat(SUBNETS.stream().filter(s -> s.contains(ip.address())).findFirst().orElseThrow()
-                    .indexOf(ip.address()).intValue()).as("reserved offset of %s", ip).isBetween(3, 14));
+            seen.forEach(ip -> assertThat(SUBNETS.stream()
+                            .filter(s -> s.contains(ip.address()))
+                            .findFirst()
+                            .orElseThrow()
+                            .indexOf(ip.address())
+                            .intValue())
+                    .as("reserved offset of %s", ip)
+                    .isBetween(3, 14));
             assertThat(ipam.snapshot()).isEqualTo(annotations);
         }
         annotations.keySet().forEach(ipam::release);

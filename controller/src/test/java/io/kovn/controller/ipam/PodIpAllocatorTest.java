@@ -6,9 +6,9 @@ import io.kovn.controller.ipam.PodIpAllocator.Allocation;
 import io.kovn.controller.ipam.PodIpAllocator.Reservation;
 import io.kovn.ovn.annotations.IpLiterals;
 import io.kovn.ovn.annotations.IpPrefix;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import java.util.ArrayList;
 
 class PodIpAllocatorTest {
 
@@ -25,8 +25,13 @@ class PodIpAllocatorTest {
                 got.add(r.toString());
             }
         }
-        assertThat(got).containsExactly("10.244.1.3/29", "10.244.1.4/29", "10.244.1.5/29",
-                "10.244.1.6/29", "Exhausted[subnet=10.244.1.0/29]");
+        assertThat(got)
+                .containsExactly(
+                        "10.244.1.3/29",
+                        "10.244.1.4/29",
+                        "10.244.1.5/29",
+                        "10.244.1.6/29",
+                        "Exhausted[subnet=10.244.1.0/29]");
     }
 
     @Test
@@ -47,13 +52,15 @@ class PodIpAllocatorTest {
     @Test
     void reserveRebuildsAndDetectsConflicts() {
         PodIpAllocator a = new PodIpAllocator(List.of(IpPrefix.parse("10.244.1.0/24")));
-        assertThat(a.reserve("ns/a", List.of(IpPrefix.parse("10.244.1.9/24")))).isInstanceOf(Reservation.Reserved.class);
+        assertThat(a.reserve("ns/a", List.of(IpPrefix.parse("10.244.1.9/24"))))
+                .isInstanceOf(Reservation.Reserved.class);
         assertThat(a.reserve("ns/b", List.of(IpPrefix.parse("10.244.1.9/24"))))
                 .isEqualTo(new Reservation.Conflict(IpPrefix.parse("10.244.1.9/24"), "ns/a"));
         assertThat(a.reserve("ns/c", List.of(IpPrefix.parse("10.244.1.1/24")))).isInstanceOf(Reservation.Invalid.class);
         assertThat(a.reserve("ns/c", List.of(IpPrefix.parse("10.244.1.2/24")))).isInstanceOf(Reservation.Invalid.class);
         assertThat(a.reserve("ns/c", List.of(IpPrefix.parse("10.244.2.5/24")))).isInstanceOf(Reservation.Invalid.class);
-        assertThat(a.reserve("ns/c", List.of(IpPrefix.parse("10.244.1.255/24")))).isInstanceOf(Reservation.Invalid.class);
+        assertThat(a.reserve("ns/c", List.of(IpPrefix.parse("10.244.1.255/24"))))
+                .isInstanceOf(Reservation.Invalid.class);
         assertThat(a.allocate("ns/d")).hasToString("Allocated[addresses=[10.244.1.3/24]]");
     }
 }

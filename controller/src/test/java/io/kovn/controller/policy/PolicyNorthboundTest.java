@@ -10,8 +10,8 @@ import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 
 /** The policy controller's NB connection against a real NB server. */
 @Tag("real")
@@ -40,7 +40,9 @@ class PolicyNorthboundTest {
 
             // a change elsewhere in what the connection monitors keeps the map
             ovn.nbctl("create", "Address_Set", "name=unrelated");
-            await().atMost(WAIT).until(() -> !nb.cache().table("Address_Set").byName("unrelated").isEmpty());
+            await().atMost(WAIT)
+                    .until(() ->
+                            !nb.cache().table("Address_Set").byName("unrelated").isEmpty());
             assertThat(nb.switchPorts()).isSameAs(first);
 
             ovn.nbctl("lsp-add", "sw0", "ns1_c");

@@ -3,6 +3,7 @@ package io.kovn.controller.policy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.kovn.k8s.api.policy.AdminNetworkPolicy;
@@ -14,7 +15,10 @@ import io.kovn.policy.model.PolicyReport;
 import io.kovn.policy.model.PolicyWarning;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -22,13 +26,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Function;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.Tag;
-import java.util.ArrayList;
-import java.util.HashMap;
-import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
-import java.util.Map;
 
 /** Conditions are written only when they change and keep other zones' conditions; events once per problem. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -58,8 +58,11 @@ class PolicyStatusTest {
     }
 
     static String condition(AdminNetworkPolicy anp, String zone) {
-        return anp.getStatus().conditions().stream().filter(c -> c.getType().equals("Ready-In-Zone-" + zone))
-                .map(c -> c.getStatus() + "/" + c.getReason() + "/" + c.getMessage()).findFirst().orElse("none");
+        return anp.getStatus().conditions().stream()
+                .filter(c -> c.getType().equals("Ready-In-Zone-" + zone))
+                .map(c -> c.getStatus() + "/" + c.getReason() + "/" + c.getMessage())
+                .findFirst()
+                .orElse("none");
     }
 
     @Test
@@ -74,15 +77,20 @@ class PolicyStatusTest {
         // a policy deleted on the server while the cache still holds it: nothing to write, no failure
         objects.put("gone", anp("gone", 99));
         reports.add(new PolicyReport(PolicyRef.anp("gone"), List.of(), Optional.empty()));
-        PolicyStatus status = new PolicyStatus("z", new ConditionWriter(client, Clock.systemUTC()), (o, w, r, m) -> { });
+        PolicyStatus status = new PolicyStatus("z", new ConditionWriter(client, Clock.systemUTC()), (o, w, r, m) -> {});
 
         int failed = status.publish(reports, ref -> Optional.empty(), ref -> Optional.of(objects.get(ref.name())));
 
         assertThat(failed).isZero();
         for (String name : objects.keySet()) {
             if (!name.equals("gone")) {
-                assertThat(condition(client.resources(AdminNetworkPolicy.class).withName(name).get(), "z"))
-                        .as(name).startsWith("True/SetupSucceeded");
+                assertThat(condition(
+                                client.resources(AdminNetworkPolicy.class)
+                                        .withName(name)
+                                        .get(),
+                                "z"))
+                        .as(name)
+                        .startsWith("True/SetupSucceeded");
             }
         }
     }
@@ -97,46 +105,66 @@ class PolicyStatusTest {
         List<Future<Integer>> failed = new ArrayList<>();
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             for (String zone : zones) {
-                PolicyStatus status = new PolicyStatus(zone, new ConditionWriter(client, Clock.systemUTC()), (o, w, r, m) -> { });
-                failed.add(pool.submit(() -> status.publish(List.of(new PolicyReport(PolicyRef.anp("shared"), List.of(),
-                        Optional.empty())), ref -> Optional.empty(), ref -> Optional.of(cached))));
+                PolicyStatus status =
+                        new PolicyStatus(zone, new ConditionWriter(client, Clock.systemUTC()), (o, w, r, m) -> {});
+                failed.add(pool.submit(() -> status.publish(
+                        List.of(new PolicyReport(PolicyRef.anp("shared"), List.of(), Optional.empty())),
+                        ref -> Optional.empty(),
+                        ref -> Optional.of(cached))));
             }
         }
         for (Future<Integer> f : failed) {
             assertThat(f.get()).isZero();
         }
-        AdminNetworkPolicy now = client.resources(AdminNetworkPolicy.class).withName("shared").get();
+        AdminNetworkPolicy now =
+                client.resources(AdminNetworkPolicy.class).withName("shared").get();
         for (String zone : zones) {
             assertThat(condition(now, zone)).as(zone).startsWith("True/SetupSucceeded");
         }
         List<Integer> patches = AuditLog.read(SharedCluster.get().controlPlane().auditLog()).stream()
-                .filter(e -> !e.time().isBefore(since) && e.verb().equals("patch") && e.resource().equals("adminnetworkpolicies")
-                        && e.subresource().equals("status") && e.name().equals("shared"))
-                .map(AuditLog.Entry::code).toList();
-        assertThat(patches).as("one accepted apply per zone, no conflict, no retry").hasSize(zones.size()).containsOnly(200);
-        assertThat(now.getMetadata().getManagedFields()).as("each zone's condition has its own field manager")
+                .filter(e -> !e.time().isBefore(since)
+                        && e.verb().equals("patch")
+                        && e.resource().equals("adminnetworkpolicies")
+                        && e.subresource().equals("status")
+                        && e.name().equals("shared"))
+                .map(AuditLog.Entry::code)
+                .toList();
+        assertThat(patches)
+                .as("one accepted apply per zone, no conflict, no retry")
+                .hasSize(zones.size())
+                .containsOnly(200);
+        assertThat(now.getMetadata().getManagedFields())
+                .as("each zone's condition has its own field manager")
                 .extracting(ManagedFieldsEntry::getManager)
-                .contains(zones.stream().map(z -> ConditionWriter.fieldManager("Ready-In-Zone-" + z)).toArray(String[]::new));
+                .contains(zones.stream()
+                        .map(z -> ConditionWriter.fieldManager("Ready-In-Zone-" + z))
+                        .toArray(String[]::new));
     }
 
     static AdminNetworkPolicy anp(String name, int priority) {
-        return Serialization.unmarshal("apiVersion: policy.networking.k8s.io/v1alpha1\nkind: AdminNetworkPolicy\n"
-                + "metadata: {name: " + name + "}\nspec: {priority: " + priority + ", subject: {namespaces: {}}}\n",
+        return Serialization.unmarshal(
+                "apiVersion: policy.networking.k8s.io/v1alpha1\nkind: AdminNetworkPolicy\n" + "metadata: {name: " + name
+                        + "}\nspec: {priority: " + priority + ", subject: {namespaces: {}}}\n",
                 AdminNetworkPolicy.class);
     }
 
     @Test
     void conditionsPerZoneEventsOncePerProblem() {
         List<String> events = new CopyOnWriteArrayList<>();
-        PolicyStatus a = new PolicyStatus("a", new ConditionWriter(client, Clock.systemUTC()),
+        PolicyStatus a = new PolicyStatus(
+                "a",
+                new ConditionWriter(client, Clock.systemUTC()),
                 (o, w, r, m) -> events.add(o.getMetadata().getName() + " " + r));
-        PolicyStatus b = new PolicyStatus("b", new ConditionWriter(client, Clock.systemUTC()), (o, w, r, m) -> { });
-        PolicyReport report = new PolicyReport(PolicyRef.anp("p"),
-                List.of(new PolicyWarning(PolicyWarning.DUPLICATE_PRIORITY, "same as q")), Optional.empty());
+        PolicyStatus b = new PolicyStatus("b", new ConditionWriter(client, Clock.systemUTC()), (o, w, r, m) -> {});
+        PolicyReport report = new PolicyReport(
+                PolicyRef.anp("p"),
+                List.of(new PolicyWarning(PolicyWarning.DUPLICATE_PRIORITY, "same as q")),
+                Optional.empty());
         Function<PolicyRef, Optional<String>> ok = ref -> Optional.empty();
 
         assertThat(a.publish(List.of(report), ok, lookup())).isZero();
-        assertThat(b.publish(List.of(report), ref -> Optional.of("refused"), lookup())).isZero();
+        assertThat(b.publish(List.of(report), ref -> Optional.of("refused"), lookup()))
+                .isZero();
         AdminNetworkPolicy anp = fetch();
         assertThat(condition(anp, "a")).isEqualTo("True/SetupSucceeded/Setting up OVN DB plumbing was successful");
         assertThat(condition(anp, "b")).isEqualTo("False/SetupFailed/refused");

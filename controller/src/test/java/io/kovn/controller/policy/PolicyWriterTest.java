@@ -21,10 +21,13 @@ class PolicyWriterTest {
     @Test
     void theUuidsOfRowsTheRefusedTransactionInsertedAreLeftOutTheRowsInTheWayKept() {
         Set<Uuid> existing = Set.of(Uuid.of(IN_THE_WAY));
-        String first = PolicyWriter.withoutNewRowUuids(refusal("592e28b3-77c1-47b7-8c57-7c1044501215"), existing::contains);
-        String second = PolicyWriter.withoutNewRowUuids(refusal("434535b7-4499-4975-94bf-ac2f322843a7"), existing::contains);
+        String first =
+                PolicyWriter.withoutNewRowUuids(refusal("592e28b3-77c1-47b7-8c57-7c1044501215"), existing::contains);
+        String second =
+                PolicyWriter.withoutNewRowUuids(refusal("434535b7-4499-4975-94bf-ac2f322843a7"), existing::contains);
 
-        assertThat(first).isEqualTo(second)
+        assertThat(first)
+                .isEqualTo(second)
                 .contains("First row, with UUID " + IN_THE_WAY + ", existed")
                 .contains("Second row, with UUID (new), was inserted")
                 .doesNotContain("592e28b3");

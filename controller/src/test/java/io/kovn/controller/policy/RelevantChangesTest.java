@@ -13,14 +13,26 @@ import org.junit.jupiter.api.Test;
 class RelevantChangesTest {
     private final CacheImpl<Pod> cache = new CacheImpl<>();
     private final AtomicInteger fingerprints = new AtomicInteger();
-    private final RelevantChanges<Pod> changes = new RelevantChanges<>(cache, pod -> {
-        fingerprints.incrementAndGet();
-        return RelevantChanges.pod(pod);
-    }, "policies");
+    private final RelevantChanges<Pod> changes = new RelevantChanges<>(
+            cache,
+            pod -> {
+                fingerprints.incrementAndGet();
+                return RelevantChanges.pod(pod);
+            },
+            "policies");
 
     private static Pod pod(String name, String app, String phase) {
-        return new PodBuilder().withNewMetadata().withNamespace("ns").withName(name).addToLabels("app", app).endMetadata()
-                .withNewStatus().withPhase(phase).withPodIP("10.0.0.1").endStatus().build();
+        return new PodBuilder()
+                .withNewMetadata()
+                .withNamespace("ns")
+                .withName(name)
+                .addToLabels("app", app)
+                .endMetadata()
+                .withNewStatus()
+                .withPhase(phase)
+                .withPodIP("10.0.0.1")
+                .endStatus()
+                .build();
     }
 
     /** What an informer does: the cache holds the object, then the handler maps it. */
@@ -50,7 +62,11 @@ class RelevantChangesTest {
     void aReplacedObjectQueuesTheKeyOnlyWhenWhatTheTranslationReadsChanged() {
         event(pod("p", "web", "Running"));
         // readiness, conditions and the like: a new object, the same facts
-        Pod sameFacts = new PodBuilder(pod("p", "web", "Running")).editStatus().withMessage("probe ok").endStatus().build();
+        Pod sameFacts = new PodBuilder(pod("p", "web", "Running"))
+                .editStatus()
+                .withMessage("probe ok")
+                .endStatus()
+                .build();
         assertThat(event(sameFacts)).isEmpty();
         assertThat(event(pod("p", "db", "Running"))).containsExactly("policies"); // relabelled
         assertThat(event(pod("p", "db", "Succeeded"))).containsExactly("policies"); // finished

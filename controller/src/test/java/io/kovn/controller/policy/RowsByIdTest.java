@@ -32,7 +32,8 @@ class RowsByIdTest {
 
     @Test
     void findsRowsNamedAfterTheirIdsAndAllOthers() {
-        DesiredAddressSet hashed = set(ObjectNames.hashedName("c:AdminNetworkPolicy:a:Egress:0:v4"), "c:AdminNetworkPolicy:a:Egress:0:v4");
+        DesiredAddressSet hashed =
+                set(ObjectNames.hashedName("c:AdminNetworkPolicy:a:Egress:0:v4"), "c:AdminNetworkPolicy:a:Egress:0:v4");
         DesiredAddressSet odd = set("not-a-hash", "c:AdminNetworkPolicy:b:Egress:0:v4");
         // named like another id's hash: must not be returned for that other id
         DesiredAddressSet impostor = set(ObjectNames.hashedName("c:X:gone"), "c:X:impostor");
@@ -40,8 +41,13 @@ class RowsByIdTest {
         DesiredPortGroup extraPg = group("clusterPortGroup", "c:Cluster:stateful");
         TreeMap<String, DesiredAddressSet> sets = new TreeMap<>();
         List.of(hashed, odd, impostor).forEach(s -> sets.put(s.name(), s));
-        DesiredPolicyState state = new DesiredPolicyState(new TreeMap<>(Map.of(pg.name(), pg)), sets, new TreeMap<>(), List.of(),
-                PriorityAssignment.EMPTY, new PolicyMetrics(0, 0, Map.of(), Map.of(), Map.of(), Map.of()));
+        DesiredPolicyState state = new DesiredPolicyState(
+                new TreeMap<>(Map.of(pg.name(), pg)),
+                sets,
+                new TreeMap<>(),
+                List.of(),
+                PriorityAssignment.EMPTY,
+                new PolicyMetrics(0, 0, Map.of(), Map.of(), Map.of(), Map.of()));
         RowsById rows = new RowsById(state, new PolicyRows(List.of(extraPg), List.of(), List.of(), List.of()));
 
         assertThat(rows.addressSet("c:AdminNetworkPolicy:a:Egress:0:v4")).isSameAs(hashed);

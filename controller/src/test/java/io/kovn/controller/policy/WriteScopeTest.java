@@ -2,6 +2,7 @@ package io.kovn.controller.policy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kovn.ovn.ids.ObjectNames;
 import io.kovn.ovsdb.data.Uuid;
 import io.kovn.policy.model.DesiredAddressSet;
 import io.kovn.policy.model.DesiredPolicyState;
@@ -16,15 +17,21 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
-import io.kovn.ovn.ids.ObjectNames;
 
 /** Which policy objects a reconcile diffs: exactly those whose rows or member ports changed. */
 class WriteScopeTest {
     private static final PolicyRows NONE = new PolicyRows(List.of(), List.of(), List.of(), List.of());
 
     private static Map<String, String> ids(String type, String name) {
-        return Map.of("k8s.ovn.org/owner-controller", "c", "k8s.ovn.org/owner-type", type, "k8s.ovn.org/name", name,
-                "k8s.ovn.org/id", "c:" + type + ":" + name);
+        return Map.of(
+                "k8s.ovn.org/owner-controller",
+                "c",
+                "k8s.ovn.org/owner-type",
+                type,
+                "k8s.ovn.org/name",
+                name,
+                "k8s.ovn.org/id",
+                "c:" + type + ":" + name);
     }
 
     private static DesiredPolicyState state(List<DesiredAddressSet> sets, List<DesiredPortGroup> groups) {
@@ -32,7 +39,12 @@ class WriteScopeTest {
         sets.forEach(x -> s.put(x.name(), x));
         TreeMap<String, DesiredPortGroup> g = new TreeMap<>();
         groups.forEach(x -> g.put(x.name(), x));
-        return new DesiredPolicyState(g, s, new TreeMap<>(), List.of(), PriorityAssignment.EMPTY,
+        return new DesiredPolicyState(
+                g,
+                s,
+                new TreeMap<>(),
+                List.of(),
+                PriorityAssignment.EMPTY,
                 new PolicyMetrics(0, 0, Map.of(), Map.of(), Map.of(), Map.of()));
     }
 
@@ -41,7 +53,10 @@ class WriteScopeTest {
     }
 
     private static DesiredPortGroup group(String name, String owner, String... ports) {
-        return new DesiredPortGroup(name, ids("NetworkPolicy", owner), new TreeSet<>(List.of(ports)),
+        return new DesiredPortGroup(
+                name,
+                ids("NetworkPolicy", owner),
+                new TreeSet<>(List.of(ports)),
                 new TreeSet<>(List.of("acl-of-" + owner)));
     }
 
@@ -50,19 +65,26 @@ class WriteScopeTest {
         DesiredPolicyState a = state(List.of(set("s1", "anp-a", "10.0.0.1")), List.of(group("g1", "ns:np", "ns_p")));
         DesiredPolicyState b = state(List.of(set("s1", "anp-a", "10.0.0.1")), List.of(group("g1", "ns:np", "ns_p")));
         Map<String, Uuid> ports = Map.of("ns_p", new Uuid(UUID.randomUUID().toString()));
-        assertThat(WriteScope.between(a, NONE, ports, b, NONE, Map.copyOf(ports)).isEmpty()).isTrue();
+        assertThat(WriteScope.between(a, NONE, ports, b, NONE, Map.copyOf(ports))
+                        .isEmpty())
+                .isTrue();
     }
 
     @Test
     void exactlyTheChangedAddedAndRemovedRowsAreInScope() {
-        DesiredPolicyState before = state(List.of(set("s1", "anp-a", "10.0.0.1"), set("s2", "anp-a", "10.0.0.2"),
-                set("s3", "anp-c", "10.0.0.3")), List.of());
-        DesiredPolicyState after = state(List.of(set("s1", "anp-a", "10.0.0.9"), set("s2", "anp-a", "10.0.0.2"),
-                set("s4", "anp-d", "10.0.0.4")), List.of());
+        DesiredPolicyState before = state(
+                List.of(set("s1", "anp-a", "10.0.0.1"), set("s2", "anp-a", "10.0.0.2"), set("s3", "anp-c", "10.0.0.3")),
+                List.of());
+        DesiredPolicyState after = state(
+                List.of(set("s1", "anp-a", "10.0.0.9"), set("s2", "anp-a", "10.0.0.2"), set("s4", "anp-d", "10.0.0.4")),
+                List.of());
         WriteScope scope = WriteScope.between(before, NONE, Map.of(), after, NONE, Map.of());
         assertThat(scope.all()).isFalse();
-        assertThat(scope.ids().get("Address_Set")).containsExactlyInAnyOrder("c:AdminNetworkPolicy:anp-a:s1",
-                "c:AdminNetworkPolicy:anp-c:s3", "c:AdminNetworkPolicy:anp-d:s4");
+        assertThat(scope.ids().get("Address_Set"))
+                .containsExactlyInAnyOrder(
+                        "c:AdminNetworkPolicy:anp-a:s1",
+                        "c:AdminNetworkPolicy:anp-c:s3",
+                        "c:AdminNetworkPolicy:anp-d:s4");
         assertThat(scope.ids().get("ACL")).isEmpty();
         assertThat(scope.ids().get("Port_Group")).isEmpty();
     }
@@ -72,22 +94,34 @@ class WriteScopeTest {
         DesiredPolicyState s = state(List.of(), List.of(group("g1", "ns:np", "ns_p"), group("g2", "ns:other", "ns_q")));
         Uuid old = new Uuid(UUID.randomUUID().toString());
         Uuid q = new Uuid(UUID.randomUUID().toString());
-        WriteScope scope = WriteScope.between(s, NONE, Map.of("ns_p", old, "ns_q", q), s, NONE,
-                Map.of("ns_p", new Uuid(UUID.randomUUID().toString()), "ns_q", q)).closed(s, NONE);
+        WriteScope scope = WriteScope.between(
+                        s,
+                        NONE,
+                        Map.of("ns_p", old, "ns_q", q),
+                        s,
+                        NONE,
+                        Map.of("ns_p", new Uuid(UUID.randomUUID().toString()), "ns_q", q))
+                .closed(s, NONE);
         assertThat(scope.ids().get("Port_Group")).isEqualTo(Set.of("c:NetworkPolicy:ns:np"));
-        assertThat(scope.ids().get("ACL")).as("a port group in scope brings its ACLs").isEqualTo(Set.of("acl-of-ns:np"));
+        assertThat(scope.ids().get("ACL"))
+                .as("a port group in scope brings its ACLs")
+                .isEqualTo(Set.of("acl-of-ns:np"));
     }
 
     @Test
     void aPortGroupInScopeBringsItsAclsWhetherNamedAfterItsIdOrAStatefulRow() {
         Map<String, String> namedIds = ids("NetworkPolicy", "ns:hashed");
-        DesiredPortGroup hashed = new DesiredPortGroup(ObjectNames.hashedName(namedIds.get("k8s.ovn.org/id")),
-                namedIds, new TreeSet<>(List.of("ns_p")), new TreeSet<>(List.of("acl-h")));
+        DesiredPortGroup hashed = new DesiredPortGroup(
+                ObjectNames.hashedName(namedIds.get("k8s.ovn.org/id")),
+                namedIds,
+                new TreeSet<>(List.of("ns_p")),
+                new TreeSet<>(List.of("acl-h")));
         DesiredPortGroup stateful = group("stateful", "ns:stateful", "ns_p");
         DesiredPolicyState s = state(List.of(), List.of(hashed, group("g2", "ns:other", "ns_q")));
         PolicyRows extra = new PolicyRows(List.of(stateful), List.of(), List.of(), List.of());
-        WriteScope scope = new WriteScope(false, Map.of("Port_Group", Set.of("c:NetworkPolicy:ns:hashed",
-                "c:NetworkPolicy:ns:stateful"))).closed(s, extra);
+        WriteScope scope = new WriteScope(
+                        false, Map.of("Port_Group", Set.of("c:NetworkPolicy:ns:hashed", "c:NetworkPolicy:ns:stateful")))
+                .closed(s, extra);
         assertThat(scope.ids().get("ACL")).isEqualTo(Set.of("acl-h", "acl-of-ns:stateful"));
     }
 }

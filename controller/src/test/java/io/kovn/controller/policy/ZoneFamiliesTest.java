@@ -23,7 +23,8 @@ class ZoneFamiliesTest {
         assertThat(ZoneFamilies.of(node("{\"default\":[\"10.244.1.0/24\"]}"))).isEqualTo(Set.of(IpFamily.IPV4));
         assertThat(ZoneFamilies.of(node("{\"default\":[\"10.244.1.0/24\",\"fd00:10:244:1::/64\"]}")))
                 .isEqualTo(Set.of(IpFamily.IPV4, IpFamily.IPV6));
-        assertThat(ZoneFamilies.of(node("{\"default\":[\"fd00:10:244:1::/64\"]}"))).isEqualTo(Set.of(IpFamily.IPV6));
+        assertThat(ZoneFamilies.of(node("{\"default\":[\"fd00:10:244:1::/64\"]}")))
+                .isEqualTo(Set.of(IpFamily.IPV6));
         assertThat(ZoneFamilies.of(node("{\"default\":\"10.244.1.0/24\"}"))).isEqualTo(Set.of(IpFamily.IPV4));
     }
 

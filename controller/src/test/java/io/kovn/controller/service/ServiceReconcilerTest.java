@@ -17,13 +17,12 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 
 /**
- * The keyed reconcile on a real NB with in-memory informer caches: groups first, then a service's
- * rows in one transaction; a malformed Service loses its rows and gets a Warning Event; a converged
- * one writes nothing.
+ * The keyed reconcile on a real NB with in-memory informer caches: groups first, then a service's rows in one
+ * transaction; a malformed Service loses its rows and gets a Warning Event; a converged one writes nothing.
  */
 @Tag("real")
 class ServiceReconcilerTest {
@@ -43,8 +42,14 @@ class ServiceReconcilerTest {
         db = OvnDatabases.start(OvnDatabases.Config.nbSb());
         dbs = ZoneDatabases.connect(db.nb().unixEndpoint(), db.sb().unixEndpoint(), Duration.ofSeconds(10));
         slices.addIndexers(Map.of(ServiceReconciler.BY_SERVICE, ServiceReconciler::serviceKeyOf));
-        reconciler = new ServiceReconciler("node-a", services, slices, nodes, dbs,
-                (o, w, r, m) -> events.add(new Event(o.getMetadata().getName(), w, r, m)), queued::add);
+        reconciler = new ServiceReconciler(
+                "node-a",
+                services,
+                slices,
+                nodes,
+                dbs,
+                (o, w, r, m) -> events.add(new Event(o.getMetadata().getName(), w, r, m)),
+                queued::add);
     }
 
     @AfterEach
@@ -57,12 +62,16 @@ class ServiceReconcilerTest {
     }
 
     List<String> lbNames() {
-        return dbs.nbCache().table(LoadBalancer.TABLE_NAME).rows().stream().map(r -> LoadBalancer.fromRow(r).name()).sorted().toList();
+        return dbs.nbCache().table(LoadBalancer.TABLE_NAME).rows().stream()
+                .map(r -> LoadBalancer.fromRow(r).name())
+                .sorted()
+                .toList();
     }
 
     @Test
     void aServiceWaitsForTheGroupsThenIsOneTransactionAndThenNothing() {
-        Service web = Services.clusterIp("web", List.of("10.96.0.10"), Services.port("", "TCP", 80, 8080)).build();
+        Service web = Services.clusterIp("web", List.of("10.96.0.10"), Services.port("", "TCP", 80, 8080))
+                .build();
         services.put(web);
 
         assertThat(reconciler.reconcile("default/web")).isInstanceOf(ReconcileResult.Requeue.class);
@@ -83,12 +92,17 @@ class ServiceReconcilerTest {
     @Test
     void aMalformedServiceLosesItsRowsAndGetsAWarningEvent() {
         reconciler.reconcile(ServiceReconciler.GROUPS);
-        services.put(Services.clusterIp("web", List.of("10.96.0.10"), Services.port("", "TCP", 80, 8080)).build());
+        services.put(Services.clusterIp("web", List.of("10.96.0.10"), Services.port("", "TCP", 80, 8080))
+                .build());
         reconciler.reconcile("default/web");
         assertThat(lbNames()).containsExactly("Service_default/web_TCP_cluster");
 
-        services.put(new ServiceBuilder(services.getByKey("default/web")).editSpec()
-                .withClusterIPs("10.96.0.300").withClusterIP("10.96.0.300").endSpec().build());
+        services.put(new ServiceBuilder(services.getByKey("default/web"))
+                .editSpec()
+                .withClusterIPs("10.96.0.300")
+                .withClusterIP("10.96.0.300")
+                .endSpec()
+                .build());
         assertThat(reconciler.reconcile("default/web")).isEqualTo(ReconcileResult.done());
 
         assertThat(lbNames()).isEmpty();
@@ -103,8 +117,12 @@ class ServiceReconcilerTest {
     @Test
     void aDeletedServiceLeavesNoRow() {
         reconciler.reconcile(ServiceReconciler.GROUPS);
-        Service web = Services.clusterIp("web", List.of("10.96.0.10"), Services.port("", "TCP", 80, 8080),
-                Services.port("dns", "UDP", 53, 53)).build();
+        Service web = Services.clusterIp(
+                        "web",
+                        List.of("10.96.0.10"),
+                        Services.port("", "TCP", 80, 8080),
+                        Services.port("dns", "UDP", 53, 53))
+                .build();
         services.put(web);
         reconciler.reconcile("default/web");
         assertThat(lbNames()).hasSize(2);

@@ -10,9 +10,9 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * Reads tables straight from a real ovsdb-server through {@code ovn-nbctl}/{@code ovn-sbctl}
- * (independent of kovn's client) and renders each row as one concise, sorted line for row-by-row
- * comparisons: {@code col=value col=value ...}, sets sorted, maps sorted by key.
+ * Reads tables straight from a real ovsdb-server through {@code ovn-nbctl}/{@code ovn-sbctl} (independent of kovn's
+ * client) and renders each row as one concise, sorted line for row-by-row comparisons: {@code col=value col=value ...},
+ * sets sorted, maps sorted by key.
  */
 public final class OvnTables {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -66,7 +66,7 @@ public final class OvnTables {
                 case "uuid", "named-uuid" -> {
                     return "<uuid>";
                 }
-                default -> { }
+                default -> {}
             }
         }
         if (v.isTextual()) {

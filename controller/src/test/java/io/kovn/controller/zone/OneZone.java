@@ -1,8 +1,8 @@
 package io.kovn.controller.zone;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
 import static org.awaitility.Awaitility.await;
 
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kovn.k8s.local.SharedCluster;
 import io.kovn.ovsdb.client.TrafficCounters;
 import io.kovn.runtime.testing.OvnDatabases;
@@ -12,14 +12,15 @@ import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
 /**
- * One zone for integration tests: the shared real control plane ({@link SharedCluster}, emptied
- * first), the zone's real NB and SB (no northd: control-plane rows only) and its zone controller,
- * which can be restarted. Closing stops the zone and the databases.
+ * One zone for integration tests: the shared real control plane ({@link SharedCluster}, emptied first), the zone's real
+ * NB and SB (no northd: control-plane rows only) and its zone controller, which can be restarted. Closing stops the
+ * zone and the databases.
  */
 final class OneZone implements AutoCloseable {
     static final Duration CONVERGE = Duration.ofSeconds(20);
     /** The shared cluster's admin client: not closed here. */
     final KubernetesClient client;
+
     final OvnDatabases db;
     private final String node;
     private final UnaryOperator<ZoneControllerConfig> configure;
@@ -42,7 +43,8 @@ final class OneZone implements AutoCloseable {
     }
 
     /** {@link #start(String, Consumer)} with the zone's configuration changed by {@code configure}. */
-    static OneZone start(String node, Consumer<KubernetesClient> objects, UnaryOperator<ZoneControllerConfig> configure) {
+    static OneZone start(
+            String node, Consumer<KubernetesClient> objects, UnaryOperator<ZoneControllerConfig> configure) {
         OneZone z = new OneZone(node, configure);
         try {
             objects.accept(z.client);
@@ -68,8 +70,10 @@ final class OneZone implements AutoCloseable {
     }
 
     private ZoneController startZone() {
-        return ZoneController.start(configure.apply(
-                ZoneControllerConfig.of(node, db.nb().unixEndpoint(), db.sb().unixEndpoint())), client);
+        return ZoneController.start(
+                configure.apply(ZoneControllerConfig.of(
+                        node, db.nb().unixEndpoint(), db.sb().unixEndpoint())),
+                client);
     }
 
     /** The NB traffic and the topology reconciles that a change caused. */
@@ -84,7 +88,9 @@ final class OneZone implements AutoCloseable {
         change.run();
         await().atMost(CONVERGE).until(done::getAsBoolean);
         awaitQuiet();
-        return new Caused(zone.databases().nbCounters().snapshot().minus(before), zone.topology().reconciles() - topology);
+        return new Caused(
+                zone.databases().nbCounters().snapshot().minus(before),
+                zone.topology().reconciles() - topology);
     }
 
     /** Until no reconcile has started for a while and nothing is queued. */

@@ -11,20 +11,21 @@ import io.kovn.ovn.annotations.OvnAnnotations;
 import io.kovn.runtime.testing.OvnDatabases;
 import io.kovn.runtime.testing.Tools;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.ArrayList;
 
 /**
- * Nodes with a zone each (real NB, SB and ovn-northd, a zone controller) and the cluster manager,
- * on the shared kube-apiserver: what the user-defined network zone tests start from.
+ * Nodes with a zone each (real NB, SB and ovn-northd, a zone controller) and the cluster manager, on the shared
+ * kube-apiserver: what the user-defined network zone tests start from.
  */
 final class ZoneCluster implements AutoCloseable {
     static final Duration CONVERGE = Duration.ofSeconds(30);
 
     final KubernetesClient client = SharedCluster.fresh().admin();
-    final ClusterManager clusterManager = ClusterManager.start(client, ClusterManagerConfig.defaults().withConnectingNetworks(true), (o, w, r, m) -> { });
+    final ClusterManager clusterManager = ClusterManager.start(
+            client, ClusterManagerConfig.defaults().withConnectingNetworks(true), (o, w, r, m) -> {});
     final Map<String, OvnDatabases> dbs = new LinkedHashMap<>();
     final Map<String, ZoneController> zones = new LinkedHashMap<>();
 
@@ -35,7 +36,9 @@ final class ZoneCluster implements AutoCloseable {
             Clusters.node(client, n, "chassis-" + n, "172.31.0." + (i + 1), Map.of());
             dbs.put(n, OvnDatabases.start(OvnDatabases.Config.withNorthd()));
         }
-        await().atMost(CONVERGE).until(() -> nodes.stream().allMatch(n -> Clusters.annotation(client, n, OvnAnnotations.NODE_ID) != null));
+        await().atMost(CONVERGE)
+                .until(() ->
+                        nodes.stream().allMatch(n -> Clusters.annotation(client, n, OvnAnnotations.NODE_ID) != null));
         for (String n : nodes) zones.put(n, startZone(n));
     }
 
@@ -45,8 +48,8 @@ final class ZoneCluster implements AutoCloseable {
     }
 
     /**
-     * Stops a zone's controller once it is idle (what it was still writing, e.g. load balancers for a
-     * gateway router that just appeared, is a change) and starts a new one on the same databases.
+     * Stops a zone's controller once it is idle (what it was still writing, e.g. load balancers for a gateway router
+     * that just appeared, is a change) and starts a new one on the same databases.
      */
     ZoneController restart(String n) {
         ZoneController old = zones.get(n);
@@ -63,7 +66,8 @@ final class ZoneCluster implements AutoCloseable {
 
     /** ovn-trace in a zone; {@code args} before the datapath (e.g. {@code --ct=new}). */
     String trace(String node, String datapath, String flow, String... args) {
-        List<String> argv = new ArrayList<>(List.of(dbs.get(node).runtime().bin("ovn-trace").toString(),
+        List<String> argv = new ArrayList<>(List.of(
+                dbs.get(node).runtime().bin("ovn-trace").toString(),
                 "--db=" + dbs.get(node).sb().unixEndpoint()));
         argv.addAll(List.of(args));
         argv.add(datapath);

@@ -31,8 +31,13 @@ class ZoneModelTest {
                 a.put(extra[k], extra[k + 1]);
             }
         }
-        return new NodeBuilder().withNewMetadata().withName(name).withResourceVersion("1").withAnnotations(a)
-                .endMetadata().build();
+        return new NodeBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withResourceVersion("1")
+                .withAnnotations(a)
+                .endMetadata()
+                .build();
     }
 
     /** Desired rows by table (the key functions are lambdas, equal only by identity). */
@@ -45,18 +50,19 @@ class ZoneModelTest {
 
     @Test
     void withoutItsOwnAllocationAZoneStatesNothing() {
-        ZoneModel.Plan p = ZoneModel.plan("a", List.of(node("a", 0, OvnAnnotations.NODE_ID, null), node("b", 1)),
-                Set.of(), EMPTY);
+        ZoneModel.Plan p =
+                ZoneModel.plan("a", List.of(node("a", 0, OvnAnnotations.NODE_ID, null), node("b", 1)), Set.of(), EMPTY);
         assertThat(p.local()).isEmpty();
         assertThat(p.northbound().size()).isZero();
     }
 
     @Test
     void aChassisRegisteredByAnotherOwnerIsNeverProgrammedAsRemote() {
-        ZoneModel.Plan p = ZoneModel.plan("a", List.of(node("a", 0), node("b", 1), node("c", 2)),
-                Set.of("chassis-c"), EMPTY);
+        ZoneModel.Plan p =
+                ZoneModel.plan("a", List.of(node("a", 0), node("b", 1), node("c", 2)), Set.of("chassis-c"), EMPTY);
         assertThat(p.programmed()).containsExactly("b");
-        assertThat(p.skipped()).extracting(s -> s.node() + ": " + s.reason())
+        assertThat(p.skipped())
+                .extracting(s -> s.node() + ": " + s.reason())
                 .containsExactly("c: chassis chassis-c is registered in this zone's SB by another owner");
         assertThat(p.encaps()).containsOnlyKeys("chassis-b");
         assertThat(p.southbound().tables().get("Chassis").rows()).hasSize(1);
@@ -64,18 +70,28 @@ class ZoneModelTest {
 
     @Test
     void incompleteAndMalformedNodesAreReportedNotProgrammed() {
-        ZoneModel.Plan p = ZoneModel.plan("a", List.of(node("a", 0), node("b", 1, OvnAnnotations.NODE_ENCAP_IPS, null),
-                node("c", 2, OvnAnnotations.NODE_ID, "zero")), Set.of(), EMPTY);
+        ZoneModel.Plan p = ZoneModel.plan(
+                "a",
+                List.of(
+                        node("a", 0),
+                        node("b", 1, OvnAnnotations.NODE_ENCAP_IPS, null),
+                        node("c", 2, OvnAnnotations.NODE_ID, "zero")),
+                Set.of(),
+                EMPTY);
         assertThat(p.programmed()).isEmpty();
-        assertThat(p.problems()).filteredOn(pr -> !pr.node().equals("a")).extracting(ZoneModel.NodeProblem::message).containsExactlyInAnyOrder(
-                "zone a skips node b: missing k8s.ovn.org/node-encap-ips",
-                "zone a skips node c: k8s.ovn.org/node-id: not a decimal node id: \"zero\"");
+        assertThat(p.problems())
+                .filteredOn(pr -> !pr.node().equals("a"))
+                .extracting(ZoneModel.NodeProblem::message)
+                .containsExactlyInAnyOrder(
+                        "zone a skips node b: missing k8s.ovn.org/node-encap-ips",
+                        "zone a skips node c: k8s.ovn.org/node-id: not a decimal node id: \"zero\"");
     }
 
     @Test
     void theMemoGivesTheSameAnswerAsAFreshPlan() {
         ZoneModel.Memo memo = new ZoneModel.Memo();
-        List<Node> nodes = List.of(node("a", 0), node("b", 1), node("c", 2, OvnAnnotations.TRUST_ZONES, "{\"__default\":[\"x\"]}"));
+        List<Node> nodes = List.of(
+                node("a", 0), node("b", 1), node("c", 2, OvnAnnotations.TRUST_ZONES, "{\"__default\":[\"x\"]}"));
         ZoneModel.Plan first = ZoneModel.plan("a", nodes, Set.of(), EMPTY, memo);
         ZoneModel.Plan again = ZoneModel.plan("a", nodes, Set.of(), EMPTY, memo);
         ZoneModel.Plan fresh = ZoneModel.plan("a", nodes, Set.of(), EMPTY);

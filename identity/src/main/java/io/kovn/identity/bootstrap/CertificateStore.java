@@ -11,8 +11,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The folder holding a node's client credentials: {@code ovn-node.key} (mode 0600) and
- * {@code ovn-node.crt}; the folder itself is 0700.
+ * The folder holding a node's client credentials: {@code ovn-node.key} (mode 0600) and {@code ovn-node.crt}; the folder
+ * itself is 0700.
  */
 public final class CertificateStore {
     private static final Logger LOG = LoggerFactory.getLogger(CertificateStore.class);
@@ -38,7 +38,8 @@ public final class CertificateStore {
             return Optional.empty();
         }
         try {
-            return Optional.of(NodeCredentials.fromPem(Files.readString(certificateFile()), Files.readString(keyFile())));
+            return Optional.of(
+                    NodeCredentials.fromPem(Files.readString(certificateFile()), Files.readString(keyFile())));
         } catch (IOException | IllegalArgumentException e) {
             LOG.warn("Ignoring unreadable stored credentials in {}: {}", folder, e.toString());
             return Optional.empty();
@@ -49,7 +50,8 @@ public final class CertificateStore {
     public void save(NodeCredentials credentials) {
         try {
             if (!Files.exists(folder)) {
-                Files.createDirectories(folder, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+                Files.createDirectories(
+                        folder, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
             }
             SecureFiles.writePrivate(keyFile(), credentials.keyPem());
             SecureFiles.writeAtomically(certificateFile(), credentials.certificatePem());

@@ -2,14 +2,14 @@ package io.kovn.identity.bootstrap;
 
 import io.kovn.pki.Pem;
 import io.kovn.pki.Subject;
+import java.security.GeneralSecurityException;
 import java.security.PrivateKey;
+import java.security.Signature;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import org.bouncycastle.asn1.x500.X500Name;
-import java.security.GeneralSecurityException;
-import java.security.Signature;
 
 /**
  * A node identity's client key and certificate, with the PEM texts they were read from.
@@ -32,7 +32,8 @@ public record NodeCredentials(X509Certificate certificate, PrivateKey key, Strin
 
     /** The certificate's subject (CN = user, O = groups). */
     public Subject subject() {
-        return Subject.from(X500Name.getInstance(certificate.getSubjectX500Principal().getEncoded()));
+        return Subject.from(
+                X500Name.getInstance(certificate.getSubjectX500Principal().getEncoded()));
     }
 
     public Instant notBefore() {
@@ -50,14 +51,15 @@ public record NodeCredentials(X509Certificate certificate, PrivateKey key, Strin
     }
 
     /**
-     * Whether these credentials can be used for the node at the given time: the subject names the
-     * node, the key matches the certificate, and the certificate is within its validity.
+     * Whether these credentials can be used for the node at the given time: the subject names the node, the key matches
+     * the certificate, and the certificate is within its validity.
      */
     public boolean usableFor(String nodeName, Instant now) {
         return subject().commonName().equals("system:ovn-node:" + nodeName)
                 && certificate.getPublicKey().getAlgorithm().equals(key.getAlgorithm())
                 && matches()
-                && !now.isBefore(notBefore()) && now.isBefore(notAfter());
+                && !now.isBefore(notBefore())
+                && now.isBefore(notAfter());
     }
 
     private boolean matches() {

@@ -16,8 +16,8 @@ import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
 /**
- * Extra acceptance conditions of the CSR approver, on top of the fixed checks of the
- * specification; each one can only narrow what is approved. Read from YAML (or JSON):
+ * Extra acceptance conditions of the CSR approver, on top of the fixed checks of the specification; each one can only
+ * narrow what is approved. Read from YAML (or JSON):
  *
  * <pre>
  * # all keys optional
@@ -28,9 +28,11 @@ import java.util.regex.PatternSyntaxException;
  *
  * @param maxExpirationSeconds upper bound for spec.expirationSeconds, empty for the fixed limit only
  * @param nodeNamePattern node names that may get a certificate, empty for any
- * @param requesterPrefixes allowed spec.username prefixes ({@code system:ovn-node}, {@code system:node}), empty for both
+ * @param requesterPrefixes allowed spec.username prefixes ({@code system:ovn-node}, {@code system:node}), empty for
+ *     both
  */
-public record ApproverConfig(Optional<Long> maxExpirationSeconds, Optional<Pattern> nodeNamePattern, List<String> requesterPrefixes) {
+public record ApproverConfig(
+        Optional<Long> maxExpirationSeconds, Optional<Pattern> nodeNamePattern, List<String> requesterPrefixes) {
 
     /** No extra conditions. */
     public static final ApproverConfig NONE = new ApproverConfig(Optional.empty(), Optional.empty(), List.of());
@@ -39,7 +41,8 @@ public record ApproverConfig(Optional<Long> maxExpirationSeconds, Optional<Patte
         requesterPrefixes = List.copyOf(requesterPrefixes);
         for (String prefix : requesterPrefixes) {
             if (!CsrRules.REQUESTER_PREFIXES.contains(prefix)) {
-                throw new IllegalArgumentException("requesterPrefixes: " + prefix + " is not one of " + CsrRules.REQUESTER_PREFIXES);
+                throw new IllegalArgumentException(
+                        "requesterPrefixes: " + prefix + " is not one of " + CsrRules.REQUESTER_PREFIXES);
             }
         }
         maxExpirationSeconds.ifPresent(max -> {

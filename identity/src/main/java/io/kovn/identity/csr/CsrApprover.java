@@ -18,11 +18,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Watches CertificateSigningRequests and approves or denies node-identity requests by
- * {@link CsrRules}: the Approved/Denied condition goes through the {@code approval} subresource
- * (reasons {@code AutoApproved} / {@code CSRDenied}) and an Event records the decision. A
- * {@link Controller} keyed by CSR name runs the decisions: one at a time per CSR, failures retried
- * with backoff.
+ * Watches CertificateSigningRequests and approves or denies node-identity requests by {@link CsrRules}: the
+ * Approved/Denied condition goes through the {@code approval} subresource (reasons {@code AutoApproved} /
+ * {@code CSRDenied}) and an Event records the decision. A {@link Controller} keyed by CSR name runs the decisions: one
+ * at a time per CSR, failures retried with backoff.
  */
 public final class CsrApprover implements AutoCloseable {
     /** Reason of the Approved condition. */
@@ -62,7 +61,11 @@ public final class CsrApprover implements AutoCloseable {
 
     /** Decides one CSR by name and writes the decision (level-driven: an already decided CSR is left alone). */
     ReconcileResult reconcile(String name) {
-        CertificateSigningRequest csr = client.certificates().v1().certificateSigningRequests().withName(name).get();
+        CertificateSigningRequest csr = client.certificates()
+                .v1()
+                .certificateSigningRequests()
+                .withName(name)
+                .get();
         if (csr == null) {
             return ReconcileResult.done();
         }
@@ -70,13 +73,19 @@ public final class CsrApprover implements AutoCloseable {
         switch (decision) {
             case CsrDecision.Ignore ignore -> LOG.debug("CSR {} ignored: {}", name, ignore.why());
             case CsrDecision.Approve approve -> {
-                client.certificates().v1().certificateSigningRequests().withName(name)
+                client.certificates()
+                        .v1()
+                        .certificateSigningRequests()
+                        .withName(name)
                         .approve(condition("Approved", REASON_APPROVED, approve.message()));
                 event(csr, "Normal", REASON_APPROVED, approve.message());
                 LOG.info("CSR {} approved: {}", name, approve.message());
             }
             case CsrDecision.Deny deny -> {
-                client.certificates().v1().certificateSigningRequests().withName(name)
+                client.certificates()
+                        .v1()
+                        .certificateSigningRequests()
+                        .withName(name)
                         .deny(condition("Denied", REASON_DENIED, deny.message()));
                 event(csr, "Warning", REASON_DENIED, deny.message());
                 LOG.warn("CSR {} denied: {}", name, deny.message());
@@ -87,23 +96,46 @@ public final class CsrApprover implements AutoCloseable {
 
     private CertificateSigningRequestCondition condition(String type, String reason, String message) {
         String now = Instant.now(clock).toString();
-        return new CertificateSigningRequestConditionBuilder().withType(type).withStatus("True").withReason(reason)
-                .withMessage(message).withLastUpdateTime(now).withLastTransitionTime(now).build();
+        return new CertificateSigningRequestConditionBuilder()
+                .withType(type)
+                .withStatus("True")
+                .withReason(reason)
+                .withMessage(message)
+                .withLastUpdateTime(now)
+                .withLastTransitionTime(now)
+                .build();
     }
 
     private void event(CertificateSigningRequest csr, String type, String reason, String message) {
         String now = Instant.now(clock).toString();
-        String name = csr.getMetadata().getName() + "." + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 1);
+        String name = csr.getMetadata().getName() + "."
+                + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 1);
         try {
-            client.v1().events().inNamespace(EVENT_NAMESPACE).resource(new EventBuilder()
-                    .withNewMetadata().withName(name).withNamespace(EVENT_NAMESPACE).endMetadata()
-                    .withInvolvedObject(new ObjectReferenceBuilder().withApiVersion("certificates.k8s.io/v1")
-                            .withKind("CertificateSigningRequest").withName(csr.getMetadata().getName())
-                            .withUid(csr.getMetadata().getUid()).build())
-                    .withType(type).withReason(reason).withMessage(message)
-                    .withNewSource().withComponent(COMPONENT).endSource()
-                    .withFirstTimestamp(now).withLastTimestamp(now).withCount(1)
-                    .build()).create();
+            client.v1()
+                    .events()
+                    .inNamespace(EVENT_NAMESPACE)
+                    .resource(new EventBuilder()
+                            .withNewMetadata()
+                            .withName(name)
+                            .withNamespace(EVENT_NAMESPACE)
+                            .endMetadata()
+                            .withInvolvedObject(new ObjectReferenceBuilder()
+                                    .withApiVersion("certificates.k8s.io/v1")
+                                    .withKind("CertificateSigningRequest")
+                                    .withName(csr.getMetadata().getName())
+                                    .withUid(csr.getMetadata().getUid())
+                                    .build())
+                            .withType(type)
+                            .withReason(reason)
+                            .withMessage(message)
+                            .withNewSource()
+                            .withComponent(COMPONENT)
+                            .endSource()
+                            .withFirstTimestamp(now)
+                            .withLastTimestamp(now)
+                            .withCount(1)
+                            .build())
+                    .create();
         } catch (RuntimeException e) {
             // The decision is already written; a lost event must not undo or repeat it.
             LOG.warn("Cannot record event for CSR {}: {}", csr.getMetadata().getName(), e.toString());

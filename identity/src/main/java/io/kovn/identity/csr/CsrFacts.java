@@ -12,8 +12,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The facts of a CertificateSigningRequest the approval rules look at, read once from the API
- * object so that the rules stay a pure function of values.
+ * The facts of a CertificateSigningRequest the approval rules look at, read once from the API object so that the rules
+ * stay a pure function of values.
  *
  * @param name metadata.name
  * @param signerName spec.signerName
@@ -49,18 +49,24 @@ public record CsrFacts(
 
     /** Reads the facts from a fabric8 CSR object (missing fields become empty values). */
     public static CsrFacts from(CertificateSigningRequest csr) {
-        CertificateSigningRequestSpec spec = Objects.requireNonNullElseGet(csr.getSpec(), CertificateSigningRequestSpec::new);
-        List<CertificateSigningRequestCondition> conditions = csr.getStatus() == null || csr.getStatus().getConditions() == null
-                ? List.of() : csr.getStatus().getConditions();
+        CertificateSigningRequestSpec spec =
+                Objects.requireNonNullElseGet(csr.getSpec(), CertificateSigningRequestSpec::new);
+        List<CertificateSigningRequestCondition> conditions =
+                csr.getStatus() == null || csr.getStatus().getConditions() == null
+                        ? List.of()
+                        : csr.getStatus().getConditions();
         Optional<Subject> subject = Optional.empty();
         String problem = "";
         try {
-            subject = Optional.of(CertificateRequests.parse(decode(spec.getRequest())).subject());
+            subject = Optional.of(
+                    CertificateRequests.parse(decode(spec.getRequest())).subject());
         } catch (IllegalArgumentException e) {
             problem = e.getMessage();
         }
         return new CsrFacts(
-                csr.getMetadata() == null ? "" : Objects.requireNonNullElse(csr.getMetadata().getName(), ""),
+                csr.getMetadata() == null
+                        ? ""
+                        : Objects.requireNonNullElse(csr.getMetadata().getName(), ""),
                 Objects.requireNonNullElse(spec.getSignerName(), ""),
                 Objects.requireNonNullElse(spec.getUsername(), ""),
                 nonNull(spec.getGroups()),
@@ -71,7 +77,9 @@ public record CsrFacts(
                 has(conditions, "Approved"),
                 has(conditions, "Denied"),
                 has(conditions, "Failed"),
-                csr.getStatus() != null && csr.getStatus().getCertificate() != null && !csr.getStatus().getCertificate().isEmpty());
+                csr.getStatus() != null
+                        && csr.getStatus().getCertificate() != null
+                        && !csr.getStatus().getCertificate().isEmpty());
     }
 
     private static String decode(String base64) {

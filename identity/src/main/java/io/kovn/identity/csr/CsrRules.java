@@ -7,9 +7,9 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * The approval checks for node-identity CSRs (specification 002), a pure function of
- * {@link CsrFacts} and {@link ApproverConfig}. CSRs of other signers or other subjects are left to
- * other approvers; a CSR that is ours and fails any check is denied, never left pending.
+ * The approval checks for node-identity CSRs (specification 002), a pure function of {@link CsrFacts} and
+ * {@link ApproverConfig}. CSRs of other signers or other subjects are left to other approvers; a CSR that is ours and
+ * fails any check is denied, never left pending.
  */
 public final class CsrRules {
     /** The signer whose CSRs this approver handles. */
@@ -77,19 +77,23 @@ public final class CsrRules {
         }
         for (String group : csr.groups()) {
             if (!ALLOWED_GROUPS.contains(group)) {
-                return "group " + quote(group) + " is not allowed (allowed: system:nodes, system:ovn-nodes, system:authenticated)";
+                return "group " + quote(group)
+                        + " is not allowed (allowed: system:nodes, system:ovn-nodes, system:authenticated)";
             }
         }
         if (csr.expirationSeconds().isEmpty()) {
             return "expirationSeconds must be set";
         }
         long expiration = csr.expirationSeconds().get();
-        long max = Math.min(MAX_EXPIRATION_SECONDS, config.maxExpirationSeconds().orElse(MAX_EXPIRATION_SECONDS));
+        long max =
+                Math.min(MAX_EXPIRATION_SECONDS, config.maxExpirationSeconds().orElse(MAX_EXPIRATION_SECONDS));
         if (expiration <= 0 || expiration > max) {
             return "expirationSeconds " + expiration + " exceeds the maximum of " + max;
         }
-        if (config.nodeNamePattern().isPresent() && !config.nodeNamePattern().get().matcher(node).matches()) {
-            return "node name " + quote(node) + " does not match the configured pattern " + config.nodeNamePattern().get();
+        if (config.nodeNamePattern().isPresent()
+                && !config.nodeNamePattern().get().matcher(node).matches()) {
+            return "node name " + quote(node) + " does not match the configured pattern "
+                    + config.nodeNamePattern().get();
         }
         return null;
     }

@@ -5,9 +5,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kovn.identity.webhook.AdmissionReviewCodec.Parsed;
 
 /**
- * Turns an AdmissionReview body posted to {@code /node}, {@code /pod} or {@code /policy-status} into an HTTP reply:
- * 200 with the review response for well-formed reviews, 400 with a message for anything else.
- * No network code here, so the rules can be exercised byte-for-byte without a server.
+ * Turns an AdmissionReview body posted to {@code /node}, {@code /pod} or {@code /policy-status} into an HTTP reply: 200
+ * with the review response for well-formed reviews, 400 with a message for anything else. No network code here, so the
+ * rules can be exercised byte-for-byte without a server.
  */
 public final class AdmissionHandler {
     /** Path of the Node webhook. */
@@ -48,7 +48,8 @@ public final class AdmissionHandler {
             return decidePolicyStatus(request);
         }
         if (!request.kind().equals(expectedKind)) {
-            return HttpReply.text(400, "bad AdmissionReview: kind " + request.kind() + " sent to the " + expectedKind + " webhook");
+            return HttpReply.text(
+                    400, "bad AdmissionReview: kind " + request.kind() + " sent to the " + expectedKind + " webhook");
         }
         AdmissionDecision decision;
         if (!request.operation().equals("UPDATE")) {
@@ -69,14 +70,16 @@ public final class AdmissionHandler {
 
     private HttpReply decidePolicyStatus(AdmissionRequest request) {
         if (!request.kind().equals("AdminNetworkPolicy") && !request.kind().equals("BaselineAdminNetworkPolicy")) {
-            return HttpReply.text(400, "bad AdmissionReview: kind " + request.kind() + " sent to the policy status webhook");
+            return HttpReply.text(
+                    400, "bad AdmissionReview: kind " + request.kind() + " sent to the policy status webhook");
         }
         AdmissionDecision decision;
         if (!request.operation().equals("UPDATE")) {
             decision = AdmissionDecision.ALLOW;
         } else {
             try {
-                decision = PolicyStatusRules.check(request.user(), request.kind(), request.oldObject(), request.object());
+                decision =
+                        PolicyStatusRules.check(request.user(), request.kind(), request.oldObject(), request.object());
             } catch (IllegalArgumentException e) {
                 return HttpReply.text(400, "bad AdmissionReview: " + e.getMessage());
             }

@@ -12,4 +12,5 @@ import com.fasterxml.jackson.databind.JsonNode;
  * @param oldObject request.oldObject (a JSON object for UPDATE, else null)
  * @param object request.object (a JSON object for UPDATE, else null)
  */
-public record AdmissionRequest(String uid, String kind, String operation, UserInfo user, JsonNode oldObject, JsonNode object) {}
+public record AdmissionRequest(
+        String uid, String kind, String operation, UserInfo user, JsonNode oldObject, JsonNode object) {}

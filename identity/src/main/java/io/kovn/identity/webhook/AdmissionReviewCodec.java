@@ -1,9 +1,10 @@
 package io.kovn.identity.webhook;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -13,20 +14,20 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import com.fasterxml.jackson.core.StreamReadFeature;
 
 /**
- * Reads AdmissionReview v1 requests and writes responses. Anything that is not a well-formed
- * review is {@link Parsed.Invalid}, which the HTTP layer answers with 400: never an allow.
+ * Reads AdmissionReview v1 requests and writes responses. Anything that is not a well-formed review is
+ * {@link Parsed.Invalid}, which the HTTP layer answers with 400: never an allow.
  */
 public final class AdmissionReviewCodec {
     /** The only accepted apiVersion. */
     public static final String API_VERSION = "admission.k8s.io/v1";
 
     private static final ObjectMapper JSON = new ObjectMapper(JsonFactory.builder()
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(200).build())
-            .build())
+                    .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+                    .streamReadConstraints(
+                            StreamReadConstraints.builder().maxNestingDepth(200).build())
+                    .build())
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .disable(JsonParser.Feature.ALLOW_COMMENTS);
 

@@ -20,10 +20,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The validating admission webhook over HTTPS (TLS 1.2 and 1.3): {@code POST /node},
- * {@code POST /pod}, {@code POST /policy-status} and {@code GET /healthz}. The serving certificate and key are read from PEM
- * files and reloaded when they change. Bodies over the size limit, bad methods and bad reviews
- * get a 4xx answer; nothing reaches the rules unparsed.
+ * The validating admission webhook over HTTPS (TLS 1.2 and 1.3): {@code POST /node}, {@code POST /pod}, {@code POST
+ * /policy-status} and {@code GET /healthz}. The serving certificate and key are read from PEM files and reloaded when
+ * they change. Bodies over the size limit, bad methods and bad reviews get a 4xx answer; nothing reaches the rules
+ * unparsed.
  */
 public final class AdmissionWebhook implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AdmissionWebhook.class);
@@ -38,13 +38,24 @@ public final class AdmissionWebhook implements AutoCloseable {
      * @param threads request worker threads
      * @param reloadCheck how often a handshake may look for new certificate files
      */
-    public record Settings(InetSocketAddress address, Path certFile, Path keyFile, int maxBodyBytes, int threads, Duration reloadCheck) {
+    public record Settings(
+            InetSocketAddress address,
+            Path certFile,
+            Path keyFile,
+            int maxBodyBytes,
+            int threads,
+            Duration reloadCheck) {
         /** Default body limit: 3 MiB, the API server's own request limit. */
         public static final int DEFAULT_MAX_BODY = 3 * 1024 * 1024;
 
         /** Settings with the defaults for limit, threads and reload interval. */
         public static Settings of(InetSocketAddress address, Path certFile, Path keyFile) {
-            return new Settings(address, certFile, keyFile, DEFAULT_MAX_BODY, Math.max(4, Runtime.getRuntime().availableProcessors() * 2),
+            return new Settings(
+                    address,
+                    certFile,
+                    keyFile,
+                    DEFAULT_MAX_BODY,
+                    Math.max(4, Runtime.getRuntime().availableProcessors() * 2),
                     Duration.ofSeconds(1));
         }
     }
@@ -71,7 +82,9 @@ public final class AdmissionWebhook implements AutoCloseable {
                 params.setSSLParameters(parameters);
             }
         });
-        this.workers = Executors.newFixedThreadPool(settings.threads(), Thread.ofPlatform().name("webhook-", 0).daemon().factory());
+        this.workers = Executors.newFixedThreadPool(
+                settings.threads(),
+                Thread.ofPlatform().name("webhook-", 0).daemon().factory());
         server.setExecutor(workers);
         server.createContext("/", this::exchange);
         server.start();
@@ -120,7 +133,9 @@ public final class AdmissionWebhook implements AutoCloseable {
         String path = exchange.getRequestURI().getPath();
         String method = exchange.getRequestMethod();
         if (path.equals("/healthz")) {
-            return method.equals("GET") || method.equals("HEAD") ? HttpReply.text(200, "ok") : HttpReply.text(405, "use GET");
+            return method.equals("GET") || method.equals("HEAD")
+                    ? HttpReply.text(200, "ok")
+                    : HttpReply.text(405, "use GET");
         }
         if (!method.equals("POST")) {
             drain(exchange.getRequestBody());
@@ -152,9 +167,8 @@ public final class AdmissionWebhook implements AutoCloseable {
     }
 
     /**
-     * Reads and drops what is left of a refused body, up to four times the limit: a client still
-     * sending when the connection closes unread sees a reset instead of the 400 (larger bodies are
-     * cut off all the same).
+     * Reads and drops what is left of a refused body, up to four times the limit: a client still sending when the
+     * connection closes unread sees a reset instead of the 400 (larger bodies are cut off all the same).
      */
     private void discard(InputStream in) throws IOException {
         long left = 4L * maxBodyBytes;

@@ -13,7 +13,11 @@ import java.util.TreeMap;
  */
 public record AnnotationChange(Action action, String oldValue, String newValue) {
     /** Kinds of change. */
-    public enum Action { ADDED, CHANGED, REMOVED }
+    public enum Action {
+        ADDED,
+        CHANGED,
+        REMOVED
+    }
 
     /** Every key whose value differs, sorted by key (for stable messages). */
     public static Map<String, AnnotationChange> diff(Map<String, String> before, Map<String, String> after) {

@@ -3,8 +3,8 @@ package io.kovn.identity.webhook;
 import java.math.BigInteger;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.util.regex.Pattern;
 import java.util.Arrays;
+import java.util.regex.Pattern;
 
 /**
  * An IPv4 or IPv6 prefix such as {@code 10.244.1.0/24}, parsed without name resolution.
@@ -57,7 +57,9 @@ public record Cidr(byte[] network, int prefixLength) {
             return false;
         }
         int bits = network.length * 8;
-        BigInteger mask = BigInteger.ONE.shiftLeft(bits).subtract(BigInteger.ONE)
+        BigInteger mask = BigInteger.ONE
+                .shiftLeft(bits)
+                .subtract(BigInteger.ONE)
                 .xor(BigInteger.ONE.shiftLeft(bits - prefixLength).subtract(BigInteger.ONE));
         return new BigInteger(1, address).and(mask).equals(new BigInteger(1, network).and(mask));
     }

@@ -9,8 +9,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Node subnets from a Node informer's cache; on a miss (a node or annotation newer than the cache)
- * it asks the API once, so a fresh node is not refused for a cache lag.
+ * Node subnets from a Node informer's cache; on a miss (a node or annotation newer than the cache) it asks the API
+ * once, so a fresh node is not refused for a cache lag.
  */
 public final class InformerNodeSubnets implements NodeSubnetLookup, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(InformerNodeSubnets.class);

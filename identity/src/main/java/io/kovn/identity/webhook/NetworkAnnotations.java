@@ -15,8 +15,8 @@ public final class NetworkAnnotations {
     private NetworkAnnotations() {}
 
     /**
-     * Subnets per network from {@code {"default":["10.244.0.0/24"]}} (a single string is accepted
-     * too, as older writers produce).
+     * Subnets per network from {@code {"default":["10.244.0.0/24"]}} (a single string is accepted too, as older writers
+     * produce).
      */
     public static Map<String, List<Cidr>> nodeSubnets(String annotation) {
         JsonNode root = read(annotation, "node-subnets");
@@ -31,7 +31,8 @@ public final class NetworkAnnotations {
                     cidrs.add(Cidr.parse(text(cidr, "node-subnets")));
                 }
             } else {
-                throw new IllegalArgumentException("node-subnets: network " + network.getKey() + " is not a list of CIDRs");
+                throw new IllegalArgumentException(
+                        "node-subnets: network " + network.getKey() + " is not a list of CIDRs");
             }
             subnets.put(network.getKey(), List.copyOf(cidrs));
         }
@@ -39,8 +40,8 @@ public final class NetworkAnnotations {
     }
 
     /**
-     * Pod IP addresses per network key from {@code {"default":{"ip_addresses":["10.244.1.3/24"],...}}}
-     * (also the older single {@code ip_address}).
+     * Pod IP addresses per network key from {@code {"default":{"ip_addresses":["10.244.1.3/24"],...}}} (also the older
+     * single {@code ip_address}).
      */
     public static Map<String, List<byte[]>> podIps(String annotation) {
         JsonNode root = read(annotation, "pod-networks");

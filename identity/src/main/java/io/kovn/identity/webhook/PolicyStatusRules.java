@@ -7,10 +7,10 @@ import java.util.Optional;
 
 /**
  * What a node identity may change on an AdminNetworkPolicy or BaselineAdminNetworkPolicy
- * ({@code adminnetworkpolicies/status}, {@code baselineadminnetworkpolicies/status} UPDATE): only the
- * condition its own zone reports, {@code Ready-In-Zone-<node>}. Everything else — the spec, labels and
- * annotations, every other zone's condition — must stay as it was. RBAC can only grant the status
- * subresource of every policy; this is the part it cannot say. Other users are unaffected.
+ * ({@code adminnetworkpolicies/status}, {@code baselineadminnetworkpolicies/status} UPDATE): only the condition its own
+ * zone reports, {@code Ready-In-Zone-<node>}. Everything else — the spec, labels and annotations, every other zone's
+ * condition — must stay as it was. RBAC can only grant the status subresource of every policy; this is the part it
+ * cannot say. Other users are unaffected.
  */
 public final class PolicyStatusRules {
     /** The condition type a zone reports on every policy it programs. */
@@ -27,7 +27,8 @@ public final class PolicyStatusRules {
         String own = ZONE_CONDITION_PREFIX + node.get();
         if (!withoutOwnCondition(oldObject, own).equals(withoutOwnCondition(newObject, own))) {
             String name = newObject.path("metadata").path("name").asText("");
-            return AdmissionDecision.deny("node identity %s may change only the condition %s of %s %s", user.username(), own, kind, name);
+            return AdmissionDecision.deny(
+                    "node identity %s may change only the condition %s of %s %s", user.username(), own, kind, name);
         }
         return AdmissionDecision.ALLOW;
     }
@@ -41,7 +42,8 @@ public final class PolicyStatusRules {
         if (result.get("metadata") instanceof ObjectNode metadata) {
             metadata.remove("managedFields");
         }
-        if (result.get("status") instanceof ObjectNode status && status.get("conditions") instanceof ArrayNode conditions) {
+        if (result.get("status") instanceof ObjectNode status
+                && status.get("conditions") instanceof ArrayNode conditions) {
             ArrayNode kept = conditions.arrayNode();
             conditions.forEach(c -> {
                 if (!own.equals(c.path("type").asText(null))) kept.add(c);

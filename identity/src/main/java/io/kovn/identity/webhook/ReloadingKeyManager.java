@@ -2,6 +2,7 @@ package io.kovn.identity.webhook;
 
 import io.kovn.pki.Pem;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,13 +18,12 @@ import javax.net.ssl.SSLEngine;
 import javax.net.ssl.X509ExtendedKeyManager;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import java.io.UncheckedIOException;
 
 /**
- * Serves the certificate and key from PEM files and picks up new files without a restart: at most
- * once per check interval, a handshake looks at the files' modification times and sizes and
- * reloads them when they changed. A pair that does not load (e.g. half-written) keeps the previous
- * one in service. Each loaded pair has its own alias so a handshake never mixes two generations.
+ * Serves the certificate and key from PEM files and picks up new files without a restart: at most once per check
+ * interval, a handshake looks at the files' modification times and sizes and reloads them when they changed. A pair
+ * that does not load (e.g. half-written) keeps the previous one in service. Each loaded pair has its own alias so a
+ * handshake never mixes two generations.
  */
 public final class ReloadingKeyManager extends X509ExtendedKeyManager {
     private static final Logger LOG = LoggerFactory.getLogger(ReloadingKeyManager.class);
@@ -67,11 +67,18 @@ public final class ReloadingKeyManager extends X509ExtendedKeyManager {
                 Material loaded = load(stamp);
                 failedStamp = "";
                 previous.set(current.getAndSet(loaded));
-                LOG.info("Serving certificate reloaded from {}: subject {}, valid until {}", certFile,
-                        loaded.chain()[0].getSubjectX500Principal(), loaded.chain()[0].getNotAfter());
+                LOG.info(
+                        "Serving certificate reloaded from {}: subject {}, valid until {}",
+                        certFile,
+                        loaded.chain()[0].getSubjectX500Principal(),
+                        loaded.chain()[0].getNotAfter());
             }
         } catch (RuntimeException e) {
-            LOG.warn("Keeping the current serving certificate: cannot reload {} / {}: {}", certFile, keyFile, e.toString());
+            LOG.warn(
+                    "Keeping the current serving certificate: cannot reload {} / {}: {}",
+                    certFile,
+                    keyFile,
+                    e.toString());
         }
     }
 
@@ -79,8 +86,8 @@ public final class ReloadingKeyManager extends X509ExtendedKeyManager {
         try {
             BasicFileAttributes cert = Files.readAttributes(certFile, BasicFileAttributes.class);
             BasicFileAttributes key = Files.readAttributes(keyFile, BasicFileAttributes.class);
-            return cert.lastModifiedTime() + "/" + cert.size() + "/" + cert.fileKey() + "|"
-                    + key.lastModifiedTime() + "/" + key.size() + "/" + key.fileKey();
+            return cert.lastModifiedTime() + "/" + cert.size() + "/" + cert.fileKey() + "|" + key.lastModifiedTime()
+                    + "/" + key.size() + "/" + key.fileKey();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -96,7 +103,8 @@ public final class ReloadingKeyManager extends X509ExtendedKeyManager {
             if (!key.getAlgorithm().equals(chain.getFirst().getPublicKey().getAlgorithm())) {
                 throw new IllegalArgumentException("key and certificate do not match");
             }
-            return new Material("serving-" + generation.incrementAndGet(), chain.toArray(X509Certificate[]::new), key, stamp);
+            return new Material(
+                    "serving-" + generation.incrementAndGet(), chain.toArray(X509Certificate[]::new), key, stamp);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

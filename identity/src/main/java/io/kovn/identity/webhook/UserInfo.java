@@ -20,9 +20,8 @@ public record UserInfo(String username, List<String> groups) {
     }
 
     /**
-     * The node this user acts for, when it is a node identity. Any user named
-     * {@code system:ovn-node:<node>} is treated as that node's identity, with or without the group:
-     * restricting a look-alike user is the safe side.
+     * The node this user acts for, when it is a node identity. Any user named {@code system:ovn-node:<node>} is treated
+     * as that node's identity, with or without the group: restricting a look-alike user is the safe side.
      */
     public Optional<String> nodeIdentity() {
         return username.startsWith(NODE_USER_PREFIX)

@@ -8,10 +8,11 @@ import java.util.TreeSet;
  *
  * @param nodeAnnotationKeys keys a node identity may change on its own Node
  * @param podAnnotationKeys keys a node identity may change on Pods bound to its node
- * @param extraAllowedUsers users (e.g. a node agent's service account) that may set node-owned
- *     annotations on any node or pod, still subject to the per-key checks
+ * @param extraAllowedUsers users (e.g. a node agent's service account) that may set node-owned annotations on any node
+ *     or pod, still subject to the per-key checks
  */
-public record WebhookPolicy(Set<String> nodeAnnotationKeys, Set<String> podAnnotationKeys, Set<String> extraAllowedUsers) {
+public record WebhookPolicy(
+        Set<String> nodeAnnotationKeys, Set<String> podAnnotationKeys, Set<String> extraAllowedUsers) {
     private static final String P = "k8s.ovn.org/";
 
     /** Chassis id of a node: may be added, never changed or removed. */
@@ -25,18 +26,28 @@ public record WebhookPolicy(Set<String> nodeAnnotationKeys, Set<String> podAnnot
 
     /** Keys every deployment allows on nodes. */
     public static final Set<String> COMMON_NODE_KEYS = Set.of(
-            P + "bridge-egress-ips", P + "host-cidrs", P + "secondary-host-egress-ips", P + "l3-gateway-config",
-            P + "node-mgmt-port-mac-addresses", P + "node-primary-ifaddr", P + "node-masquerade-subnet",
-            P + "gateway-mtu-support", P + "node-mgmt-port", P + "node-ingress-snat-exclude-subnets",
-            P + "primary-dpu-host-addr", NODE_CHASSIS_ID, P + "node-encap-ips", P + "vteps");
+            P + "bridge-egress-ips",
+            P + "host-cidrs",
+            P + "secondary-host-egress-ips",
+            P + "l3-gateway-config",
+            P + "node-mgmt-port-mac-addresses",
+            P + "node-primary-ifaddr",
+            P + "node-masquerade-subnet",
+            P + "gateway-mtu-support",
+            P + "node-mgmt-port",
+            P + "node-ingress-snat-exclude-subnets",
+            P + "primary-dpu-host-addr",
+            NODE_CHASSIS_ID,
+            P + "node-encap-ips",
+            P + "vteps");
     /** Keys interconnect mode adds on nodes. */
     public static final Set<String> INTERCONNECT_NODE_KEYS = Set.of(P + "layer2-topology-version");
     /** Keys hybrid overlay adds on nodes. */
     public static final Set<String> HYBRID_OVERLAY_NODE_KEYS = Set.of(
             P + "hybrid-overlay-distributed-router-gateway-mac", P + "hybrid-overlay-distributed-router-gateway-ip");
     /** Keys allowed on pods. */
-    public static final Set<String> POD_KEYS = Set.of(
-            POD_NETWORKS, P + "dpu.connection-details", P + "dpu.connection-status");
+    public static final Set<String> POD_KEYS =
+            Set.of(POD_NETWORKS, P + "dpu.connection-details", P + "dpu.connection-status");
 
     public WebhookPolicy {
         nodeAnnotationKeys = Set.copyOf(nodeAnnotationKeys);

@@ -17,14 +17,19 @@ class NodeCredentialsTest {
 
     private static NodeCredentials issue(String cn, KeyPair certified, KeyPair held) {
         return NodeCredentials.fromPem(
-                Pem.encode(CA.issueClient(Subject.of(cn, "system:ovn-nodes"), certified.getPublic(), START, START.plus(Duration.ofSeconds(100)))),
+                Pem.encode(CA.issueClient(
+                        Subject.of(cn, "system:ovn-nodes"),
+                        certified.getPublic(),
+                        START,
+                        START.plus(Duration.ofSeconds(100)))),
                 Pem.encode(held.getPrivate()));
     }
 
     @Test
     void rotationDeadlineIsTheFractionOfTheLifetime() {
         KeyPair pair = Keys.ecP256();
-        assertThat(issue("system:ovn-node:n1", pair, pair).rotationDeadline(0.8)).isEqualTo(START.plusSeconds(80));
+        assertThat(issue("system:ovn-node:n1", pair, pair).rotationDeadline(0.8))
+                .isEqualTo(START.plusSeconds(80));
     }
 
     @Test
@@ -35,6 +40,7 @@ class NodeCredentialsTest {
         assertThat(credentials.usableFor("n2", START.plusSeconds(50))).isFalse();
         assertThat(credentials.usableFor("n1", START.plusSeconds(100))).isFalse();
         assertThat(credentials.usableFor("n1", START.minusSeconds(1))).isFalse();
-        assertThat(issue("system:ovn-node:n1", pair, Keys.ecP256()).usableFor("n1", START.plusSeconds(50))).isFalse();
+        assertThat(issue("system:ovn-node:n1", pair, Keys.ecP256()).usableFor("n1", START.plusSeconds(50)))
+                .isFalse();
     }
 }

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.kovn.identity.DeployManifests;
 import io.kovn.identity.SandboxIdentity;
 import io.kovn.identity.csr.ApproverConfig;
@@ -19,25 +20,23 @@ import io.kovn.k8s.local.SharedCluster;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.security.cert.CertificateEncodingException;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.Comparator;
-import java.security.NoSuchAlgorithmException;
-import io.fabric8.kubernetes.client.utils.Serialization;
 
 /**
- * A cluster for identity tests: the JVM's real control plane ({@link SharedCluster}, emptied), with
- * {@code deploy/}'s namespaces, ServiceAccounts and RBAC applied as an operator applies them, the
- * given Nodes, and kovn's CSR approver under the {@code kovn-identity} ServiceAccount — alone
- * ({@link #withApprover}) or as part of the identity service whose webhook kube-apiserver calls
- * ({@link #withIdentityService}). kube-controller-manager signs what the approver approves, with the
- * cluster CA. A node's host credentials are its kubelet's client certificate. {@link #audit()} reads
+ * A cluster for identity tests: the JVM's real control plane ({@link SharedCluster}, emptied), with {@code deploy/}'s
+ * namespaces, ServiceAccounts and RBAC applied as an operator applies them, the given Nodes, and kovn's CSR approver
+ * under the {@code kovn-identity} ServiceAccount — alone ({@link #withApprover}) or as part of the identity service
+ * whose webhook kube-apiserver calls ({@link #withIdentityService}). kube-controller-manager signs what the approver
+ * approves, with the cluster CA. A node's host credentials are its kubelet's client certificate. {@link #audit()} reads
  * kube-apiserver's audit log: who called with which certificate, and the answer.
  */
 public final class Cluster implements AutoCloseable {
@@ -47,6 +46,7 @@ public final class Cluster implements AutoCloseable {
     public final LocalCluster local;
     /** The shared admin client: not to be closed. */
     public final KubernetesClient admin;
+
     public final Path folder;
     /** A client with the kovn-identity ServiceAccount's token, as the identity service runs. */
     public final KubernetesClient identityAccount;
@@ -54,6 +54,7 @@ public final class Cluster implements AutoCloseable {
     public final CsrApprover approver;
     /** The identity service (approver and registered webhook), or null. */
     public final SandboxIdentity identity;
+
     private final Instant since = Instant.now();
 
     private Cluster(boolean withWebhook, String... nodes) throws Exception {
@@ -62,7 +63,13 @@ public final class Cluster implements AutoCloseable {
         folder = Files.createTempDirectory("kovn-identity-");
         DeployManifests.apply(admin, DeployManifests.access(DEPLOY));
         for (String node : nodes) {
-            admin.nodes().resource(new NodeBuilder().withNewMetadata().withName(node).endMetadata().build()).create();
+            admin.nodes()
+                    .resource(new NodeBuilder()
+                            .withNewMetadata()
+                            .withName(node)
+                            .endMetadata()
+                            .build())
+                    .create();
         }
         identityAccount = KubeClients.forConfig(local.serviceAccountConfig("kovn", "kovn-identity"));
         if (withWebhook) {
@@ -84,8 +91,8 @@ public final class Cluster implements AutoCloseable {
     }
 
     /**
-     * The cluster with the identity service as the sandbox runs it: approver and webhook, the webhook
-     * registered with kube-apiserver from {@code deploy/identity} and already in force when this returns.
+     * The cluster with the identity service as the sandbox runs it: approver and webhook, the webhook registered with
+     * kube-apiserver from {@code deploy/identity} and already in force when this returns.
      */
     public static Cluster withIdentityService(String... nodes) throws Exception {
         return new Cluster(true, nodes);
@@ -108,7 +115,9 @@ public final class Cluster implements AutoCloseable {
 
     /** kube-apiserver's audit log since this cluster was emptied for the test (the log outlives it), oldest first. */
     public List<AuditLog.Entry> audit() {
-        return AuditLog.read(local.controlPlane().auditLog()).stream().filter(e -> !e.time().isBefore(since)).toList();
+        return AuditLog.read(local.controlPlane().auditLog()).stream()
+                .filter(e -> !e.time().isBefore(since))
+                .toList();
     }
 
     /** The SHA-256 fingerprint of a certificate, as kube-apiserver's audit log names the credential. */
@@ -122,8 +131,11 @@ public final class Cluster implements AutoCloseable {
 
     /** Sets an annotation of a Node as the admin (the main resource, which the webhook does not see). */
     public void annotateNode(String node, String key, String value) {
-        admin.nodes().withName(node).patch(PatchContext.of(PatchType.JSON_MERGE),
-                "{\"metadata\":{\"annotations\":" + Serialization.asJson(Map.of(key, value)) + "}}");
+        admin.nodes()
+                .withName(node)
+                .patch(
+                        PatchContext.of(PatchType.JSON_MERGE),
+                        "{\"metadata\":{\"annotations\":" + Serialization.asJson(Map.of(key, value)) + "}}");
     }
 
     /** Creates (once) the namespace and a Pod in it bound to {@code node}, as the scheduler would leave it. */
@@ -131,23 +143,38 @@ public final class Cluster implements AutoCloseable {
         if (admin.namespaces().withName(namespace).get() == null) {
             LocalCluster.createNamespace(admin, namespace, Map.of());
         }
-        return admin.pods().inNamespace(namespace).resource(new PodBuilder()
-                .withNewMetadata().withName(name).addToLabels("app", name).endMetadata()
-                .withNewSpec().withNodeName(node).addNewContainer().withName("c").withImage("registry.invalid/app:1").endContainer().endSpec()
-                .build()).create();
+        return admin.pods()
+                .inNamespace(namespace)
+                .resource(new PodBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .addToLabels("app", name)
+                        .endMetadata()
+                        .withNewSpec()
+                        .withNodeName(node)
+                        .addNewContainer()
+                        .withName("c")
+                        .withImage("registry.invalid/app:1")
+                        .endContainer()
+                        .endSpec()
+                        .build())
+                .create();
     }
 
     /**
-     * Waits until kube-apiserver calls the just registered webhook (it picks registrations up from
-     * a watch): an empty status patch by a node identity of another node's Node, which RBAC lets
-     * through and which changes nothing, is refused by the webhook.
+     * Waits until kube-apiserver calls the just registered webhook (it picks registrations up from a watch): an empty
+     * status patch by a node identity of another node's Node, which RBAC lets through and which changes nothing, is
+     * refused by the webhook.
      */
     private void awaitWebhookCalled(String node) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         try (KubernetesClient probe = nodeIdentity("webhook-probe")) {
             while (true) {
                 try {
-                    probe.nodes().withName(node).subresource("status").patch(PatchContext.of(PatchType.JSON_MERGE), "{}");
+                    probe.nodes()
+                            .withName(node)
+                            .subresource("status")
+                            .patch(PatchContext.of(PatchType.JSON_MERGE), "{}");
                 } catch (KubernetesClientException e) {
                     if (e.getMessage().contains("denied the request")) {
                         return;
@@ -155,7 +182,8 @@ public final class Cluster implements AutoCloseable {
                     throw e;
                 }
                 if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("kube-apiserver did not call the webhook within 30 s of its registration");
+                    throw new IllegalStateException(
+                            "kube-apiserver did not call the webhook within 30 s of its registration");
                 }
                 Thread.sleep(100);
             }

@@ -10,7 +10,10 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.Map;
 
-/** The writes node processes make (JSON merge patches, as NodeAgent and the zone controller send them) and their refusals. */
+/**
+ * The writes node processes make (JSON merge patches, as NodeAgent and the zone controller send them) and their
+ * refusals.
+ */
 public final class Writes {
     public static final String POD_NETWORKS = "k8s.ovn.org/pod-networks";
     private static final PatchContext MERGE = PatchContext.of(PatchType.JSON_MERGE);
@@ -49,7 +52,8 @@ public final class Writes {
 
     /** A pod-networks value with one address on the default network. */
     public static String podNetworks(String ipWithPrefix) {
-        return "{\"default\":{\"ip_addresses\":[\"" + ipWithPrefix + "\"],\"mac_address\":\"0a:58:0a:f4:01:05\",\"role\":\"primary\"}}";
+        return "{\"default\":{\"ip_addresses\":[\"" + ipWithPrefix
+                + "\"],\"mac_address\":\"0a:58:0a:f4:01:05\",\"role\":\"primary\"}}";
     }
 
     /** "<HTTP code> <message>" of kube-apiserver's refusal of the call; fails when the call went through. */

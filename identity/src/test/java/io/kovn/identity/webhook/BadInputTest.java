@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
@@ -15,7 +16,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import java.time.Duration;
 
 /** Malformed input gets 400 with a message: never 5xx, never an allow. */
 class BadInputTest {
@@ -24,7 +24,8 @@ class BadInputTest {
 
     @BeforeAll
     static void start() {
-        fixture = new WebhookFixture(WebhookFixture.defaultPolicy(), n -> Optional.empty(), LIMIT, Duration.ofSeconds(1));
+        fixture =
+                new WebhookFixture(WebhookFixture.defaultPolicy(), n -> Optional.empty(), LIMIT, Duration.ofSeconds(1));
     }
 
     @AfterAll
@@ -56,36 +57,72 @@ class BadInputTest {
                 Arguments.of("JSON null", "null", "not a JSON object"),
                 Arguments.of("JSON array", "[]", "not a JSON object"),
                 Arguments.of("trailing garbage", attack() + " {}", "malformed JSON"),
-                Arguments.of("duplicate username key", attack().toString().replace("\"username\":\"system:ovn-node:node1\"",
-                        "\"username\":\"system:ovn-node:node1\",\"username\":\"admin\""), "Duplicate field"),
+                Arguments.of(
+                        "duplicate username key",
+                        attack().toString()
+                                .replace(
+                                        "\"username\":\"system:ovn-node:node1\"",
+                                        "\"username\":\"system:ovn-node:node1\",\"username\":\"admin\""),
+                        "Duplicate field"),
                 Arguments.of("deep nesting", "[".repeat(5000), "malformed JSON"),
                 Arguments.of("not UTF-8", "\u00ff\u00fe".repeat(3), "malformed JSON"),
-                edit("apiVersion v1beta1", r -> r.put("apiVersion", "admission.k8s.io/v1beta1"), "apiVersion must be admission.k8s.io/v1"),
+                edit(
+                        "apiVersion v1beta1",
+                        r -> r.put("apiVersion", "admission.k8s.io/v1beta1"),
+                        "apiVersion must be admission.k8s.io/v1"),
                 edit("kind Status", r -> r.put("kind", "Status"), "kind must be AdmissionReview"),
                 edit("no request", r -> r.remove("request"), "missing object request"),
                 edit("uid missing", r -> request(r).remove("uid"), "missing string uid"),
                 edit("uid is a number", r -> request(r).put("uid", 7), "not a string: uid"),
                 edit("uid empty", r -> request(r).put("uid", ""), "uid is empty"),
                 edit("kind missing", r -> request(r).remove("kind"), "missing object kind"),
-                edit("Pod sent to /node", r -> ((ObjectNode) request(r).get("kind")).put("kind", "Pod"), "kind Pod sent to the Node webhook"),
+                edit(
+                        "Pod sent to /node",
+                        r -> ((ObjectNode) request(r).get("kind")).put("kind", "Pod"),
+                        "kind Pod sent to the Node webhook"),
                 edit("operation missing", r -> request(r).remove("operation"), "missing string operation"),
                 edit("userInfo missing", r -> request(r).remove("userInfo"), "missing object userInfo"),
-                edit("username is a list", r -> ((ObjectNode) request(r).get("userInfo")).putArray("username"), "not a string: username"),
-                edit("groups is a string", r -> ((ObjectNode) request(r).get("userInfo")).put("groups", "system:masters"), "groups is not a list"),
-                edit("group is a number", r -> ((ObjectNode) request(r).get("userInfo")).putArray("groups").add(1), "non-string"),
+                edit(
+                        "username is a list",
+                        r -> ((ObjectNode) request(r).get("userInfo")).putArray("username"),
+                        "not a string: username"),
+                edit(
+                        "groups is a string",
+                        r -> ((ObjectNode) request(r).get("userInfo")).put("groups", "system:masters"),
+                        "groups is not a list"),
+                edit(
+                        "group is a number",
+                        r -> ((ObjectNode) request(r).get("userInfo"))
+                                .putArray("groups")
+                                .add(1),
+                        "non-string"),
                 edit("object missing", r -> request(r).remove("object"), "missing object object"),
                 edit("oldObject missing", r -> request(r).remove("oldObject"), "missing object oldObject"),
                 edit("object is a string", r -> request(r).put("object", "{}"), "not an object: object"),
-                edit("metadata is a list", r -> ((ObjectNode) request(r).get("object")).putArray("metadata"), "metadata is not an object"),
-                edit("name missing", r -> ((ObjectNode) request(r).get("object").get("metadata")).remove("name"), "missing string name"),
-                edit("annotations is a list", r -> ((ObjectNode) request(r).get("object").get("metadata")).putArray("annotations"), "annotations is not an object"),
-                edit("annotation value is a number", r -> Reviews.annotations((ObjectNode) request(r).get("object")).put(WebhookPolicy.TRUST_ZONES, 1), "is not a string"));
+                edit(
+                        "metadata is a list",
+                        r -> ((ObjectNode) request(r).get("object")).putArray("metadata"),
+                        "metadata is not an object"),
+                edit(
+                        "name missing",
+                        r -> ((ObjectNode) request(r).get("object").get("metadata")).remove("name"),
+                        "missing string name"),
+                edit(
+                        "annotations is a list",
+                        r -> ((ObjectNode) request(r).get("object").get("metadata")).putArray("annotations"),
+                        "annotations is not an object"),
+                edit(
+                        "annotation value is a number",
+                        r -> Reviews.annotations((ObjectNode) request(r).get("object"))
+                                .put(WebhookPolicy.TRUST_ZONES, 1),
+                        "is not a string"));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("malformed")
     void answersBadRequest(String why, String body, String message) {
-        HttpResponse<byte[]> response = fixture.post(AdmissionHandler.NODE_PATH, body.getBytes(StandardCharsets.ISO_8859_1));
+        HttpResponse<byte[]> response =
+                fixture.post(AdmissionHandler.NODE_PATH, body.getBytes(StandardCharsets.ISO_8859_1));
         assertThat(response.statusCode()).as(why).isEqualTo(400);
         assertThat(new String(response.body(), StandardCharsets.UTF_8)).contains(message);
     }
@@ -94,23 +131,29 @@ class BadInputTest {
     void refusesBodiesOverTheLimit() {
         ObjectNode review = attack();
         Reviews.annotations((ObjectNode) request(review).get("object")).put("padding", "x".repeat(LIMIT));
-        HttpResponse<byte[]> response = fixture.post(AdmissionHandler.NODE_PATH, review.toString().getBytes(StandardCharsets.UTF_8));
+        HttpResponse<byte[]> response =
+                fixture.post(AdmissionHandler.NODE_PATH, review.toString().getBytes(StandardCharsets.UTF_8));
         assertThat(response.statusCode()).isEqualTo(400);
         assertThat(new String(response.body(), StandardCharsets.UTF_8)).contains("larger than " + LIMIT);
     }
 
     @Test
     void wellFormedAttackIsDeniedNotRejected() {
-        assertThat(fixture.review(AdmissionHandler.NODE_PATH, attack()).allowed()).isFalse();
+        assertThat(fixture.review(AdmissionHandler.NODE_PATH, attack()).allowed())
+                .isFalse();
     }
 
     @Test
     void healthAndWrongMethodsAndPaths() throws Exception {
-        HttpResponse<String> health = fixture.client.send(HttpRequest.newBuilder(fixture.uri("/healthz")).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> health = fixture.client.send(
+                HttpRequest.newBuilder(fixture.uri("/healthz")).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(health.statusCode()).isEqualTo(200);
         assertThat(health.body()).isEqualTo("ok\n");
-        HttpResponse<String> get = fixture.client.send(HttpRequest.newBuilder(fixture.uri("/node")).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> get = fixture.client.send(
+                HttpRequest.newBuilder(fixture.uri("/node")).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(get.statusCode()).isEqualTo(405);
-        assertThat(fixture.post("/nodes", attack().toString().getBytes(StandardCharsets.UTF_8)).statusCode()).isEqualTo(404);
+        assertThat(fixture.post("/nodes", attack().toString().getBytes(StandardCharsets.UTF_8))
+                        .statusCode())
+                .isEqualTo(404);
     }
 }

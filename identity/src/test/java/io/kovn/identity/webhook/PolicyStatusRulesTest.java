@@ -32,25 +32,34 @@ class PolicyStatusRulesTest {
     @Test
     void aNodeMayAddChangeAndRemoveOnlyItsOwnZonesCondition() throws Exception {
         JsonNode before = anp("{}", N2_READY, condition("Ready-In-Zone-n1", "False"));
-        assertThat(byN1(before, anp("{}", N2_READY, condition("Ready-In-Zone-n1", "True")))).isEqualTo(AdmissionDecision.ALLOW);
+        assertThat(byN1(before, anp("{}", N2_READY, condition("Ready-In-Zone-n1", "True"))))
+                .isEqualTo(AdmissionDecision.ALLOW);
         assertThat(byN1(before, anp("{}", N2_READY))).isEqualTo(AdmissionDecision.ALLOW);
-        assertThat(byN1(anp("{}"), anp("{}", condition("Ready-In-Zone-n1", "True")))).isEqualTo(AdmissionDecision.ALLOW);
+        assertThat(byN1(anp("{}"), anp("{}", condition("Ready-In-Zone-n1", "True"))))
+                .isEqualTo(AdmissionDecision.ALLOW);
     }
 
     @Test
     void aNodeMayNotTouchAnotherZonesConditionOrAnythingElse() throws Exception {
         JsonNode before = anp("{}", N2_READY);
-        assertThat(byN1(before, anp("{}", condition("Ready-In-Zone-n2", "False")))).isEqualTo(new AdmissionDecision.Deny(
-                "node identity system:ovn-node:n1 may change only the condition Ready-In-Zone-n1 of AdminNetworkPolicy p"));
+        assertThat(byN1(before, anp("{}", condition("Ready-In-Zone-n2", "False"))))
+                .isEqualTo(
+                        new AdmissionDecision.Deny(
+                                "node identity system:ovn-node:n1 may change only the condition Ready-In-Zone-n1 of AdminNetworkPolicy p"));
         assertThat(byN1(before, anp("{}"))).as("removing n2's").isInstanceOf(AdmissionDecision.Deny.class);
-        assertThat(byN1(before, anp("{\"a\":\"b\"}", N2_READY))).as("a label").isInstanceOf(AdmissionDecision.Deny.class);
-        assertThat(byN1(before, anp("{}", N2_READY, condition("Ready-In-Zone-n11", "True")))).as("a look-alike zone")
+        assertThat(byN1(before, anp("{\"a\":\"b\"}", N2_READY)))
+                .as("a label")
+                .isInstanceOf(AdmissionDecision.Deny.class);
+        assertThat(byN1(before, anp("{}", N2_READY, condition("Ready-In-Zone-n11", "True"))))
+                .as("a look-alike zone")
                 .isInstanceOf(AdmissionDecision.Deny.class);
     }
 
     @Test
     void otherUsersAreNotConcernedAndGarbageIsRefused() throws Exception {
-        assertThat(PolicyStatusRules.check(ADMIN, "AdminNetworkPolicy", anp("{}"), anp("{\"a\":\"b\"}"))).isEqualTo(AdmissionDecision.ALLOW);
-        assertThatThrownBy(() -> byN1(new ObjectMapper().readTree("[]"), anp("{}"))).isInstanceOf(IllegalArgumentException.class);
+        assertThat(PolicyStatusRules.check(ADMIN, "AdminNetworkPolicy", anp("{}"), anp("{\"a\":\"b\"}")))
+                .isEqualTo(AdmissionDecision.ALLOW);
+        assertThatThrownBy(() -> byN1(new ObjectMapper().readTree("[]"), anp("{}")))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 }

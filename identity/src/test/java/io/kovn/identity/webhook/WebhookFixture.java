@@ -19,11 +19,11 @@ import java.security.KeyPair;
 import java.security.KeyStore;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
-import java.util.Comparator;
 
 /** A running webhook on loopback with a fresh CA and serving certificate, and a client trusting that CA. */
 final class WebhookFixture implements AutoCloseable {
@@ -41,10 +41,19 @@ final class WebhookFixture implements AutoCloseable {
             folder = Files.createTempDirectory("kovn-webhook-");
             ca = CertificateAuthority.create("kovn-test-ca");
             writeServingPair();
-            webhook = AdmissionWebhook.start(new AdmissionWebhook.Settings(
-                    new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), certFile(), keyFile(), maxBody, 4, reloadCheck),
+            webhook = AdmissionWebhook.start(
+                    new AdmissionWebhook.Settings(
+                            new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                            certFile(),
+                            keyFile(),
+                            maxBody,
+                            4,
+                            reloadCheck),
                     new AdmissionHandler(policy, subnets));
-            client = HttpClient.newBuilder().sslContext(clientTls(ca.certificate())).connectTimeout(Duration.ofSeconds(5)).build();
+            client = HttpClient.newBuilder()
+                    .sslContext(clientTls(ca.certificate()))
+                    .connectTimeout(Duration.ofSeconds(5))
+                    .build();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -65,7 +74,8 @@ final class WebhookFixture implements AutoCloseable {
     /** Writes a new serving certificate and key for localhost; returns the certificate. */
     X509Certificate writeServingPair() throws IOException {
         KeyPair pair = Keys.ecP256();
-        X509Certificate cert = ca.issueServer("kovn-identity", pair.getPublic(), Duration.ofHours(1), List.of("localhost", "127.0.0.1"));
+        X509Certificate cert = ca.issueServer(
+                "kovn-identity", pair.getPublic(), Duration.ofHours(1), List.of("localhost", "127.0.0.1"));
         SecureFiles.writePrivate(keyFile(), Pem.encode(pair.getPrivate()));
         SecureFiles.writeAtomically(certFile(), Pem.encode(cert));
         return cert;
@@ -92,8 +102,12 @@ final class WebhookFixture implements AutoCloseable {
 
     HttpResponse<byte[]> post(String path, byte[] body) {
         try {
-            return client.send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofByteArray());
+            return client.send(
+                    HttpRequest.newBuilder(uri(path))
+                            .header("Content-Type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofByteArray());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
@@ -111,10 +125,14 @@ final class WebhookFixture implements AutoCloseable {
                 throw new AssertionError("HTTP " + response.statusCode() + ": " + new String(response.body()));
             }
             JsonNode body = Reviews.JSON.readTree(response.body());
-            if (!body.path("response").path("uid").asText().equals(review.path("request").path("uid").asText())) {
+            if (!body.path("response")
+                    .path("uid")
+                    .asText()
+                    .equals(review.path("request").path("uid").asText())) {
                 throw new AssertionError("uid not echoed: " + body);
             }
-            return new Verdict(body.path("response").path("allowed").asBoolean(false),
+            return new Verdict(
+                    body.path("response").path("allowed").asBoolean(false),
                     body.path("response").path("status").path("message").asText(""));
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -21,19 +22,20 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
-import java.util.Arrays;
 
 /**
- * Feeds malformed and randomly damaged AdmissionReview bodies (built from attacks that must be
- * denied) to the HTTPS endpoint: the answer is never 5xx and never an allow.
+ * Feeds malformed and randomly damaged AdmissionReview bodies (built from attacks that must be denied) to the HTTPS
+ * endpoint: the answer is never 5xx and never an allow.
  */
 class WebhookFuzzTest {
     private static WebhookFixture fixture;
 
     @BeforeContainer
     static void start() {
-        fixture = new WebhookFixture(WebhookFixture.defaultPolicy(),
-                n -> Optional.ofNullable(Map.of("node1", "{\"default\":[\"10.244.1.0/24\"]}").get(n)));
+        fixture = new WebhookFixture(
+                WebhookFixture.defaultPolicy(),
+                n -> Optional.ofNullable(
+                        Map.of("node1", "{\"default\":[\"10.244.1.0/24\"]}").get(n)));
     }
 
     @AfterContainer
@@ -46,14 +48,45 @@ class WebhookFuzzTest {
         ObjectNode node = Reviews.node("node1");
         ObjectNode pod = Reviews.pod("web", "node1", false);
         return List.of(
-                Map.entry(AdmissionHandler.NODE_PATH, Reviews.update("system:ovn-node:node1", Reviews.NODE_GROUPS, node,
-                        Reviews.changed(node, n -> Reviews.annotations(n).put(WebhookPolicy.TRUST_ZONES, "{\"__default\":[\"tz9\"]}")))),
-                Map.entry(AdmissionHandler.NODE_PATH, Reviews.update("system:ovn-node:node2", Reviews.NODE_GROUPS, node,
-                        Reviews.changed(node, n -> Reviews.annotations(n).put("k8s.ovn.org/host-cidrs", "[]")))),
-                Map.entry(AdmissionHandler.NODE_PATH, Reviews.update("system:ovn-node:node1", Reviews.NODE_GROUPS, node,
-                        Reviews.changed(node, n -> Reviews.annotations(n).put(WebhookPolicy.NODE_CHASSIS_ID, "other")))),
-                Map.entry(AdmissionHandler.POD_PATH, Reviews.update("system:ovn-node:node1", Reviews.NODE_GROUPS, pod,
-                        Reviews.changed(pod, p -> Reviews.annotations(p).put(WebhookPolicy.POD_NETWORKS, Reviews.podNetworks("10.9.9.9/24"))))));
+                Map.entry(
+                        AdmissionHandler.NODE_PATH,
+                        Reviews.update(
+                                "system:ovn-node:node1",
+                                Reviews.NODE_GROUPS,
+                                node,
+                                Reviews.changed(
+                                        node,
+                                        n -> Reviews.annotations(n)
+                                                .put(WebhookPolicy.TRUST_ZONES, "{\"__default\":[\"tz9\"]}")))),
+                Map.entry(
+                        AdmissionHandler.NODE_PATH,
+                        Reviews.update(
+                                "system:ovn-node:node2",
+                                Reviews.NODE_GROUPS,
+                                node,
+                                Reviews.changed(
+                                        node, n -> Reviews.annotations(n).put("k8s.ovn.org/host-cidrs", "[]")))),
+                Map.entry(
+                        AdmissionHandler.NODE_PATH,
+                        Reviews.update(
+                                "system:ovn-node:node1",
+                                Reviews.NODE_GROUPS,
+                                node,
+                                Reviews.changed(
+                                        node,
+                                        n -> Reviews.annotations(n).put(WebhookPolicy.NODE_CHASSIS_ID, "other")))),
+                Map.entry(
+                        AdmissionHandler.POD_PATH,
+                        Reviews.update(
+                                "system:ovn-node:node1",
+                                Reviews.NODE_GROUPS,
+                                pod,
+                                Reviews.changed(
+                                        pod,
+                                        p -> Reviews.annotations(p)
+                                                .put(
+                                                        WebhookPolicy.POD_NETWORKS,
+                                                        Reviews.podNetworks("10.9.9.9/24"))))));
     }
 
     @Property(tries = 300)
@@ -70,13 +103,16 @@ class WebhookFuzzTest {
     }
 
     @Property(tries = 400)
-    void attacksWithAWrongTypedFieldAreNeverAllowed(@ForAll("attackIndex") int attack, @ForAll("seed") int pick, @ForAll("wrongValue") JsonNode value) {
+    void attacksWithAWrongTypedFieldAreNeverAllowed(
+            @ForAll("attackIndex") int attack, @ForAll("seed") int pick, @ForAll("wrongValue") JsonNode value) {
         Map.Entry<String, ObjectNode> entry = attacks().get(attack);
         ObjectNode review = entry.getValue();
         List<Map.Entry<ContainerNode<?>, Object>> slots = new ArrayList<>();
         collect(review, slots);
         Map.Entry<ContainerNode<?>, Object> slot = slots.get(Math.floorMod(pick, slots.size()));
-        JsonNode old = slot.getKey() instanceof ObjectNode o ? o.get((String) slot.getValue()) : ((ArrayNode) slot.getKey()).get((Integer) slot.getValue());
+        JsonNode old = slot.getKey() instanceof ObjectNode o
+                ? o.get((String) slot.getValue())
+                : ((ArrayNode) slot.getKey()).get((Integer) slot.getValue());
         if (old.getNodeType() == value.getNodeType()) {
             return; // same type: not a damaged field
         }
@@ -89,13 +125,15 @@ class WebhookFuzzTest {
     }
 
     @Property(tries = 200)
-    void attacksMissingAnEnvelopeFieldAreRejected(@ForAll("attackIndex") int attack, @ForAll("envelopeField") String pointer) {
+    void attacksMissingAnEnvelopeFieldAreRejected(
+            @ForAll("attackIndex") int attack, @ForAll("envelopeField") String pointer) {
         Map.Entry<String, ObjectNode> entry = attacks().get(attack);
         ObjectNode review = entry.getValue();
         int slash = pointer.lastIndexOf('/');
         JsonNode parent = review.at(pointer.substring(0, slash));
         ((ObjectNode) parent).remove(pointer.substring(slash + 1));
-        HttpResponse<byte[]> response = fixture.post(entry.getKey(), review.toString().getBytes(StandardCharsets.UTF_8));
+        HttpResponse<byte[]> response =
+                fixture.post(entry.getKey(), review.toString().getBytes(StandardCharsets.UTF_8));
         assertThat(response.statusCode()).isEqualTo(400);
     }
 
@@ -151,8 +189,18 @@ class WebhookFuzzTest {
 
     @Provide
     Arbitrary<String> envelopeField() {
-        return Arbitraries.of("/apiVersion", "/kind", "/request", "/request/uid", "/request/kind", "/request/kind/kind",
-                "/request/operation", "/request/userInfo", "/request/userInfo/username", "/request/object", "/request/oldObject",
+        return Arbitraries.of(
+                "/apiVersion",
+                "/kind",
+                "/request",
+                "/request/uid",
+                "/request/kind",
+                "/request/kind/kind",
+                "/request/operation",
+                "/request/userInfo",
+                "/request/userInfo/username",
+                "/request/object",
+                "/request/oldObject",
                 "/request/object/metadata/name");
     }
 
@@ -177,15 +225,30 @@ class WebhookFuzzTest {
         JsonNodeFactory f = JsonNodeFactory.instance;
         Arbitrary<JsonNode> leaf = Arbitraries.oneOf(
                 Arbitraries.strings().ofMaxLength(30).map(f::textNode),
-                Arbitraries.of("admission.k8s.io/v1", "AdmissionReview", "UPDATE", "Node", "system:ovn-node:node1").map(f::textNode),
+                Arbitraries.of("admission.k8s.io/v1", "AdmissionReview", "UPDATE", "Node", "system:ovn-node:node1")
+                        .map(f::textNode),
                 Arbitraries.integers().map(f::numberNode),
                 Arbitraries.just(f.nullNode()));
         if (depth == 0) {
             return leaf;
         }
-        Arbitrary<String> keys = Arbitraries.oneOf(Arbitraries.of("apiVersion", "kind", "request", "uid", "operation",
-                "userInfo", "username", "object", "oldObject", "metadata", "annotations", "name"), Arbitraries.strings().alpha().ofMaxLength(8));
-        Arbitrary<JsonNode> object = Combinators.combine(keys.list().ofMaxSize(5), json(depth - 1).list().ofMaxSize(5))
+        Arbitrary<String> keys = Arbitraries.oneOf(
+                Arbitraries.of(
+                        "apiVersion",
+                        "kind",
+                        "request",
+                        "uid",
+                        "operation",
+                        "userInfo",
+                        "username",
+                        "object",
+                        "oldObject",
+                        "metadata",
+                        "annotations",
+                        "name"),
+                Arbitraries.strings().alpha().ofMaxLength(8));
+        Arbitrary<JsonNode> object = Combinators.combine(
+                        keys.list().ofMaxSize(5), json(depth - 1).list().ofMaxSize(5))
                 .as((ks, vs) -> {
                     ObjectNode node = f.objectNode();
                     for (int i = 0; i < Math.min(ks.size(), vs.size()); i++) {
@@ -193,6 +256,9 @@ class WebhookFuzzTest {
                     }
                     return node;
                 });
-        return Arbitraries.oneOf(leaf, object, json(depth - 1).list().ofMaxSize(4).map(l -> f.arrayNode().addAll(l)));
+        return Arbitraries.oneOf(
+                leaf,
+                object,
+                json(depth - 1).list().ofMaxSize(4).map(l -> f.arrayNode().addAll(l)));
     }
 }

@@ -3,8 +3,8 @@ package io.kovn.k8s.client;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 
 /**
- * The {@code k8s.ovn.org/v1} custom resources kovn defines (CRDs under {@code crds/}), for generic
- * access: {@code client.genericKubernetesResources(KovnResources.USER_DEFINED_NETWORK)}, or a
+ * The {@code k8s.ovn.org/v1} custom resources kovn defines (CRDs under {@code crds/}), for generic access:
+ * {@code client.genericKubernetesResources(KovnResources.USER_DEFINED_NETWORK)}, or a
  * {@link io.kovn.k8s.events.ConditionWriter} setting {@code NetworkCreated} or {@code Accepted}.
  */
 public final class KovnResources {
@@ -28,7 +28,11 @@ public final class KovnResources {
 
     private static ResourceDefinitionContext context(String kind, String plural, boolean namespaced) {
         return new ResourceDefinitionContext.Builder()
-                .withGroup(GROUP).withVersion(VERSION).withKind(kind).withPlural(plural).withNamespaced(namespaced)
+                .withGroup(GROUP)
+                .withVersion(VERSION)
+                .withKind(kind)
+                .withPlural(plural)
+                .withNamespaced(namespaced)
                 .build();
     }
 }

@@ -13,9 +13,9 @@ import java.nio.file.Path;
 import java.util.Map;
 
 /**
- * Builds fabric8 clients for kovn's processes, always on the JDK HTTP client (no Vert.x or OkHttp in
- * the process): from a kubeconfig file, from in-cluster service-account credentials, or for a plain
- * URL (an unauthenticated server, or a client that only parses and never connects).
+ * Builds fabric8 clients for kovn's processes, always on the JDK HTTP client (no Vert.x or OkHttp in the process): from
+ * a kubeconfig file, from in-cluster service-account credentials, or for a plain URL (an unauthenticated server, or a
+ * client that only parses and never connects).
  */
 public final class KubeClients {
 
@@ -65,9 +65,8 @@ public final class KubeClients {
     }
 
     /**
-     * The configuration {@link #inCluster()} uses, from the {@code KUBERNETES_SERVICE_HOST/PORT}
-     * environment and the service-account folder. The token is re-read on every use: projected
-     * service-account tokens rotate.
+     * The configuration {@link #inCluster()} uses, from the {@code KUBERNETES_SERVICE_HOST/PORT} environment and the
+     * service-account folder. The token is re-read on every use: projected service-account tokens rotate.
      */
     public static Config inClusterConfig(Map<String, String> env, Path serviceAccountDir) {
         String host = env.get("KUBERNETES_SERVICE_HOST");

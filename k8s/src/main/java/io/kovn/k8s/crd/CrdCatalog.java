@@ -19,8 +19,8 @@ import java.util.jar.JarFile;
 import java.util.stream.Stream;
 
 /**
- * The CustomResourceDefinitions kovn uses: every {@code crds/*.yaml} on the class path (kovn's own
- * {@code k8s.ovn.org} types and the network-policy-api ones), from a folder or a jar.
+ * The CustomResourceDefinitions kovn uses: every {@code crds/*.yaml} on the class path (kovn's own {@code k8s.ovn.org}
+ * types and the network-policy-api ones), from a folder or a jar.
  */
 public final class CrdCatalog {
 
@@ -53,7 +53,10 @@ public final class CrdCatalog {
             case "file" -> {
                 try (Stream<Path> files = Files.list(Path.of(root.toURI()))) {
                     yield files.map(file -> file.getFileName().toString())
-                            .filter(CrdCatalog::isYaml).map(name -> FOLDER + "/" + name).sorted().toList();
+                            .filter(CrdCatalog::isYaml)
+                            .map(name -> FOLDER + "/" + name)
+                            .sorted()
+                            .toList();
                 } catch (URISyntaxException e) {
                     throw new IOException(e);
                 }
@@ -62,9 +65,12 @@ public final class CrdCatalog {
                 JarURLConnection connection = (JarURLConnection) root.openConnection();
                 connection.setUseCaches(false);
                 try (JarFile jar = connection.getJarFile()) {
-                    yield jar.stream().map(JarEntry::getName)
+                    yield jar.stream()
+                            .map(JarEntry::getName)
                             .filter(name -> name.startsWith(FOLDER + "/") && name.indexOf('/', FOLDER.length() + 1) < 0)
-                            .filter(CrdCatalog::isYaml).sorted().toList();
+                            .filter(CrdCatalog::isYaml)
+                            .sorted()
+                            .toList();
                 }
             }
             default -> throw new IOException("cannot list CRDs in " + root);

@@ -13,27 +13,25 @@ import java.net.HttpURLConnection;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.LinkedHashMap;
 
 /**
- * Sets or removes one status condition on any object, built-in or custom, through its {@code status}
- * subresource.
+ * Sets or removes one status condition on any object, built-in or custom, through its {@code status} subresource.
  *
- * <p>Setting is a server-side apply of that one condition, with a field manager of its own per
- * condition type ({@link #fieldManager}). The API server merges it into the list by {@code type}
- * (conditions are a map-list keyed by type), so writers of other types, e.g. every zone writing its
- * own {@code Ready-In-Zone-<node>} on a shared AdminNetworkPolicy, never conflict and never erase
- * each other: no resourceVersion, no retry. A condition already as desired costs no write; given the
- * caller's cached copy of a typed object ({@link #set(HasMetadata, DesiredCondition)}, e.g. from an
- * informer) it also costs no read.
+ * <p>Setting is a server-side apply of that one condition, with a field manager of its own per condition type
+ * ({@link #fieldManager}). The API server merges it into the list by {@code type} (conditions are a map-list keyed by
+ * type), so writers of other types, e.g. every zone writing its own {@code Ready-In-Zone-<node>} on a shared
+ * AdminNetworkPolicy, never conflict and never erase each other: no resourceVersion, no retry. A condition already as
+ * desired costs no write; given the caller's cached copy of a typed object ({@link #set(HasMetadata,
+ * DesiredCondition)}, e.g. from an informer) it also costs no read.
  *
- * <p>Removing applies an empty list as the type's manager, which drops what that manager owns. A
- * condition written before by a merge patch (another manager) is removed by a JSON merge patch of the
- * whole list that carries the resourceVersion it was computed from, retried on conflict.
+ * <p>Removing applies an empty list as the type's manager, which drops what that manager owns. A condition written
+ * before by a merge patch (another manager) is removed by a JSON merge patch of the whole list that carries the
+ * resourceVersion it was computed from, retried on conflict.
  */
 public final class ConditionWriter {
 
@@ -48,17 +46,23 @@ public final class ConditionWriter {
     }
 
     /** Sets {@code desired} on the object of type {@code resource} named {@code namespace}/{@code name}. */
-    public ConditionWrite set(ResourceDefinitionContext resource, String namespace, String name, DesiredCondition desired) {
+    public ConditionWrite set(
+            ResourceDefinitionContext resource, String namespace, String name, DesiredCondition desired) {
         return apply(resource, namespace, name, null, desired);
     }
 
     /**
-     * Sets {@code desired} on {@code object} (a typed resource such as a Pod or an AdminNetworkPolicy),
-     * patching first from this copy of it (its conditions and resourceVersion) without a read.
+     * Sets {@code desired} on {@code object} (a typed resource such as a Pod or an AdminNetworkPolicy), patching first
+     * from this copy of it (its conditions and resourceVersion) without a read.
      */
     public ConditionWrite set(HasMetadata object, DesiredCondition desired) {
-        return apply(contextOf(object), object.getMetadata().getNamespace(), object.getMetadata().getName(),
-                object.getMetadata().getResourceVersion() == null ? null : Serialization.jsonMapper().convertValue(object, GenericKubernetesResource.class),
+        return apply(
+                contextOf(object),
+                object.getMetadata().getNamespace(),
+                object.getMetadata().getName(),
+                object.getMetadata().getResourceVersion() == null
+                        ? null
+                        : Serialization.jsonMapper().convertValue(object, GenericKubernetesResource.class),
                 desired);
     }
 
@@ -72,7 +76,8 @@ public final class ConditionWriter {
             return new ConditionWrite.Unchanged();
         }
         try {
-            GenericKubernetesResource applied = withItem(resource, namespace, object).subresource("status")
+            GenericKubernetesResource applied = withItem(resource, namespace, object)
+                    .subresource("status")
                     .patch(applyAs(type), Serialization.asJson(applyBody(object, List.of())));
             if (StatusConditions.remove(conditions(applied), type).isEmpty()) {
                 return new ConditionWrite.Changed(applied.getMetadata().getResourceVersion());
@@ -88,8 +93,8 @@ public final class ConditionWriter {
     }
 
     /**
-     * The field manager that owns conditions of {@code type}: one per type, so that applying one
-     * type's condition (or an empty list) touches no other type's.
+     * The field manager that owns conditions of {@code type}: one per type, so that applying one type's condition (or
+     * an empty list) touches no other type's.
      */
     public static String fieldManager(String type) {
         String name = "kovn-condition-" + type;
@@ -100,20 +105,30 @@ public final class ConditionWriter {
     }
 
     /** {@code cached}: the caller's copy to compute from, or null to read the object first. */
-    private ConditionWrite apply(ResourceDefinitionContext resource, String namespace, String name,
-                                 GenericKubernetesResource cached, DesiredCondition desired) {
-        GenericKubernetesResource object = cached != null ? cached : handle(resource, namespace, name).get();
+    private ConditionWrite apply(
+            ResourceDefinitionContext resource,
+            String namespace,
+            String name,
+            GenericKubernetesResource cached,
+            DesiredCondition desired) {
+        GenericKubernetesResource object =
+                cached != null ? cached : handle(resource, namespace, name).get();
         if (object == null) {
             return new ConditionWrite.NotFound();
         }
-        Optional<List<Map<String, Object>>> next = StatusConditions.set(conditions(object), desired, now(), object.getMetadata().getGeneration());
+        Optional<List<Map<String, Object>>> next = StatusConditions.set(
+                conditions(object), desired, now(), object.getMetadata().getGeneration());
         if (next.isEmpty()) {
             return new ConditionWrite.Unchanged();
         }
-        Map<String, Object> mine = next.get().stream().filter(c -> desired.type().equals(c.get("type"))).findFirst().orElseThrow();
+        Map<String, Object> mine = next.get().stream()
+                .filter(c -> desired.type().equals(c.get("type")))
+                .findFirst()
+                .orElseThrow();
         try {
             // through resource(object): a patch by name alone would read the object first
-            GenericKubernetesResource applied = withItem(resource, namespace, object).subresource("status")
+            GenericKubernetesResource applied = withItem(resource, namespace, object)
+                    .subresource("status")
                     .patch(applyAs(desired.type()), Serialization.asJson(applyBody(object, List.of(mine))));
             return new ConditionWrite.Changed(applied.getMetadata().getResourceVersion());
         } catch (KubernetesClientException e) {
@@ -125,19 +140,30 @@ public final class ConditionWriter {
     }
 
     private static PatchContext applyAs(String type) {
-        return new PatchContext.Builder().withPatchType(PatchType.SERVER_SIDE_APPLY).withFieldManager(fieldManager(type))
-                .withForce(true).build();
+        return new PatchContext.Builder()
+                .withPatchType(PatchType.SERVER_SIDE_APPLY)
+                .withFieldManager(fieldManager(type))
+                .withForce(true)
+                .build();
     }
 
     /** An apply configuration of the object's status holding just {@code conditions}. */
-    private static Map<String, Object> applyBody(GenericKubernetesResource object, List<Map<String, Object>> conditions) {
+    private static Map<String, Object> applyBody(
+            GenericKubernetesResource object, List<Map<String, Object>> conditions) {
         Map<String, Object> metadata = new LinkedHashMap<>();
         metadata.put("name", object.getMetadata().getName());
         if (object.getMetadata().getNamespace() != null) {
             metadata.put("namespace", object.getMetadata().getNamespace());
         }
-        return Map.of("apiVersion", object.getApiVersion(), "kind", object.getKind(), "metadata", metadata,
-                "status", Map.of("conditions", conditions));
+        return Map.of(
+                "apiVersion",
+                object.getApiVersion(),
+                "kind",
+                object.getKind(),
+                "metadata",
+                metadata,
+                "status",
+                Map.of("conditions", conditions));
     }
 
     private interface Edit {
@@ -145,8 +171,12 @@ public final class ConditionWriter {
     }
 
     /** A merge patch of the whole list, from {@code cached} (or a read) first, retried on conflict. */
-    private ConditionWrite write(ResourceDefinitionContext resource, String namespace, String name,
-                                                              GenericKubernetesResource cached, Edit edit) {
+    private ConditionWrite write(
+            ResourceDefinitionContext resource,
+            String namespace,
+            String name,
+            GenericKubernetesResource cached,
+            Edit edit) {
         KubernetesClientException conflict = null;
         for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
             Resource<GenericKubernetesResource> handle = handle(resource, namespace, name);
@@ -154,7 +184,8 @@ public final class ConditionWriter {
             if (object == null) {
                 return new ConditionWrite.NotFound();
             }
-            Optional<List<Map<String, Object>>> next = edit.apply(conditions(object), object.getMetadata().getGeneration());
+            Optional<List<Map<String, Object>>> next =
+                    edit.apply(conditions(object), object.getMetadata().getGeneration());
             if (next.isEmpty()) {
                 return new ConditionWrite.Unchanged();
             }
@@ -163,7 +194,8 @@ public final class ConditionWriter {
                     "status", Map.of("conditions", next.get())));
             try {
                 // through resource(object): patch(String) would otherwise read the object again first
-                GenericKubernetesResource patched = withItem(resource, namespace, object).subresource("status")
+                GenericKubernetesResource patched = withItem(resource, namespace, object)
+                        .subresource("status")
                         .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
                 return new ConditionWrite.Changed(patched.getMetadata().getResourceVersion());
             } catch (KubernetesClientException e) {
@@ -194,15 +226,20 @@ public final class ConditionWriter {
         }
     }
 
-    private Resource<GenericKubernetesResource> handle(ResourceDefinitionContext resource, String namespace, String name) {
+    private Resource<GenericKubernetesResource> handle(
+            ResourceDefinitionContext resource, String namespace, String name) {
         var resources = client.genericKubernetesResources(resource);
-        return resource.isNamespaceScoped() ? resources.inNamespace(namespace).withName(name) : resources.withName(name);
+        return resource.isNamespaceScoped()
+                ? resources.inNamespace(namespace).withName(name)
+                : resources.withName(name);
     }
 
-    private Resource<GenericKubernetesResource> withItem(ResourceDefinitionContext resource, String namespace,
-                                                                                                              GenericKubernetesResource object) {
+    private Resource<GenericKubernetesResource> withItem(
+            ResourceDefinitionContext resource, String namespace, GenericKubernetesResource object) {
         var resources = client.genericKubernetesResources(resource);
-        return resource.isNamespaceScoped() ? resources.inNamespace(namespace).resource(object) : resources.resource(object);
+        return resource.isNamespaceScoped()
+                ? resources.inNamespace(namespace).resource(object)
+                : resources.resource(object);
     }
 
     @SuppressWarnings("unchecked")
@@ -211,12 +248,16 @@ public final class ConditionWriter {
         if (!(status instanceof Map<?, ?> statusMap) || !(statusMap.get("conditions") instanceof List<?> list)) {
             return List.of();
         }
-        return list.stream().filter(Map.class::isInstance).map(item -> (Map<String, Object>) item).toList();
+        return list.stream()
+                .filter(Map.class::isInstance)
+                .map(item -> (Map<String, Object>) item)
+                .toList();
     }
 
     private static ResourceDefinitionContext contextOf(HasMetadata object) {
         if (object instanceof GenericKubernetesResource) {
-            throw new IllegalArgumentException("a generic resource needs its ResourceDefinitionContext: use set(context, ...)");
+            throw new IllegalArgumentException(
+                    "a generic resource needs its ResourceDefinitionContext: use set(context, ...)");
         }
         return ResourceDefinitionContext.fromResourceType(object.getClass());
     }

@@ -3,8 +3,8 @@ package io.kovn.k8s.events;
 import java.util.Objects;
 
 /**
- * A status condition as a controller wants it (metav1.Condition without the times, which the
- * {@link ConditionWriter} manages), e.g. {@code Ready-In-Zone-<node>} True/SetupSucceeded.
+ * A status condition as a controller wants it (metav1.Condition without the times, which the {@link ConditionWriter}
+ * manages), e.g. {@code Ready-In-Zone-<node>} True/SetupSucceeded.
  */
 public record DesiredCondition(String type, Status status, String reason, String message) {
 

@@ -7,9 +7,9 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * What makes two events "the same event again" (like client-go's event correlator: source, involved
- * object, type, reason and message), and the Event object name derived from it. The name is a pure
- * function of the key, so a restarted recorder finds and counts on the event its predecessor wrote.
+ * What makes two events "the same event again" (like client-go's event correlator: source, involved object, type,
+ * reason and message), and the Event object name derived from it. The name is a pure function of the key, so a
+ * restarted recorder finds and counts on the event its predecessor wrote.
  */
 record EventKey(String component, ObjectReference involved, EventType type, String reason, String message) {
 
@@ -31,9 +31,16 @@ record EventKey(String component, ObjectReference involved, EventType type, Stri
     }
 
     private String digest() {
-        String identity = String.join("\u0000", component, String.valueOf(involved.getUid()),
-                String.valueOf(involved.getKind()), String.valueOf(involved.getNamespace()), involved.getName(),
-                type.name(), reason, message);
+        String identity = String.join(
+                "\u0000",
+                component,
+                String.valueOf(involved.getUid()),
+                String.valueOf(involved.getKind()),
+                String.valueOf(involved.getNamespace()),
+                involved.getName(),
+                type.name(),
+                reason,
+                message);
         try {
             byte[] hash = MessageDigest.getInstance("SHA-256").digest(identity.getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(hash, 0, 8);

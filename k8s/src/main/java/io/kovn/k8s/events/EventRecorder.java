@@ -18,10 +18,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Records core/v1 Events about objects. A repeat of the same event (same component, object, type,
- * reason and message) increments {@code count} and moves {@code lastTimestamp} on one Event instead of
- * creating another, also across restarts (the Event name is derived from that identity). Recording
- * never throws: an event that cannot be written is logged, never a reason to fail a reconcile.
+ * Records core/v1 Events about objects. A repeat of the same event (same component, object, type, reason and message)
+ * increments {@code count} and moves {@code lastTimestamp} on one Event instead of creating another, also across
+ * restarts (the Event name is derived from that identity). Recording never throws: an event that cannot be written is
+ * logged, never a reason to fail a reconcile.
  */
 public final class EventRecorder {
 
@@ -42,7 +42,7 @@ public final class EventRecorder {
 
     /**
      * @param component the reporting component, e.g. {@code kovn-controller}
-     * @param instance  the reporting instance, e.g. the node or pod name
+     * @param instance the reporting instance, e.g. the node or pod name
      */
     public EventRecorder(KubernetesClient client, String component, String instance, Clock clock) {
         this.client = client;
@@ -70,19 +70,33 @@ public final class EventRecorder {
                 return;
             }
             try {
-                client.v1().events().inNamespace(key.namespace()).resource(newEvent(key, name, now)).create();
+                client.v1()
+                        .events()
+                        .inNamespace(key.namespace())
+                        .resource(newEvent(key, name, now))
+                        .create();
                 counts.put(name, 1);
             } catch (KubernetesClientException e) {
                 if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {
                     throw e;
                 }
                 // written before this recorder started (or by a twin): count on it
-                Event existing = client.v1().events().inNamespace(key.namespace()).withName(name).get();
+                Event existing = client.v1()
+                        .events()
+                        .inNamespace(key.namespace())
+                        .withName(name)
+                        .get();
                 int count = existing == null || existing.getCount() == null ? 1 : existing.getCount();
                 bump(key, name, count + 1, now);
             }
         } catch (KubernetesClientException e) {
-            LOG.warn("cannot record event {} {} on {}/{}: {}", type, reason, involved.getKind(), involved.getName(), e.getMessage());
+            LOG.warn(
+                    "cannot record event {} {} on {}/{}: {}",
+                    type,
+                    reason,
+                    involved.getKind(),
+                    involved.getName(),
+                    e.getMessage());
         }
     }
 
@@ -90,7 +104,10 @@ public final class EventRecorder {
     private boolean bump(EventKey key, String name, int count, String now) {
         String patch = "{\"count\":" + count + ",\"lastTimestamp\":\"" + now + "\"}";
         try {
-            client.v1().events().inNamespace(key.namespace()).withName(name)
+            client.v1()
+                    .events()
+                    .inNamespace(key.namespace())
+                    .withName(name)
                     .patch(PatchContext.of(PatchType.JSON_MERGE), patch);
             counts.put(name, count);
             return true;
@@ -105,7 +122,10 @@ public final class EventRecorder {
 
     private Event newEvent(EventKey key, String name, String now) {
         return new EventBuilder()
-                .withNewMetadata().withName(name).withNamespace(key.namespace()).endMetadata()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace(key.namespace())
+                .endMetadata()
                 .withInvolvedObject(key.involved())
                 .withType(key.type().name())
                 .withReason(key.reason())
@@ -113,7 +133,10 @@ public final class EventRecorder {
                 .withCount(1)
                 .withFirstTimestamp(now)
                 .withLastTimestamp(now)
-                .withNewSource().withComponent(component).withHost(instance).endSource()
+                .withNewSource()
+                .withComponent(component)
+                .withHost(instance)
+                .endSource()
                 .withReportingComponent(component)
                 .withReportingInstance(instance)
                 .build();

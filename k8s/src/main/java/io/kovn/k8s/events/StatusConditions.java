@@ -9,20 +9,20 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Pure edits of a {@code status.conditions} list in its JSON form (list of maps), following
- * metav1.Condition conventions: one entry per type, {@code lastTransitionTime} moves only when the
- * status changes, {@code observedGeneration} records the generation the condition describes.
+ * Pure edits of a {@code status.conditions} list in its JSON form (list of maps), following metav1.Condition
+ * conventions: one entry per type, {@code lastTransitionTime} moves only when the status changes,
+ * {@code observedGeneration} records the generation the condition describes.
  */
 final class StatusConditions {
 
     private StatusConditions() {}
 
     /**
-     * The list with {@code desired} set; empty if it already holds an equal condition for
-     * {@code generation} (nothing to write).
+     * The list with {@code desired} set; empty if it already holds an equal condition for {@code generation} (nothing
+     * to write).
      */
-    static Optional<List<Map<String, Object>>> set(List<Map<String, Object>> current, DesiredCondition desired,
-            Instant now, Long generation) {
+    static Optional<List<Map<String, Object>>> set(
+            List<Map<String, Object>> current, DesiredCondition desired, Instant now, Long generation) {
         List<Map<String, Object>> result = new ArrayList<>();
         boolean found = false;
         boolean changed = false;
@@ -37,7 +37,8 @@ final class StatusConditions {
             }
             found = true;
             Map<String, Object> updated = toMap(desired, now, generation);
-            if (desired.status().name().equals(condition.get("status")) && condition.get("lastTransitionTime") != null) {
+            if (desired.status().name().equals(condition.get("status"))
+                    && condition.get("lastTransitionTime") != null) {
                 updated.put("lastTransitionTime", condition.get("lastTransitionTime"));
             }
             changed |= !sameFields(condition, updated);
@@ -52,7 +53,8 @@ final class StatusConditions {
 
     /** The list without conditions of {@code type}; empty if it had none. */
     static Optional<List<Map<String, Object>>> remove(List<Map<String, Object>> current, String type) {
-        List<Map<String, Object>> result = current.stream().filter(c -> !type.equals(c.get("type"))).toList();
+        List<Map<String, Object>> result =
+                current.stream().filter(c -> !type.equals(c.get("type"))).toList();
         return result.size() == current.size() ? Optional.empty() : Optional.of(result);
     }
 

@@ -18,11 +18,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Leader election on a {@code coordination.k8s.io/v1} Lease, for the cluster manager: exactly one
- * candidate leads at a time; the others wait and take over when the leader releases the Lease (on
- * {@link #close()}) or stops renewing it. Built on fabric8's {@link LeaderElector}; unlike a bare
- * elector, a candidate that loses leadership stands again (callbacks fire for every term).
- * Callbacks run on the election's own thread and must return promptly.
+ * Leader election on a {@code coordination.k8s.io/v1} Lease, for the cluster manager: exactly one candidate leads at a
+ * time; the others wait and take over when the leader releases the Lease (on {@link #close()}) or stops renewing it.
+ * Built on fabric8's {@link LeaderElector}; unlike a bare elector, a candidate that loses leadership stands again
+ * (callbacks fire for every term). Callbacks run on the election's own thread and must return promptly.
  */
 public final class LeaderElection implements AutoCloseable {
 
@@ -37,8 +36,13 @@ public final class LeaderElection implements AutoCloseable {
     private volatile boolean closed;
 
     /** Where the Lease lives, who this candidate is, and the timing (client-go's meaning). */
-    public record Settings(String namespace, String leaseName, String identity,
-            Duration leaseDuration, Duration renewDeadline, Duration retryPeriod) {
+    public record Settings(
+            String namespace,
+            String leaseName,
+            String identity,
+            Duration leaseDuration,
+            Duration renewDeadline,
+            Duration retryPeriod) {
 
         public Settings {
             Objects.requireNonNull(namespace, "namespace");
@@ -51,7 +55,13 @@ public final class LeaderElection implements AutoCloseable {
 
         /** client-go's defaults: 15 s lease, 10 s renew deadline, 2 s retry. */
         public static Settings defaults(String namespace, String leaseName, String identity) {
-            return new Settings(namespace, leaseName, identity, Duration.ofSeconds(15), Duration.ofSeconds(10), Duration.ofSeconds(2));
+            return new Settings(
+                    namespace,
+                    leaseName,
+                    identity,
+                    Duration.ofSeconds(15),
+                    Duration.ofSeconds(10),
+                    Duration.ofSeconds(2));
         }
     }
 
@@ -66,8 +76,10 @@ public final class LeaderElection implements AutoCloseable {
 
     public LeaderElection(KubernetesClient client, Settings settings, Callbacks callbacks) {
         this.settings = settings;
-        this.executor = Executors.newSingleThreadExecutor(
-                Thread.ofPlatform().daemon().name("kovn-leader-" + settings.leaseName()).factory());
+        this.executor = Executors.newSingleThreadExecutor(Thread.ofPlatform()
+                .daemon()
+                .name("kovn-leader-" + settings.leaseName())
+                .factory());
         var config = new LeaderElectionConfigBuilder()
                 .withName(settings.leaseName())
                 .withLock(new LeaseLock(settings.namespace(), settings.leaseName(), settings.identity()))
@@ -83,7 +95,11 @@ public final class LeaderElection implements AutoCloseable {
                         },
                         () -> {
                             leading.set(false);
-                            LOG.info("{} stopped leading {}/{}", settings.identity(), settings.namespace(), settings.leaseName());
+                            LOG.info(
+                                    "{} stopped leading {}/{}",
+                                    settings.identity(),
+                                    settings.namespace(),
+                                    settings.leaseName());
                             callbacks.onStoppedLeading();
                         },
                         identity -> {
@@ -111,7 +127,10 @@ public final class LeaderElection implements AutoCloseable {
         // a term ends when leadership is lost (or the lease cannot be reached): stand again
         future.whenComplete((ignored, error) -> {
             if (!closed) {
-                LOG.info("{}: election term for {} ended{}; standing again", settings.identity(), settings.leaseName(),
+                LOG.info(
+                        "{}: election term for {} ended{}; standing again",
+                        settings.identity(),
+                        settings.leaseName(),
                         error == null ? "" : " (" + error + ")");
                 executor.execute(this::stand);
             }

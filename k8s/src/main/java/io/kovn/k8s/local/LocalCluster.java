@@ -3,27 +3,27 @@ package io.kovn.k8s.local;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.authentication.SelfSubjectReview;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequest;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
+import io.fabric8.kubernetes.api.model.authentication.UserInfo;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.kovn.k8s.crd.CrdCatalog;
 import io.kovn.k8s.client.KubeClients;
+import io.kovn.k8s.crd.CrdCatalog;
 import io.kovn.runtime.KubeControlPlane;
 import io.kovn.runtime.KubeRuntime;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import io.fabric8.kubernetes.api.model.authentication.SelfSubjectReview;
-import io.fabric8.kubernetes.api.model.authentication.UserInfo;
 
 /**
  * A real Kubernetes cluster's control plane on this machine ({@link KubeControlPlane}) with kovn's
- * CustomResourceDefinitions installed and established: what the sandbox and every test that needs an
- * API server run against. Clients for any identity: the admin, a user with a client certificate
- * signed by the cluster CA (a node, a kubelet), or a ServiceAccount through the TokenRequest API.
+ * CustomResourceDefinitions installed and established: what the sandbox and every test that needs an API server run
+ * against. Clients for any identity: the admin, a user with a client certificate signed by the cluster CA (a node, a
+ * kubelet), or a ServiceAccount through the TokenRequest API.
  */
 public final class LocalCluster implements AutoCloseable {
     private final KubeControlPlane controlPlane;
@@ -35,8 +35,8 @@ public final class LocalCluster implements AutoCloseable {
     }
 
     /**
-     * Starts a control plane in {@code dir} and installs kovn's CRDs; returns once they are
-     * established and the {@code default} namespace takes pods.
+     * Starts a control plane in {@code dir} and installs kovn's CRDs; returns once they are established and the
+     * {@code default} namespace takes pods.
      */
     public static LocalCluster start(Path dir) {
         KubeControlPlane controlPlane = KubeControlPlane.start(KubeRuntime.locate(), dir);
@@ -59,13 +59,28 @@ public final class LocalCluster implements AutoCloseable {
     public static void installCrds(KubernetesClient client, List<CustomResourceDefinition> crds) {
         for (CustomResourceDefinition crd : crds) {
             crd.getMetadata().setResourceVersion(null);
-            client.apiextensions().v1().customResourceDefinitions().resource(crd).fieldManager("kovn").forceConflicts().serverSideApply();
+            client.apiextensions()
+                    .v1()
+                    .customResourceDefinitions()
+                    .resource(crd)
+                    .fieldManager("kovn")
+                    .forceConflicts()
+                    .serverSideApply();
         }
         for (CustomResourceDefinition crd : crds) {
-            client.apiextensions().v1().customResourceDefinitions().withName(crd.getMetadata().getName()).waitUntilCondition(c ->
-                    c != null && c.getStatus() != null && c.getStatus().getConditions() != null
-                            && c.getStatus().getConditions().stream().anyMatch(k -> "Established".equals(k.getType()) && "True".equals(k.getStatus())),
-                    60, TimeUnit.SECONDS);
+            client.apiextensions()
+                    .v1()
+                    .customResourceDefinitions()
+                    .withName(crd.getMetadata().getName())
+                    .waitUntilCondition(
+                            c -> c != null
+                                    && c.getStatus() != null
+                                    && c.getStatus().getConditions() != null
+                                    && c.getStatus().getConditions().stream()
+                                            .anyMatch(k ->
+                                                    "Established".equals(k.getType()) && "True".equals(k.getStatus())),
+                            60,
+                            TimeUnit.SECONDS);
         }
     }
 
@@ -89,8 +104,8 @@ public final class LocalCluster implements AutoCloseable {
     }
 
     /**
-     * A kubeconfig for {@code user} in {@code groups}, authenticated by a client certificate signed by
-     * the cluster CA (what a kubelet's or an admin's credentials are), written under {@code users/}.
+     * A kubeconfig for {@code user} in {@code groups}, authenticated by a client certificate signed by the cluster CA
+     * (what a kubelet's or an admin's credentials are), written under {@code users/}.
      */
     public Path kubeconfigFor(String user, String... groups) {
         String file = user.replaceAll("[^A-Za-z0-9.-]", "_") + ".kubeconfig";
@@ -108,12 +123,21 @@ public final class LocalCluster implements AutoCloseable {
     }
 
     /**
-     * The connection settings of a ServiceAccount, with a token from the TokenRequest API (valid one
-     * day), as a pod running under that account would have.
+     * The connection settings of a ServiceAccount, with a token from the TokenRequest API (valid one day), as a pod
+     * running under that account would have.
      */
     public Config serviceAccountConfig(String namespace, String name) {
-        TokenRequest request = new TokenRequestBuilder().withNewSpec().withExpirationSeconds(24L * 3600).endSpec().build();
-        String token = admin.serviceAccounts().inNamespace(namespace).withName(name).tokenRequest(request).getStatus().getToken();
+        TokenRequest request = new TokenRequestBuilder()
+                .withNewSpec()
+                .withExpirationSeconds(24L * 3600)
+                .endSpec()
+                .build();
+        String token = admin.serviceAccounts()
+                .inNamespace(namespace)
+                .withName(name)
+                .tokenRequest(request)
+                .getStatus()
+                .getToken();
         Config admins = admin.getConfiguration();
         return new ConfigBuilder(Config.empty())
                 .withMasterUrl(admins.getMasterUrl())
@@ -124,19 +148,28 @@ public final class LocalCluster implements AutoCloseable {
     }
 
     /**
-     * Creates a namespace and waits for its {@code default} ServiceAccount: kube-apiserver refuses pods
-     * in a namespace until kube-controller-manager has made it.
+     * Creates a namespace and waits for its {@code default} ServiceAccount: kube-apiserver refuses pods in a namespace
+     * until kube-controller-manager has made it.
      */
     public static Namespace createNamespace(KubernetesClient client, String name, Map<String, String> labels) {
-        Namespace ns = client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(name).addToLabels(labels)
-                .endMetadata().build()).create();
+        Namespace ns = client.namespaces()
+                .resource(new NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .addToLabels(labels)
+                        .endMetadata()
+                        .build())
+                .create();
         awaitDefaultServiceAccount(client, name);
         return ns;
     }
 
     /** Waits (up to 30 s) until the namespace's {@code default} ServiceAccount exists. */
     public static void awaitDefaultServiceAccount(KubernetesClient client, String namespace) {
-        client.serviceAccounts().inNamespace(namespace).withName("default").waitUntilCondition(sa -> sa != null, 30, TimeUnit.SECONDS);
+        client.serviceAccounts()
+                .inNamespace(namespace)
+                .withName("default")
+                .waitUntilCondition(sa -> sa != null, 30, TimeUnit.SECONDS);
     }
 
     /** Who kube-apiserver takes {@code client} for (a SelfSubjectReview, as {@code kubectl auth whoami}). */

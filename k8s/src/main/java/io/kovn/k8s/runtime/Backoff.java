@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * Per-key exponential backoff: {@code base * 2^(failures-1)}, capped at {@code max}. Pure; the
- * failure counts live in {@link RetryLimiter}.
+ * Per-key exponential backoff: {@code base * 2^(failures-1)}, capped at {@code max}. Pure; the failure counts live in
+ * {@link RetryLimiter}.
  */
 public record Backoff(Duration base, Duration max) {
 

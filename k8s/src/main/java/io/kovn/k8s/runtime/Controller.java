@@ -4,22 +4,21 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import java.util.Collection;
-import java.util.function.Function;
-import java.util.LinkedHashSet;
-import java.util.Set;
 
 /**
- * Runs a {@link Reconciler} over a {@link WorkQueue}, fed by informers through {@link Mapper}s.
- * Workers wait until every watched informer has synced before their first reconcile, so a reconcile
- * never sees a partial cache. At most one reconcile per key runs at a time; failures are retried with
- * {@link RetryLimiter} backoff, forever.
+ * Runs a {@link Reconciler} over a {@link WorkQueue}, fed by informers through {@link Mapper}s. Workers wait until
+ * every watched informer has synced before their first reconcile, so a reconcile never sees a partial cache. At most
+ * one reconcile per key runs at a time; failures are retried with {@link RetryLimiter} backoff, forever.
  *
  * <pre>{@code
  * var controller = Controller.builder("zone-pods", podReconciler)
@@ -30,9 +29,8 @@ import java.util.Set;
  * controller.start();
  * }</pre>
  *
- * <p>With {@link Builder#batch} and a {@link BatchReconciler}, a worker takes up to that many queued
- * keys at once and reconciles them in one pass; the result of each key is handled as if it had been
- * reconciled alone.
+ * <p>With {@link Builder#batch} and a {@link BatchReconciler}, a worker takes up to that many queued keys at once and
+ * reconciles them in one pass; the result of each key is handled as if it had been reconciled alone.
  *
  * @param <K> the key type
  */
@@ -47,6 +45,7 @@ public final class Controller<K> implements AutoCloseable {
     private final int workers;
     /** Keys a worker takes at once; 1 unless the reconciler is a {@link BatchReconciler}. */
     private final int batch;
+
     private final RetryLimiter<K> retries;
     private final ControllerMetrics metrics;
     private final List<Source<?, K>> sources;
@@ -54,6 +53,7 @@ public final class Controller<K> implements AutoCloseable {
     private final List<Thread> threads = new ArrayList<>();
     /** Set once a worker has seen the informers synced: before, queued keys are never taken. */
     private volatile boolean synced;
+
     private final Duration shutdownGrace;
     private final RecentNanos queueToDone = new RecentNanos(RECENT);
 
@@ -122,11 +122,11 @@ public final class Controller<K> implements AutoCloseable {
     }
 
     /**
-     * Queue-to-done times (ns) of the most recent reconciles, oldest first (at most {@value #RECENT}):
-     * from the earliest add of the key since it last started reconciling (adds coalesced meanwhile
-     * keep the first one's time) until the reconcile returned. This is an event's latency as this
-     * controller sees it: queue wait, a running reconcile of the same key, and the reconcile itself.
-     * A retry or requeue counts from when its delay ran out. Failed reconciles are included.
+     * Queue-to-done times (ns) of the most recent reconciles, oldest first (at most {@value #RECENT}): from the
+     * earliest add of the key since it last started reconciling (adds coalesced meanwhile keep the first one's time)
+     * until the reconcile returned. This is an event's latency as this controller sees it: queue wait, a running
+     * reconcile of the same key, and the reconcile itself. A retry or requeue counts from when its delay ran out.
+     * Failed reconciles are included.
      */
     public long[] recentQueueToDone() {
         return queueToDone.toArray();
@@ -138,7 +138,9 @@ public final class Controller<K> implements AutoCloseable {
     }
 
     private List<SharedIndexInformer<?>> informers() {
-        return sources.stream().<SharedIndexInformer<?>>map(source -> source.informer).toList();
+        return sources.stream()
+                .<SharedIndexInformer<?>>map(source -> source.informer)
+                .toList();
     }
 
     private void work() {
@@ -176,9 +178,8 @@ public final class Controller<K> implements AutoCloseable {
     }
 
     /**
-     * Keys taken together: a key whose last reconcile failed is reconciled alone (a key that fails
-     * a batch, or fails in one, is retried by itself, so it cannot fail its neighbours twice); the
-     * others in one batch.
+     * Keys taken together: a key whose last reconcile failed is reconciled alone (a key that fails a batch, or fails in
+     * one, is retried by itself, so it cannot fail its neighbours twice); the others in one batch.
      */
     private void process(List<WorkQueue.Taken<K>> taken) {
         List<WorkQueue.Taken<K>> together = new ArrayList<>(taken.size());
@@ -222,9 +223,9 @@ public final class Controller<K> implements AutoCloseable {
     }
 
     /**
-     * Several keys in one {@link BatchReconciler#reconcileAll}; then each key's result is recorded and
-     * handled as {@link #reconcileOnce} and {@link #handle} do for one key. Every key's reconcile
-     * latency is the batch's: what the key waited for. A batch that throws fails every key.
+     * Several keys in one {@link BatchReconciler#reconcileAll}; then each key's result is recorded and handled as
+     * {@link #reconcileOnce} and {@link #handle} do for one key. Every key's reconcile latency is the batch's: what the
+     * key waited for. A batch that throws fails every key.
      */
     private void reconcileBatch(List<WorkQueue.Taken<K>> taken) {
         long start = System.nanoTime();
@@ -233,8 +234,8 @@ public final class Controller<K> implements AutoCloseable {
             Map<K, ReconcileResult> results;
             Throwable failure = null;
             try {
-                results = Objects.requireNonNull(((BatchReconciler<K>) reconciler).reconcileAll(keys),
-                        "batch reconciler returned null");
+                results = Objects.requireNonNull(
+                        ((BatchReconciler<K>) reconciler).reconcileAll(keys), "batch reconciler returned null");
             } catch (VirtualMachineError fatal) {
                 throw fatal;
             } catch (Throwable error) {
@@ -245,8 +246,10 @@ public final class Controller<K> implements AutoCloseable {
             for (WorkQueue.Taken<K> t : taken) {
                 ReconcileResult result = results.get(t.key());
                 if (result == null) {
-                    result = ReconcileResult.failed(failure != null ? failure
-                            : new IllegalStateException("batch reconciler returned no result for " + t.key()));
+                    result = ReconcileResult.failed(
+                            failure != null
+                                    ? failure
+                                    : new IllegalStateException("batch reconciler returned no result for " + t.key()));
                 }
                 metrics.reconciled(name, Duration.ofNanos(finished - start), result);
                 metrics.queueToDone(name, Duration.ofNanos(finished - t.queuedNanos()), result);
@@ -259,10 +262,9 @@ public final class Controller<K> implements AutoCloseable {
     }
 
     /**
-     * The result decides the key's next delayed run: a retry or requeue scheduled before this
-     * reconcile started is dropped first (this reconcile read a newer state than it would have; left
-     * pending, it would run once more for nothing and keep the controller from being idle until then,
-     * a backoff's full minute at worst).
+     * The result decides the key's next delayed run: a retry or requeue scheduled before this reconcile started is
+     * dropped first (this reconcile read a newer state than it would have; left pending, it would run once more for
+     * nothing and keep the controller from being idle until then, a backoff's full minute at worst).
      */
     private void handle(K key, ReconcileResult result, long taken) {
         queue.forgetDelayed(key, taken);
@@ -274,16 +276,22 @@ public final class Controller<K> implements AutoCloseable {
             }
             case ReconcileResult.Failed(Throwable error) -> {
                 Duration delay = retries.whenFailed(key);
-                LOG.warn("{}: reconcile of {} failed (attempt {}), retrying in {}: {}",
-                        name, key, retries.failures(key), delay, error.toString(), error);
+                LOG.warn(
+                        "{}: reconcile of {} failed (attempt {}), retrying in {}: {}",
+                        name,
+                        key,
+                        retries.failures(key),
+                        delay,
+                        error.toString(),
+                        error);
                 queue.addAfter(key, delay);
             }
         }
     }
 
     /**
-     * Stops taking new keys, lets in-flight and already-queued reconciles finish for up to the
-     * shutdown grace period, then interrupts the workers. Informers are not stopped (they may be shared).
+     * Stops taking new keys, lets in-flight and already-queued reconciles finish for up to the shutdown grace period,
+     * then interrupts the workers. Informers are not stopped (they may be shared).
      */
     @Override
     public void close() {
@@ -327,12 +335,12 @@ public final class Controller<K> implements AutoCloseable {
         }
 
         /**
-         * The same, except for updates that leave {@code relevant} (the part of the object the
-         * reconciler reads) equal: a pod's label change, say, is no event for a reconciler that never
-         * reads labels. Adds and deletes always queue.
+         * The same, except for updates that leave {@code relevant} (the part of the object the reconciler reads) equal:
+         * a pod's label change, say, is no event for a reconciler that never reads labels. Adds and deletes always
+         * queue.
          */
-        public <T> Builder<K> watch(SharedIndexInformer<T> informer, Mapper<? super T, K> mapper,
-                                    Function<? super T, ?> relevant) {
+        public <T> Builder<K> watch(
+                SharedIndexInformer<T> informer, Mapper<? super T, K> mapper, Function<? super T, ?> relevant) {
             sources.add(new Source<>(informer, mapper, Objects.requireNonNull(relevant, "relevant")));
             return this;
         }
@@ -347,8 +355,8 @@ public final class Controller<K> implements AutoCloseable {
 
         /**
          * Lets a worker take up to {@code maxKeys} queued keys at once and reconcile them with
-         * {@link BatchReconciler#reconcileAll} (one key alone still goes through
-         * {@link Reconciler#reconcile}). Requires a {@link BatchReconciler}.
+         * {@link BatchReconciler#reconcileAll} (one key alone still goes through {@link Reconciler#reconcile}).
+         * Requires a {@link BatchReconciler}.
          */
         public Builder<K> batch(int maxKeys) {
             if (maxKeys < 1) {
@@ -393,6 +401,7 @@ public final class Controller<K> implements AutoCloseable {
         private final Mapper<? super T, K> mapper;
         /** What of an object the reconciler reads; null: all of it. */
         private final Function<? super T, ?> relevant;
+
         private ResourceEventHandler<T> handler;
 
         Source(SharedIndexInformer<T> informer, Mapper<? super T, K> mapper, Function<? super T, ?> relevant) {
@@ -436,8 +445,8 @@ public final class Controller<K> implements AutoCloseable {
                 }
 
                 /**
-                 * The keys of both objects, each once: adding a key twice lets a worker take it between
-                 * the adds and reconcile it twice.
+                 * The keys of both objects, each once: adding a key twice lets a worker take it between the adds and
+                 * reconcile it twice.
                  */
                 private void enqueueAll(T object, T other) {
                     Set<K> keys = new LinkedHashSet<>(keysOf(object));

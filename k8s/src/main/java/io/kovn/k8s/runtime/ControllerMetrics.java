@@ -3,9 +3,9 @@ package io.kovn.k8s.runtime;
 import java.time.Duration;
 
 /**
- * Hooks through which a {@link Controller} and its {@link WorkQueue} report what they do; an
- * implementation exports them (e.g. to Prometheus). Every method has a no-op default; calls happen on
- * worker threads and must be cheap and non-blocking.
+ * Hooks through which a {@link Controller} and its {@link WorkQueue} report what they do; an implementation exports
+ * them (e.g. to Prometheus). Every method has a no-op default; calls happen on worker threads and must be cheap and
+ * non-blocking.
  */
 public interface ControllerMetrics {
 
@@ -22,8 +22,8 @@ public interface ControllerMetrics {
     default void reconciled(String controller, Duration latency, ReconcileResult result) {}
 
     /**
-     * One reconcile of {@code controller} finished {@code latency} after its key was first queued (the
-     * earliest add since the key last started reconciling): queue wait plus reconcile.
+     * One reconcile of {@code controller} finished {@code latency} after its key was first queued (the earliest add
+     * since the key last started reconciling): queue wait plus reconcile.
      */
     default void queueToDone(String controller, Duration latency, ReconcileResult result) {}
 

@@ -8,8 +8,8 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * Index functions kovn's controllers share, and lookups through them. Add an index before the
- * informer starts ({@link SharedIndexInformer#addIndexers}); query it with {@link #byIndex}.
+ * Index functions kovn's controllers share, and lookups through them. Add an index before the informer starts
+ * ({@link SharedIndexInformer#addIndexers}); query it with {@link #byIndex}.
  */
 public final class Indexes {
 

@@ -13,8 +13,8 @@ public final class Informers {
     private Informers() {}
 
     /**
-     * Blocks until every informer has completed its initial list ({@code hasSynced}), or
-     * {@code timeout} passes; false on timeout. Informers must have been started by their owner.
+     * Blocks until every informer has completed its initial list ({@code hasSynced}), or {@code timeout} passes; false
+     * on timeout. Informers must have been started by their owner.
      */
     public static boolean waitForCacheSync(Duration timeout, List<? extends SharedIndexInformer<?>> informers)
             throws InterruptedException {
@@ -35,8 +35,8 @@ public final class Informers {
     }
 
     /**
-     * {@code informer}, set to keep listing after any error but a decoding one: a CRD that is not
-     * installed yet (404) or a permission not granted yet (403) must not stop it for good.
+     * {@code informer}, set to keep listing after any error but a decoding one: a CRD that is not installed yet (404)
+     * or a permission not granted yet (403) must not stop it for good.
      */
     public static <T> SharedIndexInformer<T> retrying(SharedIndexInformer<T> informer) {
         return informer.exceptionHandler((started, error) -> !ExceptionHandler.isDeserializationException(error));

@@ -14,25 +14,26 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 /**
- * An informer's object store that hands out all its objects as one immutable list, rebuilt only
- * after a change, with every object keeping its position until it is deleted.
+ * An informer's object store that hands out all its objects as one immutable list, rebuilt only after a change, with
+ * every object keeping its position until it is deleted.
  *
- * <p>Why: a controller that translates the whole cluster lists 10,000 pods per reconcile; fabric8's
- * own store lists through a stream over a concurrent map (~1 ms at that size without C2), and
- * the list it gets is copied again into the snapshot. Here a reconcile with nothing changed gets
- * the same list object, a changed one a single array copy, and a pod that was replaced is at the
- * position its predecessor held, so comparing two listings position by position finds it.
+ * <p>Why: a controller that translates the whole cluster lists 10,000 pods per reconcile; fabric8's own store lists
+ * through a stream over a concurrent map (~1 ms at that size without C2), and the list it gets is copied again into the
+ * snapshot. Here a reconcile with nothing changed gets the same list object, a changed one a single array copy, and a
+ * pod that was replaced is at the position its predecessor held, so comparing two listings position by position finds
+ * it.
  *
- * <p>Objects are stored without {@code metadata.managedFields}, which no controller reads and which
- * are a large share of every object (the reference drops them in an informer transform too): a
- * node process holds its cluster's pods in about half the memory.
+ * <p>Objects are stored without {@code metadata.managedFields}, which no controller reads and which are a large share
+ * of every object (the reference drops them in an informer transform too): a node process holds its cluster's pods in
+ * about half the memory.
  *
- * <p>Writes come from the informer (under its cache's lock) and are serialised here as well;
- * {@link #list} may be called from any thread.
+ * <p>Writes come from the informer (under its cache's lock) and are serialised here as well; {@link #list} may be
+ * called from any thread.
  */
 public final class ListedItemStore<V extends HasMetadata> implements ItemStore<V> {
     /** For lookups without the lock (informer handlers look objects up from many threads). */
     private final Map<String, V> byKey = new ConcurrentHashMap<>();
+
     private final Map<String, Integer> positions = new HashMap<>();
     private Object[] items = new Object[16];
     private String[] keys = new String[16];
@@ -127,9 +128,9 @@ public final class ListedItemStore<V extends HasMetadata> implements ItemStore<V
     }
 
     /**
-     * An immutable list over its own copy of the store's array, without the per-element checks of
-     * {@code List.of} (the objects are non-null by construction): a consumer that must own an
-     * immutable list can keep a {@code Listing} as it is instead of copying it again.
+     * An immutable list over its own copy of the store's array, without the per-element checks of {@code List.of} (the
+     * objects are non-null by construction): a consumer that must own an immutable list can keep a {@code Listing} as
+     * it is instead of copying it again.
      */
     public static final class Listing<V> extends AbstractList<V> implements RandomAccess {
         private final Object[] items;

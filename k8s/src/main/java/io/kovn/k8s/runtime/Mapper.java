@@ -5,9 +5,9 @@ import java.util.Collection;
 import java.util.List;
 
 /**
- * Turns a changed object (primary or secondary) into the keys of the primary objects it affects, e.g.
- * a pod into the keys of the policies that select it. Must be cheap and side-effect free: it runs on
- * the informer's event thread, typically reading other informers' indexes.
+ * Turns a changed object (primary or secondary) into the keys of the primary objects it affects, e.g. a pod into the
+ * keys of the policies that select it. Must be cheap and side-effect free: it runs on the informer's event thread,
+ * typically reading other informers' indexes.
  *
  * @param <T> the watched object type
  * @param <K> the controller's key type

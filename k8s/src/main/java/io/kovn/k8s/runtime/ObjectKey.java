@@ -4,8 +4,8 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.Objects;
 
 /**
- * The key of a Kubernetes object: namespace (empty for cluster-scoped objects) and name. Its string
- * form is the informer cache key ({@code ns/name}, or {@code name}).
+ * The key of a Kubernetes object: namespace (empty for cluster-scoped objects) and name. Its string form is the
+ * informer cache key ({@code ns/name}, or {@code name}).
  */
 public record ObjectKey(String namespace, String name) implements Comparable<ObjectKey> {
 
@@ -20,13 +20,16 @@ public record ObjectKey(String namespace, String name) implements Comparable<Obj
     }
 
     public static ObjectKey of(HasMetadata object) {
-        return new ObjectKey(object.getMetadata().getNamespace(), object.getMetadata().getName());
+        return new ObjectKey(
+                object.getMetadata().getNamespace(), object.getMetadata().getName());
     }
 
     /** Parses the informer cache key form {@code ns/name} or {@code name}. */
     public static ObjectKey parse(String cacheKey) {
         int slash = cacheKey.indexOf('/');
-        return slash < 0 ? cluster(cacheKey) : new ObjectKey(cacheKey.substring(0, slash), cacheKey.substring(slash + 1));
+        return slash < 0
+                ? cluster(cacheKey)
+                : new ObjectKey(cacheKey.substring(0, slash), cacheKey.substring(slash + 1));
     }
 
     public boolean clusterScoped() {

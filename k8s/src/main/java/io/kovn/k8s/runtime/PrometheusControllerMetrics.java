@@ -7,14 +7,13 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Duration;
 
 /**
- * {@link ControllerMetrics} exported to Prometheus, named after controller-runtime's metrics so the
- * usual dashboards read them: {@code kovn_workqueue_depth}, {@code kovn_workqueue_adds_total},
- * {@code kovn_workqueue_queue_duration_seconds} (label {@code name}), and
- * {@code kovn_controller_reconcile_total} / {@code kovn_controller_reconcile_time_seconds}
- * (labels {@code controller}, {@code result} = done | requeue | error), and kovn's own
- * {@code kovn_controller_queue_to_done_seconds} (same labels: from a key's first add to the end of its
- * reconcile, the event latency an operator sees, API server excluded). Register one per registry
- * and share it between controllers.
+ * {@link ControllerMetrics} exported to Prometheus, named after controller-runtime's metrics so the usual dashboards
+ * read them: {@code kovn_workqueue_depth}, {@code kovn_workqueue_adds_total},
+ * {@code kovn_workqueue_queue_duration_seconds} (label {@code name}), and {@code kovn_controller_reconcile_total} /
+ * {@code kovn_controller_reconcile_time_seconds} (labels {@code controller}, {@code result} = done | requeue | error),
+ * and kovn's own {@code kovn_controller_queue_to_done_seconds} (same labels: from a key's first add to the end of its
+ * reconcile, the event latency an operator sees, API server excluded). Register one per registry and share it between
+ * controllers.
  */
 public final class PrometheusControllerMetrics implements ControllerMetrics {
 
@@ -26,20 +25,39 @@ public final class PrometheusControllerMetrics implements ControllerMetrics {
     private final Histogram queueToDone;
 
     public PrometheusControllerMetrics(PrometheusRegistry registry) {
-        depth = Gauge.builder().name("kovn_workqueue_depth")
-                .help("Keys waiting in a controller's work queue").labelNames("name").register(registry);
-        adds = Counter.builder().name("kovn_workqueue_adds_total")
-                .help("Keys added to a controller's work queue (de-duplicated adds included)").labelNames("name").register(registry);
-        queueDuration = Histogram.builder().name("kovn_workqueue_queue_duration_seconds")
-                .help("How long a key waited in the queue before a worker took it").labelNames("name")
-                .classicOnly().register(registry);
-        reconciles = Counter.builder().name("kovn_controller_reconcile_total")
-                .help("Reconciles by result").labelNames("controller", "result").register(registry);
-        reconcileTime = Histogram.builder().name("kovn_controller_reconcile_time_seconds")
-                .help("Time per reconcile").labelNames("controller", "result").classicOnly().register(registry);
-        queueToDone = Histogram.builder().name("kovn_controller_queue_to_done_seconds")
+        depth = Gauge.builder()
+                .name("kovn_workqueue_depth")
+                .help("Keys waiting in a controller's work queue")
+                .labelNames("name")
+                .register(registry);
+        adds = Counter.builder()
+                .name("kovn_workqueue_adds_total")
+                .help("Keys added to a controller's work queue (de-duplicated adds included)")
+                .labelNames("name")
+                .register(registry);
+        queueDuration = Histogram.builder()
+                .name("kovn_workqueue_queue_duration_seconds")
+                .help("How long a key waited in the queue before a worker took it")
+                .labelNames("name")
+                .classicOnly()
+                .register(registry);
+        reconciles = Counter.builder()
+                .name("kovn_controller_reconcile_total")
+                .help("Reconciles by result")
+                .labelNames("controller", "result")
+                .register(registry);
+        reconcileTime = Histogram.builder()
+                .name("kovn_controller_reconcile_time_seconds")
+                .help("Time per reconcile")
+                .labelNames("controller", "result")
+                .classicOnly()
+                .register(registry);
+        queueToDone = Histogram.builder()
+                .name("kovn_controller_queue_to_done_seconds")
                 .help("Time from a key's first add (since its last reconcile started) until its reconcile finished")
-                .labelNames("controller", "result").classicOnly().register(registry);
+                .labelNames("controller", "result")
+                .classicOnly()
+                .register(registry);
     }
 
     @Override

@@ -3,8 +3,8 @@ package io.kovn.k8s.runtime;
 import java.util.Arrays;
 
 /**
- * The last {@code capacity} durations recorded, in nanoseconds, oldest first: a ring that grows up to
- * its capacity, so an idle controller holds a few bytes and a busy one a bounded array.
+ * The last {@code capacity} durations recorded, in nanoseconds, oldest first: a ring that grows up to its capacity, so
+ * an idle controller holds a few bytes and a busy one a bounded array.
  */
 final class RecentNanos {
 

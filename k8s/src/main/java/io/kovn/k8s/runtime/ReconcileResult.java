@@ -4,10 +4,10 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * What one reconcile of a key concluded. Consumed by the {@link Controller} with a pattern-matching
- * {@code switch}: {@link Done} forgets the key's failure history, {@link Requeue} reconciles the key
- * again after a delay without counting a failure, {@link Failed} re-queues it with per-key
- * exponential backoff (retries are unlimited: a level-driven reconcile converges once the world allows).
+ * What one reconcile of a key concluded. Consumed by the {@link Controller} with a pattern-matching {@code switch}:
+ * {@link Done} forgets the key's failure history, {@link Requeue} reconciles the key again after a delay without
+ * counting a failure, {@link Failed} re-queues it with per-key exponential backoff (retries are unlimited: a
+ * level-driven reconcile converges once the world allows).
  */
 public sealed interface ReconcileResult {
 

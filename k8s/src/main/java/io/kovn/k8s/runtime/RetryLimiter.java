@@ -6,9 +6,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
 /**
- * Decides how long a failed key waits before its next reconcile: the larger of its own exponential
- * {@link Backoff} and an overall token bucket ({@code qps}, {@code burst}) shared by all keys, so a
- * mass failure (an API server outage) cannot turn into a retry storm. Retries are never given up.
+ * Decides how long a failed key waits before its next reconcile: the larger of its own exponential {@link Backoff} and
+ * an overall token bucket ({@code qps}, {@code burst}) shared by all keys, so a mass failure (an API server outage)
+ * cannot turn into a retry storm. Retries are never given up.
  *
  * @param <K> the key type
  */

@@ -14,14 +14,13 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * One cluster-wide informer per kind, shared by the controllers of one process (the zone and policy
- * controllers of a node, every zone of the sandbox): each kind is listed and watched once, held in
- * memory once, and its watch events are decoded once, however many controllers read it.
+ * One cluster-wide informer per kind, shared by the controllers of one process (the zone and policy controllers of a
+ * node, every zone of the sandbox): each kind is listed and watched once, held in memory once, and its watch events are
+ * decoded once, however many controllers read it.
  *
- * <p>Controllers take informers from here and add their event handlers through
- * {@link Controller.Builder#watch}, which removes them again on close; a handler added to an
- * informer that has already synced gets every cached object replayed as an add, so a controller
- * started later misses nothing. Only the owner of this object closes the informers.
+ * <p>Controllers take informers from here and add their event handlers through {@link Controller.Builder#watch}, which
+ * removes them again on close; a handler added to an informer that has already synced gets every cached object replayed
+ * as an add, so a controller started later misses nothing. Only the owner of this object closes the informers.
  *
  * <pre>{@code
  * try (SharedInformers informers = new SharedInformers(client)) {
@@ -49,9 +48,9 @@ public final class SharedInformers implements AutoCloseable {
     }
 
     /**
-     * The informer of {@code kind} in all namespaces, created (not started) on first use. A
-     * controller that adds indexers does so before {@link #synced}; fabric8 indexes the objects
-     * already cached when an indexer is added later.
+     * The informer of {@code kind} in all namespaces, created (not started) on first use. A controller that adds
+     * indexers does so before {@link #synced}; fabric8 indexes the objects already cached when an indexer is added
+     * later.
      */
     @SuppressWarnings("unchecked")
     public synchronized <T extends HasMetadata> SharedIndexInformer<T> informer(Class<T> kind) {
@@ -68,8 +67,8 @@ public final class SharedInformers implements AutoCloseable {
     }
 
     /**
-     * The objects of {@code kind}'s informer as one immutable list, the same list until one of them
-     * changes (what a controller reads whole each reconcile; {@code getIndexer().list()} copies).
+     * The objects of {@code kind}'s informer as one immutable list, the same list until one of them changes (what a
+     * controller reads whole each reconcile; {@code getIndexer().list()} copies).
      */
     @SuppressWarnings("unchecked")
     public synchronized <T extends HasMetadata> ListedItemStore<T> store(Class<T> kind) {
@@ -78,16 +77,16 @@ public final class SharedInformers implements AutoCloseable {
     }
 
     /**
-     * Starts the informers of {@code kinds} that are not running yet and waits until all of them have
-     * listed their objects; false when {@code timeout} passes first.
+     * Starts the informers of {@code kinds} that are not running yet and waits until all of them have listed their
+     * objects; false when {@code timeout} passes first.
      */
     public boolean sync(Duration timeout, List<Class<? extends HasMetadata>> kinds) throws InterruptedException {
         return Informers.waitForCacheSync(timeout, start(kinds));
     }
 
     /**
-     * Starts the informers of {@code kinds} that are not running yet, without waiting: a controller
-     * lists while it connects to its databases, and {@link #sync} waits later.
+     * Starts the informers of {@code kinds} that are not running yet, without waiting: a controller lists while it
+     * connects to its databases, and {@link #sync} waits later.
      */
     public synchronized List<SharedIndexInformer<?>> start(List<Class<? extends HasMetadata>> kinds) {
         List<SharedIndexInformer<?>> wanted = new ArrayList<>(kinds.size());
@@ -111,8 +110,8 @@ public final class SharedInformers implements AutoCloseable {
     }
 
     /** Adds {@code indexers} to {@code kind}'s informer unless an indexer of the same name is there. */
-    public synchronized <T extends HasMetadata> void index(Class<T> kind,
-            Map<String, Function<T, List<String>>> indexers) {
+    public synchronized <T extends HasMetadata> void index(
+            Class<T> kind, Map<String, Function<T, List<String>>> indexers) {
         SharedIndexInformer<T> informer = informer(kind);
         Map<String, Function<T, List<String>>> missing = new LinkedHashMap<>(indexers);
         missing.keySet().removeAll(informer.getIndexer().getIndexers().keySet());
@@ -132,8 +131,8 @@ public final class SharedInformers implements AutoCloseable {
     }
 
     /**
-     * What a controller was given: informers shared with others, or its own, which it closes when it
-     * closes. Lets {@code start(config, client)} keep working for a controller that runs alone.
+     * What a controller was given: informers shared with others, or its own, which it closes when it closes. Lets
+     * {@code start(config, client)} keep working for a controller that runs alone.
      */
     public record Lease(SharedInformers informers, boolean owned) implements AutoCloseable {
 

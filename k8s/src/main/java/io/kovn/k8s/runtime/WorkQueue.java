@@ -17,15 +17,15 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A keyed, de-duplicating work queue with client-go's semantics:
+ *
  * <ul>
- *   <li>a key added while already waiting is queued once ({@code dirty} set);</li>
- *   <li>a key added while being processed is not handed to another worker; it is queued again when
- *       the current worker calls {@link #done}, so one key is never reconciled twice at once;</li>
- *   <li>{@link #addAfter} keeps only the earliest pending deadline per key, and
- *       {@link #forgetDelayed} drops one scheduled before a given time (a reconcile that started
- *       later has made it redundant);</li>
- *   <li>{@link #shutdown} stops accepting keys and wakes waiting workers; {@link #awaitIdle} lets an
- *       owner drain in-flight work before closing.</li>
+ *   <li>a key added while already waiting is queued once ({@code dirty} set);
+ *   <li>a key added while being processed is not handed to another worker; it is queued again when the current worker
+ *       calls {@link #done}, so one key is never reconciled twice at once;
+ *   <li>{@link #addAfter} keeps only the earliest pending deadline per key, and {@link #forgetDelayed} drops one
+ *       scheduled before a given time (a reconcile that started later has made it redundant);
+ *   <li>{@link #shutdown} stops accepting keys and wakes waiting workers; {@link #awaitIdle} lets an owner drain
+ *       in-flight work before closing.
  * </ul>
  *
  * @param <K> the key type (needs value equality)
@@ -46,8 +46,10 @@ public final class WorkQueue<K> implements AutoCloseable {
     public WorkQueue(String name, ControllerMetrics metrics) {
         this.name = name;
         this.metrics = metrics;
-        this.timers = Executors.newSingleThreadScheduledExecutor(
-                Thread.ofPlatform().daemon().name("kovn-queue-" + name + "-timer").factory());
+        this.timers = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform()
+                .daemon()
+                .name("kovn-queue-" + name + "-timer")
+                .factory());
     }
 
     public String name() {
@@ -109,8 +111,8 @@ public final class WorkQueue<K> implements AutoCloseable {
 
     /**
      * Drops {@code key}'s pending {@link #addAfter} if it was asked for before {@code before} (a
-     * {@link System#nanoTime}): a level-driven reconcile that started after a retry or requeue was
-     * scheduled has already done what that run would do. Its timer then fires without adding.
+     * {@link System#nanoTime}): a level-driven reconcile that started after a retry or requeue was scheduled has
+     * already done what that run would do. Its timer then fires without adding.
      */
     public void forgetDelayed(K key, long before) {
         lock.lock();
@@ -142,14 +144,14 @@ public final class WorkQueue<K> implements AutoCloseable {
     }
 
     /**
-     * A key handed to a worker, with the {@link System#nanoTime} of its earliest add since it last
-     * started processing (adds de-duplicated while it waited keep the first one's time).
+     * A key handed to a worker, with the {@link System#nanoTime} of its earliest add since it last started processing
+     * (adds de-duplicated while it waited keep the first one's time).
      */
     public record Taken<K>(K key, long queuedNanos) {}
 
     /**
-     * Blocks until a key is available and marks it as processing; empty once the queue is shut down
-     * and no queued key remains. The caller must call {@link #done} with the key.
+     * Blocks until a key is available and marks it as processing; empty once the queue is shut down and no queued key
+     * remains. The caller must call {@link #done} with the key.
      */
     public Optional<K> take() throws InterruptedException {
         return takeQueued().map(Taken::key);
@@ -162,11 +164,10 @@ public final class WorkQueue<K> implements AutoCloseable {
     }
 
     /**
-     * Blocks until a key is available, then takes up to {@code max} of the queued keys at once, in
-     * queue order, each marked as processing (no key is queued while it is processing, so a batch
-     * never holds a key another worker has). Does not wait for more keys than are queued: with one
-     * key queued, the batch is that key. Empty once the queue is shut down and no queued key
-     * remains. The caller must call {@link #done} with every key.
+     * Blocks until a key is available, then takes up to {@code max} of the queued keys at once, in queue order, each
+     * marked as processing (no key is queued while it is processing, so a batch never holds a key another worker has).
+     * Does not wait for more keys than are queued: with one key queued, the batch is that key. Empty once the queue is
+     * shut down and no queued key remains. The caller must call {@link #done} with every key.
      */
     public List<Taken<K>> takeQueued(int max) throws InterruptedException {
         if (max < 1) {
@@ -225,8 +226,8 @@ public final class WorkQueue<K> implements AutoCloseable {
     }
 
     /**
-     * True when no key is queued, being processed, or waiting for a delay (a retry or requeue): the
-     * owner has converged as far as this queue knows.
+     * True when no key is queued, being processed, or waiting for a delay (a retry or requeue): the owner has converged
+     * as far as this queue knows.
      */
     public boolean isIdle() {
         lock.lock();

@@ -13,11 +13,14 @@ class KovnResourcesTest {
     @Test
     void theContextsDescribeTheCrdsOnTheClassPath() {
         List<CustomResourceDefinition> crds = CrdCatalog.load();
-        for (ResourceDefinitionContext context : List.of(KovnResources.USER_DEFINED_NETWORK,
-                KovnResources.CLUSTER_USER_DEFINED_NETWORK, KovnResources.CLUSTER_NETWORK_CONNECT)) {
+        for (ResourceDefinitionContext context : List.of(
+                KovnResources.USER_DEFINED_NETWORK,
+                KovnResources.CLUSTER_USER_DEFINED_NETWORK,
+                KovnResources.CLUSTER_NETWORK_CONNECT)) {
             CustomResourceDefinition crd = crds.stream()
                     .filter(c -> c.getMetadata().getName().equals(context.getPlural() + "." + context.getGroup()))
-                    .findFirst().orElseThrow();
+                    .findFirst()
+                    .orElseThrow();
             assertThat(crd.getSpec().getNames().getKind()).isEqualTo(context.getKind());
             assertThat(crd.getSpec().getScope()).isEqualTo(context.isNamespaceScoped() ? "Namespaced" : "Cluster");
             assertThat(crd.getSpec().getVersions()).anySatisfy(v -> {

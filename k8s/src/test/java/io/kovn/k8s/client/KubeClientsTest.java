@@ -17,7 +17,8 @@ class KubeClientsTest {
         Files.writeString(sa.resolve("token"), "first\n");
         Files.writeString(sa.resolve("namespace"), "ovn-kubernetes");
         Files.writeString(sa.resolve("ca.crt"), "not read until a connection is made");
-        var config = KubeClients.inClusterConfig(Map.of("KUBERNETES_SERVICE_HOST", "fd00::1", "KUBERNETES_SERVICE_PORT", "443"), sa);
+        var config = KubeClients.inClusterConfig(
+                Map.of("KUBERNETES_SERVICE_HOST", "fd00::1", "KUBERNETES_SERVICE_PORT", "443"), sa);
         assertThat(config.getMasterUrl()).isEqualTo("https://[fd00::1]:443/");
         assertThat(config.getNamespace()).isEqualTo("ovn-kubernetes");
         assertThat(config.getCaCertFile()).isEqualTo(sa.resolve("ca.crt").toString());
@@ -29,7 +30,8 @@ class KubeClientsTest {
     @Test
     void inClusterConfigOutsideAClusterIsAClearError(@TempDir Path sa) {
         assertThatThrownBy(() -> KubeClients.inClusterConfig(Map.of(), sa))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("KUBERNETES_SERVICE_HOST");
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("KUBERNETES_SERVICE_HOST");
     }
 
     @Test

@@ -13,8 +13,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 
 @Tag("real")
 class LeaderElectionTest {
@@ -46,11 +46,13 @@ class LeaderElectionTest {
         List<String> events = new CopyOnWriteArrayList<>();
         var a = new LeaderElection(clientA, settings("a"), callbacks("a", leaders, maxLeaders, events));
         var b = new LeaderElection(clientB, settings("b"), callbacks("b", leaders, maxLeaders, events));
-        try (a; b) {
+        try (a;
+                b) {
             a.start();
             await().atMost(Duration.ofSeconds(5)).until(a::isLeader);
             b.start();
-            await().atMost(Duration.ofSeconds(5)).until(() -> b.leader().orElse("").equals("a"));
+            await().atMost(Duration.ofSeconds(5))
+                    .until(() -> b.leader().orElse("").equals("a"));
             assertThat(b.isLeader()).isFalse();
 
             long released = System.nanoTime();
@@ -58,8 +60,13 @@ class LeaderElectionTest {
             await().atMost(Duration.ofSeconds(5)).until(b::isLeader);
             assertThat(Duration.ofNanos(System.nanoTime() - released)).isLessThan(LEASE);
             assertThat(a.isLeader()).isFalse();
-            assertThat(client().leases().inNamespace("kube-system").withName("kovn-cluster-manager").get()
-                    .getSpec().getHolderIdentity()).isEqualTo("b");
+            assertThat(client().leases()
+                            .inNamespace("kube-system")
+                            .withName("kovn-cluster-manager")
+                            .get()
+                            .getSpec()
+                            .getHolderIdentity())
+                    .isEqualTo("b");
         }
         assertThat(maxLeaders).as("never two leaders at once").hasValue(1);
         assertThat(events).startsWith("a started", "a stopped", "b started");
@@ -70,12 +77,12 @@ class LeaderElectionTest {
     }
 
     private static LeaderElection.Settings settings(String identity) {
-        return new LeaderElection.Settings("kube-system", "kovn-cluster-manager", identity,
-                LEASE, Duration.ofSeconds(8), Duration.ofMillis(200));
+        return new LeaderElection.Settings(
+                "kube-system", "kovn-cluster-manager", identity, LEASE, Duration.ofSeconds(8), Duration.ofMillis(200));
     }
 
-    private static LeaderElection.Callbacks callbacks(String name, AtomicInteger leaders, AtomicInteger maxLeaders,
-            List<String> events) {
+    private static LeaderElection.Callbacks callbacks(
+            String name, AtomicInteger leaders, AtomicInteger maxLeaders, List<String> events) {
         return new LeaderElection.Callbacks() {
             @Override
             public void onStartedLeading() {

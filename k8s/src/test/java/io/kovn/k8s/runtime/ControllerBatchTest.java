@@ -72,9 +72,11 @@ class ControllerBatchTest {
             await().atMost(Duration.ofSeconds(2)).until(controller::isIdle);
             controller.enqueue("f");
             await().atMost(Duration.ofSeconds(2)).until(() -> r.passes.size() == 4);
-            assertThat(r.passes).containsExactly(List.of("busy"), List.of("a", "b", "c"), List.of("d", "e"),
-                    List.of("f"));
-            assertThat(controller.recentQueueToDone()).as("one queue-to-done per key").hasSize(7);
+            assertThat(r.passes)
+                    .containsExactly(List.of("busy"), List.of("a", "b", "c"), List.of("d", "e"), List.of("f"));
+            assertThat(controller.recentQueueToDone())
+                    .as("one queue-to-done per key")
+                    .hasSize(7);
         }
     }
 
@@ -85,16 +87,22 @@ class ControllerBatchTest {
             Map<String, ReconcileResult> out = new HashMap<>();
             for (String k : keys) {
                 int n = calls.computeIfAbsent(k, x -> new AtomicInteger()).incrementAndGet();
-                out.put(k, switch (k) {
-                    case "requeue" -> n == 1 ? ReconcileResult.requeue(Duration.ofMillis(20)) : ReconcileResult.done();
-                    case "fail" -> n == 1 ? ReconcileResult.failed(new IllegalStateException("boom"))
-                            : ReconcileResult.done();
-                    default -> ReconcileResult.done();
-                });
+                out.put(
+                        k,
+                        switch (k) {
+                            case "requeue" ->
+                                n == 1 ? ReconcileResult.requeue(Duration.ofMillis(20)) : ReconcileResult.done();
+                            case "fail" ->
+                                n == 1
+                                        ? ReconcileResult.failed(new IllegalStateException("boom"))
+                                        : ReconcileResult.done();
+                            default -> ReconcileResult.done();
+                        });
             }
             return out;
         });
-        try (var controller = Controller.builder("results", r).batch(10).backoff(FAST).build()) {
+        try (var controller =
+                Controller.builder("results", r).batch(10).backoff(FAST).build()) {
             controller.start();
             pileUp(controller, r, List.of("ok", "requeue", "fail"));
             await().atMost(Duration.ofSeconds(2)).until(() -> controller.isIdle() && r.passes.size() >= 4);
@@ -116,14 +124,15 @@ class ControllerBatchTest {
             }
             return all(keys, ReconcileResult.done());
         });
-        try (var controller = Controller.builder("failing", r).batch(10).backoff(FAST).build()) {
+        try (var controller =
+                Controller.builder("failing", r).batch(10).backoff(FAST).build()) {
             controller.start();
             pileUp(controller, r, List.of("a", "b", "c"));
             await().atMost(Duration.ofSeconds(5)).until(controller::isIdle);
             assertThat(batches).hasValue(1);
             // the retries come back around the same time and may be taken together: still each alone
-            assertThat(r.passes.subList(2, r.passes.size())).containsExactlyInAnyOrder(
-                    List.of("a"), List.of("b"), List.of("c"));
+            assertThat(r.passes.subList(2, r.passes.size()))
+                    .containsExactlyInAnyOrder(List.of("a"), List.of("b"), List.of("c"));
             assertThat(List.of("a", "b", "c")).allMatch(k -> controller.failures(k) == 0);
         }
     }
@@ -131,8 +140,10 @@ class ControllerBatchTest {
     @Test
     void aKeyWithoutAResultInTheBatchIsFailedAndRetried() throws Exception {
         Recording r = new Recording(keys -> keys.size() > 1
-                ? all(keys.subList(1, keys.size()), ReconcileResult.done()) : all(keys, ReconcileResult.done()));
-        try (var controller = Controller.builder("missing", r).batch(10).backoff(FAST).build()) {
+                ? all(keys.subList(1, keys.size()), ReconcileResult.done())
+                : all(keys, ReconcileResult.done()));
+        try (var controller =
+                Controller.builder("missing", r).batch(10).backoff(FAST).build()) {
             controller.start();
             pileUp(controller, r, List.of("a", "b"));
             await().atMost(Duration.ofSeconds(2)).until(() -> controller.isIdle() && r.passes.size() == 3);

@@ -16,12 +16,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Tag;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 
 /** Informers, mappers and the queue end to end against a real API server. */
 @Tag("real")
@@ -50,16 +50,19 @@ class ControllerInformerTest {
         // the informers are never started: they never sync (a start that failed, e.g. a CRD missing)
         List<String> reconciled = new CopyOnWriteArrayList<>();
         var controller = Controller.<String>builder("unsynced", key -> {
-            reconciled.add(key);
-            return ReconcileResult.done();
-        }).watch(pods, pod -> List.of("all")).build();
+                    reconciled.add(key);
+                    return ReconcileResult.done();
+                })
+                .watch(pods, pod -> List.of("all"))
+                .build();
         controller.start();
         controller.enqueue("all");
 
         long t0 = System.nanoTime();
         controller.close();
 
-        assertThat(Duration.ofNanos(System.nanoTime() - t0)).as("no wait for keys no worker will take")
+        assertThat(Duration.ofNanos(System.nanoTime() - t0))
+                .as("no wait for keys no worker will take")
                 .isLessThan(Duration.ofSeconds(5));
         assertThat(reconciled).isEmpty();
     }
@@ -80,8 +83,10 @@ class ControllerInformerTest {
                     .add(pod == null ? "absent" : pod.getMetadata().getResourceVersion());
             return ReconcileResult.done();
         };
-        Mapper<Node, ObjectKey> podsOnNode = node -> Indexes.byIndex(pods, Indexes.POD_NODE, node.getMetadata().getName())
-                .stream().map(ObjectKey::of).toList();
+        Mapper<Node, ObjectKey> podsOnNode = node ->
+                Indexes.byIndex(pods, Indexes.POD_NODE, node.getMetadata().getName()).stream()
+                        .map(ObjectKey::of)
+                        .toList();
         try (var controller = Controller.builder("pods", recorder)
                 .watch(pods, Mapper.self())
                 .watch(nodes, podsOnNode)
@@ -95,14 +100,22 @@ class ControllerInformerTest {
 
             // a node change re-queues exactly the pods on that node
             seen.clear();
-            client.nodes().withName("n1").edit(n -> new NodeBuilder(n).editMetadata().addToAnnotations("k8s.ovn.org/node-id", "2").endMetadata().build());
+            client.nodes()
+                    .withName("n1")
+                    .edit(n -> new NodeBuilder(n)
+                            .editMetadata()
+                            .addToAnnotations("k8s.ovn.org/node-id", "2")
+                            .endMetadata()
+                            .build());
             await().atMost(Duration.ofSeconds(5)).until(() -> seen.size() == 2);
             assertThat(seen.keySet()).containsExactlyInAnyOrder(new ObjectKey("a", "p1"), new ObjectKey("a", "p2"));
 
             // a deleted pod is reconciled once more and finds itself gone from the cache
             // (at once: no kubelet would finish a graceful delete)
             client.pods().inNamespace("b").withName("p3").withGracePeriod(0).delete();
-            await().atMost(Duration.ofSeconds(5)).until(() -> seen.getOrDefault(new ObjectKey("b", "p3"), List.of()).contains("absent"));
+            await().atMost(Duration.ofSeconds(5))
+                    .until(() -> seen.getOrDefault(new ObjectKey("b", "p3"), List.of())
+                            .contains("absent"));
         }
     }
 
@@ -124,12 +137,32 @@ class ControllerInformerTest {
             await().atMost(Duration.ofSeconds(5)).until(() -> seen.size() == 1);
 
             // a label change is no event for this reconciler (given time to arrive, it queued nothing) ...
-            client.pods().inNamespace("a").withName("p1").edit(p -> new PodBuilder(p).editMetadata().addToLabels("app", "x").endMetadata().build());
-            await().atMost(Duration.ofSeconds(5)).until(() -> "x".equals(pods.getStore().getByKey("a/p1").getMetadata().getLabels().get("app")));
+            client.pods()
+                    .inNamespace("a")
+                    .withName("p1")
+                    .edit(p -> new PodBuilder(p)
+                            .editMetadata()
+                            .addToLabels("app", "x")
+                            .endMetadata()
+                            .build());
+            await().atMost(Duration.ofSeconds(5))
+                    .until(() -> "x"
+                            .equals(pods.getStore()
+                                    .getByKey("a/p1")
+                                    .getMetadata()
+                                    .getLabels()
+                                    .get("app")));
             Thread.sleep(300);
             assertThat(seen).containsExactly("null");
             // ... and a change of the relevant fields is
-            client.pods().inNamespace("a").withName("p1").edit(p -> new PodBuilder(p).editMetadata().addToAnnotations("relevant", "1").endMetadata().build());
+            client.pods()
+                    .inNamespace("a")
+                    .withName("p1")
+                    .edit(p -> new PodBuilder(p)
+                            .editMetadata()
+                            .addToAnnotations("relevant", "1")
+                            .endMetadata()
+                            .build());
             await().atMost(Duration.ofSeconds(5)).until(() -> seen.contains("1"));
             assertThat(seen).containsExactly("null", "1");
 
@@ -140,10 +173,9 @@ class ControllerInformerTest {
     }
 
     /**
-     * An update maps its old and its new object to the same key; the key is queued once. The mapper
-     * makes the race certain: mapping the new object waits until a worker has taken the key, which an
-     * add of the old object's keys alone would have let it do (and the new object's add would then
-     * have queued it again).
+     * An update maps its old and its new object to the same key; the key is queued once. The mapper makes the race
+     * certain: mapping the new object waits until a worker has taken the key, which an add of the old object's keys
+     * alone would have let it do (and the new object's add would then have queued it again).
      */
     @Test
     void anUpdateQueuesAKeyItsOldAndNewObjectShareOnce() throws Exception {
@@ -169,13 +201,22 @@ class ControllerInformerTest {
             }
             return List.of(ObjectKey.of(pod));
         };
-        try (var controller = Controller.builder("pods", recorder).watch(pods, waitingOnTheNewObject).build()) {
+        try (var controller = Controller.builder("pods", recorder)
+                .watch(pods, waitingOnTheNewObject)
+                .build()) {
             controller.start();
             pods.start();
             assertThat(controller.waitForCacheSync(Duration.ofSeconds(5))).isTrue();
             await().atMost(Duration.ofSeconds(5)).until(() -> seen.size() == 1);
 
-            client.pods().inNamespace("a").withName("p1").edit(p -> new PodBuilder(p).editMetadata().addToAnnotations("relevant", "1").endMetadata().build());
+            client.pods()
+                    .inNamespace("a")
+                    .withName("p1")
+                    .edit(p -> new PodBuilder(p)
+                            .editMetadata()
+                            .addToAnnotations("relevant", "1")
+                            .endMetadata()
+                            .build());
             await().atMost(Duration.ofSeconds(5)).until(() -> seen.contains("1"));
             Thread.sleep(300); // time for a second reconcile to show, were the key queued twice
             assertThat(seen).containsExactly("null", "1");
@@ -188,7 +229,13 @@ class ControllerInformerTest {
     }
 
     private void node(String name) {
-        client.nodes().resource(new NodeBuilder().withNewMetadata().withName(name).endMetadata().build()).create();
+        client.nodes()
+                .resource(new NodeBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .endMetadata()
+                        .build())
+                .create();
     }
 
     /** A pod bound to {@code node} (no scheduler involved), in its namespace, made on first use. */
@@ -196,9 +243,21 @@ class ControllerInformerTest {
         if (client.namespaces().withName(namespace).get() == null) {
             LocalCluster.createNamespace(client, namespace, Map.of());
         }
-        client.pods().inNamespace(namespace).resource(new PodBuilder()
-                .withNewMetadata().withName(name).withNamespace(namespace).endMetadata()
-                .withNewSpec().withNodeName(node).addNewContainer().withName("c").withImage("i").endContainer().endSpec()
-                .build()).create();
+        client.pods()
+                .inNamespace(namespace)
+                .resource(new PodBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .withNamespace(namespace)
+                        .endMetadata()
+                        .withNewSpec()
+                        .withNodeName(node)
+                        .addNewContainer()
+                        .withName("c")
+                        .withImage("i")
+                        .endContainer()
+                        .endSpec()
+                        .build())
+                .create();
     }
 }

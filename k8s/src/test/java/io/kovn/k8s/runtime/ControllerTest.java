@@ -42,8 +42,9 @@ class ControllerTest {
                     controller.enqueue(key);
                 }
             }
-            await().atMost(Duration.ofSeconds(5)).until(() -> controller.queueDepth() == 0
-                    && running.values().stream().allMatch(count -> count.get() == 0));
+            await().atMost(Duration.ofSeconds(5))
+                    .until(() -> controller.queueDepth() == 0
+                            && running.values().stream().allMatch(count -> count.get() == 0));
         }
         assertThat(maxPerKey).hasValue(1);
         assertThat(maxOverall.get()).as("different keys run in parallel").isGreaterThan(1);
@@ -94,7 +95,8 @@ class ControllerTest {
         long firstAdd;
         long secondAdd;
         long end;
-        try (var controller = Controller.builder("queue-to-done", reconciler).metrics(metrics).build()) {
+        try (var controller =
+                Controller.builder("queue-to-done", reconciler).metrics(metrics).build()) {
             controller.start();
             controller.enqueue("busy");
             assertThat(inside.await(2, TimeUnit.SECONDS)).isTrue();
@@ -110,7 +112,8 @@ class ControllerTest {
             assertThat(calls).hasValue(1);
             long a = recent[1]; // "busy" finished first: one worker
             // timed from the first add: at least the 50 ms between the adds plus the wait after the second
-            assertThat(a).isGreaterThanOrEqualTo(started.get() - secondAdd + TimeUnit.MILLISECONDS.toNanos(50))
+            assertThat(a)
+                    .isGreaterThanOrEqualTo(started.get() - secondAdd + TimeUnit.MILLISECONDS.toNanos(50))
                     .isLessThanOrEqualTo(end - firstAdd);
             assertThat(observed).extracting(Duration::toNanos).containsExactly(recent[0], recent[1]);
         }
@@ -122,7 +125,8 @@ class ControllerTest {
         CountDownLatch release = new CountDownLatch(1);
         AtomicInteger calls = new AtomicInteger();
         Reconciler<String> blocking = firstCallWaits(inside, release, calls);
-        try (var controller = Controller.builder("queue-to-done-again", blocking).workers(2).build()) {
+        try (var controller =
+                Controller.builder("queue-to-done-again", blocking).workers(2).build()) {
             controller.start();
             controller.enqueue("a");
             assertThat(inside.await(2, TimeUnit.SECONDS)).isTrue();
@@ -161,7 +165,9 @@ class ControllerTest {
         // 10, 20, 40, 80 ms: each gap at least its backoff
         for (int i = 1; i < attempts.size(); i++) {
             long gapMillis = TimeUnit.NANOSECONDS.toMillis(attempts.get(i) - attempts.get(i - 1));
-            assertThat(gapMillis).as("gap before attempt %d", i + 1).isGreaterThanOrEqualTo(FAST.delay(i).toMillis());
+            assertThat(gapMillis)
+                    .as("gap before attempt %d", i + 1)
+                    .isGreaterThanOrEqualTo(FAST.delay(i).toMillis());
         }
     }
 
@@ -169,9 +175,11 @@ class ControllerTest {
     void aSuccessfulReconcileDropsTheRetryScheduledBeforeIt() throws Exception {
         AtomicInteger attempts = new AtomicInteger();
         Reconciler<String> failsOnce = key -> attempts.incrementAndGet() == 1
-                ? ReconcileResult.failed(new IllegalStateException("once")) : ReconcileResult.done();
+                ? ReconcileResult.failed(new IllegalStateException("once"))
+                : ReconcileResult.done();
         Backoff slow = new Backoff(Duration.ofMillis(800), Duration.ofSeconds(1));
-        try (var controller = Controller.builder("superseded", failsOnce).backoff(slow).build()) {
+        try (var controller =
+                Controller.builder("superseded", failsOnce).backoff(slow).build()) {
             controller.start();
             controller.enqueue("a");
             await().atMost(Duration.ofSeconds(2)).until(() -> attempts.get() == 1 && !controller.isIdle());
@@ -196,7 +204,8 @@ class ControllerTest {
             await().atMost(Duration.ofSeconds(2)).until(() -> attempts.size() == 3);
             assertThat(controller.failures("a")).isZero();
         }
-        assertThat(TimeUnit.NANOSECONDS.toMillis(attempts.get(2) - attempts.get(0))).isGreaterThanOrEqualTo(100);
+        assertThat(TimeUnit.NANOSECONDS.toMillis(attempts.get(2) - attempts.get(0)))
+                .isGreaterThanOrEqualTo(100);
     }
 
     @Test
@@ -228,14 +237,18 @@ class ControllerTest {
         ControllerMetrics metrics = new ControllerMetrics() {
             @Override
             public void reconciled(String controller, Duration latency, ReconcileResult result) {
-                results.computeIfAbsent(result.getClass().getSimpleName(), k -> new AtomicInteger()).incrementAndGet();
+                results.computeIfAbsent(result.getClass().getSimpleName(), k -> new AtomicInteger())
+                        .incrementAndGet();
             }
         };
         AtomicInteger calls = new AtomicInteger();
         Reconciler<String> once = key -> calls.incrementAndGet() == 1
                 ? ReconcileResult.failed(new IllegalStateException("first"))
                 : ReconcileResult.done();
-        try (var controller = Controller.builder("metrics", once).backoff(FAST).metrics(metrics).build()) {
+        try (var controller = Controller.builder("metrics", once)
+                .backoff(FAST)
+                .metrics(metrics)
+                .build()) {
             controller.start();
             controller.enqueue("a");
             await().atMost(Duration.ofSeconds(2)).until(() -> results.containsKey("Done"));
@@ -245,7 +258,8 @@ class ControllerTest {
     }
 
     /** A reconciler whose first call signals {@code inside} and waits for {@code release}; it counts its calls. */
-    private static Reconciler<String> firstCallWaits(CountDownLatch inside, CountDownLatch release, AtomicInteger calls) {
+    private static Reconciler<String> firstCallWaits(
+            CountDownLatch inside, CountDownLatch release, AtomicInteger calls) {
         return key -> {
             if (calls.incrementAndGet() == 1) {
                 inside.countDown();

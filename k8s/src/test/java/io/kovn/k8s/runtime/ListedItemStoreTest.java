@@ -14,15 +14,27 @@ import org.junit.jupiter.api.Test;
 class ListedItemStoreTest {
 
     private static Pod pod(String name, String version) {
-        return new PodBuilder().withNewMetadata().withNamespace("ns").withName(name).withResourceVersion(version)
-                .endMetadata().build();
+        return new PodBuilder()
+                .withNewMetadata()
+                .withNamespace("ns")
+                .withName(name)
+                .withResourceVersion(version)
+                .endMetadata()
+                .build();
     }
 
     @Test
     void objectsAreStoredWithoutTheirManagedFields() {
         ListedItemStore<Pod> store = new ListedItemStore<>();
-        Pod p = new PodBuilder(pod("a", "1")).editMetadata().addNewManagedField().withManager("kubelet").withOperation("Update")
-                .endManagedField().addToLabels("app", "web").endMetadata().build();
+        Pod p = new PodBuilder(pod("a", "1"))
+                .editMetadata()
+                .addNewManagedField()
+                .withManager("kubelet")
+                .withOperation("Update")
+                .endManagedField()
+                .addToLabels("app", "web")
+                .endMetadata()
+                .build();
         store.put(store.getKey(p), p);
         assertThat(store.get("ns/a").getMetadata().getManagedFields()).isNullOrEmpty();
         assertThat(store.get("ns/a").getMetadata().getLabels()).containsEntry("app", "web");

@@ -31,23 +31,37 @@ class PrometheusControllerMetricsTest {
             controller.enqueue("a");
             await().atMost(Duration.ofSeconds(2)).until(() -> calls.get() == 2);
         }
-        assertThat(counter(registry, "kovn_controller_reconcile", Labels.of("controller", "zone-pods", "result", "error"))).isEqualTo(1);
-        assertThat(counter(registry, "kovn_controller_reconcile", Labels.of("controller", "zone-pods", "result", "done"))).isEqualTo(1);
-        assertThat(counter(registry, "kovn_workqueue_adds", Labels.of("name", "zone-pods"))).isEqualTo(2);
+        assertThat(counter(
+                        registry, "kovn_controller_reconcile", Labels.of("controller", "zone-pods", "result", "error")))
+                .isEqualTo(1);
+        assertThat(counter(
+                        registry, "kovn_controller_reconcile", Labels.of("controller", "zone-pods", "result", "done")))
+                .isEqualTo(1);
+        assertThat(counter(registry, "kovn_workqueue_adds", Labels.of("name", "zone-pods")))
+                .isEqualTo(2);
         HistogramSnapshot queueToDone = (HistogramSnapshot) snapshot(registry, "kovn_controller_queue_to_done_seconds");
-        assertThat(queueToDone.getDataPoints()).extracting(point -> point.getLabels().get("result"), point -> point.getCount())
+        assertThat(queueToDone.getDataPoints())
+                .extracting(point -> point.getLabels().get("result"), point -> point.getCount())
                 .containsExactlyInAnyOrder(tuple("error", 1L), tuple("done", 1L));
         GaugeSnapshot depth = (GaugeSnapshot) snapshot(registry, "kovn_workqueue_depth");
-        assertThat(depth.getDataPoints()).singleElement().satisfies(point -> assertThat(point.getValue()).isZero());
+        assertThat(depth.getDataPoints())
+                .singleElement()
+                .satisfies(point -> assertThat(point.getValue()).isZero());
     }
 
     private static double counter(PrometheusRegistry registry, String name, Labels labels) {
         CounterSnapshot snapshot = (CounterSnapshot) snapshot(registry, name);
-        return snapshot.getDataPoints().stream().filter(point -> point.getLabels().equals(labels))
-                .findFirst().orElseThrow().getValue();
+        return snapshot.getDataPoints().stream()
+                .filter(point -> point.getLabels().equals(labels))
+                .findFirst()
+                .orElseThrow()
+                .getValue();
     }
 
     private static MetricSnapshot snapshot(PrometheusRegistry registry, String name) {
-        return registry.scrape().stream().filter(s -> s.getMetadata().getName().equals(name)).findFirst().orElseThrow();
+        return registry.scrape().stream()
+                .filter(s -> s.getMetadata().getName().equals(name))
+                .findFirst()
+                .orElseThrow();
     }
 }

@@ -16,8 +16,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 
 /** One informer per kind for several controllers, against a real API server. */
 @Tag("real")
@@ -44,9 +44,11 @@ class SharedInformersTest {
 
             assertThat(second).isSameAs(first);
             assertThat(first.getStore().list()).hasSize(2);
-            assertThat(first.getIndexer().byIndex(Indexes.POD_NODE, "n1")).extracting(p -> p.getMetadata().getName())
+            assertThat(first.getIndexer().byIndex(Indexes.POD_NODE, "n1"))
+                    .extracting(p -> p.getMetadata().getName())
                     .containsExactly("p1");
-            assertThat(informers.sync(SYNC, List.of(Pod.class, Namespace.class))).isTrue();
+            assertThat(informers.sync(SYNC, List.of(Pod.class, Namespace.class)))
+                    .isTrue();
             assertThat(informers.informer(Namespace.class)).isNotSameAs(first);
         }
     }
@@ -56,7 +58,8 @@ class SharedInformersTest {
         try (SharedInformers informers = new SharedInformers(client)) {
             SharedIndexInformer<Pod> pods = informers.synced(Pod.class, SYNC);
             informers.index(Pod.class, Map.of(Indexes.POD_NODE, Indexes.podNode()));
-            assertThat(pods.getIndexer().byIndex(Indexes.POD_NODE, "n2")).extracting(p -> p.getMetadata().getName())
+            assertThat(pods.getIndexer().byIndex(Indexes.POD_NODE, "n2"))
+                    .extracting(p -> p.getMetadata().getName())
                     .containsExactly("p2");
         }
     }
@@ -69,7 +72,9 @@ class SharedInformersTest {
             try (Controller<ObjectKey> late = Controller.builder("late", (ObjectKey key) -> {
                         seen.add(key);
                         return ReconcileResult.done();
-                    }).watch(pods, Mapper.self()).build()) {
+                    })
+                    .watch(pods, Mapper.self())
+                    .build()) {
                 late.start();
                 await().atMost(SYNC).until(() -> seen.size() == 2);
                 pod("a", "p3", "n1");
@@ -83,16 +88,22 @@ class SharedInformersTest {
         try (SharedInformers informers = new SharedInformers(client)) {
             SharedIndexInformer<Pod> pods = informers.synced(Pod.class, SYNC);
             ListedItemStore<Pod> store = informers.store(Pod.class);
-            assertThat(store.list()).containsExactlyInAnyOrderElementsOf(pods.getIndexer().list());
+            assertThat(store.list())
+                    .containsExactlyInAnyOrderElementsOf(pods.getIndexer().list());
             List<Pod> before = store.list();
 
             pod("a", "p5", "n2");
             await().atMost(SYNC).until(() -> store.get("a/p5") != null);
-            client.pods().inNamespace("a").withName("p1").withGracePeriod(0).delete(); // no kubelet to finish a graceful one
+            client.pods()
+                    .inNamespace("a")
+                    .withName("p1")
+                    .withGracePeriod(0)
+                    .delete(); // no kubelet to finish a graceful one
             await().atMost(SYNC).until(() -> store.get("a/p1") == null);
 
             assertThat(store.list()).extracting(p -> p.getMetadata().getName()).containsExactlyInAnyOrder("p2", "p5");
-            assertThat(store.list()).containsExactlyInAnyOrderElementsOf(pods.getIndexer().list());
+            assertThat(store.list())
+                    .containsExactlyInAnyOrderElementsOf(pods.getIndexer().list());
             assertThat(before).extracting(p -> p.getMetadata().getName()).containsExactlyInAnyOrder("p1", "p2");
         }
     }
@@ -118,8 +129,21 @@ class SharedInformersTest {
         if (client.namespaces().withName(namespace).get() == null) {
             LocalCluster.createNamespace(client, namespace, Map.of());
         }
-        client.pods().inNamespace(namespace).resource(new PodBuilder().withNewMetadata().withName(name)
-                .withNamespace(namespace).endMetadata().withNewSpec().withNodeName(node)
-                .addNewContainer().withName("c").withImage("i").endContainer().endSpec().build()).create();
+        client.pods()
+                .inNamespace(namespace)
+                .resource(new PodBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .withNamespace(namespace)
+                        .endMetadata()
+                        .withNewSpec()
+                        .withNodeName(node)
+                        .addNewContainer()
+                        .withName("c")
+                        .withImage("i")
+                        .endContainer()
+                        .endSpec()
+                        .build())
+                .create();
     }
 }

@@ -20,8 +20,11 @@ class WorkQueuePropertyTest {
 
     @Provide
     Arbitrary<List<Step>> steps() {
-        return Arbitraries.integers().between(0, 2).flatMap(kind -> Arbitraries.integers().between(0, 3)
-                .map(key -> new Step(kind, key))).list().ofMaxSize(60);
+        return Arbitraries.integers()
+                .between(0, 2)
+                .flatMap(kind -> Arbitraries.integers().between(0, 3).map(key -> new Step(kind, key)))
+                .list()
+                .ofMaxSize(60);
     }
 
     @Property(tries = 300)

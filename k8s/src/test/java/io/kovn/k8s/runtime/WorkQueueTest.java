@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import java.util.List;
 
 class WorkQueueTest {
 
@@ -37,7 +37,9 @@ class WorkQueueTest {
         assertThat(queue.take()).contains("a");
         queue.add("a");
         queue.add("a");
-        assertThat(queue.depth()).as("not given to a second worker while processing").isZero();
+        assertThat(queue.depth())
+                .as("not given to a second worker while processing")
+                .isZero();
         queue.done("a");
         assertThat(queue.depth()).isEqualTo(1);
         assertThat(queue.take()).contains("a");
@@ -63,7 +65,9 @@ class WorkQueueTest {
         assertThat(queue.takeQueued(10)).hasSize(2);
         queue.add("a");
         queue.add("b");
-        assertThat(queue.depth()).as("no key of a batch is handed to another worker").isZero();
+        assertThat(queue.depth())
+                .as("no key of a batch is handed to another worker")
+                .isZero();
         queue.done("a");
         assertThat(queue.takeQueued(10)).extracting(WorkQueue.Taken::key).containsExactly("a");
         assertThat(queue.isIdle()).isFalse();
@@ -98,7 +102,9 @@ class WorkQueueTest {
         assertThat(queue.take()).contains("b");
         queue.done("b");
         Thread.sleep(200); // a's timer has fired by now
-        assertThat(queue.depth()).as("a's dropped delay added nothing when its timer fired").isZero();
+        assertThat(queue.depth())
+                .as("a's dropped delay added nothing when its timer fired")
+                .isZero();
         assertThat(queue.isIdle()).isTrue();
     }
 
@@ -107,7 +113,8 @@ class WorkQueueTest {
         queue.addAfter("a", Duration.ofMillis(100));
         long reconcileStarted = System.nanoTime();
         Thread.sleep(1); // nanoTime may not move between two calls
-        queue.addAfter("a", Duration.ofMillis(300)); // asked for during the reconcile; the earlier deadline stands for it
+        queue.addAfter(
+                "a", Duration.ofMillis(300)); // asked for during the reconcile; the earlier deadline stands for it
         queue.forgetDelayed("a", reconcileStarted);
         await().atMost(Duration.ofSeconds(2)).until(() -> queue.depth() == 1);
         assertThat(queue.take()).contains("a");

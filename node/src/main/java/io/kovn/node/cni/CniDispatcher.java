@@ -8,9 +8,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Turns one request frame into one response: decodes, validates, calls the {@link CniHandler} and
- * encodes the result or error per the requested cniVersion. Never throws. Logs every call with its
- * duration. Independent of the transport, so it is tested without sockets.
+ * Turns one request frame into one response: decodes, validates, calls the {@link CniHandler} and encodes the result or
+ * error per the requested cniVersion. Never throws. Logs every call with its duration. Independent of the transport, so
+ * it is tested without sockets.
  */
 public final class CniDispatcher {
     private static final Logger LOG = LoggerFactory.getLogger(CniDispatcher.class);
@@ -55,8 +55,12 @@ public final class CniDispatcher {
             throw e;
         } catch (Throwable e) { // a handler bug must still produce a CNI error, never a dropped call
             LOG.error("CNI {}: handler failed unexpectedly", what, e);
-            return failed(what, start, new CniException(CniException.INTERNAL_ERROR,
-                    "internal error in the kovn node agent", String.valueOf(e)), version);
+            return failed(
+                    what,
+                    start,
+                    new CniException(
+                            CniException.INTERNAL_ERROR, "internal error in the kovn node agent", String.valueOf(e)),
+                    version);
         }
     }
 

@@ -1,9 +1,9 @@
 package io.kovn.node.cni;
 
 /**
- * A CNI error result: the well-known codes of the CNI specification 1.1 (0-99) or a kovn code (100+).
- * The handler throws it; the server turns it into the error JSON {@code {"code","msg","details"}}
- * that the plugin prints with exit status 1.
+ * A CNI error result: the well-known codes of the CNI specification 1.1 (0-99) or a kovn code (100+). The handler
+ * throws it; the server turns it into the error JSON {@code {"code","msg","details"}} that the plugin prints with exit
+ * status 1.
  */
 public final class CniException extends Exception {
     /** The network configuration's cniVersion is not supported (or the command needs a later one). */
@@ -33,8 +33,8 @@ public final class CniException extends Exception {
     private final String details;
 
     /**
-     * @param code    a well-known code above or a kovn code of 100 or more
-     * @param msg     a short message, e.g. "pod annotation not found"
+     * @param code a well-known code above or a kovn code of 100 or more
+     * @param msg a short message, e.g. "pod annotation not found"
      * @param details a longer explanation, or "" for none
      */
     public CniException(int code, String msg, String details) {

@@ -5,16 +5,16 @@ import java.util.Objects;
 /**
  * A validated CNI call, as the {@link CniHandler} receives it.
  *
- * @param command     ADD, DEL, CHECK, STATUS or GC (VERSION never reaches a handler)
+ * @param command ADD, DEL, CHECK, STATUS or GC (VERSION never reaches a handler)
  * @param containerId {@code CNI_CONTAINERID}; "" for STATUS and GC
- * @param netns       {@code CNI_NETNS}, the network namespace path; "" when absent (allowed for DEL)
- * @param ifName      {@code CNI_IFNAME}, the interface name inside the container, e.g. {@code eth0}
- * @param pod         the pod from {@code CNI_ARGS}; always set for ADD and CHECK, {@code null} for STATUS
- *                    and GC and for a DEL whose CNI_ARGS lack it (DEL state is keyed by container id)
- * @param config      the parsed network configuration, including {@code prevResult}
+ * @param netns {@code CNI_NETNS}, the network namespace path; "" when absent (allowed for DEL)
+ * @param ifName {@code CNI_IFNAME}, the interface name inside the container, e.g. {@code eth0}
+ * @param pod the pod from {@code CNI_ARGS}; always set for ADD and CHECK, {@code null} for STATUS and GC and for a DEL
+ *     whose CNI_ARGS lack it (DEL state is keyed by container id)
+ * @param config the parsed network configuration, including {@code prevResult}
  */
-public record CniRequest(CniCommand command, String containerId, String netns, String ifName,
-                         PodRef pod, CniConfig config) {
+public record CniRequest(
+        CniCommand command, String containerId, String netns, String ifName, PodRef pod, CniConfig config) {
     public CniRequest {
         Objects.requireNonNull(command, "command");
         containerId = containerId == null ? "" : containerId;

@@ -11,20 +11,18 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * Validates a CNI call (environment + network configuration) by the rules of the CNI specification
- * 1.1 and builds a {@link CniRequest}. Pure: the environment comes in as a map.
+ * Validates a CNI call (environment + network configuration) by the rules of the CNI specification 1.1 and builds a
+ * {@link CniRequest}. Pure: the environment comes in as a map.
  *
- * <p>Checks run in the order libcni's plugin skeleton uses, so a runtime sees the same error a Go
- * plugin would give: environment first (code 4), then decoding (6), version (1), configuration (7, 2).
+ * <p>Checks run in the order libcni's plugin skeleton uses, so a runtime sees the same error a Go plugin would give:
+ * environment first (code 4), then decoding (6), version (1), configuration (7, 2).
  */
 public final class CniRequestParser {
-    private static final ObjectMapper JSON = new ObjectMapper()
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    private static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     // The spec's container id and network name rule: alphanumeric first, then [A-Za-z0-9_.-].
     private static final Pattern ID = Pattern.compile("[a-zA-Z0-9][a-zA-Z0-9_.\\-]*");
 
-    private CniRequestParser() {
-    }
+    private CniRequestParser() {}
 
     /** The environment variables each command requires (non-empty), as libcni's skeleton does. */
     static List<String> requiredEnv(CniCommand command) {
@@ -40,25 +38,29 @@ public final class CniRequestParser {
     public static CniCommand command(Map<String, String> env) throws CniException {
         String name = env.getOrDefault("CNI_COMMAND", "");
         if (name.isEmpty()) {
-            throw new CniException(CniException.INVALID_ENVIRONMENT_VARIABLES, "required env variables missing",
-                    "[CNI_COMMAND]");
+            throw new CniException(
+                    CniException.INVALID_ENVIRONMENT_VARIABLES, "required env variables missing", "[CNI_COMMAND]");
         }
-        return CniCommand.parse(name).orElseThrow(() -> new CniException(
-                CniException.INVALID_ENVIRONMENT_VARIABLES, "unknown CNI_COMMAND", name));
+        return CniCommand.parse(name)
+                .orElseThrow(() ->
+                        new CniException(CniException.INVALID_ENVIRONMENT_VARIABLES, "unknown CNI_COMMAND", name));
     }
 
     /**
      * The validated request for a command other than VERSION.
      *
-     * @param env    the CNI_* variables the plugin saw (absent ones missing from the map)
+     * @param env the CNI_* variables the plugin saw (absent ones missing from the map)
      * @param config the plugin's stdin
      */
     public static CniRequest parse(Map<String, String> env, String config) throws CniException {
         CniCommand command = command(env);
         List<String> missing = requiredEnv(command).stream()
-                .filter(k -> env.getOrDefault(k, "").isEmpty()).toList();
+                .filter(k -> env.getOrDefault(k, "").isEmpty())
+                .toList();
         if (!missing.isEmpty()) {
-            throw new CniException(CniException.INVALID_ENVIRONMENT_VARIABLES, "required env variables missing",
+            throw new CniException(
+                    CniException.INVALID_ENVIRONMENT_VARIABLES,
+                    "required env variables missing",
                     "[" + String.join(",", missing) + "]");
         }
         String containerId = env.getOrDefault("CNI_CONTAINERID", "");
@@ -71,13 +73,13 @@ public final class CniRequestParser {
         }
         Map<String, String> args = CniArgs.parse(env.getOrDefault("CNI_ARGS", ""));
         CniConfig cfg = parseConfig(command, config);
-        return new CniRequest(command, containerId, env.getOrDefault("CNI_NETNS", ""), ifName,
-                pod(command, args, cfg), cfg);
+        return new CniRequest(
+                command, containerId, env.getOrDefault("CNI_NETNS", ""), ifName, pod(command, args, cfg), cfg);
     }
 
     /**
-     * The cniVersion to answer in when the request cannot be fully parsed: the configuration's own
-     * version when it names a supported one, else {@link CniVersions#LATEST}.
+     * The cniVersion to answer in when the request cannot be fully parsed: the configuration's own version when it
+     * names a supported one, else {@link CniVersions#LATEST}.
      */
     public static String versionForErrors(String config) {
         try {
@@ -107,21 +109,27 @@ public final class CniRequestParser {
         try {
             root = JSON.readTree(text);
         } catch (JsonProcessingException e) {
-            throw new CniException(CniException.DECODING_FAILURE, "error unmarshalling network config",
-                    e.getOriginalMessage());
+            throw new CniException(
+                    CniException.DECODING_FAILURE, "error unmarshalling network config", e.getOriginalMessage());
         }
         if (root == null || !root.isObject()) {
-            throw new CniException(CniException.DECODING_FAILURE, "error unmarshalling network config",
+            throw new CniException(
+                    CniException.DECODING_FAILURE,
+                    "error unmarshalling network config",
                     "the network configuration must be a JSON object");
         }
         JsonNode v = root.path("cniVersion");
         if (!v.isMissingNode() && !v.isTextual()) {
-            throw new CniException(CniException.DECODING_FAILURE, "decoding version from network config",
+            throw new CniException(
+                    CniException.DECODING_FAILURE,
+                    "decoding version from network config",
                     "cniVersion must be a string");
         }
         String version = v.asText("").isEmpty() ? "0.1.0" : v.asText(); // libcni's reading of "absent"
         if (!CniVersions.isSupported(version)) {
-            throw new CniException(CniException.INCOMPATIBLE_CNI_VERSION, "incompatible CNI versions",
+            throw new CniException(
+                    CniException.INCOMPATIBLE_CNI_VERSION,
+                    "incompatible CNI versions",
                     "config is \"" + version + "\", plugin supports " + CniVersions.SUPPORTED);
         }
         String minimum = switch (command) {
@@ -130,7 +138,8 @@ public final class CniRequestParser {
             default -> "0.3.0";
         };
         if (!CniVersions.atLeast(version, minimum)) {
-            throw new CniException(CniException.INCOMPATIBLE_CNI_VERSION,
+            throw new CniException(
+                    CniException.INCOMPATIBLE_CNI_VERSION,
                     "config version does not allow " + command,
                     command + " needs cniVersion " + minimum + " or later, config is \"" + version + "\"");
         }
@@ -145,7 +154,9 @@ public final class CniRequestParser {
             throw invalid("missing plugin type");
         }
         if (root.has("ipam") && !root.get("ipam").isNull()) {
-            throw new CniException(CniException.UNSUPPORTED_FIELD, "unsupported field: ipam=" + root.get("ipam"),
+            throw new CniException(
+                    CniException.UNSUPPORTED_FIELD,
+                    "unsupported field: ipam=" + root.get("ipam"),
                     "kovn assigns addresses from the pod's k8s.ovn.org/pod-networks annotation; remove \"ipam\"");
         }
         int mtu = 0;
@@ -163,8 +174,15 @@ public final class CniRequestParser {
         } else if (command == CniCommand.CHECK) {
             throw invalid("CHECK requires prevResult");
         }
-        return new CniConfig(version, name, string(root, "type"), string(root, "socket"), mtu,
-                string(root, "podNamespace"), prev, command == CniCommand.GC ? attachments(root) : List.of());
+        return new CniConfig(
+                version,
+                name,
+                string(root, "type"),
+                string(root, "socket"),
+                mtu,
+                string(root, "podNamespace"),
+                prev,
+                command == CniCommand.GC ? attachments(root) : List.of());
     }
 
     private static List<CniConfig.Attachment> attachments(JsonNode root) throws CniException {
@@ -193,7 +211,9 @@ public final class CniRequestParser {
         boolean needed = command == CniCommand.ADD || command == CniCommand.CHECK;
         if (name.isEmpty() || namespace.isEmpty()) {
             if (needed) {
-                throw new CniException(CniException.INVALID_ENVIRONMENT_VARIABLES, "CNI_ARGS lacks the pod identity",
+                throw new CniException(
+                        CniException.INVALID_ENVIRONMENT_VARIABLES,
+                        "CNI_ARGS lacks the pod identity",
                         "K8S_POD_NAMESPACE and K8S_POD_NAME are required (or \"podNamespace\" in the config)");
             }
             return null; // DEL still runs: its state is keyed by container id and interface

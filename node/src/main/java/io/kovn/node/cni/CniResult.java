@@ -5,11 +5,11 @@ import java.util.Objects;
 import java.util.stream.Stream;
 
 /**
- * The result of an ADD in the CNI specification's terms, independent of the wire version: the
- * server encodes it for the cniVersion the runtime asked for (see {@link CniResultCodec}).
+ * The result of an ADD in the CNI specification's terms, independent of the wire version: the server encodes it for the
+ * cniVersion the runtime asked for (see {@link CniResultCodec}).
  *
- * <p>Indexes in {@link IpConfig#interfaceIndex()} refer to this result's own {@link #interfaces()}
- * list; when the result is chained after a {@code prevResult} the server shifts them.
+ * <p>Indexes in {@link IpConfig#interfaceIndex()} refer to this result's own {@link #interfaces()} list; when the
+ * result is chained after a {@code prevResult} the server shifts them.
  */
 public record CniResult(List<Interface> interfaces, List<IpConfig> ips, List<Route> routes, Dns dns) {
     public CniResult {
@@ -25,9 +25,9 @@ public record CniResult(List<Interface> interfaces, List<IpConfig> ips, List<Rou
     /**
      * An interface the plugin created or configured.
      *
-     * @param mac     the MAC address, or "" where L2 addresses have no meaning
+     * @param mac the MAC address, or "" where L2 addresses have no meaning
      * @param sandbox the network namespace path for container interfaces, "" for host interfaces
-     * @param mtu     the MTU, or 0 when not reported (only encoded for cniVersion 1.1.0)
+     * @param mtu the MTU, or 0 when not reported (only encoded for cniVersion 1.1.0)
      */
     public record Interface(String name, String mac, String sandbox, int mtu) {
         public Interface {
@@ -40,8 +40,8 @@ public record CniResult(List<Interface> interfaces, List<IpConfig> ips, List<Rou
     /**
      * An address assigned to an interface.
      *
-     * @param address        address and prefix in CIDR form, e.g. {@code 10.244.1.3/24}
-     * @param gateway        the default gateway for this subnet, or "" for none
+     * @param address address and prefix in CIDR form, e.g. {@code 10.244.1.3/24}
+     * @param gateway the default gateway for this subnet, or "" for none
      * @param interfaceIndex index into {@link #interfaces()}, or -1 when not tied to an interface
      */
     public record IpConfig(String address, String gateway, int interfaceIndex) {
@@ -60,7 +60,7 @@ public record CniResult(List<Interface> interfaces, List<IpConfig> ips, List<Rou
      * A route in the container.
      *
      * @param dst destination in CIDR form
-     * @param gw  the next hop, or "" for the gateway of the matching {@link IpConfig}
+     * @param gw the next hop, or "" for the gateway of the matching {@link IpConfig}
      */
     public record Route(String dst, String gw) {
         public Route {
@@ -88,14 +88,15 @@ public record CniResult(List<Interface> interfaces, List<IpConfig> ips, List<Rou
     }
 
     /**
-     * This result appended to {@code previous} (CNI chaining: a plugin that receives a prevResult
-     * outputs it with its own additions): interfaces, ips and routes are concatenated, our ips'
-     * interface indexes shifted past the previous interfaces, and our DNS wins when set.
+     * This result appended to {@code previous} (CNI chaining: a plugin that receives a prevResult outputs it with its
+     * own additions): interfaces, ips and routes are concatenated, our ips' interface indexes shifted past the previous
+     * interfaces, and our DNS wins when set.
      */
     public CniResult after(CniResult previous) {
         int shift = previous.interfaces.size();
         List<IpConfig> shifted = ips.stream()
-                .map(ip -> ip.interfaceIndex() < 0 ? ip
+                .map(ip -> ip.interfaceIndex() < 0
+                        ? ip
                         : new IpConfig(ip.address(), ip.gateway(), ip.interfaceIndex() + shift))
                 .toList();
         return new CniResult(

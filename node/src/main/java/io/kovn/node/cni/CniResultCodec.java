@@ -8,17 +8,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Encodes {@link CniResult}s and errors as the CNI specification's JSON for a given cniVersion, and
- * decodes a {@code prevResult}. Pure: no I/O.
+ * Encodes {@link CniResult}s and errors as the CNI specification's JSON for a given cniVersion, and decodes a
+ * {@code prevResult}. Pure: no I/O.
  *
- * <p>Version differences: 0.3.x/0.4.0 addresses carry {@code "version": "4"|"6"}; 1.0.0 dropped it;
- * 1.1.0 added the interface {@code mtu}.
+ * <p>Version differences: 0.3.x/0.4.0 addresses carry {@code "version": "4"|"6"}; 1.0.0 dropped it; 1.1.0 added the
+ * interface {@code mtu}.
  */
 public final class CniResultCodec {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private CniResultCodec() {
-    }
+    private CniResultCodec() {}
 
     /** The result JSON for {@code cniVersion} (a supported version). */
     public static ObjectNode encode(CniResult result, String cniVersion) {
@@ -79,8 +78,8 @@ public final class CniResultCodec {
     }
 
     /**
-     * Decodes a {@code prevResult} of any supported version (the family field of 0.3.x/0.4.0 is
-     * derived from the address, so it is ignored).
+     * Decodes a {@code prevResult} of any supported version (the family field of 0.3.x/0.4.0 is derived from the
+     * address, so it is ignored).
      *
      * @throws CniException {@link CniException#INVALID_NETWORK_CONFIG} when the structure is wrong
      */
@@ -90,8 +89,11 @@ public final class CniResultCodec {
         }
         List<CniResult.Interface> interfaces = new ArrayList<>();
         for (JsonNode i : array(node, "interfaces")) {
-            interfaces.add(new CniResult.Interface(text(i, "name", true), text(i, "mac", false),
-                    text(i, "sandbox", false), i.path("mtu").asInt(0)));
+            interfaces.add(new CniResult.Interface(
+                    text(i, "name", true),
+                    text(i, "mac", false),
+                    text(i, "sandbox", false),
+                    i.path("mtu").asInt(0)));
         }
         List<CniResult.IpConfig> ips = new ArrayList<>();
         for (JsonNode ip : array(node, "ips")) {
@@ -99,8 +101,8 @@ public final class CniResultCodec {
             if (index != null && !index.canConvertToInt()) {
                 throw invalid("prevResult ips[].interface must be an integer");
             }
-            ips.add(new CniResult.IpConfig(text(ip, "address", true), text(ip, "gateway", false),
-                    index == null ? -1 : index.asInt()));
+            ips.add(new CniResult.IpConfig(
+                    text(ip, "address", true), text(ip, "gateway", false), index == null ? -1 : index.asInt()));
         }
         List<CniResult.Route> routes = new ArrayList<>();
         for (JsonNode r : array(node, "routes")) {
@@ -108,8 +110,11 @@ public final class CniResultCodec {
         }
         JsonNode d = node.path("dns");
         CniResult.Dns dns = d.isObject()
-                ? new CniResult.Dns(strings(d, "nameservers"), text(d, "domain", false),
-                        strings(d, "search"), strings(d, "options"))
+                ? new CniResult.Dns(
+                        strings(d, "nameservers"),
+                        text(d, "domain", false),
+                        strings(d, "search"),
+                        strings(d, "options"))
                 : CniResult.Dns.EMPTY;
         return new CniResult(interfaces, ips, routes, dns);
     }

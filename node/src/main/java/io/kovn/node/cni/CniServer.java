@@ -2,6 +2,7 @@ package io.kovn.node.cni;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
@@ -16,22 +17,21 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import java.net.ConnectException;
-import java.util.concurrent.RejectedExecutionException;
 
 /**
- * The node agent's CNI server: accepts the kovn-cni plugin's requests on a unix socket (protocol in
- * {@link CniWire}), one virtual thread per connection, and answers through a {@link CniDispatcher}.
+ * The node agent's CNI server: accepts the kovn-cni plugin's requests on a unix socket (protocol in {@link CniWire}),
+ * one virtual thread per connection, and answers through a {@link CniDispatcher}.
  *
- * <p>The socket file is created with mode 0600 (only root's runtime may plumb pods) in a directory
- * created with mode 0700 if missing; a stale socket file left by a crashed agent is removed on start,
- * but a live one (another server answers) makes {@link #start} fail.
+ * <p>The socket file is created with mode 0600 (only root's runtime may plumb pods) in a directory created with mode
+ * 0700 if missing; a stale socket file left by a crashed agent is removed on start, but a live one (another server
+ * answers) makes {@link #start} fail.
  */
 public final class CniServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(CniServer.class);
@@ -41,10 +41,10 @@ public final class CniServer implements AutoCloseable {
     /**
      * Server limits.
      *
-     * @param socket          the socket path, usually {@link CniConfig#DEFAULT_SOCKET}
+     * @param socket the socket path, usually {@link CniConfig#DEFAULT_SOCKET}
      * @param maxRequestBytes requests larger than this get an error (code 7)
-     * @param maxConcurrent   requests beyond this many in flight get "try again later" (code 11)
-     * @param readTimeout     a client that has not sent its whole request by then is dropped
+     * @param maxConcurrent requests beyond this many in flight get "try again later" (code 11)
+     * @param readTimeout a client that has not sent its whole request by then is dropped
      */
     public record Settings(Path socket, int maxRequestBytes, int maxConcurrent, Duration readTimeout) {
         public Settings {
@@ -86,7 +86,8 @@ public final class CniServer implements AutoCloseable {
         Path socket = settings.socket();
         Path dir = socket.toAbsolutePath().getParent();
         if (!Files.isDirectory(dir)) {
-            Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            Files.createDirectories(
+                    dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         }
         removeStale(socket);
         ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
@@ -179,8 +180,8 @@ public final class CniServer implements AutoCloseable {
 
     /** Reads the whole request first (a client that is still writing would see a broken pipe). */
     private CniWire.Response handle(SocketChannel client) throws IOException {
-        ScheduledFuture<?> deadline = timer.schedule(() -> closeQuietly(client),
-                settings.readTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        ScheduledFuture<?> deadline = timer.schedule(
+                () -> closeQuietly(client), settings.readTimeout().toMillis(), TimeUnit.MILLISECONDS);
         byte[] frame;
         try {
             frame = readFrame(client);
@@ -225,17 +226,23 @@ public final class CniServer implements AutoCloseable {
     }
 
     private CniWire.Response tooLarge() {
-        var e = new CniException(CniException.INVALID_NETWORK_CONFIG, "request too large",
+        var e = new CniException(
+                CniException.INVALID_NETWORK_CONFIG,
+                "request too large",
                 "the CNI request exceeds " + settings.maxRequestBytes() + " bytes");
         LOG.warn("CNI request: error {} \"{}\" ({})", e.code(), e.msg(), e.details());
-        return new CniWire.Response(1, CniResultCodec.encodeError(e, CniVersions.LATEST).toString());
+        return new CniWire.Response(
+                1, CniResultCodec.encodeError(e, CniVersions.LATEST).toString());
     }
 
     private CniWire.Response busy() {
-        var e = new CniException(CniException.TRY_AGAIN_LATER, "kovn node agent busy",
+        var e = new CniException(
+                CniException.TRY_AGAIN_LATER,
+                "kovn node agent busy",
                 settings.maxConcurrent() + " CNI calls already in flight");
         LOG.warn("CNI request refused: {}", e.details());
-        return new CniWire.Response(1, CniResultCodec.encodeError(e, CniVersions.LATEST).toString());
+        return new CniWire.Response(
+                1, CniResultCodec.encodeError(e, CniVersions.LATEST).toString());
     }
 
     private static void reply(SocketChannel client, CniWire.Response response) throws IOException {

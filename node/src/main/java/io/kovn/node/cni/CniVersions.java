@@ -4,8 +4,7 @@ import java.util.List;
 
 /** The CNI specification versions kovn speaks and how they compare. */
 public final class CniVersions {
-    private CniVersions() {
-    }
+    private CniVersions() {}
 
     /** Supported versions, oldest first; the plugin's VERSION answer lists exactly these. */
     public static final List<String> SUPPORTED = List.of("0.3.0", "0.3.1", "0.4.0", "1.0.0", "1.1.0");

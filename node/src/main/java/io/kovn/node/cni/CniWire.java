@@ -3,10 +3,10 @@ package io.kovn.node.cni;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.io.IOException;
 
 /**
  * The plugin ↔ node agent protocol (version 1), one request per unix socket connection:
@@ -18,15 +18,14 @@ import java.io.IOException;
  *                            then the agent closes the connection
  * </pre>
  *
- * The plugin forwards only the variables named CNI_* that are set. Carrying stdin as a string
- * keeps malformed configurations reportable by the server (code 6) and spares the plugin any
- * JSON parsing beyond finding the {@code socket} field. Pure: no I/O.
+ * The plugin forwards only the variables named CNI_* that are set. Carrying stdin as a string keeps malformed
+ * configurations reportable by the server (code 6) and spares the plugin any JSON parsing beyond finding the
+ * {@code socket} field. Pure: no I/O.
  */
 public final class CniWire {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private CniWire() {
-    }
+    private CniWire() {}
 
     /** The default bound on a request frame, in bytes (the plugin bounds stdin to 256 KiB). */
     public static final int MAX_REQUEST_BYTES = 2 * 1024 * 1024;
@@ -58,7 +57,10 @@ public final class CniWire {
         } catch (IOException e) {
             throw malformed(e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage());
         }
-        if (root == null || !root.isObject() || !root.path("env").isObject() || !root.path("config").isTextual()) {
+        if (root == null
+                || !root.isObject()
+                || !root.path("env").isObject()
+                || !root.path("config").isTextual()) {
             throw malformed("expected {\"env\":{...},\"config\":\"...\"}");
         }
         Map<String, String> env = new LinkedHashMap<>();

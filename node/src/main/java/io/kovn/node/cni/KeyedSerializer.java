@@ -6,9 +6,9 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * Runs at most one action per key at a time; keys with nobody waiting hold no memory.
  *
- * <p>Why the CNI server needs it: a runtime that timed out an ADD kills the plugin, but the node
- * agent's ADD goes on; the DEL the runtime then sends for the same attachment must wait for that
- * ADD to finish, or it would remove half a plumbing that the ADD completes afterwards.
+ * <p>Why the CNI server needs it: a runtime that timed out an ADD kills the plugin, but the node agent's ADD goes on;
+ * the DEL the runtime then sends for the same attachment must wait for that ADD to finish, or it would remove half a
+ * plumbing that the ADD completes afterwards.
  */
 final class KeyedSerializer {
     /** An action that may throw a {@link CniException}. */

@@ -6,16 +6,16 @@ import io.kovn.ovn.annotations.IpPrefix;
 import io.kovn.ovn.annotations.L3GatewayConfig;
 import io.kovn.ovn.annotations.MacAddresses;
 import io.kovn.ovn.annotations.NodePrimaryIfaddr;
+import io.kovn.ovn.topology.TopologyNames;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import io.kovn.ovn.topology.TopologyNames;
 
 /**
- * The node's external bridge as the agent found it: the OVS bridge holding the node IP, its pinned
- * MAC, the node IPs on it and the default gateways (next hops).
+ * The node's external bridge as the agent found it: the OVS bridge holding the node IP, its pinned MAC, the node IPs on
+ * it and the default gateways (next hops).
  *
  * @param bridge the bridge (in the sandbox {@code br-phy})
  * @param mac its MAC, pinned with {@code other_config:hwaddr}
@@ -42,7 +42,8 @@ public record GatewayBridge(String bridge, String mac, List<IpPrefix> ips, List<
 
     /** The {@code k8s.ovn.org/node-primary-ifaddr} of this node. */
     public NodePrimaryIfaddr primaryIfaddr() {
-        return new NodePrimaryIfaddr(ips.stream().filter(p -> p.family() == IpFamily.IPV4).findFirst(),
+        return new NodePrimaryIfaddr(
+                ips.stream().filter(p -> p.family() == IpFamily.IPV4).findFirst(),
                 ips.stream().filter(p -> p.family() == IpFamily.IPV6).findFirst());
     }
 
@@ -52,8 +53,8 @@ public record GatewayBridge(String bridge, String mac, List<IpPrefix> ips, List<
     }
 
     /**
-     * The link holding {@code ip} and its address with prefix length, from {@code ip -o addr show}
-     * output (pure), e.g. {@code 5: br-phy    inet 172.30.0.2/24 scope global br-phy ...}.
+     * The link holding {@code ip} and its address with prefix length, from {@code ip -o addr show} output (pure), e.g.
+     * {@code 5: br-phy inet 172.30.0.2/24 scope global br-phy ...}.
      */
     static Optional<Holder> holderOf(String ipAddrOutput, InetAddress ip) {
         for (String line : ipAddrOutput.split("\n")) {
@@ -73,14 +74,15 @@ public record GatewayBridge(String bridge, String mac, List<IpPrefix> ips, List<
     }
 
     /**
-     * The global addresses of {@code link} (not link-local), from {@code ip -o addr show} output,
-     * in order (pure): the bridge's IPv6 address beside the IPv4 node IP, on a dual-stack node.
+     * The global addresses of {@code link} (not link-local), from {@code ip -o addr show} output, in order (pure): the
+     * bridge's IPv6 address beside the IPv4 node IP, on a dual-stack node.
      */
     static List<IpPrefix> globalAddressesOf(String ipAddrOutput, String link) {
         List<IpPrefix> out = new ArrayList<>();
         for (String line : ipAddrOutput.split("\n")) {
             String[] f = line.strip().split("\\s+");
-            if (f.length < 4 || !(f[1].equals(link) || f[1].equals(link + ":")) || !line.contains(" scope global")) continue;
+            if (f.length < 4 || !(f[1].equals(link) || f[1].equals(link + ":")) || !line.contains(" scope global"))
+                continue;
             for (int i = 0; i + 1 < f.length; i++) {
                 if (f[i].equals("inet") || f[i].equals("inet6")) out.add(IpPrefix.parse(f[i + 1]));
             }
@@ -92,8 +94,8 @@ public record GatewayBridge(String bridge, String mac, List<IpPrefix> ips, List<
     record Holder(String link, IpPrefix address) {}
 
     /**
-     * The default gateways through {@code link}, from {@code ip route show default} output of either
-     * family (pure), e.g. {@code default via 172.30.0.254 dev br-phy}.
+     * The default gateways through {@code link}, from {@code ip route show default} output of either family (pure),
+     * e.g. {@code default via 172.30.0.254 dev br-phy}.
      */
     static List<InetAddress> defaultGateways(String ipRouteOutput, String link) {
         List<InetAddress> out = new ArrayList<>();

@@ -17,11 +17,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The node side of the shared gateway (I/O): finds the OVS bridge holding the node IP, pins its MAC,
- * maps it as {@code physnet}, and keeps its OpenFlow table equal to {@link SharedGatewayFlows} once
- * ovn-controller has made the patch port of the node's localnet port (it does when the zone has built
- * {@code GR_<node>}). The flows are written again every {@link #RESYNC} (a restarted vswitchd starts
- * with an empty table; {@code replace-flows} of unchanged flows changes nothing).
+ * The node side of the shared gateway (I/O): finds the OVS bridge holding the node IP, pins its MAC, maps it as
+ * {@code physnet}, and keeps its OpenFlow table equal to {@link SharedGatewayFlows} once ovn-controller has made the
+ * patch port of the node's localnet port (it does when the zone has built {@code GR_<node>}). The flows are written
+ * again every {@link #RESYNC} (a restarted vswitchd starts with an empty table; {@code replace-flows} of unchanged
+ * flows changes nothing).
  */
 public final class GatewaySetup implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GatewaySetup.class);
@@ -57,8 +57,11 @@ public final class GatewaySetup implements AutoCloseable {
         }
         String link = holder.get().link();
         if (db.bridge(link).isEmpty()) {
-            LOG.warn("node {}: the node IP {} is on {}, which is not an OVS bridge: no gateway", node,
-                    IpLiterals.format(nodeIp), link);
+            LOG.warn(
+                    "node {}: the node IP {} is on {}, which is not an OVS bridge: no gateway",
+                    node,
+                    IpLiterals.format(nodeIp),
+                    link);
             return Optional.empty();
         }
         String mac = pinnedMac(db, link);
@@ -69,20 +72,28 @@ public final class GatewaySetup implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.warn("node {}: cannot turn off tx checksum offload on {}: {}", node, link, e.getMessage());
         }
-        List<InetAddress> hops = new ArrayList<>(GatewayBridge.defaultGateways(netns.ip("-4", "route", "show", "default"), link));
+        List<InetAddress> hops =
+                new ArrayList<>(GatewayBridge.defaultGateways(netns.ip("-4", "route", "show", "default"), link));
         hops.addAll(GatewayBridge.defaultGateways(netns.ip("-6", "route", "show", "default"), link));
         // the node IP, and on a dual-stack node the bridge's address of the other family
         List<IpPrefix> ips = new ArrayList<>(List.of(holder.get().address()));
-        GatewayBridge.globalAddressesOf(addrs, link).stream().filter(p -> p.family() != holder.get().address().family())
-                .findFirst().ifPresent(ips::add);
+        GatewayBridge.globalAddressesOf(addrs, link).stream()
+                .filter(p -> p.family() != holder.get().address().family())
+                .findFirst()
+                .ifPresent(ips::add);
         GatewayBridge b = new GatewayBridge(link, mac, ips, hops);
         db.transactAndWait(db.ops().rootExternalIds(Map.of("ovn-bridge-mappings", b.bridgeMappings())));
         return Optional.of(b);
     }
 
-    /** The bridge's MAC, pinned with other_config:hwaddr (a netdev bridge otherwise takes a port's MAC as ports come and go). */
+    /**
+     * The bridge's MAC, pinned with other_config:hwaddr (a netdev bridge otherwise takes a port's MAC as ports come and
+     * go).
+     */
     private static String pinnedMac(OvsConfDb db, String bridge) {
-        String pinned = db.bridge(bridge).map(b -> b.otherConfig().getOrDefault("hwaddr", "")).orElse("");
+        String pinned = db.bridge(bridge)
+                .map(b -> b.otherConfig().getOrDefault("hwaddr", ""))
+                .orElse("");
         if (!pinned.isEmpty()) {
             return pinned;
         }
@@ -118,15 +129,21 @@ public final class GatewaySetup implements AutoCloseable {
             try {
                 Optional<SharedGatewayFlows> flows = flows();
                 if (flows.isEmpty()) {
-                    LOG.debug("node {}: no patch port on {} yet (GR_{} not bound here yet)", node, bridge.bridge(), node);
+                    LOG.debug(
+                            "node {}: no patch port on {} yet (GR_{} not bound here yet)", node, bridge.bridge(), node);
                     sleep = backoffMs;
                     backoffMs = Math.min(backoffMs * 2, 2_000);
                 } else {
                     String text = flows.get().text();
                     ofctl.replaceFlows(bridge.bridge(), text);
                     if (!text.equals(lastFlows)) {
-                        LOG.info("node {}: {} shared gateway flows on {} (patch port {}, physical port {})", node,
-                                flows.get().flows().size(), bridge.bridge(), flows.get().patchPort(), flows.get().physPort());
+                        LOG.info(
+                                "node {}: {} shared gateway flows on {} (patch port {}, physical port {})",
+                                node,
+                                flows.get().flows().size(),
+                                bridge.bridge(),
+                                flows.get().patchPort(),
+                                flows.get().physPort());
                     }
                     lastFlows = text;
                     sleep = RESYNC.toMillis();
@@ -148,14 +165,19 @@ public final class GatewaySetup implements AutoCloseable {
 
     /** The flows for the bridge's current ports, or empty while the patch port does not exist. */
     private Optional<SharedGatewayFlows> flows() {
-        Bridge b = db.bridge(bridge.bridge()).orElseThrow(() -> new IllegalStateException("bridge " + bridge.bridge() + " is gone"));
+        Bridge b = db.bridge(bridge.bridge())
+                .orElseThrow(() -> new IllegalStateException("bridge " + bridge.bridge() + " is gone"));
         Interface patch = null;
         Interface phys = null;
         // by name, as ovs-vsctl list-ports orders them; the bridge's own internal port is not one of them
-        for (Interface i : db.interfaces(b).stream().sorted(Comparator.comparing(Interface::name)).toList()) {
+        for (Interface i : db.interfaces(b).stream()
+                .sorted(Comparator.comparing(Interface::name))
+                .toList()) {
             if (i.type().equals("patch")) {
                 patch = i;
-            } else if (i.type().isEmpty() || i.type().equals("system") || i.type().equals("dpdk")) {
+            } else if (i.type().isEmpty()
+                    || i.type().equals("system")
+                    || i.type().equals("dpdk")) {
                 phys = phys == null ? i : phys;
             }
         }

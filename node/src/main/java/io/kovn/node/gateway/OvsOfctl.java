@@ -3,13 +3,13 @@ package io.kovn.node.gateway;
 import io.kovn.runtime.net.Command;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.ArrayList;
 
 /**
- * {@code ovs-ofctl} against one vswitchd's bridges, through their management sockets in the
- * vswitchd's run directory ({@code <rundir>/<bridge>.mgmt}).
+ * {@code ovs-ofctl} against one vswitchd's bridges, through their management sockets in the vswitchd's run directory
+ * ({@code <rundir>/<bridge>.mgmt}).
  *
  * @param executable the ovs-ofctl executable
  * @param runDir the vswitchd's run directory (where its conf.db socket and bridge sockets live)
@@ -25,11 +25,15 @@ public record OvsOfctl(Path executable, Path runDir) {
     }
 
     /**
-     * Makes the bridge's flow table exactly {@code flows} ({@code replace-flows}: only differing flows
-     * change, so repeating it with the same flows changes nothing and disturbs no traffic).
+     * Makes the bridge's flow table exactly {@code flows} ({@code replace-flows}: only differing flows change, so
+     * repeating it with the same flows changes nothing and disturbs no traffic).
      */
     public void replaceFlows(String bridge, String flows) {
-        Command.exec(List.of(executable.toString(), PROTOCOLS, "replace-flows", target(bridge), "-"), Map.of(), TIMEOUT, flows)
+        Command.exec(
+                        List.of(executable.toString(), PROTOCOLS, "replace-flows", target(bridge), "-"),
+                        Map.of(),
+                        TIMEOUT,
+                        flows)
                 .orThrow();
     }
 

@@ -8,20 +8,21 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The OpenFlow rules of the node's external bridge in shared gateway mode (pure): the host (the
- * bridge's {@code LOCAL} port) and {@code GR_<node>} (behind the OVN patch port) share the bridge's
- * MAC and the node IP, and the bridge sorts traffic between them as the reference's
- * {@code gateway_shared_intf.go} does:
+ * The OpenFlow rules of the node's external bridge in shared gateway mode (pure): the host (the bridge's {@code LOCAL}
+ * port) and {@code GR_<node>} (behind the OVN patch port) share the bridge's MAC and the node IP, and the bridge sorts
+ * traffic between them as the reference's {@code gateway_shared_intf.go} does:
+ *
  * <ul>
- *   <li>what leaves through the physical port is committed in conntrack zone 64000 with
- *       {@code ct_mark} 0x1 from OVN, 0x2 from the host, so replies (+est/+rel) go back to whoever opened;</li>
- *   <li>frames to the shared MAC that are not IP (ARP replies) go to both;</li>
- *   <li>geneve (UDP 6081) to the shared MAC goes straight to the host, skipping conntrack;</li>
- *   <li>new connections from outside go to the host, except the NodePort range 30000-32767 (TCP, UDP,
- *       SCTP) to the node IP, which goes to the GR. The reference writes per-service flows for
- *       NodePorts; kovn covers the whole range with a few masked port matches, so the bridge never
- *       changes with services (docs/gateway.md, "Differences from the reference").</li>
+ *   <li>what leaves through the physical port is committed in conntrack zone 64000 with {@code ct_mark} 0x1 from OVN,
+ *       0x2 from the host, so replies (+est/+rel) go back to whoever opened;
+ *   <li>frames to the shared MAC that are not IP (ARP replies) go to both;
+ *   <li>geneve (UDP 6081) to the shared MAC goes straight to the host, skipping conntrack;
+ *   <li>new connections from outside go to the host, except the NodePort range 30000-32767 (TCP, UDP, SCTP) to the node
+ *       IP, which goes to the GR. The reference writes per-service flows for NodePorts; kovn covers the whole range
+ *       with a few masked port matches, so the bridge never changes with services (docs/gateway.md, "Differences from
+ *       the reference").
  * </ul>
+ *
  * No service masquerade, hairpin or MTU tables: kovn has no services here yet.
  *
  * @param physPort the ofport of the physical interface (e.g. eth0)
@@ -34,6 +35,7 @@ public record SharedGatewayFlows(String physPort, String patchPort, String mac, 
     public static final String COOKIE = "0xdeff105";
     /** The reference's conntrack zone for the shared gateway ({@code config.Default.ConntrackZone}). */
     public static final int CT_ZONE = 64000;
+
     static final String CT_MARK_OVN = "0x1";
     static final String CT_MARK_HOST = "0x2";
     static final int GENEVE_PORT = 6081;
@@ -52,14 +54,18 @@ public record SharedGatewayFlows(String physPort, String patchPort, String mac, 
     public List<String> flows() {
         List<String> f = new ArrayList<>();
         for (IpFamily family : List.of(IpFamily.IPV4, IpFamily.IPV6)) {
-            List<IpPrefix> ips = nodeIps.stream().filter(p -> p.family() == family).toList();
+            List<IpPrefix> ips =
+                    nodeIps.stream().filter(p -> p.family() == family).toList();
             if (ips.isEmpty()) {
                 continue;
             }
             String ip = family == IpFamily.IPV4 ? "ip" : "ipv6";
             String udp = family == IpFamily.IPV4 ? "udp" : "udp6";
             // geneve: to the shared MAC straight to the host, otherwise normal; from the host straight out
-            f.add(flow(0, 205, "in_port=" + physPort + ", dl_dst=" + mac + ", " + udp + ", udp_dst=" + GENEVE_PORT,
+            f.add(flow(
+                    0,
+                    205,
+                    "in_port=" + physPort + ", dl_dst=" + mac + ", " + udp + ", udp_dst=" + GENEVE_PORT,
                     "output:" + LOCAL));
             f.add(flow(0, 200, "in_port=" + physPort + ", " + udp + ", udp_dst=" + GENEVE_PORT, "NORMAL"));
             f.add(flow(0, 200, "in_port=" + LOCAL + ", " + udp + ", udp_dst=" + GENEVE_PORT, "output:" + physPort));
@@ -70,7 +76,11 @@ public record SharedGatewayFlows(String physPort, String patchPort, String mac, 
                 // neighbour discovery (solicitations and advertisements) from outside: both owners of the
                 // address answer and learn, as ARP does for IPv4 (below)
                 for (int type : List.of(135, 136)) {
-                    f.add(flow(0, 60, "in_port=" + physPort + ", icmp6, icmp_type=" + type, "output:" + patchPort + ", output:" + LOCAL));
+                    f.add(flow(
+                            0,
+                            60,
+                            "in_port=" + physPort + ", icmp6, icmp_type=" + type,
+                            "output:" + patchPort + ", output:" + LOCAL));
                 }
             }
             // in from outside: conntrack decides in table 1

@@ -12,9 +12,9 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The Open vSwitch configuration that makes a host an OVN chassis: the integration bridge and the
- * {@code Open_vSwitch} external_ids ovn-controller reads. Applying it is idempotent and takes one
- * conf.db transaction (none when the switch is already so configured).
+ * The Open vSwitch configuration that makes a host an OVN chassis: the integration bridge and the {@code Open_vSwitch}
+ * external_ids ovn-controller reads. Applying it is idempotent and takes one conf.db transaction (none when the switch
+ * is already so configured).
  *
  * @param integrationBridge normally {@code br-int}
  * @param datapathType {@code netdev} where there is no OVS kernel module, else {@code system}
@@ -23,8 +23,13 @@ import java.util.Optional;
  * @param encapIp the geneve tunnel endpoint address (published as {@code k8s.ovn.org/node-encap-ips})
  * @param sbRemote this node's zone SB, e.g. {@code unix:/path/sb.sock}
  */
-public record OvsBridgeConfig(String integrationBridge, String datapathType, String systemId,
-                              String hostname, String encapIp, String sbRemote) {
+public record OvsBridgeConfig(
+        String integrationBridge,
+        String datapathType,
+        String systemId,
+        String hostname,
+        String encapIp,
+        String sbRemote) {
     public static final String BR_INT = "br-int";
     public static final String NETDEV = "netdev";
     public static final String SYSTEM = "system";
@@ -40,8 +45,8 @@ public record OvsBridgeConfig(String integrationBridge, String datapathType, Str
 
     /** br-int with the datapath this machine supports. */
     public static OvsBridgeConfig forNode(String systemId, String hostname, String encapIp, String sbRemote) {
-        return new OvsBridgeConfig(BR_INT, detectDatapathType(Path.of("/sys/module/openvswitch")),
-                systemId, hostname, encapIp, sbRemote);
+        return new OvsBridgeConfig(
+                BR_INT, detectDatapathType(Path.of("/sys/module/openvswitch")), systemId, hostname, encapIp, sbRemote);
     }
 
     /** {@code system} when the OVS kernel module is loaded (its sysfs folder exists), else {@code netdev}. */
@@ -50,8 +55,8 @@ public record OvsBridgeConfig(String integrationBridge, String datapathType, Str
     }
 
     /**
-     * The system-id this switch already has (a real node keeps its chassis identity across agent
-     * restarts and reinstalls), if any.
+     * The system-id this switch already has (a real node keeps its chassis identity across agent restarts and
+     * reinstalls), if any.
      */
     public static Optional<String> existingSystemId(OvsConfDb db) {
         return db.root().map(r -> r.externalIds().getOrDefault("system-id", "")).filter(id -> !id.isEmpty());
@@ -74,15 +79,15 @@ public record OvsBridgeConfig(String integrationBridge, String datapathType, Str
 
     /** The operations of the single idempotent transaction: the integration bridge, then the external_ids. */
     public List<Operation> operations(ConfDbOps ops) {
-        List<Operation> all = new ArrayList<>(ops.bridge(integrationBridge, datapathType, Bridge.FailMode.SECURE,
-                Map.of("disable-in-band", "true")));
+        List<Operation> all = new ArrayList<>(
+                ops.bridge(integrationBridge, datapathType, Bridge.FailMode.SECURE, Map.of("disable-in-band", "true")));
         all.addAll(ops.rootExternalIds(externalIds()));
         return all;
     }
 
     /**
-     * Applies the configuration and waits for ovs-vswitchd to apply it (the bridge's device exists then);
-     * safe to repeat: a converged switch gets no transaction.
+     * Applies the configuration and waits for ovs-vswitchd to apply it (the bridge's device exists then); safe to
+     * repeat: a converged switch gets no transaction.
      */
     public void apply(OvsConfDb db) {
         db.initialize();

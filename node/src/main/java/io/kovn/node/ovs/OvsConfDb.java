@@ -11,8 +11,8 @@ import io.kovn.ovsdb.client.OvsdbClient;
 import io.kovn.ovsdb.data.Row;
 import io.kovn.ovsdb.ops.Condition;
 import io.kovn.ovsdb.ops.Mutation;
-import io.kovn.ovsdb.ops.OperationResult;
 import io.kovn.ovsdb.ops.Operation;
+import io.kovn.ovsdb.ops.OperationResult;
 import io.kovn.ovsdb.ops.Ops;
 import io.kovn.ovsdb.ops.TransactionResult;
 import java.nio.file.Path;
@@ -28,12 +28,11 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 
 /**
- * A node's Open vSwitch configuration database (conf.db) over one OVSDB connection: the
- * {@code Open_vSwitch}, {@code Bridge}, {@code Port} and {@code Interface} rows in a monitor cache
- * (the columns kovn reads; not the statistics ovs-vswitchd rewrites every few seconds), and
- * transactions of {@link ConfDbOps}. As {@code ovs-vsctl} does without {@code --no-wait},
- * {@link #transactAndWait} increments {@code next_cfg} with the change and returns once ovs-vswitchd
- * has applied it ({@code cur_cfg} reached that value): a new bridge's or internal port's device then
+ * A node's Open vSwitch configuration database (conf.db) over one OVSDB connection: the {@code Open_vSwitch},
+ * {@code Bridge}, {@code Port} and {@code Interface} rows in a monitor cache (the columns kovn reads; not the
+ * statistics ovs-vswitchd rewrites every few seconds), and transactions of {@link ConfDbOps}. As {@code ovs-vsctl} does
+ * without {@code --no-wait}, {@link #transactAndWait} increments {@code next_cfg} with the change and returns once
+ * ovs-vswitchd has applied it ({@code cur_cfg} reached that value): a new bridge's or internal port's device then
  * exists and ports have their {@code ofport}.
  */
 public final class OvsConfDb implements AutoCloseable {
@@ -42,13 +41,33 @@ public final class OvsConfDb implements AutoCloseable {
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
 
     private static final List<TableMonitor> MONITORED = List.of(
-            new TableMonitor(OpenVSwitch.TABLE_NAME, List.of(OpenVSwitch.BRIDGES, OpenVSwitch.EXTERNAL_IDS,
-                    OpenVSwitch.NEXT_CFG, OpenVSwitch.CUR_CFG), List.of()),
-            new TableMonitor(Bridge.TABLE_NAME, List.of(Bridge.NAME, Bridge.PORTS, Bridge.DATAPATH_TYPE, Bridge.FAIL_MODE,
-                    Bridge.OTHER_CONFIG, Bridge.EXTERNAL_IDS), List.of()),
+            new TableMonitor(
+                    OpenVSwitch.TABLE_NAME,
+                    List.of(OpenVSwitch.BRIDGES, OpenVSwitch.EXTERNAL_IDS, OpenVSwitch.NEXT_CFG, OpenVSwitch.CUR_CFG),
+                    List.of()),
+            new TableMonitor(
+                    Bridge.TABLE_NAME,
+                    List.of(
+                            Bridge.NAME,
+                            Bridge.PORTS,
+                            Bridge.DATAPATH_TYPE,
+                            Bridge.FAIL_MODE,
+                            Bridge.OTHER_CONFIG,
+                            Bridge.EXTERNAL_IDS),
+                    List.of()),
             new TableMonitor(Port.TABLE_NAME, List.of(Port.NAME, Port.INTERFACES, Port.EXTERNAL_IDS), List.of()),
-            new TableMonitor(Interface.TABLE_NAME, List.of(Interface.NAME, Interface.TYPE, Interface.OPTIONS,
-                    Interface.MAC, Interface.MAC_IN_USE, Interface.EXTERNAL_IDS, Interface.OFPORT, Interface.ERROR), List.of()));
+            new TableMonitor(
+                    Interface.TABLE_NAME,
+                    List.of(
+                            Interface.NAME,
+                            Interface.TYPE,
+                            Interface.OPTIONS,
+                            Interface.MAC,
+                            Interface.MAC_IN_USE,
+                            Interface.EXTERNAL_IDS,
+                            Interface.OFPORT,
+                            Interface.ERROR),
+                    List.of()));
 
     private final Path socket;
     private final Duration timeout;
@@ -73,7 +92,10 @@ public final class OvsConfDb implements AutoCloseable {
      * @throws IllegalStateException when the database cannot be reached or monitored within {@code timeout}
      */
     public static OvsConfDb connect(Path socket, Duration timeout) {
-        OvsdbClient client = OvsdbClient.builder().endpoint("unix:" + socket).timeout(timeout).connect();
+        OvsdbClient client = OvsdbClient.builder()
+                .endpoint("unix:" + socket)
+                .timeout(timeout)
+                .connect();
         MonitorCache cache = null;
         try {
             cache = MonitorCache.start(client, DATABASE, MONITORED);
@@ -121,34 +143,51 @@ public final class OvsConfDb implements AutoCloseable {
 
     /** The interface of that name (a port's single interface has the port's name). */
     public Optional<Interface> iface(String name) {
-        return cache.table(Interface.TABLE_NAME).byName(name).stream().findFirst().map(Interface::fromRow);
+        return cache.table(Interface.TABLE_NAME).byName(name).stream()
+                .findFirst()
+                .map(Interface::fromRow);
     }
 
     /** Every interface meeting {@code filter} (a scan of the cache). */
     public List<Interface> interfaces(Predicate<Interface> filter) {
-        return cache.table(Interface.TABLE_NAME).rows().stream().map(Interface::fromRow).filter(filter).toList();
+        return cache.table(Interface.TABLE_NAME).rows().stream()
+                .map(Interface::fromRow)
+                .filter(filter)
+                .toList();
     }
 
     /** The bridge's ports (those the cache has). */
     public List<Port> ports(Bridge bridge) {
-        return bridge.ports().stream().flatMap(u -> cache.table(Port.TABLE_NAME).get(u).stream()).map(Port::fromRow).toList();
+        return bridge.ports().stream()
+                .flatMap(u -> cache.table(Port.TABLE_NAME).get(u).stream())
+                .map(Port::fromRow)
+                .toList();
     }
 
     /** The interfaces of the bridge's ports. */
     public List<Interface> interfaces(Bridge bridge) {
-        return ports(bridge).stream().flatMap(p -> p.interfaces().stream())
-                .flatMap(u -> cache.table(Interface.TABLE_NAME).get(u).stream()).map(Interface::fromRow).toList();
+        return ports(bridge).stream()
+                .flatMap(p -> p.interfaces().stream())
+                .flatMap(u -> cache.table(Interface.TABLE_NAME).get(u).stream())
+                .map(Interface::fromRow)
+                .toList();
     }
 
     /** The bridge holding the port of that name, as {@code ovs-vsctl port-to-br}. */
     public Optional<Bridge> bridgeOfPort(String port) {
-        return port(port).flatMap(p -> cache.table(Bridge.TABLE_NAME).select(r -> Bridge.fromRow(r).ports().contains(p.uuid()))
-                .stream().findFirst().map(Bridge::fromRow));
+        return port(port)
+                .flatMap(p ->
+                        cache
+                                .table(Bridge.TABLE_NAME)
+                                .select(r -> Bridge.fromRow(r).ports().contains(p.uuid()))
+                                .stream()
+                                .findFirst()
+                                .map(Bridge::fromRow));
     }
 
     /**
-     * Creates the {@code Open_vSwitch} row when the database has none, as {@code ovs-vsctl init} (and any
-     * ovs-vsctl write) does; ovs-vswitchd and ovn-controller read their settings from it.
+     * Creates the {@code Open_vSwitch} row when the database has none, as {@code ovs-vsctl init} (and any ovs-vsctl
+     * write) does; ovs-vswitchd and ovn-controller read their settings from it.
      */
     public void initialize() {
         if (root().isEmpty()) {
@@ -162,8 +201,8 @@ public final class OvsConfDb implements AutoCloseable {
     }
 
     /**
-     * Applies the operations in one transaction and returns without waiting for ovs-vswitchd (as
-     * {@code ovs-vsctl --no-wait}); none: nothing is sent.
+     * Applies the operations in one transaction and returns without waiting for ovs-vswitchd (as {@code ovs-vsctl
+     * --no-wait}); none: nothing is sent.
      */
     public TransactionResult transact(List<? extends Operation> ops) {
         if (ops.isEmpty()) {
@@ -173,9 +212,9 @@ public final class OvsConfDb implements AutoCloseable {
     }
 
     /**
-     * Applies the operations in one transaction that also increments {@code next_cfg}, then waits until
-     * ovs-vswitchd reports (in {@code cur_cfg}) that it has applied it, as ovs-vsctl does by default. No
-     * operations: nothing is sent and nothing awaited (ovs-vsctl too waits only when it changed something).
+     * Applies the operations in one transaction that also increments {@code next_cfg}, then waits until ovs-vswitchd
+     * reports (in {@code cur_cfg}) that it has applied it, as ovs-vsctl does by default. No operations: nothing is sent
+     * and nothing awaited (ovs-vsctl too waits only when it changed something).
      *
      * @throws IllegalStateException when ovs-vswitchd does not apply the change within the timeout
      */
@@ -190,10 +229,12 @@ public final class OvsConfDb implements AutoCloseable {
         all.add(Ops.select(OpenVSwitch.TABLE_NAME, theRoot, List.of(OpenVSwitch.NEXT_CFG)));
         TransactionResult result = client.transact(DATABASE, all);
         long next = result.get(all.size() - 1) instanceof OperationResult.Selected(List<Row> rows) && !rows.isEmpty()
-                ? OpenVSwitch.fromRow(rows.getFirst()).nextCfg() : root.nextCfg() + 1;
+                ? OpenVSwitch.fromRow(rows.getFirst()).nextCfg()
+                : root.nextCfg() + 1;
         if (!await(() -> root().map(r -> r.curCfg() >= next).orElse(false), timeout)) {
-            throw new IllegalStateException("ovs-vswitchd did not apply configuration " + next + " within " + timeout
-                    + " (cur_cfg " + root().map(OpenVSwitch::curCfg).orElse(0L) + "; is it running on " + socket + "?)");
+            throw new IllegalStateException(
+                    "ovs-vswitchd did not apply configuration " + next + " within " + timeout + " (cur_cfg "
+                            + root().map(OpenVSwitch::curCfg).orElse(0L) + "; is it running on " + socket + "?)");
         }
         return result;
     }

@@ -13,8 +13,14 @@ import java.util.List;
  * @param ipCidrs pod addresses
  * @param gatewayIps gateways
  */
-public record PlumbedInterface(String hostInterface, String hostMac, String podInterface, String podMac,
-                               String sandbox, List<String> ipCidrs, List<String> gatewayIps) {
+public record PlumbedInterface(
+        String hostInterface,
+        String hostMac,
+        String podInterface,
+        String podMac,
+        String sandbox,
+        List<String> ipCidrs,
+        List<String> gatewayIps) {
     public PlumbedInterface {
         ipCidrs = List.copyOf(ipCidrs);
         gatewayIps = List.copyOf(gatewayIps);

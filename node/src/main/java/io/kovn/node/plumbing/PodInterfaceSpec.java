@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Everything needed to wire one pod interface: who the pod is, where its namespace is, and the
- * addressing taken from its {@code k8s.ovn.org/pod-networks} annotation.
+ * Everything needed to wire one pod interface: who the pod is, where its namespace is, and the addressing taken from
+ * its {@code k8s.ovn.org/pod-networks} annotation.
  *
  * @param namespace pod namespace
  * @param podName pod name
@@ -22,10 +22,20 @@ import java.util.Objects;
  * @param ifaceId the OVN logical switch port the OVS port is bound to ({@code external_ids:iface-id})
  * @param hostInterface the host-side veth name (at most 15 characters)
  */
-public record PodInterfaceSpec(String namespace, String podName, String podUid, String containerId,
-                               Netns podNetns, String ifName, String mac, List<String> ipCidrs,
-                               List<String> gatewayIps, List<PodRoute> routes, int mtu, String ifaceId,
-                               String hostInterface) {
+public record PodInterfaceSpec(
+        String namespace,
+        String podName,
+        String podUid,
+        String containerId,
+        Netns podNetns,
+        String ifName,
+        String mac,
+        List<String> ipCidrs,
+        List<String> gatewayIps,
+        List<PodRoute> routes,
+        int mtu,
+        String ifaceId,
+        String hostInterface) {
     public PodInterfaceSpec {
         Objects.requireNonNull(namespace, "namespace");
         Objects.requireNonNull(podName, "podName");
@@ -44,14 +54,35 @@ public record PodInterfaceSpec(String namespace, String podName, String podUid, 
     }
 
     /**
-     * The pod's default-network interface: bound to the logical switch port {@code <namespace>_<pod>},
-     * host end named by {@link PodPlumber#hostInterfaceName}.
+     * The pod's default-network interface: bound to the logical switch port {@code <namespace>_<pod>}, host end named
+     * by {@link PodPlumber#hostInterfaceName}.
      */
-    public PodInterfaceSpec(String namespace, String podName, String podUid, String containerId, Netns podNetns,
-                            String ifName, String mac, List<String> ipCidrs, List<String> gatewayIps,
-                            List<PodRoute> routes, int mtu) {
-        this(namespace, podName, podUid, containerId, podNetns, ifName, mac, ipCidrs, gatewayIps, routes, mtu,
-                namespace + "_" + podName, PodPlumber.hostInterfaceName(containerId));
+    public PodInterfaceSpec(
+            String namespace,
+            String podName,
+            String podUid,
+            String containerId,
+            Netns podNetns,
+            String ifName,
+            String mac,
+            List<String> ipCidrs,
+            List<String> gatewayIps,
+            List<PodRoute> routes,
+            int mtu) {
+        this(
+                namespace,
+                podName,
+                podUid,
+                containerId,
+                podNetns,
+                ifName,
+                mac,
+                ipCidrs,
+                gatewayIps,
+                routes,
+                mtu,
+                namespace + "_" + podName,
+                PodPlumber.hostInterfaceName(containerId));
     }
 
     /**

@@ -18,15 +18,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Wires pods to the integration bridge: a veth pair whose pod end becomes {@code eth0} (or the
- * requested name) with the pod's MAC, addresses, routes and MTU, and whose host end is an OVS port
- * carrying {@code external_ids:iface-id=<ns>_<pod>}, so that ovn-controller binds the logical
- * switch port to it. A pod on a primary user-defined network gets a second such pair (pod end
- * {@value TopologyNames#USER_DEFINED_INTERFACE}, bound to its port on that network); the two are
- * wired, and removed, together.
+ * Wires pods to the integration bridge: a veth pair whose pod end becomes {@code eth0} (or the requested name) with the
+ * pod's MAC, addresses, routes and MTU, and whose host end is an OVS port carrying
+ * {@code external_ids:iface-id=<ns>_<pod>}, so that ovn-controller binds the logical switch port to it. A pod on a
+ * primary user-defined network gets a second such pair (pod end {@value TopologyNames#USER_DEFINED_INTERFACE}, bound to
+ * its port on that network); the two are wired, and removed, together.
  *
- * <p>The plumber keeps no state of its own: the kernel and conf.db are the record, so a restarted
- * node agent finds running pods exactly as they were.
+ * <p>The plumber keeps no state of its own: the kernel and conf.db are the record, so a restarted node agent finds
+ * running pods exactly as they were.
  */
 public final class PodPlumber {
     private static final Logger LOG = LoggerFactory.getLogger(PodPlumber.class);
@@ -52,14 +51,16 @@ public final class PodPlumber {
 
     /** The host-side veth name: the container id's first 15 characters, as the reference does. */
     public static String hostInterfaceName(String containerId) {
-        String n = containerId.length() > Netns.MAX_LINK_NAME ? containerId.substring(0, Netns.MAX_LINK_NAME) : containerId;
+        String n = containerId.length() > Netns.MAX_LINK_NAME
+                ? containerId.substring(0, Netns.MAX_LINK_NAME)
+                : containerId;
         return Netns.requireLinkName(n);
     }
 
     /**
-     * The host-side veth name of the pod's primary user-defined network interface: the container
-     * id's first 11 characters and {@code _udn}. A container id is hex, so it never equals a
-     * default-network name, and DEL and GC find it from the container id alone.
+     * The host-side veth name of the pod's primary user-defined network interface: the container id's first 11
+     * characters and {@code _udn}. A container id is hex, so it never equals a default-network name, and DEL and GC
+     * find it from the container id alone.
      */
     public static String userDefinedHostInterfaceName(String containerId) {
         int keep = Netns.MAX_LINK_NAME - UDN_SUFFIX.length();
@@ -68,8 +69,8 @@ public final class PodPlumber {
     }
 
     /**
-     * Wires every interface of a pod, in order, each as {@link #add}; when one fails, the ones
-     * already wired are removed again, so the pod is wired completely or not at all.
+     * Wires every interface of a pod, in order, each as {@link #add}; when one fails, the ones already wired are
+     * removed again, so the pod is wired completely or not at all.
      *
      * @throws PlumbingException with the failing interface and step in the message
      */
@@ -93,8 +94,8 @@ public final class PodPlumber {
     }
 
     /**
-     * Wires the pod and waits until its port is ovn-installed. Repeating it for the same container
-     * rebuilds the wiring. On any failure everything made for the pod is removed again.
+     * Wires the pod and waits until its port is ovn-installed. Repeating it for the same container rebuilds the wiring.
+     * On any failure everything made for the pod is removed again.
      *
      * @throws PlumbingException with the failing step (and its command/stderr) in the message
      */
@@ -113,11 +114,24 @@ public final class PodPlumber {
             long ported = System.nanoTime();
             awaitOvnInstalled(host);
             long installed = System.nanoTime();
-            PlumbedInterface result = new PlumbedInterface(host, nodeNetns.mac(host), spec.ifName(), spec.mac(),
-                    spec.podNetns().path().map(Object::toString).orElse(""), spec.ipCidrs(), spec.gatewayIps());
-            LOG.info("plumbed {} ({}) as {} in {} ms (cleanup {}, links {}, port {}, ovn-installed {})",
-                    spec.ifaceId(), spec.ipCidrs(), host, ms(start, System.nanoTime()), ms(start, cleaned),
-                    ms(cleaned, linked), ms(linked, ported), ms(ported, installed));
+            PlumbedInterface result = new PlumbedInterface(
+                    host,
+                    nodeNetns.mac(host),
+                    spec.ifName(),
+                    spec.mac(),
+                    spec.podNetns().path().map(Object::toString).orElse(""),
+                    spec.ipCidrs(),
+                    spec.gatewayIps());
+            LOG.info(
+                    "plumbed {} ({}) as {} in {} ms (cleanup {}, links {}, port {}, ovn-installed {})",
+                    spec.ifaceId(),
+                    spec.ipCidrs(),
+                    host,
+                    ms(start, System.nanoTime()),
+                    ms(start, cleaned),
+                    ms(cleaned, linked),
+                    ms(linked, ported),
+                    ms(ported, installed));
             return result;
         } catch (RuntimeException e) {
             try {
@@ -126,7 +140,8 @@ public final class PodPlumber {
             } catch (RuntimeException cleanup) {
                 e.addSuppressed(cleanup);
             }
-            throw e instanceof PlumbingException pe ? pe
+            throw e instanceof PlumbingException pe
+                    ? pe
                     : new PlumbingException("plumbing " + spec.ifaceId() + " failed: " + e.getMessage(), e);
         }
     }
@@ -185,9 +200,9 @@ public final class PodPlumber {
     }
 
     /**
-     * Removes the pod's ports and veths: its default-network interface and, when it has one, its
-     * primary user-defined network's. Idempotent: removing an unknown or already removed pod
-     * succeeds. {@code podNetns} may be null or gone (the runtime may have destroyed it already).
+     * Removes the pod's ports and veths: its default-network interface and, when it has one, its primary user-defined
+     * network's. Idempotent: removing an unknown or already removed pod succeeds. {@code podNetns} may be null or gone
+     * (the runtime may have destroyed it already).
      */
     public void del(String containerId, Netns podNetns, String ifName) {
         String host = hostInterfaceName(containerId);
@@ -214,25 +229,26 @@ public final class PodPlumber {
 
     /**
      * Every pod port this plumber made on the bridge: host interface name to container id (the
-     * {@code external_ids:sandbox} it was created with), both interfaces of a pod on a primary
-     * user-defined network. Used to garbage-collect stale pods.
+     * {@code external_ids:sandbox} it was created with), both interfaces of a pod on a primary user-defined network.
+     * Used to garbage-collect stale pods.
      */
     public Map<String, String> plumbedContainers() {
         Map<String, String> out = new TreeMap<>();
-        for (Interface i : db.interfaces(i -> !i.externalIds().getOrDefault("sandbox", "").isEmpty())) {
+        for (Interface i :
+                db.interfaces(i -> !i.externalIds().getOrDefault("sandbox", "").isEmpty())) {
             out.put(i.name(), i.externalIds().get("sandbox"));
         }
         return out;
     }
 
     /**
-     * Before an ADD: ports already bound to this pod (an earlier sandbox, or a retried ADD) would
-     * compete for the binding, and a veth of the same name would block ours. Deleting the host end
-     * of a veth also deletes its pod end.
+     * Before an ADD: ports already bound to this pod (an earlier sandbox, or a retried ADD) would compete for the
+     * binding, and a veth of the same name would block ours. Deleting the host end of a veth also deletes its pod end.
      */
     private void removeLeftoversOf(String ifaceId, String host) {
         List<String> stale = db.interfaces(i -> ifaceId.equals(i.externalIds().get("iface-id"))).stream()
-                .map(Interface::name).toList();
+                .map(Interface::name)
+                .toList();
         if (!stale.isEmpty()) {
             LOG.info("removing ports {} left for {}", stale, ifaceId);
             ConfDbOps ops = db.ops();
@@ -258,7 +274,9 @@ public final class PodPlumber {
         if (!nodeNetns.linkExists(host)) {
             problems.add("host interface " + host + " is missing");
         }
-        String have = db.iface(host).map(i -> i.externalIds().getOrDefault("iface-id", "")).orElse("");
+        String have = db.iface(host)
+                .map(i -> i.externalIds().getOrDefault("iface-id", ""))
+                .orElse("");
         if (!have.equals(spec.ifaceId())) {
             problems.add("OVS interface " + host + " has iface-id '" + have + "', expected " + spec.ifaceId());
         }

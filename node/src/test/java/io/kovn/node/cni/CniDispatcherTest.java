@@ -14,8 +14,15 @@ class CniDispatcherTest {
     final CniDispatcher dispatcher = new CniDispatcher(CniServerTest.OK, () -> clock.addAndGet(1_000_000));
 
     @ParameterizedTest
-    @ValueSource(strings = {"", "{", "[]", "{\"env\":[],\"config\":\"\"}", "{\"env\":{},\"config\":{}}",
-            "{\"env\":{\"CNI_COMMAND\":1},\"config\":\"\"}"})
+    @ValueSource(
+            strings = {
+                "",
+                "{",
+                "[]",
+                "{\"env\":[],\"config\":\"\"}",
+                "{\"env\":{},\"config\":{}}",
+                "{\"env\":{\"CNI_COMMAND\":1},\"config\":\"\"}"
+            })
     void malformedFramesAreDecodingErrors(String frame) {
         var r = dispatcher.dispatch(frame.getBytes(StandardCharsets.UTF_8));
         assertThat(r.exitStatus()).isEqualTo(1);
@@ -25,12 +32,16 @@ class CniDispatcherTest {
     @Test
     void versionNeedsNothingElse() {
         var r = dispatcher.dispatch(CniWire.encode(new CniWire.Frame(Map.of("CNI_COMMAND", "VERSION"), "")));
-        assertThat(r).isEqualTo(new CniWire.Response(0,
-                "{\"cniVersion\":\"1.1.0\",\"supportedVersions\":[\"0.3.0\",\"0.3.1\",\"0.4.0\",\"1.0.0\",\"1.1.0\"]}"));
+        assertThat(r)
+                .isEqualTo(
+                        new CniWire.Response(
+                                0,
+                                "{\"cniVersion\":\"1.1.0\",\"supportedVersions\":[\"0.3.0\",\"0.3.1\",\"0.4.0\",\"1.0.0\",\"1.1.0\"]}"));
     }
 
     @Test
     void responsesEncodeStatusLineThenBody() {
-        assertThat(new String(new CniWire.Response(1, "{}").encode(), StandardCharsets.UTF_8)).isEqualTo("1\n{}");
+        assertThat(new String(new CniWire.Response(1, "{}").encode(), StandardCharsets.UTF_8))
+                .isEqualTo("1\n{}");
     }
 }

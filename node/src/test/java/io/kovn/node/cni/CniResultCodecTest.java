@@ -14,15 +14,20 @@ class CniResultCodecTest {
 
     static final CniResult POD = new CniResult(
             List.of(new CniResult.Interface("eth0", "0a:58:0a:f4:01:03", "/run/netns/p", 1400)),
-            List.of(new CniResult.IpConfig("10.244.1.3/24", "10.244.1.1", 0),
+            List.of(
+                    new CniResult.IpConfig("10.244.1.3/24", "10.244.1.1", 0),
                     new CniResult.IpConfig("fd00::3/64", "", 0)),
-            List.of(new CniResult.Route("0.0.0.0/0", "10.244.1.1")), null);
+            List.of(new CniResult.Route("0.0.0.0/0", "10.244.1.1")),
+            null);
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-            "0.3.1 | {\"cniVersion\":\"0.3.1\",\"interfaces\":[{\"name\":\"eth0\",\"mac\":\"0a:58:0a:f4:01:03\",\"sandbox\":\"/run/netns/p\"}],\"ips\":[{\"version\":\"4\",\"interface\":0,\"address\":\"10.244.1.3/24\",\"gateway\":\"10.244.1.1\"},{\"version\":\"6\",\"interface\":0,\"address\":\"fd00::3/64\"}],\"routes\":[{\"dst\":\"0.0.0.0/0\",\"gw\":\"10.244.1.1\"}]}",
-            "1.0.0 | {\"cniVersion\":\"1.0.0\",\"interfaces\":[{\"name\":\"eth0\",\"mac\":\"0a:58:0a:f4:01:03\",\"sandbox\":\"/run/netns/p\"}],\"ips\":[{\"interface\":0,\"address\":\"10.244.1.3/24\",\"gateway\":\"10.244.1.1\"},{\"interface\":0,\"address\":\"fd00::3/64\"}],\"routes\":[{\"dst\":\"0.0.0.0/0\",\"gw\":\"10.244.1.1\"}]}",
-            "1.1.0 | {\"cniVersion\":\"1.1.0\",\"interfaces\":[{\"name\":\"eth0\",\"mac\":\"0a:58:0a:f4:01:03\",\"mtu\":1400,\"sandbox\":\"/run/netns/p\"}],\"ips\":[{\"interface\":0,\"address\":\"10.244.1.3/24\",\"gateway\":\"10.244.1.1\"},{\"interface\":0,\"address\":\"fd00::3/64\"}],\"routes\":[{\"dst\":\"0.0.0.0/0\",\"gw\":\"10.244.1.1\"}]}"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "0.3.1 | {\"cniVersion\":\"0.3.1\",\"interfaces\":[{\"name\":\"eth0\",\"mac\":\"0a:58:0a:f4:01:03\",\"sandbox\":\"/run/netns/p\"}],\"ips\":[{\"version\":\"4\",\"interface\":0,\"address\":\"10.244.1.3/24\",\"gateway\":\"10.244.1.1\"},{\"version\":\"6\",\"interface\":0,\"address\":\"fd00::3/64\"}],\"routes\":[{\"dst\":\"0.0.0.0/0\",\"gw\":\"10.244.1.1\"}]}",
+                "1.0.0 | {\"cniVersion\":\"1.0.0\",\"interfaces\":[{\"name\":\"eth0\",\"mac\":\"0a:58:0a:f4:01:03\",\"sandbox\":\"/run/netns/p\"}],\"ips\":[{\"interface\":0,\"address\":\"10.244.1.3/24\",\"gateway\":\"10.244.1.1\"},{\"interface\":0,\"address\":\"fd00::3/64\"}],\"routes\":[{\"dst\":\"0.0.0.0/0\",\"gw\":\"10.244.1.1\"}]}",
+                "1.1.0 | {\"cniVersion\":\"1.1.0\",\"interfaces\":[{\"name\":\"eth0\",\"mac\":\"0a:58:0a:f4:01:03\",\"mtu\":1400,\"sandbox\":\"/run/netns/p\"}],\"ips\":[{\"interface\":0,\"address\":\"10.244.1.3/24\",\"gateway\":\"10.244.1.1\"},{\"interface\":0,\"address\":\"fd00::3/64\"}],\"routes\":[{\"dst\":\"0.0.0.0/0\",\"gw\":\"10.244.1.1\"}]}"
+            })
     void encodesEachVersionsShape(String version, String expected) throws Exception {
         assertThat(CniResultCodec.encode(POD, version)).isEqualTo(JSON.readTree(expected));
     }
@@ -30,22 +35,32 @@ class CniResultCodecTest {
     @Test
     void aPodWithTwoInterfacesTiesEachAddressToItsOwnInterface() throws Exception {
         CniResult twoInterfaces = new CniResult(
-                List.of(new CniResult.Interface("0123456789abcde", "aa:bb:cc:dd:ee:01", "", 1400),
+                List.of(
+                        new CniResult.Interface("0123456789abcde", "aa:bb:cc:dd:ee:01", "", 1400),
                         new CniResult.Interface("eth0", "0a:58:0a:f4:00:03", "/run/netns/p", 1400),
                         new CniResult.Interface("0123456789a_udn", "aa:bb:cc:dd:ee:02", "", 1400),
                         new CniResult.Interface("ovn-udn1", "0a:58:0a:14:02:05", "/run/netns/p", 1400)),
-                List.of(new CniResult.IpConfig("10.244.0.3/24", "", 1), new CniResult.IpConfig("10.20.2.5/24", "10.20.2.1", 3)),
-                List.of(new CniResult.Route("10.244.0.0/16", "10.244.0.1"), new CniResult.Route("10.96.0.0/16", "10.20.2.1")),
+                List.of(
+                        new CniResult.IpConfig("10.244.0.3/24", "", 1),
+                        new CniResult.IpConfig("10.20.2.5/24", "10.20.2.1", 3)),
+                List.of(
+                        new CniResult.Route("10.244.0.0/16", "10.244.0.1"),
+                        new CniResult.Route("10.96.0.0/16", "10.20.2.1")),
                 null);
-        assertThat(CniResultCodec.encode(twoInterfaces, "1.0.0")).isEqualTo(JSON.readTree("{\"cniVersion\":\"1.0.0\","
-                + "\"interfaces\":[{\"name\":\"0123456789abcde\",\"mac\":\"aa:bb:cc:dd:ee:01\"},"
-                + "{\"name\":\"eth0\",\"mac\":\"0a:58:0a:f4:00:03\",\"sandbox\":\"/run/netns/p\"},"
-                + "{\"name\":\"0123456789a_udn\",\"mac\":\"aa:bb:cc:dd:ee:02\"},"
-                + "{\"name\":\"ovn-udn1\",\"mac\":\"0a:58:0a:14:02:05\",\"sandbox\":\"/run/netns/p\"}],"
-                + "\"ips\":[{\"interface\":1,\"address\":\"10.244.0.3/24\"},"
-                + "{\"interface\":3,\"address\":\"10.20.2.5/24\",\"gateway\":\"10.20.2.1\"}],"
-                + "\"routes\":[{\"dst\":\"10.244.0.0/16\",\"gw\":\"10.244.0.1\"},{\"dst\":\"10.96.0.0/16\",\"gw\":\"10.20.2.1\"}]}"));
-        assertThat(CniResultCodec.decode(CniResultCodec.encode(twoInterfaces, "1.0.0")).ips()).isEqualTo(twoInterfaces.ips());
+        assertThat(CniResultCodec.encode(twoInterfaces, "1.0.0"))
+                .isEqualTo(
+                        JSON.readTree(
+                                "{\"cniVersion\":\"1.0.0\","
+                                        + "\"interfaces\":[{\"name\":\"0123456789abcde\",\"mac\":\"aa:bb:cc:dd:ee:01\"},"
+                                        + "{\"name\":\"eth0\",\"mac\":\"0a:58:0a:f4:00:03\",\"sandbox\":\"/run/netns/p\"},"
+                                        + "{\"name\":\"0123456789a_udn\",\"mac\":\"aa:bb:cc:dd:ee:02\"},"
+                                        + "{\"name\":\"ovn-udn1\",\"mac\":\"0a:58:0a:14:02:05\",\"sandbox\":\"/run/netns/p\"}],"
+                                        + "\"ips\":[{\"interface\":1,\"address\":\"10.244.0.3/24\"},"
+                                        + "{\"interface\":3,\"address\":\"10.20.2.5/24\",\"gateway\":\"10.20.2.1\"}],"
+                                        + "\"routes\":[{\"dst\":\"10.244.0.0/16\",\"gw\":\"10.244.0.1\"},{\"dst\":\"10.96.0.0/16\",\"gw\":\"10.20.2.1\"}]}"));
+        assertThat(CniResultCodec.decode(CniResultCodec.encode(twoInterfaces, "1.0.0"))
+                        .ips())
+                .isEqualTo(twoInterfaces.ips());
     }
 
     @ParameterizedTest
@@ -59,8 +74,10 @@ class CniResultCodecTest {
 
     @Test
     void chainingAppendsAndShiftsIndexes() {
-        CniResult prev = new CniResult(List.of(new CniResult.Interface("lo", "", "/run/netns/p", 0)),
-                List.of(new CniResult.IpConfig("127.0.0.1/8", "", 0)), List.of(),
+        CniResult prev = new CniResult(
+                List.of(new CniResult.Interface("lo", "", "/run/netns/p", 0)),
+                List.of(new CniResult.IpConfig("127.0.0.1/8", "", 0)),
+                List.of(),
                 new CniResult.Dns(List.of("1.1.1.1"), "", List.of(), List.of()));
         CniResult chained = POD.after(prev);
         assertThat(chained.interfaces()).extracting(CniResult.Interface::name).containsExactly("lo", "eth0");
@@ -70,17 +87,26 @@ class CniResultCodecTest {
 
     @Test
     void errorsOmitEmptyDetails() {
-        assertThat(CniResultCodec.encodeError(new CniException(11, "try again later"), "1.0.0").toString())
+        assertThat(CniResultCodec.encodeError(new CniException(11, "try again later"), "1.0.0")
+                        .toString())
                 .isEqualTo("{\"cniVersion\":\"1.0.0\",\"code\":11,\"msg\":\"try again later\"}");
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-            "[]", "{\"ips\":{}}", "{\"ips\":[{\"gateway\":\"1.2.3.4\"}]}",
-            "{\"ips\":[{\"address\":\"1.2.3.4/8\",\"interface\":\"zero\"}]}", "{\"interfaces\":[{\"mac\":\"x\"}]}",
-            "{\"routes\":[{\"gw\":\"1.1.1.1\"}]}", "{\"interfaces\":[{\"name\":7}]}"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "[]",
+                "{\"ips\":{}}",
+                "{\"ips\":[{\"gateway\":\"1.2.3.4\"}]}",
+                "{\"ips\":[{\"address\":\"1.2.3.4/8\",\"interface\":\"zero\"}]}",
+                "{\"interfaces\":[{\"mac\":\"x\"}]}",
+                "{\"routes\":[{\"gw\":\"1.1.1.1\"}]}",
+                "{\"interfaces\":[{\"name\":7}]}"
+            })
     void malformedPrevResultsAreInvalidConfig(String prev) {
         assertThatThrownBy(() -> CniResultCodec.decode(JSON.readTree(prev)))
-                .isInstanceOfSatisfying(CniException.class, e -> assertThat(e.code()).isEqualTo(7));
+                .isInstanceOfSatisfying(
+                        CniException.class, e -> assertThat(e.code()).isEqualTo(7));
     }
 }

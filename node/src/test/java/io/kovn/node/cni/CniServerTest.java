@@ -3,7 +3,9 @@ package io.kovn.node.cni;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
@@ -21,8 +23,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import java.io.ByteArrayOutputStream;
-import java.io.UncheckedIOException;
 
 /** The unix socket side of {@link CniServer}: file handling, limits and misbehaving clients. */
 class CniServerTest {
@@ -32,27 +32,39 @@ class CniServerTest {
     static final CniHandler OK = new CniHandler() {
         @Override
         public CniResult add(CniRequest r) {
-            return new CniResult(List.of(new CniResult.Interface("eth0", "0a:58:0a:00:00:05", r.netns(), 0)),
-                    List.of(new CniResult.IpConfig("10.0.0.5/24", "10.0.0.1", 0)), List.of(), null);
+            return new CniResult(
+                    List.of(new CniResult.Interface("eth0", "0a:58:0a:00:00:05", r.netns(), 0)),
+                    List.of(new CniResult.IpConfig("10.0.0.5/24", "10.0.0.1", 0)),
+                    List.of(),
+                    null);
         }
 
         @Override
-        public void del(CniRequest r) {
-        }
+        public void del(CniRequest r) {}
 
         @Override
-        public void check(CniRequest r) {
-        }
+        public void check(CniRequest r) {}
 
         @Override
-        public void status() {
-        }
+        public void status() {}
     };
 
     static byte[] addFrame(String config) {
-        return CniWire.encode(new CniWire.Frame(Map.of("CNI_COMMAND", "ADD", "CNI_CONTAINERID", "abc",
-                "CNI_NETNS", "/proc/1/ns/net", "CNI_IFNAME", "eth0", "CNI_PATH", "/opt/cni/bin",
-                "CNI_ARGS", "K8S_POD_NAMESPACE=a;K8S_POD_NAME=b"), config));
+        return CniWire.encode(new CniWire.Frame(
+                Map.of(
+                        "CNI_COMMAND",
+                        "ADD",
+                        "CNI_CONTAINERID",
+                        "abc",
+                        "CNI_NETNS",
+                        "/proc/1/ns/net",
+                        "CNI_IFNAME",
+                        "eth0",
+                        "CNI_PATH",
+                        "/opt/cni/bin",
+                        "CNI_ARGS",
+                        "K8S_POD_NAMESPACE=a;K8S_POD_NAME=b"),
+                config));
     }
 
     static final String CONFIG = "{\"cniVersion\":\"1.0.0\",\"name\":\"kovn\",\"type\":\"kovn-cni\"}";
@@ -81,7 +93,8 @@ class CniServerTest {
     void socketIsOwnerOnlyAndRemovedOnClose() throws Exception {
         Path socket = dir.resolve("run/kovn/cni.sock");
         try (CniServer server = CniServer.start(socket, OK)) {
-            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(socket))).isEqualTo("rw-------");
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(socket)))
+                    .isEqualTo("rw-------");
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(socket.getParent())))
                     .isEqualTo("rwx------");
             var answer = call(socket, addFrame(CONFIG));
@@ -95,7 +108,7 @@ class CniServerTest {
     void aRequestWrittenOneByteAtATimeGetsTheSameAnswer() throws Exception {
         Path socket = dir.resolve("cni.sock");
         try (CniServer server = CniServer.start(socket, OK);
-             SocketChannel ch = SocketChannel.open(UnixDomainSocketAddress.of(socket))) {
+                SocketChannel ch = SocketChannel.open(UnixDomainSocketAddress.of(socket))) {
             for (byte b : addFrame(CONFIG)) {
                 ch.write(ByteBuffer.wrap(new byte[] {b}));
             }
@@ -114,7 +127,8 @@ class CniServerTest {
         assertThat(socket).exists();
         try (CniServer server = CniServer.start(socket, OK)) {
             assertThat(call(socket, addFrame(CONFIG)).exitStatus()).isZero();
-            assertThatThrownBy(() -> CniServer.start(socket, OK)).isInstanceOf(IOException.class)
+            assertThatThrownBy(() -> CniServer.start(socket, OK))
+                    .isInstanceOf(IOException.class)
                     .hasMessageContaining("another CNI server is listening");
             assertThat(call(socket, addFrame(CONFIG)).exitStatus()).isZero();
         }
@@ -158,16 +172,13 @@ class CniServerTest {
             }
 
             @Override
-            public void del(CniRequest r) {
-            }
+            public void del(CniRequest r) {}
 
             @Override
-            public void check(CniRequest r) {
-            }
+            public void check(CniRequest r) {}
 
             @Override
-            public void status() {
-            }
+            public void status() {}
         };
         try (CniServer server = CniServer.start(new CniServer.Settings(socket, 4096, 1, Duration.ofSeconds(5)), slow)) {
             var first = CompletableFuture.supplyAsync(() -> {
@@ -190,7 +201,7 @@ class CniServerTest {
     void aClientThatNeverFinishesItsRequestIsDropped() throws Exception {
         Path socket = dir.resolve("cni.sock");
         try (CniServer server = CniServer.start(new CniServer.Settings(socket, 4096, 4, Duration.ofMillis(200)), OK);
-             SocketChannel ch = SocketChannel.open(UnixDomainSocketAddress.of(socket))) {
+                SocketChannel ch = SocketChannel.open(UnixDomainSocketAddress.of(socket))) {
             ch.write(ByteBuffer.wrap("{\"env\":".getBytes(StandardCharsets.UTF_8)));
             long start = System.nanoTime();
             assertThat(ch.read(ByteBuffer.allocate(16))).isEqualTo(-1); // closed without an answer

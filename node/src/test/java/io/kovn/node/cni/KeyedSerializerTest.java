@@ -5,29 +5,31 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
-import java.util.concurrent.Executors;
 
 class KeyedSerializerTest {
     final KeyedSerializer serializer = new KeyedSerializer();
 
-    CompletableFuture<Void> runAsync(String key, CountDownLatch entered, CountDownLatch release, AtomicInteger inside,
-                                     AtomicInteger maxInside) {
-        return CompletableFuture.runAsync(() -> {
-            try {
-                serializer.run(key, () -> {
-                    maxInside.accumulateAndGet(inside.incrementAndGet(), Math::max);
-                    entered.countDown();
-                    await(release);
-                    inside.decrementAndGet();
-                    return null;
-                });
-            } catch (CniException | RuntimeException e) {
-                throw new IllegalStateException(e);
-            }
-        }, Executors.newVirtualThreadPerTaskExecutor());
+    CompletableFuture<Void> runAsync(
+            String key, CountDownLatch entered, CountDownLatch release, AtomicInteger inside, AtomicInteger maxInside) {
+        return CompletableFuture.runAsync(
+                () -> {
+                    try {
+                        serializer.run(key, () -> {
+                            maxInside.accumulateAndGet(inside.incrementAndGet(), Math::max);
+                            entered.countDown();
+                            await(release);
+                            inside.decrementAndGet();
+                            return null;
+                        });
+                    } catch (CniException | RuntimeException e) {
+                        throw new IllegalStateException(e);
+                    }
+                },
+                Executors.newVirtualThreadPerTaskExecutor());
     }
 
     static void await(CountDownLatch latch) {
@@ -64,8 +66,9 @@ class KeyedSerializerTest {
     @Test
     void aFailingActionReleasesItsKey() {
         assertThatThrownBy(() -> serializer.run("k", () -> {
-            throw new CniException(3, "gone");
-        })).isInstanceOf(CniException.class);
+                    throw new CniException(3, "gone");
+                }))
+                .isInstanceOf(CniException.class);
         assertThat(serializer.size()).isZero();
     }
 }

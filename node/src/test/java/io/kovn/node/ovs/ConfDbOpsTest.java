@@ -13,13 +13,16 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
-import org.assertj.core.groups.Tuple;
+import org.junit.jupiter.api.Test;
 
-/** ovs-vsctl's commands as conf.db operations, against a real ovsdb-server with the Open_vSwitch schema (no ovs-vswitchd). */
+/**
+ * ovs-vsctl's commands as conf.db operations, against a real ovsdb-server with the Open_vSwitch schema (no
+ * ovs-vswitchd).
+ */
 @Tag("real")
 class ConfDbOpsTest {
     private Path dir;
@@ -47,31 +50,36 @@ class ConfDbOpsTest {
 
     @Test
     void aNewBridgeHasItsInternalPortAndAnExistingOneIsLeftAlone() {
-        assertThat(db.bridge("br-int")).hasValueSatisfying(b -> assertThat(db.interfaces(b)).extracting(Interface::name, Interface::type)
-                .containsExactly(Tuple.tuple("br-int", "internal")));
+        assertThat(db.bridge("br-int"))
+                .hasValueSatisfying(b -> assertThat(db.interfaces(b))
+                        .extracting(Interface::name, Interface::type)
+                        .containsExactly(Tuple.tuple("br-int", "internal")));
         assertThat(db.ops().bridge("br-int", "netdev", null, Map.of())).isEmpty();
         db.transact(db.ops().bridge("br-int", "system", null, Map.of("disable-in-band", "true")));
         assertThat(db.bridge("br-int").orElseThrow().datapathType()).isEqualTo("system");
-        assertThat(db.bridge("br-int").orElseThrow().otherConfig()).containsExactly(Map.entry("disable-in-band", "true"));
+        assertThat(db.bridge("br-int").orElseThrow().otherConfig())
+                .containsExactly(Map.entry("disable-in-band", "true"));
     }
 
     @Test
     void addingAPortTwiceWritesOnlyTheExternalIdsThatChangedAndKeepsTheOthers() {
         db.transact(db.ops().port("br-int", "veth1", null, null, Map.of("iface-id", "ns_a", "sandbox", "c1")));
         assertThat(db.bridgeOfPort("veth1").orElseThrow().name()).isEqualTo("br-int");
-        assertThat(db.ops().port("br-int", "veth1", null, null, Map.of("iface-id", "ns_a"))).isEmpty();
+        assertThat(db.ops().port("br-int", "veth1", null, null, Map.of("iface-id", "ns_a")))
+                .isEmpty();
         var update = db.ops().port("br-int", "veth1", null, null, Map.of("iface-id", "ns_b"));
         assertThat(update).hasSize(1);
         db.transact(update);
-        assertThat(db.iface("veth1").orElseThrow().externalIds()).containsOnly(Map.entry("iface-id", "ns_b"),
-                Map.entry("sandbox", "c1"));
+        assertThat(db.iface("veth1").orElseThrow().externalIds())
+                .containsOnly(Map.entry("iface-id", "ns_b"), Map.entry("sandbox", "c1"));
     }
 
     @Test
     void aPortOnAnotherBridgeIsNeitherAddedNorDeletedThroughThisOne() {
         db.transact(db.ops().bridge("br-phy", "netdev", null, Map.of()));
         db.transact(db.ops().port("br-phy", "eth0", null, null, Map.of()));
-        assertThatThrownBy(() -> db.ops().port("br-int", "eth0", null, null, Map.of())).hasMessageContaining("br-phy");
+        assertThatThrownBy(() -> db.ops().port("br-int", "eth0", null, null, Map.of()))
+                .hasMessageContaining("br-phy");
         assertThatThrownBy(() -> db.ops().deletePort("br-int", "eth0")).hasMessageContaining("br-phy");
     }
 
@@ -106,9 +114,11 @@ class ConfDbOpsTest {
                 }
                 other.transact(other.ops().port("br-int", "veth1", null, null, Map.of("ovn-installed", "true")));
             });
-            assertThat(db.awaitInterface("veth1", i -> "true".equals(i.externalIds().get("ovn-installed")), Duration.ofSeconds(5)))
+            assertThat(db.awaitInterface(
+                            "veth1", i -> "true".equals(i.externalIds().get("ovn-installed")), Duration.ofSeconds(5)))
                     .isTrue();
         }
-        assertThat(db.awaitInterface("veth2", i -> true, Duration.ofMillis(100))).isFalse();
+        assertThat(db.awaitInterface("veth2", i -> true, Duration.ofMillis(100)))
+                .isFalse();
     }
 }

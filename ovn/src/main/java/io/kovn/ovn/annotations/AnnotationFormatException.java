@@ -1,8 +1,8 @@
 package io.kovn.ovn.annotations;
 
 /**
- * An annotation value that does not have the documented format. The message names the annotation
- * and the precise reason, so it can be shown to an operator unchanged (e.g. in an Event).
+ * An annotation value that does not have the documented format. The message names the annotation and the precise
+ * reason, so it can be shown to an operator unchanged (e.g. in an Event).
  */
 public final class AnnotationFormatException extends IllegalArgumentException {
     private final String annotation;

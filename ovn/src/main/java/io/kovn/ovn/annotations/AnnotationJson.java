@@ -7,9 +7,9 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
-import java.net.InetAddress;
 import java.util.Locale;
 
 /** Strict JSON reading and compact writing shared by the annotation codecs. */
@@ -54,7 +54,8 @@ final class AnnotationJson {
 
     static List<String> strings(String annotation, JsonNode node, String where) {
         if (node == null || !node.isArray()) {
-            throw new AnnotationFormatException(annotation, where + " must be a list of strings, got " + describe(node));
+            throw new AnnotationFormatException(
+                    annotation, where + " must be a list of strings, got " + describe(node));
         }
         List<String> out = new ArrayList<>();
         for (int i = 0; i < node.size(); i++) {

@@ -9,10 +9,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The shape the reference gives every per-family interface address annotation
- * ({@code node-transit-switch-port-ifaddr}, {@code node-gateway-router-lrp-ifaddr},
- * {@code node-primary-ifaddr}): {@code {"ipv4":"100.88.0.2/16","ipv6":"fd97::2/64"}}, either key may
- * be absent, not both. One codec for all of them, each error naming its annotation. Pure.
+ * The shape the reference gives every per-family interface address annotation ({@code node-transit-switch-port-ifaddr},
+ * {@code node-gateway-router-lrp-ifaddr}, {@code node-primary-ifaddr}):
+ * {@code {"ipv4":"100.88.0.2/16","ipv6":"fd97::2/64"}}, either key may be absent, not both. One codec for all of them,
+ * each error naming its annotation. Pure.
  *
  * @param ipv4 the IPv4 interface address, if present
  * @param ipv6 the IPv6 interface address, if present
@@ -27,7 +27,10 @@ record IfaddrJson(Optional<IpPrefix> ipv4, Optional<IpPrefix> ipv6) {
         ipv6.ifPresent(p -> requireFamily(key, p, IpFamily.IPV6));
     }
 
-    /** The reference's derivation from a node id: network address + id in each network; a null network omits that family. */
+    /**
+     * The reference's derivation from a node id: network address + id in each network; a null network omits that
+     * family.
+     */
     static IfaddrJson forNodeId(NodeId id, IpPrefix v4Network, IpPrefix v6Network) {
         return new IfaddrJson(
                 Optional.ofNullable(v4Network).map(n -> new IpPrefix(n.addressAt(id.value()), n.length())),
@@ -55,7 +58,8 @@ record IfaddrJson(Optional<IpPrefix> ipv4, Optional<IpPrefix> ipv6) {
     static IfaddrJson parse(String key, String value) {
         JsonNode root = AnnotationJson.read(key, value);
         if (!root.isObject()) {
-            throw new AnnotationFormatException(key, "must be a JSON object with ipv4/ipv6, got " + AnnotationJson.describe(root));
+            throw new AnnotationFormatException(
+                    key, "must be a JSON object with ipv4/ipv6, got " + AnnotationJson.describe(root));
         }
         for (Map.Entry<String, JsonNode> e : root.properties()) {
             if (!e.getKey().equals("ipv4") && !e.getKey().equals("ipv6")) {
@@ -85,7 +89,8 @@ record IfaddrJson(Optional<IpPrefix> ipv4, Optional<IpPrefix> ipv6) {
 
     private static void requireFamily(String key, IpPrefix p, IpFamily family) {
         if (p.family() != family) {
-            throw new AnnotationFormatException(key, family.key() + ": " + p + " is not an " + family.key() + " address");
+            throw new AnnotationFormatException(
+                    key, family.key() + ": " + p + " is not an " + family.key() + " address");
         }
     }
 }

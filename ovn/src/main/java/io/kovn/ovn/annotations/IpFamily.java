@@ -4,8 +4,8 @@ import java.net.Inet4Address;
 import java.net.InetAddress;
 
 /**
- * An IP address family, named as in the reference's annotations ({@code ipv4} / {@code ipv6}), in
- * external_ids ({@code v4} / {@code v6}) and in matches ({@code ip4} / {@code ip6}).
+ * An IP address family, named as in the reference's annotations ({@code ipv4} / {@code ipv6}), in external_ids
+ * ({@code v4} / {@code v6}) and in matches ({@code ip4} / {@code ip6}).
  */
 public enum IpFamily {
     IPV4("ipv4", 32, "v4", "ip4"),

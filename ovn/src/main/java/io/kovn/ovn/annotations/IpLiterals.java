@@ -4,23 +4,24 @@ import java.math.BigInteger;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
-import java.util.regex.Pattern;
 import java.net.UnknownHostException;
+import java.util.regex.Pattern;
 
 /**
- * Textual IP addresses without name resolution: parse literals only, format IPv6 in the RFC 5952
- * canonical form ({@code fd97::2}) that OVN and the reference print.
+ * Textual IP addresses without name resolution: parse literals only, format IPv6 in the RFC 5952 canonical form
+ * ({@code fd97::2}) that OVN and the reference print.
  */
 public final class IpLiterals {
     private static final Pattern DOTTED_QUAD = Pattern.compile("[0-9]{1,3}(\\.[0-9]{1,3}){3}");
     // RFC 4291 groups: at most four hex digits, an optional dotted-quad tail (ofLiteral takes "00001::").
-    private static final Pattern IPV6_TEXT = Pattern.compile("([0-9a-fA-F]{0,4}:)+([0-9a-fA-F]{0,4}|[0-9]{1,3}(\\.[0-9]{1,3}){3})");
+    private static final Pattern IPV6_TEXT =
+            Pattern.compile("([0-9a-fA-F]{0,4}:)+([0-9a-fA-F]{0,4}|[0-9]{1,3}(\\.[0-9]{1,3}){3})");
 
     private IpLiterals() {}
 
     /**
-     * Parses an IPv4 or IPv6 literal; never performs a DNS lookup. The family is the text's, as in
-     * OVN matches: IPv4-mapped IPv6 text ({@code ::ffff:10.0.0.1}) is an IPv6 address.
+     * Parses an IPv4 or IPv6 literal; never performs a DNS lookup. The family is the text's, as in OVN matches:
+     * IPv4-mapped IPv6 text ({@code ::ffff:10.0.0.1}) is an IPv6 address.
      *
      * @throws IllegalArgumentException naming the input when it is not an address literal
      */
@@ -32,7 +33,9 @@ public final class IpLiterals {
             throw new IllegalArgumentException("scoped IPv6 address not allowed: \"" + text + "\"");
         }
         // Only the four-part dotted quad: the BSD short forms ("10.244.0") are typos here.
-        if (text.indexOf(':') < 0 ? !DOTTED_QUAD.matcher(text).matches() : !IPV6_TEXT.matcher(text).matches()) {
+        if (text.indexOf(':') < 0
+                ? !DOTTED_QUAD.matcher(text).matches()
+                : !IPV6_TEXT.matcher(text).matches()) {
             throw new IllegalArgumentException("not an IP address: \"" + text + "\"");
         }
         InetAddress address;

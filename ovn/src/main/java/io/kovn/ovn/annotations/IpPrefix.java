@@ -5,8 +5,8 @@ import java.net.InetAddress;
 import java.util.Objects;
 
 /**
- * An address with a prefix length, as annotations write it: a network ({@code 10.244.1.0/24}) or an
- * interface address inside one ({@code 10.244.1.3/24}).
+ * An address with a prefix length, as annotations write it: a network ({@code 10.244.1.0/24}) or an interface address
+ * inside one ({@code 10.244.1.3/24}).
  *
  * @param address the address as written (not necessarily the network address)
  * @param length prefix length, 0..32 for IPv4 and 0..128 for IPv6

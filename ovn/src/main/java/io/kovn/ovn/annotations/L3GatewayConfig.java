@@ -7,17 +7,19 @@ import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 import java.util.Optional;
+import java.util.Set;
 
 /**
- * {@code k8s.ovn.org/l3-gateway-config}: the node's gateway as its node agent sees it, per network
- * (only {@code "default"} here), in the reference's JSON:
+ * {@code k8s.ovn.org/l3-gateway-config}: the node's gateway as its node agent sees it, per network (only
+ * {@code "default"} here), in the reference's JSON:
+ *
  * <pre>{"default":{"mode":"shared","bridge-id":"br-phy","interface-id":"br-phy_node-1",
  *   "mac-address":"0a:58:ac:1e:00:02","ip-addresses":["172.30.0.2/24"],"ip-address":"172.30.0.2/24",
  *   "next-hops":["172.30.0.254"],"next-hop":"172.30.0.254","node-port-enable":"true"}}</pre>
- * The singular {@code ip-address}/{@code next-hop} are the first of the lists (older readers use them);
- * the reader accepts either. Mode {@code disabled} carries nothing else.
+ *
+ * The singular {@code ip-address}/{@code next-hop} are the first of the lists (older readers use them); the reader
+ * accepts either. Mode {@code disabled} carries nothing else.
  *
  * @param mode {@code shared} (kovn writes only this), {@code local} or {@code disabled}
  * @param bridgeId the OVS bridge holding the node IP (the external bridge)
@@ -27,8 +29,14 @@ import java.util.Optional;
  * @param nextHops the default gateways, one per family (may be empty: no default route)
  * @param nodePortEnable whether NodePorts are served
  */
-public record L3GatewayConfig(String mode, String bridgeId, String interfaceId, String macAddress,
-                              List<IpPrefix> ipAddresses, List<InetAddress> nextHops, boolean nodePortEnable) {
+public record L3GatewayConfig(
+        String mode,
+        String bridgeId,
+        String interfaceId,
+        String macAddress,
+        List<IpPrefix> ipAddresses,
+        List<InetAddress> nextHops,
+        boolean nodePortEnable) {
     private static final String KEY = OvnAnnotations.L3_GATEWAY_CONFIG;
     public static final String MODE_SHARED = "shared";
     public static final String MODE_LOCAL = "local";
@@ -40,7 +48,8 @@ public record L3GatewayConfig(String mode, String bridgeId, String interfaceId, 
         ipAddresses = List.copyOf(ipAddresses);
         nextHops = List.copyOf(nextHops);
         if (!MODES.contains(mode)) {
-            throw new AnnotationFormatException(KEY, "mode: unknown gateway mode \"" + mode + "\" (expected shared, local, disabled)");
+            throw new AnnotationFormatException(
+                    KEY, "mode: unknown gateway mode \"" + mode + "\" (expected shared, local, disabled)");
         }
         if (!mode.equals(MODE_DISABLED)) {
             if (bridgeId == null || bridgeId.isEmpty()) {
@@ -59,7 +68,8 @@ public record L3GatewayConfig(String mode, String bridgeId, String interfaceId, 
     }
 
     /** A shared gateway on {@code bridge} for {@code node}: interface id {@code <bridge>_<node>}, NodePorts on. */
-    public static L3GatewayConfig shared(String bridge, String node, String mac, List<IpPrefix> ips, List<InetAddress> nextHops) {
+    public static L3GatewayConfig shared(
+            String bridge, String node, String mac, List<IpPrefix> ips, List<InetAddress> nextHops) {
         return new L3GatewayConfig(MODE_SHARED, bridge, bridge + "_" + node, mac, ips, nextHops, true);
     }
 
@@ -81,11 +91,13 @@ public record L3GatewayConfig(String mode, String bridgeId, String interfaceId, 
     public static L3GatewayConfig parse(String value) {
         JsonNode root = AnnotationJson.read(KEY, value);
         if (!root.isObject()) {
-            throw new AnnotationFormatException(KEY, "must be a JSON object keyed by network, got " + AnnotationJson.describe(root));
+            throw new AnnotationFormatException(
+                    KEY, "must be a JSON object keyed by network, got " + AnnotationJson.describe(root));
         }
         JsonNode gw = root.get(OvnAnnotations.DEFAULT_NETWORK);
         if (gw == null || !gw.isObject()) {
-            throw new AnnotationFormatException(KEY, "network \"default\" must be an object, got " + AnnotationJson.describe(gw));
+            throw new AnnotationFormatException(
+                    KEY, "network \"default\" must be an object, got " + AnnotationJson.describe(gw));
         }
         String mode = AnnotationJson.text(KEY, gw.get("mode"), "mode");
         if (mode.equals(MODE_DISABLED)) {
@@ -100,9 +112,16 @@ public record L3GatewayConfig(String mode, String bridgeId, String interfaceId, 
             hops.add(AnnotationJson.ip(KEY, s, "next-hops"));
         }
         JsonNode np = gw.get("node-port-enable");
-        boolean nodePort = np != null && AnnotationJson.text(KEY, np, "node-port-enable").equals("true");
-        return new L3GatewayConfig(mode, optionalText(gw, "bridge-id"), optionalText(gw, "interface-id"),
-                optionalText(gw, "mac-address"), ips, hops, nodePort);
+        boolean nodePort =
+                np != null && AnnotationJson.text(KEY, np, "node-port-enable").equals("true");
+        return new L3GatewayConfig(
+                mode,
+                optionalText(gw, "bridge-id"),
+                optionalText(gw, "interface-id"),
+                optionalText(gw, "mac-address"),
+                ips,
+                hops,
+                nodePort);
     }
 
     /** The annotation value in the reference's form (keys in its order). */

@@ -11,8 +11,8 @@ public final class MacAddresses {
     private MacAddresses() {}
 
     /**
-     * {@code 0a:58:} + the address's last four bytes: all of an IPv4 address
-     * ({@code 10.244.1.3} → {@code 0a:58:0a:f4:01:03}); the low 32 bits of an IPv6-only one.
+     * {@code 0a:58:} + the address's last four bytes: all of an IPv4 address ({@code 10.244.1.3} →
+     * {@code 0a:58:0a:f4:01:03}); the low 32 bits of an IPv6-only one.
      */
     public static String fromIp(InetAddress address) {
         byte[] b = address.getAddress();

@@ -1,8 +1,8 @@
 package io.kovn.ovn.annotations;
 
 /**
- * {@code k8s.ovn.org/node-chassis-id}: the OVS {@code system-id} of the node's chassis (a plain
- * string, usually a UUID), published by the node agent.
+ * {@code k8s.ovn.org/node-chassis-id}: the OVS {@code system-id} of the node's chassis (a plain string, usually a
+ * UUID), published by the node agent.
  *
  * @param value the system-id
  */

@@ -5,10 +5,10 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * {@code k8s.ovn.org/node-gateway-router-lrp-ifaddr}: the address of the node's gateway router
- * {@code GR_<node>} on the join switch (its port {@code rtoj-GR_<node>}),
- * {@code {"ipv4":"100.64.0.2/16","ipv6":"fd98::2/64"}} (either key may be absent, not both). In
- * interconnect mode the cluster manager derives it from the node id, as for the transit switch.
+ * {@code k8s.ovn.org/node-gateway-router-lrp-ifaddr}: the address of the node's gateway router {@code GR_<node>} on the
+ * join switch (its port {@code rtoj-GR_<node>}), {@code {"ipv4":"100.64.0.2/16","ipv6":"fd98::2/64"}} (either key may
+ * be absent, not both). In interconnect mode the cluster manager derives it from the node id, as for the transit
+ * switch.
  *
  * @param ipv4 the IPv4 interface address, if the cluster has IPv4
  * @param ipv6 the IPv6 interface address, if the cluster has IPv6

@@ -1,8 +1,8 @@
 package io.kovn.ovn.annotations;
 
 /**
- * {@code k8s.ovn.org/node-id}: the node's id, a decimal string such as {@code "2"}. Ids 0 and 1 are
- * reserved; the cluster manager hands out {@value #MIN}..{@value #MAX}.
+ * {@code k8s.ovn.org/node-id}: the node's id, a decimal string such as {@code "2"}. Ids 0 and 1 are reserved; the
+ * cluster manager hands out {@value #MIN}..{@value #MAX}.
  *
  * @param value the id
  */

@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * {@code k8s.ovn.org/node-primary-ifaddr}: the addresses (with prefix length) of the node's primary
- * interface, the one holding the node IP, {@code {"ipv4":"172.18.0.2/16"}} (either key may be absent,
- * not both). Written by the node agent.
+ * {@code k8s.ovn.org/node-primary-ifaddr}: the addresses (with prefix length) of the node's primary interface, the one
+ * holding the node IP, {@code {"ipv4":"172.18.0.2/16"}} (either key may be absent, not both). Written by the node
+ * agent.
  *
  * @param ipv4 the IPv4 interface address, if the cluster has IPv4
  * @param ipv6 the IPv6 interface address, if the cluster has IPv6

@@ -4,17 +4,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.Collections;
 
 /**
- * {@code k8s.ovn.org/node-subnets}: the node subnets per network, e.g.
- * {@code {"default":["10.244.0.0/24"]}} or dual stack {@code {"default":["10.244.0.0/24","fd00:10:244:1::/64"]}}.
- * The reference's older single-string form ({@code {"default":"10.244.0.0/24"}}) is read too; the
- * list form is always written.
+ * {@code k8s.ovn.org/node-subnets}: the node subnets per network, e.g. {@code {"default":["10.244.0.0/24"]}} or dual
+ * stack {@code {"default":["10.244.0.0/24","fd00:10:244:1::/64"]}}. The reference's older single-string form
+ * ({@code {"default":"10.244.0.0/24"}}) is read too; the list form is always written.
  *
  * @param byNetwork network name to its subnets (at most one per IP family), in written order
  */
@@ -45,8 +44,8 @@ public record NodeSubnets(Map<String, List<IpPrefix>> byNetwork) {
     public static NodeSubnets parse(String value) {
         JsonNode root = AnnotationJson.read(KEY, value);
         if (!root.isObject()) {
-            throw new AnnotationFormatException(KEY, "must be a JSON object of network name to subnets, got "
-                    + AnnotationJson.describe(root));
+            throw new AnnotationFormatException(
+                    KEY, "must be a JSON object of network name to subnets, got " + AnnotationJson.describe(root));
         }
         Map<String, List<IpPrefix>> out = new LinkedHashMap<>();
         for (Map.Entry<String, JsonNode> e : root.properties()) {
@@ -61,13 +60,14 @@ public record NodeSubnets(Map<String, List<IpPrefix>> byNetwork) {
             for (String t : texts) {
                 IpPrefix p = AnnotationJson.cidr(KEY, t, where);
                 if (!p.isNetwork()) {
-                    throw new AnnotationFormatException(KEY, where + ": " + t + " has host bits set (network is "
-                            + p.network() + ")");
+                    throw new AnnotationFormatException(
+                            KEY, where + ": " + t + " has host bits set (network is " + p.network() + ")");
                 }
                 for (IpPrefix other : subnets) {
                     if (other.family() == p.family()) {
-                        throw new AnnotationFormatException(KEY, where + ": more than one " + p.family().key()
-                                + " subnet (" + other + ", " + p + ")");
+                        throw new AnnotationFormatException(
+                                KEY,
+                                where + ": more than one " + p.family().key() + " subnet (" + other + ", " + p + ")");
                     }
                 }
                 subnets.add(p);

@@ -13,8 +13,12 @@ import java.util.Objects;
  * @param routes extra routes, usually empty
  * @param role {@code primary} for the default network
  */
-public record PodNetwork(List<IpPrefix> ipAddresses, String macAddress, List<InetAddress> gatewayIps,
-                         List<PodRoute> routes, String role) {
+public record PodNetwork(
+        List<IpPrefix> ipAddresses,
+        String macAddress,
+        List<InetAddress> gatewayIps,
+        List<PodRoute> routes,
+        String role) {
     /** The role of the cluster default network. */
     public static final String ROLE_PRIMARY = "primary";
 

@@ -5,21 +5,20 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.net.InetAddress;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.Collections;
 
 /**
  * {@code k8s.ovn.org/pod-networks}: the pod's addresses per network, written exactly as the reference:
  * {@code {"default":{"ip_addresses":["10.244.1.3/24"],"mac_address":"0a:58:0a:f4:01:03",
  * "gateway_ips":["10.244.1.1"],"routes":[],"role":"primary"}}}.
  *
- * <p>Reading also accepts the reference's legacy single-value keys {@code ip_address} and
- * {@code gateway_ip}, and ignores keys kovn does not use (e.g. {@code tunnel_id}); a missing
- * {@code role} means primary.
+ * <p>Reading also accepts the reference's legacy single-value keys {@code ip_address} and {@code gateway_ip}, and
+ * ignores keys kovn does not use (e.g. {@code tunnel_id}); a missing {@code role} means primary.
  *
  * @param byNetwork network name to entry, sorted by name
  */
@@ -41,13 +40,14 @@ public record PodNetworks(Map<String, PodNetwork> byNetwork) {
     }
 
     /**
-     * The entry of the pod's primary user-defined network, if it has one: a key other than
-     * {@code default} (the network's attachment, {@code <namespace>/<UDN or CUDN name>}) with role
-     * {@code primary}. The default network's entry is then the pod's infrastructure interface.
+     * The entry of the pod's primary user-defined network, if it has one: a key other than {@code default} (the
+     * network's attachment, {@code <namespace>/<UDN or CUDN name>}) with role {@code primary}. The default network's
+     * entry is then the pod's infrastructure interface.
      */
     public Optional<Map.Entry<String, PodNetwork>> primaryUserDefined() {
         return byNetwork.entrySet().stream()
-                .filter(e -> e.getKey().indexOf('/') > 0 && PodNetwork.ROLE_PRIMARY.equals(e.getValue().role()))
+                .filter(e -> e.getKey().indexOf('/') > 0
+                        && PodNetwork.ROLE_PRIMARY.equals(e.getValue().role()))
                 .findFirst();
     }
 
@@ -59,8 +59,8 @@ public record PodNetworks(Map<String, PodNetwork> byNetwork) {
     public static PodNetworks parse(String value) {
         JsonNode root = AnnotationJson.read(KEY, value);
         if (!root.isObject()) {
-            throw new AnnotationFormatException(KEY, "must be a JSON object of network name to entry, got "
-                    + AnnotationJson.describe(root));
+            throw new AnnotationFormatException(
+                    KEY, "must be a JSON object of network name to entry, got " + AnnotationJson.describe(root));
         }
         Map<String, PodNetwork> out = new LinkedHashMap<>();
         for (Map.Entry<String, JsonNode> e : root.properties()) {
@@ -80,9 +80,10 @@ public record PodNetworks(Map<String, PodNetwork> byNetwork) {
             ArrayNode gws = o.putArray("gateway_ips");
             n.gatewayIps().forEach(g -> gws.add(IpLiterals.format(g)));
             ArrayNode routes = o.putArray("routes");
-            n.routes().forEach(r -> routes.addObject()
-                    .put("dest", r.dest().toString())
-                    .put("nextHop", IpLiterals.format(r.nextHop())));
+            n.routes()
+                    .forEach(r -> routes.addObject()
+                            .put("dest", r.dest().toString())
+                            .put("nextHop", IpLiterals.format(r.nextHop())));
             o.put("role", n.role());
         });
         return AnnotationJson.write(root);
@@ -90,7 +91,8 @@ public record PodNetworks(Map<String, PodNetwork> byNetwork) {
 
     private static PodNetwork parseEntry(String where, JsonNode node) {
         if (!node.isObject()) {
-            throw new AnnotationFormatException(KEY, where + " must be an object, got " + AnnotationJson.describe(node));
+            throw new AnnotationFormatException(
+                    KEY, where + " must be an object, got " + AnnotationJson.describe(node));
         }
         List<IpPrefix> ips = new ArrayList<>();
         for (String t : listOrLegacy(node, "ip_addresses", "ip_address", where)) {
@@ -128,7 +130,9 @@ public record PodNetworks(Map<String, PodNetwork> byNetwork) {
             return AnnotationJson.strings(KEY, list, where + " " + listKey);
         }
         JsonNode legacy = node.get(legacyKey);
-        if (legacy != null && !legacy.isNull() && !(legacy.isTextual() && legacy.textValue().isEmpty())) {
+        if (legacy != null
+                && !legacy.isNull()
+                && !(legacy.isTextual() && legacy.textValue().isEmpty())) {
             return List.of(AnnotationJson.text(KEY, legacy, where + " " + legacyKey));
         }
         return List.of();
@@ -138,9 +142,10 @@ public record PodNetworks(Map<String, PodNetwork> byNetwork) {
         if (!node.isObject()) {
             throw new AnnotationFormatException(KEY, where + " must be an object");
         }
-        IpPrefix dest = AnnotationJson.cidr(KEY, AnnotationJson.text(KEY, node.get("dest"), where + " dest"), where + " dest");
-        InetAddress nextHop = AnnotationJson.ip(KEY,
-                AnnotationJson.text(KEY, node.get("nextHop"), where + " nextHop"), where + " nextHop");
+        IpPrefix dest =
+                AnnotationJson.cidr(KEY, AnnotationJson.text(KEY, node.get("dest"), where + " dest"), where + " dest");
+        InetAddress nextHop = AnnotationJson.ip(
+                KEY, AnnotationJson.text(KEY, node.get("nextHop"), where + " nextHop"), where + " nextHop");
         try {
             return new PodRoute(dest, nextHop);
         } catch (IllegalArgumentException e) {

@@ -14,7 +14,8 @@ public record PodRoute(IpPrefix dest, InetAddress nextHop) {
         Objects.requireNonNull(dest, "dest");
         Objects.requireNonNull(nextHop, "nextHop");
         if (dest.family() != IpFamily.of(nextHop)) {
-            throw new IllegalArgumentException("route " + dest + " via " + IpLiterals.format(nextHop) + " mixes families");
+            throw new IllegalArgumentException(
+                    "route " + dest + " via " + IpLiterals.format(nextHop) + " mixes families");
         }
     }
 }

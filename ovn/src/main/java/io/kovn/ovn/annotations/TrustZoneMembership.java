@@ -6,10 +6,9 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The trust zones one chassis belongs to, derived from its node's {@code k8s.ovn.org/trust-zones}
- * annotation, and the sharing rule of specification 000: two chassis connect iff both have no zones
- * or their zone sets intersect. A malformed annotation isolates the chassis (fail closed): it shares
- * with nothing, not even other zone-less chassis.
+ * The trust zones one chassis belongs to, derived from its node's {@code k8s.ovn.org/trust-zones} annotation, and the
+ * sharing rule of specification 000: two chassis connect iff both have no zones or their zone sets intersect. A
+ * malformed annotation isolates the chassis (fail closed): it shares with nothing, not even other zone-less chassis.
  */
 public sealed interface TrustZoneMembership {
 
@@ -68,8 +67,8 @@ public sealed interface TrustZoneMembership {
         return switch (this) {
             case Isolated i -> false;
             case NoZones n -> other instanceof NoZones;
-            case InZones mine -> other instanceof InZones theirs
-                    && mine.zones().stream().anyMatch(theirs.zones()::contains);
+            case InZones mine ->
+                other instanceof InZones theirs && mine.zones().stream().anyMatch(theirs.zones()::contains);
         };
     }
 

@@ -15,11 +15,10 @@ import java.util.TreeSet;
  * {@value #DEFAULT_KEY}) to the trust zones that chassis belongs to, e.g.
  * {@code {"__default":["tz1"],"<system-id2>":["tz2"]}}.
  *
- * <p>A chassis uses its own system-id key, else {@value #DEFAULT_KEY}, else it has no zones. The
- * specification's possible future per-VTEP forms ({@code {"<id>":{"vtep1":["tz1"]}}} and
- * {@code {"<id>:vtep1":["tz1"]}}) are rejected with a clear error rather than misread; so is an
- * empty zone list, because an admin who writes one most likely meant isolation, not "no zones"
- * (which connects to every zone-less chassis).
+ * <p>A chassis uses its own system-id key, else {@value #DEFAULT_KEY}, else it has no zones. The specification's
+ * possible future per-VTEP forms ({@code {"<id>":{"vtep1":["tz1"]}}} and {@code {"<id>:vtep1":["tz1"]}}) are rejected
+ * with a clear error rather than misread; so is an empty zone list, because an admin who writes one most likely meant
+ * isolation, not "no zones" (which connects to every zone-less chassis).
  *
  * @param zonesByKey key (system-id or {@value #DEFAULT_KEY}) to its non-empty set of zone names
  */
@@ -36,8 +35,8 @@ public record TrustZones(Map<String, Set<String>> zonesByKey) {
     }
 
     /**
-     * The zones of the chassis with the given system-id: its own key, else {@value #DEFAULT_KEY},
-     * else the empty set (no zones).
+     * The zones of the chassis with the given system-id: its own key, else {@value #DEFAULT_KEY}, else the empty set
+     * (no zones).
      */
     public Set<String> zonesFor(String systemId) {
         Set<String> own = zonesByKey.get(systemId);
@@ -50,14 +49,16 @@ public record TrustZones(Map<String, Set<String>> zonesByKey) {
     /**
      * Parses the annotation value.
      *
-     * @throws AnnotationFormatException naming the key and the problem (not JSON, a per-VTEP form,
-     *     an empty or non-string zone)
+     * @throws AnnotationFormatException naming the key and the problem (not JSON, a per-VTEP form, an empty or
+     *     non-string zone)
      */
     public static TrustZones parse(String value) {
         JsonNode root = AnnotationJson.read(KEY, value);
         if (!root.isObject()) {
-            throw new AnnotationFormatException(KEY, "must be a JSON object of chassis system-id (or \"__default\") "
-                    + "to a list of zone names, got " + AnnotationJson.describe(root));
+            throw new AnnotationFormatException(
+                    KEY,
+                    "must be a JSON object of chassis system-id (or \"__default\") " + "to a list of zone names, got "
+                            + AnnotationJson.describe(root));
         }
         Map<String, Set<String>> out = new LinkedHashMap<>();
         for (Map.Entry<String, JsonNode> e : root.properties()) {
@@ -67,20 +68,25 @@ public record TrustZones(Map<String, Set<String>> zonesByKey) {
                 throw new AnnotationFormatException(KEY, "empty chassis key");
             }
             if (key.indexOf(':') >= 0) {
-                throw new AnnotationFormatException(KEY, "key \"" + key
-                        + "\" looks like the per-VTEP form \"<system-id>:<vtep>\", which is not supported");
+                throw new AnnotationFormatException(
+                        KEY,
+                        "key \"" + key
+                                + "\" looks like the per-VTEP form \"<system-id>:<vtep>\", which is not supported");
             }
             if (zones.isObject()) {
-                throw new AnnotationFormatException(KEY, "key \"" + key
-                        + "\" maps to an object (per-VTEP trust zones), which is not supported; use a list of zone names");
+                throw new AnnotationFormatException(
+                        KEY,
+                        "key \"" + key
+                                + "\" maps to an object (per-VTEP trust zones), which is not supported; use a list of zone names");
             }
             if (!zones.isArray()) {
-                throw new AnnotationFormatException(KEY, "key \"" + key + "\" must map to a list of zone names, got "
-                        + AnnotationJson.describe(zones));
+                throw new AnnotationFormatException(
+                        KEY,
+                        "key \"" + key + "\" must map to a list of zone names, got " + AnnotationJson.describe(zones));
             }
             if (zones.isEmpty()) {
-                throw new AnnotationFormatException(KEY, "key \"" + key
-                        + "\" has an empty zone list; remove the key for \"no zones\"");
+                throw new AnnotationFormatException(
+                        KEY, "key \"" + key + "\" has an empty zone list; remove the key for \"no zones\"");
             }
             Set<String> names = new TreeSet<>();
             for (int i = 0; i < zones.size(); i++) {

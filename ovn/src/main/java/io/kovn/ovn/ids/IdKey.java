@@ -1,8 +1,8 @@
 package io.kovn.ovn.ids;
 
 /**
- * Extra external-id keys an {@link ObjectId} may carry after its name, spelled as the reference
- * implementation spells them (so {@code gress-index="5"} queries work verbatim).
+ * Extra external-id keys an {@link ObjectId} may carry after its name, spelled as the reference implementation spells
+ * them (so {@code gress-index="5"} queries work verbatim).
  */
 public enum IdKey {
     DIRECTION("direction"),

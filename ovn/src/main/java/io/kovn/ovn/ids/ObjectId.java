@@ -1,6 +1,7 @@
 package io.kovn.ovn.ids;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -8,13 +9,11 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.SequencedMap;
 import java.util.TreeMap;
-import java.util.Collections;
 
 /**
- * The one identity of an OVN row kovn owns: owner controller, owner type, the owner's name and
- * further key values in key order. Everything else is derived from it: the external_ids, the
- * primary id {@code <controller>:<type>:<name>[:<value>...]}, the hashed port group / address set
- * name and readable ACL names.
+ * The one identity of an OVN row kovn owns: owner controller, owner type, the owner's name and further key values in
+ * key order. Everything else is derived from it: the external_ids, the primary id
+ * {@code <controller>:<type>:<name>[:<value>...]}, the hashed port group / address set name and readable ACL names.
  *
  * <p>Immutable; {@link #with} returns a new id with one more key.
  *
@@ -72,7 +71,11 @@ public record ObjectId(String ownerController, OwnerType ownerType, String name,
 
     /** {@code <owner-controller>:<owner-type>:<name>[:<key value>...]}, the value of {@code k8s.ovn.org/id}. */
     public String primaryId() {
-        StringBuilder id = new StringBuilder(ownerController).append(':').append(ownerType.wireName()).append(':').append(name);
+        StringBuilder id = new StringBuilder(ownerController)
+                .append(':')
+                .append(ownerType.wireName())
+                .append(':')
+                .append(name);
         for (String value : keys.values()) {
             id.append(':').append(value);
         }

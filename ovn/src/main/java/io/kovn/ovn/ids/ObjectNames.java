@@ -10,13 +10,12 @@ public final class ObjectNames {
     private static final long FNV_OFFSET = 0xcbf29ce484222325L;
     private static final long FNV_PRIME = 0x100000001b3L;
 
-    private ObjectNames() {
-    }
+    private ObjectNames() {}
 
     /**
-     * The name of a port group or address set derived from a primary id: {@code a} followed by the
-     * unsigned decimal FNV-1a 64-bit hash of the id's UTF-8 bytes. Port group and address set names
-     * must start with a letter and may not contain ':' or '-', which ids do; hence the hash.
+     * The name of a port group or address set derived from a primary id: {@code a} followed by the unsigned decimal
+     * FNV-1a 64-bit hash of the id's UTF-8 bytes. Port group and address set names must start with a letter and may not
+     * contain ':' or '-', which ids do; hence the hash.
      */
     public static String hashedName(String primaryId) {
         return "a" + Long.toUnsignedString(fnv1a64(primaryId));

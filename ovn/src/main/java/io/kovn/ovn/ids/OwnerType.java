@@ -3,12 +3,12 @@ package io.kovn.ovn.ids;
 import java.util.Optional;
 
 /**
- * The kind of Kubernetes (or kovn-internal) object that owns an OVN row; written to the
- * {@code k8s.ovn.org/owner-type} external id.
+ * The kind of Kubernetes (or kovn-internal) object that owns an OVN row; written to the {@code k8s.ovn.org/owner-type}
+ * external id.
  *
- * <p>Wire names of the types the reference implementation also uses are kept verbatim, so that
- * an operator's {@code ovn-nbctl find ... external_ids{>=}{"k8s.ovn.org/owner-type"=...}} queries
- * work unchanged. kovn-only types are marked as such.
+ * <p>Wire names of the types the reference implementation also uses are kept verbatim, so that an operator's
+ * {@code ovn-nbctl find ... external_ids{>=}{"k8s.ovn.org/owner-type"=...}} queries work unchanged. kovn-only types are
+ * marked as such.
  */
 public enum OwnerType {
     /** Port group, ACLs and address sets of one AdminNetworkPolicy. */

@@ -11,30 +11,28 @@ import io.kovn.ovn.nb.Acl;
 import io.kovn.ovn.nb.AddressSet;
 import io.kovn.ovn.nb.LoadBalancer;
 import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
-import java.util.EnumMap;
-import java.util.HashMap;
-import java.util.TreeMap;
 
 /**
- * A ClusterNetworkConnect's {@code ServiceNetwork} rows in one zone (specification 004): each
- * connected network's ClusterIP load balancers, copied as the CNC's own rows
- * ({@code cnc_svc_<cnc>_<load balancer>}, the same VIPs and backends) onto every other connected
- * network's switch here, so a pod's connection to another network's ClusterIP is balanced on its own
- * switch and then routed as the pod connectivity's rows route it. (The reference puts the originals
- * in a load balancer group {@code cnc_svc_<cnc>}; NB 7.11's groups have no {@code external_ids}, so a
- * group could not be owned and diffed like every other kovn row.) Without {@code PodNetwork}, a
- * tier-0 ACL on each of those switches keeps the other networks' pods unreachable directly: {@code
- * drop} of new connections toward any connected network's subnet but the switch's own (priority
- * {@value #DROP_POD}, as the reference's). A connection to a ClusterIP is still addressed to the
- * ClusterIP when the ACLs see it, and replies are not new. (The reference adds a {@code pass} for the
- * switch's own network at 475 instead of excluding it: in OVN 25.03 a connection that a {@code pass}
- * lets through with no later tier to decide is not committed to conntrack, and its reply came back
- * invalid and was dropped, inside the network too.) Pure.
+ * A ClusterNetworkConnect's {@code ServiceNetwork} rows in one zone (specification 004): each connected network's
+ * ClusterIP load balancers, copied as the CNC's own rows ({@code cnc_svc_<cnc>_<load balancer>}, the same VIPs and
+ * backends) onto every other connected network's switch here, so a pod's connection to another network's ClusterIP is
+ * balanced on its own switch and then routed as the pod connectivity's rows route it. (The reference puts the originals
+ * in a load balancer group {@code cnc_svc_<cnc>}; NB 7.11's groups have no {@code external_ids}, so a group could not
+ * be owned and diffed like every other kovn row.) Without {@code PodNetwork}, a tier-0 ACL on each of those switches
+ * keeps the other networks' pods unreachable directly: {@code drop} of new connections toward any connected network's
+ * subnet but the switch's own (priority {@value #DROP_POD}, as the reference's). A connection to a ClusterIP is still
+ * addressed to the ClusterIP when the ACLs see it, and replies are not new. (The reference adds a {@code pass} for the
+ * switch's own network at 475 instead of excluding it: in OVN 25.03 a connection that a {@code pass} lets through with
+ * no later tier to decide is not committed to conntrack, and its reply came back invalid and was dropped, inside the
+ * network too.) Pure.
  */
 public final class ConnectServices {
     /** The reference's priority of the service-only drop. */
@@ -71,7 +69,8 @@ public final class ConnectServices {
      * @param switchBalancers network id to the keys of the copies its switch holds in {@code load_balancer}
      * @param switchAcls network id to the keys of the ACLs its switch holds in {@code acls}
      */
-    public record Rows(List<DesiredRow> rows, Map<Integer, List<String>> switchBalancers, Map<Integer, List<String>> switchAcls) {}
+    public record Rows(
+            List<DesiredRow> rows, Map<Integer, List<String>> switchBalancers, Map<Integer, List<String>> switchAcls) {}
 
     /**
      * @param balancers the connected networks' ClusterIP load balancers
@@ -86,7 +85,8 @@ public final class ConnectServices {
             columns.put(LoadBalancer.NAME, copyPrefix(cnc) + b.name());
             rows.add(row(LoadBalancer.TABLE_NAME, id, Map.of(), columns));
             for (Member m : members) {
-                if (m.id() != b.network()) lbs.computeIfAbsent(m.id(), k -> new ArrayList<>()).add(id.primaryId());
+                if (m.id() != b.network())
+                    lbs.computeIfAbsent(m.id(), k -> new ArrayList<>()).add(id.primaryId());
             }
         }
         Map<Integer, List<String>> acls = new TreeMap<>();
@@ -94,13 +94,20 @@ public final class ConnectServices {
 
         Map<IpFamily, String> sets = new EnumMap<>(IpFamily.class);
         for (IpFamily family : IpFamily.values()) {
-            Set<String> subnets = members.stream().flatMap(m -> m.cidrs().stream()).filter(c -> c.family() == family)
-                    .map(IpPrefix::toString).collect(Collectors.toCollection(TreeSet::new));
+            Set<String> subnets = members.stream()
+                    .flatMap(m -> m.cidrs().stream())
+                    .filter(c -> c.family() == family)
+                    .map(IpPrefix::toString)
+                    .collect(Collectors.toCollection(TreeSet::new));
             if (subnets.isEmpty()) continue;
             ObjectId set = id(cnc).with("ip-family", familyKey(family));
-            rows.add(row(AddressSet.TABLE_NAME, set, Map.of(), Map.of(
-                    AddressSet.NAME, set.hashedName(),
-                    AddressSet.ADDRESSES, Set.copyOf(subnets))));
+            rows.add(row(
+                    AddressSet.TABLE_NAME,
+                    set,
+                    Map.of(),
+                    Map.of(
+                            AddressSet.NAME, set.hashedName(),
+                            AddressSet.ADDRESSES, Set.copyOf(subnets))));
             sets.put(family, set.hashedName());
         }
         // ct.new is only ever true on a switch whose traffic goes through conntrack: one with a load balancer
@@ -111,12 +118,21 @@ public final class ConnectServices {
         for (Member m : members) {
             List<String> terms = new ArrayList<>();
             sets.forEach((family, set) -> {
-                StringBuilder t = new StringBuilder(ip(family)).append(".dst == $").append(set);
-                m.cidrs().stream().filter(c -> c.family() == family).forEach(c -> t.append(" && ").append(ip(family)).append(".dst != ").append(c));
+                StringBuilder t =
+                        new StringBuilder(ip(family)).append(".dst == $").append(set);
+                m.cidrs().stream()
+                        .filter(c -> c.family() == family)
+                        .forEach(c -> t.append(" && ")
+                                .append(ip(family))
+                                .append(".dst != ")
+                                .append(c));
                 terms.add(t.toString());
             });
             ObjectId drop = id(cnc).with("type", "drop-pod-" + m.id());
-            rows.add(acl(drop, DROP_POD, (terms.size() == 1 ? terms.getFirst() : "((" + String.join(") || (", terms) + "))") + " && ct.new",
+            rows.add(acl(
+                    drop,
+                    DROP_POD,
+                    (terms.size() == 1 ? terms.getFirst() : "((" + String.join(") || (", terms) + "))") + " && ct.new",
                     "drop"));
             acls.put(m.id(), List.of(drop.primaryId(), tracked.primaryId()));
         }
@@ -124,12 +140,21 @@ public final class ConnectServices {
     }
 
     private static DesiredRow acl(ObjectId id, int priority, String match, String action) {
-        return row(Acl.TABLE_NAME, id, Map.of(), Map.of(
-                Acl.PRIORITY, (long) priority,
-                Acl.DIRECTION, "from-lport",
-                Acl.MATCH, match,
-                Acl.ACTION, action,
-                Acl.TIER, 0L));
+        return row(
+                Acl.TABLE_NAME,
+                id,
+                Map.of(),
+                Map.of(
+                        Acl.PRIORITY,
+                        (long) priority,
+                        Acl.DIRECTION,
+                        "from-lport",
+                        Acl.MATCH,
+                        match,
+                        Acl.ACTION,
+                        action,
+                        Acl.TIER,
+                        0L));
     }
 
     private static String ip(IpFamily f) {

@@ -4,9 +4,9 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * One row a zone should hold: its table, its key (the {@code k8s.ovn.org/id} of rows with external
- * ids; see {@link ZoneTopology#keyOf} for the others) and its columns in canonical form. Columns
- * referring to other desired rows hold {@link io.kovn.ovsdb.diff.Ref} values (or sets of them).
+ * One row a zone should hold: its table, its key (the {@code k8s.ovn.org/id} of rows with external ids; see
+ * {@link ZoneTopology#keyOf} for the others) and its columns in canonical form. Columns referring to other desired rows
+ * hold {@link io.kovn.ovsdb.diff.Ref} values (or sets of them).
  *
  * @param table the table name
  * @param key the row's key within the table

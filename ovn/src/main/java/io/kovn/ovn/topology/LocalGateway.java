@@ -7,16 +7,16 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * What the zone needs to build its node's gateway ({@code GR_<node>} and its switches): the node's
- * annotations, read by the zone controller.
+ * What the zone needs to build its node's gateway ({@code GR_<node>} and its switches): the node's annotations, read by
+ * the zone controller.
  *
  * @param join the gateway router's join switch addresses ({@code k8s.ovn.org/node-gateway-router-lrp-ifaddr})
  * @param config the node agent's {@code k8s.ovn.org/l3-gateway-config} (shared mode)
  * @param chassisId the node's chassis ({@code k8s.ovn.org/node-chassis-id}): the GR is bound to it
  * @param clusterSubnets the cluster's pod networks: SNATed to the node IP, routed back to the cluster router
  */
-public record LocalGateway(NodeGatewayRouterLrpIfaddr join, L3GatewayConfig config, String chassisId,
-                           List<IpPrefix> clusterSubnets) {
+public record LocalGateway(
+        NodeGatewayRouterLrpIfaddr join, L3GatewayConfig config, String chassisId, List<IpPrefix> clusterSubnets) {
     public LocalGateway {
         Objects.requireNonNull(join, "join");
         Objects.requireNonNull(config, "config");

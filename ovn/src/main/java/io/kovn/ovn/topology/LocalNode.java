@@ -15,15 +15,24 @@ import java.util.Optional;
  * @param id node id
  * @param subnets node subnets, one per family, IPv4 first
  * @param transit the node's transit switch addresses
- * @param nodeIps the node's own addresses (encap IPs and InternalIPs): pods reach them through the
- *     management port; may be empty (then only the management port itself is built)
+ * @param nodeIps the node's own addresses (encap IPs and InternalIPs): pods reach them through the management port; may
+ *     be empty (then only the management port itself is built)
  * @param gateway the node's gateway, when its annotations are complete (else no gateway is built)
  */
-public record LocalNode(String name, NodeId id, List<IpPrefix> subnets, NodeTransitSwitchPortIfaddr transit,
-                        List<InetAddress> nodeIps, Optional<LocalGateway> gateway) {
+public record LocalNode(
+        String name,
+        NodeId id,
+        List<IpPrefix> subnets,
+        NodeTransitSwitchPortIfaddr transit,
+        List<InetAddress> nodeIps,
+        Optional<LocalGateway> gateway) {
     /** A local node without a gateway. */
-    public LocalNode(String name, NodeId id, List<IpPrefix> subnets, NodeTransitSwitchPortIfaddr transit,
-                     List<InetAddress> nodeIps) {
+    public LocalNode(
+            String name,
+            NodeId id,
+            List<IpPrefix> subnets,
+            NodeTransitSwitchPortIfaddr transit,
+            List<InetAddress> nodeIps) {
         this(name, id, subnets, transit, nodeIps, Optional.empty());
     }
 

@@ -20,15 +20,14 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * A user-defined network's way out of the cluster on one node (IPv4): the network's own gateway
- * router {@code GR_<prefix><node>}, peered with the network's router over the network's join subnet
- * (the router's {@code rtoj-} port holds its first address, the gateway router's the second), SNATs
- * the network's subnets to the network's masquerade address, and hands the packets to the node's
- * gateway router {@code GR_<node>} over a /30 link of its own, where they are SNATed once more, to
- * the node's address, as the default network's are. Two SNATs, because networks may share a subnet:
- * each network's connections leave its own gateway router from its own address, so they never meet
- * in the node's gateway router's conntrack. The network's gateway router drops what is addressed to
- * the default network's pods, so nothing reaches them this way. Pure.
+ * A user-defined network's way out of the cluster on one node (IPv4): the network's own gateway router
+ * {@code GR_<prefix><node>}, peered with the network's router over the network's join subnet (the router's
+ * {@code rtoj-} port holds its first address, the gateway router's the second), SNATs the network's subnets to the
+ * network's masquerade address, and hands the packets to the node's gateway router {@code GR_<node>} over a /30 link of
+ * its own, where they are SNATed once more, to the node's address, as the default network's are. Two SNATs, because
+ * networks may share a subnet: each network's connections leave its own gateway router from its own address, so they
+ * never meet in the node's gateway router's conntrack. The network's gateway router drops what is addressed to the
+ * default network's pods, so nothing reaches them this way. Pure.
  */
 public final class NetworkGateway {
     private NetworkGateway() {}
@@ -42,11 +41,16 @@ public final class NetworkGateway {
      * @param nodeRouterPort the key of the port that the node's {@code GR_<node>} must hold in its {@code ports}
      * @param nodeRouterNat the key of the NAT that {@code GR_<node>} must hold in its {@code nat}
      */
-    public record Rows(List<DesiredRow> rows, Ref routerPort, List<Ref> routerRoutes, String nodeRouterPort, String nodeRouterNat) {}
+    public record Rows(
+            List<DesiredRow> rows,
+            Ref routerPort,
+            List<Ref> routerRoutes,
+            String nodeRouterPort,
+            String nodeRouterNat) {}
 
     /**
-     * The /30 between network {@code id}'s gateway router and the node's: {@code 169.254.(64 + id/64).(4 * (id % 64))/30}, in the
-     * masquerade subnet {@code 169.254.0.0/17} that networks may not use, one per network.
+     * The /30 between network {@code id}'s gateway router and the node's: {@code 169.254.(64 + id/64).(4 * (id %
+     * 64))/30}, in the masquerade subnet {@code 169.254.0.0/17} that networks may not use, one per network.
      */
     public static IpPrefix link(int id) {
         return IpPrefix.parse("169.254." + (64 + id / 64) + "." + (4 * (id % 64)) + "/30");
@@ -65,8 +69,16 @@ public final class NetworkGateway {
      * @param nodeIp the node's IPv4 address
      * @param clusterSubnets the default network's IPv4 CIDRs: dropped here
      */
-    public static Rows of(NetworkScope scope, int id, String node, String router, List<IpPrefix> networkSubnets, IpPrefix joinSubnet,
-                          String chassis, IpPrefix nodeIp, List<IpPrefix> clusterSubnets) {
+    public static Rows of(
+            NetworkScope scope,
+            int id,
+            String node,
+            String router,
+            List<IpPrefix> networkSubnets,
+            IpPrefix joinSubnet,
+            String chassis,
+            IpPrefix nodeIp,
+            List<IpPrefix> clusterSubnets) {
         List<DesiredRow> rows = new ArrayList<>();
         String gr = TopologyNames.gatewayRouter(scope.prefix() + node);
         IpPrefix routerJoin = new IpPrefix(joinSubnet.addressAt(1), joinSubnet.length());
@@ -89,57 +101,107 @@ public final class NetworkGateway {
 
         List<Ref> grRoutes = new ArrayList<>();
         for (IpPrefix subnet : networkSubnets) {
-            grRoutes.add(route(rows, ZoneTopology.nodeId(scope, node, "gr-network-route").with(IdKey.IP, subnet.toString()),
-                    subnet.toString(), IpLiterals.format(routerJoin.address())));
+            grRoutes.add(route(
+                    rows,
+                    ZoneTopology.nodeId(scope, node, "gr-network-route").with(IdKey.IP, subnet.toString()),
+                    subnet.toString(),
+                    IpLiterals.format(routerJoin.address())));
         }
         for (IpPrefix subnet : clusterSubnets) {
-            grRoutes.add(route(rows, ZoneTopology.nodeId(scope, node, "gr-default-network-drop").with(IdKey.IP, subnet.toString()),
-                    subnet.toString(), "discard"));
+            grRoutes.add(route(
+                    rows,
+                    ZoneTopology.nodeId(scope, node, "gr-default-network-drop").with(IdKey.IP, subnet.toString()),
+                    subnet.toString(),
+                    "discard"));
         }
-        grRoutes.add(route(rows, ZoneTopology.nodeId(scope, node, "gr-default-route"), "0.0.0.0/0",
+        grRoutes.add(route(
+                rows,
+                ZoneTopology.nodeId(scope, node, "gr-default-route"),
+                "0.0.0.0/0",
                 IpLiterals.format(linkNode.address())));
         List<Ref> grNats = new ArrayList<>();
         for (IpPrefix subnet : networkSubnets) {
             ObjectId natId = ZoneTopology.nodeId(scope, node, "gr-snat").with(IdKey.IP, subnet.toString());
-            rows.add(row(Nat.TABLE_NAME, natId, Map.of(), Map.of(Nat.TYPE, "snat", Nat.LOGICAL_IP, subnet.toString(),
-                    Nat.EXTERNAL_IP, IpLiterals.format(linkNetwork.address()))));
+            rows.add(row(
+                    Nat.TABLE_NAME,
+                    natId,
+                    Map.of(),
+                    Map.of(
+                            Nat.TYPE,
+                            "snat",
+                            Nat.LOGICAL_IP,
+                            subnet.toString(),
+                            Nat.EXTERNAL_IP,
+                            IpLiterals.format(linkNetwork.address()))));
             grNats.add(ref(Nat.TABLE_NAME, natId));
         }
-        rows.add(row(LogicalRouter.TABLE_NAME, ZoneTopology.nodeId(scope, node, "gateway-router"), scope.externalIds(), Map.of(
-                LogicalRouter.NAME, gr,
-                LogicalRouter.OPTIONS, Map.of("chassis", chassis, "always_learn_from_arp_request", "false"),
-                LogicalRouter.PORTS, Set.of(ref(LogicalRouterPort.TABLE_NAME, grJoinPort), ref(LogicalRouterPort.TABLE_NAME, grLinkPort)),
-                LogicalRouter.STATIC_ROUTES, Set.copyOf(grRoutes),
-                LogicalRouter.NAT, Set.copyOf(grNats))));
+        rows.add(row(
+                LogicalRouter.TABLE_NAME,
+                ZoneTopology.nodeId(scope, node, "gateway-router"),
+                scope.externalIds(),
+                Map.of(
+                        LogicalRouter.NAME, gr,
+                        LogicalRouter.OPTIONS, Map.of("chassis", chassis, "always_learn_from_arp_request", "false"),
+                        LogicalRouter.PORTS,
+                                Set.of(
+                                        ref(LogicalRouterPort.TABLE_NAME, grJoinPort),
+                                        ref(LogicalRouterPort.TABLE_NAME, grLinkPort)),
+                        LogicalRouter.STATIC_ROUTES, Set.copyOf(grRoutes),
+                        LogicalRouter.NAT, Set.copyOf(grNats))));
 
         ObjectId nodeNat = ZoneTopology.nodeId(scope, node, "node-gr-snat");
-        rows.add(row(Nat.TABLE_NAME, nodeNat, Map.of(), Map.of(Nat.TYPE, "snat", Nat.LOGICAL_IP, IpLiterals.format(linkNetwork.address()),
-                Nat.EXTERNAL_IP, IpLiterals.format(nodeIp.address()))));
+        rows.add(row(
+                Nat.TABLE_NAME,
+                nodeNat,
+                Map.of(),
+                Map.of(
+                        Nat.TYPE,
+                        "snat",
+                        Nat.LOGICAL_IP,
+                        IpLiterals.format(linkNetwork.address()),
+                        Nat.EXTERNAL_IP,
+                        IpLiterals.format(nodeIp.address()))));
 
         List<Ref> routerRoutes = new ArrayList<>();
-        routerRoutes.add(route(rows, ZoneTopology.nodeId(scope, node, "router-default-route"), "0.0.0.0/0",
+        routerRoutes.add(route(
+                rows,
+                ZoneTopology.nodeId(scope, node, "router-default-route"),
+                "0.0.0.0/0",
                 IpLiterals.format(grJoin.address())));
-        return new Rows(List.copyOf(rows), ref(LogicalRouterPort.TABLE_NAME, routerPort), routerRoutes, nodeLinkPort.primaryId(),
+        return new Rows(
+                List.copyOf(rows),
+                ref(LogicalRouterPort.TABLE_NAME, routerPort),
+                routerRoutes,
+                nodeLinkPort.primaryId(),
                 nodeNat.primaryId());
     }
 
     /** Only networks with an IPv4 subnet and join subnet get a gateway (IPv6: not yet). */
     public static boolean applies(List<IpPrefix> networkSubnets, List<IpPrefix> joinSubnets) {
-        return networkSubnets.stream().anyMatch(s -> s.family() == IpFamily.IPV4) && joinSubnets.stream().anyMatch(s -> s.family() == IpFamily.IPV4);
+        return networkSubnets.stream().anyMatch(s -> s.family() == IpFamily.IPV4)
+                && joinSubnets.stream().anyMatch(s -> s.family() == IpFamily.IPV4);
     }
 
     private static DesiredRow port(ObjectId id, String name, IpPrefix address, String peer) {
-        return row(LogicalRouterPort.TABLE_NAME, id, Map.of(), Map.of(
-                LogicalRouterPort.NAME, name,
-                LogicalRouterPort.MAC, MacAddresses.fromIp(address.address()),
-                LogicalRouterPort.NETWORKS, Set.of(address.toString()),
-                LogicalRouterPort.PEER, Set.of(peer)));
+        return row(
+                LogicalRouterPort.TABLE_NAME,
+                id,
+                Map.of(),
+                Map.of(
+                        LogicalRouterPort.NAME, name,
+                        LogicalRouterPort.MAC, MacAddresses.fromIp(address.address()),
+                        LogicalRouterPort.NETWORKS, Set.of(address.toString()),
+                        LogicalRouterPort.PEER, Set.of(peer)));
     }
 
     private static Ref route(List<DesiredRow> rows, ObjectId id, String prefix, String nexthop) {
-        rows.add(row(LogicalRouterStaticRoute.TABLE_NAME, id, Map.of(), Map.of(
-                LogicalRouterStaticRoute.IP_PREFIX, prefix,
-                LogicalRouterStaticRoute.NEXTHOP, nexthop)));
+        rows.add(row(
+                LogicalRouterStaticRoute.TABLE_NAME,
+                id,
+                Map.of(),
+                Map.of(
+                        LogicalRouterStaticRoute.IP_PREFIX, prefix,
+                        LogicalRouterStaticRoute.NEXTHOP, nexthop)));
         return ref(LogicalRouterStaticRoute.TABLE_NAME, id);
     }
 }

@@ -19,11 +19,11 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * The isolation of the default-network interface of pods with a primary user-defined network, as the
- * reference builds it in each zone: a port group of those pods' default-network ports and five tier-0
- * ACLs on it. Only the node's host, through the management port, reaches such a pod there (kubelet
- * probes; allow-related, so replies pass) and ARP/ND with the management port works; everything else
- * to or from that interface is dropped, before any admin or network policy is looked at. Pure.
+ * The isolation of the default-network interface of pods with a primary user-defined network, as the reference builds
+ * it in each zone: a port group of those pods' default-network ports and five tier-0 ACLs on it. Only the node's host,
+ * through the management port, reaches such a pod there (kubelet probes; allow-related, so replies pass) and ARP/ND
+ * with the management port works; everything else to or from that interface is dropped, before any admin or network
+ * policy is looked at. Pure.
  */
 public final class PrimaryNetworkIsolation {
     /** The owner type of the port group and its ACLs. */
@@ -50,8 +50,8 @@ public final class PrimaryNetworkIsolation {
     }
 
     /**
-     * The port group and its ACLs. Its {@code ports} are the pods' (added by each pod's port
-     * reconcile): the caller keeps the current ones.
+     * The port group and its ACLs. Its {@code ports} are the pods' (added by each pod's port reconcile): the caller
+     * keeps the current ones.
      *
      * @param managementIps the zone's management port addresses (one per family)
      */
@@ -60,51 +60,89 @@ public final class PrimaryNetworkIsolation {
     }
 
     /**
-     * As {@link #desired(List)}, for kovn's management port, which sends the host's packets from the
-     * node's own addresses: those are let in too, and the pods' ARP/ND for their gateway (through
-     * which they answer the node's addresses) is let out.
+     * As {@link #desired(List)}, for kovn's management port, which sends the host's packets from the node's own
+     * addresses: those are let in too, and the pods' ARP/ND for their gateway (through which they answer the node's
+     * addresses) is let out.
      *
      * @param gatewayIps the node subnets' gateways
      * @param hostIps the node's own addresses
      */
-    public static List<DesiredRow> desired(List<InetAddress> managementIps, List<InetAddress> gatewayIps, List<InetAddress> hostIps) {
+    public static List<DesiredRow> desired(
+            List<InetAddress> managementIps, List<InetAddress> gatewayIps, List<InetAddress> hostIps) {
         String pg = "@" + portGroupName();
-        List<InetAddress> neighbours = Stream.concat(managementIps.stream(), gatewayIps.stream()).toList();
-        List<InetAddress> hosts = Stream.concat(managementIps.stream(), hostIps.stream()).distinct().toList();
+        List<InetAddress> neighbours =
+                Stream.concat(managementIps.stream(), gatewayIps.stream()).toList();
+        List<InetAddress> hosts = Stream.concat(managementIps.stream(), hostIps.stream())
+                .distinct()
+                .toList();
         List<DesiredRow> acls = new ArrayList<>();
         acls.add(acl("DenyPrimaryUDN", "Egress", DENY_PRIORITY, "inport == " + pg, "drop"));
         acls.add(acl("DenyPrimaryUDN", "Ingress", DENY_PRIORITY, "outport == " + pg, "drop"));
-        acls.add(acl("AllowHostARPPrimaryUDN", "Egress", ALLOW_PRIORITY,
-                "inport == " + pg + " && " + neighbours(neighbours, "t"), "allow"));
-        acls.add(acl("AllowHostARPPrimaryUDN", "Ingress", ALLOW_PRIORITY,
-                "outport == " + pg + " && " + neighbours(neighbours, "s"), "allow"));
-        acls.add(acl("AllowHostPrimaryUDN", "Ingress", ALLOW_PRIORITY, "outport == " + pg + " && ("
-                + hosts.stream().map(ip -> (ip instanceof Inet6Address ? "ip6" : "ip4") + ".src == " + IpLiterals.format(ip))
-                        .collect(Collectors.joining(" || ")) + ")", "allow-related"));
+        acls.add(acl(
+                "AllowHostARPPrimaryUDN",
+                "Egress",
+                ALLOW_PRIORITY,
+                "inport == " + pg + " && " + neighbours(neighbours, "t"),
+                "allow"));
+        acls.add(acl(
+                "AllowHostARPPrimaryUDN",
+                "Ingress",
+                ALLOW_PRIORITY,
+                "outport == " + pg + " && " + neighbours(neighbours, "s"),
+                "allow"));
+        acls.add(acl(
+                "AllowHostPrimaryUDN",
+                "Ingress",
+                ALLOW_PRIORITY,
+                "outport == " + pg + " && ("
+                        + hosts.stream()
+                                .map(ip -> (ip instanceof Inet6Address ? "ip6" : "ip4") + ".src == "
+                                        + IpLiterals.format(ip))
+                                .collect(Collectors.joining(" || "))
+                        + ")",
+                "allow-related"));
         List<DesiredRow> rows = new ArrayList<>(acls);
-        rows.add(row(PortGroup.TABLE_NAME, portGroupId(), Map.of(), Map.of(
-                PortGroup.NAME, portGroupName(),
-                PortGroup.ACLS, acls.stream().map(a -> Ref.to(Acl.TABLE_NAME, a.key()))
-                        .collect(Collectors.toUnmodifiableSet()),
-                PortGroup.PORTS, Set.of())));
+        rows.add(row(
+                PortGroup.TABLE_NAME,
+                portGroupId(),
+                Map.of(),
+                Map.of(
+                        PortGroup.NAME, portGroupName(),
+                        PortGroup.ACLS,
+                                acls.stream()
+                                        .map(a -> Ref.to(Acl.TABLE_NAME, a.key()))
+                                        .collect(Collectors.toUnmodifiableSet()),
+                        PortGroup.PORTS, Set.of())));
         return List.copyOf(rows);
     }
 
     /** ARP with the management port ({@code arp.tpa} from the pod, {@code arp.spa} to it), or its ND. */
     private static String neighbours(List<InetAddress> managementIps, String arpSide) {
-        return "(" + managementIps.stream().map(ip -> ip instanceof Inet6Address
-                        ? "( nd && nd.target == " + IpLiterals.format(ip) + " )"
-                        : "( arp && arp." + arpSide + "pa == " + IpLiterals.format(ip) + " )")
-                .collect(Collectors.joining(" || ")) + ")";
+        return "("
+                + managementIps.stream()
+                        .map(ip -> ip instanceof Inet6Address
+                                ? "( nd && nd.target == " + IpLiterals.format(ip) + " )"
+                                : "( arp && arp." + arpSide + "pa == " + IpLiterals.format(ip) + " )")
+                        .collect(Collectors.joining(" || "))
+                + ")";
     }
 
     private static DesiredRow acl(String name, String direction, int priority, String match, String action) {
         ObjectId id = ObjectId.of(OWNER_TYPE, name).with(IdKey.DIRECTION, direction);
-        return row(Acl.TABLE_NAME, id, Map.of(), Map.of(
-                Acl.DIRECTION, direction.equals("Egress") ? "from-lport" : "to-lport",
-                Acl.PRIORITY, (long) priority,
-                Acl.MATCH, match,
-                Acl.ACTION, action,
-                Acl.TIER, (long) TIER));
+        return row(
+                Acl.TABLE_NAME,
+                id,
+                Map.of(),
+                Map.of(
+                        Acl.DIRECTION,
+                        direction.equals("Egress") ? "from-lport" : "to-lport",
+                        Acl.PRIORITY,
+                        (long) priority,
+                        Acl.MATCH,
+                        match,
+                        Acl.ACTION,
+                        action,
+                        Acl.TIER,
+                        (long) TIER));
     }
 }

@@ -19,21 +19,38 @@ import java.util.Objects;
  * @param chassisId the system-id of its chassis
  * @param encapIps its tunnel endpoints
  * @param nodeIps the node's own addresses (encap IPs and InternalIPs), routed to its transit address
- * @param gatewayRouterIps its gateway router's join addresses, routed ({@code /32}, {@code /128}) to its
- *     transit address: the replies to what that GR sends with {@code lb_force_snat_ip} (empty when unknown)
+ * @param gatewayRouterIps its gateway router's join addresses, routed ({@code /32}, {@code /128}) to its transit
+ *     address: the replies to what that GR sends with {@code lb_force_snat_ip} (empty when unknown)
  */
-public record RemoteNode(String name, NodeId id, List<IpPrefix> subnets, NodeTransitSwitchPortIfaddr transit,
-                         NodeChassisId chassisId, NodeEncapIps encapIps, List<InetAddress> nodeIps,
-                         List<InetAddress> gatewayRouterIps) {
+public record RemoteNode(
+        String name,
+        NodeId id,
+        List<IpPrefix> subnets,
+        NodeTransitSwitchPortIfaddr transit,
+        NodeChassisId chassisId,
+        NodeEncapIps encapIps,
+        List<InetAddress> nodeIps,
+        List<InetAddress> gatewayRouterIps) {
     /** A remote node whose gateway router is not known. */
-    public RemoteNode(String name, NodeId id, List<IpPrefix> subnets, NodeTransitSwitchPortIfaddr transit,
-                      NodeChassisId chassisId, NodeEncapIps encapIps, List<InetAddress> nodeIps) {
+    public RemoteNode(
+            String name,
+            NodeId id,
+            List<IpPrefix> subnets,
+            NodeTransitSwitchPortIfaddr transit,
+            NodeChassisId chassisId,
+            NodeEncapIps encapIps,
+            List<InetAddress> nodeIps) {
         this(name, id, subnets, transit, chassisId, encapIps, nodeIps, List.of());
     }
 
     /** A remote node whose own addresses are its encap IPs. */
-    public RemoteNode(String name, NodeId id, List<IpPrefix> subnets, NodeTransitSwitchPortIfaddr transit,
-                      NodeChassisId chassisId, NodeEncapIps encapIps) {
+    public RemoteNode(
+            String name,
+            NodeId id,
+            List<IpPrefix> subnets,
+            NodeTransitSwitchPortIfaddr transit,
+            NodeChassisId chassisId,
+            NodeEncapIps encapIps) {
         this(name, id, subnets, transit, chassisId, encapIps, encapIps.ips());
     }
 

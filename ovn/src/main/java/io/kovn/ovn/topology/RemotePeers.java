@@ -9,9 +9,9 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Which remote nodes a zone programs (specification 000): only those whose chassis shares a trust
- * zone with the local chassis (both zone-less also share). The local node's own annotation is read
- * with the same rule as everyone else's; it can never widen the zone's view beyond it.
+ * Which remote nodes a zone programs (specification 000): only those whose chassis shares a trust zone with the local
+ * chassis (both zone-less also share). The local node's own annotation is read with the same rule as everyone else's;
+ * it can never widen the zone's view beyond it.
  */
 public final class RemotePeers {
     private RemotePeers() {}
@@ -57,22 +57,28 @@ public final class RemotePeers {
      * @param local the local chassis's membership
      * @param candidates every other node with complete annotations
      */
-    public static Selection select(Optional<String> localChassisId, TrustZoneMembership local,
-                                   Collection<Candidate> candidates) {
+    public static Selection select(
+            Optional<String> localChassisId, TrustZoneMembership local, Collection<Candidate> candidates) {
         List<RemoteNode> programmed = new ArrayList<>();
         List<Skipped> skipped = new ArrayList<>();
-        for (Candidate c : candidates.stream().sorted(Comparator.comparing(c -> c.node().name())).toList()) {
+        for (Candidate c : candidates.stream()
+                .sorted(Comparator.comparing(c -> c.node().name()))
+                .toList()) {
             String chassis = c.node().chassisId().value();
             if (localChassisId.isPresent() && localChassisId.get().equals(chassis)) {
                 // The chassis is this zone's own: ovn-controller registers it locally; never a remote row.
                 skipped.add(new Skipped(c.node().name(), "chassis " + chassis + " is the local chassis"));
             } else if (local instanceof TrustZoneMembership.Isolated i) {
-                skipped.add(new Skipped(c.node().name(), "local node isolated: " + i.error().getMessage()));
+                skipped.add(new Skipped(
+                        c.node().name(), "local node isolated: " + i.error().getMessage()));
             } else if (c.membership() instanceof TrustZoneMembership.Isolated i) {
-                skipped.add(new Skipped(c.node().name(), "remote node isolated: " + i.error().getMessage()));
+                skipped.add(new Skipped(
+                        c.node().name(), "remote node isolated: " + i.error().getMessage()));
             } else if (!local.sharesWith(c.membership())) {
-                skipped.add(new Skipped(c.node().name(), "no common trust zone (local " + describe(local)
-                        + ", remote " + describe(c.membership()) + ")"));
+                skipped.add(new Skipped(
+                        c.node().name(),
+                        "no common trust zone (local " + describe(local) + ", remote " + describe(c.membership())
+                                + ")"));
             } else {
                 programmed.add(c.node());
             }

@@ -31,7 +31,9 @@ public final class TopologyNames {
         return "tstor-" + node;
     }
 
-    /** The node's management port: the logical switch port {@code k8s-<node>} bound to {@link #MANAGEMENT_INTERFACE}. */
+    /**
+     * The node's management port: the logical switch port {@code k8s-<node>} bound to {@link #MANAGEMENT_INTERFACE}.
+     */
     public static String managementPort(String node) {
         return "k8s-" + node;
     }
@@ -45,9 +47,9 @@ public final class TopologyNames {
     }
 
     /**
-     * A pod's logical switch port on its primary user-defined network: the attachment key
-     * ({@code <namespace>/<UDN or CUDN name>}) with {@code -} and {@code /} made {@code .}, then
-     * {@code _}, then {@link #podPort}, e.g. {@code ns1.blue_ns1_web} (the reference's).
+     * A pod's logical switch port on its primary user-defined network: the attachment key ({@code <namespace>/<UDN or
+     * CUDN name>}) with {@code -} and {@code /} made {@code .}, then {@code _}, then {@link #podPort}, e.g.
+     * {@code ns1.blue_ns1_web} (the reference's).
      */
     public static String userDefinedPodPort(String attachment, String namespace, String pod) {
         return attachment.replace('-', '.').replace('/', '.') + "_" + podPort(namespace, pod);
@@ -58,7 +60,10 @@ public final class TopologyNames {
 
     /** The join switch between the cluster router and the gateway router. */
     public static final String JOIN_SWITCH = "join";
-    /** The physical network name of the external switches' localnet ports (ovn-bridge-mappings {@code physnet:<bridge>}). */
+    /**
+     * The physical network name of the external switches' localnet ports (ovn-bridge-mappings
+     * {@code physnet:<bridge>}).
+     */
     public static final String PHYSNET = "physnet";
 
     /** The node's gateway router. */

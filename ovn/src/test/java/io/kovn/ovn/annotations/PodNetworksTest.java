@@ -14,8 +14,10 @@ class PodNetworksTest {
 
     @Test
     void formatsExactlyAsTheReference() {
-        PodNetwork n = PodNetwork.primary(List.of(IpPrefix.parse("10.244.1.3/24")),
-                MacAddresses.fromIp(IpLiterals.parse("10.244.1.3")), List.of(IpLiterals.parse("10.244.1.1")));
+        PodNetwork n = PodNetwork.primary(
+                List.of(IpPrefix.parse("10.244.1.3/24")),
+                MacAddresses.fromIp(IpLiterals.parse("10.244.1.3")),
+                List.of(IpLiterals.parse("10.244.1.1")));
         assertThat(PodNetworks.ofDefault(n).format()).isEqualTo(REFERENCE);
         assertThat(PodNetworks.parse(REFERENCE)).isEqualTo(PodNetworks.ofDefault(n));
     }
@@ -42,16 +44,18 @@ class PodNetworksTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-            "{\"default\":{\"mac_address\":\"0a:58:0a:f4:01:03\"}}| network \"default\" has no ip_addresses",
-            "{\"default\":{\"ip_addresses\":[\"10.244.1.3\"],\"mac_address\":\"0a:58:0a:f4:01:03\"}}| ip_addresses: not a CIDR",
-            "{\"default\":{\"ip_addresses\":[\"10.244.1.3/24\"]}}| mac_address must be a string, got nothing",
-            "{\"default\":{\"ip_addresses\":[\"10.244.1.3/24\"],\"mac_address\":\"0A:58:0a:f4:01:03\"}}| not a lower-case MAC",
-            "{\"default\":{\"ip_addresses\":[\"10.244.1.3/24\"],\"mac_address\":\"0a:58:0a:f4:01:03\",\"gateway_ips\":[\"x\"]}}| gateway_ips: not an IP address",
-            "{\"default\":{\"ip_addresses\":[\"10.244.1.3/24\"],\"mac_address\":\"0a:58:0a:f4:01:03\",\"routes\":[{\"dest\":\"10.96.0.0/16\",\"nextHop\":\"fd00::1\"}]}}| routes[0]: route 10.96.0.0/16 via fd00::1 mixes families",
-            "{\"default\":[]}| network \"default\" must be an object",
-            "null| must be a JSON object",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "{\"default\":{\"mac_address\":\"0a:58:0a:f4:01:03\"}}| network \"default\" has no ip_addresses",
+                "{\"default\":{\"ip_addresses\":[\"10.244.1.3\"],\"mac_address\":\"0a:58:0a:f4:01:03\"}}| ip_addresses: not a CIDR",
+                "{\"default\":{\"ip_addresses\":[\"10.244.1.3/24\"]}}| mac_address must be a string, got nothing",
+                "{\"default\":{\"ip_addresses\":[\"10.244.1.3/24\"],\"mac_address\":\"0A:58:0a:f4:01:03\"}}| not a lower-case MAC",
+                "{\"default\":{\"ip_addresses\":[\"10.244.1.3/24\"],\"mac_address\":\"0a:58:0a:f4:01:03\",\"gateway_ips\":[\"x\"]}}| gateway_ips: not an IP address",
+                "{\"default\":{\"ip_addresses\":[\"10.244.1.3/24\"],\"mac_address\":\"0a:58:0a:f4:01:03\",\"routes\":[{\"dest\":\"10.96.0.0/16\",\"nextHop\":\"fd00::1\"}]}}| routes[0]: route 10.96.0.0/16 via fd00::1 mixes families",
+                "{\"default\":[]}| network \"default\" must be an object",
+                "null| must be a JSON object",
+            })
     void errorsNameNetworkAndField(String value, String message) {
         assertThatThrownBy(() -> PodNetworks.parse(value))
                 .isInstanceOf(AnnotationFormatException.class)

@@ -20,14 +20,14 @@ class TrustZonesTest {
     /** The reference e2e matrix plus symmetric and gateway cases. */
     @ParameterizedTest(name = "{0} / {1} -> {2}")
     @CsvSource({
-            "none, none, true",
-            "tz1, tz2, false",
-            "tz2, tz2, true",
-            "none, tz2, false",
-            "tz1+tz2, tz2, true",
-            "tz2, none, false",
-            "tz2, tz1+tz2, true",
-            "tz1+tz3, tz2+tz4, false",
+        "none, none, true",
+        "tz1, tz2, false",
+        "tz2, tz2, true",
+        "none, tz2, false",
+        "tz1+tz2, tz2, true",
+        "tz2, none, false",
+        "tz2, tz1+tz2, true",
+        "tz1+tz3, tz2+tz4, false",
     })
     void referenceSharingMatrix(String a, String b, boolean share) {
         assertThat(zones(a).sharesWith(zones(b))).isEqualTo(share);
@@ -47,9 +47,11 @@ class TrustZonesTest {
         // One Node carries a host chassis and two DPU chassis with different zones.
         String annotation = "{\"host-chassis\":[\"tz-host\"],\"dpu-a\":[\"tz1\"],\"dpu-b\":[\"tz2\",\"tz-host\"]}";
         assertThat(TrustZoneMembership.of(annotation, "dpu-a")).isEqualTo(new InZones(Set.of("tz1")));
-        assertThat(TrustZoneMembership.of(annotation, "dpu-b").sharesWith(TrustZoneMembership.of(annotation, "host-chassis")))
+        assertThat(TrustZoneMembership.of(annotation, "dpu-b")
+                        .sharesWith(TrustZoneMembership.of(annotation, "host-chassis")))
                 .isTrue();
-        assertThat(TrustZoneMembership.of(annotation, "dpu-a").sharesWith(TrustZoneMembership.of(annotation, "host-chassis")))
+        assertThat(TrustZoneMembership.of(annotation, "dpu-a")
+                        .sharesWith(TrustZoneMembership.of(annotation, "host-chassis")))
                 .isFalse();
         // A chassis of that node without a key (and no __default) has no zones.
         assertThat(TrustZoneMembership.of(annotation, "dpu-c")).isEqualTo(new NoZones());
@@ -73,17 +75,19 @@ class TrustZonesTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-            "{\"sys-1\":{\"vtep1\":[\"tz1\"],\"vtep2\":[\"tz2\"]}}| maps to an object (per-VTEP trust zones), which is not supported",
-            "{\"sys-1:vtep1\":[\"tz1\"]}| per-VTEP form \"<system-id>:<vtep>\", which is not supported",
-            "{\"__default\":[]}| empty zone list",
-            "{\"__default\":[\"\"]}| zone [0] is empty",
-            "{\"__default\":[1]}| zone [0] must be a string, got a number",
-            "[\"tz1\"]| must be a JSON object",
-            "{\"__default\":[\"tz1\"]| invalid JSON",
-            "{\"__default\":[\"tz1\"],\"__default\":[\"tz2\"]}| Duplicate field",
-            "''| annotation is empty",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "{\"sys-1\":{\"vtep1\":[\"tz1\"],\"vtep2\":[\"tz2\"]}}| maps to an object (per-VTEP trust zones), which is not supported",
+                "{\"sys-1:vtep1\":[\"tz1\"]}| per-VTEP form \"<system-id>:<vtep>\", which is not supported",
+                "{\"__default\":[]}| empty zone list",
+                "{\"__default\":[\"\"]}| zone [0] is empty",
+                "{\"__default\":[1]}| zone [0] must be a string, got a number",
+                "[\"tz1\"]| must be a JSON object",
+                "{\"__default\":[\"tz1\"]| invalid JSON",
+                "{\"__default\":[\"tz1\"],\"__default\":[\"tz2\"]}| Duplicate field",
+                "''| annotation is empty",
+            })
     void rejectsMalformedAndFutureForms(String value, String message) {
         assertThatThrownBy(() -> TrustZones.parse(value))
                 .isInstanceOf(AnnotationFormatException.class)
@@ -93,7 +97,8 @@ class TrustZonesTest {
 
     @Test
     void formatsSorted() {
-        assertThat(TrustZones.parse("{\"b\":[\"tz2\",\"tz1\"],\"__default\":[\"tz1\"]}").format())
+        assertThat(TrustZones.parse("{\"b\":[\"tz2\",\"tz1\"],\"__default\":[\"tz1\"]}")
+                        .format())
                 .isEqualTo("{\"__default\":[\"tz1\"],\"b\":[\"tz1\",\"tz2\"]}");
     }
 }

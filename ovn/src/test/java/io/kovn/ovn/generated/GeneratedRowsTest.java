@@ -15,12 +15,12 @@ import io.kovn.ovsdb.data.Uuid;
 import io.kovn.ovsdb.diff.TypedRow;
 import io.kovn.ovsdb.schema.DatabaseSchema;
 import io.kovn.ovsdb.schema.TableSchema;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
-import java.util.List;
 
 class GeneratedRowsTest {
 
@@ -48,7 +48,8 @@ class GeneratedRowsTest {
             assertThat(typed.uuid()).isEqualTo(row.uuid());
             assertThat(typed.toColumns()).as(table.name()).isEqualTo(row.columns());
             assertThat(readers.get(table.name()).apply(new Row(row.uuid(), typed.toColumns())))
-                    .as(table.name()).isEqualTo(typed);
+                    .as(table.name())
+                    .isEqualTo(typed);
         }
     }
 
@@ -60,7 +61,8 @@ class GeneratedRowsTest {
         assertThat(OvnNorthboundSchema.CKSUM).isEqualTo(nb.cksum());
         assertThat(OvnSouthboundSchema.NAME).isEqualTo("OVN_Southbound");
         assertThat(OpenVSwitchSchema.NAME).isEqualTo("Open_vSwitch");
-        assertThat(OvnNorthboundSchema.ROOT_TABLES).contains("Logical_Switch", "Port_Group", "Address_Set")
+        assertThat(OvnNorthboundSchema.ROOT_TABLES)
+                .contains("Logical_Switch", "Port_Group", "Address_Set")
                 .doesNotContain("ACL", "Logical_Switch_Port", "Logical_Router_Static_Route");
     }
 
@@ -69,10 +71,12 @@ class GeneratedRowsTest {
         assertThat(Acl.Action.fromWire("allow-related")).isEqualTo(Acl.Action.ALLOW_RELATED);
         assertThat(Acl.Action.PASS.wire()).isEqualTo("pass");
         assertThat(Acl.Direction.TO_LPORT.wire()).isEqualTo("to-lport");
-        assertThat(Acl.Severity.values()).extracting(Acl.Severity::wire)
+        assertThat(Acl.Severity.values())
+                .extracting(Acl.Severity::wire)
                 .containsExactlyInAnyOrder("alert", "warning", "notice", "info", "debug");
         assertThatThrownBy(() -> Acl.Action.fromWire("permit"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("permit");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("permit");
     }
 
     @Test
@@ -111,7 +115,9 @@ class GeneratedRowsTest {
         assertThat(acl.action()).isNull();
         assertThat(acl.name()).isEmpty();
         assertThat(acl.externalIds()).isEmpty();
-        assertThat(acl.toColumns()).doesNotContainKeys(Acl.ACTION, Acl.DIRECTION).containsEntry(Acl.MATCH, "");
+        assertThat(acl.toColumns())
+                .doesNotContainKeys(Acl.ACTION, Acl.DIRECTION)
+                .containsEntry(Acl.MATCH, "");
         assertThat(Acl.newRow().uuid()).isNull();
     }
 }

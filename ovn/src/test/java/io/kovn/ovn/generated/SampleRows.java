@@ -43,12 +43,18 @@ final class SampleRows {
     }
 
     private static boolean distinct(BaseType base) {
-        return base.enumValues().size() != 1 && !(base.minInteger() != null && base.minInteger().equals(base.maxInteger()));
+        return base.enumValues().size() != 1
+                && !(base.minInteger() != null && base.minInteger().equals(base.maxInteger()));
     }
 
     private static Object atom(BaseType base, String column, int n) {
         if (base.isEnum()) {
-            return base.enumValues().stream().map(Object::toString).sorted().skip(n).findFirst().orElseThrow();
+            return base.enumValues().stream()
+                    .map(Object::toString)
+                    .sorted()
+                    .skip(n)
+                    .findFirst()
+                    .orElseThrow();
         }
         return switch (base.type()) {
             case STRING -> column + "-" + n;

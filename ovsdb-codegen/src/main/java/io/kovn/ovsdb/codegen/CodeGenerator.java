@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Turns a database schema into Java sources: one record per table, the schema-level class and
- * the package's value-conversion helper. Pure: returns file name to content.
+ * Turns a database schema into Java sources: one record per table, the schema-level class and the package's
+ * value-conversion helper. Pure: returns file name to content.
  */
 public final class CodeGenerator {
     private CodeGenerator() {}
@@ -21,14 +21,15 @@ public final class CodeGenerator {
      *
      * @param schema the database schema
      * @param pkg the Java package, e.g. {@code io.kovn.ovn.nb}
-     * @param schemaClass the simple name of the schema-level class, or {@code null} for
-     *     {@code <SchemaName>Schema} (e.g. {@code OvnNorthboundSchema})
+     * @param schemaClass the simple name of the schema-level class, or {@code null} for {@code <SchemaName>Schema}
+     *     (e.g. {@code OvnNorthboundSchema})
      * @return path relative to the source root (e.g. {@code io/kovn/ovn/nb/Acl.java}) to content
      */
     public static Map<String, String> generate(DatabaseSchema schema, String pkg, String schemaClass) {
         String dir = pkg.replace('.', '/') + "/";
         String label = schema.name() + " " + schema.version();
-        List<TableModel> tables = schema.tables().values().stream().map(TableModel::of).toList();
+        List<TableModel> tables =
+                schema.tables().values().stream().map(TableModel::of).toList();
         String schemaClassName = schemaClass != null ? schemaClass : Naming.typeName(schema.name()) + "Schema";
         Map<String, String> files = new LinkedHashMap<>();
         for (TableModel t : tables) {

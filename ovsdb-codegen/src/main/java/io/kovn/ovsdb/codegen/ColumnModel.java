@@ -13,11 +13,16 @@ import io.kovn.ovsdb.schema.AtomicType;
  * @param value the value atom of a map, or {@code null}
  * @param refTable the table a uuid key refers to, or {@code null}
  */
-record ColumnModel(String column, String field, String constant, Kind kind, AtomModel key, AtomModel value,
-        String refTable) {
+record ColumnModel(
+        String column, String field, String constant, Kind kind, AtomModel key, AtomModel value, String refTable) {
 
     /** A column's shape, following the canonical value forms of {@code Row}. */
-    enum Kind { SCALAR, OPTIONAL, SET, MAP }
+    enum Kind {
+        SCALAR,
+        OPTIONAL,
+        SET,
+        MAP
+    }
 
     /** The component's Java type. */
     String javaType() {

@@ -7,9 +7,9 @@ import java.nio.file.Path;
 import java.util.Map;
 
 /**
- * The generator program: {@code Main <schema.ovsschema> <java.package> <output-dir> [SchemaClassName]}.
- * Writes one record per table, the schema class and a helper into {@code output-dir}; files whose
- * content is unchanged are not rewritten (keeps incremental builds quiet).
+ * The generator program: {@code Main <schema.ovsschema> <java.package> <output-dir> [SchemaClassName]}. Writes one
+ * record per table, the schema class and a helper into {@code output-dir}; files whose content is unchanged are not
+ * rewritten (keeps incremental builds quiet).
  */
 public final class Main {
     private Main() {}

@@ -1,21 +1,74 @@
 package io.kovn.ovsdb.codegen;
 
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.Set;
-import java.util.Arrays;
 
 /** Java names for OVSDB schema names; pure functions. */
 final class Naming {
     private Naming() {}
 
     private static final Set<String> KEYWORDS = Set.of(
-            "abstract", "assert", "boolean", "break", "byte", "case", "catch", "char", "class", "const",
-            "continue", "default", "do", "double", "else", "enum", "extends", "final", "finally", "float",
-            "for", "goto", "if", "implements", "import", "instanceof", "int", "interface", "long", "native",
-            "new", "package", "private", "protected", "public", "return", "short", "static", "strictfp",
-            "super", "switch", "synchronized", "this", "throw", "throws", "transient", "try", "void",
-            "volatile", "while", "true", "false", "null", "var", "yield", "record", "sealed", "permits",
-            "when", "_");
+            "abstract",
+            "assert",
+            "boolean",
+            "break",
+            "byte",
+            "case",
+            "catch",
+            "char",
+            "class",
+            "const",
+            "continue",
+            "default",
+            "do",
+            "double",
+            "else",
+            "enum",
+            "extends",
+            "final",
+            "finally",
+            "float",
+            "for",
+            "goto",
+            "if",
+            "implements",
+            "import",
+            "instanceof",
+            "int",
+            "interface",
+            "long",
+            "native",
+            "new",
+            "package",
+            "private",
+            "protected",
+            "public",
+            "return",
+            "short",
+            "static",
+            "strictfp",
+            "super",
+            "switch",
+            "synchronized",
+            "this",
+            "throw",
+            "throws",
+            "transient",
+            "try",
+            "void",
+            "volatile",
+            "while",
+            "true",
+            "false",
+            "null",
+            "var",
+            "yield",
+            "record",
+            "sealed",
+            "permits",
+            "when",
+            "_");
 
     /**
      * A type name: {@code Logical_Switch_Port} -> {@code LogicalSwitchPort}, {@code ACL} -> {@code Acl},
@@ -37,7 +90,9 @@ final class Naming {
         return escape(member);
     }
 
-    /** A constant name: {@code external_ids} -> {@code EXTERNAL_IDS}, {@code allow-related} -> {@code ALLOW_RELATED}. */
+    /**
+     * A constant name: {@code external_ids} -> {@code EXTERNAL_IDS}, {@code allow-related} -> {@code ALLOW_RELATED}.
+     */
     static String constantName(String value) {
         String c = value.replaceAll("([a-z0-9])([A-Z])", "$1_$2")
                 .replaceAll("[^A-Za-z0-9]+", "_")

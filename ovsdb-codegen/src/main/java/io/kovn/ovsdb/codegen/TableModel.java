@@ -11,8 +11,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Everything the generator needs to write one table's record; built from the schema by
- * {@link #of(TableSchema)}, which settles every Java name (and its clashes) up front.
+ * Everything the generator needs to write one table's record; built from the schema by {@link #of(TableSchema)}, which
+ * settles every Java name (and its clashes) up front.
  *
  * @param table the table's schema name
  * @param className the record's simple name
@@ -20,18 +20,47 @@ import java.util.Set;
  * @param indexes the table's indexes (column names)
  * @param columns the columns, in schema order
  */
-record TableModel(String table, String className, boolean isRoot, List<List<String>> indexes,
-        List<ColumnModel> columns) {
+record TableModel(
+        String table, String className, boolean isRoot, List<List<String>> indexes, List<ColumnModel> columns) {
 
     /** Members every record has; a column's field gets a {@code _} suffix when it would clash. */
     private static final Set<String> RESERVED_MEMBERS = Set.of(
-            "uuid", "c", "tableName", "toColumns", "fromRow", "newRow", "hashCode", "toString", "equals",
-            "getClass", "notify", "notifyAll", "wait", "clone", "finalize");
+            "uuid",
+            "c",
+            "tableName",
+            "toColumns",
+            "fromRow",
+            "newRow",
+            "hashCode",
+            "toString",
+            "equals",
+            "getClass",
+            "notify",
+            "notifyAll",
+            "wait",
+            "clone",
+            "finalize");
+
     private static final Set<String> RESERVED_CONSTANTS = Set.of("TABLE_NAME", "IS_ROOT", "INDEXES", "COLUMNS");
     /** Type names an enum must not shadow inside the record. */
     private static final Set<String> RESERVED_TYPES = Set.of(
-            "String", "Long", "Double", "Boolean", "Object", "Override", "RowValues", "Integer", "Enum",
-            "Record", "Class", "Math", "System", "Character", "Number", "Iterable", "Comparable");
+            "String",
+            "Long",
+            "Double",
+            "Boolean",
+            "Object",
+            "Override",
+            "RowValues",
+            "Integer",
+            "Enum",
+            "Record",
+            "Class",
+            "Math",
+            "System",
+            "Character",
+            "Number",
+            "Iterable",
+            "Comparable");
 
     TableModel {
         indexes = indexes.stream().map(List::copyOf).toList();
@@ -52,14 +81,16 @@ record TableModel(String table, String className, boolean isRoot, List<List<Stri
                 constant = constant + "_COLUMN";
             }
             ColumnType type = c.type();
-            ColumnModel.Kind kind = type.isMap() ? ColumnModel.Kind.MAP
-                    : type.isScalar() ? ColumnModel.Kind.SCALAR
-                    : type.isOptional() ? ColumnModel.Kind.OPTIONAL
-                    : ColumnModel.Kind.SET;
+            ColumnModel.Kind kind = type.isMap()
+                    ? ColumnModel.Kind.MAP
+                    : type.isScalar()
+                            ? ColumnModel.Kind.SCALAR
+                            : type.isOptional() ? ColumnModel.Kind.OPTIONAL : ColumnModel.Kind.SET;
             String base = Naming.typeName(c.name());
             AtomModel key = atom(type.key(), type.isMap() ? base + "Key" : base, className, enumNames);
             AtomModel value = type.isMap() ? atom(type.value(), base + "Value", className, enumNames) : null;
-            columns.add(new ColumnModel(c.name(), field, constant, kind, key, value, type.key().refTable()));
+            columns.add(new ColumnModel(
+                    c.name(), field, constant, kind, key, value, type.key().refTable()));
         }
         List<List<String>> indexes = schema.indexes().stream()
                 .map(ix -> ix.stream().sorted().toList())
@@ -78,7 +109,8 @@ record TableModel(String table, String className, boolean isRoot, List<List<Stri
         if (!taken.add(name)) {
             throw new IllegalStateException("two enums named " + name + " in " + className);
         }
-        List<String> values = base.enumValues().stream().map(String.class::cast).sorted().toList();
+        List<String> values =
+                base.enumValues().stream().map(String.class::cast).sorted().toList();
         return new AtomModel(base.type(), name, values);
     }
 }

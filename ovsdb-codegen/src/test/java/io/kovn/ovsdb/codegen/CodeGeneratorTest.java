@@ -3,6 +3,7 @@ package io.kovn.ovsdb.codegen;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kovn.ovsdb.schema.DatabaseSchema;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,7 +14,6 @@ import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import java.io.ByteArrayOutputStream;
 
 class CodeGeneratorTest {
 
@@ -35,17 +35,23 @@ class CodeGeneratorTest {
     @Test
     void generatedSourcesCompileDespiteClashingNames(@TempDir Path dir) throws IOException {
         Map<String, String> files = CodeGenerator.generate(DatabaseSchema.parse(SCHEMA), "test.gen", null);
-        assertThat(files).containsOnlyKeys("test/gen/Port.java", "test/gen/TestDbSchema.java", "test/gen/RowValues.java");
+        assertThat(files)
+                .containsOnlyKeys("test/gen/Port.java", "test/gen/TestDbSchema.java", "test/gen/RowValues.java");
         String port = files.get("test/gen/Port.java");
         assertThat(port)
-                .contains("public enum PortEnum", "java.util.Optional<Long> default_", "String uuid_",
-                        "COLUMNS_COLUMN = \"columns\"", "java.util.Map<ModesKey, Long> modes",
-                        "B_C(\"b-c\")", "public static final boolean IS_ROOT = true;");
+                .contains(
+                        "public enum PortEnum",
+                        "java.util.Optional<Long> default_",
+                        "String uuid_",
+                        "COLUMNS_COLUMN = \"columns\"",
+                        "java.util.Map<ModesKey, Long> modes",
+                        "B_C(\"b-c\")",
+                        "public static final boolean IS_ROOT = true;");
         assertThat(files.get("test/gen/TestDbSchema.java")).contains("VERSION = \"1.2.3\"", "CKSUM = \"1 2\"");
 
         Main.write(dir, files);
-        List<String> args = new ArrayList<>(List.of("-d", dir.resolve("classes").toString(),
-                "-cp", System.getProperty("java.class.path")));
+        List<String> args = new ArrayList<>(
+                List.of("-d", dir.resolve("classes").toString(), "-cp", System.getProperty("java.class.path")));
         for (String f : files.keySet()) {
             args.add(dir.resolve(f).toString());
         }
@@ -53,6 +59,7 @@ class CodeGeneratorTest {
         ByteArrayOutputStream errors = new ByteArrayOutputStream();
         int rc = javac.run(null, errors, errors, args.toArray(String[]::new));
         assertThat(rc).as(errors.toString()).isZero();
-        assertThat(Files.exists(dir.resolve("classes/test/gen/Port$ModesKey.class"))).isTrue();
+        assertThat(Files.exists(dir.resolve("classes/test/gen/Port$ModesKey.class")))
+                .isTrue();
     }
 }

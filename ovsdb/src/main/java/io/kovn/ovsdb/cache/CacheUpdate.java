@@ -6,8 +6,8 @@ import java.util.List;
  * The changes one applied update made to a cache.
  *
  * @param changes the row changes, grouped by table in no particular table order
- * @param resync whether this update replaced the cache after a (re)connect that could not resume;
- *     the changes are then the difference between the old and the new content
+ * @param resync whether this update replaced the cache after a (re)connect that could not resume; the changes are then
+ *     the difference between the old and the new content
  */
 public record CacheUpdate(List<RowChange> changes, boolean resync) {
     public CacheUpdate {

@@ -3,8 +3,8 @@ package io.kovn.ovsdb.cache;
 import java.util.Set;
 
 /**
- * A local copy of the monitored tables of one database, kept equal to the server's state by a
- * monitor (and re-synchronised after reconnects). Read API for everything that diffs against OVN.
+ * A local copy of the monitored tables of one database, kept equal to the server's state by a monitor (and
+ * re-synchronised after reconnects). Read API for everything that diffs against OVN.
  */
 public interface DatabaseCache {
     /** The database name. */

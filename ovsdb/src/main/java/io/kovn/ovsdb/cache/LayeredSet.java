@@ -10,22 +10,21 @@ import java.util.NoSuchElementException;
 import java.util.Set;
 
 /**
- * An immutable set column value that a monitor update changes in O(change): a shared base plus
- * the elements added and removed since, compacted into a new base once the changes grow past a
- * fraction of it. An address set of 10,000 addresses that gains one address costs a copy of the
- * small layers, not of 10,000 elements; earlier row values keep their own (unchanged) layers, so
- * listeners still see the old and the new value.
+ * An immutable set column value that a monitor update changes in O(change): a shared base plus the elements added and
+ * removed since, compacted into a new base once the changes grow past a fraction of it. An address set of 10,000
+ * addresses that gains one address costs a copy of the small layers, not of 10,000 elements; earlier row values keep
+ * their own (unchanged) layers, so listeners still see the old and the new value.
  *
- * <p>The last few toggled elements are kept apart, in a small array ({@code recent}): a change of
- * one element (a pod's address joining or leaving the address sets that select it) then copies
- * that array, and the {@code added}/{@code removed} layers are copied only once per
- * {@link #RECENT} such changes.
+ * <p>The last few toggled elements are kept apart, in a small array ({@code recent}): a change of one element (a pod's
+ * address joining or leaving the address sets that select it) then copies that array, and the
+ * {@code added}/{@code removed} layers are copied only once per {@link #RECENT} such changes.
  */
 final class LayeredSet extends AbstractSet<Object> {
     /** Below this size a set is simply copied. */
     static final int LAYER_FROM = AtomSet.LARGE;
     /** At most this many elements are toggled by {@code recent} before they are folded into the layers. */
     static final int RECENT = 8;
+
     private static final Object[] NONE = {};
 
     // invariants: added and base are disjoint, removed is within base; recent holds distinct
@@ -49,13 +48,12 @@ final class LayeredSet extends AbstractSet<Object> {
     }
 
     /**
-     * {@code current} with every element of {@code toggled} flipped (an OVSDB update2 set diff:
-     * present elements leave, absent ones join).
+     * {@code current} with every element of {@code toggled} flipped (an OVSDB update2 set diff: present elements leave,
+     * absent ones join).
      */
     static Set<Object> toggle(Set<?> current, Set<?> toggled) {
         // a large set as decoded is immutable: it becomes the base as it is, not a copy
-        LayeredSet l = current instanceof LayeredSet ls ? ls
-                : current instanceof AtomSet a ? of(a) : null;
+        LayeredSet l = current instanceof LayeredSet ls ? ls : current instanceof AtomSet a ? of(a) : null;
         if (l != null) {
             return l.recent.length + toggled.size() <= RECENT ? l.withRecent(toggled) : l.folded(toggled);
         }
@@ -109,7 +107,8 @@ final class LayeredSet extends AbstractSet<Object> {
         if ((add.size() + remove.size()) * 8 > base.size()) {
             return compact(new LayeredSet(base, add, remove, NONE, newSize));
         }
-        return new LayeredSet(base, Collections.unmodifiableSet(add), Collections.unmodifiableSet(remove), NONE, newSize);
+        return new LayeredSet(
+                base, Collections.unmodifiableSet(add), Collections.unmodifiableSet(remove), NONE, newSize);
     }
 
     /** Flips {@code o} relative to this set's layers (not its recent elements) into {@code add}/{@code remove}. */

@@ -18,6 +18,7 @@ import io.kovn.ovsdb.wire.ProtocolException;
 import io.kovn.ovsdb.wire.RawJson;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,23 +26,21 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.Collections;
-import java.util.concurrent.CompletionException;
 
 /**
- * A {@link DatabaseCache} fed by an OVSDB monitor. Prefers {@code monitor_cond_since} so that a
- * reconnect resumes from the last transaction id; falls back to {@code monitor_cond}, then to
- * {@code monitor}. On every (re)connect it monitors again; when the server cannot resume, the
- * cache is replaced by the server's state and the difference is reported as changes (so no
- * lost or ghost rows). Updates are applied in order on the session's reader thread.
+ * A {@link DatabaseCache} fed by an OVSDB monitor. Prefers {@code monitor_cond_since} so that a reconnect resumes from
+ * the last transaction id; falls back to {@code monitor_cond}, then to {@code monitor}. On every (re)connect it
+ * monitors again; when the server cannot resume, the cache is replaced by the server's state and the difference is
+ * reported as changes (so no lost or ghost rows). Updates are applied in order on the session's reader thread.
  */
 public final class MonitorCache implements DatabaseCache, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(MonitorCache.class);
@@ -69,8 +68,12 @@ public final class MonitorCache implements DatabaseCache, AutoCloseable {
     private final AtomicLong resumes = new AtomicLong();
     private final AtomicLong resyncs = new AtomicLong();
 
-    private MonitorCache(OvsdbClient client, String database, DatabaseSchema schema, List<TableMonitor> tables,
-                         MonitorMethod preferred) {
+    private MonitorCache(
+            OvsdbClient client,
+            String database,
+            DatabaseSchema schema,
+            List<TableMonitor> tables,
+            MonitorMethod preferred) {
         this.client = client;
         this.database = database;
         this.schema = schema;
@@ -94,7 +97,8 @@ public final class MonitorCache implements DatabaseCache, AutoCloseable {
      *
      * @throws io.kovn.ovsdb.client.OvsdbException when the server refuses or does not answer
      */
-    public static MonitorCache start(OvsdbClient client, String database, List<TableMonitor> tables, MonitorMethod preferred) {
+    public static MonitorCache start(
+            OvsdbClient client, String database, List<TableMonitor> tables, MonitorMethod preferred) {
         MonitorCache c = new MonitorCache(client, database, client.getSchema(database), tables, preferred);
         client.addSessionListener(c.hook);
         client.currentSession().ifPresent(c::monitorOn);
@@ -121,7 +125,8 @@ public final class MonitorCache implements DatabaseCache, AutoCloseable {
     public TableCache table(String table) {
         TableStore s = stores.get(table);
         if (s == null) {
-            throw new IllegalArgumentException("table " + table + " is not monitored by this cache (" + monitors.keySet() + ")");
+            throw new IllegalArgumentException(
+                    "table " + table + " is not monitored by this cache (" + monitors.keySet() + ")");
         }
         return s;
     }
@@ -176,7 +181,8 @@ public final class MonitorCache implements DatabaseCache, AutoCloseable {
     public void close() {
         closed = true;
         client.removeSessionListener(hook);
-        client.currentSession().ifPresent(s -> s.call("monitor_cancel", Json.array().add(monitorId)));
+        client.currentSession()
+                .ifPresent(s -> s.call("monitor_cancel", Json.array().add(monitorId)));
     }
 
     private final class Hook implements SessionListener {
@@ -293,7 +299,8 @@ public final class MonitorCache implements DatabaseCache, AutoCloseable {
 
     /** Params {@code [monitor-id, ...]}: other monitors' notifications are not read past the id. */
     private void onNotification(RpcSession s, String method, JsonParser p) throws IOException {
-        if (p.currentToken() != JsonToken.START_ARRAY || p.nextToken() != JsonToken.VALUE_STRING
+        if (p.currentToken() != JsonToken.START_ARRAY
+                || p.nextToken() != JsonToken.VALUE_STRING
                 || !monitorId.equals(p.getText())) {
             return;
         }
@@ -313,7 +320,7 @@ public final class MonitorCache implements DatabaseCache, AutoCloseable {
                     monitored = null;
                     monitorOn(s);
                 }
-                default -> { }
+                default -> {}
             }
         } catch (RuntimeException | IOException e) {
             LOG.warn("cannot apply {}; reconnecting to resynchronise", method, e);
@@ -324,8 +331,8 @@ public final class MonitorCache implements DatabaseCache, AutoCloseable {
     }
 
     /**
-     * Applies decoded row updates; returns the changes. A whole row from an update2 counts as a
-     * change even if equal to the cached one; from a plain monitor's update only if different.
+     * Applies decoded row updates; returns the changes. A whole row from an update2 counts as a change even if equal to
+     * the cached one; from a plain monitor's update only if different.
      */
     private List<RowChange> apply(List<RowUpdate> updates, boolean v2) {
         List<RowChange> changes = new ArrayList<>(updates.size());
@@ -334,20 +341,25 @@ public final class MonitorCache implements DatabaseCache, AutoCloseable {
             for (RowUpdate u : updates) {
                 TableStore store = u.store();
                 switch (u) {
-                    case RowUpdate.Put put when v2 -> {
+                    case RowUpdate.Put put
+                    when v2 -> {
                         Row old = store.put(put.row());
-                        changes.add(old == null ? new RowChange.Inserted(store.name(), put.row())
-                                : new RowChange.Updated(store.name(), old, put.row()));
+                        changes.add(
+                                old == null
+                                        ? new RowChange.Inserted(store.name(), put.row())
+                                        : new RowChange.Updated(store.name(), old, put.row()));
                     }
                     case RowUpdate.Put put -> putAndRecord(store, put.row(), changes);
                     case RowUpdate.Modify m -> {
                         Row old = store.getUnlocked(m.uuid());
                         if (old == null) {
-                            throw new IllegalStateException("modify of unknown row " + m.uuid() + " in " + store.name());
+                            throw new IllegalStateException(
+                                    "modify of unknown row " + m.uuid() + " in " + store.name());
                         }
                         Row row = RowDiff.apply(old, m.diff(), store.schema());
                         store.put(row);
-                        changes.add(new RowChange.Updated(store.name(), old, row, Collections.unmodifiableMap(m.diff())));
+                        changes.add(
+                                new RowChange.Updated(store.name(), old, row, Collections.unmodifiableMap(m.diff())));
                     }
                     case RowUpdate.Delete d -> {
                         Row old = store.remove(d.uuid());
@@ -364,8 +376,8 @@ public final class MonitorCache implements DatabaseCache, AutoCloseable {
     }
 
     /**
-     * Replaces the whole cache by a full state (the reply to a monitor that could not resume)
-     * and reports the difference to the previous content.
+     * Replaces the whole cache by a full state (the reply to a monitor that could not resume) and reports the
+     * difference to the previous content.
      */
     private void replaceAll(List<RowUpdate> fullState) {
         if (everSynced) {

@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Reads a monitor's messages around their table updates, straight from the parser: the replies
- * of the three monitor methods and the elements of update notifications' params.
+ * Reads a monitor's messages around their table updates, straight from the parser: the replies of the three monitor
+ * methods and the elements of update notifications' params.
  */
 final class MonitorMessages {
     private final Map<String, TableStore> stores;
@@ -23,8 +23,7 @@ final class MonitorMessages {
     }
 
     /** A decoded monitor reply: rows to apply ({@code resumed}) or that replace the cache. */
-    record Reply(boolean resumed, String lastTxnId, List<RowUpdate> rows) {
-    }
+    record Reply(boolean resumed, String lastTxnId, List<RowUpdate> rows) {}
 
     /** A reply: {@code [found, last-txn-id, table-updates2]} for monitor_cond_since, else the table updates. */
     Reply reply(JsonParser p, MonitorMethod method) throws IOException {
@@ -35,7 +34,8 @@ final class MonitorMessages {
                 }
                 boolean found = nextTree(p).asBoolean();
                 String txn = nextTree(p).asText();
-                yield new Reply(found, txn, nextUpdates(p, found ? UpdateReader.Mode.APPLY2 : UpdateReader.Mode.REPLACE2));
+                yield new Reply(
+                        found, txn, nextUpdates(p, found ? UpdateReader.Mode.APPLY2 : UpdateReader.Mode.REPLACE2));
             }
             case COND -> new Reply(false, null, UpdateReader.read(p, stores, monitors, UpdateReader.Mode.REPLACE2));
             case PLAIN -> new Reply(false, null, UpdateReader.read(p, stores, monitors, UpdateReader.Mode.REPLACE1));

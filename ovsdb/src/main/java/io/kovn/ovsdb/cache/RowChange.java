@@ -21,14 +21,13 @@ public sealed interface RowChange {
     }
 
     /**
-     * A row whose columns changed: its whole value before and after, and, when the server sent the
-     * change as an update2/update3 {@code modify}, each changed column as the server's diff
-     * ({@code columnDiffs}): a set column's elements that were added or removed, a map column's
-     * entries that were added, removed or replaced, any other column's new value (also a column
-     * that holds at most one value, a set of zero or one element in {@link Row}). The diff is exact
-     * where comparing {@code old} and {@code row} would cost O(size) and could not tell whose commit
-     * made which part of a change; {@code columnDiffs} is null when the server sent whole rows
-     * (a plain {@code monitor}, a resynchronisation).
+     * A row whose columns changed: its whole value before and after, and, when the server sent the change as an
+     * update2/update3 {@code modify}, each changed column as the server's diff ({@code columnDiffs}): a set column's
+     * elements that were added or removed, a map column's entries that were added, removed or replaced, any other
+     * column's new value (also a column that holds at most one value, a set of zero or one element in {@link Row}). The
+     * diff is exact where comparing {@code old} and {@code row} would cost O(size) and could not tell whose commit made
+     * which part of a change; {@code columnDiffs} is null when the server sent whole rows (a plain {@code monitor}, a
+     * resynchronisation).
      */
     record Updated(String table, Row old, Row row, Map<String, Object> columnDiffs) implements RowChange {
         /** A change known only by its whole rows. */

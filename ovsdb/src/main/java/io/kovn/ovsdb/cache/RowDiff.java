@@ -8,17 +8,16 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Applies an {@code update2} "modify" row diff (ovsdb-server(7)): scalar columns carry their
- * new value; a set or map column carries the elements that changed — present ones are removed,
- * absent ones added, and a map key with a different value is replaced. An optional
- * (0..1) column carries its new value, as a scalar does. Pure.
+ * Applies an {@code update2} "modify" row diff (ovsdb-server(7)): scalar columns carry their new value; a set or map
+ * column carries the elements that changed — present ones are removed, absent ones added, and a map key with a
+ * different value is replaced. An optional (0..1) column carries its new value, as a scalar does. Pure.
  */
 final class RowDiff {
     private RowDiff() {}
 
     /**
-     * @param diff column name to its decoded diff value (decoded with the column's type; only
-     *     columns of the table), as {@link UpdateReader} makes it
+     * @param diff column name to its decoded diff value (decoded with the column's type; only columns of the table), as
+     *     {@link UpdateReader} makes it
      */
     static Row apply(Row old, Map<String, Object> diff, TableSchema table) {
         Map<String, Object> cols = new HashMap<>(old.columns());

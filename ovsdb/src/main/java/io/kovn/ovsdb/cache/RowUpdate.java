@@ -9,14 +9,11 @@ sealed interface RowUpdate {
     TableStore store();
 
     /** The row's full new value (update2 {@code initial}/{@code insert}, update {@code new}). */
-    record Put(TableStore store, Row row) implements RowUpdate {
-    }
+    record Put(TableStore store, Row row) implements RowUpdate {}
 
     /** An update2 {@code modify}: decoded column diffs (see {@link RowDiff}). */
-    record Modify(TableStore store, Uuid uuid, Map<String, Object> diff) implements RowUpdate {
-    }
+    record Modify(TableStore store, Uuid uuid, Map<String, Object> diff) implements RowUpdate {}
 
     /** The row left the table, or no longer meets the monitor's conditions. */
-    record Delete(TableStore store, Uuid uuid) implements RowUpdate {
-    }
+    record Delete(TableStore store, Uuid uuid) implements RowUpdate {}
 }

@@ -7,8 +7,8 @@ import java.util.Optional;
 import java.util.function.Predicate;
 
 /**
- * Read access to one monitored table of a {@link DatabaseCache}. Safe from any thread; each call
- * sees the state after some whole update (never half of one). Rows are immutable values.
+ * Read access to one monitored table of a {@link DatabaseCache}. Safe from any thread; each call sees the state after
+ * some whole update (never half of one). Rows are immutable values.
  */
 public interface TableCache {
     /** The external-id key kovn keys its rows by. */

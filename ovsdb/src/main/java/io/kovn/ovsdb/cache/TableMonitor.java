@@ -11,10 +11,10 @@ import java.util.Objects;
  *
  * @param table the table
  * @param columns the columns to monitor, empty for all
- * @param where clauses of which a row must meet at least one to be in the cache (a disjunction, as
- *     ovsdb-server evaluates a {@code monitor_cond} request's clauses: several owners' rows of one
- *     table), empty for all rows; needs a server with {@code monitor_cond} (all OVSDB servers since
- *     OVS 2.6), and is applied by the cache itself under plain {@code monitor}
+ * @param where clauses of which a row must meet at least one to be in the cache (a disjunction, as ovsdb-server
+ *     evaluates a {@code monitor_cond} request's clauses: several owners' rows of one table), empty for all rows; needs
+ *     a server with {@code monitor_cond} (all OVSDB servers since OVS 2.6), and is applied by the cache itself under
+ *     plain {@code monitor}
  */
 public record TableMonitor(String table, List<String> columns, List<Condition> where) {
     public TableMonitor {

@@ -16,8 +16,8 @@ import java.util.concurrent.locks.ReadWriteLock;
 import java.util.function.Predicate;
 
 /**
- * One table's rows and indexes. Writes happen on the cache's update thread under the database
- * write lock; reads take the read lock, so a reader sees whole updates only.
+ * One table's rows and indexes. Writes happen on the cache's update thread under the database write lock; reads take
+ * the read lock, so a reader sees whole updates only.
  */
 final class TableStore implements TableCache {
     private final TableSchema schema;

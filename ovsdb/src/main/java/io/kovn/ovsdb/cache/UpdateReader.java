@@ -15,20 +15,20 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Decodes a monitor's {@code table-updates} (RFC 7047) or {@code table-updates2}
- * (ovsdb-server(7)) straight from a streaming parser into the row updates to apply; a 17 MB
- * update then never exists as a JSON tree.
+ * Decodes a monitor's {@code table-updates} (RFC 7047) or {@code table-updates2} (ovsdb-server(7)) straight from a
+ * streaming parser into the row updates to apply; a 17 MB update then never exists as a JSON tree.
  *
- * <p>The result is the one the cache used to derive from a tree, for any input: members count as
- * in a tree (the last of duplicate names, at the first one's place), and a value that fails to
- * decode fails the update only if it is used. How rows are used depends on the {@link Mode}:
+ * <p>The result is the one the cache used to derive from a tree, for any input: members count as in a tree (the last of
+ * duplicate names, at the first one's place), and a value that fails to decode fails the update only if it is used. How
+ * rows are used depends on the {@link Mode}:
+ *
  * <ul>
- *   <li>{@code initial} or {@code insert} (initial first) is the row; {@code null} there fails an
- *       applied update and is skipped in a full state; {@code modify}, then {@code delete}, count
- *       only in an applied update2;</li>
- *   <li>update (v1): {@code new} is the row; absent or {@code null} deletes (applied) or is skipped
- *       (full state), and so does a row that fails the monitor's conditions.</li>
+ *   <li>{@code initial} or {@code insert} (initial first) is the row; {@code null} there fails an applied update and is
+ *       skipped in a full state; {@code modify}, then {@code delete}, count only in an applied update2;
+ *   <li>update (v1): {@code new} is the row; absent or {@code null} deletes (applied) or is skipped (full state), and
+ *       so does a row that fails the monitor's conditions.
  * </ul>
+ *
  * Rows of tables the cache does not monitor are skipped undecoded.
  */
 final class UpdateReader {
@@ -65,10 +65,11 @@ final class UpdateReader {
     /**
      * The row updates of the value at the parser, in message order.
      *
-     * @throws ProtocolException (or IllegalArgumentException for a row key that is no uuid) when a
-     *     row that counts is malformed; nothing is applied then
+     * @throws ProtocolException (or IllegalArgumentException for a row key that is no uuid) when a row that counts is
+     *     malformed; nothing is applied then
      */
-    static List<RowUpdate> read(JsonParser p, Map<String, TableStore> stores, Map<String, TableMonitor> monitors, Mode mode)
+    static List<RowUpdate> read(
+            JsonParser p, Map<String, TableStore> stores, Map<String, TableMonitor> monitors, Mode mode)
             throws IOException {
         return new UpdateReader(stores, monitors, mode).read(p);
     }
@@ -82,8 +83,7 @@ final class UpdateReader {
         boolean delete;
     }
 
-    private record Failed(ProtocolException error) {
-    }
+    private record Failed(ProtocolException error) {}
 
     private List<RowUpdate> read(JsonParser p) throws IOException {
         Map<String, Map<String, Members>> tables = new LinkedHashMap<>();
@@ -166,7 +166,8 @@ final class UpdateReader {
             return NULL;
         }
         try {
-            return values.readColumns(p, store.schema(), monitors.get(store.name()).columns());
+            return values.readColumns(
+                    p, store.schema(), monitors.get(store.name()).columns());
         } catch (ProtocolException e) {
             ValueReader.skipRest(p, object);
             return new Failed(e);
@@ -206,7 +207,9 @@ final class UpdateReader {
             case APPLY1 -> {
                 Uuid uuid = Uuid.of(key);
                 Row row = m.next == null || m.next == NULL ? null : new Row(uuid, columns(m.next));
-                yield row != null && matches(store, row) ? new RowUpdate.Put(store, row) : new RowUpdate.Delete(store, uuid);
+                yield row != null && matches(store, row)
+                        ? new RowUpdate.Put(store, row)
+                        : new RowUpdate.Delete(store, uuid);
             }
             case REPLACE1 -> {
                 if (m.next == null || m.next == NULL) {

@@ -3,9 +3,8 @@ package io.kovn.ovsdb.client;
 import io.kovn.ovsdb.ops.Operation;
 
 /**
- * A transaction failed: the server reported an error for one operation (or, with
- * {@code index == ops.size()} and no operation, at commit, e.g. a referential integrity
- * violation). The whole transaction was rolled back.
+ * A transaction failed: the server reported an error for one operation (or, with {@code index == ops.size()} and no
+ * operation, at commit, e.g. a referential integrity violation). The whole transaction was rolled back.
  */
 public class OperationFailedException extends OvsdbException {
     private final int index;
@@ -22,7 +21,8 @@ public class OperationFailedException extends OvsdbException {
     }
 
     private static String message(int index, Operation op, String error, String details) {
-        String where = op == null ? "commit (after operation " + (index - 1) + ")"
+        String where = op == null
+                ? "commit (after operation " + (index - 1) + ")"
                 : "operation " + index + " (" + op.op() + (op.table() == null ? "" : " " + op.table()) + ")";
         return where + " failed: " + error + (details == null ? "" : ": " + details);
     }

@@ -33,9 +33,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * An OVSDB client (RFC 7047 plus OVS extensions) for one server: {@code list_dbs},
- * {@code get_schema}, {@code transact}, in blocking and async forms; reconnects with exponential
- * backoff after the connection is lost. Immutable configuration, built by {@link #builder()}.
+ * An OVSDB client (RFC 7047 plus OVS extensions) for one server: {@code list_dbs}, {@code get_schema},
+ * {@code transact}, in blocking and async forms; reconnects with exponential backoff after the connection is lost.
+ * Immutable configuration, built by {@link #builder()}.
  *
  * <pre>{@code
  * try (OvsdbClient nb = OvsdbClient.builder().endpoint("unix:/run/ovn/ovnnb_db.sock")
@@ -143,20 +143,28 @@ public final class OvsdbClient implements AutoCloseable {
     private CompletableFuture<TransactionResult> transactOnReader(String db, List<? extends Operation> ops) {
         List<Operation> copy = List.copyOf(ops);
         boolean selects = copy.stream().anyMatch(o -> o instanceof Operation.Select);
-        CompletableFuture<DatabaseSchema> schema = selects ? getSchemaAsync(db) : CompletableFuture.completedFuture(null);
+        CompletableFuture<DatabaseSchema> schema =
+                selects ? getSchemaAsync(db) : CompletableFuture.completedFuture(null);
         return schema.thenCompose(s -> {
-            long writes = copy.stream().filter(o -> o instanceof Operation.Insert || o instanceof Operation.Update
-                    || o instanceof Operation.Mutate || o instanceof Operation.Delete).count();
+            long writes = copy.stream()
+                    .filter(o -> o instanceof Operation.Insert
+                            || o instanceof Operation.Update
+                            || o instanceof Operation.Mutate
+                            || o instanceof Operation.Delete)
+                    .count();
             counters.recordTransaction(copy.size(), (int) writes);
             return connected()
-                    .thenCompose(rpc -> rpc.call("transact", g -> OperationWriter.writeTransactParams(g, db, copy), timeout,
+                    .thenCompose(rpc -> rpc.call(
+                            "transact",
+                            g -> OperationWriter.writeTransactParams(g, db, copy),
+                            timeout,
                             p -> ResultDecoder.read(copy, p, s)));
         });
     }
 
     /**
-     * Sends any JSON-RPC request on the current session (waiting up to the timeout for a
-     * connection); completes on a client thread, never on the socket reader.
+     * Sends any JSON-RPC request on the current session (waiting up to the timeout for a connection); completes on a
+     * client thread, never on the socket reader.
      */
     public CompletableFuture<JsonNode> call(String method, JsonNode params) {
         return callOnReader(method, params).thenApplyAsync(r -> r, callbacks);
@@ -243,8 +251,9 @@ public final class OvsdbClient implements AutoCloseable {
         return switch (t) {
             case OvsdbException o -> o;
             case TimeoutException te -> new OvsdbTimeoutException("no answer from the server in time", te);
-            case RpcErrorException re -> new RequestFailedException(re.getMessage(), re.error().isTextual()
-                    ? re.error().asText() : String.valueOf(re.error()), re);
+            case RpcErrorException re ->
+                new RequestFailedException(
+                        re.getMessage(), re.error().isTextual() ? re.error().asText() : String.valueOf(re.error()), re);
             case SessionClosedException sc -> new ConnectionException(sc.getMessage(), sc);
             case RuntimeException r -> r;
             default -> new OvsdbException(t.toString(), t);
@@ -271,7 +280,9 @@ public final class OvsdbClient implements AutoCloseable {
     private void establish(int index) throws IOException {
         ServerAddress ep = endpoints.get(index);
         RpcSession s = new RpcSession(Transports.open(ep, tls, connectTimeout), notifications, timeout)
-                .decodeLargeMessagesAtNice(largeMessageNice).start().probeInactivity(inactivityProbe);
+                .decodeLargeMessagesAtNice(largeMessageNice)
+                .start()
+                .probeInactivity(inactivityProbe);
         try {
             schemas.clear();
             for (var e : expected.entrySet()) {
@@ -388,17 +399,19 @@ public final class OvsdbClient implements AutoCloseable {
             return this;
         }
 
-        /** After this long without a message, send echo; no answer in as long again drops the connection. Zero disables. */
+        /**
+         * After this long without a message, send echo; no answer in as long again drops the connection. Zero disables.
+         */
         public Builder inactivityProbe(Duration interval) {
             this.inactivityProbe = Objects.requireNonNull(interval);
             return this;
         }
 
         /**
-         * Decodes received messages of a MiB or more (a bulk monitor update, an initial monitor
-         * reply) on a thread whose nice value is {@code increment} higher (Linux), so that on a busy
-         * machine other processes' work on the same change goes first; messages are still handled
-         * in order. 0, the default, decodes everything on the connection's reader thread.
+         * Decodes received messages of a MiB or more (a bulk monitor update, an initial monitor reply) on a thread
+         * whose nice value is {@code increment} higher (Linux), so that on a busy machine other processes' work on the
+         * same change goes first; messages are still handled in order. 0, the default, decodes everything on the
+         * connection's reader thread.
          */
         public Builder decodeLargeMessagesAtNice(int increment) {
             if (increment < 0 || increment > 39) {

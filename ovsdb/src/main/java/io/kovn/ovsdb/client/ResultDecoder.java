@@ -21,11 +21,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Turns a {@code transact} result array into results or the typed failure, read straight from
- * the parser (the uuids of a bulk insert, the rows of a select of whole tables: no JSON tree).
- * Each element is read first; then, as RFC 7047 4.1.3 orders it, an element holding
- * {@code error} names the failing operation (one after the operations reports a commit-time
- * failure), before any other value is judged. Pure.
+ * Turns a {@code transact} result array into results or the typed failure, read straight from the parser (the uuids of
+ * a bulk insert, the rows of a select of whole tables: no JSON tree). Each element is read first; then, as RFC 7047
+ * 4.1.3 orders it, an element holding {@code error} names the failing operation (one after the operations reports a
+ * commit-time failure), before any other value is judged. Pure.
  */
 final class ResultDecoder {
     private static final Uuid NO_UUID = Uuid.of("00000000-0000-0000-0000-000000000000");
@@ -42,7 +41,8 @@ final class ResultDecoder {
         Object rows; // List<Row>, or why they could not be decoded
     }
 
-    static TransactionResult read(List<? extends Operation> ops, JsonParser p, DatabaseSchema schema) throws IOException {
+    static TransactionResult read(List<? extends Operation> ops, JsonParser p, DatabaseSchema schema)
+            throws IOException {
         if (p.currentToken() != JsonToken.START_ARRAY) {
             throw new ProtocolException("transact result is not an array: " + p.currentToken());
         }
@@ -55,12 +55,16 @@ final class ResultDecoder {
         for (int i = 0; i < elements.size(); i++) {
             Element e = elements.get(i);
             if (e.object && e.error != null && !e.error.isNull()) {
-                throw new OperationFailedException(i, i < ops.size() ? ops.get(i) : null, e.error.asText(),
+                throw new OperationFailedException(
+                        i,
+                        i < ops.size() ? ops.get(i) : null,
+                        e.error.asText(),
                         e.details != null ? e.details.asText() : null);
             }
         }
         if (elements.size() < ops.size()) {
-            throw new ProtocolException("transact returned " + elements.size() + " results for " + ops.size() + " operations");
+            throw new ProtocolException(
+                    "transact returned " + elements.size() + " results for " + ops.size() + " operations");
         }
         List<OperationResult> out = new ArrayList<>(ops.size());
         Map<String, Uuid> inserted = new HashMap<>();
@@ -90,7 +94,8 @@ final class ResultDecoder {
     }
 
     /** Reads one element: only the members its operation uses are decoded; a decoding failure is kept. */
-    private static Element element(JsonParser p, Operation op, DatabaseSchema schema, ValueReader values) throws IOException {
+    private static Element element(JsonParser p, Operation op, DatabaseSchema schema, ValueReader values)
+            throws IOException {
         Element e = new Element();
         if (p.currentToken() != JsonToken.START_OBJECT) {
             p.skipChildren();
@@ -107,8 +112,10 @@ final class ResultDecoder {
                     case "details" -> e.details = Json.MAPPER.readTree(p);
                     case "count" -> e.count = Json.MAPPER.readTree(p);
                     case "uuid" -> e.uuid = op instanceof Operation.Insert ? ValueReader.readUuid(p) : skip(p);
-                    case "rows" -> e.rows = op instanceof Operation.Select sel
-                            ? rows(p, schema.require(sel.table()), values) : skip(p);
+                    case "rows" ->
+                        e.rows = op instanceof Operation.Select sel
+                                ? rows(p, schema.require(sel.table()), values)
+                                : skip(p);
                     default -> p.skipChildren();
                 }
             } catch (RuntimeException failure) { // a malformed value, or a select of a table not in the schema

@@ -9,8 +9,8 @@ public class SchemaMismatchException extends OvsdbException {
     private final SchemaVersion actual;
 
     public SchemaMismatchException(String database, SchemaVersion expected, SchemaVersion actual) {
-        super("database " + database + " has schema version " + actual + " but this client needs "
-                + expected.major() + ".x with x >= " + expected.minor() + " (written for " + expected + ")");
+        super("database " + database + " has schema version " + actual + " but this client needs " + expected.major()
+                + ".x with x >= " + expected.minor() + " (written for " + expected + ")");
         this.database = database;
         this.expected = expected;
         this.actual = actual;

@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.PrivateKey;
+import java.security.cert.CertificateException;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
@@ -18,13 +20,10 @@ import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
 import org.bouncycastle.openssl.PEMKeyPair;
 import org.bouncycastle.openssl.PEMParser;
 import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
-import java.security.cert.CertificateException;
-import java.security.GeneralSecurityException;
 
 /**
- * The PEM files of an OVS-style TLS connection ({@code --private-key}, {@code --certificate},
- * {@code --ca-cert}). As in OVS, the server's certificate must be signed by the CA; host names
- * are not checked.
+ * The PEM files of an OVS-style TLS connection ({@code --private-key}, {@code --certificate}, {@code --ca-cert}). As in
+ * OVS, the server's certificate must be signed by the CA; host names are not checked.
  *
  * @param privateKey the client's private key (PKCS#1, SEC1 or PKCS#8 PEM)
  * @param certificate the client's certificate (PEM, optionally with its chain)
@@ -65,14 +64,17 @@ public record TlsFiles(Path privateKey, Path certificate, Path caCertificate) {
     }
 
     private static PrivateKey readKey(Path file) throws IOException {
-        try (Reader r = Files.newBufferedReader(file); PEMParser p = new PEMParser(r)) {
+        try (Reader r = Files.newBufferedReader(file);
+                PEMParser p = new PEMParser(r)) {
             Object o = p.readObject();
             JcaPEMKeyConverter conv = new JcaPEMKeyConverter();
             return switch (o) {
                 case PEMKeyPair kp -> conv.getPrivateKey(kp.getPrivateKeyInfo());
                 case PrivateKeyInfo info -> conv.getPrivateKey(info);
                 case null -> throw new IOException("no PEM private key in " + file);
-                default -> throw new IOException("unsupported PEM object " + o.getClass().getSimpleName() + " in " + file);
+                default ->
+                    throw new IOException(
+                            "unsupported PEM object " + o.getClass().getSimpleName() + " in " + file);
             };
         }
     }

@@ -37,7 +37,9 @@ public final class TrafficCounters {
     /** Counter values at one moment; subtract two to measure an interval. */
     public record Snapshot(long transactions, long operations, long writeOperations) {
         public Snapshot minus(Snapshot earlier) {
-            return new Snapshot(transactions - earlier.transactions, operations - earlier.operations,
+            return new Snapshot(
+                    transactions - earlier.transactions,
+                    operations - earlier.operations,
                     writeOperations - earlier.writeOperations);
         }
     }

@@ -5,13 +5,13 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import javax.net.ssl.SSLSocket;
-import java.net.Socket;
 
 /** Opens transports for endpoints. */
 final class Transports {
@@ -44,7 +44,8 @@ final class Transports {
                 if (tls == null) {
                     throw new IOException("endpoint " + s + " needs TLS files (builder.tls(...))");
                 }
-                SSLSocket socket = (SSLSocket) tls.sslContext().getSocketFactory().createSocket();
+                SSLSocket socket =
+                        (SSLSocket) tls.sslContext().getSocketFactory().createSocket();
                 try {
                     socket.connect(new InetSocketAddress(s.host(), s.port()), (int) connectTimeout.toMillis());
                     socket.setTcpNoDelay(true);
@@ -55,7 +56,8 @@ final class Transports {
                     socket.close();
                     throw e;
                 }
-                yield new StreamTransport(socket, socket.getInputStream(), socket.getOutputStream(), endpoint.toString());
+                yield new StreamTransport(
+                        socket, socket.getInputStream(), socket.getOutputStream(), endpoint.toString());
             }
         };
     }

@@ -7,14 +7,13 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * An immutable set of OVSDB atoms in one open-addressing table: how the library holds a large
- * set column value it decoded (an address set of thousands of addresses).
+ * An immutable set of OVSDB atoms in one open-addressing table: how the library holds a large set column value it
+ * decoded (an address set of thousands of addresses).
  *
- * <p>Why not {@code Set.of}: the JDK's immutable set places an element at its hash code modulo
- * the table size, and the {@code String} hash codes of IP addresses are nearly consecutive, so its
- * linear probing walks ~6 slots per element of such a set (measured on 1 M addresses), on every
- * insert and look-up. Here the hash code is spread (Fibonacci hashing) first: ~0.15 extra slots.
- * Equality and hash code are those of any {@link Set}.
+ * <p>Why not {@code Set.of}: the JDK's immutable set places an element at its hash code modulo the table size, and the
+ * {@code String} hash codes of IP addresses are nearly consecutive, so its linear probing walks ~6 slots per element of
+ * such a set (measured on 1 M addresses), on every insert and look-up. Here the hash code is spread (Fibonacci hashing)
+ * first: ~0.15 extra slots. Equality and hash code are those of any {@link Set}.
  */
 public final class AtomSet extends AbstractSet<Object> implements FrozenValue {
     /** Set values of this many atoms or more are decoded into an {@code AtomSet} (smaller ones into {@code Set.of}). */
@@ -34,10 +33,7 @@ public final class AtomSet extends AbstractSet<Object> implements FrozenValue {
         this.hash = hash;
     }
 
-    /**
-     * A set of the first {@code n} elements of {@code elements} (repeated ones count once); the
-     * array is not kept.
-     */
+    /** A set of the first {@code n} elements of {@code elements} (repeated ones count once); the array is not kept. */
     public static AtomSet of(Object[] elements, int n) {
         int need = n + (n + 1) / 2; // at most two thirds full: always a free slot to end a probe
         int capacity = Math.max(4, Integer.highestOneBit(need - 1) << 1);

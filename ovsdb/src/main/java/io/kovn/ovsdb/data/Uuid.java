@@ -19,8 +19,8 @@ public record Uuid(String value) implements Comparable<Uuid> {
     }
 
     /**
-     * Whether {@code s} is 8-4-4-4-12 lower-case hex digits. By hand rather than by a regular
-     * expression: a monitor update of a large database decodes tens of thousands of uuids.
+     * Whether {@code s} is 8-4-4-4-12 lower-case hex digits. By hand rather than by a regular expression: a monitor
+     * update of a large database decodes tens of thousands of uuids.
      */
     private static boolean wellFormed(String s) {
         if (s.length() != 36) {
@@ -28,7 +28,9 @@ public record Uuid(String value) implements Comparable<Uuid> {
         }
         for (int i = 0; i < 36; i++) {
             char c = s.charAt(i);
-            boolean ok = i == 8 || i == 13 || i == 18 || i == 23 ? c == '-' : (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+            boolean ok = i == 8 || i == 13 || i == 18 || i == 23
+                    ? c == '-'
+                    : (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
             if (!ok) {
                 return false;
             }

@@ -11,9 +11,9 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * The change of one column from its current to its desired value: nothing, a new value to write,
- * or mutations that insert and delete only the changed elements of a set or map. A mutation is
- * chosen when it carries fewer elements than rewriting the whole column would. Pure.
+ * The change of one column from its current to its desired value: nothing, a new value to write, or mutations that
+ * insert and delete only the changed elements of a set or map. A mutation is chosen when it carries fewer elements than
+ * rewriting the whole column would. Pure.
  */
 sealed interface ColumnDiff {
 

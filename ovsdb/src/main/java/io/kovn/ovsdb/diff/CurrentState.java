@@ -8,14 +8,12 @@ import io.kovn.ovsdb.ops.OperationResult;
 import io.kovn.ovsdb.ops.Ops;
 import io.kovn.ovsdb.ops.TransactionResult;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.HashMap;
 
-/**
- * The current rows a diff compares against: normally the monitor cache; a map in tests.
- */
+/** The current rows a diff compares against: normally the monitor cache; a map in tests. */
 @FunctionalInterface
 public interface CurrentState {
 
@@ -23,22 +21,27 @@ public interface CurrentState {
     Optional<Collection<Row>> rows(String table);
 
     /**
-     * The current rows of a table whose key is {@code value}, or empty when the table is not known
-     * here. A scan of {@link #rows(String)} unless an implementation has an index for the key.
+     * The current rows of a table whose key is {@code value}, or empty when the table is not known here. A scan of
+     * {@link #rows(String)} unless an implementation has an index for the key.
      */
     default Optional<Collection<Row>> rows(String table, RowKey key, String value) {
-        return rows(table).map(rows -> rows.stream().filter(r -> value.equals(key.of(r.columns()))).toList());
+        return rows(table)
+                .map(rows -> rows.stream()
+                        .filter(r -> value.equals(key.of(r.columns())))
+                        .toList());
     }
 
     /**
-     * The rows of a monitor cache; rows keyed by an external id are looked up through the cache's
-     * index ({@link io.kovn.ovsdb.cache.TableCache#byExternalId}) when it has one.
+     * The rows of a monitor cache; rows keyed by an external id are looked up through the cache's index
+     * ({@link io.kovn.ovsdb.cache.TableCache#byExternalId}) when it has one.
      */
     static CurrentState of(DatabaseCache cache) {
         return new CurrentState() {
             @Override
             public Optional<Collection<Row>> rows(String table) {
-                return cache.tables().contains(table) ? Optional.of(cache.table(table).rows()) : Optional.empty();
+                return cache.tables().contains(table)
+                        ? Optional.of(cache.table(table).rows())
+                        : Optional.empty();
             }
 
             @Override
@@ -47,7 +50,8 @@ public interface CurrentState {
                     return CurrentState.super.rows(table, key, value);
                 }
                 return cache.tables().contains(table)
-                        ? Optional.of(cache.table(table).byExternalId(id.key(), value)) : Optional.empty();
+                        ? Optional.of(cache.table(table).byExternalId(id.key(), value))
+                        : Optional.empty();
             }
         };
     }
@@ -60,12 +64,13 @@ public interface CurrentState {
     }
 
     /**
-     * The rows of some tables read now, in one transaction of selects: for one-shot tools that
-     * keep no monitor. Controllers use the monitor cache instead.
+     * The rows of some tables read now, in one transaction of selects: for one-shot tools that keep no monitor.
+     * Controllers use the monitor cache instead.
      */
     static CurrentState select(OvsdbClient client, String database, Collection<String> tables) {
         List<String> names = List.copyOf(tables);
-        List<Operation> selects = names.stream().<Operation>map(t -> Ops.select(t)).toList();
+        List<Operation> selects =
+                names.stream().<Operation>map(t -> Ops.select(t)).toList();
         TransactionResult result = client.transact(database, selects);
         Map<String, List<Row>> rows = new HashMap<>();
         for (int i = 0; i < names.size(); i++) {

@@ -11,14 +11,12 @@ import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
- * Applies an owner's desired rows to one database: {@link Diff} against the current rows, then
- * the whole plan as ONE transaction, every result checked. Startup repair and steady-state
- * reconcile are the same call.
+ * Applies an owner's desired rows to one database: {@link Diff} against the current rows, then the whole plan as ONE
+ * transaction, every result checked. Startup repair and steady-state reconcile are the same call.
  *
- * <p>Give the monitor cache and the reconciler the same client: ovsdb-server sends a transaction's
- * monitor updates before its reply, and the client applies notifications in arrival order, so the
- * cache already shows the transaction when {@code reconcile} returns and an immediate second
- * reconcile plans nothing.
+ * <p>Give the monitor cache and the reconciler the same client: ovsdb-server sends a transaction's monitor updates
+ * before its reply, and the client applies notifications in arrival order, so the cache already shows the transaction
+ * when {@code reconcile} returns and an immediate second reconcile plans nothing.
  *
  * <pre>{@code
  * DatabaseReconciler nb = new DatabaseReconciler(client, "OVN_Northbound", schema, CurrentState.of(cache));
@@ -46,7 +44,8 @@ public final class DatabaseReconciler {
         Objects.requireNonNull(current, "current");
     }
 
-    private DatabaseReconciler(OvsdbClient client, String database, DatabaseSchema schema, Supplier<CurrentState> current) {
+    private DatabaseReconciler(
+            OvsdbClient client, String database, DatabaseSchema schema, Supplier<CurrentState> current) {
         this.client = Objects.requireNonNull(client, "client");
         this.database = Objects.requireNonNull(database, "database");
         this.schema = Objects.requireNonNull(schema, "schema");
@@ -54,11 +53,11 @@ public final class DatabaseReconciler {
     }
 
     /**
-     * A reconciler that takes a fresh current state for every plan, e.g.
-     * {@code () -> CurrentState.select(client, db, tables)} where no monitor runs.
+     * A reconciler that takes a fresh current state for every plan, e.g. {@code () -> CurrentState.select(client, db,
+     * tables)} where no monitor runs.
      */
-    public static DatabaseReconciler snapshotting(OvsdbClient client, String database, DatabaseSchema schema,
-            Supplier<CurrentState> current) {
+    public static DatabaseReconciler snapshotting(
+            OvsdbClient client, String database, DatabaseSchema schema, Supplier<CurrentState> current) {
         return new DatabaseReconciler(client, database, schema, Objects.requireNonNull(current, "current"));
     }
 
@@ -70,8 +69,8 @@ public final class DatabaseReconciler {
     /**
      * Makes the owner's rows equal the desired ones.
      *
-     * @throws io.kovn.ovsdb.client.OperationFailedException when the server refused the
-     *     transaction (it was rolled back), naming the failing operation
+     * @throws io.kovn.ovsdb.client.OperationFailedException when the server refused the transaction (it was rolled
+     *     back), naming the failing operation
      */
     public PlanOutcome reconcile(Ownership owner, DesiredState desired) {
         return apply(plan(owner, desired));
@@ -94,8 +93,8 @@ public final class DatabaseReconciler {
         List<Operation> missed = new ArrayList<>();
         for (int i = 0; i < ops.size(); i++) {
             Operation op = ops.get(i);
-            boolean counted = op instanceof Operation.Update || op instanceof Operation.Mutate
-                    || op instanceof Operation.Delete;
+            boolean counted =
+                    op instanceof Operation.Update || op instanceof Operation.Mutate || op instanceof Operation.Delete;
             if (counted && result.get(i) instanceof OperationResult.Counted c && c.count() != 1) {
                 missed.add(op);
             }

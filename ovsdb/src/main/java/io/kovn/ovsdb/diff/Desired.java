@@ -1,20 +1,20 @@
 package io.kovn.ovsdb.diff;
 
 import io.kovn.ovsdb.data.Uuid;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.ArrayList;
-import java.util.Collection;
-import java.util.Collections;
 
 /**
- * One desired row: its table and the columns the reconcile states, in canonical form
- * (see {@link io.kovn.ovsdb.data.Row}), where {@link Ref} may stand for any uuid atom.
- * Columns not stated are left as they are (e.g. columns ovn-northd writes). Immutable.
+ * One desired row: its table and the columns the reconcile states, in canonical form (see
+ * {@link io.kovn.ovsdb.data.Row}), where {@link Ref} may stand for any uuid atom. Columns not stated are left as they
+ * are (e.g. columns ovn-northd writes). Immutable.
  *
  * <pre>{@code
  * Desired pg = Desired.of(PortGroup.newRow().withName(pgName).withExternalIds(ids))
@@ -44,9 +44,9 @@ public record Desired(String table, Map<String, Object> columns, List<Attachment
     }
 
     /**
-     * A desired row from a typed (generated) row: every column it sets ({@link TypedRow#toColumns()}),
-     * defaults included. Leave out, with {@link #ignoring}, columns that others write (e.g. ovn-northd's
-     * {@code up} and {@code dynamic_addresses} of a logical switch port), or the reconcile would undo them.
+     * A desired row from a typed (generated) row: every column it sets ({@link TypedRow#toColumns()}), defaults
+     * included. Leave out, with {@link #ignoring}, columns that others write (e.g. ovn-northd's {@code up} and
+     * {@code dynamic_addresses} of a logical switch port), or the reconcile would undo them.
      */
     public static Desired of(TypedRow row) {
         return of(row.tableName(), row.toColumns());

@@ -10,9 +10,9 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The complete desired rows of one owner, for several tables at once, each row under its key.
- * A table named here is in the reconcile's scope even when it has no desired row: the owner's
- * rows there are then all stale. Built by a pure function of a snapshot; immutable.
+ * The complete desired rows of one owner, for several tables at once, each row under its key. A table named here is in
+ * the reconcile's scope even when it has no desired row: the owner's rows there are then all stale. Built by a pure
+ * function of a snapshot; immutable.
  *
  * @param tables table name to its scope (in the order declared)
  */
@@ -23,8 +23,8 @@ public record DesiredState(Map<String, TableState> tables) {
      *
      * @param key how rows of the table are keyed
      * @param rows key to desired row, sorted by key
-     * @param scope the keys in scope when only some are (the owner's rows under other keys are
-     *     then not this reconcile's: neither compared nor stale); empty for the whole table
+     * @param scope the keys in scope when only some are (the owner's rows under other keys are then not this
+     *     reconcile's: neither compared nor stale); empty for the whole table
      */
     public record TableState(RowKey key, Map<String, Desired> rows, Optional<Set<String>> scope) {
         public TableState {
@@ -80,10 +80,9 @@ public record DesiredState(Map<String, TableState> tables) {
         }
 
         /**
-         * Puts only some keys of a table in scope: the diff reads just the current rows under these
-         * keys (through an index where the current state has one) and leaves the owner's rows under
-         * other keys alone. For a reconcile of one object among many, e.g. one pod's switch port;
-         * a key in scope without a desired row is stale.
+         * Puts only some keys of a table in scope: the diff reads just the current rows under these keys (through an
+         * index where the current state has one) and leaves the owner's rows under other keys alone. For a reconcile of
+         * one object among many, e.g. one pod's switch port; a key in scope without a desired row is stale.
          */
         public Builder scope(String table, RowKey key, Collection<String> inScope) {
             table(table, key);
@@ -120,8 +119,8 @@ public record DesiredState(Map<String, TableState> tables) {
 
         public DesiredState build() {
             Map<String, TableState> t = new LinkedHashMap<>();
-            keys.forEach((table, key) -> t.put(table,
-                    new TableState(key, rows.get(table), Optional.ofNullable(scopes.get(table)))));
+            keys.forEach((table, key) ->
+                    t.put(table, new TableState(key, rows.get(table), Optional.ofNullable(scopes.get(table)))));
             return new DesiredState(t);
         }
     }

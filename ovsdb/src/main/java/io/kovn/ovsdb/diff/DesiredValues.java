@@ -1,6 +1,8 @@
 package io.kovn.ovsdb.diff;
 
+import io.kovn.ovsdb.data.FrozenValue;
 import io.kovn.ovsdb.data.NamedUuid;
+import io.kovn.ovsdb.data.Uuid;
 import io.kovn.ovsdb.schema.ColumnType;
 import java.util.Collection;
 import java.util.HashMap;
@@ -10,17 +12,15 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import io.kovn.ovsdb.data.FrozenValue;
-import io.kovn.ovsdb.data.Uuid;
 
 /** Canonical-value helpers of the diff: normalising desired values and walking atoms. Pure. */
 final class DesiredValues {
     private DesiredValues() {}
 
     /**
-     * A desired value in the canonical form of its column type, atoms passed through {@code atom}
-     * (which resolves {@link Ref}s): {@code Integer} becomes {@code Long}; a bare atom or an
-     * {@code Optional} in a set column becomes a set; a one-element set in a scalar column its atom.
+     * A desired value in the canonical form of its column type, atoms passed through {@code atom} (which resolves
+     * {@link Ref}s): {@code Integer} becomes {@code Long}; a bare atom or an {@code Optional} in a set column becomes a
+     * set; a one-element set in a scalar column its atom.
      *
      * @throws IllegalArgumentException for a value of the wrong shape (the caller adds where it is)
      */
@@ -99,8 +99,11 @@ final class DesiredValues {
     }
 
     private static boolean isPlainAtom(Object a) {
-        return a instanceof String || a instanceof Long || a instanceof Uuid
-                || a instanceof Boolean || a instanceof Double;
+        return a instanceof String
+                || a instanceof Long
+                || a instanceof Uuid
+                || a instanceof Boolean
+                || a instanceof Double;
     }
 
     /** Calls {@code sink} with every named uuid inside a canonical value. */
@@ -110,20 +113,22 @@ final class DesiredValues {
             case FrozenValue frozen -> {
                 // plain atoms only, by contract: no named uuid among an address set's thousands of strings
             }
-            case Collection<?> c -> c.forEach(e -> {
-                if (e instanceof NamedUuid n) {
-                    sink.accept(n);
-                }
-            });
-            case Map<?, ?> m -> m.forEach((k, v) -> {
-                if (k instanceof NamedUuid n) {
-                    sink.accept(n);
-                }
-                if (v instanceof NamedUuid n) {
-                    sink.accept(n);
-                }
-            });
-            default -> { }
+            case Collection<?> c ->
+                c.forEach(e -> {
+                    if (e instanceof NamedUuid n) {
+                        sink.accept(n);
+                    }
+                });
+            case Map<?, ?> m ->
+                m.forEach((k, v) -> {
+                    if (k instanceof NamedUuid n) {
+                        sink.accept(n);
+                    }
+                    if (v instanceof NamedUuid n) {
+                        sink.accept(n);
+                    }
+                });
+            default -> {}
         }
     }
 

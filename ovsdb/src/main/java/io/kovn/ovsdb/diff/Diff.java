@@ -1,5 +1,6 @@
 package io.kovn.ovsdb.diff;
 
+import io.kovn.ovsdb.cache.DatabaseCache;
 import io.kovn.ovsdb.data.NamedUuid;
 import io.kovn.ovsdb.data.Row;
 import io.kovn.ovsdb.data.Uuid;
@@ -20,25 +21,24 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Supplier;
-import io.kovn.ovsdb.cache.DatabaseCache;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
- * The ownership diff: the minimal operations that take one owner's current rows to its desired
- * rows. Pure (rows in, operations out); {@link DatabaseReconciler} applies the result in one transaction.
+ * The ownership diff: the minimal operations that take one owner's current rows to its desired rows. Pure (rows in,
+ * operations out); {@link DatabaseReconciler} applies the result in one transaction.
  *
  * <ul>
- *   <li>a desired row without a current owned row with its key is inserted (with a uuid-name, so
- *       other rows of the transaction can refer to it);</li>
- *   <li>an existing row gets an update of only its changed columns, and mutations of set and map
- *       columns when inserting and deleting the changed elements is smaller than a rewrite;</li>
- *   <li>owned rows whose key is not desired (or that duplicate a key) are stale: root rows are
- *       deleted; non-root rows are removed by deleting the references to them (ovsdb-server then
- *       garbage-collects them), from parents outside the reconcile with a mutate;</li>
- *   <li>rows the {@link Owner} does not match are never updated or deleted;</li>
- *   <li>a table scoped to some keys ({@link DesiredState.Builder#scope}) is diffed under those keys
- *       only: the owner's rows under other keys are left alone.</li>
+ *   <li>a desired row without a current owned row with its key is inserted (with a uuid-name, so other rows of the
+ *       transaction can refer to it);
+ *   <li>an existing row gets an update of only its changed columns, and mutations of set and map columns when inserting
+ *       and deleting the changed elements is smaller than a rewrite;
+ *   <li>owned rows whose key is not desired (or that duplicate a key) are stale: root rows are deleted; non-root rows
+ *       are removed by deleting the references to them (ovsdb-server then garbage-collects them), from parents outside
+ *       the reconcile with a mutate;
+ *   <li>rows the {@link Owner} does not match are never updated or deleted;
+ *   <li>a table scoped to some keys ({@link DesiredState.Builder#scope}) is diffed under those keys only: the owner's
+ *       rows under other keys are left alone.
  * </ul>
  */
 public final class Diff {
@@ -74,16 +74,15 @@ public final class Diff {
      * @param owner which current rows the reconcile owns
      * @param desired the owner's complete desired rows
      * @param current the current rows, normally the monitor cache
-     * @throws IllegalArgumentException for desired rows that cannot be realised: an unknown column,
-     *     a reference to a row that is not desired, a new non-root row nothing references
+     * @throws IllegalArgumentException for desired rows that cannot be realised: an unknown column, a reference to a
+     *     row that is not desired, a new non-root row nothing references
      */
     public static Plan of(DatabaseSchema schema, Ownership owner, DesiredState desired, CurrentState current) {
         return new Diff(schema, owner, desired, current).plan();
     }
 
     /** {@link #of(DatabaseSchema, Owner, DesiredState, CurrentState)} against a monitor cache. */
-    public static Plan of(DatabaseSchema schema, Ownership owner, DesiredState desired,
-            DatabaseCache cache) {
+    public static Plan of(DatabaseSchema schema, Ownership owner, DesiredState desired, DatabaseCache cache) {
         return of(schema, owner, desired, CurrentState.of(cache));
     }
 
@@ -156,14 +155,17 @@ public final class Diff {
             Collection<Row> rows = currentRows(table, state);
             Map<String, Row> byKey = new HashMap<>();
             List<Row> old = new ArrayList<>();
-            rows.stream().filter(owner::owns).sorted(Comparator.comparing(Row::uuid)).forEach(r -> {
-                String key = state.key().of(r.columns());
-                if (key != null && state.rows().containsKey(key) && !byKey.containsKey(key)) {
-                    byKey.put(key, r);
-                } else {
-                    old.add(r);
-                }
-            });
+            rows.stream()
+                    .filter(owner::owns)
+                    .sorted(Comparator.comparing(Row::uuid))
+                    .forEach(r -> {
+                        String key = state.key().of(r.columns());
+                        if (key != null && state.rows().containsKey(key) && !byKey.containsKey(key)) {
+                            byKey.put(key, r);
+                        } else {
+                            old.add(r);
+                        }
+                    });
             Map<String, String> named = new HashMap<>();
             state.rows().keySet().forEach(k -> {
                 if (!byKey.containsKey(k)) {
@@ -179,8 +181,8 @@ public final class Diff {
 
     /** The current rows a table's scope covers: all of them, or those under the scope's keys only. */
     private Collection<Row> currentRows(String table, DesiredState.TableState state) {
-        Supplier<IllegalArgumentException> unknown = () -> new IllegalArgumentException(
-                "no current rows of table " + table + ": is it monitored?");
+        Supplier<IllegalArgumentException> unknown =
+                () -> new IllegalArgumentException("no current rows of table " + table + ": is it monitored?");
         if (state.scope().isEmpty()) {
             return current.rows(table).orElseThrow(unknown);
         }
@@ -192,13 +194,18 @@ public final class Diff {
     }
 
     /**
-     * A desired row's columns in canonical form, references resolved, checked against the schema,
-     * the owner and the row's key; the named uuids in its uuid columns go to {@code referenced}. For
-     * an insert, the row as it is sent: immutable, without empty sets and maps (the defaults); for an
-     * update, every stated column in order, empty ones included (they clear the column).
+     * A desired row's columns in canonical form, references resolved, checked against the schema, the owner and the
+     * row's key; the named uuids in its uuid columns go to {@code referenced}. For an insert, the row as it is sent:
+     * immutable, without empty sets and maps (the defaults); for an update, every stated column in order, empty ones
+     * included (they clear the column).
      */
-    private Map<String, Object> resolveRow(TableSchema ts, DesiredState.TableState state, String key, Desired row,
-            boolean insert, Set<String> referenced) {
+    private Map<String, Object> resolveRow(
+            TableSchema ts,
+            DesiredState.TableState state,
+            String key,
+            Desired row,
+            boolean insert,
+            Set<String> referenced) {
         Map<String, Object> stated = row.columns();
         Map<String, Object> cols = insert ? null : LinkedHashMap.newLinkedHashMap(stated.size());
         @SuppressWarnings("unchecked")
@@ -230,15 +237,16 @@ public final class Diff {
                 entries[n++] = Map.entry(column, v);
             }
         }
-        Map<String, Object> out = insert ? Map.ofEntries(n == entries.length ? entries : Arrays.copyOf(entries, n)) : cols;
+        Map<String, Object> out =
+                insert ? Map.ofEntries(n == entries.length ? entries : Arrays.copyOf(entries, n)) : cols;
         // A row the owner would not recognise, or under another key, would be inserted again forever.
         if (!(ids instanceof Map<?, ?> m) || !owner.owns(m)) {
-            throw new IllegalArgumentException("desired " + ts.name() + " row " + key
-                    + " does not carry the owner's external_ids " + owner);
+            throw new IllegalArgumentException(
+                    "desired " + ts.name() + " row " + key + " does not carry the owner's external_ids " + owner);
         }
         if (!key.equals(state.key().of(out))) {
-            throw new IllegalArgumentException("desired " + ts.name() + " row " + key
-                    + " has key " + state.key().of(out) + " by its table's key function");
+            throw new IllegalArgumentException("desired " + ts.name() + " row " + key + " has key "
+                    + state.key().of(out) + " by its table's key function");
         }
         return out;
     }
@@ -263,13 +271,13 @@ public final class Diff {
         return new NamedUuid(name);
     }
 
-    private void changes(TableSchema ts, Row cur, Map<String, Object> columns, List<Operation> updates,
-            List<Operation> mutates) {
+    private void changes(
+            TableSchema ts, Row cur, Map<String, Object> columns, List<Operation> updates, List<Operation> mutates) {
         Map<String, Object> rewrite = new LinkedHashMap<>();
         List<Mutation> mutations = new ArrayList<>();
         columns.forEach((column, value) -> {
             switch (ColumnDiff.of(column, ts.type(column), cur.get(column), value)) {
-                case ColumnDiff.Same s -> { }
+                case ColumnDiff.Same s -> {}
                 case ColumnDiff.Rewrite r -> rewrite.put(column, r.value());
                 case ColumnDiff.Mutate m -> mutations.addAll(m.mutations());
             }
@@ -286,27 +294,32 @@ public final class Diff {
         if (!(child instanceof Uuid)) {
             return false;
         }
-        Row parent = rowsByUuid.computeIfAbsent(a.table(), t -> {
-            Map<Uuid, Row> m = new HashMap<>();
-            current.rows(t).orElse(List.of()).forEach(r -> m.put(r.uuid(), r));
-            return m;
-        }).get(a.parent());
+        Row parent = rowsByUuid
+                .computeIfAbsent(a.table(), t -> {
+                    Map<Uuid, Row> m = new HashMap<>();
+                    current.rows(t).orElse(List.of()).forEach(r -> m.put(r.uuid(), r));
+                    return m;
+                })
+                .get(a.parent());
         return parent != null && parent.get(a.column()) instanceof Collection<?> c && c.contains(child);
     }
 
     /**
-     * Removes the references to stale non-root rows from parents that this diff does not already
-     * rewrite: parents outside the scope, and owned parents whose desired row leaves the column alone.
-     * One scan of each table that can refer to a stale row's table.
+     * Removes the references to stale non-root rows from parents that this diff does not already rewrite: parents
+     * outside the scope, and owned parents whose desired row leaves the column alone. One scan of each table that can
+     * refer to a stale row's table.
      */
     private void detach(Map<String, Set<Uuid>> staleChildren, ParentMutations parents) {
         for (TableSchema p : schema.tables().values()) {
             for (var c : p.columns().values()) {
                 ColumnType t = c.type();
                 Set<Uuid> keyRefs = t.key().strongRef() && t.key().refTable() != null
-                        ? staleChildren.getOrDefault(t.key().refTable(), Set.of()) : Set.of();
-                Set<Uuid> valueRefs = t.isMap() && t.value().strongRef() && t.value().refTable() != null
-                        ? staleChildren.getOrDefault(t.value().refTable(), Set.of()) : Set.of();
+                        ? staleChildren.getOrDefault(t.key().refTable(), Set.of())
+                        : Set.of();
+                Set<Uuid> valueRefs =
+                        t.isMap() && t.value().strongRef() && t.value().refTable() != null
+                                ? staleChildren.getOrDefault(t.value().refTable(), Set.of())
+                                : Set.of();
                 if (keyRefs.isEmpty() && valueRefs.isEmpty()) {
                     continue;
                 }
@@ -316,18 +329,20 @@ public final class Diff {
                         continue;
                     }
                     switch (v) {
-                        case Set<?> s -> s.forEach(e -> {
-                            if (keyRefs.contains(e)) {
-                                parents.detachElement(p.name(), parent.uuid(), c.name(), e);
-                            }
-                        });
-                        case Map<?, ?> m -> m.forEach((k, x) -> {
-                            if (keyRefs.contains(k)) {
-                                parents.detachElement(p.name(), parent.uuid(), c.name(), k);
-                            } else if (valueRefs.contains(x)) {
-                                parents.detachPair(p.name(), parent.uuid(), c.name(), k, x);
-                            }
-                        });
+                        case Set<?> s ->
+                            s.forEach(e -> {
+                                if (keyRefs.contains(e)) {
+                                    parents.detachElement(p.name(), parent.uuid(), c.name(), e);
+                                }
+                            });
+                        case Map<?, ?> m ->
+                            m.forEach((k, x) -> {
+                                if (keyRefs.contains(k)) {
+                                    parents.detachElement(p.name(), parent.uuid(), c.name(), k);
+                                } else if (valueRefs.contains(x)) {
+                                    parents.detachPair(p.name(), parent.uuid(), c.name(), k, x);
+                                }
+                            });
                         default -> {
                             if (keyRefs.contains(v)) {
                                 throw new IllegalStateException("stale row " + v + " is the required "
@@ -358,6 +373,8 @@ public final class Diff {
     private String keyOf(Operation.Insert insert) {
         return inserts.get(insert.table()).entrySet().stream()
                 .filter(e -> e.getValue().equals(insert.uuidName()))
-                .map(Map.Entry::getKey).findFirst().orElse(insert.uuidName());
+                .map(Map.Entry::getKey)
+                .findFirst()
+                .orElse(insert.uuidName());
     }
 }

@@ -1,14 +1,14 @@
 package io.kovn.ovsdb.diff;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.Collections;
 
 /**
- * Which rows one reconcile owns: those whose {@code external_ids} hold, for every key here, one of
- * the allowed values. Rows the owner does not match are never updated or deleted by a diff.
+ * Which rows one reconcile owns: those whose {@code external_ids} hold, for every key here, one of the allowed values.
+ * Rows the owner does not match are never updated or deleted by a diff.
  *
  * <pre>{@code
  * Owner anps = Owner.controller("default-network-controller").types("AdminNetworkPolicy");
@@ -71,5 +71,4 @@ public record Owner(Map<String, Set<String>> externalIds) implements Ownership {
         }
         return true;
     }
-
 }

@@ -3,10 +3,7 @@ package io.kovn.ovsdb.diff;
 import io.kovn.ovsdb.data.Row;
 import java.util.Map;
 
-/**
- * Which current rows a diff may update and delete, judged by their {@code external_ids}; an
- * {@link Owner} is one.
- */
+/** Which current rows a diff may update and delete, judged by their {@code external_ids}; an {@link Owner} is one. */
 public interface Ownership {
 
     /** Whether a row with these external ids is in scope. */

@@ -13,8 +13,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Reference changes in parent rows the reconcile does not own: attaching new children and
- * detaching stale ones, merged into one mutate per parent row (deletes before inserts).
+ * Reference changes in parent rows the reconcile does not own: attaching new children and detaching stale ones, merged
+ * into one mutate per parent row (deletes before inserts).
  */
 final class ParentMutations {
     private record Parent(String table, Uuid uuid) {}
@@ -29,17 +29,26 @@ final class ParentMutations {
 
     /** Adds {@code child} (a uuid or named uuid) to a set column of a parent. */
     void attach(String table, Uuid parent, String column, Object child) {
-        changes(table, parent).insertElements.computeIfAbsent(column, c -> new HashSet<>()).add(child);
+        changes(table, parent)
+                .insertElements
+                .computeIfAbsent(column, c -> new HashSet<>())
+                .add(child);
     }
 
     /** Removes an element (a referenced uuid, or a map key) from a set or map column of a parent. */
     void detachElement(String table, Uuid parent, String column, Object element) {
-        changes(table, parent).deleteElements.computeIfAbsent(column, c -> new HashSet<>()).add(element);
+        changes(table, parent)
+                .deleteElements
+                .computeIfAbsent(column, c -> new HashSet<>())
+                .add(element);
     }
 
     /** Removes one pair of a map column of a parent (a map whose values reference the child). */
     void detachPair(String table, Uuid parent, String column, Object key, Object value) {
-        changes(table, parent).deletePairs.computeIfAbsent(column, c -> new HashMap<>()).put(key, value);
+        changes(table, parent)
+                .deletePairs
+                .computeIfAbsent(column, c -> new HashMap<>())
+                .put(key, value);
     }
 
     private Changes changes(String table, Uuid parent) {

@@ -4,8 +4,8 @@ import io.kovn.ovsdb.ops.Operation;
 import java.util.List;
 
 /**
- * The operations that take the current rows to the desired ones, to be sent as one transaction;
- * empty when the system has converged.
+ * The operations that take the current rows to the desired ones, to be sent as one transaction; empty when the system
+ * has converged.
  *
  * @param operations inserts (referenced rows first), updates, mutates, deletes
  * @param counts how many operations of each kind
@@ -43,20 +43,20 @@ public record Plan(List<Operation> operations, Counts counts) {
                 case Operation.Update u -> upd++;
                 case Operation.Mutate m -> mut++;
                 case Operation.Delete d -> del++;
-                default -> { }
+                default -> {}
             }
         }
         return new Plan(operations, new Counts(ins, upd, mut, del));
     }
 
     /**
-     * Plans of disjoint owners (or of disjoint scopes of one owner) as one transaction: their
-     * inserts (uuid-names made distinct), updates, mutates (one per row: several plans' attachments
-     * to one parent become one mutate) and deletes. Applying the result does what applying each plan
-     * would, in one transaction; {@link DatabaseReconciler#apply} reports it {@code Stale} when any part was.
+     * Plans of disjoint owners (or of disjoint scopes of one owner) as one transaction: their inserts (uuid-names made
+     * distinct), updates, mutates (one per row: several plans' attachments to one parent become one mutate) and
+     * deletes. Applying the result does what applying each plan would, in one transaction;
+     * {@link DatabaseReconciler#apply} reports it {@code Stale} when any part was.
      *
-     * @throws IllegalArgumentException when the plans are not disjoint (one inserts into a parent's
-     *     column what another deletes from it)
+     * @throws IllegalArgumentException when the plans are not disjoint (one inserts into a parent's column what another
+     *     deletes from it)
      */
     public static Plan concat(List<Plan> plans) {
         return plans.isEmpty() ? of(List.of()) : PlanConcat.of(plans);

@@ -18,11 +18,10 @@ import java.util.function.UnaryOperator;
 /**
  * Plans of disjoint owners joined into one transaction ({@link Plan#concat}). Pure.
  *
- * <p>Every plan names its inserts {@code row0}, {@code row1}, ...: plan {@code i}'s names become
- * {@code p<i>_row0}, ... in its inserts and wherever its operations refer to them. Mutates of one
- * row by several plans (the parent that each plan attaches its children to, e.g. a switch's
- * {@code ports}) are merged into one, with every element deleted before any inserted, as one plan's
- * own parent mutate is.
+ * <p>Every plan names its inserts {@code row0}, {@code row1}, ...: plan {@code i}'s names become {@code p<i>_row0}, ...
+ * in its inserts and wherever its operations refer to them. Mutates of one row by several plans (the parent that each
+ * plan attaches its children to, e.g. a switch's {@code ports}) are merged into one, with every element deleted before
+ * any inserted, as one plan's own parent mutate is.
  */
 final class PlanConcat {
     private PlanConcat() {}
@@ -44,15 +43,26 @@ final class PlanConcat {
             UnaryOperator<Object> rename = value -> renamed(value, prefix);
             for (Operation op : plans.get(i).operations()) {
                 switch (op) {
-                    case Operation.Insert in -> inserts.add(new Operation.Insert(in.table(), renamedRow(in.row(), rename),
-                            in.uuidName() == null ? null : prefix + in.uuidName()));
-                    case Operation.Update up -> updates.add(new Operation.Update(up.table(), up.where(),
-                            renamedRow(up.row(), rename)));
-                    case Operation.Mutate m when mergeable(m) -> merge(mutates.computeIfAbsent(
-                            new Target(m.table(), m.where()), t -> new ArrayList<>()), m, rename);
-                    case Operation.Mutate m -> unmerged.add(new Operation.Mutate(m.table(), m.where(),
-                            m.mutations().stream().map(x -> new Mutation(x.column(), x.mutator(),
-                                    rename.apply(x.value()))).toList()));
+                    case Operation.Insert in ->
+                        inserts.add(new Operation.Insert(
+                                in.table(),
+                                renamedRow(in.row(), rename),
+                                in.uuidName() == null ? null : prefix + in.uuidName()));
+                    case Operation.Update up ->
+                        updates.add(new Operation.Update(up.table(), up.where(), renamedRow(up.row(), rename)));
+                    case Operation.Mutate m
+                    when mergeable(m) ->
+                        merge(
+                                mutates.computeIfAbsent(new Target(m.table(), m.where()), t -> new ArrayList<>()),
+                                m,
+                                rename);
+                    case Operation.Mutate m ->
+                        unmerged.add(new Operation.Mutate(
+                                m.table(),
+                                m.where(),
+                                m.mutations().stream()
+                                        .map(x -> new Mutation(x.column(), x.mutator(), rename.apply(x.value())))
+                                        .toList()));
                     case Operation.Delete d -> deletes.add(d);
                     default -> throw new IllegalArgumentException("a plan holds no " + op.op());
                 }
@@ -68,8 +78,9 @@ final class PlanConcat {
 
     /** Only set and map element inserts and deletes commute across disjoint owners; arithmetic does not. */
     private static boolean mergeable(Operation.Mutate m) {
-        return m.mutations().stream().allMatch(x -> (x.mutator() == Mutator.INSERT || x.mutator() == Mutator.DELETE)
-                && (x.value() instanceof Set<?> || x.value() instanceof Map<?, ?>));
+        return m.mutations().stream()
+                .allMatch(x -> (x.mutator() == Mutator.INSERT || x.mutator() == Mutator.DELETE)
+                        && (x.value() instanceof Set<?> || x.value() instanceof Map<?, ?>));
     }
 
     /** Adds a mutate's mutations to those of its row: one per column, mutator and kind (set or map). */
@@ -80,7 +91,9 @@ final class PlanConcat {
             if (at < 0) {
                 into.add(new Mutation(x.column(), x.mutator(), value));
             } else {
-                into.set(at, new Mutation(x.column(), x.mutator(), union(into.get(at).value(), value)));
+                into.set(
+                        at,
+                        new Mutation(x.column(), x.mutator(), union(into.get(at).value(), value)));
             }
         }
     }
@@ -88,7 +101,8 @@ final class PlanConcat {
     private static int indexOf(List<Mutation> mutations, Mutation x, Object value) {
         for (int i = 0; i < mutations.size(); i++) {
             Mutation y = mutations.get(i);
-            if (y.column().equals(x.column()) && y.mutator() == x.mutator()
+            if (y.column().equals(x.column())
+                    && y.mutator() == x.mutator()
                     && (y.value() instanceof Set<?>) == (value instanceof Set<?>)) {
                 return i;
             }
@@ -113,8 +127,8 @@ final class PlanConcat {
     }
 
     /**
-     * Deletes before inserts, as {@link ParentMutations} orders them; refused when one plan inserts
-     * what another deletes (the plans' owners are not disjoint, and the order would decide).
+     * Deletes before inserts, as {@link ParentMutations} orders them; refused when one plan inserts what another
+     * deletes (the plans' owners are not disjoint, and the order would decide).
      */
     private static List<Mutation> ordered(Target t, List<Mutation> mutations) {
         List<Mutation> out = new ArrayList<>(mutations.size());
@@ -122,8 +136,10 @@ final class PlanConcat {
         mutations.stream().filter(x -> x.mutator() == Mutator.INSERT).forEach(out::add);
         for (Mutation ins : mutations) {
             for (Mutation del : mutations) {
-                if (ins.mutator() == Mutator.INSERT && del.mutator() == Mutator.DELETE
-                        && ins.column().equals(del.column()) && overlap(ins.value(), del.value())) {
+                if (ins.mutator() == Mutator.INSERT
+                        && del.mutator() == Mutator.DELETE
+                        && ins.column().equals(del.column())
+                        && overlap(ins.value(), del.value())) {
                     throw new IllegalArgumentException("plans are not disjoint: " + t.table() + " " + t.where()
                             + " column " + ins.column() + " has elements both inserted and deleted");
                 }
@@ -166,7 +182,8 @@ final class PlanConcat {
             }
             case Map<?, ?> m -> {
                 Map<Object, Object> out = HashMap.newHashMap(m.size());
-                m.forEach((k, v) -> out.put(k instanceof NamedUuid n ? new NamedUuid(prefix + n.name()) : k,
+                m.forEach((k, v) -> out.put(
+                        k instanceof NamedUuid n ? new NamedUuid(prefix + n.name()) : k,
                         v instanceof NamedUuid n ? new NamedUuid(prefix + n.name()) : v));
                 yield Map.copyOf(out);
             }

@@ -19,8 +19,8 @@ public sealed interface PlanOutcome {
     record Applied(Plan.Counts counts, TransactionResult result) implements PlanOutcome {}
 
     /**
-     * The transaction committed but some update, mutate or delete matched no row: the current
-     * state the plan was made from was behind the server. Reconcile again once the cache has caught up.
+     * The transaction committed but some update, mutate or delete matched no row: the current state the plan was made
+     * from was behind the server. Reconcile again once the cache has caught up.
      *
      * @param counts operation counts
      * @param missed the operations that matched no row

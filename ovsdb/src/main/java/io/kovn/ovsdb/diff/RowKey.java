@@ -1,12 +1,12 @@
 package io.kovn.ovsdb.diff;
 
 import java.util.Map;
-import java.util.Set;
 import java.util.Objects;
+import java.util.Set;
 
 /**
- * How rows of one table are keyed: the same function applies to desired columns and to current
- * rows, so a desired row and the row that realises it have the same key. Pure.
+ * How rows of one table are keyed: the same function applies to desired columns and to current rows, so a desired row
+ * and the row that realises it have the same key. Pure.
  */
 @FunctionalInterface
 public interface RowKey {
@@ -25,8 +25,8 @@ public interface RowKey {
     }
 
     /**
-     * The key that is the value of one external id: a value the current state can look up in an
-     * index (see {@link CurrentState#rows(String, RowKey, String)}) rather than by scanning.
+     * The key that is the value of one external id: a value the current state can look up in an index (see
+     * {@link CurrentState#rows(String, RowKey, String)}) rather than by scanning.
      *
      * @param key the external-id key, e.g. {@code k8s.ovn.org/id}
      */

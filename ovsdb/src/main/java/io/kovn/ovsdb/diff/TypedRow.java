@@ -4,9 +4,9 @@ import io.kovn.ovsdb.data.Uuid;
 import java.util.Map;
 
 /**
- * A row of a known table in typed form: what the records generated from an {@code .ovsschema}
- * implement, so that typed rows can be stated as desired state ({@link Desired#of(TypedRow)})
- * and read back from generic {@link io.kovn.ovsdb.data.Row}s.
+ * A row of a known table in typed form: what the records generated from an {@code .ovsschema} implement, so that typed
+ * rows can be stated as desired state ({@link Desired#of(TypedRow)}) and read back from generic
+ * {@link io.kovn.ovsdb.data.Row}s.
  */
 public interface TypedRow {
 
@@ -17,9 +17,8 @@ public interface TypedRow {
     String tableName();
 
     /**
-     * The row's columns in canonical form (see {@link io.kovn.ovsdb.data.Row}); required columns
-     * whose value is not set ({@code null}) are left out, so a caller may supply them otherwise
-     * (e.g. as a reference resolved by the diff).
+     * The row's columns in canonical form (see {@link io.kovn.ovsdb.data.Row}); required columns whose value is not set
+     * ({@code null}) are left out, so a caller may supply them otherwise (e.g. as a reference resolved by the diff).
      */
     Map<String, Object> toColumns();
 }

@@ -1,10 +1,10 @@
 package io.kovn.ovsdb.ops;
 
+import io.kovn.ovsdb.data.FrozenValue;
 import io.kovn.ovsdb.data.NamedUuid;
 import io.kovn.ovsdb.data.Uuid;
 import java.util.Collection;
 import java.util.Map;
-import io.kovn.ovsdb.data.FrozenValue;
 
 /** Checks that values are in canonical form (see {@link io.kovn.ovsdb.data.Row}) when operations are built. */
 final class CanonicalValues {
@@ -15,10 +15,11 @@ final class CanonicalValues {
             case FrozenValue frozen -> {
                 // plain atoms by contract: a zone's first write would check a million addresses again
             }
-            case Map<?, ?> m -> m.forEach((k, v) -> {
-                requireAtom(column, k);
-                requireAtom(column, v);
-            });
+            case Map<?, ?> m ->
+                m.forEach((k, v) -> {
+                    requireAtom(column, k);
+                    requireAtom(column, v);
+                });
             case Collection<?> c -> c.forEach(a -> requireAtom(column, a));
             default -> requireAtom(column, value);
         }
@@ -29,8 +30,13 @@ final class CanonicalValues {
     }
 
     private static void requireAtom(String column, Object atom) {
-        if (!(atom instanceof String || atom instanceof Long || atom instanceof Integer || atom instanceof Double
-                || atom instanceof Boolean || atom instanceof Uuid || atom instanceof NamedUuid)) {
+        if (!(atom instanceof String
+                || atom instanceof Long
+                || atom instanceof Integer
+                || atom instanceof Double
+                || atom instanceof Boolean
+                || atom instanceof Uuid
+                || atom instanceof NamedUuid)) {
             throw new IllegalArgumentException("column " + column + ": not an OVSDB atom: "
                     + (atom == null ? "null" : atom.getClass().getName()));
         }

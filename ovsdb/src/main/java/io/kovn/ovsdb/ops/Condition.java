@@ -5,8 +5,8 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * A {@code where} clause element: {@code [column, function, value]}, the value in canonical form
- * (see {@link io.kovn.ovsdb.data.Row}). Used by operations and by conditional monitors.
+ * A {@code where} clause element: {@code [column, function, value]}, the value in canonical form (see
+ * {@link io.kovn.ovsdb.data.Row}). Used by operations and by conditional monitors.
  *
  * @param column the column name ({@code _uuid} allowed)
  * @param function the comparison

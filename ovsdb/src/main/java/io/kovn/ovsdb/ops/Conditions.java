@@ -7,8 +7,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Evaluates conditions against rows in canonical form, as the server would (RFC 7047 5.1):
- * for client-side filtering where a server cannot (plain {@code monitor}) and for tests.
+ * Evaluates conditions against rows in canonical form, as the server would (RFC 7047 5.1): for client-side filtering
+ * where a server cannot (plain {@code monitor}) and for tests.
  */
 public final class Conditions {
     private Conditions() {}

@@ -2,7 +2,14 @@ package io.kovn.ovsdb.ops;
 
 /** A condition's comparison function (RFC 7047 {@code <function>}). */
 public enum Function {
-    LT("<"), LE("<="), EQ("=="), NE("!="), GE(">="), GT(">"), INCLUDES("includes"), EXCLUDES("excludes");
+    LT("<"),
+    LE("<="),
+    EQ("=="),
+    NE("!="),
+    GE(">="),
+    GT(">"),
+    INCLUDES("includes"),
+    EXCLUDES("excludes");
 
     private final String json;
 

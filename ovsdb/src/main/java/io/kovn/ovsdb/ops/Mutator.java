@@ -2,7 +2,13 @@ package io.kovn.ovsdb.ops;
 
 /** A mutation's mutator (RFC 7047 {@code <mutator>}). */
 public enum Mutator {
-    ADD("+="), SUBTRACT("-="), MULTIPLY("*="), DIVIDE("/="), MODULO("%="), INSERT("insert"), DELETE("delete");
+    ADD("+="),
+    SUBTRACT("-="),
+    MULTIPLY("*="),
+    DIVIDE("/="),
+    MODULO("%="),
+    INSERT("insert"),
+    DELETE("delete");
 
     private final String json;
 

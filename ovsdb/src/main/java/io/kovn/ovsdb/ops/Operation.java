@@ -24,8 +24,8 @@ public sealed interface Operation {
      *
      * @param table the table
      * @param row column values in canonical form (absent columns take defaults)
-     * @param uuidName a name other operations of the same transaction may refer to
-     *     through {@link NamedUuid}, or {@code null}
+     * @param uuidName a name other operations of the same transaction may refer to through {@link NamedUuid}, or
+     *     {@code null}
      */
     record Insert(String table, Map<String, Object> row, String uuidName) implements Operation {
         public Insert {
@@ -136,8 +136,7 @@ public sealed interface Operation {
     }
 
     /**
-     * Waits until (or fails unless) the selected columns of the matching rows equal, or differ
-     * from, the given rows.
+     * Waits until (or fails unless) the selected columns of the matching rows equal, or differ from, the given rows.
      *
      * @param table the table
      * @param where conditions
@@ -146,8 +145,14 @@ public sealed interface Operation {
      * @param rows the expected rows (only {@code columns})
      * @param timeoutMillis how long to wait; 0 to fail at once; {@code null} to wait forever
      */
-    record Wait(String table, List<Condition> where, List<String> columns, Function until,
-                List<Map<String, Object>> rows, Long timeoutMillis) implements Operation {
+    record Wait(
+            String table,
+            List<Condition> where,
+            List<String> columns,
+            Function until,
+            List<Map<String, Object>> rows,
+            Long timeoutMillis)
+            implements Operation {
         public Wait {
             Objects.requireNonNull(table, "table");
             where = List.copyOf(where);

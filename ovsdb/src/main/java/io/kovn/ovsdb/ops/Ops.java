@@ -56,14 +56,22 @@ public final class Ops {
     }
 
     /** Waits until the rows matching {@code where} have exactly {@code rows} in {@code columns}. */
-    public static Operation.Wait waitEquals(String table, List<Condition> where, List<String> columns,
-                                            List<Map<String, Object>> rows, Long timeoutMillis) {
+    public static Operation.Wait waitEquals(
+            String table,
+            List<Condition> where,
+            List<String> columns,
+            List<Map<String, Object>> rows,
+            Long timeoutMillis) {
         return new Operation.Wait(table, where, columns, Function.EQ, rows, timeoutMillis);
     }
 
     /** Waits until the rows matching {@code where} differ from {@code rows} in {@code columns}. */
-    public static Operation.Wait waitNotEquals(String table, List<Condition> where, List<String> columns,
-                                               List<Map<String, Object>> rows, Long timeoutMillis) {
+    public static Operation.Wait waitNotEquals(
+            String table,
+            List<Condition> where,
+            List<String> columns,
+            List<Map<String, Object>> rows,
+            Long timeoutMillis) {
         return new Operation.Wait(table, where, columns, Function.NE, rows, timeoutMillis);
     }
 

@@ -8,11 +8,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 /**
- * One received JSON-RPC message, read in one pass over its members. ovsdb-server writes
- * {@code id} and {@code method} before {@code params}, and {@code id} before {@code result}: a
- * notification's params then go to the handler, and a response's result to its request's decoder,
- * while the message is parsed, so a monitor update of megabytes is parsed once. In any other
- * order (or when a member is repeated) the value is read from its bytes after the whole message.
+ * One received JSON-RPC message, read in one pass over its members. ovsdb-server writes {@code id} and {@code method}
+ * before {@code params}, and {@code id} before {@code result}: a notification's params then go to the handler, and a
+ * response's result to its request's decoder, while the message is parsed, so a monitor update of megabytes is parsed
+ * once. In any other order (or when a member is repeated) the value is read from its bytes after the whole message.
  */
 final class Incoming implements RawJson.MemberVisitor {
     private final RpcSession session;
@@ -56,7 +55,7 @@ final class Incoming implements RawJson.MemberVisitor {
                 decoded = p == null ? null : p.decode(value);
             }
             case "error" -> error = value.tree();
-            default -> { }
+            default -> {}
         }
     }
 

@@ -9,10 +9,13 @@ import io.kovn.ovsdb.wire.ProtocolException;
 import io.kovn.ovsdb.wire.RawJson;
 import io.kovn.ovsdb.wire.ValueReader;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -20,19 +23,14 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import java.util.concurrent.Executors;
-import java.io.OutputStream;
-import java.util.concurrent.ScheduledExecutorService;
 
 /**
- * A JSON-RPC 1.0 session over one transport: numbered requests with pending futures,
- * notifications, automatic answers to the peer's {@code echo}, per-request timeouts and a clean
- * close that fails everything still pending.
+ * A JSON-RPC 1.0 session over one transport: numbered requests with pending futures, notifications, automatic answers
+ * to the peer's {@code echo}, per-request timeouts and a clean close that fails everything still pending.
  *
- * <p>Responses complete their futures on the reader thread (or, for large messages, on the bulk
- * thread while the reader waits), in arrival order; a stage attached to a future before the
- * response arrives therefore runs before the next message is read (the monitor cache relies on
- * this to apply a monitor's initial state before its first update).
+ * <p>Responses complete their futures on the reader thread (or, for large messages, on the bulk thread while the reader
+ * waits), in arrival order; a stage attached to a future before the response arrives therefore runs before the next
+ * message is read (the monitor cache relies on this to apply a monitor's initial state before its first update).
  */
 public final class RpcSession implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RpcSession.class);
@@ -48,14 +46,15 @@ public final class RpcSession implements AutoCloseable {
     private volatile long lastReceived = System.nanoTime();
     /** While a received message is being handled the peer is not silent: we are not reading. */
     private volatile boolean handling;
+
     private final TransportStream out;
     private volatile boolean probing;
     /** Where large messages are decoded; null: on the reader thread. */
     private BulkDecoder bulk;
 
     /** Shared timer for inactivity probes; daemon so it never keeps the JVM alive. */
-    private static final ScheduledExecutorService PROBES =
-            Executors.newSingleThreadScheduledExecutor(r -> Thread.ofPlatform().daemon().name("ovsdb-probe").unstarted(r));
+    private static final ScheduledExecutorService PROBES = Executors.newSingleThreadScheduledExecutor(
+            r -> Thread.ofPlatform().daemon().name("ovsdb-probe").unstarted(r));
 
     /** The result as a tree; null when the response has none. */
     private static final Function<RawJson, JsonNode> TREE = r -> r == null ? null : r.tree();
@@ -73,10 +72,9 @@ public final class RpcSession implements AutoCloseable {
     }
 
     /**
-     * Decodes messages of a MiB or more on a thread of this session whose nice value is
-     * {@code increment} higher than the reader's (Linux; elsewhere, or when refused, at the same
-     * priority), the reader waiting for it: see {@link BulkDecoder}. Call before {@link #start()};
-     * 0 (the default) decodes every message on the reader thread.
+     * Decodes messages of a MiB or more on a thread of this session whose nice value is {@code increment} higher than
+     * the reader's (Linux; elsewhere, or when refused, at the same priority), the reader waiting for it: see
+     * {@link BulkDecoder}. Call before {@link #start()}; 0 (the default) decodes every message on the reader thread.
      */
     public RpcSession decodeLargeMessagesAtNice(int increment) {
         if (increment > 0) {
@@ -87,39 +85,47 @@ public final class RpcSession implements AutoCloseable {
 
     /** Starts the reader thread. */
     public RpcSession start() {
-        Thread.ofPlatform().daemon().name("ovsdb-reader-" + transport.peer()).start(() -> ValueReader.runWithOwn(this::readLoop));
+        Thread.ofPlatform()
+                .daemon()
+                .name("ovsdb-reader-" + transport.peer())
+                .start(() -> ValueReader.runWithOwn(this::readLoop));
         return this;
     }
 
     /**
-     * Detects a dead peer that never closes the connection (e.g. a host gone from the network):
-     * after {@code interval} without any message, sends {@code echo}; no answer within another
-     * interval ends the session. As OVS does with its inactivity probe. Time spent handling a
-     * received message (a bulk update decoded at a raised nice value on a busy node may take
-     * seconds) counts as activity: the answer would be waiting behind that message.
+     * Detects a dead peer that never closes the connection (e.g. a host gone from the network): after {@code interval}
+     * without any message, sends {@code echo}; no answer within another interval ends the session. As OVS does with its
+     * inactivity probe. Time spent handling a received message (a bulk update decoded at a raised nice value on a busy
+     * node may take seconds) counts as activity: the answer would be waiting behind that message.
      */
     public RpcSession probeInactivity(Duration interval) {
         if (interval.isZero() || interval.isNegative()) {
             return this;
         }
         long nanos = interval.toNanos();
-        var task = PROBES.scheduleAtFixedRate(() -> {
-            if (probing || closed.get() || handling || System.nanoTime() - lastReceived < nanos) {
-                return;
-            }
-            probing = true;
-            call("echo", Json.array(), interval).whenComplete((r, e) -> {
-                probing = false;
-                if (e != null && !handling && System.nanoTime() - lastReceived >= nanos) {
-                    fail(new IOException("no answer to an inactivity probe within " + interval, e));
-                }
-            });
-        }, nanos / 2, nanos / 2, TimeUnit.NANOSECONDS);
+        var task = PROBES.scheduleAtFixedRate(
+                () -> {
+                    if (probing || closed.get() || handling || System.nanoTime() - lastReceived < nanos) {
+                        return;
+                    }
+                    probing = true;
+                    call("echo", Json.array(), interval).whenComplete((r, e) -> {
+                        probing = false;
+                        if (e != null && !handling && System.nanoTime() - lastReceived >= nanos) {
+                            fail(new IOException("no answer to an inactivity probe within " + interval, e));
+                        }
+                    });
+                },
+                nanos / 2,
+                nanos / 2,
+                TimeUnit.NANOSECONDS);
         done.whenComplete((c, e) -> task.cancel(false));
         return this;
     }
 
-    /** Sends a request; the future fails with {@link RpcErrorException}, a timeout or {@link SessionClosedException}. */
+    /**
+     * Sends a request; the future fails with {@link RpcErrorException}, a timeout or {@link SessionClosedException}.
+     */
     public CompletableFuture<JsonNode> call(String method, JsonNode params) {
         return call(method, params, timeout);
     }
@@ -146,16 +152,17 @@ public final class RpcSession implements AutoCloseable {
     }
 
     /**
-     * Sends a request whose (large) result is decoded by {@code result} straight from the
-     * received bytes, on the reader thread as the response arrives, before the next message is
-     * read. A failure to decode fails the future and leaves the session open.
+     * Sends a request whose (large) result is decoded by {@code result} straight from the received bytes, on the reader
+     * thread as the response arrives, before the next message is read. A failure to decode fails the future and leaves
+     * the session open.
      */
     public <T> CompletableFuture<T> call(String method, JsonNode params, RawJson.Reader<T> result) {
         return call(method, g -> Json.MAPPER.writeTree(g, params), timeout, result);
     }
 
     /** Sends a streamed request with its own timeout, its result decoded by {@code result}. */
-    public <T> CompletableFuture<T> call(String method, ParamsWriter params, Duration requestTimeout, RawJson.Reader<T> result) {
+    public <T> CompletableFuture<T> call(
+            String method, ParamsWriter params, Duration requestTimeout, RawJson.Reader<T> result) {
         return send(method, params, requestTimeout, r -> {
             if (r == null) {
                 throw new ProtocolException("the response to " + method + " has no result");
@@ -164,13 +171,15 @@ public final class RpcSession implements AutoCloseable {
         });
     }
 
-    private <T> CompletableFuture<T> send(String method, ParamsWriter params, Duration requestTimeout, Function<RawJson, T> decode) {
+    private <T> CompletableFuture<T> send(
+            String method, ParamsWriter params, Duration requestTimeout, Function<RawJson, T> decode) {
         long id = nextId.getAndIncrement();
         CompletableFuture<T> f = new CompletableFuture<>();
         pending.put(id, new Pending<>(method, f, decode));
         if (closed.get()) {
             pending.remove(id);
-            f.completeExceptionally(new SessionClosedException("session to " + transport.peer() + " is closed", done.getNow(null)));
+            f.completeExceptionally(
+                    new SessionClosedException("session to " + transport.peer() + " is closed", done.getNow(null)));
             return f;
         }
         try {
@@ -185,8 +194,7 @@ public final class RpcSession implements AutoCloseable {
             fail(e); // a half-written message leaves the stream unusable
             return f;
         }
-        f.orTimeout(requestTimeout.toMillis(), TimeUnit.MILLISECONDS)
-                .whenComplete((r, e) -> pending.remove(id));
+        f.orTimeout(requestTimeout.toMillis(), TimeUnit.MILLISECONDS).whenComplete((r, e) -> pending.remove(id));
         return f;
     }
 
@@ -358,7 +366,9 @@ public final class RpcSession implements AutoCloseable {
             bulk.close();
         }
         SessionClosedException ex = new SessionClosedException(
-                cause == null ? "session to " + transport.peer() + " closed" : "session to " + transport.peer() + " failed: " + cause.getMessage(),
+                cause == null
+                        ? "session to " + transport.peer() + " closed"
+                        : "session to " + transport.peer() + " failed: " + cause.getMessage(),
                 cause);
         pending.values().forEach(p -> p.future().completeExceptionally(ex));
         pending.clear();

@@ -11,11 +11,10 @@ import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
- * The calling thread's nice value on Linux, where each thread has its own: read from
- * {@code /proc/thread-self/stat}, raised with {@code setpriority(PRIO_PROCESS, tid, nice)}. Java's
- * own thread priorities do not reach the kernel without root, so this is the one way a thread can
- * let other processes' work go first. Raising needs no privilege; lowering it again does, so a
- * thread raised stays raised.
+ * The calling thread's nice value on Linux, where each thread has its own: read from {@code /proc/thread-self/stat},
+ * raised with {@code setpriority(PRIO_PROCESS, tid, nice)}. Java's own thread priorities do not reach the kernel
+ * without root, so this is the one way a thread can let other processes' work go first. Raising needs no privilege;
+ * lowering it again does, so a thread raised stays raised.
  */
 final class ThreadNice {
     static final int MAX = 19;
@@ -27,8 +26,15 @@ final class ThreadNice {
     private static Optional<MethodHandle> lookup() {
         try {
             Linker linker = Linker.nativeLinker();
-            return linker.defaultLookup().find("setpriority").map(address -> linker.downcallHandle(address,
-                    FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT)));
+            return linker.defaultLookup()
+                    .find("setpriority")
+                    .map(address -> linker.downcallHandle(
+                            address,
+                            FunctionDescriptor.of(
+                                    ValueLayout.JAVA_INT,
+                                    ValueLayout.JAVA_INT,
+                                    ValueLayout.JAVA_INT,
+                                    ValueLayout.JAVA_INT)));
         } catch (RuntimeException | LinkageError e) {
             return Optional.empty(); // not Linux, or native access refused
         }
@@ -67,6 +73,7 @@ final class ThreadNice {
 
     /** The kernel's id of the calling thread: {@code /proc/thread-self} links to {@code /proc/<pid>/task/<tid>}. */
     private static int threadId() throws IOException {
-        return Integer.parseInt(Path.of("/proc/thread-self").toRealPath().getFileName().toString());
+        return Integer.parseInt(
+                Path.of("/proc/thread-self").toRealPath().getFileName().toString());
     }
 }

@@ -4,7 +4,11 @@ import java.util.Locale;
 
 /** The five OVSDB atomic types (RFC 7047 section 3.2). */
 public enum AtomicType {
-    INTEGER, REAL, BOOLEAN, STRING, UUID;
+    INTEGER,
+    REAL,
+    BOOLEAN,
+    STRING,
+    UUID;
 
     /** The type's name as it appears in a schema ({@code "integer"}, ...). */
     public String jsonName() {

@@ -6,14 +6,13 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Collections;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Collections;
 import java.util.TreeMap;
 
 /**
- * A database schema (RFC 7047 section 3.2), as returned by {@code get_schema} or read from an
- * {@code .ovsschema} file.
+ * A database schema (RFC 7047 section 3.2), as returned by {@code get_schema} or read from an {@code .ovsschema} file.
  *
  * @param name the database name, e.g. {@code OVN_Northbound}
  * @param version the schema version

@@ -1,6 +1,7 @@
 package io.kovn.ovsdb.schema;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kovn.ovsdb.data.Uuid;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -8,7 +9,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import io.kovn.ovsdb.data.Uuid;
 
 /** Turns RFC 7047 schema JSON into schema records. */
 final class SchemaParser {
@@ -16,7 +16,8 @@ final class SchemaParser {
 
     static DatabaseSchema parse(JsonNode json) {
         String name = text(json, "name");
-        SchemaVersion version = json.has("version") ? SchemaVersion.parse(text(json, "version")) : new SchemaVersion(0, 0, 0);
+        SchemaVersion version =
+                json.has("version") ? SchemaVersion.parse(text(json, "version")) : new SchemaVersion(0, 0, 0);
         String cksum = json.has("cksum") ? json.get("cksum").asText() : null;
         JsonNode tablesJson = json.get("tables");
         if (tablesJson == null || !tablesJson.isObject()) {
@@ -35,11 +36,13 @@ final class SchemaParser {
         }
         cols.fields().forEachRemaining(e -> {
             JsonNode c = e.getValue();
-            columns.put(e.getKey(), new ColumnSchema(
+            columns.put(
                     e.getKey(),
-                    columnType(name + "." + e.getKey(), c.get("type")),
-                    c.path("ephemeral").asBoolean(false),
-                    c.path("mutable").asBoolean(true)));
+                    new ColumnSchema(
+                            e.getKey(),
+                            columnType(name + "." + e.getKey(), c.get("type")),
+                            c.path("ephemeral").asBoolean(false),
+                            c.path("mutable").asBoolean(true)));
         });
         List<Set<String>> indexes = new ArrayList<>();
         for (JsonNode index : json.path("indexes")) {
@@ -64,9 +67,9 @@ final class SchemaParser {
         BaseType value = json.has("value") ? baseType(where, json.get("value")) : null;
         long min = json.path("min").asLong(1);
         JsonNode maxJson = json.get("max");
-        long max = maxJson == null ? 1
-                : maxJson.isTextual() && maxJson.asText().equals("unlimited") ? ColumnType.UNLIMITED
-                : maxJson.asLong();
+        long max = maxJson == null
+                ? 1
+                : maxJson.isTextual() && maxJson.asText().equals("unlimited") ? ColumnType.UNLIMITED : maxJson.asLong();
         return new ColumnType(key, value, min, max);
     }
 
@@ -81,13 +84,18 @@ final class SchemaParser {
         Set<Object> enumValues = new HashSet<>();
         JsonNode e = json.get("enum");
         if (e != null) {
-            if (e.isArray() && e.size() == 2 && "set".equals(e.get(0).asText()) && e.get(1).isArray()) {
+            if (e.isArray()
+                    && e.size() == 2
+                    && "set".equals(e.get(0).asText())
+                    && e.get(1).isArray()) {
                 e.get(1).forEach(a -> enumValues.add(atom(type, a)));
             } else {
                 enumValues.add(atom(type, e));
             }
         }
-        return new BaseType(type, enumValues,
+        return new BaseType(
+                type,
+                enumValues,
                 json.has("minInteger") ? json.get("minInteger").asLong() : null,
                 json.has("maxInteger") ? json.get("maxInteger").asLong() : null,
                 json.has("minReal") ? json.get("minReal").asDouble() : null,

@@ -1,8 +1,8 @@
 package io.kovn.ovsdb.schema;
 
 /**
- * A schema version {@code x.y.z}; compatibility follows OVSDB's convention: the same major
- * version, and a server minor at least the one the caller was written against.
+ * A schema version {@code x.y.z}; compatibility follows OVSDB's convention: the same major version, and a server minor
+ * at least the one the caller was written against.
  *
  * @param major incompatible changes
  * @param minor compatible additions

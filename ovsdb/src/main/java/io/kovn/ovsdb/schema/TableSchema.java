@@ -1,11 +1,11 @@
 package io.kovn.ovsdb.schema;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 
 /**
  * One table of a database schema.

@@ -12,6 +12,7 @@ import java.io.IOException;
 public final class Json {
     /** Thread-safe once configured; shared. */
     public static final ObjectMapper MAPPER = new ObjectMapper();
+
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
     private Json() {}

@@ -6,18 +6,16 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * Finds message boundaries in a byte stream of concatenated JSON-RPC objects, however the
- * stream is split into reads. Tracks only string/escape state and bracket depth; each complete
- * top-level object is handed on as its bytes (the JSON parser then checks everything else).
- * Not thread-safe: one framer per connection, fed by its reader.
+ * Finds message boundaries in a byte stream of concatenated JSON-RPC objects, however the stream is split into reads.
+ * Tracks only string/escape state and bracket depth; each complete top-level object is handed on as its bytes (the JSON
+ * parser then checks everything else). Not thread-safe: one framer per connection, fed by its reader.
  */
 public final class JsonFramer {
     /** Buffer chunks grow from 8 KiB to this: a message of megabytes is copied once, when it ends. */
     private static final int MAX_CHUNK = 1 << 20;
     /**
-     * The first chunks are kept for the next message while their sizes add up to at most this
-     * (8 to 128 KiB: 248 KiB): a message of up to that size that spans reads then allocates only
-     * its own array, not its buffer again.
+     * The first chunks are kept for the next message while their sizes add up to at most this (8 to 128 KiB: 248 KiB):
+     * a message of up to that size that spans reads then allocates only its own array, not its buffer again.
      */
     private static final int KEEP_CHUNKS = 256 * 1024;
 
@@ -43,8 +41,8 @@ public final class JsonFramer {
     /**
      * Consumes bytes and emits every message they complete.
      *
-     * @throws ProtocolException on bytes that cannot start a message or an oversized message;
-     *     the framer then refuses further input
+     * @throws ProtocolException on bytes that cannot start a message or an oversized message; the framer then refuses
+     *     further input
      */
     public void feed(byte[] data, int off, int n, Consumer<byte[]> out) {
         if (failed) {
@@ -65,8 +63,8 @@ public final class JsonFramer {
                 }
                 if (b != '{') {
                     failed = true;
-                    throw new ProtocolException("unexpected byte 0x" + Integer.toHexString(b & 0xff)
-                            + " between messages (expected '{')");
+                    throw new ProtocolException(
+                            "unexpected byte 0x" + Integer.toHexString(b & 0xff) + " between messages (expected '{')");
                 }
                 depth = 1;
                 start = i - 1;
@@ -80,7 +78,7 @@ public final class JsonFramer {
                         out.accept(message(data, start, i - start));
                     }
                 }
-                default -> { }
+                default -> {}
             }
         }
         if (depth > 0) {

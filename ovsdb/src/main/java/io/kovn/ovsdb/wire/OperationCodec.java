@@ -45,7 +45,10 @@ public final class OperationCodec {
                 o.put("table", m.table()).set("where", where(m.where()));
                 ArrayNode ms = o.putArray("mutations");
                 for (Mutation mu : m.mutations()) {
-                    ms.add(Json.array().add(mu.column()).add(mu.mutator().json()).add(ValueCodec.encode(mu.value())));
+                    ms.add(Json.array()
+                            .add(mu.column())
+                            .add(mu.mutator().json())
+                            .add(ValueCodec.encode(mu.value())));
                 }
             }
             case Operation.Delete d -> o.put("table", d.table()).set("where", where(d.where()));
@@ -60,7 +63,7 @@ public final class OperationCodec {
                 }
             }
             case Operation.Commit c -> o.put("durable", c.durable());
-            case Operation.Abort a -> { }
+            case Operation.Abort a -> {}
             case Operation.Comment c -> o.put("comment", c.comment());
             case Operation.Assert a -> o.put("lock", a.lock());
         }

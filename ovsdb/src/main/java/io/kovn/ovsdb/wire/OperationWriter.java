@@ -8,20 +8,21 @@ import io.kovn.ovsdb.ops.Mutation;
 import io.kovn.ovsdb.ops.Operation;
 import java.io.IOException;
 import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.LinkedHashSet;
 import java.util.Set;
 
 /**
- * Streams operations as RFC 7047 JSON straight into a generator (no intermediate tree), so a
- * large transaction is encoded while it is being sent. Output is identical to {@link OperationCodec}.
+ * Streams operations as RFC 7047 JSON straight into a generator (no intermediate tree), so a large transaction is
+ * encoded while it is being sent. Output is identical to {@link OperationCodec}.
  */
 public final class OperationWriter {
     private OperationWriter() {}
 
     /** Writes the {@code transact} params array: the database name followed by the operations. */
-    public static void writeTransactParams(JsonGenerator g, String db, List<? extends Operation> ops) throws IOException {
+    public static void writeTransactParams(JsonGenerator g, String db, List<? extends Operation> ops)
+            throws IOException {
         g.writeStartArray();
         g.writeString(db);
         for (Operation op : ops) {
@@ -88,7 +89,7 @@ public final class OperationWriter {
                 }
             }
             case Operation.Commit c -> g.writeBooleanField("durable", c.durable());
-            case Operation.Abort a -> { }
+            case Operation.Abort a -> {}
             case Operation.Comment c -> g.writeStringField("comment", c.comment());
             case Operation.Assert a -> g.writeStringField("lock", a.lock());
         }
@@ -185,7 +186,9 @@ public final class OperationWriter {
                 g.writeEndArray();
             }
             case null -> throw new IllegalArgumentException("null is not an OVSDB value");
-            default -> throw new IllegalArgumentException("not an OVSDB atom: " + atom.getClass().getName());
+            default ->
+                throw new IllegalArgumentException(
+                        "not an OVSDB atom: " + atom.getClass().getName());
         }
     }
 }

@@ -8,19 +8,19 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 
 /**
- * One JSON value of a received message, not parsed yet: its bytes within the message. Large
- * values (monitor updates, transaction results) are read straight from a streaming parser by
- * {@link #read}, without the intermediate tree of {@link #tree}. Meant for the thread that
- * received the message.
+ * One JSON value of a received message, not parsed yet: its bytes within the message. Large values (monitor updates,
+ * transaction results) are read straight from a streaming parser by {@link #read}, without the intermediate tree of
+ * {@link #tree}. Meant for the thread that received the message.
  */
 public final class RawJson {
     /**
-     * Parsers for received messages. Field names are not interned: the row uuids that key a
-     * monitor update are all different, and the JVM's string table need not hold them. (They
-     * stay canonicalised: without that Jackson parses bytes through a character reader.)
+     * Parsers for received messages. Field names are not interned: the row uuids that key a monitor update are all
+     * different, and the JVM's string table need not hold them. (They stay canonicalised: without that Jackson parses
+     * bytes through a character reader.)
      */
     private static final JsonFactory READ = JsonFactory.builder()
-            .disable(JsonFactory.Feature.INTERN_FIELD_NAMES).build();
+            .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
+            .build();
 
     private final byte[] bytes;
     private final int offset;
@@ -49,10 +49,7 @@ public final class RawJson {
     /** Reads a value from a streaming parser. */
     @FunctionalInterface
     public interface Reader<T> {
-        /**
-         * @param p positioned on the value's first token; may be left anywhere inside the value,
-         *     never after it
-         */
+        /** @param p positioned on the value's first token; may be left anywhere inside the value, never after it */
         T read(JsonParser p) throws IOException;
     }
 
@@ -91,10 +88,10 @@ public final class RawJson {
     }
 
     /**
-     * Visits the members of the JSON object in {@code message}, in one pass: a member value read
-     * during its visit is read from the message's own parser, so a value of megabytes is parsed
-     * once; read later, it is parsed from its bytes. Every byte is checked to be well-formed JSON
-     * (a syntax error found by a visitor's read fails this method too).
+     * Visits the members of the JSON object in {@code message}, in one pass: a member value read during its visit is
+     * read from the message's own parser, so a value of megabytes is parsed once; read later, it is parsed from its
+     * bytes. Every byte is checked to be well-formed JSON (a syntax error found by a visitor's read fails this method
+     * too).
      *
      * @throws ProtocolException when the message is malformed or not an object
      */

@@ -14,14 +14,14 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.List;
 
 /**
- * Converts OVSDB values between their JSON form (RFC 7047 section 5.1) and kovn's canonical Java
- * form (see {@link Row}). Encoding needs no schema (the Java form says what it is); decoding uses
- * the column type to pick atom, set or map.
+ * Converts OVSDB values between their JSON form (RFC 7047 section 5.1) and kovn's canonical Java form (see
+ * {@link Row}). Encoding needs no schema (the Java form says what it is); decoding uses the column type to pick atom,
+ * set or map.
  */
 public final class ValueCodec {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
@@ -61,7 +61,9 @@ public final class ValueCodec {
             case Uuid u -> F.arrayNode(2).add("uuid").add(u.value());
             case NamedUuid n -> F.arrayNode(2).add("named-uuid").add(n.name());
             case null -> throw new IllegalArgumentException("null is not an OVSDB value");
-            default -> throw new IllegalArgumentException("not an OVSDB atom: " + atom.getClass().getName());
+            default ->
+                throw new IllegalArgumentException(
+                        "not an OVSDB atom: " + atom.getClass().getName());
         };
     }
 
@@ -78,7 +80,10 @@ public final class ValueCodec {
             return decodeAtom(json, type.key());
         }
         if (type.isMap()) {
-            if (!json.isArray() || json.size() != 2 || !"map".equals(json.get(0).asText()) || !json.get(1).isArray()) {
+            if (!json.isArray()
+                    || json.size() != 2
+                    || !"map".equals(json.get(0).asText())
+                    || !json.get(1).isArray()) {
                 throw new ProtocolException("expected [\"map\", [...]], got " + abbreviate(json));
             }
             JsonNode pairs = json.get(1);
@@ -141,7 +146,10 @@ public final class ValueCodec {
 
     /** Decodes {@code ["uuid", "..."]}. */
     public static Uuid decodeUuid(JsonNode json) {
-        if (!json.isArray() || json.size() != 2 || !"uuid".equals(json.get(0).asText()) || !json.get(1).isTextual()) {
+        if (!json.isArray()
+                || json.size() != 2
+                || !"uuid".equals(json.get(0).asText())
+                || !json.get(1).isTextual()) {
             throw new ProtocolException("expected [\"uuid\", ...], got " + abbreviate(json));
         }
         try {
@@ -152,8 +160,8 @@ public final class ValueCodec {
     }
 
     /**
-     * Decodes a row object. Columns unknown to the schema (a newer server) and {@code _uuid} /
-     * {@code _version} are skipped.
+     * Decodes a row object. Columns unknown to the schema (a newer server) and {@code _uuid} / {@code _version} are
+     * skipped.
      */
     public static Row decodeRow(Uuid uuid, JsonNode json, TableSchema table) {
         if (!json.isObject()) {
@@ -171,8 +179,8 @@ public final class ValueCodec {
     }
 
     /**
-     * The value a column holds when a row does not set it (RFC 7047 3.2: empty set or map,
-     * or the atomic type's default for a scalar).
+     * The value a column holds when a row does not set it (RFC 7047 3.2: empty set or map, or the atomic type's default
+     * for a scalar).
      */
     public static Object defaultValue(ColumnType type) {
         if (type.isMap()) {
@@ -191,8 +199,8 @@ public final class ValueCodec {
     }
 
     /**
-     * Decodes a row that may omit columns holding their default ({@code update2} inserts do),
-     * filling in the defaults of {@code columns} (all of the table's when empty).
+     * Decodes a row that may omit columns holding their default ({@code update2} inserts do), filling in the defaults
+     * of {@code columns} (all of the table's when empty).
      */
     public static Row decodeFullRow(Uuid uuid, JsonNode json, TableSchema table, List<String> columns) {
         Row row = decodeRow(uuid, json, table);

@@ -19,16 +19,15 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Decodes OVSDB values and rows straight from a streaming parser: the same values as
- * {@link ValueCodec}'s {@code decode} methods give for the same JSON, and a
- * {@link ProtocolException} wherever they throw one, without a JSON tree in between. A set is
- * built directly as an immutable set (no intermediate {@code HashSet}): an {@link AtomSet} from
- * {@link AtomSet#LARGE} atoms on, below that what {@code Set.copyOf} would have made.
+ * Decodes OVSDB values and rows straight from a streaming parser: the same values as {@link ValueCodec}'s
+ * {@code decode} methods give for the same JSON, and a {@link ProtocolException} wherever they throw one, without a
+ * JSON tree in between. A set is built directly as an immutable set (no intermediate {@code HashSet}): an
+ * {@link AtomSet} from {@link AtomSet#LARGE} atoms on, below that what {@code Set.copyOf} would have made.
  *
- * <p>Every method takes the parser positioned on the value's first token and leaves it on the
- * value's last token. Not thread-safe (a scratch buffer for set elements is reused): one
- * instance per decoding thread. A connection's reader thread keeps one for the connection's
- * lifetime ({@link #runWithOwn}, {@link #current}), so its buffers are not made again per message.
+ * <p>Every method takes the parser positioned on the value's first token and leaves it on the value's last token. Not
+ * thread-safe (a scratch buffer for set elements is reused): one instance per decoding thread. A connection's reader
+ * thread keeps one for the connection's lifetime ({@link #runWithOwn}, {@link #current}), so its buffers are not made
+ * again per message.
  */
 public final class ValueReader {
     private static final String UUID_MEMBER = "_uuid"; // never a column: RFC 7047 schemas omit it
@@ -36,29 +35,32 @@ public final class ValueReader {
 
     /** A scratch buffer grown past this (by a set of more elements) is not kept after the set. */
     private static final int MAX_KEPT_SCRATCH = 1 << 14;
+
     private Object[] scratch = new Object[64];
     /** Longer strings are rarely repeated set elements (addresses and names are short). */
     private static final int MAX_RECENT_LENGTH = 64;
+
     private static final int MAX_RECENT = 1 << 14;
     private static final int FIRST_RECENT = 1 << 8;
     /**
-     * Made on first use and grown (up to {@link #MAX_RECENT}) as misses show it is too small: a
-     * reader that only sees small updates (a relabel's set diffs) then holds a kilobyte, not 64.
+     * Made on first use and grown (up to {@link #MAX_RECENT}) as misses show it is too small: a reader that only sees
+     * small updates (a relabel's set diffs) then holds a kilobyte, not 64.
      */
     private String[] recent;
+
     private int missesSinceGrown;
 
     /**
-     * Runs {@code task} with one reader that {@link #current} returns on this thread until the
-     * task ends: a connection's reader loop, so the reader lives as long as the connection.
+     * Runs {@code task} with one reader that {@link #current} returns on this thread until the task ends: a
+     * connection's reader loop, so the reader lives as long as the connection.
      */
     public static void runWithOwn(Runnable task) {
         ScopedValue.where(OWN, new ValueReader()).run(task);
     }
 
     /**
-     * The reader of the {@link #runWithOwn} task this thread runs, else a new one. Callers use it
-     * for one message and do not keep it (it belongs to the thread).
+     * The reader of the {@link #runWithOwn} task this thread runs, else a new one. Callers use it for one message and
+     * do not keep it (it belongs to the thread).
      */
     public static ValueReader current() {
         return OWN.isBound() ? OWN.get() : new ValueReader();
@@ -73,7 +75,9 @@ public final class ValueReader {
     }
 
     private Map<Object, Object> readMap(JsonParser p, ColumnType type) throws IOException {
-        if (p.currentToken() != JsonToken.START_ARRAY || !nextIsText(p, "map") || p.nextToken() != JsonToken.START_ARRAY) {
+        if (p.currentToken() != JsonToken.START_ARRAY
+                || !nextIsText(p, "map")
+                || p.nextToken() != JsonToken.START_ARRAY) {
             throw new ProtocolException("expected [\"map\", [...]], got " + describe(p));
         }
         Map<Object, Object> m = new HashMap<>();
@@ -135,12 +139,11 @@ public final class ValueReader {
     }
 
     /**
-     * The string token's text, the same instance as a recent equal one: large sets repeat their
-     * elements across rows (a pod's IP is in every address set that selects it, ~100 times in one
-     * big update), and a monitor cache that keeps one copy per row holds 100x the strings it needs.
-     * A direct-mapped table of recent strings, bounded ({@link #MAX_RECENT} strings of at most
-     * {@link #MAX_RECENT_LENGTH} chars): a reader that lives as long as its connection holds at
-     * most that many strings, most of them shared by cached rows anyway.
+     * The string token's text, the same instance as a recent equal one: large sets repeat their elements across rows (a
+     * pod's IP is in every address set that selects it, ~100 times in one big update), and a monitor cache that keeps
+     * one copy per row holds 100x the strings it needs. A direct-mapped table of recent strings, bounded
+     * ({@link #MAX_RECENT} strings of at most {@link #MAX_RECENT_LENGTH} chars): a reader that lives as long as its
+     * connection holds at most that many strings, most of them shared by cached rows anyway.
      */
     private String recentText(JsonParser p) throws IOException {
         int len = p.getTextLength();
@@ -204,12 +207,15 @@ public final class ValueReader {
                     throw new ProtocolException("expected integer, got " + describe(p));
                 }
                 // beyond 64 bits: wrap as the tree's BigIntegerNode.longValue() does
-                yield p.getNumberType() == JsonParser.NumberType.BIG_INTEGER ? p.getBigIntegerValue().longValue() : p.getLongValue();
+                yield p.getNumberType() == JsonParser.NumberType.BIG_INTEGER
+                        ? p.getBigIntegerValue().longValue()
+                        : p.getLongValue();
             }
             case REAL -> {
                 if (t == JsonToken.VALUE_NUMBER_INT) {
                     yield p.getNumberType() == JsonParser.NumberType.BIG_INTEGER
-                            ? p.getBigIntegerValue().doubleValue() : (double) p.getLongValue();
+                            ? p.getBigIntegerValue().doubleValue()
+                            : (double) p.getLongValue();
                 }
                 if (t != JsonToken.VALUE_NUMBER_FLOAT) {
                     throw new ProtocolException("expected real, got " + describe(p));
@@ -251,9 +257,8 @@ public final class ValueReader {
     }
 
     /**
-     * A row object's columns (as {@link ValueCodec#decodeFullRow}): columns unknown to the schema
-     * are skipped; columns of {@code columns} (all of the table's when empty) that the row omits
-     * get their default.
+     * A row object's columns (as {@link ValueCodec#decodeFullRow}): columns unknown to the schema are skipped; columns
+     * of {@code columns} (all of the table's when empty) that the row omits get their default.
      */
     public Map<String, Object> readColumns(JsonParser p, TableSchema table, List<String> columns) throws IOException {
         if (p.currentToken() != JsonToken.START_OBJECT) {
@@ -270,16 +275,16 @@ public final class ValueReader {
     }
 
     /**
-     * The columns an object holds, each decoded by its type; members that are not columns of
-     * {@code table} are skipped. The parser is on the object's start.
+     * The columns an object holds, each decoded by its type; members that are not columns of {@code table} are skipped.
+     * The parser is on the object's start.
      */
     public Map<String, Object> readMembers(JsonParser p, TableSchema table) throws IOException {
         return members(p, table, false);
     }
 
     /**
-     * A row as {@code select} returns it (as {@link ValueCodec#decodeRow}), its uuid from its
-     * {@code _uuid} member, or {@code noUuid} without one.
+     * A row as {@code select} returns it (as {@link ValueCodec#decodeRow}), its uuid from its {@code _uuid} member, or
+     * {@code noUuid} without one.
      */
     public Row readRow(JsonParser p, TableSchema table, Uuid noUuid) throws IOException {
         if (p.currentToken() != JsonToken.START_OBJECT) {
@@ -327,12 +332,11 @@ public final class ValueReader {
     }
 
     /** A value that failed to decode, kept until it is known whether it counts. */
-    private record Failed(ProtocolException error) {
-    }
+    private record Failed(ProtocolException error) {}
 
     /**
-     * After a failure inside a value, moves the parser to the value's last token: {@code outer}
-     * is the context that holds the value (the parser was in it before reaching the value).
+     * After a failure inside a value, moves the parser to the value's last token: {@code outer} is the context that
+     * holds the value (the parser was in it before reaching the value).
      */
     public static void skipRest(JsonParser p, JsonStreamContext outer) throws IOException {
         while (p.getParsingContext() != outer) {

@@ -14,21 +14,22 @@ import net.jqwik.api.constraints.Size;
 import org.junit.jupiter.api.Test;
 
 /**
- * A layered set column value equals a plainly copied one after any sequence of update2 toggles,
- * whether it started from a small set or from a large set as the decoder makes it (an AtomSet,
- * layered as it is).
+ * A layered set column value equals a plainly copied one after any sequence of update2 toggles, whether it started from
+ * a small set or from a large set as the decoder makes it (an AtomSet, layered as it is).
  */
 class LayeredSetTest {
 
     @Property(tries = 200)
-    void toggledLikeAPlainSetAndEarlierValuesUnchanged(@ForAll @IntRange(min = 0, max = 400) int initial,
+    void toggledLikeAPlainSetAndEarlierValuesUnchanged(
+            @ForAll @IntRange(min = 0, max = 400) int initial,
             @ForAll boolean decoded,
             @ForAll @Size(max = 60) List<@Size(max = 40) List<@IntRange(min = 0, max = 500) Integer>> toggles) {
         Set<Object> plain = new HashSet<>();
         for (int i = 0; i < initial; i++) {
             plain.add("10.0." + i / 250 + "." + i % 250);
         }
-        Set<Object> layered = decoded && plain.size() >= AtomSet.LARGE ? AtomSet.copyOf(plain)
+        Set<Object> layered = decoded && plain.size() >= AtomSet.LARGE
+                ? AtomSet.copyOf(plain)
                 : LayeredSet.toggle(Set.of(), Set.copyOf(plain));
         Set<Object> start = layered;
         List<Set<Object>> values = new ArrayList<>();
@@ -59,12 +60,13 @@ class LayeredSetTest {
     }
 
     /**
-     * Changes of one or two elements at a time (as a pod relabel makes them), each applied to any
-     * earlier value, not only the latest: every value equals its plain copy, and no value changes
-     * when a later one, or a sibling made from the same value, is made.
+     * Changes of one or two elements at a time (as a pod relabel makes them), each applied to any earlier value, not
+     * only the latest: every value equals its plain copy, and no value changes when a later one, or a sibling made from
+     * the same value, is made.
      */
     @Property(tries = 300)
-    void smallTogglesOfAnyEarlierValueLikeAPlainSet(@ForAll @IntRange(min = 0, max = 200) int initial,
+    void smallTogglesOfAnyEarlierValueLikeAPlainSet(
+            @ForAll @IntRange(min = 0, max = 200) int initial,
             @ForAll @Size(max = 120) List<@IntRange(min = 0, max = 260) Integer> elements,
             @ForAll @Size(max = 120) List<@IntRange(min = 0, max = 1000) Integer> from,
             @ForAll @Size(max = 120) List<Boolean> pairs) {
@@ -72,7 +74,8 @@ class LayeredSetTest {
         for (int i = 0; i < initial; i++) {
             plain.add(address(i));
         }
-        List<Set<Object>> values = new ArrayList<>(List.of(plain.size() >= AtomSet.LARGE ? AtomSet.copyOf(plain) : Set.copyOf(plain)));
+        List<Set<Object>> values =
+                new ArrayList<>(List.of(plain.size() >= AtomSet.LARGE ? AtomSet.copyOf(plain) : Set.copyOf(plain)));
         List<Set<Object>> expected = new ArrayList<>(List.of(Set.copyOf(plain)));
         for (int step = 0; step < elements.size(); step++) {
             int at = from.isEmpty() ? values.size() - 1 : from.get(step % from.size()) % values.size();

@@ -14,16 +14,19 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * How {@link MonitorCache} decoded monitor messages before {@link UpdateReader}: from a JSON tree,
- * with {@link ValueCodec}, rule for rule (the loops of its former {@code applyUpdates2},
- * {@code applyUpdates1}, {@code replaceAll} and {@code RowDiff}), written out as the row updates
- * they applied. The reference the streaming decoder is compared against.
+ * How {@link MonitorCache} decoded monitor messages before {@link UpdateReader}: from a JSON tree, with
+ * {@link ValueCodec}, rule for rule (the loops of its former {@code applyUpdates2}, {@code applyUpdates1},
+ * {@code replaceAll} and {@code RowDiff}), written out as the row updates they applied. The reference the streaming
+ * decoder is compared against.
  */
 final class ReferenceUpdates {
     private ReferenceUpdates() {}
 
-    static List<RowUpdate> decode(JsonNode updates, Map<String, TableStore> stores, Map<String, TableMonitor> monitors,
-                                  UpdateReader.Mode mode) {
+    static List<RowUpdate> decode(
+            JsonNode updates,
+            Map<String, TableStore> stores,
+            Map<String, TableMonitor> monitors,
+            UpdateReader.Mode mode) {
         List<RowUpdate> out = new ArrayList<>();
         for (Iterator<Map.Entry<String, JsonNode>> t = updates.fields(); t.hasNext(); ) {
             Map.Entry<String, JsonNode> te = t.next();
@@ -39,8 +42,13 @@ final class ReferenceUpdates {
                     case APPLY2 -> {
                         Uuid uuid = Uuid.of(re.getKey());
                         if (u.has("initial") || u.has("insert")) {
-                            out.add(new RowUpdate.Put(store, ValueCodec.decodeFullRow(uuid,
-                                    u.has("initial") ? u.get("initial") : u.get("insert"), store.schema(), mon.columns())));
+                            out.add(new RowUpdate.Put(
+                                    store,
+                                    ValueCodec.decodeFullRow(
+                                            uuid,
+                                            u.has("initial") ? u.get("initial") : u.get("insert"),
+                                            store.schema(),
+                                            mon.columns())));
                         } else if (u.has("modify")) {
                             out.add(new RowUpdate.Modify(store, uuid, diff(u.get("modify"), store)));
                         } else if (u.has("delete")) {
@@ -49,7 +57,8 @@ final class ReferenceUpdates {
                     }
                     case REPLACE2, REPLACE1 -> {
                         JsonNode rowJson = mode == UpdateReader.Mode.REPLACE2
-                                ? (u.has("initial") ? u.get("initial") : u.get("insert")) : u.get("new");
+                                ? (u.has("initial") ? u.get("initial") : u.get("insert"))
+                                : u.get("new");
                         if (rowJson == null || rowJson.isNull()) {
                             continue;
                         }
@@ -62,7 +71,9 @@ final class ReferenceUpdates {
                     case APPLY1 -> {
                         Uuid uuid = Uuid.of(re.getKey());
                         JsonNode n = u.get("new");
-                        Row row = n == null || n.isNull() ? null : ValueCodec.decodeFullRow(uuid, n, store.schema(), mon.columns());
+                        Row row = n == null || n.isNull()
+                                ? null
+                                : ValueCodec.decodeFullRow(uuid, n, store.schema(), mon.columns());
                         if (row != null && !Conditions.matches(row, mon.where())) {
                             row = null;
                         }
@@ -85,7 +96,9 @@ final class ReferenceUpdates {
             }
             ColumnType type = column.type();
             ColumnType diffType = new ColumnType(type.key(), type.value(), 0, ColumnType.UNLIMITED);
-            out.put(e.getKey(), ValueCodec.decode(e.getValue(), type.isScalar() || type.isOptional() ? type : diffType));
+            out.put(
+                    e.getKey(),
+                    ValueCodec.decode(e.getValue(), type.isScalar() || type.isOptional() ? type : diffType));
         }
         return out;
     }

@@ -24,7 +24,8 @@ class TableStoreTest {
     private final TableStore store = new TableStore(SCHEMA.require("Address_Set"), new ReentrantReadWriteLock());
 
     private static Row row(Uuid uuid, String name, String id, Set<String> addresses) {
-        return new Row(uuid, Map.of("name", name, "external_ids", Map.of(TableCache.K8S_ID, id), "addresses", addresses));
+        return new Row(
+                uuid, Map.of("name", name, "external_ids", Map.of(TableCache.K8S_ID, id), "addresses", addresses));
     }
 
     @Test
@@ -34,7 +35,9 @@ class TableStoreTest {
         Row changed = row(A, "as1", "ns:a", Set.of("10.0.0.1", "10.0.0.2"));
         assertThat(store.put(changed)).isEqualTo(row(A, "as1", "ns:a", Set.of("10.0.0.1")));
         assertThat(store.byName("as1")).containsExactlyInAnyOrder(changed, row(B, "as1", "ns:a", Set.of()));
-        assertThat(store.byExternalId(TableCache.K8S_ID, "ns:a")).contains(changed).hasSize(2);
+        assertThat(store.byExternalId(TableCache.K8S_ID, "ns:a"))
+                .contains(changed)
+                .hasSize(2);
     }
 
     @Test
@@ -45,7 +48,9 @@ class TableStoreTest {
         assertThat(store.byName("as2")).extracting(Row::uuid).containsExactly(A);
         store.put(row(A, "as2", "ns:b", Set.of()));
         assertThat(store.byExternalId(TableCache.K8S_ID, "ns:a")).isEmpty();
-        assertThat(store.byExternalId(TableCache.K8S_ID, "ns:b")).extracting(Row::uuid).containsExactly(A);
+        assertThat(store.byExternalId(TableCache.K8S_ID, "ns:b"))
+                .extracting(Row::uuid)
+                .containsExactly(A);
         store.remove(A);
         assertThat(store.byName("as2")).isEmpty();
         assertThat(store.byExternalId(TableCache.K8S_ID, "ns:b")).isEmpty();

@@ -9,9 +9,11 @@ import io.kovn.ovsdb.schema.DatabaseSchema;
 import io.kovn.ovsdb.schema.TableSchema;
 import io.kovn.ovsdb.wire.Json;
 import io.kovn.ovsdb.wire.RawJson;
+import io.kovn.ovsdb.wire.ValueReader;
 import io.kovn.ovsdb.wire.WireValues;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,14 +27,12 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.statistics.Statistics;
 import org.junit.jupiter.api.Test;
-import java.util.Collections;
-import io.kovn.ovsdb.wire.ValueReader;
 
 /**
- * The streaming decoder of monitor messages yields exactly the row updates the former tree-based
- * decoding applied ({@link ReferenceUpdates}), or fails with the same exception class, in all four
- * ways the cache uses them; on generated messages with every column kind, repeated members, nulls,
- * non-objects, bad row keys, unknown tables and columns, and malformed values.
+ * The streaming decoder of monitor messages yields exactly the row updates the former tree-based decoding applied
+ * ({@link ReferenceUpdates}), or fails with the same exception class, in all four ways the cache uses them; on
+ * generated messages with every column kind, repeated members, nulls, non-objects, bad row keys, unknown tables and
+ * columns, and malformed values.
  */
 class UpdateReaderPropertyTest {
     static final DatabaseSchema SCHEMA = DatabaseSchema.parse("""
@@ -51,8 +51,11 @@ class UpdateReaderPropertyTest {
                 "addresses": {"type": {"key": "string", "min": 0, "max": "unlimited"}}}},
               "V": {"columns": {"x": {"type": "integer"}}}}}
             """);
-    private static final List<String> UUIDS = List.of("6a1c0b2e-0000-4000-8000-000000000001",
-            "6a1c0b2e-0000-4000-8000-000000000002", "6A1C0B2E-0000-4000-8000-000000000003", "not-a-uuid");
+    private static final List<String> UUIDS = List.of(
+            "6a1c0b2e-0000-4000-8000-000000000001",
+            "6a1c0b2e-0000-4000-8000-000000000002",
+            "6A1C0B2E-0000-4000-8000-000000000003",
+            "not-a-uuid");
 
     /** One generated message and the monitors it is decoded for. */
     record Case(String text, UpdateReader.Mode mode, Map<String, TableMonitor> monitors) {
@@ -105,8 +108,12 @@ class UpdateReaderPropertyTest {
         byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
         List<RowUpdate> rows = RawJson.of(bytes, 0, bytes.length)
                 .read(p -> UpdateReader.read(p, stores, monitors, UpdateReader.Mode.APPLY2));
-        assertThat(rows).isEqualTo(ReferenceUpdates.decode(Json.parse(text), stores, monitors, UpdateReader.Mode.APPLY2));
-        assertThat(rows).hasSize(3).extracting(r -> r.getClass().getSimpleName()).containsExactly("Put", "Modify", "Delete");
+        assertThat(rows)
+                .isEqualTo(ReferenceUpdates.decode(Json.parse(text), stores, monitors, UpdateReader.Mode.APPLY2));
+        assertThat(rows)
+                .hasSize(3)
+                .extracting(r -> r.getClass().getSimpleName())
+                .containsExactly("Put", "Modify", "Delete");
     }
 
     @Test
@@ -123,8 +130,10 @@ class UpdateReaderPropertyTest {
                 byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
                 List<RowUpdate> rows = RawJson.of(bytes, 0, bytes.length)
                         .read(p -> UpdateReader.read(p, stores, monitors, UpdateReader.Mode.APPLY2));
-                Set<?> diff = (Set<?>) ((RowUpdate.Modify) rows.getFirst()).diff().get("addresses");
-                elements.add(diff.stream().filter("10.0.0.7"::equals).findFirst().orElseThrow());
+                Set<?> diff =
+                        (Set<?>) ((RowUpdate.Modify) rows.getFirst()).diff().get("addresses");
+                elements.add(
+                        diff.stream().filter("10.0.0.7"::equals).findFirst().orElseThrow());
             }
         });
         assertThat(elements.get(1)).as("one string for both updates").isSameAs(elements.get(0));
@@ -141,11 +150,15 @@ class UpdateReaderPropertyTest {
         }
 
         Case message() {
-            UpdateReader.Mode mode = v2 ? (rnd.nextBoolean() ? UpdateReader.Mode.APPLY2 : UpdateReader.Mode.REPLACE2)
+            UpdateReader.Mode mode = v2
+                    ? (rnd.nextBoolean() ? UpdateReader.Mode.APPLY2 : UpdateReader.Mode.REPLACE2)
                     : (rnd.nextBoolean() ? UpdateReader.Mode.APPLY1 : UpdateReader.Mode.REPLACE1);
             Map<String, TableMonitor> monitors = new LinkedHashMap<>();
-            monitors.put("T", rnd.nextInt(3) == 0 ? new TableMonitor("T", List.of("s", "ss", "m", "b"), where())
-                    : new TableMonitor("T", List.of(), where()));
+            monitors.put(
+                    "T",
+                    rnd.nextInt(3) == 0
+                            ? new TableMonitor("T", List.of("s", "ss", "m", "b"), where())
+                            : new TableMonitor("T", List.of(), where()));
             monitors.put("U", TableMonitor.all("U"));
             if (rnd.nextInt(10) == 0) {
                 return new Case(pick("[]", "null", "7", "\"x\""), mode, monitors);
@@ -165,7 +178,9 @@ class UpdateReaderPropertyTest {
         private String rows(String table) {
             List<String> rows = new ArrayList<>();
             for (int n = 1 + rnd.nextInt(5); n > 0; n--) {
-                rows.add(member(rnd.nextInt(8) == 0 ? pick(UUIDS.toArray(String[]::new)) : UUIDS.get(rnd.nextInt(3)), update(table)));
+                rows.add(member(
+                        rnd.nextInt(8) == 0 ? pick(UUIDS.toArray(String[]::new)) : UUIDS.get(rnd.nextInt(3)),
+                        update(table)));
             }
             return object(rows);
         }
@@ -178,7 +193,8 @@ class UpdateReaderPropertyTest {
             List<String> members = new ArrayList<>();
             int n = rnd.nextInt(10) == 0 ? 2 + rnd.nextInt(2) : 1;
             for (int k = 0; k < n; k++) {
-                String name = v2 ? pick("initial", "insert", "modify", "delete", "initial", "insert", "x")
+                String name = v2
+                        ? pick("initial", "insert", "modify", "delete", "initial", "insert", "x")
                         : pick("new", "new", "old", "x");
                 String value = switch (name) {
                     case "delete" -> "null";

@@ -15,17 +15,17 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import java.util.ArrayList;
-import org.awaitility.Awaitility;
-import java.util.List;
 
 /** A scripted peer in place of the server: split frames, garbage, silence; the client never hangs. */
 @Timeout(20)
@@ -75,9 +75,12 @@ class MisbehavingPeerTest {
                 // closed by the test
             }
         });
-        return OvsdbClient.builder().endpoint("tcp:127.0.0.1:" + server.getLocalPort())
-                .timeout(Duration.ofSeconds(2)).backoff(Duration.ofSeconds(30), Duration.ofSeconds(30))
-                .inactivityProbe(probe).connect();
+        return OvsdbClient.builder()
+                .endpoint("tcp:127.0.0.1:" + server.getLocalPort())
+                .timeout(Duration.ofSeconds(2))
+                .backoff(Duration.ofSeconds(30), Duration.ofSeconds(30))
+                .inactivityProbe(probe)
+                .connect();
     }
 
     private static void oneByteAtATime(OutputStream out, String text) throws Exception {
@@ -113,13 +116,14 @@ class MisbehavingPeerTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {
-        "garbage\n",
-        "[1,2,3]",
-        "{\"id\":1,\"result\":}",
-        "{\"id\":1}",
-        "{\"id\":1,\"result\":[\"A\"],\"error\":null}}",
-    })
+    @ValueSource(
+            strings = {
+                "garbage\n",
+                "[1,2,3]",
+                "{\"id\":1,\"result\":}",
+                "{\"id\":1}",
+                "{\"id\":1,\"result\":[\"A\"],\"error\":null}}",
+            })
     void garbageOnTheWireFailsThePendingRequestWithoutHanging(String garbage) throws Exception {
         try (OvsdbClient c = connect((in, out, requests) -> {
             requests.take();
@@ -131,7 +135,8 @@ class MisbehavingPeerTest {
                 Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> !c.isConnected());
                 return;
             }
-            assertThatThrownBy(c::listDbs).isInstanceOf(ConnectionException.class)
+            assertThatThrownBy(c::listDbs)
+                    .isInstanceOf(ConnectionException.class)
                     .satisfies(e -> assertThat(causes(e)).hasAtLeastOneElementOfType(ProtocolException.class));
             assertThat(c.isConnected()).isFalse();
         }
@@ -152,14 +157,15 @@ class MisbehavingPeerTest {
             oneByteAtATime(out, "{\"id\":1,\"result\":[\"A\"");
             out.close();
         })) {
-            assertThatThrownBy(c::listDbs).isInstanceOf(ConnectionException.class)
+            assertThatThrownBy(c::listDbs)
+                    .isInstanceOf(ConnectionException.class)
                     .hasRootCauseMessage("connection closed inside a message");
         }
     }
 
     @Test
     void aPeerThatNeverAnswersTheInactivityProbeIsDisconnected() throws Exception {
-        try (OvsdbClient c = connect((in, out, requests) -> { }, Duration.ofMillis(200))) {
+        try (OvsdbClient c = connect((in, out, requests) -> {}, Duration.ofMillis(200))) {
             assertThat(c.isConnected()).isTrue();
             Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> !c.isConnected());
         }
@@ -167,13 +173,16 @@ class MisbehavingPeerTest {
 
     @Test
     void aPeerThatAnswersTheInactivityProbeStaysConnected() throws Exception {
-        try (OvsdbClient c = connect((in, out, requests) -> {
-            for (int i = 0; i < 10; i++) {
-                JsonNode req = requests.take();
-                out.write(("{\"id\":" + req.get("id") + ",\"result\":[],\"error\":null}").getBytes(StandardCharsets.UTF_8));
-                out.flush();
-            }
-        }, Duration.ofMillis(100))) {
+        try (OvsdbClient c = connect(
+                (in, out, requests) -> {
+                    for (int i = 0; i < 10; i++) {
+                        JsonNode req = requests.take();
+                        out.write(("{\"id\":" + req.get("id") + ",\"result\":[],\"error\":null}")
+                                .getBytes(StandardCharsets.UTF_8));
+                        out.flush();
+                    }
+                },
+                Duration.ofMillis(100))) {
             Thread.sleep(800); // several probe periods: the echo answers keep the session alive
             assertThat(c.isConnected()).isTrue();
         }

@@ -15,7 +15,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The tree-based transact result decoder kovn used before {@code ResultDecoder} streamed: the reference its tests compare against. */
+/**
+ * The tree-based transact result decoder kovn used before {@code ResultDecoder} streamed: the reference its tests
+ * compare against.
+ */
 final class ReferenceResultDecoder {
     private static final Uuid NO_UUID = Uuid.of("00000000-0000-0000-0000-000000000000");
 
@@ -31,12 +34,16 @@ final class ReferenceResultDecoder {
             JsonNode r = result.get(i);
             if (r != null && r.isObject() && r.has("error") && !r.get("error").isNull()) {
                 Operation op = i < ops.size() ? ops.get(i) : null;
-                throw new OperationFailedException(i, op, r.get("error").asText(),
+                throw new OperationFailedException(
+                        i,
+                        op,
+                        r.get("error").asText(),
                         r.has("details") ? r.get("details").asText() : null);
             }
         }
         if (result.size() < ops.size()) {
-            throw new ProtocolException("transact returned " + result.size() + " results for " + ops.size() + " operations");
+            throw new ProtocolException(
+                    "transact returned " + result.size() + " results for " + ops.size() + " operations");
         }
         List<OperationResult> out = new ArrayList<>(ops.size());
         Map<String, Uuid> inserted = new HashMap<>();
@@ -51,10 +58,14 @@ final class ReferenceResultDecoder {
                     }
                     yield new OperationResult.Inserted(u);
                 }
-                case Operation.Select sel -> new OperationResult.Selected(rows(r.get("rows"), schema.require(sel.table())));
-                case Operation.Update u -> new OperationResult.Counted(r.path("count").asLong());
-                case Operation.Mutate m -> new OperationResult.Counted(r.path("count").asLong());
-                case Operation.Delete d -> new OperationResult.Counted(r.path("count").asLong());
+                case Operation.Select sel ->
+                    new OperationResult.Selected(rows(r.get("rows"), schema.require(sel.table())));
+                case Operation.Update u ->
+                    new OperationResult.Counted(r.path("count").asLong());
+                case Operation.Mutate m ->
+                    new OperationResult.Counted(r.path("count").asLong());
+                case Operation.Delete d ->
+                    new OperationResult.Counted(r.path("count").asLong());
                 default -> new OperationResult.Done();
             };
             out.add(res);

@@ -9,28 +9,27 @@ import io.kovn.ovsdb.ops.Ops;
 import io.kovn.ovsdb.schema.ColumnSchema;
 import io.kovn.ovsdb.schema.DatabaseSchema;
 import io.kovn.ovsdb.wire.Json;
+import io.kovn.ovsdb.wire.ProtocolException;
 import io.kovn.ovsdb.wire.RawJson;
 import io.kovn.ovsdb.wire.WireValues;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.Supplier;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.statistics.Statistics;
-import java.util.Collections;
-import io.kovn.ovsdb.wire.ProtocolException;
-import java.util.function.Supplier;
 
 /**
- * The streaming transact result decoder gives what the former tree-based one gave
- * ({@link ReferenceResultDecoder}): the same results, the same failing operation, the same
- * exception class. One deliberate difference: an insert or select result without its
- * {@code uuid} or {@code rows} was a NullPointerException and is now a ProtocolException.
+ * The streaming transact result decoder gives what the former tree-based one gave ({@link ReferenceResultDecoder}): the
+ * same results, the same failing operation, the same exception class. One deliberate difference: an insert or select
+ * result without its {@code uuid} or {@code rows} was a NullPointerException and is now a ProtocolException.
  */
 class ResultDecoderPropertyTest {
     private static final DatabaseSchema SCHEMA = DatabaseSchema.parse("""
@@ -41,8 +40,7 @@ class ResultDecoderPropertyTest {
             """);
     private static final String U1 = "6a1c0b2e-0000-4000-8000-000000000001";
 
-    record Case(List<Operation> ops, String result) {
-    }
+    record Case(List<Operation> ops, String result) {}
 
     @Provide
     Arbitrary<Case> cases() {
@@ -53,11 +51,13 @@ class ResultDecoderPropertyTest {
     void decodesAsTheTreeBasedDecoderDid(@ForAll("cases") Case c) {
         Object expected = outcome(() -> ReferenceResultDecoder.decode(c.ops(), Json.parse(c.result()), SCHEMA));
         byte[] bytes = c.result().getBytes(StandardCharsets.UTF_8);
-        Object actual = outcome(() -> RawJson.of(bytes, 0, bytes.length).read(p -> ResultDecoder.read(c.ops(), p, SCHEMA)));
+        Object actual =
+                outcome(() -> RawJson.of(bytes, 0, bytes.length).read(p -> ResultDecoder.read(c.ops(), p, SCHEMA)));
         if (expected == NullPointerException.class) {
             expected = ProtocolException.class; // a result missing uuid or rows
         }
-        Statistics.collect(expected instanceof Class<?> k ? k.getSimpleName() : expected instanceof List<?> ? "failed op" : "ok");
+        Statistics.collect(
+                expected instanceof Class<?> k ? k.getSimpleName() : expected instanceof List<?> ? "failed op" : "ok");
         assertThat(actual).isEqualTo(expected);
     }
 
@@ -104,13 +104,30 @@ class ResultDecoderPropertyTest {
             return pick(rnd, "null", "3", "[]", "{}");
         }
         return switch (kind) {
-            case 0 -> "{" + pick(rnd, "\"uuid\":[\"uuid\",\"" + U1 + "\"]", "\"uuid\":[\"uuid\",\"" + U1.toUpperCase() + "\"]",
-                    "\"uuid\":[\"uuid\",\"bad\"]", "\"uuid\":[\"uuid\",\"bad\"],\"uuid\":[\"uuid\",\"" + U1 + "\"]",
-                    "\"uuid\":[\"uuid\",\"" + U1 + "\"],\"x\":1", "\"error\":null,\"uuid\":[\"uuid\",\"" + U1 + "\"]") + "}";
-            case 1 -> rnd.nextInt(10) == 0 ? "{\"rows\":" + pick(rnd, "{\"a\":{\"name\":\"x\"}}", "7", "null", "[3]") + "}"
-                    : "{\"rows\":" + rows(rnd) + "}";
-            case 2, 3, 4 -> pick(rnd, "{\"count\":1}", "{\"count\":0}", "{\"count\":\"5\"}", "{}", "{\"count\":null}",
-                    "{\"count\":12345678901}");
+            case 0 ->
+                "{"
+                        + pick(
+                                rnd,
+                                "\"uuid\":[\"uuid\",\"" + U1 + "\"]",
+                                "\"uuid\":[\"uuid\",\"" + U1.toUpperCase() + "\"]",
+                                "\"uuid\":[\"uuid\",\"bad\"]",
+                                "\"uuid\":[\"uuid\",\"bad\"],\"uuid\":[\"uuid\",\"" + U1 + "\"]",
+                                "\"uuid\":[\"uuid\",\"" + U1 + "\"],\"x\":1",
+                                "\"error\":null,\"uuid\":[\"uuid\",\"" + U1 + "\"]")
+                        + "}";
+            case 1 ->
+                rnd.nextInt(10) == 0
+                        ? "{\"rows\":" + pick(rnd, "{\"a\":{\"name\":\"x\"}}", "7", "null", "[3]") + "}"
+                        : "{\"rows\":" + rows(rnd) + "}";
+            case 2, 3, 4 ->
+                pick(
+                        rnd,
+                        "{\"count\":1}",
+                        "{\"count\":0}",
+                        "{\"count\":\"5\"}",
+                        "{}",
+                        "{\"count\":null}",
+                        "{\"count\":12345678901}");
             default -> "{}";
         };
     }
@@ -137,8 +154,12 @@ class ResultDecoderPropertyTest {
     }
 
     private static String error(Random rnd) {
-        return pick(rnd, "{\"error\":\"constraint violation\",\"details\":\"duplicate\"}", "{\"error\":\"timed out\"}",
-                "{\"error\":{\"a\":1},\"details\":7}", "{\"error\":null}");
+        return pick(
+                rnd,
+                "{\"error\":\"constraint violation\",\"details\":\"duplicate\"}",
+                "{\"error\":\"timed out\"}",
+                "{\"error\":{\"a\":1},\"details\":7}",
+                "{\"error\":null}");
     }
 
     private static String pick(Random rnd, String... options) {

@@ -17,7 +17,9 @@ class NamedUuidTest {
         if (id) {
             assertThat(new NamedUuid(name).name()).isEqualTo(name);
         } else {
-            assertThatThrownBy(() -> new NamedUuid(name)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not an OVSDB id");
+            assertThatThrownBy(() -> new NamedUuid(name))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("not an OVSDB id");
         }
     }
 

@@ -20,8 +20,8 @@ import net.jqwik.api.constraints.StringLength;
 /** Whatever the diff chooses, applying it the way ovsdb-server does yields the desired value. */
 class ColumnDiffPropertyTest {
     static final ColumnType SET = new ColumnType(BaseType.of(AtomicType.STRING), null, 0, ColumnType.UNLIMITED);
-    static final ColumnType MAP = new ColumnType(BaseType.of(AtomicType.STRING), BaseType.of(AtomicType.STRING),
-            0, ColumnType.UNLIMITED);
+    static final ColumnType MAP =
+            new ColumnType(BaseType.of(AtomicType.STRING), BaseType.of(AtomicType.STRING), 0, ColumnType.UNLIMITED);
 
     @Property(tries = 300)
     void setsReachTheDesiredValueAndMutateOnlyWhenSmaller(
@@ -57,7 +57,9 @@ class ColumnDiffPropertyTest {
     }
 
     private static int elements(ColumnDiff.Mutate m) {
-        return m.mutations().stream().mapToInt(x -> x.value() instanceof Map<?, ?> mm ? mm.size() : ((Set<?>) x.value()).size()).sum();
+        return m.mutations().stream()
+                .mapToInt(x -> x.value() instanceof Map<?, ?> mm ? mm.size() : ((Set<?>) x.value()).size())
+                .sum();
     }
 
     /** RFC 7047 mutate semantics: set insert/delete; map delete by key set; map insert skips present keys. */
@@ -66,7 +68,9 @@ class ColumnDiffPropertyTest {
             case ColumnDiff.Same s -> current;
             case ColumnDiff.Rewrite r -> r.value();
             case ColumnDiff.Mutate m -> {
-                Object v = current instanceof Map<?, ?> cm ? new HashMap<Object, Object>(cm) : new HashSet<Object>((Set<?>) current);
+                Object v = current instanceof Map<?, ?> cm
+                        ? new HashMap<Object, Object>(cm)
+                        : new HashSet<Object>((Set<?>) current);
                 for (Mutation x : m.mutations()) {
                     if (v instanceof Map<?, ?> raw) {
                         @SuppressWarnings("unchecked")

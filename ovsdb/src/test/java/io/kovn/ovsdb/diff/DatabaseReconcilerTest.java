@@ -6,6 +6,7 @@ import io.kovn.ovsdb.cache.MonitorCache;
 import io.kovn.ovsdb.cache.TableMonitor;
 import io.kovn.ovsdb.client.OvsdbClient;
 import io.kovn.ovsdb.data.Row;
+import io.kovn.ovsdb.ops.Condition;
 import io.kovn.ovsdb.ops.Operation;
 import io.kovn.ovsdb.ops.OperationResult;
 import io.kovn.ovsdb.ops.Ops;
@@ -17,13 +18,12 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
-import org.junit.jupiter.api.Tag;
-import io.kovn.ovsdb.ops.Condition;
-import org.assertj.core.api.InstanceOfAssertFactories;
 
 /** The diff applied to a real ovsdb-server (OVN 25.03 NB). Each test owns rows by its own name. */
 @Tag("real")
@@ -46,35 +46,58 @@ class DatabaseReconcilerTest {
 
     @AfterAll
     static void stop() {
-        try (OvnDatabases o = ovn; OvsdbClient c = client) {
+        try (OvnDatabases o = ovn;
+                OvsdbClient c = client) {
             // closed in reverse order: client, then servers and their folder
         }
     }
 
     private static Owner owner(TestInfo test) {
-        return Owner.controller("default-network-controller").types("AdminNetworkPolicy")
+        return Owner.controller("default-network-controller")
+                .types("AdminNetworkPolicy")
                 .with(Owner.NAME, test.getTestMethod().orElseThrow().getName());
     }
 
     private static Map<String, String> ids(Owner owner, String id) {
-        return Map.of(Owner.OWNER_CONTROLLER, "default-network-controller", Owner.OWNER_TYPE, "AdminNetworkPolicy",
-                Owner.NAME, owner.externalIds().get(Owner.NAME).iterator().next(), Owner.ID, id);
+        return Map.of(
+                Owner.OWNER_CONTROLLER,
+                "default-network-controller",
+                Owner.OWNER_TYPE,
+                "AdminNetworkPolicy",
+                Owner.NAME,
+                owner.externalIds().get(Owner.NAME).iterator().next(),
+                Owner.ID,
+                id);
     }
 
     private static DesiredState policy(Owner owner, String prefix, Set<String> addresses, int acls) {
-        DesiredState.Builder b = DesiredState.builder().table("Port_Group").table("ACL").table("Address_Set");
+        DesiredState.Builder b =
+                DesiredState.builder().table("Port_Group").table("ACL").table("Address_Set");
         Ref[] refs = new Ref[acls];
         for (int i = 0; i < acls; i++) {
             String id = prefix + ":acl:" + i;
             refs[i] = Ref.to("ACL", id);
-            b.add(Desired.of("ACL", Map.of("priority", 1000L + i, "direction", "to-lport", "tier", 1L,
-                    "match", "outport == @" + prefix + "pg && ip4.src == $" + prefix + "as",
-                    "action", i % 2 == 0 ? "pass" : "drop", "external_ids", ids(owner, id))));
+            b.add(Desired.of(
+                    "ACL",
+                    Map.of(
+                            "priority",
+                            1000L + i,
+                            "direction",
+                            "to-lport",
+                            "tier",
+                            1L,
+                            "match",
+                            "outport == @" + prefix + "pg && ip4.src == $" + prefix + "as",
+                            "action",
+                            i % 2 == 0 ? "pass" : "drop",
+                            "external_ids",
+                            ids(owner, id))));
         }
         b.add(Desired.of("Port_Group", Map.of("name", prefix + "pg", "external_ids", ids(owner, prefix + ":pg")))
                 .withRefs("acls", refs));
-        b.add(Desired.of("Address_Set", Map.of("name", prefix + "as", "addresses", addresses,
-                "external_ids", ids(owner, prefix + ":as"))));
+        b.add(Desired.of(
+                "Address_Set",
+                Map.of("name", prefix + "as", "addresses", addresses, "external_ids", ids(owner, prefix + ":as"))));
         return b.build();
     }
 
@@ -91,20 +114,23 @@ class DatabaseReconcilerTest {
         PlanOutcome first = reconciler.reconcile(owner, desired);
         PlanOutcome second = reconciler.reconcile(owner, desired);
 
-        assertThat(first).isInstanceOfSatisfying(PlanOutcome.Applied.class,
-                a -> assertThat(a.counts()).isEqualTo(new Plan.Counts(6, 0, 0, 0)));
+        assertThat(first)
+                .isInstanceOfSatisfying(
+                        PlanOutcome.Applied.class, a -> assertThat(a.counts()).isEqualTo(new Plan.Counts(6, 0, 0, 0)));
         assertThat(second).isInstanceOf(PlanOutcome.Noop.class);
         assertThat(reconciler.plan(owner, desired).operations()).isEmpty();
         Row pg = rows("Port_Group", "name", "idempg").getFirst();
         assertThat((Set<?>) pg.get("acls")).hasSize(4);
-        assertThat(ovn.nbctl("--bare", "--columns=action", "find", "ACL", "priority=1000")).contains("pass");
+        assertThat(ovn.nbctl("--bare", "--columns=action", "find", "ACL", "priority=1000"))
+                .contains("pass");
     }
 
     @Test
     void oneAddressChangeInALargeSetIsOneMutate(TestInfo test) {
         Owner owner = owner(test);
         Set<String> addresses = IntStream.range(0, 10_000)
-                .mapToObj(i -> "10.2." + (i / 250) + "." + (i % 250)).collect(Collectors.toCollection(LinkedHashSet::new));
+                .mapToObj(i -> "10.2." + (i / 250) + "." + (i % 250))
+                .collect(Collectors.toCollection(LinkedHashSet::new));
         reconciler.reconcile(owner, policy(owner, "one", addresses, 1));
         Set<String> changed = new LinkedHashSet<>(addresses);
         changed.remove("10.2.0.7");
@@ -116,21 +142,25 @@ class DatabaseReconcilerTest {
 
         assertThat(plan.operations()).singleElement().isInstanceOf(Operation.Mutate.class);
         assertThat(applied).isInstanceOf(PlanOutcome.Applied.class);
-        assertThat(rows("Address_Set", "name", "oneas").getFirst().get("addresses")).isEqualTo(changed);
+        assertThat(rows("Address_Set", "name", "oneas").getFirst().get("addresses"))
+                .isEqualTo(changed);
         assertThat(reconciler.reconcile(owner, desired)).isInstanceOf(PlanOutcome.Noop.class);
     }
 
     @Test
     void overTheMonitorCacheASecondReconcileRightAfterTheFirstIsANoop(TestInfo test) {
         Owner owner = owner(test);
-        try (MonitorCache cache = MonitorCache.start(client, NB, TABLES.stream().map(TableMonitor::all).toList())) {
+        try (MonitorCache cache = MonitorCache.start(
+                client, NB, TABLES.stream().map(TableMonitor::all).toList())) {
             cache.synced().join();
             DatabaseReconciler overCache = new DatabaseReconciler(client, NB, schema, CurrentState.of(cache));
             for (int round = 0; round < 10; round++) {
                 DesiredState desired = policy(owner, "cache", Set.of("10.5.0." + round, "10.5.1.1"), 1 + round % 3);
-                assertThat(overCache.reconcile(owner, desired)).as("round %d", round)
+                assertThat(overCache.reconcile(owner, desired))
+                        .as("round %d", round)
                         .isInstanceOf(PlanOutcome.Applied.class);
-                assertThat(overCache.reconcile(owner, desired)).as("round %d again", round)
+                assertThat(overCache.reconcile(owner, desired))
+                        .as("round %d again", round)
                         .isInstanceOf(PlanOutcome.Noop.class);
             }
         }
@@ -140,14 +170,19 @@ class DatabaseReconcilerTest {
     void theMonitorCacheAnswersKeyedLookUpsOfOneKey(TestInfo test) {
         Owner owner = owner(test);
         reconciler.reconcile(owner, policy(owner, "keyed", Set.of("10.6.0.1"), 2));
-        try (MonitorCache cache = MonitorCache.start(client, NB, TABLES.stream().map(TableMonitor::all).toList())) {
+        try (MonitorCache cache = MonitorCache.start(
+                client, NB, TABLES.stream().map(TableMonitor::all).toList())) {
             cache.synced().join();
             CurrentState state = CurrentState.of(cache);
             assertThat(state.rows("ACL", RowKey.externalId(), "keyed:acl:1").orElseThrow())
-                    .singleElement().satisfies(r -> assertThat(r.get("priority")).isEqualTo(1001L));
-            assertThat(state.rows("ACL", RowKey.externalId(), "keyed:acl:9").orElseThrow()).isEmpty();
+                    .singleElement()
+                    .satisfies(r -> assertThat(r.get("priority")).isEqualTo(1001L));
+            assertThat(state.rows("ACL", RowKey.externalId(), "keyed:acl:9").orElseThrow())
+                    .isEmpty();
             // other key functions fall back to a scan; unmonitored tables stay unknown
-            assertThat(state.rows("Address_Set", RowKey.column("name"), "keyedas").orElseThrow()).hasSize(1);
+            assertThat(state.rows("Address_Set", RowKey.column("name"), "keyedas")
+                            .orElseThrow())
+                    .hasSize(1);
             assertThat(state.rows("Meter", RowKey.externalId(), "keyed:acl:1")).isEmpty();
         }
     }
@@ -157,24 +192,41 @@ class DatabaseReconcilerTest {
         Owner owner = owner(test);
         reconciler.reconcile(owner, policy(owner, "crash", Set.of("10.4.0.1"), 3));
         // A previous run (now gone) also left an address set, and another controller has one.
-        client.transact(NB, List.of(
-                Ops.insert("Address_Set", Map.of("name", "crashleft", "external_ids", ids(owner, "crash:old-as"))),
-                Ops.insert("Address_Set", Map.of("name", "foreign",
-                        "external_ids", Map.of(Owner.OWNER_CONTROLLER, "other", Owner.ID, "crash:as")))));
+        client.transact(
+                NB,
+                List.of(
+                        Ops.insert(
+                                "Address_Set", Map.of("name", "crashleft", "external_ids", ids(owner, "crash:old-as"))),
+                        Ops.insert(
+                                "Address_Set",
+                                Map.of(
+                                        "name",
+                                        "foreign",
+                                        "external_ids",
+                                        Map.of(Owner.OWNER_CONTROLLER, "other", Owner.ID, "crash:as")))));
 
         // The policy shrank to one ACL: two ACLs and the old address set are stale.
         PlanOutcome result = reconciler.reconcile(owner, policy(owner, "crash", Set.of("10.4.0.1"), 1));
 
-        assertThat(result).isInstanceOfSatisfying(PlanOutcome.Applied.class,
-                a -> assertThat(a.counts()).isEqualTo(new Plan.Counts(0, 1, 0, 1)));
+        assertThat(result)
+                .isInstanceOfSatisfying(
+                        PlanOutcome.Applied.class, a -> assertThat(a.counts()).isEqualTo(new Plan.Counts(0, 1, 0, 1)));
         assertThat(rows("Address_Set", "name", "crashleft")).isEmpty();
         assertThat(rows("Address_Set", "name", "foreign")).hasSize(1);
-        assertThat(rows("Port_Group", "name", "crashpg").getFirst().get("acls")).asInstanceOf(
-                InstanceOfAssertFactories.COLLECTION).hasSize(1);
+        assertThat(rows("Port_Group", "name", "crashpg").getFirst().get("acls"))
+                .asInstanceOf(InstanceOfAssertFactories.COLLECTION)
+                .hasSize(1);
         // ovsdb-server garbage-collected the unreferenced non-root ACLs.
-        assertThat(ovn.nbctl("--bare", "--columns=_uuid", "find", "ACL",
-                "external_ids:k8s.ovn.org/name=" + test.getTestMethod().orElseThrow().getName()).lines()
-                .filter(l -> !l.isBlank())).hasSize(1);
+        assertThat(ovn.nbctl(
+                                "--bare",
+                                "--columns=_uuid",
+                                "find",
+                                "ACL",
+                                "external_ids:k8s.ovn.org/name="
+                                        + test.getTestMethod().orElseThrow().getName())
+                        .lines()
+                        .filter(l -> !l.isBlank()))
+                .hasSize(1);
         assertThat(reconciler.reconcile(owner, policy(owner, "crash", Set.of("10.4.0.1"), 1)))
                 .isInstanceOf(PlanOutcome.Noop.class);
     }

@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.kovn.ovsdb.data.NamedUuid;
 import io.kovn.ovsdb.ops.Operation;
 import io.kovn.ovsdb.schema.DatabaseSchema;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
-import java.util.HashSet;
 
 /** Inserts come after the rows they name: table by table where the schema allows, row by row where not. */
 class InsertOrderTest {
@@ -47,8 +47,11 @@ class InsertOrderTest {
     @Test
     void referencedTablesComeFirstAndRowsKeepTheirOrderWithinATable() {
         List<Operation.Insert> in = List.of(
-                insert("Group", "row0", "row3"), insert("Note", "row1"), insert("Group", "row2", "row4", "row3"),
-                insert("Member", "row3"), insert("Member", "row4"));
+                insert("Group", "row0", "row3"),
+                insert("Note", "row1"),
+                insert("Group", "row2", "row4", "row3"),
+                insert("Member", "row3"),
+                insert("Member", "row4"));
 
         assertThat(names(InsertOrder.sort(SCHEMA, in))).containsExactly("row3", "row4", "row0", "row2", "row1");
     }
@@ -56,7 +59,10 @@ class InsertOrderTest {
     @Test
     void aTableThatRefersToItselfIsOrderedRowByRow() {
         List<Operation.Insert> in = List.of(
-                insert("Tree", "row0", "row1"), insert("Tree", "row1", "row2"), insert("Tree", "row2"), insert("Note", "row3"));
+                insert("Tree", "row0", "row1"),
+                insert("Tree", "row1", "row2"),
+                insert("Tree", "row2"),
+                insert("Note", "row3"));
 
         assertThat(names(InsertOrder.sort(SCHEMA, in))).containsExactly("row2", "row1", "row0", "row3");
     }

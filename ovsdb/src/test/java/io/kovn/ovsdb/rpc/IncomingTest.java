@@ -3,11 +3,14 @@ package io.kovn.ovsdb.rpc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.kovn.ovsdb.wire.Json;
 import io.kovn.ovsdb.wire.ProtocolException;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -17,21 +20,22 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import java.util.ArrayList;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 
 /**
- * Messages are read in one pass whatever the order of their members: a notification's params and
- * a response's result reach their reader the same in ovsdb-server's order and in any other.
+ * Messages are read in one pass whatever the order of their members: a notification's params and a response's result
+ * reach their reader the same in ovsdb-server's order and in any other.
  */
 @Timeout(10)
 class IncomingTest {
     private final ScriptedPeer peer = new ScriptedPeer();
     private final BlockingQueue<String> notified = new LinkedBlockingQueue<>();
-    private final RpcSession session = new RpcSession(peer, (RawNotifications) (method, params) ->
-            // read as a stream, the way the monitor cache does
-            notified.add(method + " " + params.read(p -> Json.MAPPER.readTree(p))), Duration.ofSeconds(5)).start();
+    private final RpcSession session = new RpcSession(
+                    peer,
+                    (RawNotifications) (method, params) ->
+                            // read as a stream, the way the monitor cache does
+                            notified.add(method + " " + params.read(p -> Json.MAPPER.readTree(p))),
+                    Duration.ofSeconds(5))
+            .start();
 
     @AfterEach
     void close() {
@@ -64,7 +68,8 @@ class IncomingTest {
     void anErrorAfterTheResultFailsTheRequest() {
         CompletableFuture<List<String>> f = session.call("list_dbs", Json.array(), IncomingTest::strings);
         peer.send("{\"id\":1,\"result\":[\"A\"],\"error\":\"boom\"}");
-        assertThatThrownBy(() -> f.get(5, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+        assertThatThrownBy(() -> f.get(5, TimeUnit.SECONDS))
+                .isInstanceOf(ExecutionException.class)
                 .hasCauseInstanceOf(RpcErrorException.class);
     }
 

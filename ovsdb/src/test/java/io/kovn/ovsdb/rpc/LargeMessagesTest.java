@@ -3,6 +3,7 @@ package io.kovn.ovsdb.rpc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import io.kovn.ovsdb.wire.Json;
 import java.io.IOException;
@@ -15,11 +16,10 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import com.fasterxml.jackson.core.JsonParser;
 
 /**
- * With {@link RpcSession#decodeLargeMessagesAtNice}, messages of a MiB or more are decoded on the
- * session's bulk thread at a raised nice value, small ones on the reader thread, all in arrival order.
+ * With {@link RpcSession#decodeLargeMessagesAtNice}, messages of a MiB or more are decoded on the session's bulk thread
+ * at a raised nice value, small ones on the reader thread, all in arrival order.
  */
 @Timeout(20)
 class LargeMessagesTest {
@@ -27,15 +27,23 @@ class LargeMessagesTest {
     private final ScriptedPeer peer = new ScriptedPeer();
     /** "method: elements, thread, nice" per notification, in the order they were handled. */
     private final BlockingQueue<String> handled = new LinkedBlockingQueue<>();
+
     private volatile RuntimeException failNext;
-    private final RpcSession session = new RpcSession(peer, (RawNotifications) (method, params) -> {
-        RuntimeException fail = failNext;
-        if (fail != null) {
-            throw fail;
-        }
-        int elements = params.read(LargeMessagesTest::count);
-        handled.add(method + ": " + elements + ", " + Thread.currentThread().getName() + ", " + ThreadNice.current().orElse(-99));
-    }, Duration.ofSeconds(10)).decodeLargeMessagesAtNice(INCREMENT).start();
+    private final RpcSession session = new RpcSession(
+                    peer,
+                    (RawNotifications) (method, params) -> {
+                        RuntimeException fail = failNext;
+                        if (fail != null) {
+                            throw fail;
+                        }
+                        int elements = params.read(LargeMessagesTest::count);
+                        handled.add(method + ": " + elements + ", "
+                                + Thread.currentThread().getName() + ", "
+                                + ThreadNice.current().orElse(-99));
+                    },
+                    Duration.ofSeconds(10))
+            .decodeLargeMessagesAtNice(INCREMENT)
+            .start();
 
     @AfterEach
     void close() {
@@ -49,11 +57,12 @@ class LargeMessagesTest {
         peer.send(notification("large", 200_000));
         peer.send(notification("small2", 2));
         peer.send(notification("large2", 150_000));
-        assertThat(List.of(next(), next(), next(), next())).containsExactly(
-                "small1: 3, ovsdb-reader-scripted, " + nice,
-                "large: 200000, ovsdb-bulk-scripted, " + (nice + INCREMENT),
-                "small2: 2, ovsdb-reader-scripted, " + nice,
-                "large2: 150000, ovsdb-bulk-scripted, " + (nice + INCREMENT));
+        assertThat(List.of(next(), next(), next(), next()))
+                .containsExactly(
+                        "small1: 3, ovsdb-reader-scripted, " + nice,
+                        "large: 200000, ovsdb-bulk-scripted, " + (nice + INCREMENT),
+                        "small2: 2, ovsdb-reader-scripted, " + nice,
+                        "large2: 150000, ovsdb-bulk-scripted, " + (nice + INCREMENT));
     }
 
     @Test
@@ -68,7 +77,8 @@ class LargeMessagesTest {
     void aLargeMessageThatFailsEndsTheSessionAsASmallOneDoes() throws Exception {
         failNext = new IllegalStateException("handler refused it");
         peer.send(notification("large", 200_000));
-        assertThat(session.closed().get(10, TimeUnit.SECONDS)).isInstanceOf(IllegalStateException.class)
+        assertThat(session.closed().get(10, TimeUnit.SECONDS))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessage("handler refused it");
     }
 
@@ -77,33 +87,43 @@ class LargeMessagesTest {
         peer.send(notification("large", 200_000));
         assertThat(next()).contains("ovsdb-bulk-scripted");
         session.close();
-        await().atMost(Duration.ofSeconds(5)).until(() -> Thread.getAllStackTraces().keySet().stream()
-                .noneMatch(t -> t.getName().equals("ovsdb-bulk-scripted")));
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> Thread.getAllStackTraces().keySet().stream()
+                        .noneMatch(t -> t.getName().equals("ovsdb-bulk-scripted")));
     }
 
     /**
-     * A bulk update decoded at a raised nice value can take seconds on a busy node; the reader is not
-     * reading meanwhile, so the inactivity probe must not take that for a silent peer (its echo's
-     * answer would be waiting behind the update).
+     * A bulk update decoded at a raised nice value can take seconds on a busy node; the reader is not reading
+     * meanwhile, so the inactivity probe must not take that for a silent peer (its echo's answer would be waiting
+     * behind the update).
      */
     @Test
     void aLongDecodeIsNotASilentPeer() throws Exception {
         ScriptedPeer silent = new ScriptedPeer(); // answers no echo: only the time spent decoding keeps it
         BlockingQueue<String> done = new LinkedBlockingQueue<>();
-        try (RpcSession probed = new RpcSession(silent, (RawNotifications) (method, params) -> {
-            params.read(LargeMessagesTest::count);
-            try {
-                Thread.sleep(1_000); // five probe intervals
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            done.add(method);
-        }, Duration.ofSeconds(10)).decodeLargeMessagesAtNice(INCREMENT).start().probeInactivity(Duration.ofMillis(200))) {
+        try (RpcSession probed = new RpcSession(
+                        silent,
+                        (RawNotifications) (method, params) -> {
+                            params.read(LargeMessagesTest::count);
+                            try {
+                                Thread.sleep(1_000); // five probe intervals
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
+                            done.add(method);
+                        },
+                        Duration.ofSeconds(10))
+                .decodeLargeMessagesAtNice(INCREMENT)
+                .start()
+                .probeInactivity(Duration.ofMillis(200))) {
             silent.send(notification("slow", 200_000));
             assertThat(done.poll(10, TimeUnit.SECONDS)).isEqualTo("slow");
-            assertThat(probed.isOpen()).as("open right after a decode of five probe intervals").isTrue();
+            assertThat(probed.isOpen())
+                    .as("open right after a decode of five probe intervals")
+                    .isTrue();
             // and the probe still works: nothing more comes and no echo is answered
-            assertThat(probed.closed().get(5, TimeUnit.SECONDS)).isInstanceOf(IOException.class)
+            assertThat(probed.closed().get(5, TimeUnit.SECONDS))
+                    .isInstanceOf(IOException.class)
                     .hasMessageContaining("inactivity probe");
         }
     }
@@ -112,7 +132,9 @@ class LargeMessagesTest {
     void raisingTheNiceValueCapsAt19AndLeavesOtherThreadsAlone() throws Exception {
         int mine = ThreadNice.current().orElseThrow();
         CompletableFuture<List<Integer>> raised = new CompletableFuture<>();
-        Thread.ofPlatform().start(() -> raised.complete(List.of(ThreadNice.raise(3).orElse(-99), ThreadNice.raise(40).orElse(-99))));
+        Thread.ofPlatform()
+                .start(() -> raised.complete(List.of(
+                        ThreadNice.raise(3).orElse(-99), ThreadNice.raise(40).orElse(-99))));
         assertThat(raised.get(5, TimeUnit.SECONDS)).containsExactly(mine + 3, ThreadNice.MAX);
         assertThat(ThreadNice.current().orElseThrow()).isEqualTo(mine);
     }
@@ -131,7 +153,12 @@ class LargeMessagesTest {
     private static String names(int n) {
         StringBuilder b = new StringBuilder("[");
         for (int i = 0; i < n; i++) {
-            b.append(i == 0 ? "" : ",").append("\"10.").append(i % 250).append('.').append(i / 250 % 250).append(".1\"");
+            b.append(i == 0 ? "" : ",")
+                    .append("\"10.")
+                    .append(i % 250)
+                    .append('.')
+                    .append(i / 250 % 250)
+                    .append(".1\"");
         }
         return b.append(']').toString();
     }

@@ -6,8 +6,8 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 
 /**
- * A transport whose peer is the test: what it sends is read by the session (in as many reads as
- * the reader's buffer needs), what the session writes is kept.
+ * A transport whose peer is the test: what it sends is read by the session (in as many reads as the reader's buffer
+ * needs), what the session writes is kept.
  */
 final class ScriptedPeer implements Transport {
     private final BlockingQueue<byte[]> incoming = new LinkedBlockingQueue<>();

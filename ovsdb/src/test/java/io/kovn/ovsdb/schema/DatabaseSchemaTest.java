@@ -4,13 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import java.util.Set;
 
 class DatabaseSchemaTest {
-    private static final DatabaseSchema NB = DatabaseSchema.read(Path.of(System.getProperty("kovn.schemas"), "ovn-nb.ovsschema"));
+    private static final DatabaseSchema NB =
+            DatabaseSchema.read(Path.of(System.getProperty("kovn.schemas"), "ovn-nb.ovsschema"));
 
     @Test
     void parsesTheRuntimesNorthboundSchema() {
@@ -37,7 +38,8 @@ class DatabaseSchemaTest {
         assertThat(as.type("external_ids").holdsUuids()).isFalse();
         assertThat(acl.type("sample_new").holdsUuids()).isTrue();
         assertThat(NB.require("Port_Group").type("acls").holdsUuids()).isTrue();
-        assertThat(NB.require("Logical_Switch_Port").type("dhcpv4_options").holdsUuids()).isTrue();
+        assertThat(NB.require("Logical_Switch_Port").type("dhcpv4_options").holdsUuids())
+                .isTrue();
     }
 
     @Test
@@ -55,7 +57,8 @@ class DatabaseSchemaTest {
         "8.0.0, 7.11.0, false",
     })
     void serverVersionSatisfiesSameMajorAndAtLeastTheMinor(String server, String expected, boolean ok) {
-        assertThat(SchemaVersion.parse(server).satisfies(SchemaVersion.parse(expected))).isEqualTo(ok);
+        assertThat(SchemaVersion.parse(server).satisfies(SchemaVersion.parse(expected)))
+                .isEqualTo(ok);
     }
 
     @Test

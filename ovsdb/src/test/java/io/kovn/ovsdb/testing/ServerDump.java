@@ -10,18 +10,24 @@ import io.kovn.ovsdb.wire.ValueCodec;
 import io.kovn.runtime.OvsdbServerProcess;
 import io.kovn.runtime.testing.OvnDatabases;
 import io.kovn.runtime.testing.Tools;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.ArrayList;
 
 /** A table's rows as {@code ovsdb-client dump} (an independent tool) sees them. */
 public final class ServerDump {
     private ServerDump() {}
 
     public static Set<Row> rows(OvnDatabases ovn, OvsdbServerProcess server, DatabaseSchema schema, String table) {
-        String out = Tools.run(List.of(ovn.runtime().bin("ovsdb-client").toString(), "-f", "json", "dump",
-                server.unixEndpoint(), schema.name(), table));
+        String out = Tools.run(List.of(
+                ovn.runtime().bin("ovsdb-client").toString(),
+                "-f",
+                "json",
+                "dump",
+                server.unixEndpoint(),
+                schema.name(),
+                table));
         JsonNode json = Json.parse(out);
         TableSchema ts = schema.require(table);
         List<String> headings = new ArrayList<>();

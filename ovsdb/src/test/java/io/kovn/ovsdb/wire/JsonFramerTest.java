@@ -3,17 +3,17 @@ package io.kovn.ovsdb.wire;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.sun.management.ThreadMXBean;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import java.util.Arrays;
-import java.util.function.Consumer;
-import java.lang.management.ManagementFactory;
-import com.sun.management.ThreadMXBean;
 
 class JsonFramerTest {
     private static final String[] MESSAGES = {
@@ -56,7 +56,9 @@ class JsonFramerTest {
         for (int round = 0; round < 500; round++) {
             int n = rnd.nextInt(6);
             int[] cuts = rnd.ints(n, 0, s.length + 1).sorted().toArray();
-            assertThat(feed(new JsonFramer(), s, cuts)).as("cuts %s", Arrays.toString(cuts)).containsExactly(MESSAGES);
+            assertThat(feed(new JsonFramer(), s, cuts))
+                    .as("cuts %s", Arrays.toString(cuts))
+                    .containsExactly(MESSAGES);
         }
     }
 
@@ -73,8 +75,8 @@ class JsonFramerTest {
     void refusesBytesThatCannotStartAMessage(String garbage) {
         JsonFramer f = new JsonFramer();
         byte[] b = garbage.getBytes(StandardCharsets.UTF_8);
-        assertThatThrownBy(() -> f.feed(b, 0, b.length, x -> { })).isInstanceOf(ProtocolException.class);
-        assertThatThrownBy(() -> f.feed(new byte[] {'{', '}'}, 0, 2, x -> { })).isInstanceOf(ProtocolException.class);
+        assertThatThrownBy(() -> f.feed(b, 0, b.length, x -> {})).isInstanceOf(ProtocolException.class);
+        assertThatThrownBy(() -> f.feed(new byte[] {'{', '}'}, 0, 2, x -> {})).isInstanceOf(ProtocolException.class);
     }
 
     @Test
@@ -91,7 +93,8 @@ class JsonFramerTest {
     void refusesAnOversizedMessage() {
         JsonFramer f = new JsonFramer(16);
         byte[] b = "{\"a\":\"0123456789abcdef\"}".getBytes(StandardCharsets.UTF_8);
-        assertThatThrownBy(() -> f.feed(b, 0, b.length, x -> { })).isInstanceOf(ProtocolException.class)
+        assertThatThrownBy(() -> f.feed(b, 0, b.length, x -> {}))
+                .isInstanceOf(ProtocolException.class)
                 .hasMessageContaining("larger than 16");
     }
 
@@ -99,7 +102,12 @@ class JsonFramerTest {
     void assemblesMessagesOfMegabytesWhateverTheReadSizes() {
         StringBuilder big = new StringBuilder("{\"method\":\"update2\",\"params\":[\"m\",{\"T\":{");
         for (int i = 0; i < 60_000; i++) {
-            big.append(i == 0 ? "" : ",").append("\"r").append(i).append("\":{\"s\":\"q\\\" } ] \\\\ ").append(i).append("\"}");
+            big.append(i == 0 ? "" : ",")
+                    .append("\"r")
+                    .append(i)
+                    .append("\":{\"s\":\"q\\\" } ] \\\\ ")
+                    .append(i)
+                    .append("\"}");
         }
         big.append("}}],\"id\":null}");
         String[] messages = {MESSAGES[0], big.toString(), MESSAGES[2], big.toString(), MESSAGES[4]};
@@ -111,7 +119,10 @@ class JsonFramerTest {
             for (int at = rnd.nextInt(200_000); at < s.length; at += 1 + rnd.nextInt(round % 2 == 0 ? 70_000 : 300)) {
                 cuts.add(at);
             }
-            List<String> out = feed(new JsonFramer(), s, cuts.stream().mapToInt(Integer::intValue).toArray());
+            List<String> out = feed(
+                    new JsonFramer(),
+                    s,
+                    cuts.stream().mapToInt(Integer::intValue).toArray());
             assertThat(out).hasSize(messages.length);
             for (int i = 0; i < messages.length; i++) {
                 assertThat(out.get(i)).as("message %d, round %d", i, round).isEqualTo(messages[i]);
@@ -124,25 +135,28 @@ class JsonFramerTest {
     void refusesAMessageThatGrowsPastTheLimitAcrossReads() {
         JsonFramer f = new JsonFramer(10_000);
         byte[] chunk = "\"0123456789\",".repeat(100).getBytes(StandardCharsets.UTF_8);
-        f.feed(new byte[] {'{', '"', 'a', '"', ':', '['}, 0, 6, x -> { });
+        f.feed(new byte[] {'{', '"', 'a', '"', ':', '['}, 0, 6, x -> {});
         assertThatThrownBy(() -> {
-            for (int i = 0; i < 20; i++) {
-                f.feed(chunk, 0, chunk.length, x -> { });
-            }
-        }).isInstanceOf(ProtocolException.class).hasMessageContaining("larger than 10000");
+                    for (int i = 0; i < 20; i++) {
+                        f.feed(chunk, 0, chunk.length, x -> {});
+                    }
+                })
+                .isInstanceOf(ProtocolException.class)
+                .hasMessageContaining("larger than 10000");
     }
 
     @Test
     void reportsAnUnfinishedMessage() {
         JsonFramer f = new JsonFramer();
         byte[] b = "{\"a\":[1,".getBytes(StandardCharsets.UTF_8);
-        f.feed(b, 0, b.length, x -> { });
+        f.feed(b, 0, b.length, x -> {});
         assertThat(f.inMessage()).isTrue();
     }
 
     /** A message of about {@code size} bytes: one string member. */
     private static byte[] message(int size, char fill) {
-        return ("{\"s\":\"" + String.valueOf(fill).repeat(Math.max(0, size - 8)) + "\"}").getBytes(StandardCharsets.UTF_8);
+        return ("{\"s\":\"" + String.valueOf(fill).repeat(Math.max(0, size - 8)) + "\"}")
+                .getBytes(StandardCharsets.UTF_8);
     }
 
     @Test
@@ -163,7 +177,9 @@ class JsonFramerTest {
         }
         assertThat(received).hasSize(sizes.length);
         for (int i = 0; i < sizes.length; i++) {
-            assertThat(received.get(i)).as("message %d, after all later ones", i).isEqualTo(sent.get(i));
+            assertThat(received.get(i))
+                    .as("message %d, after all later ones", i)
+                    .isEqualTo(sent.get(i));
         }
     }
 

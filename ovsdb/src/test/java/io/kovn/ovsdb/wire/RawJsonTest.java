@@ -4,18 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.kovn.ovsdb.schema.AtomicType;
+import io.kovn.ovsdb.schema.BaseType;
+import io.kovn.ovsdb.schema.ColumnType;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import io.kovn.ovsdb.schema.AtomicType;
-import io.kovn.ovsdb.schema.BaseType;
-import io.kovn.ovsdb.schema.ColumnType;
-import java.util.Set;
 
 class RawJsonTest {
     private static final String MESSAGE =
@@ -64,18 +64,20 @@ class RawJsonTest {
     void aSyntaxErrorFoundByAVisitorFailsTheMessageEvenIfTheVisitorSwallowsIt() {
         byte[] m = bytes("{\"id\":1,\"result\":[1,,2],\"error\":null}");
         assertThatThrownBy(() -> RawJson.forEachMember(m, (name, value) -> {
-            try {
-                value.tree();
-            } catch (ProtocolException swallowed) {
-                // the message must still fail
-            }
-        })).isInstanceOf(ProtocolException.class).hasMessageContaining("malformed JSON");
+                    try {
+                        value.tree();
+                    } catch (ProtocolException swallowed) {
+                        // the message must still fail
+                    }
+                }))
+                .isInstanceOf(ProtocolException.class)
+                .hasMessageContaining("malformed JSON");
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"[1]", "{\"a\":}", "{\"a\":1,}", "{\"a\" 1}", "{\"a\":[1,,2]}", "{\"a\":1} {}", "{\"a\":1"})
     void refusesMalformedMessagesWhetherOrNotTheValuesAreRead(String message) {
-        assertThatThrownBy(() -> RawJson.forEachMember(bytes(message), (name, value) -> { }))
+        assertThatThrownBy(() -> RawJson.forEachMember(bytes(message), (name, value) -> {}))
                 .isInstanceOf(ProtocolException.class);
     }
 
@@ -89,9 +91,9 @@ class RawJsonTest {
     @Test
     void aTreeIsReadAsAStreamByWalkingIt() {
         JsonNode tree = Json.parse("[\"set\",[\"a\",\"b\"]]");
-        Object v = RawJson.of(tree).read(p -> new ValueReader().read(p,
-                new ColumnType(BaseType.of(AtomicType.STRING),
-                        null, 0, ColumnType.UNLIMITED)));
+        Object v = RawJson.of(tree)
+                .read(p -> new ValueReader()
+                        .read(p, new ColumnType(BaseType.of(AtomicType.STRING), null, 0, ColumnType.UNLIMITED)));
         assertThat(v).isEqualTo(Set.of("a", "b"));
         assertThat(RawJson.of(tree).tree()).isSameAs(tree);
     }

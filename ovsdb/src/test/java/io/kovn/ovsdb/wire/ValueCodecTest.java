@@ -22,9 +22,11 @@ class ValueCodecTest {
     private static final ColumnType BOOL = ColumnType.scalar(AtomicType.BOOLEAN);
     private static final ColumnType UUID = ColumnType.scalar(AtomicType.UUID);
     private static final ColumnType OPT_STRING = new ColumnType(BaseType.of(AtomicType.STRING), null, 0, 1);
-    private static final ColumnType STRING_SET = new ColumnType(BaseType.of(AtomicType.STRING), null, 0, ColumnType.UNLIMITED);
+    private static final ColumnType STRING_SET =
+            new ColumnType(BaseType.of(AtomicType.STRING), null, 0, ColumnType.UNLIMITED);
     private static final ColumnType INT_SET = new ColumnType(BaseType.of(AtomicType.INTEGER), null, 1, 4);
-    private static final ColumnType MAP = new ColumnType(BaseType.of(AtomicType.STRING), BaseType.of(AtomicType.STRING), 0, ColumnType.UNLIMITED);
+    private static final ColumnType MAP =
+            new ColumnType(BaseType.of(AtomicType.STRING), BaseType.of(AtomicType.STRING), 0, ColumnType.UNLIMITED);
     private static final Uuid U = Uuid.of("db77e50e-e67d-4a03-8795-2077c9a0d426");
 
     static Stream<Arguments> wellFormed() {
@@ -42,7 +44,10 @@ class ValueCodecTest {
                 Arguments.of(STRING_SET, "[\"set\",[\"10.0.0.1\",\"10.0.0.2\"]]", Set.of("10.0.0.1", "10.0.0.2")),
                 Arguments.of(INT_SET, "7", Set.of(7L)),
                 Arguments.of(MAP, "[\"map\",[]]", Map.of()),
-                Arguments.of(MAP, "[\"map\",[[\"k8s.ovn.org/id\",\"a:b\"],[\"x\",\"y\"]]]", Map.of("k8s.ovn.org/id", "a:b", "x", "y")));
+                Arguments.of(
+                        MAP,
+                        "[\"map\",[[\"k8s.ovn.org/id\",\"a:b\"],[\"x\",\"y\"]]]",
+                        Map.of("k8s.ovn.org/id", "a:b", "x", "y")));
     }
 
     @ParameterizedTest

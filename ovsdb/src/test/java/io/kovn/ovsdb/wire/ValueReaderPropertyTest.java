@@ -7,20 +7,20 @@ import com.fasterxml.jackson.core.JsonToken;
 import io.kovn.ovsdb.data.AtomSet;
 import io.kovn.ovsdb.data.Uuid;
 import io.kovn.ovsdb.schema.AtomicType;
+import io.kovn.ovsdb.schema.BaseType;
 import io.kovn.ovsdb.schema.ColumnType;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 import java.util.Set;
+import java.util.UUID;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.statistics.Statistics;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import io.kovn.ovsdb.schema.BaseType;
-import java.util.Locale;
-import java.util.UUID;
-import org.junit.jupiter.api.Test;
 
 /** The streaming decoder gives exactly what {@link ValueCodec} gives from a tree, for every type and wire form. */
 class ValueReaderPropertyTest {
@@ -41,7 +41,8 @@ class ValueReaderPropertyTest {
             return;
         }
         Object actual = read(c.type(), Json.text(c.json()));
-        Statistics.collect(actual instanceof AtomSet ? "large set" : actual.getClass().getSimpleName());
+        Statistics.collect(
+                actual instanceof AtomSet ? "large set" : actual.getClass().getSimpleName());
         assertThat(actual).isEqualTo(expected);
         if (actual instanceof Set<?> s && s.size() >= AtomSet.LARGE) {
             assertThat(actual).isInstanceOf(AtomSet.class);
@@ -83,14 +84,20 @@ class ValueReaderPropertyTest {
         ColumnType addresses = new ColumnType(BaseType.of(AtomicType.STRING), null, 0, ColumnType.UNLIMITED);
         StringBuilder big = new StringBuilder("[\"set\",[");
         for (int i = 0; i < 20_000; i++) {
-            big.append(i == 0 ? "" : ",").append("\"10.").append(i / 250).append('.').append(i % 250).append(".1\"");
+            big.append(i == 0 ? "" : ",")
+                    .append("\"10.")
+                    .append(i / 250)
+                    .append('.')
+                    .append(i % 250)
+                    .append(".1\"");
         }
         Set<?> first = (Set<?>) read(reader, addresses, big.append("]]").toString());
         Set<?> again = (Set<?>) read(reader, addresses, "[\"set\",[\"10.79.249.1\",\"10.0.0.1\"]]");
         assertThat(first).hasSize(20_000);
         Object last = first.stream().filter("10.79.249.1"::equals).findFirst().orElseThrow();
         assertThat(again.stream().filter("10.79.249.1"::equals).findFirst().orElseThrow())
-                .as("a recent element of the big set, after the table grew").isSameAs(last);
+                .as("a recent element of the big set, after the table grew")
+                .isSameAs(last);
     }
 
     /** Decodes the whole text as one value and checks the parser was left on the value's last token. */

@@ -41,11 +41,16 @@ public record AdminPolicy(
     }
 
     /**
-     * One rule, direction-neutral (ingress peers expressed as egress peers with only
-     * {@code namespaces}/{@code pods} set).
+     * One rule, direction-neutral (ingress peers expressed as egress peers with only {@code namespaces}/{@code pods}
+     * set).
      */
-    public record Rule(PolicyDirection direction, int index, String name, AdminNetworkPolicyRuleAction action,
-            List<AdminNetworkPolicyEgressPeer> peers, List<AdminNetworkPolicyPort> ports) {
+    public record Rule(
+            PolicyDirection direction,
+            int index,
+            String name,
+            AdminNetworkPolicyRuleAction action,
+            List<AdminNetworkPolicyEgressPeer> peers,
+            List<AdminNetworkPolicyPort> ports) {
         public Rule {
             peers = List.copyOf(peers);
             ports = List.copyOf(ports);
@@ -53,11 +58,13 @@ public record AdminPolicy(
     }
 
     /**
-     * The rule of that direction and index, or null: found by its position (ingress rules come
-     * first, each list in index order), not by a walk.
+     * The rule of that direction and index, or null: found by its position (ingress rules come first, each list in
+     * index order), not by a walk.
      */
     public Rule rule(PolicyDirection direction, int index) {
-        int egress = rules.isEmpty() || rules.getLast().direction() != PolicyDirection.EGRESS ? 0 : rules.getLast().index() + 1;
+        int egress = rules.isEmpty() || rules.getLast().direction() != PolicyDirection.EGRESS
+                ? 0
+                : rules.getLast().index() + 1;
         int at = direction == PolicyDirection.INGRESS ? index : rules.size() - egress + index;
         if (index < 0 || at < 0 || at >= rules.size()) {
             return null;
@@ -77,12 +84,13 @@ public record AdminPolicy(
     }
 
     /**
-     * How analyze and trace name {@code rule} of this policy, e.g.
-     * {@code ANP cluster-control ingress rule 1 "allow-from-monitoring" (Allow)}. A rule without an
-     * action is labelled Deny, as it is enforced.
+     * How analyze and trace name {@code rule} of this policy, e.g. {@code ANP cluster-control ingress rule 1
+     * "allow-from-monitoring" (Allow)}. A rule without an action is labelled Deny, as it is enforced.
      */
     public RuleLabel label(Rule rule) {
-        String action = rule.action() == null ? AdminNetworkPolicyRuleAction.DENY.apiName() : rule.action().apiName();
+        String action = rule.action() == null
+                ? AdminNetworkPolicyRuleAction.DENY.apiName()
+                : rule.action().apiName();
         return new RuleLabel(aclPrefix(), name, rule.direction(), rule.index(), rule.name(), action);
     }
 
@@ -104,17 +112,28 @@ public record AdminPolicy(
 
     public static AdminPolicy of(AdminNetworkPolicy anp) {
         var spec = anp.getSpec();
-        return new AdminPolicy(OwnerType.ADMIN_NETWORK_POLICY, anp.getMetadata().getName(), spec.priority(), spec.subject(),
-                rules(spec.ingress(), spec.egress()), anp.getMetadata().getAnnotations());
+        return new AdminPolicy(
+                OwnerType.ADMIN_NETWORK_POLICY,
+                anp.getMetadata().getName(),
+                spec.priority(),
+                spec.subject(),
+                rules(spec.ingress(), spec.egress()),
+                anp.getMetadata().getAnnotations());
     }
 
     public static AdminPolicy of(BaselineAdminNetworkPolicy banp) {
         var spec = banp.getSpec();
-        return new AdminPolicy(OwnerType.BASELINE_ADMIN_NETWORK_POLICY, banp.getMetadata().getName(), -1, spec.subject(),
-                rules(spec.ingress(), spec.egress()), banp.getMetadata().getAnnotations());
+        return new AdminPolicy(
+                OwnerType.BASELINE_ADMIN_NETWORK_POLICY,
+                banp.getMetadata().getName(),
+                -1,
+                spec.subject(),
+                rules(spec.ingress(), spec.egress()),
+                banp.getMetadata().getAnnotations());
     }
 
-    private static List<Rule> rules(List<AdminNetworkPolicyIngressRule> ingress, List<AdminNetworkPolicyEgressRule> egress) {
+    private static List<Rule> rules(
+            List<AdminNetworkPolicyIngressRule> ingress, List<AdminNetworkPolicyEgressRule> egress) {
         List<Rule> rules = new ArrayList<>();
         for (int i = 0; i < ingress.size(); i++) {
             AdminNetworkPolicyIngressRule r = ingress.get(i);

@@ -5,6 +5,8 @@ import io.kovn.k8s.api.policy.AdminNetworkPolicyEgressPeer;
 import io.kovn.k8s.api.policy.AdminNetworkPolicyPort;
 import io.kovn.k8s.api.policy.AdminNetworkPolicyRuleAction;
 import io.kovn.k8s.api.policy.AdminNetworkPolicySubject;
+import io.kovn.ovn.annotations.IpFamily;
+import io.kovn.ovn.annotations.IpPrefix;
 import io.kovn.ovn.ids.IdKey;
 import io.kovn.ovn.ids.ObjectId;
 import io.kovn.ovn.ids.ObjectNames;
@@ -18,8 +20,7 @@ import io.kovn.policy.model.AclAction;
 import io.kovn.policy.model.DesiredAcl;
 import io.kovn.policy.model.DesiredAddressSet;
 import io.kovn.policy.model.DesiredPortGroup;
-import io.kovn.ovn.annotations.IpFamily;
-import io.kovn.ovn.annotations.IpPrefix;
+import io.kovn.policy.model.FrozenSortedSet;
 import io.kovn.policy.model.PolicyDirection;
 import io.kovn.policy.model.PolicyRows;
 import io.kovn.policy.model.PolicyWarning;
@@ -28,24 +29,25 @@ import io.kovn.policy.select.PodInfo;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.function.IntUnaryOperator;
-import io.kovn.policy.model.FrozenSortedSet;
-import java.util.HashMap;
 
 /**
- * Translates one AdminNetworkPolicy or BaselineAdminNetworkPolicy into OVN rows, exactly as the
- * reference names and spells them (specification 003):
+ * Translates one AdminNetworkPolicy or BaselineAdminNetworkPolicy into OVN rows, exactly as the reference names and
+ * spells them (specification 003):
+ *
  * <ul>
  *   <li>one port group for the subject (local pods only), named from id {@code <ctl>:<Owner>:<name>};
  *   <li>per rule and IP family one address set (peer pod IPs, node IPs, {@code networks} CIDRs);
- *   <li>per rule one ACL without ports ({@code port-policy-protocol=None}), else one per protocol
- *       with numeric ports and one per protocol with resolved named ports ({@code tcp-namedPort}).
+ *   <li>per rule one ACL without ports ({@code port-policy-protocol=None}), else one per protocol with numeric ports
+ *       and one per protocol with resolved named ports ({@code tcp-namedPort}).
  * </ul>
+ *
  * Pure; the ACL priority of each rule comes from the caller.
  */
 public final class AdminPolicyTranslator {
@@ -57,9 +59,9 @@ public final class AdminPolicyTranslator {
     private final Set<IpFamily> families;
     private final String ownerController;
     /**
-     * Named-port terms by their owners' pod lists (the index's, by identity: a changed selection is a
-     * new list) and port names: 100 ANPs over 10 tenants' namespaces resolve each tenant's ports
-     * once. Lives as long as this translator, one translation.
+     * Named-port terms by their owners' pod lists (the index's, by identity: a changed selection is a new list) and
+     * port names: 100 ANPs over 10 tenants' namespaces resolve each tenant's ports once. Lives as long as this
+     * translator, one translation.
      */
     private final Map<List<Object>, Map<Protocol, SortedSet<String>>> namedPortTerms = new HashMap<>();
 
@@ -69,7 +71,8 @@ public final class AdminPolicyTranslator {
      * @param families the cluster's IP families
      * @param ownerController the owner controller written to external_ids
      */
-    public AdminPolicyTranslator(ClusterIndex index, Set<String> localPorts, Set<IpFamily> families, String ownerController) {
+    public AdminPolicyTranslator(
+            ClusterIndex index, Set<String> localPorts, Set<IpFamily> families, String ownerController) {
         this.index = index;
         this.localPorts = localPorts;
         this.families = new TreeSet<>(families);
@@ -87,8 +90,8 @@ public final class AdminPolicyTranslator {
     }
 
     /**
-     * The rows of {@code policy}, each rule and the subject's port group reused from {@code memo} when
-     * neither the rule (with its ACL priority) nor what it selects changed.
+     * The rows of {@code policy}, each rule and the subject's port group reused from {@code memo} when neither the rule
+     * (with its ACL priority) nor what it selects changed.
      */
     public PolicyRows translate(AdminPolicy policy, IntUnaryOperator aclPriority, int tier, TranslationMemo memo) {
         PolicyRows rows = policyRows(policy, aclPriority, tier, memo);
@@ -100,15 +103,17 @@ public final class AdminPolicyTranslator {
     }
 
     /**
-     * The policy's port group and ACLs with the warnings, without the rules' address sets
-     * ({@link #ruleSets}): a pod moving between peers changes those, and leaves these as they were.
+     * The policy's port group and ACLs with the warnings, without the rules' address sets ({@link #ruleSets}): a pod
+     * moving between peers changes those, and leaves these as they were.
      */
     public PolicyRows policyRows(AdminPolicy policy, IntUnaryOperator aclPriority, int tier, TranslationMemo memo) {
         List<PolicyWarning> warnings = new ArrayList<>();
         AclLogging logging = AclLogging.fromAnnotations(policy.annotations());
         if (!logging.valid()) {
-            warnings.add(new PolicyWarning(PolicyWarning.INVALID_ACL_LOGGING,
-                    "annotation " + AclLogging.ANNOTATION + " is not valid JSON; ACL logging is disabled for this policy"));
+            warnings.add(new PolicyWarning(
+                    PolicyWarning.INVALID_ACL_LOGGING,
+                    "annotation " + AclLogging.ANNOTATION
+                            + " is not valid JSON; ACL logging is disabled for this policy"));
         }
         ObjectId base = ObjectId.of(ownerController, policy.ownerType(), policy.name());
         String portGroup = base.hashedName();
@@ -117,39 +122,45 @@ public final class AdminPolicyTranslator {
             int priority = aclPriority.applyAsInt(rule.index());
             // A rule's ACLs read the cluster only for named ports; its address sets read its peers.
             // Memoized apart, a pod moving between peers rebuilds the sets and keeps the ACLs.
-            PolicyRows ruleAcls = memo.get(Arrays.asList("rule-acls", policy.ownerType(), policy.name(), rule.direction(), rule.index()),
+            PolicyRows ruleAcls = memo.get(
+                    Arrays.asList("rule-acls", policy.ownerType(), policy.name(), rule.direction(), rule.index()),
                     Arrays.asList(rule, priority, tier, logging, rule.ports().isEmpty() ? null : policy.subject()),
                     () -> ruleAcls(policy, rule, base, portGroup, priority, tier, logging));
             acls.addAll(ruleAcls.acls());
             warnings.addAll(ruleAcls.warnings());
         }
-        SortedSet<String> members = memo.get(Arrays.asList("subject", policy.ownerType(), policy.name()),
-                Arrays.asList(policy.subject()), () -> localMembers(subjectPods(policy.subject())));
+        SortedSet<String> members = memo.get(
+                Arrays.asList("subject", policy.ownerType(), policy.name()),
+                Arrays.asList(policy.subject()),
+                () -> localMembers(subjectPods(policy.subject())));
         // by the ids themselves: a named-port rule's ACLs are made again when its peers move, with the same ids
         List<String> ids = new ArrayList<>(acls.size());
         acls.forEach(a -> ids.add(a.id()));
-        SortedSet<String> aclIds = memo.get(Arrays.asList("acl-ids", policy.ownerType(), policy.name()), ids,
-                () -> FrozenSortedSet.of(ids));
+        SortedSet<String> aclIds = memo.get(
+                Arrays.asList("acl-ids", policy.ownerType(), policy.name()), ids, () -> FrozenSortedSet.of(ids));
         DesiredPortGroup pg = new DesiredPortGroup(portGroup, base.externalIds(), members, aclIds);
         return new PolicyRows(List.of(pg), List.of(), acls, warnings);
     }
 
     /**
-     * One rule's address sets, one per IP family (its peers' addresses), as rows of their own and
-     * reused from {@code memo} while the rule and its peers' selections are unchanged.
+     * One rule's address sets, one per IP family (its peers' addresses), as rows of their own and reused from
+     * {@code memo} while the rule and its peers' selections are unchanged.
      */
     public PolicyRows ruleSets(AdminPolicy policy, AdminPolicy.Rule rule, TranslationMemo memo) {
         // The sets' names and external_ids depend on the rule's place only, never on its peers: kept
         // apart, a peer change re-makes the addresses and reuses the rest (equal maps are the same object).
-        List<SetIdentity> identities = memo.get(Arrays.asList("rule-set-ids", policy.ownerType(), policy.name(), rule.direction(),
-                rule.index()), families, () -> setIdentities(ruleId(ObjectId.of(ownerController, policy.ownerType(), policy.name()), rule)));
-        return memo.get(ruleSetsKey(policy, rule), rule,
+        List<SetIdentity> identities = memo.get(
+                Arrays.asList("rule-set-ids", policy.ownerType(), policy.name(), rule.direction(), rule.index()),
+                families,
+                () -> setIdentities(ruleId(ObjectId.of(ownerController, policy.ownerType(), policy.name()), rule)));
+        return memo.get(
+                ruleSetsKey(policy, rule),
+                rule,
                 () -> new PolicyRows(List.of(), ruleAddressSets(rule, identities), List.of(), List.of()));
     }
 
     /** One address set's name and external_ids, for one IP family. */
-    private record SetIdentity(IpFamily family, String name, Map<String, String> externalIds) {
-    }
+    private record SetIdentity(IpFamily family, String name, Map<String, String> externalIds) {}
 
     private List<SetIdentity> setIdentities(ObjectId ruleId) {
         List<SetIdentity> out = new ArrayList<>();
@@ -190,8 +201,14 @@ public final class AdminPolicyTranslator {
     }
 
     /** One rule's ACLs and the warnings about its content (no port group, no address sets). */
-    private PolicyRows ruleAcls(AdminPolicy policy, AdminPolicy.Rule rule, ObjectId base, String portGroup,
-            int priority, int tier, AclLogging logging) {
+    private PolicyRows ruleAcls(
+            AdminPolicy policy,
+            AdminPolicy.Rule rule,
+            ObjectId base,
+            String portGroup,
+            int priority,
+            int tier,
+            AclLogging logging) {
         List<DesiredAcl> acls = new ArrayList<>();
         List<PolicyWarning> warnings = new ArrayList<>();
         String where = policy.aclPrefix() + " " + policy.name() + " " + rule.direction() + " rule " + rule.index()
@@ -215,8 +232,10 @@ public final class AdminPolicyTranslator {
         }
         String l3 = Matches.addressSets(rule.direction(), setNames);
         String pgMatch = Matches.portGroup(rule.direction(), portGroup);
-        String aclName = ObjectNames.aclName(policy.aclPrefix() + ":" + policy.name() + ":" + rule.direction().value() + ":" + rule.index());
-        AclFactory factory = new AclFactory(ruleId, portGroup, aclName, priority, rule.direction(), aclAction, tier, logging);
+        String aclName = ObjectNames.aclName(policy.aclPrefix() + ":" + policy.name() + ":"
+                + rule.direction().value() + ":" + rule.index());
+        AclFactory factory =
+                new AclFactory(ruleId, portGroup, aclName, priority, rule.direction(), aclAction, tier, logging);
 
         if (rule.ports().isEmpty()) {
             acls.add(factory.acl("None", Matches.and(pgMatch, l3)));
@@ -234,18 +253,27 @@ public final class AdminPolicyTranslator {
             return new PolicyRows(List.of(), List.of(), acls, warnings);
         }
         if (kinds.ipPeers()) {
-            warnings.add(new PolicyWarning(PolicyWarning.NAMED_PORT_WITH_IP_PEERS,
-                    where + ": namedPort cannot apply to networks or nodes peers; it applies to the rule's pod peers only"));
+            warnings.add(
+                    new PolicyWarning(
+                            PolicyWarning.NAMED_PORT_WITH_IP_PEERS,
+                            where
+                                    + ": namedPort cannot apply to networks or nodes peers; it applies to the rule's pod peers only"));
         }
         // Named ports resolve on the destination: the subject for ingress, the peer pods for egress.
-        List<List<PodInfo>> owners = rule.direction() == PolicyDirection.INGRESS ? List.of(subjectPods(policy.subject()))
+        List<List<PodInfo>> owners = rule.direction() == PolicyDirection.INGRESS
+                ? List.of(subjectPods(policy.subject()))
                 : peerPodLists(rule);
         List<Object> termsKey = new ArrayList<>();
         owners.forEach(list -> termsKey.add(new Same(list)));
         termsKey.add(names);
-        Map<Protocol, SortedSet<String>> terms = namedPortTerms.computeIfAbsent(termsKey,
-                k -> NamedPorts.terms(owners.size() == 1 ? owners.getFirst() : owners.stream().flatMap(List::stream).toList(),
-                        names, families));
+        Map<Protocol, SortedSet<String>> terms = namedPortTerms.computeIfAbsent(
+                termsKey,
+                k -> NamedPorts.terms(
+                        owners.size() == 1
+                                ? owners.getFirst()
+                                : owners.stream().flatMap(List::stream).toList(),
+                        names,
+                        families));
         for (Map.Entry<Protocol, SortedSet<String>> e : terms.entrySet()) {
             Protocol protocol = e.getKey();
             // Deliberately unlike the reference, ingress keeps its `outport == @<pg>`: without it, in
@@ -271,12 +299,19 @@ public final class AdminPolicyTranslator {
         return List.copyOf(addressSets);
     }
 
-    private static void readPort(AdminNetworkPolicyPort port, PortSet numeric, Set<String> names, String where, List<PolicyWarning> warnings) {
+    private static void readPort(
+            AdminNetworkPolicyPort port,
+            PortSet numeric,
+            Set<String> names,
+            String where,
+            List<PolicyWarning> warnings) {
         if (port.portNumber() != null) {
             var protocol = Protocol.parse(port.portNumber().protocol());
             if (protocol.isEmpty()) {
-                warnings.add(new PolicyWarning(PolicyWarning.INVALID_PROTOCOL,
-                        where + ": protocol " + port.portNumber().protocol() + " is not TCP, UDP or SCTP; port ignored"));
+                warnings.add(new PolicyWarning(
+                        PolicyWarning.INVALID_PROTOCOL,
+                        where + ": protocol " + port.portNumber().protocol()
+                                + " is not TCP, UDP or SCTP; port ignored"));
                 return;
             }
             numeric.addPort(protocol.get(), port.portNumber().port());
@@ -284,13 +319,16 @@ public final class AdminPolicyTranslator {
             var range = port.portRange();
             var protocol = Protocol.parse(range.protocol());
             if (protocol.isEmpty()) {
-                warnings.add(new PolicyWarning(PolicyWarning.INVALID_PROTOCOL,
+                warnings.add(new PolicyWarning(
+                        PolicyWarning.INVALID_PROTOCOL,
                         where + ": protocol " + range.protocol() + " is not TCP, UDP or SCTP; port range ignored"));
                 return;
             }
             if (range.start() >= range.end()) {
-                warnings.add(new PolicyWarning(PolicyWarning.INVALID_PORT_RANGE,
-                        where + ": portRange start " + range.start() + " must be less than end " + range.end() + "; port range ignored"));
+                warnings.add(new PolicyWarning(
+                        PolicyWarning.INVALID_PORT_RANGE,
+                        where + ": portRange start " + range.start() + " must be less than end " + range.end()
+                                + "; port range ignored"));
                 return;
             }
             numeric.addRange(protocol.get(), range.start(), range.end());
@@ -300,8 +338,7 @@ public final class AdminPolicyTranslator {
     }
 
     /** What kinds of peers a rule has, from its content alone. */
-    private record PeerKinds(boolean ipPeers, boolean unknown) {
-    }
+    private record PeerKinds(boolean ipPeers, boolean unknown) {}
 
     /** The rule's peer kinds; warns about peers it cannot express and CIDRs that are not. */
     private static PeerKinds peerKinds(AdminPolicy.Rule rule, String where, List<PolicyWarning> warnings) {
@@ -317,30 +354,36 @@ public final class AdminPolicyTranslator {
                 ipPeers = true;
                 for (String cidr : peer.networks()) {
                     if (!IpPrefix.isCidr(cidr)) {
-                        warnings.add(new PolicyWarning(PolicyWarning.INVALID_CIDR, where + ": " + cidr + " is not a CIDR; ignored"));
+                        warnings.add(new PolicyWarning(
+                                PolicyWarning.INVALID_CIDR, where + ": " + cidr + " is not a CIDR; ignored"));
                     }
                 }
             } else {
                 unknown = true;
-                warnings.add(new PolicyWarning(PolicyWarning.UNSUPPORTED_PEER, where + ": "
-                        + (peer.domainNames().isEmpty() ? "a peer with no known field" : "domainNames peers are not supported")
-                        + "; " + (rule.action() == AdminNetworkPolicyRuleAction.ALLOW ? "it matches nothing" : "the rule drops all traffic")));
+                warnings.add(new PolicyWarning(
+                        PolicyWarning.UNSUPPORTED_PEER,
+                        where + ": "
+                                + (peer.domainNames().isEmpty()
+                                        ? "a peer with no known field"
+                                        : "domainNames peers are not supported")
+                                + "; "
+                                + (rule.action() == AdminNetworkPolicyRuleAction.ALLOW
+                                        ? "it matches nothing"
+                                        : "the rule drops all traffic")));
             }
         }
         return new PeerKinds(ipPeers, unknown);
     }
 
-    /**
-     * The pods of a rule's namespace and pod peers, one index list per peer (egress named ports
-     * resolve on them).
-     */
+    /** The pods of a rule's namespace and pod peers, one index list per peer (egress named ports resolve on them). */
     private List<List<PodInfo>> peerPodLists(AdminPolicy.Rule rule) {
         List<List<PodInfo>> lists = new ArrayList<>();
         for (AdminNetworkPolicyEgressPeer peer : rule.peers()) {
             if (peer.namespaces() != null) {
                 lists.add(index.pods(peer.namespaces(), ALL));
             } else if (peer.pods() != null) {
-                lists.add(index.pods(peer.pods().namespaceSelector(), peer.pods().podSelector()));
+                lists.add(
+                        index.pods(peer.pods().namespaceSelector(), peer.pods().podSelector()));
             }
         }
         return lists;
@@ -360,9 +403,9 @@ public final class AdminPolicyTranslator {
     }
 
     /**
-     * All addresses of a rule's peers: pod IPs, node IPs, valid CIDRs, and every network for a Deny
-     * or Pass rule with a peer kovn cannot express (fail closed). A single pod selection's memoized
-     * IP set is returned itself (shared, not copied).
+     * All addresses of a rule's peers: pod IPs, node IPs, valid CIDRs, and every network for a Deny or Pass rule with a
+     * peer kovn cannot express (fail closed). A single pod selection's memoized IP set is returned itself (shared, not
+     * copied).
      */
     private SortedSet<String> peerAddresses(AdminPolicy.Rule rule) {
         TreeSet<String> addresses = new TreeSet<>();
@@ -372,7 +415,8 @@ public final class AdminPolicyTranslator {
             if (peer.namespaces() != null) {
                 podIps.add(index.podIps(peer.namespaces(), ALL));
             } else if (peer.pods() != null) {
-                podIps.add(index.podIps(peer.pods().namespaceSelector(), peer.pods().podSelector()));
+                podIps.add(index.podIps(
+                        peer.pods().namespaceSelector(), peer.pods().podSelector()));
             } else if (peer.nodes() != null) {
                 index.nodes(peer.nodes()).forEach(n -> addresses.addAll(n.internalIps()));
             } else if (!peer.networks().isEmpty()) {
@@ -392,14 +436,34 @@ public final class AdminPolicyTranslator {
     }
 
     /** Builds the ACLs of one rule; they differ only in protocol key and match. */
-    private record AclFactory(ObjectId ruleId, String portGroup, String name, int priority, PolicyDirection direction,
-            AclAction action, int tier, AclLogging logging) {
+    private record AclFactory(
+            ObjectId ruleId,
+            String portGroup,
+            String name,
+            int priority,
+            PolicyDirection direction,
+            AclAction action,
+            int tier,
+            AclLogging logging) {
         DesiredAcl acl(String protocolKey, String match) {
             ObjectId id = ruleId.with(IdKey.PORT_POLICY_PROTOCOL, protocolKey);
             var severity = logging.severityFor(action);
-            Map<String, String> options = direction == PolicyDirection.EGRESS ? Map.of("apply-after-lb", "true") : Map.of();
-            return new DesiredAcl(id.primaryId(), portGroup, name, id.externalIds(), priority, direction.aclDirection(), match,
-                    action, tier, severity.isPresent(), severity, DesiredAcl.LOGGING_METER, options);
+            Map<String, String> options =
+                    direction == PolicyDirection.EGRESS ? Map.of("apply-after-lb", "true") : Map.of();
+            return new DesiredAcl(
+                    id.primaryId(),
+                    portGroup,
+                    name,
+                    id.externalIds(),
+                    priority,
+                    direction.aclDirection(),
+                    match,
+                    action,
+                    tier,
+                    severity.isPresent(),
+                    severity,
+                    DesiredAcl.LOGGING_METER,
+                    options);
         }
     }
 }

@@ -3,6 +3,7 @@ package io.kovn.policy.admin;
 import io.kovn.policy.model.PriorityAssignment;
 import io.kovn.policy.model.PriorityAssignment.Band;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,26 +11,25 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.Collection;
 
 /**
  * Tier-1 ACL priorities for AdminNetworkPolicies over the API's whole range 0..1000.
  *
  * <p>Tier 1 is evaluated on its own, so all of OVN's ACL priorities belong to ANPs. kovn splits them:
+ *
  * <ul>
- *   <li><b>spec.priority 0..99</b>: the reference's formula {@code 30000 - 100*priority - ruleIndex}
- *       (ACL priorities 20001..30000), so tools and runbooks written for the reference keep working.
- *   <li><b>spec.priority 100..1000</b>: packed into {@value #PACKED_TOP}..{@value #PACKED_BOTTOM}, below
- *       every formula band (lower precedence, as the API requires). Each distinct spec.priority gets a
- *       band of consecutive ACL priorities as large as its largest ANP's rule count; rule {@code i} gets
- *       {@code top - i}. ANPs sharing a spec.priority share the band, as in the reference.
+ *   <li><b>spec.priority 0..99</b>: the reference's formula {@code 30000 - 100*priority - ruleIndex} (ACL priorities
+ *       20001..30000), so tools and runbooks written for the reference keep working.
+ *   <li><b>spec.priority 100..1000</b>: packed into {@value #PACKED_TOP}..{@value #PACKED_BOTTOM}, below every formula
+ *       band (lower precedence, as the API requires). Each distinct spec.priority gets a band of consecutive ACL
+ *       priorities as large as its largest ANP's rule count; rule {@code i} gets {@code top - i}. ANPs sharing a
+ *       spec.priority share the band, as in the reference.
  * </ul>
  *
- * <p>Stability: the previous assignment is an input. A band keeps its place when it still fits between
- * its kept neighbours in the required order; new or moved bands are placed evenly in the gap where they
- * belong, leaving room on both sides for later inserts. Only when a gap is too small is the packed region
- * laid out again. What cannot fit at all is returned as {@code unplaced} and must be reported, never
- * silently dropped.
+ * <p>Stability: the previous assignment is an input. A band keeps its place when it still fits between its kept
+ * neighbours in the required order; new or moved bands are placed evenly in the gap where they belong, leaving room on
+ * both sides for later inserts. Only when a gap is too small is the packed region laid out again. What cannot fit at
+ * all is returned as {@code unplaced} and must be reported, never silently dropped.
  */
 public final class AnpPriorities {
     /** spec.priority values up to this use the reference's formula. */
@@ -45,8 +45,7 @@ public final class AnpPriorities {
     /** BANP rule {@code i} gets {@code 1750 - i} in tier 3 (reference). */
     public static final int BANP_TOP = 1750;
 
-    private AnpPriorities() {
-    }
+    private AnpPriorities() {}
 
     /**
      * The outcome of one assignment.
@@ -55,7 +54,8 @@ public final class AnpPriorities {
      * @param assignment the packed bands, to feed into the next call
      * @param unplaced spec.priority values that did not fit (their ANPs must not be programmed)
      */
-    public record Result(SortedMap<Integer, Integer> topBySpecPriority, PriorityAssignment assignment, Set<Integer> unplaced) {
+    public record Result(
+            SortedMap<Integer, Integer> topBySpecPriority, PriorityAssignment assignment, Set<Integer> unplaced) {
         /** The ACL priority of rule {@code ruleIndex} of an ANP at {@code specPriority}. */
         public int aclPriority(int specPriority, int ruleIndex) {
             return topBySpecPriority.get(specPriority) - ruleIndex;
@@ -65,8 +65,8 @@ public final class AnpPriorities {
     /**
      * Assigns bands.
      *
-     * @param sizeBySpecPriority for each spec.priority in use, the largest rule count (max of ingress and
-     *     egress lengths) among its ANPs; 0 counts as 1
+     * @param sizeBySpecPriority for each spec.priority in use, the largest rule count (max of ingress and egress
+     *     lengths) among its ANPs; 0 counts as 1
      * @param previous the previous assignment (may be {@link PriorityAssignment#EMPTY})
      */
     public static Result assign(SortedMap<Integer, Integer> sizeBySpecPriority, PriorityAssignment previous) {
@@ -95,8 +95,8 @@ public final class AnpPriorities {
         return new Result(tops, new PriorityAssignment(bands), unplaced);
     }
 
-    private static Map<Integer, Integer> pack(List<Integer> order, Map<Integer, Integer> sizes,
-            PriorityAssignment previous, Set<Integer> unplaced) {
+    private static Map<Integer, Integer> pack(
+            List<Integer> order, Map<Integer, Integer> sizes, PriorityAssignment previous, Set<Integer> unplaced) {
         Map<Integer, Integer> kept = keptAnchors(order, sizes, previous);
         Map<Integer, Integer> placed = fillGaps(order, sizes, kept);
         if (placed != null) {
@@ -109,8 +109,11 @@ public final class AnpPriorities {
         return tight(order, sizes, unplaced);
     }
 
-    /** Previous bands that are still in order and inside the region, chosen greedily from the highest precedence down. */
-    private static Map<Integer, Integer> keptAnchors(List<Integer> order, Map<Integer, Integer> sizes, PriorityAssignment previous) {
+    /**
+     * Previous bands that are still in order and inside the region, chosen greedily from the highest precedence down.
+     */
+    private static Map<Integer, Integer> keptAnchors(
+            List<Integer> order, Map<Integer, Integer> sizes, PriorityAssignment previous) {
         Map<Integer, Integer> kept = new HashMap<>();
         int limit = PACKED_TOP; // highest ACL priority still free below the last kept band
         for (int priority : order) {
@@ -128,7 +131,8 @@ public final class AnpPriorities {
     }
 
     /** Places the bands not in {@code anchors} evenly into the gaps between anchors; null if a gap is too small. */
-    private static Map<Integer, Integer> fillGaps(List<Integer> order, Map<Integer, Integer> sizes, Map<Integer, Integer> anchors) {
+    private static Map<Integer, Integer> fillGaps(
+            List<Integer> order, Map<Integer, Integer> sizes, Map<Integer, Integer> anchors) {
         Map<Integer, Integer> result = new HashMap<>(anchors);
         int upper = PACKED_TOP;
         List<Integer> pending = new ArrayList<>();
@@ -151,7 +155,8 @@ public final class AnpPriorities {
     }
 
     /** Spreads {@code bands} over [lower, upper] with equal slack before, between and after them. */
-    private static boolean spread(List<Integer> bands, Map<Integer, Integer> sizes, int upper, int lower, Map<Integer, Integer> out) {
+    private static boolean spread(
+            List<Integer> bands, Map<Integer, Integer> sizes, int upper, int lower, Map<Integer, Integer> out) {
         if (bands.isEmpty()) {
             return true;
         }
@@ -178,13 +183,12 @@ public final class AnpPriorities {
      * @param externalIds the row's external_ids
      * @param priority the row's priority
      */
-    public record ObservedAcl(Map<String, String> externalIds, int priority) {
-    }
+    public record ObservedAcl(Map<String, String> externalIds, int priority) {}
 
     /**
-     * Recovers the packed assignment from ACLs already in the database (at controller start), so that
-     * the first translation after a restart keeps every band where it is and writes nothing when
-     * nothing changed. An ANP's band top is its ACLs' {@code priority + gress-index}.
+     * Recovers the packed assignment from ACLs already in the database (at controller start), so that the first
+     * translation after a restart keeps every band where it is and writes nothing when nothing changed. An ANP's band
+     * top is its ACLs' {@code priority + gress-index}.
      *
      * @param specPriorityByAnp current spec.priority of each AdminNetworkPolicy by name
      * @param acls the zone's ACLs (any owner; others are ignored)
@@ -198,7 +202,10 @@ public final class AnpPriorities {
             }
             Integer spec = specPriorityByAnp.get(ids.get("k8s.ovn.org/name"));
             String index = ids.get("gress-index");
-            if (spec == null || spec <= FORMULA_MAX_PRIORITY || index == null || !index.chars().allMatch(Character::isDigit)) {
+            if (spec == null
+                    || spec <= FORMULA_MAX_PRIORITY
+                    || index == null
+                    || !index.chars().allMatch(Character::isDigit)) {
                 continue;
             }
             int top = acl.priority() + Integer.parseInt(index);
@@ -208,7 +215,8 @@ public final class AnpPriorities {
     }
 
     /** Last resort: bands back to back from the top; whatever does not fit is unplaced. */
-    private static Map<Integer, Integer> tight(List<Integer> order, Map<Integer, Integer> sizes, Set<Integer> unplaced) {
+    private static Map<Integer, Integer> tight(
+            List<Integer> order, Map<Integer, Integer> sizes, Set<Integer> unplaced) {
         Map<Integer, Integer> result = new HashMap<>();
         int cursor = PACKED_TOP;
         for (int priority : order) {

@@ -2,6 +2,7 @@ package io.kovn.policy.evaluator;
 
 import io.kovn.k8s.api.policy.AdminNetworkPolicyEgressPeer;
 import io.kovn.k8s.api.policy.AdminNetworkPolicyPort;
+import io.kovn.k8s.api.policy.AdminNetworkPolicyRuleAction;
 import io.kovn.k8s.api.policy.AdminNetworkPolicySubject;
 import io.kovn.policy.admin.AdminPolicy;
 import io.kovn.policy.match.Protocol;
@@ -11,17 +12,15 @@ import io.kovn.policy.select.NodeInfo;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
-import io.kovn.k8s.api.policy.AdminNetworkPolicyRuleAction;
 import java.util.Optional;
+import java.util.Set;
 
 /**
- * Compiles AdminNetworkPolicy and BaselineAdminNetworkPolicy rules with the translation's
- * semantics: host-network pods are neither subjects nor pod peers; {@code networks} match pod and
- * node IPs too; {@code nodes} match InternalIPs; named ports resolve on the destination (subject
- * pods for ingress, the rule's pod peers for egress); a peer kovn cannot express fails closed (an
- * Allow rule matches nothing through it, a Deny or Pass rule drops everything it covers); invalid
- * protocols and {@code start >= end} ranges are ignored.
+ * Compiles AdminNetworkPolicy and BaselineAdminNetworkPolicy rules with the translation's semantics: host-network pods
+ * are neither subjects nor pod peers; {@code networks} match pod and node IPs too; {@code nodes} match InternalIPs;
+ * named ports resolve on the destination (subject pods for ingress, the rule's pod peers for egress); a peer kovn
+ * cannot express fails closed (an Allow rule matches nothing through it, a Deny or Pass rule drops everything it
+ * covers); invalid protocols and {@code start >= end} ranges are ignored.
  */
 final class AdminRules {
     private final PodTable pods;
@@ -39,7 +38,8 @@ final class AdminRules {
             return pods.selectNamespaces(subject.namespaces());
         }
         if (subject.pods() != null) {
-            return pods.select(subject.pods().namespaceSelector(), subject.pods().podSelector());
+            return pods.select(
+                    subject.pods().namespaceSelector(), subject.pods().podSelector());
         }
         return Bits.of(pods.size());
     }
@@ -55,10 +55,15 @@ final class AdminRules {
             if (peer.namespaces() != null) {
                 PodTable.or(podPeers, pods.selectNamespaces(peer.namespaces()));
             } else if (peer.pods() != null) {
-                PodTable.or(podPeers, pods.select(peer.pods().namespaceSelector(), peer.pods().podSelector()));
+                PodTable.or(
+                        podPeers,
+                        pods.select(peer.pods().namespaceSelector(), peer.pods().podSelector()));
             } else if (peer.nodes() != null) {
                 for (NodeInfo node : pods.index.nodes(peer.nodes())) {
-                    node.internalIps().stream().map(IpAddress::parse).flatMap(Optional::stream).forEach(addresses::add);
+                    node.internalIps().stream()
+                            .map(IpAddress::parse)
+                            .flatMap(Optional::stream)
+                            .forEach(addresses::add);
                 }
             } else if (!peer.networks().isEmpty()) {
                 for (String cidr : peer.networks()) {
@@ -90,7 +95,8 @@ final class AdminRules {
         }
         long[] namedPortPods = rule.direction() == PolicyDirection.EGRESS ? podPeers : null;
         int priority = tier == Tier.ADMIN ? policy.specPriority() : -1;
-        return new CompiledRule(id, tier, label.toString(), priority, action, peers, ports(rule.ports()), namedPortPods);
+        return new CompiledRule(
+                id, tier, label.toString(), priority, action, peers, ports(rule.ports()), namedPortPods);
     }
 
     private PortMatcher ports(List<AdminNetworkPolicyPort> ports) {
@@ -101,7 +107,8 @@ final class AdminRules {
         for (AdminNetworkPolicyPort port : ports) {
             if (port.portNumber() != null) {
                 Protocol.parse(port.portNumber().protocol())
-                        .ifPresent(p -> builder.range(p, port.portNumber().port(), port.portNumber().port()));
+                        .ifPresent(p -> builder.range(
+                                p, port.portNumber().port(), port.portNumber().port()));
             } else if (port.portRange() != null) {
                 var range = port.portRange();
                 if (range.start() < range.end()) {

@@ -2,8 +2,7 @@ package io.kovn.policy.evaluator;
 
 /** Fixed-size bitsets over pod indices as bare {@code long[]}: the evaluator's hot path reads them directly. */
 final class Bits {
-    private Bits() {
-    }
+    private Bits() {}
 
     static long[] of(int size) {
         return new long[(size + 63) >>> 6];

@@ -1,9 +1,6 @@
 package io.kovn.policy.evaluator;
 
-/**
- * One rule ready for evaluation: who it is (for the walkthrough), what it does, and its compiled
- * peers and ports.
- */
+/** One rule ready for evaluation: who it is (for the walkthrough), what it does, and its compiled peers and ports. */
 final class CompiledRule {
     static final int MATCH = 0;
     static final int NO_PEER = 1;
@@ -15,13 +12,21 @@ final class CompiledRule {
     final String label;
     /** spec.priority for ANP rules, -1 otherwise. */
     final int priority;
+
     final RuleAction action;
     final PeerMatcher peers;
     final PortMatcher ports;
     /** Destination pods a named port may resolve on; null = any destination pod (ingress, NetworkPolicy). */
     final long[] namedPortPods;
 
-    CompiledRule(int id, Tier tier, String label, int priority, RuleAction action, PeerMatcher peers, PortMatcher ports,
+    CompiledRule(
+            int id,
+            Tier tier,
+            String label,
+            int priority,
+            RuleAction action,
+            PeerMatcher peers,
+            PortMatcher ports,
             long[] namedPortPods) {
         this.id = id;
         this.tier = tier;
@@ -42,7 +47,9 @@ final class CompiledRule {
             return MATCH;
         }
         int dst = destination.pod();
-        if (ports.namedIds.length > 0 && dst >= 0 && (namedPortPods == null || Bits.get(namedPortPods, dst))
+        if (ports.namedIds.length > 0
+                && dst >= 0
+                && (namedPortPods == null || Bits.get(namedPortPods, dst))
                 && snapshot.hasNamedPort(dst, ports.namedIds, protocol, port)) {
             return MATCH;
         }

@@ -4,10 +4,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A snapshot compiled for evaluation. Networked pods are numbered {@code 0..podCount-1}; per tier,
- * direction ({@link io.kovn.policy.model.PolicyDirection#ordinal()}) and pod, the ids of the rules
- * that apply to that pod as a subject, in evaluation order. Pods with equal rule lists share one
- * array. Immutable after construction.
+ * A snapshot compiled for evaluation. Networked pods are numbered {@code 0..podCount-1}; per tier, direction
+ * ({@link io.kovn.policy.model.PolicyDirection#ordinal()}) and pod, the ids of the rules that apply to that pod as a
+ * subject, in evaluation order. Pods with equal rule lists share one array. Immutable after construction.
  */
 final class CompiledSnapshot {
     final String[] podLabels;
@@ -18,20 +17,34 @@ final class CompiledSnapshot {
     final Map<String, String> hostNetworkPods;
     /** Per pod: named container ports as parallel arrays of interned name id, protocol ordinal, number. */
     final int[][] namedPortIds;
+
     final int[][] namedPortProtocols;
     final int[][] namedPortNumbers;
     final CompiledRule[] rules;
     /** [direction][pod] rule ids per tier. */
     final int[][][] admin;
+
     final int[][][] network;
     final int[][][] baseline;
     /** [direction][pod] indices into {@link #networkPolicyNames} of the policies isolating the pod. */
     final int[][][] isolatedBy;
+
     final List<String> networkPolicyNames;
 
-    CompiledSnapshot(String[] podLabels, IpAddress[] podIps, Map<Endpoint.PodName, Integer> podIndex, Map<IpAddress, Integer> podByIp,
-            Map<String, String> hostNetworkPods, int[][] namedPortIds, int[][] namedPortProtocols, int[][] namedPortNumbers,
-            CompiledRule[] rules, int[][][] admin, int[][][] network, int[][][] baseline, int[][][] isolatedBy,
+    CompiledSnapshot(
+            String[] podLabels,
+            IpAddress[] podIps,
+            Map<Endpoint.PodName, Integer> podIndex,
+            Map<IpAddress, Integer> podByIp,
+            Map<String, String> hostNetworkPods,
+            int[][] namedPortIds,
+            int[][] namedPortProtocols,
+            int[][] namedPortNumbers,
+            CompiledRule[] rules,
+            int[][][] admin,
+            int[][][] network,
+            int[][][] baseline,
+            int[][][] isolatedBy,
             List<String> networkPolicyNames) {
         this.podLabels = podLabels;
         this.podIps = podIps;

@@ -25,8 +25,8 @@ public sealed interface Decision {
     }
 
     /**
-     * The two pods are on different networks (primary user-defined networks, or one of them and the
-     * default network): no path joins them, whatever the policies say.
+     * The two pods are on different networks (primary user-defined networks, or one of them and the default network):
+     * no path joins them, whatever the policies say.
      */
     record Unreachable(String reason) implements Decision {
         @Override

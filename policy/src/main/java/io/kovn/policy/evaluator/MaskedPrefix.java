@@ -4,8 +4,8 @@ import io.kovn.ovn.annotations.IpPrefix;
 import java.util.Optional;
 
 /**
- * A CIDR ({@code 10.0.0.0/8}, {@code ::/0}) as the evaluator tests it: the network with host bits
- * cleared, so containment is a mask and a compare. Host bits in the text are ignored, as OVN ignores them.
+ * A CIDR ({@code 10.0.0.0/8}, {@code ::/0}) as the evaluator tests it: the network with host bits cleared, so
+ * containment is a mask and a compare. Host bits in the text are ignored, as OVN ignores them.
  *
  * @param network the address with host bits cleared
  * @param length the prefix length

@@ -15,10 +15,10 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Compiles NetworkPolicy ({@code networking.k8s.io/v1}) rules: a rule without peers matches every
- * source or destination; podSelector alone selects in the policy's namespace; ipBlocks (with
- * except) match pod IPs as well as external ones; a port without a number covers the protocol;
- * {@code endPort} makes a range; named ports resolve on the destination pod's container ports.
+ * Compiles NetworkPolicy ({@code networking.k8s.io/v1}) rules: a rule without peers matches every source or
+ * destination; podSelector alone selects in the policy's namespace; ipBlocks (with except) match pod IPs as well as
+ * external ones; a port without a number covers the protocol; {@code endPort} makes a range; named ports resolve on the
+ * destination pod's container ports.
  */
 final class NetworkPolicyRules {
     private static final LabelSelector ALL = new LabelSelector();
@@ -31,7 +31,9 @@ final class NetworkPolicyRules {
 
     /** The pods the policy selects. */
     long[] selected(NetworkPolicy policy) {
-        LabelSelector selector = policy.getSpec().getPodSelector() == null ? ALL : policy.getSpec().getPodSelector();
+        LabelSelector selector = policy.getSpec().getPodSelector() == null
+                ? ALL
+                : policy.getSpec().getPodSelector();
         return pods.selectIn(policy.getMetadata().getNamespace(), selector);
     }
 
@@ -41,12 +43,28 @@ final class NetworkPolicyRules {
     }
 
     /** One rule: {@code peers} are the rule's from (ingress) or to (egress). */
-    CompiledRule compile(int id, NetworkPolicy policy, PolicyDirection direction, int index, List<NetworkPolicyPeer> peers,
+    CompiledRule compile(
+            int id,
+            NetworkPolicy policy,
+            PolicyDirection direction,
+            int index,
+            List<NetworkPolicyPeer> peers,
             List<NetworkPolicyPort> ports) {
-        String label = RuleLabel.networkPolicy(policy.getMetadata().getNamespace(), policy.getMetadata().getName(), direction,
-                index).toString();
-        return new CompiledRule(id, Tier.NETWORK_POLICY, label, -1, RuleAction.ALLOW,
-                peers(policy.getMetadata().getNamespace(), peers), ports(ports), null);
+        String label = RuleLabel.networkPolicy(
+                        policy.getMetadata().getNamespace(),
+                        policy.getMetadata().getName(),
+                        direction,
+                        index)
+                .toString();
+        return new CompiledRule(
+                id,
+                Tier.NETWORK_POLICY,
+                label,
+                -1,
+                RuleAction.ALLOW,
+                peers(policy.getMetadata().getNamespace(), peers),
+                ports(ports),
+                null);
     }
 
     private PeerMatcher peers(String namespace, List<NetworkPolicyPeer> peers) {
@@ -76,8 +94,12 @@ final class NetworkPolicyRules {
         if (cidr.isEmpty()) {
             return Optional.empty();
         }
-        List<MaskedPrefix> except = block.getExcept() == null ? List.of()
-                : block.getExcept().stream().map(MaskedPrefix::parse).flatMap(Optional::stream).toList();
+        List<MaskedPrefix> except = block.getExcept() == null
+                ? List.of()
+                : block.getExcept().stream()
+                        .map(MaskedPrefix::parse)
+                        .flatMap(Optional::stream)
+                        .toList();
         return Optional.of(new PeerMatcher.Block(cidr.get(), except));
     }
 

@@ -4,9 +4,9 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * A rule's compiled peers. Pods are a bitset over the snapshot's networked pods (already including
- * pods whose IP falls in a {@code networks} CIDR or ipBlock, since OVN matches pod IPs too); bare
- * IPs are tested against CIDRs, ipBlocks and node addresses.
+ * A rule's compiled peers. Pods are a bitset over the snapshot's networked pods (already including pods whose IP falls
+ * in a {@code networks} CIDR or ipBlock, since OVN matches pod IPs too); bare IPs are tested against CIDRs, ipBlocks
+ * and node addresses.
  */
 final class PeerMatcher {
     /** An ipBlock: inside {@code cidr} and in none of {@code except}. */

@@ -13,9 +13,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The networked pods of a snapshot numbered for bitsets, with selection by label selectors
- * (through {@link ClusterIndex}, memoized as bitsets) and by CIDR, and interned named ports.
- * Used while compiling only.
+ * The networked pods of a snapshot numbered for bitsets, with selection by label selectors (through
+ * {@link ClusterIndex}, memoized as bitsets) and by CIDR, and interned named ports. Used while compiling only.
  */
 final class PodTable {
     private static final LabelSelector ALL = new LabelSelector();
@@ -25,6 +24,7 @@ final class PodTable {
     final Map<Endpoint.PodName, Integer> indexByName = new HashMap<>();
     /** Per pod, its parsed IPs. */
     final IpAddress[][] ips;
+
     private final Map<List<Object>, long[]> selections = new HashMap<>();
     private final Map<String, Integer> namedPortIds = new HashMap<>();
 
@@ -35,7 +35,10 @@ final class PodTable {
         for (int i = 0; i < pods.size(); i++) {
             PodInfo pod = pods.get(i);
             indexByName.put(new Endpoint.PodName(pod.namespace(), pod.name()), i);
-            ips[i] = pod.ips().stream().map(IpAddress::parse).flatMap(Optional::stream).toArray(IpAddress[]::new);
+            ips[i] = pod.ips().stream()
+                    .map(IpAddress::parse)
+                    .flatMap(Optional::stream)
+                    .toArray(IpAddress[]::new);
         }
     }
 
@@ -45,14 +48,15 @@ final class PodTable {
 
     /** Pods matching {@code podSelector} in namespaces matching {@code namespaceSelector}; null selects none. */
     long[] select(LabelSelector namespaceSelector, LabelSelector podSelector) {
-        return selections.computeIfAbsent(Arrays.asList("cluster", namespaceSelector, podSelector),
+        return selections.computeIfAbsent(
+                Arrays.asList("cluster", namespaceSelector, podSelector),
                 k -> bits(index.pods(namespaceSelector, podSelector)));
     }
 
     /** Pods matching {@code podSelector} in one namespace. */
     long[] selectIn(String namespace, LabelSelector podSelector) {
-        return selections.computeIfAbsent(Arrays.asList("namespace", namespace, podSelector),
-                k -> bits(index.pods(namespace, podSelector)));
+        return selections.computeIfAbsent(
+                Arrays.asList("namespace", namespace, podSelector), k -> bits(index.pods(namespace, podSelector)));
     }
 
     /** All pods of namespaces matching {@code namespaceSelector}. */
@@ -83,7 +87,8 @@ final class PodTable {
         for (int i = 0; i < pods.size(); i++) {
             List<int[]> entries = new ArrayList<>();
             for (ContainerPort cp : pods.get(i).namedPorts()) {
-                Protocol.parse(cp.protocol()).ifPresent(p -> entries.add(new int[] {namedPortId(cp.name()), p.ordinal(), cp.port()}));
+                Protocol.parse(cp.protocol())
+                        .ifPresent(p -> entries.add(new int[] {namedPortId(cp.name()), p.ordinal(), cp.port()}));
             }
             for (int k = 0; k < 3; k++) {
                 final int column = k;

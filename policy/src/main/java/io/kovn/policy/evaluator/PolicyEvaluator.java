@@ -8,22 +8,24 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Answers "is this flow allowed?" from a {@link PolicySnapshot}, by the same semantics the
- * translation programs into OVN:
+ * Answers "is this flow allowed?" from a {@link PolicySnapshot}, by the same semantics the translation programs into
+ * OVN:
+ *
  * <ol>
- *   <li>egress is evaluated at the source pod, ingress at the destination pod; both must allow
- *       (an endpoint that is not a networked pod has no policies of its own);
- *   <li>tier 1, AdminNetworkPolicy: the pod's ANPs by spec.priority (lower first), rules in order;
- *       the first matching rule decides, Allow or Deny; Pass skips to tier 2;
- *   <li>tier 2, NetworkPolicy: a pod selected by a policy of this direction's type is isolated and
- *       allowed only if some rule of such a policy matches;
+ *   <li>egress is evaluated at the source pod, ingress at the destination pod; both must allow (an endpoint that is not
+ *       a networked pod has no policies of its own);
+ *   <li>tier 1, AdminNetworkPolicy: the pod's ANPs by spec.priority (lower first), rules in order; the first matching
+ *       rule decides, Allow or Deny; Pass skips to tier 2;
+ *   <li>tier 2, NetworkPolicy: a pod selected by a policy of this direction's type is isolated and allowed only if some
+ *       rule of such a policy matches;
  *   <li>tier 3, BaselineAdminNetworkPolicy, for pods tier 2 does not isolate; first match decides;
  *   <li>nothing matched: allowed.
  * </ol>
+ *
  * Only the initiating direction is evaluated: connections are tracked, replies pass.
  *
- * <p>{@link #compile} does the expensive work once; a verdict is then a few bitset tests per rule
- * considered and allocates nothing. Immutable and thread-safe.
+ * <p>{@link #compile} does the expensive work once; a verdict is then a few bitset tests per rule considered and
+ * allocates nothing. Immutable and thread-safe.
  */
 public final class PolicyEvaluator {
     private static final int DEFAULT_ALLOW = -1;
@@ -44,7 +46,8 @@ public final class PolicyEvaluator {
      */
     public record Connection(String cnc, boolean pods) {}
 
-    private PolicyEvaluator(CompiledSnapshot compiled, Map<String, String> networks, Map<String, Connection> connections) {
+    private PolicyEvaluator(
+            CompiledSnapshot compiled, Map<String, String> networks, Map<String, Connection> connections) {
         this.s = compiled;
         this.networks = Map.copyOf(networks);
         this.connections = Map.copyOf(connections);
@@ -56,9 +59,8 @@ public final class PolicyEvaluator {
     }
 
     /**
-     * This evaluator, knowing which networks ClusterNetworkConnects connect: pods of two networks
-     * connected for pods are reached as within one network (the policies decide); the others stay
-     * unreachable.
+     * This evaluator, knowing which networks ClusterNetworkConnects connect: pods of two networks connected for pods
+     * are reached as within one network (the policies decide); the others stay unreachable.
      *
      * @param connections by {@link #pairKey}
      */
@@ -67,8 +69,8 @@ public final class PolicyEvaluator {
     }
 
     /**
-     * This evaluator, knowing which pods are on primary user-defined networks: a flow between pods of
-     * different networks is unreachable whatever the policies say (policies decide within a network).
+     * This evaluator, knowing which pods are on primary user-defined networks: a flow between pods of different
+     * networks is unreachable whatever the policies say (policies decide within a network).
      *
      * @param podNetworks network name by pod ({@code <ns>/<name>}); pods not named are on the default network
      */
@@ -101,8 +103,7 @@ public final class PolicyEvaluator {
     }
 
     /**
-     * Resolves an endpoint. Host-network pods become their IP; an IP of a networked pod becomes
-     * that pod.
+     * Resolves an endpoint. Host-network pods become their IP; an IP of a networked pod becomes that pod.
      *
      * @throws IllegalArgumentException for a pod that is not in the snapshot (or has finished)
      */
@@ -118,7 +119,8 @@ public final class PolicyEvaluator {
                 if (hostIp == null) {
                     throw new IllegalArgumentException("pod " + key + " not found (or not running)");
                 }
-                yield new Target(key + " (host network)", -1, IpAddress.parse(hostIp).orElse(null));
+                yield new Target(
+                        key + " (host network)", -1, IpAddress.parse(hostIp).orElse(null));
             }
             case Endpoint.Address address -> {
                 IpAddress ip = IpAddress.parse(address.ip()).orElseThrow();
@@ -155,10 +157,14 @@ public final class PolicyEvaluator {
                 if (c == null || !c.pods()) return Verdict.DENIED;
             }
         }
-        if (source.pod() >= 0 && !allows(decide(PolicyDirection.EGRESS.ordinal(), source.pod(), destination, destination, p, port, null))) {
+        if (source.pod() >= 0
+                && !allows(decide(
+                        PolicyDirection.EGRESS.ordinal(), source.pod(), destination, destination, p, port, null))) {
             return Verdict.DENIED;
         }
-        if (destination.pod() >= 0 && !allows(decide(PolicyDirection.INGRESS.ordinal(), destination.pod(), source, destination, p, port, null))) {
+        if (destination.pod() >= 0
+                && !allows(decide(
+                        PolicyDirection.INGRESS.ordinal(), destination.pod(), source, destination, p, port, null))) {
             return Verdict.DENIED;
         }
         return Verdict.ALLOWED;
@@ -177,8 +183,8 @@ public final class PolicyEvaluator {
             if (!from.equals(to)) {
                 Connection c = connections.get(pairKey(from, to));
                 if (c == null || !c.pods()) return unreachable(flow, source, destination, from, to, c);
-                return within(flow, source, destination).via("network " + from + " to network " + to
-                        + " through ClusterNetworkConnect " + c.cnc());
+                return within(flow, source, destination)
+                        .via("network " + from + " to network " + to + " through ClusterNetworkConnect " + c.cnc());
             }
         }
         return within(flow, source, destination);
@@ -189,38 +195,64 @@ public final class PolicyEvaluator {
         int port = flow.protocolPort().port();
         SideResult egress = side(PolicyDirection.EGRESS, source, destination, destination, p, port);
         SideResult ingress = side(PolicyDirection.INGRESS, destination, source, destination, p, port);
-        Verdict verdict = egress.decision().verdict() == Verdict.ALLOWED && ingress.decision().verdict() == Verdict.ALLOWED
-                ? Verdict.ALLOWED : Verdict.DENIED;
+        Verdict verdict = egress.decision().verdict() == Verdict.ALLOWED
+                        && ingress.decision().verdict() == Verdict.ALLOWED
+                ? Verdict.ALLOWED
+                : Verdict.DENIED;
         return new Evaluation(flow, source, destination, verdict, egress, ingress);
     }
 
     private static final String DEFAULT_NETWORK = "default";
 
-    private static Evaluation unreachable(Flow flow, Target source, Target destination, String from, String to, Connection services) {
+    private static Evaluation unreachable(
+            Flow flow, Target source, Target destination, String from, String to, Connection services) {
         Decision none = new Decision.Unreachable(source.label() + " is on network " + from + ", " + destination.label()
-                + " on network " + to + (services == null ? ": networks do not reach each other"
-                : ": ClusterNetworkConnect " + services.cnc() + " connects their ClusterIP services only, not their pods"));
-        return new Evaluation(flow, source, destination, Verdict.DENIED,
+                + " on network " + to
+                + (services == null
+                        ? ": networks do not reach each other"
+                        : ": ClusterNetworkConnect " + services.cnc()
+                                + " connects their ClusterIP services only, not their pods"));
+        return new Evaluation(
+                flow,
+                source,
+                destination,
+                Verdict.DENIED,
                 new SideResult(PolicyDirection.EGRESS, source, none, List.of(), List.of()),
-                new SideResult(PolicyDirection.INGRESS, destination, new Decision.NotApplicable("not reached"), List.of(), List.of()));
+                new SideResult(
+                        PolicyDirection.INGRESS,
+                        destination,
+                        new Decision.NotApplicable("not reached"),
+                        List.of(),
+                        List.of()));
     }
 
     /**
-     * A pod's flow to its own address never leaves its network namespace (the kernel delivers it
-     * locally), so no switch and no ACL sees it: allowed whatever the policies say, as a probe finds.
+     * A pod's flow to its own address never leaves its network namespace (the kernel delivers it locally), so no switch
+     * and no ACL sees it: allowed whatever the policies say, as a probe finds.
      */
     private static Evaluation toItself(Flow flow, Target pod) {
-        Decision itself = new Decision.NotApplicable(pod.label() + " reaches its own address inside its network namespace: no policy applies");
-        return new Evaluation(flow, pod, pod, Verdict.ALLOWED,
+        Decision itself = new Decision.NotApplicable(
+                pod.label() + " reaches its own address inside its network namespace: no policy applies");
+        return new Evaluation(
+                flow,
+                pod,
+                pod,
+                Verdict.ALLOWED,
                 new SideResult(PolicyDirection.EGRESS, pod, itself, List.of(), List.of()),
                 new SideResult(PolicyDirection.INGRESS, pod, itself, List.of(), List.of()));
     }
 
-    private SideResult side(PolicyDirection direction, Target subject, Target peer, Target destination, int protocol, int port) {
+    private SideResult side(
+            PolicyDirection direction, Target subject, Target peer, Target destination, int protocol, int port) {
         if (subject.pod() < 0) {
             String what = subject.label().endsWith("(host network)") ? "a host-network pod" : "not a pod";
-            return new SideResult(direction, subject, new Decision.NotApplicable(subject.label() + " is " + what
-                    + ": no " + direction.word() + " policy applies"), List.of(), List.of());
+            return new SideResult(
+                    direction,
+                    subject,
+                    new Decision.NotApplicable(
+                            subject.label() + " is " + what + ": no " + direction.word() + " policy applies"),
+                    List.of(),
+                    List.of());
         }
         List<RuleCheck> trace = new ArrayList<>();
         int d = direction.ordinal();
@@ -246,10 +278,17 @@ public final class PolicyEvaluator {
     }
 
     /**
-     * Decides one side: the deciding rule's id, {@link #DEFAULT_ALLOW} or {@link #ISOLATED}.
-     * {@code trace}, when not null, receives every rule checked.
+     * Decides one side: the deciding rule's id, {@link #DEFAULT_ALLOW} or {@link #ISOLATED}. {@code trace}, when not
+     * null, receives every rule checked.
      */
-    private int decide(int direction, int subject, Target peer, Target destination, int protocol, int port, List<RuleCheck> trace) {
+    private int decide(
+            int direction,
+            int subject,
+            Target peer,
+            Target destination,
+            int protocol,
+            int port,
+            List<RuleCheck> trace) {
         for (int id : s.admin[direction][subject]) {
             CompiledRule rule = s.rules[id];
             int match = rule.match(peer, destination, protocol, port, s);
@@ -298,5 +337,4 @@ public final class PolicyEvaluator {
     public String toString() {
         return "PolicyEvaluator[" + s.podCount() + " pods, " + s.rules.length + " rules]";
     }
-
 }

@@ -5,9 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A rule's compiled {@code ports}: every port, or inclusive ranges per protocol (single ports are
- * ranges of one) plus named ports (interned ids, resolved on the destination pod at evaluation).
- * A rule whose ports were all invalid matches no port, as the translation then emits no ACL.
+ * A rule's compiled {@code ports}: every port, or inclusive ranges per protocol (single ports are ranges of one) plus
+ * named ports (interned ids, resolved on the destination pod at evaluation). A rule whose ports were all invalid
+ * matches no port, as the translation then emits no ACL.
  */
 final class PortMatcher {
     /** No {@code ports}: all ports and protocols. */
@@ -71,7 +71,10 @@ final class PortMatcher {
                     r[p] = ranges.get(p).stream().mapToInt(Integer::intValue).toArray();
                 }
             }
-            return new PortMatcher(false, r, named.stream().mapToInt(Integer::intValue).distinct().toArray());
+            return new PortMatcher(
+                    false,
+                    r,
+                    named.stream().mapToInt(Integer::intValue).distinct().toArray());
         }
     }
 }

@@ -5,9 +5,9 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * A destination protocol and port, written {@code tcp/80}; or ICMP (an echo request), written
- * {@code icmp}, which has no port. A rule with {@code ports} names only TCP, UDP and SCTP ports, so
- * only rules without {@code ports} (and namespace default denies) match ICMP.
+ * A destination protocol and port, written {@code tcp/80}; or ICMP (an echo request), written {@code icmp}, which has
+ * no port. A rule with {@code ports} names only TCP, UDP and SCTP ports, so only rules without {@code ports} (and
+ * namespace default denies) match ICMP.
  *
  * @param protocol TCP, UDP or SCTP; null for ICMP
  * @param port 1..65535; 0 for ICMP
@@ -21,7 +21,8 @@ public record ProtocolPort(Protocol protocol, int port) {
 
     public ProtocolPort {
         if (protocol == null ? port != 0 : port < 1 || port > 65535) {
-            throw new IllegalArgumentException(protocol == null ? "ICMP has no port" : "port out of range 1..65535: " + port);
+            throw new IllegalArgumentException(
+                    protocol == null ? "ICMP has no port" : "port out of range 1..65535: " + port);
         }
     }
 
@@ -40,7 +41,8 @@ public record ProtocolPort(Protocol protocol, int port) {
             throw new IllegalArgumentException("expected PROTOCOL/PORT (tcp/80) or icmp: " + text);
         }
         Protocol protocol = Protocol.parse(text.substring(0, slash).toUpperCase(Locale.ROOT))
-                .orElseThrow(() -> new IllegalArgumentException("protocol must be tcp, udp or sctp (or icmp without a port): " + text));
+                .orElseThrow(() -> new IllegalArgumentException(
+                        "protocol must be tcp, udp or sctp (or icmp without a port): " + text));
         int port;
         try {
             port = Integer.parseInt(text.substring(slash + 1));

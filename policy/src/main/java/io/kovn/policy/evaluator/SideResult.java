@@ -12,7 +12,11 @@ import java.util.List;
  * @param considered every rule checked, in order, across tiers
  * @param isolatedBy the NetworkPolicies ({@code ns/name}) isolating the subject in this direction
  */
-public record SideResult(PolicyDirection direction, Target subject, Decision decision, List<RuleCheck> considered,
+public record SideResult(
+        PolicyDirection direction,
+        Target subject,
+        Decision decision,
+        List<RuleCheck> considered,
         List<String> isolatedBy) {
     public SideResult {
         considered = List.copyOf(considered);

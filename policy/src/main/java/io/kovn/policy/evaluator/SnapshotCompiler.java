@@ -16,9 +16,9 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Compiles a {@link PolicySnapshot} into a {@link CompiledSnapshot}: every rule once, and per pod
- * and direction the rules it is a subject of, in evaluation order (ANPs by spec.priority then
- * name, rules in list order; NetworkPolicies by namespace/name; BANPs by name). Pure.
+ * Compiles a {@link PolicySnapshot} into a {@link CompiledSnapshot}: every rule once, and per pod and direction the
+ * rules it is a subject of, in evaluation order (ANPs by spec.priority then name, rules in list order; NetworkPolicies
+ * by namespace/name; BANPs by name). Pure.
  */
 final class SnapshotCompiler {
     private static final int DIRECTIONS = PolicyDirection.values().length;
@@ -29,6 +29,7 @@ final class SnapshotCompiler {
     private final List<List<List<List<Integer>>>> perPod = new ArrayList<>();
     /** [direction][pod] → isolating policy indices. */
     private final List<List<List<Integer>>> isolating = new ArrayList<>();
+
     private final Map<List<Integer>, int[]> interned = new HashMap<>();
 
     private SnapshotCompiler(PodTable pods) {
@@ -45,32 +46,48 @@ final class SnapshotCompiler {
         ClusterIndex index = new ClusterIndex(snapshot.namespaces(), snapshot.pods(), snapshot.nodes());
         SnapshotCompiler compiler = new SnapshotCompiler(new PodTable(index));
         AdminRules admin = new AdminRules(compiler.pods);
-        compiler.addAdmin(Tier.ADMIN, admin, snapshot.adminNetworkPolicies().stream()
-                .filter(a -> a.getSpec() != null).map(AdminPolicy::of)
-                .sorted(Comparator.comparingInt(AdminPolicy::specPriority).thenComparing(AdminPolicy::name)).toList());
-        compiler.addAdmin(Tier.BASELINE, admin, snapshot.baselineAdminNetworkPolicies().stream()
-                .filter(b -> b.getSpec() != null).map(AdminPolicy::of)
-                .sorted(Comparator.comparing(AdminPolicy::name)).toList());
+        compiler.addAdmin(
+                Tier.ADMIN,
+                admin,
+                snapshot.adminNetworkPolicies().stream()
+                        .filter(a -> a.getSpec() != null)
+                        .map(AdminPolicy::of)
+                        .sorted(Comparator.comparingInt(AdminPolicy::specPriority)
+                                .thenComparing(AdminPolicy::name))
+                        .toList());
+        compiler.addAdmin(
+                Tier.BASELINE,
+                admin,
+                snapshot.baselineAdminNetworkPolicies().stream()
+                        .filter(b -> b.getSpec() != null)
+                        .map(AdminPolicy::of)
+                        .sorted(Comparator.comparing(AdminPolicy::name))
+                        .toList());
         List<NetworkPolicy> networkPolicies = snapshot.networkPolicies().stream()
                 .filter(p -> p.getSpec() != null)
-                .sorted(Comparator.comparing(NetworkPolicyRules::name)).toList();
+                .sorted(Comparator.comparing(NetworkPolicyRules::name))
+                .toList();
         compiler.addNetworkPolicies(new NetworkPolicyRules(compiler.pods), networkPolicies);
-        return compiler.build(index, networkPolicies.stream().map(NetworkPolicyRules::name).toList());
+        return compiler.build(
+                index, networkPolicies.stream().map(NetworkPolicyRules::name).toList());
     }
 
     /**
-     * Rules of ANPs sharing a spec.priority are interleaved by rule index, as in OVN where rule
-     * {@code i} of each gets the same ACL priority; the API leaves their order undefined, and name
-     * order breaks the remaining tie.
+     * Rules of ANPs sharing a spec.priority are interleaved by rule index, as in OVN where rule {@code i} of each gets
+     * the same ACL priority; the API leaves their order undefined, and name order breaks the remaining tie.
      */
     private void addAdmin(Tier tier, AdminRules admin, List<AdminPolicy> policies) {
         Map<Integer, List<AdminPolicy>> byPriority = new TreeMap<>();
         for (AdminPolicy policy : policies) {
-            byPriority.computeIfAbsent(policy.specPriority(), p -> new ArrayList<>()).add(policy);
+            byPriority
+                    .computeIfAbsent(policy.specPriority(), p -> new ArrayList<>())
+                    .add(policy);
         }
         for (List<AdminPolicy> group : byPriority.values()) {
-            List<int[]> subjects = group.stream().map(p -> members(admin.subject(p.subject()))).toList();
-            int longest = group.stream().mapToInt(AdminPolicy::priorityBandSize).max().orElse(0);
+            List<int[]> subjects =
+                    group.stream().map(p -> members(admin.subject(p.subject()))).toList();
+            int longest =
+                    group.stream().mapToInt(AdminPolicy::priorityBandSize).max().orElse(0);
             for (int index = 0; index < longest; index++) {
                 for (int g = 0; g < group.size(); g++) {
                     for (AdminPolicy.Rule rule : group.get(g).rules()) {
@@ -79,7 +96,8 @@ final class SnapshotCompiler {
                         }
                         CompiledRule compiled = admin.compile(rules.size(), tier, group.get(g), rule);
                         rules.add(compiled);
-                        List<List<Integer>> lists = perPod.get(tier.ordinal()).get(rule.direction().ordinal());
+                        List<List<Integer>> lists =
+                                perPod.get(tier.ordinal()).get(rule.direction().ordinal());
                         for (int pod : subjects.get(g)) {
                             lists.get(pod).add(compiled.id);
                         }
@@ -102,16 +120,19 @@ final class SnapshotCompiler {
                 if (direction == PolicyDirection.INGRESS && spec.getIngress() != null) {
                     for (int i = 0; i < spec.getIngress().size(); i++) {
                         var r = spec.getIngress().get(i);
-                        compiled.add(compilerOfRules.compile(rules.size() + compiled.size(), policy, direction, i, r.getFrom(), r.getPorts()));
+                        compiled.add(compilerOfRules.compile(
+                                rules.size() + compiled.size(), policy, direction, i, r.getFrom(), r.getPorts()));
                     }
                 } else if (direction == PolicyDirection.EGRESS && spec.getEgress() != null) {
                     for (int i = 0; i < spec.getEgress().size(); i++) {
                         var r = spec.getEgress().get(i);
-                        compiled.add(compilerOfRules.compile(rules.size() + compiled.size(), policy, direction, i, r.getTo(), r.getPorts()));
+                        compiled.add(compilerOfRules.compile(
+                                rules.size() + compiled.size(), policy, direction, i, r.getTo(), r.getPorts()));
                     }
                 }
                 rules.addAll(compiled);
-                List<List<Integer>> lists = perPod.get(Tier.NETWORK_POLICY.ordinal()).get(direction.ordinal());
+                List<List<Integer>> lists =
+                        perPod.get(Tier.NETWORK_POLICY.ordinal()).get(direction.ordinal());
                 for (int pod : selected) {
                     for (CompiledRule rule : compiled) {
                         lists.get(pod).add(rule.id);
@@ -138,7 +159,9 @@ final class SnapshotCompiler {
         for (List<PodInfo> list : index.podsByNamespace().values()) {
             for (PodInfo pod : list) {
                 if (pod.hostNetwork()) {
-                    hostNetwork.put(pod.namespace() + "/" + pod.name(), pod.ips().isEmpty() ? "" : pod.ips().getFirst());
+                    hostNetwork.put(
+                            pod.namespace() + "/" + pod.name(),
+                            pod.ips().isEmpty() ? "" : pod.ips().getFirst());
                 }
             }
         }
@@ -147,9 +170,21 @@ final class SnapshotCompiler {
         for (Tier tier : Tier.values()) {
             tiers[tier.ordinal()] = arrays(perPod.get(tier.ordinal()));
         }
-        return new CompiledSnapshot(labels, ips, pods.indexByName, byIp, hostNetwork, named[0], named[1], named[2],
-                rules.toArray(CompiledRule[]::new), tiers[Tier.ADMIN.ordinal()], tiers[Tier.NETWORK_POLICY.ordinal()],
-                tiers[Tier.BASELINE.ordinal()], arrays(isolating), networkPolicyNames);
+        return new CompiledSnapshot(
+                labels,
+                ips,
+                pods.indexByName,
+                byIp,
+                hostNetwork,
+                named[0],
+                named[1],
+                named[2],
+                rules.toArray(CompiledRule[]::new),
+                tiers[Tier.ADMIN.ordinal()],
+                tiers[Tier.NETWORK_POLICY.ordinal()],
+                tiers[Tier.BASELINE.ordinal()],
+                arrays(isolating),
+                networkPolicyNames);
     }
 
     /** [direction][pod] lists to arrays; equal arrays are shared, which keeps hot data small. */
@@ -159,7 +194,9 @@ final class SnapshotCompiler {
             List<List<Integer>> lists = byDirection.get(d);
             out[d] = new int[lists.size()][];
             for (int pod = 0; pod < lists.size(); pod++) {
-                out[d][pod] = interned.computeIfAbsent(lists.get(pod), l -> l.stream().mapToInt(Integer::intValue).toArray());
+                out[d][pod] = interned.computeIfAbsent(
+                        lists.get(pod),
+                        l -> l.stream().mapToInt(Integer::intValue).toArray());
             }
         }
         return out;

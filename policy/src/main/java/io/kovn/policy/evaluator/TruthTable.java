@@ -4,9 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Verdicts for every (from, to) pair of endpoints on each of a list of ports, rendered like the
- * network-policy-api policy-assistant matrices: rows are sources, columns destinations,
- * {@code .} allowed and {@code X} denied.
+ * Verdicts for every (from, to) pair of endpoints on each of a list of ports, rendered like the network-policy-api
+ * policy-assistant matrices: rows are sources, columns destinations, {@code .} allowed and {@code X} denied.
  */
 public final class TruthTable {
     private final List<Target> from;
@@ -23,7 +22,8 @@ public final class TruthTable {
     }
 
     /** Evaluates every pair on every port. */
-    public static TruthTable of(PolicyEvaluator evaluator, List<Target> from, List<Target> to, List<ProtocolPort> ports) {
+    public static TruthTable of(
+            PolicyEvaluator evaluator, List<Target> from, List<Target> to, List<ProtocolPort> ports) {
         Verdict[][][] v = new Verdict[ports.size()][from.size()][to.size()];
         for (int p = 0; p < ports.size(); p++) {
             ProtocolPort port = ports.get(p);
@@ -73,8 +73,8 @@ public final class TruthTable {
     }
 
     /**
-     * One matrix per port. Columns are numbered; the numbers refer to the row list when rows and
-     * columns are the same endpoints, else to a legend printed first.
+     * One matrix per port. Columns are numbered; the numbers refer to the row list when rows and columns are the same
+     * endpoints, else to a legend printed first.
      */
     public String render() {
         StringBuilder out = new StringBuilder();
@@ -87,12 +87,17 @@ public final class TruthTable {
         }
         List<String> labels = new ArrayList<>();
         for (int f = 0; f < from.size(); f++) {
-            labels.add((square ? padLeft(String.valueOf(f), 2) + "  " : "") + from.get(f).label());
+            labels.add((square ? padLeft(String.valueOf(f), 2) + "  " : "")
+                    + from.get(f).label());
         }
         int labelWidth = labels.stream().mapToInt(String::length).max().orElse(0) + 2;
         int cell = Math.max(3, String.valueOf(to.size() - 1).length() + 1);
         for (int p = 0; p < ports.size(); p++) {
-            out.append(ports.get(p)).append(" (").append(denied(p)).append(" of ").append(from.size() * to.size())
+            out.append(ports.get(p))
+                    .append(" (")
+                    .append(denied(p))
+                    .append(" of ")
+                    .append(from.size() * to.size())
                     .append(" denied; rows from, columns to; . allowed, X denied)\n");
             out.append(pad("", labelWidth));
             for (int t = 0; t < to.size(); t++) {

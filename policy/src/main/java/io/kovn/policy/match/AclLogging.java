@@ -3,15 +3,15 @@ package io.kovn.policy.match;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.kovn.policy.model.AclAction;
+import java.io.IOException;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.io.IOException;
 
 /**
  * ACL logging levels from the {@code k8s.ovn.org/acl-logging} annotation, e.g.
- * {@code {"allow":"notice","deny":"alert","pass":"warning"}}. Unknown levels are ignored; invalid
- * JSON turns logging off for the whole policy (and is reported).
+ * {@code {"allow":"notice","deny":"alert","pass":"warning"}}. Unknown levels are ignored; invalid JSON turns logging
+ * off for the whole policy (and is reported).
  *
  * @param allow severity for allow ACLs
  * @param deny severity for drop ACLs

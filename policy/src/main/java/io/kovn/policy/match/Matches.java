@@ -9,8 +9,7 @@ import java.util.SortedSet;
 
 /** Builders of ACL match strings, spelled exactly as the reference spells them. Pure. */
 public final class Matches {
-    private Matches() {
-    }
+    private Matches() {}
 
     /** {@code outport == @<pg>} for ingress, {@code inport == @<pg>} for egress. */
     public static String portGroup(PolicyDirection direction, String portGroupName) {
@@ -18,8 +17,8 @@ public final class Matches {
     }
 
     /**
-     * The peer match over one address set per family: {@code ((ip4.src == $a1))} or
-     * {@code ((ip4.src == $a1 || ip6.src == $a2))}.
+     * The peer match over one address set per family: {@code ((ip4.src == $a1))} or {@code ((ip4.src == $a1 || ip6.src
+     * == $a2))}.
      *
      * @param addressSetByFamily address set names by family, in family order
      */
@@ -35,14 +34,18 @@ public final class Matches {
     }
 
     /**
-     * An ipBlock: {@code (ip4.src == 10.0.0.0/16 && ip4.src != {10.0.1.0/24})}; OVN reads
-     * {@code !=} against a set as "none of".
+     * An ipBlock: {@code (ip4.src == 10.0.0.0/16 && ip4.src != {10.0.1.0/24})}; OVN reads {@code !=} against a set as
+     * "none of".
      */
     public static String ipBlock(PolicyDirection direction, IpFamily family, String cidr, List<String> except) {
         String field = family.matchField() + "." + direction.peerSide();
         StringBuilder m = new StringBuilder("(").append(field).append(" == ").append(cidr);
         if (!except.isEmpty()) {
-            m.append(" && ").append(field).append(" != {").append(String.join(", ", except)).append('}');
+            m.append(" && ")
+                    .append(field)
+                    .append(" != {")
+                    .append(String.join(", ", except))
+                    .append('}');
         }
         return m.append(')').toString();
     }
@@ -57,7 +60,8 @@ public final class Matches {
 
     /** One named-port term {@code (ip4.dst == <ip> && tcp.dst == <port>)}. */
     public static String namedPortTerm(String ip, Protocol protocol, int port) {
-        return "(" + IpFamily.of(ip).matchField() + ".dst == " + ip + " && " + protocol.field() + ".dst == " + port + ")";
+        return "(" + IpFamily.of(ip).matchField() + ".dst == " + ip + " && " + protocol.field() + ".dst == " + port
+                + ")";
     }
 
     /** Joins non-empty parts with {@code " && "}. */

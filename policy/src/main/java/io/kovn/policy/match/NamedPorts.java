@@ -12,18 +12,18 @@ import java.util.TreeSet;
 
 /** Resolution of named ports into {@code (ip4.dst == <ip> && tcp.dst == <port>)} terms. Pure. */
 public final class NamedPorts {
-    private NamedPorts() {
-    }
+    private NamedPorts() {}
 
     /**
-     * The terms for {@code names} declared by {@code pods}' containers, per protocol, as sorted sets
-     * (each pod IP and port once, whatever the number of containers or rules declaring it).
+     * The terms for {@code names} declared by {@code pods}' containers, per protocol, as sorted sets (each pod IP and
+     * port once, whatever the number of containers or rules declaring it).
      *
      * @param pods the pods that own the ports (the destination side of the traffic)
      * @param names the port names the rule asks for
      * @param families the cluster's IP families; other addresses are left out
      */
-    public static Map<Protocol, SortedSet<String>> terms(List<PodInfo> pods, Set<String> names, Set<IpFamily> families) {
+    public static Map<Protocol, SortedSet<String>> terms(
+            List<PodInfo> pods, Set<String> names, Set<IpFamily> families) {
         Map<Protocol, SortedSet<String>> terms = new EnumMap<>(Protocol.class);
         for (PodInfo pod : pods) {
             for (ContainerPort cp : pod.namedPorts()) {
@@ -36,7 +36,8 @@ public final class NamedPorts {
                 }
                 for (String ip : pod.ips()) {
                     if (families.contains(IpFamily.of(ip))) {
-                        terms.computeIfAbsent(protocol.get(), p -> new TreeSet<>()).add(Matches.namedPortTerm(ip, protocol.get(), cp.port()));
+                        terms.computeIfAbsent(protocol.get(), p -> new TreeSet<>())
+                                .add(Matches.namedPortTerm(ip, protocol.get(), cp.port()));
                     }
                 }
             }

@@ -8,8 +8,8 @@ import java.util.SortedSet;
 import java.util.TreeSet;
 
 /**
- * Numeric destination ports of one rule, grouped by protocol: single ports, inclusive ranges,
- * or "every port" of a protocol. Mutable builder used while translating one rule.
+ * Numeric destination ports of one rule, grouped by protocol: single ports, inclusive ranges, or "every port" of a
+ * protocol. Mutable builder used while translating one rule.
  */
 public final class PortSet {
     private final Map<Protocol, SortedSet<Integer>> ports = new EnumMap<>(Protocol.class);
@@ -56,9 +56,9 @@ public final class PortSet {
     }
 
     /**
-     * The L4 match of one protocol, in the reference's spelling: {@code tcp && tcp.dst==80},
-     * {@code tcp && tcp.dst=={8991,8992}}, {@code tcp && 1000<=tcp.dst<=2000}; several kinds
-     * are or-ed in parentheses; every port is just {@code tcp}.
+     * The L4 match of one protocol, in the reference's spelling: {@code tcp && tcp.dst==80}, {@code tcp &&
+     * tcp.dst=={8991,8992}}, {@code tcp && 1000<=tcp.dst<=2000}; several kinds are or-ed in parentheses; every port is
+     * just {@code tcp}.
      */
     public String match(Protocol protocol) {
         String f = protocol.field();
@@ -70,7 +70,8 @@ public final class PortSet {
         if (singles.size() == 1) {
             terms.add(f + ".dst==" + singles.first());
         } else if (singles.size() > 1) {
-            terms.add(f + ".dst=={" + String.join(",", singles.stream().map(String::valueOf).toList()) + "}");
+            terms.add(f + ".dst=={"
+                    + String.join(",", singles.stream().map(String::valueOf).toList()) + "}");
         }
         List<int[]> sortedRanges = new ArrayList<>(ranges.getOrDefault(protocol, List.of()));
         sortedRanges.sort((a, b) -> a[0] != b[0] ? Integer.compare(a[0], b[0]) : Integer.compare(a[1], b[1]));

@@ -5,7 +5,9 @@ import java.util.Optional;
 
 /** The L4 protocols policies can name, in the order kovn emits their ACLs. */
 public enum Protocol {
-    TCP, UDP, SCTP;
+    TCP,
+    UDP,
+    SCTP;
 
     /** {@code tcp}, {@code udp} or {@code sctp}: the match field and the {@code port-policy-protocol} value. */
     public String field() {

@@ -3,8 +3,8 @@ package io.kovn.policy.model;
 import java.util.Set;
 
 /**
- * The keys of the rows that may differ between two translations ({@link DesiredPolicyState}'s map
- * keys): a superset of the rows whose content changed, so a consumer compares just these.
+ * The keys of the rows that may differ between two translations ({@link DesiredPolicyState}'s map keys): a superset of
+ * the rows whose content changed, so a consumer compares just these.
  *
  * @param portGroups port group names
  * @param addressSets address set names

@@ -4,8 +4,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * An ACL row as it should be. ACLs have no name-based identity in OVN; {@link #id()} (the value
- * of {@code k8s.ovn.org/id}) is the key the diff layer matches rows by.
+ * An ACL row as it should be. ACLs have no name-based identity in OVN; {@link #id()} (the value of
+ * {@code k8s.ovn.org/id}) is the key the diff layer matches rows by.
  *
  * @param id primary id, unique among kovn's ACLs
  * @param portGroup name of the port group that holds this ACL

@@ -4,8 +4,8 @@ import java.util.Map;
 import java.util.SortedSet;
 
 /**
- * An Address_Set row as it should be. One per rule and IP family; its name never depends on its
- * content, so the diff layer can mutate {@code addresses} in place when pods come and go.
+ * An Address_Set row as it should be. One per rule and IP family; its name never depends on its content, so the diff
+ * layer can mutate {@code addresses} in place when pods come and go.
  *
  * @param name hashed name of the rule's id (with {@code ip-family})
  * @param externalIds the rule's external_ids ({@code direction}, {@code gress-index}, {@code ip-family})

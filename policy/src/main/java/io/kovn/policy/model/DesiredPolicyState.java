@@ -6,9 +6,9 @@ import java.util.Optional;
 import java.util.SortedMap;
 
 /**
- * All rows the network policy features want in one zone's northbound database, plus what to
- * report. Rows are keyed for the diff layer: port groups and address sets by name, ACLs by
- * primary id. Anything kovn owns with these owner types but not listed here is to be deleted.
+ * All rows the network policy features want in one zone's northbound database, plus what to report. Rows are keyed for
+ * the diff layer: port groups and address sets by name, ACLs by primary id. Anything kovn owns with these owner types
+ * but not listed here is to be deleted.
  *
  * @param portGroups by name
  * @param addressSets by name
@@ -37,18 +37,27 @@ public record DesiredPolicyState(
         return reports.stream().filter(r -> r.policy().equals(policy)).findFirst();
     }
 
-    /** Rows whose external_ids contain every entry of {@code filter} (like {@code ovn-nbctl find ... external_ids{>=}{...}}). */
+    /**
+     * Rows whose external_ids contain every entry of {@code filter} (like {@code ovn-nbctl find ...
+     * external_ids{>=}{...}}).
+     */
     public List<DesiredAcl> findAcls(Map<String, String> filter) {
-        return acls.values().stream().filter(a -> a.externalIds().entrySet().containsAll(filter.entrySet())).toList();
+        return acls.values().stream()
+                .filter(a -> a.externalIds().entrySet().containsAll(filter.entrySet()))
+                .toList();
     }
 
     /** Address sets whose external_ids contain every entry of {@code filter}. */
     public List<DesiredAddressSet> findAddressSets(Map<String, String> filter) {
-        return addressSets.values().stream().filter(a -> a.externalIds().entrySet().containsAll(filter.entrySet())).toList();
+        return addressSets.values().stream()
+                .filter(a -> a.externalIds().entrySet().containsAll(filter.entrySet()))
+                .toList();
     }
 
     /** Port groups whose external_ids contain every entry of {@code filter}. */
     public List<DesiredPortGroup> findPortGroups(Map<String, String> filter) {
-        return portGroups.values().stream().filter(a -> a.externalIds().entrySet().containsAll(filter.entrySet())).toList();
+        return portGroups.values().stream()
+                .filter(a -> a.externalIds().entrySet().containsAll(filter.entrySet()))
+                .toList();
     }
 }

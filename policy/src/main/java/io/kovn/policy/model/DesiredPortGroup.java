@@ -10,11 +10,12 @@ import java.util.TreeSet;
  *
  * @param name hashed name ({@code a<fnv64>}) of the owner's id
  * @param externalIds the owner's external_ids
- * @param ports logical switch port names ({@code <ns>_<pod>}) of local pods only; the diff layer
- *     resolves them to Logical_Switch_Port rows
+ * @param ports logical switch port names ({@code <ns>_<pod>}) of local pods only; the diff layer resolves them to
+ *     Logical_Switch_Port rows
  * @param acls primary ids ({@code k8s.ovn.org/id}) of the ACLs this port group holds
  */
-public record DesiredPortGroup(String name, Map<String, String> externalIds, SortedSet<String> ports, SortedSet<String> acls) {
+public record DesiredPortGroup(
+        String name, Map<String, String> externalIds, SortedSet<String> ports, SortedSet<String> acls) {
     public DesiredPortGroup {
         externalIds = Map.copyOf(externalIds);
         ports = FrozenSortedSet.of(ports);

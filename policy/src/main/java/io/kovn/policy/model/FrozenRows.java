@@ -11,15 +11,14 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * An immutable sorted map of rows by key: {@link DesiredPolicyState} takes one as it is, so an
- * incremental translation hands over a table that did not change without copying it again (a pod
- * relabel changes address sets, not the 5,000 ACLs).
+ * An immutable sorted map of rows by key: {@link DesiredPolicyState} takes one as it is, so an incremental translation
+ * hands over a table that did not change without copying it again (a pod relabel changes address sets, not the 5,000
+ * ACLs).
  *
- * <p>A table with a few changed rows is the previous table plus those rows ({@link #with}): a
- * relabel that changes 90 of 2,500 address sets does not copy the other 2,410 into a new tree.
- * Lookups read the changes, then the previous table; walking the rows in order makes the merged
- * tree once, on first use. Changes pile up on one flat table until there are {@value #MOST_CHANGES},
- * then the next table is flat again, so no lookup goes through more than one level.
+ * <p>A table with a few changed rows is the previous table plus those rows ({@link #with}): a relabel that changes 90
+ * of 2,500 address sets does not copy the other 2,410 into a new tree. Lookups read the changes, then the previous
+ * table; walking the rows in order makes the merged tree once, on first use. Changes pile up on one flat table until
+ * there are {@value #MOST_CHANGES}, then the next table is flat again, so no lookup goes through more than one level.
  *
  * @param <V> the row type
  */
@@ -32,6 +31,7 @@ public final class FrozenRows<V> extends AbstractMap<String, V> implements Sorte
     private final FrozenRows<V> base;
     /** Key to its row, or {@link #REMOVED}, for the keys that differ from {@link #base}. */
     private final Map<String, Object> changes;
+
     private final int size;
     /** The rows in order; of an overlay, made on first use (any thread makes the same tree). */
     private volatile SortedMap<String, V> rows;
@@ -55,9 +55,8 @@ public final class FrozenRows<V> extends AbstractMap<String, V> implements Sorte
     }
 
     /**
-     * The rows of {@code now}, given that it differs from these rows at most in {@code keys}: these
-     * rows when no key changed, else these plus the changed keys' rows (or a flat copy of
-     * {@code now} once the changes grow large).
+     * The rows of {@code now}, given that it differs from these rows at most in {@code keys}: these rows when no key
+     * changed, else these plus the changed keys' rows (or a flat copy of {@code now} once the changes grow large).
      */
     public FrozenRows<V> with(SortedMap<String, V> now, Collection<String> keys) {
         if (keys.isEmpty()) {

@@ -1,31 +1,29 @@
 package io.kovn.policy.model;
 
 import io.kovn.ovn.annotations.IpFamily;
+import io.kovn.ovsdb.data.FrozenValue;
 import java.lang.ref.WeakReference;
 import java.util.AbstractSet;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.Optional;
 import java.util.SortedSet;
 import java.util.TreeSet;
-import java.util.ArrayList;
-import java.util.EnumMap;
-import io.kovn.ovsdb.data.FrozenValue;
-import java.util.Map;
-import java.util.Optional;
 
 /**
- * An immutable sorted set of strings, held as a sorted array. Freezing copies once; rows built from
- * a frozen set share it instead of copying again (address sets of rules with the same peers hold
- * the same content).
+ * An immutable sorted set of strings, held as a sorted array. Freezing copies once; rows built from a frozen set share
+ * it instead of copying again (address sets of rules with the same peers hold the same content).
  *
- * <p>A set made from another by {@link #patched} remembers that set and the elements added and
- * removed ({@link #delta}): whoever holds both (the last written address set and the new one) gets
- * the change without comparing thousands of addresses. The link is weak, so versions never chain
- * in memory.
+ * <p>A set made from another by {@link #patched} remembers that set and the elements added and removed
+ * ({@link #delta}): whoever holds both (the last written address set and the new one) gets the change without comparing
+ * thousands of addresses. The link is weak, so versions never chain in memory.
  */
 public final class FrozenSortedSet extends AbstractSet<String> implements SortedSet<String>, FrozenValue {
     private static final String[] NONE = new String[0];
@@ -34,18 +32,18 @@ public final class FrozenSortedSet extends AbstractSet<String> implements Sorted
     private final String[] elements;
     private int hash;
     /**
-     * Its addresses of each IP family, made on first ask (shared selections are asked many times) or
-     * handed on by {@link #patched}, which patches a dual-stack set's two parts along with it so that
-     * each part, too, knows what changed.
+     * Its addresses of each IP family, made on first ask (shared selections are asked many times) or handed on by
+     * {@link #patched}, which patches a dual-stack set's two parts along with it so that each part, too, knows what
+     * changed.
      */
     private volatile Map<IpFamily, FrozenSortedSet> byFamily;
     /** The set this one was patched from, and how. */
     private final WeakReference<FrozenSortedSet> origin;
+
     private final Delta delta;
 
     /** What a patch added and removed, each sorted. */
-    public record Delta(List<String> added, List<String> removed) {
-    }
+    public record Delta(List<String> added, List<String> removed) {}
 
     private FrozenSortedSet(String[] sortedDistinct) {
         this(sortedDistinct, null, null);
@@ -81,9 +79,8 @@ public final class FrozenSortedSet extends AbstractSet<String> implements Sorted
     }
 
     /**
-     * The union of sets: one merge walk over their sorted elements instead of an insert per element;
-     * a frozen set itself when it is the only non-empty one (so a rule with one selector peer shares
-     * the index's patched selection).
+     * The union of sets: one merge walk over their sorted elements instead of an insert per element; a frozen set
+     * itself when it is the only non-empty one (so a rule with one selector peer shares the index's patched selection).
      */
     public static FrozenSortedSet union(List<? extends SortedSet<String>> parts) {
         List<String[]> sorted = new ArrayList<>(parts.size());
@@ -137,9 +134,8 @@ public final class FrozenSortedSet extends AbstractSet<String> implements Sorted
     }
 
     /**
-     * This set with {@code add} added and {@code remove} removed (either may overlap the set or each
-     * other: an element in both stays, as if removed then added), remembering the change when there
-     * is one.
+     * This set with {@code add} added and {@code remove} removed (either may overlap the set or each other: an element
+     * in both stays, as if removed then added), remembering the change when there is one.
      */
     public FrozenSortedSet patched(Collection<String> add, Collection<String> remove) {
         TreeSet<String> gone = new TreeSet<>();
@@ -184,12 +180,12 @@ public final class FrozenSortedSet extends AbstractSet<String> implements Sorted
     }
 
     /**
-     * The family split of {@code patched}, made from this set's own split and the patch instead of
-     * a scan of every element (a relabel patches 1,000-address selections one address at a time);
-     * null (made on first ask) when this set was never split.
+     * The family split of {@code patched}, made from this set's own split and the patch instead of a scan of every
+     * element (a relabel patches 1,000-address selections one address at a time); null (made on first ask) when this
+     * set was never split.
      */
-    private Map<IpFamily, FrozenSortedSet> splitAfter(FrozenSortedSet patched, Collection<String> come,
-                                                                Collection<String> gone) {
+    private Map<IpFamily, FrozenSortedSet> splitAfter(
+            FrozenSortedSet patched, Collection<String> come, Collection<String> gone) {
         Map<IpFamily, FrozenSortedSet> split = byFamily;
         if (split == null) {
             return null;
@@ -207,8 +203,10 @@ public final class FrozenSortedSet extends AbstractSet<String> implements Sorted
         }
         Map<IpFamily, FrozenSortedSet> next = new EnumMap<>(IpFamily.class);
         for (IpFamily family : IpFamily.values()) {
-            List<String> add = come.stream().filter(c -> IpFamily.of(c) == family).toList();
-            List<String> remove = gone.stream().filter(g -> IpFamily.of(g) == family).toList();
+            List<String> add =
+                    come.stream().filter(c -> IpFamily.of(c) == family).toList();
+            List<String> remove =
+                    gone.stream().filter(g -> IpFamily.of(g) == family).toList();
             FrozenSortedSet part = split.get(family).patched(add, remove);
             if (part.elements.length == patched.elements.length) {
                 return singleFamilySplit(patched, family); // the other family is gone: the set is its own part

@@ -9,7 +9,8 @@ import java.util.Map;
  *
  * @param adminNetworkPolicies number of ANPs
  * @param baselineAdminNetworkPolicies number of BANPs
- * @param anpRules ANP rules by direction ({@code Ingress}/{@code Egress}) then action ({@code Allow}/{@code Deny}/{@code Pass})
+ * @param anpRules ANP rules by direction ({@code Ingress}/{@code Egress}) then action
+ *     ({@code Allow}/{@code Deny}/{@code Pass})
  * @param banpRules BANP rules by direction then action
  * @param anpDbObjects desired ANP rows by table ({@code ACL}, {@code Address_Set})
  * @param banpDbObjects desired BANP rows by table

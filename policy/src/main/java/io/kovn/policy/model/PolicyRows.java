@@ -10,7 +10,10 @@ import java.util.List;
  * @param acls the policy's ACLs
  * @param warnings problems found in its content
  */
-public record PolicyRows(List<DesiredPortGroup> portGroups, List<DesiredAddressSet> addressSets, List<DesiredAcl> acls,
+public record PolicyRows(
+        List<DesiredPortGroup> portGroups,
+        List<DesiredAddressSet> addressSets,
+        List<DesiredAcl> acls,
         List<PolicyWarning> warnings) {
     /** No rows. */
     public static final PolicyRows NONE = new PolicyRows(List.of(), List.of(), List.of(), List.of());

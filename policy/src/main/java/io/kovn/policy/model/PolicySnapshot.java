@@ -14,8 +14,8 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * Everything the policy translation reads, as immutable values: the Kubernetes objects (as the
- * informers hold them) plus the zone's facts. The translation is a pure function of this record.
+ * Everything the policy translation reads, as immutable values: the Kubernetes objects (as the informers hold them)
+ * plus the zone's facts. The translation is a pure function of this record.
  *
  * @param zone the zone (= node) name, used in {@code Ready-In-Zone-<zone>} conditions
  * @param ownerController value of {@code k8s.ovn.org/owner-controller}
@@ -26,11 +26,10 @@ import java.util.Set;
  * @param networkPolicies all NetworkPolicies
  * @param adminNetworkPolicies all AdminNetworkPolicies
  * @param baselineAdminNetworkPolicies the BaselineAdminNetworkPolicies (normally zero or one, named {@code default})
- * @param localPorts logical switch port names ({@code <ns>_<pod>}) of the pods whose ports exist in
- *     this zone: port groups hold exactly these (level-driven: a pod missing here is added when its
- *     port appears, not on a pod event)
- * @param previousPriorities the tier-1 priority assignment of the previous translation (or the one
- *     recovered from the database at start), so that unrelated changes keep ACL priorities
+ * @param localPorts logical switch port names ({@code <ns>_<pod>}) of the pods whose ports exist in this zone: port
+ *     groups hold exactly these (level-driven: a pod missing here is added when its port appears, not on a pod event)
+ * @param previousPriorities the tier-1 priority assignment of the previous translation (or the one recovered from the
+ *     database at start), so that unrelated changes keep ACL priorities
  */
 public record PolicySnapshot(
         String zone,
@@ -59,7 +58,10 @@ public record PolicySnapshot(
         previousPriorities = previousPriorities == null ? PriorityAssignment.EMPTY : previousPriorities;
     }
 
-    /** {@code list} itself when a {@code List.of} list already, else a copy (an array copy: microseconds for 10,000 pods). */
+    /**
+     * {@code list} itself when a {@code List.of} list already, else a copy (an array copy: microseconds for 10,000
+     * pods).
+     */
     private static <T> List<T> immutable(List<T> list) {
         return List.copyOf(list);
     }
@@ -92,18 +94,49 @@ public record PolicySnapshot(
             this.zone = zone;
         }
 
-        public Builder ownerController(String value) { this.ownerController = value; return this; }
-        public Builder ipFamilies(Set<IpFamily> value) { this.ipFamilies = value; return this; }
-        public Builder namespaces(List<Namespace> value) { namespaces = and(namespaces, value); return this; }
-        public Builder pods(List<Pod> value) { pods = and(pods, value); return this; }
-        public Builder nodes(List<Node> value) { nodes = and(nodes, value); return this; }
-        public Builder networkPolicies(List<NetworkPolicy> value) { networkPolicies = and(networkPolicies, value); return this; }
-        public Builder adminNetworkPolicies(List<AdminNetworkPolicy> value) { anps = and(anps, value); return this; }
-        public Builder baselineAdminNetworkPolicies(List<BaselineAdminNetworkPolicy> value) { banps = and(banps, value); return this; }
+        public Builder ownerController(String value) {
+            this.ownerController = value;
+            return this;
+        }
+
+        public Builder ipFamilies(Set<IpFamily> value) {
+            this.ipFamilies = value;
+            return this;
+        }
+
+        public Builder namespaces(List<Namespace> value) {
+            namespaces = and(namespaces, value);
+            return this;
+        }
+
+        public Builder pods(List<Pod> value) {
+            pods = and(pods, value);
+            return this;
+        }
+
+        public Builder nodes(List<Node> value) {
+            nodes = and(nodes, value);
+            return this;
+        }
+
+        public Builder networkPolicies(List<NetworkPolicy> value) {
+            networkPolicies = and(networkPolicies, value);
+            return this;
+        }
+
+        public Builder adminNetworkPolicies(List<AdminNetworkPolicy> value) {
+            anps = and(anps, value);
+            return this;
+        }
+
+        public Builder baselineAdminNetworkPolicies(List<BaselineAdminNetworkPolicy> value) {
+            banps = and(banps, value);
+            return this;
+        }
 
         /**
-         * What was given so far and {@code more}: the given list itself when it is the first, so an
-         * immutable listing (an informer store's) reaches the snapshot without a copy of 10,000 pods.
+         * What was given so far and {@code more}: the given list itself when it is the first, so an immutable listing
+         * (an informer store's) reaches the snapshot without a copy of 10,000 pods.
          */
         private static <T> List<T> and(List<T> had, List<T> more) {
             if (had.isEmpty()) {
@@ -113,12 +146,30 @@ public record PolicySnapshot(
             all.addAll(more);
             return all;
         }
-        public Builder localPorts(Set<String> value) { this.localPorts = value; return this; }
-        public Builder previousPriorities(PriorityAssignment value) { this.previous = value; return this; }
+
+        public Builder localPorts(Set<String> value) {
+            this.localPorts = value;
+            return this;
+        }
+
+        public Builder previousPriorities(PriorityAssignment value) {
+            this.previous = value;
+            return this;
+        }
 
         public PolicySnapshot build() {
-            return new PolicySnapshot(zone, ownerController, ipFamilies, namespaces, pods, nodes, networkPolicies,
-                    anps, banps, localPorts, previous);
+            return new PolicySnapshot(
+                    zone,
+                    ownerController,
+                    ipFamilies,
+                    namespaces,
+                    pods,
+                    nodes,
+                    networkPolicies,
+                    anps,
+                    banps,
+                    localPorts,
+                    previous);
         }
     }
 }

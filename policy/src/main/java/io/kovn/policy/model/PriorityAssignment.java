@@ -1,19 +1,18 @@
 package io.kovn.policy.model;
 
+import java.util.Collections;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import java.util.Collections;
 
 /**
- * Where tier 1 places the ACLs of AdminNetworkPolicies whose {@code spec.priority} is 100 or more
- * (below that kovn uses the reference's fixed formula, see {@code AnpPriorities}): per
- * {@code spec.priority} value a band of consecutive ACL priorities {@code [top - size + 1, top]};
- * rule {@code i} of every ANP with that priority gets {@code top - i}.
+ * Where tier 1 places the ACLs of AdminNetworkPolicies whose {@code spec.priority} is 100 or more (below that kovn uses
+ * the reference's fixed formula, see {@code AnpPriorities}): per {@code spec.priority} value a band of consecutive ACL
+ * priorities {@code [top - size + 1, top]}; rule {@code i} of every ANP with that priority gets {@code top - i}.
  *
- * <p>It is an output of one translation and an input of the next, so that a change that does not
- * require renumbering keeps every other band where it is.
+ * <p>It is an output of one translation and an input of the next, so that a change that does not require renumbering
+ * keeps every other band where it is.
  *
  * @param bands spec.priority → band
  */
@@ -43,17 +42,18 @@ public record PriorityAssignment(SortedMap<Integer, Band> bands) {
     }
 
     /**
-     * Recovers an assignment from ACLs already in the database (after a restart), so that the first
-     * translation writes nothing when nothing changed.
+     * Recovers an assignment from ACLs already in the database (after a restart), so that the first translation writes
+     * nothing when nothing changed.
      *
-     * @param observedTopBySpecPriority for each spec.priority ≥ 100: the ACL priority plus
-     *     {@code gress-index} of any of its ANPs' ACLs (= the band's top)
+     * @param observedTopBySpecPriority for each spec.priority ≥ 100: the ACL priority plus {@code gress-index} of any
+     *     of its ANPs' ACLs (= the band's top)
      * @param sizeBySpecPriority the current band sizes
      */
-    public static PriorityAssignment recover(Map<Integer, Integer> observedTopBySpecPriority, Map<Integer, Integer> sizeBySpecPriority) {
+    public static PriorityAssignment recover(
+            Map<Integer, Integer> observedTopBySpecPriority, Map<Integer, Integer> sizeBySpecPriority) {
         TreeMap<Integer, Band> bands = new TreeMap<>();
-        observedTopBySpecPriority.forEach((priority, top) ->
-                bands.put(priority, new Band(top, sizeBySpecPriority.getOrDefault(priority, 1))));
+        observedTopBySpecPriority.forEach(
+                (priority, top) -> bands.put(priority, new Band(top, sizeBySpecPriority.getOrDefault(priority, 1))));
         return new PriorityAssignment(bands);
     }
 }

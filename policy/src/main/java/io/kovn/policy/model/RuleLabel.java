@@ -1,10 +1,9 @@
 package io.kovn.policy.model;
 
 /**
- * How kovn names one policy rule to an operator, e.g.
- * {@code ANP cluster-control ingress rule 1 "allow-from-monitoring" (Allow)}. {@code kovn analyze}
- * (from the policy objects) and {@code kovn trace} (from an ACL's external_ids) both print it, so
- * that their explanations of one flow can be compared word for word.
+ * How kovn names one policy rule to an operator, e.g. {@code ANP cluster-control ingress rule 1 "allow-from-monitoring"
+ * (Allow)}. {@code kovn analyze} (from the policy objects) and {@code kovn trace} (from an ACL's external_ids) both
+ * print it, so that their explanations of one flow can be compared word for word.
  *
  * @param kind {@code ANP}, {@code BANP} or {@code NetworkPolicy}
  * @param policy the policy's name; {@code <namespace>/<name>} for a NetworkPolicy
@@ -13,7 +12,8 @@ package io.kovn.policy.model;
  * @param ruleName the rule's {@code name} (ANP and BANP rules have one), or null
  * @param action the rule's action as the API spells it: {@code Allow}, {@code Deny}, {@code Pass}
  */
-public record RuleLabel(String kind, String policy, PolicyDirection direction, int index, String ruleName, String action) {
+public record RuleLabel(
+        String kind, String policy, PolicyDirection direction, int index, String ruleName, String action) {
     private static final String NETWORK_POLICY = "NetworkPolicy";
 
     /** A NetworkPolicy rule: it only allows. */

@@ -5,21 +5,18 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What changed between two snapshots of the cluster, object by object ({@code null} = absent on
- * that side). Input of {@link ClusterIndex#apply}.
+ * What changed between two snapshots of the cluster, object by object ({@code null} = absent on that side). Input of
+ * {@link ClusterIndex#apply}.
  */
 public final class ClusterChanges {
     /** A pod added, removed, changed, or whose switch port appeared or went (then before = after). */
-    public record PodChange(String namespace, String name, PodInfo before, PodInfo after) {
-    }
+    public record PodChange(String namespace, String name, PodInfo before, PodInfo after) {}
 
     /** A namespace added, removed or relabelled (labels as the index keeps them). */
-    public record NamespaceChange(String name, Map<String, String> before, Map<String, String> after) {
-    }
+    public record NamespaceChange(String name, Map<String, String> before, Map<String, String> after) {}
 
     /** A node added, removed or changed. */
-    public record NodeChange(String name, NodeInfo before, NodeInfo after) {
-    }
+    public record NodeChange(String name, NodeInfo before, NodeInfo after) {}
 
     private final List<PodChange> pods = new ArrayList<>();
     private final List<NamespaceChange> namespaces = new ArrayList<>();

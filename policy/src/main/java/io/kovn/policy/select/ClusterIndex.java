@@ -6,34 +6,32 @@ import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeAddress;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.kovn.policy.model.FrozenSortedSet;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.ArrayDeque;
-import io.kovn.policy.model.FrozenSortedSet;
-import java.util.HashSet;
-import java.util.IdentityHashMap;
-import java.util.LinkedHashSet;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SortedSet;
-import java.util.function.Supplier;
+import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 
 /**
- * Namespaces, pods and nodes indexed for selection, with memoized selector results. Pure and
- * single-threaded. Built from the snapshot's Kubernetes objects; a long-lived index is kept current
- * with {@link #apply}, which updates the objects and forgets exactly the memoized answers the
- * change can affect, and names those {@link Selection}s so that callers can forget what they
- * derived from them ({@link #recording} records what a computation asked).
+ * Namespaces, pods and nodes indexed for selection, with memoized selector results. Pure and single-threaded. Built
+ * from the snapshot's Kubernetes objects; a long-lived index is kept current with {@link #apply}, which updates the
+ * objects and forgets exactly the memoized answers the change can affect, and names those {@link Selection}s so that
+ * callers can forget what they derived from them ({@link #recording} records what a computation asked).
  *
- * <p>Pods that finished ({@code Succeeded}/{@code Failed}) are left out: their IPs may already
- * belong to someone else. Namespaces carry {@code kubernetes.io/metadata.name} even if the
- * API server that produced them did not add it.
+ * <p>Pods that finished ({@code Succeeded}/{@code Failed}) are left out: their IPs may already belong to someone else.
+ * Namespaces carry {@code kubernetes.io/metadata.name} even if the API server that produced them did not add it.
  */
 public final class ClusterIndex {
     /** The label the API server puts on every namespace. */
@@ -48,19 +46,22 @@ public final class ClusterIndex {
     private final Map<String, List<PodInfo>> networkedPodsByNamespace = new HashMap<>();
     /** Per namespace: pod selector to its pods; dropped whole when a pod of the namespace changes. */
     private final Map<String, Map<LabelSelector, List<PodInfo>>> namespacePodSelections = new HashMap<>();
+
     private final Map<Selection.SelectedPods, List<PodInfo>> podSelections = new HashMap<>();
     private final Map<Selection.SelectedPods, SortedSet<String>> ipSelections = new HashMap<>();
     /** IP → the indexed non-host-network pods holding it (a selection's IPs are patched only for IPs held once). */
     private final Map<String, List<PodInfo>> ipHolders = new HashMap<>();
     /**
-     * One {@link Selection.SelectedPods} per pair of selector objects, and one per content: policies'
-     * selector objects live as long as their specs, so a read costs two identity lookups, and equal
-     * selections are the same object (set operations on them compare pointers).
+     * One {@link Selection.SelectedPods} per pair of selector objects, and one per content: policies' selector objects
+     * live as long as their specs, so a read costs two identity lookups, and equal selections are the same object (set
+     * operations on them compare pointers).
      */
     private final Map<LabelSelector, Map<LabelSelector, Selection.SelectedPods>> selectedPods = new IdentityHashMap<>();
+
     private final Map<Selection.SelectedPods, Selection.SelectedPods> canonical = new HashMap<>();
     /** Every selection ever recorded: the ones {@link #apply} checks. */
     private final Set<Selection> known = new HashSet<>();
+
     private final ArrayDeque<Set<Selection>> sinks = new ArrayDeque<>();
     /** Above zero while a query answers from other queries: its own selection already covers theirs. */
     private int muted;
@@ -86,8 +87,8 @@ public final class ClusterIndex {
     }
 
     /**
-     * The facts indexed for a pod, or null (absent, or finished). For bookkeeping outside the
-     * translation: it records no selection read.
+     * The facts indexed for a pod, or null (absent, or finished). For bookkeeping outside the translation: it records
+     * no selection read.
      */
     public PodInfo indexedPod(String namespace, String name) {
         TreeMap<String, PodInfo> byName = podInfos.get(namespace);
@@ -97,7 +98,10 @@ public final class ClusterIndex {
     /** A namespace's labels as selectors see them: with {@code kubernetes.io/metadata.name}. */
     public static Map<String, String> labelsOf(Namespace ns) {
         String name = ns.getMetadata().getName();
-        Map<String, String> labels = new HashMap<>(ns.getMetadata().getLabels() == null ? Map.of() : ns.getMetadata().getLabels());
+        Map<String, String> labels = new HashMap<>(
+                ns.getMetadata().getLabels() == null
+                        ? Map.of()
+                        : ns.getMetadata().getLabels());
         labels.putIfAbsent(NAMESPACE_NAME_LABEL, name);
         return Map.copyOf(labels);
     }
@@ -119,12 +123,13 @@ public final class ClusterIndex {
         }
         List<PodInfo> list = List.copyOf(byName.values());
         podsByNamespace.put(namespace, list);
-        networkedPodsByNamespace.put(namespace, list.stream().filter(p -> !p.hostNetwork()).toList());
+        networkedPodsByNamespace.put(
+                namespace, list.stream().filter(p -> !p.hostNetwork()).toList());
     }
 
     /**
-     * Runs {@code work} and adds every selection it asks this index (also through memoized answers)
-     * to {@code reads}; nested recordings also count for the enclosing ones.
+     * Runs {@code work} and adds every selection it asks this index (also through memoized answers) to {@code reads};
+     * nested recordings also count for the enclosing ones.
      */
     public <T> T recording(Set<Selection> reads, Supplier<T> work) {
         sinks.push(reads);
@@ -156,8 +161,8 @@ public final class ClusterIndex {
     }
 
     /**
-     * Brings the index up to date with {@code changes} and returns the recorded selections whose
-     * answers may differ now (a superset: a selector that matched the object before or after).
+     * Brings the index up to date with {@code changes} and returns the recorded selections whose answers may differ now
+     * (a superset: a selector that matched the object before or after).
      */
     public Set<Selection> apply(ClusterChanges changes) {
         Set<Selection> affected = new HashSet<>();
@@ -189,13 +194,22 @@ public final class ClusterIndex {
             // labels (nothing downstream reads them), so the others stay as they are.
             // (A pod whose switch port came or went arrives with equal facts before and after: every
             // selection holding it is affected.)
-            boolean relabel = c.before() != null && c.after() != null && !before.equals(after) && c.before().sameBesidesLabels(c.after());
+            boolean relabel = c.before() != null
+                    && c.after() != null
+                    && !before.equals(after)
+                    && c.before().sameBesidesLabels(c.after());
             for (Selection s : known) {
                 boolean hit = switch (s) {
-                    case Selection.NamespacePods p -> p.namespace().equals(c.namespace())
-                            && (relabel ? movedAcross(p.podSelector(), before, after) : eitherMatches(p.podSelector(), before, after));
-                    case Selection.SelectedPods p -> Selectors.matches(p.namespaceSelector(), nsLabels)
-                            && (relabel ? movedAcross(p.podSelector(), before, after) : eitherMatches(p.podSelector(), before, after));
+                    case Selection.NamespacePods p ->
+                        p.namespace().equals(c.namespace())
+                                && (relabel
+                                        ? movedAcross(p.podSelector(), before, after)
+                                        : eitherMatches(p.podSelector(), before, after));
+                    case Selection.SelectedPods p ->
+                        Selectors.matches(p.namespaceSelector(), nsLabels)
+                                && (relabel
+                                        ? movedAcross(p.podSelector(), before, after)
+                                        : eitherMatches(p.podSelector(), before, after));
                     case Selection.AllPods a -> !relabel;
                     default -> false;
                 };
@@ -219,8 +233,11 @@ public final class ClusterIndex {
         touched.forEach(this::reindexNamespace);
         for (ClusterChanges.NodeChange c : changes.nodes()) {
             for (Selection s : known) {
-                if (s instanceof Selection.Nodes n && eitherMatches(n.selector(),
-                        c.before() == null ? null : c.before().labels(), c.after() == null ? null : c.after().labels())) {
+                if (s instanceof Selection.Nodes n
+                        && eitherMatches(
+                                n.selector(),
+                                c.before() == null ? null : c.before().labels(),
+                                c.after() == null ? null : c.after().labels())) {
                     affected.add(s);
                 }
             }
@@ -251,7 +268,7 @@ public final class ClusterIndex {
                         patch.applyTo(frozen, p, this).ifPresent(patched -> ipSelections.put(p, patched));
                     }
                 }
-                default -> { }
+                default -> {}
             }
         }
         return affected;
@@ -277,8 +294,8 @@ public final class ClusterIndex {
     }
 
     /**
-     * The IPs a batch of pod changes touched in one pod selection; once the index holds the batch,
-     * each IP is in the selection exactly when the one pod holding it is selected.
+     * The IPs a batch of pod changes touched in one pod selection; once the index holds the batch, each IP is in the
+     * selection exactly when the one pod holding it is selected.
      */
     private static final class IpPatch {
         private final Set<String> touched = new LinkedHashSet<>();
@@ -293,8 +310,7 @@ public final class ClusterIndex {
         }
 
         /** The patched IPs, or empty when an IP it touches is held by two pods (then the selection is made again). */
-        Optional<FrozenSortedSet> applyTo(FrozenSortedSet ips,
-                                                                        Selection.SelectedPods selection, ClusterIndex index) {
+        Optional<FrozenSortedSet> applyTo(FrozenSortedSet ips, Selection.SelectedPods selection, ClusterIndex index) {
             List<String> add = new ArrayList<>();
             List<String> remove = new ArrayList<>();
             for (String ip : touched) {
@@ -311,8 +327,10 @@ public final class ClusterIndex {
 
     /** Whether the selection selects this (indexed) pod. */
     private boolean selects(Selection.SelectedPods selection, PodInfo pod) {
-        return !pod.hostNetwork() && Selectors.matches(selection.podSelector(), pod.labels())
-                && Selectors.matches(selection.namespaceSelector(), namespaceLabels.getOrDefault(pod.namespace(), Map.of()))
+        return !pod.hostNetwork()
+                && Selectors.matches(selection.podSelector(), pod.labels())
+                && Selectors.matches(
+                        selection.namespaceSelector(), namespaceLabels.getOrDefault(pod.namespace(), Map.of()))
                 && namespaceLabels.containsKey(pod.namespace());
     }
 
@@ -321,8 +339,10 @@ public final class ClusterIndex {
         return Selectors.matches(selector, before) != Selectors.matches(selector, after);
     }
 
-    private static boolean eitherMatches(LabelSelector selector, Map<String, String> before, Map<String, String> after) {
-        return (before != null && Selectors.matches(selector, before)) || (after != null && Selectors.matches(selector, after));
+    private static boolean eitherMatches(
+            LabelSelector selector, Map<String, String> before, Map<String, String> after) {
+        return (before != null && Selectors.matches(selector, before))
+                || (after != null && Selectors.matches(selector, after));
     }
 
     /** The facts policies read from a pod (its addresses: {@link PodAddresses#of}). */
@@ -344,15 +364,24 @@ public final class ClusterIndex {
                     }
                     for (io.fabric8.kubernetes.api.model.ContainerPort p : c.getPorts()) {
                         if (p.getName() != null && p.getContainerPort() != null) {
-                            String protocol = p.getProtocol() == null ? "tcp" : p.getProtocol().toLowerCase(Locale.ROOT);
+                            String protocol = p.getProtocol() == null
+                                    ? "tcp"
+                                    : p.getProtocol().toLowerCase(Locale.ROOT);
                             named.add(new ContainerPort(p.getName(), protocol, p.getContainerPort()));
                         }
                     }
                 }
             }
         }
-        return new PodInfo(meta.getNamespace(), meta.getName(), meta.getLabels() == null ? Map.of() : meta.getLabels(),
-                ips, hostNetwork, named, nodeName, primary.portName());
+        return new PodInfo(
+                meta.getNamespace(),
+                meta.getName(),
+                meta.getLabels() == null ? Map.of() : meta.getLabels(),
+                ips,
+                hostNetwork,
+                named,
+                nodeName,
+                primary.portName());
     }
 
     /** The facts {@code nodes} peers read from a node. */
@@ -365,7 +394,9 @@ public final class ClusterIndex {
                 }
             }
         }
-        Map<String, String> labels = node.getMetadata().getLabels() == null ? Map.of() : node.getMetadata().getLabels();
+        Map<String, String> labels = node.getMetadata().getLabels() == null
+                ? Map.of()
+                : node.getMetadata().getLabels();
         return new NodeInfo(node.getMetadata().getName(), labels, ips);
     }
 
@@ -375,8 +406,12 @@ public final class ClusterIndex {
             return List.of();
         }
         read(new Selection.Namespaces(selector));
-        return namespaceSelections.computeIfAbsent(selector, s -> namespaceLabels.entrySet().stream()
-                .filter(e -> Selectors.matches(s, e.getValue())).map(Map.Entry::getKey).toList());
+        return namespaceSelections.computeIfAbsent(
+                selector,
+                s -> namespaceLabels.entrySet().stream()
+                        .filter(e -> Selectors.matches(s, e.getValue()))
+                        .map(Map.Entry::getKey)
+                        .toList());
     }
 
     /** Whether the namespace exists. */
@@ -397,7 +432,9 @@ public final class ClusterIndex {
         return List.copyOf(namespaceLabels.keySet());
     }
 
-    /** Non-host-network pods of {@code namespace} matching {@code podSelector} ({@code null} selects none). Memoized. */
+    /**
+     * Non-host-network pods of {@code namespace} matching {@code podSelector} ({@code null} selects none). Memoized.
+     */
     public List<PodInfo> pods(String namespace, LabelSelector podSelector) {
         if (podSelector == null) {
             return List.of();
@@ -407,11 +444,18 @@ public final class ClusterIndex {
         if (Selectors.isEmpty(podSelector)) {
             return all;
         }
-        return namespacePodSelections.computeIfAbsent(namespace, k -> new HashMap<>()).computeIfAbsent(podSelector,
-                k -> all.stream().filter(p -> Selectors.matches(podSelector, p.labels())).toList());
+        return namespacePodSelections
+                .computeIfAbsent(namespace, k -> new HashMap<>())
+                .computeIfAbsent(
+                        podSelector,
+                        k -> all.stream()
+                                .filter(p -> Selectors.matches(podSelector, p.labels()))
+                                .toList());
     }
 
-    /** Non-host-network pods matching {@code podSelector} in namespaces matching {@code namespaceSelector}. Memoized. */
+    /**
+     * Non-host-network pods matching {@code podSelector} in namespaces matching {@code namespaceSelector}. Memoized.
+     */
     public List<PodInfo> pods(LabelSelector namespaceSelector, LabelSelector podSelector) {
         if (namespaceSelector == null || podSelector == null) {
             return List.of();
@@ -441,7 +485,8 @@ public final class ClusterIndex {
             selectedPods.clear(); // selectors of replaced specs: let them go
             canonical.clear();
         }
-        Map<LabelSelector, Selection.SelectedPods> byPod = selectedPods.computeIfAbsent(namespaceSelector, k -> new IdentityHashMap<>());
+        Map<LabelSelector, Selection.SelectedPods> byPod =
+                selectedPods.computeIfAbsent(namespaceSelector, k -> new IdentityHashMap<>());
         Selection.SelectedPods selection = byPod.get(podSelector);
         if (selection == null) {
             selection = canonical.computeIfAbsent(new Selection.SelectedPods(namespaceSelector, podSelector), s -> s);
@@ -450,7 +495,9 @@ public final class ClusterIndex {
         return selection;
     }
 
-    /** The sorted IPs of {@link #pods(LabelSelector, LabelSelector)}. Memoized: rules sharing a selector share the work. */
+    /**
+     * The sorted IPs of {@link #pods(LabelSelector, LabelSelector)}. Memoized: rules sharing a selector share the work.
+     */
     public SortedSet<String> podIps(LabelSelector namespaceSelector, LabelSelector podSelector) {
         Selection.SelectedPods key = selectedPods(namespaceSelector, podSelector);
         read(key);
@@ -489,6 +536,8 @@ public final class ClusterIndex {
     /** Nodes matching {@code selector} ({@code null} selects none), sorted by name. */
     public List<NodeInfo> nodes(LabelSelector selector) {
         read(new Selection.Nodes(selector));
-        return nodes.stream().filter(n -> Selectors.matches(selector, n.labels())).toList();
+        return nodes.stream()
+                .filter(n -> Selectors.matches(selector, n.labels()))
+                .toList();
     }
 }

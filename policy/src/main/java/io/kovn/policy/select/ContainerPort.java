@@ -7,5 +7,4 @@ package io.kovn.policy.select;
  * @param protocol lower case: tcp, udp or sctp
  * @param port the container port number
  */
-public record ContainerPort(String name, String protocol, int port) {
-}
+public record ContainerPort(String name, String protocol, int port) {}

@@ -4,9 +4,9 @@ import io.fabric8.kubernetes.api.model.LabelSelector;
 import java.util.Objects;
 
 /**
- * One question a translation asked {@link ClusterIndex}, as a value: what a memoized translation
- * depends on. When objects change, {@link ClusterIndex#apply} names the selections whose answers may
- * have changed, and everything that read them is translated again.
+ * One question a translation asked {@link ClusterIndex}, as a value: what a memoized translation depends on. When
+ * objects change, {@link ClusterIndex#apply} names the selections whose answers may have changed, and everything that
+ * read them is translated again.
  */
 public sealed interface Selection {
 
@@ -40,7 +40,10 @@ public sealed interface Selection {
     /** {@link ClusterIndex#pods(LabelSelector, LabelSelector)} and {@link ClusterIndex#podIps}. */
     record SelectedPods(LabelSelector namespaceSelector, LabelSelector podSelector, int hash) implements Selection {
         public SelectedPods(LabelSelector namespaceSelector, LabelSelector podSelector) {
-            this(namespaceSelector, podSelector, 31 * Objects.hashCode(namespaceSelector) + Objects.hashCode(podSelector));
+            this(
+                    namespaceSelector,
+                    podSelector,
+                    31 * Objects.hashCode(namespaceSelector) + Objects.hashCode(podSelector));
         }
 
         @Override
@@ -48,24 +51,27 @@ public sealed interface Selection {
             return hash;
         }
 
-        /** The hash, then the selectors' identity (a policy's selector objects live as long as its spec), then their content. */
+        /**
+         * The hash, then the selectors' identity (a policy's selector objects live as long as its spec), then their
+         * content.
+         */
         @Override
         public boolean equals(Object o) {
-            return o == this || o instanceof SelectedPods p && p.hash == hash
-                    && (p.namespaceSelector == namespaceSelector || Objects.equals(p.namespaceSelector, namespaceSelector))
-                    && (p.podSelector == podSelector || Objects.equals(p.podSelector, podSelector));
+            return o == this
+                    || o instanceof SelectedPods p
+                            && p.hash == hash
+                            && (p.namespaceSelector == namespaceSelector
+                                    || Objects.equals(p.namespaceSelector, namespaceSelector))
+                            && (p.podSelector == podSelector || Objects.equals(p.podSelector, podSelector));
         }
     }
 
     /** {@link ClusterIndex#allPods()}. */
-    record AllPods() implements Selection {
-    }
+    record AllPods() implements Selection {}
 
     /** {@link ClusterIndex#nodes(LabelSelector)}. */
-    record Nodes(LabelSelector selector) implements Selection {
-    }
+    record Nodes(LabelSelector selector) implements Selection {}
 
     /** {@link ClusterIndex#hasNamespace} and {@link ClusterIndex#namespaceLabels} of one namespace. */
-    record NamespaceFacts(String namespace) implements Selection {
-    }
+    record NamespaceFacts(String namespace) implements Selection {}
 }

@@ -7,13 +7,12 @@ import java.util.Map;
 
 /** Kubernetes label selector semantics. Pure. */
 public final class Selectors {
-    private Selectors() {
-    }
+    private Selectors() {}
 
     /**
-     * Whether {@code labels} satisfy {@code selector}: all matchLabels and all matchExpressions
-     * ({@code In}, {@code NotIn}, {@code Exists}, {@code DoesNotExist}). An empty selector matches
-     * everything; a {@code null} selector and an unknown operator match nothing.
+     * Whether {@code labels} satisfy {@code selector}: all matchLabels and all matchExpressions ({@code In},
+     * {@code NotIn}, {@code Exists}, {@code DoesNotExist}). An empty selector matches everything; a {@code null}
+     * selector and an unknown operator match nothing.
      */
     public static boolean matches(LabelSelector selector, Map<String, String> labels) {
         if (selector == null) {
@@ -54,7 +53,9 @@ public final class Selectors {
     /** Whether the selector is present and selects everything ({@code {}}). */
     public static boolean isEmpty(LabelSelector selector) {
         return selector != null
-                && (selector.getMatchLabels() == null || selector.getMatchLabels().isEmpty())
-                && (selector.getMatchExpressions() == null || selector.getMatchExpressions().isEmpty());
+                && (selector.getMatchLabels() == null
+                        || selector.getMatchLabels().isEmpty())
+                && (selector.getMatchExpressions() == null
+                        || selector.getMatchExpressions().isEmpty());
     }
 }

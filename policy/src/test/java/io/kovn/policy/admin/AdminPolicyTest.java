@@ -15,8 +15,10 @@ class AdminPolicyTest {
 
     /** A rule found by its position is the one a walk over the rules finds, for any split of the lists. */
     @Property(tries = 200)
-    void aRuleIsFoundByDirectionAndIndex(@ForAll @IntRange(max = 12) int ingress, @ForAll @IntRange(max = 12) int egress,
-                                         @ForAll @IntRange(min = -2, max = 14) int index) {
+    void aRuleIsFoundByDirectionAndIndex(
+            @ForAll @IntRange(max = 12) int ingress,
+            @ForAll @IntRange(max = 12) int egress,
+            @ForAll @IntRange(min = -2, max = 14) int index) {
         List<AdminPolicy.Rule> rules = new ArrayList<>();
         for (int i = 0; i < ingress; i++) {
             rules.add(rule(PolicyDirection.INGRESS, i));
@@ -26,7 +28,10 @@ class AdminPolicyTest {
         }
         AdminPolicy policy = new AdminPolicy(OwnerType.ADMIN_NETWORK_POLICY, "p", 1, null, rules, Map.of());
         for (PolicyDirection direction : PolicyDirection.values()) {
-            AdminPolicy.Rule walked = rules.stream().filter(r -> r.direction() == direction && r.index() == index).findFirst().orElse(null);
+            AdminPolicy.Rule walked = rules.stream()
+                    .filter(r -> r.direction() == direction && r.index() == index)
+                    .findFirst()
+                    .orElse(null);
             assertThat(policy.rule(direction, index)).isSameAs(walked);
         }
     }

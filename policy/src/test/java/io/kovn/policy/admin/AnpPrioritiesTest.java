@@ -31,7 +31,8 @@ class AnpPrioritiesTest {
 
     @Test
     void prioritiesFrom100UpAreBelowEveryFormulaBandAndKeepTheirOrder() {
-        var result = AnpPriorities.assign(new TreeMap<>(Map.of(99, 100, 100, 20, 500, 20, 1000, 100)), PriorityAssignment.EMPTY);
+        var result = AnpPriorities.assign(
+                new TreeMap<>(Map.of(99, 100, 100, 20, 500, 20, 1000, 100)), PriorityAssignment.EMPTY);
         assertThat(result.aclPriority(100, 0)).isLessThan(result.aclPriority(99, 99));
         assertThat(result.aclPriority(100, 19)).isGreaterThan(result.aclPriority(500, 0));
         assertThat(result.aclPriority(500, 19)).isGreaterThan(result.aclPriority(1000, 0));
@@ -56,8 +57,10 @@ class AnpPrioritiesTest {
     void aNewPolicyIsPlacedBetweenItsNeighboursWithoutMovingThem() {
         var first = AnpPriorities.assign(new TreeMap<>(Map.of(100, 10, 200, 10)), PriorityAssignment.EMPTY);
         var second = AnpPriorities.assign(new TreeMap<>(Map.of(100, 10, 150, 10, 200, 10)), first.assignment());
-        assertThat(second.topBySpecPriority().get(100)).isEqualTo(first.topBySpecPriority().get(100));
-        assertThat(second.topBySpecPriority().get(200)).isEqualTo(first.topBySpecPriority().get(200));
+        assertThat(second.topBySpecPriority().get(100))
+                .isEqualTo(first.topBySpecPriority().get(100));
+        assertThat(second.topBySpecPriority().get(200))
+                .isEqualTo(first.topBySpecPriority().get(200));
         assertOrdered(second, new TreeMap<>(Map.of(100, 10, 150, 10, 200, 10)));
     }
 
@@ -69,7 +72,8 @@ class AnpPrioritiesTest {
     }
 
     @Property(tries = 300)
-    void bandsAreDisjointInsideTheRegionAndOrderedByPriority(@ForAll("sizes") TreeMap<Integer, Integer> sizes,
+    void bandsAreDisjointInsideTheRegionAndOrderedByPriority(
+            @ForAll("sizes") TreeMap<Integer, Integer> sizes,
             @ForAll("garbage") TreeMap<Integer, Integer> previousTops) {
         TreeMap<Integer, PriorityAssignment.Band> bands = new TreeMap<>();
         previousTops.forEach((p, top) -> bands.put(p, new PriorityAssignment.Band(top, 1 + top % 50)));
@@ -79,8 +83,10 @@ class AnpPrioritiesTest {
     }
 
     @Property(tries = 300)
-    void addingAPolicyKeepsEveryOtherBand(@ForAll("sizes") TreeMap<Integer, Integer> sizes,
-            @ForAll @IntRange(min = 100, max = 1000) int added, @ForAll @IntRange(min = 1, max = 100) int addedSize) {
+    void addingAPolicyKeepsEveryOtherBand(
+            @ForAll("sizes") TreeMap<Integer, Integer> sizes,
+            @ForAll @IntRange(min = 100, max = 1000) int added,
+            @ForAll @IntRange(min = 1, max = 100) int addedSize) {
         sizes.remove(added);
         var before = AnpPriorities.assign(sizes, PriorityAssignment.EMPTY);
         TreeMap<Integer, Integer> more = new TreeMap<>(sizes);
@@ -88,7 +94,9 @@ class AnpPrioritiesTest {
         var after = AnpPriorities.assign(more, before.assignment());
         assertOrdered(after, more);
         for (var e : before.topBySpecPriority().entrySet()) {
-            assertThat(after.topBySpecPriority().get(e.getKey())).as("band of %s", e.getKey()).isEqualTo(e.getValue());
+            assertThat(after.topBySpecPriority().get(e.getKey()))
+                    .as("band of %s", e.getKey())
+                    .isEqualTo(e.getValue());
         }
     }
 
@@ -121,14 +129,20 @@ class AnpPrioritiesTest {
 
     @Provide
     Arbitrary<TreeMap<Integer, Integer>> sizes() {
-        return Arbitraries.maps(Arbitraries.integers().between(0, 1000), Arbitraries.integers().between(0, 100))
-                .ofMaxSize(50).map(TreeMap::new);
+        return Arbitraries.maps(
+                        Arbitraries.integers().between(0, 1000),
+                        Arbitraries.integers().between(0, 100))
+                .ofMaxSize(50)
+                .map(TreeMap::new);
     }
 
     @Provide
     Arbitrary<TreeMap<Integer, Integer>> garbage() {
-        return Arbitraries.maps(Arbitraries.integers().between(100, 1000), Arbitraries.integers().between(-5, 32767))
-                .ofMaxSize(30).map(TreeMap::new);
+        return Arbitraries.maps(
+                        Arbitraries.integers().between(100, 1000),
+                        Arbitraries.integers().between(-5, 32767))
+                .ofMaxSize(30)
+                .map(TreeMap::new);
     }
 
     @Provide

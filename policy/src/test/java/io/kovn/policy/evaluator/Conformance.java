@@ -25,24 +25,23 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The network-policy-api conformance fixture (anp-conformance-facts.md §1.2): houses G, S, H, R
- * with two pods each (named ports {@code web} TCP 80 and {@code dns} UDP 53), and F whose two
- * pods use the host network (pod IP = node IP); plus builders for the suite's policies and a
- * probe checker ({@code "G0>R0 tcp/80 Y"}).
+ * The network-policy-api conformance fixture (anp-conformance-facts.md §1.2): houses G, S, H, R with two pods each
+ * (named ports {@code web} TCP 80 and {@code dns} UDP 53), and F whose two pods use the host network (pod IP = node
+ * IP); plus builders for the suite's policies and a probe checker ({@code "G0>R0 tcp/80 Y"}).
  */
 final class Conformance {
     static final String PREFIX = "network-policy-conformance-";
     static final List<String> HOUSES = List.of("gryffindor", "slytherin", "hufflepuff", "ravenclaw");
-    static final Map<Character, String> HOUSE = Map.of('G', "gryffindor", 'S', "slytherin", 'H', "hufflepuff",
-            'R', "ravenclaw", 'F', "forbidden-forrest");
-    static final Map<Character, String> STATEFUL_SET = Map.of('G', "harry-potter", 'S', "draco-malfoy", 'H', "cedric-diggory",
-            'R', "luna-lovegood", 'F', "centaur");
+    static final Map<Character, String> HOUSE =
+            Map.of('G', "gryffindor", 'S', "slytherin", 'H', "hufflepuff", 'R', "ravenclaw", 'F', "forbidden-forrest");
+    static final Map<Character, String> STATEFUL_SET = Map.of(
+            'G', "harry-potter", 'S', "draco-malfoy", 'H', "cedric-diggory", 'R', "luna-lovegood", 'F', "centaur");
     /** Host-network ports HNP[0..7]. */
     static final int[] HNP = {34345, 34346, 34347, 34348, 34349, 34350, 34351, 34352};
+
     static final List<String> NODE_IPS = List.of("172.18.0.2", "172.18.0.3");
 
-    private Conformance() {
-    }
+    private Conformance() {}
 
     static String ns(char house) {
         return PREFIX + HOUSE.get(house);
@@ -68,28 +67,39 @@ final class Conformance {
         List<Pod> out = new ArrayList<>();
         for (char h : "GSHR".toCharArray()) {
             for (int r = 0; r < 2; r++) {
-                out.add(Fixtures.pod(ns(h), podName(h, r), "node-" + r, List.of(ip(h, r)),
-                        Map.of("conformance-house", HOUSE.get(h)), "web/TCP/80", "dns/UDP/53"));
+                out.add(Fixtures.pod(
+                        ns(h),
+                        podName(h, r),
+                        "node-" + r,
+                        List.of(ip(h, r)),
+                        Map.of("conformance-house", HOUSE.get(h)),
+                        "web/TCP/80",
+                        "dns/UDP/53"));
             }
         }
         for (int r = 0; r < 2; r++) {
-            out.add(Fixtures.hostNetworkPod(ns('F'), podName('F', r), "node-" + r, NODE_IPS.get(r),
-                    "conformance-house", HOUSE.get('F')));
+            out.add(Fixtures.hostNetworkPod(
+                    ns('F'), podName('F', r), "node-" + r, NODE_IPS.get(r), "conformance-house", HOUSE.get('F')));
         }
         return out;
     }
 
     /** A snapshot of the fixture with these policies. */
-    static PolicySnapshot snapshot(List<AdminNetworkPolicy> anps, List<BaselineAdminNetworkPolicy> banps, List<NetworkPolicy> nps) {
+    static PolicySnapshot snapshot(
+            List<AdminNetworkPolicy> anps, List<BaselineAdminNetworkPolicy> banps, List<NetworkPolicy> nps) {
         return snapshot(anps, banps, nps, Map.of());
     }
 
-    static PolicySnapshot snapshot(List<AdminNetworkPolicy> anps, List<BaselineAdminNetworkPolicy> banps, List<NetworkPolicy> nps,
+    static PolicySnapshot snapshot(
+            List<AdminNetworkPolicy> anps,
+            List<BaselineAdminNetworkPolicy> banps,
+            List<NetworkPolicy> nps,
             Map<Character, String> houseLabelOverrides) {
         return PolicySnapshot.builder("node-0")
                 .namespaces(namespaces(houseLabelOverrides))
                 .pods(pods())
-                .nodes(List.of(Fixtures.node("node-0", NODE_IPS.get(0), "kubernetes.io/os", "linux"),
+                .nodes(List.of(
+                        Fixtures.node("node-0", NODE_IPS.get(0), "kubernetes.io/os", "linux"),
                         Fixtures.node("node-1", NODE_IPS.get(1), "kubernetes.io/os", "linux")))
                 .adminNetworkPolicies(anps)
                 .baselineAdminNetworkPolicies(banps)
@@ -108,7 +118,8 @@ final class Conformance {
     }
 
     /** A direction-neutral rule of the suite's templates. */
-    record Rule(String name, AdminNetworkPolicyRuleAction action, List<Peer> peers, List<AdminNetworkPolicyPort> ports) {
+    record Rule(
+            String name, AdminNetworkPolicyRuleAction action, List<Peer> peers, List<AdminNetworkPolicyPort> ports) {
         Rule withPorts(List<AdminNetworkPolicyPort> newPorts) {
             return new Rule(name, action, peers, newPorts);
         }
@@ -152,21 +163,34 @@ final class Conformance {
     }
 
     static List<AdminNetworkPolicyIngressRule> ingress(List<Rule> rules) {
-        return rules.stream().map(r -> new AdminNetworkPolicyIngressRule(r.name(), r.action(),
-                r.peers().stream().map(Peer::ingress).toList(), r.ports())).toList();
+        return rules.stream()
+                .map(r -> new AdminNetworkPolicyIngressRule(
+                        r.name(),
+                        r.action(),
+                        r.peers().stream().map(Peer::ingress).toList(),
+                        r.ports()))
+                .toList();
     }
 
     static List<AdminNetworkPolicyEgressRule> egress(List<Rule> rules) {
-        return rules.stream().map(r -> new AdminNetworkPolicyEgressRule(r.name(), r.action(),
-                r.peers().stream().map(Peer::egress).toList(), r.ports())).toList();
+        return rules.stream()
+                .map(r -> new AdminNetworkPolicyEgressRule(
+                        r.name(),
+                        r.action(),
+                        r.peers().stream().map(Peer::egress).toList(),
+                        r.ports()))
+                .toList();
     }
 
-    static AdminNetworkPolicy anp(String name, int priority, AdminNetworkPolicySubject subject, List<Rule> ingress, List<Rule> egress) {
-        return AdminNetworkPolicy.of(name, new AdminNetworkPolicySpec(priority, subject, ingress(ingress), egress(egress)));
+    static AdminNetworkPolicy anp(
+            String name, int priority, AdminNetworkPolicySubject subject, List<Rule> ingress, List<Rule> egress) {
+        return AdminNetworkPolicy.of(
+                name, new AdminNetworkPolicySpec(priority, subject, ingress(ingress), egress(egress)));
     }
 
     static BaselineAdminNetworkPolicy banp(AdminNetworkPolicySubject subject, List<Rule> ingress, List<Rule> egress) {
-        return BaselineAdminNetworkPolicy.of("default", new BaselineAdminNetworkPolicySpec(subject, ingress(ingress), egress(egress)));
+        return BaselineAdminNetworkPolicy.of(
+                "default", new BaselineAdminNetworkPolicySpec(subject, ingress(ingress), egress(egress)));
     }
 
     /** {@code G1} → the endpoint of harry-potter-1. */
@@ -175,8 +199,8 @@ final class Conformance {
     }
 
     /**
-     * Checks probes written {@code "G0>R0 tcp/80 Y, G1>R0 tcp/8080 N"} (Y allowed, N denied) and
-     * returns the evaluator for further checks.
+     * Checks probes written {@code "G0>R0 tcp/80 Y, G1>R0 tcp/8080 N"} (Y allowed, N denied) and returns the evaluator
+     * for further checks.
      */
     static PolicyEvaluator expect(PolicySnapshot snapshot, String probes) {
         PolicyEvaluator evaluator = PolicyEvaluator.compile(snapshot);
@@ -186,8 +210,12 @@ final class Conformance {
             Flow flow = Flow.of(endpoint(ends[0]), endpoint(ends[1]), ProtocolPort.parse(parts[1]));
             Verdict expected = parts[2].equals("Y") ? Verdict.ALLOWED : Verdict.DENIED;
             Evaluation evaluation = evaluator.evaluate(flow);
-            assertThat(evaluation.verdict()).as("%s\n%s", probe, evaluation.render()).isEqualTo(expected);
-            assertThat(evaluator.verdict(flow)).as("fast path agrees on %s", probe).isEqualTo(expected);
+            assertThat(evaluation.verdict())
+                    .as("%s\n%s", probe, evaluation.render())
+                    .isEqualTo(expected);
+            assertThat(evaluator.verdict(flow))
+                    .as("fast path agrees on %s", probe)
+                    .isEqualTo(expected);
         }
         return evaluator;
     }

@@ -26,17 +26,28 @@ class EvaluatorPropertiesTest {
     }
 
     @Property(tries = 50)
-    void aTopPriorityAnpDenyDeniesAllIngressFromPodsToItsSubjectWhateverTheLowerTiers(@ForAll long seed,
-            @ForAll @IntRange(min = 0, max = 2) int subjectNamespace) {
+    void aTopPriorityAnpDenyDeniesAllIngressFromPodsToItsSubjectWhateverTheLowerTiers(
+            @ForAll long seed, @ForAll @IntRange(min = 0, max = 2) int subjectNamespace) {
         String ns = RandomPolicies.NAMESPACES.get(subjectNamespace);
-        AdminNetworkPolicy top = AdminNetworkPolicy.of("top", new AdminNetworkPolicySpec(0,
-                AdminNetworkPolicySubject.namespaces(Fixtures.labels("kubernetes.io/metadata.name", ns)),
-                List.of(new AdminNetworkPolicyIngressRule("deny-all", AdminNetworkPolicyRuleAction.DENY,
-                        List.of(AdminNetworkPolicyIngressPeer.namespaces(Fixtures.all())), List.of())), List.of()));
-        PolicyEvaluator evaluator = PolicyEvaluator.compile(RandomPolicies.snapshot(RandomPolicies.generate(seed).withAnp(top)));
+        AdminNetworkPolicy top = AdminNetworkPolicy.of(
+                "top",
+                new AdminNetworkPolicySpec(
+                        0,
+                        AdminNetworkPolicySubject.namespaces(Fixtures.labels("kubernetes.io/metadata.name", ns)),
+                        List.of(new AdminNetworkPolicyIngressRule(
+                                "deny-all",
+                                AdminNetworkPolicyRuleAction.DENY,
+                                List.of(AdminNetworkPolicyIngressPeer.namespaces(Fixtures.all())),
+                                List.of())),
+                        List.of()));
+        PolicyEvaluator evaluator = PolicyEvaluator.compile(
+                RandomPolicies.snapshot(RandomPolicies.generate(seed).withAnp(top)));
         for (Endpoint from : ENDPOINTS) {
             for (Endpoint to : ENDPOINTS) {
-                if (!isNetworkedPod(from) || !(to instanceof Endpoint.PodName p) || !p.namespace().equals(ns) || !isNetworkedPod(to)) {
+                if (!isNetworkedPod(from)
+                        || !(to instanceof Endpoint.PodName p)
+                        || !p.namespace().equals(ns)
+                        || !isNetworkedPod(to)) {
                     continue;
                 }
                 for (ProtocolPort port : RandomPolicies.PORTS) {
@@ -47,8 +58,11 @@ class EvaluatorPropertiesTest {
                         continue;
                     }
                     assertThat(e.verdict()).as(e::render).isEqualTo(Verdict.DENIED);
-                    assertThat(e.decidedBy()).as(e::render).isIn("ingress: ANP top ingress rule 0 \"deny-all\" (Deny)",
-                            "egress: " + e.egress().decision().describe());
+                    assertThat(e.decidedBy())
+                            .as(e::render)
+                            .isIn(
+                                    "ingress: ANP top ingress rule 0 \"deny-all\" (Deny)",
+                                    "egress: " + e.egress().decision().describe());
                 }
             }
         }
@@ -56,13 +70,23 @@ class EvaluatorPropertiesTest {
 
     @Property(tries = 40)
     void aTopPriorityAnpAllowingEverythingBetweenPodsOverridesEveryLowerTier(@ForAll long seed) {
-        AdminNetworkPolicy top = AdminNetworkPolicy.of("open", new AdminNetworkPolicySpec(0,
-                AdminNetworkPolicySubject.namespaces(Fixtures.all()),
-                List.of(new AdminNetworkPolicyIngressRule(null, AdminNetworkPolicyRuleAction.ALLOW,
-                        List.of(AdminNetworkPolicyIngressPeer.namespaces(Fixtures.all())), List.of())),
-                List.of(new AdminNetworkPolicyEgressRule(null, AdminNetworkPolicyRuleAction.ALLOW,
-                        List.of(AdminNetworkPolicyEgressPeer.namespaces(Fixtures.all())), List.of()))));
-        PolicyEvaluator evaluator = PolicyEvaluator.compile(RandomPolicies.snapshot(RandomPolicies.generate(seed).withAnp(top)));
+        AdminNetworkPolicy top = AdminNetworkPolicy.of(
+                "open",
+                new AdminNetworkPolicySpec(
+                        0,
+                        AdminNetworkPolicySubject.namespaces(Fixtures.all()),
+                        List.of(new AdminNetworkPolicyIngressRule(
+                                null,
+                                AdminNetworkPolicyRuleAction.ALLOW,
+                                List.of(AdminNetworkPolicyIngressPeer.namespaces(Fixtures.all())),
+                                List.of())),
+                        List.of(new AdminNetworkPolicyEgressRule(
+                                null,
+                                AdminNetworkPolicyRuleAction.ALLOW,
+                                List.of(AdminNetworkPolicyEgressPeer.namespaces(Fixtures.all())),
+                                List.of()))));
+        PolicyEvaluator evaluator = PolicyEvaluator.compile(
+                RandomPolicies.snapshot(RandomPolicies.generate(seed).withAnp(top)));
         List<Target> pods = evaluator.pods();
         TruthTable table = TruthTable.of(evaluator, pods, RandomPolicies.PORTS);
         for (int p = 0; p < RandomPolicies.PORTS.size(); p++) {
@@ -78,8 +102,10 @@ class EvaluatorPropertiesTest {
         ProtocolPort port = RandomPolicies.PORTS.get((int) Math.floorMod(seed, RandomPolicies.PORTS.size()));
         TruthTable table = TruthTable.of(evaluator, all, List.of(port));
         assertThat(table.denied(0)).isZero();
-        Evaluation e = evaluator.evaluate(Flow.of(ENDPOINTS.get((int) Math.floorMod(seed, ENDPOINTS.size())),
-                ENDPOINTS.get((int) Math.floorMod(seed / 7, ENDPOINTS.size())), port));
+        Evaluation e = evaluator.evaluate(Flow.of(
+                ENDPOINTS.get((int) Math.floorMod(seed, ENDPOINTS.size())),
+                ENDPOINTS.get((int) Math.floorMod(seed / 7, ENDPOINTS.size())),
+                port));
         assertThat(e.verdict()).isEqualTo(Verdict.ALLOWED);
         assertThat(e.egress().considered()).isEmpty();
         assertThat(e.ingress().considered()).isEmpty();
@@ -96,7 +122,9 @@ class EvaluatorPropertiesTest {
                     assertThat(evaluator.verdict(flow)).as(e::render).isEqualTo(e.verdict());
                     assertThat(e.decidedBy()).isNotEmpty();
                     if (!isNetworkedPod(from) && !isNetworkedPod(to)) {
-                        assertThat(e.verdict()).as("no policy applies between non-pods").isEqualTo(Verdict.ALLOWED);
+                        assertThat(e.verdict())
+                                .as("no policy applies between non-pods")
+                                .isEqualTo(Verdict.ALLOWED);
                     }
                 }
             }
@@ -106,8 +134,10 @@ class EvaluatorPropertiesTest {
     @Property(tries = 30)
     void aPolicyWithoutRulesForAPodNeverChangesItsVerdicts(@ForAll long seed) {
         RandomPolicies.Policies policies = RandomPolicies.generate(seed);
-        AdminNetworkPolicy empty = AdminNetworkPolicy.of("empty", new AdminNetworkPolicySpec(0,
-                AdminNetworkPolicySubject.namespaces(Fixtures.all()), List.of(), List.of()));
+        AdminNetworkPolicy empty = AdminNetworkPolicy.of(
+                "empty",
+                new AdminNetworkPolicySpec(
+                        0, AdminNetworkPolicySubject.namespaces(Fixtures.all()), List.of(), List.of()));
         PolicyEvaluator before = PolicyEvaluator.compile(RandomPolicies.snapshot(policies));
         PolicyEvaluator after = PolicyEvaluator.compile(RandomPolicies.snapshot(policies.withAnp(empty)));
         List<Target> pods = before.pods();

@@ -34,13 +34,24 @@ class MaskedPrefixTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", "10.0.0.0", "10.0.0.0/33", "fd00::/129", "example.com/8", "10.0.0/8", "/8", "10.0.0.0/x"})
+    @ValueSource(
+            strings = {"", "10.0.0.0", "10.0.0.0/33", "fd00::/129", "example.com/8", "10.0.0/8", "/8", "10.0.0.0/x"})
     void notACidr(String text) {
         assertThat(MaskedPrefix.parse(text)).isEmpty();
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"10.244.1.3", "fd00::1", "172.18.0.2", "::", "::1", "fd00:10:244:1::3", "1:0:0:2::3", "fd00::1:0:0:1"})
+    @ValueSource(
+            strings = {
+                "10.244.1.3",
+                "fd00::1",
+                "172.18.0.2",
+                "::",
+                "::1",
+                "fd00:10:244:1::3",
+                "1:0:0:2::3",
+                "fd00::1:0:0:1"
+            })
     void addressesPrintAsTheyParse(String text) {
         assertThat(IpAddress.parse(text).orElseThrow()).hasToString(text);
     }

@@ -2,6 +2,7 @@ package io.kovn.policy.evaluator;
 
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.LabelSelector;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.networking.v1.IPBlock;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyBuilder;
@@ -26,20 +27,25 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import io.fabric8.kubernetes.api.model.Pod;
 
 /**
- * Random policy sets over a fixed cluster, from a seed: namespaces n0..n2 (team x|y) with three
- * pods each (app a|b; named ports), a host-network pod, two nodes; 0–3 ANPs at priorities
- * 1..1000, 0–3 NetworkPolicies and maybe a BANP, with every peer and port kind.
+ * Random policy sets over a fixed cluster, from a seed: namespaces n0..n2 (team x|y) with three pods each (app a|b;
+ * named ports), a host-network pod, two nodes; 0–3 ANPs at priorities 1..1000, 0–3 NetworkPolicies and maybe a BANP,
+ * with every peer and port kind.
  */
 public final class RandomPolicies {
     static final List<String> NAMESPACES = List.of("n0", "n1", "n2");
-    static final List<ProtocolPort> PORTS = List.of(ProtocolPort.parse("tcp/80"), ProtocolPort.parse("tcp/8080"),
-            ProtocolPort.parse("udp/53"), ProtocolPort.parse("sctp/9003"), ProtocolPort.parse("tcp/1500"), ProtocolPort.ICMP);
+    static final List<ProtocolPort> PORTS = List.of(
+            ProtocolPort.parse("tcp/80"),
+            ProtocolPort.parse("tcp/8080"),
+            ProtocolPort.parse("udp/53"),
+            ProtocolPort.parse("sctp/9003"),
+            ProtocolPort.parse("tcp/1500"),
+            ProtocolPort.ICMP);
     static final List<String> EXTERNAL = List.of("8.8.8.8", "172.18.0.2", "10.1.9.9");
 
-    public record Policies(List<AdminNetworkPolicy> anps, List<NetworkPolicy> nps, List<BaselineAdminNetworkPolicy> banps) {
+    public record Policies(
+            List<AdminNetworkPolicy> anps, List<NetworkPolicy> nps, List<BaselineAdminNetworkPolicy> banps) {
         Policies withAnp(AdminNetworkPolicy anp) {
             List<AdminNetworkPolicy> more = new ArrayList<>(anps);
             more.add(anp);
@@ -57,16 +63,20 @@ public final class RandomPolicies {
         RandomPolicies r = new RandomPolicies(seed);
         List<AdminNetworkPolicy> anps = new ArrayList<>();
         for (int i = r.random.nextInt(4); i > 0; i--) {
-            anps.add(AdminNetworkPolicy.of("anp-" + i, new AdminNetworkPolicySpec(1 + r.random.nextInt(1000), r.subject(),
-                    r.ingressRules(true), r.egressRules(true))));
+            anps.add(AdminNetworkPolicy.of(
+                    "anp-" + i,
+                    new AdminNetworkPolicySpec(
+                            1 + r.random.nextInt(1000), r.subject(), r.ingressRules(true), r.egressRules(true))));
         }
         List<NetworkPolicy> nps = new ArrayList<>();
         for (int i = r.random.nextInt(4); i > 0; i--) {
             nps.add(r.networkPolicy("np-" + i));
         }
-        List<BaselineAdminNetworkPolicy> banps = r.random.nextBoolean() ? List.of()
-                : List.of(BaselineAdminNetworkPolicy.of("default", new BaselineAdminNetworkPolicySpec(r.subject(),
-                        r.ingressRules(false), r.egressRules(false))));
+        List<BaselineAdminNetworkPolicy> banps = r.random.nextBoolean()
+                ? List.of()
+                : List.of(BaselineAdminNetworkPolicy.of(
+                        "default",
+                        new BaselineAdminNetworkPolicySpec(r.subject(), r.ingressRules(false), r.egressRules(false))));
         return new Policies(anps, nps, banps);
     }
 
@@ -74,17 +84,28 @@ public final class RandomPolicies {
         List<Pod> pods = new ArrayList<>();
         for (int n = 0; n < 3; n++) {
             for (int p = 0; p < 3; p++) {
-                pods.add(Fixtures.pod("n" + n, "p" + p, "node-" + (p % 2), List.of("10.1." + n + "." + (p + 2)),
-                        Map.of("app", p % 2 == 0 ? "a" : "b"), p == 0 ? new String[] {"web/TCP/8080"} : new String[] {"dns/UDP/53"}));
+                pods.add(Fixtures.pod(
+                        "n" + n,
+                        "p" + p,
+                        "node-" + (p % 2),
+                        List.of("10.1." + n + "." + (p + 2)),
+                        Map.of("app", p % 2 == 0 ? "a" : "b"),
+                        p == 0 ? new String[] {"web/TCP/8080"} : new String[] {"dns/UDP/53"}));
             }
         }
         pods.add(Fixtures.hostNetworkPod("n0", "host", "node-0", "172.18.0.2", "app", "a"));
         return PolicySnapshot.builder("node-0")
-                .namespaces(List.of(Fixtures.namespace("n0", "team", "x"), Fixtures.namespace("n1", "team", "y"),
+                .namespaces(List.of(
+                        Fixtures.namespace("n0", "team", "x"),
+                        Fixtures.namespace("n1", "team", "y"),
                         Fixtures.namespace("n2", "team", "x")))
                 .pods(pods)
-                .nodes(List.of(Fixtures.node("node-0", "172.18.0.2", "role", "control"), Fixtures.node("node-1", "172.18.0.3", "role", "worker")))
-                .adminNetworkPolicies(policies.anps()).networkPolicies(policies.nps()).baselineAdminNetworkPolicies(policies.banps())
+                .nodes(List.of(
+                        Fixtures.node("node-0", "172.18.0.2", "role", "control"),
+                        Fixtures.node("node-1", "172.18.0.3", "role", "worker")))
+                .adminNetworkPolicies(policies.anps())
+                .networkPolicies(policies.nps())
+                .baselineAdminNetworkPolicies(policies.banps())
                 .build();
     }
 
@@ -106,7 +127,10 @@ public final class RandomPolicies {
     }
 
     private LabelSelector namespaceSelector() {
-        return pick(List.of(Fixtures.all(), Fixtures.labels("team", "x"), Fixtures.labels("team", "y"),
+        return pick(List.of(
+                Fixtures.all(),
+                Fixtures.labels("team", "x"),
+                Fixtures.labels("team", "y"),
                 Fixtures.labels("kubernetes.io/metadata.name", pick(NAMESPACES))));
     }
 
@@ -115,24 +139,30 @@ public final class RandomPolicies {
     }
 
     private AdminNetworkPolicySubject subject() {
-        return random.nextBoolean() ? AdminNetworkPolicySubject.namespaces(namespaceSelector())
+        return random.nextBoolean()
+                ? AdminNetworkPolicySubject.namespaces(namespaceSelector())
                 : AdminNetworkPolicySubject.pods(namespaceSelector(), podSelector());
     }
 
     private AdminNetworkPolicyRuleAction action(boolean pass) {
-        return pick(pass ? List.of(AdminNetworkPolicyRuleAction.values())
-                : List.of(AdminNetworkPolicyRuleAction.ALLOW, AdminNetworkPolicyRuleAction.DENY));
+        return pick(
+                pass
+                        ? List.of(AdminNetworkPolicyRuleAction.values())
+                        : List.of(AdminNetworkPolicyRuleAction.ALLOW, AdminNetworkPolicyRuleAction.DENY));
     }
 
     private List<AdminNetworkPolicyPort> ports() {
         List<AdminNetworkPolicyPort> out = new ArrayList<>();
         for (int i = random.nextInt(3); i > 0; i--) {
-            out.add(switch (random.nextInt(4)) {
-                case 0 -> AdminNetworkPolicyPort.number(pick(List.of("TCP", "UDP", "SCTP")), pick(List.of(80, 53, 9003, 8080)));
-                case 1 -> AdminNetworkPolicyPort.range(pick(List.of("TCP", "UDP")), 1000, 2000);
-                case 2 -> AdminNetworkPolicyPort.named("web");
-                default -> AdminNetworkPolicyPort.named("dns");
-            });
+            out.add(
+                    switch (random.nextInt(4)) {
+                        case 0 ->
+                            AdminNetworkPolicyPort.number(
+                                    pick(List.of("TCP", "UDP", "SCTP")), pick(List.of(80, 53, 9003, 8080)));
+                        case 1 -> AdminNetworkPolicyPort.range(pick(List.of("TCP", "UDP")), 1000, 2000);
+                        case 2 -> AdminNetworkPolicyPort.named("web");
+                        default -> AdminNetworkPolicyPort.named("dns");
+                    });
         }
         return out;
     }
@@ -140,7 +170,8 @@ public final class RandomPolicies {
     private List<AdminNetworkPolicyIngressRule> ingressRules(boolean pass) {
         List<AdminNetworkPolicyIngressRule> out = new ArrayList<>();
         for (int i = random.nextInt(4); i > 0; i--) {
-            AdminNetworkPolicyIngressPeer peer = random.nextBoolean() ? AdminNetworkPolicyIngressPeer.namespaces(namespaceSelector())
+            AdminNetworkPolicyIngressPeer peer = random.nextBoolean()
+                    ? AdminNetworkPolicyIngressPeer.namespaces(namespaceSelector())
                     : AdminNetworkPolicyIngressPeer.pods(namespaceSelector(), podSelector());
             out.add(new AdminNetworkPolicyIngressRule(null, action(pass), List.of(peer), ports()));
         }
@@ -153,8 +184,12 @@ public final class RandomPolicies {
             AdminNetworkPolicyEgressPeer peer = switch (random.nextInt(4)) {
                 case 0 -> AdminNetworkPolicyEgressPeer.namespaces(namespaceSelector());
                 case 1 -> AdminNetworkPolicyEgressPeer.pods(namespaceSelector(), podSelector());
-                case 2 -> AdminNetworkPolicyEgressPeer.networks(List.of(pick(List.of("0.0.0.0/0", "10.1.0.0/16", "8.8.8.0/24", "10.1.1.3/32"))));
-                default -> AdminNetworkPolicyEgressPeer.nodes(random.nextBoolean() ? Fixtures.all() : Fixtures.labels("role", "control"));
+                case 2 ->
+                    AdminNetworkPolicyEgressPeer.networks(
+                            List.of(pick(List.of("0.0.0.0/0", "10.1.0.0/16", "8.8.8.0/24", "10.1.1.3/32"))));
+                default ->
+                    AdminNetworkPolicyEgressPeer.nodes(
+                            random.nextBoolean() ? Fixtures.all() : Fixtures.labels("role", "control"));
             };
             out.add(new AdminNetworkPolicyEgressRule(null, action(pass), List.of(peer), ports()));
         }
@@ -176,24 +211,38 @@ public final class RandomPolicies {
         for (int i = random.nextInt(3); i > 0; i--) {
             NetworkPolicyPort port = new NetworkPolicyPort();
             port.setProtocol(pick(List.of("TCP", "UDP", "SCTP")));
-            port.setPort(random.nextBoolean() ? new IntOrString(pick(List.of(80, 53, 9003))) : new IntOrString(pick(List.of("web", "dns"))));
+            port.setPort(
+                    random.nextBoolean()
+                            ? new IntOrString(pick(List.of(80, 53, 9003)))
+                            : new IntOrString(pick(List.of("web", "dns"))));
             out.add(port);
         }
         return out;
     }
 
     private NetworkPolicy networkPolicy(String name) {
-        List<String> types = pick(List.of(List.of("Ingress"), List.of("Egress"), List.of("Ingress", "Egress"), List.<String>of()));
+        List<String> types =
+                pick(List.of(List.of("Ingress"), List.of("Egress"), List.of("Ingress", "Egress"), List.<String>of()));
         List<NetworkPolicyIngressRule> ingress = new ArrayList<>();
         for (int i = random.nextInt(3); i > 0; i--) {
-            ingress.add(new NetworkPolicyIngressRule(random.nextInt(4) == 0 ? List.of() : List.of(npPeer()), npPorts()));
+            ingress.add(
+                    new NetworkPolicyIngressRule(random.nextInt(4) == 0 ? List.of() : List.of(npPeer()), npPorts()));
         }
         List<NetworkPolicyEgressRule> egress = new ArrayList<>();
         for (int i = random.nextInt(3); i > 0; i--) {
             egress.add(new NetworkPolicyEgressRule(npPorts(), random.nextInt(4) == 0 ? List.of() : List.of(npPeer())));
         }
-        return new NetworkPolicyBuilder().withNewMetadata().withNamespace(pick(NAMESPACES)).withName(name).endMetadata()
-                .withNewSpec().withPodSelector(podSelector()).withPolicyTypes(types).withIngress(ingress).withEgress(egress)
-                .endSpec().build();
+        return new NetworkPolicyBuilder()
+                .withNewMetadata()
+                .withNamespace(pick(NAMESPACES))
+                .withName(name)
+                .endMetadata()
+                .withNewSpec()
+                .withPodSelector(podSelector())
+                .withPolicyTypes(types)
+                .withIngress(ingress)
+                .withEgress(egress)
+                .endSpec()
+                .build();
     }
 }

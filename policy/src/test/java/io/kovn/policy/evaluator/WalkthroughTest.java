@@ -20,15 +20,26 @@ class WalkthroughTest {
     @Test
     void walkthroughListsEveryRuleConsideredPerTierAndTheDecision() {
         PolicyEvaluator evaluator = SmallCluster.with()
-                .anp("cluster-control", 34, subjectNs("a"), List.of(
-                        new AdminNetworkPolicyIngressRule("allow-from-monitoring", ALLOW, List.of(fromNs("c")), List.of()),
-                        new AdminNetworkPolicyIngressRule("web-only", DENY, List.of(fromNs("b")),
-                                List.of(AdminNetworkPolicyPort.number("TCP", 80))),
-                        new AdminNetworkPolicyIngressRule("pass-b", PASS, List.of(fromNs("b")), List.of())), List.of())
-                .np(SmallCluster.networkPolicy("a", "deny-all", Fixtures.all(), List.of("Ingress"), List.of(), List.of()))
+                .anp(
+                        "cluster-control",
+                        34,
+                        subjectNs("a"),
+                        List.of(
+                                new AdminNetworkPolicyIngressRule(
+                                        "allow-from-monitoring", ALLOW, List.of(fromNs("c")), List.of()),
+                                new AdminNetworkPolicyIngressRule(
+                                        "web-only",
+                                        DENY,
+                                        List.of(fromNs("b")),
+                                        List.of(AdminNetworkPolicyPort.number("TCP", 80))),
+                                new AdminNetworkPolicyIngressRule("pass-b", PASS, List.of(fromNs("b")), List.of())),
+                        List.of())
+                .np(SmallCluster.networkPolicy(
+                        "a", "deny-all", Fixtures.all(), List.of("Ingress"), List.of(), List.of()))
                 .banp(subjectNs("a"), List.of(from(ALLOW, fromNs("b"))), List.of())
                 .evaluator();
-        Evaluation e = evaluator.evaluate(Flow.of(Endpoint.parse("b/q1"), Endpoint.parse("a/p1"), ProtocolPort.parse("tcp/443")));
+        Evaluation e = evaluator.evaluate(
+                Flow.of(Endpoint.parse("b/q1"), Endpoint.parse("a/p1"), ProtocolPort.parse("tcp/443")));
         assertThat(e.render()).isEqualTo("""
                 flow: b/q1 (10.0.2.1) -> a/p1 (10.0.1.1) tcp/443
                 egress at the source b/q1:
@@ -48,8 +59,12 @@ class WalkthroughTest {
                 verdict: denied
                 """);
         SideResult ingress = e.ingress();
-        assertThat(ingress.considered()).extracting(RuleCheck::result).containsExactly(
-                RuleCheck.Result.PEER_NOT_SELECTED, RuleCheck.Result.PORT_NOT_MATCHED, RuleCheck.Result.MATCHED);
+        assertThat(ingress.considered())
+                .extracting(RuleCheck::result)
+                .containsExactly(
+                        RuleCheck.Result.PEER_NOT_SELECTED,
+                        RuleCheck.Result.PORT_NOT_MATCHED,
+                        RuleCheck.Result.MATCHED);
         assertThat(ingress.decision()).isEqualTo(new Decision.Isolated(List.of("a/deny-all")));
     }
 
@@ -73,7 +88,12 @@ class WalkthroughTest {
     @Test
     void truthTableRendersOneMatrixPerPortAndAgreesWithSingleVerdicts() {
         PolicyEvaluator evaluator = SmallCluster.with()
-                .anp("deny-b", 1, subjectNs("a"), List.of(from(DENY, fromNs("b"), AdminNetworkPolicyPort.number("TCP", 80))), List.of())
+                .anp(
+                        "deny-b",
+                        1,
+                        subjectNs("a"),
+                        List.of(from(DENY, fromNs("b"), AdminNetworkPolicyPort.number("TCP", 80))),
+                        List.of())
                 .evaluator();
         List<ProtocolPort> ports = List.of(ProtocolPort.parse("tcp/80"), ProtocolPort.parse("udp/53"));
         TruthTable table = TruthTable.of(evaluator, evaluator.pods(), ports);
@@ -95,7 +115,10 @@ class WalkthroughTest {
         for (int p = 0; p < ports.size(); p++) {
             for (int f = 0; f < 3; f++) {
                 for (int t = 0; t < 3; t++) {
-                    Flow flow = Flow.of(Endpoint.parse(table.from().get(f).label()), Endpoint.parse(table.to().get(t).label()), ports.get(p));
+                    Flow flow = Flow.of(
+                            Endpoint.parse(table.from().get(f).label()),
+                            Endpoint.parse(table.to().get(t).label()),
+                            ports.get(p));
                     assertThat(table.verdict(p, f, t)).isEqualTo(evaluator.verdict(flow));
                 }
             }

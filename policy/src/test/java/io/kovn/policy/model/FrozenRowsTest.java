@@ -3,13 +3,13 @@ package io.kovn.policy.model;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.util.TreeMap;
-import org.junit.jupiter.api.Test;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
 
 class FrozenRowsTest {
 
@@ -33,8 +33,13 @@ class FrozenRowsTest {
     void frozenRowsAreTakenAsTheyAre() {
         FrozenRows<Integer> frozen = FrozenRows.of(new TreeMap<>(Map.of("a", 1)));
         assertThat(FrozenRows.of(frozen)).isSameAs(frozen);
-        DesiredPolicyState state = new DesiredPolicyState(FrozenRows.of(new TreeMap<>()), FrozenRows.of(new TreeMap<>()),
-                new TreeMap<>(), List.of(), PriorityAssignment.EMPTY, null);
+        DesiredPolicyState state = new DesiredPolicyState(
+                FrozenRows.of(new TreeMap<>()),
+                FrozenRows.of(new TreeMap<>()),
+                new TreeMap<>(),
+                List.of(),
+                PriorityAssignment.EMPTY,
+                null);
         assertThat(FrozenRows.of(state.acls())).isSameAs(state.acls());
     }
 

@@ -3,25 +3,26 @@ package io.kovn.policy.model;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kovn.ovn.annotations.IpFamily;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
+import java.util.SortedSet;
 import java.util.TreeSet;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
+import net.jqwik.api.constraints.Chars;
 import net.jqwik.api.constraints.Size;
 import net.jqwik.api.constraints.StringLength;
 import org.junit.jupiter.api.Test;
-import java.util.Comparator;
-import java.util.SortedSet;
-import net.jqwik.api.constraints.Chars;
 
 class FrozenSortedSetTest {
 
     /** A patched set equals the same change made on a TreeSet, and its delta is exactly that change. */
     @Property(tries = 300)
-    void aPatchIsTheSetDifferenceAndRemembersIt(@ForAll @Size(max = 30) Set<@StringLength(min = 1, max = 3) String> base,
-                                                @ForAll @Size(max = 6) Set<@StringLength(min = 1, max = 3) String> add,
-                                                @ForAll @Size(max = 6) Set<@StringLength(min = 1, max = 3) String> remove) {
+    void aPatchIsTheSetDifferenceAndRemembersIt(
+            @ForAll @Size(max = 30) Set<@StringLength(min = 1, max = 3) String> base,
+            @ForAll @Size(max = 6) Set<@StringLength(min = 1, max = 3) String> add,
+            @ForAll @Size(max = 6) Set<@StringLength(min = 1, max = 3) String> remove) {
         FrozenSortedSet before = FrozenSortedSet.of(base);
         TreeSet<String> expected = new TreeSet<>(base);
         expected.removeAll(remove);
@@ -46,31 +47,42 @@ class FrozenSortedSetTest {
             assertThat(delta.removed()).containsExactlyElementsOf(removed);
             assertThat(after.equals(before)).isFalse();
             if (!base.isEmpty()) { // (every empty set is the same one)
-                assertThat(after.deltaFrom(FrozenSortedSet.of(base))).as("only from that very set").isEmpty();
+                assertThat(after.deltaFrom(FrozenSortedSet.of(base)))
+                        .as("only from that very set")
+                        .isEmpty();
             }
         }
     }
 
     /**
-     * A set's addresses of each family are its elements of that family however it was made: patched
-     * from a set whose split was asked (which hands the split on), merged from such sets, or never
-     * split before; a mixed set's parts are patched along with it, so they know their change too.
+     * A set's addresses of each family are its elements of that family however it was made: patched from a set whose
+     * split was asked (which hands the split on), merged from such sets, or never split before; a mixed set's parts are
+     * patched along with it, so they know their change too.
      */
     @Property(tries = 500)
-    void theFamilySplitFollowsPatchesAndUnions(@ForAll @Size(max = 12) Set<@StringLength(min = 1, max = 3) @Chars({'1', '2', ':'}) String> base,
-                                               @ForAll @Size(max = 6) List<@Size(max = 3) Set<@StringLength(min = 1, max = 3) @Chars({'1', '2', ':'}) String>> adds,
-                                               @ForAll @Size(max = 6) List<@Size(max = 3) Set<@StringLength(min = 1, max = 3) @Chars({'1', '2', ':'}) String>> removes,
-                                               @ForAll @Size(max = 6) List<Boolean> ask) {
+    void theFamilySplitFollowsPatchesAndUnions(
+            @ForAll @Size(max = 12) Set<@StringLength(min = 1, max = 3) @Chars({'1', '2', ':'}) String> base,
+            @ForAll @Size(max = 6)
+                    List<@Size(max = 3) Set<@StringLength(min = 1, max = 3) @Chars({'1', '2', ':'}) String>> adds,
+            @ForAll @Size(max = 6)
+                    List<@Size(max = 3) Set<@StringLength(min = 1, max = 3) @Chars({'1', '2', ':'}) String>> removes,
+            @ForAll @Size(max = 6) List<Boolean> ask) {
         FrozenSortedSet set = FrozenSortedSet.of(base);
         for (int i = 0; i < Math.min(adds.size(), removes.size()); i++) {
             boolean asked = i < ask.size() && ask.get(i);
             FrozenSortedSet four = asked ? set.ofFamily(IpFamily.IPV4) : null;
             FrozenSortedSet next = set.patched(adds.get(i), removes.get(i));
             assertFamilies(next);
-            if (asked && !four.isEmpty() && !set.ofFamily(IpFamily.IPV6).isEmpty() && next != set
-                    && !next.ofFamily(IpFamily.IPV4).isEmpty() && !next.ofFamily(IpFamily.IPV6).isEmpty()
+            if (asked
+                    && !four.isEmpty()
+                    && !set.ofFamily(IpFamily.IPV6).isEmpty()
+                    && next != set
+                    && !next.ofFamily(IpFamily.IPV4).isEmpty()
+                    && !next.ofFamily(IpFamily.IPV6).isEmpty()
                     && next.ofFamily(IpFamily.IPV4) != four) {
-                assertThat(next.ofFamily(IpFamily.IPV4).deltaFrom(four)).as("a mixed set's part is patched too").isPresent();
+                assertThat(next.ofFamily(IpFamily.IPV4).deltaFrom(four))
+                        .as("a mixed set's part is patched too")
+                        .isPresent();
             }
             FrozenSortedSet other = FrozenSortedSet.of(adds.get(i));
             if (asked) {
@@ -83,8 +95,10 @@ class FrozenSortedSetTest {
 
     private static void assertFamilies(FrozenSortedSet set) {
         for (IpFamily family : IpFamily.values()) {
-            assertThat(set.ofFamily(family)).as(family + " of " + set)
-                    .containsExactlyElementsOf(set.stream().filter(a -> IpFamily.of(a) == family).toList());
+            assertThat(set.ofFamily(family))
+                    .as(family + " of " + set)
+                    .containsExactlyElementsOf(
+                            set.stream().filter(a -> IpFamily.of(a) == family).toList());
         }
     }
 
@@ -96,10 +110,12 @@ class FrozenSortedSetTest {
 
     /** A union equals the TreeSet of every element; it is the only non-empty frozen part itself. */
     @Property(tries = 300)
-    void aUnionIsEveryElementOnceInOrder(@ForAll @Size(max = 4) List<@Size(max = 20) Set<@StringLength(min = 1, max = 3) String>> parts,
-                                         @ForAll boolean frozen) {
+    void aUnionIsEveryElementOnceInOrder(
+            @ForAll @Size(max = 4) List<@Size(max = 20) Set<@StringLength(min = 1, max = 3) String>> parts,
+            @ForAll boolean frozen) {
         List<SortedSet<String>> sorted = parts.stream()
-                .map(p -> frozen ? (SortedSet<String>) FrozenSortedSet.of(p) : new TreeSet<>(p)).toList();
+                .map(p -> frozen ? (SortedSet<String>) FrozenSortedSet.of(p) : new TreeSet<>(p))
+                .toList();
         TreeSet<String> expected = new TreeSet<>();
         parts.forEach(expected::addAll);
 
@@ -107,7 +123,8 @@ class FrozenSortedSetTest {
 
         assertThat(union).containsExactlyElementsOf(expected);
         assertThat(union.equals(new TreeSet<>(expected))).isTrue();
-        List<SortedSet<String>> nonEmpty = sorted.stream().filter(p -> !p.isEmpty()).toList();
+        List<SortedSet<String>> nonEmpty =
+                sorted.stream().filter(p -> !p.isEmpty()).toList();
         if (frozen && nonEmpty.size() == 1) {
             assertThat(union).isSameAs(nonEmpty.getFirst());
         }
@@ -117,7 +134,8 @@ class FrozenSortedSetTest {
     void aUnionOfSetsInAnotherOrderIsStillInNaturalOrder() {
         TreeSet<String> reversed = new TreeSet<>(Comparator.reverseOrder());
         reversed.addAll(List.of("a", "c"));
-        assertThat(FrozenSortedSet.union(List.of(reversed, new TreeSet<>(List.of("b", "c"))))).containsExactly("a", "b", "c");
+        assertThat(FrozenSortedSet.union(List.of(reversed, new TreeSet<>(List.of("b", "c")))))
+                .containsExactly("a", "b", "c");
     }
 
     @Test

@@ -12,7 +12,12 @@ import org.junit.jupiter.api.Test;
 class PolicySnapshotTest {
 
     private static Pod pod(String name) {
-        return new PodBuilder().withNewMetadata().withNamespace("ns").withName(name).endMetadata().build();
+        return new PodBuilder()
+                .withNewMetadata()
+                .withNamespace("ns")
+                .withName(name)
+                .endMetadata()
+                .build();
     }
 
     @Test
@@ -32,7 +37,10 @@ class PolicySnapshotTest {
     void listsGivenTwiceAreJoined() {
         ListedItemStore<Pod> store = new ListedItemStore<>();
         store.put("ns/a", pod("a"));
-        PolicySnapshot s = PolicySnapshot.builder("z").pods(store.list()).pods(List.of(pod("b"))).build();
+        PolicySnapshot s = PolicySnapshot.builder("z")
+                .pods(store.list())
+                .pods(List.of(pod("b")))
+                .build();
         assertThat(s.pods()).extracting(p -> p.getMetadata().getName()).containsExactly("a", "b");
     }
 }

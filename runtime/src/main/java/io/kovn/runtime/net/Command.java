@@ -1,5 +1,6 @@
 package io.kovn.runtime.net;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -9,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.io.File;
 
 /** Runs a short-lived host command to completion, capturing its output. */
 public final class Command {
@@ -38,8 +38,7 @@ public final class Command {
         }
     }
 
-    private Command() {
-    }
+    private Command() {}
 
     /** Runs argv and returns its stdout; throws {@link CommandFailedException} on failure. */
     public static String run(List<String> argv) {
@@ -57,8 +56,8 @@ public final class Command {
     }
 
     /**
-     * Runs argv with extra environment, a timeout and {@code stdin} as its standard input (null
-     * for none); never throws for a non-zero exit.
+     * Runs argv with extra environment, a timeout and {@code stdin} as its standard input (null for none); never throws
+     * for a non-zero exit.
      */
     public static Result exec(List<String> argv, Map<String, String> env, Duration timeout, String stdin) {
         ProcessBuilder pb = new ProcessBuilder(argv);

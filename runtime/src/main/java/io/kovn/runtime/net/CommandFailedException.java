@@ -3,8 +3,8 @@ package io.kovn.runtime.net;
 import java.util.List;
 
 /**
- * A host command (ip, ovs-vsctl, ethtool, ...) exited non-zero or could not run. The message shows
- * the whole command line and its stderr so that a failed plumbing step can be reproduced by hand.
+ * A host command (ip, ovs-vsctl, ethtool, ...) exited non-zero or could not run. The message shows the whole command
+ * line and its stderr so that a failed plumbing step can be reproduced by hand.
  */
 public final class CommandFailedException extends RuntimeException {
     private final List<String> command;

@@ -4,18 +4,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
-import java.util.Optional;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 
 /**
- * A Linux network namespace and the link, address and route operations kovn needs inside it: thin
- * wrappers over {@code ip} (and {@code ethtool}) whose failures show the command and its stderr.
+ * A Linux network namespace and the link, address and route operations kovn needs inside it: thin wrappers over
+ * {@code ip} (and {@code ethtool}) whose failures show the command and its stderr.
  *
- * <p>Three kinds exist: the root namespace ({@link #root()}), a named namespace under
- * {@code /run/netns} ({@link #named}, {@link #add}) and a namespace known only by a path such as
- * a CNI runtime's {@code /proc/<pid>/ns/net} ({@link #atPath}).
+ * <p>Three kinds exist: the root namespace ({@link #root()}), a named namespace under {@code /run/netns}
+ * ({@link #named}, {@link #add}) and a namespace known only by a path such as a CNI runtime's
+ * {@code /proc/<pid>/ns/net} ({@link #atPath}).
  */
 public final class Netns {
     /** Where {@code ip netns} keeps its bind mounts. */
@@ -52,9 +52,8 @@ public final class Netns {
     }
 
     /**
-     * Creates a named namespace with its loopback up. Fails if it exists already. Serialised:
-     * the first {@code ip netns add} on a machine also sets up the /run/netns mount, and two
-     * doing that at once can fail.
+     * Creates a named namespace with its loopback up. Fails if it exists already. Serialised: the first {@code ip netns
+     * add} on a machine also sets up the /run/netns mount, and two doing that at once can fail.
      */
     public static Netns add(String name) {
         Netns ns = named(name);
@@ -106,9 +105,9 @@ public final class Netns {
     }
 
     /**
-     * argv that runs the given command inside this namespace: {@code ip netns exec} for named
-     * namespaces (it also remounts /sys for the namespace), {@code nsenter} for path-only ones.
-     * Both exec the command, so the started process id is the command's own.
+     * argv that runs the given command inside this namespace: {@code ip netns exec} for named namespaces (it also
+     * remounts /sys for the namespace), {@code nsenter} for path-only ones. Both exec the command, so the started
+     * process id is the command's own.
      */
     public List<String> command(List<String> argv) {
         List<String> full = new ArrayList<>();
@@ -137,21 +136,24 @@ public final class Netns {
     }
 
     /**
-     * Runs several {@code ip} commands in one process ({@code ip -batch -}), one per line, e.g.
-     * {@code "link set dev eth0 up"}; stops at the first failing line and throws with its stderr.
+     * Runs several {@code ip} commands in one process ({@code ip -batch -}), one per line, e.g. {@code "link set dev
+     * eth0 up"}; stops at the first failing line and throws with its stderr.
      */
     public void ipBatch(List<String> lines) {
         if (lines.isEmpty()) {
             return;
         }
-        Command.Result r = Command.exec(ipArgv("-batch", "-"), Map.of(), Command.DEFAULT_TIMEOUT,
-                String.join("\n", lines) + "\n");
+        Command.Result r =
+                Command.exec(ipArgv("-batch", "-"), Map.of(), Command.DEFAULT_TIMEOUT, String.join("\n", lines) + "\n");
         if (!r.ok()) {
-            throw new CommandFailedException(r.command(), r.exitCode(), r.stderr() + " [batch: " + String.join("; ", lines) + "]");
+            throw new CommandFailedException(
+                    r.command(), r.exitCode(), r.stderr() + " [batch: " + String.join("; ", lines) + "]");
         }
     }
 
-    /** The {@code ip -batch} line adding an address; IPv6 without duplicate address detection (pods need it at once). */
+    /**
+     * The {@code ip -batch} line adding an address; IPv6 without duplicate address detection (pods need it at once).
+     */
     public static String addAddressLine(String link, String cidr) {
         return "addr add " + cidr + " dev " + link + (cidr.contains(":") ? " nodad" : "");
     }
@@ -270,7 +272,8 @@ public final class Netns {
         }
         // "No such device": the link went while ip was deleting it (its veth peer's namespace was
         // torn down by the kernel, which happens asynchronously): gone is what we wanted
-        if (r.stderr().contains("Cannot find device") || r.stderr().contains("does not exist")
+        if (r.stderr().contains("Cannot find device")
+                || r.stderr().contains("does not exist")
                 || r.stderr().contains("No such device")) {
             return false;
         }
@@ -305,8 +308,8 @@ public final class Netns {
     }
 
     /**
-     * Turns transmit checksum offload off: the userspace datapath forwards packets whose
-     * checksums a veth left for "hardware" to fill in, and TCP then silently fails.
+     * Turns transmit checksum offload off: the userspace datapath forwards packets whose checksums a veth left for
+     * "hardware" to fill in, and TCP then silently fails.
      */
     public void disableTxChecksum(String link) {
         exec("ethtool", "-K", link, "tx", "off");
@@ -314,8 +317,11 @@ public final class Netns {
 
     /** Throws unless {@code link} fits the kernel's interface name limit. */
     public static String requireLinkName(String link) {
-        if (link == null || link.isEmpty() || link.length() > MAX_LINK_NAME
-                || link.contains("/") || link.contains(" ")) {
+        if (link == null
+                || link.isEmpty()
+                || link.length() > MAX_LINK_NAME
+                || link.contains("/")
+                || link.contains(" ")) {
             throw new IllegalArgumentException("invalid interface name (1..15 chars, no '/' or ' '): " + link);
         }
         return link;

@@ -10,12 +10,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
 
 /**
- * Test fixture: real NB and SB ovsdb-servers (and optionally ovn-northd) in a fresh temporary
- * folder. Closing stops everything and deletes the folder; a failed start cleans up what it made.
+ * Test fixture: real NB and SB ovsdb-servers (and optionally ovn-northd) in a fresh temporary folder. Closing stops
+ * everything and deletes the folder; a failed start cleans up what it made.
  *
  * <pre>{@code
  * @AutoClose static OvnDatabases ovn = OvnDatabases.start(OvnDatabases.Config.nbSb());
@@ -54,10 +54,13 @@ public final class OvnDatabases implements AutoCloseable {
     }
 
     /** Stops the processes when the JVM ends without {@link #close} (SIGTERM, an exception out of main). */
-    private final Thread onExit = Thread.ofPlatform().name("kovn-ovn-databases-exit").unstarted(this::stop);
+    private final Thread onExit =
+            Thread.ofPlatform().name("kovn-ovn-databases-exit").unstarted(this::stop);
+
     private final AtomicBoolean stopped = new AtomicBoolean();
 
-    private OvnDatabases(OvnRuntime runtime, Path dir, OvsdbServerProcess nb, OvsdbServerProcess sb, NorthdProcess northd) {
+    private OvnDatabases(
+            OvnRuntime runtime, Path dir, OvsdbServerProcess nb, OvsdbServerProcess sb, NorthdProcess northd) {
         this.runtime = runtime;
         this.dir = dir;
         this.nb = nb;
@@ -130,7 +133,8 @@ public final class OvnDatabases implements AutoCloseable {
     }
 
     private String ctl(String tool, OvsdbServerProcess db, String... args) {
-        List<String> argv = new ArrayList<>(List.of(runtime.bin(tool).toString(), "--db=" + db.unixEndpoint(), "--no-leader-only"));
+        List<String> argv =
+                new ArrayList<>(List.of(runtime.bin(tool).toString(), "--db=" + db.unixEndpoint(), "--no-leader-only"));
         argv.addAll(List.of(args));
         return Tools.run(argv);
     }

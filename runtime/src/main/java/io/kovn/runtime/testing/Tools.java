@@ -1,11 +1,11 @@
 package io.kovn.runtime.testing;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.io.File;
 
 /** Runs a runtime tool (ovn-nbctl, ovsdb-client, ...) to completion and returns its stdout. */
 public final class Tools {
@@ -14,7 +14,9 @@ public final class Tools {
     /** Runs argv; throws with its stderr when it fails or takes over 60 seconds. */
     public static String run(List<String> argv) {
         try {
-            Process p = new ProcessBuilder(argv).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+            Process p = new ProcessBuilder(argv)
+                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                    .start();
             byte[][] errBytes = new byte[1][];
             Thread err = Thread.ofVirtual().start(() -> {
                 try {

@@ -3,15 +3,16 @@ package io.kovn.runtime.net;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Path;
 import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
-import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
 
 @Tag("real")
 class NetnsTest {
-    private final String prefix = "kvnt" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0xffff)) + "-";
+    private final String prefix =
+            "kvnt" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0xffff)) + "-";
 
     @AfterEach
     void cleanUp() {
@@ -49,7 +50,8 @@ class NetnsTest {
         assertThat(a.mac("va")).isEqualTo("0a:58:0a:00:00:01");
         assertThat(a.addresses("va")).contains("10.199.0.1/24");
         assertThat(b.exec("ip", "route")).contains("10.198.0.0/16 via 10.199.0.1");
-        assertThat(b.exec("busybox", "ping", "-c", "1", "-W", "2", "10.199.0.1")).contains("1 packets received");
+        assertThat(b.exec("busybox", "ping", "-c", "1", "-W", "2", "10.199.0.1"))
+                .contains("1 packets received");
         b.disableTxChecksum("vb");
         assertThat(b.exec("ethtool", "-k", "vb")).contains("tx-checksumming: off");
     }
@@ -57,7 +59,8 @@ class NetnsTest {
     @Test
     void linkMovesByPathAndDeleteLinkIsIdempotent() {
         Netns a = Netns.add(prefix + "a");
-        Netns byPath = Netns.atPath(Path.of("/proc/self/../" + ProcessHandle.current().pid() + "/ns/net"));
+        Netns byPath =
+                Netns.atPath(Path.of("/proc/self/../" + ProcessHandle.current().pid() + "/ns/net"));
         assertThat(byPath.isRoot()).isFalse();
         a.addVethPair("x1", "x2");
         a.addBridge("xbr");
@@ -75,7 +78,6 @@ class NetnsTest {
                 .isInstanceOf(CommandFailedException.class)
                 .hasMessageContaining("ip -n " + prefix + "a addr add 10.1.1.1/24 dev nosuchdev")
                 .hasMessageContaining("Cannot find device");
-        assertThatThrownBy(() -> a.addVethPair("much-too-long-name", "b"))
-                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> a.addVethPair("much-too-long-name", "b")).isInstanceOf(IllegalArgumentException.class);
     }
 }

@@ -8,9 +8,9 @@ import io.kovn.runtime.OvsdbServerProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Tag;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 
 @Tag("real")
 class OvnDatabasesTest {
@@ -32,19 +32,23 @@ class OvnDatabasesTest {
             assertThat(datapaths).contains("sw0");
         }
         assertThat(Files.exists(dir)).isFalse();
-        assertThat(ProcessHandle.of(nbPid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+        assertThat(ProcessHandle.of(nbPid).map(ProcessHandle::isAlive).orElse(false))
+                .isFalse();
     }
 
     @Test
     void restartServesTheSameDatabaseOnTheSameSocketAndPort() {
-        try (OvnDatabases ovn = OvnDatabases.start(new OvnDatabases.Config(false, false, OvsdbServerProcess.Options.withTcp()))) {
+        try (OvnDatabases ovn =
+                OvnDatabases.start(new OvnDatabases.Config(false, false, OvsdbServerProcess.Options.withTcp()))) {
             ovn.nbctl("ls-add", "kept");
             String tcp = ovn.nb().tcpEndpoint();
             ovn.nb().kill();
             assertThat(ovn.nb().isRunning()).isFalse();
             ovn.nb().restart();
             assertThat(ovn.nb().tcpEndpoint()).isEqualTo(tcp);
-            assertThat(ovn.nbctl("--bare", "--columns=name", "list", "Logical_Switch").trim()).isEqualTo("kept");
+            assertThat(ovn.nbctl("--bare", "--columns=name", "list", "Logical_Switch")
+                            .trim())
+                    .isEqualTo("kept");
             assertThat(Tools.run(List.of(ovn.runtime().bin("ovn-nbctl").toString(), "--db=" + tcp, "ls-list")))
                     .contains("kept");
         }
@@ -64,7 +68,8 @@ class OvnDatabasesTest {
         String old = System.getProperty("kovn.runtime");
         System.setProperty("kovn.runtime", "/nonexistent/kovn-runtime");
         try {
-            assertThatThrownBy(OvnRuntime::locate).isInstanceOf(IllegalStateException.class)
+            assertThatThrownBy(OvnRuntime::locate)
+                    .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("scripts/install-ovn-runtime.sh");
         } finally {
             System.setProperty("kovn.runtime", old);

@@ -16,18 +16,17 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import java.util.Optional;
 
 /**
- * One emulated Kubernetes node and its own OVN zone (zone name = node name): a network namespace
- * {@code <prefix><node>} with {@code eth0} on the {@link Underlay}, and in a folder of its own the
- * zone's NB, SB and ovn-northd, the node's conf.db, ovs-vswitchd (inside the namespace, netdev
- * datapath), {@code br-phy} holding eth0 and the node address (the geneve endpoint the userspace
- * datapath needs), {@code br-int}, and ovn-controller.
+ * One emulated Kubernetes node and its own OVN zone (zone name = node name): a network namespace {@code <prefix><node>}
+ * with {@code eth0} on the {@link Underlay}, and in a folder of its own the zone's NB, SB and ovn-northd, the node's
+ * conf.db, ovs-vswitchd (inside the namespace, netdev datapath), {@code br-phy} holding eth0 and the node address (the
+ * geneve endpoint the userspace datapath needs), {@code br-int}, and ovn-controller.
  *
  * <p>{@link #close()} stops every process and removes the namespace, its links and the folder.
  */
@@ -69,16 +68,21 @@ public final class EmulatedNode implements AutoCloseable {
     }
 
     /**
-     * As {@link #start(Underlay, String, Path, OvnRuntime)}, with the node's default route via
-     * {@code defaultGateway} on br-phy (null for none): the next hop the node's gateway router uses too.
+     * As {@link #start(Underlay, String, Path, OvnRuntime)}, with the node's default route via {@code defaultGateway}
+     * on br-phy (null for none): the next hop the node's gateway router uses too.
      */
-    public static EmulatedNode start(Underlay underlay, String name, Path folder, OvnRuntime home, String defaultGateway) {
+    public static EmulatedNode start(
+            Underlay underlay, String name, Path folder, OvnRuntime home, String defaultGateway) {
         if (folder.toAbsolutePath().toString().length() > MAX_FOLDER_PATH) {
             throw new IllegalArgumentException("node folder path too long for unix sockets: " + folder);
         }
         long t0 = System.nanoTime();
-        EmulatedNode node = new EmulatedNode(name, home, folder.toAbsolutePath(),
-                Netns.named(underlay.prefix() + name), UUID.randomUUID().toString());
+        EmulatedNode node = new EmulatedNode(
+                name,
+                home,
+                folder.toAbsolutePath(),
+                Netns.named(underlay.prefix() + name),
+                UUID.randomUUID().toString());
         try {
             node.bringUp(underlay, defaultGateway);
         } catch (RuntimeException e) {
@@ -89,8 +93,12 @@ public final class EmulatedNode implements AutoCloseable {
             }
             throw e;
         }
-        LOG.info("emulated node {} up in {} ms (chassis {}, encap {})", name,
-                (System.nanoTime() - t0) / 1_000_000, node.systemId, node.encapIp);
+        LOG.info(
+                "emulated node {} up in {} ms (chassis {}, encap {})",
+                name,
+                (System.nanoTime() - t0) / 1_000_000,
+                node.systemId,
+                node.encapIp);
         return node;
     }
 
@@ -109,7 +117,12 @@ public final class EmulatedNode implements AutoCloseable {
         // being local, answer what belongs to the gateway router (a reset to the first connection to a
         // NodePort, before the router's answer). A real NIC on a kernel-datapath bridge is the bridge's
         // alone; here eth0 is made deaf: no IPv6, IPv4 dropped by the reverse-path check, no ARP replies.
-        netns.exec("sysctl", "-q", "-w", "net.ipv4.conf.eth0.rp_filter=1", "net.ipv4.conf.eth0.arp_ignore=8",
+        netns.exec(
+                "sysctl",
+                "-q",
+                "-w",
+                "net.ipv4.conf.eth0.rp_filter=1",
+                "net.ipv4.conf.eth0.arp_ignore=8",
                 "net.ipv6.conf.eth0.disable_ipv6=1");
         vswitchd = OvsVswitchdProcess.start(home.binDir(), databases.ovsDbSocket(), folder, netns);
         confDb = OvsConfDb.connect(databases.ovsDbSocket());
@@ -126,7 +139,9 @@ public final class EmulatedNode implements AutoCloseable {
         if (defaultGateway != null) {
             netns.replaceRoute("default", defaultGateway, "br-phy");
             // IPv6 too, via the same host's IPv6 address (the underlay's last, like its IPv4 one)
-            if (nodeIpV6 != null) underlay.lastAddressV6().ifPresent(gw -> netns.ip("-6", "route", "replace", "default", "via", gw, "dev", "br-phy"));
+            if (nodeIpV6 != null)
+                underlay.lastAddressV6()
+                        .ifPresent(gw -> netns.ip("-6", "route", "replace", "default", "via", gw, "dev", "br-phy"));
         }
         // The userspace datapath routes tunnel packets with its own table, not the kernel's.
         addUnderlayRoute(underlay.cidr());
@@ -137,13 +152,18 @@ public final class EmulatedNode implements AutoCloseable {
 
     /** The chassis configuration of this node (br-int netdev, system-id, encap IP, its zone's SB). */
     public OvsBridgeConfig ovsConfig() {
-        return new OvsBridgeConfig(OvsBridgeConfig.BR_INT, OvsBridgeConfig.NETDEV, systemId, name, encapIp,
+        return new OvsBridgeConfig(
+                OvsBridgeConfig.BR_INT,
+                OvsBridgeConfig.NETDEV,
+                systemId,
+                name,
+                encapIp,
                 "unix:" + databases.sbSocket());
     }
 
     /**
-     * vswitchd learns br-phy's new address asynchronously (netlink); until it has, ovs/route/add
-     * fails with "Error while inserting route". Retry briefly rather than fail the node.
+     * vswitchd learns br-phy's new address asynchronously (netlink); until it has, ovs/route/add fails with "Error
+     * while inserting route". Retry briefly rather than fail the node.
      */
     private void addUnderlayRoute(String cidr) {
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
@@ -175,13 +195,18 @@ public final class EmulatedNode implements AutoCloseable {
 
     /** The names of the bridge's ports but its own internal one, sorted, as {@code ovs-vsctl list-ports} shows them. */
     public List<String> ports(String bridge) {
-        return confDb.bridge(bridge).map(b -> confDb.ports(b).stream().map(p -> p.name())
-                .filter(n -> !n.equals(bridge)).sorted().toList()).orElse(List.of());
+        return confDb.bridge(bridge)
+                .map(b -> confDb.ports(b).stream()
+                        .map(p -> p.name())
+                        .filter(n -> !n.equals(bridge))
+                        .sorted()
+                        .toList())
+                .orElse(List.of());
     }
 
     /**
-     * The geneve tunnels ovn-controller made on this node: interface name ({@code ovn-<chassis>-0})
-     * to remote IP. Which tunnels exist is the observable proof of which chassis may talk.
+     * The geneve tunnels ovn-controller made on this node: interface name ({@code ovn-<chassis>-0}) to remote IP. Which
+     * tunnels exist is the observable proof of which chassis may talk.
      */
     public Map<String, String> tunnels() {
         Map<String, String> tunnels = new TreeMap<>();

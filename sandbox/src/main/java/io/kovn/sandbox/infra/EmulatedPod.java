@@ -4,8 +4,8 @@ import io.kovn.runtime.net.Netns;
 import java.util.Objects;
 
 /**
- * An emulated pod's network namespace: its own {@code <prefix>p-<namespace>-<name>}, or, for a
- * hostNetwork pod, the namespace of its node (which closing the pod leaves alone).
+ * An emulated pod's network namespace: its own {@code <prefix>p-<namespace>-<name>}, or, for a hostNetwork pod, the
+ * namespace of its node (which closing the pod leaves alone).
  */
 public final class EmulatedPod implements AutoCloseable {
     private final String namespace;

@@ -10,19 +10,18 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import java.util.Map;
 
 /**
- * Removes what an emulated cluster left behind after a crash: processes, network namespaces and
- * links whose names start with the prefix, and the state folder. Only things that carry the prefix
- * (or whose command line names the state folder) are touched.
+ * Removes what an emulated cluster left behind after a crash: processes, network namespaces and links whose names start
+ * with the prefix, and the state folder. Only things that carry the prefix (or whose command line names the state
+ * folder) are touched.
  */
 public final class Leftovers {
-    private Leftovers() {
-    }
+    private Leftovers() {}
 
     /**
      * What {@link #cleanup} removed.
@@ -39,9 +38,9 @@ public final class Leftovers {
     }
 
     /**
-     * Kills processes recorded in pidfiles under {@code stateRoot} (if their command line still
-     * names that folder) and every process inside a {@code prefix} namespace, then deletes those
-     * namespaces, root-namespace links starting with {@code prefix}, and {@code stateRoot}.
+     * Kills processes recorded in pidfiles under {@code stateRoot} (if their command line still names that folder) and
+     * every process inside a {@code prefix} namespace, then deletes those namespaces, root-namespace links starting
+     * with {@code prefix}, and {@code stateRoot}.
      *
      * @param stateRoot may be null when there is no folder to clean
      */
@@ -50,10 +49,12 @@ public final class Leftovers {
             throw new IllegalArgumentException("refusing to clean up with a prefix this short: " + prefix);
         }
         List<Long> pids = new ArrayList<>(folderPids(stateRoot));
-        List<String> namespaces = Netns.list().stream().filter(n -> n.startsWith(prefix)).toList();
+        List<String> namespaces =
+                Netns.list().stream().filter(n -> n.startsWith(prefix)).toList();
         for (String ns : namespaces) {
-            for (String line : Command.exec(List.of("ip", "netns", "pids", ns), Map.of(),
-                    Command.DEFAULT_TIMEOUT).stdout().split("\\s+")) {
+            for (String line : Command.exec(List.of("ip", "netns", "pids", ns), Map.of(), Command.DEFAULT_TIMEOUT)
+                    .stdout()
+                    .split("\\s+")) {
                 if (!line.isBlank()) {
                     pids.add(Long.parseLong(line.strip()));
                 }
@@ -64,16 +65,18 @@ public final class Leftovers {
             Netns.named(ns).delete();
         }
         Netns root = Netns.root();
-        List<String> links = root.links().stream().filter(l -> l.startsWith(prefix)).toList();
+        List<String> links =
+                root.links().stream().filter(l -> l.startsWith(prefix)).toList();
         // veths first: deleting one end removes its peer, so look each up again.
-        links.stream().sorted(Comparator.comparing((String l) -> l.endsWith("br"))).forEach(root::deleteLink);
+        links.stream()
+                .sorted(Comparator.comparing((String l) -> l.endsWith("br")))
+                .forEach(root::deleteLink);
         return new Report(List.copyOf(pids), namespaces, links, removeFolder(stateRoot));
     }
 
     /**
-     * Kills the processes recorded in pidfiles under {@code stateRoot} (if their command line still
-     * names that folder) and deletes the folder: a cleanup that knows no prefix, so it touches no
-     * namespace or link.
+     * Kills the processes recorded in pidfiles under {@code stateRoot} (if their command line still names that folder)
+     * and deletes the folder: a cleanup that knows no prefix, so it touches no namespace or link.
      */
     public static Report cleanupFolder(Path stateRoot) {
         List<Long> pids = folderPids(stateRoot);
@@ -95,7 +98,9 @@ public final class Leftovers {
         List<Long> pids = new ArrayList<>();
         if (stateRoot != null && Files.isDirectory(stateRoot)) {
             for (long pid : pidsFromPidfiles(stateRoot)) {
-                if (commandLine(pid).map(c -> c.contains(stateRoot.toAbsolutePath().toString())).orElse(false)) {
+                if (commandLine(pid)
+                        .map(c -> c.contains(stateRoot.toAbsolutePath().toString()))
+                        .orElse(false)) {
                     pids.add(pid);
                 }
             }
@@ -106,7 +111,8 @@ public final class Leftovers {
     private static List<Long> pidsFromPidfiles(Path root) {
         List<Long> pids = new ArrayList<>();
         try (Stream<Path> files = Files.walk(root)) {
-            for (Path f : files.filter(p -> p.getFileName().toString().endsWith(".pid")).toList()) {
+            for (Path f : files.filter(p -> p.getFileName().toString().endsWith(".pid"))
+                    .toList()) {
                 try {
                     pids.add(Long.parseLong(Files.readString(f).strip()));
                 } catch (IOException | NumberFormatException e) {
@@ -129,8 +135,10 @@ public final class Leftovers {
     }
 
     private static void kill(List<Long> pids) {
-        List<ProcessHandle> handles = pids.stream().distinct()
-                .flatMap(p -> ProcessHandle.of(p).stream()).toList();
+        List<ProcessHandle> handles = pids.stream()
+                .distinct()
+                .flatMap(p -> ProcessHandle.of(p).stream())
+                .toList();
         handles.forEach(ProcessHandle::destroy);
         for (ProcessHandle h : handles) {
             try {

@@ -8,13 +8,13 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The world outside the cluster, in the sandbox: a network namespace {@code <prefix>outside} on the
- * {@link Underlay} with the range's last address (the emulated nodes' default gateway, so their
- * gateway routers' next hop exists). It routes nothing back into the cluster: what reaches it from
- * a pod must carry a node's address (SNAT), and its answers go to that address.
+ * The world outside the cluster, in the sandbox: a network namespace {@code <prefix>outside} on the {@link Underlay}
+ * with the range's last address (the emulated nodes' default gateway, so their gateway routers' next hop exists). It
+ * routes nothing back into the cluster: what reaches it from a pod must carry a node's address (SNAT), and its answers
+ * go to that address.
  *
- * <p>{@link #close()} stops its listeners and removes the namespace (its veth goes with it; the
- * underlay removes its root side); {@link Leftovers#cleanup} finds it by its prefix after a crash.
+ * <p>{@link #close()} stops its listeners and removes the namespace (its veth goes with it; the underlay removes its
+ * root side); {@link Leftovers#cleanup} finds it by its prefix after a crash.
  */
 public final class OutsideHost implements AutoCloseable {
     /** The namespace name after the prefix. */
@@ -62,17 +62,19 @@ public final class OutsideHost implements AutoCloseable {
     }
 
     /**
-     * Starts {@code kovn-netutil serve-peer NAME SPECS...} here: each connection (TCP) or datagram
-     * (UDP) is answered {@code "<name> from <source address>"}, so a prober sees the address the
-     * outside world saw; the listener also logs one line per arrival to {@code log}.
+     * Starts {@code kovn-netutil serve-peer NAME SPECS...} here: each connection (TCP) or datagram (UDP) is answered
+     * {@code "<name> from <source address>"}, so a prober sees the address the outside world saw; the listener also
+     * logs one line per arrival to {@code log}.
      *
      * @param specs e.g. {@code tcp/8080}, {@code udp/5353}
      */
     public synchronized Process serve(Path netutil, String name, List<String> specs, Path log) throws IOException {
         List<String> argv = new ArrayList<>(List.of(netutil.toString(), "serve-peer", name));
         argv.addAll(specs);
-        Process p = new ProcessBuilder(netns.command(argv)).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        Process p = new ProcessBuilder(netns.command(argv))
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                .start();
         listeners.add(p);
         return p;
     }

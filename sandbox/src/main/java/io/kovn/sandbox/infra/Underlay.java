@@ -4,13 +4,13 @@ import io.kovn.runtime.net.Netns;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The emulated physical network: a Linux bridge in the root namespace that every emulated node's
- * {@code eth0} hangs off. The bridge itself has no address, so the underlay range exists only
- * inside namespaces we create and no traffic can leave the machine.
+ * The emulated physical network: a Linux bridge in the root namespace that every emulated node's {@code eth0} hangs
+ * off. The bridge itself has no address, so the underlay range exists only inside namespaces we create and no traffic
+ * can leave the machine.
  *
  * <p>Every link it makes starts with {@code prefix}, so {@link Leftovers#cleanup} can find them.
  */
@@ -20,8 +20,12 @@ public final class Underlay implements AutoCloseable {
 
     private final String prefix;
     private final Ipv4Cidr cidr;
-    /** The IPv6 /64 network address with a trailing {@code ::} dropped to {@code :}, e.g. {@code fd00:afa:0:}; null when IPv4 only. */
+    /**
+     * The IPv6 /64 network address with a trailing {@code ::} dropped to {@code :}, e.g. {@code fd00:afa:0:}; null when
+     * IPv4 only.
+     */
     private final String v6Network;
+
     private final Netns root = Netns.root();
     private final AtomicInteger nextHost = new AtomicInteger(2);
     private final List<String> hostLinks = new ArrayList<>();
@@ -43,8 +47,8 @@ public final class Underlay implements AutoCloseable {
     }
 
     /**
-     * Creates the bridge {@code <prefix>br}; namespaces attached get an IPv6 address of {@code cidrV6}
-     * too (host n: {@code <network>::<n>/64}) when it is not null.
+     * Creates the bridge {@code <prefix>br}; namespaces attached get an IPv6 address of {@code cidrV6} too (host n:
+     * {@code <network>::<n>/64}) when it is not null.
      *
      * @param cidrV6 an IPv6 /64 such as {@code fd00:afa:0::/64}, or null
      */
@@ -55,7 +59,8 @@ public final class Underlay implements AutoCloseable {
         }
         String v6 = null;
         if (cidrV6 != null) {
-            if (!cidrV6.endsWith("::/64")) throw new IllegalArgumentException("the IPv6 underlay must be a /64 written <net>::/64: " + cidrV6);
+            if (!cidrV6.endsWith("::/64"))
+                throw new IllegalArgumentException("the IPv6 underlay must be a /64 written <net>::/64: " + cidrV6);
             v6 = cidrV6.substring(0, cidrV6.length() - "::/64".length());
         }
         Underlay u = new Underlay(prefix, Ipv4Cidr.parse(cidr), v6);
@@ -65,8 +70,8 @@ public final class Underlay implements AutoCloseable {
     }
 
     /**
-     * Connects a namespace: a veth {@code <prefix>v<n>} on the bridge, its peer {@code ifName} in
-     * {@code ns} (up, no address: the caller decides where the address goes).
+     * Connects a namespace: a veth {@code <prefix>v<n>} on the bridge, its peer {@code ifName} in {@code ns} (up, no
+     * address: the caller decides where the address goes).
      *
      * @return the address allocated to the namespace, in CIDR form
      */
@@ -75,9 +80,9 @@ public final class Underlay implements AutoCloseable {
     }
 
     /**
-     * As {@link #attach(Netns, String)}, with the range's last host address (e.g. {@code .254} of a
-     * {@code /24}): for the sandbox's outside host, the nodes' default gateway, whose address must not
-     * depend on how many nodes there are.
+     * As {@link #attach(Netns, String)}, with the range's last host address (e.g. {@code .254} of a {@code /24}): for
+     * the sandbox's outside host, the nodes' default gateway, whose address must not depend on how many nodes there
+     * are.
      */
     /** The IPv6 address {@link #attachLast} gives, on a dual-stack underlay. */
     public Optional<String> lastAddressV6() {
@@ -95,7 +100,10 @@ public final class Underlay implements AutoCloseable {
         root.setMaster(hostLink, bridge());
         root.linkUp(hostLink);
         ns.linkUp(ifName);
-        return new Attachment(hostLink, ifName, cidr.host(host) + "/" + cidr.prefixLength(),
+        return new Attachment(
+                hostLink,
+                ifName,
+                cidr.host(host) + "/" + cidr.prefixLength(),
                 v6Network == null ? null : v6Network + "::" + Integer.toHexString(host) + "/64");
     }
 

@@ -9,9 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One zone's databases and northd, all in the root namespace on unix sockets in the node folder
- * (sockets are files, so the node's namespace reaches them too): NB, SB, the node's conf.db, and
- * ovn-northd between NB and SB.
+ * One zone's databases and northd, all in the root namespace on unix sockets in the node folder (sockets are files, so
+ * the node's namespace reaches them too): NB, SB, the node's conf.db, and ovn-northd between NB and SB.
  */
 final class ZoneDatabaseServers implements AutoCloseable {
     private final List<AutoCloseable> started = new ArrayList<>();
@@ -19,21 +18,28 @@ final class ZoneDatabaseServers implements AutoCloseable {
     private OvsdbServerProcess sb;
     private OvsdbServerProcess conf;
 
-    private ZoneDatabaseServers() {
-    }
+    private ZoneDatabaseServers() {}
 
     static ZoneDatabaseServers start(OvnRuntime runtime, Path folder, String zone) {
         ZoneDatabaseServers z = new ZoneDatabaseServers();
         try {
-            z.nb = z.track(OvsdbServerProcess.start(runtime, runtime.nbSchema(), folder, "nb",
-                    OvsdbServerProcess.Options.unixOnly()));
-            z.sb = z.track(OvsdbServerProcess.start(runtime, runtime.sbSchema(), folder, "sb",
-                    OvsdbServerProcess.Options.unixOnly()));
-            z.conf = z.track(OvsdbServerProcess.start(runtime, runtime.vswitchSchema(), folder, "conf",
-                    OvsdbServerProcess.Options.unixOnly()));
+            z.nb = z.track(OvsdbServerProcess.start(
+                    runtime, runtime.nbSchema(), folder, "nb", OvsdbServerProcess.Options.unixOnly()));
+            z.sb = z.track(OvsdbServerProcess.start(
+                    runtime, runtime.sbSchema(), folder, "sb", OvsdbServerProcess.Options.unixOnly()));
+            z.conf = z.track(OvsdbServerProcess.start(
+                    runtime, runtime.vswitchSchema(), folder, "conf", OvsdbServerProcess.Options.unixOnly()));
             z.track(NorthdProcess.start(runtime, z.nb.unixEndpoint(), z.sb.unixEndpoint(), folder));
-            Command.run(runtime.bin("ovn-nbctl").toString(), "--db=" + z.nb.unixEndpoint(), "--", "init",
-                    "--", "set", "NB_Global", ".", "name=\"" + zone + "\"");
+            Command.run(
+                    runtime.bin("ovn-nbctl").toString(),
+                    "--db=" + z.nb.unixEndpoint(),
+                    "--",
+                    "init",
+                    "--",
+                    "set",
+                    "NB_Global",
+                    ".",
+                    "name=\"" + zone + "\"");
             Command.run(runtime.bin("ovs-vsctl").toString(), "--db=" + z.conf.unixEndpoint(), "--no-wait", "init");
             return z;
         } catch (RuntimeException e) {

@@ -15,10 +15,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * What a policy ACL stands for, read from its external_ids: the policy rule, named exactly as
- * {@code kovn analyze} names it ({@link RuleLabel}), a namespace's NetworkPolicy isolation, or the
- * default allow. The ACL's own name is no substitute: it carries the rule's index, not its name, and
- * is cut at 63 characters. Pure, but for the lookup of ANP and BANP rule names.
+ * What a policy ACL stands for, read from its external_ids: the policy rule, named exactly as {@code kovn analyze}
+ * names it ({@link RuleLabel}), a namespace's NetworkPolicy isolation, or the default allow. The ACL's own name is no
+ * substitute: it carries the rule's index, not its name, and is cut at 63 characters. Pure, but for the lookup of ANP
+ * and BANP rule names.
  */
 public final class AclRules {
     /** Said of the cluster port group's ACLs, which decide only when no policy rule did. */
@@ -34,8 +34,8 @@ public final class AclRules {
         AdminPolicies NONE = (type, name) -> Optional.empty();
 
         /**
-         * The policies as the API server has them now. A policy the server will not give (gone,
-         * forbidden, unreachable) is named by its rule index: the trace itself does not need it.
+         * The policies as the API server has them now. A policy the server will not give (gone, forbidden, unreachable)
+         * is named by its rule index: the trace itself does not need it.
          */
         static AdminPolicies fromApi(KubernetesClient client) {
             return (type, name) -> {
@@ -48,43 +48,55 @@ public final class AclRules {
         }
 
         private static Optional<AdminPolicy> fetch(KubernetesClient client, OwnerType type, String name) {
-            return Optional.ofNullable(switch (type) {
-                case ADMIN_NETWORK_POLICY -> {
-                    AdminNetworkPolicy anp = client.resources(AdminNetworkPolicy.class).withName(name).get();
-                    yield anp == null || anp.getSpec() == null ? null : AdminPolicy.of(anp);
-                }
-                case BASELINE_ADMIN_NETWORK_POLICY -> {
-                    BaselineAdminNetworkPolicy banp = client.resources(BaselineAdminNetworkPolicy.class).withName(name).get();
-                    yield banp == null || banp.getSpec() == null ? null : AdminPolicy.of(banp);
-                }
-                default -> null;
-            });
+            return Optional.ofNullable(
+                    switch (type) {
+                        case ADMIN_NETWORK_POLICY -> {
+                            AdminNetworkPolicy anp = client.resources(AdminNetworkPolicy.class)
+                                    .withName(name)
+                                    .get();
+                            yield anp == null || anp.getSpec() == null ? null : AdminPolicy.of(anp);
+                        }
+                        case BASELINE_ADMIN_NETWORK_POLICY -> {
+                            BaselineAdminNetworkPolicy banp = client.resources(BaselineAdminNetworkPolicy.class)
+                                    .withName(name)
+                                    .get();
+                            yield banp == null || banp.getSpec() == null ? null : AdminPolicy.of(banp);
+                        }
+                        default -> null;
+                    });
         }
     }
 
-    private AclRules() {
-    }
+    private AclRules() {}
 
     /**
-     * The operator's name for the ACL with these external_ids and this OVN action
-     * ({@code allow-related}, {@code drop}, {@code pass}, ...), or empty for an ACL kovn's policies
-     * did not make.
+     * The operator's name for the ACL with these external_ids and this OVN action ({@code allow-related}, {@code drop},
+     * {@code pass}, ...), or empty for an ACL kovn's policies did not make.
      */
     public static Optional<String> describe(Map<String, String> externalIds, String aclAction, AdminPolicies policies) {
-        Optional<OwnerType> type = Optional.ofNullable(externalIds.get(ObjectId.OWNER_TYPE_KEY)).flatMap(OwnerType::fromWireName);
+        Optional<OwnerType> type =
+                Optional.ofNullable(externalIds.get(ObjectId.OWNER_TYPE_KEY)).flatMap(OwnerType::fromWireName);
         String name = externalIds.get(ObjectId.NAME_KEY);
         if (type.isEmpty() || name == null) return Optional.empty();
         Optional<PolicyDirection> direction = direction(externalIds.get(IdKey.DIRECTION.key()));
         return switch (type.get()) {
-            case ADMIN_NETWORK_POLICY, BASELINE_ADMIN_NETWORK_POLICY -> direction.flatMap(d -> gressIndex(externalIds)
-                    .map(i -> adminRule(type.get(), name, d, i, aclAction, policies).toString()));
-            case NETWORK_POLICY -> direction.flatMap(d -> gressIndex(externalIds).flatMap(i -> {
-                int colon = name.indexOf(':');
-                return colon < 0 ? Optional.empty()
-                        : Optional.of(RuleLabel.networkPolicy(name.substring(0, colon), name.substring(colon + 1), d, i).toString());
-            }));
-            case NETPOL_NAMESPACE -> direction.map(d -> "Deny".equals(apiAction(aclAction)) ? isolation(name, d)
-                    : "NetworkPolicy " + d.word() + " ARP/ND allow in namespace " + name);
+            case ADMIN_NETWORK_POLICY, BASELINE_ADMIN_NETWORK_POLICY ->
+                direction.flatMap(d -> gressIndex(externalIds)
+                        .map(i -> adminRule(type.get(), name, d, i, aclAction, policies)
+                                .toString()));
+            case NETWORK_POLICY ->
+                direction.flatMap(d -> gressIndex(externalIds).flatMap(i -> {
+                    int colon = name.indexOf(':');
+                    return colon < 0
+                            ? Optional.empty()
+                            : Optional.of(
+                                    RuleLabel.networkPolicy(name.substring(0, colon), name.substring(colon + 1), d, i)
+                                            .toString());
+                }));
+            case NETPOL_NAMESPACE ->
+                direction.map(d -> "Deny".equals(apiAction(aclAction))
+                        ? isolation(name, d)
+                        : "NetworkPolicy " + d.word() + " ARP/ND allow in namespace " + name);
             case CLUSTER -> StatefulPods.NAME.equals(name) ? Optional.of(DEFAULT_ALLOW) : Optional.empty();
             default -> Optional.empty();
         };
@@ -92,11 +104,17 @@ public final class AclRules {
 
     /** What a namespace's NetworkPolicy default deny stands for. */
     public static String isolation(String namespace, PolicyDirection direction) {
-        return "isolated by NetworkPolicy in namespace " + namespace + " with no allowing rule (" + direction.word() + " default deny)";
+        return "isolated by NetworkPolicy in namespace " + namespace + " with no allowing rule (" + direction.word()
+                + " default deny)";
     }
 
     /** The rule as its policy names it; by index and the ACL's action if the policy or rule is gone. */
-    private static RuleLabel adminRule(OwnerType type, String name, PolicyDirection direction, int index, String aclAction,
+    private static RuleLabel adminRule(
+            OwnerType type,
+            String name,
+            PolicyDirection direction,
+            int index,
+            String aclAction,
             AdminPolicies policies) {
         Optional<AdminPolicy> policy = policies.find(type, name);
         Optional<AdminPolicy.Rule> rule = policy.map(p -> p.rule(direction, index));

@@ -1,5 +1,6 @@
 package io.kovn.sandbox.trace;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.UncheckedIOException;
@@ -7,11 +8,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
-import com.fasterxml.jackson.core.JsonProcessingException;
 
 /**
- * {@code ovn-nbctl --format=json --columns=name,protocol,vips,options list Load_Balancer}, read for
- * the load balancers that hold one VIP. Pure.
+ * {@code ovn-nbctl --format=json --columns=name,protocol,vips,options list Load_Balancer}, read for the load balancers
+ * that hold one VIP. Pure.
  */
 final class LoadBalancerList {
     /** The columns to list. */
@@ -61,10 +61,13 @@ final class LoadBalancerList {
                 String backends = pair.path(1).asText().strip();
                 boolean skipSnat = false;
                 for (JsonNode option : row.path(options).path(1)) {
-                    if (option.path(0).asText().equals("skip_snat")) skipSnat = option.path(1).asText().equals("true");
+                    if (option.path(0).asText().equals("skip_snat"))
+                        skipSnat = option.path(1).asText().equals("true");
                 }
-                out.add(new Entry(row.path(name).asText(),
-                        backends.isEmpty() ? List.of() : Arrays.asList(backends.split(",")), skipSnat));
+                out.add(new Entry(
+                        row.path(name).asText(),
+                        backends.isEmpty() ? List.of() : Arrays.asList(backends.split(",")),
+                        skipSnat));
                 break;
             }
         }

@@ -7,20 +7,21 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * What one {@code ovn-trace} run printed, parsed: the logical flows the packet hit (stage,
- * priority, flow uuid prefix, match) in order, and the ports it was output to. Pure.
+ * What one {@code ovn-trace} run printed, parsed: the logical flows the packet hit (stage, priority, flow uuid prefix,
+ * match) in order, and the ports it was output to. Pure.
  *
  * @param flows every logical flow hit, in trace order
  * @param outputs the logical ports the packet left through, in order
  */
 public record TraceOutput(List<FlowHit> flows, List<String> outputs) {
-    private static final Pattern FLOW = Pattern.compile(
-            "^\\s*\\d+\\. (\\S+) \\([^)]*\\): (.*), priority (\\d+), uuid ([0-9a-f]{8})$");
+    private static final Pattern FLOW =
+            Pattern.compile("^\\s*\\d+\\. (\\S+) \\([^)]*\\): (.*), priority (\\d+), uuid ([0-9a-f]{8})$");
     private static final Pattern OUTPUT = Pattern.compile("/\\* output to \"([^\"]+)\"");
     private static final Pattern DATAPATH = Pattern.compile("^(ingress|egress)\\(dp=\"([^\"]+)\"");
 
     /** One logical flow the packet matched, and the actions it ran. */
-    public record FlowHit(String datapath, String stage, int priority, String uuidPrefix, String match, List<String> actions) {
+    public record FlowHit(
+            String datapath, String stage, int priority, String uuidPrefix, String match, List<String> actions) {
         /** Whether this flow's actions drop the packet. */
         public boolean drops() {
             return actions.stream().anyMatch(a -> a.equals("drop;") || a.startsWith("/* drop"));
@@ -45,7 +46,8 @@ public record TraceOutput(List<FlowHit> flows, List<String> outputs) {
             }
             Matcher f = FLOW.matcher(line);
             if (f.matches()) {
-                current = new FlowHit(datapath, f.group(1), Integer.parseInt(f.group(3)), f.group(4), f.group(2), new ArrayList<>());
+                current = new FlowHit(
+                        datapath, f.group(1), Integer.parseInt(f.group(3)), f.group(4), f.group(2), new ArrayList<>());
                 flows.add(current);
                 continue;
             }

@@ -37,20 +37,22 @@ import java.util.Random;
 import java.util.Set;
 
 /**
- * Random clusters for the agreement test, reproducible from a seed: namespaces and pods with labels
- * from a small vocabulary (so selectors often match), pods spread over the nodes with the same four
- * ports under varying names, and policy sets within what the evaluator, the OVN translation and real
- * packets all support: NetworkPolicies (pod/namespace selectors with matchLabels and
- * matchExpressions, ipBlock with except, port, endPort, named ports, policyTypes), AdminNetworkPolicies
- * at distinct priorities in 0..1000 with Allow/Deny/Pass rules (namespaces, pods and networks peers;
- * portNumber, portRange, namedPort), and sometimes the BaselineAdminNetworkPolicy. Pure.
+ * Random clusters for the agreement test, reproducible from a seed: namespaces and pods with labels from a small
+ * vocabulary (so selectors often match), pods spread over the nodes with the same four ports under varying names, and
+ * policy sets within what the evaluator, the OVN translation and real packets all support: NetworkPolicies
+ * (pod/namespace selectors with matchLabels and matchExpressions, ipBlock with except, port, endPort, named ports,
+ * policyTypes), AdminNetworkPolicies at distinct priorities in 0..1000 with Allow/Deny/Pass rules (namespaces, pods and
+ * networks peers; portNumber, portRange, namedPort), and sometimes the BaselineAdminNetworkPolicy. Pure.
  */
 public final class CaseGenerator {
     /** The ports every generated pod declares; named ports resolve to either TCP port per pod. */
     public static final List<String> CHECKED_PORTS = List.of("tcp/80", "tcp/8080", "udp/53", "sctp/9003", "icmp");
+
     private static final List<String> NAMED = List.of("http", "metrics", "dns", "sctp", "nothing");
-    private static final Map<String, List<String>> NS_LABELS = Map.of("team", List.of("red", "blue"), "env", List.of("prod", "dev"));
-    private static final Map<String, List<String>> POD_LABELS = Map.of("app", List.of("web", "db", "api"), "tier", List.of("front", "back"));
+    private static final Map<String, List<String>> NS_LABELS =
+            Map.of("team", List.of("red", "blue"), "env", List.of("prod", "dev"));
+    private static final Map<String, List<String>> POD_LABELS =
+            Map.of("app", List.of("web", "db", "api"), "tier", List.of("front", "back"));
 
     private final Random random;
     private final int nodes;
@@ -71,7 +73,12 @@ public final class CaseGenerator {
         String[] nsNames = {"a", "b", "c"};
         for (String n : nsNames) {
             String ns = prefix + n;
-            namespaces.add(new NamespaceBuilder().withNewMetadata().withName(ns).withLabels(labels(NS_LABELS)).endMetadata().build());
+            namespaces.add(new NamespaceBuilder()
+                    .withNewMetadata()
+                    .withName(ns)
+                    .withLabels(labels(NS_LABELS))
+                    .endMetadata()
+                    .build());
             int count = 2 + (random.nextInt(3) == 0 ? 1 : 0);
             for (int i = 1; i <= count; i++) pods.add(pod(ns, "p" + i));
         }
@@ -85,12 +92,14 @@ public final class CaseGenerator {
         while (anps.size() < anpCount) {
             // Equal priorities are allowed by the API but their order is undefined: keep them distinct.
             int priority = random.nextInt(4) == 0 ? random.nextInt(100) : random.nextInt(1001);
-            if (priorities.add(priority)) anps.add(AdminNetworkPolicy.of(prefix + "anp" + anps.size(), anpSpec(priority)));
+            if (priorities.add(priority))
+                anps.add(AdminNetworkPolicy.of(prefix + "anp" + anps.size(), anpSpec(priority)));
         }
         List<BaselineAdminNetworkPolicy> banps = new ArrayList<>();
         if (random.nextInt(5) < 3) {
-            banps.add(BaselineAdminNetworkPolicy.of(BaselineAdminNetworkPolicy.SINGLETON_NAME, new BaselineAdminNetworkPolicySpec(
-                    subject(), ingressRules(false), egressRules(false))));
+            banps.add(BaselineAdminNetworkPolicy.of(
+                    BaselineAdminNetworkPolicy.SINGLETON_NAME,
+                    new BaselineAdminNetworkPolicySpec(subject(), ingressRules(false), egressRules(false))));
         }
         return new GeneratedCase(namespaces, pods, nps, anps, banps);
     }
@@ -102,13 +111,29 @@ public final class CaseGenerator {
                 port("TCP", 8080, swap ? "http" : "metrics"),
                 port("UDP", 53, random.nextInt(4) == 0 ? null : "dns"),
                 port("SCTP", 9003, "sctp"));
-        return new PodBuilder().withNewMetadata().withName(name).withNamespace(ns).withLabels(labels(POD_LABELS)).endMetadata()
-                .withNewSpec().withNodeName("node-" + (1 + random.nextInt(nodes))).addNewContainer().withName("main")
-                .withImage("kovn/netutil").withPorts(ports).endContainer().endSpec().build();
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace(ns)
+                .withLabels(labels(POD_LABELS))
+                .endMetadata()
+                .withNewSpec()
+                .withNodeName("node-" + (1 + random.nextInt(nodes)))
+                .addNewContainer()
+                .withName("main")
+                .withImage("kovn/netutil")
+                .withPorts(ports)
+                .endContainer()
+                .endSpec()
+                .build();
     }
 
     private static ContainerPort port(String protocol, int number, String name) {
-        return new ContainerPortBuilder().withProtocol(protocol).withContainerPort(number).withName(name).build();
+        return new ContainerPortBuilder()
+                .withProtocol(protocol)
+                .withContainerPort(number)
+                .withName(name)
+                .build();
     }
 
     private Map<String, String> labels(Map<String, List<String>> vocabulary) {
@@ -133,8 +158,13 @@ public final class CaseGenerator {
     }
 
     private static LabelSelector expression(String key, String operator, String value) {
-        return new LabelSelectorBuilder().addNewMatchExpression().withKey(key).withOperator(operator)
-                .withValues(value == null ? List.of() : List.of(value)).endMatchExpression().build();
+        return new LabelSelectorBuilder()
+                .addNewMatchExpression()
+                .withKey(key)
+                .withOperator(operator)
+                .withValues(value == null ? List.of() : List.of(value))
+                .endMatchExpression()
+                .build();
     }
 
     private NetworkPolicy networkPolicy(String ns, String name) {
@@ -151,9 +181,18 @@ public final class CaseGenerator {
         if (types.contains("Egress")) {
             for (int i = random.nextInt(3); i > 0; i--) egress.add(new NetworkPolicyEgressRule(npPorts(), npPeers()));
         }
-        return new NetworkPolicyBuilder().withNewMetadata().withName(name).withNamespace(ns).endMetadata()
-                .withNewSpec().withPodSelector(selector(POD_LABELS)).withPolicyTypes(types).withIngress(ingress)
-                .withEgress(egress).endSpec().build();
+        return new NetworkPolicyBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace(ns)
+                .endMetadata()
+                .withNewSpec()
+                .withPodSelector(selector(POD_LABELS))
+                .withPolicyTypes(types)
+                .withIngress(ingress)
+                .withEgress(egress)
+                .endSpec()
+                .build();
     }
 
     private List<NetworkPolicyPeer> npPeers() {
@@ -167,7 +206,8 @@ public final class CaseGenerator {
                     peer.setNamespaceSelector(selector(NS_LABELS));
                     peer.setPodSelector(selector(POD_LABELS));
                 }
-                default -> peer.setIpBlock(new IPBlock("10.244.0.0/16", List.of("10.244." + random.nextInt(4) + ".0/24")));
+                default ->
+                    peer.setIpBlock(new IPBlock("10.244.0.0/16", List.of("10.244." + random.nextInt(4) + ".0/24")));
             }
             peers.add(peer);
         }
@@ -180,10 +220,14 @@ public final class CaseGenerator {
             NetworkPolicyPortBuilder p = new NetworkPolicyPortBuilder();
             switch (random.nextInt(5)) {
                 case 0 -> p.withProtocol("TCP").withPort(new IntOrString(pick(List.of(80, 8080, 81))));
-                case 1 -> p.withProtocol("TCP").withPort(new IntOrString(pick(List.of(79, 8000)))).withEndPort(pick(List.of(80, 8080)));
+                case 1 ->
+                    p.withProtocol("TCP")
+                            .withPort(new IntOrString(pick(List.of(79, 8000))))
+                            .withEndPort(pick(List.of(80, 8080)));
                 case 2 -> p.withProtocol(pick(List.of("TCP", "UDP", "SCTP"))).withPort(new IntOrString(pick(NAMED)));
                 case 3 -> p.withProtocol(pick(List.of("UDP", "SCTP")));
-                default -> p.withProtocol(pick(List.of("UDP", "SCTP"))).withPort(new IntOrString(pick(List.of(53, 9003))));
+                default ->
+                    p.withProtocol(pick(List.of("UDP", "SCTP"))).withPort(new IntOrString(pick(List.of(53, 9003))));
             }
             ports.add(p.build());
         }
@@ -195,13 +239,16 @@ public final class CaseGenerator {
     }
 
     private AdminNetworkPolicySubject subject() {
-        return random.nextBoolean() ? AdminNetworkPolicySubject.namespaces(selector(NS_LABELS))
+        return random.nextBoolean()
+                ? AdminNetworkPolicySubject.namespaces(selector(NS_LABELS))
                 : AdminNetworkPolicySubject.pods(selector(NS_LABELS), selector(POD_LABELS));
     }
 
     private AdminNetworkPolicyRuleAction action(boolean pass) {
         int n = random.nextInt(pass ? 3 : 2);
-        return n == 0 ? AdminNetworkPolicyRuleAction.ALLOW : n == 1 ? AdminNetworkPolicyRuleAction.DENY : AdminNetworkPolicyRuleAction.PASS;
+        return n == 0
+                ? AdminNetworkPolicyRuleAction.ALLOW
+                : n == 1 ? AdminNetworkPolicyRuleAction.DENY : AdminNetworkPolicyRuleAction.PASS;
     }
 
     private List<AdminNetworkPolicyIngressRule> ingressRules(boolean pass) {
@@ -209,8 +256,10 @@ public final class CaseGenerator {
         for (int i = random.nextInt(4); i > 0; i--) {
             List<AdminNetworkPolicyIngressPeer> from = new ArrayList<>();
             for (int j = 1 + random.nextInt(2); j > 0; j--) {
-                from.add(random.nextBoolean() ? AdminNetworkPolicyIngressPeer.namespaces(selector(NS_LABELS))
-                        : AdminNetworkPolicyIngressPeer.pods(selector(NS_LABELS), selector(POD_LABELS)));
+                from.add(
+                        random.nextBoolean()
+                                ? AdminNetworkPolicyIngressPeer.namespaces(selector(NS_LABELS))
+                                : AdminNetworkPolicyIngressPeer.pods(selector(NS_LABELS), selector(POD_LABELS)));
             }
             rules.add(new AdminNetworkPolicyIngressRule("in-" + rules.size(), action(pass), from, anpPorts()));
         }
@@ -222,11 +271,13 @@ public final class CaseGenerator {
         for (int i = random.nextInt(4); i > 0; i--) {
             List<AdminNetworkPolicyEgressPeer> to = new ArrayList<>();
             for (int j = 1 + random.nextInt(2); j > 0; j--) {
-                to.add(switch (random.nextInt(3)) {
-                    case 0 -> AdminNetworkPolicyEgressPeer.namespaces(selector(NS_LABELS));
-                    case 1 -> AdminNetworkPolicyEgressPeer.pods(selector(NS_LABELS), selector(POD_LABELS));
-                    default -> AdminNetworkPolicyEgressPeer.networks(List.of("10.244." + random.nextInt(4) + ".0/24"));
-                });
+                to.add(
+                        switch (random.nextInt(3)) {
+                            case 0 -> AdminNetworkPolicyEgressPeer.namespaces(selector(NS_LABELS));
+                            case 1 -> AdminNetworkPolicyEgressPeer.pods(selector(NS_LABELS), selector(POD_LABELS));
+                            default ->
+                                AdminNetworkPolicyEgressPeer.networks(List.of("10.244." + random.nextInt(4) + ".0/24"));
+                        });
             }
             rules.add(new AdminNetworkPolicyEgressRule("out-" + rules.size(), action(pass), to, anpPorts()));
         }
@@ -237,11 +288,18 @@ public final class CaseGenerator {
         List<AdminNetworkPolicyPort> ports = new ArrayList<>();
         if (random.nextBoolean()) return ports;
         for (int i = 1 + random.nextInt(2); i > 0; i--) {
-            ports.add(switch (random.nextInt(3)) {
-                case 0 -> AdminNetworkPolicyPort.number(pick(List.of("TCP", "UDP", "SCTP")), pick(List.of(80, 8080, 53, 9003)));
-                case 1 -> AdminNetworkPolicyPort.range(pick(List.of("TCP", "UDP", "SCTP")), pick(List.of(50, 79, 81)), pick(List.of(80, 9003)));
-                default -> AdminNetworkPolicyPort.named(pick(NAMED));
-            });
+            ports.add(
+                    switch (random.nextInt(3)) {
+                        case 0 ->
+                            AdminNetworkPolicyPort.number(
+                                    pick(List.of("TCP", "UDP", "SCTP")), pick(List.of(80, 8080, 53, 9003)));
+                        case 1 ->
+                            AdminNetworkPolicyPort.range(
+                                    pick(List.of("TCP", "UDP", "SCTP")),
+                                    pick(List.of(50, 79, 81)),
+                                    pick(List.of(80, 9003)));
+                        default -> AdminNetworkPolicyPort.named(pick(NAMED));
+                    });
         }
         return ports;
     }

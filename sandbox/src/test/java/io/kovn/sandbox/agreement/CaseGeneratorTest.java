@@ -13,7 +13,8 @@ class CaseGeneratorTest {
         CaseGenerator a = new CaseGenerator(42, 3);
         CaseGenerator b = new CaseGenerator(42, 3);
         for (int i = 0; i < 5; i++) {
-            assertThat(a.next("c" + i + "-").describe()).isEqualTo(b.next("c" + i + "-").describe());
+            assertThat(a.next("c" + i + "-").describe())
+                    .isEqualTo(b.next("c" + i + "-").describe());
         }
     }
 
@@ -23,11 +24,17 @@ class CaseGeneratorTest {
         for (int i = 0; i < 50; i++) {
             String prefix = "c" + i + "-";
             GeneratedCase c = generator.next(prefix);
-            assertThat(c.namespaces()).allSatisfy(n -> assertThat(n.getMetadata().getName()).startsWith(prefix));
-            assertThat(c.pods()).allSatisfy(p -> assertThat(p.getSpec().getNodeName()).isIn("node-1", "node-2", "node-3"));
-            List<Integer> priorities = c.adminNetworkPolicies().stream().map(AdminNetworkPolicy::getSpec)
-                    .map(s -> s.priority()).toList();
-            assertThat(priorities).doesNotHaveDuplicates().allSatisfy(p -> assertThat(p).isBetween(0, 1000));
+            assertThat(c.namespaces())
+                    .allSatisfy(n -> assertThat(n.getMetadata().getName()).startsWith(prefix));
+            assertThat(c.pods())
+                    .allSatisfy(p -> assertThat(p.getSpec().getNodeName()).isIn("node-1", "node-2", "node-3"));
+            List<Integer> priorities = c.adminNetworkPolicies().stream()
+                    .map(AdminNetworkPolicy::getSpec)
+                    .map(s -> s.priority())
+                    .toList();
+            assertThat(priorities)
+                    .doesNotHaveDuplicates()
+                    .allSatisfy(p -> assertThat(p).isBetween(0, 1000));
             assertThat(c.baselineAdminNetworkPolicies()).hasSizeLessThanOrEqualTo(1);
         }
     }
@@ -37,8 +44,20 @@ class CaseGeneratorTest {
         CaseGenerator generator = new CaseGenerator(1, 3);
         StringBuilder all = new StringBuilder();
         for (int i = 0; i < 30; i++) all.append(generator.next("c" + i + "-").describe());
-        assertThat(all.toString()).contains("kind: \"NetworkPolicy\"", "kind: \"AdminNetworkPolicy\"",
-                "kind: \"BaselineAdminNetworkPolicy\"", "Allow", "Deny", "Pass", "ipBlock", "endPort", "namedPort",
-                "portRange", "networks", "matchExpressions", "SCTP");
+        assertThat(all.toString())
+                .contains(
+                        "kind: \"NetworkPolicy\"",
+                        "kind: \"AdminNetworkPolicy\"",
+                        "kind: \"BaselineAdminNetworkPolicy\"",
+                        "Allow",
+                        "Deny",
+                        "Pass",
+                        "ipBlock",
+                        "endPort",
+                        "namedPort",
+                        "portRange",
+                        "networks",
+                        "matchExpressions",
+                        "SCTP");
     }
 }

@@ -3,15 +3,14 @@ package io.kovn.sandbox.conformance;
 import io.kovn.sandbox.conformance.Policies.Kind;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.Tag;
 
 /**
- * Tests 14–24 of the network-policy-api release-0.1 conformance suite (BaselineAdminNetworkPolicy
- * {@code default}, with the experimental named-port and node-peer features), on the same shared
- * sandbox as the ANP tests.
+ * Tests 14–24 of the network-policy-api release-0.1 conformance suite (BaselineAdminNetworkPolicy {@code default}, with
+ * the experimental named-port and node-peer features), on the same shared sandbox as the ANP tests.
  */
 @ExtendWith(ConformanceExtension.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -73,7 +72,8 @@ class BaselineAdminNetworkPolicyConformanceE2ETest {
     void BaselineAdminNetworkPolicyEgressNamedPort(SuiteRun run) {
         run.apply("baseline_admin_network_policy/standard-egress-udp-rules.yaml");
         run.mutate(Kind.BANP, "default", EGRESS, rules -> Policies.withNamedPort(rules, 3, "dns"));
-        run.step("named port dns (UDP 53 on the destination pods) allowed, 5353 denied by rule 4",
+        run.step(
+                "named port dns (UDP 53 on the destination pods) allowed, 5353 denied by rule 4",
                 "H0→G1 udp/53 ✔, H1→G1 udp/5353 ✘");
     }
 
@@ -82,7 +82,8 @@ class BaselineAdminNetworkPolicyConformanceE2ETest {
     void BaselineAdminNetworkPolicyIngressNamedPort(SuiteRun run) {
         run.apply("baseline_admin_network_policy/standard-ingress-tcp-rules.yaml");
         run.mutate(Kind.BANP, "default", INGRESS, rules -> Policies.withNamedPort(rules, 3, "web"));
-        run.step("named port web (TCP 80 on the subject pods) allowed, 8080 denied by rule 4",
+        run.step(
+                "named port web (TCP 80 on the subject pods) allowed, 8080 denied by rule 4",
                 "H0→G1 tcp/80 ✔, H1→G1 tcp/8080 ✘");
     }
 
@@ -90,7 +91,8 @@ class BaselineAdminNetworkPolicyConformanceE2ETest {
     @Order(24)
     void BaselineAdminNetworkPolicyEgressNodePeers(SuiteRun run) {
         run.apply("baseline_admin_network_policy/experimental-egress-selector-rules.yaml");
-        run.step("nodes peer: Allow the TCP range HNP[0]..HNP[1] (inclusive), Deny the rest (server F1)",
+        run.step(
+                "nodes peer: Allow the TCP range HNP[0]..HNP[1] (inclusive), Deny the rest (server F1)",
                 "G0→F1 tcp/HNP[0] ✔, G1→F1 tcp/HNP[1] ✔, G1→F1 udp/HNP[4] ✘, G1→F1 sctp/HNP[6] ✘");
     }
 }

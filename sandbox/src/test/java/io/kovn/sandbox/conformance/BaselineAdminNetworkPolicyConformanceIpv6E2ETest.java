@@ -5,5 +5,4 @@ import org.junit.jupiter.api.Tag;
 /** Every case of {@link BaselineAdminNetworkPolicyConformanceE2ETest} over IPv6, in a dual-stack sandbox. */
 @OverIpv6
 @Tag("real")
-class BaselineAdminNetworkPolicyConformanceIpv6E2ETest extends BaselineAdminNetworkPolicyConformanceE2ETest {
-}
+class BaselineAdminNetworkPolicyConformanceIpv6E2ETest extends BaselineAdminNetworkPolicyConformanceE2ETest {}

@@ -21,27 +21,29 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The conformance suite's base fixture (anp-conformance-facts.md §1.2) in one real sandbox of three
- * emulated nodes: five namespaces labelled {@code conformance-house=<house>}, the "StatefulSet"
- * pods G0..R1 (plain pods: the sandbox runs no controllers) spread over the nodes so that both
- * same-node and cross-node flows occur, and the host-network centaurs F0 and F1 on two different
- * nodes. Pods are named as the StatefulSets would name them ({@code harry-potter-0}, ...). Over
- * IPv6 the sandbox is dual-stack and the probes use the pods' (and centaurs' nodes') IPv6 addresses.
+ * The conformance suite's base fixture (anp-conformance-facts.md §1.2) in one real sandbox of three emulated nodes:
+ * five namespaces labelled {@code conformance-house=<house>}, the "StatefulSet" pods G0..R1 (plain pods: the sandbox
+ * runs no controllers) spread over the nodes so that both same-node and cross-node flows occur, and the host-network
+ * centaurs F0 and F1 on two different nodes. Pods are named as the StatefulSets would name them
+ * ({@code harry-potter-0}, ...). Over IPv6 the sandbox is dual-stack and the probes use the pods' (and centaurs'
+ * nodes') IPv6 addresses.
  */
 final class ConformanceCluster implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ConformanceCluster.class);
     static final String NAMESPACE_PREFIX = "network-policy-conformance-";
     /** Host-network ports HNP[0..7], the suite's default range. */
     static final List<Integer> HOST_NETWORK_PORTS = List.of(34345, 34346, 34347, 34348, 34349, 34350, 34351, 34352);
-    static final Map<Character, String> HOUSES = Map.of('G', "gryffindor", 'S', "slytherin", 'H', "hufflepuff",
-            'R', "ravenclaw", 'F', "forbidden-forrest");
-    static final Map<Character, String> STATEFUL_SETS = Map.of('G', "harry-potter", 'S', "draco-malfoy",
-            'H', "cedric-diggory", 'R', "luna-lovegood", 'F', "centaur");
+
+    static final Map<Character, String> HOUSES =
+            Map.of('G', "gryffindor", 'S', "slytherin", 'H', "hufflepuff", 'R', "ravenclaw", 'F', "forbidden-forrest");
+    static final Map<Character, String> STATEFUL_SETS = Map.of(
+            'G', "harry-potter", 'S', "draco-malfoy", 'H', "cedric-diggory", 'R', "luna-lovegood", 'F', "centaur");
     static final int NODES = 3;
 
     final SandboxFixture sandbox;
     /** Whether the sandbox is dual-stack and probed over IPv6. */
     final boolean ipv6;
+
     private final Map<String, Pod> pods = new LinkedHashMap<>();
 
     private ConformanceCluster(SandboxFixture sandbox, boolean ipv6) {
@@ -50,19 +52,23 @@ final class ConformanceCluster implements AutoCloseable {
     }
 
     /**
-     * Brings the sandbox up (dual-stack when {@code ipv6}) and applies the base fixture; waits until
-     * every pod runs.
+     * Brings the sandbox up (dual-stack when {@code ipv6}) and applies the base fixture; waits until every pod runs.
      */
     static ConformanceCluster start(boolean ipv6) throws Exception {
         long t0 = System.nanoTime();
-        ConformanceCluster c = new ConformanceCluster(ipv6 ? new SandboxFixture(NODES, true) : new SandboxFixture(NODES), ipv6);
+        ConformanceCluster c =
+                new ConformanceCluster(ipv6 ? new SandboxFixture(NODES, true) : new SandboxFixture(NODES), ipv6);
         try {
             c.applyBase();
         } catch (Exception | Error e) {
             c.close();
             throw e;
         }
-        LOG.info("conformance fixture (prefix {}, {}) up in {} ms", c.sandbox.prefix, c.family(), (System.nanoTime() - t0) / 1_000_000);
+        LOG.info(
+                "conformance fixture (prefix {}, {}) up in {} ms",
+                c.sandbox.prefix,
+                c.family(),
+                (System.nanoTime() - t0) / 1_000_000);
         return c;
     }
 
@@ -86,7 +92,11 @@ final class ConformanceCluster implements AutoCloseable {
         }
         for (char h : "GSHRF".toCharArray()) {
             for (int r = 0; r < 2; r++) {
-                sandbox.client.pods().inNamespace(namespace(h)).resource(h == 'F' ? centaur(r) : student(h, r)).create();
+                sandbox.client
+                        .pods()
+                        .inNamespace(namespace(h))
+                        .resource(h == 'F' ? centaur(r) : student(h, r))
+                        .create();
             }
         }
         for (char h : "GSHRF".toCharArray()) {
@@ -107,9 +117,17 @@ final class ConformanceCluster implements AutoCloseable {
                 container(sts + "-53", port("UDP", 53, "dns")),
                 container(sts + "-9003", port("SCTP", 9003, null)),
                 container(sts + "-9005", port("SCTP", 9005, null)));
-        return new PodBuilder().withNewMetadata().withName(podName(house, replica)).withNamespace(namespace(house))
-                .addToLabels("conformance-house", HOUSES.get(house)).endMetadata()
-                .withNewSpec().withNodeName(nodeOf(house, replica)).withContainers(containers).endSpec().build();
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName(podName(house, replica))
+                .withNamespace(namespace(house))
+                .addToLabels("conformance-house", HOUSES.get(house))
+                .endMetadata()
+                .withNewSpec()
+                .withNodeName(nodeOf(house, replica))
+                .withContainers(containers)
+                .endSpec()
+                .build();
     }
 
     /** A centaur: host network, so its pod IP is its node's IP; serves the host-network ports. */
@@ -118,23 +136,44 @@ final class ConformanceCluster implements AutoCloseable {
         List<Container> containers = List.of(
                 container("centaur-tcp-" + p.get(0), port("TCP", p.get(0), "web-" + p.get(0))),
                 container("centaur-tcp-" + p.get(1), port("TCP", p.get(1), "web-" + p.get(1))),
-                container("centaur-udp-" + p.get(2), port("UDP", p.get(2), "dns-" + p.get(2)), port("TCP", p.get(3), null)),
-                container("centaur-udp-" + p.get(4), port("UDP", p.get(4), "dns-" + p.get(4)), port("TCP", p.get(5), null)),
+                container(
+                        "centaur-udp-" + p.get(2),
+                        port("UDP", p.get(2), "dns-" + p.get(2)),
+                        port("TCP", p.get(3), null)),
+                container(
+                        "centaur-udp-" + p.get(4),
+                        port("UDP", p.get(4), "dns-" + p.get(4)),
+                        port("TCP", p.get(5), null)),
                 container("centaur-sctp-" + p.get(6), port("SCTP", p.get(6), null)),
                 container("centaur-sctp-" + p.get(7), port("SCTP", p.get(7), null)));
-        return new PodBuilder().withNewMetadata().withName(podName('F', replica)).withNamespace(namespace('F'))
-                .addToLabels("conformance-house", HOUSES.get('F')).endMetadata()
-                .withNewSpec().withNodeName(nodeOf('F', replica)).withHostNetwork(true).withContainers(containers).endSpec()
+        return new PodBuilder()
+                .withNewMetadata()
+                .withName(podName('F', replica))
+                .withNamespace(namespace('F'))
+                .addToLabels("conformance-house", HOUSES.get('F'))
+                .endMetadata()
+                .withNewSpec()
+                .withNodeName(nodeOf('F', replica))
+                .withHostNetwork(true)
+                .withContainers(containers)
+                .endSpec()
                 .build();
     }
 
     private static Container container(String name, ContainerPort... ports) {
-        return new ContainerBuilder().withName(name).withImage("registry.k8s.io/e2e-test-images/agnhost:2.45")
-                .withPorts(ports).build();
+        return new ContainerBuilder()
+                .withName(name)
+                .withImage("registry.k8s.io/e2e-test-images/agnhost:2.45")
+                .withPorts(ports)
+                .build();
     }
 
     private static ContainerPort port(String protocol, int number, String name) {
-        return new ContainerPortBuilder().withProtocol(protocol).withContainerPort(number).withName(name).build();
+        return new ContainerPortBuilder()
+                .withProtocol(protocol)
+                .withContainerPort(number)
+                .withName(name)
+                .build();
     }
 
     /** The pod a probe reference like {@code G0} or {@code F1} names. */
@@ -156,8 +195,12 @@ final class ConformanceCluster implements AutoCloseable {
 
     /** Sets a namespace's {@code conformance-house} label (a merge patch). */
     void relabel(char house, String value) {
-        sandbox.client.namespaces().withName(namespace(house)).patch(PatchContext.of(PatchType.JSON_MERGE),
-                "{\"metadata\":{\"labels\":{\"conformance-house\":\"" + value + "\"}}}");
+        sandbox.client
+                .namespaces()
+                .withName(namespace(house))
+                .patch(
+                        PatchContext.of(PatchType.JSON_MERGE),
+                        "{\"metadata\":{\"labels\":{\"conformance-house\":\"" + value + "\"}}}");
     }
 
     /** {@code IPv6} or {@code IPv4}: the family the probes use. */
@@ -167,8 +210,12 @@ final class ConformanceCluster implements AutoCloseable {
 
     /** A pod's address of the cluster's family (a host-network pod's is its node's). */
     String address(Pod pod) {
-        return pod.getStatus().getPodIPs().stream().map(PodIP::getIp).filter(ip -> ip.contains(":") == ipv6).findFirst()
-                .orElseThrow(() -> new IllegalStateException("pod " + pod.getMetadata().getName() + " has no " + family() + " address"));
+        return pod.getStatus().getPodIPs().stream()
+                .map(PodIP::getIp)
+                .filter(ip -> ip.contains(":") == ipv6)
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException(
+                        "pod " + pod.getMetadata().getName() + " has no " + family() + " address"));
     }
 
     List<Pod> pods() {
@@ -177,14 +224,20 @@ final class ConformanceCluster implements AutoCloseable {
 
     /** {@code kovn trace}'s tracer on the cluster's zones, naming ANP and BANP rules from the API server. */
     PolicyTracer tracer() {
-        return new PolicyTracer(nodes().getFirst().runtime(), node -> {
-            EmulatedNode n = node(node);
-            return new PolicyTracer.Zone(node, n.nbSocket(), n.sbSocket());
-        }, AclRules.AdminPolicies.fromApi(sandbox.client));
+        return new PolicyTracer(
+                nodes().getFirst().runtime(),
+                node -> {
+                    EmulatedNode n = node(node);
+                    return new PolicyTracer.Zone(node, n.nbSocket(), n.sbSocket());
+                },
+                AclRules.AdminPolicies.fromApi(sandbox.client));
     }
 
     EmulatedNode node(String name) {
-        return sandbox.sandbox.nodes().stream().filter(n -> n.name().equals(name)).findFirst().orElseThrow();
+        return sandbox.sandbox.nodes().stream()
+                .filter(n -> n.name().equals(name))
+                .findFirst()
+                .orElseThrow();
     }
 
     List<EmulatedNode> nodes() {

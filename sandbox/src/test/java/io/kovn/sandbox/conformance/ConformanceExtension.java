@@ -14,17 +14,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Gives conformance tests a {@link SuiteRun} on ONE sandbox shared by every test class of a family
- * that uses this extension (bring-up costs about 20 s): IPv4, or dual-stack probed over IPv6 for
- * classes marked {@link OverIpv6}. The sandbox lives in the root store and is closed, with every
- * namespace, link and process it made, when the test run ends, or when a class of the other family
- * comes: then it is closed before the other family's starts, so that two sandboxes never run at
- * once. After each test every policy is deleted (and removed from all zones) before the next one
+ * Gives conformance tests a {@link SuiteRun} on ONE sandbox shared by every test class of a family that uses this
+ * extension (bring-up costs about 20 s): IPv4, or dual-stack probed over IPv6 for classes marked {@link OverIpv6}. The
+ * sandbox lives in the root store and is closed, with every namespace, link and process it made, when the test run
+ * ends, or when a class of the other family comes: then it is closed before the other family's starts, so that two
+ * sandboxes never run at once. After each test every policy is deleted (and removed from all zones) before the next one
  * starts; the test then fails with all the probes that did not meet their expectation.
  */
 final class ConformanceExtension implements ParameterResolver, AfterEachCallback {
     private static final Logger LOG = LoggerFactory.getLogger(ConformanceExtension.class);
-    private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(ConformanceExtension.class);
+    private static final ExtensionContext.Namespace NAMESPACE =
+            ExtensionContext.Namespace.create(ConformanceExtension.class);
 
     /** The shared sandbox, or why it could not start (so that later tests do not retry for minutes). */
     static final class Shared implements AutoCloseable {
@@ -78,7 +78,8 @@ final class ConformanceExtension implements ParameterResolver, AfterEachCallback
             store.put(Shared.class, s);
         }
         if (s.failure != null) {
-            throw new IllegalStateException("the conformance sandbox (" + (ipv6 ? "IPv6" : "IPv4") + ") did not start", s.failure);
+            throw new IllegalStateException(
+                    "the conformance sandbox (" + (ipv6 ? "IPv6" : "IPv4") + ") did not start", s.failure);
         }
         return s;
     }

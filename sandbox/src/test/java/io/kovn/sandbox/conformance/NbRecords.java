@@ -8,15 +8,14 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * What {@code ovn-nbctl list|find} prints in its default format, parsed into records of
- * column → value text as printed ({@code "ANP:cluster-control:Ingress:0"} keeps its quotes, maps
- * stay {@code {k=v, ...}}), and shell-like splitting of a troubleshooting command line. Pure.
+ * What {@code ovn-nbctl list|find} prints in its default format, parsed into records of column → value text as printed
+ * ({@code "ANP:cluster-control:Ingress:0"} keeps its quotes, maps stay {@code {k=v, ...}}), and shell-like splitting of
+ * a troubleshooting command line. Pure.
  */
 final class NbRecords {
     private static final Pattern LINE = Pattern.compile("^(\\S+)\\s*: (.*)$");
 
-    private NbRecords() {
-    }
+    private NbRecords() {}
 
     static List<Map<String, String>> parse(String output) {
         List<Map<String, String>> records = new ArrayList<>();

@@ -11,9 +11,16 @@ import org.junit.jupiter.api.Test;
 class NbRecordsTest {
     @Test
     void splitsACommandLineAsAShellWould() {
-        assertThat(NbRecords.words("ovn-nbctl find ACL 'external_ids{>=}{\"k8s.ovn.org/name\"=cluster-control,gress-index=\"5\"}'"))
-                .containsExactly("ovn-nbctl", "find", "ACL", "external_ids{>=}{\"k8s.ovn.org/name\"=cluster-control,gress-index=\"5\"}");
-        assertThat(NbRecords.words("  ovn-nbctl  list port-group a1 ")).containsExactly("ovn-nbctl", "list", "port-group", "a1");
+        assertThat(
+                        NbRecords.words(
+                                "ovn-nbctl find ACL 'external_ids{>=}{\"k8s.ovn.org/name\"=cluster-control,gress-index=\"5\"}'"))
+                .containsExactly(
+                        "ovn-nbctl",
+                        "find",
+                        "ACL",
+                        "external_ids{>=}{\"k8s.ovn.org/name\"=cluster-control,gress-index=\"5\"}");
+        assertThat(NbRecords.words("  ovn-nbctl  list port-group a1 "))
+                .containsExactly("ovn-nbctl", "list", "port-group", "a1");
         assertThatThrownBy(() -> NbRecords.words("find ACL 'open")).isInstanceOf(IllegalArgumentException.class);
     }
 
@@ -31,9 +38,12 @@ class NbRecordsTest {
         List<Map<String, String>> records = NbRecords.parse(out);
         assertThat(records).hasSize(2);
         assertThat(records.get(0).get("name")).isEqualTo("\"ANP:cluster-control:Egress:5\"");
-        assertThat(NbRecords.mapValue(records.get(0).get("external_ids"), "gress-index")).isEqualTo("5");
-        assertThat(NbRecords.mapValue(records.get(0).get("external_ids"), "k8s.ovn.org/name")).isEqualTo("cluster-control");
-        assertThat(NbRecords.mapValue(records.get(0).get("external_ids"), "absent")).isNull();
+        assertThat(NbRecords.mapValue(records.get(0).get("external_ids"), "gress-index"))
+                .isEqualTo("5");
+        assertThat(NbRecords.mapValue(records.get(0).get("external_ids"), "k8s.ovn.org/name"))
+                .isEqualTo("cluster-control");
+        assertThat(NbRecords.mapValue(records.get(0).get("external_ids"), "absent"))
+                .isNull();
         assertThat(records.get(1).get("action")).isEqualTo("pass");
     }
 }

@@ -7,20 +7,19 @@ import io.kovn.sandbox.trace.PolicyTracer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.Locale;
 
 /**
- * Runs probes the way the suite's {@code PokeServer} does: every 0.5 s for up to 10 s until the
- * expectation holds, then once more to confirm. TCP and UDP are real connections from the client
- * pod's namespace; a denied expectation holds only on a timeout (a refusal is a failure: Deny must
- * be a silent drop). SCTP, which this kernel cannot carry, is traced with {@code ovn-trace} across
- * the zones the flow crosses; a denied expectation holds only when an ACL dropped the packet.
- * The probes of one step run in parallel, and all in the cluster's family: to the destination's
- * address of that family, traced over it.
+ * Runs probes the way the suite's {@code PokeServer} does: every 0.5 s for up to 10 s until the expectation holds, then
+ * once more to confirm. TCP and UDP are real connections from the client pod's namespace; a denied expectation holds
+ * only on a timeout (a refusal is a failure: Deny must be a silent drop). SCTP, which this kernel cannot carry, is
+ * traced with {@code ovn-trace} across the zones the flow crosses; a denied expectation holds only when an ACL dropped
+ * the packet. The probes of one step run in parallel, and all in the cluster's family: to the destination's address of
+ * that family, traced over it.
  */
 final class ProbeRunner {
     static final Duration POKE_TIMEOUT = Duration.ofSeconds(10);
@@ -29,7 +28,12 @@ final class ProbeRunner {
     static final Duration CONNECT_TIMEOUT = Duration.ofMillis(1500);
 
     /** What one attempt saw. */
-    enum Seen { ALLOWED, TIMED_OUT, REFUSED, OTHER }
+    enum Seen {
+        ALLOWED,
+        TIMED_OUT,
+        REFUSED,
+        OTHER
+    }
 
     /** One attempt's outcome, with what an engineer needs to see. */
     record Observation(Seen seen, String detail) {
@@ -39,20 +43,22 @@ final class ProbeRunner {
 
         @Override
         public String toString() {
-            return seen.name().toLowerCase(Locale.ROOT).replace('_', ' ') + (detail.isEmpty() ? "" : " (" + detail + ")");
+            return seen.name().toLowerCase(Locale.ROOT).replace('_', ' ')
+                    + (detail.isEmpty() ? "" : " (" + detail + ")");
         }
     }
 
     /**
      * A probe's final state: passed, or failed with the last observation.
      *
-     * @param convergedMillis when the attempt that first met the expectation started, counted from the
-     *     step's start (0: at once; after a mutation, how long the change took to take effect)
+     * @param convergedMillis when the attempt that first met the expectation started, counted from the step's start (0:
+     *     at once; after a mutation, how long the change took to take effect)
      */
     record Outcome(Probe probe, boolean passed, Observation last, int attempts, long millis, long convergedMillis) {
         @Override
         public String toString() {
-            return probe + (passed ? " ok" : " FAILED: got " + last) + " after " + attempts + " attempt(s), " + millis + " ms";
+            return probe + (passed ? " ok" : " FAILED: got " + last) + " after " + attempts + " attempt(s), " + millis
+                    + " ms";
         }
     }
 
@@ -94,7 +100,8 @@ final class ProbeRunner {
                 last = observe(p); // the harness re-checks once a probe has converged
                 if (last.satisfies(p)) return new Outcome(p, true, last, attempts, millisSince(t0), started);
             }
-            if (System.nanoTime() > deadline) return new Outcome(p, false, explained(p, last), attempts, millisSince(t0), -1);
+            if (System.nanoTime() > deadline)
+                return new Outcome(p, false, explained(p, last), attempts, millisSince(t0), -1);
             Thread.sleep(POLL_INTERVAL);
         }
     }
@@ -103,8 +110,10 @@ final class ProbeRunner {
     private Observation explained(Probe p, Observation last) {
         if (p.protocol().equals("sctp") || last.detail().contains("ovn-trace")) return last;
         try {
-            PolicyTracer.Result r = tracer.trace(cluster.pod(p.from()), cluster.pod(p.to()), p.protocol(), p.port(), cluster.ipv6);
-            String trace = "ovn-trace --ct new: " + (r.allowed() ? "allowed" : "denied") + ", " + r.reason() + ", decided by " + r.decidedByLine();
+            PolicyTracer.Result r =
+                    tracer.trace(cluster.pod(p.from()), cluster.pod(p.to()), p.protocol(), p.port(), cluster.ipv6);
+            String trace = "ovn-trace --ct new: " + (r.allowed() ? "allowed" : "denied") + ", " + r.reason()
+                    + ", decided by " + r.decidedByLine();
             return new Observation(last.seen(), last.detail().isEmpty() ? trace : last.detail() + "; " + trace);
         } catch (RuntimeException e) {
             return last;
@@ -127,24 +136,33 @@ final class ProbeRunner {
 
     private Observation connect(Pod from, Pod to, Probe p) throws Exception {
         String netns = from.getMetadata().getAnnotations().get(SandboxLayout.NETNS_ANNOTATION);
-        Prober.Result r = cluster.sandbox.prober.probe(netns, p.protocol(), cluster.address(to), p.port(), CONNECT_TIMEOUT);
+        Prober.Result r =
+                cluster.sandbox.prober.probe(netns, p.protocol(), cluster.address(to), p.port(), CONNECT_TIMEOUT);
         return switch (r.verdict()) {
             // kovn's listeners answer with their pod's name: the right pod must have answered.
-            case ALLOWED -> to.getMetadata().getName().equals(r.answer()) ? new Observation(Seen.ALLOWED, "")
-                    : new Observation(Seen.OTHER, "answered by " + r.answer() + ", not " + to.getMetadata().getName());
-            case DENIED -> Boolean.TRUE.equals(to.getSpec().getHostNetwork()) ? droppedByPolicy(from, to, p)
-                    : new Observation(Seen.TIMED_OUT, "");
+            case ALLOWED ->
+                to.getMetadata().getName().equals(r.answer())
+                        ? new Observation(Seen.ALLOWED, "")
+                        : new Observation(
+                                Seen.OTHER,
+                                "answered by " + r.answer() + ", not "
+                                        + to.getMetadata().getName());
+            case DENIED ->
+                Boolean.TRUE.equals(to.getSpec().getHostNetwork())
+                        ? droppedByPolicy(from, to, p)
+                        : new Observation(Seen.TIMED_OUT, "");
             case REFUSED -> new Observation(Seen.REFUSED, "");
         };
     }
 
     /**
-     * A timeout toward a host-network pod proves nothing while pods have no path to node addresses
-     * at all: it counts as a policy drop only if ovn-trace shows an ACL dropping that flow.
+     * A timeout toward a host-network pod proves nothing while pods have no path to node addresses at all: it counts as
+     * a policy drop only if ovn-trace shows an ACL dropping that flow.
      */
     private Observation droppedByPolicy(Pod from, Pod to, Probe p) {
         Observation traced = trace(from, to, p.protocol(), p.port());
-        return traced.seen() == Seen.TIMED_OUT ? traced
+        return traced.seen() == Seen.TIMED_OUT
+                ? traced
                 : new Observation(Seen.OTHER, "timed out, but no ACL drops it; " + traced.detail());
     }
 
@@ -154,9 +172,12 @@ final class ProbeRunner {
 
     private Observation trace(Pod from, Pod to, String protocol, int port) {
         PolicyTracer.Result r = tracer.trace(from, to, protocol, port, cluster.ipv6);
-        if (r.allowed()) return new Observation(Seen.ALLOWED, "ovn-trace: " + r.reason() + ", decided by " + r.decidedByLine());
-        Optional<PolicyTracer.AclHit> drop = r.hops().stream().flatMap(h -> h.acls().stream())
-                .filter(a -> a.action().equals("drop")).findFirst();
+        if (r.allowed())
+            return new Observation(Seen.ALLOWED, "ovn-trace: " + r.reason() + ", decided by " + r.decidedByLine());
+        Optional<PolicyTracer.AclHit> drop = r.hops().stream()
+                .flatMap(h -> h.acls().stream())
+                .filter(a -> a.action().equals("drop"))
+                .findFirst();
         // Only a drop by a policy ACL is the trace's equivalent of a timeout.
         return drop.map(a -> new Observation(Seen.TIMED_OUT, "ovn-trace: dropped by " + a.decider()))
                 .orElseGet(() -> new Observation(Seen.OTHER, "ovn-trace: " + r.reason()));

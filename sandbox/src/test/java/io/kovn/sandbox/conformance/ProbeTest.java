@@ -11,7 +11,9 @@ class ProbeTest {
     void parsesTheFactsNotation() {
         assertThat(Probe.parse("G0→R0 tcp/80 ✔")).isEqualTo(new Probe("G0", "R0", "tcp", 80, true));
         assertThat(Probe.parse(" H1→S0 udp/5353 ✘")).isEqualTo(new Probe("H1", "S0", "udp", 5353, false));
-        assertThat(Probe.parseAll("R0→G0 sctp/9003 ✔, R1→G0 sctp/9005 ✘")).extracting(Probe::port).containsExactly(9003, 9005);
+        assertThat(Probe.parseAll("R0→G0 sctp/9003 ✔, R1→G0 sctp/9005 ✘"))
+                .extracting(Probe::port)
+                .containsExactly(9003, 9005);
     }
 
     @Test

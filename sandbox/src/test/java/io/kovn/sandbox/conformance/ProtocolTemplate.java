@@ -3,10 +3,9 @@ package io.kovn.sandbox.conformance;
 import java.util.List;
 
 /**
- * The one template behind the protocol tests 1–6 (ANP) and 14–19 (BANP), facts §1.4. The ANP
- * rules are {@code 0 Allow A, 1 Deny A, 2 Pass A, 3 Deny B@P1, 4 Pass B@P1, 5 Allow C@P2, 6 Deny C};
- * the BANP list is the same without the Pass rules. Steps 1–4 expect the same probes for both;
- * steps 5 and 6 are ANP only.
+ * The one template behind the protocol tests 1–6 (ANP) and 14–19 (BANP), facts §1.4. The ANP rules are {@code 0 Allow
+ * A, 1 Deny A, 2 Pass A, 3 Deny B@P1, 4 Pass B@P1, 5 Allow C@P2, 6 Deny C}; the BANP list is the same without the Pass
+ * rules. Steps 1–4 expect the same probes for both; steps 5 and 6 are ANP only.
  */
 final class ProtocolTemplate {
     /** The expected probes of one test, step by step (six; a BANP test uses the first four). */
@@ -60,15 +59,16 @@ final class ProtocolTemplate {
             "G0→R1 sctp/9003 ✔, G1→R1 sctp/9005 ✔",
             "S0→R0 sctp/9003 ✔, S1→R0 sctp/9005 ✔"));
 
-    private ProtocolTemplate() {
-    }
+    private ProtocolTemplate() {}
 
     /** Runs an ANP protocol test: six subtests, three cumulative swaps. */
     static void admin(SuiteRun run, String name, String direction, Expectations e) {
         run.apply("admin_network_policy/standard-" + name + "-rules.yaml");
         common(run, Policies.Kind.ANP, name, direction, e);
         run.swap(Policies.Kind.ANP, name, direction, 0, 2);
-        run.step("Pass A (now first) with no NetworkPolicy or BANP is allowed", e.steps().get(4));
+        run.step(
+                "Pass A (now first) with no NetworkPolicy or BANP is allowed",
+                e.steps().get(4));
         run.swap(Policies.Kind.ANP, name, direction, 3, 4);
         run.step("Pass B at P1 (now before the Deny) is allowed", e.steps().get(5));
     }
@@ -84,6 +84,8 @@ final class ProtocolTemplate {
         run.step("C: P2 allowed, any other port denied", e.steps().get(1));
         run.swap(kind, name, direction, 0, 1);
         run.step("after swapping rules 0 and 1, A is denied", e.steps().get(2));
-        run.step("B: P1 denied, other ports match no rule and are allowed", e.steps().get(3));
+        run.step(
+                "B: P1 denied, other ports match no rule and are allowed",
+                e.steps().get(3));
     }
 }

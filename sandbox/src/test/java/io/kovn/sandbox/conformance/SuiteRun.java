@@ -10,11 +10,10 @@ import java.util.Map;
 import java.util.function.UnaryOperator;
 
 /**
- * One conformance test as the harness runs it: its manifests applied, then its subtests in order,
- * each optionally mutating the policies (mutations are cumulative) and then probing. Like Go
- * subtests, a failing step does not stop the later ones: every failing probe is collected, and the
- * test fails at the end with all of them (see {@link ConformanceExtension}). Each test's result is
- * appended to {@code target/conformance-report.txt}.
+ * One conformance test as the harness runs it: its manifests applied, then its subtests in order, each optionally
+ * mutating the policies (mutations are cumulative) and then probing. Like Go subtests, a failing step does not stop the
+ * later ones: every failing probe is collected, and the test fails at the end with all of them (see
+ * {@link ConformanceExtension}). Each test's result is appended to {@code target/conformance-report.txt}.
  */
 final class SuiteRun {
     static final Path REPORT = Path.of("target", "conformance-report.txt");
@@ -54,10 +53,20 @@ final class SuiteRun {
         long t0 = System.nanoTime();
         List<ProbeRunner.Outcome> outcomes = runner.run(Probe.parseAll(probes));
         boolean ok = outcomes.stream().allMatch(ProbeRunner.Outcome::passed);
-        long converged = outcomes.stream().mapToLong(ProbeRunner.Outcome::convergedMillis).max().orElse(0);
-        lines.add("  step %d %s: %s (%d ms%s)".formatted(steps, name, ok ? "pass" : "FAIL", (System.nanoTime() - t0) / 1_000_000,
-                ok ? ", in effect after " + converged + " ms" : ""));
-        if (!ok) lines.add("    policies in the API server: " + policies.describe().strip().replace("\n", "\n      "));
+        long converged = outcomes.stream()
+                .mapToLong(ProbeRunner.Outcome::convergedMillis)
+                .max()
+                .orElse(0);
+        lines.add("  step %d %s: %s (%d ms%s)"
+                .formatted(
+                        steps,
+                        name,
+                        ok ? "pass" : "FAIL",
+                        (System.nanoTime() - t0) / 1_000_000,
+                        ok ? ", in effect after " + converged + " ms" : ""));
+        if (!ok)
+            lines.add("    policies in the API server: "
+                    + policies.describe().strip().replace("\n", "\n      "));
         for (ProbeRunner.Outcome o : outcomes) {
             if (!o.passed()) {
                 String line = "step %d (%s): %s".formatted(steps, name, o);
@@ -74,7 +83,8 @@ final class SuiteRun {
     /** Appends this test's result to the report file. */
     void report(Throwable error) {
         String verdict = failures.isEmpty() && error == null ? "PASS" : "FAIL";
-        StringBuilder sb = new StringBuilder("%s %s (%d ms)%n".formatted(shortName, verdict, (System.nanoTime() - started) / 1_000_000));
+        StringBuilder sb = new StringBuilder(
+                "%s %s (%d ms)%n".formatted(shortName, verdict, (System.nanoTime() - started) / 1_000_000));
         lines.forEach(l -> sb.append(l).append(System.lineSeparator()));
         if (error != null) sb.append("  error: ").append(error).append(System.lineSeparator());
         try {

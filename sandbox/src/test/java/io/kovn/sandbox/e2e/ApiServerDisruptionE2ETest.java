@@ -11,6 +11,7 @@ import io.kovn.runtime.KubeControlPlane;
 import io.kovn.sandbox.Prober.Verdict;
 import io.kovn.sandbox.infra.EmulatedNode;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Deque;
@@ -22,16 +23,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
-import java.time.Instant;
+import org.junit.jupiter.api.Test;
 
 /**
- * kovn's watches against the worst a real control plane does to them: while pods come and go, etcd's
- * history is compacted (a watch resuming from an older resourceVersion gets 410 Gone and must relist)
- * and kube-apiserver is restarted, twice. Afterwards every zone holds exactly the ports of the pods
- * that exist on its node, new pods get addresses and carry packets, and a policy written after the
- * disruption is enforced: every controller relisted and converged.
+ * kovn's watches against the worst a real control plane does to them: while pods come and go, etcd's history is
+ * compacted (a watch resuming from an older resourceVersion gets 410 Gone and must relist) and kube-apiserver is
+ * restarted, twice. Afterwards every zone holds exactly the ports of the pods that exist on its node, new pods get
+ * addresses and carry packets, and a policy written after the disruption is enforced: every controller relisted and
+ * converged.
  */
 @Tag("real")
 class ApiServerDisruptionE2ETest {
@@ -62,7 +62,11 @@ class ApiServerDisruptionE2ETest {
                     live.add(name);
                     created.incrementAndGet();
                     if (live.size() > 6) {
-                        sb.client.pods().inNamespace("churn").withName(live.poll()).delete();
+                        sb.client
+                                .pods()
+                                .inNamespace("churn")
+                                .withName(live.poll())
+                                .delete();
                     }
                     Thread.sleep(150);
                 } catch (KubernetesClientException e) {
@@ -88,28 +92,42 @@ class ApiServerDisruptionE2ETest {
         }
         assertThat(created.get()).as("pods created during the disruption").isGreaterThan(20);
         // Every zone converges on exactly the pods that exist on its node, all running with an address.
-        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
-            var pods = sb.client.pods().inNamespace("churn").list().getItems();
-            assertThat(pods).allSatisfy(p -> assertThat(p.getStatus().getPodIP()).as(p.getMetadata().getName()).isNotNull());
-            for (EmulatedNode node : sb.sandbox.nodes()) {
-                Set<String> expected = pods.stream().filter(p -> node.name().equals(p.getSpec().getNodeName()))
-                        .map(p -> "churn_" + p.getMetadata().getName()).collect(Collectors.toCollection(TreeSet::new));
-                assertThat(churnPorts(node)).as("pod ports in zone " + node.name()).isEqualTo(expected);
-            }
-        });
+        await().atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofSeconds(1))
+                .untilAsserted(() -> {
+                    var pods = sb.client.pods().inNamespace("churn").list().getItems();
+                    assertThat(pods)
+                            .allSatisfy(p -> assertThat(p.getStatus().getPodIP())
+                                    .as(p.getMetadata().getName())
+                                    .isNotNull());
+                    for (EmulatedNode node : sb.sandbox.nodes()) {
+                        Set<String> expected = pods.stream()
+                                .filter(p -> node.name().equals(p.getSpec().getNodeName()))
+                                .map(p -> "churn_" + p.getMetadata().getName())
+                                .collect(Collectors.toCollection(TreeSet::new));
+                        assertThat(churnPorts(node))
+                                .as("pod ports in zone " + node.name())
+                                .isEqualTo(expected);
+                    }
+                });
 
         // A watch resuming from a compacted resourceVersion gets 410 Gone and its informer lists again.
         // Nodes changed last before the disruption, so their watches always resume from a compacted
         // version: kube-apiserver's audit log shows each node's controllers listing nodes again.
         Instant since = firstRestart;
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
-            var audit = AuditLog.read(controlPlane.auditLog());
-            for (EmulatedNode node : sb.sandbox.nodes()) {
-                assertThat(audit).as("nodes listed again by " + node.name() + "'s controllers").anyMatch(e ->
-                        e.user().equals("system:ovn-node:" + node.name()) && e.verb().equals("list")
-                                && e.resource().equals("nodes") && e.time().isAfter(since));
-            }
-        });
+        await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofSeconds(1))
+                .untilAsserted(() -> {
+                    var audit = AuditLog.read(controlPlane.auditLog());
+                    for (EmulatedNode node : sb.sandbox.nodes()) {
+                        assertThat(audit)
+                                .as("nodes listed again by " + node.name() + "'s controllers")
+                                .anyMatch(e -> e.user().equals("system:ovn-node:" + node.name())
+                                        && e.verb().equals("list")
+                                        && e.resource().equals("nodes")
+                                        && e.time().isAfter(since));
+                    }
+                });
 
         // New pods are plumbed and talk across nodes; a policy written now is enforced.
         sb.namespace("after", Map.of());
@@ -118,16 +136,31 @@ class ApiServerDisruptionE2ETest {
         Pod a = sb.awaitRunning("after", "a");
         Pod b = sb.awaitRunning("after", "b");
         assertThat(sb.probe(a, b, "tcp", 80).verdict()).isEqualTo(Verdict.ALLOWED);
-        sb.client.network().networkPolicies().inNamespace("after").resource(new NetworkPolicyBuilder().withNewMetadata()
-                .withName("deny-all").endMetadata().withNewSpec().withNewPodSelector().endPodSelector()
-                .withPolicyTypes("Ingress").endSpec().build()).create();
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
-                assertThat(sb.probe(a, b, "tcp", 80).verdict()).isEqualTo(Verdict.DENIED));
+        sb.client
+                .network()
+                .networkPolicies()
+                .inNamespace("after")
+                .resource(new NetworkPolicyBuilder()
+                        .withNewMetadata()
+                        .withName("deny-all")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withNewPodSelector()
+                        .endPodSelector()
+                        .withPolicyTypes("Ingress")
+                        .endSpec()
+                        .build())
+                .create();
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(
+                        () -> assertThat(sb.probe(a, b, "tcp", 80).verdict()).isEqualTo(Verdict.DENIED));
     }
 
     private static Set<String> churnPorts(EmulatedNode node) {
-        return Arrays.stream(node.nbctl("--bare", "--columns=name", "list", "Logical_Switch_Port").split("\\s+"))
-                .filter(n -> n.startsWith("churn_")).collect(Collectors.toCollection(TreeSet::new));
+        return Arrays.stream(node.nbctl("--bare", "--columns=name", "list", "Logical_Switch_Port")
+                        .split("\\s+"))
+                .filter(n -> n.startsWith("churn_"))
+                .collect(Collectors.toCollection(TreeSet::new));
     }
 
     private static void sleepQuietly(long millis) {

@@ -15,13 +15,12 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 
 /**
- * Stock kubectl against the sandbox, as an operator types it: the kubectl of the pinned release
- * (built from the same module as the server) with the sandbox's kubeconfig as is, and the machine's
- * own kubectl where there is one.
+ * Stock kubectl against the sandbox, as an operator types it: the kubectl of the pinned release (built from the same
+ * module as the server) with the sandbox's kubeconfig as is, and the machine's own kubectl where there is one.
  */
 @Tag("real")
 class KubectlE2ETest {
@@ -48,8 +47,16 @@ class KubectlE2ETest {
     void getNodesAndPodsWideShowsReadyNodesAndPodAddresses() throws Exception {
         String out = ok("get", "nodes,pods", "-A", "-o", "wide");
         assertThat(out).containsPattern("node/node-1\\s+Ready").containsPattern("node/node-2\\s+Ready");
-        String webIp = sb.client.pods().inNamespace("shop").withName("web").get().getStatus().getPodIP();
-        assertThat(out).containsPattern("shop\\s+pod/web\\s+1/1\\s+Running\\s+0\\s+\\S+\\s+" + webIp.replace(".", "\\.") + "\\s+node-1");
+        String webIp = sb.client
+                .pods()
+                .inNamespace("shop")
+                .withName("web")
+                .get()
+                .getStatus()
+                .getPodIP();
+        assertThat(out)
+                .containsPattern("shop\\s+pod/web\\s+1/1\\s+Running\\s+0\\s+\\S+\\s+" + webIp.replace(".", "\\.")
+                        + "\\s+node-1");
     }
 
     @Test
@@ -87,13 +94,17 @@ class KubectlE2ETest {
                     from:
                     - namespaces: {}
                 """);
-        assertThat(ok("apply", "-f", file.toString())).contains(
-                "adminnetworkpolicy.policy.networking.k8s.io/kubectl-deny-dev created",
-                "baselineadminnetworkpolicy.policy.networking.k8s.io/default created");
-        assertThat(ok("get", "anp,banp")).containsPattern("kubectl-deny-dev\\s+40").contains("baselineadminnetworkpolicy.policy.networking.k8s.io/default");
+        assertThat(ok("apply", "-f", file.toString()))
+                .contains(
+                        "adminnetworkpolicy.policy.networking.k8s.io/kubectl-deny-dev created",
+                        "baselineadminnetworkpolicy.policy.networking.k8s.io/default created");
+        assertThat(ok("get", "anp,banp"))
+                .containsPattern("kubectl-deny-dev\\s+40")
+                .contains("baselineadminnetworkpolicy.policy.networking.k8s.io/default");
         // every zone reports on the policy it programmed
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
-                assertThat(ok("describe", "anp", "kubectl-deny-dev")).contains("Ready-In-Zone-node-1", "Ready-In-Zone-node-2"));
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(ok("describe", "anp", "kubectl-deny-dev"))
+                        .contains("Ready-In-Zone-node-1", "Ready-In-Zone-node-2"));
     }
 
     @Test
@@ -130,15 +141,23 @@ class KubectlE2ETest {
         assertThat(ok("label", "pod", "-n", "shop", "web", "tier=frontend")).contains("pod/web labeled");
         assertThat(ok("annotate", "pod", "-n", "shop", "web", "owner=team-a")).contains("pod/web annotated");
         assertThat(ok("get", "pod", "-n", "shop", "web", "--show-labels")).contains("tier=frontend");
-        assertThat(sb.client.pods().inNamespace("shop").withName("web").get().getMetadata().getAnnotations()).containsEntry("owner", "team-a");
+        assertThat(sb.client
+                        .pods()
+                        .inNamespace("shop")
+                        .withName("web")
+                        .get()
+                        .getMetadata()
+                        .getAnnotations())
+                .containsEntry("owner", "team-a");
     }
 
     @Test
     void getEventsListsWhatKovnRecorded() throws Exception {
         // kovn's approver recorded its decision on each node's certificate request
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(ok("get", "events", "-A"))
-                .containsPattern("AutoApproved\\s+certificatesigningrequest/ovn-node-node-1-")
-                .contains("Auto approving node identity certificate for system:ovn-node:node-2"));
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(ok("get", "events", "-A"))
+                        .containsPattern("AutoApproved\\s+certificatesigningrequest/ovn-node-node-1-")
+                        .contains("Auto approving node identity certificate for system:ovn-node:node-2"));
     }
 
     @Test
@@ -147,7 +166,9 @@ class KubectlE2ETest {
         assertThat(canI("patch", "nodes", as, "--subresource=status")).isEqualTo("yes");
         assertThat(canI("patch", "pods", as, "--subresource=status")).isEqualTo("yes");
         assertThat(canI("list", "pods", as)).isEqualTo("yes");
-        assertThat(canI("patch", "nodes", as)).as("the main Node resource is read-only for node identities").isEqualTo("no");
+        assertThat(canI("patch", "nodes", as))
+                .as("the main Node resource is read-only for node identities")
+                .isEqualTo("no");
         assertThat(canI("patch", "pods", as)).isEqualTo("no");
         assertThat(canI("get", "secrets", as)).isEqualTo("no");
     }
@@ -167,20 +188,27 @@ class KubectlE2ETest {
         args.addAll(as);
         args.addAll(List.of(more));
         // kubectl warns on stderr that nodes are not namespaced; the answer is the last line
-        List<String> lines = run(kubectl, args.toArray(String[]::new)).output().strip().lines().toList();
+        List<String> lines = run(kubectl, args.toArray(String[]::new))
+                .output()
+                .strip()
+                .lines()
+                .toList();
         return lines.getLast().strip();
     }
 
     private static String ok(String... args) throws Exception {
         Result r = run(kubectl, args);
-        assertThat(r.exit()).as("kubectl " + String.join(" ", args) + ":\n" + r.output()).isZero();
+        assertThat(r.exit())
+                .as("kubectl " + String.join(" ", args) + ":\n" + r.output())
+                .isZero();
         return r.output();
     }
 
     record Result(int exit, String output) {}
 
     private static Result run(Path binary, String... args) throws IOException, InterruptedException {
-        List<String> argv = new ArrayList<>(List.of(binary.toString(), "--kubeconfig", sb.layout.kubeconfig().toString()));
+        List<String> argv = new ArrayList<>(List.of(
+                binary.toString(), "--kubeconfig", sb.layout.kubeconfig().toString()));
         argv.addAll(List.of(args));
         Process p = new ProcessBuilder(argv).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

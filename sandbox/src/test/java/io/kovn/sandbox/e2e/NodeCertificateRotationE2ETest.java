@@ -11,21 +11,23 @@ import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.kovn.identity.bootstrap.CertificateStore;
+import io.kovn.k8s.client.KubeClients;
+import io.kovn.k8s.local.AuditLog;
 import io.kovn.pki.CertificateAuthority;
 import io.kovn.pki.Keys;
 import io.kovn.pki.Pem;
 import io.kovn.pki.Subject;
-import io.kovn.k8s.local.AuditLog;
-import io.kovn.k8s.client.KubeClients;
 import io.kovn.sandbox.Prober.Verdict;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.security.KeyPair;
+import java.security.MessageDigest;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -33,18 +35,16 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.Tag;
-import java.util.HexFormat;
-import java.security.MessageDigest;
 
 /**
- * Node agents on the shortest certificates kube-controller-manager signs (10 minutes, back-dated 5 minutes,
- * so valid for 15), rotating early (at 36% of that validity, about 25 s after issue; 80% of a day works the
- * same way, only slower): node-1's agent renews twice with its own certificate, kovn's approver approves and
- * kube-controller-manager signs, and after each rotation the agent still plumbs new pods (real packets across
- * nodes) and talks to kube-apiserver with the new certificate, as kube-apiserver's audit log shows.
+ * Node agents on the shortest certificates kube-controller-manager signs (10 minutes, back-dated 5 minutes, so valid
+ * for 15), rotating early (at 36% of that validity, about 25 s after issue; 80% of a day works the same way, only
+ * slower): node-1's agent renews twice with its own certificate, kovn's approver approves and kube-controller-manager
+ * signs, and after each rotation the agent still plumbs new pods (real packets across nodes) and talks to
+ * kube-apiserver with the new certificate, as kube-apiserver's audit log shows.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Tag("real")
@@ -74,19 +74,24 @@ class NodeCertificateRotationE2ETest {
     void kubeApiserverRefusesACertificateFromAnotherCaAndGivesAnonymousNothing() {
         CertificateAuthority rogue = CertificateAuthority.create("kovn-cluster-ca"); // same name, other key
         KeyPair pair = Keys.ecP256();
-        X509Certificate forged = rogue.issueClient(Subject.of(NODE_USER, "system:ovn-nodes"), pair.getPublic(),
-                Instant.now().minusSeconds(60), Instant.now().plusSeconds(3600));
+        X509Certificate forged = rogue.issueClient(
+                Subject.of(NODE_USER, "system:ovn-nodes"),
+                pair.getPublic(),
+                Instant.now().minusSeconds(60),
+                Instant.now().plusSeconds(3600));
         Base64.Encoder base64 = Base64.getEncoder();
         try (KubernetesClient client = KubeClients.forConfig(serverConfig()
                 .withClientCertData(base64.encodeToString(Pem.encode(forged).getBytes(StandardCharsets.US_ASCII)))
                 .withClientKeyData(base64.encodeToString(Pem.encodeEcKey(pair).getBytes(StandardCharsets.US_ASCII)))
-                .withClientKeyAlgo("EC").build())) {
+                .withClientKeyAlgo("EC")
+                .build())) {
             Throwable error = catchThrowable(() -> client.nodes().withName(NODE).get());
             assertThat(error).isInstanceOf(KubernetesClientException.class);
             assertThat(((KubernetesClientException) error).getCode()).isEqualTo(401);
         }
         try (KubernetesClient anonymous = KubeClients.forConfig(serverConfig().build())) {
-            Throwable error = catchThrowable(() -> anonymous.nodes().withName(NODE).get());
+            Throwable error =
+                    catchThrowable(() -> anonymous.nodes().withName(NODE).get());
             assertThat(error).isInstanceOf(KubernetesClientException.class);
             assertThat(((KubernetesClientException) error).getCode()).isEqualTo(403);
             assertThat(error.getMessage()).contains("User \"system:anonymous\" cannot get resource \"nodes\"");
@@ -100,18 +105,24 @@ class NodeCertificateRotationE2ETest {
         X509Certificate previous = stored(store);
         for (int rotation = 1; rotation <= 2; rotation++) {
             X509Certificate old = previous;
-            Duration lifetime = Duration.between(old.getNotBefore().toInstant(), old.getNotAfter().toInstant());
+            Duration lifetime = Duration.between(
+                    old.getNotBefore().toInstant(), old.getNotAfter().toInstant());
             Instant deadline = old.getNotBefore().toInstant().plusMillis((long) (lifetime.toMillis() * ROTATION));
-            X509Certificate renewed = await().atMost(lifetime.plusSeconds(15)).pollInterval(Duration.ofMillis(200))
+            X509Certificate renewed = await().atMost(lifetime.plusSeconds(15))
+                    .pollInterval(Duration.ofMillis(200))
                     .until(() -> stored(store), c -> !c.getSerialNumber().equals(old.getSerialNumber()));
             Instant seen = Instant.now();
             String round = "rotation " + rotation;
-            assertThat(seen).as(round + " happens at the rotation fraction of the old certificate's validity, before it expires")
-                    .isAfterOrEqualTo(deadline).isBefore(old.getNotAfter().toInstant());
+            assertThat(seen)
+                    .as(round
+                            + " happens at the rotation fraction of the old certificate's validity, before it expires")
+                    .isAfterOrEqualTo(deadline)
+                    .isBefore(old.getNotAfter().toInstant());
             assertThat(renewed.getSubjectX500Principal()).isEqualTo(old.getSubjectX500Principal());
             assertThat(renewed.getNotAfter()).isAfter(old.getNotAfter());
 
-            // The renewal was asked for by the node itself, kovn's approver approved it, kube-controller-manager signed it.
+            // The renewal was asked for by the node itself, kovn's approver approved it, kube-controller-manager signed
+            // it.
             assertThat(renewed.getIssuerX500Principal().getName()).contains("kovn-cluster-ca");
             CertificateSigningRequest csr = csrThatIssued(renewed.getSerialNumber());
             assertThat(csr.getSpec().getUsername()).as(round + " requester").isEqualTo(NODE_USER);
@@ -126,12 +137,18 @@ class NodeCertificateRotationE2ETest {
             String fingerprint = sha256(renewed);
             await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
                 List<AuditLog.Entry> byNewCertificate = audit().stream()
-                        .filter(e -> e.user().equals(NODE_USER) && e.withCertificate(fingerprint)).toList();
-                assertThat(byNewCertificate).as(round + ": pod watch on the new certificate")
+                        .filter(e -> e.user().equals(NODE_USER) && e.withCertificate(fingerprint))
+                        .toList();
+                assertThat(byNewCertificate)
+                        .as(round + ": pod watch on the new certificate")
                         .anyMatch(e -> e.verb().equals("watch") && e.resource().equals("pods"));
-                assertThat(byNewCertificate).as(round + ": Node annotations written with the new certificate").anyMatch(e ->
-                        e.verb().equals("patch") && e.resource().equals("nodes") && e.subresource().equals("status")
-                                && e.name().equals(NODE) && e.code() == 200);
+                assertThat(byNewCertificate)
+                        .as(round + ": Node annotations written with the new certificate")
+                        .anyMatch(e -> e.verb().equals("patch")
+                                && e.resource().equals("nodes")
+                                && e.subresource().equals("status")
+                                && e.name().equals(NODE)
+                                && e.code() == 200);
             });
             assertThat(sb.client.nodes().withName(NODE).get().getMetadata().getAnnotations())
                     .containsKeys("k8s.ovn.org/node-chassis-id", "k8s.ovn.org/node-encap-ips");
@@ -148,19 +165,27 @@ class NodeCertificateRotationE2ETest {
             assertThat(back.answer()).isEqualTo(name);
             previous = renewed;
         }
-        assertThat(audit()).as("nothing the node did as itself was forbidden")
+        assertThat(audit())
+                .as("nothing the node did as itself was forbidden")
                 .noneMatch(e -> e.user().equals(NODE_USER) && e.code() == 403);
         List<CertificateSigningRequest> ofNode = csrsOf(NODE);
-        assertThat(ofNode).as("one bootstrap request, made with the host's credentials")
-                .filteredOn(c -> c.getSpec().getUsername().equals("system:node:" + NODE)).hasSize(1);
-        assertThat(ofNode).as("no request of the node was denied or failed").allSatisfy(c ->
-                assertThat(c.getStatus().getConditions()).noneMatch(k -> k.getType().equals("Denied") || k.getType().equals("Failed")));
+        assertThat(ofNode)
+                .as("one bootstrap request, made with the host's credentials")
+                .filteredOn(c -> c.getSpec().getUsername().equals("system:node:" + NODE))
+                .hasSize(1);
+        assertThat(ofNode)
+                .as("no request of the node was denied or failed")
+                .allSatisfy(c -> assertThat(c.getStatus().getConditions())
+                        .noneMatch(
+                                k -> k.getType().equals("Denied") || k.getType().equals("Failed")));
     }
 
     /** kube-apiserver's address and CA, without credentials. */
     private static ConfigBuilder serverConfig() {
         Config admin = sb.client.getConfiguration();
-        return new ConfigBuilder(Config.empty()).withMasterUrl(admin.getMasterUrl()).withCaCertData(admin.getCaCertData())
+        return new ConfigBuilder(Config.empty())
+                .withMasterUrl(admin.getMasterUrl())
+                .withCaCertData(admin.getCaCertData())
                 .withRequestRetryBackoffLimit(0);
     }
 
@@ -178,18 +203,24 @@ class NodeCertificateRotationE2ETest {
 
     private static List<CertificateSigningRequest> csrsOf(String node) {
         return sb.client.certificates().v1().certificateSigningRequests().list().getItems().stream()
-                .filter(c -> c.getSpec().getUsername().endsWith(":" + node)).toList();
+                .filter(c -> c.getSpec().getUsername().endsWith(":" + node))
+                .toList();
     }
 
     private static CertificateSigningRequest csrThatIssued(BigInteger serial) {
         return csrsOf(NODE).stream()
                 .filter(c -> c.getStatus() != null && c.getStatus().getCertificate() != null)
-                .filter(c -> issued(c).map(X509Certificate::getSerialNumber).filter(serial::equals).isPresent())
-                .findFirst().orElseThrow(() -> new AssertionError("no CSR issued certificate " + serial));
+                .filter(c -> issued(c)
+                        .map(X509Certificate::getSerialNumber)
+                        .filter(serial::equals)
+                        .isPresent())
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no CSR issued certificate " + serial));
     }
 
     private static Optional<X509Certificate> issued(CertificateSigningRequest csr) {
-        String pem = new String(Base64.getMimeDecoder().decode(csr.getStatus().getCertificate()), StandardCharsets.US_ASCII);
+        String pem =
+                new String(Base64.getMimeDecoder().decode(csr.getStatus().getCertificate()), StandardCharsets.US_ASCII);
         return Pem.certificates(pem).stream().findFirst();
     }
 }

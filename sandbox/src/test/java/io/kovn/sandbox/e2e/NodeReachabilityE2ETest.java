@@ -22,16 +22,15 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 
 /**
- * Node reachability through the management port, with real packets on three emulated nodes:
- * node-1 and node-2 share no trust zone setting (none), node-3 is in tz1. Pods reach host-network
- * pods (= node IPs) on their own node and on node-2 over TCP and UDP, host-network pods reach pods,
- * and node-3, sharing no zone, stays unreachable through the overlay in both directions (its address is
- * reached only as any host outside the cluster is: through the pod's own node gateway). Applying the
- * management port again (as a restarted agent does) changes nothing.
+ * Node reachability through the management port, with real packets on three emulated nodes: node-1 and node-2 share no
+ * trust zone setting (none), node-3 is in tz1. Pods reach host-network pods (= node IPs) on their own node and on
+ * node-2 over TCP and UDP, host-network pods reach pods, and node-3, sharing no zone, stays unreachable through the
+ * overlay in both directions (its address is reached only as any host outside the cluster is: through the pod's own
+ * node gateway). Applying the management port again (as a restarted agent does) changes nothing.
  */
 @Tag("real")
 class NodeReachabilityE2ETest {
@@ -45,8 +44,12 @@ class NodeReachabilityE2ETest {
     @BeforeAll
     static void up() throws Exception {
         sb = new SandboxFixture(3);
-        sb.client.nodes().withName("node-3").patch(PatchContext.of(PatchType.JSON_MERGE),
-                "{\"metadata\":{\"annotations\":{\"k8s.ovn.org/trust-zones\":\"{\\\"__default\\\":[\\\"tz1\\\"]}\"}}}");
+        sb.client
+                .nodes()
+                .withName("node-3")
+                .patch(
+                        PatchContext.of(PatchType.JSON_MERGE),
+                        "{\"metadata\":{\"annotations\":{\"k8s.ovn.org/trust-zones\":\"{\\\"__default\\\":[\\\"tz1\\\"]}\"}}}");
         sb.namespace("reach", Map.of());
         sb.pod("reach", "pod-1", "node-1", Map.of());
         sb.pod("reach", "pod-2", "node-2", Map.of());
@@ -62,15 +65,32 @@ class NodeReachabilityE2ETest {
 
     /** A host-network pod serving TCP 80/8080 and UDP 53/5353 in its node's namespace. */
     private static void hostPod(String name, String node) {
-        sb.client.pods().inNamespace("reach").resource(new PodBuilder()
-                .withNewMetadata().withName(name).withNamespace("reach").endMetadata()
-                .withNewSpec().withNodeName(node).withHostNetwork(true).addNewContainer().withName("main")
-                .withImage("kovn/netutil").withPorts(port(80, "TCP"), port(8080, "TCP"), port(53, "UDP"), port(5353, "UDP"))
-                .endContainer().endSpec().build()).create();
+        sb.client
+                .pods()
+                .inNamespace("reach")
+                .resource(new PodBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .withNamespace("reach")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withNodeName(node)
+                        .withHostNetwork(true)
+                        .addNewContainer()
+                        .withName("main")
+                        .withImage("kovn/netutil")
+                        .withPorts(port(80, "TCP"), port(8080, "TCP"), port(53, "UDP"), port(5353, "UDP"))
+                        .endContainer()
+                        .endSpec()
+                        .build())
+                .create();
     }
 
     private static ContainerPort port(int number, String protocol) {
-        return new ContainerPortBuilder().withContainerPort(number).withProtocol(protocol).build();
+        return new ContainerPortBuilder()
+                .withContainerPort(number)
+                .withProtocol(protocol)
+                .build();
     }
 
     @AfterAll
@@ -84,7 +104,11 @@ class NodeReachabilityE2ETest {
     @Test
     void hostNetworkPodsCarryTheirNodesAddress() {
         for (EmulatedNode n : sb.sandbox.nodes()) {
-            Pod host = sb.client.pods().inNamespace("reach").withName("host-" + n.name().substring(5)).get();
+            Pod host = sb.client
+                    .pods()
+                    .inNamespace("reach")
+                    .withName("host-" + n.name().substring(5))
+                    .get();
             assertThat(host.getStatus().getPodIP()).isEqualTo(n.encapIp());
         }
     }
@@ -131,25 +155,45 @@ class NodeReachabilityE2ETest {
     @Test
     void reapplyingTheManagementPortAsARestartedAgentDoesChangesNothing() throws Exception {
         EmulatedNode node1 = sb.sandbox.nodes().getFirst();
-        List<IpPrefix> subnets = NodeSubnets.parse(sb.client.nodes().withName(node1.name()).get().getMetadata()
-                .getAnnotations().get(OvnAnnotations.NODE_SUBNETS)).defaultNetwork();
-        ManagementPort port = new ManagementPort(node1.name(), subnets,
-                ZoneModel.DEFAULT_CLUSTER_SUBNETS, 1400, List.of(IpLiterals.parse(node1.encapIp())));
-        String before = node1.netns().ip("-4", "addr", "show", "dev", "ovn-k8s-mp0") + node1.netns().ip("-4", "route");
+        List<IpPrefix> subnets = NodeSubnets.parse(sb.client
+                        .nodes()
+                        .withName(node1.name())
+                        .get()
+                        .getMetadata()
+                        .getAnnotations()
+                        .get(OvnAnnotations.NODE_SUBNETS))
+                .defaultNetwork();
+        ManagementPort port = new ManagementPort(
+                node1.name(),
+                subnets,
+                ZoneModel.DEFAULT_CLUSTER_SUBNETS,
+                1400,
+                List.of(IpLiterals.parse(node1.encapIp())));
+        String before = node1.netns().ip("-4", "addr", "show", "dev", "ovn-k8s-mp0")
+                + node1.netns().ip("-4", "route");
         port.apply(node1.confDb(), "br-int", node1.netns());
         port.apply(node1.confDb(), "br-int", node1.netns());
-        assertThat(node1.netns().ip("-4", "addr", "show", "dev", "ovn-k8s-mp0") + node1.netns().ip("-4", "route"))
-                .isEqualTo(before).contains("10.244.0.0/16 via ");
-        assertThat(node1.confDb().interfaces(i -> ("k8s-" + node1.name()).equals(i.externalIds().get("iface-id"))))
-                .extracting(i -> i.name()).containsExactly("ovn-k8s-mp0");
+        assertThat(node1.netns().ip("-4", "addr", "show", "dev", "ovn-k8s-mp0")
+                        + node1.netns().ip("-4", "route"))
+                .isEqualTo(before)
+                .contains("10.244.0.0/16 via ");
+        assertThat(node1.confDb()
+                        .interfaces(i ->
+                                ("k8s-" + node1.name()).equals(i.externalIds().get("iface-id"))))
+                .extracting(i -> i.name())
+                .containsExactly("ovn-k8s-mp0");
         awaitVerdict(pod2, host1, "tcp", 80, Verdict.ALLOWED);
         awaitVerdict(host1, pod2, "udp", 53, Verdict.ALLOWED);
     }
 
     private static void awaitVerdict(Pod from, Pod to, String protocol, int port, Verdict expected) {
-        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(300)).untilAsserted(() ->
-                assertThat(sb.probe(from, to, protocol, port).verdict())
-                        .as("%s -> %s %s/%d", from.getMetadata().getName(), to.getMetadata().getName(), protocol, port)
+        await().atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofMillis(300))
+                .untilAsserted(() -> assertThat(
+                                sb.probe(from, to, protocol, port).verdict())
+                        .as(
+                                "%s -> %s %s/%d",
+                                from.getMetadata().getName(), to.getMetadata().getName(), protocol, port)
                         .isEqualTo(expected));
     }
 }

@@ -3,35 +3,35 @@ package io.kovn.sandbox.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.kovn.identity.webhook.AdmissionDecision;
 import io.kovn.runtime.net.Netns;
 import io.kovn.sandbox.Prober.Verdict;
+import io.kovn.sandbox.SandboxLayout;
+import java.io.ByteArrayInputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.Tag;
-import io.kovn.identity.webhook.AdmissionDecision;
-import java.util.Base64;
-import java.io.ByteArrayInputStream;
-import java.security.cert.CertificateFactory;
-import java.nio.file.Files;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.nio.file.Path;
-import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.kovn.sandbox.SandboxLayout;
-import java.net.URI;
-import java.security.cert.X509Certificate;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Three emulated nodes, two pods each: real TCP, UDP and ICMP across geneve tunnels. */
@@ -64,12 +64,19 @@ class PodConnectivityE2ETest {
         for (Pod a : pods) {
             for (Pod b : pods) {
                 if (a == b) continue;
-                String flow = a.getMetadata().getName() + " -> " + b.getMetadata().getName();
+                String flow =
+                        a.getMetadata().getName() + " -> " + b.getMetadata().getName();
                 var tcp = sb.probe(a, b, "tcp", 80);
                 assertThat(tcp.verdict()).as("tcp " + flow).isEqualTo(Verdict.ALLOWED);
-                assertThat(tcp.answer()).as("answering pod").isEqualTo(b.getMetadata().getName());
-                assertThat(sb.probe(a, b, "udp", 5353).verdict()).as("udp " + flow).isEqualTo(Verdict.ALLOWED);
-                assertThat(sb.probe(a, b, "icmp", 0).verdict()).as("icmp " + flow).isEqualTo(Verdict.ALLOWED);
+                assertThat(tcp.answer())
+                        .as("answering pod")
+                        .isEqualTo(b.getMetadata().getName());
+                assertThat(sb.probe(a, b, "udp", 5353).verdict())
+                        .as("udp " + flow)
+                        .isEqualTo(Verdict.ALLOWED);
+                assertThat(sb.probe(a, b, "icmp", 0).verdict())
+                        .as("icmp " + flow)
+                        .isEqualTo(Verdict.ALLOWED);
             }
         }
     }
@@ -80,12 +87,14 @@ class PodConnectivityE2ETest {
         String url = Files.readString(sb.layout.metricsUrlFile()).strip();
         assertThat(url).isEqualTo(sb.sandbox.metricsUrl());
         var http = HttpClient.newHttpClient();
-        String body = http.send(HttpRequest.newBuilder(URI.create(url)).build(),
-                HttpResponse.BodyHandlers.ofString()).body();
+        String body = http.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString())
+                .body();
         for (String node : List.of("node-1", "node-2", "node-3")) {
-            assertThat(body).contains("kovn_controller_queue_to_done_seconds_count{controller=\"policies-" + node + "\"")
+            assertThat(body)
+                    .contains("kovn_controller_queue_to_done_seconds_count{controller=\"policies-" + node + "\"")
                     .contains("kovn_controller_reconcile_total{controller=\"zone-pods-" + node + "\"")
-                    .contains("kovn_policy_reconcile_phase_seconds_count{phase=\"nb_transaction\",zone=\"" + node + "\"}");
+                    .contains("kovn_policy_reconcile_phase_seconds_count{phase=\"nb_transaction\",zone=\"" + node
+                            + "\"}");
         }
         assertThat(body).contains("ovnkube_controller_admin_network_policies{zone=\"node-1\"}");
     }
@@ -93,21 +102,33 @@ class PodConnectivityE2ETest {
     @Test
     @Order(4)
     void everyNodeAgentRunsOnItsOwnApprovedCertificateAndTheWebhookHoldsItToItsOwnNode() throws Exception {
-        var csrs = sb.client.certificates().v1().certificateSigningRequests().list().getItems();
+        var csrs = sb.client
+                .certificates()
+                .v1()
+                .certificateSigningRequests()
+                .list()
+                .getItems();
         for (String node : List.of("node-1", "node-2", "node-3")) {
             assertThat(csrs).as("CSR of " + node).anySatisfy(csr -> {
                 assertThat(csr.getSpec().getUsername()).isEqualTo("system:node:" + node);
-                assertThat(csr.getStatus().getConditions()).anySatisfy(c -> assertThat(c.getReason()).isEqualTo("AutoApproved"));
+                assertThat(csr.getStatus().getConditions())
+                        .anySatisfy(c -> assertThat(c.getReason()).isEqualTo("AutoApproved"));
                 assertThat(csr.getStatus().getCertificate()).isNotEmpty();
             });
         }
         var cert = certificateOf("node-1");
-        assertThat(cert.getSubjectX500Principal().getName()).contains("CN=system:ovn-node:node-1").contains("O=system:ovn-nodes");
+        assertThat(cert.getSubjectX500Principal().getName())
+                .contains("CN=system:ovn-node:node-1")
+                .contains("O=system:ovn-nodes");
         var caller = sb.sandbox.identity().caller();
         var json = new ObjectMapper();
         // through fabric8's own (Jackson 3) serialization: a Jackson 2 mapper misses its Quantity serializer
-        var own = json.readTree(sb.client.getKubernetesSerialization().asJson(sb.client.nodes().withName("node-1").get()));
-        var other = json.readTree(sb.client.getKubernetesSerialization().asJson(sb.client.nodes().withName("node-2").get()));
+        var own = json.readTree(sb.client
+                .getKubernetesSerialization()
+                .asJson(sb.client.nodes().withName("node-1").get()));
+        var other = json.readTree(sb.client
+                .getKubernetesSerialization()
+                .asJson(sb.client.nodes().withName("node-2").get()));
         // its own node: an allowed key passes
         var ownEncap = ((ObjectNode) own.deepCopy());
         ((ObjectNode) ownEncap.path("metadata").path("annotations"))
@@ -126,36 +147,67 @@ class PodConnectivityE2ETest {
 
     @Test
     @Order(5)
-    void podmanRunsAContainerOnASandboxNodeThroughKovnsConflistAndItReachesAPod(@TempDir Path tmp)
-            throws Exception {
+    void podmanRunsAContainerOnASandboxNodeThroughKovnsConflistAndItReachesAPod(@TempDir Path tmp) throws Exception {
         sb.namespace("podman", Map.of());
         // The API object of the container podman will run: the zone controller addresses it, the
         // sandbox kubelet leaves it to the other runtime.
-        sb.client.pods().inNamespace("podman").resource(new PodBuilder()
-                .withNewMetadata().withName("box").withNamespace("podman")
-                .addToAnnotations(SandboxLayout.RUNTIME_ANNOTATION, "external").endMetadata()
-                .withNewSpec().withNodeName("node-1").addNewContainer().withName("box").withImage("busybox").endContainer()
-                .endSpec().build()).create();
+        sb.client
+                .pods()
+                .inNamespace("podman")
+                .resource(new PodBuilder()
+                        .withNewMetadata()
+                        .withName("box")
+                        .withNamespace("podman")
+                        .addToAnnotations(SandboxLayout.RUNTIME_ANNOTATION, "external")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withNodeName("node-1")
+                        .addNewContainer()
+                        .withName("box")
+                        .withImage("busybox")
+                        .endContainer()
+                        .endSpec()
+                        .build())
+                .create();
         Pod target = pods.get(2); // on node-2: the container's packets cross a geneve tunnel
         try (Podman podman = new Podman(tmp, sb.layout.binDir(), sb.layout.cniSocket("node-1"), "podman")) {
-            String out = podman.runContainer("box", "sh", "-c",
-                    "ip -o -4 addr show eth0; echo probe | nc -w 3 " + target.getStatus().getPodIP() + " 80");
-            String ip = sb.client.pods().inNamespace("podman").withName("box").get().getMetadata().getAnnotations()
+            String out = podman.runContainer(
+                    "box",
+                    "sh",
+                    "-c",
+                    "ip -o -4 addr show eth0; echo probe | nc -w 3 "
+                            + target.getStatus().getPodIP() + " 80");
+            String ip = sb.client
+                    .pods()
+                    .inNamespace("podman")
+                    .withName("box")
+                    .get()
+                    .getMetadata()
+                    .getAnnotations()
                     .get("k8s.ovn.org/pod-networks");
             assertThat(ip).as("pod-networks of the podman pod").contains("10.244.");
             assertThat(out).contains("eth0").contains(target.getMetadata().getName());
         }
         // the sandbox's conf.db connection sees the node agent's writes a moment later
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(sb.sandbox.nodes().getFirst().confDb()
-                .interfaces(i -> "podman_box".equals(i.externalIds().get("iface-id")))).as("podman's removal sent CNI DEL").isEmpty());
+        await().atMost(Duration.ofSeconds(5))
+                .untilAsserted(() -> assertThat(sb.sandbox
+                                .nodes()
+                                .getFirst()
+                                .confDb()
+                                .interfaces(
+                                        i -> "podman_box".equals(i.externalIds().get("iface-id"))))
+                        .as("podman's removal sent CNI DEL")
+                        .isEmpty());
     }
 
     private static X509Certificate certificateOf(String node) throws Exception {
         var csr = sb.client.certificates().v1().certificateSigningRequests().list().getItems().stream()
-                .filter(c -> ("system:node:" + node).equals(c.getSpec().getUsername())).findFirst().orElseThrow();
+                .filter(c -> ("system:node:" + node).equals(c.getSpec().getUsername()))
+                .findFirst()
+                .orElseThrow();
         byte[] pem = Base64.getDecoder().decode(csr.getStatus().getCertificate());
-        return (X509Certificate) CertificateFactory.getInstance("X.509")
-                .generateCertificate(new ByteArrayInputStream(pem));
+        return (X509Certificate)
+                CertificateFactory.getInstance("X.509").generateCertificate(new ByteArrayInputStream(pem));
     }
 
     @Test
@@ -170,19 +222,29 @@ class PodConnectivityE2ETest {
         Pod victim = pods.get(5);
         String netns = victim.getMetadata().getAnnotations().get(SandboxLayout.NETNS_ANNOTATION);
         String ip = victim.getStatus().getPodIP();
-        sb.client.pods().inNamespace("e2e").withName(victim.getMetadata().getName()).delete();
+        sb.client
+                .pods()
+                .inNamespace("e2e")
+                .withName(victim.getMetadata().getName())
+                .delete();
         await().atMost(Duration.ofSeconds(20)).until(() -> !Netns.list().contains(netns));
-        var node = sb.sandbox.nodes().stream().filter(n -> n.name().equals("node-3")).findFirst().orElseThrow();
-        await().atMost(Duration.ofSeconds(20)).until(() -> !node.nbctl("--bare", "--columns=name", "list", "Logical_Switch_Port")
-                .contains("e2e_" + victim.getMetadata().getName()));
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(node.confDb()
-                .interfaces(i -> ("e2e_" + victim.getMetadata().getName()).equals(i.externalIds().get("iface-id"))))
-                .as("no OVS interface for the deleted pod").isEmpty());
+        var node = sb.sandbox.nodes().stream()
+                .filter(n -> n.name().equals("node-3"))
+                .findFirst()
+                .orElseThrow();
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> !node.nbctl("--bare", "--columns=name", "list", "Logical_Switch_Port")
+                        .contains("e2e_" + victim.getMetadata().getName()));
+        await().atMost(Duration.ofSeconds(5))
+                .untilAsserted(() -> assertThat(node.confDb()
+                                .interfaces(i -> ("e2e_" + victim.getMetadata().getName())
+                                        .equals(i.externalIds().get("iface-id"))))
+                        .as("no OVS interface for the deleted pod")
+                        .isEmpty());
         // The freed address goes to the next pod on that node.
         sb.pod("e2e", "reborn", "node-3", Map.of("app", "p"));
         Pod reborn = sb.awaitRunning("e2e", "reborn");
         assertThat(reborn.getStatus().getPodIP()).isEqualTo(ip);
         assertThat(sb.probe(pods.get(0), reborn, "tcp", 80).answer()).isEqualTo("reborn");
     }
-
 }

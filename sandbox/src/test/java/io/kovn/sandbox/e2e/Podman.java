@@ -3,14 +3,14 @@ package io.kovn.sandbox.e2e;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.nio.file.NoSuchFileException;
 
 /**
- * Debian's podman with its CNI backend, all state in one temporary folder, calling kovn-cni through
- * a conflist that points at one sandbox node's CNI socket: a real container runtime on a sandbox node.
+ * Debian's podman with its CNI backend, all state in one temporary folder, calling kovn-cni through a conflist that
+ * points at one sandbox node's CNI socket: a real container runtime on a sandbox node.
  */
 final class Podman implements AutoCloseable {
     private final Path dir;
@@ -24,7 +24,8 @@ final class Podman implements AutoCloseable {
             Files.createSymbolicLink(bin.resolve(applet), Path.of("busybox"));
         }
         Files.createDirectories(dir.resolve("net.d"));
-        Files.writeString(dir.resolve("net.d/" + network + ".conflist"), """
+        Files.writeString(
+                dir.resolve("net.d/" + network + ".conflist"), """
                 {"cniVersion":"1.0.0","name":"%s","plugins":[
                   {"type":"kovn-cni","socket":"%s","podNamespace":"%s"},
                   {"type":"tuning"}]}
@@ -35,22 +36,48 @@ final class Podman implements AutoCloseable {
                 cni_plugin_dirs = ["%s", "/usr/lib/cni"]
                 network_config_dir = "%s"
                 """.formatted(pluginDir, dir.resolve("net.d")));
-        run(List.of("sh", "-c", "tar -C '" + dir.resolve("rootfs") + "' -c . | "
-                + String.join(" ", podman("import", "-", "localhost/kovn-e2e:1"))));
+        run(List.of(
+                "sh",
+                "-c",
+                "tar -C '" + dir.resolve("rootfs") + "' -c . | "
+                        + String.join(" ", podman("import", "-", "localhost/kovn-e2e:1"))));
     }
 
     /** Runs a container named {@code name} on the kovn network and returns what it printed. */
     String runContainer(String name, String... command) throws Exception {
-        List<String> args = new ArrayList<>(List.of("run", "--rm", "--name", name, "--network", network,
-                "--ulimit", "nofile=1024:1024", "--ulimit", "nproc=1024:1024", "localhost/kovn-e2e:1"));
+        List<String> args = new ArrayList<>(List.of(
+                "run",
+                "--rm",
+                "--name",
+                name,
+                "--network",
+                network,
+                "--ulimit",
+                "nofile=1024:1024",
+                "--ulimit",
+                "nproc=1024:1024",
+                "localhost/kovn-e2e:1"));
         args.addAll(List.of(command));
         return run(podman(args.toArray(String[]::new)));
     }
 
     private List<String> podman(String... args) {
-        List<String> cmd = new ArrayList<>(List.of("podman", "--root", dir.resolve("root").toString(),
-                "--runroot", dir.resolve("runroot").toString(), "--tmpdir", dir.resolve("tmp").toString(),
-                "--storage-driver", "vfs", "--events-backend", "none", "--cgroup-manager", "cgroupfs", "--runtime", "runc"));
+        List<String> cmd = new ArrayList<>(List.of(
+                "podman",
+                "--root",
+                dir.resolve("root").toString(),
+                "--runroot",
+                dir.resolve("runroot").toString(),
+                "--tmpdir",
+                dir.resolve("tmp").toString(),
+                "--storage-driver",
+                "vfs",
+                "--events-backend",
+                "none",
+                "--cgroup-manager",
+                "cgroupfs",
+                "--runtime",
+                "runc"));
         cmd.addAll(List.of(args));
         return cmd;
     }
@@ -71,7 +98,8 @@ final class Podman implements AutoCloseable {
             run(podman("rmi", "--all", "--force"));
         } finally {
             try (var cache = Files.list(Path.of("/var/lib/cni/results"))) { // libcni's result cache
-                for (Path p : cache.filter(p -> p.getFileName().toString().startsWith(network + "-")).toList()) {
+                for (Path p : cache.filter(p -> p.getFileName().toString().startsWith(network + "-"))
+                        .toList()) {
                     Files.deleteIfExists(p);
                 }
             } catch (NoSuchFileException e) {

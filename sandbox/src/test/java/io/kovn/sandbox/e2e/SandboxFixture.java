@@ -2,6 +2,7 @@ package io.kovn.sandbox.e2e;
 
 import static org.awaitility.Awaitility.await;
 
+import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -17,20 +18,19 @@ import io.kovn.sandbox.infra.Leftovers;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.ArrayList;
 import org.assertj.core.api.Assertions;
-import io.fabric8.kubernetes.api.model.ContainerPort;
 
 /**
- * One real sandbox for a test class: emulated nodes with real OVN/OVS, the control plane, the
- * kubelet and the real CNI plugin. Every namespace and link carries a random test prefix and is
- * removed on close, also when start-up fails.
+ * One real sandbox for a test class: emulated nodes with real OVN/OVS, the control plane, the kubelet and the real CNI
+ * plugin. Every namespace and link carries a random test prefix and is removed on close, also when start-up fails.
  */
 public final class SandboxFixture implements AutoCloseable {
-    public final String prefix = "kve" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0xffff)) + "-";
+    public final String prefix =
+            "kve" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0xffff)) + "-";
     public final SandboxLayout layout;
     public final Sandbox sandbox;
     public final KubernetesClient client;
@@ -55,7 +55,8 @@ public final class SandboxFixture implements AutoCloseable {
         this(nodes, SandboxConfig.DEFAULT_CERTIFICATE_LIFETIME, 0.8, dualStack);
     }
 
-    private SandboxFixture(int nodes, Duration nodeCertificateLifetime, double rotation, boolean dualStack) throws Exception {
+    private SandboxFixture(int nodes, Duration nodeCertificateLifetime, double rotation, boolean dualStack)
+            throws Exception {
         StaleSandboxes.sweep();
         Path dir = Files.createTempDirectory(Path.of("/tmp"), "kve");
         StaleSandboxes.claim(prefix, dir);
@@ -63,8 +64,12 @@ public final class SandboxFixture implements AutoCloseable {
         Path root = Path.of("").toAbsolutePath().getParent();
         int third = ThreadLocalRandom.current().nextInt(1, 250);
         try {
-            sandbox = Sandbox.start(layout, new SandboxConfig(nodes, prefix, "10.253." + third + ".0/24", nodeCertificateLifetime, rotation, dualStack),
-                    OvnRuntime.locate(), root);
+            sandbox = Sandbox.start(
+                    layout,
+                    new SandboxConfig(
+                            nodes, prefix, "10.253." + third + ".0/24", nodeCertificateLifetime, rotation, dualStack),
+                    OvnRuntime.locate(),
+                    root);
         } catch (Exception | Error e) {
             Leftovers.cleanup(prefix, dir);
             StaleSandboxes.release(prefix);
@@ -81,41 +86,72 @@ public final class SandboxFixture implements AutoCloseable {
 
     /** A pod on {@code node} serving TCP 80/8080 and UDP 53/5353 (answering with its name). */
     public Pod pod(String namespace, String name, String node, Map<String, String> labels) {
-        return client.pods().inNamespace(namespace).resource(new PodBuilder()
-                .withNewMetadata().withName(name).withNamespace(namespace).addToLabels(labels).endMetadata()
-                .withNewSpec().withNodeName(node).addNewContainer().withName("main").withImage("kovn/netutil")
-                .withPorts(tcp(80, "web"), tcp(8080, "web-alt"), udp(53, "dns"), udp(5353, "mdns"))
-                .endContainer().endSpec().build()).create();
+        return client.pods()
+                .inNamespace(namespace)
+                .resource(new PodBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .withNamespace(namespace)
+                        .addToLabels(labels)
+                        .endMetadata()
+                        .withNewSpec()
+                        .withNodeName(node)
+                        .addNewContainer()
+                        .withName("main")
+                        .withImage("kovn/netutil")
+                        .withPorts(tcp(80, "web"), tcp(8080, "web-alt"), udp(53, "dns"), udp(5353, "mdns"))
+                        .endContainer()
+                        .endSpec()
+                        .build())
+                .create();
     }
 
     private static ContainerPort tcp(int port, String name) {
-        return new ContainerPortBuilder().withContainerPort(port).withProtocol("TCP").withName(name).build();
+        return new ContainerPortBuilder()
+                .withContainerPort(port)
+                .withProtocol("TCP")
+                .withName(name)
+                .build();
     }
 
     private static ContainerPort udp(int port, String name) {
-        return new ContainerPortBuilder().withContainerPort(port).withProtocol("UDP").withName(name).build();
+        return new ContainerPortBuilder()
+                .withContainerPort(port)
+                .withProtocol("UDP")
+                .withName(name)
+                .build();
     }
 
     /** Waits until the pod runs with an IP, and returns it as the API server has it. */
     public Pod awaitRunning(String namespace, String name) {
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
-            Pod p = client.pods().inNamespace(namespace).withName(name).get();
-            return p != null && p.getStatus() != null && "Running".equals(p.getStatus().getPhase())
-                    && p.getStatus().getPodIP() != null
-                    && p.getMetadata().getAnnotations().containsKey(SandboxLayout.NETNS_ANNOTATION);
-        });
+        await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> {
+                    Pod p = client.pods().inNamespace(namespace).withName(name).get();
+                    return p != null
+                            && p.getStatus() != null
+                            && "Running".equals(p.getStatus().getPhase())
+                            && p.getStatus().getPodIP() != null
+                            && p.getMetadata().getAnnotations().containsKey(SandboxLayout.NETNS_ANNOTATION);
+                });
         return client.pods().inNamespace(namespace).withName(name).get();
     }
 
     public Prober.Result probe(Pod from, Pod to, String protocol, int port) throws Exception {
-        return prober.probe(from.getMetadata().getAnnotations().get(SandboxLayout.NETNS_ANNOTATION), protocol,
-                to.getStatus().getPodIP(), port, Duration.ofSeconds(2));
+        return prober.probe(
+                from.getMetadata().getAnnotations().get(SandboxLayout.NETNS_ANNOTATION),
+                protocol,
+                to.getStatus().getPodIP(),
+                port,
+                Duration.ofSeconds(2));
     }
 
     /** The namespaces and root-namespace links of this fixture that exist now. */
     public List<String> leftovers() {
-        List<String> out = new ArrayList<>(Netns.list().stream().filter(n -> n.startsWith(prefix)).toList());
-        out.addAll(Netns.root().links().stream().filter(l -> l.startsWith(prefix)).toList());
+        List<String> out = new ArrayList<>(
+                Netns.list().stream().filter(n -> n.startsWith(prefix)).toList());
+        out.addAll(
+                Netns.root().links().stream().filter(l -> l.startsWith(prefix)).toList());
         return out;
     }
 
@@ -123,7 +159,9 @@ public final class SandboxFixture implements AutoCloseable {
     public static void closeLeavingNothing(SandboxFixture fixture) {
         if (fixture != null) {
             fixture.close();
-            Assertions.assertThat(fixture.leftovers()).as("namespaces and links left after close").isEmpty();
+            Assertions.assertThat(fixture.leftovers())
+                    .as("namespaces and links left after close")
+                    .isEmpty();
         }
     }
 

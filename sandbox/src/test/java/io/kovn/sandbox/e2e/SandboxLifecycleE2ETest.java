@@ -12,13 +12,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.Tag;
 
 /**
- * {@code kovn sandbox up} / {@code down} as the CLI runs them: a detached daemon JVM that keeps the
- * cluster running, and a {@code down} that leaves no process, namespace, link or file behind.
+ * {@code kovn sandbox up} / {@code down} as the CLI runs them: a detached daemon JVM that keeps the cluster running,
+ * and a {@code down} that leaves no process, namespace, link or file behind.
  */
 @Tag("real")
 class SandboxLifecycleE2ETest {
@@ -38,10 +38,14 @@ class SandboxLifecycleE2ETest {
             long daemonPid = control.daemon().get().pid();
 
             control.down(true);
-            assertThat(ProcessHandle.of(daemonPid).filter(ProcessHandle::isAlive)).as("daemon stopped").isEmpty();
+            assertThat(ProcessHandle.of(daemonPid).filter(ProcessHandle::isAlive))
+                    .as("daemon stopped")
+                    .isEmpty();
             assertThat(Netns.list()).noneMatch(n -> n.startsWith(prefix));
             assertThat(Netns.root().links()).noneMatch(l -> l.startsWith(prefix));
-            assertThat(processesMentioning(layout.dir().toString())).as("processes left").isEmpty();
+            assertThat(processesMentioning(layout.dir().toString()))
+                    .as("processes left")
+                    .isEmpty();
             assertThat(layout.dir()).doesNotExist();
         } finally {
             control.down(false);

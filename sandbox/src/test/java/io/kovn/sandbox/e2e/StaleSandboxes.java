@@ -5,21 +5,19 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import java.util.ArrayList;
 
 /**
- * Claims of the test sandboxes alive on this machine: one file per fixture, naming the test JVM
- * and the sandbox's state folder. A test run killed from outside (no close, no shutdown hook)
- * leaves its namespaces, links and processes behind; the next fixture to start finds its claim,
- * sees the JVM gone, and removes what carries that prefix.
+ * Claims of the test sandboxes alive on this machine: one file per fixture, naming the test JVM and the sandbox's state
+ * folder. A test run killed from outside (no close, no shutdown hook) leaves its namespaces, links and processes
+ * behind; the next fixture to start finds its claim, sees the JVM gone, and removes what carries that prefix.
  */
 final class StaleSandboxes {
     static final Path CLAIMS = Path.of("/tmp/kovn-e2e-claims");
 
-    private StaleSandboxes() {
-    }
+    private StaleSandboxes() {}
 
     /** Records that this JVM owns {@code prefix} (its namespaces and links) and {@code dir}. */
     static void claim(String prefix, Path dir) {
@@ -42,8 +40,11 @@ final class StaleSandboxes {
     /** A claim's state folder, if it is one a fixture makes ({@code /tmp/kve*}): nothing else is deleted. */
     private static Path stateFolder(String recorded) {
         Path dir = Path.of(recorded).normalize();
-        return dir.getParent() != null && dir.getParent().equals(Path.of("/tmp")) && dir.getFileName().toString().startsWith("kve")
-                ? dir : null;
+        return dir.getParent() != null
+                        && dir.getParent().equals(Path.of("/tmp"))
+                        && dir.getFileName().toString().startsWith("kve")
+                ? dir
+                : null;
     }
 
     /** Cleans up after every claim whose JVM no longer runs; returns the prefixes cleaned. */
@@ -61,8 +62,11 @@ final class StaleSandboxes {
                 } catch (IOException e) {
                     continue;
                 }
-                boolean alive = owner.length == 2 && owner[0].matches("\\d+")
-                        && ProcessHandle.of(Long.parseLong(owner[0])).map(ProcessHandle::isAlive).orElse(false);
+                boolean alive = owner.length == 2
+                        && owner[0].matches("\\d+")
+                        && ProcessHandle.of(Long.parseLong(owner[0]))
+                                .map(ProcessHandle::isAlive)
+                                .orElse(false);
                 if (!alive && prefix.startsWith("kve")) {
                     Leftovers.cleanup(prefix, owner.length == 2 ? stateFolder(owner[1]) : null);
                     release(prefix);

@@ -6,8 +6,8 @@ import io.kovn.runtime.net.Netns;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.ThreadLocalRandom;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 
 /** What a test run killed from outside leaves behind is removed by the next fixture's sweep, and only that. */
 @Tag("real")
@@ -35,7 +35,9 @@ class StaleSandboxesTest {
             assertThat(StaleSandboxes.CLAIMS.resolve(live)).exists();
         } finally {
             for (String prefix : new String[] {stale, live}) {
-                Netns.list().stream().filter(n -> n.startsWith(prefix)).forEach(n -> Netns.named(n).delete());
+                Netns.list().stream()
+                        .filter(n -> n.startsWith(prefix))
+                        .forEach(n -> Netns.named(n).delete());
                 StaleSandboxes.release(prefix);
             }
             Files.deleteIfExists(staleDir);

@@ -23,14 +23,14 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
-import org.junit.jupiter.api.Tag;
 
 /**
- * Trust zones on five emulated nodes (none, none, [tz1], [tz2], [tz1,tz2]): geneve tunnels, SB
- * Chassis rows and real pod connectivity exist exactly between nodes that share a zone, follow
- * annotation changes at runtime, and a malformed annotation isolates its node.
+ * Trust zones on five emulated nodes (none, none, [tz1], [tz2], [tz1,tz2]): geneve tunnels, SB Chassis rows and real
+ * pod connectivity exist exactly between nodes that share a zone, follow annotation changes at runtime, and a malformed
+ * annotation isolates its node.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Tag("real")
@@ -84,12 +84,17 @@ class TrustZonesE2ETest {
         zones("node-1", "{not json");
         assertConverged(Set.of("node-3|node-4", "node-3|node-5", "node-4|node-5"));
         assertThat(sb.client.v1().events().inNamespace("default").list().getItems())
-                .anySatisfy(e -> assertThat(e.getInvolvedObject().getName() + " " + e.getMessage()).contains("node-1"));
+                .anySatisfy(e -> assertThat(e.getInvolvedObject().getName() + " " + e.getMessage())
+                        .contains("node-1"));
     }
 
     private static void zones(String node, String value) {
-        sb.client.nodes().withName(node).patch(PatchContext.of(PatchType.JSON_MERGE),
-                "{\"metadata\":{\"annotations\":{\"k8s.ovn.org/trust-zones\":" + quote(value) + "}}}");
+        sb.client
+                .nodes()
+                .withName(node)
+                .patch(
+                        PatchContext.of(PatchType.JSON_MERGE),
+                        "{\"metadata\":{\"annotations\":{\"k8s.ovn.org/trust-zones\":" + quote(value) + "}}}");
     }
 
     private static String quote(String s) {
@@ -98,17 +103,26 @@ class TrustZonesE2ETest {
 
     /** Within 10 s, tunnels and SB chassis match {@code sharing} exactly; then real packets agree. */
     private static void assertConverged(Set<String> sharing) throws Exception {
-        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(250)).untilAsserted(() -> {
-            for (EmulatedNode n : sb.sandbox.nodes()) {
-                Set<String> expected = peersOf(n.name(), sharing);
-                assertThat(tunnelPeers(n)).as("geneve tunnels of " + n.name()).isEqualTo(expected);
-                assertThat(remoteChassisPeers(n)).as("remote chassis in the SB of " + n.name()).isEqualTo(expected);
-            }
-        });
+        await().atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(250))
+                .untilAsserted(() -> {
+                    for (EmulatedNode n : sb.sandbox.nodes()) {
+                        Set<String> expected = peersOf(n.name(), sharing);
+                        assertThat(tunnelPeers(n))
+                                .as("geneve tunnels of " + n.name())
+                                .isEqualTo(expected);
+                        assertThat(remoteChassisPeers(n))
+                                .as("remote chassis in the SB of " + n.name())
+                                .isEqualTo(expected);
+                    }
+                });
         // The SB and the tunnels agree; ovn-controller may still be installing the flows they imply, so
         // the packets get as long again: a pair that disagrees is probed again until then.
-        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(500))
-                .untilAsserted(() -> assertThat(connectivityMismatches(sharing)).as("pod connectivity across nodes").isEmpty());
+        await().atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(500))
+                .untilAsserted(() -> assertThat(connectivityMismatches(sharing))
+                        .as("pod connectivity across nodes")
+                        .isEmpty());
     }
 
     private static List<String> connectivityMismatches(Set<String> sharing) throws Exception {
@@ -119,8 +133,11 @@ class TrustZonesE2ETest {
                     if (a.equals(b)) continue;
                     boolean share = sharing.contains(pair(a, b));
                     mismatches.add(pool.submit(() -> {
-                        Verdict v = sb.probe(pods.get(a), pods.get(b), "tcp", 80).verdict();
-                        return (v == Verdict.ALLOWED) == share ? null : a + " -> " + b + ": " + v + " but share=" + share;
+                        Verdict v =
+                                sb.probe(pods.get(a), pods.get(b), "tcp", 80).verdict();
+                        return (v == Verdict.ALLOWED) == share
+                                ? null
+                                : a + " -> " + b + ": " + v + " but share=" + share;
                     }));
                 }
             }
@@ -162,7 +179,8 @@ class TrustZonesE2ETest {
 
     /** Nodes whose chassis this node's SB holds (besides its own). */
     private static Set<String> remoteChassisPeers(EmulatedNode n) {
-        Set<String> names = new TreeSet<>(Arrays.asList(n.sbctl("--bare", "--columns=name", "list", "Chassis").split("\\s+")));
+        Set<String> names = new TreeSet<>(Arrays.asList(
+                n.sbctl("--bare", "--columns=name", "list", "Chassis").split("\\s+")));
         Set<String> peers = new TreeSet<>();
         for (EmulatedNode other : sb.sandbox.nodes()) {
             if (other != n && names.contains(other.systemId())) peers.add(other.name());

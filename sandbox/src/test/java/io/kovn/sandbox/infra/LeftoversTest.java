@@ -8,12 +8,13 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.ThreadLocalRandom;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 
 @Tag("real")
 class LeftoversTest {
-    private final String prefix = "kvt" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0xffff)) + "-";
+    private final String prefix =
+            "kvt" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0xffff)) + "-";
 
     @Test
     void cleanupAfterACrashRemovesProcessesNamespacesLinksAndFiles() throws IOException {
@@ -25,12 +26,14 @@ class LeftoversTest {
             EmulatedPod pod = EmulatedPod.create(prefix, "default", "p1");
             long vswitchd = node.vswitchd().pid();
             long controller = node.ovnController().pid();
-            assertThat(EmulatedPod.onHostNetwork(node, "kube-system", "agent").netns()).isEqualTo(node.netns());
+            assertThat(EmulatedPod.onHostNetwork(node, "kube-system", "agent").netns())
+                    .isEqualTo(node.netns());
 
             Leftovers.Report report = Leftovers.cleanup(prefix, folder);
 
             assertThat(report.killedPids()).contains(vswitchd, controller).hasSizeGreaterThanOrEqualTo(6);
-            assertThat(report.namespaces()).containsExactlyInAnyOrder(prefix + "n1", pod.netns().name().orElseThrow());
+            assertThat(report.namespaces())
+                    .containsExactlyInAnyOrder(prefix + "n1", pod.netns().name().orElseThrow());
             assertThat(report.links()).contains(prefix + "br");
             assertThat(ProcessHandle.of(vswitchd)).isEmpty();
             assertThat(ProcessHandle.of(controller)).isEmpty();

@@ -20,36 +20,39 @@ import io.kovn.node.cni.CniException;
 import io.kovn.node.cni.CniRequest;
 import io.kovn.node.cni.CniResult;
 import io.kovn.node.cni.PodRef;
+import io.kovn.ovn.annotations.L3GatewayConfig;
 import io.kovn.runtime.OvnRuntime;
 import io.kovn.runtime.net.Netns;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.Tag;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import io.kovn.ovn.annotations.L3GatewayConfig;
 import org.slf4j.LoggerFactory;
 
-/** The node agent on an emulated node against a real kube-apiserver, as its node identity: annotations, CNI, restart. */
+/**
+ * The node agent on an emulated node against a real kube-apiserver, as its node identity: annotations, CNI, restart.
+ */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Tag("real")
 class NodeAgentTest {
     private static final String POD_NETWORKS = "k8s.ovn.org/pod-networks";
-    private final String prefix = "kvt" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0xffff)) + "-";
+    private final String prefix =
+            "kvt" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0xffff)) + "-";
     private Path folder;
     private Underlay underlay;
     private EmulatedNode node;
@@ -68,11 +71,24 @@ class NodeAgentTest {
         client = KubeClients.fromKubeconfig(cluster.adminKubeconfig());
         DeployManifests.apply(client, DeployManifests.access(Path.of("..", "deploy")));
         LocalCluster.awaitDefaultServiceAccount(client, "default");
-        client.nodes().resource(new NodeBuilder().withNewMetadata().withName("node-a").endMetadata().build()).create();
+        client.nodes()
+                .resource(new NodeBuilder()
+                        .withNewMetadata()
+                        .withName("node-a")
+                        .endMetadata()
+                        .build())
+                .create();
         // the agent runs as its node identity, with the node RBAC of deploy/ and nothing more
         agentClient = cluster.clientAs("system:ovn-node:node-a", "system:ovn-nodes");
-        config = new NodeAgentConfig("node-a", node.ovsConfig(), node.ovsPaths(), node.netns(), folder.resolve("cni.sock"),
-                Duration.ofSeconds(3), Duration.ofSeconds(15), 1400);
+        config = new NodeAgentConfig(
+                "node-a",
+                node.ovsConfig(),
+                node.ovsPaths(),
+                node.netns(),
+                folder.resolve("cni.sock"),
+                Duration.ofSeconds(3),
+                Duration.ofSeconds(15),
+                1400);
         agent = NodeAgent.start(agentClient, config);
     }
 
@@ -96,21 +112,40 @@ class NodeAgentTest {
     }
 
     private Pod createPod(String name) {
-        return client.pods().inNamespace("default").resource(new PodBuilder().withNewMetadata().withName(name)
-                .endMetadata().withNewSpec().withNodeName("node-a").addNewContainer().withName("c").withImage("x")
-                .endContainer().endSpec().build()).create();
+        return client.pods()
+                .inNamespace("default")
+                .resource(new PodBuilder()
+                        .withNewMetadata()
+                        .withName(name)
+                        .endMetadata()
+                        .withNewSpec()
+                        .withNodeName("node-a")
+                        .addNewContainer()
+                        .withName("c")
+                        .withImage("x")
+                        .endContainer()
+                        .endSpec()
+                        .build())
+                .create();
     }
 
     /** What the zone controller would do: the logical switch port, then the annotation. */
     private void annotate(Pod pod, int i) {
         String lsp = "default_" + pod.getMetadata().getName();
         node.nbctl("lsp-add", "sw0", lsp, "--", "lsp-set-addresses", lsp, mac(i) + " 10.244.0." + i);
-        client.pods().inNamespace("default").withName(pod.getMetadata().getName()).edit(p -> {
-            p.getMetadata().setAnnotations(Map.of(POD_NETWORKS, "{\"default\":{\"ip_addresses\":[\"10.244.0." + i
-                    + "/24\"],\"mac_address\":\"" + mac(i) + "\",\"gateway_ips\":[\"10.244.0.1\"],\"routes\":[],"
-                    + "\"role\":\"primary\"}}"));
-            return p;
-        });
+        client.pods()
+                .inNamespace("default")
+                .withName(pod.getMetadata().getName())
+                .edit(p -> {
+                    p.getMetadata()
+                            .setAnnotations(Map.of(
+                                    POD_NETWORKS,
+                                    "{\"default\":{\"ip_addresses\":[\"10.244.0." + i
+                                            + "/24\"],\"mac_address\":\"" + mac(i)
+                                            + "\",\"gateway_ips\":[\"10.244.0.1\"],\"routes\":[],"
+                                            + "\"role\":\"primary\"}}"));
+                    return p;
+                });
     }
 
     private static String mac(int i) {
@@ -119,33 +154,42 @@ class NodeAgentTest {
 
     /** CNI_NETNS as containerd passes it: a path (here through the /var/run symlink), not an ip-netns name. */
     private static CniRequest request(CniCommand command, Pod pod, EmulatedPod netns) {
-        return new CniRequest(command, "ctr-" + pod.getMetadata().getName(),
+        return new CniRequest(
+                command,
+                "ctr-" + pod.getMetadata().getName(),
                 "/var/run/netns/" + netns.netns().name().orElseThrow(),
-                "eth0", new PodRef("default", pod.getMetadata().getName(), pod.getMetadata().getUid()),
+                "eth0",
+                new PodRef(
+                        "default",
+                        pod.getMetadata().getName(),
+                        pod.getMetadata().getUid()),
                 new CniConfig("1.1.0", "kovn", "kovn-cni", "", 0, "", Optional.empty(), List.of()));
     }
 
     @Test
     void publishesChassisIdAndEncapIpsOnItsNode() {
-        Map<String, String> annotations = client.nodes().withName("node-a").get().getMetadata().getAnnotations();
-        assertThat(annotations).containsEntry("k8s.ovn.org/node-chassis-id", node.systemId())
+        Map<String, String> annotations =
+                client.nodes().withName("node-a").get().getMetadata().getAnnotations();
+        assertThat(annotations)
+                .containsEntry("k8s.ovn.org/node-chassis-id", node.systemId())
                 .containsEntry("k8s.ovn.org/node-encap-ips", "[\"" + node.encapIp() + "\"]")
                 // the node IP is on br-phy: its shared gateway, written with the node's own identity
                 .containsEntry("k8s.ovn.org/node-primary-ifaddr", "{\"ipv4\":\"" + node.encapIp() + "/24\"}");
-        L3GatewayConfig gw = L3GatewayConfig.parse(
-                annotations.get("k8s.ovn.org/l3-gateway-config"));
+        L3GatewayConfig gw = L3GatewayConfig.parse(annotations.get("k8s.ovn.org/l3-gateway-config"));
         assertThat(gw.interfaceId()).isEqualTo("br-phy_node-a");
         assertThat(gw.nextHops()).isEmpty(); // this node has no default route
         // the sandbox's own conf.db connection sees the agent's writes a moment later
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(node.confDb().bridge("br-phy").orElseThrow()
-                .otherConfig()).containsEntry("hwaddr", gw.macAddress()));
+        await().atMost(Duration.ofSeconds(5))
+                .untilAsserted(() -> assertThat(
+                                node.confDb().bridge("br-phy").orElseThrow().otherConfig())
+                        .containsEntry("hwaddr", gw.macAddress()));
         assertThat(config.cniSocket()).exists();
     }
 
     @Test
     void addWaitsForTheAnnotationThenPlumbsAndPodsSurviveAnAgentRestart() throws Exception {
         try (EmulatedPod n1 = EmulatedPod.create(prefix, "default", "web1");
-             EmulatedPod n2 = EmulatedPod.create(prefix, "default", "web2")) {
+                EmulatedPod n2 = EmulatedPod.create(prefix, "default", "web2")) {
             Pod web1 = createPod("web1");
             Pod web2 = createPod("web2");
             annotate(web2, 12);
@@ -164,20 +208,25 @@ class NodeAgentTest {
             assertThat(r1.interfaces().get(1).mac()).isEqualTo(mac(11));
             agent.cniHandler().add(request(CniCommand.ADD, web2, n2));
             agent.cniHandler().check(request(CniCommand.CHECK, web1, n1));
-            assertThat(n1.exec("busybox", "ping", "-c", "1", "-W", "2", "10.244.0.12")).contains("1 packets received");
+            assertThat(n1.exec("busybox", "ping", "-c", "1", "-W", "2", "10.244.0.12"))
+                    .contains("1 packets received");
 
             agent.close();
-            assertThat(n1.exec("busybox", "ping", "-c", "1", "-W", "2", "10.244.0.12")).contains("1 packets received");
+            assertThat(n1.exec("busybox", "ping", "-c", "1", "-W", "2", "10.244.0.12"))
+                    .contains("1 packets received");
             agent = NodeAgent.start(agentClient, config);
             agent.cniHandler().status();
             agent.cniHandler().check(request(CniCommand.CHECK, web2, n2));
-            assertThat(n2.exec("busybox", "ping", "-c", "1", "-W", "2", "10.244.0.11")).contains("1 packets received");
+            assertThat(n2.exec("busybox", "ping", "-c", "1", "-W", "2", "10.244.0.11"))
+                    .contains("1 packets received");
 
             agent.cniHandler().del(request(CniCommand.DEL, web1, n1));
             agent.cniHandler().del(request(CniCommand.DEL, web1, n1));
-            await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(node.ports("br-int")).doesNotContain("ctr-web1"));
+            await().atMost(Duration.ofSeconds(5))
+                    .untilAsserted(() -> assertThat(node.ports("br-int")).doesNotContain("ctr-web1"));
             assertThatThrownBy(() -> agent.cniHandler().check(request(CniCommand.CHECK, web1, n1)))
-                    .isInstanceOfSatisfying(CniException.class, e -> assertThat(e.details()).contains("missing"));
+                    .isInstanceOfSatisfying(
+                            CniException.class, e -> assertThat(e.details()).contains("missing"));
             agent.cniHandler().del(request(CniCommand.DEL, web2, n2));
         }
     }
@@ -198,7 +247,7 @@ class NodeAgentTest {
     @Test
     void gcRemovesTheWiringOfContainersTheRuntimeNoLongerLists() throws Exception {
         try (EmulatedPod keepNs = EmulatedPod.create(prefix, "default", "keep");
-             EmulatedPod goneNs = EmulatedPod.create(prefix, "default", "gone")) {
+                EmulatedPod goneNs = EmulatedPod.create(prefix, "default", "gone")) {
             Pod keep = createPod("keep");
             Pod gone = createPod("gone");
             annotate(keep, 21);
@@ -208,8 +257,10 @@ class NodeAgentTest {
 
             agent.cniHandler().gc(List.of(new CniConfig.Attachment("ctr-keep", "eth0")));
 
-            await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(node.ports("br-int")).contains("ctr-keep")
-                    .doesNotContain("ctr-gone"));
+            await().atMost(Duration.ofSeconds(5))
+                    .untilAsserted(() -> assertThat(node.ports("br-int"))
+                            .contains("ctr-keep")
+                            .doesNotContain("ctr-gone"));
             assertThat(goneNs.netns().linkExists("eth0")).isFalse();
             agent.cniHandler().check(request(CniCommand.CHECK, keep, keepNs));
             agent.cniHandler().del(request(CniCommand.DEL, keep, keepNs));
@@ -241,13 +292,17 @@ class NodeAgentTest {
                     }));
                 }
                 for (int i = 0; i < n; i++) {
-                    assertThat(results.get(i).get(60, TimeUnit.SECONDS).ips().getFirst().address())
+                    assertThat(results.get(i)
+                                    .get(60, TimeUnit.SECONDS)
+                                    .ips()
+                                    .getFirst()
+                                    .address())
                             .isEqualTo("10.244.0." + (40 + i) + "/24");
                 }
             }
             List<Long> sorted = millis.stream().sorted().toList();
-            LoggerFactory.getLogger(NodeAgentTest.class).info("{} concurrent ADDs: p50 {} ms, max {} ms",
-                    n, sorted.get(n / 2), sorted.getLast());
+            LoggerFactory.getLogger(NodeAgentTest.class)
+                    .info("{} concurrent ADDs: p50 {} ms, max {} ms", n, sorted.get(n / 2), sorted.getLast());
             assertThat(netns.getFirst().exec("busybox", "ping", "-c", "1", "-W", "2", "10.244.0." + (40 + n - 1)))
                     .contains("1 packets received");
             for (int i = 0; i < n; i++) {

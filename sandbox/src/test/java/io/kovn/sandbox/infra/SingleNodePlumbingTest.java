@@ -26,15 +26,16 @@ import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.Tag;
 
 /** One emulated node, its NB programmed by hand, pods wired by the real {@link PodPlumber}. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Tag("real")
 class SingleNodePlumbingTest {
-    private final String prefix = "kvt" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0xffff)) + "-";
+    private final String prefix =
+            "kvt" + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0xffff)) + "-";
     private Path folder;
     private Underlay underlay;
     private EmulatedNode node;
@@ -52,7 +53,13 @@ class SingleNodePlumbingTest {
         }
         for (int i = 7; i <= 8; i++) {
             String lsp = "default_pod" + i;
-            node.nbctl("lsp-add", "sw0", lsp, "--", "lsp-set-addresses", lsp,
+            node.nbctl(
+                    "lsp-add",
+                    "sw0",
+                    lsp,
+                    "--",
+                    "lsp-set-addresses",
+                    lsp,
                     mac(i) + " 10.244.0." + i + " fd00:10:244::" + i);
         }
         plumber = new PodPlumber(node.netns(), node.confDb(), "br-int", Duration.ofSeconds(15));
@@ -80,26 +87,39 @@ class SingleNodePlumbingTest {
     }
 
     private PodInterfaceSpec spec(EmulatedPod pod, int i) {
-        return new PodInterfaceSpec("default", pod.name(), "uid-" + i, "ctr" + i + "abcdef0123456789", pod.netns(),
-                "eth0", mac(i), List.of("10.244.0." + i + "/24"), List.of("10.244.0.1"), List.of(), 1400);
+        return new PodInterfaceSpec(
+                "default",
+                pod.name(),
+                "uid-" + i,
+                "ctr" + i + "abcdef0123456789",
+                pod.netns(),
+                "eth0",
+                mac(i),
+                List.of("10.244.0." + i + "/24"),
+                List.of("10.244.0.1"),
+                List.of(),
+                1400);
     }
 
     @Test
     void twoPodsOnOneSwitchExchangeIcmpTcpAndUdp() {
         try (EmulatedPod a = EmulatedPod.create(prefix, "default", "pod3");
-             EmulatedPod b = EmulatedPod.create(prefix, "default", "pod4")) {
+                EmulatedPod b = EmulatedPod.create(prefix, "default", "pod4")) {
             PlumbedInterface pa = plumber.add(spec(a, 3));
             plumber.add(spec(b, 4));
             assertThat(pa.hostInterface()).isEqualTo("ctr3abcdef01234");
-            assertThat(a.exec("busybox", "ping", "-c", "1", "-W", "2", "10.244.0.4")).contains("1 packets received");
+            assertThat(a.exec("busybox", "ping", "-c", "1", "-W", "2", "10.244.0.4"))
+                    .contains("1 packets received");
 
             Process tcp = Socat.tcpServer(b, 8080, "pod4-tcp");
             Process udp = Socat.udpServer(b, 9090, "pod4-udp");
             try {
                 await().atMost(Duration.ofSeconds(10))
-                        .untilAsserted(() -> assertThat(Socat.tcp(a, "10.244.0.4", 8080)).contains("pod4-tcp"));
+                        .untilAsserted(() ->
+                                assertThat(Socat.tcp(a, "10.244.0.4", 8080)).contains("pod4-tcp"));
                 await().atMost(Duration.ofSeconds(10))
-                        .untilAsserted(() -> assertThat(Socat.udp(a, "10.244.0.4", 9090)).contains("pod4-udp"));
+                        .untilAsserted(() ->
+                                assertThat(Socat.udp(a, "10.244.0.4", 9090)).contains("pod4-udp"));
             } finally {
                 tcp.destroyForcibly();
                 udp.destroyForcibly();
@@ -133,8 +153,13 @@ class SingleNodePlumbingTest {
             PodInterfaceSpec s = spec(d, 6);
             plumber.add(s);
             d.netns().setMac("eth0", "0a:58:0a:f4:00:99");
-            assertThat(plumber.check(s)).isInstanceOfSatisfying(PlumbingCheck.Broken.class,
-                    b -> assertThat(b.problems()).singleElement().asString().contains("pod MAC"));
+            assertThat(plumber.check(s))
+                    .isInstanceOfSatisfying(
+                            PlumbingCheck.Broken.class,
+                            b -> assertThat(b.problems())
+                                    .singleElement()
+                                    .asString()
+                                    .contains("pod MAC"));
             plumber.del(s.containerId(), d.netns(), "eth0");
         }
     }
@@ -143,9 +168,20 @@ class SingleNodePlumbingTest {
     void aPortOvnDoesNotKnowTimesOutAndLeavesNothingBehind() {
         PodPlumber impatient = new PodPlumber(node.netns(), node.confDb(), "br-int", Duration.ofSeconds(1));
         try (EmulatedPod e = EmulatedPod.create(prefix, "other", "unknown")) {
-            PodInterfaceSpec s = new PodInterfaceSpec("other", "unknown", null, "ctrunknown", e.netns(), "eth0",
-                    mac(9), List.of("10.244.0.9/24"), List.of("10.244.0.1"), List.of(), 1400);
-            assertThatThrownBy(() -> impatient.add(s)).isInstanceOf(PlumbingException.class)
+            PodInterfaceSpec s = new PodInterfaceSpec(
+                    "other",
+                    "unknown",
+                    null,
+                    "ctrunknown",
+                    e.netns(),
+                    "eth0",
+                    mac(9),
+                    List.of("10.244.0.9/24"),
+                    List.of("10.244.0.1"),
+                    List.of(),
+                    1400);
+            assertThatThrownBy(() -> impatient.add(s))
+                    .isInstanceOf(PlumbingException.class)
                     .hasMessageContaining("not ovn-installed");
             assertThat(node.ports("br-int")).doesNotContain("ctrunknown");
             assertThat(node.netns().linkExists("ctrunknown")).isFalse();
@@ -156,16 +192,26 @@ class SingleNodePlumbingTest {
     @Test
     void dualStackPodsReachEachOtherOverIpv6AtOnce() {
         try (EmulatedPod a = EmulatedPod.create(prefix, "default", "pod7");
-             EmulatedPod b = EmulatedPod.create(prefix, "default", "pod8")) {
+                EmulatedPod b = EmulatedPod.create(prefix, "default", "pod8")) {
             for (int i = 7; i <= 8; i++) {
                 EmulatedPod p = i == 7 ? a : b;
-                plumber.add(new PodInterfaceSpec("default", p.name(), null, "ctr" + i, p.netns(), "eth0", mac(i),
+                plumber.add(new PodInterfaceSpec(
+                        "default",
+                        p.name(),
+                        null,
+                        "ctr" + i,
+                        p.netns(),
+                        "eth0",
+                        mac(i),
                         List.of("10.244.0." + i + "/24", "fd00:10:244::" + i + "/64"),
-                        List.of("10.244.0.1", "fd00:10:244::1"), List.of(), 1400));
+                        List.of("10.244.0.1", "fd00:10:244::1"),
+                        List.of(),
+                        1400));
             }
             assertThat(a.netns().ip("-6", "route")).contains("default via fd00:10:244::1 dev eth0");
             // no duplicate address detection: the address is usable the moment ADD returns
-            assertThat(a.exec("busybox", "ping", "-6", "-c", "1", "-W", "2", "fd00:10:244::8")).contains("1 packets received");
+            assertThat(a.exec("busybox", "ping", "-6", "-c", "1", "-W", "2", "fd00:10:244::8"))
+                    .contains("1 packets received");
             plumber.del("ctr7", a.netns(), "eth0");
             plumber.del("ctr8", b.netns(), "eth0");
         }
@@ -173,17 +219,27 @@ class SingleNodePlumbingTest {
 
     /** A pod of a primary Layer3 UDN, as the zone controller annotates it (PrimaryNetworkAnnotation). */
     private static PodNetworks primaryNetworkPod(String attachment) {
-        return PodNetworks.parse("{\"default\":{\"ip_addresses\":[\"10.244.0.11/24\"],\"mac_address\":\"0a:58:0a:f4:00:0b\","
-                + "\"gateway_ips\":[],\"routes\":[{\"dest\":\"10.244.0.0/16\",\"nextHop\":\"10.244.0.1\"},"
-                + "{\"dest\":\"100.64.0.0/16\",\"nextHop\":\"10.244.0.1\"}],\"role\":\"infrastructure-locked\"},"
-                + "\"" + attachment + "\":{\"ip_addresses\":[\"10.20.2.5/24\"],\"mac_address\":\"0a:58:0a:14:02:05\","
-                + "\"gateway_ips\":[\"10.20.2.1\"],\"routes\":[{\"dest\":\"10.20.0.0/16\",\"nextHop\":\"10.20.2.1\"},"
-                + "{\"dest\":\"10.96.0.0/16\",\"nextHop\":\"10.20.2.1\"}],\"role\":\"primary\"}}");
+        return PodNetworks.parse(
+                "{\"default\":{\"ip_addresses\":[\"10.244.0.11/24\"],\"mac_address\":\"0a:58:0a:f4:00:0b\","
+                        + "\"gateway_ips\":[],\"routes\":[{\"dest\":\"10.244.0.0/16\",\"nextHop\":\"10.244.0.1\"},"
+                        + "{\"dest\":\"100.64.0.0/16\",\"nextHop\":\"10.244.0.1\"}],\"role\":\"infrastructure-locked\"},"
+                        + "\"" + attachment
+                        + "\":{\"ip_addresses\":[\"10.20.2.5/24\"],\"mac_address\":\"0a:58:0a:14:02:05\","
+                        + "\"gateway_ips\":[\"10.20.2.1\"],\"routes\":[{\"dest\":\"10.20.0.0/16\",\"nextHop\":\"10.20.2.1\"},"
+                        + "{\"dest\":\"10.96.0.0/16\",\"nextHop\":\"10.20.2.1\"}],\"role\":\"primary\"}}");
     }
 
     private static List<PodInterfaceSpec> specs(EmulatedPod pod, String containerId, PodNetworks networks) {
-        return PodInterfaces.plan(new PodRef(pod.namespace(), pod.name(), "uid-11"), containerId, pod.netns(), "eth0",
-                1400, networks).stream().map(PodInterfaces.Planned::spec).toList();
+        return PodInterfaces.plan(
+                        new PodRef(pod.namespace(), pod.name(), "uid-11"),
+                        containerId,
+                        pod.netns(),
+                        "eth0",
+                        1400,
+                        networks)
+                .stream()
+                .map(PodInterfaces.Planned::spec)
+                .toList();
     }
 
     /** {@code ip -j} output of the pod, one line per address or route, e.g. {@code ovn-udn1 10.20.2.5/24}. */
@@ -195,47 +251,72 @@ class SingleNodePlumbingTest {
                     if (!a.has("local")) {
                         continue; // ip -j leaves an empty object where the filter dropped an address
                     }
-                    out.add(n.path("ifname").asText() + " " + n.path("address").asText() + " " + a.path("local").asText()
-                            + "/" + a.path("prefixlen").asInt());
+                    out.add(n.path("ifname").asText() + " " + n.path("address").asText() + " "
+                            + a.path("local").asText() + "/"
+                            + a.path("prefixlen").asInt());
                 }
             } else if (n.has("dst")) {
-                out.add(n.path("dst").asText() + " via " + n.path("gateway").asText("-") + " dev " + n.path("dev").asText());
+                out.add(n.path("dst").asText() + " via " + n.path("gateway").asText("-") + " dev "
+                        + n.path("dev").asText());
             }
         }
         return out;
     }
 
     private String ifaceId(String port) {
-        return node.confDb().iface(port).map(i -> i.externalIds().getOrDefault("iface-id", "")).orElse("");
+        return node.confDb()
+                .iface(port)
+                .map(i -> i.externalIds().getOrDefault("iface-id", ""))
+                .orElse("");
     }
 
     @Test
     void aPodOfAPrimaryUserDefinedNetworkGetsEth0AndOvnUdn1BoundToTheirPortsAndDelRemovesBoth() throws IOException {
-        node.nbctl("lsp-add", "sw0", "udn-test_web", "--", "lsp-set-addresses", "udn-test_web", "0a:58:0a:f4:00:0b 10.244.0.11");
+        node.nbctl(
+                "lsp-add",
+                "sw0",
+                "udn-test_web",
+                "--",
+                "lsp-set-addresses",
+                "udn-test_web",
+                "0a:58:0a:f4:00:0b 10.244.0.11");
         node.nbctl("ls-add", "udn0");
-        node.nbctl("lsp-add", "udn0", "udn.test.l3.primary_udn-test_web", "--", "lsp-set-addresses",
-                "udn.test.l3.primary_udn-test_web", "0a:58:0a:14:02:05 10.20.2.5");
+        node.nbctl(
+                "lsp-add",
+                "udn0",
+                "udn.test.l3.primary_udn-test_web",
+                "--",
+                "lsp-set-addresses",
+                "udn.test.l3.primary_udn-test_web",
+                "0a:58:0a:14:02:05 10.20.2.5");
         String containerId = "ctrudn0123456789abcdef";
         try (EmulatedPod pod = EmulatedPod.create(prefix, "udn-test", "web")) {
             try {
                 List<PodInterfaceSpec> specs = specs(pod, containerId, primaryNetworkPod("udn-test/l3-primary"));
                 List<PlumbedInterface> plumbed = plumber.addAll(specs);
 
-                assertThat(plumbed).extracting(PlumbedInterface::hostInterface, PlumbedInterface::podInterface)
-                        .containsExactly(tuple("ctrudn012345678", "eth0"),
-                                tuple("ctrudn01234_udn", "ovn-udn1"));
-                assertThat(podView(pod, "-j", "addr", "show", "scope", "global")).containsExactlyInAnyOrder(
-                        "eth0 0a:58:0a:f4:00:0b 10.244.0.11/24", "ovn-udn1 0a:58:0a:14:02:05 10.20.2.5/24");
-                assertThat(podView(pod, "-j", "-4", "route")).contains(
-                        "default via 10.20.2.1 dev ovn-udn1",
-                        "10.244.0.0/16 via 10.244.0.1 dev eth0", "100.64.0.0/16 via 10.244.0.1 dev eth0",
-                        "10.20.0.0/16 via 10.20.2.1 dev ovn-udn1", "10.96.0.0/16 via 10.20.2.1 dev ovn-udn1")
-                        .filteredOn(r -> r.startsWith("default")).containsExactly("default via 10.20.2.1 dev ovn-udn1");
+                assertThat(plumbed)
+                        .extracting(PlumbedInterface::hostInterface, PlumbedInterface::podInterface)
+                        .containsExactly(tuple("ctrudn012345678", "eth0"), tuple("ctrudn01234_udn", "ovn-udn1"));
+                assertThat(podView(pod, "-j", "addr", "show", "scope", "global"))
+                        .containsExactlyInAnyOrder(
+                                "eth0 0a:58:0a:f4:00:0b 10.244.0.11/24", "ovn-udn1 0a:58:0a:14:02:05 10.20.2.5/24");
+                assertThat(podView(pod, "-j", "-4", "route"))
+                        .contains(
+                                "default via 10.20.2.1 dev ovn-udn1",
+                                "10.244.0.0/16 via 10.244.0.1 dev eth0",
+                                "100.64.0.0/16 via 10.244.0.1 dev eth0",
+                                "10.20.0.0/16 via 10.20.2.1 dev ovn-udn1",
+                                "10.96.0.0/16 via 10.20.2.1 dev ovn-udn1")
+                        .filteredOn(r -> r.startsWith("default"))
+                        .containsExactly("default via 10.20.2.1 dev ovn-udn1");
                 assertThat(ifaceId("ctrudn012345678")).isEqualTo("udn-test_web");
                 assertThat(ifaceId("ctrudn01234_udn")).isEqualTo("udn.test.l3.primary_udn-test_web");
-                assertThat(plumber.plumbedContainers()).containsEntry("ctrudn012345678", containerId)
+                assertThat(plumber.plumbedContainers())
+                        .containsEntry("ctrudn012345678", containerId)
                         .containsEntry("ctrudn01234_udn", containerId);
-                assertThat(specs).allSatisfy(s -> assertThat(plumber.check(s)).isInstanceOf(PlumbingCheck.Healthy.class));
+                assertThat(specs)
+                        .allSatisfy(s -> assertThat(plumber.check(s)).isInstanceOf(PlumbingCheck.Healthy.class));
 
                 plumber.del(containerId, null, null); // as GC does: the container id alone
                 assertThat(node.ports("br-int")).doesNotContain("ctrudn012345678", "ctrudn01234_udn");
@@ -257,7 +338,8 @@ class SingleNodePlumbingTest {
             try {
                 // no switch port for the network's interface: it never becomes ovn-installed
                 List<PodInterfaceSpec> specs = specs(pod, containerId, primaryNetworkPod("udn-test/absent"));
-                assertThatThrownBy(() -> impatient.addAll(specs)).isInstanceOf(PlumbingException.class)
+                assertThatThrownBy(() -> impatient.addAll(specs))
+                        .isInstanceOf(PlumbingException.class)
                         .hasMessageContaining("ctrhalf0123_udn not ovn-installed");
                 assertThat(node.ports("br-int")).doesNotContain("ctrhalf01234567", "ctrhalf0123_udn");
                 assertThat(node.netns().links()).doesNotContain("ctrhalf01234567", "ctrhalf0123_udn");
@@ -272,9 +354,20 @@ class SingleNodePlumbingTest {
     void anAddThatCannotCreateItsInterfaceLeavesTheExistingOneAlone() {
         try (EmulatedPod f = EmulatedPod.create(prefix, "default", "busy")) {
             f.netns().addVethPair("eth0", "other");
-            PodInterfaceSpec s = new PodInterfaceSpec("default", "busy", null, "ctrbusy", f.netns(), "eth0", mac(10),
-                    List.of("10.244.0.10/24"), List.of(), List.of(), 1400);
-            assertThatThrownBy(() -> plumber.add(s)).isInstanceOf(PlumbingException.class)
+            PodInterfaceSpec s = new PodInterfaceSpec(
+                    "default",
+                    "busy",
+                    null,
+                    "ctrbusy",
+                    f.netns(),
+                    "eth0",
+                    mac(10),
+                    List.of("10.244.0.10/24"),
+                    List.of(),
+                    List.of(),
+                    1400);
+            assertThatThrownBy(() -> plumber.add(s))
+                    .isInstanceOf(PlumbingException.class)
                     .hasMessageContaining("File exists");
             assertThat(f.netns().linkExists("eth0")).isTrue();
             assertThat(node.netns().linkExists("ctrbusy")).isFalse();

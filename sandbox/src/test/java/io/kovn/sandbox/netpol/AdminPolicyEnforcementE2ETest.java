@@ -20,18 +20,18 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.Tag;
-import org.awaitility.core.ConditionTimeoutException;
 
 /**
- * Regressions of issue 5 found by the three-way agreement test, with real packets on two nodes:
- * namespaces a and c (both {@code env=prod}); a/p on node-1 ({@code tier=front}, TCP 80 named
- * {@code http}), a/q on node-2 ({@code tier=front}, TCP 80 named {@code web}), c/s on node-2.
+ * Regressions of issue 5 found by the three-way agreement test, with real packets on two nodes: namespaces a and c
+ * (both {@code env=prod}); a/p on node-1 ({@code tier=front}, TCP 80 named {@code http}), a/q on node-2
+ * ({@code tier=front}, TCP 80 named {@code web}), c/s on node-2.
  */
 // one instance for the class: the IPv6 subclass overrides up(), so only its sandbox is started
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -65,7 +65,9 @@ class AdminPolicyEnforcementE2ETest {
     void down() {
         if (sb != null) {
             sb.close();
-            assertThat(sb.fixture().leftovers()).as("namespaces and links left after close").isEmpty();
+            assertThat(sb.fixture().leftovers())
+                    .as("namespaces and links left after close")
+                    .isEmpty();
         }
     }
 
@@ -80,15 +82,32 @@ class AdminPolicyEnforcementE2ETest {
     @Test
     void aBaselineIngressNamedPortDenyFiresOnlyInTheSubjectsZone() {
         // Bug 2: without `outport == @<pg>` node-2's copy of this ACL dropped c/s -> a/p on its way out.
-        banp(new AdminNetworkPolicyIngressRule(null, AdminNetworkPolicyRuleAction.DENY,
-                List.of(AdminNetworkPolicyIngressPeer.namespaces(labels("env", "prod"))), List.of(AdminNetworkPolicyPort.named("http"))));
+        banp(new AdminNetworkPolicyIngressRule(
+                null,
+                AdminNetworkPolicyRuleAction.DENY,
+                List.of(AdminNetworkPolicyIngressPeer.namespaces(labels("env", "prod"))),
+                List.of(AdminNetworkPolicyPort.named("http"))));
         expect(s, p, Prober.Verdict.DENIED);
 
         // The NetworkPolicy isolates every pod of a and allows all ingress: it overrides the baseline.
-        sb.client().network().v1().networkPolicies().inNamespace("a").resource(new NetworkPolicyBuilder()
-                .withNewMetadata().withNamespace("a").withName("allow-all").endMetadata()
-                .withNewSpec().withPodSelector(new LabelSelector()).withPolicyTypes("Ingress").addNewIngress().endIngress().endSpec()
-                .build()).create();
+        sb.client()
+                .network()
+                .v1()
+                .networkPolicies()
+                .inNamespace("a")
+                .resource(new NetworkPolicyBuilder()
+                        .withNewMetadata()
+                        .withNamespace("a")
+                        .withName("allow-all")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withPodSelector(new LabelSelector())
+                        .withPolicyTypes("Ingress")
+                        .addNewIngress()
+                        .endIngress()
+                        .endSpec()
+                        .build())
+                .create();
         expect(s, p, Prober.Verdict.ALLOWED);
         expect(s, q, Prober.Verdict.ALLOWED);
     }
@@ -96,11 +115,19 @@ class AdminPolicyEnforcementE2ETest {
     @Test
     void repliesPassABaselineWithOnlyDenyRules() {
         // Bug 1: a zone with only drop ACLs tracked no connections, so the reply into c/s was dropped.
-        sb.client().resources(BaselineAdminNetworkPolicy.class).resource(BaselineAdminNetworkPolicy.of(BaselineAdminNetworkPolicy.SINGLETON_NAME,
-                new BaselineAdminNetworkPolicySpec(AdminNetworkPolicySubject.namespaces(labels("kubernetes.io/metadata.name", "c")),
-                        List.of(new AdminNetworkPolicyIngressRule(null, AdminNetworkPolicyRuleAction.DENY,
-                                List.of(AdminNetworkPolicyIngressPeer.namespaces(labels("env", "prod"))), List.of())),
-                        List.of()))).create();
+        sb.client()
+                .resources(BaselineAdminNetworkPolicy.class)
+                .resource(BaselineAdminNetworkPolicy.of(
+                        BaselineAdminNetworkPolicy.SINGLETON_NAME,
+                        new BaselineAdminNetworkPolicySpec(
+                                AdminNetworkPolicySubject.namespaces(labels("kubernetes.io/metadata.name", "c")),
+                                List.of(new AdminNetworkPolicyIngressRule(
+                                        null,
+                                        AdminNetworkPolicyRuleAction.DENY,
+                                        List.of(AdminNetworkPolicyIngressPeer.namespaces(labels("env", "prod"))),
+                                        List.of())),
+                                List.of())))
+                .create();
         expect(p, s, Prober.Verdict.DENIED);
         expect(q, s, Prober.Verdict.DENIED);
         expect(s, p, Prober.Verdict.ALLOWED);
@@ -108,24 +135,35 @@ class AdminPolicyEnforcementE2ETest {
     }
 
     private static void banp(AdminNetworkPolicyIngressRule rule) {
-        sb.client().resources(BaselineAdminNetworkPolicy.class).resource(BaselineAdminNetworkPolicy.of(BaselineAdminNetworkPolicy.SINGLETON_NAME,
-                new BaselineAdminNetworkPolicySpec(AdminNetworkPolicySubject.pods(labels("env", "prod"), labels("tier", "front")),
-                        List.of(rule), List.of()))).create();
+        sb.client()
+                .resources(BaselineAdminNetworkPolicy.class)
+                .resource(BaselineAdminNetworkPolicy.of(
+                        BaselineAdminNetworkPolicy.SINGLETON_NAME,
+                        new BaselineAdminNetworkPolicySpec(
+                                AdminNetworkPolicySubject.pods(labels("env", "prod"), labels("tier", "front")),
+                                List.of(rule),
+                                List.of())))
+                .create();
     }
 
     /** Probes {@code from -> to} tcp/80 until the verdict is {@code expected}; fails with the last one otherwise. */
     private static void expect(Pod from, Pod to, Prober.Verdict expected) {
         AtomicReference<Prober.Result> last = new AtomicReference<>();
         try {
-            await().atMost(TAKES_EFFECT.plus(PolicySandbox.DENIED_AFTER)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(250))
+            await().atMost(TAKES_EFFECT.plus(PolicySandbox.DENIED_AFTER))
+                    .pollDelay(Duration.ZERO)
+                    .pollInterval(Duration.ofMillis(250))
                     .until(() -> {
-                        last.set(sb.probe(List.of(new PolicySandbox.Probe(from, to, "tcp", 80))).getFirst());
+                        last.set(sb.probe(List.of(new PolicySandbox.Probe(from, to, "tcp", 80)))
+                                .getFirst());
                         return last.get().verdict() == expected;
                     });
         } catch (ConditionTimeoutException e) {
             // asserted below, with the last verdict
         }
-        assertThat(last.get().verdict()).as(PolicySandbox.name(from) + " -> " + PolicySandbox.name(to) + " tcp/80").isEqualTo(expected);
+        assertThat(last.get().verdict())
+                .as(PolicySandbox.name(from) + " -> " + PolicySandbox.name(to) + " tcp/80")
+                .isEqualTo(expected);
     }
 
     private static LabelSelector labels(String key, String value) {

@@ -30,19 +30,18 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 
 /**
- * Issue 38, with real packets: an AdminNetworkPolicy denies ingress from namespace {@code denied} to
- * a server pod on node-1, and a NEW pod in {@code denied} sends a UDP datagram every millisecond to
- * the server from its first moment (the sandbox kubelet starts its process right after CNI ADD, as a
- * runtime starts containers) for two seconds, while the server's namespace counts what arrives.
+ * Issue 38, with real packets: an AdminNetworkPolicy denies ingress from namespace {@code denied} to a server pod on
+ * node-1, and a NEW pod in {@code denied} sends a UDP datagram every millisecond to the server from its first moment
+ * (the sandbox kubelet starts its process right after CNI ADD, as a runtime starts containers) for two seconds, while
+ * the server's namespace counts what arrives.
  *
- * <p>On the server's node the Deny must hold from the first datagram. Across nodes the server's zone
- * learns the sender's address through its own watch, a race with the sender's start: the count and
- * the window (first to last datagram received) are printed, not asserted (docs/network-policy.md,
- * "When a new pod is policed").
+ * <p>On the server's node the Deny must hold from the first datagram. Across nodes the server's zone learns the
+ * sender's address through its own watch, a race with the sender's start: the count and the window (first to last
+ * datagram received) are printed, not asserted (docs/network-policy.md, "When a new pod is policed").
  */
 @Tag("real")
 class FloodFromFirstPacketE2ETest {
@@ -66,36 +65,60 @@ class FloodFromFirstPacketE2ETest {
         sb.createPod("denied", "witness", "node-2", Map.of(), List.of(port("TCP", 80, "http")));
         server = sb.awaitRunning("flood", "server");
         Pod witness = sb.awaitRunning("denied", "witness");
-        sb.client().resources(AdminNetworkPolicy.class).resource(AdminNetworkPolicy.of("deny-from-denied",
-                new AdminNetworkPolicySpec(10, AdminNetworkPolicySubject.pods(labels("kubernetes.io/metadata.name", "flood"),
-                        labels("app", "server")),
-                        List.of(new AdminNetworkPolicyIngressRule(null, AdminNetworkPolicyRuleAction.DENY,
-                                List.of(AdminNetworkPolicyIngressPeer.namespaces(labels("kubernetes.io/metadata.name", "denied"))),
-                                List.of())),
-                        List.of()))).create();
-        await().atMost(Duration.ofSeconds(20)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(250)).until(() ->
-                sb.probe(List.of(new PolicySandbox.Probe(witness, server, "tcp", 80))).getFirst().verdict() == Prober.Verdict.DENIED);
+        sb.client()
+                .resources(AdminNetworkPolicy.class)
+                .resource(AdminNetworkPolicy.of(
+                        "deny-from-denied",
+                        new AdminNetworkPolicySpec(
+                                10,
+                                AdminNetworkPolicySubject.pods(
+                                        labels("kubernetes.io/metadata.name", "flood"), labels("app", "server")),
+                                List.of(new AdminNetworkPolicyIngressRule(
+                                        null,
+                                        AdminNetworkPolicyRuleAction.DENY,
+                                        List.of(AdminNetworkPolicyIngressPeer.namespaces(
+                                                labels("kubernetes.io/metadata.name", "denied"))),
+                                        List.of())),
+                                List.of())))
+                .create();
+        await().atMost(Duration.ofSeconds(20))
+                .pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(250))
+                .until(() -> sb.probe(List.of(new PolicySandbox.Probe(witness, server, "tcp", 80)))
+                                .getFirst()
+                                .verdict()
+                        == Prober.Verdict.DENIED);
     }
 
     @AfterAll
     static void down() {
         if (sb != null) {
             try {
-                sb.client().resources(AdminNetworkPolicy.class).withName("deny-from-denied").delete();
-                for (String ns : List.of("flood", "denied", "allowed")) sb.client().namespaces().withName(ns).delete();
+                sb.client()
+                        .resources(AdminNetworkPolicy.class)
+                        .withName("deny-from-denied")
+                        .delete();
+                for (String ns : List.of("flood", "denied", "allowed"))
+                    sb.client().namespaces().withName(ns).delete();
             } finally {
                 sb.close();
             }
-            assertThat(sb.fixture().leftovers()).as("namespaces and links left after close").isEmpty();
+            assertThat(sb.fixture().leftovers())
+                    .as("namespaces and links left after close")
+                    .isEmpty();
         }
     }
 
     @Test
     void aNewPodOnTheServersNodeIsDeniedFromItsFirstPacket() throws Exception {
         Flood control = flood("allowed", "control", "node-1");
-        assertThat(control.received()).as("datagrams of an allowed sender (the measurement works)").isGreaterThan(control.sent() / 2);
+        assertThat(control.received())
+                .as("datagrams of an allowed sender (the measurement works)")
+                .isGreaterThan(control.sent() / 2);
         Flood denied = flood("denied", "same-node", "node-1");
-        assertThat(denied.received()).as("datagrams of a denied sender on the server's node").isZero();
+        assertThat(denied.received())
+                .as("datagrams of a denied sender on the server's node")
+                .isZero();
     }
 
     @Test
@@ -106,28 +129,54 @@ class FloodFromFirstPacketE2ETest {
     /** Starts the server's counter, then a pod that floods the server from its start; what arrived. */
     private static Flood flood(String namespace, String name, String node) throws Exception {
         String serverNetns = server.getMetadata().getAnnotations().get(SandboxLayout.NETNS_ANNOTATION);
-        Process counter = new ProcessBuilder(Netns.named(serverNetns).command(List.of(
-                sb.fixture().layout.netutil().toString(), "count", String.valueOf(PORT), "120000"))).redirectErrorStream(true).start();
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(counter.getInputStream(), StandardCharsets.UTF_8))) {
+        Process counter = new ProcessBuilder(Netns.named(serverNetns)
+                        .command(List.of(
+                                sb.fixture().layout.netutil().toString(), "count", String.valueOf(PORT), "120000")))
+                .redirectErrorStream(true)
+                .start();
+        try (BufferedReader out =
+                new BufferedReader(new InputStreamReader(counter.getInputStream(), StandardCharsets.UTF_8))) {
             assertThat(out.readLine()).as("counter").startsWith("counting");
-            sb.client().pods().inNamespace(namespace).resource(new PodBuilder()
-                    .withNewMetadata().withName(name).withNamespace(namespace).endMetadata()
-                    .withNewSpec().withNodeName(node).addNewContainer().withName("main").withImage("kovn/netutil")
-                    .withArgs("flood", server.getStatus().getPodIP(), String.valueOf(PORT), String.valueOf(FLOOD_MS))
-                    .endContainer().endSpec().build()).create();
+            sb.client()
+                    .pods()
+                    .inNamespace(namespace)
+                    .resource(new PodBuilder()
+                            .withNewMetadata()
+                            .withName(name)
+                            .withNamespace(namespace)
+                            .endMetadata()
+                            .withNewSpec()
+                            .withNodeName(node)
+                            .addNewContainer()
+                            .withName("main")
+                            .withImage("kovn/netutil")
+                            .withArgs(
+                                    "flood",
+                                    server.getStatus().getPodIP(),
+                                    String.valueOf(PORT),
+                                    String.valueOf(FLOOD_MS))
+                            .endContainer()
+                            .endSpec()
+                            .build())
+                    .create();
             Path log = sb.fixture().layout.dir().resolve("pods").resolve(namespace + "_" + name + ".log");
             Matcher sent = SENT.matcher("");
-            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
-                    .until(() -> Files.exists(log) && sent.reset(Files.readString(log)).find());
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(() -> Files.exists(log)
+                            && sent.reset(Files.readString(log)).find());
             Thread.sleep(200); // datagrams still on their way
             counter.toHandle().destroy(); // SIGTERM; Process.destroy would close its output too
-            assertThat(counter.waitFor(10, TimeUnit.SECONDS)).as("counter stops").isTrue();
+            assertThat(counter.waitFor(10, TimeUnit.SECONDS))
+                    .as("counter stops")
+                    .isTrue();
             Matcher counted = COUNTED.matcher(out.readLine());
             assertThat(counted.matches()).isTrue();
             long received = Long.parseLong(counted.group(1));
             long window = received == 0 ? 0 : Long.parseLong(counted.group(3)) - Long.parseLong(counted.group(2));
             Flood f = new Flood(Long.parseLong(sent.group(1)), received, window);
-            System.out.printf("flood %s/%s on %s -> flood/server on node-1: sent %d, received %d, window %d ms%n",
+            System.out.printf(
+                    "flood %s/%s on %s -> flood/server on node-1: sent %d, received %d, window %d ms%n",
                     namespace, name, node, f.sent(), f.received(), f.windowMs());
             return f;
         } finally {

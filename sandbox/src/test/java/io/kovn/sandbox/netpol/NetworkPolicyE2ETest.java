@@ -12,6 +12,8 @@ import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyBuilder;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeer;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPort;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPortBuilder;
+import java.net.InetAddress;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,18 +23,15 @@ import java.util.function.BiPredicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.Tag;
-import java.net.InetAddress;
-import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPortBuilder;
 
 /**
- * NetworkPolicy end to end, after Kubernetes' own network policy e2e suite: namespaces x, y, z
- * (label {@code ns}), pods a, b, c in each (label {@code pod}; a on node-1, b on node-2, c on
- * node-3) serving TCP 80-82 and UDP 80-81 under the suite's port names ({@code serve-80-tcp}).
- * Each case applies policies, then probes every pod pair with real packets until the matrix equals
- * the expected one (a denied flow is a 1.5 s timeout), and removes its policies again.
+ * NetworkPolicy end to end, after Kubernetes' own network policy e2e suite: namespaces x, y, z (label {@code ns}), pods
+ * a, b, c in each (label {@code pod}; a on node-1, b on node-2, c on node-3) serving TCP 80-82 and UDP 80-81 under the
+ * suite's port names ({@code serve-80-tcp}). Each case applies policies, then probes every pod pair with real packets
+ * until the matrix equals the expected one (a denied flow is a 1.5 s timeout), and removes its policies again.
  */
 // one instance for the class: the IPv6 subclass overrides up(), so only its sandbox is started
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -40,6 +39,7 @@ import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPortBuilder;
 class NetworkPolicyE2ETest {
     /** How fast a policy change must show in the data plane. */
     static final Duration TAKES_EFFECT = Duration.ofSeconds(10);
+
     static final List<String> NAMESPACES = List.of("x", "y", "z");
     static PolicySandbox sb;
     static final Map<String, Pod> pods = new LinkedHashMap<>();
@@ -56,9 +56,17 @@ class NetworkPolicyE2ETest {
         String[] names = {"a", "b", "c"};
         for (String ns : NAMESPACES) {
             for (int i = 0; i < 3; i++) {
-                sb.createPod(ns, names[i], "node-" + (i + 1), Map.of("pod", names[i]), List.of(
-                        port("TCP", 80, "serve-80-tcp"), port("TCP", 81, "serve-81-tcp"), port("TCP", 82, "serve-82-tcp"),
-                        port("UDP", 80, "serve-80-udp"), port("UDP", 81, "serve-81-udp")));
+                sb.createPod(
+                        ns,
+                        names[i],
+                        "node-" + (i + 1),
+                        Map.of("pod", names[i]),
+                        List.of(
+                                port("TCP", 80, "serve-80-tcp"),
+                                port("TCP", 81, "serve-81-tcp"),
+                                port("TCP", 82, "serve-82-tcp"),
+                                port("UDP", 80, "serve-80-udp"),
+                                port("UDP", 81, "serve-81-udp")));
             }
         }
         for (String ns : NAMESPACES) {
@@ -70,13 +78,16 @@ class NetworkPolicyE2ETest {
     void down() {
         if (sb != null) {
             sb.close();
-            assertThat(sb.fixture().leftovers()).as("namespaces and links left after close").isEmpty();
+            assertThat(sb.fixture().leftovers())
+                    .as("namespaces and links left after close")
+                    .isEmpty();
         }
     }
 
     @AfterEach
     void removePolicies() {
-        for (String ns : NAMESPACES) sb.client().network().v1().networkPolicies().inNamespace(ns).delete();
+        for (String ns : NAMESPACES)
+            sb.client().network().v1().networkPolicies().inNamespace(ns).delete();
         // The next case starts from a cluster without policies.
         expect("tcp/80", (from, to) -> true);
     }
@@ -89,65 +100,117 @@ class NetworkPolicyE2ETest {
 
     @Test
     void defaultDenyIngressIsolatesEveryPodOfTheNamespace() {
-        apply(policy("x", "deny-ingress", all()).withPolicyTypes("Ingress").endSpec().build());
+        apply(policy("x", "deny-ingress", all())
+                .withPolicyTypes("Ingress")
+                .endSpec()
+                .build());
         expect("tcp/80", (from, to) -> !ns(to).equals("x"));
         expect("udp/80", (from, to) -> !ns(to).equals("x"));
     }
 
     @Test
     void defaultDenyEgressStopsEveryConnectionFromTheNamespace() {
-        apply(policy("x", "deny-egress", all()).withPolicyTypes("Egress").endSpec().build());
+        apply(policy("x", "deny-egress", all())
+                .withPolicyTypes("Egress")
+                .endSpec()
+                .build());
         expect("tcp/81", (from, to) -> !ns(from).equals("x"));
     }
 
     @Test
     void ingressFromANamespaceSelector() {
-        apply(policy("x", "from-y", pod("a")).withPolicyTypes("Ingress")
-                .addNewIngress().withFrom(peer(labels("ns", "y"), null)).endIngress().endSpec().build());
+        apply(policy("x", "from-y", pod("a"))
+                .withPolicyTypes("Ingress")
+                .addNewIngress()
+                .withFrom(peer(labels("ns", "y"), null))
+                .endIngress()
+                .endSpec()
+                .build());
         expect("tcp/80", (from, to) -> !to.equals("x/a") || ns(from).equals("y"));
     }
 
     @Test
     void ingressFromAPodSelectorMeansPodsOfThePolicysNamespace() {
-        apply(policy("x", "from-b", pod("a")).withPolicyTypes("Ingress")
-                .addNewIngress().withFrom(peer(null, labels("pod", "b"))).endIngress().endSpec().build());
+        apply(policy("x", "from-b", pod("a"))
+                .withPolicyTypes("Ingress")
+                .addNewIngress()
+                .withFrom(peer(null, labels("pod", "b")))
+                .endIngress()
+                .endSpec()
+                .build());
         expect("tcp/80", (from, to) -> !to.equals("x/a") || from.equals("x/b"));
     }
 
     @Test
     void namespaceAndPodSelectorInOnePeerMustBothMatch() {
-        apply(policy("x", "from-y-b", pod("a")).withPolicyTypes("Ingress")
-                .addNewIngress().withFrom(peer(labels("ns", "y"), labels("pod", "b"))).endIngress().endSpec().build());
+        apply(policy("x", "from-y-b", pod("a"))
+                .withPolicyTypes("Ingress")
+                .addNewIngress()
+                .withFrom(peer(labels("ns", "y"), labels("pod", "b")))
+                .endIngress()
+                .endSpec()
+                .build());
         expect("tcp/80", (from, to) -> !to.equals("x/a") || from.equals("y/b"));
     }
 
     @Test
     void twoPeersInOneRuleAreAlternatives() {
-        apply(policy("x", "from-y-or-b", pod("a")).withPolicyTypes("Ingress")
-                .addNewIngress().withFrom(peer(labels("ns", "y"), null), peer(null, labels("pod", "b"))).endIngress()
-                .endSpec().build());
+        apply(policy("x", "from-y-or-b", pod("a"))
+                .withPolicyTypes("Ingress")
+                .addNewIngress()
+                .withFrom(peer(labels("ns", "y"), null), peer(null, labels("pod", "b")))
+                .endIngress()
+                .endSpec()
+                .build());
         expect("tcp/80", (from, to) -> !to.equals("x/a") || ns(from).equals("y") || from.equals("x/b"));
     }
 
     @Test
     void matchExpressionsSelectSubjectsAndPeers() {
-        LabelSelector subjects = new LabelSelectorBuilder().addNewMatchExpression().withKey("pod").withOperator("In")
-                .withValues("a", "b").endMatchExpression().build();
-        LabelSelector notY = new LabelSelectorBuilder().addNewMatchExpression().withKey("ns").withOperator("NotIn")
-                .withValues("y").endMatchExpression().build();
-        LabelSelector bOrC = new LabelSelectorBuilder().addNewMatchExpression().withKey("pod").withOperator("In")
-                .withValues("b", "c").endMatchExpression().build();
-        apply(policy("x", "expressions", subjects).withPolicyTypes("Ingress")
-                .addNewIngress().withFrom(peer(notY, bOrC)).endIngress().endSpec().build());
-        expect("tcp/80", (from, to) -> !Set.of("x/a", "x/b").contains(to)
-                || (!ns(from).equals("y") && Set.of("b", "c").contains(name(from))));
+        LabelSelector subjects = new LabelSelectorBuilder()
+                .addNewMatchExpression()
+                .withKey("pod")
+                .withOperator("In")
+                .withValues("a", "b")
+                .endMatchExpression()
+                .build();
+        LabelSelector notY = new LabelSelectorBuilder()
+                .addNewMatchExpression()
+                .withKey("ns")
+                .withOperator("NotIn")
+                .withValues("y")
+                .endMatchExpression()
+                .build();
+        LabelSelector bOrC = new LabelSelectorBuilder()
+                .addNewMatchExpression()
+                .withKey("pod")
+                .withOperator("In")
+                .withValues("b", "c")
+                .endMatchExpression()
+                .build();
+        apply(policy("x", "expressions", subjects)
+                .withPolicyTypes("Ingress")
+                .addNewIngress()
+                .withFrom(peer(notY, bOrC))
+                .endIngress()
+                .endSpec()
+                .build());
+        expect(
+                "tcp/80",
+                (from, to) -> !Set.of("x/a", "x/b").contains(to)
+                        || (!ns(from).equals("y") && Set.of("b", "c").contains(name(from))));
     }
 
     @Test
     void egressToAnIpBlockWithAnExceptedAddress() {
         String cidr = prefix(ip("x/a"), 16);
-        apply(policy("x", "egress-cidr", pod("a")).withPolicyTypes("Egress")
-                .addNewEgress().withTo(ipBlock(cidr, host(ip("y/b")))).endEgress().endSpec().build());
+        apply(policy("x", "egress-cidr", pod("a"))
+                .withPolicyTypes("Egress")
+                .addNewEgress()
+                .withTo(ipBlock(cidr, host(ip("y/b"))))
+                .endEgress()
+                .endSpec()
+                .build());
         expect("tcp/80", (from, to) -> !from.equals("x/a") || !to.equals("y/b"));
     }
 
@@ -155,15 +218,25 @@ class NetworkPolicyE2ETest {
     void ingressFromAnIpBlockWithAnExceptedAddress() {
         // The pods b all live on node-2, so node-2's /24 holds x/b, y/b and z/b.
         String cidr = prefix(ip("x/b"), 24);
-        apply(policy("x", "ingress-cidr", pod("a")).withPolicyTypes("Ingress")
-                .addNewIngress().withFrom(ipBlock(cidr, host(ip("y/b")))).endIngress().endSpec().build());
+        apply(policy("x", "ingress-cidr", pod("a"))
+                .withPolicyTypes("Ingress")
+                .addNewIngress()
+                .withFrom(ipBlock(cidr, host(ip("y/b"))))
+                .endIngress()
+                .endSpec()
+                .build());
         expect("tcp/80", (from, to) -> !to.equals("x/a") || from.equals("x/b") || from.equals("z/b"));
     }
 
     @Test
     void aPortWithEndPortAllowsTheWholeRangeOnly() {
-        apply(policy("x", "range", pod("a")).withPolicyTypes("Ingress")
-                .addNewIngress().withPorts(tcpPort(new IntOrString(81), 82)).endIngress().endSpec().build());
+        apply(policy("x", "range", pod("a"))
+                .withPolicyTypes("Ingress")
+                .addNewIngress()
+                .withPorts(tcpPort(new IntOrString(81), 82))
+                .endIngress()
+                .endSpec()
+                .build());
         expect("tcp/80", (from, to) -> !to.equals("x/a"));
         expect("tcp/81", (from, to) -> true);
         expect("tcp/82", (from, to) -> true);
@@ -171,8 +244,13 @@ class NetworkPolicyE2ETest {
 
     @Test
     void anIngressNamedPortResolvesOnTheSubjectPod() {
-        apply(policy("x", "named-in", pod("a")).withPolicyTypes("Ingress")
-                .addNewIngress().withPorts(tcpPort(new IntOrString("serve-81-tcp"), null)).endIngress().endSpec().build());
+        apply(policy("x", "named-in", pod("a"))
+                .withPolicyTypes("Ingress")
+                .addNewIngress()
+                .withPorts(tcpPort(new IntOrString("serve-81-tcp"), null))
+                .endIngress()
+                .endSpec()
+                .build());
         expect("tcp/80", (from, to) -> !to.equals("x/a"));
         expect("tcp/81", (from, to) -> true);
     }
@@ -180,9 +258,16 @@ class NetworkPolicyE2ETest {
     @Test
     void anEgressNamedPortResolvesOnThePeerPods() {
         NetworkPolicyPort udp = new NetworkPolicyPortBuilder()
-                .withProtocol("UDP").withPort(new IntOrString("serve-80-udp")).build();
-        apply(policy("x", "named-out", pod("a")).withPolicyTypes("Egress")
-                .addNewEgress().withPorts(udp).endEgress().endSpec().build());
+                .withProtocol("UDP")
+                .withPort(new IntOrString("serve-80-udp"))
+                .build();
+        apply(policy("x", "named-out", pod("a"))
+                .withPolicyTypes("Egress")
+                .addNewEgress()
+                .withPorts(udp)
+                .endEgress()
+                .endSpec()
+                .build());
         expect("udp/80", (from, to) -> true);
         expect("udp/81", (from, to) -> !from.equals("x/a"));
         expect("tcp/80", (from, to) -> !from.equals("x/a"));
@@ -190,45 +275,84 @@ class NetworkPolicyE2ETest {
 
     @Test
     void policiesSelectingOnePodAddUp() {
-        apply(policy("x", "from-y", pod("a")).withPolicyTypes("Ingress")
-                .addNewIngress().withFrom(peer(labels("ns", "y"), null)).endIngress().endSpec().build());
-        apply(policy("x", "from-z", pod("a")).withPolicyTypes("Ingress")
-                .addNewIngress().withFrom(peer(labels("ns", "z"), null)).endIngress().endSpec().build());
+        apply(policy("x", "from-y", pod("a"))
+                .withPolicyTypes("Ingress")
+                .addNewIngress()
+                .withFrom(peer(labels("ns", "y"), null))
+                .endIngress()
+                .endSpec()
+                .build());
+        apply(policy("x", "from-z", pod("a"))
+                .withPolicyTypes("Ingress")
+                .addNewIngress()
+                .withFrom(peer(labels("ns", "z"), null))
+                .endIngress()
+                .endSpec()
+                .build());
         expect("tcp/80", (from, to) -> !to.equals("x/a") || !ns(from).equals("x"));
     }
 
     @Test
     void policyTypesDecideWhichRulesCount() {
         // The ingress rule is ignored: policyTypes names Egress only, so ingress stays open.
-        apply(policy("x", "egress-only", pod("a")).withPolicyTypes("Egress")
-                .addNewIngress().withFrom(peer(null, labels("pod", "b"))).endIngress()
-                .addNewEgress().withTo(peer(labels("ns", "y"), null)).endEgress().endSpec().build());
+        apply(policy("x", "egress-only", pod("a"))
+                .withPolicyTypes("Egress")
+                .addNewIngress()
+                .withFrom(peer(null, labels("pod", "b")))
+                .endIngress()
+                .addNewEgress()
+                .withTo(peer(labels("ns", "y"), null))
+                .endEgress()
+                .endSpec()
+                .build());
         expect("tcp/80", (from, to) -> !from.equals("x/a") || ns(to).equals("y"));
     }
 
     @Test
     void repliesOfAnAllowedConnectionPassAnEgressDenyAll() {
-        apply(policy("x", "only-from-y", all()).withPolicyTypes("Ingress", "Egress")
-                .addNewIngress().withFrom(peer(labels("ns", "y"), null)).endIngress().endSpec().build());
-        BiPredicate<String, String> expected = (from, to) -> !ns(from).equals("x") && (!ns(to).equals("x") || ns(from).equals("y"));
+        apply(policy("x", "only-from-y", all())
+                .withPolicyTypes("Ingress", "Egress")
+                .addNewIngress()
+                .withFrom(peer(labels("ns", "y"), null))
+                .endIngress()
+                .endSpec()
+                .build());
+        BiPredicate<String, String> expected =
+                (from, to) -> !ns(from).equals("x") && (!ns(to).equals("x") || ns(from).equals("y"));
         expect("tcp/80", expected);
         expect("udp/80", expected);
     }
 
     @Test
     void anUpdateAndADeleteTakeEffectWithinTenSeconds() {
-        apply(policy("x", "moving", pod("a")).withPolicyTypes("Ingress")
-                .addNewIngress().withFrom(peer(labels("ns", "y"), null)).endIngress().endSpec().build());
+        apply(policy("x", "moving", pod("a"))
+                .withPolicyTypes("Ingress")
+                .addNewIngress()
+                .withFrom(peer(labels("ns", "y"), null))
+                .endIngress()
+                .endSpec()
+                .build());
         expect("tcp/80", (from, to) -> !to.equals("x/a") || ns(from).equals("y"));
 
         long t0 = System.nanoTime();
-        apply(policy("x", "moving", pod("a")).withPolicyTypes("Ingress")
-                .addNewIngress().withFrom(peer(labels("ns", "z"), null)).endIngress().endSpec().build());
+        apply(policy("x", "moving", pod("a"))
+                .withPolicyTypes("Ingress")
+                .addNewIngress()
+                .withFrom(peer(labels("ns", "z"), null))
+                .endIngress()
+                .endSpec()
+                .build());
         expect("tcp/80", (from, to) -> !to.equals("x/a") || ns(from).equals("z"));
         System.out.printf("update took effect within %d ms%n", (System.nanoTime() - t0) / 1_000_000);
 
         t0 = System.nanoTime();
-        sb.client().network().v1().networkPolicies().inNamespace("x").withName("moving").delete();
+        sb.client()
+                .network()
+                .v1()
+                .networkPolicies()
+                .inNamespace("x")
+                .withName("moving")
+                .delete();
         expect("tcp/80", (from, to) -> true);
         System.out.printf("delete took effect within %d ms%n", (System.nanoTime() - t0) / 1_000_000);
     }
@@ -242,13 +366,24 @@ class NetworkPolicyE2ETest {
     }
 
     private static void apply(NetworkPolicy policy) {
-        sb.client().network().v1().networkPolicies().inNamespace(policy.getMetadata().getNamespace()).resource(policy)
+        sb.client()
+                .network()
+                .v1()
+                .networkPolicies()
+                .inNamespace(policy.getMetadata().getNamespace())
+                .resource(policy)
                 .createOr(existing -> existing.update());
     }
 
-    private static NetworkPolicyBuilder.SpecNested<NetworkPolicyBuilder> policy(String ns, String name, LabelSelector subjects) {
-        return new NetworkPolicyBuilder().withNewMetadata().withName(name).withNamespace(ns).endMetadata()
-                .withNewSpec().withPodSelector(subjects);
+    private static NetworkPolicyBuilder.SpecNested<NetworkPolicyBuilder> policy(
+            String ns, String name, LabelSelector subjects) {
+        return new NetworkPolicyBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace(ns)
+                .endMetadata()
+                .withNewSpec()
+                .withPodSelector(subjects);
     }
 
     private static LabelSelector all() {
@@ -278,7 +413,10 @@ class NetworkPolicyE2ETest {
 
     private static NetworkPolicyPort tcpPort(IntOrString port, Integer endPort) {
         return new NetworkPolicyPortBuilder()
-                .withProtocol("TCP").withPort(port).withEndPort(endPort).build();
+                .withProtocol("TCP")
+                .withPort(port)
+                .withEndPort(endPort)
+                .build();
     }
 
     private static String ip(String pod) {
@@ -290,13 +428,15 @@ class NetworkPolicyE2ETest {
     }
 
     /**
-     * The network of {@code ip} with a /16 or /24 prefix: the cluster's or a node's range; for IPv6
-     * the same ranges, /48 and /64.
+     * The network of {@code ip} with a /16 or /24 prefix: the cluster's or a node's range; for IPv6 the same ranges,
+     * /48 and /64.
      */
     private static String prefix(String ip, int bits) {
         if (ip.contains(":")) {
             String[] g = InetAddress.ofLiteral(ip).getHostAddress().split(":");
-            return bits == 16 ? g[0] + ":" + g[1] + ":" + g[2] + "::/48" : g[0] + ":" + g[1] + ":" + g[2] + ":" + g[3] + "::/64";
+            return bits == 16
+                    ? g[0] + ":" + g[1] + ":" + g[2] + "::/48"
+                    : g[0] + ":" + g[1] + ":" + g[2] + ":" + g[3] + "::/64";
         }
         String[] o = ip.split("\\.");
         return bits == 16 ? o[0] + "." + o[1] + ".0.0/16" : o[0] + "." + o[1] + "." + o[2] + ".0/24";

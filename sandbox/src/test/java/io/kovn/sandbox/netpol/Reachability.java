@@ -8,17 +8,17 @@ import java.util.Map;
 import java.util.function.BiPredicate;
 
 /**
- * Expected and observed reachability between pods on one protocol/port, as Kubernetes' network
- * policy e2e tests keep it: a matrix of "from" rows and "to" columns. A pod's flow to itself never
- * reaches OVN (the kernel loops it back), so the diagonal is left out. Pure.
+ * Expected and observed reachability between pods on one protocol/port, as Kubernetes' network policy e2e tests keep
+ * it: a matrix of "from" rows and "to" columns. A pod's flow to itself never reaches OVN (the kernel loops it back), so
+ * the diagonal is left out. Pure.
  *
  * @param protocolPort e.g. {@code tcp/80}
  * @param pods pod names ({@code ns/pod}) in row and column order
  * @param expected whether {@code from -> to} should connect, per pair
  * @param observed what the probe saw, per pair (absent = not probed yet)
  */
-public record Reachability(String protocolPort, List<String> pods, Map<String, Boolean> expected,
-                           Map<String, Prober.Result> observed) {
+public record Reachability(
+        String protocolPort, List<String> pods, Map<String, Boolean> expected, Map<String, Prober.Result> observed) {
 
     /** The expected matrix: {@code allowed.test(from, to)}. */
     public static Reachability expect(String protocolPort, List<String> pods, BiPredicate<String, String> allowed) {
@@ -56,12 +56,13 @@ public record Reachability(String protocolPort, List<String> pods, Map<String, B
     }
 
     /**
-     * The matrix as text: {@code .} allowed and {@code x} denied as expected; a wrong cell shows what
-     * was seen, {@code A} allowed, {@code D} denied (timeout), {@code R} refused, {@code ?} not probed.
+     * The matrix as text: {@code .} allowed and {@code x} denied as expected; a wrong cell shows what was seen,
+     * {@code A} allowed, {@code D} denied (timeout), {@code R} refused, {@code ?} not probed.
      */
     public String render() {
-        StringBuilder sb = new StringBuilder(protocolPort).append(" (rows: from, columns: to; . allowed, x denied;"
-                + " wrong cells show what was seen: A allowed, D denied, R refused)\n");
+        StringBuilder sb = new StringBuilder(protocolPort)
+                .append(" (rows: from, columns: to; . allowed, x denied;"
+                        + " wrong cells show what was seen: A allowed, D denied, R refused)\n");
         int width = pods.stream().mapToInt(String::length).max().orElse(1);
         sb.append(" ".repeat(width + 1));
         pods.forEach(p -> sb.append(' ').append(p));
@@ -86,8 +87,12 @@ public record Reachability(String protocolPort, List<String> pods, Map<String, B
             for (String to : pods) {
                 String pair = key(from, to);
                 if (!from.equals(to) && !agrees(pair, expected.get(pair))) {
-                    sb.append(from).append(" -> ").append(to).append(": ")
-                            .append(observed.get(pair) == null ? "not probed" : observed.get(pair)).append('\n');
+                    sb.append(from)
+                            .append(" -> ")
+                            .append(to)
+                            .append(": ")
+                            .append(observed.get(pair) == null ? "not probed" : observed.get(pair))
+                            .append('\n');
                 }
             }
         }

@@ -26,16 +26,19 @@ class ReachabilityTest {
     @Test
     void anAllowedFlowMustBeAnsweredByThePodItWasSentTo() {
         Reachability r = Reachability.expect("tcp/80", List.of("x/a", "x/b"), (from, to) -> true)
-                .observe(Map.of(Reachability.key("x/a", "x/b"), answer("x/b"),
-                        Reachability.key("x/b", "x/a"), answer("x/b")));
+                .observe(Map.of(
+                        Reachability.key("x/a", "x/b"), answer("x/b"), Reachability.key("x/b", "x/a"), answer("x/b")));
         assertThat(r.mismatches()).containsExactly(Reachability.key("x/b", "x/a"));
     }
 
     @Test
     void aDeniedFlowMustTimeOutNotBeRefused() {
         Reachability r = Reachability.expect("udp/53", List.of("x/a", "y/a"), (from, to) -> !to.equals("y/a"))
-                .observe(Map.of(Reachability.key("x/a", "y/a"), new Prober.Result(Verdict.REFUSED, null),
-                        Reachability.key("y/a", "x/a"), answer("x/a")));
+                .observe(Map.of(
+                        Reachability.key("x/a", "y/a"),
+                        new Prober.Result(Verdict.REFUSED, null),
+                        Reachability.key("y/a", "x/a"),
+                        answer("x/a")));
         assertThat(r.mismatches()).containsExactly(Reachability.key("x/a", "y/a"));
         r = r.observe(Map.of(Reachability.key("x/a", "y/a"), DENIED));
         assertThat(r.mismatches()).isEmpty();
@@ -50,14 +53,15 @@ class ReachabilityTest {
                         Reachability.key("x/b", "x/a"), DENIED,
                         Reachability.key("x/b", "y/a"), DENIED,
                         Reachability.key("y/a", "x/a"), answer("x/a")));
-        assertThat(r.render().lines().map(String::stripTrailing)).containsExactly(
-                "tcp/80 (rows: from, columns: to; . allowed, x denied; wrong cells show what was seen: A allowed, D denied, R refused)",
-                "     x/a x/b y/a",
-                "x/a  -   .   A",
-                "x/b  D   -   x",
-                "y/a  .   ?   -",
-                "x/a -> y/a: allowed (a)",
-                "x/b -> x/a: denied (timeout)",
-                "y/a -> x/b: not probed");
+        assertThat(r.render().lines().map(String::stripTrailing))
+                .containsExactly(
+                        "tcp/80 (rows: from, columns: to; . allowed, x denied; wrong cells show what was seen: A allowed, D denied, R refused)",
+                        "     x/a x/b y/a",
+                        "x/a  -   .   A",
+                        "x/b  D   -   x",
+                        "y/a  .   ?   -",
+                        "x/a -> y/a: allowed (a)",
+                        "x/b -> x/a: denied (timeout)",
+                        "y/a -> x/b: not probed");
     }
 }

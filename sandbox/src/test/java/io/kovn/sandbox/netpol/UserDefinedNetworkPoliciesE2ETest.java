@@ -27,15 +27,14 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 
 /**
- * NetworkPolicy and AdminNetworkPolicy inside a primary user-defined network (a Layer3
- * ClusterUserDefinedNetwork over two namespaces, pods on two nodes), checked three ways for every
- * pod pair: the evaluator ({@code kovn analyze}) on the pods' network addresses, ovn-trace through
- * the network's switches and transit switch ({@code kovn trace}), and real TCP/UDP connections
- * ({@code kovn probe}); the trace names the rule the evaluator names.
+ * NetworkPolicy and AdminNetworkPolicy inside a primary user-defined network (a Layer3 ClusterUserDefinedNetwork over
+ * two namespaces, pods on two nodes), checked three ways for every pod pair: the evaluator ({@code kovn analyze}) on
+ * the pods' network addresses, ovn-trace through the network's switches and transit switch ({@code kovn trace}), and
+ * real TCP/UDP connections ({@code kovn probe}); the trace names the rule the evaluator names.
  */
 @Tag("real")
 class UserDefinedNetworkPoliciesE2ETest {
@@ -48,18 +47,26 @@ class UserDefinedNetworkPoliciesE2ETest {
         sb = PolicySandbox.start(2);
         var client = sb.client();
         for (String ns : List.of("t1", "t2")) {
-            client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName(ns)
-                    .withLabels(Map.of("tenant", "t", "k8s.ovn.org/primary-user-defined-network", "")).endMetadata().build()).create();
+            client.namespaces()
+                    .resource(new NamespaceBuilder()
+                            .withNewMetadata()
+                            .withName(ns)
+                            .withLabels(Map.of("tenant", "t", "k8s.ovn.org/primary-user-defined-network", ""))
+                            .endMetadata()
+                            .build())
+                    .create();
             LocalCluster.awaitDefaultServiceAccount(client, ns);
         }
-        client.genericKubernetesResources(KovnResources.CLUSTER_USER_DEFINED_NETWORK).resource(Serialization.unmarshal("""
+        client.genericKubernetesResources(KovnResources.CLUSTER_USER_DEFINED_NETWORK)
+                .resource(Serialization.unmarshal("""
                 apiVersion: k8s.ovn.org/v1
                 kind: ClusterUserDefinedNetwork
                 metadata: {name: tenants}
                 spec:
                   namespaceSelector: {matchLabels: {tenant: t}}
                   network: {topology: Layer3, layer3: {role: Primary, subnets: [{cidr: 10.110.0.0/16}]}}
-                """, GenericKubernetesResource.class)).create();
+                """, GenericKubernetesResource.class))
+                .create();
         var ports = List.of(PolicySandbox.port("TCP", 80, "http"), PolicySandbox.port("UDP", 53, "dns"));
         sb.createPod("t1", "web", "node-1", Map.of("app", "web"), ports);
         sb.createPod("t1", "db", "node-2", Map.of("app", "db"), ports);
@@ -71,7 +78,11 @@ class UserDefinedNetworkPoliciesE2ETest {
         }
         // policies: db takes tcp/80 from web only (NetworkPolicy); other may not reach t1 at all (ANP Deny);
         // client may reach web over tcp/80 even if a NetworkPolicy said otherwise (ANP Allow)
-        client.network().v1().networkPolicies().inNamespace("t1").resource(Serialization.unmarshal("""
+        client.network()
+                .v1()
+                .networkPolicies()
+                .inNamespace("t1")
+                .resource(Serialization.unmarshal("""
                 apiVersion: networking.k8s.io/v1
                 kind: NetworkPolicy
                 metadata: {name: db-from-web, namespace: t1}
@@ -79,8 +90,10 @@ class UserDefinedNetworkPoliciesE2ETest {
                   podSelector: {matchLabels: {app: db}}
                   policyTypes: [Ingress]
                   ingress: [{from: [{podSelector: {matchLabels: {app: web}}}], ports: [{protocol: TCP, port: 80}]}]
-                """, NetworkPolicy.class)).create();
-        client.resources(AdminNetworkPolicy.class).resource(Serialization.unmarshal("""
+                """, NetworkPolicy.class))
+                .create();
+        client.resources(AdminNetworkPolicy.class)
+                .resource(Serialization.unmarshal("""
                 apiVersion: policy.networking.k8s.io/v1alpha1
                 kind: AdminNetworkPolicy
                 metadata: {name: tenant-edges}
@@ -95,14 +108,17 @@ class UserDefinedNetworkPoliciesE2ETest {
                     action: Allow
                     from: [{pods: {namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: t2}}, podSelector: {matchLabels: {app: client}}}}]
                     ports: [{portNumber: {protocol: TCP, port: 80}}]
-                """, AdminNetworkPolicy.class)).create();
+                """, AdminNetworkPolicy.class))
+                .create();
     }
 
     @AfterAll
     static void down() {
         if (sb != null) {
             sb.close();
-            assertThat(sb.fixture().leftovers()).as("namespaces and links left after close").isEmpty();
+            assertThat(sb.fixture().leftovers())
+                    .as("namespaces and links left after close")
+                    .isEmpty();
         }
     }
 
@@ -110,13 +126,22 @@ class UserDefinedNetworkPoliciesE2ETest {
 
     @Test
     void theEvaluatorOvnTraceAndRealPacketsAgreeInsideTheNetwork() {
-        assertThat(sb.address(PODS.get("t1/web"))).as("probes go to the network's addresses").startsWith("10.110.");
+        assertThat(sb.address(PODS.get("t1/web")))
+                .as("probes go to the network's addresses")
+                .startsWith("10.110.");
         PolicyEvaluator evaluator = PolicyEvaluator.compile(PolicySnapshot.builder("udn")
                 .namespaces(sb.client().namespaces().list().getItems())
                 .pods(sb.client().pods().inAnyNamespace().list().getItems())
                 .nodes(sb.client().nodes().list().getItems())
-                .networkPolicies(sb.client().network().v1().networkPolicies().inAnyNamespace().list().getItems())
-                .adminNetworkPolicies(sb.client().resources(AdminNetworkPolicy.class).list().getItems())
+                .networkPolicies(sb.client()
+                        .network()
+                        .v1()
+                        .networkPolicies()
+                        .inAnyNamespace()
+                        .list()
+                        .getItems())
+                .adminNetworkPolicies(
+                        sb.client().resources(AdminNetworkPolicy.class).list().getItems())
                 .build());
         List<Check> checks = new ArrayList<>();
         for (Pod from : PODS.values()) {
@@ -124,7 +149,8 @@ class UserDefinedNetworkPoliciesE2ETest {
                 if (from == to) continue;
                 for (String pp : PORTS) {
                     ProtocolPort port = ProtocolPort.parse(pp);
-                    checks.add(new Check(from, to, port, evaluator.evaluate(Flow.of(endpoint(from), endpoint(to), port))));
+                    checks.add(
+                            new Check(from, to, port, evaluator.evaluate(Flow.of(endpoint(from), endpoint(to), port))));
                 }
             }
         }
@@ -137,8 +163,10 @@ class UserDefinedNetworkPoliciesE2ETest {
         expected.put("t2/client -> t1/web tcp/80", Verdict.ALLOWED);
         expected.put("t1/db -> t2/other tcp/80", Verdict.ALLOWED);
         for (Check c : checks) {
-            String key = PolicySandbox.name(c.from()) + " -> " + PolicySandbox.name(c.to()) + " " + c.port().field() + "/" + c.port().port();
-            if (expected.containsKey(key)) assertThat(c.evaluation().verdict()).as("evaluator " + key).isEqualTo(expected.get(key));
+            String key = PolicySandbox.name(c.from()) + " -> " + PolicySandbox.name(c.to()) + " "
+                    + c.port().field() + "/" + c.port().port();
+            if (expected.containsKey(key))
+                assertThat(c.evaluation().verdict()).as("evaluator " + key).isEqualTo(expected.get(key));
         }
 
         // ovn-trace and real packets agree with it (enforcement may take a moment to reach the flows)
@@ -146,25 +174,40 @@ class UserDefinedNetworkPoliciesE2ETest {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         do {
             mismatches.clear();
-            List<PolicyTracer.Result> traces = sb.parallel(checks, c -> sb.tracer().trace(c.from(), c.to(), c.port().field(), c.port().port()));
-            List<Prober.Result> probes = sb.probe(checks.stream().map(c -> new PolicySandbox.Probe(c.from(), c.to(), c.port().field(),
-                    c.port().port())).toList());
+            List<PolicyTracer.Result> traces = sb.parallel(
+                    checks,
+                    c -> sb.tracer()
+                            .trace(c.from(), c.to(), c.port().field(), c.port().port()));
+            List<Prober.Result> probes = sb.probe(checks.stream()
+                    .map(c -> new PolicySandbox.Probe(
+                            c.from(), c.to(), c.port().field(), c.port().port()))
+                    .toList());
             for (int i = 0; i < checks.size(); i++) {
                 Check c = checks.get(i);
                 boolean allowed = c.evaluation().verdict() == Verdict.ALLOWED;
                 PolicyTracer.Result t = traces.get(i);
                 Prober.Result p = probes.get(i);
                 String flow = c.evaluation().flow().toString();
-                if (t.allowed() != allowed) mismatches.add(flow + ": evaluator " + c.evaluation().verdict() + ", ovn-trace " + t.allowed()
-                        + "\n" + t.render(false));
-                else if (!AnalyzeCrossCheck.agrees(c.evaluation(), t, c.from().getMetadata().getNamespace(), c.to().getMetadata().getNamespace())) {
-                    mismatches.add(flow + ": the evaluator decided by " + c.evaluation().decidedBy() + ", ovn-trace by " + t.decidedByLine());
+                if (t.allowed() != allowed)
+                    mismatches.add(flow + ": evaluator " + c.evaluation().verdict() + ", ovn-trace " + t.allowed()
+                            + "\n" + t.render(false));
+                else if (!AnalyzeCrossCheck.agrees(
+                        c.evaluation(),
+                        t,
+                        c.from().getMetadata().getNamespace(),
+                        c.to().getMetadata().getNamespace())) {
+                    mismatches.add(flow + ": the evaluator decided by "
+                            + c.evaluation().decidedBy() + ", ovn-trace by " + t.decidedByLine());
                 }
-                boolean answered = p.verdict() == Prober.Verdict.ALLOWED && c.to().getMetadata().getName().equals(p.answer());
-                if (answered != allowed) mismatches.add(flow + ": evaluator " + c.evaluation().verdict() + ", probe " + p);
+                boolean answered = p.verdict() == Prober.Verdict.ALLOWED
+                        && c.to().getMetadata().getName().equals(p.answer());
+                if (answered != allowed)
+                    mismatches.add(flow + ": evaluator " + c.evaluation().verdict() + ", probe " + p);
             }
         } while (!mismatches.isEmpty() && System.nanoTime() < deadline);
-        assertThat(mismatches).as("evaluator, ovn-trace and real packets disagree").isEmpty();
+        assertThat(mismatches)
+                .as("evaluator, ovn-trace and real packets disagree")
+                .isEmpty();
     }
 
     static Endpoint endpoint(Pod pod) {

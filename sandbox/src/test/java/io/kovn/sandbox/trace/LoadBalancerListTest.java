@@ -2,8 +2,8 @@ package io.kovn.sandbox.trace;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import org.junit.jupiter.api.Test;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 
 class LoadBalancerListTest {
     // As ovn-nbctl 25.03 prints it (one row's protocol unset, one without options).
@@ -18,7 +18,9 @@ class LoadBalancerListTest {
             """;
 
     private static List<String> withVip(String json, String vip, String protocol) {
-        return LoadBalancerList.holding(json, vip, protocol).stream().map(LoadBalancerList.Entry::name).toList();
+        return LoadBalancerList.holding(json, vip, protocol).stream()
+                .map(LoadBalancerList.Entry::name)
+                .toList();
     }
 
     @Test
@@ -31,10 +33,15 @@ class LoadBalancerListTest {
 
     @Test
     void readsEachVipsBackendsAndWhetherTheRouterKeepsTheClientsAddress() {
-        assertThat(LoadBalancerList.holding(JSON, "10.96.0.10:80", "tcp")).containsExactly(new LoadBalancerList.Entry(
-                "Service_ns/web_TCP_cluster", List.of("10.244.1.3:8080", "10.244.2.3:8080"), false));
-        assertThat(LoadBalancerList.holding(JSON, "10.250.0.3:30080", "tcp")).containsExactly(new LoadBalancerList.Entry(
-                "Service_ns/web_TCP_node_local_router_node-1", List.of("10.244.0.5:8080"), true));
-        assertThat(LoadBalancerList.holding(JSON, "[fd00::10]:80", "tcp").getFirst().backends()).isEmpty();
+        assertThat(LoadBalancerList.holding(JSON, "10.96.0.10:80", "tcp"))
+                .containsExactly(new LoadBalancerList.Entry(
+                        "Service_ns/web_TCP_cluster", List.of("10.244.1.3:8080", "10.244.2.3:8080"), false));
+        assertThat(LoadBalancerList.holding(JSON, "10.250.0.3:30080", "tcp"))
+                .containsExactly(new LoadBalancerList.Entry(
+                        "Service_ns/web_TCP_node_local_router_node-1", List.of("10.244.0.5:8080"), true));
+        assertThat(LoadBalancerList.holding(JSON, "[fd00::10]:80", "tcp")
+                        .getFirst()
+                        .backends())
+                .isEmpty();
     }
 }

@@ -8,8 +8,16 @@ import org.junit.jupiter.api.Test;
 
 /** The address a trace gives a host-network pod: its node's, of the flow's family. */
 class PolicyTracerTest {
-    private static final Pod DUAL_STACK_CENTAUR = new PodBuilder().withNewSpec().withHostNetwork(true).endSpec()
-            .withNewStatus().withPodIP("10.89.0.2").addNewPodIP("10.89.0.2").addNewPodIP("fd00:89::2").endStatus().build();
+    private static final Pod DUAL_STACK_CENTAUR = new PodBuilder()
+            .withNewSpec()
+            .withHostNetwork(true)
+            .endSpec()
+            .withNewStatus()
+            .withPodIP("10.89.0.2")
+            .addNewPodIP("10.89.0.2")
+            .addNewPodIP("fd00:89::2")
+            .endStatus()
+            .build();
 
     @Test
     void aHostNetworkPodIsTracedAtItsNodesAddressOfThePeersFamily() {
@@ -24,8 +32,15 @@ class PolicyTracerTest {
 
     @Test
     void aSingleStackHostNetworkPodHasNoAddressOfTheOtherFamily() {
-        Pod v4 = new PodBuilder().withNewSpec().withHostNetwork(true).endSpec()
-                .withNewStatus().withPodIP("10.89.0.2").addNewPodIP("10.89.0.2").endStatus().build();
+        Pod v4 = new PodBuilder()
+                .withNewSpec()
+                .withHostNetwork(true)
+                .endSpec()
+                .withNewStatus()
+                .withPodIP("10.89.0.2")
+                .addNewPodIP("10.89.0.2")
+                .endStatus()
+                .build();
         assertThat(PolicyTracer.hostIp(v4, "fd00::1")).isNull();
     }
 }

@@ -11,9 +11,9 @@ import io.fabric8.kubernetes.model.annotation.Singular;
 import io.fabric8.kubernetes.model.annotation.Version;
 
 /**
- * AdminNetworkPolicy ({@code policy.networking.k8s.io/v1alpha1}, cluster-scoped, short name
- * {@code anp}): a cluster-wide policy in tier 1, evaluated before NetworkPolicies. Lower
- * {@code spec.priority} (0..1000) wins; within one policy the first matching rule wins.
+ * AdminNetworkPolicy ({@code policy.networking.k8s.io/v1alpha1}, cluster-scoped, short name {@code anp}): a
+ * cluster-wide policy in tier 1, evaluated before NetworkPolicies. Lower {@code spec.priority} (0..1000) wins; within
+ * one policy the first matching rule wins.
  */
 @Group(AdminNetworkPolicy.GROUP)
 @Version(AdminNetworkPolicy.VERSION)
@@ -28,8 +28,7 @@ public class AdminNetworkPolicy extends CustomResource<AdminNetworkPolicySpec, A
     public static final String API_VERSION = GROUP + "/" + VERSION;
 
     /** An empty resource, for Jackson. */
-    public AdminNetworkPolicy() {
-    }
+    public AdminNetworkPolicy() {}
 
     /** A resource with this name and spec (no status). */
     public static AdminNetworkPolicy of(String name, AdminNetworkPolicySpec spec) {

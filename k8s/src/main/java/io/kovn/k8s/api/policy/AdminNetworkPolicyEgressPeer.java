@@ -5,10 +5,10 @@ import io.fabric8.kubernetes.api.model.LabelSelector;
 import java.util.List;
 
 /**
- * A destination of egress traffic: exactly one of {@code namespaces}, {@code pods}, {@code nodes}
- * (node IPs from {@code status.addresses}), {@code networks} (up to 25 CIDRs, matching any IP
- * including pod and node IPs) or {@code domainNames} (ANP only, not enforced by kovn's OVN
- * translation). A peer with none set is an unknown option: fail closed.
+ * A destination of egress traffic: exactly one of {@code namespaces}, {@code pods}, {@code nodes} (node IPs from
+ * {@code status.addresses}), {@code networks} (up to 25 CIDRs, matching any IP including pod and node IPs) or
+ * {@code domainNames} (ANP only, not enforced by kovn's OVN translation). A peer with none set is an unknown option:
+ * fail closed.
  */
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
 public record AdminNetworkPolicyEgressPeer(
@@ -28,7 +28,8 @@ public record AdminNetworkPolicyEgressPeer(
     }
 
     public static AdminNetworkPolicyEgressPeer pods(LabelSelector namespaceSelector, LabelSelector podSelector) {
-        return new AdminNetworkPolicyEgressPeer(null, new NamespacedPod(namespaceSelector, podSelector), null, null, null);
+        return new AdminNetworkPolicyEgressPeer(
+                null, new NamespacedPod(namespaceSelector, podSelector), null, null, null);
     }
 
     public static AdminNetworkPolicyEgressPeer nodes(LabelSelector selector) {

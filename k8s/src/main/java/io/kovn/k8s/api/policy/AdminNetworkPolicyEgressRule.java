@@ -4,8 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 
 /**
- * An egress rule: traffic from the subject to any of {@code to}, on any of {@code ports}
- * (destination ports).
+ * An egress rule: traffic from the subject to any of {@code to}, on any of {@code ports} (destination ports).
  *
  * @param name optional, up to 100 characters
  * @param action what to do with matching traffic

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 
 /**
- * A source of ingress traffic: exactly one of {@code namespaces} or {@code pods}. A peer with
- * neither set is an unknown option: fail closed. Host-network pods are never peers.
+ * A source of ingress traffic: exactly one of {@code namespaces} or {@code pods}. A peer with neither set is an unknown
+ * option: fail closed. Host-network pods are never peers.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record AdminNetworkPolicyIngressPeer(LabelSelector namespaces, NamespacedPod pods) {

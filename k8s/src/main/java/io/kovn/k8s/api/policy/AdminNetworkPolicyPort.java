@@ -3,9 +3,8 @@ package io.kovn.k8s.api.policy;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 /**
- * A destination port selector: exactly one of {@code portNumber}, {@code portRange} or
- * {@code namedPort} (a container port name: on the peer pods for egress, on the subject pods for
- * ingress).
+ * A destination port selector: exactly one of {@code portNumber}, {@code portRange} or {@code namedPort} (a container
+ * port name: on the peer pods for egress, on the subject pods for ingress).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record AdminNetworkPolicyPort(PortNumber portNumber, PortRange portRange, String namedPort) {

@@ -5,8 +5,8 @@ import io.fabric8.kubernetes.api.model.Condition;
 import java.util.List;
 
 /**
- * Status of an AdminNetworkPolicy or BaselineAdminNetworkPolicy: one condition per zone,
- * {@code Ready-In-Zone-<zone>} (list map keyed on {@code type}).
+ * Status of an AdminNetworkPolicy or BaselineAdminNetworkPolicy: one condition per zone, {@code Ready-In-Zone-<zone>}
+ * (list map keyed on {@code type}).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record AdminNetworkPolicyStatus(List<Condition> conditions) {

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 
 /**
- * The pods a policy applies to: exactly one of {@code namespaces} (all pods of the selected
- * namespaces) or {@code pods}. Host-network pods are never subjects.
+ * The pods a policy applies to: exactly one of {@code namespaces} (all pods of the selected namespaces) or
+ * {@code pods}. Host-network pods are never subjects.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record AdminNetworkPolicySubject(LabelSelector namespaces, NamespacedPod pods) {

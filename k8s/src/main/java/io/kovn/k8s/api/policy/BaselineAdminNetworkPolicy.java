@@ -11,9 +11,9 @@ import io.fabric8.kubernetes.model.annotation.Singular;
 import io.fabric8.kubernetes.model.annotation.Version;
 
 /**
- * BaselineAdminNetworkPolicy ({@code policy.networking.k8s.io/v1alpha1}, cluster-scoped, short
- * name {@code banp}): the singleton (named {@code default}) tier-3 policy that applies when no
- * AdminNetworkPolicy decided and no NetworkPolicy selects the pod. Actions are Allow and Deny.
+ * BaselineAdminNetworkPolicy ({@code policy.networking.k8s.io/v1alpha1}, cluster-scoped, short name {@code banp}): the
+ * singleton (named {@code default}) tier-3 policy that applies when no AdminNetworkPolicy decided and no NetworkPolicy
+ * selects the pod. Actions are Allow and Deny.
  */
 @Group(AdminNetworkPolicy.GROUP)
 @Version(AdminNetworkPolicy.VERSION)
@@ -22,13 +22,13 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Singular("baselineadminnetworkpolicy")
 @ShortNames("banp")
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public class BaselineAdminNetworkPolicy extends CustomResource<BaselineAdminNetworkPolicySpec, AdminNetworkPolicyStatus> {
+public class BaselineAdminNetworkPolicy
+        extends CustomResource<BaselineAdminNetworkPolicySpec, AdminNetworkPolicyStatus> {
     /** The only name the API accepts. */
     public static final String SINGLETON_NAME = "default";
 
     /** An empty resource, for Jackson. */
-    public BaselineAdminNetworkPolicy() {
-    }
+    public BaselineAdminNetworkPolicy() {}
 
     /** A resource with this name (normally {@value #SINGLETON_NAME}) and spec. */
     public static BaselineAdminNetworkPolicy of(String name, BaselineAdminNetworkPolicySpec spec) {

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 
 /**
- * Spec of a {@link BaselineAdminNetworkPolicy}: like {@link AdminNetworkPolicySpec} without a
- * priority; rule actions are limited to Allow and Deny (the CRD enforces it).
+ * Spec of a {@link BaselineAdminNetworkPolicy}: like {@link AdminNetworkPolicySpec} without a priority; rule actions
+ * are limited to Allow and Deny (the CRD enforces it).
  */
 @JsonInclude(JsonInclude.Include.NON_EMPTY)
 public record BaselineAdminNetworkPolicySpec(

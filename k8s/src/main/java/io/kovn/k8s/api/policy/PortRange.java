@@ -3,8 +3,8 @@ package io.kovn.k8s.api.policy;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 /**
- * An inclusive port range of one protocol. {@code start < end} is required by the API's
- * documentation but not enforced by the v1alpha1 CRD: translators must report violations.
+ * An inclusive port range of one protocol. {@code start < end} is required by the API's documentation but not enforced
+ * by the v1alpha1 CRD: translators must report violations.
  *
  * @param protocol TCP (the API default when absent), UDP or SCTP
  * @param start 1..65535

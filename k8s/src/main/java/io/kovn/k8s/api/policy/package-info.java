@@ -1,7 +1,6 @@
 /**
  * AdminNetworkPolicy and BaselineAdminNetworkPolicy, {@code policy.networking.k8s.io/v1alpha1}
- * (kubernetes-sigs/network-policy-api), as fabric8 custom resources with immutable,
- * Jackson-friendly record specs. Absent lists read as empty lists; absent protocols as TCP.
- * The CRDs are in {@code src/main/resources/crds/}.
+ * (kubernetes-sigs/network-policy-api), as fabric8 custom resources with immutable, Jackson-friendly record specs.
+ * Absent lists read as empty lists; absent protocols as TCP. The CRDs are in {@code src/main/resources/crds/}.
  */
 package io.kovn.k8s.api.policy;

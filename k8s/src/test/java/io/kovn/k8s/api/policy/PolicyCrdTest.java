@@ -15,7 +15,8 @@ class PolicyCrdTest {
     @ValueSource(classes = {AdminNetworkPolicy.class, BaselineAdminNetworkPolicy.class})
     void theShippedCrdDescribesThePojo(Class<? extends CustomResource<?, ?>> type) throws Exception {
         String crdName = CustomResource.getCRDName(type);
-        try (InputStream in = getClass().getResourceAsStream("/crds/policy.networking.k8s.io_" + crdName.split("\\.")[0] + ".yaml")) {
+        try (InputStream in =
+                getClass().getResourceAsStream("/crds/policy.networking.k8s.io_" + crdName.split("\\.")[0] + ".yaml")) {
             CustomResourceDefinition crd = Serialization.unmarshal(in, CustomResourceDefinition.class);
             assertThat(crd.getMetadata().getName()).isEqualTo(crdName);
             assertThat(crd.getSpec().getScope()).isEqualTo("Cluster");
@@ -23,7 +24,11 @@ class PolicyCrdTest {
             assertThat(crd.getSpec().getVersions()).singleElement().satisfies(v -> {
                 assertThat(v.getName()).isEqualTo("v1alpha1");
                 assertThat(v.getSubresources().getStatus()).isNotNull();
-                assertThat(v.getSchema().getOpenAPIV3Schema().getProperties().get("spec").getProperties())
+                assertThat(v.getSchema()
+                                .getOpenAPIV3Schema()
+                                .getProperties()
+                                .get("spec")
+                                .getProperties())
                         .containsKeys("subject", "ingress", "egress");
             });
         }
