@@ -21,11 +21,15 @@ class PolicySnapshotTest {
     }
 
     @Test
-    void anInformerListingIsKeptAsItIsAndAMutableListIsCopied() {
+    void anImmutableListIsKeptAndAnyOtherIsCopied() {
+        List<Pod> immutable = List.of(pod("a"));
+        assertThat(PolicySnapshot.builder("z").pods(immutable).build().pods()).isSameAs(immutable);
+
         ListedItemStore<Pod> store = new ListedItemStore<>();
         store.put("ns/a", pod("a"));
-        List<Pod> listing = store.list();
-        assertThat(PolicySnapshot.builder("z").pods(listing).build().pods()).isSameAs(listing);
+        assertThat(PolicySnapshot.builder("z").pods(store.list()).build().pods())
+                .extracting(p -> p.getMetadata().getName())
+                .containsExactly("a");
 
         List<Pod> mutable = new ArrayList<>(List.of(pod("b")));
         List<Pod> kept = PolicySnapshot.builder("z").pods(mutable).build().pods();
