@@ -6,15 +6,23 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
- * The HTTP endpoint of a kovn process: Prometheus {@code /metrics} from a registry and a {@code /healthz} that answers
- * 200 while the process is healthy, 503 otherwise (liveness and readiness probes both use it).
+ * The HTTP endpoint of a kovn process: Prometheus {@code /metrics} from a registry; {@code /livez} (and
+ * {@code /healthz}, its old name) answering 200 while the process is alive, 503 otherwise (the liveness probe); and
+ * {@code /readyz} answering 200 when it is ready, else 503 with one reason per line (the readiness probe: a process
+ * whose informers are listing again after an error is alive but not ready).
  */
 public final class MetricsEndpoint implements AutoCloseable {
-    /** The health path. */
+    /** The liveness path. */
+    public static final String LIVEZ = "/livez";
+    /** The liveness path's old name, kept for probes that use it. */
     public static final String HEALTHZ = "/healthz";
+    /** The readiness path. */
+    public static final String READYZ = "/readyz";
 
     private final HTTPServer server;
 
@@ -22,33 +30,47 @@ public final class MetricsEndpoint implements AutoCloseable {
         this.server = server;
     }
 
-    /** Starts serving; {@code healthy} is asked on every {@code /healthz}. */
+    /** Starts serving; {@code healthy} is asked on every liveness and readiness probe. */
     public static MetricsEndpoint start(ListenAddress address, PrometheusRegistry registry, BooleanSupplier healthy)
+            throws IOException {
+        return start(address, registry, healthy, () -> healthy.getAsBoolean() ? List.of() : List.of("not healthy"));
+    }
+
+    /** Starts serving; {@code notReady} gives the reasons the process is not ready, empty when it is. */
+    public static MetricsEndpoint start(
+            ListenAddress address,
+            PrometheusRegistry registry,
+            BooleanSupplier healthy,
+            Supplier<List<String>> notReady)
             throws IOException {
         HTTPServer.Builder builder = HTTPServer.builder()
                 .registry(registry)
                 .port(address.port())
-                .defaultHandler(exchange -> answer(exchange, healthy));
+                .defaultHandler(exchange -> answer(exchange, healthy, notReady));
         if (!address.host().isEmpty()) {
             builder.hostname(address.host());
         }
         return new MetricsEndpoint(builder.buildAndStart());
     }
 
-    // Every path outside /metrics lands here: only /healthz exists, the rest is 404.
-    private static void answer(HttpExchange exchange, BooleanSupplier healthy) throws IOException {
+    // Every path outside /metrics lands here: /livez, /healthz and /readyz exist, the rest is 404.
+    private static void answer(HttpExchange exchange, BooleanSupplier healthy, Supplier<List<String>> notReady)
+            throws IOException {
         try (exchange) {
+            String path = exchange.getRequestURI().getPath();
             int status;
             String body;
-            if (!HEALTHZ.equals(exchange.getRequestURI().getPath())) {
+            if (path.equals(LIVEZ) || path.equals(HEALTHZ)) {
+                boolean alive = healthy.getAsBoolean();
+                status = alive ? 200 : 503;
+                body = alive ? "ok\n" : "not healthy\n";
+            } else if (path.equals(READYZ)) {
+                List<String> reasons = notReady.get();
+                status = reasons.isEmpty() ? 200 : 503;
+                body = reasons.isEmpty() ? "ok\n" : String.join("\n", reasons) + "\n";
+            } else {
                 status = 404;
                 body = "not found\n";
-            } else if (healthy.getAsBoolean()) {
-                status = 200;
-                body = "ok\n";
-            } else {
-                status = 503;
-                body = "not ready\n";
             }
             byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");

@@ -33,7 +33,7 @@ import picocli.CommandLine.Option;
  * {@code kovn node}: everything kovn runs on one node, in one process (a DaemonSet container): certificate bootstrap,
  * node agent, zone controller and network-policy controller. With {@code --cert-dir} the process's own credentials
  * serve only to obtain the node's certificate ({@code system:ovn-node:<node>}); every other call uses that certificate.
- * Serves {@code /metrics} and {@code /healthz} until SIGTERM, then stops the parts in reverse order.
+ * Serves {@code /metrics}, {@code /livez} and {@code /readyz} until SIGTERM, then stops the parts in reverse order.
  */
 @Command(
         name = "node",
@@ -166,7 +166,7 @@ public final class NodeCommand implements Callable<Integer> {
             }
             long credentials = sinceJvmStart();
             parts.start(client);
-            MetricsEndpoint metrics = MetricsEndpoint.start(metricsAddress, registry, parts::healthy);
+            MetricsEndpoint metrics = MetricsEndpoint.start(metricsAddress, registry, parts::healthy, parts::notReady);
             // where a slow start went: the JVM and the options, the credentials, the controllers
             LOG.info(
                     "node {} up {} ms after the JVM started (options and kubeconfig read at {} ms, credentials at {} ms)",

@@ -168,7 +168,8 @@ class DeployManifestsTest {
                         "kovn-cluster-manager",
                         "get"))
                 .isTrue();
-        assertThat(c.getReadinessProbe().getHttpGet().getPath()).isEqualTo(MetricsEndpoint.HEALTHZ);
+        assertThat(c.getReadinessProbe().getHttpGet().getPath()).isEqualTo(MetricsEndpoint.READYZ);
+        assertThat(c.getLivenessProbe().getHttpGet().getPath()).isEqualTo(MetricsEndpoint.LIVEZ);
         assertThat(c.getReadinessProbe().getHttpGet().getPort().getIntVal()).isEqualTo(cm.metricsAddress.port());
     }
 
@@ -218,8 +219,10 @@ class DeployManifestsTest {
         Container install = spec.getInitContainers().getFirst();
         assertThat(String.join(" ", install.getCommand()))
                 .contains("/host/opt/cni/bin/kovn-cni", "/host/etc/cni/net.d/10-kovn.conflist");
-        // the probes hit the command's /healthz
+        // the probes hit the command's /livez and /readyz
         assertThat(c.getLivenessProbe().getHttpGet().getPort().getIntVal()).isEqualTo(node.metricsAddress.port());
+        assertThat(c.getLivenessProbe().getHttpGet().getPath()).isEqualTo(MetricsEndpoint.LIVEZ);
+        assertThat(c.getReadinessProbe().getHttpGet().getPath()).isEqualTo(MetricsEndpoint.READYZ);
         // image placeholders are marked as such
         assertThat(Files.readString(DEPLOY.resolve("20-node.yaml"))).contains("PLACEHOLDER");
     }

@@ -101,6 +101,8 @@ class NodeCommandTest {
 
                 int port = running.metrics().port();
                 assertThat(Http.get(port, "/healthz")).isEqualTo(new Http.Reply(200, "ok\n"));
+                assertThat(Http.get(port, "/livez")).isEqualTo(new Http.Reply(200, "ok\n"));
+                await().atMost(CONVERGE).until(() -> Http.get(port, "/readyz").equals(new Http.Reply(200, "ok\n")));
                 assertThat(Http.get(port, "/metrics").body()).contains("ovnkube_controller_admin_network_policies");
                 // the zone's and the policy controller's runtime metrics share the process's registry
                 await().atMost(CONVERGE)

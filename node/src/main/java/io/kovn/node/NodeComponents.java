@@ -66,6 +66,8 @@ public final class NodeComponents implements AutoCloseable {
     private volatile PolicyController policies;
 
     private volatile boolean up;
+    /** The informers of the running parts, for readiness. */
+    private volatile SharedInformers informers;
 
     /** The parts of one node, registering their metrics in {@code registry}. */
     public NodeComponents(Settings settings, PrometheusRegistry registry) {
@@ -96,6 +98,7 @@ public final class NodeComponents implements AutoCloseable {
             // Pods and nodes are listed, watched and cached once for both controllers; closed last.
             SharedInformers informers = new SharedInformers(client);
             running.push(informers);
+            this.informers = informers;
             // the zone's pod index exists before either controller starts the pod informer
             informers.index(Pod.class, PodAddressReconciler.nodeIndexer());
             // Both controllers start at once: every kind lists, and both connect to the NB, from the
@@ -169,6 +172,20 @@ public final class NodeComponents implements AutoCloseable {
     /** Whether every part is running. */
     public boolean healthy() {
         return up;
+    }
+
+    /**
+     * Why the node is not ready, empty when it is: a part not started yet, or an informer not watching (listing again
+     * after an error: its controllers read a cache that may be behind).
+     */
+    public List<String> notReady() {
+        if (!up) return List.of("the node's controllers are not running");
+        SharedInformers current = informers;
+        return current == null
+                ? List.of()
+                : current.notWatching().stream()
+                        .map(kind -> "the informer of " + kind + " is not watching")
+                        .toList();
     }
 
     public synchronized ZoneController zone() {

@@ -1,13 +1,16 @@
 package io.kovn.k8s.runtime;
 
-import io.fabric8.kubernetes.client.informers.ExceptionHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Helpers over fabric8 informers. */
 public final class Informers {
 
+    private static final Logger LOG = LoggerFactory.getLogger(Informers.class);
     private static final long POLL_MILLIS = 10;
 
     private Informers() {}
@@ -35,10 +38,36 @@ public final class Informers {
     }
 
     /**
-     * {@code informer}, set to keep listing after any error but a decoding one: a CRD that is not installed yet (404)
-     * or a permission not granted yet (403) must not stop it for good.
+     * {@code informer}, set never to stop: after any error it lists and watches again, with fabric8's backoff. fabric8
+     * stops an informer for good when its handler says so, and by default on an object it cannot decode, and nothing
+     * would notice: a CRD not installed yet (404), a permission not granted yet (403) or one undecodable object must
+     * only make the process unready ({@link #notWatching}) until it is resolved.
      */
     public static <T> SharedIndexInformer<T> retrying(SharedIndexInformer<T> informer) {
-        return informer.exceptionHandler((started, error) -> !ExceptionHandler.isDeserializationException(error));
+        return informer.exceptionHandler((started, error) -> {
+            LOG.warn(
+                    "informer of {} failed{}; listing and watching again: {}",
+                    kindOf(informer),
+                    started ? "" : " before it started",
+                    error.toString());
+            return true;
+        });
+    }
+
+    /**
+     * The kinds of {@code informers} that are running but not watching: listing after an error, or not synced yet. A
+     * process whose informers are not all watching is not ready (its controllers read a cache that may be behind).
+     */
+    public static List<String> notWatching(Collection<? extends SharedIndexInformer<?>> informers) {
+        return informers.stream()
+                .filter(i -> !i.isWatching())
+                .map(Informers::kindOf)
+                .sorted()
+                .toList();
+    }
+
+    private static String kindOf(SharedIndexInformer<?> informer) {
+        Class<?> type = informer.getApiTypeClass();
+        return type == null ? "?" : type.getSimpleName();
     }
 }

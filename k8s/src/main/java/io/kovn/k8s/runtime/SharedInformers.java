@@ -63,7 +63,8 @@ public final class SharedInformers implements AutoCloseable {
     private <T extends HasMetadata> SharedIndexInformer<T> create(Class<T> kind) {
         ListedItemStore<T> store = new ListedItemStore<>();
         stores.put(kind, store);
-        return client.resources(kind).inAnyNamespace().runnableInformer(0).itemStore(store);
+        return Informers.retrying(
+                client.resources(kind).inAnyNamespace().runnableInformer(0).itemStore(store));
     }
 
     /**
@@ -128,6 +129,12 @@ public final class SharedInformers implements AutoCloseable {
         informers.clear();
         stores.clear();
         started.clear();
+    }
+
+    /** The kinds of the started informers that are not watching ({@link Informers#notWatching}). */
+    public synchronized List<String> notWatching() {
+        return Informers.notWatching(
+                started.stream().<SharedIndexInformer<?>>map(informers::get).toList());
     }
 
     /**

@@ -1,0 +1,134 @@
+package io.kovn.k8s.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
+import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.Version;
+import io.kovn.k8s.local.SharedCluster;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An object an informer cannot decode, against a real API server: fabric8 would stop the informer for good; kovn's
+ * keeps listing, reports itself not watching meanwhile (what readiness reads), and recovers once the object is fixed.
+ */
+@Tag("real")
+class InformerRecoveryTest {
+    private static final ResourceDefinitionContext WIDGETS = new ResourceDefinitionContext.Builder()
+            .withGroup("test.kovn.io")
+            .withVersion("v1")
+            .withKind("Widget")
+            .withPlural("widgets")
+            .withNamespaced(true)
+            .build();
+
+    /** A widget's spec: {@code size} must be a number, which the CRD (preserving unknown fields) does not enforce. */
+    public static final class Spec {
+        public int size;
+    }
+
+    @Group("test.kovn.io")
+    @Version("v1")
+    public static final class Widget extends CustomResource<Spec, Void> implements Namespaced {}
+
+    @Test
+    void anUndecodableObjectMakesTheInformerUnreadyNotStoppedAndItRecoversWhenFixed() throws Exception {
+        KubernetesClient client = SharedCluster.fresh().admin();
+        installCrd(client);
+        client.namespaces()
+                .resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder()
+                        .withNewMetadata()
+                        .withName("widgets")
+                        .endMetadata()
+                        .build())
+                .createOr(n -> n.update());
+        widget(client, "good", 1);
+        try (SharedInformers informers = new SharedInformers(client)) {
+            informers.synced(Widget.class, Duration.ofSeconds(20));
+            // the watch starts just after the list
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> informers.notWatching().isEmpty());
+
+            widget(client, "bad", "big");
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> informers.notWatching().equals(List.of("Widget")));
+
+            widget(client, "bad", 3);
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+                assertThat(informers.notWatching()).isEmpty();
+                assertThat(informers.informer(Widget.class).getStore().list())
+                        .extracting(w -> w.getMetadata().getName() + "=" + w.getSpec().size)
+                        .containsExactlyInAnyOrder("good=1", "bad=3");
+            });
+        }
+    }
+
+    private static void widget(KubernetesClient client, String name, Object size) {
+        GenericKubernetesResource w = new GenericKubernetesResourceBuilder()
+                .withApiVersion("test.kovn.io/v1")
+                .withKind("Widget")
+                .withNewMetadata()
+                .withNamespace("widgets")
+                .withName(name)
+                .endMetadata()
+                .withAdditionalProperties(Map.of("spec", Map.of("size", size)))
+                .build();
+        client.genericKubernetesResources(WIDGETS)
+                .resource(w)
+                .fieldManager("test")
+                .forceConflicts()
+                .serverSideApply();
+    }
+
+    private static void installCrd(KubernetesClient client) {
+        CustomResourceDefinition crd = new CustomResourceDefinitionBuilder()
+                .withNewMetadata()
+                .withName("widgets.test.kovn.io")
+                .endMetadata()
+                .withNewSpec()
+                .withGroup("test.kovn.io")
+                .withScope("Namespaced")
+                .withNewNames()
+                .withKind("Widget")
+                .withPlural("widgets")
+                .withSingular("widget")
+                .endNames()
+                .addNewVersion()
+                .withName("v1")
+                .withServed(true)
+                .withStorage(true)
+                .withNewSchema()
+                .withNewOpenAPIV3Schema()
+                .withType("object")
+                .withXKubernetesPreserveUnknownFields(true)
+                .endOpenAPIV3Schema()
+                .endSchema()
+                .endVersion()
+                .endSpec()
+                .build();
+        client.apiextensions().v1().customResourceDefinitions().resource(crd).createOr(c -> c.update());
+        client.apiextensions()
+                .v1()
+                .customResourceDefinitions()
+                .withName("widgets.test.kovn.io")
+                .waitUntilCondition(
+                        c -> c.getStatus() != null
+                                && c.getStatus().getConditions().stream()
+                                        .anyMatch(x -> x.getType().equals("Established")
+                                                && x.getStatus().equals("True")),
+                        30,
+                        java.util.concurrent.TimeUnit.SECONDS);
+    }
+}
