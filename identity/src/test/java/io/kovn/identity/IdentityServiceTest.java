@@ -8,12 +8,10 @@ import static io.kovn.identity.testing.Writes.podStatus;
 import static io.kovn.identity.testing.Writes.refusal;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kovn.identity.bootstrap.NodeCertificateBootstrap;
 import io.kovn.identity.bootstrap.NodeCredentials;
 import io.kovn.identity.testing.Cluster;
-import io.kovn.k8s.client.KubeClients;
 import java.time.Clock;
 import java.time.Duration;
 import org.junit.jupiter.api.Tag;
@@ -87,34 +85,5 @@ class IdentityServiceTest {
         }
     }
 
-    @Test
-    void whileTheWebhookIsDownStatusUpdatesAreRefused() throws Exception {
-        try (Cluster cluster = Cluster.withIdentityService("node1");
-                // kube-apiserver answers 500 when it cannot call the webhook: one try each, no client retries
-                KubernetesClient node1 = KubeClients.forConfig(
-                        new ConfigBuilder(cluster.local.configFor("system:ovn-node:node1", "system:ovn-nodes"))
-                                .withRequestRetryBackoffLimit(0)
-                                .build());
-                KubernetesClient admin = KubeClients.forConfig(new ConfigBuilder(cluster.admin.getConfiguration())
-                        .withRequestRetryBackoffLimit(0)
-                        .build())) {
-            String encap = annotation("k8s.ovn.org/node-encap-ips", "[\"172.18.0.3\"]");
-            nodeStatus(node1, "node1", encap);
-            cluster.identity.close();
-            // failurePolicy Fail: no judgement, no update, for node identities and admins alike
-            assertThat(refusal(() ->
-                            nodeStatus(node1, "node1", annotation("k8s.ovn.org/node-encap-ips", "[\"172.18.0.4\"]"))))
-                    .contains("failed calling webhook \"node.identity.kovn.io\"");
-            assertThat(refusal(() ->
-                            nodeStatus(admin, "node1", annotation("k8s.ovn.org/node-encap-ips", "[\"172.18.0.5\"]"))))
-                    .contains("failed calling webhook \"node.identity.kovn.io\"");
-            assertThat(cluster.admin
-                            .nodes()
-                            .withName("node1")
-                            .get()
-                            .getMetadata()
-                            .getAnnotations())
-                    .containsEntry("k8s.ovn.org/node-encap-ips", "[\"172.18.0.3\"]");
-        }
-    }
+    // While the webhook is down, only node identities are refused: WebhookOutageTest.
 }
