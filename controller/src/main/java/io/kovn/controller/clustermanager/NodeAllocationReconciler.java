@@ -68,8 +68,15 @@ public final class NodeAllocationReconciler implements Reconciler<ObjectKey> {
         return switch (allocator.ensure(key.name(), annotations(node))) {
             case NodeAllocator.Decision.UpToDate u -> ReconcileResult.done();
             case NodeAllocator.Decision.Patch p -> {
-                String patch = JsonPatches.json(
-                        Map.of("metadata", Map.of("annotations", p.allocation().annotations())));
+                // With the resourceVersion the allocation was decided on: a leader deposed meanwhile, or a cache
+                // behind another writer, gets 409 Conflict and decides again on the node as it is now.
+                String patch = JsonPatches.json(Map.of(
+                        "metadata",
+                        Map.of(
+                                "resourceVersion",
+                                node.getMetadata().getResourceVersion(),
+                                "annotations",
+                                p.allocation().annotations())));
                 client.nodes().withName(key.name()).patch(PatchContext.of(PatchType.JSON_MERGE), patch);
                 LOG.info("node {}: allocated {}", key.name(), p.allocation());
                 yield ReconcileResult.done();
