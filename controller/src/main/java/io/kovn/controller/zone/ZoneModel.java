@@ -13,6 +13,7 @@ import io.kovn.ovn.sb.Chassis;
 import io.kovn.ovn.sb.Encap;
 import io.kovn.ovn.topology.DesiredRow;
 import io.kovn.ovn.topology.LocalNode;
+import io.kovn.ovn.topology.PeerConflicts;
 import io.kovn.ovn.topology.RemoteNode;
 import io.kovn.ovn.topology.RemotePeers;
 import io.kovn.ovn.topology.ZoneTopology;
@@ -267,7 +268,13 @@ public final class ZoneModel {
         }
 
         List<RemotePeers.Candidate> candidates = new ArrayList<>();
-        for (Node n : nodes) {
+        // oldest first: of two nodes claiming one subnet, chassis or id, the older one keeps it (PeerConflicts)
+        List<Node> oldestFirst = nodes.stream()
+                .sorted(Comparator.comparing(
+                                (Node n) -> String.valueOf(n.getMetadata().getCreationTimestamp()))
+                        .thenComparing(n -> n.getMetadata().getName()))
+                .toList();
+        for (Node n : oldestFirst) {
             if (n.getMetadata().getName().equals(localName)) {
                 continue;
             }
@@ -296,9 +303,16 @@ public final class ZoneModel {
                                     + m.error().getMessage()));
             }
         }
-        List<RemotePeers.Skipped> foreign = new ArrayList<>();
+        PeerConflicts.Result resolved = PeerConflicts.resolve(local.get(), candidates);
+        for (RemotePeers.Skipped conflict : resolved.skipped()) {
+            problems.add(new NodeProblem(
+                    conflict.node(),
+                    "NodeAnnotationConflict",
+                    "zone " + localName + " skips node " + conflict.node() + ": " + conflict.reason()));
+        }
+        List<RemotePeers.Skipped> foreign = new ArrayList<>(resolved.skipped());
         List<RemotePeers.Candidate> usable = new ArrayList<>();
-        for (RemotePeers.Candidate c : candidates) {
+        for (RemotePeers.Candidate c : resolved.usable()) {
             if (foreignChassis.contains(c.node().chassisId().value())) {
                 // A chassis registered here by someone else (ovn-controller: it is local to this zone).
                 foreign.add(new RemotePeers.Skipped(

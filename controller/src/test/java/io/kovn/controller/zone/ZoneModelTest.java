@@ -69,6 +69,36 @@ class ZoneModelTest {
     }
 
     @Test
+    void ofTwoNodesClaimingOneSubnetOrChassisTheOlderIsProgrammedAndTheOtherReported() {
+        Node older = new NodeBuilder(node("older", 1))
+                .editMetadata()
+                .withCreationTimestamp("2026-01-01T00:00:00Z")
+                .endMetadata()
+                .build();
+        Node sameSubnet = new NodeBuilder(
+                        node("same-subnet", 2, OvnAnnotations.NODE_SUBNETS, "{\"default\":[\"10.244.1.0/24\"]}"))
+                .editMetadata()
+                .withCreationTimestamp("2026-02-01T00:00:00Z")
+                .endMetadata()
+                .build();
+        Node sameChassis = new NodeBuilder(node("same-chassis", 3, OvnAnnotations.NODE_CHASSIS_ID, "chassis-older"))
+                .editMetadata()
+                .withCreationTimestamp("2026-03-01T00:00:00Z")
+                .endMetadata()
+                .build();
+        // listed youngest first: the order of the list does not decide, the creation time does
+        ZoneModel.Plan p = ZoneModel.plan("a", List.of(node("a", 0), sameChassis, sameSubnet, older), Set.of(), EMPTY);
+        assertThat(p.programmed()).containsExactly("older");
+        assertThat(p.problems())
+                .filteredOn(pr -> pr.reason().equals("NodeAnnotationConflict"))
+                .extracting(ZoneModel.NodeProblem::message)
+                .containsExactly(
+                        "zone a skips node same-subnet: its subnet 10.244.1.0/24 overlaps node older's 10.244.1.0/24",
+                        "zone a skips node same-chassis: its chassis id chassis-older is node older's");
+        assertThat(p.encaps()).containsOnlyKeys("chassis-older");
+    }
+
+    @Test
     void incompleteAndMalformedNodesAreReportedNotProgrammed() {
         ZoneModel.Plan p = ZoneModel.plan(
                 "a",
