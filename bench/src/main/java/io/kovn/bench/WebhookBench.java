@@ -80,7 +80,6 @@ public final class WebhookBench {
                             folder.resolve("tls.crt"),
                             folder.resolve("tls.key"),
                             AdmissionWebhook.Settings.DEFAULT_MAX_BODY,
-                            threads,
                             Duration.ofSeconds(1)),
                     handler)) {
                 run(webhook.address().getPort(), trusting(ca), clients, warmup, seconds, threads);

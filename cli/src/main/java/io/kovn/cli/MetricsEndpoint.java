@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.Executors;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
@@ -23,6 +24,10 @@ public final class MetricsEndpoint implements AutoCloseable {
     public static final String HEALTHZ = "/healthz";
     /** The readiness path. */
     public static final String READYZ = "/readyz";
+
+    static {
+        HttpServerLimits.apply();
+    }
 
     private final HTTPServer server;
 
@@ -44,6 +49,9 @@ public final class MetricsEndpoint implements AutoCloseable {
             Supplier<List<String>> notReady)
             throws IOException {
         HTTPServer.Builder builder = HTTPServer.builder()
+                // a virtual thread per exchange: slow or idle clients (anyone on the pod network can open a
+                // connection to a node's endpoint) cannot take every worker and stall the kubelet's probes
+                .executorService(Executors.newVirtualThreadPerTaskExecutor())
                 .registry(registry)
                 .port(address.port())
                 .defaultHandler(exchange -> answer(exchange, healthy, notReady));

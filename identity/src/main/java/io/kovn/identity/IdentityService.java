@@ -74,12 +74,6 @@ public final class IdentityService implements AutoCloseable {
                 description = "largest AdmissionReview accepted (default: ${DEFAULT-VALUE})")
         public int maxBodyBytes = AdmissionWebhook.Settings.DEFAULT_MAX_BODY;
 
-        @Option(
-                names = "--webhook-threads",
-                defaultValue = "8",
-                description = "webhook worker threads (default: ${DEFAULT-VALUE})")
-        public int webhookThreads = 8;
-
         @Option(names = "--enable-interconnect", description = "also allow the interconnect node annotations")
         public boolean enableInterconnect;
 
@@ -142,7 +136,6 @@ public final class IdentityService implements AutoCloseable {
                                 options.tlsCertFile,
                                 options.tlsKeyFile,
                                 options.maxBodyBytes,
-                                options.webhookThreads,
                                 Duration.ofSeconds(1)),
                         new AdmissionHandler(policy, subnets));
                 parts.add(webhook);

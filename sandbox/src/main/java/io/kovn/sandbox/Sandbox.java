@@ -141,6 +141,7 @@ public final class Sandbox implements AutoCloseable {
         closeables.push(controlPlane);
         // What `kovn node` serves on a cluster, for every controller of the sandbox (zone label per node).
         metrics = HTTPServer.builder()
+                .executorService(Executors.newVirtualThreadPerTaskExecutor())
                 .registry(registry)
                 .hostname("127.0.0.1")
                 .port(0)

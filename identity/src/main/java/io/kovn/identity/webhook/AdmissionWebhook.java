@@ -35,28 +35,16 @@ public final class AdmissionWebhook implements AutoCloseable {
      * @param certFile PEM serving certificate (chain)
      * @param keyFile PEM private key
      * @param maxBodyBytes larger bodies are refused with 400
-     * @param threads request worker threads
      * @param reloadCheck how often a handshake may look for new certificate files
      */
     public record Settings(
-            InetSocketAddress address,
-            Path certFile,
-            Path keyFile,
-            int maxBodyBytes,
-            int threads,
-            Duration reloadCheck) {
+            InetSocketAddress address, Path certFile, Path keyFile, int maxBodyBytes, Duration reloadCheck) {
         /** Default body limit: 3 MiB, the API server's own request limit. */
         public static final int DEFAULT_MAX_BODY = 3 * 1024 * 1024;
 
-        /** Settings with the defaults for limit, threads and reload interval. */
+        /** Settings with the defaults for limit and reload interval. */
         public static Settings of(InetSocketAddress address, Path certFile, Path keyFile) {
-            return new Settings(
-                    address,
-                    certFile,
-                    keyFile,
-                    DEFAULT_MAX_BODY,
-                    Math.max(4, Runtime.getRuntime().availableProcessors() * 2),
-                    Duration.ofSeconds(1));
+            return new Settings(address, certFile, keyFile, DEFAULT_MAX_BODY, Duration.ofSeconds(1));
         }
     }
 
@@ -82,9 +70,10 @@ public final class AdmissionWebhook implements AutoCloseable {
                 params.setSSLParameters(parameters);
             }
         });
-        this.workers = Executors.newFixedThreadPool(
-                settings.threads(),
-                Thread.ofPlatform().name("webhook-", 0).daemon().factory());
+        // A virtual thread per exchange: kube-apiserver's calls never wait behind slow or idle connections (the
+        // JDK server reads a request, TLS handshake included, on its executor's thread).
+        this.workers = Executors.newThreadPerTaskExecutor(
+                Thread.ofVirtual().name("webhook-", 0).factory());
         server.setExecutor(workers);
         server.createContext("/", this::exchange);
         server.start();

@@ -3,10 +3,14 @@ package io.kovn.identity.webhook;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.net.InetAddress;
+import java.net.Socket;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
@@ -155,5 +159,30 @@ class BadInputTest {
         assertThat(fixture.post("/nodes", attack().toString().getBytes(StandardCharsets.UTF_8))
                         .statusCode())
                 .isEqualTo(404);
+    }
+
+    @Test
+    void idleAndSlowClientsDoNotStallTheWebhook() throws Exception {
+        List<Socket> idle = new ArrayList<>();
+        try {
+            for (int i = 0; i < 50; i++) {
+                Socket s = new Socket(
+                        InetAddress.getLoopbackAddress(),
+                        fixture.webhook.address().getPort());
+                s.getOutputStream().write(new byte[] {0x16, 0x03, 0x01}); // the start of a TLS record, then nothing
+                s.getOutputStream().flush();
+                idle.add(s);
+            }
+            long start = System.nanoTime();
+            HttpResponse<String> health = fixture.client.send(
+                    HttpRequest.newBuilder(fixture.uri("/healthz"))
+                            .timeout(Duration.ofSeconds(5))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(health.statusCode()).isEqualTo(200);
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
+        } finally {
+            for (Socket s : idle) s.close();
+        }
     }
 }

@@ -47,7 +47,6 @@ final class WebhookFixture implements AutoCloseable {
                             certFile(),
                             keyFile(),
                             maxBody,
-                            4,
                             reloadCheck),
                     new AdmissionHandler(policy, subnets));
             client = HttpClient.newBuilder()
