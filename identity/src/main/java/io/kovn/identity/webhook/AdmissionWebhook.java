@@ -48,6 +48,17 @@ public final class AdmissionWebhook implements AutoCloseable {
         }
     }
 
+    static {
+        // The JDK server waits forever for a request by default: a connection that sends nothing is closed after
+        // 10 s (read once, when the server classes load; a value given on the command line wins).
+        if (System.getProperty("sun.net.httpserver.maxReqTime") == null) {
+            System.setProperty("sun.net.httpserver.maxReqTime", "10");
+        }
+        if (System.getProperty("sun.net.httpserver.maxRspTime") == null) {
+            System.setProperty("sun.net.httpserver.maxRspTime", "30");
+        }
+    }
+
     private final HttpsServer server;
     private final ExecutorService workers;
     private final ReloadingKeyManager keyManager;
