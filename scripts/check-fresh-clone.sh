@@ -20,7 +20,7 @@ unshare -m bash -c '
   mount -t tmpfs none /var/cache/kovn
   exec setpriv --reuid=65534 --regid=65534 --clear-groups \
     env -i PATH=/usr/bin:/bin HOME="$1/home" JAVA_HOME="$2" \
-    bash -c "cd \"$1/kovn\" && \"\$JAVA_HOME/bin/java\" -version 2>&1 | head -1 && mvn -B -ntp -Dmaven.repo.local=\"$1/m2\" verify -Ppure \
+    bash -c "set -o pipefail; cd \"$1/kovn\" && \"\$JAVA_HOME/bin/java\" -version 2>&1 | head -1 && mvn -B -ntp -Dmaven.repo.local=\"$1/m2\" verify -Ppure \
       && echo check-fresh-clone: ./kovn analyze, offline, as nobody >&2 \
       && MAVEN_OPTS=-Dmaven.repo.local=\"$1/m2\" ./kovn analyze -f examples/demo -f examples/demo-policy.yaml | tail -5"
 ' _ "$work" "$JAVA_HOME"
