@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.kovn.ovn.annotations.IpFamily;
+import io.kovn.policy.match.AclLogging;
 import io.kovn.policy.model.ChangedRows;
 import io.kovn.policy.model.DesiredPolicyState;
 import io.kovn.policy.model.FrozenSortedSet;
@@ -56,6 +57,11 @@ public final class IncrementalTranslator {
     private Set<String> localPorts = Set.of();
     private Map<String, Namespace> namespaces = new HashMap<>();
     private Map<String, Map<String, String>> namespaceLabels = new HashMap<>();
+    /** Each namespace's acl-logging annotation (absent: none). */
+    private Map<String, String> namespaceLogging = new HashMap<>();
+    /** The last {@link #changes} found a namespace whose acl-logging annotation changed. */
+    private boolean loggingChanged;
+
     private Map<String, Node> nodes = new HashMap<>();
     private Map<String, NodeInfo> nodeInfos = new HashMap<>();
     private long rebuilds;
@@ -103,7 +109,8 @@ public final class IncrementalTranslator {
                 forgotten = changes.size() > 0 ? memo.forget(index.apply(changes)) : Set.of();
                 podsOnly = !policies
                         && changes.namespaces().isEmpty()
-                        && changes.nodes().isEmpty();
+                        && changes.nodes().isEmpty()
+                        && !loggingChanged;
             }
         }
         Optional<DesiredPolicyState> quick =
@@ -182,9 +189,11 @@ public final class IncrementalTranslator {
         localPorts = snapshot.localPorts();
         namespaces = new HashMap<>();
         namespaceLabels = new HashMap<>();
+        namespaceLogging = new HashMap<>();
         for (Namespace ns : snapshot.namespaces()) {
             namespaces.put(ns.getMetadata().getName(), ns);
             namespaceLabels.put(ns.getMetadata().getName(), ClusterIndex.labelsOf(ns));
+            namespaceLogging.put(ns.getMetadata().getName(), logging(ns));
         }
         nodes = new HashMap<>();
         nodeInfos = new HashMap<>();
@@ -197,8 +206,10 @@ public final class IncrementalTranslator {
     /** What differs from the previous snapshot; the previous-state maps become this snapshot's. */
     private ClusterChanges changes(PolicySnapshot snapshot) {
         ClusterChanges changes = new ClusterChanges();
+        loggingChanged = false;
         // an informer store lists the same list object until something in it changes
         if (snapshot.namespaces() != previousNamespaces) {
+            loggingChanged = loggingChanged(snapshot.namespaces()); // before byName replaces the objects
             namespaces = byName(
                     snapshot.namespaces(), namespaces, namespaceLabels, ClusterIndex::labelsOf, changes::namespace);
             previousNamespaces = snapshot.namespaces();
@@ -230,6 +241,31 @@ public final class IncrementalTranslator {
             previousNodes = snapshot.nodes();
         }
         return changes;
+    }
+
+    /**
+     * Whether a namespace's acl-logging annotation changed (an annotation only: no selection reads it, so it is no
+     * {@link ClusterChanges} entry). Its NetworkPolicies' ACLs carry the levels, and the pod-change path keeps the
+     * namespaces' levels of the last full translation: such a change needs the full one.
+     */
+    private boolean loggingChanged(List<Namespace> now) {
+        boolean changed = false;
+        Set<String> present = new HashSet<>();
+        for (Namespace ns : now) {
+            String name = ns.getMetadata().getName();
+            present.add(name);
+            if (namespaces.get(name) != ns) {
+                String levels = logging(ns);
+                changed |= !Objects.equals(namespaceLogging.put(name, levels), levels);
+            }
+        }
+        namespaceLogging.keySet().retainAll(present);
+        return changed;
+    }
+
+    private static String logging(Namespace ns) {
+        Map<String, String> annotations = ns.getMetadata().getAnnotations();
+        return annotations == null ? null : annotations.get(AclLogging.ANNOTATION);
     }
 
     /** Receives one object's change: its facts before and after ({@code null} = absent). */

@@ -9,9 +9,11 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.kovn.policy.evaluator.RandomPolicies;
+import io.kovn.policy.match.AclLogging;
 import io.kovn.policy.model.DesiredPolicyState;
 import io.kovn.policy.model.PolicySnapshot;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -23,8 +25,9 @@ import org.junit.jupiter.api.Test;
 /**
  * {@link IncrementalTranslator} must equal {@link PolicyTranslator#translate(PolicySnapshot)} after any sequence of
  * changes: random policy sets, then random steps that relabel, add, delete and finish pods, move IPs, relabel, add and
- * delete namespaces and nodes, make switch ports appear and go, replace policies, or change nothing (a new but equal
- * object, as a status heartbeat gives). Every step compares the whole output: rows, reports, priorities and metrics.
+ * delete namespaces and nodes, set or remove a namespace's acl-logging annotation, make switch ports appear and go,
+ * replace policies, or change nothing (a new but equal object, as a status heartbeat gives). Every step compares the
+ * whole output: rows, reports, priorities and metrics.
  */
 class IncrementalEquivalenceTest {
     private static final int SEEDS = 60;
@@ -98,7 +101,7 @@ class IncrementalEquivalenceTest {
         }
         assertThat(compared).isEqualTo((long) SEEDS * STEPS);
         assertThat(reused).as("memoized rules and policies were reused").isGreaterThan(SEEDS * STEPS);
-        // pod and switch-port steps are 9 of the 13 kinds: most of them must have taken the pod-change path
+        // pod and switch-port steps are 9 of the 14 kinds: most of them must have taken the pod-change path
         System.out.printf("pod-change translations: %d of %d%n", quick, compared);
         assertThat(quick)
                 .as("translations that made again only what pod changes invalidated")
@@ -159,7 +162,7 @@ class IncrementalEquivalenceTest {
         }
 
         void step() {
-            int kind = random.nextInt(13);
+            int kind = random.nextInt(14);
             switch (kind) {
                 case 0, 1, 2 -> {
                     int i = random.nextInt(pods.size());
@@ -283,6 +286,27 @@ class IncrementalEquivalenceTest {
                                     .withHostNetwork(!host)
                                     .endSpec()
                                     .build());
+                }
+                case 12 -> {
+                    // only the annotation: the namespace's labels, and so every selection, stay as they were
+                    int i = random.nextInt(namespaces.size());
+                    String levels = pick(
+                            Arrays.asList(null, "{\"deny\":\"alert\"}", "{\"allow\":\"notice\",\"deny\":\"alert\"}"));
+                    lastStep = "acl-logging of namespace "
+                            + namespaces.get(i).getMetadata().getName() + ": " + levels;
+                    namespaces.set(
+                            i,
+                            levels == null
+                                    ? new NamespaceBuilder(namespaces.get(i))
+                                            .editMetadata()
+                                            .removeFromAnnotations(AclLogging.ANNOTATION)
+                                            .endMetadata()
+                                            .build()
+                                    : new NamespaceBuilder(namespaces.get(i))
+                                            .editMetadata()
+                                            .addToAnnotations(AclLogging.ANNOTATION, levels)
+                                            .endMetadata()
+                                            .build());
                 }
                 default -> {
                     int i = random.nextInt(pods.size());
