@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.kovn.runtime.OvnRuntime;
 import io.kovn.sandbox.SandboxConfig;
 import io.kovn.sandbox.SandboxControl;
 import io.kovn.sandbox.SandboxLayout;
@@ -14,43 +15,78 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code kovn trace} as an operator runs it, against a sandbox daemon (real OVN, the demo's pods and
- * AdminNetworkPolicy): the deciding rule named as the policy names it, the cross-check with {@code kovn analyze} (ICMP
- * included), a destination given by a pod's IP, an address that is no pod's, and the exit status of each verdict and
- * error.
+ * The sandbox daemon as an operator uses it, one 3-node sandbox for the class (real OVN, the demo's pods and
+ * AdminNetworkPolicy). {@code kovn trace}: the deciding rule named as the policy names it, the cross-check with
+ * {@code kovn analyze} (ICMP included), a destination given by a pod's IP, an address that is no pod's, and the exit
+ * status of each verdict and error. And docs/troubleshooting.md followed step by step: each command it gives, and each
+ * log line, metric and file it tells the operator to look for, is there.
  */
 @Tag("real")
-class TraceCommandE2ETest {
+class SandboxDaemonE2ETest {
     record Run(int exit, String out, String err) {}
 
-    @Test
-    void traceNamesTheDecidingRuleAndAgreesWithAnalyze(@TempDir Path tmp) throws Exception {
+    @TempDir
+    static Path tmp;
+
+    static SandboxLayout layout;
+    static SandboxControl control;
+    static Path root;
+    static String kubeconfig;
+    static String[] zones;
+
+    @BeforeAll
+    static void up() throws Exception {
         String prefix = "kvt" + Long.toHexString(System.nanoTime() & 0xfff) + "-";
-        SandboxLayout layout = new SandboxLayout(tmp.resolve("state"));
-        Path root = Path.of("").toAbsolutePath().getParent();
+        layout = new SandboxLayout(tmp.resolve("state"));
+        root = Path.of("").toAbsolutePath().getParent();
         System.setProperty("kovn.root", root.toString());
         System.setProperty(
                 "kovn.sandbox.dir", layout.dir().toString()); // kovn probe's sandbox (its outside host, kovn-netutil)
-        SandboxControl control = new SandboxControl(layout, new PrintStream(OutputStream.nullOutputStream()));
+        control = new SandboxControl(layout, new PrintStream(OutputStream.nullOutputStream()));
         try {
             control.up(new SandboxConfig(3, prefix, "10.253.252.0/24"), Duration.ofSeconds(120));
-            String kubeconfig = layout.kubeconfig().toString();
-            String[] zones = {
-                "--kubeconfig",
-                kubeconfig,
-                "--nb",
-                layout.nodeDir("{node}").resolve("nb.sock").toString(),
-                "--sb",
-                layout.nodeDir("{node}").resolve("sb.sock").toString()
-            };
+        } catch (Exception | Error e) {
+            down();
+            throw e;
+        }
+        kubeconfig = layout.kubeconfig().toString();
+        zones = new String[] {
+            "--kubeconfig",
+            kubeconfig,
+            "--nb",
+            layout.nodeDir("{node}").resolve("nb.sock").toString(),
+            "--sb",
+            layout.nodeDir("{node}").resolve("sb.sock").toString()
+        };
+    }
+
+    @AfterAll
+    static void down() throws Exception {
+        if (control != null) {
+            control.down(false);
+        }
+        System.clearProperty("kovn.sandbox.dir");
+    }
+
+    @Test
+    void traceNamesTheDecidingRuleAndAgreesWithAnalyze() throws Exception {
+        {
             assertThat(run(
                                     "apply",
                                     "--kubeconfig",
@@ -306,10 +342,235 @@ class TraceCommandE2ETest {
             Run badFlow = trace(zones, "backend/db-2", "backend/db-1", "tcp");
             assertThat(badFlow.exit()).as("a usage error").isEqualTo(2);
             assertThat(badFlow.err()).contains("expected PROTOCOL/PORT (tcp/80) or icmp: tcp");
-        } finally {
-            control.down(false);
-            System.clearProperty("kovn.sandbox.dir");
         }
+    }
+
+    /**
+     * docs/troubleshooting.md, section by section, as an operator follows it on this sandbox: its commands work and
+     * show what the guide says they show, and its log lines, metrics and files exist. A guide whose steps drifted from
+     * the code fails here.
+     */
+    @Test
+    void theTroubleshootingGuidesStepsShowWhatTheyName() throws Exception {
+        assertThat(run("apply", "--kubeconfig", kubeconfig, "-f", writeGuidePods(tmp))
+                        .exit())
+                .isZero();
+        await("guide/p1 -> guide/p2")
+                .atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofSeconds(1))
+                .until(() -> run("probe", "--kubeconfig", kubeconfig, "guide/p1", "guide/p2", "tcp/80")
+                                .exit()
+                        == 0);
+        Path node1 = layout.nodeDir("node-1");
+        Path node2 = layout.nodeDir("node-2");
+
+        // "A pod stays Pending / has no IP"
+        Run pods = run("get", "--kubeconfig", kubeconfig, "pods", "-n", "guide");
+        assertThat(pods.out()).as("step 1: kovn get pods shows the NODE").contains("NODE");
+        assertThat(lineOf(pods.out(), "p1")).contains("node-1");
+        Run nodes = run("get", "--kubeconfig", kubeconfig, "nodes");
+        assertThat(nodes.out())
+                .as("step 2: NODE-ID, SUBNETS")
+                .contains("NODE-ID")
+                .contains("SUBNETS");
+        assertThat(lineOf(nodes.out(), "node-1")).containsPattern(" \\d+ +\\{\"default\":\\[\"10\\.244\\.");
+        assertThat(Files.readString(layout.logFile()))
+                .as("step 3: one line per CNI call in daemon.log")
+                .containsPattern("CNI ADD guide/p1 container=\\S+.*: ok in [0-9.]+ ms");
+        assertThat(tool(
+                        "ovs-vsctl",
+                        "--db=unix:" + node1.resolve("conf.sock"),
+                        "find",
+                        "Interface",
+                        "external_ids:iface-id=guide_p1"))
+                .as("step 4: the port is installed")
+                .contains("ovn-installed=\"true\"");
+        String binding = tool(
+                "ovn-sbctl", "--db=unix:" + node1.resolve("sb.sock"), "find", "Port_Binding", "logical_port=guide_p1");
+        assertThat(binding).containsPattern("up\\s+: true").containsPattern("(?m)^chassis\\s+: [0-9a-f]");
+
+        // "Two pods cannot talk"
+        Run traced = trace(zones, "guide/p1", "guide/p2", "tcp/80");
+        assertThat(traced.out()).as("step 2: trace").contains("decided by:").contains("(agrees)");
+        Run analyzed = run(
+                "analyze", "--kubeconfig", kubeconfig, "--from", "guide/p1", "--to", "guide/p2", "--port", "tcp/80");
+        assertThat(analyzed.out()).as("step 3: analyze").contains("decided by:");
+        assertThat(tool(
+                        "ovn-nbctl",
+                        "--db=unix:" + node1.resolve("nb.sock"),
+                        "--bare",
+                        "--columns=type",
+                        "find",
+                        "Logical_Switch_Port",
+                        "name=tstor-node-2"))
+                .as("step 4: zone node-1 knows node-2")
+                .isEqualTo("remote");
+        String chassis2;
+        try (KubernetesClient client = new KubernetesClientBuilder()
+                .withConfig(Config.fromKubeconfig(Files.readString(Path.of(kubeconfig))))
+                .build()) {
+            chassis2 = client.nodes()
+                    .withName("node-2")
+                    .get()
+                    .getMetadata()
+                    .getAnnotations()
+                    .get("k8s.ovn.org/node-chassis-id");
+        }
+        assertThat(chassis2).hasSizeGreaterThan(6);
+        assertThat(tool(
+                        "ovn-sbctl",
+                        "--db=unix:" + node1.resolve("sb.sock"),
+                        "--bare",
+                        "--columns=other_config",
+                        "find",
+                        "Chassis",
+                        "name=" + chassis2))
+                .contains("is-remote=true");
+        assertThat(tool("ovs-vsctl", "--db=unix:" + node1.resolve("conf.sock"), "list-ifaces", "br-int"))
+                .contains("ovn-" + chassis2.substring(0, 6) + "-0");
+
+        // "A policy does not take effect": conditions, the drift repair and its log line and metrics
+        assertThat(run("apply", "--kubeconfig", kubeconfig, "-f", writeGuidePolicy(tmp))
+                        .exit())
+                .isZero();
+        await("the guide's deny")
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(500))
+                .until(() -> run("probe", "--kubeconfig", kubeconfig, "guide/p1", "guide/p2", "tcp/80")
+                                .exit()
+                        == 1);
+        await("Ready-In-Zone-node-2")
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(500))
+                .untilAsserted(() -> assertThat(run("get", "--kubeconfig", kubeconfig, "anp", "guide", "-o", "yaml")
+                                .out())
+                        .contains("type: \"Ready-In-Zone-node-2\"")
+                        .contains("reason: \"SetupSucceeded\""));
+        String nb2 = "--db=unix:" + node2.resolve("nb.sock");
+        String denyAcl = tool(
+                "ovn-nbctl",
+                nb2,
+                "--bare",
+                "--columns=_uuid",
+                "find",
+                "ACL",
+                "external_ids:k8s.ovn.org/name=guide",
+                "action=drop");
+        assertThat(denyAcl).as("the guide ANP's drop ACL in zone node-2").matches("[0-9a-f-]{36}");
+        tool("ovn-nbctl", nb2, "set", "ACL", denyAcl, "action=allow-related");
+        await("the ACL repaired")
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> tool("ovn-nbctl", nb2, "--bare", "--columns=action", "list", "ACL", denyAcl)
+                        .equals("drop"));
+        assertThat(Files.readString(layout.logFile()))
+                .contains("zone node-2: policy rows changed in the NB by someone else, repairing:");
+        String metrics = scrape(Files.readString(layout.metricsUrlFile()).strip());
+        assertThat(metrics)
+                .containsPattern("kovn_policy_drift_rows_total\\{[^}]*zone=\"node-2\"")
+                .contains("kovn_controller_queue_to_done_seconds_bucket{controller=\"policies-node-2\"")
+                .contains("kovn_controller_reconcile_time_seconds")
+                .containsPattern("kovn_policy_reconcile_phase_seconds\\S*\\{[^}]*phase=\"nb_transaction\"");
+        assertThat(Files.readString(layout.logFile()))
+                .as("a zone slow to converge: the first reconcile's phases")
+                .containsPattern("zone node-2: first reconcile \\(ms\\): snapshot \\d+, translate \\d+, diff and write"
+                        + " \\d+ \\(NB transaction \\d+\\), publish \\d+");
+
+        // "A node process starts slowly": the zone's start
+        assertThat(Files.readString(layout.logFile()))
+                .containsPattern("zone node-1 started in \\d+ ms \\(NB and SB monitors synced at \\d+ ms");
+
+        // "A node agent loses its API access (certificates)"
+        Run csrs = run("get", "--kubeconfig", kubeconfig, "csr");
+        assertThat(lineOf(csrs.out(), "system:node:node-1"))
+                .as("the bootstrap request, approved and issued")
+                .containsPattern("Approved/\\S+ +yes");
+        Path cert = node1.resolve("pki/ovn-node.crt");
+        assertThat(cert).as("the certificate the agent uses now").exists();
+        Process openssl = new ProcessBuilder("openssl", "x509", "-noout", "-subject", "-dates", "-in", cert.toString())
+                .redirectErrorStream(true)
+                .start();
+        String subject = new String(openssl.getInputStream().readAllBytes());
+        assertThat(openssl.waitFor()).as(subject).isZero();
+        assertThat(subject).contains("system:ovn-node:node-1").contains("notAfter=");
+
+        // "The Kubernetes control plane": its logs, where the guide says
+        for (String log : List.of(
+                "kube-apiserver.log", "kube-controller-manager.log", "kube-scheduler.log", "etcd.log", "audit.log")) {
+            assertThat(layout.dir().resolve("kube").resolve(log)).as(log).isNotEmptyFile();
+        }
+
+        assertThat(run("delete", "--kubeconfig", kubeconfig, "-f", writeGuidePolicy(tmp))
+                        .exit())
+                .isZero();
+    }
+
+    private static String lineOf(String table, String word) {
+        return table.lines()
+                .filter(l -> List.of(l.trim().split("\\s+")).contains(word))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no line with " + word + " in\n" + table));
+    }
+
+    /** Runs one of the runtime's OVN/OVS tools; its stdout, stripped. */
+    private static String tool(String name, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(OvnRuntime.locate().bin(name).toString());
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes()).strip();
+        assertThat(p.waitFor()).as(String.join(" ", cmd) + ": " + out).isZero();
+        return out;
+    }
+
+    private static String scrape(String url) throws Exception {
+        try (HttpClient http = HttpClient.newHttpClient()) {
+            return http.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString())
+                    .body();
+        }
+    }
+
+    private static String writeGuidePods(Path dir) throws Exception {
+        Path file = dir.resolve("guide.yaml");
+        Files.writeString(file, """
+                apiVersion: v1
+                kind: Namespace
+                metadata: {name: guide}
+                ---
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: p1, namespace: guide, labels: {app: p1}}
+                spec: {nodeName: node-1, containers: [{name: c, image: x, ports: [{containerPort: 80}]}]}
+                ---
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: p2, namespace: guide, labels: {app: p2}}
+                spec: {nodeName: node-2, containers: [{name: c, image: x, ports: [{containerPort: 80}]}]}
+                """);
+        return file.toString();
+    }
+
+    private static String writeGuidePolicy(Path dir) throws Exception {
+        Path file = dir.resolve("guide-anp.yaml");
+        Files.writeString(file, """
+                apiVersion: policy.networking.k8s.io/v1alpha1
+                kind: AdminNetworkPolicy
+                metadata: {name: guide}
+                spec:
+                  priority: 40
+                  subject:
+                    pods:
+                      namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: guide}}
+                      podSelector: {matchLabels: {app: p2}}
+                  ingress:
+                  - name: deny-p1
+                    action: Deny
+                    from:
+                    - pods:
+                        namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: guide}}
+                        podSelector: {matchLabels: {app: p1}}
+                """);
+        return file.toString();
     }
 
     private static Run trace(String[] zones, String src, String dst, String flow) {
