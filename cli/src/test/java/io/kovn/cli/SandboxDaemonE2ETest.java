@@ -494,15 +494,40 @@ class SandboxDaemonE2ETest {
         assertThat(openssl.waitFor()).as(subject).isZero();
         assertThat(subject).contains("system:ovn-node:node-1").contains("notAfter=");
 
+        assertThat(run("delete", "--kubeconfig", kubeconfig, "-f", writeGuidePolicy(tmp))
+                        .exit())
+                .isZero();
+
+        // "A service does not answer": the probe, the zone's load balancers, and where they are attached
+        assertThat(run("apply", "--kubeconfig", kubeconfig, "-f", writeGuideService(tmp))
+                        .exit())
+                .isZero();
+        await("svc/guide/web answers")
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(500))
+                .untilAsserted(() -> {
+                    Run r = run("probe", "--kubeconfig", kubeconfig, "guide/p2", "svc/guide/web", "tcp/80");
+                    assertThat(r.exit()).as(r.out() + r.err()).isZero();
+                });
+        String nb1 = "--db=unix:" + node1.resolve("nb.sock");
+        String p1 = podIp(kubeconfig, "guide", "p1") + ":80";
+        assertThat(tool("ovn-nbctl", nb1, "--columns=name,vips", "list", "Load_Balancer"))
+                .as("step 3: the service's load balancers, VIPs and backends")
+                .contains("Service_guide/web_TCP_cluster")
+                .contains(p1);
+        assertThat(tool("ovn-nbctl", nb1, "ls-lb-list", "node-1")).contains(p1);
+        assertThat(tool("ovn-nbctl", nb1, "lr-lb-list", "GR_node-1")).contains(p1);
+        Run toService = trace(zones, "guide/p2", "svc/guide/web:80", "tcp");
+        assertThat(toService.out()).as("step 4").contains("backend guide/p1 ").contains("(agrees)");
+
+        // "Pods cannot reach anything outside the cluster": the gateway router's SNAT to the node's address
+        assertThat(tool("ovn-nbctl", nb1, "lr-nat-list", "GR_node-1")).contains("snat");
+
         // "The Kubernetes control plane": its logs, where the guide says
         for (String log : List.of(
                 "kube-apiserver.log", "kube-controller-manager.log", "kube-scheduler.log", "etcd.log", "audit.log")) {
             assertThat(layout.dir().resolve("kube").resolve(log)).as(log).isNotEmptyFile();
         }
-
-        assertThat(run("delete", "--kubeconfig", kubeconfig, "-f", writeGuidePolicy(tmp))
-                        .exit())
-                .isZero();
     }
 
     private static String lineOf(String table, String word) {
@@ -546,6 +571,19 @@ class SandboxDaemonE2ETest {
                 kind: Pod
                 metadata: {name: p2, namespace: guide, labels: {app: p2}}
                 spec: {nodeName: node-2, containers: [{name: c, image: x, ports: [{containerPort: 80}]}]}
+                """);
+        return file.toString();
+    }
+
+    private static String writeGuideService(Path dir) throws Exception {
+        Path file = dir.resolve("guide-service.yaml");
+        Files.writeString(file, """
+                apiVersion: v1
+                kind: Service
+                metadata: {name: web, namespace: guide}
+                spec:
+                  selector: {app: p1}
+                  ports: [{protocol: TCP, port: 80, targetPort: 80}]
                 """);
         return file.toString();
     }
