@@ -25,7 +25,9 @@ class VersionAndCompletionTest {
         assertThat(r.status()).isZero();
         // the build filled both in: the version from the pom, the revision from git (this is a git checkout)
         assertThat(BuildInfo.version()).matches("\\d+\\.\\d+\\.\\d+.*");
-        assertThat(BuildInfo.revision()).matches("[0-9a-f]{7,40}");
+        assertThat(BuildInfo.revision())
+                .as("the git commit git-commit-id-maven-plugin found; unknown means the build saw no git checkout")
+                .matches("[0-9a-f]{7,40}");
         assertThat(r.out())
                 .isEqualTo("kovn " + BuildInfo.version() + " (revision " + BuildInfo.revision() + ", Java "
                         + Runtime.version() + ")\n");
