@@ -2,7 +2,7 @@
 # How long kovn commands take from JVM start to exit, started as the `kovn` launcher starts them,
 # without and with the launcher's JDK class cache (cli/target/kovn.aot). Prints each command's
 # times in ms, sorted. Run `./kovn --version` first (it builds and records the cache); with
-# WITH_SANDBOX=1 it also times `get pods` and `trace` against a running sandbox (`./kovn demo`).
+# WITH_SANDBOX=1 it also times `get pods -A` and `trace` against a running sandbox (`./kovn demo`).
 #
 #   bench/jvm-start.sh [RUNS]        (default 5)
 set -euo pipefail
@@ -39,6 +39,6 @@ time_command "kovn analyze -f examples/demo -f examples/demo-policy.yaml" "" \
 time_command "kovn analyze … --from frontend/web-1 --to backend/db-1 --port tcp/8080" "" \
   analyze -f examples/demo -f examples/demo-policy.yaml --from frontend/web-1 --to backend/db-1 --port tcp/8080
 if [[ -n ${WITH_SANDBOX:-} ]]; then
-  time_command "kovn get pods" -XX:TieredStopAtLevel=1 get pods
+  time_command "kovn get pods -A" -XX:TieredStopAtLevel=1 get pods -A
   time_command "kovn trace frontend/web-1 backend/db-1 tcp/8080" -XX:TieredStopAtLevel=1 trace frontend/web-1 backend/db-1 tcp/8080
 fi

@@ -7,6 +7,7 @@ import io.kovn.controller.events.EventSink;
 import io.kovn.controller.network.ClusterNetwork;
 import io.kovn.k8s.client.KubeClients;
 import io.kovn.k8s.events.EventRecorder;
+import io.kovn.k8s.runtime.ControllerMetrics;
 import io.kovn.k8s.runtime.PrometheusControllerMetrics;
 import io.kovn.ovn.annotations.IpPrefix;
 import io.prometheus.metrics.core.metrics.GaugeWithCallback;
@@ -18,6 +19,7 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -56,11 +58,31 @@ public final class ClusterManagerCommand implements Callable<Integer> {
 
     @Option(
             names = "--enable-connecting-networks",
+            arity = "0..1",
+            fallbackValue = "true",
             defaultValue = "false",
             description =
                     "serve ClusterNetworkConnects: connect router tunnel keys, link subnets, the Accepted condition"
                             + " (default: ${DEFAULT-VALUE}; when off, each one's condition says so)")
     boolean enableConnectingNetworks;
+
+    @Option(
+            names = "--enable-network-segmentation",
+            arity = "0..1",
+            fallbackValue = "true",
+            defaultValue = "true",
+            description = "serve UserDefinedNetworks and ClusterUserDefinedNetworks: network ids, conditions, node"
+                    + " subnets (default: ${DEFAULT-VALUE}; --enable-connecting-networks needs it)")
+    boolean enableNetworkSegmentation;
+
+    @Option(
+            names = "--enable-admin-network-policy",
+            arity = "0..1",
+            fallbackValue = "true",
+            defaultValue = "true",
+            description = "remove deleted nodes' Ready-In-Zone conditions from AdminNetworkPolicies and"
+                    + " BaselineAdminNetworkPolicies (default: ${DEFAULT-VALUE})")
+    boolean enableAdminNetworkPolicy;
 
     @Option(
             names = "--lease-namespace",
@@ -88,16 +110,10 @@ public final class ClusterManagerCommand implements Callable<Integer> {
 
     /** Starts everything and returns at once; closing the result stops it (releasing the Lease). */
     Running start(Map<String, String> env) throws IOException {
+        PrometheusRegistry registry = new PrometheusRegistry();
+        ClusterManagerConfig config = config(new PrometheusControllerMetrics(registry));
         KubernetesClient client = KubeClients.forConfig(ClusterConnection.config(kubeconfig, env));
         String me = identity != null ? identity : env.getOrDefault("POD_NAME", hostName());
-        PrometheusRegistry registry = new PrometheusRegistry();
-        ClusterManagerConfig config = ClusterManagerConfig.of(clusterSubnets)
-                .withControllerMetrics(new PrometheusControllerMetrics(registry))
-                .withServiceNetworks(serviceCidrs.stream()
-                        .map(String::strip)
-                        .map(IpPrefix::parse)
-                        .toList())
-                .withConnectingNetworks(enableConnectingNetworks);
         ClusterManagerMain main = new ClusterManagerMain(
                 client,
                 config,
@@ -118,6 +134,25 @@ public final class ClusterManagerCommand implements Callable<Integer> {
             client.close();
             throw e;
         }
+    }
+
+    /** The cluster manager's configuration by the command line; a contradiction is a usage error. */
+    ClusterManagerConfig config(ControllerMetrics metrics) {
+        if (enableConnectingNetworks && !enableNetworkSegmentation) {
+            throw new CommandLine.ParameterException(
+                    new CommandLine(this),
+                    "--enable-connecting-networks needs --enable-network-segmentation (it connects user-defined"
+                            + " networks)");
+        }
+        return ClusterManagerConfig.of(clusterSubnets)
+                .withControllerMetrics(metrics)
+                .withServiceNetworks(serviceCidrs.stream()
+                        .map(String::strip)
+                        .map(IpPrefix::parse)
+                        .toList())
+                .withNetworkSegmentation(enableNetworkSegmentation)
+                .withAdminNetworkPolicies(enableAdminNetworkPolicy)
+                .withConnectingNetworks(enableConnectingNetworks);
     }
 
     static String hostName() {

@@ -43,7 +43,7 @@ public final class DemoCommand implements Callable<Integer> {
         }
         Path examples = Path.of(System.getProperty("kovn.root", ".")).resolve("examples");
         Prober prober = new Prober(layout.netutil());
-        try (KubernetesClient client = kube.client()) {
+        try (KubernetesClient client = kube.sandboxClient()) {
             apply(client, examples.resolve("demo").toString());
             List<Pod> pods = waitForPods(client, List.of("frontend", "backend"), 4, Duration.ofSeconds(90));
             System.out.println();

@@ -2,11 +2,8 @@ package io.kovn.cli;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.utils.Serialization;
-import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -15,16 +12,11 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code kovn get KIND [NAME] [-n NS] [-o yaml|json]}. */
-@Command(name = "get", description = "Show objects: a table, or full YAML/JSON with -o.")
+/** {@code kovn get KIND [NAME] [-n NS | -A] [-l SELECTOR] [-o wide|name|yaml|json|jsonpath=TEMPLATE]}, as kubectl. */
+@Command(name = "get", description = "Show objects: a table, or -o wide|name|yaml|json|jsonpath=TEMPLATE.")
 public final class GetCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
-
-    /** Where the command prints: the command line's writer (tests capture it; main flushes it). */
-    private PrintWriter out() {
-        return spec.commandLine().getOut();
-    }
 
     @Mixin
     KubeOptions kube;
@@ -37,12 +29,22 @@ public final class GetCommand implements Callable<Integer> {
 
     @Option(
             names = {"-n", "--namespace"},
-            description = "namespace (default: all namespaces)")
+            description = "namespace (default: the kubeconfig context's, else default)")
     String namespace;
 
     @Option(
+            names = {"-A", "--all-namespaces"},
+            description = "list across all namespaces")
+    boolean allNamespaces;
+
+    @Option(
+            names = {"-l", "--selector"},
+            description = "label selector, e.g. app=web,tier!=db,env in (a,b),!legacy")
+    String selector;
+
+    @Option(
             names = {"-o", "--output"},
-            description = "yaml or json")
+            description = "wide, name, yaml, json or jsonpath=TEMPLATE (e.g. '{.items[*].metadata.name}')")
     String output;
 
     @Override
@@ -50,39 +52,42 @@ public final class GetCommand implements Callable<Integer> {
         Kinds k = Kinds.lookup(kind)
                 .orElseThrow(
                         () -> new IllegalArgumentException("unknown kind '" + kind + "'; known: " + Kinds.known()));
+        GetOutput format = GetOutput.parse(output); // a bad -o fails before any request
+        if (name != null && selector != null) {
+            throw new IllegalArgumentException("a name cannot be given with a selector (-l)");
+        }
+        if (name != null && allNamespaces) {
+            throw new IllegalArgumentException("a name cannot be given with -A: name a namespace with -n");
+        }
         try (KubernetesClient client = kube.client()) {
+            String ns = namespace != null ? namespace : KubeOptions.defaultNamespace(client);
             var op = client.genericKubernetesResources(k.context());
             List<GenericKubernetesResource> items = new ArrayList<>();
             if (name != null) {
                 GenericKubernetesResource r = k.namespaced
-                        ? op.inNamespace(namespace == null ? "default" : namespace)
-                                .withName(name)
-                                .get()
+                        ? op.inNamespace(ns).withName(name).get()
                         : op.withName(name).get();
                 if (r == null) {
-                    System.err.println("kovn: " + k.plural + " \"" + name + "\" not found");
+                    spec.commandLine().getErr().println("kovn: " + k.plural + " \"" + name + "\" not found");
                     return 1;
                 }
                 items.add(r);
             } else {
-                items.addAll(
-                        k.namespaced && namespace != null
-                                ? op.inNamespace(namespace).list().getItems()
-                                : (k.namespaced
-                                        ? op.inAnyNamespace().list().getItems()
-                                        : op.list().getItems()));
+                var scoped = !k.namespaced ? op : allNamespaces ? op.inAnyNamespace() : op.inNamespace(ns);
+                // the API server parses the selector: kubectl's syntax, and its error for a bad one
+                items.addAll((selector == null ? scoped : scoped.withLabelSelector(selector))
+                        .list()
+                        .getItems());
+                if (items.isEmpty() && format instanceof GetOutput.Table) {
+                    spec.commandLine()
+                            .getErr()
+                            .println(
+                                    k.namespaced && !allNamespaces
+                                            ? "No resources found in " + ns + " namespace."
+                                            : "No resources found");
+                }
             }
-            if ("yaml".equals(output)) {
-                out().print(Serialization.asYaml(
-                        items.size() == 1 && name != null ? items.get(0) : Map.of("items", items)));
-            } else if ("json".equals(output)) {
-                out().println(Serialization.asJson(
-                        items.size() == 1 && name != null ? items.get(0) : Map.of("items", items)));
-            } else if (output != null) {
-                throw new IllegalArgumentException("-o takes yaml or json");
-            } else {
-                out().print(Tables.render(k, items));
-            }
+            spec.commandLine().getOut().print(format.render(k, items, name != null, allNamespaces));
         }
         return 0;
     }

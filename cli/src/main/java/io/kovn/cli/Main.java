@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
 @Command(
         name = "kovn",
         mixinStandardHelpOptions = true,
-        version = "kovn 0.1.0",
+        versionProvider = BuildInfo.Provider.class,
         description = "A Kubernetes network control plane on OVN: sandbox, policy analysis, probes and traces.",
         subcommands = {
             DemoCommand.class,
@@ -24,6 +24,8 @@ import picocli.CommandLine.Command;
             ClusterManagerCommand.class,
             NodeCommand.class,
             IdentityCommand.class,
+            VersionCommand.class,
+            CompletionCommand.class,
             CommandLine.HelpCommand.class
         })
 public final class Main implements Runnable {

@@ -124,6 +124,24 @@ public final class NodeCommand implements Callable<Integer> {
     @Option(names = "--no-node-agent", description = "do not configure OVS or serve CNI (controllers only)")
     boolean noNodeAgent;
 
+    @Option(
+            names = "--enable-admin-network-policy",
+            arity = "0..1",
+            fallbackValue = "true",
+            defaultValue = "true",
+            description = "translate AdminNetworkPolicies and BaselineAdminNetworkPolicies (default: ${DEFAULT-VALUE};"
+                    + " =false: not watched, the zone's rows of earlier ones are removed)")
+    boolean enableAdminNetworkPolicy;
+
+    @Option(
+            names = "--enable-network-segmentation",
+            arity = "0..1",
+            fallbackValue = "true",
+            defaultValue = "true",
+            description = "serve UserDefinedNetworks and ClusterUserDefinedNetworks (default: ${DEFAULT-VALUE};"
+                    + " =false: not watched, the zone's rows of earlier ones are removed)")
+    boolean enableNetworkSegmentation;
+
     /** The datapath types Open vSwitch offers. */
     enum DatapathType {
         system,
@@ -146,7 +164,7 @@ public final class NodeCommand implements Callable<Integer> {
         long clientReady = sinceJvmStart();
         Optional<NodeAgentConfig> agent = noNodeAgent ? Optional.empty() : Optional.of(agentConfig());
         PrometheusRegistry registry = new PrometheusRegistry();
-        NodeComponents parts = new NodeComponents(new NodeComponents.Settings(nodeName, nb, sb, agent), registry);
+        NodeComponents parts = new NodeComponents(settings(agent), registry);
         NodeCertificateBootstrap bootstrap = null;
         KubernetesClient ownClient = null;
         try {
@@ -179,6 +197,12 @@ public final class NodeCommand implements Callable<Integer> {
             new Running(parts, bootstrap, ownClient, null).close();
             throw e;
         }
+    }
+
+    /** What the node runs, by the command line. */
+    NodeComponents.Settings settings(Optional<NodeAgentConfig> agent) {
+        return new NodeComponents.Settings(
+                nodeName, nb, sb, agent, enableAdminNetworkPolicy, enableNetworkSegmentation);
     }
 
     /** Milliseconds since this JVM started (the process's start time in /proc is to the second only). */

@@ -85,7 +85,7 @@ public final class ProbeCommand implements Callable<Integer> {
         Flow flow = matrix == null ? Flow.parse(args.get(2)) : null;
         SandboxLayout layout = SandboxLayout.fromEnvironment();
         Prober prober = new Prober(layout.netutil());
-        try (KubernetesClient client = kube.client()) {
+        try (KubernetesClient client = kube.sandboxClient()) {
             if (matrix != null) {
                 List<Pod> pods = client.pods().inAnyNamespace().list().getItems().stream()
                         .filter(p -> namespaces.isEmpty()

@@ -106,7 +106,7 @@ public final class TraceCommand implements Callable<Integer> {
         String sb = sbTemplate != null
                 ? sbTemplate
                 : layout.nodeDir("{node}").resolve("sb.sock").toString();
-        try (KubernetesClient client = kube.client()) {
+        try (KubernetesClient client = kube.sandboxClient()) {
             PolicyTracer tracer = new PolicyTracer(
                     OvnRuntime.locate(),
                     node -> new PolicyTracer.Zone(

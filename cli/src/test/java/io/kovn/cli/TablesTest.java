@@ -28,7 +28,7 @@ class TablesTest {
                   conditions:
                   - {type: NetworkCreated, status: "True", reason: NetworkCreated, message: "network cluster_udn_red"}
                 """, GenericKubernetesResource.class);
-        assertThat(Tables.render(Kinds.CLUSTER_USER_DEFINED_NETWORK, List.of(refused, created)))
+        assertThat(Tables.render(Kinds.CLUSTER_USER_DEFINED_NETWORK, List.of(refused, created), false, false))
                 .isEqualTo("""
                 NAME     ID   TOPOLOGY   CREATED               MESSAGE
                 shared        Layer3     False/SubnetOverlap   subnet 10.244.0.0/20 overlaps

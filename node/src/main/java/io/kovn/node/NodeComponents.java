@@ -51,8 +51,39 @@ public final class NodeComponents implements AutoCloseable {
      * @param nbEndpoint the zone's NB
      * @param sbEndpoint the zone's SB
      * @param agent the node agent's configuration, empty when the node agent is disabled
+     * @param adminNetworkPolicies whether the policy controller translates AdminNetworkPolicies and
+     *     BaselineAdminNetworkPolicies ({@code --enable-admin-network-policy})
+     * @param networkSegmentation whether the zone serves user-defined networks ({@code --enable-network-segmentation})
      */
-    public record Settings(String nodeName, String nbEndpoint, String sbEndpoint, Optional<NodeAgentConfig> agent) {}
+    public record Settings(
+            String nodeName,
+            String nbEndpoint,
+            String sbEndpoint,
+            Optional<NodeAgentConfig> agent,
+            boolean adminNetworkPolicies,
+            boolean networkSegmentation) {
+        /** Every feature on. */
+        public Settings(String nodeName, String nbEndpoint, String sbEndpoint, Optional<NodeAgentConfig> agent) {
+            this(nodeName, nbEndpoint, sbEndpoint, agent, true, true);
+        }
+
+        /** The policy controller's configuration for this node. */
+        PolicyControllerConfig policies(EventSink events, PrometheusRegistry registry, ControllerMetrics metrics) {
+            return PolicyControllerConfig.of(nodeName, nbEndpoint, events, registry)
+                    .withControllerMetrics(metrics)
+                    .withAdminNetworkPolicies(adminNetworkPolicies);
+        }
+
+        /** The zone controller's configuration for this node. */
+        ZoneControllerConfig zone(EventSink events, TrustZoneMetrics trustZones, ControllerMetrics metrics) {
+            return ZoneControllerConfig.of(nodeName, nbEndpoint, sbEndpoint, events, trustZones)
+                    .withControllerMetrics(metrics)
+                    // the gateway's SNAT and routes cover the pod networks the agent routes too
+                    .withClusterSubnets(
+                            agent.map(NodeAgentConfig::clusterSubnets).orElse(ZoneModel.DEFAULT_CLUSTER_SUBNETS))
+                    .withNetworkSegmentation(networkSegmentation);
+        }
+    }
 
     private final Settings settings;
     private final PrometheusRegistry registry;
@@ -105,27 +136,12 @@ public final class NodeComponents implements AutoCloseable {
             // first moment (one after the other, the policy kinds listed only once the zone had synced).
             CompletableFuture<PolicyController> policyStart = CompletableFuture.supplyAsync(
                     () -> PolicyController.start(
-                            PolicyControllerConfig.of(
-                                            settings.nodeName(),
-                                            settings.nbEndpoint(),
-                                            events(client, "kovn-policy-controller"),
-                                            registry)
-                                    .withControllerMetrics(controllerMetrics),
+                            settings.policies(events(client, "kovn-policy-controller"), registry, controllerMetrics),
                             informers),
                     Thread::startVirtualThread);
             try {
                 zone = ZoneController.start(
-                        ZoneControllerConfig.of(
-                                        settings.nodeName(),
-                                        settings.nbEndpoint(),
-                                        settings.sbEndpoint(),
-                                        events(client, "kovn-zone-controller"),
-                                        trustZoneMetrics)
-                                .withControllerMetrics(controllerMetrics)
-                                // the gateway's SNAT and routes cover the pod networks the agent routes too
-                                .withClusterSubnets(settings.agent()
-                                        .map(NodeAgentConfig::clusterSubnets)
-                                        .orElse(ZoneModel.DEFAULT_CLUSTER_SUBNETS)),
+                        settings.zone(events(client, "kovn-zone-controller"), trustZoneMetrics, controllerMetrics),
                         informers);
                 running.push(zone);
             } catch (RuntimeException e) {

@@ -28,7 +28,8 @@ import java.util.Set;
  * start it waits for the informer, rebuilds the allocator from the existing annotations, then reconciles every node.
  * Beside it, the {@link ZoneConditionCleanup} removes deleted nodes' {@code Ready-In-Zone-<node>} conditions from ANPs
  * and BANPs (it never holds up allocation, e.g. when their CRDs are not installed). User-defined networks
- * ({@link NetworkController}) and ClusterNetworkConnects ({@link NetworkConnectController}) run beside them.
+ * ({@link NetworkController}) and ClusterNetworkConnects ({@link NetworkConnectController}) run beside them. Each of
+ * these features can be switched off ({@link ClusterManagerConfig}): its controller is then not made at all.
  */
 public final class ClusterManager implements AutoCloseable {
     private final SharedIndexInformer<Node> informer;
@@ -57,7 +58,14 @@ public final class ClusterManager implements AutoCloseable {
                 .build();
         // A deleted node frees values: give nodes that found a range full another chance at once.
         reconciler.onRelease(() -> unallocated().forEach(controller::enqueue));
-        this.conditionCleanup = new ZoneConditionCleanup(client, informer, config.controllerMetrics(), syncTimeout);
+        this.conditionCleanup = config.adminNetworkPolicies()
+                ? new ZoneConditionCleanup(client, informer, config.controllerMetrics(), syncTimeout)
+                : null;
+        if (!config.networkSegmentation()) {
+            this.networks = null;
+            this.connects = null;
+            return;
+        }
         Set<IpFamily> families = EnumSet.noneOf(IpFamily.class);
         config.clusterNetworks().forEach(n -> families.add(n.family()));
         List<NetworkPlan.Reserved> reserved = NetworkPlan.Reserved.ofCluster(
@@ -101,9 +109,9 @@ public final class ClusterManager implements AutoCloseable {
         try {
             ClusterManager cm = new ClusterManager(client, config, events, Duration.ofSeconds(30));
             cm.controller.start();
-            cm.conditionCleanup.start();
-            cm.networks.start();
-            cm.connects.start();
+            if (cm.conditionCleanup != null) cm.conditionCleanup.start();
+            if (cm.networks != null) cm.networks.start();
+            if (cm.connects != null) cm.connects.start();
             return cm;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -116,17 +124,17 @@ public final class ClusterManager implements AutoCloseable {
         return allocator;
     }
 
-    /** The user-defined networks (for tests and diagnostics). */
+    /** The user-defined networks (for tests and diagnostics); null when network segmentation is off. */
     public NetworkController networks() {
         return networks;
     }
 
-    /** The ClusterNetworkConnects (for tests and diagnostics). */
+    /** The ClusterNetworkConnects (for tests and diagnostics); null when network segmentation is off. */
     public NetworkConnectController connects() {
         return connects;
     }
 
-    /** The cleanup of deleted nodes' zone conditions (for tests). */
+    /** The cleanup of deleted nodes' zone conditions (for tests); null when AdminNetworkPolicies are off. */
     ZoneConditionCleanup conditionCleanup() {
         return conditionCleanup;
     }
@@ -140,9 +148,9 @@ public final class ClusterManager implements AutoCloseable {
 
     @Override
     public void close() {
-        connects.close();
-        networks.close();
-        conditionCleanup.close();
+        if (connects != null) connects.close();
+        if (networks != null) networks.close();
+        if (conditionCleanup != null) conditionCleanup.close();
         controller.close();
         informer.close();
     }

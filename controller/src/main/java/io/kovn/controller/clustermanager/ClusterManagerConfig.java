@@ -19,6 +19,10 @@ import java.util.Objects;
  * @param controllerMetrics queue and reconcile metrics of the cluster manager's controllers (one instance per registry)
  * @param serviceNetworks the cluster's service CIDRs, which user-defined networks must not overlap
  * @param enableConnectingNetworks whether ClusterNetworkConnects are served (off: each is told so and gets nothing)
+ * @param networkSegmentation whether user-defined networks are served (off: UDNs and CUDNs are not watched, get no
+ *     network id, condition or node subnets; connecting networks needs it)
+ * @param adminNetworkPolicies whether the AdminNetworkPolicy side of the cluster manager runs (off: deleted nodes'
+ *     {@code Ready-In-Zone-<node>} conditions are left on ANPs and BANPs)
  */
 public record ClusterManagerConfig(
         List<ClusterNetwork> clusterNetworks,
@@ -27,7 +31,9 @@ public record ClusterManagerConfig(
         int maxNodeId,
         ControllerMetrics controllerMetrics,
         List<IpPrefix> serviceNetworks,
-        boolean enableConnectingNetworks) {
+        boolean enableConnectingNetworks,
+        boolean networkSegmentation,
+        boolean adminNetworkPolicies) {
     /** kubeadm's default service CIDR. */
     public static final List<IpPrefix> DEFAULT_SERVICE_NETWORKS = List.of(IpPrefix.parse("10.96.0.0/16"));
 
@@ -46,11 +52,16 @@ public record ClusterManagerConfig(
         if (maxNodeId < NodeId.MIN || maxNodeId > NodeId.MAX) {
             throw new IllegalArgumentException("maxNodeId outside " + NodeId.MIN + ".." + NodeId.MAX);
         }
+        if (enableConnectingNetworks && !networkSegmentation) {
+            throw new IllegalArgumentException(
+                    "connecting networks needs network segmentation (user-defined networks)");
+        }
     }
 
     /**
      * The reference defaults: 10.244.0.0/16 with a /24 per node, 100.88.0.0/16 and fd97::/64, ids up to 5000; services
-     * in {@link #DEFAULT_SERVICE_NETWORKS}; connecting networks disabled.
+     * in {@link #DEFAULT_SERVICE_NETWORKS}; connecting networks disabled, user-defined networks and
+     * AdminNetworkPolicies served.
      */
     public static ClusterManagerConfig defaults() {
         return of(List.of(ClusterNetwork.DEFAULT_V4));
@@ -65,7 +76,9 @@ public record ClusterManagerConfig(
                 NodeId.MAX,
                 ControllerMetrics.NONE,
                 DEFAULT_SERVICE_NETWORKS,
-                false);
+                false,
+                true,
+                true);
     }
 
     /** This config with another id limit. */
@@ -77,7 +90,9 @@ public record ClusterManagerConfig(
                 max,
                 controllerMetrics,
                 serviceNetworks,
-                enableConnectingNetworks);
+                enableConnectingNetworks,
+                networkSegmentation,
+                adminNetworkPolicies);
     }
 
     /** This config with the controllers reporting to {@code controllerMetrics}. */
@@ -89,7 +104,9 @@ public record ClusterManagerConfig(
                 maxNodeId,
                 controllerMetrics,
                 serviceNetworks,
-                enableConnectingNetworks);
+                enableConnectingNetworks,
+                networkSegmentation,
+                adminNetworkPolicies);
     }
 
     /** This config for a cluster with these service CIDRs. */
@@ -101,13 +118,51 @@ public record ClusterManagerConfig(
                 maxNodeId,
                 controllerMetrics,
                 serviceNetworks,
-                enableConnectingNetworks);
+                enableConnectingNetworks,
+                networkSegmentation,
+                adminNetworkPolicies);
     }
 
     /** This config with ClusterNetworkConnects served or not. */
     public ClusterManagerConfig withConnectingNetworks(boolean enabled) {
         return new ClusterManagerConfig(
-                clusterNetworks, transitV4, transitV6, maxNodeId, controllerMetrics, serviceNetworks, enabled);
+                clusterNetworks,
+                transitV4,
+                transitV6,
+                maxNodeId,
+                controllerMetrics,
+                serviceNetworks,
+                enabled,
+                networkSegmentation,
+                adminNetworkPolicies);
+    }
+
+    /** This config with user-defined networks served or not. */
+    public ClusterManagerConfig withNetworkSegmentation(boolean enabled) {
+        return new ClusterManagerConfig(
+                clusterNetworks,
+                transitV4,
+                transitV6,
+                maxNodeId,
+                controllerMetrics,
+                serviceNetworks,
+                enableConnectingNetworks,
+                enabled,
+                adminNetworkPolicies);
+    }
+
+    /** This config with the AdminNetworkPolicy side (zone condition cleanup) run or not. */
+    public ClusterManagerConfig withAdminNetworkPolicies(boolean enabled) {
+        return new ClusterManagerConfig(
+                clusterNetworks,
+                transitV4,
+                transitV6,
+                maxNodeId,
+                controllerMetrics,
+                serviceNetworks,
+                enableConnectingNetworks,
+                networkSegmentation,
+                enabled);
     }
 
     /** Whether the cluster has addresses of a family. */

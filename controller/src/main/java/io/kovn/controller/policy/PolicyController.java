@@ -11,6 +11,7 @@ import io.kovn.k8s.api.policy.AdminNetworkPolicy;
 import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
 import io.kovn.k8s.events.ConditionWriter;
 import io.kovn.k8s.runtime.Controller;
+import io.kovn.k8s.runtime.ListedItemStore;
 import io.kovn.k8s.runtime.SharedInformers;
 import io.kovn.ovn.nb.LogicalSwitchPort;
 import io.kovn.ovsdb.cache.CacheListener;
@@ -55,6 +56,9 @@ public final class PolicyController implements AutoCloseable {
             NetworkPolicy.class,
             AdminNetworkPolicy.class,
             BaselineAdminNetworkPolicy.class);
+    /** What it reads with AdminNetworkPolicies off ({@link PolicyControllerConfig#adminNetworkPolicies}). */
+    private static final List<Class<? extends HasMetadata>> KINDS_WITHOUT_ANP =
+            List.of(Namespace.class, Pod.class, Node.class, NetworkPolicy.class);
 
     private final PolicyControllerConfig config;
     private final PolicyNorthbound nb;
@@ -77,8 +81,6 @@ public final class PolicyController implements AutoCloseable {
         this.pods = pods;
         SharedIndexInformer<Node> nodes = informers.informer(Node.class);
         SharedIndexInformer<NetworkPolicy> nps = informers.informer(NetworkPolicy.class);
-        SharedIndexInformer<AdminNetworkPolicy> anps = informers.informer(AdminNetworkPolicy.class);
-        SharedIndexInformer<BaselineAdminNetworkPolicy> banps = informers.informer(BaselineAdminNetworkPolicy.class);
         PolicyStatus status =
                 new PolicyStatus(config.nodeName(), new ConditionWriter(client, Clock.systemUTC()), config.events());
         this.reconciler = new PolicyReconciler(
@@ -88,20 +90,31 @@ public final class PolicyController implements AutoCloseable {
                         informers.store(Pod.class),
                         informers.store(Node.class),
                         informers.store(NetworkPolicy.class),
-                        informers.store(AdminNetworkPolicy.class),
-                        informers.store(BaselineAdminNetworkPolicy.class)),
+                        // off: never listed, always empty, so the translation has no ANP/BANP rows
+                        config.adminNetworkPolicies()
+                                ? informers.store(AdminNetworkPolicy.class)
+                                : new ListedItemStore<>(),
+                        config.adminNetworkPolicies()
+                                ? informers.store(BaselineAdminNetworkPolicy.class)
+                                : new ListedItemStore<>()),
                 nb,
                 status,
                 metrics);
-        this.controller = Controller.builder("policies-" + config.nodeName(), reconciler)
+        var builder = Controller.builder("policies-" + config.nodeName(), reconciler)
                 .watch(namespaces, new RelevantChanges<>(namespaces.getIndexer(), RelevantChanges::namespace, KEY))
                 .watch(pods, new RelevantChanges<>(pods.getIndexer(), RelevantChanges::pod, KEY))
                 .watch(nodes, new RelevantChanges<>(nodes.getIndexer(), RelevantChanges::node, KEY))
-                .watch(nps, new RelevantChanges<>(nps.getIndexer(), RelevantChanges::networkPolicy, KEY))
-                .watch(anps, new RelevantChanges<>(anps.getIndexer(), RelevantChanges.anp(config.nodeName()), KEY))
-                .watch(banps, new RelevantChanges<>(banps.getIndexer(), RelevantChanges.banp(config.nodeName()), KEY))
-                .metrics(config.controllerMetrics())
-                .build();
+                .watch(nps, new RelevantChanges<>(nps.getIndexer(), RelevantChanges::networkPolicy, KEY));
+        if (config.adminNetworkPolicies()) {
+            SharedIndexInformer<AdminNetworkPolicy> anps = informers.informer(AdminNetworkPolicy.class);
+            SharedIndexInformer<BaselineAdminNetworkPolicy> banps =
+                    informers.informer(BaselineAdminNetworkPolicy.class);
+            builder.watch(anps, new RelevantChanges<>(anps.getIndexer(), RelevantChanges.anp(config.nodeName()), KEY))
+                    .watch(
+                            banps,
+                            new RelevantChanges<>(banps.getIndexer(), RelevantChanges.banp(config.nodeName()), KEY));
+        }
+        this.controller = builder.metrics(config.controllerMetrics()).build();
         this.nbListener = this::onNorthbound;
     }
 
@@ -127,7 +140,7 @@ public final class PolicyController implements AutoCloseable {
         long t0 = System.nanoTime();
         PolicyNorthbound nb;
         try {
-            lease.informers().start(KINDS); // they list while the NB monitor syncs
+            lease.informers().start(kinds(config)); // they list while the NB monitor syncs
             nb = PolicyNorthbound.connect(config.nbEndpoint(), config.ovsdbTimeout());
         } catch (RuntimeException e) {
             lease.close();
@@ -147,7 +160,7 @@ public final class PolicyController implements AutoCloseable {
             throw e;
         }
         try {
-            if (!lease.informers().sync(config.syncTimeout(), KINDS)) {
+            if (!lease.informers().sync(config.syncTimeout(), kinds(config))) {
                 throw new IllegalStateException(
                         "policies of zone " + config.nodeName() + ": informers did not sync within "
                                 + config.syncTimeout() + " (are the AdminNetworkPolicy CRDs installed?)");
@@ -167,6 +180,11 @@ public final class PolicyController implements AutoCloseable {
             pc.close();
             throw e;
         }
+    }
+
+    /** The kinds the controller lists and watches. */
+    static List<Class<? extends HasMetadata>> kinds(PolicyControllerConfig config) {
+        return config.adminNetworkPolicies() ? KINDS : KINDS_WITHOUT_ANP;
     }
 
     private void onNorthbound(CacheUpdate update) {

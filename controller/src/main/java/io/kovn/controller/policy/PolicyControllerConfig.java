@@ -22,6 +22,8 @@ import java.util.Set;
  * @param ovsdbTimeout OVSDB request and initial sync timeout
  * @param syncTimeout informer sync timeout
  * @param controllerMetrics queue and reconcile metrics of the controller (share one instance per registry)
+ * @param adminNetworkPolicies whether AdminNetworkPolicies and BaselineAdminNetworkPolicies are translated; when off
+ *     they are not watched, and the zone's rows of earlier ones are removed as stale (NetworkPolicies stay)
  */
 public record PolicyControllerConfig(
         String nodeName,
@@ -32,7 +34,8 @@ public record PolicyControllerConfig(
         String ownerController,
         Duration ovsdbTimeout,
         Duration syncTimeout,
-        ControllerMetrics controllerMetrics) {
+        ControllerMetrics controllerMetrics,
+        boolean adminNetworkPolicies) {
     public PolicyControllerConfig {
         Objects.requireNonNull(nodeName, "nodeName");
         Objects.requireNonNull(nbEndpoint, "nbEndpoint");
@@ -47,7 +50,7 @@ public record PolicyControllerConfig(
 
     /**
      * The node's IP families, the default network controller, 10 s OVSDB and 30 s informer timeouts, no controller
-     * metrics.
+     * metrics, AdminNetworkPolicies translated.
      */
     public static PolicyControllerConfig of(
             String nodeName, String nbEndpoint, EventSink events, PrometheusRegistry registry) {
@@ -60,7 +63,8 @@ public record PolicyControllerConfig(
                 ObjectId.DEFAULT_CONTROLLER,
                 Duration.ofSeconds(10),
                 Duration.ofSeconds(30),
-                ControllerMetrics.NONE);
+                ControllerMetrics.NONE,
+                true);
     }
 
     /** Defaults with no events and a fresh registry (tests, benchmarks). */
@@ -79,7 +83,8 @@ public record PolicyControllerConfig(
                 ownerController,
                 ovsdbTimeout,
                 syncTimeout,
-                controllerMetrics);
+                controllerMetrics,
+                adminNetworkPolicies);
     }
 
     /** The same configuration with the controller reporting to {@code controllerMetrics}. */
@@ -93,6 +98,22 @@ public record PolicyControllerConfig(
                 ownerController,
                 ovsdbTimeout,
                 syncTimeout,
-                controllerMetrics);
+                controllerMetrics,
+                adminNetworkPolicies);
+    }
+
+    /** The same configuration with AdminNetworkPolicies and BaselineAdminNetworkPolicies translated or not. */
+    public PolicyControllerConfig withAdminNetworkPolicies(boolean enabled) {
+        return new PolicyControllerConfig(
+                nodeName,
+                nbEndpoint,
+                events,
+                registry,
+                ipFamilies,
+                ownerController,
+                ovsdbTimeout,
+                syncTimeout,
+                controllerMetrics,
+                enabled);
     }
 }

@@ -35,7 +35,8 @@ import org.slf4j.LoggerFactory;
  * {@link AcceptedNetworks}) and one {@link NetworkTopologyReconciler} key per network. A network's object queues its
  * key; a node change queues every network (subnets, remote nodes); a change of a network's row in NB (someone else's
  * write, a row deleted under us) queues it. At start, networks that only NB rows still name are queued too, so one
- * deleted while the zone was down loses its rows.
+ * deleted while the zone was down loses its rows. With network segmentation off the informers are never started and no
+ * network is accepted: the same reconcile then removes every network's rows.
  */
 final class NetworkTopologies implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(NetworkTopologies.class);
@@ -49,6 +50,7 @@ final class NetworkTopologies implements AutoCloseable {
     private final CacheListener nbListener;
     private final SharedIndexInformer<Pod> pods;
     private final Function<String, PodNetworkChoice> choices;
+    private final boolean enabled;
     /** Bumped by every UDN and CUDN event, before the informer's handlers queue anything. */
     private final AtomicLong version = new AtomicLong();
 
@@ -57,6 +59,7 @@ final class NetworkTopologies implements AutoCloseable {
     /**
      * @param pods the pod informer (a Layer2 network's switch holds its pods on other nodes)
      * @param choices the network of a namespace's pods
+     * @param enabled whether user-defined networks are served (off: UDNs and CUDNs are not watched)
      */
     NetworkTopologies(
             String zone,
@@ -66,7 +69,9 @@ final class NetworkTopologies implements AutoCloseable {
             Function<String, PodNetworkChoice> choices,
             ZoneDatabases dbs,
             List<IpPrefix> clusterSubnets,
-            ControllerMetrics metrics) {
+            ControllerMetrics metrics,
+            boolean enabled) {
+        this.enabled = enabled;
         this.pods = pods;
         this.choices = choices;
         this.zone = zone;
@@ -96,9 +101,12 @@ final class NetworkTopologies implements AutoCloseable {
         cudns.addEventHandler(bump);
         this.reconciler = new NetworkTopologyReconciler(
                 zone, nodes.getIndexer(), this::accepted, dbs, clusterSubnets, this::remotePods);
-        this.controller = Controller.builder("zone-networks-" + zone, reconciler)
-                .watch(udns, (GenericKubernetesResource o) -> List.of(networkName(Kind.UDN, o)))
-                .watch(cudns, (GenericKubernetesResource o) -> List.of(networkName(Kind.CUDN, o)))
+        var builder = Controller.builder("zone-networks-" + zone, reconciler);
+        if (enabled) { // a controller's workers wait for every informer it watches to list: these only when started
+            builder.watch(udns, (GenericKubernetesResource o) -> List.of(networkName(Kind.UDN, o)))
+                    .watch(cudns, (GenericKubernetesResource o) -> List.of(networkName(Kind.CUDN, o)));
+        }
+        this.controller = builder
                 // what the topology reads of a node (NodeView): its annotations and addresses, not its heartbeats
                 .watch(
                         nodes,
@@ -186,6 +194,7 @@ final class NetworkTopologies implements AutoCloseable {
      * event (every pod's reconcile asks).
      */
     List<AcceptedNetworks.Accepted> entries() {
+        if (!enabled) return List.of();
         long v = version.get();
         Memo m = memo;
         if (m != null && m.version() == v) return m.entries();
@@ -197,24 +206,31 @@ final class NetworkTopologies implements AutoCloseable {
 
     private record Memo(long version, List<AcceptedNetworks.Accepted> entries) {}
 
-    /** The UDN and CUDN informers (pods follow their networks too). */
+    /** The UDN and CUDN informers (pods follow their networks too); none when network segmentation is off. */
     List<SharedIndexInformer<GenericKubernetesResource>> informers() {
-        return List.of(udns, cudns);
+        return enabled ? List.of(udns, cudns) : List.of();
     }
 
     /** Waits for the UDN and CUDN informers' first list. */
     boolean synced(Duration timeout) throws InterruptedException {
-        return Informers.waitForCacheSync(timeout, udns, cudns);
+        return !enabled || Informers.waitForCacheSync(timeout, udns, cudns);
     }
 
     void start() {
-        udns.start();
-        cudns.start();
+        if (enabled) {
+            udns.start();
+            cudns.start();
+        }
         controller.start();
         dbs.nbCache().addListener(nbListener);
         Set<String> stale = reconciler.networksWithRows();
         stale.forEach(controller::enqueue);
-        LOG.info("user-defined networks started in zone {}: {} networks with rows in NB queued", zone, stale.size());
+        LOG.info(
+                enabled
+                        ? "user-defined networks started in zone {}: {} networks with rows in NB queued"
+                        : "user-defined networks are disabled in zone {}: the rows of {} networks are removed",
+                zone,
+                stale.size());
     }
 
     boolean idle() {

@@ -83,7 +83,8 @@ public final class ZoneController implements AutoCloseable {
                 this::choiceFor,
                 dbs,
                 config.clusterSubnets(),
-                config.controllerMetrics());
+                config.controllerMetrics(),
+                config.networkSegmentation());
         this.connects = new NetworkConnects(
                 node, client, nodeInformer, networks::accepted, networks.informers(), dbs, config.controllerMetrics());
         List<Controller<ObjectKey>> portRef = new ArrayList<>(1);
@@ -135,7 +136,7 @@ public final class ZoneController implements AutoCloseable {
     /** A controller keyed by the node's pods: each pod's events, and every pod when the node changes. */
     private Controller.Builder<ObjectKey> perPod(
             String name, Reconciler<ObjectKey> reconciler, ZoneControllerConfig config) {
-        return Controller.builder(name, reconciler)
+        Controller.Builder<ObjectKey> builder = Controller.builder(name, reconciler)
                 .watch(podInformer, (Pod p) -> onNode(p) ? List.of(ObjectKey.of(p)) : List.of(), PodView::zoneFields)
                 .watch(
                         nodeInformer,
@@ -147,10 +148,11 @@ public final class ZoneController implements AutoCloseable {
                                 .filter(k ->
                                         k.namespace().equals(n.getMetadata().getName()))
                                 .toList(),
-                        (Namespace n) -> n.getMetadata().getLabels())
-                .watch(networks.informers().get(0), (GenericKubernetesResource o) -> podAddresses.podsOnNode())
-                .watch(networks.informers().get(1), (GenericKubernetesResource o) -> podAddresses.podsOnNode())
-                .metrics(config.controllerMetrics());
+                        (Namespace n) -> n.getMetadata().getLabels());
+        for (SharedIndexInformer<GenericKubernetesResource> i : networks.informers()) {
+            builder.watch(i, (GenericKubernetesResource o) -> podAddresses.podsOnNode());
+        }
+        return builder.metrics(config.controllerMetrics());
     }
 
     /**

@@ -26,6 +26,9 @@ import java.util.Objects;
  *     (start-up and bursts)
  * @param controllerMetrics queue and reconcile metrics of the zone's controllers (share one instance per registry)
  * @param clusterSubnets the cluster's pod networks: the node gateway SNATs them and routes them back
+ * @param networkSegmentation whether user-defined networks (UDN, CUDN) are served; when off their objects are not
+ *     watched, the zone acts as if none were accepted (rows of earlier ones are removed as stale, pods of a namespace
+ *     labelled for a primary network wait)
  */
 public record ZoneControllerConfig(
         String nodeName,
@@ -40,7 +43,8 @@ public record ZoneControllerConfig(
         int portBatch,
         int serviceBatch,
         ControllerMetrics controllerMetrics,
-        List<IpPrefix> clusterSubnets) {
+        List<IpPrefix> clusterSubnets,
+        boolean networkSegmentation) {
     public ZoneControllerConfig {
         clusterSubnets = List.copyOf(clusterSubnets);
         Objects.requireNonNull(nodeName, "nodeName");
@@ -56,7 +60,7 @@ public record ZoneControllerConfig(
 
     /**
      * Defaults: 10 s timeouts, 2 port workers writing up to 256 pods' ports per transaction, 8 address workers, up to
-     * 1,024 services per load-balancer transaction, no controller metrics.
+     * 1,024 services per load-balancer transaction, no controller metrics, user-defined networks served.
      */
     public static ZoneControllerConfig of(
             String nodeName, String nbEndpoint, String sbEndpoint, EventSink events, TrustZoneMetrics metrics) {
@@ -73,7 +77,8 @@ public record ZoneControllerConfig(
                 256,
                 1024,
                 ControllerMetrics.NONE,
-                ZoneModel.DEFAULT_CLUSTER_SUBNETS);
+                ZoneModel.DEFAULT_CLUSTER_SUBNETS,
+                true);
     }
 
     /** Defaults with a fresh metrics registry and no events (tests, benchmarks). */
@@ -96,7 +101,8 @@ public record ZoneControllerConfig(
                 portBatch,
                 serviceBatch,
                 controllerMetrics,
-                clusterSubnets);
+                clusterSubnets,
+                networkSegmentation);
     }
 
     /** The same configuration with other worker counts and port batch size. */
@@ -114,7 +120,8 @@ public record ZoneControllerConfig(
                 portBatch,
                 serviceBatch,
                 controllerMetrics,
-                clusterSubnets);
+                clusterSubnets,
+                networkSegmentation);
     }
 
     /** The same configuration for a cluster of these pod networks. */
@@ -132,6 +139,26 @@ public record ZoneControllerConfig(
                 portBatch,
                 serviceBatch,
                 controllerMetrics,
-                subnets);
+                subnets,
+                networkSegmentation);
+    }
+
+    /** The same configuration with user-defined networks served or not. */
+    public ZoneControllerConfig withNetworkSegmentation(boolean enabled) {
+        return new ZoneControllerConfig(
+                nodeName,
+                nbEndpoint,
+                sbEndpoint,
+                events,
+                metrics,
+                ovsdbTimeout,
+                syncTimeout,
+                podWorkers,
+                addressWorkers,
+                portBatch,
+                serviceBatch,
+                controllerMetrics,
+                clusterSubnets,
+                enabled);
     }
 }

@@ -100,14 +100,20 @@ final class PolicyCluster implements AutoCloseable {
     }
 
     void startPolicies() {
+        startPolicies(true);
+    }
+
+    /** Starts the policy controller with AdminNetworkPolicies translated or not. */
+    void startPolicies(boolean adminNetworkPolicies) {
         policies = PolicyController.start(
                 PolicyControllerConfig.of(
-                        ZONE,
-                        ovn.nb().unixEndpoint(),
-                        (object, warning, reason, message) -> events.add(
-                                object.getKind() + "/" + object.getMetadata().getName() + " "
-                                        + (warning ? "Warning" : "Normal") + " " + reason + " " + message),
-                        registry),
+                                ZONE,
+                                ovn.nb().unixEndpoint(),
+                                (object, warning, reason, message) -> events.add(object.getKind() + "/"
+                                        + object.getMetadata().getName() + " " + (warning ? "Warning" : "Normal") + " "
+                                        + reason + " " + message),
+                                registry)
+                        .withAdminNetworkPolicies(adminNetworkPolicies),
                 informers);
     }
 
