@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -80,8 +81,12 @@ public final class ClusterManagerCommand implements Callable<Integer> {
             description = "where /metrics and /healthz are served (default: ${DEFAULT-VALUE})")
     ListenAddress metricsAddress;
 
+    @Mixin
+    LogOptions log = new LogOptions();
+
     @Override
     public Integer call() throws Exception {
+        log.apply();
         ProcessLifetime.runUntilStopped(start(System.getenv()));
         return 0;
     }
@@ -90,7 +95,7 @@ public final class ClusterManagerCommand implements Callable<Integer> {
     Running start(Map<String, String> env) throws IOException {
         KubernetesClient client = KubeClients.forConfig(ClusterConnection.config(kubeconfig, env));
         String me = identity != null ? identity : env.getOrDefault("POD_NAME", hostName());
-        PrometheusRegistry registry = new PrometheusRegistry();
+        PrometheusRegistry registry = DaemonMetrics.registry(DaemonMetrics.CLUSTER_MANAGER);
         ClusterManagerConfig config = ClusterManagerConfig.of(clusterSubnets)
                 .withControllerMetrics(new PrometheusControllerMetrics(registry))
                 .withServiceNetworks(serviceCidrs.stream()
