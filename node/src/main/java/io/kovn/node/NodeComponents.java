@@ -92,7 +92,8 @@ public final class NodeComponents implements AutoCloseable {
         this(settings, registry, trustZoneMetrics, controllerMetrics, NodeAgentMetrics.NONE);
     }
 
-    private NodeComponents(
+    /** As the constructor above, with the node agent reporting its CNI calls and pods to {@code agentMetrics}. */
+    public NodeComponents(
             Settings settings,
             PrometheusRegistry registry,
             TrustZoneMetrics trustZoneMetrics,
