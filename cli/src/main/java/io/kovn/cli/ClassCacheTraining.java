@@ -12,7 +12,6 @@ import io.fabric8.kubernetes.client.utils.Serialization;
 import io.kovn.k8s.client.KubeClients;
 import io.kovn.node.NodeComponents;
 import io.kovn.ovn.annotations.OvnAnnotations;
-import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
@@ -165,7 +164,7 @@ public final class ClassCacheTraining {
             new NodeComponents(
                     new NodeComponents.Settings(
                             "node-0", "unix:/nonexistent/nb.sock", "unix:/nonexistent/sb.sock", Optional.empty()),
-                    new PrometheusRegistry());
+                    DaemonMetrics.registry(DaemonMetrics.NODE)); // build, JVM and process metrics too
         } finally {
             server.stop(0);
             try (var files = Files.walk(dir)) {

@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -102,15 +103,19 @@ public final class ClusterManagerCommand implements Callable<Integer> {
             description = "where /metrics and /healthz are served (default: ${DEFAULT-VALUE})")
     ListenAddress metricsAddress;
 
+    @Mixin
+    LogOptions log = new LogOptions();
+
     @Override
     public Integer call() throws Exception {
+        log.apply();
         ProcessLifetime.runUntilStopped(start(System.getenv()));
         return 0;
     }
 
     /** Starts everything and returns at once; closing the result stops it (releasing the Lease). */
     Running start(Map<String, String> env) throws IOException {
-        PrometheusRegistry registry = new PrometheusRegistry();
+        PrometheusRegistry registry = DaemonMetrics.registry(DaemonMetrics.CLUSTER_MANAGER);
         ClusterManagerConfig config = config(new PrometheusControllerMetrics(registry));
         KubernetesClient client = KubeClients.forConfig(ClusterConnection.config(kubeconfig, env));
         String me = identity != null ? identity : env.getOrDefault("POD_NAME", hostName());

@@ -2,6 +2,8 @@ package io.kovn.cli;
 
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kovn.controller.OvsdbConnections;
+import io.kovn.controller.PrometheusOvsdbMetrics;
 import io.kovn.controller.network.ClusterNetwork;
 import io.kovn.identity.bootstrap.NodeCertificateBootstrap;
 import io.kovn.k8s.client.KubeClients;
@@ -142,6 +144,9 @@ public final class NodeCommand implements Callable<Integer> {
                     + " =false: not watched, the zone's rows of earlier ones are removed)")
     boolean enableNetworkSegmentation;
 
+    @CommandLine.Mixin
+    LogOptions log = new LogOptions();
+
     /** The datapath types Open vSwitch offers. */
     enum DatapathType {
         system,
@@ -150,6 +155,7 @@ public final class NodeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        log.apply();
         ProcessLifetime.runUntilStopped(start(System.getenv()));
         return 0;
     }
@@ -163,7 +169,8 @@ public final class NodeCommand implements Callable<Integer> {
     Running start(Config config) throws IOException {
         long clientReady = sinceJvmStart();
         Optional<NodeAgentConfig> agent = noNodeAgent ? Optional.empty() : Optional.of(agentConfig());
-        PrometheusRegistry registry = new PrometheusRegistry();
+        PrometheusRegistry registry = DaemonMetrics.registry(DaemonMetrics.NODE);
+        OvsdbConnections.setTransactionListener(new PrometheusOvsdbMetrics(registry));
         NodeComponents parts = new NodeComponents(settings(agent), registry);
         NodeCertificateBootstrap bootstrap = null;
         KubernetesClient ownClient = null;

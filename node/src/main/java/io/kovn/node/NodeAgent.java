@@ -80,6 +80,12 @@ public final class NodeAgent implements AutoCloseable {
      * pod.
      */
     public static NodeAgent start(KubernetesClient client, NodeAgentConfig config, PodAddressBarrier policies) {
+        return start(client, config, policies, NodeAgentMetrics.NONE);
+    }
+
+    /** As {@link #start(KubernetesClient, NodeAgentConfig, PodAddressBarrier)}, reporting to {@code metrics}. */
+    public static NodeAgent start(
+            KubernetesClient client, NodeAgentConfig config, PodAddressBarrier policies, NodeAgentMetrics metrics) {
         long t0 = System.nanoTime();
         // one conf.db connection for all of the agent's OVS configuration
         OvsConfDb db = OvsConfDb.connect(config.ovsPaths().dbSocket());
@@ -99,8 +105,8 @@ public final class NodeAgent implements AutoCloseable {
                             config.ovsPaths().runDir())));
             PodPlumber plumber = new PodPlumber(
                     config.nodeNetns(), db, config.ovs().integrationBridge(), config.ovnInstalledTimeout());
-            PodCniHandler handler = new PodCniHandler(config, watch, plumber, policies);
-            CniServer server = CniServer.start(config.cniSocket(), handler);
+            PodCniHandler handler = new PodCniHandler(config, watch, plumber, policies, metrics);
+            CniServer server = CniServer.start(CniServer.Settings.defaults(config.cniSocket()), handler, metrics);
             LOG.info(
                     "node agent for {} up in {} ms (chassis {}, CNI socket {})",
                     config.nodeName(),

@@ -90,6 +90,7 @@ public final class NodeComponents implements AutoCloseable {
     // One per registry: their metric names register once and survive restarts.
     private final TrustZoneMetrics trustZoneMetrics;
     private final ControllerMetrics controllerMetrics;
+    private final NodeAgentMetrics agentMetrics;
     private final Deque<AutoCloseable> running = new ArrayDeque<>();
     private NodeAgent agent;
     private ZoneController zone;
@@ -102,7 +103,12 @@ public final class NodeComponents implements AutoCloseable {
 
     /** The parts of one node, registering their metrics in {@code registry}. */
     public NodeComponents(Settings settings, PrometheusRegistry registry) {
-        this(settings, registry, new TrustZoneMetrics(registry), new PrometheusControllerMetrics(registry));
+        this(
+                settings,
+                registry,
+                new TrustZoneMetrics(registry),
+                new PrometheusControllerMetrics(registry),
+                new PrometheusNodeAgentMetrics(registry));
     }
 
     /**
@@ -114,17 +120,28 @@ public final class NodeComponents implements AutoCloseable {
             PrometheusRegistry registry,
             TrustZoneMetrics trustZoneMetrics,
             ControllerMetrics controllerMetrics) {
+        this(settings, registry, trustZoneMetrics, controllerMetrics, NodeAgentMetrics.NONE);
+    }
+
+    /** As the constructor above, with the node agent reporting its CNI calls and pods to {@code agentMetrics}. */
+    public NodeComponents(
+            Settings settings,
+            PrometheusRegistry registry,
+            TrustZoneMetrics trustZoneMetrics,
+            ControllerMetrics controllerMetrics,
+            NodeAgentMetrics agentMetrics) {
         this.settings = settings;
         this.registry = registry;
         this.trustZoneMetrics = trustZoneMetrics;
         this.controllerMetrics = controllerMetrics;
+        this.agentMetrics = agentMetrics;
     }
 
     /** Starts every part with {@code client}; on failure stops what started and rethrows. */
     public synchronized void start(KubernetesClient client) {
         try {
             if (settings.agent().isPresent() && agent == null) {
-                agent = NodeAgent.start(client, settings.agent().get(), this::awaitPolicies);
+                agent = NodeAgent.start(client, settings.agent().get(), this::awaitPolicies, agentMetrics);
             }
             // Pods and nodes are listed, watched and cached once for both controllers; closed last.
             SharedInformers informers = new SharedInformers(client);

@@ -1,5 +1,7 @@
 package io.kovn.node;
 
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.kovn.node.cni.CniConfig;
 import io.kovn.node.cni.CniException;
 import io.kovn.node.cni.CniHandler;
@@ -14,6 +16,9 @@ import io.kovn.ovn.annotations.PodNetwork;
 import io.kovn.ovn.annotations.PodNetworks;
 import io.kovn.runtime.net.Netns;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -40,13 +45,19 @@ public final class PodCniHandler implements CniHandler {
     private final PodNetworksReconciler podNetworks;
     private final PodPlumber plumber;
     private final PodAddressBarrier policies;
+    private final NodeAgentMetrics metrics;
 
     PodCniHandler(
-            NodeAgentConfig config, PodNetworksReconciler podNetworks, PodPlumber plumber, PodAddressBarrier policies) {
+            NodeAgentConfig config,
+            PodNetworksReconciler podNetworks,
+            PodPlumber plumber,
+            PodAddressBarrier policies,
+            NodeAgentMetrics metrics) {
         this.config = config;
         this.podNetworks = podNetworks;
         this.plumber = plumber;
         this.policies = policies;
+        this.metrics = metrics;
     }
 
     @Override
@@ -71,6 +82,7 @@ public final class PodCniHandler implements CniHandler {
         try {
             List<PlumbedInterface> plumbed = plumber.addAll(
                     planned.stream().map(PodInterfaces.Planned::spec).toList());
+            reportReady(request);
             return result(
                     plumbed,
                     planned.stream().map(PodInterfaces.Planned::network).toList(),
@@ -78,6 +90,26 @@ public final class PodCniHandler implements CniHandler {
         } catch (PlumbingException e) {
             throw new CniException(PLUMBING_FAILED, "pod plumbing failed", e.getMessage());
         }
+    }
+
+    /** How long after its creation the pod got its network (when the cache still has this incarnation). */
+    private void reportReady(CniRequest request) {
+        podNetworks
+                .cached(request.pod().namespace(), request.pod().name())
+                .map(Pod::getMetadata)
+                .filter(m ->
+                        request.pod().uid().isEmpty() || request.pod().uid().equals(m.getUid()))
+                .map(ObjectMeta::getCreationTimestamp)
+                .ifPresent(created -> {
+                    try {
+                        Duration since = Duration.between(Instant.parse(created), Instant.now());
+                        if (!since.isNegative()) {
+                            metrics.podNetworkReady(since);
+                        }
+                    } catch (DateTimeParseException e) {
+                        LOG.debug("pod {}: creationTimestamp {} not understood", request.pod(), created);
+                    }
+                });
     }
 
     /**

@@ -1,6 +1,8 @@
 package io.kovn.sandbox;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.kovn.controller.OvsdbConnections;
+import io.kovn.controller.PrometheusOvsdbMetrics;
 import io.kovn.controller.clustermanager.ClusterManagerConfig;
 import io.kovn.controller.clustermanager.ClusterManagerMain;
 import io.kovn.controller.events.EventSink;
@@ -10,7 +12,9 @@ import io.kovn.k8s.events.EventRecorder;
 import io.kovn.k8s.runtime.ControllerMetrics;
 import io.kovn.k8s.runtime.PrometheusControllerMetrics;
 import io.kovn.node.NodeAgentConfig;
+import io.kovn.node.NodeAgentMetrics;
 import io.kovn.node.NodeComponents;
+import io.kovn.node.PrometheusNodeAgentMetrics;
 import io.kovn.ovn.annotations.IpPrefix;
 import io.kovn.runtime.KubeControlPlane;
 import io.kovn.sandbox.infra.EmulatedNode;
@@ -37,6 +41,7 @@ final class ControlPlane implements AutoCloseable {
     private final TrustZoneMetrics trustZoneMetrics;
     // One per registry, shared by every controller of the sandbox (a metric name registers once).
     private final ControllerMetrics controllerMetrics;
+    private final NodeAgentMetrics agentMetrics;
     private final Deque<AutoCloseable> running = new ArrayDeque<>();
 
     /** @param clusterManagerClient the cluster manager's (its ServiceAccount's, RBAC from {@code deploy/}) */
@@ -45,6 +50,10 @@ final class ControlPlane implements AutoCloseable {
         this.registry = registry;
         this.trustZoneMetrics = new TrustZoneMetrics(registry);
         this.controllerMetrics = new PrometheusControllerMetrics(registry);
+        this.agentMetrics = new PrometheusNodeAgentMetrics(registry);
+        // as kovn node does; a client keeps the listener it was built with, so sandboxes one after the other in a
+        // JVM (the tests) each count their own
+        OvsdbConnections.setTransactionListener(new PrometheusOvsdbMetrics(registry));
     }
 
     private static EventSink events(KubernetesClient client, String component, String instance) {
@@ -88,7 +97,8 @@ final class ControlPlane implements AutoCloseable {
                         node.name(), "unix:" + node.nbSocket(), "unix:" + node.sbSocket(), Optional.of(agent)),
                 registry,
                 trustZoneMetrics,
-                controllerMetrics);
+                controllerMetrics,
+                agentMetrics);
         parts.start(nodeClient);
         running.push(parts);
         return parts;

@@ -12,8 +12,10 @@ import java.time.Duration;
  * {@code kovn_workqueue_queue_duration_seconds} (label {@code name}), and {@code kovn_controller_reconcile_total} /
  * {@code kovn_controller_reconcile_time_seconds} (labels {@code controller}, {@code result} = done | requeue | error),
  * and kovn's own {@code kovn_controller_queue_to_done_seconds} (same labels: from a key's first add to the end of its
- * reconcile, the event latency an operator sees, API server excluded). Register one per registry and share it between
- * controllers.
+ * reconcile, the event latency an operator sees, API server excluded), and
+ * {@code kovn_controller_reconcile_errors_total} (label {@code controller}: failed reconciles, each retried with
+ * backoff; a controller's series exists from its first reconcile, at zero). Register one per registry and share it
+ * between controllers.
  */
 public final class PrometheusControllerMetrics implements ControllerMetrics {
 
@@ -21,6 +23,7 @@ public final class PrometheusControllerMetrics implements ControllerMetrics {
     private final Counter adds;
     private final Histogram queueDuration;
     private final Counter reconciles;
+    private final Counter errors;
     private final Histogram reconcileTime;
     private final Histogram queueToDone;
 
@@ -45,6 +48,11 @@ public final class PrometheusControllerMetrics implements ControllerMetrics {
                 .name("kovn_controller_reconcile_total")
                 .help("Reconciles by result")
                 .labelNames("controller", "result")
+                .register(registry);
+        errors = Counter.builder()
+                .name("kovn_controller_reconcile_errors_total")
+                .help("Reconciles that failed (the key is retried with backoff)")
+                .labelNames("controller")
                 .register(registry);
         reconcileTime = Histogram.builder()
                 .name("kovn_controller_reconcile_time_seconds")
@@ -79,6 +87,10 @@ public final class PrometheusControllerMetrics implements ControllerMetrics {
     public void reconciled(String controller, Duration latency, ReconcileResult result) {
         String label = label(result);
         reconciles.labelValues(controller, label).inc();
+        var failures = errors.labelValues(controller); // created at zero by the first reconcile
+        if (result instanceof ReconcileResult.Failed) {
+            failures.inc();
+        }
         reconcileTime.labelValues(controller, label).observe(seconds(latency));
     }
 

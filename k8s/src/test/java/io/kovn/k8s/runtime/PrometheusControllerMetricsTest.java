@@ -37,6 +37,8 @@ class PrometheusControllerMetricsTest {
         assertThat(counter(
                         registry, "kovn_controller_reconcile", Labels.of("controller", "zone-pods", "result", "done")))
                 .isEqualTo(1);
+        assertThat(counter(registry, "kovn_controller_reconcile_errors", Labels.of("controller", "zone-pods")))
+                .isEqualTo(1);
         assertThat(counter(registry, "kovn_workqueue_adds", Labels.of("name", "zone-pods")))
                 .isEqualTo(2);
         HistogramSnapshot queueToDone = (HistogramSnapshot) snapshot(registry, "kovn_controller_queue_to_done_seconds");
@@ -47,6 +49,24 @@ class PrometheusControllerMetricsTest {
         assertThat(depth.getDataPoints())
                 .singleElement()
                 .satisfies(point -> assertThat(point.getValue()).isZero());
+    }
+
+    @Test
+    void aControllerThatNeverFailedExportsZeroErrors() throws Exception {
+        PrometheusRegistry registry = new PrometheusRegistry();
+        AtomicInteger calls = new AtomicInteger();
+        try (var controller = Controller.<String>builder("nodes", key -> {
+                    calls.incrementAndGet();
+                    return ReconcileResult.done();
+                })
+                .metrics(new PrometheusControllerMetrics(registry))
+                .build()) {
+            controller.start();
+            controller.enqueue("a");
+            await().atMost(Duration.ofSeconds(2)).until(() -> calls.get() == 1);
+        }
+        assertThat(counter(registry, "kovn_controller_reconcile_errors", Labels.of("controller", "nodes")))
+                .isZero();
     }
 
     private static double counter(PrometheusRegistry registry, String name, Labels labels) {

@@ -2,6 +2,7 @@ package io.kovn.node.cni;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.function.LongSupplier;
 import org.slf4j.Logger;
@@ -16,16 +17,27 @@ public final class CniDispatcher {
     private static final Logger LOG = LoggerFactory.getLogger(CniDispatcher.class);
 
     private final CniHandler handler;
+    private final CniMetrics metrics;
     private final LongSupplier nanoClock;
     private final KeyedSerializer attachments = new KeyedSerializer();
 
     /** A dispatcher calling {@code handler}, timing calls with {@link System#nanoTime()}. */
     public CniDispatcher(CniHandler handler) {
-        this(handler, System::nanoTime);
+        this(handler, CniMetrics.NONE);
+    }
+
+    /** A dispatcher calling {@code handler} and reporting every answered call to {@code metrics}. */
+    public CniDispatcher(CniHandler handler, CniMetrics metrics) {
+        this(handler, metrics, System::nanoTime);
     }
 
     CniDispatcher(CniHandler handler, LongSupplier nanoClock) {
+        this(handler, CniMetrics.NONE, nanoClock);
+    }
+
+    CniDispatcher(CniHandler handler, CniMetrics metrics, LongSupplier nanoClock) {
         this.handler = Objects.requireNonNull(handler, "handler");
+        this.metrics = Objects.requireNonNull(metrics, "metrics");
         this.nanoClock = nanoClock;
     }
 
@@ -34,28 +46,31 @@ public final class CniDispatcher {
         long start = nanoClock.getAsLong();
         String version = CniVersions.LATEST;
         String what = "request";
+        CniCommand command = null;
         try {
             CniWire.Frame f = CniWire.decode(frame);
             version = CniRequestParser.versionForErrors(f.config());
             if (CniRequestParser.command(f.env()) == CniCommand.VERSION) {
                 what = "VERSION";
-                return ok(what, start, versionAnswer());
+                return ok(null, what, start, versionAnswer());
             }
             CniRequest request = CniRequestParser.parse(f.env(), f.config());
             what = request.toString();
+            command = request.command();
             if (request.containerId().isEmpty()) { // STATUS, GC: not about one attachment
-                return ok(what, start, call(request));
+                return ok(command, what, start, call(request));
             }
             // One call per attachment at a time (the CNI state key is network, container, interface).
             String key = request.config().name() + "/" + request.containerId() + "/" + request.ifName();
-            return ok(what, start, attachments.run(key, () -> call(request)));
+            return ok(command, what, start, attachments.run(key, () -> call(request)));
         } catch (CniException e) {
-            return failed(what, start, e, version);
+            return failed(command, what, start, e, version);
         } catch (VirtualMachineError e) {
             throw e;
         } catch (Throwable e) { // a handler bug must still produce a CNI error, never a dropped call
             LOG.error("CNI {}: handler failed unexpectedly", what, e);
             return failed(
+                    command,
                     what,
                     start,
                     new CniException(
@@ -104,17 +119,32 @@ public final class CniDispatcher {
         return out.toString();
     }
 
-    private CniWire.Response ok(String what, long start, String body) {
-        LOG.info("CNI {}: ok in {} ms", what, millis(start));
+    private CniWire.Response ok(CniCommand command, String what, long start, String body) {
+        long took = nanoClock.getAsLong() - start;
+        // ADD and DEL once per pod at INFO; STATUS, CHECK and GC come periodically from the runtime: DEBUG
+        if (command == CniCommand.ADD || command == CniCommand.DEL) {
+            LOG.info("CNI {}: ok in {} ms", what, millis(took));
+        } else if (LOG.isDebugEnabled()) {
+            LOG.debug("CNI {}: ok in {} ms", what, millis(took));
+        }
+        report(command, true, took);
         return new CniWire.Response(0, body);
     }
 
-    private CniWire.Response failed(String what, long start, CniException e, String version) {
-        LOG.warn("CNI {}: error {} \"{}\" ({}) in {} ms", what, e.code(), e.msg(), e.details(), millis(start));
+    private CniWire.Response failed(CniCommand command, String what, long start, CniException e, String version) {
+        long took = nanoClock.getAsLong() - start;
+        LOG.warn("CNI {}: error {} \"{}\" ({}) in {} ms", what, e.code(), e.msg(), e.details(), millis(took));
+        report(command, false, took);
         return new CniWire.Response(1, CniResultCodec.encodeError(e, version).toString());
     }
 
-    private String millis(long start) {
-        return String.format("%.1f", (nanoClock.getAsLong() - start) / 1e6);
+    private void report(CniCommand command, boolean ok, long nanos) {
+        if (command != null && command != CniCommand.VERSION) {
+            metrics.answered(command, ok, Duration.ofNanos(nanos));
+        }
+    }
+
+    private static String millis(long nanos) {
+        return String.format("%.1f", nanos / 1e6);
     }
 }

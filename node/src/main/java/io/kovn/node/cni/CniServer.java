@@ -68,9 +68,9 @@ public final class CniServer implements AutoCloseable {
     private final Thread acceptor;
     private volatile boolean closed;
 
-    private CniServer(Settings settings, CniHandler handler, ServerSocketChannel server) {
+    private CniServer(Settings settings, CniHandler handler, CniMetrics metrics, ServerSocketChannel server) {
         this.settings = settings;
-        this.dispatcher = new CniDispatcher(handler);
+        this.dispatcher = new CniDispatcher(handler, metrics);
         this.server = server;
         this.inFlight = new Semaphore(settings.maxConcurrent());
         this.acceptor = Thread.ofPlatform().daemon().name("kovn-cni-accept").unstarted(this::acceptLoop);
@@ -83,6 +83,11 @@ public final class CniServer implements AutoCloseable {
 
     /** Binds the socket and starts serving; the server runs until {@link #close()}. */
     public static CniServer start(Settings settings, CniHandler handler) throws IOException {
+        return start(settings, handler, CniMetrics.NONE);
+    }
+
+    /** As {@link #start(Settings, CniHandler)}, reporting every answered call to {@code metrics}. */
+    public static CniServer start(Settings settings, CniHandler handler, CniMetrics metrics) throws IOException {
         Path socket = settings.socket();
         Path dir = socket.toAbsolutePath().getParent();
         if (!Files.isDirectory(dir)) {
@@ -99,7 +104,7 @@ public final class CniServer implements AutoCloseable {
             Files.deleteIfExists(socket);
             throw e;
         }
-        CniServer s = new CniServer(settings, handler, server);
+        CniServer s = new CniServer(settings, handler, metrics, server);
         s.acceptor.start();
         LOG.info("CNI server listening on {}", socket);
         return s;

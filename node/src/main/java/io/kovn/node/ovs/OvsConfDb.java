@@ -1,5 +1,6 @@
 package io.kovn.node.ovs;
 
+import io.kovn.controller.OvsdbConnections;
 import io.kovn.ovs.vswitch.Bridge;
 import io.kovn.ovs.vswitch.Interface;
 import io.kovn.ovs.vswitch.OpenVSwitch;
@@ -95,6 +96,7 @@ public final class OvsConfDb implements AutoCloseable {
         OvsdbClient client = OvsdbClient.builder()
                 .endpoint("unix:" + socket)
                 .timeout(timeout)
+                .transactionListener(OvsdbConnections.transactionListener())
                 .connect();
         MonitorCache cache = null;
         try {

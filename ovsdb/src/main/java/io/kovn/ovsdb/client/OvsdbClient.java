@@ -56,6 +56,7 @@ public final class OvsdbClient implements AutoCloseable {
     private final Duration inactivityProbe;
     private final int largeMessageNice;
     private final Map<String, SchemaVersion> expected;
+    private final TransactionListener transactionListener;
     private final TrafficCounters counters = new TrafficCounters();
     private final List<SessionListener> listeners = new CopyOnWriteArrayList<>();
     private final Map<String, DatabaseSchema> schemas = new ConcurrentHashMap<>();
@@ -88,6 +89,7 @@ public final class OvsdbClient implements AutoCloseable {
         this.inactivityProbe = b.inactivityProbe;
         this.largeMessageNice = b.largeMessageNice;
         this.expected = Map.copyOf(b.expected);
+        this.transactionListener = b.transactionListener;
     }
 
     public static Builder builder() {
@@ -141,6 +143,18 @@ public final class OvsdbClient implements AutoCloseable {
     }
 
     private CompletableFuture<TransactionResult> transactOnReader(String db, List<? extends Operation> ops) {
+        long start = System.nanoTime();
+        return sendTransaction(db, ops).whenComplete((result, error) -> {
+            try {
+                transactionListener.finished(
+                        db, Duration.ofNanos(System.nanoTime() - start), error == null ? null : translate(error));
+            } catch (RuntimeException e) {
+                LOG.warn("transaction listener failed", e);
+            }
+        });
+    }
+
+    private CompletableFuture<TransactionResult> sendTransaction(String db, List<? extends Operation> ops) {
         List<Operation> copy = List.copyOf(ops);
         boolean selects = copy.stream().anyMatch(o -> o instanceof Operation.Select);
         CompletableFuture<DatabaseSchema> schema =
@@ -366,8 +380,15 @@ public final class OvsdbClient implements AutoCloseable {
         private Duration inactivityProbe = Duration.ofSeconds(5);
         private int largeMessageNice;
         private final Map<String, SchemaVersion> expected = new LinkedHashMap<>();
+        private TransactionListener transactionListener = TransactionListener.NONE;
 
         private Builder() {}
+
+        /** Tells {@code listener} of every transaction's duration and outcome (e.g. to export them as metrics). */
+        public Builder transactionListener(TransactionListener listener) {
+            this.transactionListener = Objects.requireNonNull(listener);
+            return this;
+        }
 
         /** Adds an endpoint ({@code unix:PATH}, {@code tcp:HOST:PORT}, {@code ssl:HOST:PORT}); tried in order. */
         public Builder endpoint(String endpoint) {

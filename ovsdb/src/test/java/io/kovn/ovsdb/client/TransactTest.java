@@ -16,6 +16,7 @@ import io.kovn.runtime.testing.OvnDatabases;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -232,6 +233,27 @@ class TransactTest {
         assertThat(((OperationResult.Selected) r.get(1)).rows()).hasSize(1);
         var delta = client.counters().snapshot().minus(before);
         assertThat(delta).isEqualTo(new TrafficCounters.Snapshot(1, 2, 1));
+    }
+
+    @Test
+    void aTransactionListenerHearsOfEveryTransactionWithItsDurationAndOutcome() {
+        List<String> heard = new CopyOnWriteArrayList<>();
+        try (OvsdbClient listened = OvsdbClient.builder()
+                .endpoint(ovn.nb().unixEndpoint())
+                .transactionListener((database, duration, error) -> {
+                    assertThat(duration).isPositive();
+                    heard.add(database + " "
+                            + (error == null ? "ok" : error.getClass().getSimpleName()));
+                })
+                .connect()) {
+            listened.transact(NB, List.of(Ops.insert("Address_Set", Map.of("name", "as_listened"))));
+            assertThatThrownBy(() -> listened.transact(
+                            NB, List.of(Ops.insert("Address_Set", Map.of("name", "as_listened_2")), Ops.abort())))
+                    .isInstanceOf(OperationFailedException.class);
+            listened.transactAsync(NB, List.of(Ops.delete("Address_Set", Condition.eq("name", "as_listened"))))
+                    .join();
+        }
+        assertThat(heard).containsExactly(NB + " ok", NB + " OperationFailedException", NB + " ok");
     }
 
     private static List<Row> select(String table, Condition... where) {

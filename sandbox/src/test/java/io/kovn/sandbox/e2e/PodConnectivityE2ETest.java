@@ -97,6 +97,29 @@ class PodConnectivityE2ETest {
                             + "\"}");
         }
         assertThat(body).contains("ovnkube_controller_admin_network_policies{zone=\"node-1\"}");
+        // the six pods' CNI ADDs, each timed, each pod's creation-to-network-ready observed; NB transactions timed
+        assertThat(value(body, "kovn_cni_request_duration_seconds_count{command=\"ADD\",result=\"success\"}"))
+                .isGreaterThanOrEqualTo(6);
+        assertThat(value(body, "kovn_pod_creation_to_network_ready_seconds_count"))
+                .isGreaterThanOrEqualTo(6);
+        assertThat(value(body, "kovn_pod_creation_to_network_ready_seconds_sum"))
+                .as("pods got their network seconds after creation, not minutes")
+                .isPositive()
+                .isLessThan(6 * 60);
+        assertThat(value(body, "kovn_ovsdb_transaction_duration_seconds_count{database=\"OVN_Northbound\"}"))
+                .isPositive();
+        assertThat(value(body, "kovn_ovsdb_transaction_duration_seconds_count{database=\"Open_vSwitch\"}"))
+                .isPositive();
+    }
+
+    /** The value of one series in a Prometheus text exposition. */
+    static double value(String body, String series) {
+        return body.lines()
+                .filter(line -> line.startsWith(series + " "))
+                .mapToDouble(line ->
+                        Double.parseDouble(line.substring(series.length() + 1).strip()))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no series " + series + " in\n" + body));
     }
 
     @Test
