@@ -151,9 +151,18 @@ class HelmChartTest {
     }
 
     Result helm(List<String> args) {
+        return helm(Map.of(), args);
+    }
+
+    /** helm with its cache, configuration and data in the test's folder, not the user's home. */
+    Result helm(Map<String, String> env, List<String> args) {
         List<String> command = new ArrayList<>(List.of(helm.toString()));
         command.addAll(args);
-        return run(Map.of(), ROOT, command.toArray(String[]::new));
+        Map<String, String> all = new java.util.HashMap<>(env);
+        for (String dir : List.of("HELM_CACHE_HOME", "HELM_CONFIG_HOME", "HELM_DATA_HOME")) {
+            all.put(dir, work.resolve("helm-home").resolve(dir).toString());
+        }
+        return run(all, ROOT, command.toArray(String[]::new));
     }
 
     /** `helm template` of the chart into namespace kovn, with the Namespace object; fails unless it renders. */
@@ -430,6 +439,78 @@ class HelmChartTest {
                 .isEqualTo(Files.readString(dashboard).strip());
         assertThat(objects(template(chart, List.of())))
                 .noneMatch(o -> o.getMetadata().getName().equals("kovn-dashboard"));
+    }
+
+    /** The install docs/deploy.md gives, for real: the namespace first, then helm install, upgrade, uninstall. */
+    @Test
+    void helmInstallsUpgradesKeepingTheGeneratedCertificateAndUninstalls() {
+        LocalCluster cluster = SharedCluster.fresh();
+        KubernetesClient admin = cluster.admin();
+        Map<String, String> env = Map.of("KUBECONFIG", cluster.adminKubeconfig().toString());
+        LocalCluster.createNamespace(
+                admin,
+                NAMESPACE,
+                Map.of(
+                        "pod-security.kubernetes.io/enforce", "privileged",
+                        "pod-security.kubernetes.io/audit", "privileged",
+                        "pod-security.kubernetes.io/warn", "privileged"));
+        List<String> release = List.of("kovn", CHART.toString(), "--namespace", NAMESPACE);
+        try {
+            Result install = helm(env, concat(List.of("install"), release));
+            assertThat(install.exit()).as("helm install:\n" + install.output()).isZero();
+            String caBundle = caBundle(admin);
+            assertThat(caBundle)
+                    .isEqualTo(admin.secrets()
+                            .inNamespace(NAMESPACE)
+                            .withName("kovn-identity-tls")
+                            .get()
+                            .getData()
+                            .get("ca.crt"));
+            assertThat(admin.genericKubernetesResources("apps/v1", "DaemonSet")
+                            .inNamespace(NAMESPACE)
+                            .withName("kovn-node")
+                            .get())
+                    .isNotNull();
+
+            Result upgrade = helm(env, concat(List.of("upgrade"), release, List.of("--set", "logLevel=debug")));
+            assertThat(upgrade.exit()).as("helm upgrade:\n" + upgrade.output()).isZero();
+            // the Secret it found is reused: the API server keeps trusting the webhook across upgrades
+            assertThat(caBundle(admin)).isEqualTo(caBundle);
+        } finally {
+            Result uninstall = helm(env, List.of("uninstall", "kovn", "--namespace", NAMESPACE, "--wait"));
+            assertThat(uninstall.exit())
+                    .as("helm uninstall:\n" + uninstall.output())
+                    .isZero();
+        }
+        assertThat(admin.genericKubernetesResources("rbac.authorization.k8s.io/v1", "ClusterRole")
+                        .withName("kovn-node")
+                        .get())
+                .isNull();
+        assertThat(admin.admissionRegistration()
+                        .v1()
+                        .validatingWebhookConfigurations()
+                        .withName("kovn-identity")
+                        .get())
+                .isNull();
+    }
+
+    static String caBundle(KubernetesClient admin) {
+        var webhooks = admin.admissionRegistration()
+                .v1()
+                .validatingWebhookConfigurations()
+                .withName("kovn-identity")
+                .get()
+                .getWebhooks();
+        assertThat(webhooks).hasSize(3);
+        String bundle = webhooks.getFirst().getClientConfig().getCaBundle();
+        assertThat(webhooks)
+                .allSatisfy(w -> assertThat(w.getClientConfig().getCaBundle()).isEqualTo(bundle));
+        return bundle;
+    }
+
+    @SafeVarargs
+    static List<String> concat(List<String>... lists) {
+        return Stream.of(lists).flatMap(List::stream).toList();
     }
 
     @Test
