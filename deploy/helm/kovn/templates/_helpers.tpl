@@ -50,13 +50,8 @@ limits: {{ . | toJson | replace "\"" "" | replace ":" ": " | replace "," ", " }}
 {{- .Values.identity.tls.existingSecret | default "kovn-identity-tls" -}}
 {{- end }}
 
+{{/* What values.schema.json cannot say. */}}
 {{- define "kovn.validate" -}}
-{{- if not (has .Values.logLevel (list "trace" "debug" "info" "warn" "error")) }}
-{{- fail (printf "logLevel must be one of trace, debug, info, warn, error (got %q)" .Values.logLevel) }}
-{{- end }}
-{{- if not (has .Values.logFormat (list "text" "json")) }}
-{{- fail (printf "logFormat must be text or json (got %q)" .Values.logFormat) }}
-{{- end }}
 {{- if or (empty .Values.clusterSubnets) (gt (len .Values.clusterSubnets) 2) }}
 {{- fail "clusterSubnets: one or two (one per IP family) <cidr>/<per-node prefix length>" }}
 {{- end }}

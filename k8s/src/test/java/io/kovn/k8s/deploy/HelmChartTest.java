@@ -34,6 +34,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
@@ -349,11 +350,21 @@ class HelmChartTest {
         assertThat(args(cm, "cluster-manager")).contains("--lease-namespace=" + NAMESPACE);
     }
 
-    @Test
-    void aLogLevelTheCommandsDoNotKnowIsRefused() {
-        Result r = helm(List.of("template", "kovn", CHART.toString(), "--set", "logLevel=verbose"));
-        assertThat(r.exit()).isNotZero();
-        assertThat(r.output()).contains("logLevel must be one of trace, debug, info, warn, error");
+    /** values.schema.json: a value the commands would refuse, or a misspelt key, fails the render, not the pods. */
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "logLevel=verbose                  | at '/logLevel': value must be one of 'trace', 'debug', 'info'",
+                "logFormat=yaml                    | at '/logFormat': value must be one of 'text', 'json'",
+                "featurs.adminNetworkPolicy=false  | additional properties 'featurs' not allowed",
+                "clusterSubnets={10.244.0.0/16}    | at '/clusterSubnets/0'",
+                "features.connectingNetworks=maybe | at '/features/connectingNetworks'",
+            })
+    void valuesTheCommandsWouldRefuseFailTheRender(String set, String message) {
+        Result r = helm(List.of("template", "kovn", CHART.toString(), "--set", set));
+        assertThat(r.exit()).as(r.output()).isNotZero();
+        assertThat(r.output()).contains(message);
     }
 
     @Test
