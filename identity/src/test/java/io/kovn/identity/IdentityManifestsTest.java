@@ -163,8 +163,14 @@ class IdentityManifestsTest {
                 .getContainers()
                 .getFirst()
                 .getArgs();
+        // `kovn identity` runs the service: its own options (metrics, logs) aside, the rest are the service's
+        assertThat(args.getFirst()).isEqualTo("identity");
         IdentityService.Options options = new IdentityService.Options();
-        new CommandLine(options).parseArgs(args.toArray(String[]::new));
+        new CommandLine(options)
+                .parseArgs(args.stream()
+                        .skip(1)
+                        .filter(a -> !a.startsWith("--metrics-address=") && !a.startsWith("--log-"))
+                        .toArray(String[]::new));
         assertThat(options.webhookPort).isEqualTo(9443);
         assertThat(options.enableInterconnect).isTrue();
         assertThat(deployment.getSpec().getReplicas()).isEqualTo(1);
