@@ -88,7 +88,7 @@ mkdir -p "$cache"
 download() {
   mkdir -p "$work/dl"
   echo "build-images: downloading Debian $suite packages from $mirror" >&2
-  mmdebstrap --quiet --mode=root --variant=extract --include="$1" --skip=download/empty \
+  mmdebstrap --quiet --mode=root --variant=extract --include="$1" \
     --extract-hook="sync-out /var/cache/apt/archives $work/dl" \
     "$suite" /dev/null "deb $mirror $suite main" >&2 || return 1
   cp -n "$work"/dl/*.deb "$cache/"
