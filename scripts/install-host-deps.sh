@@ -2,7 +2,8 @@
 # Installs the Debian packages kovn's tests and sandbox use on the host (root required):
 # ping (ICMP probes),
 # ethtool (checksum offload off in pod namespaces), podman + runc + reference CNI plugins and
-# busybox-static (the real container runtime test). Idempotent: skips what is present.
+# busybox-static (the real container runtime test); mmdebstrap, umoci, apt-utils (apt-ftparchive), jq
+# and skopeo (scripts/build-images.sh and its test). Idempotent: skips what is present.
 set -euo pipefail
 need=()
 command -v ethtool >/dev/null || need+=(ethtool)
@@ -13,6 +14,11 @@ command -v runc >/dev/null || need+=(runc)
 [[ -x /usr/lib/cni/tuning ]] || need+=(containernetworking-plugins)
 [[ -x /bin/busybox ]] || need+=(busybox-static)
 command -v gcc >/dev/null || need+=(gcc)
+command -v mmdebstrap >/dev/null || need+=(mmdebstrap)
+command -v umoci >/dev/null || need+=(umoci)
+command -v skopeo >/dev/null || need+=(skopeo)
+command -v apt-ftparchive >/dev/null || need+=(apt-utils)
+command -v jq >/dev/null || need+=(jq)
 if ((${#need[@]})); then
   echo "install-host-deps: installing ${need[*]}" >&2
   export DEBIAN_FRONTEND=noninteractive

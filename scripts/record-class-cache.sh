@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Records a JDK AOT class cache (JEPs 483/514) for a class path of jars, the way kovn's caches are
-# made (the launcher's, and the benchmarks' with KOVN_CLASS_CACHE=1; deploy/image/Containerfile runs
-# the same training): io.kovn.cli.ClassCacheTraining, a `kovn analyze` of the bundled demo manifests and
+# made (the launcher's, and the benchmarks' with KOVN_CLASS_CACHE=1; the images hold none: its
+# recording is not reproducible, docs/deploy.md, "Images"): io.kovn.cli.ClassCacheTraining, a `kovn analyze` of the bundled demo manifests and
 # the start of `kovn node` without its servers, C1 as the launcher runs.
 #
 #   scripts/record-class-cache.sh OUT CLASSPATH

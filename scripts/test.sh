@@ -15,3 +15,5 @@ mvn -B -ntp verify
 echo "test.sh: the kovn launcher: ./kovn analyze on the demo's manifests" >&2
 "$root/kovn" analyze -f "$root/examples/demo" -f "$root/examples/demo-policy.yaml" >/dev/null
 echo "test.sh: the kovn launcher works" >&2
+# The images: built from the launcher's jars and the CNI plugin just built, twice, compared, run.
+"$root/scripts/test-images.sh"

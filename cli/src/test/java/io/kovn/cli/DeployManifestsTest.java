@@ -124,16 +124,12 @@ class DeployManifestsTest {
         }
     }
 
-    /** The image records one JDK class cache; every kovn JVM the manifests start uses that one. */
+    /**
+     * The image holds no JDK class cache (its recording is not reproducible, docs/deploy.md, "Images"): a JVM told to
+     * use one it cannot find logs an error at every start.
+     */
     @Test
-    void everyJavaCommandUsesTheClassCacheTheImageRecords() throws IOException {
-        Matcher recorded = Pattern.compile("-XX:AOTCacheOutput=(\\S+)")
-                .matcher(Files.readString(DEPLOY.resolve("image/Containerfile")));
-        assertThat(recorded.find())
-                .as("the Containerfile records a class cache")
-                .isTrue();
-        String cache = recorded.group(1);
-        assertThat(Files.readString(DEPLOY.resolve("image/Containerfile"))).contains("\"-XX:AOTCache=" + cache + "\"");
+    void noJavaCommandNamesAClassCacheTheImageDoesNotHold() {
         List<Container> javas = new ArrayList<>();
         all(Deployment.class)
                 .forEach(d -> javas.addAll(d.getSpec().getTemplate().getSpec().getContainers()));
@@ -146,7 +142,8 @@ class DeployManifestsTest {
                 .extracting(Container::getName)
                 .containsExactlyInAnyOrder("cluster-manager", "kovn-node", "identity");
         for (Container c : javas) {
-            assertThat(c.getCommand()).as(c.getName()).contains("-XX:AOTCache=" + cache, "-Xlog:all=warning:stderr");
+            assertThat(c.getCommand()).as(c.getName()).contains("-Xlog:all=warning:stderr");
+            assertThat(c.getCommand()).as(c.getName()).noneMatch(a -> a.startsWith("-XX:AOTCache"));
         }
     }
 
@@ -226,7 +223,9 @@ class DeployManifestsTest {
         assertThat(c.getLivenessProbe().getHttpGet().getPath()).isEqualTo(MetricsEndpoint.LIVEZ);
         assertThat(c.getReadinessProbe().getHttpGet().getPath()).isEqualTo(MetricsEndpoint.READYZ);
         // the images the project builds, at the chart's version
-        assertThat(spec.getContainers()).extracting(Container::getImage).contains("kovn/kovn:0.1.0", "kovn/ovn:0.1.0");
+        assertThat(spec.getContainers())
+                .extracting(Container::getImage)
+                .contains("kovn/kovn:0.1.0-SNAPSHOT", "kovn/ovn:25.03.0");
     }
 
     @Test

@@ -345,7 +345,9 @@ class HelmChartTest {
                 .contains("/var/lib/kubelet/kubeconfig");
         // images: kovn's at the chart's appVersion unless given, OVN's as set
         List<String> images = json(node).at("/spec/template/spec/containers").findValuesAsText("image");
-        assertThat(images).contains("kovn/kovn:0.1.0", "kovn/ovn:25.03").hasSize(5);
+        assertThat(images)
+                .contains("kovn/kovn:0.1.0-SNAPSHOT", "kovn/ovn:25.03")
+                .hasSize(5);
         assertThat(cm.getMetadata().getNamespace()).isEqualTo(NAMESPACE);
         assertThat(args(cm, "cluster-manager")).contains("--lease-namespace=" + NAMESPACE);
     }
