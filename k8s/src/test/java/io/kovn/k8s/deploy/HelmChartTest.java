@@ -335,9 +335,11 @@ class HelmChartTest {
                             "--log-level=debug",
                             "--log-format=json",
                             "--enable-admin-network-policy=false",
-                            "--enable-network-segmentation=true",
-                            "--enable-connecting-networks=true");
+                            "--enable-network-segmentation=true");
         }
+        // the cluster manager alone serves ClusterNetworkConnects (kovn node has no such switch)
+        assertThat(args(cm, "cluster-manager")).contains("--enable-connecting-networks=true");
+        assertThat(args(node, "kovn-node")).noneMatch(a -> a.startsWith("--enable-connecting-networks"));
         assertThat(args(one(objects, "Deployment", "kovn-identity"), "identity"))
                 .contains("--log-level=debug", "--log-format=json");
         assertThat(args(node, "kovn-node")).contains("--kubeconfig=/var/lib/kubelet/kubeconfig");
