@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.kovn.runtime.KubeRuntime;
 import io.kovn.runtime.OvnRuntime;
 import io.kovn.sandbox.SandboxConfig;
 import io.kovn.sandbox.SandboxControl;
@@ -267,6 +268,31 @@ class SandboxDaemonE2ETest {
                     .until(() -> run("probe", "--kubeconfig", kubeconfig, "tenant/a", "tenant/b", "tcp/80")
                                     .exit()
                             == 0);
+            // docs/troubleshooting.md, "A user-defined network is not created, or has no rows in a zone"
+            assertThat(run("get", "--kubeconfig", kubeconfig, "udn", "net", "-n", "tenant", "-o", "yaml")
+                            .out())
+                    .as("step 1: the NetworkCreated condition")
+                    .contains("type: \"NetworkCreated\"")
+                    .contains("reason: \"NetworkCreated\"");
+            assertThat(kubectl(
+                            "get",
+                            "node",
+                            "node-1",
+                            "-o",
+                            "jsonpath={.metadata.annotations.k8s\\.ovn\\.org/node-subnets}"))
+                    .as("step 2: the node's subnet of the network")
+                    .contains("10.140.");
+            assertThat(tool(
+                            "ovn-nbctl",
+                            "--db=unix:" + layout.nodeDir("node-1").resolve("nb.sock"),
+                            "--bare",
+                            "--columns=name",
+                            "find",
+                            "Logical_Switch",
+                            "external_ids:k8s.ovn.org/network=tenant_net"))
+                    .contains("tenant_net_node-1");
+            assertThat(Files.readString(layout.logFile()))
+                    .containsPattern("zone node-1: networks \\[[^]]*tenant_net[^]]*\\] written");
             Run inside = trace(zones, "tenant/a", "tenant/b", "tcp/80");
             assertThat(inside.exit()).as(inside.out() + inside.err()).isZero();
             assertThat(inside.out())
@@ -310,6 +336,26 @@ class SandboxDaemonE2ETest {
                     .until(() -> run("probe", "--kubeconfig", kubeconfig, "tenant/a", "partner/c", "tcp/80")
                                     .exit()
                             == 0);
+            // docs/troubleshooting.md, "Connected networks do not reach each other (ClusterNetworkConnect)"
+            assertThat(kubectl("get", "cnc", "link", "-o", "jsonpath={.status.conditions}"))
+                    .as("step 1: Accepted")
+                    .contains("\"type\":\"Accepted\"")
+                    .contains("\"status\":\"True\"");
+            assertThat(kubectl(
+                            "get",
+                            "cnc",
+                            "link",
+                            "-o",
+                            "jsonpath={.metadata.annotations.k8s\\.ovn\\.org/network-connect-subnet}"))
+                    .as("step 2: the networks it connects")
+                    .contains("layer3_");
+            String nb = "--db=unix:" + layout.nodeDir("node-1").resolve("nb.sock");
+            assertThat(tool("ovn-nbctl", nb, "lr-policy-list", "tenant_net_ovn_cluster_router"))
+                    .as("step 3: a 9001 reroute to the other network")
+                    .containsPattern("9001 .*10\\.141\\.");
+            assertThat(tool("ovn-nbctl", nb, "lr-route-list", "connect_router_link"))
+                    .contains("10.140.")
+                    .contains("10.141.");
             Run connected = trace(zones, "tenant/a", "partner/c", "tcp/80");
             assertThat(connected.exit()).as(connected.out() + connected.err()).isZero();
             assertThat(connected.out())
@@ -537,11 +583,23 @@ class SandboxDaemonE2ETest {
                 .orElseThrow(() -> new AssertionError("no line with " + word + " in\n" + table));
     }
 
+    /** Runs the Kubernetes release's own kubectl against the sandbox, as the guide does; its stdout. */
+    private static String kubectl(String... args) throws Exception {
+        List<String> cmd =
+                new ArrayList<>(List.of(KubeRuntime.locate().bin("kubectl").toString(), "--kubeconfig", kubeconfig));
+        cmd.addAll(List.of(args));
+        return stdout(cmd);
+    }
+
     /** Runs one of the runtime's OVN/OVS tools; its stdout, stripped. */
     private static String tool(String name, String... args) throws Exception {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(OvnRuntime.locate().bin(name).toString());
+        List<String> cmd = new ArrayList<>(List.of(OvnRuntime.locate().bin(name).toString()));
         cmd.addAll(List.of(args));
+        return stdout(cmd);
+    }
+
+    /** What a command that must succeed printed, stripped. */
+    private static String stdout(List<String> cmd) throws Exception {
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes()).strip();
         assertThat(p.waitFor()).as(String.join(" ", cmd) + ": " + out).isZero();
