@@ -13,7 +13,10 @@ import java.util.Set;
 /**
  * The change of one column from its current to its desired value: nothing, a new value to write, or mutations that
  * insert and delete only the changed elements of a set or map. A mutation is chosen when it carries fewer elements than
- * rewriting the whole column would. Pure.
+ * rewriting the whole column would, and always for a set of row references: those are the columns that other owners
+ * share (a router's {@code static_routes}, a switch's {@code ports}), and a rewrite is a read-modify-write against the
+ * cache that would drop a reference inserted since the cache last heard from the server, and so the row it kept alive.
+ * Pure.
  */
 sealed interface ColumnDiff {
 
@@ -39,7 +42,7 @@ sealed interface ColumnDiff {
     static ColumnDiff of(String column, ColumnType type, Object current, Object desired) {
         Object cur = current != null ? current : DesiredValues.absent(type);
         if (type.isSet() && cur instanceof Set<?> c && desired instanceof Set<?> d) {
-            return sets(column, c, d); // its two passes also tell "same": no equals pass first
+            return sets(column, c, d, sharedReferences(type)); // its two passes also tell "same"
         }
         if (Objects.equals(cur, desired)) {
             return SAME;
@@ -50,7 +53,12 @@ sealed interface ColumnDiff {
         return new Rewrite(desired);
     }
 
-    private static ColumnDiff sets(String column, Set<?> cur, Set<?> desired) {
+    /** A set column of references that can hold more than one: never rewritten (see the type's comment). */
+    private static boolean sharedReferences(ColumnType type) {
+        return type.key().refTable() != null && type.max() > 1;
+    }
+
+    private static ColumnDiff sets(String column, Set<?> cur, Set<?> desired, boolean mutateOnly) {
         Set<Object> added = new HashSet<>();
         for (Object e : desired) {
             if (!cur.contains(e)) {
@@ -66,7 +74,7 @@ sealed interface ColumnDiff {
         if (added.isEmpty() && removed.isEmpty()) {
             return SAME;
         }
-        if (added.size() + removed.size() >= desired.size()) {
+        if (!mutateOnly && added.size() + removed.size() >= desired.size()) {
             return new Rewrite(desired);
         }
         List<Mutation> m = new ArrayList<>(2);

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.kovn.ovsdb.cache.MonitorCache;
 import io.kovn.ovsdb.cache.TableMonitor;
 import io.kovn.ovsdb.client.OvsdbClient;
+import io.kovn.ovsdb.data.NamedUuid;
 import io.kovn.ovsdb.data.Row;
 import io.kovn.ovsdb.ops.Condition;
+import io.kovn.ovsdb.ops.Mutation;
 import io.kovn.ovsdb.ops.Operation;
 import io.kovn.ovsdb.ops.OperationResult;
 import io.kovn.ovsdb.ops.Ops;
@@ -210,7 +212,7 @@ class DatabaseReconcilerTest {
 
         assertThat(result)
                 .isInstanceOfSatisfying(
-                        PlanOutcome.Applied.class, a -> assertThat(a.counts()).isEqualTo(new Plan.Counts(0, 1, 0, 1)));
+                        PlanOutcome.Applied.class, a -> assertThat(a.counts()).isEqualTo(new Plan.Counts(0, 0, 1, 1)));
         assertThat(rows("Address_Set", "name", "crashleft")).isEmpty();
         assertThat(rows("Address_Set", "name", "foreign")).hasSize(1);
         assertThat(rows("Port_Group", "name", "crashpg").getFirst().get("acls"))
@@ -229,5 +231,64 @@ class DatabaseReconcilerTest {
                 .hasSize(1);
         assertThat(reconciler.reconcile(owner, policy(owner, "crash", Set.of("10.4.0.1"), 1)))
                 .isInstanceOf(PlanOutcome.Noop.class);
+    }
+
+    /** A port group whose ACLs are exactly those of {@code ids} (no address set). */
+    private static DesiredState portGroupWithAcls(Owner owner, String name, List<String> ids) {
+        DesiredState.Builder b = DesiredState.builder().table("Port_Group").table("ACL");
+        Ref[] refs = new Ref[ids.size()];
+        for (int i = 0; i < ids.size(); i++) {
+            refs[i] = Ref.to("ACL", ids.get(i));
+            b.add(Desired.of(
+                    "ACL",
+                    Map.of(
+                            "priority",
+                            2000L + i,
+                            "direction",
+                            "to-lport",
+                            "match",
+                            "outport == @" + name,
+                            "action",
+                            "drop",
+                            "external_ids",
+                            ids(owner, ids.get(i)))));
+        }
+        b.add(Desired.of("Port_Group", Map.of("name", name, "external_ids", ids(owner, name)))
+                .withRefs("acls", refs));
+        return b.build();
+    }
+
+    @Test
+    void aReferenceAnotherClientAddedAfterThePlanWasMadeSurvivesTheApply(TestInfo test) {
+        Owner owner = owner(test);
+        reconciler.reconcile(owner, portGroupWithAcls(owner, "racepg", List.of("race:a", "race:b")));
+        // Every ACL of the group changes: a rewrite of acls would carry fewer elements than the mutation.
+        Plan plan = reconciler.plan(owner, portGroupWithAcls(owner, "racepg", List.of("race:c", "race:d")));
+        // Between the plan and its transaction, another client attaches its own ACL to the same group.
+        client.transact(
+                NB,
+                List.of(
+                        new Operation.Insert(
+                                "ACL",
+                                Map.of(
+                                        "priority", 3000L,
+                                        "direction", "to-lport",
+                                        "match", "outport == @racepg",
+                                        "action", "allow",
+                                        "external_ids", Map.of(Owner.OWNER_CONTROLLER, "other")),
+                                "foreign"),
+                        Ops.mutate(
+                                "Port_Group",
+                                List.of(Condition.eq("name", "racepg")),
+                                Mutation.insert("acls", Set.of(new NamedUuid("foreign"))))));
+
+        assertThat(reconciler.apply(plan)).isInstanceOf(PlanOutcome.Applied.class);
+
+        List<Row> foreign = rows("ACL", "priority", 3000L);
+        assertThat(foreign).hasSize(1);
+        assertThat(rows("Port_Group", "name", "racepg").getFirst().get("acls"))
+                .asInstanceOf(InstanceOfAssertFactories.COLLECTION)
+                .hasSize(3)
+                .contains(foreign.getFirst().uuid());
     }
 }

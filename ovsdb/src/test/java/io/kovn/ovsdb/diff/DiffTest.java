@@ -287,7 +287,7 @@ class DiffTest {
 
         assertThat(plan.operations())
                 .containsExactly(
-                        Ops.update("Port_Group", U1, Map.of("acls", Set.of(U2))),
+                        Ops.mutate("Port_Group", U1, Mutation.delete("acls", Set.of(U3))),
                         Ops.mutate("Port_Group", U4, Mutation.delete("acls", Set.of(U3))));
         assertThat(plan.counts().deletes()).isZero();
     }
@@ -475,14 +475,13 @@ class DiffTest {
                                         "external_ids",
                                         ids("route:node3")),
                                 "row1"),
-                        Ops.update(
+                        // Reference sets are mutated, never rewritten: see ColumnDiff.
+                        Ops.mutate(
                                 "Logical_Router",
                                 U1,
-                                Map.of(
-                                        "ports",
-                                        Set.of(new NamedUuid("row0")),
-                                        "static_routes",
-                                        Set.of(U2, new NamedUuid("row1")))));
+                                Mutation.insert("ports", Set.of(new NamedUuid("row0"))),
+                                Mutation.delete("static_routes", Set.of(U3)),
+                                Mutation.insert("static_routes", Set.of(new NamedUuid("row1")))));
     }
 
     @Test
