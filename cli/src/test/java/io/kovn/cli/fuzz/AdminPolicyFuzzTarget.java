@@ -3,6 +3,7 @@ package io.kovn.cli.fuzz;
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.kovn.k8s.api.policy.AdminNetworkPolicy;
@@ -66,6 +67,9 @@ final class AdminPolicyFuzzTarget implements FuzzTarget {
     @Override
     public void run(FuzzedDataProvider data) {
         String json = FuzzText.of(data, POLICIES);
+        if (!CrdSchemaRules.admits(json)) {
+            return; // the API server would have refused it
+        }
         PolicySnapshot.Builder snapshot = PolicySnapshot.builder("node1")
                 .ipFamilies(Set.of(IpFamily.IPV4, IpFamily.IPV6))
                 .namespaces(NAMESPACES)
@@ -75,7 +79,7 @@ final class AdminPolicyFuzzTarget implements FuzzTarget {
         if (json.contains("\"BaselineAdminNetworkPolicy\"")) {
             BaselineAdminNetworkPolicy banp = read(json, BaselineAdminNetworkPolicy.class);
             if (banp == null
-                    || banp.getMetadata() == null
+                    || unnamed(banp.getMetadata())
                     || banp.getSpec() == null
                     || banp.getSpec().subject() == null) {
                 return;
@@ -84,7 +88,7 @@ final class AdminPolicyFuzzTarget implements FuzzTarget {
         } else {
             AdminNetworkPolicy anp = read(json, AdminNetworkPolicy.class);
             if (anp == null
-                    || anp.getMetadata() == null
+                    || unnamed(anp.getMetadata())
                     || anp.getSpec() == null
                     || anp.getSpec().subject() == null) {
                 return;
@@ -92,6 +96,11 @@ final class AdminPolicyFuzzTarget implements FuzzTarget {
             snapshot.adminNetworkPolicies(List.of(anp));
         }
         PolicyTranslator.translate(snapshot.build());
+    }
+
+    /** The API server names every object. */
+    private static boolean unnamed(ObjectMeta metadata) {
+        return metadata == null || metadata.getName() == null;
     }
 
     /** The object as the informer would have it, or null when it does not deserialize (the API would refuse it). */

@@ -119,6 +119,9 @@ final class NetworksFuzzTarget implements FuzzTarget {
     @Override
     public void run(FuzzedDataProvider data) {
         String json = FuzzText.of(data, List.of(UDN, CUDN, CNC));
+        if (!CrdSchemaRules.admits(json)) {
+            return; // the API server would have refused it
+        }
         GenericKubernetesResource o;
         try {
             o = Serialization.unmarshal(json, GenericKubernetesResource.class);
@@ -128,12 +131,19 @@ final class NetworksFuzzTarget implements FuzzTarget {
         if (o == null || o.getMetadata() == null || o.getMetadata().getName() == null) {
             return; // the API server names every object
         }
-        if ("ClusterNetworkConnect".equals(o.getKind())) {
+        boolean namespaced = o.getMetadata().getNamespace() != null;
+        if ("ClusterNetworkConnect".equals(o.getKind()) && !namespaced) {
             ConnectPlan.plan(List.of(ConnectPlan.Connect.of(o)), CLUSTER);
             return;
         }
-        NetworkPlan.Kind kind =
-                "ClusterUserDefinedNetwork".equals(o.getKind()) ? NetworkPlan.Kind.CUDN : NetworkPlan.Kind.UDN;
+        NetworkPlan.Kind kind;
+        if ("ClusterUserDefinedNetwork".equals(o.getKind()) && !namespaced) {
+            kind = NetworkPlan.Kind.CUDN;
+        } else if ("UserDefinedNetwork".equals(o.getKind()) && namespaced) {
+            kind = NetworkPlan.Kind.UDN;
+        } else {
+            return; // no informer of these kinds holds it: a UDN has a namespace, the cluster-scoped kinds none
+        }
         NetworkPlan.Declaration fuzzed = NetworkPlan.Declaration.of(kind, o);
         Map<NetworkPlan.Declaration, NetworkPlan.Verdict> verdicts =
                 NetworkPlan.plan(List.of(GREEN, fuzzed), NAMESPACES, RESERVED);
