@@ -19,12 +19,13 @@ import org.junit.jupiter.api.Tag;
  * translators. Each {@link FuzzTarget} checks its entry point's promise.
  *
  * <p>One {@code @FuzzTest} for all targets: Jazzer fuzzes one per JVM, and its start (instrumenting the class path)
- * costs more than a target's share of the budget. The fuzzer's first bytes choose the target, so coverage guides the
+ * costs more than a target's share of the budget. The fuzzer's input also chooses the target, so coverage guides the
  * choice as well; {@code -Dkovn.fuzz.target=NAME} fuzzes one target only. The test command gives the targets
  * {@code kovn.fuzz.seconds} (50) together; {@code mvn -pl cli -am verify -Dtest=KovnFuzzTest
- * -Dsurefire.failIfNoSpecifiedTests=false -Dkovn.fuzz.seconds=600} fuzzes longer. Findings are kept by Jazzer under
- * {@code src/test/resources/io/kovn/cli/fuzz/KovnFuzzTestInputs/fuzz} and replayed by every later run; each also has a
- * regression test next to the code it fixed. Executions per target go to {@code target/fuzz-executions.txt}.
+ * -Dsurefire.failIfNoSpecifiedTests=false -Dkovn.fuzz.seconds=600} fuzzes longer. A finding fails the test and Jazzer
+ * writes its input to {@code crash-<sha1>} in the module's folder; a real defect's input belongs in
+ * {@code src/test/resources/io/kovn/cli/fuzz/KovnFuzzTestInputs/fuzz}, which every later run replays first, and its fix
+ * gets a regression test beside the code. Executions per target go to {@code target/fuzz-executions.txt}.
  */
 @Tag("fuzz")
 class KovnFuzzTest {
