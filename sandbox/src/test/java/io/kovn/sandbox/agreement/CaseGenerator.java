@@ -28,6 +28,17 @@ import io.kovn.k8s.api.policy.AdminNetworkPolicySpec;
 import io.kovn.k8s.api.policy.AdminNetworkPolicySubject;
 import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
 import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicySpec;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicy;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicyEgressPeer;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicyEgressRule;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicyIngressPeer;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicyIngressRule;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicyProtocol;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicyRuleAction;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicySpec;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicySubject;
+import io.kovn.k8s.api.policy.v1alpha2.ProtocolPort;
+import io.kovn.k8s.api.policy.v1alpha2.Tier;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -42,7 +53,13 @@ import java.util.Set;
  * policy sets within what the evaluator, the OVN translation and real packets all support: NetworkPolicies
  * (pod/namespace selectors with matchLabels and matchExpressions, ipBlock with except, port, endPort, named ports,
  * policyTypes), AdminNetworkPolicies at distinct priorities in 0..1000 with Allow/Deny/Pass rules (namespaces, pods and
- * networks peers; portNumber, portRange, namedPort), and sometimes the BaselineAdminNetworkPolicy. Pure.
+ * networks peers; portNumber, portRange, namedPort), sometimes the BaselineAdminNetworkPolicy, and
+ * ClusterNetworkPolicies of both tiers (Accept/Deny/Pass in the Admin tier at priorities no AdminNetworkPolicy has,
+ * Accept/Deny in the Baseline tier at distinct priorities below 1000; tcp/udp/sctp number or range, named ports). Pure.
+ *
+ * <p>The ClusterNetworkPolicies are drawn from a second random sequence of the same seed, so a seed's namespaces, pods,
+ * NetworkPolicies, AdminNetworkPolicies and BaselineAdminNetworkPolicy are what they were before ClusterNetworkPolicies
+ * were added.
  */
 public final class CaseGenerator {
     /** The ports every generated pod declares; named ports resolve to either TCP port per pod. */
@@ -56,14 +73,21 @@ public final class CaseGenerator {
 
     private final Random random;
     private final int nodes;
+    /** Draws the ClusterNetworkPolicies, from its own sequence (see the class comment); null in itself. */
+    private final CaseGenerator cnps;
 
     /**
      * @param seed the seed; the same seed yields the same cases
      * @param nodes pods go to {@code node-1} ... {@code node-<nodes>}
      */
     public CaseGenerator(long seed, int nodes) {
-        this.random = new Random(seed);
+        this(seed, nodes, true);
+    }
+
+    private CaseGenerator(long seed, int nodes, boolean outer) {
+        this.random = new Random(outer ? seed : seed ^ 0x434e50L);
         this.nodes = nodes;
+        this.cnps = outer ? new CaseGenerator(seed, nodes, false) : null;
     }
 
     /** The next case; every name starts with {@code prefix} so cases never collide. */
@@ -101,7 +125,105 @@ public final class CaseGenerator {
                     BaselineAdminNetworkPolicy.SINGLETON_NAME,
                     new BaselineAdminNetworkPolicySpec(subject(), ingressRules(false), egressRules(false))));
         }
-        return new GeneratedCase(namespaces, pods, nps, anps, banps);
+        return new GeneratedCase(namespaces, pods, nps, anps, banps, cnps.clusterNetworkPolicies(prefix, priorities));
+    }
+
+    /**
+     * Up to two Admin tier policies at priorities none of {@code taken} has (equal priorities are ordered by kovn's
+     * tie-break, which the generator leaves to the specific tests), and up to two Baseline tier ones at distinct
+     * priorities below 1000 (a converted BaselineAdminNetworkPolicy takes 1000).
+     */
+    private List<ClusterNetworkPolicy> clusterNetworkPolicies(String prefix, Set<Integer> taken) {
+        List<ClusterNetworkPolicy> out = new ArrayList<>();
+        Set<Integer> admin = new HashSet<>(taken);
+        for (int i = random.nextInt(3); i > 0; ) {
+            int priority = random.nextInt(4) == 0 ? random.nextInt(100) : random.nextInt(1001);
+            if (!admin.add(priority)) continue;
+            out.add(cnp(prefix + "cnp-admin" + out.size(), Tier.ADMIN, priority));
+            i--;
+        }
+        Set<Integer> baseline = new HashSet<>();
+        for (int i = random.nextInt(3); i > 0; ) {
+            int priority = random.nextInt(1000);
+            if (!baseline.add(priority)) continue;
+            out.add(cnp(prefix + "cnp-baseline" + out.size(), Tier.BASELINE, priority));
+            i--;
+        }
+        return out;
+    }
+
+    private ClusterNetworkPolicy cnp(String name, Tier tier, int priority) {
+        boolean pass = tier == Tier.ADMIN;
+        AdminNetworkPolicySubject s = subject();
+        List<ClusterNetworkPolicyIngressRule> ingress = new ArrayList<>();
+        for (int i = random.nextInt(4); i > 0; i--) {
+            List<ClusterNetworkPolicyIngressPeer> from = new ArrayList<>();
+            for (int j = 1 + random.nextInt(2); j > 0; j--) {
+                from.add(
+                        random.nextBoolean()
+                                ? ClusterNetworkPolicyIngressPeer.namespaces(selector(NS_LABELS))
+                                : ClusterNetworkPolicyIngressPeer.pods(selector(NS_LABELS), selector(POD_LABELS)));
+            }
+            ingress.add(
+                    new ClusterNetworkPolicyIngressRule("in-" + ingress.size(), cnpAction(pass), from, protocols()));
+        }
+        List<ClusterNetworkPolicyEgressRule> egress = new ArrayList<>();
+        for (int i = random.nextInt(4); i > 0; i--) {
+            List<ClusterNetworkPolicyEgressPeer> to = new ArrayList<>();
+            boolean addresses = false;
+            for (int j = 1 + random.nextInt(2); j > 0; j--) {
+                switch (random.nextInt(3)) {
+                    case 0 -> to.add(ClusterNetworkPolicyEgressPeer.namespaces(selector(NS_LABELS)));
+                    case 1 -> to.add(ClusterNetworkPolicyEgressPeer.pods(selector(NS_LABELS), selector(POD_LABELS)));
+                    default -> {
+                        to.add(ClusterNetworkPolicyEgressPeer.networks(
+                                List.of("10.244." + random.nextInt(4) + ".0/24")));
+                        addresses = true;
+                    }
+                }
+            }
+            List<ClusterNetworkPolicyProtocol> protocols = protocols();
+            if (addresses) {
+                // The CRD refuses a named port beside networks peers.
+                protocols = protocols.stream()
+                        .filter(p -> p.destinationNamedPort() == null)
+                        .toList();
+            }
+            egress.add(new ClusterNetworkPolicyEgressRule("out-" + egress.size(), cnpAction(pass), to, protocols));
+        }
+        return ClusterNetworkPolicy.of(
+                name,
+                new ClusterNetworkPolicySpec(
+                        tier, priority, new ClusterNetworkPolicySubject(s.namespaces(), s.pods()), ingress, egress));
+    }
+
+    private ClusterNetworkPolicyRuleAction cnpAction(boolean pass) {
+        int n = random.nextInt(pass ? 3 : 2);
+        return n == 0
+                ? ClusterNetworkPolicyRuleAction.ACCEPT
+                : n == 1 ? ClusterNetworkPolicyRuleAction.DENY : ClusterNetworkPolicyRuleAction.PASS;
+    }
+
+    /**
+     * Empty (all traffic) half the time, else one or two of number, range (start &lt; end, as the CRD requires), name.
+     */
+    private List<ClusterNetworkPolicyProtocol> protocols() {
+        List<ClusterNetworkPolicyProtocol> out = new ArrayList<>();
+        if (random.nextBoolean()) return out;
+        for (int i = 1 + random.nextInt(2); i > 0; i--) {
+            String protocol = pick(List.of("TCP", "UDP", "SCTP"));
+            out.add(
+                    switch (random.nextInt(3)) {
+                        case 0 ->
+                            ClusterNetworkPolicyProtocol.of(
+                                    protocol, ProtocolPort.number(pick(List.of(80, 8080, 53, 9003))));
+                        case 1 ->
+                            ClusterNetworkPolicyProtocol.of(
+                                    protocol, ProtocolPort.range(pick(List.of(50, 79, 81)), pick(List.of(82, 9003))));
+                        default -> ClusterNetworkPolicyProtocol.namedPort(pick(NAMED));
+                    });
+        }
+        return out;
     }
 
     private Pod pod(String ns, String name) {
