@@ -34,8 +34,11 @@ import java.util.TreeMap;
  *
  * <p>Refused, naming the object and field, with nothing converted: what v1alpha2 cannot express exactly (a portRange
  * with start &ge; end, which kovn ignores today; a protocol other than TCP/UDP/SCTP; a peer or port with no or several
- * fields; a named port beside address peers; more than 25 rules per direction after splitting) and two objects that
- * would get the same ClusterNetworkPolicy name.
+ * fields; a named port beside address peers; more than 25 rules per direction after splitting), two objects that would
+ * get the same ClusterNetworkPolicy name, and an order kovn keeps today that ClusterNetworkPolicies alone cannot keep:
+ * an AdminNetworkPolicy whose priority an Admin tier ClusterNetworkPolicy of the input shares (kovn puts the
+ * AdminNetworkPolicy first), a BaselineAdminNetworkPolicy with a Baseline tier ClusterNetworkPolicy at
+ * {@value #BASELINE_PRIORITY} in the input (kovn puts the BaselineAdminNetworkPolicy last).
  */
 public final class ClusterNetworkPolicyConverter {
     /**
@@ -75,14 +78,19 @@ public final class ClusterNetworkPolicyConverter {
         List<String> notes = new ArrayList<>();
         List<HasMetadata> out = new ArrayList<>();
         Map<String, String> names = new LinkedHashMap<>(); // CNP name -> the object that has it
-        TreeMap<Integer, List<String>> adminPriorities = new TreeMap<>();
+        TreeMap<Integer, List<String>> anpPriorities = new TreeMap<>();
+        TreeMap<Integer, List<String>> cnpPriorities = new TreeMap<>(); // Admin tier CNPs of the input
+        List<String> lastBaseline = new ArrayList<>(); // Baseline tier CNPs of the input at BASELINE_PRIORITY
         for (HasMetadata o : objects) {
             if (o instanceof ClusterNetworkPolicy cnp) {
                 claim(names, cnp.getMetadata().getName(), describe(cnp), refusals);
-                if (cnp.getSpec() != null && cnp.getSpec().tier() == Tier.ADMIN) {
-                    adminPriorities
-                            .computeIfAbsent(cnp.getSpec().priority(), p -> new ArrayList<>())
+                ClusterNetworkPolicySpec spec = cnp.getSpec();
+                if (spec != null && spec.tier() == Tier.ADMIN) {
+                    cnpPriorities
+                            .computeIfAbsent(spec.priority(), p -> new ArrayList<>())
                             .add(describe(cnp));
+                } else if (spec != null && spec.tier() == Tier.BASELINE && spec.priority() >= BASELINE_PRIORITY) {
+                    lastBaseline.add(describe(cnp));
                 }
             }
         }
@@ -91,23 +99,39 @@ public final class ClusterNetworkPolicyConverter {
                 case AdminNetworkPolicy anp -> {
                     ClusterNetworkPolicy cnp = admin(anp, refusals);
                     claim(names, cnp.getMetadata().getName(), describe(anp), refusals);
-                    adminPriorities
-                            .computeIfAbsent(cnp.getSpec().priority(), p -> new ArrayList<>())
-                            .add(describe(anp));
+                    if (cnp.getSpec() != null) {
+                        anpPriorities
+                                .computeIfAbsent(cnp.getSpec().priority(), p -> new ArrayList<>())
+                                .add(describe(anp));
+                    }
                     out.add(cnp);
                 }
                 case BaselineAdminNetworkPolicy banp -> {
                     ClusterNetworkPolicy cnp = baseline(banp, refusals);
                     claim(names, cnp.getMetadata().getName(), describe(banp), refusals);
+                    if (!lastBaseline.isEmpty()) {
+                        // kovn evaluates the BANP after every Baseline tier CNP; at one priority they would share
+                        // ACL priorities instead.
+                        refusals.add(describe(banp) + ": " + String.join(", ", lastBaseline) + " already has Baseline"
+                                + " tier priority " + BASELINE_PRIORITY + ", where the converted policy must be alone"
+                                + " to stay last; give it a lower priority");
+                    }
                     out.add(cnp);
                 }
                 default -> out.add(o);
             }
         }
-        adminPriorities.forEach((priority, owners) -> {
-            if (owners.size() > 1 && owners.stream().anyMatch(d -> d.startsWith("adminnetworkpolicy/"))) {
-                notes.add("Admin tier priority " + priority + " is shared by " + String.join(", ", owners)
-                        + ": the API leaves their order to the implementation (docs/network-policy.md)");
+        anpPriorities.forEach((priority, anps) -> {
+            List<String> cnps = cnpPriorities.getOrDefault(priority, List.of());
+            if (!cnps.isEmpty()) {
+                // kovn orders the ANPs of a priority before its CNPs; two CNPs of one priority are unordered.
+                refusals.add(String.join(", ", anps) + ": " + String.join(", ", cnps) + " already has Admin tier"
+                        + " priority " + priority + ", after the AdminNetworkPolicies of that priority; as"
+                        + " ClusterNetworkPolicies they would be unordered; give it a priority of its own");
+            }
+            if (anps.size() > 1) {
+                notes.add("Admin tier priority " + priority + " is shared by " + String.join(", ", anps)
+                        + ": the API leaves their order to the implementation, before and after");
             }
         });
         return new Conversion(refusals.isEmpty() ? out : List.of(), refusals, notes);

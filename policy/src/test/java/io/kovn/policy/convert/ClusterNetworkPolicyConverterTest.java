@@ -271,4 +271,34 @@ class ClusterNetworkPolicyConverterTest {
                 .asString()
                 .startsWith("Admin tier priority 5 is shared by adminnetworkpolicy/a, adminnetworkpolicy/b");
     }
+
+    @Test
+    void anOrderKovnKeepsBetweenKindsButNotAmongClusterNetworkPoliciesIsRefused() {
+        ClusterNetworkPolicy admin5 = ClusterNetworkPolicy.of(
+                "admin5",
+                new ClusterNetworkPolicySpec(
+                        Tier.ADMIN, 5, ClusterNetworkPolicySubject.namespaces(RED), List.of(), List.of()));
+        ClusterNetworkPolicy baseline1000 = ClusterNetworkPolicy.of(
+                "last",
+                new ClusterNetworkPolicySpec(
+                        Tier.BASELINE, 1000, ClusterNetworkPolicySubject.namespaces(RED), List.of(), List.of()));
+        BaselineAdminNetworkPolicy banp = BaselineAdminNetworkPolicy.of(
+                "default",
+                new BaselineAdminNetworkPolicySpec(AdminNetworkPolicySubject.namespaces(RED), List.of(), List.of()));
+
+        ClusterNetworkPolicyConverter.Conversion c = ClusterNetworkPolicyConverter.convert(
+                List.of(anp("a", 5, List.of(), List.of()), admin5, baseline1000, banp));
+
+        assertThat(c.refusals())
+                .containsExactlyInAnyOrder(
+                        "adminnetworkpolicy/a: clusternetworkpolicy/admin5 already has Admin tier priority 5, after"
+                                + " the AdminNetworkPolicies of that priority; as ClusterNetworkPolicies they would be"
+                                + " unordered; give it a priority of its own",
+                        "baselineadminnetworkpolicy/default: clusternetworkpolicy/last already has Baseline tier"
+                                + " priority 1000, where the converted policy must be alone to stay last; give it a"
+                                + " lower priority");
+        assertThat(ClusterNetworkPolicyConverter.convert(List.of(anp("a", 4, List.of(), List.of()), admin5, banp))
+                        .refusals())
+                .isEmpty();
+    }
 }

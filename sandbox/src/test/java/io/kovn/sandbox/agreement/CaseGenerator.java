@@ -54,8 +54,9 @@ import java.util.Set;
  * (pod/namespace selectors with matchLabels and matchExpressions, ipBlock with except, port, endPort, named ports,
  * policyTypes), AdminNetworkPolicies at distinct priorities in 0..1000 with Allow/Deny/Pass rules (namespaces, pods and
  * networks peers; portNumber, portRange, namedPort), sometimes the BaselineAdminNetworkPolicy, and
- * ClusterNetworkPolicies of both tiers (Accept/Deny/Pass in the Admin tier at priorities no AdminNetworkPolicy has,
- * Accept/Deny in the Baseline tier at distinct priorities below 1000; tcp/udp/sctp number or range, named ports). Pure.
+ * ClusterNetworkPolicies of both tiers (Accept/Deny/Pass in the Admin tier at distinct priorities, sometimes an
+ * AdminNetworkPolicy's; Accept/Deny in the Baseline tier at distinct priorities below 1000; tcp/udp/sctp number or
+ * range, named ports). Pure.
  *
  * <p>The ClusterNetworkPolicies are drawn from a second random sequence of the same seed, so a seed's namespaces, pods,
  * NetworkPolicies, AdminNetworkPolicies and BaselineAdminNetworkPolicy are what they were before ClusterNetworkPolicies
@@ -129,15 +130,18 @@ public final class CaseGenerator {
     }
 
     /**
-     * Up to two Admin tier policies at priorities none of {@code taken} has (equal priorities are ordered by kovn's
-     * tie-break, which the generator leaves to the specific tests), and up to two Baseline tier ones at distinct
-     * priorities below 1000 (a converted BaselineAdminNetworkPolicy takes 1000).
+     * Up to two Admin tier policies at distinct priorities, a quarter of them at an AdminNetworkPolicy's priority of
+     * {@code anpPriorities} (kovn's documented tie-break: the AdminNetworkPolicy first), and up to two Baseline tier
+     * ones at distinct priorities below 1000 (the BaselineAdminNetworkPolicy comes after them all).
      */
-    private List<ClusterNetworkPolicy> clusterNetworkPolicies(String prefix, Set<Integer> taken) {
+    private List<ClusterNetworkPolicy> clusterNetworkPolicies(String prefix, Set<Integer> anpPriorities) {
         List<ClusterNetworkPolicy> out = new ArrayList<>();
-        Set<Integer> admin = new HashSet<>(taken);
+        List<Integer> anps = anpPriorities.stream().sorted().toList();
+        Set<Integer> admin = new HashSet<>();
         for (int i = random.nextInt(3); i > 0; ) {
-            int priority = random.nextInt(4) == 0 ? random.nextInt(100) : random.nextInt(1001);
+            int priority = !anps.isEmpty() && random.nextInt(4) == 0
+                    ? pick(anps)
+                    : random.nextInt(4) == 0 ? random.nextInt(100) : random.nextInt(1001);
             if (!admin.add(priority)) continue;
             out.add(cnp(prefix + "cnp-admin" + out.size(), Tier.ADMIN, priority));
             i--;

@@ -43,25 +43,30 @@ class CaseGeneratorTest {
     }
 
     @Test
-    void clusterNetworkPoliciesTakeAdminPrioritiesNoAdminNetworkPolicyHasAndBaselinePrioritiesBelow1000() {
+    void clusterNetworkPoliciesTakeDistinctPrioritiesSomeAnAdminNetworkPolicysAndBaselineOnesBelow1000() {
         CaseGenerator generator = new CaseGenerator(11, 3);
         int cnps = 0;
-        for (int i = 0; i < 50; i++) {
+        int ties = 0;
+        for (int i = 0; i < 100; i++) {
             GeneratedCase c = generator.next("c" + i + "-");
+            List<Integer> anps = c.adminNetworkPolicies().stream()
+                    .map(a -> a.getSpec().priority())
+                    .toList();
             List<Integer> admin = new ArrayList<>();
-            c.adminNetworkPolicies().forEach(a -> admin.add(a.getSpec().priority()));
             List<Integer> baseline = new ArrayList<>();
             for (ClusterNetworkPolicy cnp : c.clusterNetworkPolicies()) {
                 (cnp.getSpec().tier() == Tier.ADMIN ? admin : baseline)
                         .add(cnp.getSpec().priority());
                 cnps++;
             }
+            ties += (int) admin.stream().filter(anps::contains).count();
             assertThat(admin).doesNotHaveDuplicates();
             assertThat(baseline)
                     .doesNotHaveDuplicates()
                     .allSatisfy(p -> assertThat(p).isBetween(0, 999));
         }
-        assertThat(cnps).isGreaterThan(50);
+        assertThat(cnps).isGreaterThan(100);
+        assertThat(ties).isGreaterThan(5);
     }
 
     @Test
