@@ -34,11 +34,11 @@ import java.util.TreeMap;
  *
  * <p>Refused, naming the object and field, with nothing converted: what v1alpha2 cannot express exactly (a portRange
  * with start &ge; end, which kovn ignores today; a protocol other than TCP/UDP/SCTP; a peer or port with no or several
- * fields; a named port beside address peers; more than 25 rules per direction after splitting), two objects that would
- * get the same ClusterNetworkPolicy name, and an order kovn keeps today that ClusterNetworkPolicies alone cannot keep:
- * an AdminNetworkPolicy whose priority an Admin tier ClusterNetworkPolicy of the input shares (kovn puts the
- * AdminNetworkPolicy first), a BaselineAdminNetworkPolicy with a Baseline tier ClusterNetworkPolicy at
- * {@value #BASELINE_PRIORITY} in the input (kovn puts the BaselineAdminNetworkPolicy last).
+ * fields; more than 25 rules per direction after splitting), two objects that would get the same ClusterNetworkPolicy
+ * name, and an order kovn keeps today that ClusterNetworkPolicies alone cannot keep: an AdminNetworkPolicy whose
+ * priority an Admin tier ClusterNetworkPolicy of the input shares (kovn puts the AdminNetworkPolicy first), a
+ * BaselineAdminNetworkPolicy with a Baseline tier ClusterNetworkPolicy at {@value #BASELINE_PRIORITY} in the input
+ * (kovn puts the BaselineAdminNetworkPolicy last).
  */
 public final class ClusterNetworkPolicyConverter {
     /**

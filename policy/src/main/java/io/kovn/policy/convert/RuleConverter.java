@@ -109,9 +109,35 @@ final class RuleConverter {
             }
             List<ClusterNetworkPolicyProtocol> protocols = protocols(rule.ports(), where);
             if (addressPeers && protocols.stream().anyMatch(p -> p.destinationNamedPort() != null)) {
-                // The v1alpha2 CRD's CEL rule refuses it; splitting the peers would change what a named port
-                // matches on an address peer that holds pods.
-                refuse(where, "a namedPort with nodes, networks or domainNames peers (the v1alpha2 CRD refuses it)");
+                // v1alpha2's CRD refuses a named port beside address peers. A named port matches only the pods the
+                // pod and namespace peers select, so the rule is the pod peers with every port, then the address
+                // peers with the numbered ports (none: that part matched nothing).
+                List<ClusterNetworkPolicyEgressPeer> pods = to.stream()
+                        .filter(p -> p.namespaces() != null || p.pods() != null)
+                        .toList();
+                List<ClusterNetworkPolicyEgressPeer> addresses = to.stream()
+                        .filter(p -> p.namespaces() == null && p.pods() == null)
+                        .toList();
+                List<ClusterNetworkPolicyProtocol> numbered = protocols.stream()
+                        .filter(p -> p.destinationNamedPort() == null)
+                        .toList();
+                List<ClusterNetworkPolicyEgressRule> parts = new ArrayList<>();
+                if (!pods.isEmpty()) {
+                    parts.addAll(split(
+                            rule.name(),
+                            pods,
+                            protocols,
+                            (name, p) -> new ClusterNetworkPolicyEgressRule(name, action, p.peers(), p.protocols())));
+                }
+                if (!numbered.isEmpty()) {
+                    parts.addAll(split(
+                            rule.name(),
+                            addresses,
+                            numbered,
+                            (name, p) -> new ClusterNetworkPolicyEgressRule(name, action, p.peers(), p.protocols())));
+                }
+                out.addAll(renamed(rule.name(), parts));
+                continue;
             }
             split(
                             rule.name(),
@@ -199,15 +225,27 @@ final class RuleConverter {
         List<R> out = new ArrayList<>();
         for (List<P> p : peerShares) {
             for (List<ClusterNetworkPolicyProtocol> q : protocolShares) {
-                String n = name;
-                if (!out.isEmpty() && name != null && !name.isEmpty()) {
-                    String suffix = "-" + (out.size() + 1);
-                    n = name.substring(0, Math.min(name.length(), MAX_NAME - suffix.length())) + suffix;
-                }
-                out.add(rule.apply(n, new Share<>(p, q)));
+                out.add(rule.apply(share(name, out.size()), new Share<>(p, q)));
             }
         }
         return out;
+    }
+
+    /** The parts of one rule named as {@link #split} names its shares. */
+    private static List<ClusterNetworkPolicyEgressRule> renamed(
+            String name, List<ClusterNetworkPolicyEgressRule> parts) {
+        List<ClusterNetworkPolicyEgressRule> out = new ArrayList<>();
+        for (ClusterNetworkPolicyEgressRule r : parts) {
+            out.add(new ClusterNetworkPolicyEgressRule(share(name, out.size()), r.action(), r.to(), r.protocols()));
+        }
+        return out;
+    }
+
+    /** The name of share {@code index} of rule {@code name}: the name itself, then {@code name-2}, ... */
+    private static String share(String name, int index) {
+        if (index == 0 || name == null || name.isEmpty()) return name;
+        String suffix = "-" + (index + 1);
+        return name.substring(0, Math.min(name.length(), MAX_NAME - suffix.length())) + suffix;
     }
 
     private static <T> List<List<T>> chunks(List<T> items) {

@@ -217,11 +217,7 @@ class ClusterNetworkPolicyConverterTest {
                 List.of(
                         in("equal", AdminNetworkPolicyRuleAction.ALLOW, AdminNetworkPolicyPort.range("TCP", 80, 80)),
                         in("icmp", AdminNetworkPolicyRuleAction.ALLOW, AdminNetworkPolicyPort.number("ICMP", 1))),
-                List.of(new AdminNetworkPolicyEgressRule(
-                        "named",
-                        AdminNetworkPolicyRuleAction.ALLOW,
-                        List.of(AdminNetworkPolicyEgressPeer.networks(List.of("10.0.0.0/8"))),
-                        List.of(AdminNetworkPolicyPort.named("web")))));
+                List.of());
         AdminNetworkPolicy big = anp(
                 "big",
                 2,
@@ -248,8 +244,6 @@ class ClusterNetworkPolicyConverterTest {
                                 + " end)",
                         "adminnetworkpolicy/ranges: ingress rule 1 (icmp): protocol ICMP (v1alpha2 has tcp, udp and"
                                 + " sctp)",
-                        "adminnetworkpolicy/ranges: egress rule 0 (named): a namedPort with nodes, networks or"
-                                + " domainNames peers (the v1alpha2 CRD refuses it)",
                         "adminnetworkpolicy/big: ingress: 26 rules become 26 (v1alpha2 allows 25 per direction; split"
                                 + " the policy by hand, choosing the priorities)",
                         "baselineadminnetworkpolicy/default: ingress rule 0 (p): action Pass (a"
@@ -300,5 +294,45 @@ class ClusterNetworkPolicyConverterTest {
         assertThat(ClusterNetworkPolicyConverter.convert(List.of(anp("a", 4, List.of(), List.of()), admin5, banp))
                         .refusals())
                 .isEmpty();
+    }
+
+    @Test
+    void aNamedPortBesideAddressPeersSplitsIntoThePodPeersWithEveryPortAndTheAddressesWithTheNumberedOnes() {
+        AdminNetworkPolicyEgressPeer pods = AdminNetworkPolicyEgressPeer.pods(RED, WEB);
+        AdminNetworkPolicyEgressPeer nets = AdminNetworkPolicyEgressPeer.networks(List.of("10.0.0.0/8"));
+        AdminNetworkPolicy anp = anp(
+                "mixed",
+                1,
+                List.of(),
+                List.of(
+                        new AdminNetworkPolicyEgressRule(
+                                "both",
+                                AdminNetworkPolicyRuleAction.DENY,
+                                List.of(nets, pods),
+                                List.of(AdminNetworkPolicyPort.named("web"), AdminNetworkPolicyPort.number("UDP", 53))),
+                        new AdminNetworkPolicyEgressRule(
+                                "only-named",
+                                AdminNetworkPolicyRuleAction.PASS,
+                                List.of(nets),
+                                List.of(AdminNetworkPolicyPort.named("web")))));
+
+        List<ClusterNetworkPolicyEgressRule> rules = only(ClusterNetworkPolicyConverter.convert(List.of(anp)))
+                .getSpec()
+                .egress();
+
+        ClusterNetworkPolicyProtocol web = ClusterNetworkPolicyProtocol.namedPort("web");
+        ClusterNetworkPolicyProtocol dns = ClusterNetworkPolicyProtocol.udp(53);
+        assertThat(rules)
+                .containsExactly(
+                        new ClusterNetworkPolicyEgressRule(
+                                "both",
+                                ClusterNetworkPolicyRuleAction.DENY,
+                                List.of(ClusterNetworkPolicyEgressPeer.pods(RED, WEB)),
+                                List.of(web, dns)),
+                        new ClusterNetworkPolicyEgressRule(
+                                "both-2",
+                                ClusterNetworkPolicyRuleAction.DENY,
+                                List.of(ClusterNetworkPolicyEgressPeer.networks(List.of("10.0.0.0/8"))),
+                                List.of(dns)));
     }
 }

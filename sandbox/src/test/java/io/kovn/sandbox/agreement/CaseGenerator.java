@@ -55,8 +55,8 @@ import java.util.Set;
  * policyTypes), AdminNetworkPolicies at distinct priorities in 0..1000 with Allow/Deny/Pass rules (namespaces, pods and
  * networks peers; portNumber, portRange, namedPort), sometimes the BaselineAdminNetworkPolicy, and
  * ClusterNetworkPolicies of both tiers (Accept/Deny/Pass in the Admin tier at distinct priorities, sometimes an
- * AdminNetworkPolicy's; Accept/Deny in the Baseline tier at distinct priorities below 1000; tcp/udp/sctp number or
- * range, named ports). Pure.
+ * AdminNetworkPolicy's; Accept/Deny/Pass in the Baseline tier at distinct priorities below 1000; tcp/udp/sctp number or
+ * range, named ports; a Baseline tier Pass leaves the flow to the default). Pure.
  *
  * <p>The ClusterNetworkPolicies are drawn from a second random sequence of the same seed, so a seed's namespaces, pods,
  * NetworkPolicies, AdminNetworkPolicies and BaselineAdminNetworkPolicy are what they were before ClusterNetworkPolicies
@@ -157,7 +157,6 @@ public final class CaseGenerator {
     }
 
     private ClusterNetworkPolicy cnp(String name, Tier tier, int priority) {
-        boolean pass = tier == Tier.ADMIN;
         AdminNetworkPolicySubject s = subject();
         List<ClusterNetworkPolicyIngressRule> ingress = new ArrayList<>();
         for (int i = random.nextInt(4); i > 0; i--) {
@@ -168,8 +167,7 @@ public final class CaseGenerator {
                                 ? ClusterNetworkPolicyIngressPeer.namespaces(selector(NS_LABELS))
                                 : ClusterNetworkPolicyIngressPeer.pods(selector(NS_LABELS), selector(POD_LABELS)));
             }
-            ingress.add(
-                    new ClusterNetworkPolicyIngressRule("in-" + ingress.size(), cnpAction(pass), from, protocols()));
+            ingress.add(new ClusterNetworkPolicyIngressRule("in-" + ingress.size(), cnpAction(), from, protocols()));
         }
         List<ClusterNetworkPolicyEgressRule> egress = new ArrayList<>();
         for (int i = random.nextInt(4); i > 0; i--) {
@@ -193,7 +191,7 @@ public final class CaseGenerator {
                         .filter(p -> p.destinationNamedPort() == null)
                         .toList();
             }
-            egress.add(new ClusterNetworkPolicyEgressRule("out-" + egress.size(), cnpAction(pass), to, protocols));
+            egress.add(new ClusterNetworkPolicyEgressRule("out-" + egress.size(), cnpAction(), to, protocols));
         }
         return ClusterNetworkPolicy.of(
                 name,
@@ -201,8 +199,8 @@ public final class CaseGenerator {
                         tier, priority, new ClusterNetworkPolicySubject(s.namespaces(), s.pods()), ingress, egress));
     }
 
-    private ClusterNetworkPolicyRuleAction cnpAction(boolean pass) {
-        int n = random.nextInt(pass ? 3 : 2);
+    private ClusterNetworkPolicyRuleAction cnpAction() {
+        int n = random.nextInt(3);
         return n == 0
                 ? ClusterNetworkPolicyRuleAction.ACCEPT
                 : n == 1 ? ClusterNetworkPolicyRuleAction.DENY : ClusterNetworkPolicyRuleAction.PASS;
