@@ -193,4 +193,68 @@ class ConvertCommandTest {
         assertThat(r.out()).isEmpty();
         assertThat(r.err()).contains("AdminNetworkPolicy cluster-control does not fit AdminNetworkPolicy", "Skip");
     }
+
+    /** Pods in three namespaces, with the named ports the policies use. */
+    static final String CLUSTER = """
+            apiVersion: v1
+            kind: Namespace
+            metadata:
+              name: monitoring
+            ---
+            apiVersion: v1
+            kind: Pod
+            metadata: {name: prometheus, namespace: monitoring, labels: {app: prometheus}}
+            spec:
+              containers: [{name: main, image: x}]
+            status: {podIP: 10.244.1.5}
+            ---
+            apiVersion: v1
+            kind: Pod
+            metadata: {name: api, namespace: shop, labels: {app: api}}
+            spec:
+              containers:
+              - name: main
+                image: x
+                ports: [{name: scrape, containerPort: 9090, protocol: TCP}]
+            status: {podIP: 10.244.2.7}
+            ---
+            apiVersion: v1
+            kind: Pod
+            metadata: {name: web, namespace: shop, labels: {app: web}}
+            spec:
+              containers: [{name: main, image: x}]
+            status: {podIP: 10.244.2.8}
+            ---
+            apiVersion: v1
+            kind: Pod
+            metadata: {name: job, namespace: batch}
+            spec:
+              containers: [{name: main, image: x}]
+            status: {podIP: 10.244.3.9}
+            """;
+
+    @Test
+    void analyzeGivesTheSameTruthTablesForTheOriginalAndTheConvertedManifests(@TempDir Path dir) throws Exception {
+        Path original = Files.createDirectory(dir.resolve("original"));
+        Files.writeString(original.resolve("cluster.yaml"), CLUSTER);
+        Files.writeString(original.resolve("policies.yaml"), INPUT);
+        Run converted = run("-f", original.toString());
+        assertThat(converted.exit()).isZero();
+        Path after = Files.writeString(dir.resolve("converted.yaml"), converted.out());
+        String ports = "tcp/80,tcp/9090,udp/53,sctp/9005,icmp";
+
+        StringWriter before = new StringWriter();
+        StringWriter now = new StringWriter();
+        int a = Main.commandLine()
+                .setOut(new PrintWriter(before))
+                .execute("analyze", "-f", original.toString(), "--ports", ports);
+        int b = Main.commandLine()
+                .setOut(new PrintWriter(now))
+                .execute("analyze", "-f", after.toString(), "--ports", ports);
+
+        assertThat(a).isZero();
+        assertThat(b).isZero();
+        assertThat(before.toString()).as("some flows allowed, some denied").contains(" X", " .");
+        assertThat(now.toString()).isEqualTo(before.toString());
+    }
 }
