@@ -259,10 +259,13 @@ final class RuleConverter {
 
     private void limit(String direction, int converted, int original) {
         if (converted > MAX_ITEMS) {
+            String count = converted == original
+                    ? original + " rules"
+                    : original + " rules, " + converted + " after splitting the long ones,";
             refuse(
                     direction,
-                    original + " rules become " + converted + " (v1alpha2 allows " + MAX_ITEMS
-                            + " per direction; split the policy by hand, choosing the priorities)");
+                    count + " where v1alpha2 allows " + MAX_ITEMS
+                            + " per direction (split the policy by hand, choosing the priorities)");
         }
     }
 

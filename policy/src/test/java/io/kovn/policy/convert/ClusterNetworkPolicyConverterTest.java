@@ -244,8 +244,8 @@ class ClusterNetworkPolicyConverterTest {
                                 + " end)",
                         "adminnetworkpolicy/ranges: ingress rule 1 (icmp): protocol ICMP (v1alpha2 has tcp, udp and"
                                 + " sctp)",
-                        "adminnetworkpolicy/big: ingress: 26 rules become 26 (v1alpha2 allows 25 per direction; split"
-                                + " the policy by hand, choosing the priorities)",
+                        "adminnetworkpolicy/big: ingress: 26 rules where v1alpha2 allows 25 per direction (split the policy by"
+                                + " hand, choosing the priorities)",
                         "baselineadminnetworkpolicy/default: ingress rule 0 (p): action Pass (a"
                                 + " BaselineAdminNetworkPolicy allows only Allow and Deny)",
                         "adminnetworkpolicy/default: its ClusterNetworkPolicy would be named default as"
