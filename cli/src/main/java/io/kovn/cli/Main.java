@@ -21,6 +21,7 @@ import picocli.CommandLine.Command;
             ProbeCommand.class,
             TraceCommand.class,
             AnalyzeCommand.class,
+            ConvertCommand.class,
             ClusterManagerCommand.class,
             NodeCommand.class,
             IdentityCommand.class,

@@ -30,17 +30,27 @@ final class Manifests {
     }
 
     static List<HasMetadata> read(KubernetesClient client, String source) throws IOException {
-        if (source.equals("-")) return parse(client, "stdin", readAll(System.in));
-        Path p = Path.of(source);
         List<HasMetadata> out = new ArrayList<>();
+        for (Source s : sources(source)) out.addAll(parse(client, s.name(), s.text()));
+        return out;
+    }
+
+    /** One file's (or stdin's) name and text. */
+    record Source(String name, String text) {}
+
+    /** The texts {@code source} names: stdin ({@code -}), a file, or a folder's manifests in name order. */
+    static List<Source> sources(String source) throws IOException {
+        if (source.equals("-")) return List.of(new Source("stdin", readAll(System.in)));
+        Path p = Path.of(source);
+        List<Source> out = new ArrayList<>();
         if (Files.isDirectory(p)) {
             try (Stream<Path> files = Files.list(p)) {
                 for (Path f : files.filter(Manifests::isManifest).sorted().toList()) {
-                    out.addAll(parse(client, f.toString(), Files.readString(f)));
+                    out.add(new Source(f.toString(), Files.readString(f)));
                 }
             }
         } else {
-            out.addAll(parse(client, p.toString(), Files.readString(p)));
+            out.add(new Source(p.toString(), Files.readString(p)));
         }
         return out;
     }
@@ -49,6 +59,17 @@ final class Manifests {
     static List<HasMetadata> parse(KubernetesClient client, String source, String text)
             throws UnreadableManifestException {
         List<HasMetadata> out = new ArrayList<>();
+        for (Parsed p : parseDocuments(client, source, text)) out.addAll(p.items());
+        return out;
+    }
+
+    /** A non-blank document and the objects it holds (several for a {@code List}). */
+    record Parsed(Document document, List<HasMetadata> items) {}
+
+    /** Every non-blank document of {@code text} with its objects; fails naming the first that is not one. */
+    static List<Parsed> parseDocuments(KubernetesClient client, String source, String text)
+            throws UnreadableManifestException {
+        List<Parsed> out = new ArrayList<>();
         List<Document> documents = documents(text);
         for (int i = 0; i < documents.size(); i++) {
             Document d = documents.get(i);
@@ -60,7 +81,7 @@ final class Manifests {
                         throw new IllegalArgumentException("not a Kubernetes object (no kind or metadata)");
                     }
                 }
-                out.addAll(items);
+                out.add(new Parsed(d, List.copyOf(items)));
             } catch (RuntimeException | IOException e) {
                 throw new UnreadableManifestException(
                         source + ": document " + (i + 1) + " (line " + d.firstLine() + ") is not a Kubernetes object: "

@@ -6,6 +6,7 @@ import io.kovn.controller.events.EventSink;
 import io.kovn.k8s.api.policy.AdminNetworkPolicy;
 import io.kovn.k8s.api.policy.AdminNetworkPolicyStatus;
 import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicy;
 import io.kovn.k8s.events.ConditionWriter;
 import io.kovn.k8s.events.DesiredCondition;
 import io.kovn.policy.model.PolicyRef;
@@ -27,9 +28,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Publishes what one policy reconcile concluded: the zone's {@code Ready-In-Zone-<zone>} condition on every ANP/BANP
- * (merge patch of the status subresource, only when the cached object does not hold it already; several at a time), and
- * a Warning event per distinct problem (once, not once per reconcile).
+ * Publishes what one policy reconcile concluded: the zone's {@code Ready-In-Zone-<zone>} condition on every ANP, BANP
+ * and ClusterNetworkPolicy (merge patch of the status subresource, only when the cached object does not hold it
+ * already; several at a time), and a Warning event per distinct problem (once, not once per reconcile).
  */
 final class PolicyStatus {
     private static final Logger LOG = LoggerFactory.getLogger(PolicyStatus.class);
@@ -79,7 +80,7 @@ final class PolicyStatus {
             ZoneCondition wanted = writeError
                     .apply(report.policy())
                     .map(e -> ZoneCondition.failed(zone, e))
-                    .orElseGet(() -> report.condition(zone));
+                    .orElseGet(() -> condition(report, zone));
             if (!holds(object.get(), wanted)) {
                 writes.add(new Write(report.policy(), object.get(), wanted));
             }
@@ -90,6 +91,31 @@ final class PolicyStatus {
     }
 
     private record Write(PolicyRef policy, HasMetadata object, ZoneCondition condition) {}
+
+    /**
+     * The zone's condition once the policy's rows are written: the translation's, except that a policy with rules kovn
+     * refuses to enforce (a {@code domainNames} peer) is not reported ready: {@code False}, reason
+     * {@value PolicyWarning#DOMAIN_NAMES_NOT_SUPPORTED}, naming the rules (its other rules are programmed, the refused
+     * peers match nothing). A refusal must never read as accepted.
+     */
+    static ZoneCondition condition(PolicyReport report, String zone) {
+        ZoneCondition translated = report.condition(zone);
+        if ("False".equals(translated.status())) {
+            return translated;
+        }
+        List<String> refused = report.warnings().stream()
+                .filter(w -> PolicyWarning.DOMAIN_NAMES_NOT_SUPPORTED.equals(w.reason()))
+                .map(PolicyWarning::message)
+                .toList();
+        if (refused.isEmpty()) {
+            return translated;
+        }
+        return new ZoneCondition(
+                translated.type(),
+                "False",
+                PolicyWarning.DOMAIN_NAMES_NOT_SUPPORTED,
+                String.join("; ", refused) + " (the policy's other rules are programmed)");
+    }
 
     /**
      * Writes the conditions, up to {@link #IN_FLIGHT} at a time: each is one request, and at start a zone writes one
@@ -131,15 +157,14 @@ final class PolicyStatus {
 
     /** Whether the cached object already carries the condition (then no read and no write). */
     static boolean holds(HasMetadata object, ZoneCondition wanted) {
-        AdminNetworkPolicyStatus status = switch (object) {
-            case AdminNetworkPolicy anp -> anp.getStatus();
-            case BaselineAdminNetworkPolicy banp -> banp.getStatus();
-            default -> null;
+        List<Condition> conditions = switch (object) {
+            case AdminNetworkPolicy anp -> conditionsOf(anp.getStatus());
+            case BaselineAdminNetworkPolicy banp -> conditionsOf(banp.getStatus());
+            case ClusterNetworkPolicy cnp ->
+                cnp.getStatus() == null ? List.of() : cnp.getStatus().conditions();
+            default -> List.of();
         };
-        if (status == null) {
-            return false;
-        }
-        for (Condition c : status.conditions()) {
+        for (Condition c : conditions) {
             if (wanted.type().equals(c.getType())) {
                 return wanted.status().equals(c.getStatus())
                         && wanted.reason().equals(c.getReason())
@@ -147,6 +172,10 @@ final class PolicyStatus {
             }
         }
         return false;
+    }
+
+    private static List<Condition> conditionsOf(AdminNetworkPolicyStatus status) {
+        return status == null ? List.of() : status.conditions();
     }
 
     static DesiredCondition desired(ZoneCondition c) {

@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.ServiceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kovn.k8s.api.policy.AdminNetworkPolicy;
 import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicy;
 import io.kovn.k8s.local.LocalCluster;
 import io.kovn.policy.evaluator.Endpoint;
 import io.kovn.policy.evaluator.Evaluation;
@@ -476,6 +477,10 @@ class AgreementTest {
                 .forEach(b -> client.resources(BaselineAdminNetworkPolicy.class)
                         .resource(b)
                         .create());
+        generated
+                .clusterNetworkPolicies()
+                .forEach(c ->
+                        client.resources(ClusterNetworkPolicy.class).resource(c).create());
         Map<String, Pod> pods = new LinkedHashMap<>();
         for (Pod p : generated.pods()) {
             pods.put(
@@ -490,6 +495,7 @@ class AgreementTest {
         KubernetesClient client = sb.client();
         client.resources(AdminNetworkPolicy.class).delete();
         client.resources(BaselineAdminNetworkPolicy.class).delete();
+        client.resources(ClusterNetworkPolicy.class).delete();
         for (var n : generated.namespaces()) {
             client.network()
                     .v1()
@@ -519,6 +525,8 @@ class AgreementTest {
                 .baselineAdminNetworkPolicies(client.resources(BaselineAdminNetworkPolicy.class)
                         .list()
                         .getItems())
+                .clusterNetworkPolicies(
+                        client.resources(ClusterNetworkPolicy.class).list().getItems())
                 .build();
     }
 

@@ -28,6 +28,17 @@ import io.kovn.k8s.api.policy.AdminNetworkPolicySpec;
 import io.kovn.k8s.api.policy.AdminNetworkPolicySubject;
 import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
 import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicySpec;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicy;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicyEgressPeer;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicyEgressRule;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicyIngressPeer;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicyIngressRule;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicyProtocol;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicyRuleAction;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicySpec;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicySubject;
+import io.kovn.k8s.api.policy.v1alpha2.ProtocolPort;
+import io.kovn.k8s.api.policy.v1alpha2.Tier;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -42,7 +53,14 @@ import java.util.Set;
  * policy sets within what the evaluator, the OVN translation and real packets all support: NetworkPolicies
  * (pod/namespace selectors with matchLabels and matchExpressions, ipBlock with except, port, endPort, named ports,
  * policyTypes), AdminNetworkPolicies at distinct priorities in 0..1000 with Allow/Deny/Pass rules (namespaces, pods and
- * networks peers; portNumber, portRange, namedPort), and sometimes the BaselineAdminNetworkPolicy. Pure.
+ * networks peers; portNumber, portRange, namedPort), sometimes the BaselineAdminNetworkPolicy, and
+ * ClusterNetworkPolicies of both tiers (Accept/Deny/Pass in the Admin tier at distinct priorities, sometimes an
+ * AdminNetworkPolicy's; Accept/Deny/Pass in the Baseline tier at distinct priorities below 1000; tcp/udp/sctp number or
+ * range, named ports; a Baseline tier Pass leaves the flow to the default). Pure.
+ *
+ * <p>The ClusterNetworkPolicies are drawn from a second random sequence of the same seed, so a seed's namespaces, pods,
+ * NetworkPolicies, AdminNetworkPolicies and BaselineAdminNetworkPolicy are what they were before ClusterNetworkPolicies
+ * were added.
  */
 public final class CaseGenerator {
     /** The ports every generated pod declares; named ports resolve to either TCP port per pod. */
@@ -56,14 +74,21 @@ public final class CaseGenerator {
 
     private final Random random;
     private final int nodes;
+    /** Draws the ClusterNetworkPolicies, from its own sequence (see the class comment); null in itself. */
+    private final CaseGenerator cnps;
 
     /**
      * @param seed the seed; the same seed yields the same cases
      * @param nodes pods go to {@code node-1} ... {@code node-<nodes>}
      */
     public CaseGenerator(long seed, int nodes) {
-        this.random = new Random(seed);
+        this(seed, nodes, true);
+    }
+
+    private CaseGenerator(long seed, int nodes, boolean outer) {
+        this.random = new Random(outer ? seed : seed ^ 0x434e50L);
         this.nodes = nodes;
+        this.cnps = outer ? new CaseGenerator(seed, nodes, false) : null;
     }
 
     /** The next case; every name starts with {@code prefix} so cases never collide. */
@@ -101,7 +126,106 @@ public final class CaseGenerator {
                     BaselineAdminNetworkPolicy.SINGLETON_NAME,
                     new BaselineAdminNetworkPolicySpec(subject(), ingressRules(false), egressRules(false))));
         }
-        return new GeneratedCase(namespaces, pods, nps, anps, banps);
+        return new GeneratedCase(namespaces, pods, nps, anps, banps, cnps.clusterNetworkPolicies(prefix, priorities));
+    }
+
+    /**
+     * Up to two Admin tier policies at distinct priorities, a quarter of them at an AdminNetworkPolicy's priority of
+     * {@code anpPriorities} (kovn's documented tie-break: the AdminNetworkPolicy first), and up to two Baseline tier
+     * ones at distinct priorities below 1000 (the BaselineAdminNetworkPolicy comes after them all).
+     */
+    private List<ClusterNetworkPolicy> clusterNetworkPolicies(String prefix, Set<Integer> anpPriorities) {
+        List<ClusterNetworkPolicy> out = new ArrayList<>();
+        List<Integer> anps = anpPriorities.stream().sorted().toList();
+        Set<Integer> admin = new HashSet<>();
+        for (int i = random.nextInt(3); i > 0; ) {
+            int priority = !anps.isEmpty() && random.nextInt(4) == 0
+                    ? pick(anps)
+                    : random.nextInt(4) == 0 ? random.nextInt(100) : random.nextInt(1001);
+            if (!admin.add(priority)) continue;
+            out.add(cnp(prefix + "cnp-admin" + out.size(), Tier.ADMIN, priority));
+            i--;
+        }
+        Set<Integer> baseline = new HashSet<>();
+        for (int i = random.nextInt(3); i > 0; ) {
+            int priority = random.nextInt(1000);
+            if (!baseline.add(priority)) continue;
+            out.add(cnp(prefix + "cnp-baseline" + out.size(), Tier.BASELINE, priority));
+            i--;
+        }
+        return out;
+    }
+
+    private ClusterNetworkPolicy cnp(String name, Tier tier, int priority) {
+        AdminNetworkPolicySubject s = subject();
+        List<ClusterNetworkPolicyIngressRule> ingress = new ArrayList<>();
+        for (int i = random.nextInt(4); i > 0; i--) {
+            List<ClusterNetworkPolicyIngressPeer> from = new ArrayList<>();
+            for (int j = 1 + random.nextInt(2); j > 0; j--) {
+                from.add(
+                        random.nextBoolean()
+                                ? ClusterNetworkPolicyIngressPeer.namespaces(selector(NS_LABELS))
+                                : ClusterNetworkPolicyIngressPeer.pods(selector(NS_LABELS), selector(POD_LABELS)));
+            }
+            ingress.add(new ClusterNetworkPolicyIngressRule("in-" + ingress.size(), cnpAction(), from, protocols()));
+        }
+        List<ClusterNetworkPolicyEgressRule> egress = new ArrayList<>();
+        for (int i = random.nextInt(4); i > 0; i--) {
+            List<ClusterNetworkPolicyEgressPeer> to = new ArrayList<>();
+            boolean addresses = false;
+            for (int j = 1 + random.nextInt(2); j > 0; j--) {
+                switch (random.nextInt(3)) {
+                    case 0 -> to.add(ClusterNetworkPolicyEgressPeer.namespaces(selector(NS_LABELS)));
+                    case 1 -> to.add(ClusterNetworkPolicyEgressPeer.pods(selector(NS_LABELS), selector(POD_LABELS)));
+                    default -> {
+                        to.add(ClusterNetworkPolicyEgressPeer.networks(
+                                List.of("10.244." + random.nextInt(4) + ".0/24")));
+                        addresses = true;
+                    }
+                }
+            }
+            List<ClusterNetworkPolicyProtocol> protocols = protocols();
+            if (addresses) {
+                // The CRD refuses a named port beside networks peers.
+                protocols = protocols.stream()
+                        .filter(p -> p.destinationNamedPort() == null)
+                        .toList();
+            }
+            egress.add(new ClusterNetworkPolicyEgressRule("out-" + egress.size(), cnpAction(), to, protocols));
+        }
+        return ClusterNetworkPolicy.of(
+                name,
+                new ClusterNetworkPolicySpec(
+                        tier, priority, new ClusterNetworkPolicySubject(s.namespaces(), s.pods()), ingress, egress));
+    }
+
+    private ClusterNetworkPolicyRuleAction cnpAction() {
+        int n = random.nextInt(3);
+        return n == 0
+                ? ClusterNetworkPolicyRuleAction.ACCEPT
+                : n == 1 ? ClusterNetworkPolicyRuleAction.DENY : ClusterNetworkPolicyRuleAction.PASS;
+    }
+
+    /**
+     * Empty (all traffic) half the time, else one or two of number, range (start &lt; end, as the CRD requires), name.
+     */
+    private List<ClusterNetworkPolicyProtocol> protocols() {
+        List<ClusterNetworkPolicyProtocol> out = new ArrayList<>();
+        if (random.nextBoolean()) return out;
+        for (int i = 1 + random.nextInt(2); i > 0; i--) {
+            String protocol = pick(List.of("TCP", "UDP", "SCTP"));
+            out.add(
+                    switch (random.nextInt(3)) {
+                        case 0 ->
+                            ClusterNetworkPolicyProtocol.of(
+                                    protocol, ProtocolPort.number(pick(List.of(80, 8080, 53, 9003))));
+                        case 1 ->
+                            ClusterNetworkPolicyProtocol.of(
+                                    protocol, ProtocolPort.range(pick(List.of(50, 79, 81)), pick(List.of(82, 9003))));
+                        default -> ClusterNetworkPolicyProtocol.namedPort(pick(NAMED));
+                    });
+        }
+        return out;
     }
 
     private Pod pod(String ns, String name) {

@@ -3,6 +3,9 @@ package io.kovn.sandbox.agreement;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kovn.k8s.api.policy.AdminNetworkPolicy;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicy;
+import io.kovn.k8s.api.policy.v1alpha2.Tier;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -40,6 +43,33 @@ class CaseGeneratorTest {
     }
 
     @Test
+    void clusterNetworkPoliciesTakeDistinctPrioritiesSomeAnAdminNetworkPolicysAndBaselineOnesBelow1000() {
+        CaseGenerator generator = new CaseGenerator(11, 3);
+        int cnps = 0;
+        int ties = 0;
+        for (int i = 0; i < 100; i++) {
+            GeneratedCase c = generator.next("c" + i + "-");
+            List<Integer> anps = c.adminNetworkPolicies().stream()
+                    .map(a -> a.getSpec().priority())
+                    .toList();
+            List<Integer> admin = new ArrayList<>();
+            List<Integer> baseline = new ArrayList<>();
+            for (ClusterNetworkPolicy cnp : c.clusterNetworkPolicies()) {
+                (cnp.getSpec().tier() == Tier.ADMIN ? admin : baseline)
+                        .add(cnp.getSpec().priority());
+                cnps++;
+            }
+            ties += (int) admin.stream().filter(anps::contains).count();
+            assertThat(admin).doesNotHaveDuplicates();
+            assertThat(baseline)
+                    .doesNotHaveDuplicates()
+                    .allSatisfy(p -> assertThat(p).isBetween(0, 999));
+        }
+        assertThat(cnps).isGreaterThan(100);
+        assertThat(ties).isGreaterThan(5);
+    }
+
+    @Test
     void overManyCasesEveryPolicyKindAndActionAppears() {
         CaseGenerator generator = new CaseGenerator(1, 3);
         StringBuilder all = new StringBuilder();
@@ -58,6 +88,12 @@ class CaseGeneratorTest {
                         "portRange",
                         "networks",
                         "matchExpressions",
-                        "SCTP");
+                        "SCTP",
+                        "kind: \"ClusterNetworkPolicy\"",
+                        "tier: \"Admin\"",
+                        "tier: \"Baseline\"",
+                        "Accept",
+                        "destinationNamedPort",
+                        "range:");
     }
 }

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.kovn.k8s.api.policy.AdminNetworkPolicy;
 import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -20,7 +21,8 @@ public record GeneratedCase(
         List<Pod> pods,
         List<NetworkPolicy> networkPolicies,
         List<AdminNetworkPolicy> adminNetworkPolicies,
-        List<BaselineAdminNetworkPolicy> baselineAdminNetworkPolicies) {
+        List<BaselineAdminNetworkPolicy> baselineAdminNetworkPolicies,
+        List<ClusterNetworkPolicy> clusterNetworkPolicies) {
     private static final KubernetesSerialization YAML = new KubernetesSerialization();
 
     public GeneratedCase {
@@ -29,6 +31,7 @@ public record GeneratedCase(
         networkPolicies = List.copyOf(networkPolicies);
         adminNetworkPolicies = List.copyOf(adminNetworkPolicies);
         baselineAdminNetworkPolicies = List.copyOf(baselineAdminNetworkPolicies);
+        clusterNetworkPolicies = List.copyOf(clusterNetworkPolicies);
     }
 
     /** The namespaces' and pods' labels and nodes in one line each, then every policy as YAML. */
@@ -66,6 +69,7 @@ public record GeneratedCase(
         out.addAll(networkPolicies);
         out.addAll(adminNetworkPolicies);
         out.addAll(baselineAdminNetworkPolicies);
+        out.addAll(clusterNetworkPolicies);
         return out;
     }
 }
