@@ -21,15 +21,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,6 +52,11 @@ public final class Sandbox implements AutoCloseable {
     private KubernetesClient client;
     private SandboxIdentity identity;
     private final Map<String, KubeletNode> kubeletNodes = new HashMap<>();
+    /** Each node's kovn process (node agent, zone and policy controllers), with the client it runs on. */
+    private final Map<String, NodeProcess> nodeProcesses = new ConcurrentHashMap<>();
+
+    private record NodeProcess(NodeComponents parts, Supplier<KubernetesClient> client) {}
+
     private ControlPlane controlPlane;
     private SandboxKubelet kubelet;
     private OutsideHost outside;
@@ -180,6 +188,7 @@ public final class Sandbox implements AutoCloseable {
                     certificates.client());
             // After each rotation they move to the new certificate's client; the old one closes after a grace.
             certificates.onRotation(credentials -> parts.restart(certificates.client()));
+            nodeProcesses.put(n.name(), new NodeProcess(parts, certificates::client));
             Path conflist = writeConflist(n.name());
             handles.add(new SandboxKubelet.NodeHandle(
                     n.name(),
@@ -274,6 +283,19 @@ public final class Sandbox implements AutoCloseable {
     /** The host standing for the world outside the cluster (on the underlay, the nodes' default gateway). */
     public OutsideHost outside() {
         return outside;
+    }
+
+    /**
+     * Stops a node's kovn process (node agent, zone and policy controllers: what {@code kovn node} runs) and starts it
+     * again after {@code down}, as a restarted node pod would be: OVS, OVN and the pods' interfaces stay, the CNI
+     * socket answers nothing while it is down.
+     */
+    public void restartNodeProcess(String node, Duration down) throws InterruptedException {
+        NodeProcess process = nodeProcesses.get(node);
+        if (process == null) throw new IllegalArgumentException("no node " + node);
+        process.parts().close();
+        Thread.sleep(down);
+        process.parts().start(process.client().get());
     }
 
     public List<EmulatedNode> nodes() {
