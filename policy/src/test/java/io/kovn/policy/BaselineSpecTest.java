@@ -49,6 +49,7 @@ class BaselineSpecTest {
                 List.of(),
                 List.of(),
                 List.of(banp),
+                List.of(),
                 base.localPorts(),
                 null));
 

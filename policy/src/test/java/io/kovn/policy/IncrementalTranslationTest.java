@@ -62,6 +62,7 @@ class IncrementalTranslationTest {
                 snapshot.networkPolicies(),
                 snapshot.adminNetworkPolicies(),
                 snapshot.baselineAdminNetworkPolicies(),
+                snapshot.clusterNetworkPolicies(),
                 snapshot.localPorts(),
                 before.priorities());
         DesiredPolicyState after = PolicyTranslator.translate(relabelled);

@@ -15,6 +15,11 @@ public enum OwnerType {
     ADMIN_NETWORK_POLICY("AdminNetworkPolicy"),
     /** Port group, ACLs and address sets of the BaselineAdminNetworkPolicy. */
     BASELINE_ADMIN_NETWORK_POLICY("BaselineAdminNetworkPolicy"),
+    /**
+     * Port group, ACLs and address sets of one ClusterNetworkPolicy (v1alpha2, either tier). Not a reference type yet:
+     * named after the kind, as the reference names the v1alpha1 ones.
+     */
+    CLUSTER_NETWORK_POLICY("ClusterNetworkPolicy"),
     /** Port group, ACLs and address sets of one NetworkPolicy (key {@code <ns>:<policy>}). */
     NETWORK_POLICY("NetworkPolicy"),
     /** Per-namespace default-deny port groups and their deny / ARP-allow ACLs. */

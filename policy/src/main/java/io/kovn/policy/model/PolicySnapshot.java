@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.kovn.k8s.api.policy.AdminNetworkPolicy;
 import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicy;
 import io.kovn.ovn.annotations.IpFamily;
 import io.kovn.ovn.ids.ObjectId;
 import java.util.ArrayList;
@@ -26,6 +27,7 @@ import java.util.Set;
  * @param networkPolicies all NetworkPolicies
  * @param adminNetworkPolicies all AdminNetworkPolicies
  * @param baselineAdminNetworkPolicies the BaselineAdminNetworkPolicies (normally zero or one, named {@code default})
+ * @param clusterNetworkPolicies all ClusterNetworkPolicies (v1alpha2), of both tiers
  * @param localPorts logical switch port names ({@code <ns>_<pod>}) of the pods whose ports exist in this zone: port
  *     groups hold exactly these (level-driven: a pod missing here is added when its port appears, not on a pod event)
  * @param previousPriorities the tier-1 priority assignment of the previous translation (or the one recovered from the
@@ -41,6 +43,7 @@ public record PolicySnapshot(
         List<NetworkPolicy> networkPolicies,
         List<AdminNetworkPolicy> adminNetworkPolicies,
         List<BaselineAdminNetworkPolicy> baselineAdminNetworkPolicies,
+        List<ClusterNetworkPolicy> clusterNetworkPolicies,
         Set<String> localPorts,
         PriorityAssignment previousPriorities) {
 
@@ -54,6 +57,7 @@ public record PolicySnapshot(
         networkPolicies = immutable(networkPolicies);
         adminNetworkPolicies = immutable(adminNetworkPolicies);
         baselineAdminNetworkPolicies = immutable(baselineAdminNetworkPolicies);
+        clusterNetworkPolicies = clusterNetworkPolicies == null ? List.of() : immutable(clusterNetworkPolicies);
         localPorts = Set.copyOf(localPorts);
         previousPriorities = previousPriorities == null ? PriorityAssignment.EMPTY : previousPriorities;
     }
@@ -87,6 +91,7 @@ public record PolicySnapshot(
         private List<NetworkPolicy> networkPolicies = List.of();
         private List<AdminNetworkPolicy> anps = List.of();
         private List<BaselineAdminNetworkPolicy> banps = List.of();
+        private List<ClusterNetworkPolicy> cnps = List.of();
         private Set<String> localPorts = Set.of();
         private PriorityAssignment previous = PriorityAssignment.EMPTY;
 
@@ -134,6 +139,11 @@ public record PolicySnapshot(
             return this;
         }
 
+        public Builder clusterNetworkPolicies(List<ClusterNetworkPolicy> value) {
+            cnps = and(cnps, value);
+            return this;
+        }
+
         /**
          * What was given so far and {@code more}: the given list itself when it is the first, so an immutable listing
          * (an informer store's) reaches the snapshot without a copy of 10,000 pods.
@@ -168,6 +178,7 @@ public record PolicySnapshot(
                     networkPolicies,
                     anps,
                     banps,
+                    cnps,
                     localPorts,
                     previous);
         }

@@ -116,6 +116,7 @@ class EvaluatorAgainstOvnTest {
                 generated.networkPolicies(),
                 generated.adminNetworkPolicies(),
                 generated.baselineAdminNetworkPolicies(),
+                generated.clusterNetworkPolicies(),
                 local,
                 null);
         DesiredPolicyState state = PolicyTranslator.translate(snapshot);
