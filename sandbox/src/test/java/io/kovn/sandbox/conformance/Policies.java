@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.kovn.k8s.api.policy.AdminNetworkPolicy;
 import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicy;
 import io.kovn.sandbox.infra.EmulatedNode;
 import java.io.IOException;
 import java.io.InputStream;
@@ -38,13 +39,7 @@ final class Policies {
     enum Kind {
         ANP(ResourceDefinitionContext.fromResourceType(AdminNetworkPolicy.class)),
         BANP(ResourceDefinitionContext.fromResourceType(BaselineAdminNetworkPolicy.class)),
-        CNP(new ResourceDefinitionContext.Builder()
-                .withGroup("policy.networking.k8s.io")
-                .withVersion("v1alpha2")
-                .withPlural("clusternetworkpolicies")
-                .withKind("ClusterNetworkPolicy")
-                .withNamespaced(false)
-                .build()),
+        CNP(ResourceDefinitionContext.fromResourceType(ClusterNetworkPolicy.class)),
         NP(ResourceDefinitionContext.fromResourceType(NetworkPolicy.class));
 
         final ResourceDefinitionContext context;
