@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.kovn.k8s.api.policy.AdminNetworkPolicy;
 import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
 import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicy;
@@ -77,10 +78,7 @@ final class Policies {
 
     /** Creates every object of a manifest ({@code conformance/<path>}). */
     void apply(String path) {
-        for (String doc : template(read("conformance/" + path)).split("(?m)^---\\s*$")) {
-            if (doc.isBlank()) continue;
-            GenericKubernetesResource r =
-                    client.getKubernetesSerialization().unmarshal(doc, GenericKubernetesResource.class);
+        for (GenericKubernetesResource r : documents(client.getKubernetesSerialization(), path)) {
             Kind kind = Kind.of(r.getKind());
             if (kind == Kind.NP) {
                 client.genericKubernetesResources(kind.context)
@@ -91,6 +89,15 @@ final class Policies {
                 client.genericKubernetesResources(kind.context).resource(r).create();
             }
         }
+    }
+
+    /** The objects of a manifest ({@code conformance/<path>}), host-network ports templated in. */
+    static List<GenericKubernetesResource> documents(KubernetesSerialization serialization, String path) {
+        List<GenericKubernetesResource> out = new ArrayList<>();
+        for (String doc : template(read("conformance/" + path)).split("(?m)^---\\s*$")) {
+            if (!doc.isBlank()) out.add(serialization.unmarshal(doc, GenericKubernetesResource.class));
+        }
+        return out;
     }
 
     /** Replaces the host-network port placeholders with the fixture's ports. */
