@@ -81,8 +81,8 @@ public final class ClusterManagerCommand implements Callable<Integer> {
             arity = "0..1",
             fallbackValue = "true",
             defaultValue = "true",
-            description = "remove deleted nodes' Ready-In-Zone conditions from AdminNetworkPolicies and"
-                    + " BaselineAdminNetworkPolicies (default: ${DEFAULT-VALUE})")
+            description = "remove deleted nodes' Ready-In-Zone conditions from AdminNetworkPolicies,"
+                    + " BaselineAdminNetworkPolicies and ClusterNetworkPolicies (default: ${DEFAULT-VALUE})")
     boolean enableAdminNetworkPolicy;
 
     @Option(

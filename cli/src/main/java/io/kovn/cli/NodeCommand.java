@@ -131,7 +131,8 @@ public final class NodeCommand implements Callable<Integer> {
             arity = "0..1",
             fallbackValue = "true",
             defaultValue = "true",
-            description = "translate AdminNetworkPolicies and BaselineAdminNetworkPolicies (default: ${DEFAULT-VALUE};"
+            description = "translate AdminNetworkPolicies, BaselineAdminNetworkPolicies and ClusterNetworkPolicies"
+                    + " (default: ${DEFAULT-VALUE};"
                     + " =false: not watched, the zone's rows of earlier ones are removed)")
     boolean enableAdminNetworkPolicy;
 

@@ -261,6 +261,9 @@ class DeployManifestsTest {
         "policy.networking.k8s.io, baselineadminnetworkpolicies, , watch",
         "policy.networking.k8s.io, adminnetworkpolicies/status, , patch",
         "policy.networking.k8s.io, baselineadminnetworkpolicies/status, , patch",
+        "policy.networking.k8s.io, clusternetworkpolicies, , list",
+        "policy.networking.k8s.io, clusternetworkpolicies, , watch",
+        "policy.networking.k8s.io, clusternetworkpolicies/status, , patch",
         "'', namespaces, , list",
         "'', namespaces, , watch",
         "'', pods, blue, list",
@@ -297,6 +300,7 @@ class DeployManifestsTest {
         "policy.networking.k8s.io, baselineadminnetworkpolicies, , update",
         "networking.k8s.io, networkpolicies, , list",
         "policy.networking.k8s.io, adminnetworkpolicies, , delete",
+        "policy.networking.k8s.io, clusternetworkpolicies, , patch",
     })
     void clusterManagerIsGrantedNothingElse(String group, String resource, String namespace, String verb) {
         assertThat(rbac.allows(
@@ -327,6 +331,9 @@ class DeployManifestsTest {
         "policy.networking.k8s.io, baselineadminnetworkpolicies, , watch",
         "policy.networking.k8s.io, adminnetworkpolicies/status, , patch",
         "policy.networking.k8s.io, baselineadminnetworkpolicies/status, , patch",
+        "policy.networking.k8s.io, clusternetworkpolicies, , list",
+        "policy.networking.k8s.io, clusternetworkpolicies, , watch",
+        "policy.networking.k8s.io, clusternetworkpolicies/status, , patch",
         "'', events, default, create",
         "'', events, default, patch",
         "certificates.k8s.io, certificatesigningrequests, , create",
@@ -353,6 +360,7 @@ class DeployManifestsTest {
         "'', nodes, , patch",
         "'', pods, default, patch",
         "policy.networking.k8s.io, adminnetworkpolicies, , patch",
+        "policy.networking.k8s.io, clusternetworkpolicies, , update",
         "certificates.k8s.io, certificatesigningrequests/approval, , update",
         "coordination.k8s.io, leases, kovn, patch",
         "k8s.ovn.org, userdefinednetworks, blue, patch",

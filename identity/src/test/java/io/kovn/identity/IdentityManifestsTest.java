@@ -125,7 +125,8 @@ class IdentityManifestsTest {
                         AdmissionHandler.NODE_PATH + " [nodes/status]",
                         AdmissionHandler.POD_PATH + " [pods/status]",
                         AdmissionHandler.POLICY_STATUS_PATH
-                                + " [adminnetworkpolicies/status, baselineadminnetworkpolicies/status]");
+                                + " [adminnetworkpolicies/status, baselineadminnetworkpolicies/status,"
+                                + " clusternetworkpolicies/status]");
         // the policy status webhook sees node identities' requests only: its outage blocks no admin
         assertThat(config.getWebhooks().get(2).getMatchConditions())
                 .singleElement()

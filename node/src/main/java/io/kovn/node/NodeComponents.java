@@ -51,8 +51,8 @@ public final class NodeComponents implements AutoCloseable {
      * @param nbEndpoint the zone's NB
      * @param sbEndpoint the zone's SB
      * @param agent the node agent's configuration, empty when the node agent is disabled
-     * @param adminNetworkPolicies whether the policy controller translates AdminNetworkPolicies and
-     *     BaselineAdminNetworkPolicies ({@code --enable-admin-network-policy})
+     * @param adminNetworkPolicies whether the policy controller translates AdminNetworkPolicies,
+     *     BaselineAdminNetworkPolicies and ClusterNetworkPolicies ({@code --enable-admin-network-policy})
      * @param networkSegmentation whether the zone serves user-defined networks ({@code --enable-network-segmentation})
      */
     public record Settings(

@@ -26,10 +26,10 @@ import java.util.Set;
 /**
  * The cluster manager proper (run by the leader only): a node informer and the {@link NodeAllocationReconciler}. On
  * start it waits for the informer, rebuilds the allocator from the existing annotations, then reconciles every node.
- * Beside it, the {@link ZoneConditionCleanup} removes deleted nodes' {@code Ready-In-Zone-<node>} conditions from ANPs
- * and BANPs (it never holds up allocation, e.g. when their CRDs are not installed). User-defined networks
- * ({@link NetworkController}) and ClusterNetworkConnects ({@link NetworkConnectController}) run beside them. Each of
- * these features can be switched off ({@link ClusterManagerConfig}): its controller is then not made at all.
+ * Beside it, the {@link ZoneConditionCleanup} removes deleted nodes' {@code Ready-In-Zone-<node>} conditions from ANPs,
+ * BANPs and ClusterNetworkPolicies (it never holds up allocation, e.g. when their CRDs are not installed). User-defined
+ * networks ({@link NetworkController}) and ClusterNetworkConnects ({@link NetworkConnectController}) run beside them.
+ * Each of these features can be switched off ({@link ClusterManagerConfig}): its controller is then not made at all.
  */
 public final class ClusterManager implements AutoCloseable {
     private final SharedIndexInformer<Node> informer;

@@ -22,7 +22,7 @@ import java.util.Objects;
  * @param networkSegmentation whether user-defined networks are served (off: UDNs and CUDNs are not watched, get no
  *     network id, condition or node subnets; connecting networks needs it)
  * @param adminNetworkPolicies whether the AdminNetworkPolicy side of the cluster manager runs (off: deleted nodes'
- *     {@code Ready-In-Zone-<node>} conditions are left on ANPs and BANPs)
+ *     {@code Ready-In-Zone-<node>} conditions are left on ANPs, BANPs and ClusterNetworkPolicies)
  */
 public record ClusterManagerConfig(
         List<ClusterNetwork> clusterNetworks,

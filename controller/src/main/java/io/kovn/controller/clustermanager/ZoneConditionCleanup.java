@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.kovn.k8s.api.policy.AdminNetworkPolicy;
 import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicy;
 import io.kovn.k8s.events.ConditionWriter;
 import io.kovn.k8s.runtime.Controller;
 import io.kovn.k8s.runtime.ControllerMetrics;
@@ -24,19 +25,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Removes the {@code Ready-In-Zone-<node>} conditions of deleted nodes from every ANP and BANP, one key per policy
- * ({@link ZoneConditionReconciler}). Fed by ANP and BANP informers (every policy is reconciled once at start: that
- * sweeps nodes deleted while kovn was down) and by the cluster manager's node informer through {@link NodeNameChanges}
- * (only a node added or deleted queues every policy).
+ * Removes the {@code Ready-In-Zone-<node>} conditions of deleted nodes from every ANP, BANP and ClusterNetworkPolicy,
+ * one key per policy ({@link ZoneConditionReconciler}). Fed by ANP, BANP and CNP informers (every policy is reconciled
+ * once at start: that sweeps nodes deleted while kovn was down) and by the cluster manager's node informer through
+ * {@link NodeNameChanges} (only a node added or deleted queues every policy).
  *
- * <p>Never delays or stops node allocation: if the ANP/BANP CRDs are not installed, the informers keep retrying their
- * list (a warning is logged once the sync timeout passes) and the cleanup begins when the CRDs appear.
+ * <p>Never delays or stops node allocation: if the ANP/BANP/CNP CRDs are not installed, the informers keep retrying
+ * their list (a warning is logged once the sync timeout passes) and the cleanup begins when the CRDs appear.
  */
 final class ZoneConditionCleanup implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ZoneConditionCleanup.class);
 
     private final SharedIndexInformer<AdminNetworkPolicy> anps;
     private final SharedIndexInformer<BaselineAdminNetworkPolicy> banps;
+    private final SharedIndexInformer<ClusterNetworkPolicy> cnps;
     private final ZoneConditionReconciler reconciler;
     private final Controller<PolicyRef> controller;
     private final Duration syncTimeout;
@@ -54,15 +56,19 @@ final class ZoneConditionCleanup implements AutoCloseable {
                 Informers.retrying(client.resources(AdminNetworkPolicy.class).runnableInformer(0));
         this.banps = Informers.retrying(
                 client.resources(BaselineAdminNetworkPolicy.class).runnableInformer(0));
+        this.cnps =
+                Informers.retrying(client.resources(ClusterNetworkPolicy.class).runnableInformer(0));
         this.reconciler = new ZoneConditionReconciler(
                 anps.getIndexer(),
                 banps.getIndexer(),
+                cnps.getIndexer(),
                 nodes.getIndexer(),
                 name -> client.nodes().withName(name).get() != null,
                 new ConditionWriter(client, Clock.systemUTC()));
         this.controller = Controller.builder("zone-condition-cleanup", reconciler)
                 .watch(anps, key(PolicyRef::anp))
                 .watch(banps, key(PolicyRef::banp))
+                .watch(cnps, key(PolicyRef::cnp))
                 .watch(nodes, new NodeNameChanges<>(nodes.getIndexer(), this::everyPolicy))
                 .metrics(metrics)
                 .build();
@@ -71,12 +77,14 @@ final class ZoneConditionCleanup implements AutoCloseable {
     /** Starts the informers and the controller; returns at once (the worker waits for the informers). */
     void start() {
         CompletableFuture.allOf(
-                        anps.start().toCompletableFuture(), banps.start().toCompletableFuture())
+                        anps.start().toCompletableFuture(),
+                        banps.start().toCompletableFuture(),
+                        cnps.start().toCompletableFuture())
                 .orTimeout(syncTimeout.toMillis(), TimeUnit.MILLISECONDS)
                 .whenComplete((ok, error) -> {
                     if (error instanceof TimeoutException && !closed) {
                         LOG.warn(
-                                "AdminNetworkPolicy/BaselineAdminNetworkPolicy informers not synced after {}"
+                                "AdminNetworkPolicy/BaselineAdminNetworkPolicy/ClusterNetworkPolicy informers not synced after {}"
                                         + " (are the CRDs installed?): conditions of deleted nodes are not removed until they are",
                                 syncTimeout);
                     }
@@ -97,7 +105,9 @@ final class ZoneConditionCleanup implements AutoCloseable {
     private List<PolicyRef> everyPolicy() {
         return Stream.concat(
                         anps.getIndexer().listKeys().stream().map(PolicyRef::anp),
-                        banps.getIndexer().listKeys().stream().map(PolicyRef::banp))
+                        Stream.concat(
+                                banps.getIndexer().listKeys().stream().map(PolicyRef::banp),
+                                cnps.getIndexer().listKeys().stream().map(PolicyRef::cnp)))
                 .toList();
     }
 
@@ -111,5 +121,6 @@ final class ZoneConditionCleanup implements AutoCloseable {
         controller.close();
         anps.close();
         banps.close();
+        cnps.close();
     }
 }

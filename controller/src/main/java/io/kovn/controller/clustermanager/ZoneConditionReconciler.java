@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.informers.cache.Indexer;
 import io.kovn.k8s.api.policy.AdminNetworkPolicy;
 import io.kovn.k8s.api.policy.AdminNetworkPolicyStatus;
 import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicy;
 import io.kovn.k8s.events.ConditionWrite;
 import io.kovn.k8s.events.ConditionWriter;
 import io.kovn.k8s.runtime.ReconcileResult;
@@ -20,10 +21,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The reconcile of one ANP or BANP: remove every {@code Ready-In-Zone-<zone>} condition whose zone is not an existing
- * node ({@link StaleZoneConditions}); other conditions are never touched. Removal is a merge patch carrying the
- * resourceVersion ({@link ConditionWriter#remove}), so a zone writing its own condition at the same time is not
- * overwritten; a conflict left after the writer's own retries fails the reconcile and the queue retries it.
+ * The reconcile of one ANP, BANP or ClusterNetworkPolicy: remove every {@code Ready-In-Zone-<zone>} condition whose
+ * zone is not an existing node ({@link StaleZoneConditions}); other conditions are never touched. Removal is a merge
+ * patch carrying the resourceVersion ({@link ConditionWriter#remove}), so a zone writing its own condition at the same
+ * time is not overwritten; a conflict left after the writer's own retries fails the reconcile and the queue retries it.
  */
 final class ZoneConditionReconciler implements Reconciler<PolicyRef> {
     private static final Logger LOG = LoggerFactory.getLogger(ZoneConditionReconciler.class);
@@ -31,9 +32,12 @@ final class ZoneConditionReconciler implements Reconciler<PolicyRef> {
             ResourceDefinitionContext.fromResourceType(AdminNetworkPolicy.class);
     private static final ResourceDefinitionContext BANP =
             ResourceDefinitionContext.fromResourceType(BaselineAdminNetworkPolicy.class);
+    private static final ResourceDefinitionContext CNP =
+            ResourceDefinitionContext.fromResourceType(ClusterNetworkPolicy.class);
 
     private final Indexer<AdminNetworkPolicy> anps;
     private final Indexer<BaselineAdminNetworkPolicy> banps;
+    private final Indexer<ClusterNetworkPolicy> cnps;
     private final Indexer<Node> nodes;
     private final Predicate<String> nodeExists;
     private final ConditionWriter conditions;
@@ -46,11 +50,13 @@ final class ZoneConditionReconciler implements Reconciler<PolicyRef> {
     ZoneConditionReconciler(
             Indexer<AdminNetworkPolicy> anps,
             Indexer<BaselineAdminNetworkPolicy> banps,
+            Indexer<ClusterNetworkPolicy> cnps,
             Indexer<Node> nodes,
             Predicate<String> nodeExists,
             ConditionWriter conditions) {
         this.anps = anps;
         this.banps = banps;
+        this.cnps = cnps;
         this.nodes = nodes;
         this.nodeExists = nodeExists;
         this.conditions = conditions;
@@ -59,22 +65,23 @@ final class ZoneConditionReconciler implements Reconciler<PolicyRef> {
     @Override
     public ReconcileResult reconcile(PolicyRef policy) {
         reconciles.incrementAndGet();
-        AdminNetworkPolicyStatus status = switch (policy.kind()) {
-            case PolicyRef.ANP -> statusOf(anps.getByKey(policy.name()));
-            case PolicyRef.BANP -> statusOf(banps.getByKey(policy.name()));
-            default -> throw new IllegalArgumentException("not an ANP or BANP: " + policy);
+        List<Condition> current = switch (policy.kind()) {
+            case PolicyRef.ANP -> conditionsOf(anps.getByKey(policy.name()));
+            case PolicyRef.BANP -> conditionsOf(banps.getByKey(policy.name()));
+            case PolicyRef.CNP -> conditionsOf(cnps.getByKey(policy.name()));
+            default -> throw new IllegalArgumentException("not an ANP, BANP or CNP: " + policy);
         };
-        if (status == null) {
-            return ReconcileResult.done();
-        }
-        List<String> types =
-                status.conditions().stream().map(Condition::getType).toList();
+        List<String> types = current.stream().map(Condition::getType).toList();
         for (String type : StaleZoneConditions.of(types, Set.copyOf(nodes.listKeys()))) {
             String zone = StaleZoneConditions.zoneOf(type);
             if (nodeExists.test(zone)) {
                 continue; // a node our cache has not seen yet: its zone's condition is not stale
             }
-            ResourceDefinitionContext context = PolicyRef.ANP.equals(policy.kind()) ? ANP : BANP;
+            ResourceDefinitionContext context = switch (policy.kind()) {
+                case PolicyRef.ANP -> ANP;
+                case PolicyRef.BANP -> BANP;
+                default -> CNP;
+            };
             if (conditions.remove(context, null, policy.name(), type) instanceof ConditionWrite.Changed) {
                 LOG.info("{}: removed {}, node {} does not exist", policy, type, zone);
             }
@@ -87,11 +94,21 @@ final class ZoneConditionReconciler implements Reconciler<PolicyRef> {
         return reconciles.get();
     }
 
-    private static AdminNetworkPolicyStatus statusOf(AdminNetworkPolicy anp) {
-        return anp == null ? null : anp.getStatus();
+    private static List<Condition> conditionsOf(AdminNetworkPolicy anp) {
+        return anp == null ? List.of() : conditionsOf(anp.getStatus());
     }
 
-    private static AdminNetworkPolicyStatus statusOf(BaselineAdminNetworkPolicy banp) {
-        return banp == null ? null : banp.getStatus();
+    private static List<Condition> conditionsOf(BaselineAdminNetworkPolicy banp) {
+        return banp == null ? List.of() : conditionsOf(banp.getStatus());
+    }
+
+    private static List<Condition> conditionsOf(ClusterNetworkPolicy cnp) {
+        return cnp == null || cnp.getStatus() == null
+                ? List.of()
+                : cnp.getStatus().conditions();
+    }
+
+    private static List<Condition> conditionsOf(AdminNetworkPolicyStatus status) {
+        return status == null ? List.of() : status.conditions();
     }
 }

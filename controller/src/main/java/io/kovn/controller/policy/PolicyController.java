@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.kovn.k8s.api.policy.AdminNetworkPolicy;
 import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicy;
 import io.kovn.k8s.events.ConditionWriter;
 import io.kovn.k8s.runtime.Controller;
 import io.kovn.k8s.runtime.ListedItemStore;
@@ -27,12 +28,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The network-policy controller of one zone: enforces NetworkPolicy (tier 2), AdminNetworkPolicy (tier 1) and the
- * BaselineAdminNetworkPolicy (tier 3) in the zone's NB, next to the zone controller that makes the pods' switch ports.
+ * The network-policy controller of one zone: enforces NetworkPolicy (tier 2), AdminNetworkPolicy and Admin-tier
+ * ClusterNetworkPolicies (tier 1), the BaselineAdminNetworkPolicy and Baseline-tier ClusterNetworkPolicies (tier 3) in
+ * the zone's NB, next to the zone controller that makes the pods' switch ports.
  *
- * <p>Wiring: informers on namespaces, pods, nodes, NetworkPolicies, ANPs and BANPs (its own, or shared with the
- * process's other controllers through {@link SharedInformers}; through {@link RelevantChanges}: only changes the
- * translation reads), and the NB monitor cache, all feed one key into a {@link Controller} running
+ * <p>Wiring: informers on namespaces, pods, nodes, NetworkPolicies, ANPs, BANPs and ClusterNetworkPolicies (its own, or
+ * shared with the process's other controllers through {@link SharedInformers}; through {@link RelevantChanges}: only
+ * changes the translation reads), and the NB monitor cache, all feed one key into a {@link Controller} running
  * {@link PolicyReconciler}. A switch port inserted or deleted re-queues it (a pod whose port appears after its last
  * event still joins its port groups), and so does a change to the policy tables that this controller did not write
  * (drift is repaired without a restart).
@@ -55,8 +57,12 @@ public final class PolicyController implements AutoCloseable {
             Node.class,
             NetworkPolicy.class,
             AdminNetworkPolicy.class,
-            BaselineAdminNetworkPolicy.class);
-    /** What it reads with AdminNetworkPolicies off ({@link PolicyControllerConfig#adminNetworkPolicies}). */
+            BaselineAdminNetworkPolicy.class,
+            ClusterNetworkPolicy.class);
+    /**
+     * What it reads with AdminNetworkPolicies (and so ClusterNetworkPolicies) off
+     * ({@link PolicyControllerConfig#adminNetworkPolicies}).
+     */
     private static final List<Class<? extends HasMetadata>> KINDS_WITHOUT_ANP =
             List.of(Namespace.class, Pod.class, Node.class, NetworkPolicy.class);
 
@@ -96,6 +102,9 @@ public final class PolicyController implements AutoCloseable {
                                 : new ListedItemStore<>(),
                         config.adminNetworkPolicies()
                                 ? informers.store(BaselineAdminNetworkPolicy.class)
+                                : new ListedItemStore<>(),
+                        config.adminNetworkPolicies()
+                                ? informers.store(ClusterNetworkPolicy.class)
                                 : new ListedItemStore<>()),
                 nb,
                 status,
@@ -109,10 +118,12 @@ public final class PolicyController implements AutoCloseable {
             SharedIndexInformer<AdminNetworkPolicy> anps = informers.informer(AdminNetworkPolicy.class);
             SharedIndexInformer<BaselineAdminNetworkPolicy> banps =
                     informers.informer(BaselineAdminNetworkPolicy.class);
+            SharedIndexInformer<ClusterNetworkPolicy> cnps = informers.informer(ClusterNetworkPolicy.class);
             builder.watch(anps, new RelevantChanges<>(anps.getIndexer(), RelevantChanges.anp(config.nodeName()), KEY))
                     .watch(
                             banps,
-                            new RelevantChanges<>(banps.getIndexer(), RelevantChanges.banp(config.nodeName()), KEY));
+                            new RelevantChanges<>(banps.getIndexer(), RelevantChanges.banp(config.nodeName()), KEY))
+                    .watch(cnps, new RelevantChanges<>(cnps.getIndexer(), RelevantChanges.cnp(config.nodeName()), KEY));
         }
         this.controller = builder.metrics(config.controllerMetrics()).build();
         this.nbListener = this::onNorthbound;
@@ -163,7 +174,8 @@ public final class PolicyController implements AutoCloseable {
             if (!lease.informers().sync(config.syncTimeout(), kinds(config))) {
                 throw new IllegalStateException(
                         "policies of zone " + config.nodeName() + ": informers did not sync within "
-                                + config.syncTimeout() + " (are the AdminNetworkPolicy CRDs installed?)");
+                                + config.syncTimeout()
+                                + " (are the AdminNetworkPolicy and ClusterNetworkPolicy CRDs installed?)");
             }
             pc.controller.enqueue(KEY);
             LOG.info(

@@ -22,8 +22,9 @@ import java.util.Set;
  * @param ovsdbTimeout OVSDB request and initial sync timeout
  * @param syncTimeout informer sync timeout
  * @param controllerMetrics queue and reconcile metrics of the controller (share one instance per registry)
- * @param adminNetworkPolicies whether AdminNetworkPolicies and BaselineAdminNetworkPolicies are translated; when off
- *     they are not watched, and the zone's rows of earlier ones are removed as stale (NetworkPolicies stay)
+ * @param adminNetworkPolicies whether AdminNetworkPolicies, BaselineAdminNetworkPolicies and ClusterNetworkPolicies
+ *     (v1alpha2, the same feature: {@code --enable-admin-network-policy}) are translated; when off they are not
+ *     watched, and the zone's rows of earlier ones are removed as stale (NetworkPolicies stay)
  */
 public record PolicyControllerConfig(
         String nodeName,

@@ -13,7 +13,10 @@ import java.util.WeakHashMap;
  * The reference's ANP/BANP metrics, with a {@code zone} label added because one kovn process may run several zones (the
  * sandbox): {@code ovnkube_controller_admin_network_policies},
  * {@code ovnkube_controller_baseline_admin_network_policies}, their {@code _rules{direction,action}} and
- * {@code _db_objects{table_name}} (rows actually in the zone's NB, counted from the cache). Plus kovn's own
+ * {@code _db_objects{table_name}} (rows actually in the zone's NB, counted from the cache); the same for v1alpha2 in
+ * the reference's style: {@code ovnkube_controller_cluster_network_policies{tier}},
+ * {@code _cluster_network_policies_rules{tier,direction,action}} (actions {@code Accept}, {@code Deny}, {@code Pass})
+ * and {@code _cluster_network_policies_db_objects{table_name}}. Plus kovn's own
  * {@code kovn_policy_reconcile_phase_seconds{zone,phase}}: where a policy reconcile's time goes ({@code snapshot},
  * {@code translate}, {@code write}, of it {@code nb_transaction}, {@code publish}), so a slow reconcile shows whether
  * the controller or the NB server is slow; and {@code kovn_policy_drift_rows_total{zone,table}}: rows of the zone's
@@ -23,6 +26,8 @@ public final class PolicyControllerMetrics {
     static final String PREFIX = "ovnkube_controller_";
     static final List<String> DIRECTIONS = List.of("Ingress", "Egress");
     static final List<String> ACTIONS = List.of("Allow", "Deny", "Pass");
+    static final List<String> TIERS = List.of("Admin", "Baseline");
+    static final List<String> CNP_ACTIONS = List.of("Accept", "Deny", "Pass");
     static final List<String> TABLES = List.of("ACL", "Address_Set");
     static final List<String> PHASES = List.of("snapshot", "translate", "write", "nb_transaction", "publish");
     static final List<String> DRIFT_TABLES = List.of("ACL", "Address_Set", "Port_Group", "Meter", "Meter_Band");
@@ -36,6 +41,9 @@ public final class PolicyControllerMetrics {
     private final Gauge banpRules;
     private final Gauge anpObjects;
     private final Gauge banpObjects;
+    private final Gauge cnps;
+    private final Gauge cnpRules;
+    private final Gauge cnpObjects;
     private final Histogram phases;
     private final Counter drift;
 
@@ -66,6 +74,23 @@ public final class PolicyControllerMetrics {
                 registry,
                 "baseline_admin_network_policies_db_objects",
                 "The total number of OVN NBDB objects (table_name) owned by BaselineAdminNetworkPolicy controller",
+                "table_name");
+        cnps = gauge(
+                registry,
+                "cluster_network_policies",
+                "The total number of cluster network policies (v1alpha2) in the cluster, by tier",
+                "tier");
+        cnpRules = gauge(
+                registry,
+                "cluster_network_policies_rules",
+                "The total number of rules across all cluster network policies in the cluster",
+                "tier",
+                "direction",
+                "action");
+        cnpObjects = gauge(
+                registry,
+                "cluster_network_policies_db_objects",
+                "The total number of OVN NBDB objects (table_name) owned by the ClusterNetworkPolicy controller",
                 "table_name");
         phases = Histogram.builder()
                 .name("kovn_policy_reconcile_phase_seconds")
@@ -138,6 +163,26 @@ public final class PolicyControllerMetrics {
         }
     }
 
+    /**
+     * Records one zone's ClusterNetworkPolicy values.
+     *
+     * @param counts policies and rules by tier
+     * @param rows CNP rows in the NB by table ({@code ACL}, {@code Address_Set})
+     */
+    void recordClusterNetworkPolicies(String zone, ClusterNetworkPolicyCounts counts, Map<String, Integer> rows) {
+        for (String tier : TIERS) {
+            cnps.labelValues(zone, tier).set(counts.policies(tier));
+            for (String d : DIRECTIONS) {
+                for (String a : CNP_ACTIONS) {
+                    cnpRules.labelValues(zone, tier, d, a).set(counts.rules(tier, d, a));
+                }
+            }
+        }
+        for (String t : TABLES) {
+            cnpObjects.labelValues(zone, t).set(rows.getOrDefault(t, 0));
+        }
+    }
+
     /** Forgets a zone's series (its controller stopped). */
     public void remove(String zone) {
         anps.remove(zone);
@@ -151,6 +196,13 @@ public final class PolicyControllerMetrics {
         for (String t : TABLES) {
             anpObjects.remove(zone, t);
             banpObjects.remove(zone, t);
+            cnpObjects.remove(zone, t);
+        }
+        for (String tier : TIERS) {
+            cnps.remove(zone, tier);
+            for (String d : DIRECTIONS) {
+                CNP_ACTIONS.forEach(a -> cnpRules.remove(zone, tier, d, a));
+            }
         }
         PHASES.forEach(p -> phases.remove(zone, p));
         DRIFT_TABLES.forEach(t -> drift.remove(zone, t));
@@ -179,6 +231,21 @@ public final class PolicyControllerMetrics {
     /** An admin_network_policies_db_objects value. */
     public double anpDbObjects(String zone, String table) {
         return anpObjects.labelValues(zone, table).get();
+    }
+
+    /** A cluster_network_policies value of a zone and tier ({@code Admin}, {@code Baseline}). */
+    public double clusterNetworkPolicies(String zone, String tier) {
+        return cnps.labelValues(zone, tier).get();
+    }
+
+    /** A cluster_network_policies_rules value. */
+    public double cnpRules(String zone, String tier, String direction, String action) {
+        return cnpRules.labelValues(zone, tier, direction, action).get();
+    }
+
+    /** A cluster_network_policies_db_objects value. */
+    public double cnpDbObjects(String zone, String table) {
+        return cnpObjects.labelValues(zone, table).get();
     }
 
     /** A baseline_admin_network_policies_db_objects value. */

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.kovn.k8s.api.policy.AdminNetworkPolicy;
 import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicy;
 import io.kovn.k8s.runtime.ListedItemStore;
 import io.kovn.k8s.runtime.ReconcileResult;
 import io.kovn.k8s.runtime.Reconciler;
@@ -65,7 +66,8 @@ public final class PolicyReconciler implements Reconciler<String> {
             ListedItemStore<Node> nodes,
             ListedItemStore<NetworkPolicy> networkPolicies,
             ListedItemStore<AdminNetworkPolicy> anps,
-            ListedItemStore<BaselineAdminNetworkPolicy> banps) {}
+            ListedItemStore<BaselineAdminNetworkPolicy> banps,
+            ListedItemStore<ClusterNetworkPolicy> cnps) {}
 
     private final String zone;
     private final String controller;
@@ -99,8 +101,12 @@ public final class PolicyReconciler implements Reconciler<String> {
     private Map<String, Uuid> portsListed;
 
     private Set<String> localPorts = Set.of();
-    /** The NB's ANP and BANP rows by table, as last counted. */
+    /** The NB's ANP, BANP and CNP rows by table, as last counted. */
     private List<Map<String, Integer>> dbObjects;
+    /** The CNP counts of this list of CNPs (the store hands out the same list until a CNP changes). */
+    private List<ClusterNetworkPolicy> countedCnps;
+
+    private ClusterNetworkPolicyCounts cnpCounts = ClusterNetworkPolicyCounts.NONE;
 
     /**
      * Where the last reconcile's time went (ns): reading the caches, translating, diffing and writing, of that the NB
@@ -252,9 +258,16 @@ public final class PolicyReconciler implements Reconciler<String> {
         if (dbObjects == null || scope.all() || counts == null || counts.inserts() + counts.deletes() > 0) {
             dbObjects = List.of(
                     rowsOf(OwnerType.ADMIN_NETWORK_POLICY.wireName()),
-                    rowsOf(OwnerType.BASELINE_ADMIN_NETWORK_POLICY.wireName()));
+                    rowsOf(OwnerType.BASELINE_ADMIN_NETWORK_POLICY.wireName()),
+                    rowsOf(OwnerType.CLUSTER_NETWORK_POLICY.wireName()));
         }
         metrics.record(zone, state.metrics(), dbObjects.get(0), dbObjects.get(1));
+        List<ClusterNetworkPolicy> cnps = snapshot.clusterNetworkPolicies();
+        if (cnps != countedCnps) {
+            cnpCounts = ClusterNetworkPolicyCounts.of(cnps);
+            countedCnps = cnps;
+        }
+        metrics.recordClusterNetworkPolicies(zone, cnpCounts, dbObjects.get(2));
         lastPhases = new Phases(t1 - t0, t2 - t1, t3 - t2, writer.lastTransactNanos(), System.nanoTime() - t3);
         metrics.recordPhases(zone, lastPhases);
         if (firstPhases == null) {
@@ -316,6 +329,7 @@ public final class PolicyReconciler implements Reconciler<String> {
                 .networkPolicies(caches.networkPolicies().list())
                 .adminNetworkPolicies(anps)
                 .baselineAdminNetworkPolicies(caches.banps().list())
+                .clusterNetworkPolicies(caches.cnps().list())
                 .localPorts(localPorts)
                 .previousPriorities(previous)
                 .build();
@@ -341,6 +355,7 @@ public final class PolicyReconciler implements Reconciler<String> {
         HasMetadata found = switch (ref.kind()) {
             case PolicyRef.ANP -> caches.anps().get(ref.name());
             case PolicyRef.BANP -> caches.banps().get(ref.name());
+            case PolicyRef.CNP -> caches.cnps().get(ref.name());
             case PolicyRef.NETWORK_POLICY ->
                 caches.networkPolicies().get(ref.namespace().orElse("") + "/" + ref.name());
             default -> null;

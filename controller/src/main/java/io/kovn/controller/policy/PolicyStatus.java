@@ -6,6 +6,7 @@ import io.kovn.controller.events.EventSink;
 import io.kovn.k8s.api.policy.AdminNetworkPolicy;
 import io.kovn.k8s.api.policy.AdminNetworkPolicyStatus;
 import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicy;
 import io.kovn.k8s.events.ConditionWriter;
 import io.kovn.k8s.events.DesiredCondition;
 import io.kovn.policy.model.PolicyRef;
@@ -27,9 +28,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Publishes what one policy reconcile concluded: the zone's {@code Ready-In-Zone-<zone>} condition on every ANP/BANP
- * (merge patch of the status subresource, only when the cached object does not hold it already; several at a time), and
- * a Warning event per distinct problem (once, not once per reconcile).
+ * Publishes what one policy reconcile concluded: the zone's {@code Ready-In-Zone-<zone>} condition on every ANP, BANP
+ * and ClusterNetworkPolicy (merge patch of the status subresource, only when the cached object does not hold it
+ * already; several at a time), and a Warning event per distinct problem (once, not once per reconcile).
  */
 final class PolicyStatus {
     private static final Logger LOG = LoggerFactory.getLogger(PolicyStatus.class);
@@ -131,15 +132,14 @@ final class PolicyStatus {
 
     /** Whether the cached object already carries the condition (then no read and no write). */
     static boolean holds(HasMetadata object, ZoneCondition wanted) {
-        AdminNetworkPolicyStatus status = switch (object) {
-            case AdminNetworkPolicy anp -> anp.getStatus();
-            case BaselineAdminNetworkPolicy banp -> banp.getStatus();
-            default -> null;
+        List<Condition> conditions = switch (object) {
+            case AdminNetworkPolicy anp -> conditionsOf(anp.getStatus());
+            case BaselineAdminNetworkPolicy banp -> conditionsOf(banp.getStatus());
+            case ClusterNetworkPolicy cnp ->
+                cnp.getStatus() == null ? List.of() : cnp.getStatus().conditions();
+            default -> List.of();
         };
-        if (status == null) {
-            return false;
-        }
-        for (Condition c : status.conditions()) {
+        for (Condition c : conditions) {
             if (wanted.type().equals(c.getType())) {
                 return wanted.status().equals(c.getStatus())
                         && wanted.reason().equals(c.getReason())
@@ -147,6 +147,10 @@ final class PolicyStatus {
             }
         }
         return false;
+    }
+
+    private static List<Condition> conditionsOf(AdminNetworkPolicyStatus status) {
+        return status == null ? List.of() : status.conditions();
     }
 
     static DesiredCondition desired(ZoneCondition c) {

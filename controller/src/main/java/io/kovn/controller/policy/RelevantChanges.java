@@ -1,5 +1,6 @@
 package io.kovn.controller.policy;
 
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
@@ -10,6 +11,7 @@ import io.fabric8.kubernetes.client.informers.cache.Indexer;
 import io.kovn.k8s.api.policy.AdminNetworkPolicy;
 import io.kovn.k8s.api.policy.AdminNetworkPolicyStatus;
 import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicy;
 import io.kovn.k8s.runtime.Mapper;
 import io.kovn.ovn.annotations.OvnAnnotations;
 import io.kovn.policy.match.AclLogging;
@@ -93,17 +95,26 @@ final class RelevantChanges<T extends HasMetadata> implements Mapper<T, String> 
                 Objects.requireNonNullElse((Object) banp.getSpec(), ""), logging(banp), own(banp.getStatus(), zone));
     }
 
+    /** A ClusterNetworkPolicy's spec (both tiers) and logging, and this zone's own condition. */
+    static Function<ClusterNetworkPolicy, Object> cnp(String zone) {
+        return cnp -> List.of(
+                Objects.requireNonNullElse((Object) cnp.getSpec(), ""),
+                logging(cnp),
+                own(cnp.getStatus() == null ? List.of() : cnp.getStatus().conditions(), zone));
+    }
+
     private static String logging(HasMetadata o) {
         Map<String, String> a = o.getMetadata().getAnnotations();
         return a == null ? "" : Objects.requireNonNullElse(a.get(AclLogging.ANNOTATION), "");
     }
 
     private static Object own(AdminNetworkPolicyStatus status, String zone) {
-        if (status == null) {
-            return "";
-        }
+        return status == null ? "" : own(status.conditions(), zone);
+    }
+
+    private static Object own(List<Condition> conditions, String zone) {
         String type = ZoneCondition.typeFor(zone);
-        return status.conditions().stream()
+        return conditions.stream()
                 .filter(c -> type.equals(c.getType()))
                 .map(c -> List.of(
                         String.valueOf(c.getStatus()), String.valueOf(c.getReason()), String.valueOf(c.getMessage())))

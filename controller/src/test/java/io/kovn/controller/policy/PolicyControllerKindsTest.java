@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.kovn.k8s.api.policy.AdminNetworkPolicy;
 import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicy;
 import org.junit.jupiter.api.Test;
 
 /** What the policy controller lists and watches, by {@link PolicyControllerConfig#adminNetworkPolicies}. */
@@ -23,11 +24,12 @@ class PolicyControllerKindsTest {
                         Node.class,
                         NetworkPolicy.class,
                         AdminNetworkPolicy.class,
-                        BaselineAdminNetworkPolicy.class);
+                        BaselineAdminNetworkPolicy.class,
+                        ClusterNetworkPolicy.class);
     }
 
     @Test
-    void switchedOffNeitherAnpNorBanpIsListed() {
+    void switchedOffNeitherAnpNorBanpNorCnpIsListed() {
         PolicyControllerConfig config =
                 PolicyControllerConfig.of("n1", "unix:/nb").withAdminNetworkPolicies(false);
         assertThat(PolicyController.kinds(config))

@@ -2,9 +2,16 @@ package io.kovn.controller.policy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.informers.impl.cache.CacheImpl;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicy;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicySpec;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicyStatus;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicySubject;
+import io.kovn.k8s.api.policy.v1alpha2.Tier;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -91,5 +98,41 @@ class RelevantChangesTest {
         cache.put(pod("p", "db", "Running"));
         assertThat(changes.keys(first)).containsExactly("policies");
         assertThat(changes.keys(first)).isEmpty();
+    }
+
+    private static ClusterNetworkPolicy cnp(int priority, String... zonesReady) {
+        ClusterNetworkPolicy cnp = ClusterNetworkPolicy.of(
+                "c",
+                new ClusterNetworkPolicySpec(
+                        Tier.ADMIN,
+                        priority,
+                        ClusterNetworkPolicySubject.namespaces(new LabelSelector()),
+                        List.of(),
+                        List.of()));
+        cnp.setStatus(new ClusterNetworkPolicyStatus(java.util.Arrays.stream(zonesReady)
+                .map(z -> new ConditionBuilder()
+                        .withType("Ready-In-Zone-" + z)
+                        .withStatus("True")
+                        .withReason("SetupSucceeded")
+                        .build())
+                .toList()));
+        return cnp;
+    }
+
+    @Test
+    void aClusterNetworkPolicyQueuesTheKeyForItsSpecAndThisZonesConditionOnly() {
+        CacheImpl<ClusterNetworkPolicy> cnps = new CacheImpl<>();
+        RelevantChanges<ClusterNetworkPolicy> mapper =
+                new RelevantChanges<>(cnps, RelevantChanges.cnp("z1"), "policies");
+        java.util.function.Function<ClusterNetworkPolicy, List<String>> event = c -> {
+            cnps.put(c);
+            return List.copyOf(mapper.keys(c));
+        };
+        assertThat(event.apply(cnp(10))).containsExactly("policies");
+        assertThat(event.apply(cnp(10, "z2"))).as("another zone's condition").isEmpty();
+        assertThat(event.apply(cnp(10, "z2", "z1")))
+                .as("this zone's: an edit of it is repaired")
+                .containsExactly("policies");
+        assertThat(event.apply(cnp(11, "z2", "z1"))).as("the spec").containsExactly("policies");
     }
 }

@@ -14,7 +14,7 @@ public final class AdmissionHandler {
     public static final String NODE_PATH = "/node";
     /** Path of the Pod webhook. */
     public static final String POD_PATH = "/pod";
-    /** Path of the AdminNetworkPolicy / BaselineAdminNetworkPolicy status webhook. */
+    /** Path of the AdminNetworkPolicy / BaselineAdminNetworkPolicy / ClusterNetworkPolicy status webhook. */
     public static final String POLICY_STATUS_PATH = "/policy-status";
 
     private final WebhookPolicy policy;
@@ -69,7 +69,7 @@ public final class AdmissionHandler {
     }
 
     private HttpReply decidePolicyStatus(AdmissionRequest request) {
-        if (!request.kind().equals("AdminNetworkPolicy") && !request.kind().equals("BaselineAdminNetworkPolicy")) {
+        if (!PolicyStatusRules.KINDS.contains(request.kind())) {
             return HttpReply.text(
                     400, "bad AdmissionReview: kind " + request.kind() + " sent to the policy status webhook");
         }

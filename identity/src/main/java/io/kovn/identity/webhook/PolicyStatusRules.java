@@ -4,17 +4,21 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Optional;
+import java.util.Set;
 
 /**
- * What a node identity may change on an AdminNetworkPolicy or BaselineAdminNetworkPolicy
- * ({@code adminnetworkpolicies/status}, {@code baselineadminnetworkpolicies/status} UPDATE): only the condition its own
- * zone reports, {@code Ready-In-Zone-<node>}. Everything else — the spec, labels and annotations, every other zone's
- * condition — must stay as it was. RBAC can only grant the status subresource of every policy; this is the part it
- * cannot say. Other users are unaffected.
+ * What a node identity may change on an AdminNetworkPolicy, BaselineAdminNetworkPolicy or ClusterNetworkPolicy
+ * ({@code adminnetworkpolicies/status}, {@code baselineadminnetworkpolicies/status},
+ * {@code clusternetworkpolicies/status} UPDATE): only the condition its own zone reports, {@code Ready-In-Zone-<node>}.
+ * Everything else — the spec, labels and annotations, every other zone's condition — must stay as it was. RBAC can only
+ * grant the status subresource of every policy; this is the part it cannot say. Other users are unaffected.
  */
 public final class PolicyStatusRules {
     /** The condition type a zone reports on every policy it programs. */
     public static final String ZONE_CONDITION_PREFIX = "Ready-In-Zone-";
+    /** The kinds whose status the rules cover (v1alpha1 ANP and BANP, v1alpha2 ClusterNetworkPolicy). */
+    public static final Set<String> KINDS =
+            Set.of("AdminNetworkPolicy", "BaselineAdminNetworkPolicy", "ClusterNetworkPolicy");
 
     private PolicyStatusRules() {}
 

@@ -55,6 +55,47 @@ class PolicyStatusRulesTest {
                 .isInstanceOf(AdmissionDecision.Deny.class);
     }
 
+    /** A review of a {@code <plural>/status} UPDATE by node n1 as kube-apiserver posts it to the webhook. */
+    static byte[] review(String kind, JsonNode before, JsonNode after) throws Exception {
+        ObjectMapper json = new ObjectMapper();
+        var review = json.createObjectNode().put("kind", "AdmissionReview").put("apiVersion", "admission.k8s.io/v1");
+        var request = review.putObject("request").put("uid", "r-1");
+        request.putObject("kind")
+                .put("group", "policy.networking.k8s.io")
+                .put("version", "v1alpha2")
+                .put("kind", kind);
+        request.putObject("resource")
+                .put("group", "policy.networking.k8s.io")
+                .put("version", "v1alpha2")
+                .put("resource", kind.toLowerCase() + "s");
+        request.put("subResource", "status").put("name", "p").put("operation", "UPDATE");
+        var user = request.putObject("userInfo").put("username", N1.username());
+        user.putArray("groups").add("system:ovn-nodes");
+        request.set("object", after);
+        request.set("oldObject", before);
+        return json.writeValueAsBytes(review);
+    }
+
+    static String decided(String kind, JsonNode before, JsonNode after) throws Exception {
+        HttpReply reply = new AdmissionHandler(
+                        WebhookPolicy.of(true, false, java.util.Set.of()), node -> java.util.Optional.empty())
+                .handle(AdmissionHandler.POLICY_STATUS_PATH, review(kind, before, after));
+        return reply.status() + " " + new String(reply.body(), java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void clusterNetworkPoliciesFollowTheSameRuleThroughTheWebhook() throws Exception {
+        JsonNode before = anp("{}", N2_READY);
+        assertThat(decided("ClusterNetworkPolicy", before, anp("{}", N2_READY, condition("Ready-In-Zone-n1", "True"))))
+                .startsWith("200 ")
+                .contains("\"allowed\":true");
+        assertThat(decided("ClusterNetworkPolicy", before, anp("{}", condition("Ready-In-Zone-n2", "False"))))
+                .startsWith("200 ")
+                .contains("\"allowed\":false")
+                .contains("may change only the condition Ready-In-Zone-n1 of ClusterNetworkPolicy p");
+        assertThat(decided("NetworkPolicy", before, before)).startsWith("400 ");
+    }
+
     @Test
     void otherUsersAreNotConcernedAndGarbageIsRefused() throws Exception {
         assertThat(PolicyStatusRules.check(ADMIN, "AdminNetworkPolicy", anp("{}"), anp("{\"a\":\"b\"}")))
