@@ -150,9 +150,11 @@ public final class IncrementalTranslator {
     private boolean policiesChanged(PolicySnapshot snapshot) {
         List<Object> now = new ArrayList<>(snapshot.adminNetworkPolicies().size()
                 + snapshot.baselineAdminNetworkPolicies().size()
+                + snapshot.clusterNetworkPolicies().size()
                 + snapshot.networkPolicies().size());
         now.addAll(snapshot.adminNetworkPolicies());
         now.addAll(snapshot.baselineAdminNetworkPolicies());
+        now.addAll(snapshot.clusterNetworkPolicies());
         now.addAll(snapshot.networkPolicies());
         boolean changed = now.size() != previousPolicies.size();
         for (int i = 0; !changed && i < now.size(); i++) {

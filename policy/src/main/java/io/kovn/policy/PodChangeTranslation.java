@@ -54,7 +54,7 @@ final class PodChangeTranslation {
                 return Optional.empty();
             }
             switch (String.valueOf(key.getFirst())) {
-                case "anp", "banp" -> {
+                case "anp", "banp", "cnp" -> {
                     TranslationPlan.Admin a = plan.admin(key);
                     if (a == null) {
                         return Optional.empty();

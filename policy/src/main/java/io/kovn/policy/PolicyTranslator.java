@@ -4,9 +4,11 @@ import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.kovn.k8s.api.policy.AdminNetworkPolicy;
 import io.kovn.k8s.api.policy.AdminNetworkPolicyRuleAction;
 import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicy;
 import io.kovn.policy.admin.AdminPolicy;
 import io.kovn.policy.admin.AdminPolicyTranslator;
 import io.kovn.policy.admin.AnpPriorities;
+import io.kovn.policy.admin.ClusterNetworkPolicyChecks;
 import io.kovn.policy.match.AclLogging;
 import io.kovn.policy.model.ChangedRows;
 import io.kovn.policy.model.DesiredPolicyState;
@@ -35,6 +37,7 @@ import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.function.IntUnaryOperator;
 
 /**
  * The network policy model: {@link PolicySnapshot} in, {@link DesiredPolicyState} out. A pure function; the zone
@@ -75,92 +78,100 @@ public final class PolicyTranslator {
         out.begin();
         TranslationPlan plan = memo.kept(TranslationPlan.class, TranslationPlan::new);
         plan.clear();
-        Map<String, Object> anpSpecs = new HashMap<>();
+        Map<List<Object>, Object> specs = new HashMap<>();
         snapshot.adminNetworkPolicies()
-                .forEach(a -> anpSpecs.put(a.getMetadata().getName(), a.getSpec()));
-        Map<String, Object> banpSpecs = new HashMap<>();
+                .forEach(a -> specs.put(Arrays.asList("anp", a.getMetadata().getName()), a.getSpec()));
         snapshot.baselineAdminNetworkPolicies()
-                .forEach(b -> banpSpecs.put(b.getMetadata().getName(), b.getSpec()));
+                .forEach(b -> specs.put(Arrays.asList("banp", b.getMetadata().getName()), b.getSpec()));
+        snapshot.clusterNetworkPolicies()
+                .forEach(c -> specs.put(Arrays.asList("cnp", c.getMetadata().getName()), c.getSpec()));
 
         AdminPolicyTranslator admin = new AdminPolicyTranslator(
                 index, snapshot.localPorts(), snapshot.ipFamilies(), snapshot.ownerController());
         AdminPolicies shapes = memo.kept(AdminPolicies.class, AdminPolicies::new);
         shapes.roll();
-        List<AdminPolicy> anps = snapshot.adminNetworkPolicies().stream()
-                .filter(a -> a.getSpec() != null)
-                .map(a -> shapes.of(a, AdminPolicy::of))
-                .sorted(Comparator.comparingInt(AdminPolicy::specPriority).thenComparing(AdminPolicy::name))
-                .toList();
-        TreeMap<Integer, Integer> sizes = new TreeMap<>();
-        Map<Integer, List<String>> byPriority = new TreeMap<>();
-        for (AdminPolicy anp : anps) {
-            sizes.merge(anp.specPriority(), anp.priorityBandSize(), Math::max);
-            byPriority
-                    .computeIfAbsent(anp.specPriority(), p -> new ArrayList<>())
-                    .add(anp.name());
-        }
-        AnpPriorities.Result priorities = AnpPriorities.assign(sizes, snapshot.previousPriorities());
-        for (AdminPolicy anp : anps) {
-            List<PolicyWarning> extra = new ArrayList<>();
-            List<String> peers = byPriority.get(anp.specPriority()).stream()
-                    .filter(n -> !n.equals(anp.name()))
-                    .toList();
-            if (!peers.isEmpty()) {
-                extra.add(new PolicyWarning(
-                        PolicyWarning.DUPLICATE_PRIORITY,
-                        "This policy has the same priority " + anp.specPriority() + " as " + String.join(", ", peers)
-                                + "; all are applied, their relative order is undefined"));
+        AdminStep step = new AdminStep(admin, specs, plan, memo, out);
+        List<AdminPolicy> cnps = new ArrayList<>();
+        for (ClusterNetworkPolicy cnp : snapshot.clusterNetworkPolicies()) {
+            Optional<String> invalid = ClusterNetworkPolicyChecks.invalid(cnp);
+            if (invalid.isPresent()) {
+                out.report(new PolicyReport(
+                        PolicyRef.cnp(cnp.getMetadata().getName()), List.of(), Optional.of(invalid.get())));
+            } else {
+                cnps.add(shapes.of(cnp, AdminPolicy::of));
             }
-            if (priorities.unplaced().contains(anp.specPriority())) {
-                String error = "cannot fit the rules of priority " + anp.specPriority()
+        }
+        // tier 1: ANPs and Admin-tier CNPs in one order (AdminPolicy.precedence: at equal spec.priority the ANPs first)
+        List<AdminPolicy> tier1 = new ArrayList<>();
+        snapshot.adminNetworkPolicies().stream()
+                .filter(a -> a.getSpec() != null)
+                .forEach(a -> tier1.add(shapes.of(a, AdminPolicy::of)));
+        cnps.stream().filter(c -> c.aclTier() == ANP_TIER).forEach(tier1::add);
+        tier1.sort(Comparator.comparingInt(AdminPolicy::precedence).thenComparing(AdminPolicy::name));
+        TreeMap<Integer, Integer> sizes = new TreeMap<>();
+        Map<Integer, List<String>> byPrecedence = new TreeMap<>();
+        for (AdminPolicy policy : tier1) {
+            sizes.merge(policy.precedence(), policy.priorityBandSize(), Math::max);
+            byPrecedence
+                    .computeIfAbsent(policy.precedence(), p -> new ArrayList<>())
+                    .add(policy.name());
+        }
+        AnpPriorities.Result priorities = AnpPriorities.assignTier1(sizes, snapshot.previousPriorities());
+        for (AdminPolicy policy : tier1) {
+            List<PolicyWarning> extra = new ArrayList<>();
+            int key = policy.precedence();
+            duplicate(policy, byPrecedence.get(key)).ifPresent(extra::add);
+            if (priorities.unplaced().contains(key)) {
+                String error = "cannot fit the rules of priority " + policy.specPriority()
                         + " into tier 1's ACL priority space; the policy is not programmed";
                 extra.add(new PolicyWarning(PolicyWarning.CANNOT_FIT, error));
-                out.report(new PolicyReport(anp.ref(), extra, Optional.of(error)));
+                out.report(new PolicyReport(policy.ref(), extra, Optional.of(error)));
                 continue;
             }
-            int spec = anp.specPriority();
             List<Integer> band = new ArrayList<>();
-            for (int i = 0; i < anp.priorityBandSize(); i++) {
-                band.add(priorities.aclPriority(spec, i));
+            for (int i = 0; i < policy.priorityBandSize(); i++) {
+                band.add(priorities.aclPriority(key, i));
             }
-            // AdminPolicy is a function of the object's spec and annotations: the informer's spec
-            // instance is the same until it changes, so this compares in O(1) when nothing did
-            TranslationPlan.Admin made = plan.admin(
-                    Arrays.asList("anp", anp.name()),
-                    anp,
-                    i -> priorities.aclPriority(spec, i),
-                    ANP_TIER,
-                    Arrays.asList(anpSpecs.get(anp.name()), anp.annotations(), band));
-            PolicyRows rows = memo.get(
-                    made.key(), made.inputs(), () -> admin.policyRows(anp, made.aclPriority(), ANP_TIER, memo));
-            out.add(made.key(), rows);
-            addRuleSets(admin, anp, memo, out);
-            extra.addAll(rows.warnings());
-            out.report(new PolicyReport(anp.ref(), extra, Optional.empty()));
+            step.translate(policy, i -> priorities.aclPriority(key, i), ANP_TIER, band, extra);
         }
 
-        List<AdminPolicy> banps = snapshot.baselineAdminNetworkPolicies().stream()
+        // tier 3: Baseline-tier CNPs by spec.priority, then the BANP (AdminPolicy.precedence)
+        List<AdminPolicy> tier3 = new ArrayList<>();
+        Map<Integer, List<String>> baselineByPriority = new TreeMap<>();
+        for (AdminPolicy cnp : cnps) {
+            if (cnp.aclTier() == BANP_TIER) {
+                tier3.add(cnp);
+                baselineByPriority
+                        .computeIfAbsent(cnp.specPriority(), p -> new ArrayList<>())
+                        .add(cnp.name());
+            }
+        }
+        snapshot.baselineAdminNetworkPolicies().stream()
                 .filter(b -> b.getSpec() != null)
-                .map(b -> shapes.of(b, AdminPolicy::of))
-                .sorted(Comparator.comparing(AdminPolicy::name))
-                .toList();
-        for (AdminPolicy banp : banps) {
-            if (!BaselineAdminNetworkPolicy.SINGLETON_NAME.equals(banp.name())) {
-                String error = "only the BaselineAdminNetworkPolicy named \"default\" is applied";
-                out.report(new PolicyReport(banp.ref(), List.of(), Optional.of(error)));
+                .forEach(b -> tier3.add(shapes.of(b, AdminPolicy::of)));
+        tier3.sort(Comparator.comparingInt(AdminPolicy::precedence).thenComparing(AdminPolicy::name));
+        for (AdminPolicy policy : tier3) {
+            if (policy.isClusterNetworkPolicy()) {
+                List<PolicyWarning> extra = new ArrayList<>();
+                duplicate(policy, baselineByPriority.get(policy.specPriority())).ifPresent(extra::add);
+                if (policy.priorityBandSize() > AnpPriorities.CNP_BAND) {
+                    String error = "more than " + AnpPriorities.CNP_BAND
+                            + " rules in one direction do not fit tier 3's band; the policy is not programmed";
+                    extra.add(new PolicyWarning(PolicyWarning.CANNOT_FIT, error));
+                    out.report(new PolicyReport(policy.ref(), extra, Optional.of(error)));
+                    continue;
+                }
+                int spec = policy.specPriority();
+                step.translate(
+                        policy, i -> AnpPriorities.baselineCnpPriority(spec, i), BANP_TIER, List.of(spec), extra);
                 continue;
             }
-            TranslationPlan.Admin made = plan.admin(
-                    Arrays.asList("banp", banp.name()),
-                    banp,
-                    i -> AnpPriorities.BANP_TOP - i,
-                    BANP_TIER,
-                    Arrays.asList(banpSpecs.get(banp.name()), banp.annotations()));
-            PolicyRows rows = memo.get(
-                    made.key(), made.inputs(), () -> admin.policyRows(banp, made.aclPriority(), BANP_TIER, memo));
-            out.add(made.key(), rows);
-            addRuleSets(admin, banp, memo, out);
-            out.report(new PolicyReport(banp.ref(), rows.warnings(), Optional.empty()));
+            if (!BaselineAdminNetworkPolicy.SINGLETON_NAME.equals(policy.name())) {
+                String error = "only the BaselineAdminNetworkPolicy named \"default\" is applied";
+                out.report(new PolicyReport(policy.ref(), List.of(), Optional.of(error)));
+                continue;
+            }
+            step.translate(policy, i -> AnpPriorities.BANP_TOP - i, BANP_TIER, List.of(), new ArrayList<>());
         }
 
         translateNetworkPolicies(snapshot, index, memo, out, plan);
@@ -169,6 +180,60 @@ public final class PolicyTranslator {
         PolicyMetrics metrics = metrics(snapshot, out);
         return new DesiredPolicyState(
                 out.frozenGroups(), out.frozenSets(), out.frozenAcls(), out.reports, priorities.assignment(), metrics);
+    }
+
+    /** Translates one ANP, BANP or CNP with its ACL priorities, memoized, into {@code out} with its report. */
+    private record AdminStep(
+            AdminPolicyTranslator admin,
+            Map<List<Object>, Object> specs,
+            TranslationPlan plan,
+            TranslationMemo memo,
+            Accumulator out) {
+        void translate(
+                AdminPolicy policy,
+                IntUnaryOperator aclPriority,
+                int tier,
+                List<Integer> band,
+                List<PolicyWarning> extra) {
+            List<Object> key = Arrays.asList(kindKey(policy), policy.name());
+            // AdminPolicy is a function of the object's spec and annotations: the informer's spec
+            // instance is the same until it changes, so this compares in O(1) when nothing did
+            TranslationPlan.Admin made = plan.admin(
+                    key, policy, aclPriority, tier, Arrays.asList(specs.get(key), policy.annotations(), band));
+            PolicyRows rows =
+                    memo.get(made.key(), made.inputs(), () -> admin.policyRows(policy, made.aclPriority(), tier, memo));
+            out.add(made.key(), rows);
+            addRuleSets(admin, policy, memo, out);
+            extra.addAll(rows.warnings());
+            out.report(new PolicyReport(policy.ref(), extra, Optional.empty()));
+        }
+
+        private static String kindKey(AdminPolicy policy) {
+            return switch (policy.ownerType()) {
+                case ADMIN_NETWORK_POLICY -> "anp";
+                case CLUSTER_NETWORK_POLICY -> "cnp";
+                default -> "banp";
+            };
+        }
+    }
+
+    /** The warning that {@code policy} shares its precedence with others (names: all of that precedence), if so. */
+    private static Optional<PolicyWarning> duplicate(AdminPolicy policy, List<String> names) {
+        List<String> peers =
+                names.stream().filter(n -> !n.equals(policy.name())).toList();
+        if (peers.isEmpty()) {
+            return Optional.empty();
+        }
+        if (policy.isClusterNetworkPolicy()) {
+            return Optional.of(new PolicyWarning(
+                    PolicyWarning.CNP_DUPLICATE_PRIORITY,
+                    "This policy has the same tier and priority " + policy.specPriority() + " as "
+                            + String.join(", ", peers) + "; all are applied, their relative order is undefined"));
+        }
+        return Optional.of(new PolicyWarning(
+                PolicyWarning.DUPLICATE_PRIORITY,
+                "This policy has the same priority " + policy.specPriority() + " as " + String.join(", ", peers)
+                        + "; all are applied, their relative order is undefined"));
     }
 
     /**

@@ -445,7 +445,7 @@ class AdminPolicyConstructsTest {
         int high = state.findAcls(Map.of("k8s.ovn.org/name", "high")).getFirst().priority();
         assertThat(high).isEqualTo(20100);
         assertThat(low).isLessThan(high).isPositive();
-        assertThat(state.priorities().band(1000)).isPresent();
+        assertThat(state.priorities().band(2 * 1000)).as("keyed by precedence").isPresent();
         assertThat(state.reports()).allSatisfy(r -> assertThat(r.warnings()).isEmpty());
     }
 

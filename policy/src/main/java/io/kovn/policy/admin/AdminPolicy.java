@@ -9,6 +9,8 @@ import io.kovn.k8s.api.policy.AdminNetworkPolicyPort;
 import io.kovn.k8s.api.policy.AdminNetworkPolicyRuleAction;
 import io.kovn.k8s.api.policy.AdminNetworkPolicySubject;
 import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicy;
+import io.kovn.k8s.api.policy.v1alpha2.Tier;
 import io.kovn.ovn.ids.OwnerType;
 import io.kovn.policy.model.PolicyDirection;
 import io.kovn.policy.model.PolicyRef;
@@ -18,14 +20,18 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * An ANP or BANP in one shape: both translate alike except for tier, priorities and naming.
+ * An ANP, a BANP or a ClusterNetworkPolicy (either tier) in one shape: all translate alike except for tier, priorities
+ * and naming. A CNP's v1alpha2 fields are read into the v1alpha1 shapes ({@link ClusterNetworkPolicies}): Accept as
+ * Allow, each protocol entry as a port.
  *
- * @param ownerType AdminNetworkPolicy or BaselineAdminNetworkPolicy
+ * @param ownerType AdminNetworkPolicy, BaselineAdminNetworkPolicy or ClusterNetworkPolicy
  * @param name the policy's name
  * @param specPriority spec.priority (BANP: -1)
  * @param subject the subject
  * @param rules ingress rules then egress rules, each with its index within its list
  * @param annotations the policy's annotations (acl-logging)
+ * @param aclTier the OVN ACL tier: {@value #ADMIN_TIER} (ANP, Admin-tier CNP) or {@value #BASELINE_TIER} (BANP,
+ *     Baseline-tier CNP)
  */
 public record AdminPolicy(
         OwnerType ownerType,
@@ -33,11 +39,68 @@ public record AdminPolicy(
         int specPriority,
         AdminNetworkPolicySubject subject,
         List<Rule> rules,
-        Map<String, String> annotations) {
+        Map<String, String> annotations,
+        int aclTier) {
+    /** The ACL tier of ANPs and Admin-tier CNPs. */
+    public static final int ADMIN_TIER = 1;
+    /** The ACL tier of the BANP and Baseline-tier CNPs. */
+    public static final int BASELINE_TIER = 3;
+    /**
+     * The {@link #precedence()} of the BANP: after every Baseline-tier CNP (whose precedences are at most
+     * {@code 2*1000+1}).
+     */
+    public static final int BANP_PRECEDENCE = 2 * 1001;
 
     public AdminPolicy {
         rules = List.copyOf(rules);
         annotations = annotations == null ? Map.of() : Map.copyOf(annotations);
+    }
+
+    /** An ANP (tier 1) or BANP (tier 3) shape. */
+    public AdminPolicy(
+            OwnerType ownerType,
+            String name,
+            int specPriority,
+            AdminNetworkPolicySubject subject,
+            List<Rule> rules,
+            Map<String, String> annotations) {
+        this(
+                ownerType,
+                name,
+                specPriority,
+                subject,
+                rules,
+                annotations,
+                ownerType == OwnerType.BASELINE_ADMIN_NETWORK_POLICY ? BASELINE_TIER : ADMIN_TIER);
+    }
+
+    /** Whether this is a ClusterNetworkPolicy (v1alpha2). */
+    public boolean isClusterNetworkPolicy() {
+        return ownerType == OwnerType.CLUSTER_NETWORK_POLICY;
+    }
+
+    /**
+     * kovn's one order within a tier, lower first (docs/network-policy.md, "Ordering across ANP, BANP and CNP"): tier 1
+     * orders by spec.priority, and at equal spec.priority the AdminNetworkPolicies come before the
+     * ClusterNetworkPolicies ({@code 2*priority} and {@code 2*priority+1}); tier 3 orders the Baseline-tier CNPs by
+     * spec.priority and puts the BANP last ({@value #BANP_PRECEDENCE}). Policies of equal precedence share ACL
+     * priorities, as the API leaves their order undefined.
+     */
+    public int precedence() {
+        if (ownerType == OwnerType.BASELINE_ADMIN_NETWORK_POLICY) {
+            return BANP_PRECEDENCE;
+        }
+        return 2 * specPriority + (isClusterNetworkPolicy() ? 1 : 0);
+    }
+
+    /** How kovn words this policy's place in its tier for analyze, e.g. {@code CNP x (Admin tier, priority 5)}. */
+    public String describe() {
+        String tierName = aclTier == ADMIN_TIER ? "Admin" : "Baseline";
+        return switch (ownerType) {
+            case BASELINE_ADMIN_NETWORK_POLICY -> "BANP " + name;
+            case CLUSTER_NETWORK_POLICY -> "CNP " + name + " (" + tierName + " tier, priority " + specPriority + ")";
+            default -> "ANP " + name + " (priority " + specPriority + ")";
+        };
     }
 
     /**
@@ -73,30 +136,39 @@ public record AdminPolicy(
         return r.direction() == direction && r.index() == index ? r : null;
     }
 
-    /** The ACL name prefix: {@code ANP} or {@code BANP}. */
+    /** The ACL name prefix: {@code ANP}, {@code BANP} or {@code CNP}. */
     public String aclPrefix() {
         return aclPrefix(ownerType);
     }
 
-    /** The ACL name prefix of an ANP ({@code ANP}) or of a BANP ({@code BANP}). */
+    /** The ACL name prefix of an ANP ({@code ANP}), a BANP ({@code BANP}) or a ClusterNetworkPolicy ({@code CNP}). */
     public static String aclPrefix(OwnerType ownerType) {
-        return ownerType == OwnerType.ADMIN_NETWORK_POLICY ? "ANP" : "BANP";
+        return switch (ownerType) {
+            case ADMIN_NETWORK_POLICY -> "ANP";
+            case CLUSTER_NETWORK_POLICY -> "CNP";
+            default -> "BANP";
+        };
     }
 
     /**
      * How analyze and trace name {@code rule} of this policy, e.g. {@code ANP cluster-control ingress rule 1
-     * "allow-from-monitoring" (Allow)}. A rule without an action is labelled Deny, as it is enforced.
+     * "allow-from-monitoring" (Allow)} or {@code CNP sensitive egress rule 0 (Accept)}: the action as the policy's own
+     * API spells it. A rule without an action is labelled Deny, as it is enforced.
      */
     public RuleLabel label(Rule rule) {
-        String action = rule.action() == null
-                ? AdminNetworkPolicyRuleAction.DENY.apiName()
-                : rule.action().apiName();
-        return new RuleLabel(aclPrefix(), name, rule.direction(), rule.index(), rule.name(), action);
+        AdminNetworkPolicyRuleAction action = rule.action() == null ? AdminNetworkPolicyRuleAction.DENY : rule.action();
+        String spelled =
+                isClusterNetworkPolicy() && action == AdminNetworkPolicyRuleAction.ALLOW ? "Accept" : action.apiName();
+        return new RuleLabel(aclPrefix(), name, rule.direction(), rule.index(), rule.name(), spelled);
     }
 
     /** The reference to report about. */
     public PolicyRef ref() {
-        return ownerType == OwnerType.ADMIN_NETWORK_POLICY ? PolicyRef.anp(name) : PolicyRef.banp(name);
+        return switch (ownerType) {
+            case ADMIN_NETWORK_POLICY -> PolicyRef.anp(name);
+            case CLUSTER_NETWORK_POLICY -> PolicyRef.cnp(name);
+            default -> PolicyRef.banp(name);
+        };
     }
 
     /** The largest of the ingress and egress rule counts: the ACL priorities the policy needs. */
@@ -130,6 +202,19 @@ public record AdminPolicy(
                 spec.subject(),
                 rules(spec.ingress(), spec.egress()),
                 banp.getMetadata().getAnnotations());
+    }
+
+    /** A ClusterNetworkPolicy of either tier (its spec must be set); see {@link ClusterNetworkPolicies}. */
+    public static AdminPolicy of(ClusterNetworkPolicy cnp) {
+        var spec = cnp.getSpec();
+        return new AdminPolicy(
+                OwnerType.CLUSTER_NETWORK_POLICY,
+                cnp.getMetadata().getName(),
+                spec.priority(),
+                ClusterNetworkPolicies.subject(spec.subject()),
+                ClusterNetworkPolicies.rules(spec),
+                cnp.getMetadata().getAnnotations(),
+                spec.tier() == Tier.BASELINE ? BASELINE_TIER : ADMIN_TIER);
     }
 
     private static List<Rule> rules(

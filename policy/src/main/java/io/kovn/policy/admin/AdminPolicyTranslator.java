@@ -213,7 +213,7 @@ public final class AdminPolicyTranslator {
         List<PolicyWarning> warnings = new ArrayList<>();
         String where = policy.aclPrefix() + " " + policy.name() + " " + rule.direction() + " rule " + rule.index()
                 + (rule.name() == null ? "" : " (" + rule.name() + ")");
-        PeerKinds kinds = peerKinds(rule, where, warnings);
+        PeerKinds kinds = peerKinds(policy, rule, where, warnings);
         AdminNetworkPolicyRuleAction action = rule.action() == null ? AdminNetworkPolicyRuleAction.DENY : rule.action();
         AclAction aclAction = switch (action) {
             case ALLOW -> AclAction.ALLOW_RELATED;
@@ -341,7 +341,8 @@ public final class AdminPolicyTranslator {
     private record PeerKinds(boolean ipPeers, boolean unknown) {}
 
     /** The rule's peer kinds; warns about peers it cannot express and CIDRs that are not. */
-    private static PeerKinds peerKinds(AdminPolicy.Rule rule, String where, List<PolicyWarning> warnings) {
+    private static PeerKinds peerKinds(
+            AdminPolicy policy, AdminPolicy.Rule rule, String where, List<PolicyWarning> warnings) {
         boolean ipPeers = false;
         boolean unknown = false;
         for (AdminNetworkPolicyEgressPeer peer : rule.peers()) {
@@ -358,6 +359,16 @@ public final class AdminPolicyTranslator {
                                 PolicyWarning.INVALID_CIDR, where + ": " + cidr + " is not a CIDR; ignored"));
                     }
                 }
+            } else if (!peer.domainNames().isEmpty() && policy.isClusterNetworkPolicy()) {
+                // Refused, never accepted silently: kovn has no DNS-aware enforcement to prove with packets.
+                unknown = true;
+                warnings.add(new PolicyWarning(
+                        PolicyWarning.DOMAIN_NAMES_NOT_SUPPORTED,
+                        where + ": domainNames " + String.join(", ", peer.domainNames())
+                                + " are not enforced by kovn; "
+                                + (rule.action() == AdminNetworkPolicyRuleAction.ALLOW
+                                        ? "this peer matches nothing (traffic to those names is not accepted)"
+                                        : "the rule drops all traffic")));
             } else {
                 unknown = true;
                 warnings.add(new PolicyWarning(

@@ -13,7 +13,9 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * Tier-1 ACL priorities for AdminNetworkPolicies over the API's whole range 0..1000.
+ * Tier-1 ACL priorities for AdminNetworkPolicies and Admin-tier ClusterNetworkPolicies over the API's whole range
+ * 0..1000 ({@link #assignTier1}: at equal spec.priority the ANPs first), and tier 3's for the BANP and Baseline-tier
+ * CNPs.
  *
  * <p>Tier 1 is evaluated on its own, so all of OVN's ACL priorities belong to ANPs. kovn splits them:
  *
@@ -44,6 +46,19 @@ public final class AnpPriorities {
     public static final int PACKED_BOTTOM = 1;
     /** BANP rule {@code i} gets {@code 1750 - i} in tier 3 (reference). */
     public static final int BANP_TOP = 1750;
+    /** Rules per Baseline-tier ClusterNetworkPolicy (the v1alpha2 API's maxItems). */
+    public static final int CNP_BAND = 25;
+    /**
+     * Tier 3 above the BANP: rule {@code i} of a Baseline-tier CNP of spec.priority {@code p} gets
+     * {@code BASELINE_CNP_BOTTOM + 25*(1000-p) + 24 - i} (1751..26775), before the BANP as its precedence says, stable
+     * without any assignment state.
+     */
+    public static final int BASELINE_CNP_BOTTOM = BANP_TOP + 1;
+
+    /** The tier-3 ACL priority of rule {@code ruleIndex} (0..24) of a Baseline-tier CNP of {@code specPriority}. */
+    public static int baselineCnpPriority(int specPriority, int ruleIndex) {
+        return BASELINE_CNP_BOTTOM + CNP_BAND * (1000 - specPriority) + CNP_BAND - 1 - ruleIndex;
+    }
 
     private AnpPriorities() {}
 
@@ -70,28 +85,52 @@ public final class AnpPriorities {
      * @param previous the previous assignment (may be {@link PriorityAssignment#EMPTY})
      */
     public static Result assign(SortedMap<Integer, Integer> sizeBySpecPriority, PriorityAssignment previous) {
+        return assign(sizeBySpecPriority, previous, false);
+    }
+
+    /**
+     * Assigns tier 1's bands to ANPs and Admin-tier ClusterNetworkPolicies together, keyed by
+     * {@link AdminPolicy#precedence()}: {@code 2*priority} for the ANPs of a spec.priority, {@code 2*priority+1} for
+     * the CNPs of it. Below spec.priority 100 the ANPs keep the reference's formula band and the CNPs of the same
+     * spec.priority take the priorities right under the ANPs' rules within that band of 100 (unplaced when both do not
+     * fit); from 100 on every key is a band of its own in the packed region, in key order.
+     *
+     * @param sizeByPrecedence for each precedence in use, the largest rule count among its policies; 0 counts as 1
+     * @param previous the previous assignment (bands keyed by precedence)
+     */
+    public static Result assignTier1(SortedMap<Integer, Integer> sizeByPrecedence, PriorityAssignment previous) {
+        return assign(sizeByPrecedence, previous, true);
+    }
+
+    private static Result assign(
+            SortedMap<Integer, Integer> sizeByKey, PriorityAssignment previous, boolean precedenceKeys) {
         TreeMap<Integer, Integer> tops = new TreeMap<>();
         TreeSet<Integer> unplaced = new TreeSet<>();
         List<Integer> packed = new ArrayList<>();
         Map<Integer, Integer> sizes = new HashMap<>();
-        for (Map.Entry<Integer, Integer> e : sizeBySpecPriority.entrySet()) {
-            int priority = e.getKey();
+        for (Map.Entry<Integer, Integer> e : sizeByKey.entrySet()) {
+            int key = e.getKey();
+            int priority = precedenceKeys ? key / 2 : key;
             int size = Math.max(1, e.getValue());
-            sizes.put(priority, size);
+            sizes.put(key, size);
             if (priority <= FORMULA_MAX_PRIORITY) {
-                if (size > FORMULA_BAND) {
-                    unplaced.add(priority);
+                // a CNP key (odd) starts below the ANPs of its spec.priority, inside the same band of 100
+                int used = precedenceKeys && key % 2 == 1 && !unplaced.contains(key - 1)
+                        ? sizes.getOrDefault(key - 1, 0)
+                        : 0;
+                if (used + size > FORMULA_BAND) {
+                    unplaced.add(key);
                 } else {
-                    tops.put(priority, FORMULA_BASE - 100 * priority);
+                    tops.put(key, FORMULA_BASE - 100 * priority - used);
                 }
             } else {
-                packed.add(priority);
+                packed.add(key);
             }
         }
         Map<Integer, Integer> packedTops = pack(packed, sizes, previous, unplaced);
         tops.putAll(packedTops);
         TreeMap<Integer, Band> bands = new TreeMap<>();
-        packedTops.forEach((priority, top) -> bands.put(priority, new Band(top, sizes.get(priority))));
+        packedTops.forEach((key, top) -> bands.put(key, new Band(top, sizes.get(key))));
         return new Result(tops, new PriorityAssignment(bands), unplaced);
     }
 
@@ -188,19 +227,44 @@ public final class AnpPriorities {
     /**
      * Recovers the packed assignment from ACLs already in the database (at controller start), so that the first
      * translation after a restart keeps every band where it is and writes nothing when nothing changed. An ANP's band
-     * top is its ACLs' {@code priority + gress-index}.
+     * top is its ACLs' {@code priority + gress-index}. Bands keyed by precedence (for {@link #assignTier1}), as if no
+     * Admin-tier ClusterNetworkPolicy existed: {@link #recoverTier1} knows them too.
      *
      * @param specPriorityByAnp current spec.priority of each AdminNetworkPolicy by name
      * @param acls the zone's ACLs (any owner; others are ignored)
      */
     public static PriorityAssignment recover(Map<String, Integer> specPriorityByAnp, Collection<ObservedAcl> acls) {
+        return recover(specPriorityByAnp, Map.of(), acls, true);
+    }
+
+    /**
+     * As {@link #recover(Map, Collection)}, from the ACLs of the ANPs and of the Admin-tier ClusterNetworkPolicies.
+     *
+     * @param specPriorityByAnp current spec.priority of each AdminNetworkPolicy by name
+     * @param specPriorityByAdminCnp current spec.priority of each Admin-tier ClusterNetworkPolicy by name
+     * @param acls the zone's ACLs (any owner; others are ignored)
+     */
+    public static PriorityAssignment recoverTier1(
+            Map<String, Integer> specPriorityByAnp,
+            Map<String, Integer> specPriorityByAdminCnp,
+            Collection<ObservedAcl> acls) {
+        return recover(specPriorityByAnp, specPriorityByAdminCnp, acls, true);
+    }
+
+    private static PriorityAssignment recover(
+            Map<String, Integer> specPriorityByAnp,
+            Map<String, Integer> specPriorityByAdminCnp,
+            Collection<ObservedAcl> acls,
+            boolean precedenceKeys) {
         TreeMap<Integer, Band> bands = new TreeMap<>();
         for (ObservedAcl acl : acls) {
             Map<String, String> ids = acl.externalIds();
-            if (!"AdminNetworkPolicy".equals(ids.get("k8s.ovn.org/owner-type"))) {
+            String owner = ids.get("k8s.ovn.org/owner-type");
+            boolean cnp = "ClusterNetworkPolicy".equals(owner);
+            if (!"AdminNetworkPolicy".equals(owner) && !cnp) {
                 continue;
             }
-            Integer spec = specPriorityByAnp.get(ids.get("k8s.ovn.org/name"));
+            Integer spec = (cnp ? specPriorityByAdminCnp : specPriorityByAnp).get(ids.get("k8s.ovn.org/name"));
             String index = ids.get("gress-index");
             if (spec == null
                     || spec <= FORMULA_MAX_PRIORITY
@@ -209,7 +273,8 @@ public final class AnpPriorities {
                 continue;
             }
             int top = acl.priority() + Integer.parseInt(index);
-            bands.merge(spec, new Band(top, 1), (a, b) -> new Band(Math.max(a.top(), b.top()), 1));
+            int key = precedenceKeys ? 2 * spec + (cnp ? 1 : 0) : spec;
+            bands.merge(key, new Band(top, 1), (a, b) -> new Band(Math.max(a.top(), b.top()), 1));
         }
         return new PriorityAssignment(bands);
     }

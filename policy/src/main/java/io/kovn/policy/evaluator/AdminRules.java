@@ -4,6 +4,7 @@ import io.kovn.k8s.api.policy.AdminNetworkPolicyEgressPeer;
 import io.kovn.k8s.api.policy.AdminNetworkPolicyPort;
 import io.kovn.k8s.api.policy.AdminNetworkPolicyRuleAction;
 import io.kovn.k8s.api.policy.AdminNetworkPolicySubject;
+import io.kovn.ovn.ids.OwnerType;
 import io.kovn.policy.admin.AdminPolicy;
 import io.kovn.policy.match.Protocol;
 import io.kovn.policy.model.PolicyDirection;
@@ -16,11 +17,12 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Compiles AdminNetworkPolicy and BaselineAdminNetworkPolicy rules with the translation's semantics: host-network pods
- * are neither subjects nor pod peers; {@code networks} match pod and node IPs too; {@code nodes} match InternalIPs;
- * named ports resolve on the destination (subject pods for ingress, the rule's pod peers for egress); a peer kovn
- * cannot express fails closed (an Allow rule matches nothing through it, a Deny or Pass rule drops everything it
- * covers); invalid protocols and {@code start >= end} ranges are ignored.
+ * Compiles AdminNetworkPolicy, BaselineAdminNetworkPolicy and ClusterNetworkPolicy rules (read into the same shape by
+ * {@link AdminPolicy#of}) with the translation's semantics: host-network pods are neither subjects nor pod peers;
+ * {@code networks} match pod and node IPs too; {@code nodes} match InternalIPs; named ports resolve on the destination
+ * (subject pods for ingress, the rule's pod peers for egress); a peer kovn cannot express fails closed (an Allow rule
+ * matches nothing through it, a Deny or Pass rule drops everything it covers); invalid protocols and {@code start >=
+ * end} ranges are ignored.
  */
 final class AdminRules {
     private final PodTable pods;
@@ -94,7 +96,7 @@ final class AdminRules {
             peers = new PeerMatcher(false, peerPods, blocks, addresses);
         }
         long[] namedPortPods = rule.direction() == PolicyDirection.EGRESS ? podPeers : null;
-        int priority = tier == Tier.ADMIN ? policy.specPriority() : -1;
+        int priority = policy.ownerType() == OwnerType.BASELINE_ADMIN_NETWORK_POLICY ? -1 : policy.specPriority();
         return new CompiledRule(
                 id, tier, label.toString(), priority, action, peers, ports(rule.ports()), namedPortPods);
     }

@@ -14,11 +14,13 @@ import java.util.Map;
  * <ol>
  *   <li>egress is evaluated at the source pod, ingress at the destination pod; both must allow (an endpoint that is not
  *       a networked pod has no policies of its own);
- *   <li>tier 1, AdminNetworkPolicy: the pod's ANPs by spec.priority (lower first), rules in order; the first matching
- *       rule decides, Allow or Deny; Pass skips to tier 2;
+ *   <li>tier 1, AdminNetworkPolicy and Admin-tier ClusterNetworkPolicy: the pod's policies by spec.priority (lower
+ *       first; at equal spec.priority ANPs before CNPs), rules in order; the first matching rule decides, Allow/Accept
+ *       or Deny; Pass skips to tier 2;
  *   <li>tier 2, NetworkPolicy: a pod selected by a policy of this direction's type is isolated and allowed only if some
  *       rule of such a policy matches;
- *   <li>tier 3, BaselineAdminNetworkPolicy, for pods tier 2 does not isolate; first match decides;
+ *   <li>tier 3, Baseline-tier ClusterNetworkPolicies by spec.priority, then the BaselineAdminNetworkPolicy, for pods
+ *       tier 2 does not isolate; first match decides (a Pass: the default);
  *   <li>nothing matched: allowed.
  * </ol>
  *
@@ -316,6 +318,10 @@ public final class PolicyEvaluator {
             int match = rule.match(peer, destination, protocol, port, s);
             record(trace, rule, match);
             if (match == CompiledRule.MATCH) {
+                if (rule.action == RuleAction.PASS) {
+                    // a Baseline-tier CNP's Pass hands over to the next tier: the default (OVN: pass in the last tier)
+                    break;
+                }
                 return id;
             }
         }

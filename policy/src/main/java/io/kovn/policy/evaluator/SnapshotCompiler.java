@@ -2,6 +2,8 @@ package io.kovn.policy.evaluator;
 
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.kovn.policy.admin.AdminPolicy;
+import io.kovn.policy.admin.AnpPriorities;
+import io.kovn.policy.admin.ClusterNetworkPolicyChecks;
 import io.kovn.policy.model.PolicyDirection;
 import io.kovn.policy.model.PolicySnapshot;
 import io.kovn.policy.netpol.NetworkPolicyTranslator;
@@ -17,8 +19,9 @@ import java.util.TreeMap;
 
 /**
  * Compiles a {@link PolicySnapshot} into a {@link CompiledSnapshot}: every rule once, and per pod and direction the
- * rules it is a subject of, in evaluation order (ANPs by spec.priority then name, rules in list order; NetworkPolicies
- * by namespace/name; BANPs by name). Pure.
+ * rules it is a subject of, in evaluation order (ANPs and Admin-tier CNPs by {@link AdminPolicy#precedence()} then
+ * name, rules in list order; NetworkPolicies by namespace/name; Baseline-tier CNPs by precedence, then BANPs by name).
+ * Pure.
  */
 final class SnapshotCompiler {
     private static final int DIRECTIONS = PolicyDirection.values().length;
@@ -46,23 +49,25 @@ final class SnapshotCompiler {
         ClusterIndex index = new ClusterIndex(snapshot.namespaces(), snapshot.pods(), snapshot.nodes());
         SnapshotCompiler compiler = new SnapshotCompiler(new PodTable(index));
         AdminRules admin = new AdminRules(compiler.pods);
-        compiler.addAdmin(
-                Tier.ADMIN,
-                admin,
-                snapshot.adminNetworkPolicies().stream()
-                        .filter(a -> a.getSpec() != null)
-                        .map(AdminPolicy::of)
-                        .sorted(Comparator.comparingInt(AdminPolicy::specPriority)
-                                .thenComparing(AdminPolicy::name))
-                        .toList());
-        compiler.addAdmin(
-                Tier.BASELINE,
-                admin,
-                snapshot.baselineAdminNetworkPolicies().stream()
-                        .filter(b -> b.getSpec() != null)
-                        .map(AdminPolicy::of)
-                        .sorted(Comparator.comparing(AdminPolicy::name))
-                        .toList());
+        List<AdminPolicy> cnps = snapshot.clusterNetworkPolicies().stream()
+                .filter(c -> ClusterNetworkPolicyChecks.invalid(c).isEmpty())
+                .map(AdminPolicy::of)
+                .toList();
+        List<AdminPolicy> tier1 = new ArrayList<>();
+        snapshot.adminNetworkPolicies().stream()
+                .filter(a -> a.getSpec() != null)
+                .forEach(a -> tier1.add(AdminPolicy.of(a)));
+        cnps.stream().filter(c -> c.aclTier() == AdminPolicy.ADMIN_TIER).forEach(tier1::add);
+        compiler.addAdmin(Tier.ADMIN, admin, ordered(tier1));
+        List<AdminPolicy> tier3 = new ArrayList<>();
+        // the translation programs no Baseline-tier CNP with more rules than its band holds
+        cnps.stream()
+                .filter(c -> c.aclTier() == AdminPolicy.BASELINE_TIER && c.priorityBandSize() <= AnpPriorities.CNP_BAND)
+                .forEach(tier3::add);
+        snapshot.baselineAdminNetworkPolicies().stream()
+                .filter(b -> b.getSpec() != null)
+                .forEach(b -> tier3.add(AdminPolicy.of(b)));
+        compiler.addAdmin(Tier.BASELINE, admin, ordered(tier3));
         List<NetworkPolicy> networkPolicies = snapshot.networkPolicies().stream()
                 .filter(p -> p.getSpec() != null)
                 .sorted(Comparator.comparing(NetworkPolicyRules::name))
@@ -72,15 +77,23 @@ final class SnapshotCompiler {
                 index, networkPolicies.stream().map(NetworkPolicyRules::name).toList());
     }
 
+    /** kovn's one order of a tier's policies: {@link AdminPolicy#precedence()}, then name. */
+    private static List<AdminPolicy> ordered(List<AdminPolicy> policies) {
+        return policies.stream()
+                .sorted(Comparator.comparingInt(AdminPolicy::precedence).thenComparing(AdminPolicy::name))
+                .toList();
+    }
+
     /**
-     * Rules of ANPs sharing a spec.priority are interleaved by rule index, as in OVN where rule {@code i} of each gets
-     * the same ACL priority; the API leaves their order undefined, and name order breaks the remaining tie.
+     * Rules of policies sharing a precedence (ANPs of one spec.priority; CNPs of one tier and spec.priority) are
+     * interleaved by rule index, as in OVN where rule {@code i} of each gets the same ACL priority; the API leaves
+     * their order undefined, and name order breaks the remaining tie.
      */
     private void addAdmin(Tier tier, AdminRules admin, List<AdminPolicy> policies) {
         Map<Integer, List<AdminPolicy>> byPriority = new TreeMap<>();
         for (AdminPolicy policy : policies) {
             byPriority
-                    .computeIfAbsent(policy.specPriority(), p -> new ArrayList<>())
+                    .computeIfAbsent(policy.precedence(), p -> new ArrayList<>())
                     .add(policy);
         }
         for (List<AdminPolicy> group : byPriority.values()) {

@@ -21,6 +21,16 @@ public record PolicyWarning(String reason, String message) {
     public static final String CANNOT_FIT = "ANPRulesCannotFit";
     /** The {@code k8s.ovn.org/acl-logging} annotation is not valid JSON; logging is off for the policy. */
     public static final String INVALID_ACL_LOGGING = "InvalidACLLoggingAnnotation";
+    /**
+     * A ClusterNetworkPolicy rule has a {@code domainNames} peer, which kovn does not enforce: the peer matches nothing
+     * (an Accept rule through it accepts nothing; a Deny or Pass rule, which the API does not allow, drops all).
+     */
+    public static final String DOMAIN_NAMES_NOT_SUPPORTED = "DomainNamesNotSupported";
+    /**
+     * Two or more ClusterNetworkPolicies of one tier share {@code spec.priority}; all are applied, their relative order
+     * is undefined (an ANP of that priority comes first: docs/network-policy.md).
+     */
+    public static final String CNP_DUPLICATE_PRIORITY = "CNPWithDuplicatePriority";
     /** A networks entry is not a CIDR; it is ignored. */
     public static final String INVALID_CIDR = "InvalidCIDR";
 }

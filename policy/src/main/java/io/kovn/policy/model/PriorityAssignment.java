@@ -7,14 +7,15 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * Where tier 1 places the ACLs of AdminNetworkPolicies whose {@code spec.priority} is 100 or more (below that kovn uses
- * the reference's fixed formula, see {@code AnpPriorities}): per {@code spec.priority} value a band of consecutive ACL
- * priorities {@code [top - size + 1, top]}; rule {@code i} of every ANP with that priority gets {@code top - i}.
+ * Where tier 1 places the ACLs of AdminNetworkPolicies and Admin-tier ClusterNetworkPolicies whose
+ * {@code spec.priority} is 100 or more (below that kovn uses the reference's fixed formula, see {@code AnpPriorities}):
+ * per precedence ({@code 2*spec.priority} for ANPs, {@code 2*spec.priority+1} for CNPs) a band of consecutive ACL
+ * priorities {@code [top - size + 1, top]}; rule {@code i} of every policy of that precedence gets {@code top - i}.
  *
  * <p>It is an output of one translation and an input of the next, so that a change that does not require renumbering
  * keeps every other band where it is.
  *
- * @param bands spec.priority → band
+ * @param bands precedence (or, from {@code AnpPriorities.assign}, spec.priority) → band
  */
 public record PriorityAssignment(SortedMap<Integer, Band> bands) {
     public static final PriorityAssignment EMPTY = new PriorityAssignment(new TreeMap<>());
@@ -36,9 +37,9 @@ public record PriorityAssignment(SortedMap<Integer, Band> bands) {
         }
     }
 
-    /** The band of {@code specPriority}, if assigned. */
-    public Optional<Band> band(int specPriority) {
-        return Optional.ofNullable(bands.get(specPriority));
+    /** The band of this key (a precedence, or a spec.priority), if assigned. */
+    public Optional<Band> band(int key) {
+        return Optional.ofNullable(bands.get(key));
     }
 
     /**

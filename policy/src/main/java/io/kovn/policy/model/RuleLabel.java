@@ -5,12 +5,13 @@ package io.kovn.policy.model;
  * (Allow)}. {@code kovn analyze} (from the policy objects) and {@code kovn trace} (from an ACL's external_ids) both
  * print it, so that their explanations of one flow can be compared word for word.
  *
- * @param kind {@code ANP}, {@code BANP} or {@code NetworkPolicy}
+ * @param kind {@code ANP}, {@code BANP}, {@code CNP} or {@code NetworkPolicy}
  * @param policy the policy's name; {@code <namespace>/<name>} for a NetworkPolicy
  * @param direction ingress or egress
  * @param index the rule's index within the policy's ingress or egress list ({@code gress-index})
  * @param ruleName the rule's {@code name} (ANP and BANP rules have one), or null
- * @param action the rule's action as the API spells it: {@code Allow}, {@code Deny}, {@code Pass}
+ * @param action the rule's action as the API spells it: {@code Allow} (v1alpha1), {@code Accept} (v1alpha2),
+ *     {@code Deny}, {@code Pass}
  */
 public record RuleLabel(
         String kind, String policy, PolicyDirection direction, int index, String ruleName, String action) {
