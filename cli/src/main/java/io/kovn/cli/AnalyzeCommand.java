@@ -16,7 +16,9 @@ import io.kovn.controller.connect.NetworkConnections;
 import io.kovn.controller.network.AcceptedNetworks;
 import io.kovn.k8s.api.policy.AdminNetworkPolicy;
 import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicy;
 import io.kovn.k8s.client.KovnResources;
+import io.kovn.policy.admin.PolicyOrder;
 import io.kovn.policy.evaluator.Endpoint;
 import io.kovn.policy.evaluator.Evaluation;
 import io.kovn.policy.evaluator.Flow;
@@ -40,9 +42,10 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code kovn analyze}: what the policies say, without sending a packet. Reads namespaces, pods, nodes,
- * NetworkPolicies, AdminNetworkPolicies and the BaselineAdminNetworkPolicy from the cluster or from manifests
- * ({@code -f}, no cluster needed) and runs the policy evaluator: truth tables per port, or for one flow the walkthrough
- * naming the deciding rule, ending {@code verdict: allowed} (exit 0) or {@code verdict: denied} (exit 1).
+ * NetworkPolicies, AdminNetworkPolicies, the BaselineAdminNetworkPolicy and ClusterNetworkPolicies from the cluster or
+ * from manifests ({@code -f}, no cluster needed) and runs the policy evaluator: truth tables per port, or for one flow
+ * the walkthrough naming the deciding rule, ending {@code verdict: allowed} (exit 0) or {@code verdict: denied} (exit
+ * 1). Ties in the order across ANP, BANP and CNP (kovn's tie-break, or an undefined order) are named on stderr.
  */
 @Command(
         name = "analyze",
@@ -99,8 +102,12 @@ public final class AnalyzeCommand implements Callable<Integer> {
             return analyzeService(source, flowPort);
         }
         Endpoint destination = to == null ? null : usage(() -> Endpoint.parse(to));
-        PolicyEvaluator evaluator = files.isEmpty() ? fromCluster() : PolicyEvaluator.compile(fromManifests());
+        PolicySnapshot snapshot = files.isEmpty() ? null : fromManifests();
+        PolicyEvaluator evaluator = snapshot == null ? fromCluster() : PolicyEvaluator.compile(snapshot);
         PrintWriter out = spec.commandLine().getOut();
+        if (snapshot != null) {
+            orderNotes(snapshot);
+        }
         Target sourceTarget = source == null ? null : usage(() -> evaluator.resolve(source));
         Target destinationTarget = destination == null ? null : usage(() -> evaluator.resolve(destination));
         if (source != null && destination != null) {
@@ -174,8 +181,19 @@ public final class AnalyzeCommand implements Callable<Integer> {
 
     private PolicyEvaluator fromCluster() {
         try (KubernetesClient client = kube.client()) {
-            return evaluator(client);
+            PolicySnapshot snapshot = fromCluster(client);
+            orderNotes(snapshot);
+            return evaluator(client, snapshot);
         }
+    }
+
+    /**
+     * Where kovn's order across ANP, BANP and CNP has a tie: on stderr, so tables and walkthroughs stay as they are.
+     */
+    private void orderNotes(PolicySnapshot snapshot) {
+        PrintWriter err = spec.commandLine().getErr();
+        PolicyOrder.notes(snapshot).forEach(n -> err.println("kovn: order: " + n));
+        err.flush();
     }
 
     /**
@@ -184,7 +202,10 @@ public final class AnalyzeCommand implements Callable<Integer> {
      * their networks for pods.
      */
     static PolicyEvaluator evaluator(KubernetesClient client) {
-        PolicySnapshot snapshot = fromCluster(client);
+        return evaluator(client, fromCluster(client));
+    }
+
+    private static PolicyEvaluator evaluator(KubernetesClient client, PolicySnapshot snapshot) {
         List<AcceptedNetworks.Accepted> accepted = AcceptedNetworks.entries(
                 optional(() -> client.genericKubernetesResources(KovnResources.USER_DEFINED_NETWORK)
                         .inAnyNamespace()
@@ -216,7 +237,9 @@ public final class AnalyzeCommand implements Callable<Integer> {
                 optional(() -> client.resources(AdminNetworkPolicy.class).list().getItems()),
                 optional(() -> client.resources(BaselineAdminNetworkPolicy.class)
                         .list()
-                        .getItems()));
+                        .getItems()),
+                optional(() ->
+                        client.resources(ClusterNetworkPolicy.class).list().getItems()));
     }
 
     /** A cluster without the policy CRDs simply has no such policies. */
@@ -245,6 +268,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
             List<NetworkPolicy> nps = new ArrayList<>();
             List<AdminNetworkPolicy> anps = new ArrayList<>();
             List<BaselineAdminNetworkPolicy> banps = new ArrayList<>();
+            List<ClusterNetworkPolicy> cnps = new ArrayList<>();
             for (String file : files) {
                 for (HasMetadata item : Manifests.read(parser, file)) {
                     switch (item.getKind()) {
@@ -254,6 +278,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
                         case "NetworkPolicy" -> nps.add(defaultNamespace(as(item, NetworkPolicy.class)));
                         case "AdminNetworkPolicy" -> anps.add(as(item, AdminNetworkPolicy.class));
                         case "BaselineAdminNetworkPolicy" -> banps.add(as(item, BaselineAdminNetworkPolicy.class));
+                        case "ClusterNetworkPolicy" -> cnps.add(as(item, ClusterNetworkPolicy.class));
                         default ->
                             spec.commandLine()
                                     .getErr()
@@ -262,7 +287,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
                     }
                 }
             }
-            return snapshot(nss, pods, nodes, nps, anps, banps);
+            return snapshot(nss, pods, nodes, nps, anps, banps, cnps);
         }
     }
 
@@ -284,7 +309,8 @@ public final class AnalyzeCommand implements Callable<Integer> {
             List<Node> nodes,
             List<NetworkPolicy> nps,
             List<AdminNetworkPolicy> anps,
-            List<BaselineAdminNetworkPolicy> banps) {
+            List<BaselineAdminNetworkPolicy> banps,
+            List<ClusterNetworkPolicy> cnps) {
         TreeSet<String> missing = new TreeSet<>();
         pods.forEach(p -> missing.add(p.getMetadata().getNamespace()));
         nps.forEach(p -> missing.add(p.getMetadata().getNamespace()));
@@ -302,6 +328,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
                 .networkPolicies(nps)
                 .adminNetworkPolicies(anps)
                 .baselineAdminNetworkPolicies(banps)
+                .clusterNetworkPolicies(cnps)
                 .build();
     }
 }

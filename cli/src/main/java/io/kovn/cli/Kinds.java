@@ -23,6 +23,8 @@ enum Kinds {
             "baselineadminnetworkpolicies",
             false,
             "banp"),
+    CLUSTER_NETWORK_POLICY(
+            "policy.networking.k8s.io", "v1alpha2", "ClusterNetworkPolicy", "clusternetworkpolicies", false, "cnp"),
     CSR("certificates.k8s.io", "v1", "CertificateSigningRequest", "certificatesigningrequests", false, "csr"),
     USER_DEFINED_NETWORK("k8s.ovn.org", "v1", "UserDefinedNetwork", "userdefinednetworks", true, "udn"),
     CLUSTER_USER_DEFINED_NETWORK(

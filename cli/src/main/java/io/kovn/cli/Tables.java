@@ -129,6 +129,7 @@ final class Tables {
             case NODE -> List.of("NODE-ID", "SUBNETS", "CHASSIS");
             case ADMIN_NETWORK_POLICY -> List.of("PRIORITY", "READY-ZONES");
             case BASELINE_ADMIN_NETWORK_POLICY -> List.of("READY-ZONES");
+            case CLUSTER_NETWORK_POLICY -> List.of("TIER", "PRIORITY", "READY-ZONES");
             case EVENT -> List.of("TYPE", "REASON", "OBJECT", "MESSAGE");
             case CSR -> List.of("REQUESTOR", "CONDITION", "ISSUED");
             case USER_DEFINED_NETWORK, CLUSTER_USER_DEFINED_NETWORK -> List.of("ID", "TOPOLOGY", "CREATED", "MESSAGE");
@@ -149,6 +150,7 @@ final class Tables {
                         ann.getOrDefault("k8s.ovn.org/node-chassis-id", ""));
             case ADMIN_NETWORK_POLICY -> List.of(str(r, "spec", "priority"), readyZones(r));
             case BASELINE_ADMIN_NETWORK_POLICY -> List.of(readyZones(r));
+            case CLUSTER_NETWORK_POLICY -> List.of(str(r, "spec", "tier"), str(r, "spec", "priority"), readyZones(r));
             case CSR ->
                 List.of(
                         str(r, "spec", "username"),

@@ -43,6 +43,7 @@ class ConnectivityMatrixTest {
                                     new AdminNetworkPolicyIngressRule(
                                             "rest", AdminNetworkPolicyRuleAction.DENY, List.of(everyone()), List.of())),
                             List.of()))),
+            List.of(),
             List.of()));
 
     @Test

@@ -22,9 +22,9 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * A node identity reports its zone's condition on every AdminNetworkPolicy and BaselineAdminNetworkPolicy, and nothing
- * else: kube-apiserver, with the identity webhook registered, refuses its writes of another zone's condition and of the
- * policy itself; admins are not affected.
+ * A node identity reports its zone's condition on every AdminNetworkPolicy, BaselineAdminNetworkPolicy and
+ * ClusterNetworkPolicy, and nothing else: kube-apiserver, with the identity webhook registered, refuses its writes of
+ * another zone's condition and of the policy itself; admins are not affected.
  */
 @Tag("real")
 class PolicyStatusWritesTest {
@@ -41,6 +41,13 @@ class PolicyStatusWritesTest {
             .withVersion("v1alpha1")
             .withKind("BaselineAdminNetworkPolicy")
             .withPlural("baselineadminnetworkpolicies")
+            .withNamespaced(false)
+            .build();
+    static final ResourceDefinitionContext CNP = new ResourceDefinitionContext.Builder()
+            .withGroup("policy.networking.k8s.io")
+            .withVersion("v1alpha2")
+            .withKind("ClusterNetworkPolicy")
+            .withPlural("clusternetworkpolicies")
             .withNamespaced(false)
             .build();
 
@@ -65,6 +72,11 @@ class PolicyStatusWritesTest {
                 "BaselineAdminNetworkPolicy",
                 "default",
                 Map.of("subject", Map.of("namespaces", Map.of()), "ingress", List.of()));
+        create(
+                CNP,
+                "ClusterNetworkPolicy",
+                "c",
+                Map.of("tier", "Baseline", "priority", 3, "subject", Map.of("namespaces", Map.of())));
     }
 
     @AfterAll
@@ -103,6 +115,19 @@ class PolicyStatusWritesTest {
     }
 
     @Test
+    void onAClusterNetworkPolicyANodeWritesItsOwnZonesConditionOnly() {
+        assertThat(asN1.set(CNP, null, "c", DesiredCondition.isTrue("Ready-In-Zone-n1", "SetupSucceeded", "ok")))
+                .isInstanceOf(ConditionWrite.Changed.class);
+        assertThat(conditionTypes(CNP, "c")).contains("Ready-In-Zone-n1");
+        assertThat(refusal(() -> asN1.set(
+                        CNP, null, "c", DesiredCondition.isTrue("Ready-In-Zone-n2", "SetupSucceeded", "forged"))))
+                .contains(
+                        DENIED
+                                + "node identity system:ovn-node:n1 may change only the condition Ready-In-Zone-n1 of ClusterNetworkPolicy c");
+        assertThat(conditionTypes(CNP, "c")).doesNotContain("Ready-In-Zone-n2");
+    }
+
+    @Test
     void aNodeCannotChangeAPolicysLabels() {
         String patch = "{\"metadata\":{\"labels\":{\"team\":\"forged\"}}}";
         // through /status kube-apiserver itself keeps a custom resource's metadata as it was
@@ -133,7 +158,7 @@ class PolicyStatusWritesTest {
 
     private static void create(ResourceDefinitionContext context, String kind, String name, Map<String, Object> spec) {
         GenericKubernetesResource policy = new GenericKubernetesResource();
-        policy.setApiVersion("policy.networking.k8s.io/v1alpha1");
+        policy.setApiVersion("policy.networking.k8s.io/" + context.getVersion());
         policy.setKind(kind);
         policy.setMetadata(new ObjectMetaBuilder().withName(name).build());
         policy.setAdditionalProperty("spec", spec);

@@ -143,7 +143,10 @@ class IncrementalEquivalenceTest {
                 }
             }
             policies = new RandomPolicies.Policies(
-                    base.adminNetworkPolicies(), base.networkPolicies(), base.baselineAdminNetworkPolicies());
+                    base.adminNetworkPolicies(),
+                    base.networkPolicies(),
+                    base.baselineAdminNetworkPolicies(),
+                    base.clusterNetworkPolicies());
         }
 
         PolicySnapshot snapshot() {
@@ -157,6 +160,7 @@ class IncrementalEquivalenceTest {
                     .adminNetworkPolicies(policies.anps())
                     .networkPolicies(policies.nps())
                     .baselineAdminNetworkPolicies(policies.banps())
+                    .clusterNetworkPolicies(policies.cnps())
                     .previousPriorities(previous == null ? null : previous.priorities())
                     .build();
         }
@@ -269,7 +273,7 @@ class IncrementalEquivalenceTest {
                     // keep some objects as they were, replace the others
                     policies = random.nextBoolean()
                             ? next
-                            : new RandomPolicies.Policies(next.anps(), policies.nps(), policies.banps());
+                            : new RandomPolicies.Policies(next.anps(), policies.nps(), policies.banps(), next.cnps());
                 }
                 case 11 -> {
                     // the pod deleted and made again under its name with hostNetwork flipped (its

@@ -48,6 +48,7 @@ public final class NorthboundRows {
     public static final Set<String> OWNER_TYPES = Set.of(
             OwnerType.ADMIN_NETWORK_POLICY.wireName(),
             OwnerType.BASELINE_ADMIN_NETWORK_POLICY.wireName(),
+            OwnerType.CLUSTER_NETWORK_POLICY.wireName(),
             OwnerType.NETWORK_POLICY.wireName(),
             OwnerType.NETPOL_NAMESPACE.wireName(),
             OwnerType.CLUSTER.wireName());

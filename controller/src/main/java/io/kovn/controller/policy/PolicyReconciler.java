@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.kovn.k8s.api.policy.AdminNetworkPolicy;
 import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
 import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicy;
+import io.kovn.k8s.api.policy.v1alpha2.Tier;
 import io.kovn.k8s.runtime.ListedItemStore;
 import io.kovn.k8s.runtime.ReconcileResult;
 import io.kovn.k8s.runtime.Reconciler;
@@ -316,9 +317,10 @@ public final class PolicyReconciler implements Reconciler<String> {
 
     private PolicySnapshot snapshot(Set<String> localPorts) {
         List<AdminNetworkPolicy> anps = caches.anps().list();
+        List<ClusterNetworkPolicy> cnps = caches.cnps().list();
         PriorityAssignment previous = priorities;
         if (previous == null) {
-            previous = recoverPriorities(anps);
+            previous = recoverPriorities(anps, cnps);
         }
         return PolicySnapshot.builder(zone)
                 .ownerController(controller)
@@ -329,18 +331,26 @@ public final class PolicyReconciler implements Reconciler<String> {
                 .networkPolicies(caches.networkPolicies().list())
                 .adminNetworkPolicies(anps)
                 .baselineAdminNetworkPolicies(caches.banps().list())
-                .clusterNetworkPolicies(caches.cnps().list())
+                .clusterNetworkPolicies(cnps)
                 .localPorts(localPorts)
                 .previousPriorities(previous)
                 .build();
     }
 
-    /** After a (re)start: the tier-1 bands as the ACLs in the NB have them, so nothing moves. */
-    private PriorityAssignment recoverPriorities(List<AdminNetworkPolicy> anps) {
+    /**
+     * After a (re)start: the tier-1 bands (ANPs and Admin-tier CNPs) as the ACLs in the NB have them, so nothing moves.
+     */
+    private PriorityAssignment recoverPriorities(List<AdminNetworkPolicy> anps, List<ClusterNetworkPolicy> cnps) {
         Map<String, Integer> specPriority = new HashMap<>();
         for (AdminNetworkPolicy anp : anps) {
             if (anp.getSpec() != null) {
                 specPriority.put(anp.getMetadata().getName(), anp.getSpec().priority());
+            }
+        }
+        Map<String, Integer> adminCnpPriority = new HashMap<>();
+        for (ClusterNetworkPolicy cnp : cnps) {
+            if (cnp.getSpec() != null && cnp.getSpec().tier() == Tier.ADMIN) {
+                adminCnpPriority.put(cnp.getMetadata().getName(), cnp.getSpec().priority());
             }
         }
         List<AnpPriorities.ObservedAcl> observed = nb.cache().table(Acl.TABLE_NAME).rows().stream()
@@ -348,7 +358,7 @@ public final class PolicyReconciler implements Reconciler<String> {
                 .map(Acl::fromRow)
                 .map(a -> new AnpPriorities.ObservedAcl(a.externalIds(), (int) a.priority()))
                 .toList();
-        return AnpPriorities.recover(specPriority, observed);
+        return AnpPriorities.recoverTier1(specPriority, adminCnpPriority, observed);
     }
 
     private Optional<HasMetadata> lookup(PolicyRef ref) {

@@ -80,7 +80,7 @@ final class PolicyStatus {
             ZoneCondition wanted = writeError
                     .apply(report.policy())
                     .map(e -> ZoneCondition.failed(zone, e))
-                    .orElseGet(() -> report.condition(zone));
+                    .orElseGet(() -> condition(report, zone));
             if (!holds(object.get(), wanted)) {
                 writes.add(new Write(report.policy(), object.get(), wanted));
             }
@@ -91,6 +91,31 @@ final class PolicyStatus {
     }
 
     private record Write(PolicyRef policy, HasMetadata object, ZoneCondition condition) {}
+
+    /**
+     * The zone's condition once the policy's rows are written: the translation's, except that a policy with rules kovn
+     * refuses to enforce (a {@code domainNames} peer) is not reported ready: {@code False}, reason
+     * {@value PolicyWarning#DOMAIN_NAMES_NOT_SUPPORTED}, naming the rules (its other rules are programmed, the refused
+     * peers match nothing). A refusal must never read as accepted.
+     */
+    static ZoneCondition condition(PolicyReport report, String zone) {
+        ZoneCondition translated = report.condition(zone);
+        if ("False".equals(translated.status())) {
+            return translated;
+        }
+        List<String> refused = report.warnings().stream()
+                .filter(w -> PolicyWarning.DOMAIN_NAMES_NOT_SUPPORTED.equals(w.reason()))
+                .map(PolicyWarning::message)
+                .toList();
+        if (refused.isEmpty()) {
+            return translated;
+        }
+        return new ZoneCondition(
+                translated.type(),
+                "False",
+                PolicyWarning.DOMAIN_NAMES_NOT_SUPPORTED,
+                String.join("; ", refused) + " (the policy's other rules are programmed)");
+    }
 
     /**
      * Writes the conditions, up to {@link #IN_FLIGHT} at a time: each is one request, and at start a zone writes one

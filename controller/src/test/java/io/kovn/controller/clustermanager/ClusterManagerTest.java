@@ -16,6 +16,7 @@ import io.kovn.controller.testing.Clusters;
 import io.kovn.k8s.api.policy.AdminNetworkPolicy;
 import io.kovn.k8s.api.policy.AdminNetworkPolicyStatus;
 import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicy;
 import io.kovn.k8s.client.KubeClients;
 import io.kovn.k8s.events.ConditionWriter;
 import io.kovn.k8s.events.DesiredCondition;
@@ -181,8 +182,15 @@ class ClusterManagerTest {
                 spec: {subject: {namespaces: {}}}
                 """, BaselineAdminNetworkPolicy.class))
                 .create();
+        HasMetadata cnp = client.resource(Serialization.unmarshal("""
+                apiVersion: policy.networking.k8s.io/v1alpha2
+                kind: ClusterNetworkPolicy
+                metadata: {name: default}
+                spec: {tier: Baseline, priority: 5, subject: {namespaces: {}}}
+                """, ClusterNetworkPolicy.class))
+                .create();
         ConditionWriter writer = new ConditionWriter(client, Clock.systemUTC());
-        for (HasMetadata policy : List.of(anp, banp)) {
+        for (HasMetadata policy : List.of(anp, banp, cnp)) {
             for (String zone : List.of("a", "b", "gone")) {
                 writer.set(
                         policy,
@@ -199,7 +207,8 @@ class ClusterManagerTest {
             ZoneConditionCleanup cleanup = cm.conditionCleanup();
             await().atMost(WAIT)
                     .until(() -> types(anp()).equals(List.of("Ready-In-Zone-a", "Ready-In-Zone-b", "Audited"))
-                            && types(banp()).equals(List.of("Ready-In-Zone-a", "Ready-In-Zone-b", "Audited")));
+                            && types(banp()).equals(List.of("Ready-In-Zone-a", "Ready-In-Zone-b", "Audited"))
+                            && types(cnp()).equals(List.of("Ready-In-Zone-a", "Ready-In-Zone-b", "Audited")));
             await().atMost(WAIT).until(cleanup::idle);
 
             long before = cleanup.reconciles();
@@ -225,7 +234,8 @@ class ClusterManagerTest {
             client.nodes().withName("b").delete();
             await().atMost(WAIT)
                     .until(() -> types(anp()).equals(List.of("Ready-In-Zone-a", "Audited"))
-                            && types(banp()).equals(List.of("Ready-In-Zone-a", "Audited")));
+                            && types(banp()).equals(List.of("Ready-In-Zone-a", "Audited"))
+                            && types(cnp()).equals(List.of("Ready-In-Zone-a", "Audited")));
             Condition kept = anp().getStatus().conditions().getFirst();
             assertThat(List.of(kept.getStatus(), kept.getReason(), kept.getMessage()))
                     .containsExactly("True", ZoneCondition.SUCCEEDED, ZoneCondition.SUCCESS_MESSAGE);
@@ -234,8 +244,9 @@ class ClusterManagerTest {
 
     @Test
     void withoutTheCrdsTheCleanupKeepsListingAndNeverSyncs() {
-        // the cluster without the ANP and BANP CRDs (the next SharedCluster.fresh() installs them again)
-        for (var type : List.of(AdminNetworkPolicy.class, BaselineAdminNetworkPolicy.class)) {
+        // the cluster without the ANP, BANP and CNP CRDs (the next SharedCluster.fresh() installs them again)
+        for (var type :
+                List.of(AdminNetworkPolicy.class, BaselineAdminNetworkPolicy.class, ClusterNetworkPolicy.class)) {
             var handle = client.apiextensions()
                     .v1()
                     .customResourceDefinitions()
@@ -254,7 +265,8 @@ class ClusterManagerTest {
             await().atMost(WAIT)
                     .pollInterval(Duration.ofMillis(500))
                     .until(() -> refusedLists(since, HasMetadata.getPlural(AdminNetworkPolicy.class)) >= 2
-                            && refusedLists(since, HasMetadata.getPlural(BaselineAdminNetworkPolicy.class)) >= 2);
+                            && refusedLists(since, HasMetadata.getPlural(BaselineAdminNetworkPolicy.class)) >= 2
+                            && refusedLists(since, HasMetadata.getPlural(ClusterNetworkPolicy.class)) >= 2);
             assertThat(cleanup.idle()).isFalse();
         } finally {
             nodes.close();
@@ -279,6 +291,16 @@ class ClusterManagerTest {
         return client.resources(BaselineAdminNetworkPolicy.class)
                 .withName("default")
                 .get();
+    }
+
+    ClusterNetworkPolicy cnp() {
+        return client.resources(ClusterNetworkPolicy.class).withName("default").get();
+    }
+
+    static List<String> types(ClusterNetworkPolicy p) {
+        return p.getStatus() == null
+                ? List.of()
+                : p.getStatus().conditions().stream().map(Condition::getType).toList();
     }
 
     static List<String> types(AdminNetworkPolicy p) {

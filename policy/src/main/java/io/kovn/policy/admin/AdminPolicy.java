@@ -93,16 +93,6 @@ public record AdminPolicy(
         return 2 * specPriority + (isClusterNetworkPolicy() ? 1 : 0);
     }
 
-    /** How kovn words this policy's place in its tier for analyze, e.g. {@code CNP x (Admin tier, priority 5)}. */
-    public String describe() {
-        String tierName = aclTier == ADMIN_TIER ? "Admin" : "Baseline";
-        return switch (ownerType) {
-            case BASELINE_ADMIN_NETWORK_POLICY -> "BANP " + name;
-            case CLUSTER_NETWORK_POLICY -> "CNP " + name + " (" + tierName + " tier, priority " + specPriority + ")";
-            default -> "ANP " + name + " (priority " + specPriority + ")";
-        };
-    }
-
     /**
      * One rule, direction-neutral (ingress peers expressed as egress peers with only {@code namespaces}/{@code pods}
      * set).

@@ -14,7 +14,6 @@ public record PolicyRef(String kind, Optional<String> namespace, String name) {
     public static final String ANP = "AdminNetworkPolicy";
     public static final String BANP = "BaselineAdminNetworkPolicy";
     public static final String NETWORK_POLICY = "NetworkPolicy";
-    /** A v1alpha2 ClusterNetworkPolicy, of either tier. */
     public static final String CNP = "ClusterNetworkPolicy";
 
     public static PolicyRef anp(String name) {

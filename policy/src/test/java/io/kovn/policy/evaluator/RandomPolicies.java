@@ -21,17 +21,29 @@ import io.kovn.k8s.api.policy.AdminNetworkPolicySpec;
 import io.kovn.k8s.api.policy.AdminNetworkPolicySubject;
 import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
 import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicySpec;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicy;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicyEgressPeer;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicyEgressRule;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicyIngressPeer;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicyIngressRule;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicyProtocol;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicyRuleAction;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicySpec;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicySubject;
+import io.kovn.k8s.api.policy.v1alpha2.Tier;
 import io.kovn.policy.Fixtures;
 import io.kovn.policy.model.PolicySnapshot;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
  * Random policy sets over a fixed cluster, from a seed: namespaces n0..n2 (team x|y) with three pods each (app a|b;
- * named ports), a host-network pod, two nodes; 0–3 ANPs at priorities 1..1000, 0–3 NetworkPolicies and maybe a BANP,
- * with every peer and port kind.
+ * named ports), a host-network pod, two nodes; 0–3 ANPs at priorities 1..1000, 0–3 NetworkPolicies, maybe a BANP, and
+ * 0–3 ClusterNetworkPolicies of either tier (often at an ANP's priority, to exercise kovn's tie-break; never two of one
+ * tier at one priority, whose order is undefined), with every peer and port kind.
  */
 public final class RandomPolicies {
     static final List<String> NAMESPACES = List.of("n0", "n1", "n2");
@@ -45,11 +57,19 @@ public final class RandomPolicies {
     static final List<String> EXTERNAL = List.of("8.8.8.8", "172.18.0.2", "10.1.9.9");
 
     public record Policies(
-            List<AdminNetworkPolicy> anps, List<NetworkPolicy> nps, List<BaselineAdminNetworkPolicy> banps) {
+            List<AdminNetworkPolicy> anps,
+            List<NetworkPolicy> nps,
+            List<BaselineAdminNetworkPolicy> banps,
+            List<ClusterNetworkPolicy> cnps) {
+        public Policies(
+                List<AdminNetworkPolicy> anps, List<NetworkPolicy> nps, List<BaselineAdminNetworkPolicy> banps) {
+            this(anps, nps, banps, List.of());
+        }
+
         Policies withAnp(AdminNetworkPolicy anp) {
             List<AdminNetworkPolicy> more = new ArrayList<>(anps);
             more.add(anp);
-            return new Policies(more, nps, banps);
+            return new Policies(more, nps, banps, cnps);
         }
     }
 
@@ -77,7 +97,81 @@ public final class RandomPolicies {
                 : List.of(BaselineAdminNetworkPolicy.of(
                         "default",
                         new BaselineAdminNetworkPolicySpec(r.subject(), r.ingressRules(false), r.egressRules(false))));
-        return new Policies(anps, nps, banps);
+        // drawn last, so the ANPs, NetworkPolicies and BANP of a seed are what they were before CNPs existed
+        List<ClusterNetworkPolicy> cnps = new ArrayList<>();
+        HashSet<String> taken = new HashSet<>();
+        for (int i = r.random.nextInt(4); i > 0; i--) {
+            Tier tier = r.random.nextBoolean() ? Tier.ADMIN : Tier.BASELINE;
+            int priority = !anps.isEmpty() && r.random.nextBoolean()
+                    ? r.pick(anps).getSpec().priority()
+                    : r.random.nextInt(1001);
+            if (!taken.add(tier + "/" + priority)) {
+                continue;
+            }
+            cnps.add(ClusterNetworkPolicy.of(
+                    "cnp-" + i,
+                    new ClusterNetworkPolicySpec(
+                            tier,
+                            priority,
+                            cnpSubject(r.subject()),
+                            r.ingressRules(true).stream()
+                                    .map(RandomPolicies::cnpRule)
+                                    .toList(),
+                            r.egressRules(true).stream()
+                                    .map(RandomPolicies::cnpRule)
+                                    .toList())));
+        }
+        return new Policies(anps, nps, banps, cnps);
+    }
+
+    private static ClusterNetworkPolicySubject cnpSubject(AdminNetworkPolicySubject subject) {
+        return new ClusterNetworkPolicySubject(subject.namespaces(), subject.pods());
+    }
+
+    private static ClusterNetworkPolicyRuleAction cnpAction(AdminNetworkPolicyRuleAction action) {
+        return switch (action) {
+            case ALLOW -> ClusterNetworkPolicyRuleAction.ACCEPT;
+            case DENY -> ClusterNetworkPolicyRuleAction.DENY;
+            case PASS -> ClusterNetworkPolicyRuleAction.PASS;
+        };
+    }
+
+    private static List<ClusterNetworkPolicyProtocol> protocols(List<AdminNetworkPolicyPort> ports) {
+        return ports.stream()
+                .map(p -> p.portNumber() != null
+                        ? ClusterNetworkPolicyProtocol.of(
+                                p.portNumber().protocol(),
+                                io.kovn.k8s.api.policy.v1alpha2.ProtocolPort.number(
+                                        p.portNumber().port()))
+                        : p.portRange() != null
+                                ? ClusterNetworkPolicyProtocol.of(
+                                        p.portRange().protocol(),
+                                        io.kovn.k8s.api.policy.v1alpha2.ProtocolPort.range(
+                                                p.portRange().start(),
+                                                p.portRange().end()))
+                                : ClusterNetworkPolicyProtocol.namedPort(p.namedPort()))
+                .toList();
+    }
+
+    private static ClusterNetworkPolicyIngressRule cnpRule(AdminNetworkPolicyIngressRule rule) {
+        return new ClusterNetworkPolicyIngressRule(
+                rule.name(),
+                cnpAction(rule.action()),
+                rule.from().stream()
+                        .map(p -> new ClusterNetworkPolicyIngressPeer(p.namespaces(), p.pods()))
+                        .toList(),
+                protocols(rule.ports()));
+    }
+
+    private static ClusterNetworkPolicyEgressRule cnpRule(AdminNetworkPolicyEgressRule rule) {
+        return new ClusterNetworkPolicyEgressRule(
+                rule.name(),
+                cnpAction(rule.action()),
+                rule.to().stream()
+                        .map(p -> new ClusterNetworkPolicyEgressPeer(
+                                p.namespaces(), p.pods(), p.nodes(), p.networks(), p.domainNames()))
+                        .toList(),
+                protocols(rule.ports()));
     }
 
     public static PolicySnapshot snapshot(Policies policies) {
@@ -106,6 +200,7 @@ public final class RandomPolicies {
                 .adminNetworkPolicies(policies.anps())
                 .networkPolicies(policies.nps())
                 .baselineAdminNetworkPolicies(policies.banps())
+                .clusterNetworkPolicies(policies.cnps())
                 .build();
     }
 

@@ -4,11 +4,13 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.kovn.k8s.api.policy.AdminNetworkPolicy;
 import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicy;
 import io.kovn.ovn.ids.IdKey;
 import io.kovn.ovn.ids.ObjectId;
 import io.kovn.ovn.ids.OwnerType;
 import io.kovn.policy.StatefulPods;
 import io.kovn.policy.admin.AdminPolicy;
+import io.kovn.policy.admin.ClusterNetworkPolicyChecks;
 import io.kovn.policy.model.PolicyDirection;
 import io.kovn.policy.model.RuleLabel;
 import java.util.Map;
@@ -17,17 +19,17 @@ import java.util.Optional;
 /**
  * What a policy ACL stands for, read from its external_ids: the policy rule, named exactly as {@code kovn analyze}
  * names it ({@link RuleLabel}), a namespace's NetworkPolicy isolation, or the default allow. The ACL's own name is no
- * substitute: it carries the rule's index, not its name, and is cut at 63 characters. Pure, but for the lookup of ANP
- * and BANP rule names.
+ * substitute: it carries the rule's index, not its name, and is cut at 63 characters. Pure, but for the lookup of ANP,
+ * BANP and ClusterNetworkPolicy rule names.
  */
 public final class AclRules {
     /** Said of the cluster port group's ACLs, which decide only when no policy rule did. */
     public static final String DEFAULT_ALLOW = "default allow";
 
-    /** The ANPs and BANPs whose rule names a trace shows. */
+    /** The ANPs, BANPs and ClusterNetworkPolicies whose rule names a trace shows. */
     @FunctionalInterface
     public interface AdminPolicies {
-        /** The ANP or BANP of that name, if it still exists. */
+        /** The ANP, BANP or ClusterNetworkPolicy of that name, if it still exists. */
         Optional<AdminPolicy> find(OwnerType type, String name);
 
         /** None: rules are named by their index and the ACL's action only. */
@@ -62,6 +64,16 @@ public final class AclRules {
                                     .get();
                             yield banp == null || banp.getSpec() == null ? null : AdminPolicy.of(banp);
                         }
+                        case CLUSTER_NETWORK_POLICY -> {
+                            ClusterNetworkPolicy cnp = client.resources(ClusterNetworkPolicy.class)
+                                    .withName(name)
+                                    .get();
+                            yield cnp == null
+                                            || ClusterNetworkPolicyChecks.invalid(cnp)
+                                                    .isPresent()
+                                    ? null
+                                    : AdminPolicy.of(cnp);
+                        }
                         default -> null;
                     });
         }
@@ -80,7 +92,7 @@ public final class AclRules {
         if (type.isEmpty() || name == null) return Optional.empty();
         Optional<PolicyDirection> direction = direction(externalIds.get(IdKey.DIRECTION.key()));
         return switch (type.get()) {
-            case ADMIN_NETWORK_POLICY, BASELINE_ADMIN_NETWORK_POLICY ->
+            case ADMIN_NETWORK_POLICY, BASELINE_ADMIN_NETWORK_POLICY, CLUSTER_NETWORK_POLICY ->
                 direction.flatMap(d -> gressIndex(externalIds)
                         .map(i -> adminRule(type.get(), name, d, i, aclAction, policies)
                                 .toString()));
@@ -119,10 +131,14 @@ public final class AclRules {
         Optional<AdminPolicy> policy = policies.find(type, name);
         Optional<AdminPolicy.Rule> rule = policy.map(p -> p.rule(direction, index));
         if (rule.isPresent()) return policy.get().label(rule.get());
-        return new RuleLabel(AdminPolicy.aclPrefix(type), name, direction, index, null, apiAction(aclAction));
+        String action = apiAction(aclAction);
+        if (type == OwnerType.CLUSTER_NETWORK_POLICY && action.equals("Allow")) {
+            action = "Accept";
+        }
+        return new RuleLabel(AdminPolicy.aclPrefix(type), name, direction, index, null, action);
     }
 
-    /** OVN's action as the API's: allow-related and allow are Allow, drop and reject Deny, pass Pass. */
+    /** OVN's action as the v1alpha1 API's: allow-related and allow are Allow, drop and reject Deny, pass Pass. */
     static String apiAction(String aclAction) {
         return switch (aclAction) {
             case "allow", "allow-related", "allow-stateless" -> "Allow";

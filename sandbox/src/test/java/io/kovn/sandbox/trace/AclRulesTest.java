@@ -10,6 +10,11 @@ import io.kovn.k8s.api.policy.AdminNetworkPolicyEgressRule;
 import io.kovn.k8s.api.policy.AdminNetworkPolicyIngressRule;
 import io.kovn.k8s.api.policy.AdminNetworkPolicyRuleAction;
 import io.kovn.k8s.api.policy.AdminNetworkPolicySpec;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicy;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicyIngressRule;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicyRuleAction;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicySpec;
+import io.kovn.k8s.api.policy.v1alpha2.Tier;
 import io.kovn.ovn.ids.IdKey;
 import io.kovn.ovn.ids.ObjectId;
 import io.kovn.ovn.ids.OwnerType;
@@ -59,6 +64,28 @@ class AclRulesTest {
         assertThat(AclRules.describe(
                         ruleAcl(OwnerType.ADMIN_NETWORK_POLICY, "cluster-control", "Egress", 0), "drop", API))
                 .hasValue("ANP cluster-control egress rule 0 \"deny-to-sensitive\" (Deny)");
+    }
+
+    @Test
+    void aClusterNetworkPolicyRuleIsNamedWithTheV1alpha2Action() {
+        ClusterNetworkPolicy cnp = ClusterNetworkPolicy.of(
+                "sensitive",
+                new ClusterNetworkPolicySpec(
+                        Tier.BASELINE,
+                        3,
+                        null,
+                        List.of(new ClusterNetworkPolicyIngressRule(
+                                "accept-web", ClusterNetworkPolicyRuleAction.ACCEPT, List.of(), List.of())),
+                        List.of()));
+        AclRules.AdminPolicies api = (type, name) ->
+                type == OwnerType.CLUSTER_NETWORK_POLICY ? Optional.of(AdminPolicy.of(cnp)) : Optional.empty();
+        assertThat(AclRules.describe(
+                        ruleAcl(OwnerType.CLUSTER_NETWORK_POLICY, "sensitive", "Ingress", 0), "allow-related", api))
+                .hasValue("CNP sensitive ingress rule 0 \"accept-web\" (Accept)");
+        assertThat(AclRules.describe(
+                        ruleAcl(OwnerType.CLUSTER_NETWORK_POLICY, "gone", "Egress", 2), "allow-related", api))
+                .as("a policy that is gone: by index, still in v1alpha2's words")
+                .hasValue("CNP gone egress rule 2 (Accept)");
     }
 
     @Test
