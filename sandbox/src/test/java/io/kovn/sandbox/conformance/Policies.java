@@ -10,8 +10,10 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.kovn.k8s.api.policy.AdminNetworkPolicy;
 import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
+import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicy;
 import io.kovn.sandbox.infra.EmulatedNode;
 import java.io.IOException;
 import java.io.InputStream;
@@ -34,10 +36,11 @@ import java.util.regex.Pattern;
  * test.
  */
 final class Policies {
-    /** The three policy kinds of the suite. */
+    /** The policy kinds of the suite: v1alpha1 (ANP, BANP), v1alpha2 (ClusterNetworkPolicy) and NetworkPolicy. */
     enum Kind {
         ANP(ResourceDefinitionContext.fromResourceType(AdminNetworkPolicy.class)),
         BANP(ResourceDefinitionContext.fromResourceType(BaselineAdminNetworkPolicy.class)),
+        CNP(ResourceDefinitionContext.fromResourceType(ClusterNetworkPolicy.class)),
         NP(ResourceDefinitionContext.fromResourceType(NetworkPolicy.class));
 
         final ResourceDefinitionContext context;
@@ -50,6 +53,7 @@ final class Policies {
             return switch (kind) {
                 case "AdminNetworkPolicy" -> ANP;
                 case "BaselineAdminNetworkPolicy" -> BANP;
+                case "ClusterNetworkPolicy" -> CNP;
                 case "NetworkPolicy" -> NP;
                 default -> throw new IllegalArgumentException("not a policy kind of the suite: " + kind);
             };
@@ -57,8 +61,12 @@ final class Policies {
     }
 
     /** Owner types of every policy row in a zone's NB. */
-    private static final List<String> POLICY_OWNER_TYPES =
-            List.of("AdminNetworkPolicy", "BaselineAdminNetworkPolicy", "NetworkPolicy", "NetpolNamespace");
+    private static final List<String> POLICY_OWNER_TYPES = List.of(
+            "AdminNetworkPolicy",
+            "BaselineAdminNetworkPolicy",
+            "ClusterNetworkPolicy",
+            "NetworkPolicy",
+            "NetpolNamespace");
 
     private static final Pattern HOST_NETWORK_PORT = Pattern.compile("\\{\\{\\s*index \\.HostNetworkPorts (\\d)\\s*}}");
 
@@ -70,10 +78,7 @@ final class Policies {
 
     /** Creates every object of a manifest ({@code conformance/<path>}). */
     void apply(String path) {
-        for (String doc : template(read("conformance/" + path)).split("(?m)^---\\s*$")) {
-            if (doc.isBlank()) continue;
-            GenericKubernetesResource r =
-                    client.getKubernetesSerialization().unmarshal(doc, GenericKubernetesResource.class);
+        for (GenericKubernetesResource r : documents(client.getKubernetesSerialization(), path)) {
             Kind kind = Kind.of(r.getKind());
             if (kind == Kind.NP) {
                 client.genericKubernetesResources(kind.context)
@@ -84,6 +89,15 @@ final class Policies {
                 client.genericKubernetesResources(kind.context).resource(r).create();
             }
         }
+    }
+
+    /** The objects of a manifest ({@code conformance/<path>}), host-network ports templated in. */
+    static List<GenericKubernetesResource> documents(KubernetesSerialization serialization, String path) {
+        List<GenericKubernetesResource> out = new ArrayList<>();
+        for (String doc : template(read("conformance/" + path)).split("(?m)^---\\s*$")) {
+            if (!doc.isBlank()) out.add(serialization.unmarshal(doc, GenericKubernetesResource.class));
+        }
+        return out;
     }
 
     /** Replaces the host-network port placeholders with the fixture's ports. */
@@ -141,13 +155,13 @@ final class Policies {
     }
 
     /**
-     * What the API server holds now, compactly: per ANP/BANP its priority and its rules' actions and ports, to put
-     * beside a failing probe.
+     * What the API server holds now, compactly: per ANP/BANP/CNP its tier, priority and its rules' actions and ports,
+     * to put beside a failing probe.
      */
     @SuppressWarnings("unchecked")
     String describe() {
         StringBuilder sb = new StringBuilder();
-        for (Kind kind : List.of(Kind.ANP, Kind.BANP)) {
+        for (Kind kind : List.of(Kind.ANP, Kind.BANP, Kind.CNP)) {
             for (GenericKubernetesResource r :
                     client.genericKubernetesResources(kind.context).list().getItems()) {
                 Map<String, Object> spec =
@@ -158,6 +172,7 @@ final class Policies {
                         .append(" (resourceVersion ")
                         .append(r.getMetadata().getResourceVersion())
                         .append(')');
+                if (spec.get("tier") != null) sb.append(" tier ").append(spec.get("tier"));
                 if (spec.get("priority") != null) sb.append(" priority ").append(spec.get("priority"));
                 for (String direction : List.of("ingress", "egress")) {
                     List<Map<String, Object>> rules = (List<Map<String, Object>>) spec.get(direction);
@@ -166,13 +181,19 @@ final class Policies {
                             .append(direction)
                             .append(' ')
                             .append(rules.stream()
-                                    .map(x -> x.get("action") + (x.get("ports") == null ? "" : "@" + x.get("ports")))
+                                    .map(x -> x.get("action") + ports(x))
                                     .toList());
                 }
                 sb.append('\n');
             }
         }
         return sb.toString();
+    }
+
+    /** A rule's port match for {@link #describe()}: v1alpha1 {@code ports} or v1alpha2 {@code protocols}. */
+    private static String ports(Map<String, Object> rule) {
+        Object ports = rule.get("ports") != null ? rule.get("ports") : rule.get("protocols");
+        return ports == null ? "" : "@" + ports;
     }
 
     /** Merge-patches {@code spec} of a cluster-scoped policy. */
@@ -202,11 +223,6 @@ final class Policies {
         return withField(rules, index, "action", action);
     }
 
-    /** A copy of {@code rules} with rule {@code index}'s ports replaced by one named port. */
-    static List<Map<String, Object>> withNamedPort(List<Map<String, Object>> rules, int index, String port) {
-        return withField(rules, index, "ports", List.of(Map.of("namedPort", port)));
-    }
-
     private static List<Map<String, Object>> withField(
             List<Map<String, Object>> rules, int index, String field, Object value) {
         Map<String, Object> rule = new LinkedHashMap<>(rules.get(index));
@@ -216,7 +232,7 @@ final class Policies {
         return out;
     }
 
-    /** Deletes every ANP, BANP and NetworkPolicy, then waits until no zone holds a policy ACL. */
+    /** Deletes every ANP, BANP, ClusterNetworkPolicy and NetworkPolicy, then waits until no zone holds a policy ACL. */
     void deleteAll(List<EmulatedNode> zones) {
         for (Kind kind : Kind.values()) {
             var resources = kind == Kind.NP

@@ -3,9 +3,10 @@ package io.kovn.sandbox.conformance;
 import java.util.List;
 
 /**
- * The one template behind the protocol tests 1–6 (ANP) and 14–19 (BANP), facts §1.4. The ANP rules are {@code 0 Allow
- * A, 1 Deny A, 2 Pass A, 3 Deny B@P1, 4 Pass B@P1, 5 Allow C@P2, 6 Deny C}; the BANP list is the same without the Pass
- * rules. Steps 1–4 expect the same probes for both; steps 5 and 6 are ANP only.
+ * The one template behind the protocol tests 1–6 (ANP, Admin-tier CNP) and 14–19 (BANP, Baseline-tier CNP), facts §1.4.
+ * The admin rules are {@code 0 Allow A, 1 Deny A, 2 Pass A, 3 Deny B@P1, 4 Pass B@P1, 5 Allow C@P2, 6 Deny C}; the
+ * baseline list is the same without the Pass rules. Steps 1–4 expect the same probes for both; steps 5 and 6 are admin
+ * only.
  */
 final class ProtocolTemplate {
     /** The expected probes of one test, step by step (six; a BANP test uses the first four). */
@@ -61,22 +62,21 @@ final class ProtocolTemplate {
 
     private ProtocolTemplate() {}
 
-    /** Runs an ANP protocol test: six subtests, three cumulative swaps. */
-    static void admin(SuiteRun run, String name, String direction, Expectations e) {
-        run.apply("admin_network_policy/standard-" + name + "-rules.yaml");
-        common(run, Policies.Kind.ANP, name, direction, e);
-        run.swap(Policies.Kind.ANP, name, direction, 0, 2);
+    /**
+     * Runs a protocol test on a tier: the manifest {@code standard-<name>-rules.yaml} of the tier's directory, then
+     * four subtests (one swap), and on an admin tier two more (two more swaps, the Pass rules).
+     */
+    static void run(SuiteRun run, SuiteTier tier, String name, String direction, Expectations e) {
+        run.apply(tier.manifest("standard-" + name + "-rules.yaml"));
+        String object = tier.name(name);
+        common(run, tier.kind, object, direction, e);
+        if (!tier.admin) return;
+        run.swap(tier.kind, object, direction, 0, 2);
         run.step(
-                "Pass A (now first) with no NetworkPolicy or BANP is allowed",
+                "Pass A (now first) with no NetworkPolicy or baseline policy is allowed",
                 e.steps().get(4));
-        run.swap(Policies.Kind.ANP, name, direction, 3, 4);
+        run.swap(tier.kind, object, direction, 3, 4);
         run.step("Pass B at P1 (now before the Deny) is allowed", e.steps().get(5));
-    }
-
-    /** Runs a BANP protocol test: four subtests, one swap. */
-    static void baseline(SuiteRun run, String manifestName, String direction, Expectations e) {
-        run.apply("baseline_admin_network_policy/standard-" + manifestName + "-rules.yaml");
-        common(run, Policies.Kind.BANP, "default", direction, e);
     }
 
     private static void common(SuiteRun run, Policies.Kind kind, String name, String direction, Expectations e) {
