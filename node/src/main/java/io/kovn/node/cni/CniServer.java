@@ -16,7 +16,6 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
 import java.time.Duration;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
@@ -112,18 +111,18 @@ public final class CniServer implements AutoCloseable {
         }
         removeStale(socket);
         ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+        Set<UserPrincipal> allowed = new HashSet<>();
         try {
             server.bind(UnixDomainSocketAddress.of(socket), 128);
             Files.setPosixFilePermissions(socket, PosixFilePermissions.fromString("rw-------"));
+            // The socket file's owner is this process's effective user.
+            allowed.add(Files.getOwner(socket, LinkOption.NOFOLLOW_LINKS));
+            allowed.add(socket.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("root"));
         } catch (IOException | RuntimeException e) {
             server.close();
             Files.deleteIfExists(socket);
             throw e;
         }
-        // The socket file's owner is this process's effective user.
-        Set<UserPrincipal> allowed = new HashSet<>(List.of(
-                Files.getOwner(socket, LinkOption.NOFOLLOW_LINKS),
-                socket.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("root")));
         CniServer s = new CniServer(settings, handler, metrics, server, allowed);
         s.acceptor.start();
         LOG.info("CNI server listening on {}", socket);
