@@ -406,7 +406,7 @@ class HelmChartTest {
         assertThat(args(node, "kovn-node")).contains("--metrics-address=0.0.0.0:9411");
         assertThat(args(identity, "identity"))
                 .contains("--metrics-address=0.0.0.0:9412", "--webhook-host=0.0.0.0", "--webhook-port=9443");
-        assertThat(args(node, "kovn-node")).noneMatch(a -> a.startsWith("--cni-socket")); // the default, /run/kovn
+        assertThat(args(node, "kovn-node")).contains("--cni-socket=/run/kovn/cni.sock");
         String scripts = json(node).at("/spec/template/spec/containers").toString();
         assertThat(scripts)
                 .contains("--remote=punix:/var/run/ovn/ovnnb_db.sock", "--remote=punix:/var/run/ovn/ovnsb_db.sock");
