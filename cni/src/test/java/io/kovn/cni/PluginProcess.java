@@ -7,6 +7,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -34,8 +35,16 @@ final class PluginProcess {
 
     /** Runs {@code executable} with exactly {@code env} and {@code stdin}; fails after 20 s. */
     static Outcome run(Path executable, Map<String, String> env, byte[] stdin) {
+        return run(List.of(executable.toString()), env, stdin);
+    }
+
+    /**
+     * Runs {@code command} (an executable and its arguments, e.g. behind setpriv) as {@link #run(Path, Map, byte[])}.
+     */
+    static Outcome run(List<String> command, Map<String, String> env, byte[] stdin) {
+        String executable = command.getLast();
         try {
-            ProcessBuilder pb = new ProcessBuilder(executable.toString());
+            ProcessBuilder pb = new ProcessBuilder(command);
             pb.environment().clear();
             pb.environment().putAll(env);
             Process p = pb.start();

@@ -8,7 +8,6 @@ import io.kovn.pki.Pem;
 import io.kovn.pki.SecureFiles;
 import java.io.IOException;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPair;
 import java.security.cert.X509Certificate;
@@ -37,7 +36,7 @@ public final class SandboxIdentity implements AutoCloseable {
      * kept in {@code folder} across restarts.
      */
     public static SandboxIdentity start(KubernetesClient client, Path folder, boolean interconnect) throws IOException {
-        Files.createDirectories(folder);
+        SecureFiles.createPrivateDirectories(folder);
         CertificateAuthority webhookCa =
                 CertificateAuthority.loadOrCreate(folder.resolve("webhook-ca"), "kovn-sandbox-webhook-ca");
         KeyPair pair = Keys.ecP256();

@@ -174,7 +174,7 @@ class IdentityManifestsTest {
                         .toArray(String[]::new));
         assertThat(options.webhookPort).isEqualTo(9443);
         assertThat(options.enableInterconnect).isTrue();
-        assertThat(deployment.getSpec().getReplicas()).isEqualTo(1);
+        assertThat(deployment.getSpec().getReplicas()).isEqualTo(2);
     }
 
     private static <T> T only(Class<T> type) {

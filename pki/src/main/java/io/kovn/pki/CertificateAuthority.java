@@ -58,7 +58,7 @@ public final class CertificateAuthority {
                         Pem.privateKey(Files.readString(keyFile)));
             }
             CertificateAuthority created = create(commonName);
-            Files.createDirectories(folder);
+            SecureFiles.createPrivateDirectories(folder);
             SecureFiles.writePrivate(keyFile, Pem.encode(created.key));
             SecureFiles.writeAtomically(certFile, Pem.encode(created.certificate));
             return created;

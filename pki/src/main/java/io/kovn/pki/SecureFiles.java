@@ -6,9 +6,21 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 
-/** Writes key and certificate files atomically, private keys readable by the owner only. */
+/**
+ * Writes key and certificate files atomically, private keys readable by the owner only, in folders that only their
+ * owner may list.
+ */
 public final class SecureFiles {
     private SecureFiles() {}
+
+    /**
+     * Creates the folder and any missing parents with mode 0700 (so, whatever the umask, nobody else lists or enters
+     * them); an existing folder is left as it is (the operator's choice).
+     */
+    public static Path createPrivateDirectories(Path folder) throws IOException {
+        return Files.createDirectories(
+                folder, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    }
 
     /** Writes text with mode 0600 (created that way, never briefly world-readable), atomically. */
     public static void writePrivate(Path file, String text) throws IOException {

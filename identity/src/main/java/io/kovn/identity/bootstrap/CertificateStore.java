@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,10 +48,7 @@ public final class CertificateStore {
     /** Stores credentials, the key first so a certificate on disk never lacks its key. */
     public void save(NodeCredentials credentials) {
         try {
-            if (!Files.exists(folder)) {
-                Files.createDirectories(
-                        folder, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-            }
+            SecureFiles.createPrivateDirectories(folder);
             SecureFiles.writePrivate(keyFile(), credentials.keyPem());
             SecureFiles.writeAtomically(certificateFile(), credentials.certificatePem());
         } catch (IOException e) {

@@ -3,6 +3,7 @@ package io.kovn.identity.csr;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.api.model.certificates.v1.CertificateSigningRequest;
+import io.fabric8.kubernetes.api.model.certificates.v1.CertificateSigningRequestBuilder;
 import io.fabric8.kubernetes.api.model.certificates.v1.CertificateSigningRequestCondition;
 import io.fabric8.kubernetes.api.model.certificates.v1.CertificateSigningRequestConditionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -73,25 +74,37 @@ public final class CsrApprover implements AutoCloseable {
         switch (decision) {
             case CsrDecision.Ignore ignore -> LOG.debug("CSR {} ignored: {}", name, ignore.why());
             case CsrDecision.Approve approve -> {
-                client.certificates()
-                        .v1()
-                        .certificateSigningRequests()
-                        .withName(name)
-                        .approve(condition("Approved", REASON_APPROVED, approve.message()));
+                decide(csr, condition("Approved", REASON_APPROVED, approve.message()));
                 event(csr, "Normal", REASON_APPROVED, approve.message());
                 LOG.info("CSR {} approved: {}", name, approve.message());
             }
             case CsrDecision.Deny deny -> {
-                client.certificates()
-                        .v1()
-                        .certificateSigningRequests()
-                        .withName(name)
-                        .deny(condition("Denied", REASON_DENIED, deny.message()));
+                decide(csr, condition("Denied", REASON_DENIED, deny.message()));
                 event(csr, "Warning", REASON_DENIED, deny.message());
                 LOG.warn("CSR {} denied: {}", name, deny.message());
             }
         }
         return ReconcileResult.done();
+    }
+
+    /**
+     * Adds the decision to the CSR as read, through the {@code approval} subresource, with the resourceVersion it was
+     * read at: when another approver (a second replica) decided it meanwhile, kube-apiserver answers 409, the
+     * controller retries, and the retry reads a decided CSR and leaves it alone. So each CSR gets one decision and one
+     * Event, however many replicas run.
+     */
+    private void decide(CertificateSigningRequest csr, CertificateSigningRequestCondition decision) {
+        CertificateSigningRequest decided = new CertificateSigningRequestBuilder(csr)
+                .editOrNewStatus()
+                .addToConditions(decision)
+                .endStatus()
+                .build();
+        client.certificates()
+                .v1()
+                .certificateSigningRequests()
+                .resource(decided)
+                .subresource("approval")
+                .update();
     }
 
     private CertificateSigningRequestCondition condition(String type, String reason, String message) {

@@ -354,6 +354,65 @@ class HelmChartTest {
         assertThat(args(cm, "cluster-manager")).contains("--lease-namespace=" + NAMESPACE);
     }
 
+    /**
+     * The webhook is in the path of every node identity's status write: two replicas by default, preferably on two
+     * nodes, a rolling update that never goes below them, and a PodDisruptionBudget (none with one replica, where it
+     * would block every drain).
+     */
+    @Test
+    void identityRunsTwoReplicasSpreadAcrossNodesWithADisruptionBudget() {
+        List<GenericKubernetesResource> objects = objects(template(CHART, List.of()));
+        JsonNode deployment = json(one(objects, "Deployment", "kovn-identity"));
+        assertThat(deployment.at("/spec/replicas").asInt()).isEqualTo(2);
+        assertThat(deployment.at("/spec/strategy/rollingUpdate/maxUnavailable").asInt())
+                .isZero();
+        JsonNode preferred = deployment.at(
+                "/spec/template/spec/affinity/podAntiAffinity/preferredDuringSchedulingIgnoredDuringExecution/0");
+        assertThat(preferred.at("/podAffinityTerm/topologyKey").asText()).isEqualTo("kubernetes.io/hostname");
+        assertThat(preferred
+                        .at("/podAffinityTerm/labelSelector/matchLabels/app.kubernetes.io~1name")
+                        .asText())
+                .isEqualTo("kovn-identity");
+        JsonNode budget = json(one(objects, "PodDisruptionBudget", "kovn-identity"));
+        assertThat(budget.at("/spec/minAvailable").asInt()).isEqualTo(1);
+        assertThat(budget.at("/spec/selector/matchLabels/app.kubernetes.io~1name")
+                        .asText())
+                .isEqualTo("kovn-identity");
+
+        List<GenericKubernetesResource> single = objects(template(CHART, List.of("--set", "identity.replicas=1")));
+        assertThat(json(one(single, "Deployment", "kovn-identity"))
+                        .at("/spec/replicas")
+                        .asInt())
+                .isEqualTo(1);
+        assertThat(single).noneMatch(o -> o.getKind().equals("PodDisruptionBudget"));
+    }
+
+    /**
+     * What the chart tells each component to listen on (RELIABILITY.md, "Listening addresses and key files"): metrics
+     * and probes on every address of the host (cluster manager and node run in the host's network) or the pod, the
+     * webhook on every address of its pod (the Service reaches it there), OVN's databases on unix sockets only.
+     */
+    @Test
+    void listeningAddressesAsRendered() {
+        List<GenericKubernetesResource> objects = objects(template(CHART, List.of()));
+        GenericKubernetesResource cm = one(objects, "Deployment", "kovn-cluster-manager");
+        GenericKubernetesResource node = one(objects, "DaemonSet", "kovn-node");
+        GenericKubernetesResource identity = one(objects, "Deployment", "kovn-identity");
+        assertThat(json(cm).at("/spec/template/spec/hostNetwork").asBoolean()).isTrue();
+        assertThat(json(node).at("/spec/template/spec/hostNetwork").asBoolean()).isTrue();
+        assertThat(json(identity).at("/spec/template/spec/hostNetwork").asBoolean())
+                .isFalse();
+        assertThat(args(cm, "cluster-manager")).contains("--metrics-address=0.0.0.0:9410");
+        assertThat(args(node, "kovn-node")).contains("--metrics-address=0.0.0.0:9411");
+        assertThat(args(identity, "identity"))
+                .contains("--metrics-address=0.0.0.0:9412", "--webhook-host=0.0.0.0", "--webhook-port=9443");
+        assertThat(args(node, "kovn-node")).contains("--cni-socket=/run/kovn/cni.sock");
+        String scripts = json(node).at("/spec/template/spec/containers").toString();
+        assertThat(scripts)
+                .contains("--remote=punix:/var/run/ovn/ovnnb_db.sock", "--remote=punix:/var/run/ovn/ovnsb_db.sock");
+        assertThat(scripts).doesNotContain("ptcp:", "pssl:");
+    }
+
     /** values.schema.json: a value the commands would refuse, or a misspelt key, fails the render, not the pods. */
     @ParameterizedTest
     @CsvSource(

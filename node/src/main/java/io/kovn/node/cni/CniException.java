@@ -28,6 +28,8 @@ public final class CniException extends Exception {
     public static final int PLUGIN_NOT_AVAILABLE_LIMITED_CONNECTIVITY = 51;
     /** kovn: an unexpected failure inside the node agent (a bug; the details say what). */
     public static final int INTERNAL_ERROR = 100;
+    /** kovn: the caller's user may not plumb pods (neither root nor the node agent's own user). */
+    public static final int PERMISSION_DENIED = 101;
 
     private final int code;
     private final String details;

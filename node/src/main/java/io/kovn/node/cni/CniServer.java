@@ -13,8 +13,11 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -22,6 +25,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import jdk.net.ExtendedSocketOptions;
+import jdk.net.UnixDomainPrincipal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,7 +36,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The socket file is created with mode 0600 (only root's runtime may plumb pods) in a directory created with mode
  * 0700 if missing; a stale socket file left by a crashed agent is removed on start, but a live one (another server
- * answers) makes {@link #start} fail.
+ * answers) makes {@link #start} fail. The mode is one lock; the caller's credentials ({@code SO_PEERCRED}) are the
+ * second: a caller that is neither root nor the agent's own user gets error {@link CniException#PERMISSION_DENIED} and
+ * its request never reaches the handler, so a socket made reachable by mistake (a looser mode, a bind mount into a
+ * container running as another user) still plumbs nothing for it.
  */
 public final class CniServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(CniServer.class);
@@ -66,10 +74,17 @@ public final class CniServer implements AutoCloseable {
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("kovn-cni-timer").factory());
     private final Thread acceptor;
+    private final Set<UserPrincipal> allowedCallers;
     private volatile boolean closed;
 
-    private CniServer(Settings settings, CniHandler handler, CniMetrics metrics, ServerSocketChannel server) {
+    private CniServer(
+            Settings settings,
+            CniHandler handler,
+            CniMetrics metrics,
+            ServerSocketChannel server,
+            Set<UserPrincipal> allowedCallers) {
         this.settings = settings;
+        this.allowedCallers = Set.copyOf(allowedCallers);
         this.dispatcher = new CniDispatcher(handler, metrics);
         this.server = server;
         this.inFlight = new Semaphore(settings.maxConcurrent());
@@ -96,15 +111,19 @@ public final class CniServer implements AutoCloseable {
         }
         removeStale(socket);
         ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+        Set<UserPrincipal> allowed = new HashSet<>();
         try {
             server.bind(UnixDomainSocketAddress.of(socket), 128);
             Files.setPosixFilePermissions(socket, PosixFilePermissions.fromString("rw-------"));
+            // The socket file's owner is this process's effective user.
+            allowed.add(Files.getOwner(socket, LinkOption.NOFOLLOW_LINKS));
+            allowed.add(socket.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("root"));
         } catch (IOException | RuntimeException e) {
             server.close();
             Files.deleteIfExists(socket);
             throw e;
         }
-        CniServer s = new CniServer(settings, handler, metrics, server);
+        CniServer s = new CniServer(settings, handler, metrics, server, allowed);
         s.acceptor.start();
         LOG.info("CNI server listening on {}", socket);
         return s;
@@ -196,6 +215,10 @@ public final class CniServer implements AutoCloseable {
         if (frame == null) {
             return tooLarge();
         }
+        UserPrincipal caller = caller(client);
+        if (!allowedCallers.contains(caller)) {
+            return permissionDenied(caller);
+        }
         if (!inFlight.tryAcquire()) {
             return busy();
         }
@@ -228,6 +251,22 @@ public final class CniServer implements AutoCloseable {
                 return null;
             }
         }
+    }
+
+    /** The user of the process that connected (read by the kernel at connect time, not claimed by the caller). */
+    private static UserPrincipal caller(SocketChannel client) throws IOException {
+        UnixDomainPrincipal peer = client.getOption(ExtendedSocketOptions.SO_PEERCRED);
+        return peer.user();
+    }
+
+    private CniWire.Response permissionDenied(UserPrincipal caller) {
+        var e = new CniException(
+                CniException.PERMISSION_DENIED,
+                "permission denied",
+                "user " + caller.getName() + " may not call the kovn node agent (only root and its own user)");
+        LOG.warn("CNI request refused: {}", e.details());
+        return new CniWire.Response(
+                1, CniResultCodec.encodeError(e, CniVersions.LATEST).toString());
     }
 
     private CniWire.Response tooLarge() {
