@@ -50,7 +50,9 @@ class ClusterNetworkPolicyEnforcementTest {
         c.apply("""
                 apiVersion: policy.networking.k8s.io/v1alpha2
                 kind: ClusterNetworkPolicy
-                metadata: {name: admin-8080}
+                metadata:
+                  name: admin-8080
+                  annotations: {k8s.ovn.org/acl-logging: '{"deny":"alert","allow":"notice"}'}
                 spec:
                   tier: Admin
                   priority: 5
@@ -70,7 +72,9 @@ class ClusterNetworkPolicyEnforcementTest {
         c.apply("""
                 apiVersion: policy.networking.k8s.io/v1alpha2
                 kind: ClusterNetworkPolicy
-                metadata: {name: base-deny}
+                metadata:
+                  name: base-deny
+                  annotations: {k8s.ovn.org/acl-logging: '{"deny":"alert","allow":"notice"}'}
                 spec:
                   tier: Baseline
                   priority: 10
@@ -81,7 +85,9 @@ class ClusterNetworkPolicyEnforcementTest {
         c.apply("""
                 apiVersion: policy.networking.k8s.io/v1alpha2
                 kind: ClusterNetworkPolicy
-                metadata: {name: base-accept}
+                metadata:
+                  name: base-accept
+                  annotations: {k8s.ovn.org/acl-logging: '{"deny":"alert","allow":"notice"}'}
                 spec:
                   tier: Baseline
                   priority: 5
@@ -162,11 +168,12 @@ class ClusterNetworkPolicyEnforcementTest {
     @Test
     @Order(3)
     void ovnTraceShowsTheTiersAndThePrioritiesDeciding() {
-        // northd has made the ACLs' flows (their names show in flows only with logging on)
+        // northd has made the ACLs' flows (logged ACLs, so ovn-trace names them)
         await().atMost(PolicyCluster.CONVERGE)
                 .untilAsserted(() -> assertThat(c.ovn.sbctl("lflow-list"))
-                        .contains("tcp.dst==8080")
-                        .contains("9000<=tcp.dst<=9099"));
+                        .contains("CNP:admin-8080:Ingress:1")
+                        .contains("CNP:base-accept:Ingress:0")
+                        .contains("CNP:base-deny:Ingress:0"));
         await().atMost(UPDATE)
                 .untilAsserted(() -> assertThat(c.trace("lab_probe", probe, server, "tcp && tcp.dst==8080"))
                         .contains("ACL name=CNP:admin-8080:Ingress:0,")
@@ -249,7 +256,9 @@ class ClusterNetworkPolicyEnforcementTest {
         c.apply("""
                 apiVersion: policy.networking.k8s.io/v1alpha2
                 kind: ClusterNetworkPolicy
-                metadata: {name: admin-8080}
+                metadata:
+                  name: admin-8080
+                  annotations: {k8s.ovn.org/acl-logging: '{"deny":"alert","allow":"notice"}'}
                 spec:
                   tier: Admin
                   priority: 5
