@@ -255,9 +255,8 @@ public final class DatabaseRestartFaults {
             DatabaseSchema sbSchema,
             long since)
             throws InterruptedException {
-        List<String> out;
         while (true) {
-            out = new ArrayList<>(oracle.check(client, nb).violations());
+            List<String> out = new ArrayList<>(oracle.check(client, nb).violations());
             if (out.isEmpty()) {
                 var plan = ZoneModel.plan(
                         ZoneKillFaults.ZONE, client.nodes().list().getItems(), Set.of(), CurrentState.of(nb));
