@@ -26,6 +26,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Issue 35: the NB and SB {@code ovsdb-server}s killed with SIGKILL under write load and started again on the same
@@ -58,6 +59,8 @@ public final class DatabaseRestartFaults {
 
     private static final List<String> SB_COMPARED = List.of("Chassis", "Encap");
     private static final String WRITER_KEY = "kovn-fault-writer";
+    /** Between the writer's transactions: a steady load (about 200 a second), not a flood of the one NB server. */
+    private static final long WRITE_PERIOD_MS = 5;
 
     /** What a run found. */
     record Report(
@@ -144,9 +147,12 @@ public final class DatabaseRestartFaults {
                     throw new IllegalStateException("the zone never converged before any restart");
                 }
                 AtomicBoolean writing = new AtomicBoolean(true);
+                // held during each transaction: the checks take it, so that the dumps and the cache see one state
+                ReentrantLock writes = new ReentrantLock();
                 AtomicLong committedCount = new AtomicLong();
                 Thread writer = Thread.ofPlatform().name("kovn-fault-writer").start(() -> {
                     for (long n = 0; writing.get(); n++) {
+                        writes.lock();
                         outcomes.put(n, Outcome.UNKNOWN);
                         try {
                             writerClient.transact(
@@ -163,7 +169,10 @@ public final class DatabaseRestartFaults {
                         } catch (RuntimeException e) {
                             // down, reset mid-flight or timed out: committed or not, the client cannot know
                             sleep(20);
+                        } finally {
+                            writes.unlock();
                         }
+                        sleep(WRITE_PERIOD_MS);
                     }
                 });
                 for (int r = 1; r <= restarts; r++) {
@@ -182,10 +191,12 @@ public final class DatabaseRestartFaults {
                     long before = committedCount.get();
                     Thread.sleep(random.nextLong(1000)); // load on the restarted server
                     churn.pause();
-                    List<String> found = awaitChecks(db, nbSchema, oracle, client, nb, sb, sbSchema, restart);
                     while (committedCount.get() < before + 5 && ZoneKillFaults.ms(restart) < 60_000) {
                         Thread.sleep(20);
                     }
+                    writes.lock();
+                    List<String> found = awaitChecks(db, nbSchema, oracle, client, nb, sb, sbSchema, restart);
+                    writes.unlock();
                     if (committedCount.get() < before + 5) {
                         found = new ArrayList<>(found);
                         found.add("the writer committed nothing within 60 s of the restart");
