@@ -50,6 +50,11 @@ final class NorthboundWatch implements AutoCloseable {
         notifyAll();
     }
 
+    /** The connection the watch monitors over. */
+    OvsdbClient client() {
+        return client;
+    }
+
     /** The rows as last updated. */
     MonitorCache cache() {
         return cache;
