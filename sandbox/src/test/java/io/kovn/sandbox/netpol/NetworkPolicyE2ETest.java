@@ -31,7 +31,7 @@ import org.junit.jupiter.api.TestInstance;
  * NetworkPolicy end to end, after Kubernetes' own network policy e2e suite: namespaces x, y, z (label {@code ns}), pods
  * a, b, c in each (label {@code pod}; a on node-1, b on node-2, c on node-3) serving TCP 80-82 and UDP 80-81 under the
  * suite's port names ({@code serve-80-tcp}). Each case applies policies, then probes every pod pair with real packets
- * until the matrix equals the expected one (a denied flow is a 1.5 s timeout), and removes its policies again.
+ * until the matrix equals the expected one (a denied flow is a 0.75 s timeout), and removes its policies again.
  */
 // one instance for the class: the IPv6 subclass overrides up(), so only its sandbox is started
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
