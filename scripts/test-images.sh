@@ -14,7 +14,8 @@ for t in mmdebstrap umoci skopeo podman jq; do
   command -v "$t" >/dev/null || fail "$t is missing: run scripts/install-host-deps.sh"
 done
 T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+stop_second() { if [[ -n ${second:-} ]]; then kill -- "-$second" 2>/dev/null || true; wait "$second" 2>/dev/null || true; fi; }
+trap 'stop_second; rm -rf "$T"' EXIT
 start=$SECONDS
 
 build() {
@@ -28,7 +29,8 @@ cat "$T/a.names" >&2
 [[ $(wc -l < "$T/a.names") -eq 2 ]] || fail "expected two images, got: $(cat "$T/a.names")"
 read -r kovn_tar kovn_digest < <(grep '/kovn-' "$T/a.digests")
 read -r ovn_tar ovn_digest < <(grep '/ovn-' "$T/a.digests")
-build b &
+# its own session (setsid), so that a failed check can stop it and all its children
+setsid "$root/scripts/build-images.sh" --out "$T/b" > "$T/b.digests" 2> "$T/b.log" &
 second=$!
 
 # valid OCI archives, as skopeo reads them
@@ -48,7 +50,7 @@ pm() {
     --storage-driver vfs --events-backend none --cgroup-manager cgroupfs --runtime runc "$@"
 }
 run() { pm run --rm --network none --ulimit nofile=1024:1024 --ulimit nproc=1024:1024 "$@"; }
-cleanup() { [[ -n ${second:-} ]] && { kill "$second" 2>/dev/null; wait "$second" 2>/dev/null; }; pm rm --all --force --time 0 >/dev/null 2>&1 || true; pm rmi --all --force >/dev/null 2>&1 || true; rm -rf "$T"; }
+cleanup() { stop_second; pm rm --all --force --time 0 >/dev/null 2>&1 || true; pm rmi --all --force >/dev/null 2>&1 || true; rm -rf "$T"; }
 trap cleanup EXIT
 pm load -q -i "$kovn_tar" >/dev/null || fail "podman cannot load $kovn_tar"
 pm load -q -i "$ovn_tar" >/dev/null || fail "podman cannot load $ovn_tar"
@@ -83,7 +85,8 @@ for want in '(sw0)' 'ovn-northd 25.03' 'ovn-controller 25.03' 'ovsdb-server (Ope
   grep -qF "$want" <<<"$out" || fail "OVN image: no '$want' in: $out"
 done
 echo "test-images: OVN image: ovsdb-server serves the Northbound schema; $(grep 'ovn-northd' <<<"$out")" >&2
-wait "$second" || fail "build b failed"
+wait "$second" || { cat "$T/b.log" >&2; fail "build b failed"; }
+second=
 sed "s:$T/b/::" "$T/b.digests" > "$T/b.names"
 diff "$T/a.names" "$T/b.names" >&2 || fail "two builds of the same inputs gave different digests"
 cmp "$kovn_tar" "$T/b/$(basename "$kovn_tar")" || fail "the kovn archives differ"
