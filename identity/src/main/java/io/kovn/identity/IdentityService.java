@@ -3,13 +3,13 @@ package io.kovn.identity;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.kovn.identity.csr.ApproverConfig;
 import io.kovn.identity.csr.CsrApprover;
 import io.kovn.identity.webhook.AdmissionHandler;
 import io.kovn.identity.webhook.AdmissionWebhook;
 import io.kovn.identity.webhook.InformerNodeSubnets;
 import io.kovn.identity.webhook.WebhookPolicy;
+import io.kovn.k8s.client.KubeClients;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -99,8 +99,7 @@ public final class IdentityService implements AutoCloseable {
             Config config = kubeconfig == null
                     ? new ConfigBuilder().build()
                     : Config.fromKubeconfig(Files.readString(kubeconfig));
-            try (KubernetesClient client =
-                            new KubernetesClientBuilder().withConfig(config).build();
+            try (KubernetesClient client = KubeClients.forConfig(config);
                     IdentityService service = start(this, client)) {
                 CountDownLatch stop = new CountDownLatch(1);
                 Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown));

@@ -23,6 +23,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
@@ -214,6 +215,13 @@ final class NetworkTopologies implements AutoCloseable {
     /** Waits for the UDN and CUDN informers' first list. */
     boolean synced(Duration timeout) throws InterruptedException {
         return !enabled || Informers.waitForCacheSync(timeout, udns, cudns);
+    }
+
+    /** The UDN and CUDN informers that have not listed yet, with their last errors. */
+    String notSynced() {
+        return enabled
+                ? Informers.notSynced(Map.of("UserDefinedNetwork", udns, "ClusterUserDefinedNetwork", cudns))
+                : "";
     }
 
     void start() {

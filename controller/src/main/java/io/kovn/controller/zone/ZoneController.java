@@ -69,8 +69,8 @@ public final class ZoneController implements AutoCloseable {
         KubernetesClient client = informers.client();
         // the topology follows nodes alone: it is written while the pods still list (see start)
         if (!informers.sync(config.syncTimeout(), List.of(Node.class))) {
-            throw new IllegalStateException(
-                    "zone " + node + ": the node informer did not sync within " + config.syncTimeout());
+            throw new IllegalStateException("zone " + node + ": the node informer did not sync within "
+                    + config.syncTimeout() + ": " + informers.notSynced(List.of(Node.class)));
         }
         this.nodeInformer = informers.informer(Node.class);
         this.podInformer = informers.informer(Pod.class);
@@ -210,13 +210,14 @@ public final class ZoneController implements AutoCloseable {
             zc.connects.start();
             long nodes = System.nanoTime();
             if (!lease.informers().sync(config.syncTimeout(), KINDS)) {
-                throw new IllegalStateException(
-                        "zone " + config.nodeName() + ": the pod informer did not sync within " + config.syncTimeout());
+                throw new IllegalStateException("zone " + config.nodeName() + ": the pod informer did not sync within "
+                        + config.syncTimeout() + ": " + lease.informers().notSynced(KINDS));
             }
             long pods = System.nanoTime();
             if (!zc.networks.synced(config.syncTimeout())) {
                 throw new IllegalStateException("zone " + config.nodeName()
-                        + ": the network informers did not sync within " + config.syncTimeout());
+                        + ": the network informers did not sync within " + config.syncTimeout() + ": "
+                        + zc.networks.notSynced());
             }
             // addresses never move across restarts: the allocator holds every pod's before the first reconcile
             zc.podAddresses.rebuild();
@@ -225,7 +226,8 @@ public final class ZoneController implements AutoCloseable {
             zc.podPorts.sweep().forEach(zc.portController::enqueue);
             if (!lease.informers().sync(config.syncTimeout(), ServiceController.KINDS)) {
                 throw new IllegalStateException("zone " + config.nodeName()
-                        + ": the service informers did not sync within " + config.syncTimeout());
+                        + ": the service informers did not sync within " + config.syncTimeout() + ": "
+                        + lease.informers().notSynced(ServiceController.KINDS));
             }
             zc.services = ServiceController.start(
                     config.nodeName(),

@@ -5,8 +5,8 @@ import io.fabric8.kubernetes.api.model.certificates.v1.CertificateSigningRequest
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.kovn.identity.csr.CsrRules;
+import io.kovn.k8s.client.KubeClients;
 import io.kovn.pki.CertificateRequests;
 import io.kovn.pki.Keys;
 import io.kovn.pki.Pem;
@@ -173,8 +173,7 @@ public final class NodeCertificateBootstrap implements AutoCloseable {
 
     private synchronized KubernetesClient bootstrapClient() {
         if (bootstrapClient == null) {
-            bootstrapClient =
-                    new KubernetesClientBuilder().withConfig(bootstrapConfig).build();
+            bootstrapClient = KubeClients.forConfig(bootstrapConfig);
         }
         return bootstrapClient;
     }
@@ -207,9 +206,7 @@ public final class NodeCertificateBootstrap implements AutoCloseable {
 
     private void install(NodeCredentials credentials) {
         current.set(credentials);
-        KubernetesClient old = nodeClient.getAndSet(new KubernetesClientBuilder()
-                .withConfig(nodeConfig(credentials))
-                .build());
+        KubernetesClient old = nodeClient.getAndSet(KubeClients.forConfig(nodeConfig(credentials)));
         if (old != null) {
             scheduler.schedule(old::close, settings.oldClientGrace().toMillis(), TimeUnit.MILLISECONDS);
         }

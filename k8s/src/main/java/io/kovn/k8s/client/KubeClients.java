@@ -47,8 +47,24 @@ public final class KubeClients {
                 .build());
     }
 
-    /** A client for {@code config}, on the JDK HTTP client. */
+    /**
+     * fabric8 lists and watches again after an error with a delay that doubles from this base up to 32 times it (1 s by
+     * default: 32 s). kovn waits at most 30 s for an informer's first list at start, so one failed list followed by a
+     * few more must not push the next try past that: with 250 ms the delay stays under 8 s.
+     */
+    public static final int WATCH_RECONNECT_MILLIS = 250;
+
+    private static final int FABRIC8_WATCH_RECONNECT_MILLIS = 250;
+
+    /**
+     * A client for {@code config}, on the JDK HTTP client. A {@code config} with fabric8's default watch reconnect
+     * interval gets {@link #WATCH_RECONNECT_MILLIS}.
+     */
     public static KubernetesClient forConfig(Config config) {
+        Integer interval = config.getWatchReconnectInterval();
+        if (interval == null || interval == FABRIC8_WATCH_RECONNECT_MILLIS) {
+            config.setWatchReconnectInterval(WATCH_RECONNECT_MILLIS);
+        }
         return new KubernetesClientBuilder()
                 .withHttpClientFactory(new JdkHttpClientFactory())
                 .withConfig(config)

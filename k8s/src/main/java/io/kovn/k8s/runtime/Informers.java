@@ -1,9 +1,15 @@
 package io.kovn.k8s.runtime;
 
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.WeakHashMap;
+import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -12,6 +18,9 @@ public final class Informers {
 
     private static final Logger LOG = LoggerFactory.getLogger(Informers.class);
     private static final long POLL_MILLIS = 10;
+    /** The last list or watch error of each retrying informer, for messages about informers that do not sync. */
+    private static final Map<SharedIndexInformer<?>, String> LAST_ERRORS =
+            Collections.synchronizedMap(new WeakHashMap<>());
 
     private Informers() {}
 
@@ -45,6 +54,7 @@ public final class Informers {
      */
     public static <T> SharedIndexInformer<T> retrying(SharedIndexInformer<T> informer) {
         return informer.exceptionHandler((started, error) -> {
+            LAST_ERRORS.put(informer, describe(error));
             LOG.warn(
                     "informer of {} failed{}; listing and watching again: {}",
                     kindOf(informer),
@@ -64,6 +74,43 @@ public final class Informers {
                 .map(Informers::kindOf)
                 .sorted()
                 .toList();
+    }
+
+    /**
+     * The informers of {@code informers} that have not completed their first list, each with the last error it met
+     * (informers made {@link #retrying}), e.g. {@code "Pod (last error: ...)"}; empty when all have.
+     */
+    public static String notSynced(Collection<? extends SharedIndexInformer<?>> informers) {
+        return describeNotSynced(
+                informers.stream().map(i -> Map.entry(kindOf(i), i)).toList());
+    }
+
+    /** {@link #notSynced(Collection)} for informers named by their keys (generic resources have no class to name). */
+    public static String notSynced(Map<String, ? extends SharedIndexInformer<?>> informers) {
+        return describeNotSynced(List.copyOf(informers.entrySet()));
+    }
+
+    private static String describeNotSynced(List<? extends Map.Entry<String, ? extends SharedIndexInformer<?>>> named) {
+        List<String> out = new ArrayList<>();
+        for (var e : named) {
+            SharedIndexInformer<?> i = e.getValue();
+            if (i.hasSynced()) continue;
+            String error = LAST_ERRORS.get(i);
+            out.add(e.getKey()
+                    + (error != null
+                            ? " (last error: " + error + ")"
+                            : i.isRunning() ? " (no answer yet)" : " (not running)"));
+        }
+        return String.join(", ", out);
+    }
+
+    /** An informer's error as an operator reads it: the API server's status code first, no wrapper exceptions. */
+    static String describe(Throwable error) {
+        Throwable t = error;
+        while (t instanceof CompletionException && t.getCause() != null) t = t.getCause();
+        return t instanceof KubernetesClientException k && k.getCode() > 0
+                ? "HTTP " + k.getCode() + ": " + k.getMessage()
+                : t.toString();
     }
 
     private static String kindOf(SharedIndexInformer<?> informer) {

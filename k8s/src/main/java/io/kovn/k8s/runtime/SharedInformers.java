@@ -86,6 +86,14 @@ public final class SharedInformers implements AutoCloseable {
     }
 
     /**
+     * The informers of {@code kinds} that have not listed yet, with their last errors ({@link Informers#notSynced}).
+     */
+    public String notSynced(List<Class<? extends HasMetadata>> kinds) {
+        return Informers.notSynced(
+                kinds.stream().<SharedIndexInformer<?>>map(this::informer).toList());
+    }
+
+    /**
      * Starts the informers of {@code kinds} that are not running yet, without waiting: a controller lists while it
      * connects to its databases, and {@link #sync} waits later.
      */

@@ -75,6 +75,53 @@ class InformerRecoveryTest {
         }
     }
 
+    /**
+     * A kind whose CRD is not installed yet: the informer keeps listing, says why it has not synced (what a start-up
+     * timeout message shows), and syncs soon after the CRD appears: the retry delay is capped at 8 s, not fabric8's 32
+     * s, so it fits the 30 s a controller waits for its first list.
+     */
+    @Test
+    void aKindNotInstalledYetIsNamedWithItsErrorAndSyncsSoonAfterItsCrdAppears() throws Exception {
+        KubernetesClient client = SharedCluster.fresh().admin();
+        ResourceDefinitionContext gadgets = new ResourceDefinitionContext.Builder()
+                .withGroup("test.kovn.io")
+                .withVersion("v1")
+                .withKind("Gadget")
+                .withPlural("gadgets")
+                .withNamespaced(true)
+                .build();
+        client.apiextensions()
+                .v1()
+                .customResourceDefinitions()
+                .withName("gadgets.test.kovn.io")
+                .delete();
+        var informer = Informers.retrying(
+                client.genericKubernetesResources(gadgets).inAnyNamespace().runnableInformer(0));
+        try {
+            informer.start();
+            await().atMost(Duration.ofSeconds(20))
+                    .untilAsserted(() -> assertThat(Informers.notSynced(Map.of("Gadget", informer)))
+                            .startsWith("Gadget (last error: ")
+                            .contains("HTTP 404"));
+            // failed lists for 15 s: fabric8's own delays (1, 2, 4, 8, 16 s) would put the next list 14 s after the
+            // CRD appears; kovn's (0.25 s doubling to 8 s) at most 8 s
+            Thread.sleep(15_000);
+            installCrd(client, "Gadget", "gadgets");
+            long t0 = System.nanoTime();
+            assertThat(Informers.waitForCacheSync(Duration.ofSeconds(30), informer))
+                    .isTrue();
+            assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(10));
+            assertThat(Informers.notSynced(Map.of("Gadget", informer))).isEmpty();
+        } finally {
+            informer.stop();
+            client.apiextensions()
+                    .v1()
+                    .customResourceDefinitions()
+                    .withName("gadgets.test.kovn.io")
+                    .delete();
+        }
+    }
+
     private static void widget(KubernetesClient client, String name, Object size) {
         GenericKubernetesResource w = new GenericKubernetesResourceBuilder()
                 .withApiVersion("test.kovn.io/v1")
@@ -93,17 +140,21 @@ class InformerRecoveryTest {
     }
 
     private static void installCrd(KubernetesClient client) {
+        installCrd(client, "Widget", "widgets");
+    }
+
+    private static void installCrd(KubernetesClient client, String kind, String plural) {
         CustomResourceDefinition crd = new CustomResourceDefinitionBuilder()
                 .withNewMetadata()
-                .withName("widgets.test.kovn.io")
+                .withName(plural + ".test.kovn.io")
                 .endMetadata()
                 .withNewSpec()
                 .withGroup("test.kovn.io")
                 .withScope("Namespaced")
                 .withNewNames()
-                .withKind("Widget")
-                .withPlural("widgets")
-                .withSingular("widget")
+                .withKind(kind)
+                .withPlural(plural)
+                .withSingular(kind.toLowerCase(java.util.Locale.ROOT))
                 .endNames()
                 .addNewVersion()
                 .withName("v1")
@@ -122,7 +173,7 @@ class InformerRecoveryTest {
         client.apiextensions()
                 .v1()
                 .customResourceDefinitions()
-                .withName("widgets.test.kovn.io")
+                .withName(plural + ".test.kovn.io")
                 .waitUntilCondition(
                         c -> c.getStatus() != null
                                 && c.getStatus().getConditions().stream()
