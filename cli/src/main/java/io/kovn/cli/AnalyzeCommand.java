@@ -270,7 +270,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
             List<BaselineAdminNetworkPolicy> banps = new ArrayList<>();
             List<ClusterNetworkPolicy> cnps = new ArrayList<>();
             for (String file : files) {
-                for (HasMetadata item : Manifests.read(parser, file)) {
+                for (HasMetadata item : Manifests.readAdmissible(parser, file)) {
                     switch (item.getKind()) {
                         case "Namespace" -> nss.add(as(item, Namespace.class));
                         case "Pod" -> pods.add(defaultNamespace(as(item, Pod.class)));

@@ -65,6 +65,7 @@ public final class ConvertCommand implements Callable<Integer> {
             for (String file : files) {
                 for (Manifests.Source source : Manifests.sources(file)) {
                     for (Manifests.Parsed p : Manifests.parseDocuments(parser, source.name(), source.text())) {
+                        Manifests.checkAdmissible(parser, source.name(), p);
                         List<HasMetadata> items = new ArrayList<>();
                         for (HasMetadata item : p.items()) items.add(typed(item, source.name(), p.document()));
                         documents.add(new Document(p.document().text(), items));

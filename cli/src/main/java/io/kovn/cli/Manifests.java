@@ -1,5 +1,6 @@
 package io.kovn.cli;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.ByteArrayInputStream;
@@ -20,6 +21,8 @@ import java.util.stream.Stream;
  * so a command applies all of them or none.
  */
 final class Manifests {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     private Manifests() {}
 
     /** A document that is not a Kubernetes object, named by its source, number and first line. */
@@ -33,6 +36,50 @@ final class Manifests {
         List<HasMetadata> out = new ArrayList<>();
         for (Source s : sources(source)) out.addAll(parse(client, s.name(), s.text()));
         return out;
+    }
+
+    /**
+     * {@link #read}, for commands that read manifests no API server has validated ({@code analyze -f}, {@code convert
+     * -f}): an object the API server would refuse ({@link PolicyManifestRules}) fails the read, naming it and the
+     * field.
+     */
+    static List<HasMetadata> readAdmissible(KubernetesClient client, String source) throws IOException {
+        List<HasMetadata> out = new ArrayList<>();
+        for (Source s : sources(source)) {
+            for (Parsed p : parseDocuments(client, s.name(), s.text())) {
+                checkAdmissible(client, s.name(), p);
+                out.addAll(p.items());
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Fails naming the first object of {@code parsed} that the API server would refuse ({@link PolicyManifestRules}).
+     */
+    static void checkAdmissible(KubernetesClient client, String source, Parsed parsed)
+            throws UnreadableManifestException {
+        for (HasMetadata item : parsed.items()) {
+            List<String> problems;
+            try {
+                problems = PolicyManifestRules.problems(
+                        JSON.readTree(client.getKubernetesSerialization().asJson(item)));
+            } catch (IOException | RuntimeException e) {
+                throw new UnreadableManifestException(
+                        source + ": document at line " + parsed.document().firstLine() + " cannot be read: "
+                                + rootMessage(e),
+                        e);
+            }
+            if (!problems.isEmpty()) {
+                throw new UnreadableManifestException(
+                        source + ": document at line " + parsed.document().firstLine() + ": " + item.getKind() + " "
+                                + (item.getMetadata().getName() == null
+                                        ? "without a name"
+                                        : item.getMetadata().getName())
+                                + " would be refused by the API server: " + String.join("; ", problems),
+                        null);
+            }
+        }
     }
 
     /** One file's (or stdin's) name and text. */

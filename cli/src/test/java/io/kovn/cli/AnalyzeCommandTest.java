@@ -238,4 +238,36 @@ class AnalyzeCommandTest {
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err()).contains("protocol must be tcp, udp or sctp (or icmp without a port): icmp/1");
     }
+
+    /** A manifest no API server would hold fails the command naming the object and the field, not deep inside. */
+    @Test
+    void aPolicyTheApiServerWouldRefuseIsNamedWithItsField(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("cluster.yaml"), CLUSTER);
+        Files.writeString(dir.resolve("policies.yaml"), """
+                apiVersion: policy.networking.k8s.io/v1alpha1
+                kind: AdminNetworkPolicy
+                metadata: {name: keyless}
+                spec:
+                  priority: 10
+                  subject:
+                    namespaces:
+                      matchExpressions: [{operator: In, values: [y]}]
+                  ingress:
+                  - action: Deny
+                    from: [{namespaces: {matchLabels: {x: y}}}]
+                """);
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = Main.commandLine()
+                .setOut(new PrintWriter(out))
+                .setErr(new PrintWriter(err))
+                .execute("analyze", "-f", dir.toString());
+
+        assertThat(exit).isEqualTo(3);
+        assertThat(out.toString()).isEmpty();
+        assertThat(err.toString())
+                .contains("policies.yaml: document at line 1: AdminNetworkPolicy keyless would be refused by the API"
+                        + " server: spec.subject.namespaces.matchExpressions[0].key: required")
+                .doesNotContain("Exception");
+    }
 }

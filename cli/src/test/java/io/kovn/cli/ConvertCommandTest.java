@@ -194,6 +194,31 @@ class ConvertCommandTest {
         assertThat(r.err()).contains("AdminNetworkPolicy cluster-control does not fit AdminNetworkPolicy", "Skip");
     }
 
+    @Test
+    void aPolicyTheApiServerWouldRefuseIsNamedWithItsField(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("p.yaml"), """
+                apiVersion: policy.networking.k8s.io/v1alpha1
+                kind: AdminNetworkPolicy
+                metadata: {name: keyless}
+                spec:
+                  priority: 10
+                  subject:
+                    namespaces:
+                      matchExpressions: [{operator: In, values: [y]}]
+                  ingress:
+                  - action: Deny
+                    from: [{namespaces: {}}]
+                """);
+
+        Run r = run("-f", dir.toString());
+
+        assertThat(r.exit()).isEqualTo(3);
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err())
+                .contains("AdminNetworkPolicy keyless would be refused by the API server: "
+                        + "spec.subject.namespaces.matchExpressions[0].key: required");
+    }
+
     /** Pods in three namespaces, with the named ports the policies use. */
     static final String CLUSTER = """
             apiVersion: v1

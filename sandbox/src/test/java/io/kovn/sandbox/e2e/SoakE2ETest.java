@@ -11,9 +11,10 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * The short form of RELIABILITY.md's soak ({@code scripts/bench.sh SoakBench --minutes 30} is the long one): pod, label
- * and policy churn on three nodes with allowed and denied flows probed throughout; no wrong verdict, no NB row left
- * once the churned objects are gone, and file descriptors and heap not growing over the run.
+ * The short form (two minutes, as the issue asks of the test command) of RELIABILITY.md's soak ({@code scripts/bench.sh
+ * SoakBench --minutes 30} is the long one): pod, label and policy churn on three nodes with allowed and denied flows
+ * probed throughout; no wrong verdict, no NB row left once the churned objects are gone, and file descriptors and heap
+ * not growing over the run.
  */
 @Tag("real")
 class SoakE2ETest {
@@ -30,9 +31,9 @@ class SoakE2ETest {
     }
 
     @Test
-    void churnForAMinuteGivesNoWrongVerdictLeavesNoRowAndHoldsFdsAndHeap() throws Exception {
+    void churnForTwoMinutesGivesNoWrongVerdictLeavesNoRowAndHoldsFdsAndHeap() throws Exception {
         Soak.Report report =
-                new Soak(sb.sandbox, sb.layout, System.out).run(Duration.ofSeconds(60), Duration.ofSeconds(20));
+                new Soak(sb.sandbox, sb.layout, System.out).run(Duration.ofMinutes(2), Duration.ofSeconds(30));
 
         assertThat(report.wrong()).as("wrong verdicts").isEmpty();
         assertThat(report.leaked())
