@@ -32,6 +32,7 @@ import picocli.CommandLine.Option;
 @Command(
         name = "cluster-manager",
         mixinStandardHelpOptions = true,
+        versionProvider = BuildInfo.Provider.class,
         description = "Run the cluster manager (leader election, per-node allocations) until stopped.")
 public final class ClusterManagerCommand implements Callable<Integer> {
     /** The component name on Events. */

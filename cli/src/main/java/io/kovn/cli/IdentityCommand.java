@@ -21,6 +21,7 @@ import picocli.CommandLine.Option;
 @Command(
         name = "identity",
         mixinStandardHelpOptions = true,
+        versionProvider = BuildInfo.Provider.class,
         description = "Run the identity service: CSR approver and admission webhook for node identities.")
 public final class IdentityCommand implements Callable<Integer> {
     @Mixin

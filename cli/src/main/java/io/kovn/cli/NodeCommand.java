@@ -40,6 +40,7 @@ import picocli.CommandLine.Option;
 @Command(
         name = "node",
         mixinStandardHelpOptions = true,
+        versionProvider = BuildInfo.Provider.class,
         description = "Run kovn's per-node parts (node agent, zone and policy controllers) until stopped.")
 public final class NodeCommand implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(NodeCommand.class);

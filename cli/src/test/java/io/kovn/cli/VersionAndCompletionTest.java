@@ -32,6 +32,10 @@ class VersionAndCompletionTest {
                 .isEqualTo("kovn " + BuildInfo.version() + " (revision " + BuildInfo.revision() + ", Java "
                         + Runtime.version() + ")\n");
         assertThat(run("--version")).isEqualTo(r);
+        // the daemons' images run these subcommands directly: their --version says the same
+        for (String daemon : new String[] {"node", "cluster-manager", "identity"}) {
+            assertThat(run(daemon, "--version")).as(daemon).isEqualTo(r);
+        }
     }
 
     @Test
