@@ -1,17 +1,11 @@
 package io.kovn.bench;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.kovn.ovsdb.data.Row;
-import io.kovn.ovsdb.data.Uuid;
 import io.kovn.ovsdb.schema.DatabaseSchema;
-import io.kovn.ovsdb.schema.TableSchema;
-import io.kovn.ovsdb.wire.Json;
-import io.kovn.ovsdb.wire.ValueCodec;
+import io.kovn.ovsdb.wire.DumpFormat;
 import io.kovn.runtime.OvsdbServerProcess;
 import io.kovn.runtime.testing.OvnDatabases;
 import io.kovn.runtime.testing.Tools;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -28,23 +22,6 @@ final class ServerRows {
                 server.unixEndpoint(),
                 schema.name(),
                 table));
-        JsonNode json = Json.parse(out);
-        TableSchema ts = schema.require(table);
-        List<String> headings = new ArrayList<>();
-        json.get("headings").forEach(h -> headings.add(h.asText()));
-        Set<Row> rows = new HashSet<>();
-        for (JsonNode data : json.get("data")) {
-            var obj = Json.object();
-            Uuid uuid = null;
-            for (int i = 0; i < headings.size(); i++) {
-                if (headings.get(i).equals("_uuid")) {
-                    uuid = ValueCodec.decodeUuid(data.get(i));
-                } else {
-                    obj.set(headings.get(i), data.get(i));
-                }
-            }
-            rows.add(ValueCodec.decodeRow(uuid, obj, ts));
-        }
-        return rows;
+        return DumpFormat.rows(out, schema.require(table));
     }
 }
