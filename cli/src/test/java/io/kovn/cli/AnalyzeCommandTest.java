@@ -243,19 +243,7 @@ class AnalyzeCommandTest {
     @Test
     void aPolicyTheApiServerWouldRefuseIsNamedWithItsField(@TempDir Path dir) throws Exception {
         Files.writeString(dir.resolve("cluster.yaml"), CLUSTER);
-        Files.writeString(dir.resolve("policies.yaml"), """
-                apiVersion: policy.networking.k8s.io/v1alpha1
-                kind: AdminNetworkPolicy
-                metadata: {name: keyless}
-                spec:
-                  priority: 10
-                  subject:
-                    namespaces:
-                      matchExpressions: [{operator: In, values: [y]}]
-                  ingress:
-                  - action: Deny
-                    from: [{namespaces: {matchLabels: {x: y}}}]
-                """);
+        Files.writeString(dir.resolve("policies.yaml"), PolicyManifestRulesTest.KEYLESS_ANP);
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int exit = Main.commandLine()

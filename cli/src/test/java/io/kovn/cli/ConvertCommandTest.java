@@ -196,19 +196,7 @@ class ConvertCommandTest {
 
     @Test
     void aPolicyTheApiServerWouldRefuseIsNamedWithItsField(@TempDir Path dir) throws Exception {
-        Files.writeString(dir.resolve("p.yaml"), """
-                apiVersion: policy.networking.k8s.io/v1alpha1
-                kind: AdminNetworkPolicy
-                metadata: {name: keyless}
-                spec:
-                  priority: 10
-                  subject:
-                    namespaces:
-                      matchExpressions: [{operator: In, values: [y]}]
-                  ingress:
-                  - action: Deny
-                    from: [{namespaces: {}}]
-                """);
+        Files.writeString(dir.resolve("p.yaml"), PolicyManifestRulesTest.KEYLESS_ANP);
 
         Run r = run("-f", dir.toString());
 

@@ -9,6 +9,21 @@ import org.junit.jupiter.api.Test;
 class PolicyManifestRulesTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /** An ANP whose subject's selector requirement has no key: the CRD schema refuses it. */
+    static final String KEYLESS_ANP = """
+            apiVersion: policy.networking.k8s.io/v1alpha1
+            kind: AdminNetworkPolicy
+            metadata: {name: keyless}
+            spec:
+              priority: 10
+              subject:
+                namespaces:
+                  matchExpressions: [{operator: In, values: [y]}]
+              ingress:
+              - action: Deny
+                from: [{namespaces: {matchLabels: {x: y}}}]
+            """;
+
     private static List<String> problems(String json) throws Exception {
         return PolicyManifestRules.problems(JSON.readTree(json));
     }
