@@ -47,12 +47,15 @@ public final class SoakBench {
             System.out.printf("| %d | %d | %d | %d |%n", s.at().toSeconds(), s.heapMiB(), s.fds(), s.threads());
         }
         System.out.printf(
-                "probes of stable flows: %d; checks of churned objects: %d; wrong verdicts: %d; leaked NB rows: %s%n",
+                "probes of stable flows: %d; checks of churned objects: %d; wrong verdicts: %d; slow connections"
+                        + " (made after a SYN retransmission, over 1 s): %d; leaked NB rows: %s%n",
                 report.probes(),
                 report.checks(),
                 report.wrong().size(),
+                report.slow().size(),
                 report.leaked().isEmpty() ? "0" : String.join("; ", report.leaked()));
         report.wrong().forEach(w -> System.out.println("wrong: " + w));
+        report.slow().forEach(w -> System.out.println("slow: " + w));
         System.exit(report.wrong().isEmpty() && report.leaked().isEmpty() ? 0 : 1);
     }
 }

@@ -39,6 +39,13 @@ import java.util.stream.Stream;
 public final class Soak {
     /** How long a change may take before its verdict counts. */
     public static final Duration SETTLE = Duration.ofSeconds(10);
+    /** A denied flow's probe waits this long for a connection; an allowed flow's is "slow" past it. */
+    static final Duration PROBE_TIMEOUT = Duration.ofSeconds(1);
+    /**
+     * How long a probe expected to connect waits: past Linux's first SYN retransmission (1 s after the first), so one
+     * lost packet makes a slow connection, not a denied flow. A flow that is really denied stays so however long.
+     */
+    static final Duration ALLOWED_PROBE_TIMEOUT = Duration.ofSeconds(3);
 
     static final String NS = "soak";
     static final int PORT = 80;
@@ -54,7 +61,20 @@ public final class Soak {
     public record Sample(Duration at, long heapMiB, long fds, int threads) {}
 
     /** What a soak saw: probes made, the wrong verdicts among them, the samples and the NB rows left over. */
-    public record Report(long probes, long checks, List<String> wrong, List<Sample> samples, List<String> leaked) {}
+    /**
+     * @param slow allowed connections that were made, but only after TCP sent its SYN again (over
+     *     {@link #PROBE_TIMEOUT}): a packet lost or late on a loaded machine, or a moment without the flow; each with
+     *     its time, to set beside the churn
+     */
+    public record Report(
+            long probes,
+            long checks,
+            List<String> wrong,
+            List<String> slow,
+            List<Sample> samples,
+            List<String> leaked) {}
+
+    private final List<String> slow = new ArrayList<>();
 
     public Soak(Sandbox sandbox, SandboxLayout layout, PrintStream out) {
         this.sandbox = sandbox;
@@ -86,6 +106,9 @@ public final class Soak {
         Pod blocked = running("blocked");
         running("flip");
         List<String> wrong = new ArrayList<>();
+        synchronized (slow) {
+            slow.clear();
+        }
         AtomicLong checks = new AtomicLong();
         // the stable policy holds before the churn begins
         awaitVerdict(blocked, s1, PORT, Verdict.DENIED, "setup", wrong, checks);
@@ -197,9 +220,11 @@ public final class Soak {
         }
         samples.add(sample(t0));
         out.printf(
-                "soak: %d probes of stable flows, %d checks of churned objects, %d wrong, leaked NB rows: %s%n",
-                probes.get(), checks.get(), wrong.size(), leaked.isEmpty() ? "none" : leaked);
-        return new Report(probes.get(), checks.get(), List.copyOf(wrong), samples, leaked);
+                "soak: %d probes of stable flows, %d checks of churned objects, %d wrong, %d slow, leaked NB rows: %s%n",
+                probes.get(), checks.get(), wrong.size(), slow.size(), leaked.isEmpty() ? "none" : leaked);
+        synchronized (slow) {
+            return new Report(probes.get(), checks.get(), List.copyOf(wrong), List.copyOf(slow), samples, leaked);
+        }
     }
 
     private Sample sample(long t0) {
@@ -225,8 +250,17 @@ public final class Soak {
     /** One probe; a verdict other than {@code expected} is wrong. */
     private void check(Pod from, Pod to, int port, Verdict expected, String what, List<String> wrong, AtomicLong n) {
         try {
-            Verdict v = probe(from, to, port);
+            long t0 = System.nanoTime();
+            Verdict v = probe(from, to, port, expected);
+            long ms = (System.nanoTime() - t0) / 1_000_000;
             n.incrementAndGet();
+            if (v == Verdict.ALLOWED && expected == Verdict.ALLOWED && ms > PROBE_TIMEOUT.toMillis()) {
+                synchronized (slow) {
+                    slow.add(Instant.now() + " " + what + ": "
+                            + from.getMetadata().getName() + " -> "
+                            + to.getMetadata().getName() + " tcp/" + port + " connected after " + ms + " ms");
+                }
+            }
             if (v != expected) record(wrong, what, from, to, port, expected, v.toString());
         } catch (Exception e) {
             record(wrong, what, from, to, port, expected, e.toString());
@@ -241,7 +275,7 @@ public final class Soak {
         n.incrementAndGet();
         while (System.nanoTime() < deadline) {
             try {
-                Verdict v = probe(from, to, port);
+                Verdict v = probe(from, to, port, expected);
                 if (v == expected) return;
                 last = v.toString();
             } catch (Exception e) {
@@ -251,13 +285,13 @@ public final class Soak {
         record(wrong, what + " (not within " + SETTLE.toSeconds() + " s)", from, to, port, expected, last);
     }
 
-    private Verdict probe(Pod from, Pod to, int port) throws Exception {
+    private Verdict probe(Pod from, Pod to, int port, Verdict expected) throws Exception {
         return prober.probe(
                         from.getMetadata().getAnnotations().get(SandboxLayout.NETNS_ANNOTATION),
                         "tcp",
                         to.getStatus().getPodIP(),
                         port,
-                        Duration.ofSeconds(1))
+                        expected == Verdict.ALLOWED ? ALLOWED_PROBE_TIMEOUT : PROBE_TIMEOUT)
                 .verdict();
     }
 
