@@ -69,6 +69,12 @@ public final class IdentityService implements AutoCloseable {
         public Path tlsKeyFile;
 
         @Option(
+                names = "--client-ca-file",
+                description = "PEM CA bundle: require callers of the webhook to present a client certificate it"
+                        + " signed (kube-apiserver's, from its --admission-control-config-file); default: none asked")
+        public Path clientCaFile;
+
+        @Option(
                 names = "--max-body-bytes",
                 defaultValue = "3145728",
                 description = "largest AdmissionReview accepted (default: ${DEFAULT-VALUE})")
@@ -135,7 +141,8 @@ public final class IdentityService implements AutoCloseable {
                                 options.tlsCertFile,
                                 options.tlsKeyFile,
                                 options.maxBodyBytes,
-                                Duration.ofSeconds(1)),
+                                Duration.ofSeconds(1),
+                                options.clientCaFile),
                         new AdmissionHandler(policy, subnets));
                 parts.add(webhook);
             }

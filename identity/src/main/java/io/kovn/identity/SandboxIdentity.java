@@ -36,6 +36,15 @@ public final class SandboxIdentity implements AutoCloseable {
      * kept in {@code folder} across restarts.
      */
     public static SandboxIdentity start(KubernetesClient client, Path folder, boolean interconnect) throws IOException {
+        return start(client, folder, interconnect, null);
+    }
+
+    /**
+     * As {@link #start(KubernetesClient, Path, boolean)}, the webhook requiring a client certificate of the CAs in
+     * {@code clientCaFile} ({@code --client-ca-file}; null: none asked for).
+     */
+    public static SandboxIdentity start(KubernetesClient client, Path folder, boolean interconnect, Path clientCaFile)
+            throws IOException {
         SecureFiles.createPrivateDirectories(folder);
         CertificateAuthority webhookCa =
                 CertificateAuthority.loadOrCreate(folder.resolve("webhook-ca"), "kovn-sandbox-webhook-ca");
@@ -53,6 +62,7 @@ public final class SandboxIdentity implements AutoCloseable {
         options.tlsCertFile = cert;
         options.tlsKeyFile = key;
         options.enableInterconnect = interconnect;
+        options.clientCaFile = clientCaFile;
         IdentityService service = IdentityService.start(options, client);
         URI uri = URI.create(
                 "https://127.0.0.1:" + service.webhookAddress().orElseThrow().getPort());

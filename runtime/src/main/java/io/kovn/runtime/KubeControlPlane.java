@@ -1,5 +1,6 @@
 package io.kovn.runtime;
 
+import io.kovn.pki.SecureFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -22,10 +23,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A real Kubernetes control plane on 127.0.0.1, run as children of the JVM: etcd, kube-apiserver (TLS, Node and RBAC
- * authorization, NodeRestriction on top of the default admission plugins, admission webhooks), kube-controller-manager
- * (CSR signing with the cluster CA, namespace lifecycle, garbage collection, EndpointSlices, service-account tokens,
- * node lifecycle) and kube-scheduler. Everything lives in one folder: {@code pki/}, {@code etcd/}, the components'
- * kubeconfigs and logs, and {@code admin.kubeconfig} (system:masters) for people and tests.
+ * authorization, NodeRestriction on top of the default admission plugins, admission webhooks, called with a client
+ * certificate of the cluster CA), kube-controller-manager (CSR signing with the cluster CA, namespace lifecycle,
+ * garbage collection, EndpointSlices, service-account tokens, node lifecycle) and kube-scheduler. Everything lives in
+ * one folder: {@code pki/}, {@code etcd/}, the components' kubeconfigs and logs, and {@code admin.kubeconfig}
+ * (system:masters) for people and tests.
  */
 public final class KubeControlPlane implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(KubeControlPlane.class);
@@ -33,6 +35,9 @@ public final class KubeControlPlane implements AutoCloseable {
     public static final String SERVICE_CIDR = "10.96.0.0/16";
     /** The IPv6 service range beside it: a dual-stack API server, so services may ask for IPv6 cluster IPs. */
     public static final String SERVICE_CIDR_V6 = "fd00:10:96::/112";
+
+    /** The user of the client certificate kube-apiserver presents to admission webhooks. */
+    public static final String WEBHOOK_CLIENT = "kube-apiserver-admission-client";
 
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
 
@@ -156,6 +161,59 @@ public final class KubeControlPlane implements AutoCloseable {
         }
     }
 
+    /**
+     * The admission configuration: kube-apiserver calls every admission webhook ({@code *}, the default match) with a
+     * client certificate of the cluster CA for {@value #WEBHOOK_CLIENT}, as a cluster's admission configuration gives
+     * it one for webhooks that require client certificates (kovn's with {@code --client-ca-file}); webhooks that ask
+     * for none are called as before.
+     */
+    private Path admissionConfig() {
+        try {
+            ControlPlanePki.ClientCredentials client = pki.issueClient(WEBHOOK_CLIENT, List.of());
+            Path cert = dir.resolve("admission-client.crt");
+            Path key = dir.resolve("admission-client.key");
+            Files.writeString(cert, client.certificatePem());
+            SecureFiles.writePrivate(key, client.keyPem());
+            Path kubeconfig = dir.resolve("admission-webhooks.kubeconfig");
+            Files.writeString(kubeconfig, """
+                    apiVersion: v1
+                    kind: Config
+                    users:
+                    - name: '*'
+                      user:
+                        client-certificate: %s
+                        client-key: %s
+                    """.formatted(cert, key));
+            Path file = dir.resolve("admission-config.yaml");
+            Files.writeString(file, """
+                    apiVersion: apiserver.config.k8s.io/v1
+                    kind: AdmissionConfiguration
+                    plugins:
+                    - name: ValidatingAdmissionWebhook
+                      configuration:
+                        apiVersion: apiserver.config.k8s.io/v1
+                        kind: WebhookAdmissionConfiguration
+                        kubeConfigFile: %1$s
+                    - name: MutatingAdmissionWebhook
+                      configuration:
+                        apiVersion: apiserver.config.k8s.io/v1
+                        kind: WebhookAdmissionConfiguration
+                        kubeConfigFile: %1$s
+                    """.formatted(kubeconfig));
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * The CA of the client certificate kube-apiserver presents to admission webhooks (the cluster CA): what a webhook
+     * requiring client certificates is given as its client CA.
+     */
+    public Path webhookClientCa() {
+        return pki.caCertificate();
+    }
+
     /** Writes a kubeconfig that reaches this server as {@code user} in {@code groups}. */
     public Path kubeconfigFor(Path file, String user, List<String> groups) {
         return pki.writeKubeconfig(file, url(), user, groups);
@@ -212,7 +270,9 @@ public final class KubeControlPlane implements AutoCloseable {
                 "--audit-policy-file=" + auditPolicy(),
                 "--audit-log-path=" + auditLog(),
                 "--audit-log-maxsize=100",
-                "--audit-log-maxbackup=1"));
+                "--audit-log-maxbackup=1",
+                // a client certificate of the cluster CA for every admission webhook that asks for one
+                "--admission-control-config-file=" + admissionConfig()));
         argv.addAll(extraApiServerFlags);
         apiServer = ChildProcesses.start(argv, Map.of(), dir.resolve("kube-apiserver.log"));
         awaitHttp(apiServer, "kube-apiserver", URI.create(url() + "/readyz"), https, dir.resolve("kube-apiserver.log"));

@@ -22,7 +22,8 @@ import java.util.Set;
  * the zone's one translation, which would stop every other policy.
  */
 final class AdminPolicyFuzzTarget implements FuzzTarget {
-    private static final List<String> POLICIES = List.of(
+    /** Valid samples (an AdminNetworkPolicy, the BaselineAdminNetworkPolicy) the fuzzer splices into. */
+    static final List<String> POLICIES = List.of(
             "{\"apiVersion\":\"policy.networking.k8s.io/v1alpha1\",\"kind\":\"AdminNetworkPolicy\",\"metadata\":{"
                     + "\"name\":\"a\",\"annotations\":{\"k8s.ovn.org/acl-logging\":\"{\\\"deny\\\":\\\"alert\\\"}\"}},"
                     + "\"spec\":{\"priority\":10,\"subject\":{\"pods\":{\"namespaceSelector\":{\"matchLabels\":{"
@@ -38,11 +39,12 @@ final class AdminPolicyFuzzTarget implements FuzzTarget {
                     + "\"Deny\",\"from\":[{\"namespaces\":{}}],\"ports\":[{\"portNumber\":{\"protocol\":\"SCTP\","
                     + "\"port\":9}}]}],\"egress\":[{\"action\":\"Allow\",\"to\":[{\"pods\":{\"namespaceSelector\":{},"
                     + "\"podSelector\":{\"matchLabels\":{\"app\":\"db\"}}}}]}]}}");
-    private static final List<Namespace> NAMESPACES = List.of(
+
+    static final List<Namespace> NAMESPACES = List.of(
             Serialization.unmarshal("{\"metadata\":{\"name\":\"a\",\"labels\":{\"team\":\"a\"}}}", Namespace.class),
             Serialization.unmarshal("{\"metadata\":{\"name\":\"b\",\"labels\":{\"team\":\"b\"}}}", Namespace.class));
-    private static final List<Pod> PODS = List.of(pod("a", "web", "10.244.1.3"), pod("b", "db", "10.244.1.4"));
-    private static final List<Node> NODES = List.of(Serialization.unmarshal(
+    static final List<Pod> PODS = List.of(pod("a", "web", "10.244.1.3"), pod("b", "db", "10.244.1.4"));
+    static final List<Node> NODES = List.of(Serialization.unmarshal(
             "{\"metadata\":{\"name\":\"node1\",\"labels\":{\"kubernetes.io/hostname\":\"node1\"}},\"status\":{"
                     + "\"addresses\":[{\"type\":\"InternalIP\",\"address\":\"172.18.0.2\"}]}}",
             Node.class));

@@ -15,8 +15,9 @@ import org.junit.jupiter.api.Tag;
 
 /**
  * Coverage-guided fuzzing (Jazzer) of kovn's entry points for untrusted input: the annotation parsers, the CNI request
- * path, the admission webhook, the OVSDB framing and value decoding, the ANP/BANP translator and the UDN/CUDN/CNC
- * translators. Each {@link FuzzTarget} checks its entry point's promise.
+ * path, the admission webhook, the OVSDB framing and value decoding, the ANP/BANP translator, the UDN/CUDN/CNC
+ * translators and the ClusterNetworkPolicy translator and converter. Each {@link FuzzTarget} checks its entry point's
+ * promise.
  *
  * <p>One {@code @FuzzTest} for all targets: Jazzer fuzzes one per JVM, and its start (instrumenting the class path)
  * costs more than a target's share of the budget. The fuzzer's input also chooses the target, so coverage guides the
@@ -35,7 +36,8 @@ class KovnFuzzTest {
             new WebhookFuzzTarget(),
             new OvsdbFuzzTarget(),
             new AdminPolicyFuzzTarget(),
-            new NetworksFuzzTarget());
+            new NetworksFuzzTarget(),
+            new ClusterNetworkPolicyFuzzTarget());
     private static final List<FuzzTarget> TARGETS = selected();
     private static final AtomicLongArray EXECUTIONS = new AtomicLongArray(TARGETS.size());
 

@@ -4,12 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
+import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.kovn.controller.connect.ConnectPlan;
 import io.kovn.controller.network.NetworkController;
 import io.kovn.controller.network.NetworkPlan;
 import io.kovn.controller.testing.Clusters;
@@ -18,6 +22,8 @@ import io.kovn.k8s.leader.LeaderElection;
 import io.kovn.k8s.local.LocalCluster;
 import io.kovn.k8s.local.SharedCluster;
 import io.kovn.ovn.annotations.AnnotationFormatException;
+import io.kovn.ovn.annotations.IpPrefix;
+import io.kovn.ovn.annotations.NetworkConnectSubnets;
 import io.kovn.ovn.annotations.NodeSubnets;
 import io.kovn.ovn.annotations.OvnAnnotations;
 import java.time.Duration;
@@ -36,10 +42,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Leadership of the cluster manager moving between replicas, each with its own client against a real kube-apiserver,
- * while nodes and user-defined networks come and go: the leader is killed (its connection dies first, so it neither
- * renews nor releases the Lease, as after a SIGKILL) and a fresh replica joins, several times. The Lease moves to the
- * survivor, every node and network ends up allocated, and no value (node id, node subnet of any network, transit and
- * gateway router addresses, network id) is ever held by two objects at once.
+ * while nodes, user-defined networks and ClusterNetworkConnects (connecting those networks) come and go: the leader is
+ * killed (its connection dies first, so it neither renews nor releases the Lease, as after a SIGKILL) and a fresh
+ * replica joins, several times. The Lease moves to the survivor, every node, network and live CNC ends up allocated,
+ * and no value (node id, node subnet of any network, transit and gateway router addresses, network id, CNC tunnel key,
+ * CNC link subnet) is ever held by two objects at once.
  */
 @Tag("real")
 class LeaderFailoverTest {
@@ -77,7 +84,7 @@ class LeaderFailoverTest {
         KubernetesClient client = cluster.clientAs("system:" + identity, "system:masters");
         ClusterManagerMain main = new ClusterManagerMain(
                 client,
-                ClusterManagerConfig.defaults(),
+                withConnectingNetworks(ClusterManagerConfig.defaults()),
                 (o, w, r, m) -> {},
                 new LeaderElection.Settings(
                         "kube-system",
@@ -99,9 +106,11 @@ class LeaderFailoverTest {
         AtomicBoolean churning = new AtomicBoolean(true);
         AtomicInteger nodesMade = new AtomicInteger();
         AtomicInteger networksMade = new AtomicInteger();
+        AtomicInteger connectsMade = new AtomicInteger();
         List<String> violations = new ArrayList<>();
         Thread churn = Thread.ofPlatform().name("node-network-churn").start(() -> {
             Deque<String> live = new ArrayDeque<>();
+            Deque<String> liveConnects = new ArrayDeque<>();
             for (int i = 0; churning.get(); i++) {
                 try {
                     String name = "n" + i;
@@ -112,6 +121,14 @@ class LeaderFailoverTest {
                     if (i % 4 == 0) {
                         int n = networksMade.getAndIncrement();
                         udn("u" + n, "10." + (100 + n) + ".0.0/16");
+                    }
+                    if (i % 6 == 3) {
+                        // a CNC connecting every primary UDN, at most two at a time: allocations freed and made anew
+                        int c = connectsMade.getAndIncrement();
+                        cnc("c" + c, "192.168." + 16 * (c % 16) + ".0/20");
+                        liveConnects.add("c" + c);
+                        if (liveConnects.size() > 2)
+                            connects().withName(liveConnects.poll()).delete();
                     }
                     synchronized (violations) {
                         violations.addAll(doubleAllocations());
@@ -143,8 +160,24 @@ class LeaderFailoverTest {
         await().atMost(WAIT).untilAsserted(() -> {
             assertThat(admin.nodes().list().getItems())
                     .allSatisfy(n -> assertThat(annotations(n)).containsKeys(OvnAnnotations.NODE_ID));
+            List<String> networkKeys = new ArrayList<>();
             for (int n = 0; n < networksMade.get(); n++) {
-                assertThat(networkId("u" + n)).as("network id of u" + n).isNotNull();
+                String id = networkId("u" + n);
+                assertThat(id).as("network id of u" + n).isNotNull();
+                networkKeys.add(NetworkConnectSubnets.networkKey(false, Integer.parseInt(id)));
+            }
+            List<GenericKubernetesResource> cncs = connects().list().getItems();
+            assertThat(cncs).as("live CNCs").isNotEmpty();
+            for (GenericKubernetesResource cnc : cncs) {
+                Map<String, String> a = annotations(cnc);
+                assertThat(a)
+                        .as(cnc.getMetadata().getName())
+                        .containsKeys(OvnAnnotations.CONNECT_ROUTER_TUNNEL_KEY, OvnAnnotations.NETWORK_CONNECT_SUBNET);
+                assertThat(NetworkConnectSubnets.parse(a.get(OvnAnnotations.NETWORK_CONNECT_SUBNET))
+                                .byNetwork())
+                        .as("link subnets of " + cnc.getMetadata().getName())
+                        .containsOnlyKeys(networkKeys);
+                assertThat(accepted(cnc)).as(cnc.getMetadata().getName()).isEqualTo("True");
             }
         });
         assertThat(doubleAllocations()).isEmpty();
@@ -152,6 +185,7 @@ class LeaderFailoverTest {
             assertThat(violations).as("values held twice during the churn").isEmpty();
         }
         assertThat(nodesMade.get()).as("nodes made during the moves").isGreaterThan(10);
+        assertThat(connectsMade.get()).as("CNCs made during the moves").isGreaterThan(2);
     }
 
     /** The one replica running the cluster manager, once there is exactly one. */
@@ -216,6 +250,30 @@ class LeaderFailoverTest {
                 twice.add("network id " + id + " held by " + other + " and " + name);
             }
         }
+        // CNCs: tunnel keys across all CNCs; link subnets across every network of every CNC (their connectSubnets are
+        // disjoint, and a CNC's blocks are one size, so a shared block is the one way two could overlap)
+        for (GenericKubernetesResource cnc : connects().list().getItems()) {
+            String name = "cnc " + cnc.getMetadata().getName();
+            Map<String, String> a = annotations(cnc);
+            String key = a.get(OvnAnnotations.CONNECT_ROUTER_TUNNEL_KEY);
+            if (key != null && holders.putIfAbsent("tunnel-key=" + key, name) instanceof String other) {
+                twice.add("tunnel key " + key + " held by " + other + " and " + name);
+            }
+            String subnets = a.get(OvnAnnotations.NETWORK_CONNECT_SUBNET);
+            if (subnets == null) continue;
+            try {
+                NetworkConnectSubnets.parse(subnets).byNetwork().forEach((network, prefixes) -> {
+                    for (IpPrefix p : prefixes) {
+                        String holder = name + " " + network;
+                        if (holders.putIfAbsent("link subnet " + p, holder) instanceof String other) {
+                            twice.add("link subnet " + p + " held by " + other + " and " + holder);
+                        }
+                    }
+                });
+            } catch (AnnotationFormatException e) {
+                twice.add(name + ": unreadable link subnets " + e.getMessage());
+            }
+        }
         return twice;
     }
 
@@ -237,6 +295,60 @@ class LeaderFailoverTest {
                         spec: {topology: Layer3, layer3: {role: Primary, subnets: [{cidr: %s}]}}
                         """.formatted(namespace, cidr), GenericKubernetesResource.class))
                 .create();
+    }
+
+    /** A ClusterNetworkConnect of every primary UDN's network, its link subnets out of {@code cidr}. */
+    void cnc(String name, String cidr) {
+        connects()
+                .resource(Serialization.unmarshal(
+                        """
+                        apiVersion: k8s.ovn.org/v1
+                        kind: ClusterNetworkConnect
+                        metadata: {name: %s}
+                        spec:
+                          networkSelectors:
+                          - networkSelectionType: PrimaryUserDefinedNetworks
+                            primaryUserDefinedNetworkSelector:
+                              namespaceSelector: {matchExpressions: [{key: %s, operator: Exists}]}
+                          connectSubnets: [{cidr: %s, networkPrefix: 28}]
+                          connectivity: [PodNetwork]
+                        """.formatted(name, NetworkPlan.PRIMARY_NAMESPACE_LABEL, cidr),
+                        GenericKubernetesResource.class))
+                .create();
+    }
+
+    NonNamespaceOperation<GenericKubernetesResource, GenericKubernetesResourceList, Resource<GenericKubernetesResource>>
+            connects() {
+        return admin.genericKubernetesResources(KovnResources.CLUSTER_NETWORK_CONNECT);
+    }
+
+    /** The status of a CNC's Accepted condition, or null. */
+    @SuppressWarnings("unchecked")
+    static String accepted(GenericKubernetesResource cnc) {
+        if (!(cnc.getAdditionalProperties().get("status") instanceof Map<?, ?> status)
+                || !(status.get("conditions") instanceof List<?> conditions)) {
+            return null;
+        }
+        return conditions.stream()
+                .map(c -> (Map<String, Object>) c)
+                .filter(c -> ConnectPlan.ACCEPTED.equals(c.get("type")))
+                .map(c -> String.valueOf(c.get("status")))
+                .findFirst()
+                .orElse(null);
+    }
+
+    /** {@code config} with ClusterNetworkConnects served ({@code --enable-connecting-networks}). */
+    static ClusterManagerConfig withConnectingNetworks(ClusterManagerConfig config) {
+        return new ClusterManagerConfig(
+                config.clusterNetworks(),
+                config.transitV4(),
+                config.transitV6(),
+                config.maxNodeId(),
+                config.controllerMetrics(),
+                config.serviceNetworks(),
+                true,
+                config.networkSegmentation(),
+                config.adminNetworkPolicies());
     }
 
     String networkId(String namespace) {

@@ -4,26 +4,34 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsParameters;
 import com.sun.net.httpserver.HttpsServer;
+import io.kovn.pki.Pem;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.TrustManagerFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The validating admission webhook over HTTPS (TLS 1.2 and 1.3): {@code POST /node}, {@code POST /pod}, {@code POST
  * /policy-status} and {@code GET /healthz}. The serving certificate and key are read from PEM files and reloaded when
- * they change. Bodies over the size limit, bad methods and bad reviews get a 4xx answer; nothing reaches the rules
- * unparsed.
+ * they change. With a client CA ({@link Settings#clientCaFile}) only callers presenting a certificate it signed get a
+ * TLS session (kube-apiserver presents one through its admission configuration's kubeconfig). Bodies over the size
+ * limit, bad methods and bad reviews get a 4xx answer; nothing reaches the rules unparsed.
  */
 public final class AdmissionWebhook implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(AdmissionWebhook.class);
@@ -36,11 +44,24 @@ public final class AdmissionWebhook implements AutoCloseable {
      * @param keyFile PEM private key
      * @param maxBodyBytes larger bodies are refused with 400
      * @param reloadCheck how often a handshake may look for new certificate files
+     * @param clientCaFile PEM bundle of the CAs whose client certificates the webhook requires (kube-apiserver presents
+     *     one when its admission configuration gives it one); null: no client certificate asked for
      */
     public record Settings(
-            InetSocketAddress address, Path certFile, Path keyFile, int maxBodyBytes, Duration reloadCheck) {
+            InetSocketAddress address,
+            Path certFile,
+            Path keyFile,
+            int maxBodyBytes,
+            Duration reloadCheck,
+            Path clientCaFile) {
         /** Default body limit: 3 MiB, the API server's own request limit. */
         public static final int DEFAULT_MAX_BODY = 3 * 1024 * 1024;
+
+        /** Settings that ask for no client certificate. */
+        public Settings(
+                InetSocketAddress address, Path certFile, Path keyFile, int maxBodyBytes, Duration reloadCheck) {
+            this(address, certFile, keyFile, maxBodyBytes, reloadCheck, null);
+        }
 
         /** Settings with the defaults for limit and reload interval. */
         public static Settings of(InetSocketAddress address, Path certFile, Path keyFile) {
@@ -69,15 +90,18 @@ public final class AdmissionWebhook implements AutoCloseable {
         this.handler = handler;
         this.maxBodyBytes = settings.maxBodyBytes();
         this.keyManager = new ReloadingKeyManager(settings.certFile(), settings.keyFile(), settings.reloadCheck());
+        TrustManager[] clientCas = settings.clientCaFile() == null ? null : clientCas(settings.clientCaFile());
+        boolean clientAuth = clientCas != null;
         SSLContext tls = SSLContext.getInstance("TLS");
-        tls.init(new KeyManager[] {keyManager}, null, null);
+        tls.init(new KeyManager[] {keyManager}, clientCas, null);
         this.server = HttpsServer.create(settings.address(), 256);
         server.setHttpsConfigurator(new HttpsConfigurator(tls) {
             @Override
             public void configure(HttpsParameters params) {
                 SSLParameters parameters = tls.getDefaultSSLParameters();
                 parameters.setProtocols(new String[] {"TLSv1.3", "TLSv1.2"});
-                parameters.setNeedClientAuth(false);
+                // with a client CA, a caller without a certificate of it gets no TLS session, so no answer at all
+                parameters.setNeedClientAuth(clientAuth);
                 params.setSSLParameters(parameters);
             }
         });
@@ -88,6 +112,22 @@ public final class AdmissionWebhook implements AutoCloseable {
         server.setExecutor(workers);
         server.createContext("/", this::exchange);
         server.start();
+    }
+
+    /** Trust in the CAs of {@code file} (PEM, one or more certificates), read once at the start. */
+    private static TrustManager[] clientCas(Path file) throws IOException, GeneralSecurityException {
+        List<X509Certificate> cas = Pem.certificates(Files.readString(file));
+        if (cas.isEmpty()) {
+            throw new IOException("no certificate in the client CA file " + file);
+        }
+        KeyStore store = KeyStore.getInstance("PKCS12");
+        store.load(null, null);
+        for (int i = 0; i < cas.size(); i++) {
+            store.setCertificateEntry("client-ca-" + i, cas.get(i));
+        }
+        TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        factory.init(store);
+        return factory.getTrustManagers();
     }
 
     /** Starts a webhook; close it to stop. */

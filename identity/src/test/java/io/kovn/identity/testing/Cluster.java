@@ -57,7 +57,7 @@ public final class Cluster implements AutoCloseable {
 
     private final Instant since = Instant.now();
 
-    private Cluster(boolean withWebhook, String... nodes) throws Exception {
+    private Cluster(boolean withWebhook, boolean clientCertificates, String... nodes) throws Exception {
         local = SharedCluster.fresh();
         admin = local.admin();
         folder = Files.createTempDirectory("kovn-identity-");
@@ -74,7 +74,11 @@ public final class Cluster implements AutoCloseable {
         identityAccount = KubeClients.forConfig(local.serviceAccountConfig("kovn", "kovn-identity"));
         if (withWebhook) {
             approver = null;
-            identity = SandboxIdentity.start(identityAccount, folder.resolve("identity"), true);
+            identity = SandboxIdentity.start(
+                    identityAccount,
+                    folder.resolve("identity"),
+                    true,
+                    clientCertificates ? local.controlPlane().webhookClientCa() : null);
             identity.register(admin, DEPLOY);
             if (nodes.length > 0) {
                 awaitWebhookCalled(nodes[0]);
@@ -87,7 +91,7 @@ public final class Cluster implements AutoCloseable {
 
     /** The cluster with kovn's CSR approver running on its own (no webhook registered). */
     public static Cluster withApprover(String... nodes) throws Exception {
-        return new Cluster(false, nodes);
+        return new Cluster(false, false, nodes);
     }
 
     /**
@@ -95,7 +99,15 @@ public final class Cluster implements AutoCloseable {
      * kube-apiserver from {@code deploy/identity} and already in force when this returns.
      */
     public static Cluster withIdentityService(String... nodes) throws Exception {
-        return new Cluster(true, nodes);
+        return new Cluster(true, false, nodes);
+    }
+
+    /**
+     * As {@link #withIdentityService}, the webhook requiring a client certificate of the cluster CA
+     * ({@code --client-ca-file}), the one kube-apiserver presents to admission webhooks.
+     */
+    public static Cluster withIdentityServiceRequiringClientCertificates(String... nodes) throws Exception {
+        return new Cluster(true, true, nodes);
     }
 
     /** The host credentials a node starts with: its kubelet's client certificate ({@code system:node:<node>}). */

@@ -413,6 +413,41 @@ class HelmChartTest {
         assertThat(scripts).doesNotContain("ptcp:", "pssl:");
     }
 
+    /**
+     * {@code identity.tls.clientCA}: the webhook requires kube-apiserver's client certificate of that CA, read from the
+     * config map, and the kubelet's probes (no client certificate) move to the metrics port; by default neither.
+     */
+    @Test
+    void aClientCaMakesTheWebhookRequireClientCertificates() throws Exception {
+        GenericKubernetesResource plain = one(objects(template(CHART, List.of())), "Deployment", "kovn-identity");
+        assertThat(args(plain, "identity")).noneMatch(a -> a.startsWith("--client-ca-file"));
+        assertThat(json(plain)
+                        .at("/spec/template/spec/containers/0/readinessProbe/httpGet/port")
+                        .asText())
+                .isEqualTo("webhook");
+
+        String pem = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----";
+        Path values = Files.createTempFile("kovn-values-", ".yaml");
+        try {
+            Files.writeString(
+                    values, "identity:\n  tls:\n    clientCA: |\n      " + pem.replace("\n", "\n      ") + "\n");
+            List<GenericKubernetesResource> objects = objects(template(CHART, List.of("-f", values.toString())));
+            GenericKubernetesResource identity = one(objects, "Deployment", "kovn-identity");
+            assertThat(args(identity, "identity")).contains("--client-ca-file=/etc/kovn-identity/config/client-ca.crt");
+            JsonNode container = json(identity).at("/spec/template/spec/containers/0");
+            assertThat(container.at("/readinessProbe/httpGet/port").asText()).isEqualTo("metrics");
+            assertThat(container.at("/readinessProbe/httpGet/path").asText()).isEqualTo("/readyz");
+            assertThat(container.at("/livenessProbe/httpGet/path").asText()).isEqualTo("/livez");
+            assertThat(json(one(objects, "ConfigMap", "kovn-identity-config"))
+                            .at("/data/client-ca.crt")
+                            .asText()
+                            .strip())
+                    .isEqualTo(pem);
+        } finally {
+            Files.delete(values);
+        }
+    }
+
     /** values.schema.json: a value the commands would refuse, or a misspelt key, fails the render, not the pods. */
     @ParameterizedTest
     @CsvSource(

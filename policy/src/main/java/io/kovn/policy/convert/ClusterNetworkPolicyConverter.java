@@ -35,10 +35,10 @@ import java.util.TreeMap;
  * <p>Refused, naming the object and field, with nothing converted: what v1alpha2 cannot express exactly (a portRange
  * with start &ge; end, which kovn ignores today; a protocol other than TCP/UDP/SCTP; a peer or port with no or several
  * fields; more than 25 rules per direction after splitting), two objects that would get the same ClusterNetworkPolicy
- * name, and an order kovn keeps today that ClusterNetworkPolicies alone cannot keep: an AdminNetworkPolicy whose
- * priority an Admin tier ClusterNetworkPolicy of the input shares (kovn puts the AdminNetworkPolicy first), a
- * BaselineAdminNetworkPolicy with a Baseline tier ClusterNetworkPolicy at {@value #BASELINE_PRIORITY} in the input
- * (kovn puts the BaselineAdminNetworkPolicy last).
+ * name or none at all, and an order kovn keeps today that ClusterNetworkPolicies alone cannot keep: an
+ * AdminNetworkPolicy whose priority an Admin tier ClusterNetworkPolicy of the input shares (kovn puts the
+ * AdminNetworkPolicy first), a BaselineAdminNetworkPolicy with a Baseline tier ClusterNetworkPolicy at
+ * {@value #BASELINE_PRIORITY} in the input (kovn puts the BaselineAdminNetworkPolicy last).
  */
 public final class ClusterNetworkPolicyConverter {
     /**
@@ -205,6 +205,11 @@ public final class ClusterNetworkPolicyConverter {
     }
 
     private static void claim(Map<String, String> names, String name, String owner, List<String> refusals) {
+        if (name == null || name.isBlank()) {
+            // the API server names every object; without one the output could not be applied (found by fuzzing)
+            refusals.add(owner + ": no metadata.name");
+            return;
+        }
         String previous = names.putIfAbsent(name, owner);
         if (previous != null) {
             refusals.add(owner + ": its ClusterNetworkPolicy would be named " + name + " as " + previous

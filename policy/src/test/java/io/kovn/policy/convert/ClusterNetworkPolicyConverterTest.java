@@ -335,4 +335,21 @@ class ClusterNetworkPolicyConverterTest {
                                 List.of(ClusterNetworkPolicyEgressPeer.networks(List.of("10.0.0.0/8"))),
                                 List.of(dns)));
     }
+
+    /** Found by the fuzzer: an unnamed policy in a file became an unnamed ClusterNetworkPolicy, exit 0. */
+    @Test
+    void aPolicyWithoutANameIsRefused() {
+        AdminNetworkPolicy anp = anp(null, 3, List.of(), List.of());
+        BaselineAdminNetworkPolicy banp = BaselineAdminNetworkPolicy.of(
+                "",
+                new BaselineAdminNetworkPolicySpec(AdminNetworkPolicySubject.namespaces(RED), List.of(), List.of()));
+
+        ClusterNetworkPolicyConverter.Conversion c = ClusterNetworkPolicyConverter.convert(List.of(anp, banp));
+
+        assertThat(c.converted()).isFalse();
+        assertThat(c.objects()).isEmpty();
+        assertThat(c.refusals())
+                .containsExactly(
+                        "adminnetworkpolicy/null: no metadata.name", "baselineadminnetworkpolicy/: no metadata.name");
+    }
 }
