@@ -18,6 +18,7 @@ import io.kovn.policy.model.DesiredAcl;
 import io.kovn.policy.model.DesiredAddressSet;
 import io.kovn.policy.model.DesiredPolicyState;
 import io.kovn.policy.model.DesiredPortGroup;
+import io.kovn.policy.model.FrozenSortedSet;
 import io.kovn.policy.model.PolicyRows;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -150,7 +151,7 @@ public final class NorthboundRows {
     private static AddressSet addressSet(DesiredAddressSet set) {
         return AddressSet.newRow()
                 .withName(set.name())
-                .withAddresses(set.addresses())
+                .withAddresses(FrozenAddresses.of(FrozenSortedSet.of(set.addresses())))
                 .withExternalIds(set.externalIds());
     }
 
