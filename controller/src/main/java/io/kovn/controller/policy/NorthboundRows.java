@@ -187,7 +187,7 @@ public final class NorthboundRows {
                 new TreeMap<>(Comparator.comparing(PolicyOwner::type).thenComparing(PolicyOwner::name));
         all.tables()
                 .forEach((table, state) -> state.rows().values().forEach(row -> {
-                    PolicyOwner owner = PolicyOwner.of((Map<?, ?>) row.columns().get("external_ids"))
+                    PolicyOwner owner = PolicyOwner.of((Map<?, ?>) row.columns().get(ObjectId.EXTERNAL_IDS_COLUMN))
                             .orElseThrow();
                     groups.computeIfAbsent(owner, o -> empty()).add(row);
                 }));

@@ -13,6 +13,7 @@ import io.kovn.k8s.runtime.ListedItemStore;
 import io.kovn.k8s.runtime.ReconcileResult;
 import io.kovn.k8s.runtime.Reconciler;
 import io.kovn.ovn.annotations.IpFamily;
+import io.kovn.ovn.ids.ObjectId;
 import io.kovn.ovn.ids.OwnerType;
 import io.kovn.ovn.nb.Acl;
 import io.kovn.ovn.nb.AddressSet;
@@ -377,11 +378,11 @@ public final class PolicyReconciler implements Reconciler<String> {
     private Map<String, Integer> rowsOf(String ownerType) {
         Map<String, Integer> out = new HashMap<>();
         for (String table : List.of(Acl.TABLE_NAME, AddressSet.TABLE_NAME)) {
-            List<Row> rows = nb.cache()
-                    .table(table)
-                    .select(r -> r.get("external_ids") instanceof Map<?, ?> ids
-                            && ownerType.equals(ids.get(Owner.OWNER_TYPE))
-                            && controller.equals(ids.get(Owner.OWNER_CONTROLLER)));
+            List<Row> rows = nb.cache().table(table).select(r -> {
+                Map<String, String> ids = r.stringMap(ObjectId.EXTERNAL_IDS_COLUMN);
+                return ownerType.equals(ids.get(Owner.OWNER_TYPE))
+                        && controller.equals(ids.get(Owner.OWNER_CONTROLLER));
+            });
             out.put(table, rows.size());
         }
         return out;
@@ -415,7 +416,7 @@ public final class PolicyReconciler implements Reconciler<String> {
             // anyway)
         }
         metrics.recordDrift(zone, change.table());
-        if (!(row.get("external_ids") instanceof Map<?, ?> ids) || !(ids.get(Owner.ID) instanceof String id)) {
+        if (!(row.stringMap(ObjectId.EXTERNAL_IDS_COLUMN).get(Owner.ID) instanceof String id)) {
             requestFullDiff();
             return;
         }
