@@ -138,13 +138,14 @@ public final class PolicyConvergenceBench {
                     ports, (System.nanoTime() - t) / 1e9);
 
             PolicyController policies;
+            ReconcileRecorder reconciles = new ReconcileRecorder();
             try (Bystander bystander = Bystander.connect(
                             bystanderMode, bystanderWatch, db.nb().unixEndpoint());
                     ProcessTimeline timeline = timelineMs <= 0
                             ? null
                             : ProcessTimeline.start(ProcessTimeline.benchmarkProcesses(
                                     db.nb().pid().orElseThrow(), api.pids(), bystander.pid()))) {
-                policies = converge(db, api, informers, report, bystander);
+                policies = converge(db, api, informers, report, bystander, reconciles);
                 report.convergedRows =
                         RawBaseline.rowCounts(policies.northbound().cache(), ObjectId.DEFAULT_CONTROLLER);
                 report.convergedMemberships =
@@ -194,7 +195,7 @@ public final class PolicyConvergenceBench {
                 throw new IllegalStateException("the raw load differs from the converged NB: " + report.raw.rows() + " "
                         + report.raw.memberships() + " vs " + report.convergedRows + " " + report.convergedMemberships);
             }
-            report.steady = ReconcileBreakdown.steady(cluster, policies, 5);
+            report.steady = ReconcileBreakdown.steady(cluster, policies, reconciles, 5);
             report.warm = ReconcileBreakdown.fresh(cluster, policies);
             // connected only now: during the convergence it would have decoded every row in this JVM
             try (NorthboundObserver observer =
@@ -202,7 +203,14 @@ public final class PolicyConvergenceBench {
                 // its initial sync's garbage and new cache are collected here, not in a pause during the first events
                 System.gc();
                 PolicyEvents events = new PolicyEvents(
-                        client, policies, zone, observer, cluster, db.nb().pid().orElseThrow(), api);
+                        client,
+                        policies,
+                        reconciles,
+                        zone,
+                        observer,
+                        cluster,
+                        db.nb().pid().orElseThrow(),
+                        api);
                 report.warmup = warmup > 0
                         ? events.relabel("pod relabel, the first " + warmup + " after the start (warm-up)", warmup)
                         : null;
@@ -241,7 +249,13 @@ public final class PolicyConvergenceBench {
      * records the policy rows it holds after each update meanwhile.
      */
     private static PolicyController converge(
-            OvnDatabases db, ApiServer api, SharedInformers informers, Report r, Bystander bystander) throws Exception {
+            OvnDatabases db,
+            ApiServer api,
+            SharedInformers informers,
+            Report r,
+            Bystander bystander,
+            ReconcileRecorder reconciles)
+            throws Exception {
         long heapBefore = BenchStats.usedHeapAfterGc();
         long pid = db.nb().pid().orElseThrow();
         long server0 = RawBaseline.processCpu(pid);
@@ -254,7 +268,7 @@ public final class PolicyConvergenceBench {
         long t0 = System.nanoTime();
         r.convergeStart = t0;
         PolicyController policies = PolicyController.start(
-                PolicyControllerConfig.of(PolicyBenchCluster.ZONE, db.nb().unixEndpoint()), informers);
+                PolicyControllerConfig.of(PolicyBenchCluster.ZONE, db.nb().unixEndpoint()), informers, reconciles);
         r.startNs = System.nanoTime() - t0;
         BenchStats.waitFor(() -> policies.reconciler().reconciles() > 0 && policies.idle(), 300_000);
         r.convergeNs = System.nanoTime() - t0;
@@ -265,8 +279,8 @@ public final class PolicyConvergenceBench {
         r.convergeBystanderCpuNs = BenchStats.processCpu(bystander.pid()) - bystander0;
         r.convergeThreads = BenchStats.topThreads(threads0, BenchStats.threadTicks(), 1, 8);
         r.converge = policies.northbound().counters().snapshot();
-        r.reconciles = policies.reconciler().recentDurations();
-        r.first = policies.reconciler().firstPhases().orElseThrow();
+        r.reconciles = reconciles.recentDurations();
+        r.first = reconciles.firstPhases().orElseThrow();
         BenchStats.waitQuiet(policies::idle, 200, 60_000);
         r.afterConverge = policies.northbound().counters().snapshot();
         long heapAfter = BenchStats.usedHeapAfterGc();

@@ -72,6 +72,7 @@ final class PolicyEvents {
 
     private final KubernetesClient client;
     private final PolicyController policies;
+    private final ReconcileRecorder reconciles;
     private final ZoneController zone;
     private final NorthboundObserver observer;
     private final PolicyBenchCluster cluster;
@@ -197,6 +198,7 @@ final class PolicyEvents {
     PolicyEvents(
             KubernetesClient client,
             PolicyController policies,
+            ReconcileRecorder reconciles,
             ZoneController zone,
             NorthboundObserver observer,
             PolicyBenchCluster cluster,
@@ -206,6 +208,7 @@ final class PolicyEvents {
         this.api = api;
         this.client = client;
         this.policies = policies;
+        this.reconciles = reconciles;
         this.zone = zone;
         this.observer = observer;
         this.cluster = cluster;
@@ -258,7 +261,7 @@ final class PolicyEvents {
             if (i % 2 == 0) {
                 zoneNodeRelabel = observer.lastPolicyChanges();
             }
-            phases.add(policies.reconciler().lastPhases());
+            phases.add(reconciles.lastPhases());
             writeOps[i % 2] += policies.northbound().counters().snapshot().writeOperations() - ops0;
         }
         return mark.cost(name, count, e2e);
@@ -322,7 +325,7 @@ final class PolicyEvents {
         final TrafficCounters.Snapshot nb = policies.northbound().counters().snapshot();
         final long zoneOps = zone.databases().nbCounters().snapshot().writeOperations();
         final long rows = observer.changedRows();
-        final int reconciles = policies.reconciler().recentDurations().length;
+        final int reconciled = reconciles.recentDurations().length;
         final int queued = policies.recentQueueToDone().length;
         final long jvmCpu = BenchStats.jvmCpu();
         final long apiCpu = api.cpuNanos();
@@ -331,13 +334,13 @@ final class PolicyEvents {
         final Map<String, long[]> gc = BenchStats.gcTotals();
 
         Cost cost(String name, int count, long[] e2e) {
-            long[] all = policies.reconciler().recentDurations();
+            long[] all = reconciles.recentDurations();
             long[] allQueued = policies.recentQueueToDone();
             return new Cost(
                     name,
                     count,
                     e2e,
-                    Arrays.copyOfRange(all, Math.min(reconciles, all.length), all.length),
+                    Arrays.copyOfRange(all, Math.min(reconciled, all.length), all.length),
                     Arrays.copyOfRange(allQueued, Math.min(queued, allQueued.length), allQueued.length),
                     policies.northbound().counters().snapshot().minus(nb),
                     observer.changedRows() - rows,

@@ -38,8 +38,9 @@ final class ReconcileBreakdown {
     private ReconcileBreakdown() {}
 
     /** The converged zone with nothing changed: translate, rows and diff (an empty plan), median of {@code rounds}. */
-    static Phases steady(PolicyBenchCluster cluster, PolicyController policies, int rounds) {
-        PriorityAssignment priorities = policies.reconciler().lastState().priorities();
+    static Phases steady(
+            PolicyBenchCluster cluster, PolicyController policies, ReconcileRecorder reconciles, int rounds) {
+        PriorityAssignment priorities = reconciles.lastState().priorities();
         long[][] t = new long[4][rounds];
         int ops = 0;
         for (int i = 0; i < rounds; i++) {

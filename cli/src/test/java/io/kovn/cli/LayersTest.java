@@ -21,8 +21,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The layers of ../shared/STYLE.md, checked on the production classes of every module: the pure model (Kubernetes
- * objects in, desired rows out) does no I/O and knows no controller; the OVSDB library knows nothing of OVN or
- * Kubernetes; controllers do not reach into the edges (node agent, CLI, sandbox).
+ * objects in, desired rows out) does no I/O, knows no controller, no OVSDB type and no informer; the OVSDB library
+ * knows nothing of OVN or Kubernetes, OVN's typed rows and names nothing of Kubernetes, the Kubernetes runtime nothing
+ * of OVN; controllers do not reach into the edges (node agent, CLI, sandbox) nor into each other.
  */
 class LayersTest {
     private static JavaClasses classes;
@@ -77,6 +78,82 @@ class LayersTest {
                 .dependOnClassesThat()
                 .resideInAnyPackage(CONTROLLERS_AND_EDGES)
                 .because("desired state is a pure function of a snapshot (STYLE.md, practice 2)"));
+    }
+
+    @Test
+    void thePolicyModelKnowsNoOvsdbRowsOrInformers() {
+        check(noClasses()
+                .that()
+                .resideInAPackage("io.kovn.policy..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "io.kovn.ovsdb..",
+                        "io.kovn.ovn.nb..",
+                        "io.kovn.ovn.sb..",
+                        "io.kovn.k8s.runtime..",
+                        "io.fabric8.kubernetes.client.informers..")
+                .because("the policy's desired rows are its own records, read from a snapshot of values: the"
+                        + " controller builds the snapshot from the informer stores and the OVSDB rows from the"
+                        + " desired rows (issue 33)"));
+    }
+
+    @Test
+    void thePolicyRowRecordsAreTheLeafOfThePolicyModule() {
+        check(noClasses()
+                .that()
+                .resideInAPackage("io.kovn.policy.model..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "io.kovn.policy",
+                        "io.kovn.policy.select..",
+                        "io.kovn.policy.match..",
+                        "io.kovn.policy.admin..",
+                        "io.kovn.policy.netpol..",
+                        "io.kovn.policy.convert..",
+                        "io.kovn.policy.evaluator..")
+                .because("snapshot and desired rows are the vocabulary the translators share, not a translator"));
+    }
+
+    @Test
+    void ovnKnowsNeitherKubernetesNorPolicies() {
+        check(noClasses()
+                .that()
+                .resideInAPackage("io.kovn.ovn..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("io.kovn.k8s..", "io.fabric8..", "io.kovn.policy..")
+                .because("typed rows, object ids and topology builders serve every controller"));
+    }
+
+    @Test
+    void theKubernetesRuntimeKnowsNothingOfOvn() {
+        check(noClasses()
+                .that()
+                .resideInAPackage("io.kovn.k8s..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("io.kovn.ovsdb..", "io.kovn.ovn..", "io.kovn.policy..")
+                .because("informers, queues and API types are a controller runtime of their own"));
+    }
+
+    @Test
+    void theZoneAndPolicyControllersDoNotReachIntoEachOther() {
+        check(noClasses()
+                .that()
+                .resideInAPackage("io.kovn.controller.zone..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.kovn.controller.policy..")
+                .because("feature controllers are wired side by side (STYLE.md: adding a feature adds files)"));
+        check(noClasses()
+                .that()
+                .resideInAPackage("io.kovn.controller.policy..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.kovn.controller.zone..")
+                .because("feature controllers are wired side by side (STYLE.md: adding a feature adds files)"));
     }
 
     @Test

@@ -18,6 +18,7 @@ import io.kovn.policy.model.DesiredAcl;
 import io.kovn.policy.model.DesiredAddressSet;
 import io.kovn.policy.model.DesiredPolicyState;
 import io.kovn.policy.model.DesiredPortGroup;
+import io.kovn.policy.model.FrozenSortedSet;
 import io.kovn.policy.model.PolicyRows;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -150,7 +151,7 @@ public final class NorthboundRows {
     private static AddressSet addressSet(DesiredAddressSet set) {
         return AddressSet.newRow()
                 .withName(set.name())
-                .withAddresses(set.addresses())
+                .withAddresses(FrozenAddresses.of(FrozenSortedSet.of(set.addresses())))
                 .withExternalIds(set.externalIds());
     }
 
@@ -186,7 +187,7 @@ public final class NorthboundRows {
                 new TreeMap<>(Comparator.comparing(PolicyOwner::type).thenComparing(PolicyOwner::name));
         all.tables()
                 .forEach((table, state) -> state.rows().values().forEach(row -> {
-                    PolicyOwner owner = PolicyOwner.of((Map<?, ?>) row.columns().get("external_ids"))
+                    PolicyOwner owner = PolicyOwner.of((Map<?, ?>) row.columns().get(ObjectId.EXTERNAL_IDS_COLUMN))
                             .orElseThrow();
                     groups.computeIfAbsent(owner, o -> empty()).add(row);
                 }));

@@ -75,7 +75,11 @@ public final class PolicyController implements AutoCloseable {
     private final CacheListener nbListener;
     private final SharedIndexInformer<Pod> pods;
 
-    private PolicyController(PolicyControllerConfig config, SharedInformers.Lease lease, PolicyNorthbound nb) {
+    private PolicyController(
+            PolicyControllerConfig config,
+            SharedInformers.Lease lease,
+            PolicyNorthbound nb,
+            PolicyReconciler.Observer observer) {
         this.config = config;
         this.nb = nb;
         this.lease = lease;
@@ -108,7 +112,8 @@ public final class PolicyController implements AutoCloseable {
                                 : new ListedItemStore<>()),
                 nb,
                 status,
-                metrics);
+                metrics,
+                observer);
         var builder = Controller.builder("policies-" + config.nodeName(), reconciler)
                 .watch(namespaces, new RelevantChanges<>(namespaces.getIndexer(), RelevantChanges::namespace, KEY))
                 .watch(pods, new RelevantChanges<>(pods.getIndexer(), RelevantChanges::pod, KEY))
@@ -136,7 +141,7 @@ public final class PolicyController implements AutoCloseable {
      * @param client the Kubernetes client (not closed by this controller)
      */
     public static PolicyController start(PolicyControllerConfig config, KubernetesClient client) {
-        return start(config, SharedInformers.Lease.own(client));
+        return start(config, SharedInformers.Lease.own(client), PolicyReconciler.Observer.NONE);
     }
 
     /**
@@ -144,10 +149,20 @@ public final class PolicyController implements AutoCloseable {
      * process's other controllers, e.g. the zone controller's pods and nodes; left running on close).
      */
     public static PolicyController start(PolicyControllerConfig config, SharedInformers informers) {
-        return start(config, SharedInformers.Lease.shared(informers));
+        return start(config, SharedInformers.Lease.shared(informers), PolicyReconciler.Observer.NONE);
     }
 
-    private static PolicyController start(PolicyControllerConfig config, SharedInformers.Lease lease) {
+    /**
+     * {@link #start(PolicyControllerConfig, SharedInformers)}, telling {@code observer} of every reconcile from the
+     * first (benchmarks record them).
+     */
+    public static PolicyController start(
+            PolicyControllerConfig config, SharedInformers informers, PolicyReconciler.Observer observer) {
+        return start(config, SharedInformers.Lease.shared(informers), observer);
+    }
+
+    private static PolicyController start(
+            PolicyControllerConfig config, SharedInformers.Lease lease, PolicyReconciler.Observer observer) {
         long t0 = System.nanoTime();
         PolicyNorthbound nb;
         try {
@@ -159,7 +174,7 @@ public final class PolicyController implements AutoCloseable {
         }
         PolicyController pc;
         try {
-            pc = new PolicyController(config, lease, nb);
+            pc = new PolicyController(config, lease, nb, observer);
             nb.cache().addListener(pc.nbListener); // before any reconcile reads the NB: no change goes unseen
             // Handlers before the sync: registering one on an informer that has listed already replays
             // its objects through it (10,000 pods' fingerprints at the benchmark's scale, ~70 ms cold),

@@ -1,5 +1,6 @@
 package io.kovn.controller.policy;
 
+import io.kovn.ovn.ids.ObjectId;
 import io.kovn.ovsdb.data.Row;
 import io.kovn.ovsdb.diff.Owner;
 import io.kovn.policy.model.PolicyRef;
@@ -24,7 +25,7 @@ record PolicyOwner(String type, String name) {
 
     /** The owner of a current row. */
     static Optional<PolicyOwner> of(Row row) {
-        return row.get("external_ids") instanceof Map<?, ?> ids ? of(ids) : Optional.empty();
+        return of(row.stringMap(ObjectId.EXTERNAL_IDS_COLUMN));
     }
 
     /** The diff owner of exactly these rows. */

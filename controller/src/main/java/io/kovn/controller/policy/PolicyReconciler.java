@@ -13,6 +13,7 @@ import io.kovn.k8s.runtime.ListedItemStore;
 import io.kovn.k8s.runtime.ReconcileResult;
 import io.kovn.k8s.runtime.Reconciler;
 import io.kovn.ovn.annotations.IpFamily;
+import io.kovn.ovn.ids.ObjectId;
 import io.kovn.ovn.ids.OwnerType;
 import io.kovn.ovn.nb.Acl;
 import io.kovn.ovn.nb.AddressSet;
@@ -31,7 +32,6 @@ import io.kovn.policy.model.PolicyRows;
 import io.kovn.policy.model.PolicySnapshot;
 import io.kovn.policy.model.PriorityAssignment;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -82,11 +82,8 @@ public final class PolicyReconciler implements Reconciler<String> {
     private final WriteBarrier barrier = new WriteBarrier();
     private final AtomicLong reconciles = new AtomicLong();
     private final AtomicInteger inFlight = new AtomicInteger();
-    private static final int KEPT = 10_000;
-    private final ArrayDeque<Long> durations = new ArrayDeque<>();
+    private final Observer observer;
     private volatile PriorityAssignment priorities;
-    private volatile DesiredPolicyState last;
-    private volatile Plan.Counts lastCounts = new Plan.Counts(0, 0, 0, 0);
     private final IncrementalTranslator translator = new IncrementalTranslator();
     /** What the NB holds as of the last successful write; null = unknown, diff everything. */
     private Written written;
@@ -116,18 +113,30 @@ public final class PolicyReconciler implements Reconciler<String> {
      */
     public record Phases(long snapshot, long translate, long write, long transact, long publish) {}
 
-    private volatile Phases lastPhases = new Phases(0, 0, 0, 0, 0);
-    private volatile Phases firstPhases;
+    /**
+     * Hears of every finished reconcile: what benchmarks record (durations, phases, the translation), kept out of the
+     * controller, which keeps none of it.
+     */
+    public interface Observer {
+        /** Observes nothing. */
+        Observer NONE = (nanos, phases, state) -> {};
 
-    /** The phases of the last reconcile. */
-    public Phases lastPhases() {
-        return lastPhases;
+        /**
+         * A reconcile ended.
+         *
+         * @param nanos how long it took
+         * @param phases where its time went; null when it ended before writing (the NB cache was behind the server)
+         * @param state its translation; null when it ended before writing
+         */
+        void reconciled(long nanos, Phases phases, DesiredPolicyState state);
     }
 
-    /** The phases of the first reconcile since the start (the one that converges a zone), if it ran. */
-    public Optional<Phases> firstPhases() {
-        return Optional.ofNullable(firstPhases);
-    }
+    /** The phases and translation of the reconcile running now (reconcile thread only; null until it wrote). */
+    private Phases phases;
+
+    private DesiredPolicyState translated;
+    /** Whether the first reconcile's phases were logged (reconcile thread only). */
+    private boolean loggedFirst;
 
     /** The translation, its stateful-pod rows and the switch ports it was written with. */
     private record Written(DesiredPolicyState state, PolicyRows stateful, Map<String, Uuid> ports) {}
@@ -137,7 +146,8 @@ public final class PolicyReconciler implements Reconciler<String> {
             Caches caches,
             PolicyNorthbound nb,
             PolicyStatus status,
-            PolicyControllerMetrics metrics) {
+            PolicyControllerMetrics metrics,
+            Observer observer) {
         this.zone = config.nodeName();
         this.controller = config.ownerController();
         this.families = config.ipFamilies();
@@ -147,36 +157,27 @@ public final class PolicyReconciler implements Reconciler<String> {
         this.metrics = metrics;
         this.owner = NorthboundRows.owner(controller);
         this.writer = new PolicyWriter(zone, controller, nb);
+        this.observer = observer;
     }
 
     @Override
     public ReconcileResult reconcile(String key) {
         inFlight.incrementAndGet();
         long started = System.nanoTime();
+        phases = null;
+        translated = null;
         try {
             return reconcileOnce();
         } finally {
-            recordDuration(System.nanoTime() - started);
+            observer.reconciled(System.nanoTime() - started, phases, translated);
             inFlight.decrementAndGet();
             reconciles.incrementAndGet();
         }
     }
 
-    private synchronized void recordDuration(long nanos) {
-        if (durations.size() == KEPT) {
-            durations.removeFirst();
-        }
-        durations.addLast(nanos);
-    }
-
     /** The reconciles in sequence, for waiting on a write that followed what a caller saw. */
     WriteBarrier barrier() {
         return barrier;
-    }
-
-    /** Durations (ns) of the most recent reconciles, oldest first (at most {@value #KEPT}). */
-    public synchronized long[] recentDurations() {
-        return durations.stream().mapToLong(Long::longValue).toArray();
     }
 
     private ReconcileResult reconcileOnce() {
@@ -242,7 +243,6 @@ public final class PolicyReconciler implements Reconciler<String> {
             }
             case PolicyWrite.Written w -> {
                 barrier.written(reconcile);
-                lastCounts = w.counts();
                 priorities = state.priorities();
             }
             case PolicyWrite.Failed f -> {
@@ -252,7 +252,7 @@ public final class PolicyReconciler implements Reconciler<String> {
                 }
             }
         }
-        last = state;
+        translated = state;
         int unpublished = status.publish(state.reports(), errorOf, this::lookup);
         // the NB's row counts change only when rows were inserted or deleted (by us, or by a repair)
         Plan.Counts counts = write instanceof PolicyWrite.Written w ? w.counts() : null;
@@ -269,10 +269,11 @@ public final class PolicyReconciler implements Reconciler<String> {
             countedCnps = cnps;
         }
         metrics.recordClusterNetworkPolicies(zone, cnpCounts, dbObjects.get(2));
-        lastPhases = new Phases(t1 - t0, t2 - t1, t3 - t2, writer.lastTransactNanos(), System.nanoTime() - t3);
+        Phases lastPhases = new Phases(t1 - t0, t2 - t1, t3 - t2, writer.lastTransactNanos(), System.nanoTime() - t3);
+        phases = lastPhases;
         metrics.recordPhases(zone, lastPhases);
-        if (firstPhases == null) {
-            firstPhases = lastPhases;
+        if (!loggedFirst) {
+            loggedFirst = true;
             LOG.info(
                     "zone {}: first reconcile (ms): snapshot {}, translate {}, diff and write {} (NB transaction {}), publish {}",
                     zone,
@@ -377,11 +378,11 @@ public final class PolicyReconciler implements Reconciler<String> {
     private Map<String, Integer> rowsOf(String ownerType) {
         Map<String, Integer> out = new HashMap<>();
         for (String table : List.of(Acl.TABLE_NAME, AddressSet.TABLE_NAME)) {
-            List<Row> rows = nb.cache()
-                    .table(table)
-                    .select(r -> r.get("external_ids") instanceof Map<?, ?> ids
-                            && ownerType.equals(ids.get(Owner.OWNER_TYPE))
-                            && controller.equals(ids.get(Owner.OWNER_CONTROLLER)));
+            List<Row> rows = nb.cache().table(table).select(r -> {
+                Map<String, String> ids = r.stringMap(ObjectId.EXTERNAL_IDS_COLUMN);
+                return ownerType.equals(ids.get(Owner.OWNER_TYPE))
+                        && controller.equals(ids.get(Owner.OWNER_CONTROLLER));
+            });
             out.put(table, rows.size());
         }
         return out;
@@ -415,7 +416,7 @@ public final class PolicyReconciler implements Reconciler<String> {
             // anyway)
         }
         metrics.recordDrift(zone, change.table());
-        if (!(row.get("external_ids") instanceof Map<?, ?> ids) || !(ids.get(Owner.ID) instanceof String id)) {
+        if (!(row.stringMap(ObjectId.EXTERNAL_IDS_COLUMN).get(Owner.ID) instanceof String id)) {
             requestFullDiff();
             return;
         }
@@ -462,15 +463,5 @@ public final class PolicyReconciler implements Reconciler<String> {
     /** How many reconciles completed. */
     public long reconciles() {
         return reconciles.get();
-    }
-
-    /** The last translation (null before the first reconcile). */
-    public DesiredPolicyState lastState() {
-        return last;
-    }
-
-    /** Operation counts of the last applied (or empty) plan. */
-    public Plan.Counts lastCounts() {
-        return lastCounts;
     }
 }

@@ -62,16 +62,17 @@ final class EncapSync {
         }
         Map<Uuid, Row> encaps = new HashMap<>();
         sb.rows(Encap.TABLE_NAME).orElse(List.of()).forEach(r -> encaps.put(r.uuid(), r));
-        for (Row chassis : sb.rows(Chassis.TABLE_NAME).orElse(List.of())) {
-            String name = (String) chassis.get(Chassis.NAME);
-            if (!owner.owns(chassis) || inserted.contains(name) || !desired.containsKey(name)) {
+        for (Row current : sb.rows(Chassis.TABLE_NAME).orElse(List.of())) {
+            Chassis chassis = Chassis.fromRow(current);
+            String name = chassis.name();
+            if (!owner.owns(current) || inserted.contains(name) || !desired.containsKey(name)) {
                 continue;
             }
             Map<String, Row> currentByIp = new HashMap<>();
             List<Object> unwanted = new ArrayList<>();
-            for (Object u : chassis.get(Chassis.ENCAPS) instanceof Set<?> s ? s : Set.of()) {
-                Row e = encaps.get((Uuid) u);
-                if (e == null || currentByIp.putIfAbsent((String) e.get(Encap.IP), e) != null) {
+            for (Uuid u : chassis.encaps()) {
+                Row e = encaps.get(u);
+                if (e == null || currentByIp.putIfAbsent(Encap.fromRow(e).ip(), e) != null) {
                     unwanted.add(u);
                 }
             }

@@ -68,7 +68,7 @@ final class ForeignChildren {
     private static Map<String, Row> index(Collection<Row> rows, Owner owner) {
         Map<String, Row> m = new HashMap<>();
         for (Row r : rows) {
-            if (owner.owns(r) && r.stringMap("external_ids").get(ObjectId.ID_KEY) instanceof String id) {
+            if (owner.owns(r) && r.stringMap(ObjectId.EXTERNAL_IDS_COLUMN).get(ObjectId.ID_KEY) instanceof String id) {
                 m.putIfAbsent(id, r);
             }
         }

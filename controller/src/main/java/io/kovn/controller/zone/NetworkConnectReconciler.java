@@ -99,8 +99,8 @@ final class NetworkConnectReconciler implements Reconciler<String> {
 
     /** The CNC whose rows {@code row} is one of, if it is. */
     static Optional<String> cncOf(Row row) {
-        return row.get("external_ids") instanceof Map<?, ?> ids
-                        && ConnectTopology.CONTROLLER.equals(ids.get(ObjectId.OWNER_CONTROLLER_KEY))
+        Map<String, String> ids = row.stringMap(ObjectId.EXTERNAL_IDS_COLUMN);
+        return ConnectTopology.CONTROLLER.equals(ids.get(ObjectId.OWNER_CONTROLLER_KEY))
                         && ids.get(ObjectId.NAME_KEY) instanceof String n
                 ? Optional.of(n)
                 : Optional.empty();
@@ -216,8 +216,8 @@ final class NetworkConnectReconciler implements Reconciler<String> {
             members.forEach(m -> ids.put(m.network(), m.id()));
             List<ConnectServices.Balancer> lbs = new ArrayList<>();
             for (Row lb : dbs.nbCache().table(LoadBalancer.TABLE_NAME).rows()) {
-                if (lb.get("external_ids") instanceof Map<?, ?> x
-                        && x.get("k8s.ovn.org/network") instanceof String net
+                Map<String, String> x = lb.stringMap(LoadBalancer.EXTERNAL_IDS);
+                if (x.get("k8s.ovn.org/network") instanceof String net
                         && ids.containsKey(net)
                         && !ConnectTopology.CONTROLLER.equals(x.get(ObjectId.OWNER_CONTROLLER_KEY))
                         && String.valueOf(lb.get(LoadBalancer.NAME)).endsWith("_cluster")) {
@@ -267,9 +267,9 @@ final class NetworkConnectReconciler implements Reconciler<String> {
     /** A row of the network's by name, owned by its controller. */
     private Optional<Uuid> owned(String table, String name, String controller) {
         return dbs.nbCache().table(table).rows().stream()
-                .filter(r -> name.equals(r.get("name"))
-                        && r.get("external_ids") instanceof Map<?, ?> ids
-                        && controller.equals(ids.get(ObjectId.OWNER_CONTROLLER_KEY)))
+                .filter(r -> name.equals(r.get("name")) // a switch's or a router's
+                        && controller.equals(
+                                r.stringMap(ObjectId.EXTERNAL_IDS_COLUMN).get(ObjectId.OWNER_CONTROLLER_KEY)))
                 .map(Row::uuid)
                 .min(Comparator.naturalOrder());
     }

@@ -17,7 +17,6 @@ import io.kovn.ovsdb.cache.RowChange;
 import io.kovn.ovsdb.data.Row;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -104,8 +103,7 @@ final class NetworkConnects implements AutoCloseable {
 
     /** A network's load balancer (a service's on a user-defined network), not a CNC's copy of one. */
     private static boolean networkBalancer(Row row) {
-        return row.get("external_ids") instanceof Map<?, ?> ids
-                && ids.containsKey("k8s.ovn.org/network")
+        return row.stringMap(LoadBalancer.EXTERNAL_IDS).containsKey("k8s.ovn.org/network")
                 && NetworkConnectReconciler.cncOf(row).isEmpty();
     }
 

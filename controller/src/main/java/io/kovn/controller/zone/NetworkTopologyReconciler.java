@@ -114,8 +114,7 @@ public final class NetworkTopologyReconciler implements BatchReconciler<String> 
 
     /** The user-defined network whose controller owns {@code row}, if one does. */
     static Optional<String> networkOf(Row row) {
-        return row.get("external_ids") instanceof Map<?, ?> ids
-                        && ids.get(ObjectId.OWNER_CONTROLLER_KEY) instanceof String c
+        return row.stringMap(ObjectId.EXTERNAL_IDS_COLUMN).get(ObjectId.OWNER_CONTROLLER_KEY) instanceof String c
                 ? NetworkScope.networkOfController(c)
                 : Optional.empty();
     }
@@ -194,7 +193,7 @@ public final class NetworkTopologyReconciler implements BatchReconciler<String> 
     private Optional<View> view() {
         Set<String> foreignChassis = new HashSet<>();
         for (Row c : dbs.sbCache().table(Chassis.TABLE_NAME).rows()) {
-            if (!ZoneModel.OWNER.owns(c)) foreignChassis.add((String) c.get(Chassis.NAME));
+            if (!ZoneModel.OWNER.owns(c)) foreignChassis.add(Chassis.fromRow(c).name());
         }
         ZoneModel.Peers peers = ZoneModel.peers(zone, nodes.list(), foreignChassis, memo, clusterSubnets);
         if (peers.local().isEmpty()) return Optional.empty();

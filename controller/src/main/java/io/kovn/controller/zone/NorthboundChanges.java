@@ -75,8 +75,8 @@ record NorthboundChanges(boolean topology, boolean allPods, Set<ObjectKey> pods)
                 case RowChange.Inserted i
                 when i.table().equals(LogicalSwitch.TABLE_NAME) -> {
                     topology = true;
-                    allPods |=
-                            nodeSwitch.equals(i.row().stringMap("external_ids").get(ObjectId.ID_KEY));
+                    allPods |= nodeSwitch.equals(
+                            i.row().stringMap(LogicalSwitch.EXTERNAL_IDS).get(ObjectId.ID_KEY));
                 }
                 // the load balancer groups of a router are the service controller's
                 case RowChange.Updated u

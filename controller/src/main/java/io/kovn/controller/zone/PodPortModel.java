@@ -63,7 +63,7 @@ final class PodPortModel {
     static Optional<ObjectKey> podOf(Row row) {
         if (row == null
                 || !(OWNER.owns(row) || networkPodPort(row))
-                || !(row.stringMap("external_ids").get(Owner.NAME) instanceof String name)
+                || !(row.stringMap(LogicalSwitchPort.EXTERNAL_IDS).get(Owner.NAME) instanceof String name)
                 || name.indexOf('/') < 1) {
             return Optional.empty();
         }
@@ -71,7 +71,7 @@ final class PodPortModel {
     }
 
     private static boolean networkPodPort(Row row) {
-        var ids = row.stringMap("external_ids");
+        var ids = row.stringMap(LogicalSwitchPort.EXTERNAL_IDS);
         return ZoneTopology.POD_OWNER_TYPE.wireName().equals(ids.get(ObjectId.OWNER_TYPE_KEY))
                 && ids.get(ObjectId.OWNER_CONTROLLER_KEY) instanceof String c
                 && NetworkScope.networkOfController(c).isPresent();

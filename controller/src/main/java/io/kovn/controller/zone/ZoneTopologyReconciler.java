@@ -67,7 +67,7 @@ public final class ZoneTopologyReconciler implements Reconciler<String> {
             Set<String> foreignChassis = new HashSet<>();
             for (Row c : dbs.sbCache().table(Chassis.TABLE_NAME).rows()) {
                 if (!ZoneModel.OWNER.owns(c)) {
-                    foreignChassis.add((String) c.get(Chassis.NAME));
+                    foreignChassis.add(Chassis.fromRow(c).name());
                 }
             }
             ZoneModel.Plan plan = ZoneModel.plan(zone, all, foreignChassis, dbs.nbState(), memo, clusterSubnets);

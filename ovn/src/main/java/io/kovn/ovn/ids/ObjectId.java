@@ -31,6 +31,11 @@ public record ObjectId(String ownerController, OwnerType ownerType, String name,
     public static final String OWNER_TYPE_KEY = "k8s.ovn.org/owner-type";
     public static final String NAME_KEY = "k8s.ovn.org/name";
     public static final String ID_KEY = "k8s.ovn.org/id";
+    /**
+     * The column that holds these keys, named alike in every table kovn owns rows in: for code that reads rows of any
+     * of them (a row of a known table reads its generated constant, e.g. {@code Acl.EXTERNAL_IDS}).
+     */
+    public static final String EXTERNAL_IDS_COLUMN = "external_ids";
 
     public ObjectId {
         Objects.requireNonNull(ownerController, "ownerController");

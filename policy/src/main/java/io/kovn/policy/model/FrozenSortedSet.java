@@ -1,7 +1,6 @@
 package io.kovn.policy.model;
 
 import io.kovn.ovn.annotations.IpFamily;
-import io.kovn.ovsdb.data.FrozenValue;
 import java.lang.ref.WeakReference;
 import java.util.AbstractSet;
 import java.util.ArrayList;
@@ -24,8 +23,11 @@ import java.util.TreeSet;
  * <p>A set made from another by {@link #patched} remembers that set and the elements added and removed
  * ({@link #delta}): whoever holds both (the last written address set and the new one) gets the change without comparing
  * thousands of addresses. The link is weak, so versions never chain in memory.
+ *
+ * <p>It knows nothing of OVSDB: where rows are built (the controller's {@code NorthboundRows}) a view marks it as a
+ * frozen OVSDB value, so rows share it without a copy.
  */
-public final class FrozenSortedSet extends AbstractSet<String> implements SortedSet<String>, FrozenValue {
+public final class FrozenSortedSet extends AbstractSet<String> implements SortedSet<String> {
     private static final String[] NONE = new String[0];
     private static final FrozenSortedSet EMPTY = new FrozenSortedSet(NONE);
 

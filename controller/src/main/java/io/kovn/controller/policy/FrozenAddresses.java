@@ -1,0 +1,55 @@
+package io.kovn.controller.policy;
+
+import io.kovn.ovsdb.data.FrozenValue;
+import io.kovn.policy.model.FrozenSortedSet;
+import java.util.AbstractSet;
+import java.util.Iterator;
+
+/**
+ * A translation's {@link FrozenSortedSet} as the OVSDB library's {@link FrozenValue}: a view, not a copy, so a desired
+ * address set of 10,000 addresses reaches the generated row and the diff as it is. The pure model does not know OVSDB
+ * value types (STYLE.md, layers); this is where its sets cross into rows.
+ */
+final class FrozenAddresses extends AbstractSet<String> implements FrozenValue {
+    private final FrozenSortedSet set;
+
+    private FrozenAddresses(FrozenSortedSet set) {
+        this.set = set;
+    }
+
+    /** {@code set} viewed as a frozen OVSDB value (it holds only strings, and never changes). */
+    static FrozenAddresses of(FrozenSortedSet set) {
+        return new FrozenAddresses(set);
+    }
+
+    @Override
+    public Iterator<String> iterator() {
+        return set.iterator();
+    }
+
+    @Override
+    public int size() {
+        return set.size();
+    }
+
+    @Override
+    public boolean contains(Object o) {
+        return set.contains(o); // a binary search, as the diff's look-ups expect
+    }
+
+    @Override
+    public Object[] toArray() {
+        return set.toArray();
+    }
+
+    /** Two views compare as their sets do: one ordered walk, not a look-up per element. */
+    @Override
+    public boolean equals(Object o) {
+        return o == this || set.equals(o instanceof FrozenAddresses f ? f.set : o);
+    }
+
+    @Override
+    public int hashCode() {
+        return set.hashCode(); // computed once by the set
+    }
+}
