@@ -54,7 +54,7 @@ public final class KubeClients {
      */
     public static final int WATCH_RECONNECT_MILLIS = 250;
 
-    private static final int FABRIC8_WATCH_RECONNECT_MILLIS = 250;
+    private static final int FABRIC8_WATCH_RECONNECT_MILLIS = 1000;
 
     /**
      * A client for {@code config}, on the JDK HTTP client. A {@code config} with fabric8's default watch reconnect

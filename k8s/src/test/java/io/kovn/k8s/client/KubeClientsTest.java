@@ -40,4 +40,23 @@ class KubeClientsTest {
             assertThat(client.getHttpClient().getClass().getName()).contains("jdkhttp");
         }
     }
+
+    /**
+     * fabric8 doubles the informers' retry delay from this base up to 32 times it: from its default 1 s that reaches 32
+     * s, past the 30 s a zone waits for its first lists; kovn's clients start at 250 ms (at most 8 s). A base set on
+     * purpose is kept.
+     */
+    @Test
+    void informersRetryFrom250MillisecondsUnlessTheConfigurationSaysOtherwise() {
+        try (KubernetesClient client = KubeClients.forUrl("http://127.0.0.1:1")) {
+            assertThat(client.getConfiguration().getWatchReconnectInterval()).isEqualTo(250);
+        }
+        var chosen = new io.fabric8.kubernetes.client.ConfigBuilder(io.fabric8.kubernetes.client.Config.empty())
+                .withMasterUrl("http://127.0.0.1:1")
+                .withWatchReconnectInterval(5_000)
+                .build();
+        try (KubernetesClient client = KubeClients.forConfig(chosen)) {
+            assertThat(client.getConfiguration().getWatchReconnectInterval()).isEqualTo(5_000);
+        }
+    }
 }

@@ -77,11 +77,11 @@ class InformerRecoveryTest {
 
     /**
      * A kind whose CRD is not installed yet: the informer keeps listing, says why it has not synced (what a start-up
-     * timeout message shows), and syncs soon after the CRD appears: the retry delay is capped at 8 s, not fabric8's 32
-     * s, so it fits the 30 s a controller waits for its first list.
+     * timeout message shows), and syncs once the CRD appears. (How soon depends on the retry delay, which
+     * {@code KubeClientsTest} pins: a timing bound here would fail on a busy machine.)
      */
     @Test
-    void aKindNotInstalledYetIsNamedWithItsErrorAndSyncsSoonAfterItsCrdAppears() throws Exception {
+    void aKindNotInstalledYetIsNamedWithItsErrorAndSyncsOnceItsCrdAppears() throws Exception {
         KubernetesClient client = SharedCluster.fresh().admin();
         ResourceDefinitionContext gadgets = new ResourceDefinitionContext.Builder()
                 .withGroup("test.kovn.io")
@@ -101,16 +101,10 @@ class InformerRecoveryTest {
             informer.start();
             await().atMost(Duration.ofSeconds(20))
                     .untilAsserted(() -> assertThat(Informers.notSynced(Map.of("Gadget", informer)))
-                            .startsWith("Gadget (last error: ")
-                            .contains("HTTP 404"));
-            // failed lists for 15 s: fabric8's own delays (1, 2, 4, 8, 16 s) would put the next list 14 s after the
-            // CRD appears; kovn's (0.25 s doubling to 8 s) at most 8 s
-            Thread.sleep(15_000);
+                            .startsWith("Gadget (last error: HTTP 404: "));
             installCrd(client, "Gadget", "gadgets");
-            long t0 = System.nanoTime();
             assertThat(Informers.waitForCacheSync(Duration.ofSeconds(30), informer))
                     .isTrue();
-            assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(10));
             assertThat(Informers.notSynced(Map.of("Gadget", informer))).isEmpty();
         } finally {
             informer.stop();
