@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kovn.controller.policy.PolicyController;
 import io.kovn.controller.policy.PolicyControllerConfig;
 import io.kovn.controller.zone.ZoneController;
-import io.kovn.controller.zone.ZoneControllerConfig;
 import io.kovn.k8s.api.policy.AdminNetworkPolicy;
 import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
 import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicy;
@@ -16,7 +15,6 @@ import io.kovn.ovn.ids.ObjectId;
 import io.kovn.runtime.testing.OvnDatabases;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -35,8 +33,6 @@ import java.util.Map;
  * </pre>
  */
 public final class ClusterNetworkPolicyConvergenceBench {
-    private static final int RAW_WATCHED_RUNS = 3;
-
     private ClusterNetworkPolicyConvergenceBench() {}
 
     /** One kind's figures in one round. */
@@ -141,21 +137,7 @@ public final class ClusterNetworkPolicyConvergenceBench {
     private static Result measure(String kind, int localPods, KubernetesClient client) throws Exception {
         try (OvnDatabases db = OvnDatabases.start(OvnDatabases.Config.nbSb());
                 SharedInformers informers = new SharedInformers(client)) {
-            ZoneController zone = ZoneController.start(
-                    ZoneControllerConfig.of(
-                            PolicyBenchCluster.ZONE,
-                            db.nb().unixEndpoint(),
-                            db.sb().unixEndpoint()),
-                    informers);
-            int ports = 2 + (PolicyBenchCluster.NODES - 1) + localPods;
-            BenchStats.waitFor(
-                    () -> zone.databases()
-                                    .nbCache()
-                                    .table("Logical_Switch_Port")
-                                    .size()
-                            >= ports,
-                    180_000);
-            BenchStats.waitQuiet(zone::idle, 100, 60_000);
+            ZoneController zone = PolicyZoneHarness.startZone(db, informers, localPods);
             PolicyControllerConfig config =
                     PolicyControllerConfig.of(PolicyBenchCluster.ZONE, db.nb().unixEndpoint());
             PolicyController policies;
@@ -176,29 +158,15 @@ public final class ClusterNetworkPolicyConvergenceBench {
                 enforceNs =
                         bystander.firstArrivalWith(new NorthboundObserver.PolicyRows(rows, memberships), 60_000) - t0;
             }
-            List<RawBaseline.Load> watched = new ArrayList<>();
-            for (int i = 0; i < RAW_WATCHED_RUNS; i++) {
-                watched.add(RawBaseline.watched(
-                        policies.northbound().cache(),
-                        ObjectId.DEFAULT_CONTROLLER,
-                        Bystander.Mode.PROCESS,
-                        Bystander.Watch.POLICY,
-                        0));
-            }
-            RawBaseline.Load raw = watched.stream()
-                    .sorted(Comparator.comparingLong(RawBaseline.Load::wallNs))
-                    .toList()
-                    .get(RAW_WATCHED_RUNS / 2);
+            RawBaseline.Load raw = PolicyZoneHarness.rawWatched(
+                            policies.northbound().cache(), Bystander.Mode.PROCESS, Bystander.Watch.POLICY, 0)
+                    .median();
             if (!raw.rows().equals(rows) || raw.memberships() != memberships) {
                 throw new IllegalStateException(
                         "the raw load differs from the converged NB: " + raw.rows() + " vs " + rows);
             }
             policies.close();
-            PolicyController again = PolicyController.start(config, informers);
-            BenchStats.waitFor(() -> again.reconciler().reconciles() > 0, 120_000);
-            BenchStats.waitQuiet(again::idle, 100, 60_000);
-            var restart = again.northbound().counters().snapshot();
-            again.close();
+            var restart = PolicyZoneHarness.restart(config, informers).counters();
             zone.close();
             return new Result(
                     kind,

@@ -8,7 +8,6 @@ import io.kovn.controller.policy.PolicyController;
 import io.kovn.controller.policy.PolicyControllerConfig;
 import io.kovn.controller.policy.PolicyReconciler;
 import io.kovn.controller.zone.ZoneController;
-import io.kovn.controller.zone.ZoneControllerConfig;
 import io.kovn.k8s.runtime.SharedInformers;
 import io.kovn.ovn.ids.ObjectId;
 import io.kovn.ovsdb.client.TrafficCounters;
@@ -20,7 +19,6 @@ import io.kovn.runtime.testing.OvnDatabases;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -61,9 +59,6 @@ import java.util.stream.Collectors;
  * each one's time went, and what ran beside it.
  */
 public final class PolicyConvergenceBench {
-    /** Raw loads with the bystander, whose median is the baseline. */
-    private static final int RAW_WATCHED_RUNS = 3;
-
     private PolicyConvergenceBench() {}
 
     public static void main(String[] args) throws Exception {
@@ -118,21 +113,8 @@ public final class PolicyConvergenceBench {
             cluster.create(client);
             System.out.printf("API objects created in %.1f s%n", (System.nanoTime() - t) / 1e9);
             t = System.nanoTime();
-            ZoneController zone = ZoneController.start(
-                    ZoneControllerConfig.of(
-                            PolicyBenchCluster.ZONE,
-                            db.nb().unixEndpoint(),
-                            db.sb().unixEndpoint()),
-                    informers);
+            ZoneController zone = PolicyZoneHarness.startZone(db, informers, localPods);
             int ports = 2 + (PolicyBenchCluster.NODES - 1) + localPods;
-            BenchStats.waitFor(
-                    () -> zone.databases()
-                                    .nbCache()
-                                    .table("Logical_Switch_Port")
-                                    .size()
-                            >= ports,
-                    180_000);
-            BenchStats.waitQuiet(zone::idle, 100, 60_000);
             System.out.printf(
                     "zone controller: %d switch ports in %.1f s (the ports the policy controller puts in port groups)%n",
                     ports, (System.nanoTime() - t) / 1e9);
@@ -173,23 +155,10 @@ public final class PolicyConvergenceBench {
                 }
             }
             report.raw = RawBaseline.load(policies.northbound().cache(), ObjectId.DEFAULT_CONTROLLER);
-            // The same load varies by up to 1.5x from one run to the next on this machine (the NB server's CPU
-            // for it too): the median of three is the baseline.
-            List<RawBaseline.Load> watched = new ArrayList<>();
-            for (int i = 0; i < RAW_WATCHED_RUNS; i++) {
-                watched.add(RawBaseline.watched(
-                        policies.northbound().cache(),
-                        ObjectId.DEFAULT_CONTROLLER,
-                        bystanderMode,
-                        bystanderWatch,
-                        timelineMs));
-            }
-            report.rawWatchedRuns =
-                    watched.stream().mapToLong(RawBaseline.Load::wallNs).toArray();
-            report.rawWatched = watched.stream()
-                    .sorted(Comparator.comparingLong(RawBaseline.Load::wallNs))
-                    .toList()
-                    .get(RAW_WATCHED_RUNS / 2);
+            PolicyZoneHarness.RawWatched watched = PolicyZoneHarness.rawWatched(
+                    policies.northbound().cache(), bystanderMode, bystanderWatch, timelineMs);
+            report.rawWatchedRuns = watched.wallNs();
+            report.rawWatched = watched.median();
             if (!report.raw.rows().equals(report.convergedRows)
                     || report.raw.memberships() != report.convergedMemberships) {
                 throw new IllegalStateException("the raw load differs from the converged NB: " + report.raw.rows() + " "
@@ -223,16 +192,12 @@ public final class PolicyConvergenceBench {
                 report.churn = events.churn(churn);
                 policies.close();
 
-                t = System.nanoTime();
-                PolicyController again = PolicyController.start(
+                PolicyZoneHarness.Restart restart = PolicyZoneHarness.restart(
                         PolicyControllerConfig.of(
                                 PolicyBenchCluster.ZONE, db.nb().unixEndpoint()),
                         informers);
-                BenchStats.waitFor(() -> again.reconciler().reconciles() > 0, 120_000);
-                BenchStats.waitQuiet(again::idle, 100, 60_000);
-                report.restartMs = ms(System.nanoTime() - t) - 100;
-                report.restart = again.northbound().counters().snapshot();
-                again.close();
+                report.restartMs = ms(restart.ns()) - 100;
+                report.restart = restart.counters();
             }
             zone.close();
         }

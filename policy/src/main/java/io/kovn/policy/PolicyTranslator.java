@@ -5,6 +5,7 @@ import io.kovn.k8s.api.policy.AdminNetworkPolicy;
 import io.kovn.k8s.api.policy.AdminNetworkPolicyRuleAction;
 import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
 import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicy;
+import io.kovn.ovn.ids.OwnerType;
 import io.kovn.policy.admin.AdminPolicy;
 import io.kovn.policy.admin.AdminPolicyTranslator;
 import io.kovn.policy.admin.AnpPriorities;
@@ -78,13 +79,24 @@ public final class PolicyTranslator {
         out.begin();
         TranslationPlan plan = memo.kept(TranslationPlan.class, TranslationPlan::new);
         plan.clear();
-        Map<List<Object>, Object> specs = new HashMap<>();
+        Map<SpecKey, Object> specs = new HashMap<>();
         snapshot.adminNetworkPolicies()
-                .forEach(a -> specs.put(Arrays.asList("anp", a.getMetadata().getName()), a.getSpec()));
+                .forEach(a -> specs.put(
+                        new SpecKey(
+                                OwnerType.ADMIN_NETWORK_POLICY, a.getMetadata().getName()),
+                        a.getSpec()));
         snapshot.baselineAdminNetworkPolicies()
-                .forEach(b -> specs.put(Arrays.asList("banp", b.getMetadata().getName()), b.getSpec()));
+                .forEach(b -> specs.put(
+                        new SpecKey(
+                                OwnerType.BASELINE_ADMIN_NETWORK_POLICY,
+                                b.getMetadata().getName()),
+                        b.getSpec()));
         snapshot.clusterNetworkPolicies()
-                .forEach(c -> specs.put(Arrays.asList("cnp", c.getMetadata().getName()), c.getSpec()));
+                .forEach(c -> specs.put(
+                        new SpecKey(
+                                OwnerType.CLUSTER_NETWORK_POLICY,
+                                c.getMetadata().getName()),
+                        c.getSpec()));
 
         AdminPolicyTranslator admin = new AdminPolicyTranslator(
                 index, snapshot.localPorts(), snapshot.ipFamilies(), snapshot.ownerController());
@@ -182,10 +194,13 @@ public final class PolicyTranslator {
                 out.frozenGroups(), out.frozenSets(), out.frozenAcls(), out.reports, priorities.assignment(), metrics);
     }
 
+    /** An ANP, BANP or CNP by its kind and name: the key of its spec in the snapshot. */
+    private record SpecKey(OwnerType kind, String name) {}
+
     /** Translates one ANP, BANP or CNP with its ACL priorities, memoized, into {@code out} with its report. */
     private record AdminStep(
             AdminPolicyTranslator admin,
-            Map<List<Object>, Object> specs,
+            Map<SpecKey, Object> specs,
             TranslationPlan plan,
             TranslationMemo memo,
             Accumulator out) {
@@ -199,7 +214,12 @@ public final class PolicyTranslator {
             // AdminPolicy is a function of the object's spec and annotations: the informer's spec
             // instance is the same until it changes, so this compares in O(1) when nothing did
             TranslationPlan.Admin made = plan.admin(
-                    key, policy, aclPriority, tier, Arrays.asList(specs.get(key), policy.annotations(), band));
+                    key,
+                    policy,
+                    aclPriority,
+                    tier,
+                    Arrays.asList(
+                            specs.get(new SpecKey(policy.ownerType(), policy.name())), policy.annotations(), band));
             PolicyRows rows =
                     memo.get(made.key(), made.inputs(), () -> admin.policyRows(policy, made.aclPriority(), tier, memo));
             out.add(made.key(), rows);

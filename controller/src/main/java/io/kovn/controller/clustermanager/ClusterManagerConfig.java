@@ -8,6 +8,7 @@ import io.kovn.ovn.annotations.NodeId;
 import io.kovn.ovn.annotations.NodeTransitSwitchPortIfaddr;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * What the cluster manager hands out, and where its controllers report.
@@ -83,86 +84,77 @@ public record ClusterManagerConfig(
 
     /** This config with another id limit. */
     public ClusterManagerConfig withMaxNodeId(int max) {
-        return new ClusterManagerConfig(
-                clusterNetworks,
-                transitV4,
-                transitV6,
-                max,
-                controllerMetrics,
-                serviceNetworks,
-                enableConnectingNetworks,
-                networkSegmentation,
-                adminNetworkPolicies);
+        return with(c -> c.maxNodeId = max);
     }
 
     /** This config with the controllers reporting to {@code controllerMetrics}. */
     public ClusterManagerConfig withControllerMetrics(ControllerMetrics controllerMetrics) {
-        return new ClusterManagerConfig(
-                clusterNetworks,
-                transitV4,
-                transitV6,
-                maxNodeId,
-                controllerMetrics,
-                serviceNetworks,
-                enableConnectingNetworks,
-                networkSegmentation,
-                adminNetworkPolicies);
+        return with(c -> c.controllerMetrics = controllerMetrics);
     }
 
     /** This config for a cluster with these service CIDRs. */
     public ClusterManagerConfig withServiceNetworks(List<IpPrefix> serviceNetworks) {
-        return new ClusterManagerConfig(
-                clusterNetworks,
-                transitV4,
-                transitV6,
-                maxNodeId,
-                controllerMetrics,
-                serviceNetworks,
-                enableConnectingNetworks,
-                networkSegmentation,
-                adminNetworkPolicies);
+        return with(c -> c.serviceNetworks = serviceNetworks);
     }
 
     /** This config with ClusterNetworkConnects served or not. */
     public ClusterManagerConfig withConnectingNetworks(boolean enabled) {
-        return new ClusterManagerConfig(
-                clusterNetworks,
-                transitV4,
-                transitV6,
-                maxNodeId,
-                controllerMetrics,
-                serviceNetworks,
-                enabled,
-                networkSegmentation,
-                adminNetworkPolicies);
+        return with(c -> c.enableConnectingNetworks = enabled);
     }
 
     /** This config with user-defined networks served or not. */
     public ClusterManagerConfig withNetworkSegmentation(boolean enabled) {
-        return new ClusterManagerConfig(
-                clusterNetworks,
-                transitV4,
-                transitV6,
-                maxNodeId,
-                controllerMetrics,
-                serviceNetworks,
-                enableConnectingNetworks,
-                enabled,
-                adminNetworkPolicies);
+        return with(c -> c.networkSegmentation = enabled);
     }
 
     /** This config with the AdminNetworkPolicy side (zone condition cleanup) run or not. */
     public ClusterManagerConfig withAdminNetworkPolicies(boolean enabled) {
-        return new ClusterManagerConfig(
-                clusterNetworks,
-                transitV4,
-                transitV6,
-                maxNodeId,
-                controllerMetrics,
-                serviceNetworks,
-                enableConnectingNetworks,
-                networkSegmentation,
-                enabled);
+        return with(c -> c.adminNetworkPolicies = enabled);
+    }
+
+    /** Applies {@code change} to a copy of this configuration's components (validated again on the way back). */
+    private ClusterManagerConfig with(Consumer<Components> change) {
+        Components c = new Components(this);
+        change.accept(c);
+        return c.config();
+    }
+
+    /** The canonical constructor's arguments, one of which a wither changes. */
+    private static final class Components {
+        List<ClusterNetwork> clusterNetworks;
+        IpPrefix transitV4;
+        IpPrefix transitV6;
+        int maxNodeId;
+        ControllerMetrics controllerMetrics;
+        List<IpPrefix> serviceNetworks;
+        boolean enableConnectingNetworks;
+        boolean networkSegmentation;
+        boolean adminNetworkPolicies;
+
+        Components(ClusterManagerConfig c) {
+            clusterNetworks = c.clusterNetworks;
+            transitV4 = c.transitV4;
+            transitV6 = c.transitV6;
+            maxNodeId = c.maxNodeId;
+            controllerMetrics = c.controllerMetrics;
+            serviceNetworks = c.serviceNetworks;
+            enableConnectingNetworks = c.enableConnectingNetworks;
+            networkSegmentation = c.networkSegmentation;
+            adminNetworkPolicies = c.adminNetworkPolicies;
+        }
+
+        ClusterManagerConfig config() {
+            return new ClusterManagerConfig(
+                    clusterNetworks,
+                    transitV4,
+                    transitV6,
+                    maxNodeId,
+                    controllerMetrics,
+                    serviceNetworks,
+                    enableConnectingNetworks,
+                    networkSegmentation,
+                    adminNetworkPolicies);
+        }
     }
 
     /** Whether the cluster has addresses of a family. */

@@ -7,6 +7,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * What a zone controller needs besides the Kubernetes client.
@@ -88,77 +89,85 @@ public record ZoneControllerConfig(
 
     /** The same configuration with its controllers reporting to {@code controllerMetrics}. */
     public ZoneControllerConfig withControllerMetrics(ControllerMetrics controllerMetrics) {
-        return new ZoneControllerConfig(
-                nodeName,
-                nbEndpoint,
-                sbEndpoint,
-                events,
-                metrics,
-                ovsdbTimeout,
-                syncTimeout,
-                podWorkers,
-                addressWorkers,
-                portBatch,
-                serviceBatch,
-                controllerMetrics,
-                clusterSubnets,
-                networkSegmentation);
+        return with(c -> c.controllerMetrics = controllerMetrics);
     }
 
     /** The same configuration with other worker counts and port batch size. */
     public ZoneControllerConfig withPodWorkers(int podWorkers, int addressWorkers, int portBatch) {
-        return new ZoneControllerConfig(
-                nodeName,
-                nbEndpoint,
-                sbEndpoint,
-                events,
-                metrics,
-                ovsdbTimeout,
-                syncTimeout,
-                podWorkers,
-                addressWorkers,
-                portBatch,
-                serviceBatch,
-                controllerMetrics,
-                clusterSubnets,
-                networkSegmentation);
+        return with(c -> {
+            c.podWorkers = podWorkers;
+            c.addressWorkers = addressWorkers;
+            c.portBatch = portBatch;
+        });
     }
 
     /** The same configuration for a cluster of these pod networks. */
     public ZoneControllerConfig withClusterSubnets(List<IpPrefix> subnets) {
-        return new ZoneControllerConfig(
-                nodeName,
-                nbEndpoint,
-                sbEndpoint,
-                events,
-                metrics,
-                ovsdbTimeout,
-                syncTimeout,
-                podWorkers,
-                addressWorkers,
-                portBatch,
-                serviceBatch,
-                controllerMetrics,
-                subnets,
-                networkSegmentation);
+        return with(c -> c.clusterSubnets = subnets);
     }
 
     /** The same configuration with user-defined networks served or not. */
     public ZoneControllerConfig withNetworkSegmentation(boolean enabled) {
-        return new ZoneControllerConfig(
-                nodeName,
-                nbEndpoint,
-                sbEndpoint,
-                events,
-                metrics,
-                ovsdbTimeout,
-                syncTimeout,
-                podWorkers,
-                addressWorkers,
-                portBatch,
-                serviceBatch,
-                controllerMetrics,
-                clusterSubnets,
-                enabled);
+        return with(c -> c.networkSegmentation = enabled);
+    }
+
+    /** Applies {@code change} to a copy of this configuration's components (validated again on the way back). */
+    private ZoneControllerConfig with(Consumer<Components> change) {
+        Components c = new Components(this);
+        change.accept(c);
+        return c.config();
+    }
+
+    /** The canonical constructor's arguments, one of which a wither changes. */
+    private static final class Components {
+        String nodeName;
+        String nbEndpoint;
+        String sbEndpoint;
+        EventSink events;
+        TrustZoneMetrics metrics;
+        Duration ovsdbTimeout;
+        Duration syncTimeout;
+        int podWorkers;
+        int addressWorkers;
+        int portBatch;
+        int serviceBatch;
+        ControllerMetrics controllerMetrics;
+        List<IpPrefix> clusterSubnets;
+        boolean networkSegmentation;
+
+        Components(ZoneControllerConfig c) {
+            nodeName = c.nodeName;
+            nbEndpoint = c.nbEndpoint;
+            sbEndpoint = c.sbEndpoint;
+            events = c.events;
+            metrics = c.metrics;
+            ovsdbTimeout = c.ovsdbTimeout;
+            syncTimeout = c.syncTimeout;
+            podWorkers = c.podWorkers;
+            addressWorkers = c.addressWorkers;
+            portBatch = c.portBatch;
+            serviceBatch = c.serviceBatch;
+            controllerMetrics = c.controllerMetrics;
+            clusterSubnets = c.clusterSubnets;
+            networkSegmentation = c.networkSegmentation;
+        }
+
+        ZoneControllerConfig config() {
+            return new ZoneControllerConfig(
+                    nodeName,
+                    nbEndpoint,
+                    sbEndpoint,
+                    events,
+                    metrics,
+                    ovsdbTimeout,
+                    syncTimeout,
+                    podWorkers,
+                    addressWorkers,
+                    portBatch,
+                    serviceBatch,
+                    controllerMetrics,
+                    clusterSubnets,
+                    networkSegmentation);
+        }
     }
 }

@@ -8,7 +8,9 @@ import io.kovn.ovn.annotations.NodeEncapIps;
 import io.kovn.ovn.annotations.NodeId;
 import io.kovn.ovn.annotations.NodeTransitSwitchPortIfaddr;
 import io.kovn.ovn.annotations.TrustZoneMembership;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /** Two nodes claiming one subnet, chassis or node id: the zone's own node, then the older remote, keeps it. */
@@ -65,5 +67,104 @@ class PeerConflictsTest {
                 LOCAL,
                 List.of(remote("overlaps-local", 7, "10.244.0.0/16", "c7"), remote("c", 4, "10.244.2.0/24", "cc")));
         assertThat(r.usable()).extracting(c -> c.node().name()).containsExactly("c");
+    }
+
+    @Test
+    void theIndexedResolutionAgreesWithAPairwiseScanOnRandomClaims() {
+        SplittableRandom random = new SplittableRandom(5);
+        for (int round = 0; round < 1_000; round++) {
+            List<RemotePeers.Candidate> candidates = new ArrayList<>();
+            int n = random.nextInt(40);
+            for (int i = 0; i < n; i++) {
+                List<IpPrefix> subnets = new ArrayList<>();
+                for (int k = 1 + random.nextInt(2); k > 0; k--) {
+                    subnets.add(randomSubnet(random));
+                }
+                candidates.add(new RemotePeers.Candidate(
+                        new RemoteNode(
+                                "n" + i,
+                                new NodeId(2 + random.nextInt(30)),
+                                subnets,
+                                NodeTransitSwitchPortIfaddr.parse("{\"ipv4\":\"100.88.0.9/16\"}"),
+                                NodeChassisId.parse("c" + random.nextInt(30)),
+                                NodeEncapIps.parse("[\"172.18.0.9\"]")),
+                        new TrustZoneMembership.NoZones()));
+            }
+            var r = PeerConflicts.resolve(LOCAL, candidates);
+            List<String> expected = pairwise(LOCAL, candidates);
+            List<String> actual = new ArrayList<>();
+            r.usable().forEach(c -> actual.add(c.node().name() + ": usable"));
+            r.skipped().forEach(s -> actual.add(s.node() + ": " + s.reason()));
+            assertThat(actual)
+                    .as(
+                            "round %d: %s",
+                            round,
+                            candidates.stream()
+                                    .map(c -> c.node().name() + " id "
+                                            + c.node().id().value() + " chassis "
+                                            + c.node().chassisId().value() + " "
+                                            + c.node().subnets())
+                                    .toList())
+                    .containsExactlyInAnyOrderElementsOf(expected);
+            assertThat(r.usable())
+                    .containsExactlyElementsOf(candidates.stream()
+                            .filter(c -> expected.contains(c.node().name() + ": usable"))
+                            .toList());
+        }
+    }
+
+    /** IPv4 prefixes of many lengths (some with host bits set) in a small space, so that many overlap; some IPv6. */
+    private static IpPrefix randomSubnet(SplittableRandom random) {
+        if (random.nextInt(8) == 0) {
+            return IpPrefix.parse(
+                    "fd00:" + random.nextInt(4) + "::" + random.nextInt(3) + "/" + (30 + random.nextInt(99)));
+        }
+        int[] lengths = {14, 16, 20, 23, 24, 25, 26, 32};
+        return IpPrefix.parse("10." + (244 + random.nextInt(2)) + "." + random.nextInt(12) + "." + random.nextInt(256)
+                + "/" + lengths[random.nextInt(lengths.length)]);
+    }
+
+    /** The resolution as first written: each candidate against the local node, then every accepted one in order. */
+    private static List<String> pairwise(LocalNode local, List<RemotePeers.Candidate> candidates) {
+        List<RemoteNode> accepted = new ArrayList<>();
+        List<String> out = new ArrayList<>();
+        for (RemotePeers.Candidate c : candidates) {
+            RemoteNode node = c.node();
+            String reason = null;
+            if (node.id().equals(local.id())) {
+                reason = "its node id " + node.id().value() + " is node " + local.name() + "'s";
+            }
+            if (reason == null) {
+                reason = overlap(node.subnets(), local.subnets(), local.name());
+            }
+            for (int i = 0; reason == null && i < accepted.size(); i++) {
+                RemoteNode other = accepted.get(i);
+                if (node.id().equals(other.id())) {
+                    reason = "its node id " + node.id().value() + " is node " + other.name() + "'s";
+                } else if (node.chassisId().value().equals(other.chassisId().value())) {
+                    reason = "its chassis id " + node.chassisId().value() + " is node " + other.name() + "'s";
+                } else {
+                    reason = overlap(node.subnets(), other.subnets(), other.name());
+                }
+            }
+            if (reason == null) {
+                accepted.add(node);
+                out.add(node.name() + ": usable");
+            } else {
+                out.add(node.name() + ": " + reason);
+            }
+        }
+        return out;
+    }
+
+    private static String overlap(List<IpPrefix> mine, List<IpPrefix> theirs, String owner) {
+        for (IpPrefix a : mine) {
+            for (IpPrefix b : theirs) {
+                if (a.overlaps(b)) {
+                    return "its subnet " + a + " overlaps node " + owner + "'s " + b;
+                }
+            }
+        }
+        return null;
     }
 }
