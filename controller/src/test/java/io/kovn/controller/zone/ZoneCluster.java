@@ -48,12 +48,27 @@ final class ZoneCluster implements AutoCloseable {
     }
 
     /**
-     * Stops a zone's controller once it is idle (what it was still writing, e.g. load balancers for a gateway router
-     * that just appeared, is a change) and starts a new one on the same databases.
+     * Stops a zone's controller once every zone is quiet (what it was still writing, e.g. load balancers for a gateway
+     * router that just appeared, is a change) and starts a new one on the same databases.
      */
     ZoneController restart(String n) {
         ZoneController old = zones.get(n);
-        await().atMost(CONVERGE).pollDelay(Duration.ofMillis(300)).until(old::idle);
+        // Every zone quiet, not only this one: idle, and no NB write of its own for a second. An event still on its
+        // way (a pod address another zone just wrote, which this zone's Layer2 switches hold) is a change the new
+        // zone would rightly write; on a loaded machine "idle" alone came before such an event.
+        Map<String, Long> writes = new LinkedHashMap<>();
+        await().atMost(CONVERGE)
+                .pollDelay(Duration.ofMillis(300))
+                .pollInterval(Duration.ofSeconds(1))
+                .until(() -> {
+                    boolean quiet = true;
+                    for (var e : zones.entrySet()) {
+                        long w = e.getValue().databases().nbCounters().writeOperations();
+                        Long before = writes.put(e.getKey(), w);
+                        quiet &= e.getValue().idle() && before != null && before == w;
+                    }
+                    return quiet;
+                });
         old.close();
         ZoneController fresh = startZone(n);
         zones.put(n, fresh);
