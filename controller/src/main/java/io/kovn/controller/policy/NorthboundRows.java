@@ -23,13 +23,17 @@ import io.kovn.policy.model.PolicyRows;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.BiFunction;
 import java.util.function.Predicate;
 
 /**
@@ -87,14 +91,13 @@ public final class NorthboundRows {
     }
 
     /**
-     * The desired rows in {@code scope} only (a {@link WriteScope}'s ids), as a desired state whose tables are scoped
-     * to those ids: the diff reads and compares just those rows, and an id in scope without a desired row is stale.
+     * The desired rows in {@code scope} only, as a desired state whose tables are scoped to those ids: the diff reads
+     * and compares just those rows, and an id in scope without a desired row is stale.
      */
-    static DesiredState of(
-            DesiredPolicyState state, PolicyRows extra, Map<String, Uuid> switchPorts, WriteScope scope) {
-        Set<String> setIds = scope.ids().getOrDefault(AddressSet.TABLE_NAME, Set.of());
-        Set<String> aclIds = scope.ids().getOrDefault(Acl.TABLE_NAME, Set.of());
-        Set<String> groupIds = scope.ids().getOrDefault(PortGroup.TABLE_NAME, Set.of());
+    static DesiredState of(DesiredPolicyState state, PolicyRows extra, Map<String, Uuid> switchPorts, RowScope scope) {
+        Set<String> setIds = scope.of(AddressSet.TABLE_NAME);
+        Set<String> aclIds = scope.of(Acl.TABLE_NAME);
+        Set<String> groupIds = scope.of(PortGroup.TABLE_NAME);
         DesiredState.Builder b = DesiredState.builder()
                 .scope(AddressSet.TABLE_NAME, RowKey.externalId(), setIds)
                 .scope(Acl.TABLE_NAME, RowKey.externalId(), aclIds)
@@ -179,20 +182,55 @@ public final class NorthboundRows {
 
     /**
      * The same rows split per policy object ({@link PolicyOwner}), each group a complete desired state of its own (a
-     * port group's ACLs always belong to the same policy object). Used when the zone-wide transaction is refused, so
-     * that one bad policy does not block the others.
+     * port group's ACLs always belong to the same policy object). Used when a transaction is refused, so that one bad
+     * policy does not block the others. A table scoped to some ids stays scoped: each group to the ids of its owner,
+     * told by the desired row or, for a stale id, by {@code currentOwner}.
      */
-    static Map<PolicyOwner, DesiredState> byPolicy(DesiredState all) {
-        Map<PolicyOwner, DesiredState.Builder> groups =
+    static Map<PolicyOwner, DesiredState> byPolicy(
+            DesiredState all, BiFunction<String, String, Optional<PolicyOwner>> currentOwner) {
+        Map<PolicyOwner, List<Desired>> rows =
                 new TreeMap<>(Comparator.comparing(PolicyOwner::type).thenComparing(PolicyOwner::name));
-        all.tables()
-                .forEach((table, state) -> state.rows().values().forEach(row -> {
-                    PolicyOwner owner = PolicyOwner.of((Map<?, ?>) row.columns().get(ObjectId.EXTERNAL_IDS_COLUMN))
-                            .orElseThrow();
-                    groups.computeIfAbsent(owner, o -> empty()).add(row);
-                }));
+        Map<PolicyOwner, Map<String, Set<String>>> scopes = new HashMap<>();
+        all.tables().forEach((table, state) -> {
+            Set<String> desiredIds = new HashSet<>();
+            state.rows().values().forEach(row -> {
+                Map<?, ?> ids = (Map<?, ?>) row.columns().get(ObjectId.EXTERNAL_IDS_COLUMN);
+                PolicyOwner owner = PolicyOwner.of(ids).orElseThrow();
+                rows.computeIfAbsent(owner, o -> new ArrayList<>()).add(row);
+                if (ids.get(Owner.ID) instanceof String id) {
+                    desiredIds.add(id);
+                    scopes.computeIfAbsent(owner, o -> new HashMap<>())
+                            .computeIfAbsent(table, t -> new HashSet<>())
+                            .add(id);
+                }
+            });
+            state.scope()
+                    .ifPresent(ids -> ids.stream()
+                            .filter(id -> !desiredIds.contains(id))
+                            .forEach(id -> currentOwner.apply(table, id).ifPresent(owner -> {
+                                rows.computeIfAbsent(owner, o -> new ArrayList<>());
+                                scopes.computeIfAbsent(owner, o -> new HashMap<>())
+                                        .computeIfAbsent(table, t -> new HashSet<>())
+                                        .add(id);
+                            })));
+        });
         Map<PolicyOwner, DesiredState> out = new LinkedHashMap<>();
-        groups.forEach((owner, b) -> out.put(owner, b.build()));
+        rows.forEach((owner, desired) -> {
+            DesiredState.Builder b = DesiredState.builder();
+            for (String table : TABLES) {
+                if (all.tables().get(table) instanceof DesiredState.TableState t
+                        && t.scope().isPresent()) {
+                    b.scope(
+                            table,
+                            RowKey.externalId(),
+                            scopes.getOrDefault(owner, Map.of()).getOrDefault(table, Set.of()));
+                } else {
+                    b.table(table);
+                }
+            }
+            desired.forEach(b::add);
+            out.put(owner, b.build());
+        });
         return out;
     }
 

@@ -14,10 +14,9 @@ import io.kovn.k8s.events.ConditionWriter;
 import io.kovn.k8s.runtime.Controller;
 import io.kovn.k8s.runtime.ListedItemStore;
 import io.kovn.k8s.runtime.SharedInformers;
-import io.kovn.ovn.nb.LogicalSwitchPort;
 import io.kovn.ovsdb.cache.CacheListener;
 import io.kovn.ovsdb.cache.CacheUpdate;
-import io.kovn.ovsdb.cache.RowChange;
+import io.kovn.ovsdb.diff.Owner;
 import io.kovn.policy.select.ClusterIndex;
 import io.kovn.policy.select.PodInfo;
 import java.time.Clock;
@@ -48,8 +47,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class PolicyController implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PolicyController.class);
-    /** The one key of the zone's policy reconcile. */
-    static final String KEY = "policies";
+    /** What Kubernetes changes queue: the zone's translation. */
+    private static final PolicyKey KEY = PolicyKey.TRANSLATION;
+    /** Keys a worker takes at once: a start-up's or a bulk write's echo in one reconcile. */
+    private static final int BATCH = 100_000;
     /** What the translation reads. */
     private static final List<Class<? extends HasMetadata>> KINDS = List.of(
             Namespace.class,
@@ -71,9 +72,10 @@ public final class PolicyController implements AutoCloseable {
     private final PolicyControllerMetrics metrics;
     private final SharedInformers.Lease lease;
     private final PolicyReconciler reconciler;
-    private final Controller<String> controller;
+    private final Controller<PolicyKey> controller;
     private final CacheListener nbListener;
     private final SharedIndexInformer<Pod> pods;
+    private final Owner owner;
 
     private PolicyController(
             PolicyControllerConfig config,
@@ -84,6 +86,7 @@ public final class PolicyController implements AutoCloseable {
         this.nb = nb;
         this.lease = lease;
         this.metrics = PolicyControllerMetrics.in(config.registry());
+        this.owner = NorthboundRows.owner(config.ownerController());
         SharedInformers informers = lease.informers();
         KubernetesClient client = informers.client();
         SharedIndexInformer<Namespace> namespaces = informers.informer(Namespace.class);
@@ -130,7 +133,10 @@ public final class PolicyController implements AutoCloseable {
                             new RelevantChanges<>(banps.getIndexer(), RelevantChanges.banp(config.nodeName()), KEY))
                     .watch(cnps, new RelevantChanges<>(cnps.getIndexer(), RelevantChanges.cnp(config.nodeName()), KEY));
         }
-        this.controller = builder.metrics(config.controllerMetrics()).build();
+        this.controller = builder.batch(BATCH)
+                .recordQueueToDone(KEY::equals) // a user's change, not the echo of our own writes
+                .metrics(config.controllerMetrics())
+                .build();
         this.nbListener = this::onNorthbound;
     }
 
@@ -192,6 +198,7 @@ public final class PolicyController implements AutoCloseable {
                                 + config.syncTimeout()
                                 + " (are the AdminNetworkPolicy and ClusterNetworkPolicy CRDs installed?)");
             }
+            pc.controller.enqueue(PolicyKey.EVERYTHING);
             pc.controller.enqueue(KEY);
             LOG.info(
                     "policies of zone {} started in {} ms (NB {})",
@@ -214,22 +221,20 @@ public final class PolicyController implements AutoCloseable {
         return config.adminNetworkPolicies() ? KINDS : KINDS_WITHOUT_ANP;
     }
 
+    /**
+     * Maps an NB update to the keys it concerns: a changed policy row of ours to its {@link PolicyKey.Row} (someone
+     * else's edit is repaired by its reconcile; the echo of our own write diffs to nothing), a switch port that came,
+     * went or was made again to the translation (the zone's ports) and to its port groups, the meter to its key, a
+     * resync to every row.
+     */
     private void onNorthbound(CacheUpdate update) {
-        boolean ports = !update.forTable(LogicalSwitchPort.TABLE_NAME).isEmpty();
-        // Our own transaction's updates arrive before its reply; any other change in our tables, even
-        // one that lands while we write, is drift (repaired if it touched a row of ours).
-        boolean drift = false;
-        for (RowChange c : update.changes()) {
-            if (!c.table().equals(LogicalSwitchPort.TABLE_NAME) && !reconciler.ownChange(c)) {
-                reconciler.noteDrift(c);
-                drift = true; // also someone else's row: it may have been in the way of a refused write
-            }
-        }
         if (update.resync()) {
-            reconciler.requestFullDiff();
-        }
-        if (ports || drift || update.resync()) {
+            controller.enqueue(PolicyKey.EVERYTHING);
             controller.enqueue(KEY);
+            return;
+        }
+        for (PolicyKey key : NorthboundKeys.of(update, owner)) {
+            controller.enqueue(key);
         }
     }
 
@@ -303,8 +308,7 @@ public final class PolicyController implements AutoCloseable {
 
     /** Queues a reconcile that diffs every policy row (e.g. after an operator's change outside Kubernetes). */
     public void resync() {
-        reconciler.requestFullDiff();
-        controller.enqueue(KEY);
+        controller.enqueue(PolicyKey.EVERYTHING);
     }
 
     @Override

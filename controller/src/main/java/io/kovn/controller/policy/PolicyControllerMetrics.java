@@ -109,7 +109,12 @@ public final class PolicyControllerMetrics {
 
     /** Counts one row of {@code zone}'s policies that someone else changed. */
     public void recordDrift(String zone, String table) {
-        drift.labelValues(zone, table).inc();
+        recordDrift(zone, table, 1);
+    }
+
+    /** Records {@code rows} rows of {@code table} in {@code zone} repaired after someone else changed them. */
+    public void recordDrift(String zone, String table, int rows) {
+        drift.labelValues(zone, table).inc(rows);
     }
 
     /** Records the phases of one reconcile of {@code zone}. */

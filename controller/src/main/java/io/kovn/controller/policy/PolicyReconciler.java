@@ -9,16 +9,14 @@ import io.kovn.k8s.api.policy.AdminNetworkPolicy;
 import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
 import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicy;
 import io.kovn.k8s.api.policy.v1alpha2.Tier;
+import io.kovn.k8s.runtime.BatchReconciler;
 import io.kovn.k8s.runtime.ListedItemStore;
 import io.kovn.k8s.runtime.ReconcileResult;
-import io.kovn.k8s.runtime.Reconciler;
 import io.kovn.ovn.annotations.IpFamily;
 import io.kovn.ovn.ids.ObjectId;
 import io.kovn.ovn.ids.OwnerType;
 import io.kovn.ovn.nb.Acl;
 import io.kovn.ovn.nb.AddressSet;
-import io.kovn.ovn.nb.LogicalSwitchPort;
-import io.kovn.ovsdb.cache.RowChange;
 import io.kovn.ovsdb.data.Row;
 import io.kovn.ovsdb.data.Uuid;
 import io.kovn.ovsdb.diff.Owner;
@@ -26,18 +24,21 @@ import io.kovn.ovsdb.diff.Plan;
 import io.kovn.policy.IncrementalTranslator;
 import io.kovn.policy.PolicyTranslator;
 import io.kovn.policy.admin.AnpPriorities;
+import io.kovn.policy.model.DesiredAcl;
+import io.kovn.policy.model.DesiredAddressSet;
 import io.kovn.policy.model.DesiredPolicyState;
+import io.kovn.policy.model.DesiredPortGroup;
 import io.kovn.policy.model.PolicyRef;
 import io.kovn.policy.model.PolicyRows;
 import io.kovn.policy.model.PolicySnapshot;
 import io.kovn.policy.model.PriorityAssignment;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
@@ -45,20 +46,31 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The zone's policy reconcile (one key: every policy of the zone). Level-driven: informer caches and the NB switch
- * ports in, the translation ({@link IncrementalTranslator}: equal to the pure {@link PolicyTranslator}, at a cost that
- * follows what changed), then ONE transaction through the ownership diff: address sets and port group members change by
- * {@code mutate}, so a pod label change costs one mutate per affected set, and a converged zone sends nothing. The diff
- * covers the policy objects whose rows differ from the last written translation ({@link WriteScope}); the first
- * reconcile, and any after drift, a stale cache or a refused write, diff every policy row. Then the zone's conditions,
- * Warning events and metrics are published.
+ * The zone's policy reconcile, keyed ({@link PolicyKey}) and level-driven on the process's NB monitor cache.
  *
- * <p>Why one key and not one per policy: the translation is a pure function of the whole snapshot (ANP priority bands
- * and per-namespace default-deny port groups span policies), the diff already writes only the rows that changed, and
- * the work queue coalesces bursts of events into one reconcile.
+ * <ul>
+ *   <li>The {@link PolicyKey#TRANSLATION}: informer caches and the NB switch ports in, the translation out
+ *       ({@link IncrementalTranslator}: equal to the pure {@link PolicyTranslator}, at a cost that follows what
+ *       changed), and the rows that differ from the previous translation ({@link RowScope#between}).
+ *   <li>A {@link PolicyKey.Row} that the NB monitor reported changed (someone else's edit, or the echo of our own
+ *       write), a {@link PolicyKey.SwitchPort} (the port groups naming it), {@link PolicyKey#EVERYTHING} (start,
+ *       resync) and the {@link PolicyKey#METER}.
+ * </ul>
+ *
+ * The keys taken together are one reconcile: their rows, as the latest translation wants them, are diffed against the
+ * cache (scoped to those rows by id: a relabel diffs the few sets it changed, not the zone) and applied as ONE
+ * transaction; address sets and port group members change by {@code mutate}. A converged zone sends nothing; a row
+ * edited or deleted behind kovn's back is repaired by the reconcile of its key, and a refused or stale write is retried
+ * from the same translation base. Then the zone's conditions, Warning events and metrics are published.
+ *
+ * <p>Why the translation is one key and not one per policy: it is a pure function of the whole snapshot (ANP priority
+ * bands and per-namespace default-deny port groups span policies), and {@link IncrementalTranslator} already makes
+ * again only what a change invalidated; the keys of the rows are what a change is mapped to.
  */
-public final class PolicyReconciler implements Reconciler<String> {
+public final class PolicyReconciler implements BatchReconciler<PolicyKey> {
     private static final Logger LOG = LoggerFactory.getLogger(PolicyReconciler.class);
+    /** After a write the monitor cache was behind: the update that catches it up is on its way. */
+    private static final Duration CACHE_BEHIND = Duration.ofMillis(50);
 
     /** The informer stores the snapshot is read from (each lists without copying when unchanged). */
     record Caches(
@@ -85,12 +97,12 @@ public final class PolicyReconciler implements Reconciler<String> {
     private final Observer observer;
     private volatile PriorityAssignment priorities;
     private final IncrementalTranslator translator = new IncrementalTranslator();
-    /** What the NB holds as of the last successful write; null = unknown, diff everything. */
-    private Written written;
-
-    private final AtomicBoolean fullDiff = new AtomicBoolean(true);
-    private volatile WriteScope lastScope = WriteScope.ALL;
-    private final DriftedRows drifted = new DriftedRows();
+    /** The latest translation the rows are diffed from (reconcile thread only; null before the first). */
+    private Translation current;
+    /** Why a policy object's rows were refused by the last write that covered them (reconcile thread only). */
+    private final Map<PolicyOwner, String> refused = new HashMap<>();
+    /** How many rows the last reconcile diffed (-1: every policy row). */
+    private volatile int lastScopeSize = -1;
     /** The zone's IP families as parsed from this node object (reconcile thread only). */
     private Node familiesOf;
 
@@ -138,8 +150,8 @@ public final class PolicyReconciler implements Reconciler<String> {
     /** Whether the first reconcile's phases were logged (reconcile thread only). */
     private boolean loggedFirst;
 
-    /** The translation, its stateful-pod rows and the switch ports it was written with. */
-    private record Written(DesiredPolicyState state, PolicyRows stateful, Map<String, Uuid> ports) {}
+    /** A translation and its stateful-pod rows. */
+    private record Translation(DesiredPolicyState state, PolicyRows stateful) {}
 
     PolicyReconciler(
             PolicyControllerConfig config,
@@ -161,130 +173,129 @@ public final class PolicyReconciler implements Reconciler<String> {
     }
 
     @Override
-    public ReconcileResult reconcile(String key) {
+    public ReconcileResult reconcile(PolicyKey key) {
+        return reconcileAll(List.of(key)).get(key);
+    }
+
+    @Override
+    public Map<PolicyKey, ReconcileResult> reconcileAll(List<PolicyKey> keys) {
         inFlight.incrementAndGet();
         long started = System.nanoTime();
         phases = null;
         translated = null;
         try {
-            return reconcileOnce();
+            ReconcileResult result = reconcileKeys(keys);
+            Map<PolicyKey, ReconcileResult> out = HashMap.newHashMap(keys.size());
+            keys.forEach(k -> out.put(k, result));
+            return out;
         } finally {
-            observer.reconciled(System.nanoTime() - started, phases, translated);
+            if (translated != null) {
+                observer.reconciled(System.nanoTime() - started, phases, translated);
+            }
             inFlight.decrementAndGet();
             reconciles.incrementAndGet();
         }
     }
 
-    /** The reconciles in sequence, for waiting on a write that followed what a caller saw. */
+    /** The reconciles that translated, in sequence, for waiting on a write that followed what a caller saw. */
     WriteBarrier barrier() {
         return barrier;
     }
 
-    private ReconcileResult reconcileOnce() {
-        long reconcile = barrier.start();
+    private ReconcileResult reconcileKeys(List<PolicyKey> keys) {
+        boolean translate = current == null || keys.contains(PolicyKey.TRANSLATION);
+        boolean everything = current == null || keys.contains(PolicyKey.EVERYTHING);
+        long reconcile = translate ? barrier.start() : 0;
         long t0 = System.nanoTime();
         Map<String, Uuid> ports = nb.switchPorts();
-        PolicySnapshot snapshot = snapshot(localPorts(ports));
-        long t1 = System.nanoTime();
-        DesiredPolicyState state = translator.translate(snapshot);
-        PolicyRows stateful = translator.statefulRows(snapshot, state);
-        long t2 = System.nanoTime();
-        Written before = written;
-        boolean full = fullDiff.getAndSet(false) || before == null;
-        Map<String, Set<String>> drift = drifted.drain();
-        if (!drift.isEmpty()) {
-            LOG.warn(
-                    "zone {}: policy rows changed in the NB by someone else, repairing: {}",
-                    zone,
-                    describeDrift(drift));
+        Translation before = current;
+        RowScope changed = RowScope.NONE;
+        PolicySnapshot snapshot = null;
+        long t1 = t0;
+        if (translate) {
+            snapshot = snapshot(localPorts(ports));
+            t1 = System.nanoTime();
+            DesiredPolicyState state = translator.translate(snapshot);
+            PolicyRows stateful = translator.statefulRows(snapshot, state);
+            if (before != null) {
+                changed = RowScope.between(
+                        before.state(), before.stateful(), state, stateful, translator.changedSince(before.state()));
+            }
+            current = new Translation(state, stateful);
+            priorities = state.priorities();
+            translated = state;
         }
-        WriteScope scope = full
-                ? WriteScope.ALL
-                : WriteScope.between(
-                                before.state(),
-                                before.stateful(),
-                                before.ports(),
-                                state,
-                                stateful,
-                                ports,
-                                translator.changedSince(before.state()))
-                        .with(drift)
-                        .closed(state, stateful);
-        lastScope = scope;
+        long t2 = System.nanoTime();
+        Translation now = current;
+        RowScope reported = reported(keys, now);
+        RowScope scope = changed.plus(reported).closed(now.state(), now.stateful());
+        lastScopeSize = everything ? -1 : scope.size();
+        boolean meter = everything || keys.contains(PolicyKey.METER);
+        Map<PolicyOwner, String> refusedBefore = refused.isEmpty() ? Map.of() : Map.copyOf(refused);
         PolicyWrite write;
-        if (scope.isEmpty() && nb.hasMeter(NorthboundRows.METER)) {
-            write = new PolicyWrite.Written(new Plan.Counts(0, 0, 0, 0));
-        } else if (scope.all()) {
-            write = writer.write(NorthboundRows.of(state, stateful, ports));
+        if (!everything && !meter && scope.isEmpty() && nb.hasMeter(NorthboundRows.METER)) {
+            write = new PolicyWrite.Written(new Plan.Counts(0, 0, 0, 0), Map.of());
+        } else if (everything) {
+            write = writer.write(NorthboundRows.of(now.state(), now.stateful(), ports));
         } else {
-            RowsById was = new RowsById(before.state(), PolicyRows.NONE);
-            RowsById now = new RowsById(state, PolicyRows.NONE);
-            AddressSetMutations sets = AddressSetMutations.of(
-                    scope.ids().getOrDefault(AddressSet.TABLE_NAME, Set.of()),
-                    was::addressSet,
-                    now::addressSet,
-                    drift.getOrDefault(AddressSet.TABLE_NAME, Set.of()),
-                    id -> nb.cache().table(AddressSet.TABLE_NAME).byExternalId(Owner.ID, id).stream()
-                            .map(Row::uuid)
-                            .toList());
-            write = writer.write(
-                    NorthboundRows.of(state, stateful, ports, scope.without(AddressSet.TABLE_NAME, sets.handled())),
-                    owner,
-                    sets.operations(),
-                    () -> NorthboundRows.of(state, stateful, ports));
+            write = writer.write(NorthboundRows.of(now.state(), now.stateful(), ports, scope), meter);
         }
         long t3 = System.nanoTime();
-        Function<PolicyRef, Optional<String>> errorOf = ref -> Optional.empty();
-        written = write instanceof PolicyWrite.Written ? new Written(state, stateful, ports) : null;
+        if (!(write instanceof PolicyWrite.Written)) {
+            current = before; // the next try diffs from the same base, so the rows not written are diffed again
+        }
         switch (write) {
             case PolicyWrite.Stale s -> {
-                // the cache was behind the server: plan again once it has caught up
-                return ReconcileResult.requeue(Duration.ofMillis(50));
+                return ReconcileResult.requeue(CACHE_BEHIND);
             }
             case PolicyWrite.Written w -> {
-                barrier.written(reconcile);
-                priorities = state.priorities();
-            }
-            case PolicyWrite.Failed f -> {
-                errorOf = ref -> f.errorOf(new PolicyOwner(ref.kind(), ref.name()));
-                if (f.everything().isEmpty()) {
-                    priorities = state.priorities();
+                if (translate) {
+                    barrier.written(reconcile);
+                }
+                if (!translate && !everything) {
+                    // no translation changed these rows: whatever the diff found, someone else did
+                    w.perTable().forEach((table, n) -> metrics.recordDrift(zone, table, n));
+                }
+                if (!refused.isEmpty()) {
+                    if (everything) {
+                        refused.clear();
+                    } else {
+                        refused.keySet().removeAll(owners(scope, now));
+                    }
                 }
             }
+            case PolicyWrite.Failed f -> refused.putAll(f.perPolicy());
         }
-        translated = state;
+        if (!translate
+                && !(write instanceof PolicyWrite.Failed)
+                && !changedRowCounts(write, everything)
+                && refused.equals(refusedBefore)) {
+            return ReconcileResult.done(); // rows only, nothing the conditions or metrics show changed
+        }
+        DesiredPolicyState state = now.state();
+        Function<PolicyRef, Optional<String>> errorOf =
+                write instanceof PolicyWrite.Failed f ? ref -> f.everything().or(() -> errorOf(ref)) : this::errorOf;
         int unpublished = status.publish(state.reports(), errorOf, this::lookup);
-        // the NB's row counts change only when rows were inserted or deleted (by us, or by a repair)
-        Plan.Counts counts = write instanceof PolicyWrite.Written w ? w.counts() : null;
-        if (dbObjects == null || scope.all() || counts == null || counts.inserts() + counts.deletes() > 0) {
+        if (dbObjects == null || changedRowCounts(write, everything)) {
             dbObjects = List.of(
                     rowsOf(OwnerType.ADMIN_NETWORK_POLICY.wireName()),
                     rowsOf(OwnerType.BASELINE_ADMIN_NETWORK_POLICY.wireName()),
                     rowsOf(OwnerType.CLUSTER_NETWORK_POLICY.wireName()));
         }
         metrics.record(zone, state.metrics(), dbObjects.get(0), dbObjects.get(1));
-        List<ClusterNetworkPolicy> cnps = snapshot.clusterNetworkPolicies();
+        List<ClusterNetworkPolicy> cnps = caches.cnps().list();
         if (cnps != countedCnps) {
             cnpCounts = ClusterNetworkPolicyCounts.of(cnps);
             countedCnps = cnps;
         }
         metrics.recordClusterNetworkPolicies(zone, cnpCounts, dbObjects.get(2));
-        Phases lastPhases = new Phases(t1 - t0, t2 - t1, t3 - t2, writer.lastTransactNanos(), System.nanoTime() - t3);
-        phases = lastPhases;
-        metrics.recordPhases(zone, lastPhases);
-        if (!loggedFirst) {
-            loggedFirst = true;
-            LOG.info(
-                    "zone {}: first reconcile (ms): snapshot {}, translate {}, diff and write {} (NB transaction {}), publish {}",
-                    zone,
-                    lastPhases.snapshot() / 1_000_000,
-                    lastPhases.translate() / 1_000_000,
-                    lastPhases.write() / 1_000_000,
-                    lastPhases.transact() / 1_000_000,
-                    lastPhases.publish() / 1_000_000);
+        if (translate) {
+            Phases lastPhases =
+                    new Phases(t1 - t0, t2 - t1, t3 - t2, writer.lastTransactNanos(), System.nanoTime() - t3);
+            phases = lastPhases;
+            metrics.recordPhases(zone, lastPhases);
+            logPhases(lastPhases, everything ? "all rows" : scope.size() + " rows");
         }
-        LOG.debug(
-                "zone {}: reconcile {}, scope {}", zone, lastPhases, scope.all() ? "all rows" : scope.size() + " rows");
         if (write instanceof PolicyWrite.Failed f) {
             return ReconcileResult.failed(new IllegalStateException(
                     f.everything().orElse(f.perPolicy().size() + " policies could not be written: " + f.perPolicy())));
@@ -293,6 +304,71 @@ public final class PolicyReconciler implements Reconciler<String> {
             return ReconcileResult.failed(new IllegalStateException(unpublished + " policy conditions not written"));
         }
         return ReconcileResult.done();
+    }
+
+    /** Whether the NB's row counts may have changed: rows were inserted or deleted, by us or by a repair. */
+    private static boolean changedRowCounts(PolicyWrite write, boolean everything) {
+        return everything
+                || !(write instanceof PolicyWrite.Written w)
+                || w.counts().inserts() + w.counts().deletes() > 0;
+    }
+
+    /** The rows of the keys the NB monitor queued: changed rows, and the port groups naming changed switch ports. */
+    private static RowScope reported(List<PolicyKey> keys, Translation now) {
+        Map<String, Set<String>> rows = new HashMap<>();
+        Set<String> ports = new HashSet<>();
+        for (PolicyKey key : keys) {
+            switch (key) {
+                case PolicyKey.Row r ->
+                    rows.computeIfAbsent(r.table(), t -> new HashSet<>()).add(r.id());
+                case PolicyKey.SwitchPort p -> ports.add(p.name());
+                default -> {}
+            }
+        }
+        return new RowScope(rows).plus(RowScope.portGroupsWith(ports, now.state(), now.stateful()));
+    }
+
+    /** The policy objects whose rows a scope holds, desired or current. */
+    private Set<PolicyOwner> owners(RowScope scope, Translation now) {
+        RowsById rows = new RowsById(now.state(), now.stateful());
+        Set<PolicyOwner> out = new HashSet<>();
+        scope.ids().forEach((table, ids) -> {
+            for (String id : ids) {
+                Map<String, String> desired = switch (table) {
+                    case Acl.TABLE_NAME -> rows.acl(id) instanceof DesiredAcl a ? a.externalIds() : null;
+                    case AddressSet.TABLE_NAME ->
+                        rows.addressSet(id) instanceof DesiredAddressSet a ? a.externalIds() : null;
+                    default -> rows.portGroup(id) instanceof DesiredPortGroup g ? g.externalIds() : null;
+                };
+                if (desired != null) {
+                    PolicyOwner.of(desired).ifPresent(out::add);
+                }
+                nb.cache()
+                        .table(table)
+                        .byExternalId(Owner.ID, id)
+                        .forEach(r -> PolicyOwner.of(r).ifPresent(out::add));
+            }
+        });
+        return out;
+    }
+
+    private Optional<String> errorOf(PolicyRef ref) {
+        return Optional.ofNullable(refused.get(new PolicyOwner(ref.kind(), ref.name())));
+    }
+
+    private void logPhases(Phases p, String scope) {
+        if (!loggedFirst) {
+            loggedFirst = true;
+            LOG.info(
+                    "zone {}: first reconcile (ms): snapshot {}, translate {}, diff and write {} (NB transaction {}), publish {}",
+                    zone,
+                    p.snapshot() / 1_000_000,
+                    p.translate() / 1_000_000,
+                    p.write() / 1_000_000,
+                    p.transact() / 1_000_000,
+                    p.publish() / 1_000_000);
+        }
+        LOG.debug("zone {}: reconcile {}, scope {}", zone, p, scope);
     }
 
     /**
@@ -388,66 +464,9 @@ public final class PolicyReconciler implements Reconciler<String> {
         return out;
     }
 
-    /**
-     * Makes the next reconcile diff every policy row, not only the changed policies' (someone else changed our rows, or
-     * the NB cache was resynchronised).
-     */
-    void requestFullDiff() {
-        fullDiff.set(true);
-    }
-
-    /**
-     * A change to the policy tables that this controller did not write: the next reconcile diffs that row (by its id)
-     * besides the changed ones, so it is repaired; a row of ours without an id makes it diff everything.
-     */
-    void noteDrift(RowChange change) {
-        Row row = switch (change) {
-            case RowChange.Inserted i -> i.row();
-            case RowChange.Updated u -> owner.owns(u.row()) ? u.row() : u.old();
-            case RowChange.Deleted d -> d.old();
-        };
-        if (!owner.owns(row)) {
-            return; // someone else's row: nothing of ours to repair
-        }
-        if (OwnWrites.droppedGonePorts(
-                change,
-                uuid -> nb.cache().table(LogicalSwitchPort.TABLE_NAME).get(uuid).isPresent())) {
-            return; // the server's doing: a port group's weak references to deleted ports (a port change queues us
-            // anyway)
-        }
-        metrics.recordDrift(zone, change.table());
-        if (!(row.stringMap(ObjectId.EXTERNAL_IDS_COLUMN).get(Owner.ID) instanceof String id)) {
-            requestFullDiff();
-            return;
-        }
-        drifted.add(change.table(), id);
-    }
-
-    /** Table → count and the first few ids, for the log. */
-    private static String describeDrift(Map<String, Set<String>> drift) {
-        StringBuilder out = new StringBuilder();
-        drift.forEach((table, ids) -> {
-            out.append(out.isEmpty() ? "" : "; ")
-                    .append(ids.size())
-                    .append(' ')
-                    .append(table)
-                    .append(' ');
-            out.append(ids.stream().sorted().limit(3).toList()).append(ids.size() > 3 ? " and more" : "");
-        });
-        return out.toString();
-    }
-
-    /** Whether the last reconcile diffed every row, and else which rows it diffed. */
-    WriteScope lastScope() {
-        return lastScope;
-    }
-
-    /**
-     * Whether a change the NB monitor reports is this controller's own transaction's (see
-     * {@link PolicyWriter#ownChange}).
-     */
-    boolean ownChange(RowChange change) {
-        return writer.ownChange(change);
+    /** How many rows the last reconcile diffed; -1 when it diffed every policy row of the zone. */
+    int lastScopeSize() {
+        return lastScopeSize;
     }
 
     /** The writer (tests reach its hook). */

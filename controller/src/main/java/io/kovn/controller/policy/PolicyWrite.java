@@ -8,11 +8,16 @@ import java.util.Optional;
 sealed interface PolicyWrite {
 
     /**
-     * Every policy's rows are as desired.
+     * The rows written are as desired.
      *
-     * @param counts operations sent (all zero when the zone had converged)
+     * @param counts operations sent (all zero when they had converged)
+     * @param perTable operations sent by table
      */
-    record Written(Plan.Counts counts) implements PolicyWrite {}
+    record Written(Plan.Counts counts, Map<String, Integer> perTable) implements PolicyWrite {
+        public Written {
+            perTable = Map.copyOf(perTable);
+        }
+    }
 
     /** The cache was behind the server; plan again once it has caught up. */
     record Stale() implements PolicyWrite {}

@@ -1,15 +1,12 @@
 package io.kovn.controller.policy;
 
-import io.kovn.ovsdb.cache.RowChange;
 import io.kovn.ovsdb.client.OperationFailedException;
 import io.kovn.ovsdb.data.Row;
 import io.kovn.ovsdb.data.Uuid;
 import io.kovn.ovsdb.diff.DesiredState;
 import io.kovn.ovsdb.diff.Owner;
-import io.kovn.ovsdb.diff.Ownership;
 import io.kovn.ovsdb.diff.Plan;
 import io.kovn.ovsdb.diff.PlanOutcome;
-import io.kovn.ovsdb.ops.Operation;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -18,16 +15,15 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
-import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes the zone's desired policy rows: normally ONE transaction over every policy owner type. If the server refuses
- * it (a constraint violation, a foreign row in the way), the rows are written again one policy object at a time, so a
- * single bad policy is reported as failed and the others still take effect. Creates the {@code acl-logging} meter first
- * when the NB has none.
+ * Writes desired policy rows as ONE transaction, planned against the NB monitor cache. If the server refuses it (a
+ * constraint violation, a foreign row in the way), the rows are written again one policy object at a time, so a single
+ * bad policy is reported as failed and the others still take effect. Creates the {@code acl-logging} meter when asked
+ * or when the NB has none.
  */
 final class PolicyWriter {
     private static final Logger LOG = LoggerFactory.getLogger(PolicyWriter.class);
@@ -39,8 +35,6 @@ final class PolicyWriter {
     private final String controller;
     private final PolicyNorthbound nb;
     private final Owner owner;
-    /** The transaction in flight, read by the NB monitor's thread to tell its own changes from drift. */
-    private volatile OwnWrites inFlight = OwnWrites.NONE;
     /** Runs right before each transaction (tests make a change behind the controller's back there). */
     private volatile Runnable beforeTransaction = () -> {};
 
@@ -53,74 +47,67 @@ final class PolicyWriter {
         this.owner = NorthboundRows.owner(controller);
     }
 
-    /** Makes the zone's policy rows equal {@code desired}. */
+    /** Makes every policy row of the zone, and the meter, equal {@code desired}. */
     PolicyWrite write(DesiredState desired) {
-        return write(desired, owner, List.of(), () -> desired);
+        return write(desired, true);
     }
 
     /**
-     * Makes the rows in {@code scope} equal {@code desired} (the desired rows of exactly that scope), with {@code more}
-     * operations decided elsewhere in the same transaction; if the server refuses, the zone's {@code whole} desired
-     * state is written policy by policy.
+     * Makes the policy rows {@code desired} covers equal it (every row of the zone where a table is not scoped), and
+     * the meter too when {@code meter} or when the NB has none, in one transaction.
      */
-    PolicyWrite write(DesiredState desired, Ownership scope, List<Operation> more, Supplier<DesiredState> whole) {
+    PolicyWrite write(DesiredState desired, boolean meter) {
         lastTransactNanos = 0;
         try {
-            if (!nb.hasMeter(NorthboundRows.METER)) {
-                reconcile(NorthboundRows.meterOwner(controller), NorthboundRows.meter(controller));
+            List<Plan> plans = new ArrayList<>();
+            if (meter || !nb.hasMeter(NorthboundRows.METER)) {
+                plans.add(
+                        nb.reconciler().plan(NorthboundRows.meterOwner(controller), NorthboundRows.meter(controller)));
             }
-            Plan plan = nb.reconciler().plan(scope, desired);
-            if (!more.isEmpty()) {
-                List<Operation> ops = new ArrayList<>(plan.operations());
-                ops.addAll(more);
-                plan = Plan.of(ops);
-            }
+            plans.add(nb.reconciler().plan(owner, desired));
+            Plan plan = plans.size() == 1 ? plans.getFirst() : Plan.concat(plans);
             long sent = System.nanoTime();
-            PlanOutcome result = apply(plan, scope, desired);
+            PlanOutcome result = apply(plan);
             lastTransactNanos = System.nanoTime() - sent;
             return switch (result) {
-                case PlanOutcome.Noop n -> new PolicyWrite.Written(plan.counts());
-                case PlanOutcome.Applied a -> new PolicyWrite.Written(plan.counts());
+                case PlanOutcome.Noop n -> new PolicyWrite.Written(plan.counts(), Map.of());
+                case PlanOutcome.Applied a -> new PolicyWrite.Written(plan.counts(), perTable(plan));
                 case PlanOutcome.Stale s -> new PolicyWrite.Stale();
             };
         } catch (OperationFailedException e) {
             LOG.warn(
                     "zone {}: the policy transaction was refused ({}); writing policy by policy", zone, e.getMessage());
-            return onePolicyAtATime(whole.get());
+            return onePolicyAtATime(desired);
         } catch (RuntimeException e) {
             return new PolicyWrite.Failed(Optional.of(describe(e)), Map.of());
         }
     }
 
-    /** Makes the rows {@code scope} owns equal {@code desired}, in one transaction. */
-    private PlanOutcome reconcile(Ownership scope, DesiredState desired) {
-        return apply(nb.reconciler().plan(scope, desired), scope, desired);
+    /** Operations by table. */
+    private static Map<String, Integer> perTable(Plan plan) {
+        Map<String, Integer> out = new HashMap<>();
+        plan.operations().forEach(op -> out.merge(op.table(), 1, Integer::sum));
+        return Map.copyOf(out);
     }
 
-    /**
-     * Applies one plan as one transaction, known as in flight until its reply: ovsdb-server sends its monitor updates
-     * before the reply, so they all arrive meanwhile.
-     */
-    private PlanOutcome apply(Plan plan, Ownership scope, DesiredState desired) {
+    private PlanOutcome apply(Plan plan) {
         if (plan.isEmpty()) {
             return new PlanOutcome.Noop();
         }
-        inFlight = OwnWrites.of(plan.operations(), scope, desired);
-        try {
-            beforeTransaction.run();
-            return nb.reconciler().apply(plan);
-        } finally {
-            inFlight = OwnWrites.NONE;
-        }
+        beforeTransaction.run();
+        return nb.reconciler().apply(plan);
     }
 
     private PolicyWrite onePolicyAtATime(DesiredState desired) {
-        Map<PolicyOwner, DesiredState> groups = NorthboundRows.byPolicy(desired);
+        Map<PolicyOwner, DesiredState> groups = NorthboundRows.byPolicy(desired, this::currentOwner);
         Set<PolicyOwner> owners = new LinkedHashSet<>(groups.keySet());
         for (String table : NorthboundRows.TABLES) {
-            for (Row r : nb.cache().table(table).rows()) {
-                if (owner.owns(r)) {
-                    PolicyOwner.of(r).ifPresent(owners::add); // rows of deleted policies go too
+            if (desired.tables().get(table) instanceof DesiredState.TableState t
+                    && t.scope().isEmpty()) {
+                for (Row r : nb.cache().table(table).rows()) {
+                    if (owner.owns(r)) {
+                        PolicyOwner.of(r).ifPresent(owners::add); // rows of deleted policies go too
+                    }
                 }
             }
         }
@@ -130,7 +117,7 @@ final class PolicyWriter {
             try {
                 DesiredState rows =
                         groups.getOrDefault(o, NorthboundRows.empty().build());
-                stale |= reconcile(o.owner(controller), rows) instanceof PlanOutcome.Stale;
+                stale |= apply(nb.reconciler().plan(o.owner(controller), rows)) instanceof PlanOutcome.Stale;
             } catch (RuntimeException e) {
                 failures.put(o, describe(e));
                 LOG.warn("zone {}: rows of {} {} refused: {}", zone, o.type(), o.name(), e.getMessage());
@@ -139,7 +126,15 @@ final class PolicyWriter {
         if (!failures.isEmpty()) {
             return new PolicyWrite.Failed(Optional.empty(), failures);
         }
-        return stale ? new PolicyWrite.Stale() : new PolicyWrite.Written(new Plan.Counts(0, 0, 0, 0));
+        return stale ? new PolicyWrite.Stale() : new PolicyWrite.Written(new Plan.Counts(0, 0, 0, 0), Map.of());
+    }
+
+    /** The owner of the current row of ours with this id in this table, if there is one. */
+    private Optional<PolicyOwner> currentOwner(String table, String id) {
+        return nb.cache().table(table).byExternalId(Owner.ID, id).stream()
+                .filter(owner::owns)
+                .findFirst()
+                .flatMap(PolicyOwner::of);
     }
 
     private String describe(RuntimeException e) {
@@ -166,14 +161,6 @@ final class PolicyWriter {
      */
     long lastTransactNanos() {
         return lastTransactNanos;
-    }
-
-    /**
-     * Whether a change the NB monitor reports is one of the transaction in flight (which needs no new reconcile); any
-     * other change to a policy row, also while a write is in progress, is drift.
-     */
-    boolean ownChange(RowChange change) {
-        return inFlight.covers(change);
     }
 
     /** Runs {@code hook} on the reconcile thread right before each transaction: for tests only. */

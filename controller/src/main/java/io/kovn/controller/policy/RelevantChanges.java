@@ -35,20 +35,20 @@ import java.util.function.Function;
  *
  * @param <T> the watched type
  */
-final class RelevantChanges<T extends HasMetadata> implements Mapper<T, String> {
+final class RelevantChanges<T extends HasMetadata> implements Mapper<T, PolicyKey> {
     private final Indexer<T> cache;
     private final Function<T, Object> fingerprint;
-    private final String key;
+    private final PolicyKey key;
     private final Map<String, T> seen = new ConcurrentHashMap<>();
 
-    RelevantChanges(Indexer<T> cache, Function<T, Object> fingerprint, String key) {
+    RelevantChanges(Indexer<T> cache, Function<T, Object> fingerprint, PolicyKey key) {
         this.cache = cache;
         this.fingerprint = fingerprint;
         this.key = key;
     }
 
     @Override
-    public Collection<String> keys(T object) {
+    public Collection<PolicyKey> keys(T object) {
         String k = Cache.metaNamespaceKeyFunc(object);
         T current = cache.getByKey(k);
         T before = current == null ? seen.remove(k) : seen.put(k, current);

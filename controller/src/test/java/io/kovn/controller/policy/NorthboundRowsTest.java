@@ -223,7 +223,7 @@ class NorthboundRowsTest {
     @Test
     void rowsSplitPerPolicyObjectKeepEachPortGroupWithItsAcls() {
         DesiredState rows = NorthboundRows.of(anp(Set.of("10.0.0.1")), PORTS);
-        Map<PolicyOwner, DesiredState> groups = NorthboundRows.byPolicy(rows);
+        Map<PolicyOwner, DesiredState> groups = NorthboundRows.byPolicy(rows, (table, id) -> Optional.empty());
         assertThat(groups.keySet()).containsExactly(new PolicyOwner("AdminNetworkPolicy", "a"));
         assertThat(groups.values().iterator().next().size()).isEqualTo(3);
         assertThat(new PolicyOwner("AdminNetworkPolicy", "a").ref()).contains(PolicyRef.anp("a"));

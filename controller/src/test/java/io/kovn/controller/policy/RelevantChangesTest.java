@@ -26,7 +26,7 @@ class RelevantChangesTest {
                 fingerprints.incrementAndGet();
                 return RelevantChanges.pod(pod);
             },
-            "policies");
+            PolicyKey.TRANSLATION);
 
     private static Pod pod(String name, String app, String phase) {
         return new PodBuilder()
@@ -43,7 +43,7 @@ class RelevantChangesTest {
     }
 
     /** What an informer does: the cache holds the object, then the handler maps it. */
-    private List<String> event(Pod pod) {
+    private List<PolicyKey> event(Pod pod) {
         cache.put(pod);
         return List.copyOf(changes.keys(pod));
     }
@@ -51,7 +51,7 @@ class RelevantChangesTest {
     @Test
     void aNewObjectQueuesTheKeyWithoutAFingerprint() {
         for (int i = 0; i < 100; i++) {
-            assertThat(event(pod("p" + i, "web", "Running"))).containsExactly("policies");
+            assertThat(event(pod("p" + i, "web", "Running"))).containsExactly(PolicyKey.TRANSLATION);
         }
         // a controller starting on many listed pods replays them all: no fingerprint is needed yet
         assertThat(fingerprints).hasValue(0);
@@ -75,8 +75,8 @@ class RelevantChangesTest {
                 .endStatus()
                 .build();
         assertThat(event(sameFacts)).isEmpty();
-        assertThat(event(pod("p", "db", "Running"))).containsExactly("policies"); // relabelled
-        assertThat(event(pod("p", "db", "Succeeded"))).containsExactly("policies"); // finished
+        assertThat(event(pod("p", "db", "Running"))).containsExactly(PolicyKey.TRANSLATION); // relabelled
+        assertThat(event(pod("p", "db", "Succeeded"))).containsExactly(PolicyKey.TRANSLATION); // finished
         assertThat(fingerprints).hasValue(6); // two per replaced object
     }
 
@@ -85,9 +85,9 @@ class RelevantChangesTest {
         Pod p = pod("p", "web", "Running");
         event(p);
         cache.remove(p);
-        assertThat(changes.keys(p)).containsExactly("policies");
+        assertThat(changes.keys(p)).containsExactly(PolicyKey.TRANSLATION);
         assertThat(changes.keys(p)).isEmpty(); // the delete was seen already
-        assertThat(event(pod("p", "web", "Running"))).containsExactly("policies"); // back again
+        assertThat(event(pod("p", "web", "Running"))).containsExactly(PolicyKey.TRANSLATION); // back again
     }
 
     @Test
@@ -96,7 +96,7 @@ class RelevantChangesTest {
         Pod first = pod("p", "web", "Running");
         event(first);
         cache.put(pod("p", "db", "Running"));
-        assertThat(changes.keys(first)).containsExactly("policies");
+        assertThat(changes.keys(first)).containsExactly(PolicyKey.TRANSLATION);
         assertThat(changes.keys(first)).isEmpty();
     }
 
@@ -123,16 +123,16 @@ class RelevantChangesTest {
     void aClusterNetworkPolicyQueuesTheKeyForItsSpecAndThisZonesConditionOnly() {
         CacheImpl<ClusterNetworkPolicy> cnps = new CacheImpl<>();
         RelevantChanges<ClusterNetworkPolicy> mapper =
-                new RelevantChanges<>(cnps, RelevantChanges.cnp("z1"), "policies");
-        java.util.function.Function<ClusterNetworkPolicy, List<String>> event = c -> {
+                new RelevantChanges<>(cnps, RelevantChanges.cnp("z1"), PolicyKey.TRANSLATION);
+        java.util.function.Function<ClusterNetworkPolicy, List<PolicyKey>> event = c -> {
             cnps.put(c);
             return List.copyOf(mapper.keys(c));
         };
-        assertThat(event.apply(cnp(10))).containsExactly("policies");
+        assertThat(event.apply(cnp(10))).containsExactly(PolicyKey.TRANSLATION);
         assertThat(event.apply(cnp(10, "z2"))).as("another zone's condition").isEmpty();
         assertThat(event.apply(cnp(10, "z2", "z1")))
                 .as("this zone's: an edit of it is repaired")
-                .containsExactly("policies");
-        assertThat(event.apply(cnp(11, "z2", "z1"))).as("the spec").containsExactly("policies");
+                .containsExactly(PolicyKey.TRANSLATION);
+        assertThat(event.apply(cnp(11, "z2", "z1"))).as("the spec").containsExactly(PolicyKey.TRANSLATION);
     }
 }

@@ -12,6 +12,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,6 +57,8 @@ public final class Controller<K> implements AutoCloseable {
 
     private final Duration shutdownGrace;
     private final RecentNanos queueToDone = new RecentNanos(RECENT);
+    /** The keys whose queue-to-done times {@link #recentQueueToDone()} keeps. */
+    private final Predicate<? super K> recorded;
 
     private Controller(Builder<K> builder) {
         this.name = builder.name;
@@ -66,6 +69,7 @@ public final class Controller<K> implements AutoCloseable {
         this.metrics = builder.metrics;
         this.sources = List.copyOf(builder.sources);
         this.shutdownGrace = builder.shutdownGrace;
+        this.recorded = builder.recorded;
         this.queue = new WorkQueue<>(name, metrics);
     }
 
@@ -218,7 +222,9 @@ public final class Controller<K> implements AutoCloseable {
         long finished = System.nanoTime();
         metrics.reconciled(name, Duration.ofNanos(finished - started), result);
         metrics.queueToDone(name, Duration.ofNanos(finished - queued), result);
-        queueToDone.add(finished - queued);
+        if (recorded.test(key)) {
+            queueToDone.add(finished - queued);
+        }
         return result;
     }
 
@@ -253,7 +259,9 @@ public final class Controller<K> implements AutoCloseable {
                 }
                 metrics.reconciled(name, Duration.ofNanos(finished - start), result);
                 metrics.queueToDone(name, Duration.ofNanos(finished - t.queuedNanos()), result);
-                queueToDone.add(finished - t.queuedNanos());
+                if (recorded.test(t.key())) {
+                    queueToDone.add(finished - t.queuedNanos());
+                }
                 handle(t.key(), result, start);
             }
         } finally {
@@ -322,6 +330,7 @@ public final class Controller<K> implements AutoCloseable {
         private RetryLimiter<K> retries;
         private ControllerMetrics metrics = ControllerMetrics.NONE;
         private Duration shutdownGrace = Duration.ofSeconds(10);
+        private Predicate<? super K> recorded = key -> true;
 
         private Builder(String name, Reconciler<K> reconciler) {
             this.name = Objects.requireNonNull(name, "name");
@@ -387,6 +396,16 @@ public final class Controller<K> implements AutoCloseable {
 
         public Builder<K> shutdownGrace(Duration grace) {
             this.shutdownGrace = Objects.requireNonNull(grace);
+            return this;
+        }
+
+        /**
+         * Keeps only these keys' times in {@link Controller#recentQueueToDone()} (default: every key's), e.g. the key
+         * that stands for a user's change and not the keys a reconcile's own writes queue again. The metrics still see
+         * every key.
+         */
+        public Builder<K> recordQueueToDone(Predicate<? super K> keys) {
+            this.recorded = Objects.requireNonNull(keys);
             return this;
         }
 

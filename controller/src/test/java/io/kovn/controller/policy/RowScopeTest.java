@@ -3,7 +3,6 @@ package io.kovn.controller.policy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kovn.ovn.ids.ObjectNames;
-import io.kovn.ovsdb.data.Uuid;
 import io.kovn.policy.model.DesiredAddressSet;
 import io.kovn.policy.model.DesiredPolicyState;
 import io.kovn.policy.model.DesiredPortGroup;
@@ -15,11 +14,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /** Which policy objects a reconcile diffs: exactly those whose rows or member ports changed. */
-class WriteScopeTest {
+class RowScopeTest {
     private static final PolicyRows NONE = new PolicyRows(List.of(), List.of(), List.of(), List.of());
 
     private static Map<String, String> ids(String type, String name) {
@@ -64,10 +62,7 @@ class WriteScopeTest {
     void equalTranslationsNeedNoDiff() {
         DesiredPolicyState a = state(List.of(set("s1", "anp-a", "10.0.0.1")), List.of(group("g1", "ns:np", "ns_p")));
         DesiredPolicyState b = state(List.of(set("s1", "anp-a", "10.0.0.1")), List.of(group("g1", "ns:np", "ns_p")));
-        Map<String, Uuid> ports = Map.of("ns_p", new Uuid(UUID.randomUUID().toString()));
-        assertThat(WriteScope.between(a, NONE, ports, b, NONE, Map.copyOf(ports))
-                        .isEmpty())
-                .isTrue();
+        assertThat(RowScope.between(a, NONE, b, NONE).isEmpty()).isTrue();
     }
 
     @Test
@@ -78,34 +73,22 @@ class WriteScopeTest {
         DesiredPolicyState after = state(
                 List.of(set("s1", "anp-a", "10.0.0.9"), set("s2", "anp-a", "10.0.0.2"), set("s4", "anp-d", "10.0.0.4")),
                 List.of());
-        WriteScope scope = WriteScope.between(before, NONE, Map.of(), after, NONE, Map.of());
-        assertThat(scope.all()).isFalse();
-        assertThat(scope.ids().get("Address_Set"))
+        RowScope scope = RowScope.between(before, NONE, after, NONE);
+        assertThat(scope.of("Address_Set"))
                 .containsExactlyInAnyOrder(
                         "c:AdminNetworkPolicy:anp-a:s1",
                         "c:AdminNetworkPolicy:anp-c:s3",
                         "c:AdminNetworkPolicy:anp-d:s4");
-        assertThat(scope.ids().get("ACL")).isEmpty();
-        assertThat(scope.ids().get("Port_Group")).isEmpty();
+        assertThat(scope.of("ACL")).isEmpty();
+        assertThat(scope.of("Port_Group")).isEmpty();
     }
 
     @Test
-    void aPortGroupWhoseMemberPortWasMadeAgainIsDiffed() {
+    void thePortGroupsNamingASwitchPortAreDiffedWithTheirAcls() {
         DesiredPolicyState s = state(List.of(), List.of(group("g1", "ns:np", "ns_p"), group("g2", "ns:other", "ns_q")));
-        Uuid old = new Uuid(UUID.randomUUID().toString());
-        Uuid q = new Uuid(UUID.randomUUID().toString());
-        WriteScope scope = WriteScope.between(
-                        s,
-                        NONE,
-                        Map.of("ns_p", old, "ns_q", q),
-                        s,
-                        NONE,
-                        Map.of("ns_p", new Uuid(UUID.randomUUID().toString()), "ns_q", q))
-                .closed(s, NONE);
-        assertThat(scope.ids().get("Port_Group")).isEqualTo(Set.of("c:NetworkPolicy:ns:np"));
-        assertThat(scope.ids().get("ACL"))
-                .as("a port group in scope brings its ACLs")
-                .isEqualTo(Set.of("acl-of-ns:np"));
+        RowScope scope = RowScope.portGroupsWith(Set.of("ns_p"), s, NONE).closed(s, NONE);
+        assertThat(scope.of("Port_Group")).isEqualTo(Set.of("c:NetworkPolicy:ns:np"));
+        assertThat(scope.of("ACL")).as("a port group in scope brings its ACLs").isEqualTo(Set.of("acl-of-ns:np"));
     }
 
     @Test
@@ -119,9 +102,8 @@ class WriteScopeTest {
         DesiredPortGroup stateful = group("stateful", "ns:stateful", "ns_p");
         DesiredPolicyState s = state(List.of(), List.of(hashed, group("g2", "ns:other", "ns_q")));
         PolicyRows extra = new PolicyRows(List.of(stateful), List.of(), List.of(), List.of());
-        WriteScope scope = new WriteScope(
-                        false, Map.of("Port_Group", Set.of("c:NetworkPolicy:ns:hashed", "c:NetworkPolicy:ns:stateful")))
+        RowScope scope = RowScope.of("Port_Group", Set.of("c:NetworkPolicy:ns:hashed", "c:NetworkPolicy:ns:stateful"))
                 .closed(s, extra);
-        assertThat(scope.ids().get("ACL")).isEqualTo(Set.of("acl-h", "acl-of-ns:stateful"));
+        assertThat(scope.of("ACL")).isEqualTo(Set.of("acl-h", "acl-of-ns:stateful"));
     }
 }

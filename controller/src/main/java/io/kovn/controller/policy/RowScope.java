@@ -3,7 +3,6 @@ package io.kovn.controller.policy;
 import io.kovn.ovn.nb.Acl;
 import io.kovn.ovn.nb.AddressSet;
 import io.kovn.ovn.nb.PortGroup;
-import io.kovn.ovsdb.data.Uuid;
 import io.kovn.ovsdb.diff.Owner;
 import io.kovn.policy.model.ChangedRows;
 import io.kovn.policy.model.DesiredAcl;
@@ -11,7 +10,7 @@ import io.kovn.policy.model.DesiredAddressSet;
 import io.kovn.policy.model.DesiredPolicyState;
 import io.kovn.policy.model.DesiredPortGroup;
 import io.kovn.policy.model.PolicyRows;
-import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -25,34 +24,54 @@ import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
- * Pure: which policy rows a reconcile must diff, given the translation it wrote last and the one it has now: the rows
- * (by {@code k8s.ovn.org/id}, per table) that were added, removed or changed. After a pod relabel that is the handful
- * of address sets and port groups that select the pod, so the diff's cost follows the change, not the zone. A port
- * group whose member switch ports came, went or changed uuid (a port made again) is in scope although its row by name
- * is unchanged, and a port group in scope brings its ACLs (its {@code acls} column refers to them).
+ * Pure: a set of policy rows by table and {@code k8s.ovn.org/id}, the rows one reconcile diffs against the NB cache.
+ * {@link #between} finds the rows that differ between two translations (after a pod relabel, the handful of address
+ * sets and port groups that select the pod, so the diff's cost follows the change, not the zone); {@link #closed} makes
+ * a scope consistent for the diff (a port group brings its ACLs, an ACL its port group).
  *
- * @param all diff every policy row (first reconcile, after drift, a refused or stale write)
- * @param ids table name to the ids of the rows to diff, when not {@code all}
+ * @param ids table name to the ids of the rows to diff
  */
-record WriteScope(boolean all, Map<String, Set<String>> ids) {
-    static final WriteScope ALL = new WriteScope(true, Map.of());
+record RowScope(Map<String, Set<String>> ids) {
+    static final RowScope NONE = new RowScope(Map.of());
+
+    RowScope {
+        Map<String, Set<String>> frozen = new HashMap<>();
+        ids.forEach((t, s) -> {
+            if (!s.isEmpty()) {
+                frozen.put(t, Set.copyOf(s));
+            }
+        });
+        ids = Map.copyOf(frozen);
+    }
 
     /** Whether nothing needs a diff. */
     boolean isEmpty() {
-        return !all && ids.values().stream().allMatch(Set::isEmpty);
+        return ids.isEmpty();
     }
 
-    /** This scope plus some more rows by id per table (rows someone else changed). */
-    WriteScope with(Map<String, Set<String>> more) {
-        if (all || more.isEmpty()) {
+    /** The ids of one table. */
+    Set<String> of(String table) {
+        return ids.getOrDefault(table, Set.of());
+    }
+
+    /** This scope and {@code other}. */
+    RowScope plus(RowScope other) {
+        if (other.isEmpty()) {
             return this;
+        }
+        if (isEmpty()) {
+            return other;
         }
         Map<String, Set<String>> merged = new HashMap<>();
         ids.forEach((t, s) -> merged.put(t, new HashSet<>(s)));
-        more.forEach((t, s) -> merged.computeIfAbsent(t, x -> new HashSet<>()).addAll(s));
-        Map<String, Set<String>> frozen = new HashMap<>();
-        merged.forEach((t, s) -> frozen.put(t, Set.copyOf(s)));
-        return new WriteScope(false, Map.copyOf(frozen));
+        other.ids.forEach(
+                (t, s) -> merged.computeIfAbsent(t, x -> new HashSet<>()).addAll(s));
+        return new RowScope(merged);
+    }
+
+    /** These rows in one table. */
+    static RowScope of(String table, Collection<String> ids) {
+        return new RowScope(Map.of(table, Set.copyOf(ids)));
     }
 
     /**
@@ -60,10 +79,7 @@ record WriteScope(boolean all, Map<String, Set<String>> ids) {
      * it in the same transaction), and a port group in scope brings its ACLs (its {@code acls} column refers to them by
      * key).
      */
-    WriteScope closed(DesiredPolicyState state, PolicyRows extra) {
-        if (all) {
-            return this;
-        }
+    RowScope closed(DesiredPolicyState state, PolicyRows extra) {
         Set<String> acls = new HashSet<>(ids.getOrDefault(Acl.TABLE_NAME, Set.of()));
         Set<String> groups = new HashSet<>(ids.getOrDefault(PortGroup.TABLE_NAME, Set.of()));
         Map<String, DesiredPortGroup> byName = new HashMap<>();
@@ -89,59 +105,35 @@ record WriteScope(boolean all, Map<String, Set<String>> ids) {
                 acls.addAll(g.acls());
             }
         }
-        return new WriteScope(
-                false,
-                Map.of(
-                        AddressSet.TABLE_NAME,
-                        ids.getOrDefault(AddressSet.TABLE_NAME, Set.of()),
-                        Acl.TABLE_NAME,
-                        Set.copyOf(acls),
-                        PortGroup.TABLE_NAME,
-                        Set.copyOf(groups)));
+        return new RowScope(Map.of(
+                AddressSet.TABLE_NAME,
+                ids.getOrDefault(AddressSet.TABLE_NAME, Set.of()),
+                Acl.TABLE_NAME,
+                Set.copyOf(acls),
+                PortGroup.TABLE_NAME,
+                Set.copyOf(groups)));
     }
 
-    /** This scope without some rows of one table (decided elsewhere). */
-    WriteScope without(String table, Set<String> decided) {
-        if (all || decided.isEmpty()) {
-            return this;
-        }
-        Map<String, Set<String>> out = new HashMap<>(ids);
-        Set<String> rest = new HashSet<>(ids.getOrDefault(table, Set.of()));
-        rest.removeAll(decided);
-        out.put(table, Set.copyOf(rest));
-        return new WriteScope(false, Map.copyOf(out));
-    }
-
-    /** How many rows are in scope (all: -1). */
+    /** How many rows are in scope. */
     int size() {
-        return all ? -1 : ids.values().stream().mapToInt(Set::size).sum();
+        return ids.values().stream().mapToInt(Set::size).sum();
     }
 
-    /**
-     * The rows that differ between two translations (each with its {@link io.kovn.policy.StatefulPods} rows), or whose
-     * port group holds a switch port that came, went or changed uuid.
-     */
-    static WriteScope between(
-            DesiredPolicyState before,
-            PolicyRows extraBefore,
-            Map<String, Uuid> portsBefore,
-            DesiredPolicyState after,
-            PolicyRows extraAfter,
-            Map<String, Uuid> portsAfter) {
-        return between(before, extraBefore, portsBefore, after, extraAfter, portsAfter, Optional.empty());
+    /** The rows that differ between two translations (each with its {@link io.kovn.policy.StatefulPods} rows). */
+    static RowScope between(
+            DesiredPolicyState before, PolicyRows extraBefore, DesiredPolicyState after, PolicyRows extraAfter) {
+        return between(before, extraBefore, after, extraAfter, Optional.empty());
     }
 
     /**
      * The same, comparing only the rows {@code changed} names when the translator knows them (its translation right
      * after {@code before}): O(change) instead of a walk over every row.
      */
-    static WriteScope between(
+    static RowScope between(
             DesiredPolicyState before,
             PolicyRows extraBefore,
-            Map<String, Uuid> portsBefore,
             DesiredPolicyState after,
             PolicyRows extraAfter,
-            Map<String, Uuid> portsAfter,
             Optional<ChangedRows> changed) {
         Set<String> sets = new HashSet<>();
         Set<String> acls = new HashSet<>();
@@ -170,38 +162,30 @@ record WriteScope(boolean all, Map<String, Set<String>> ids) {
                     groupId,
                     groups);
         }
-        if (portsBefore != portsAfter && !portsBefore.equals(portsAfter)) {
-            List<DesiredPortGroup> groupsAfter =
-                    new ArrayList<>(after.portGroups().values());
-            groupsAfter.addAll(extraAfter.portGroups());
-            Set<String> moved = new HashSet<>();
-            portsAfter.forEach((name, uuid) -> {
-                if (!uuid.equals(portsBefore.get(name))) {
-                    moved.add(name);
-                }
-            });
-            portsBefore.keySet().forEach(name -> {
-                if (!portsAfter.containsKey(name)) {
-                    moved.add(name);
-                }
-            });
-            for (DesiredPortGroup g : groupsAfter) {
-                if (moved.stream().anyMatch(g.ports()::contains)) {
-                    groups.add(g.externalIds().get(Owner.ID));
+        groups.remove(null);
+        sets.remove(null);
+        return new RowScope(Map.of(AddressSet.TABLE_NAME, sets, Acl.TABLE_NAME, acls, PortGroup.TABLE_NAME, groups));
+    }
+
+    /**
+     * The port groups of a translation whose members name one of these switch ports: their rows refer to the ports by
+     * uuid, so a port made again (a new uuid under the same name) changes them although the translation does not.
+     */
+    static RowScope portGroupsWith(Set<String> ports, DesiredPolicyState state, PolicyRows extra) {
+        if (ports.isEmpty()) {
+            return NONE;
+        }
+        Set<String> groups = new HashSet<>();
+        for (List<DesiredPortGroup> some :
+                List.of(List.copyOf(state.portGroups().values()), extra.portGroups())) {
+            for (DesiredPortGroup g : some) {
+                String id = g.externalIds().get(Owner.ID);
+                if (id != null && g.ports().stream().anyMatch(ports::contains)) {
+                    groups.add(id);
                 }
             }
         }
-        groups.remove(null);
-        sets.remove(null);
-        return new WriteScope(
-                false,
-                Map.of(
-                        AddressSet.TABLE_NAME,
-                        Set.copyOf(sets),
-                        Acl.TABLE_NAME,
-                        Set.copyOf(acls),
-                        PortGroup.TABLE_NAME,
-                        Set.copyOf(groups)));
+        return of(PortGroup.TABLE_NAME, groups);
     }
 
     /** A few rows (the stateful-pod rows) by id. */
