@@ -120,6 +120,21 @@ class ControllerTest {
     }
 
     @Test
+    void recentQueueToDoneKeepsOnlyTheKeysAskedFor() {
+        try (var controller = Controller.<String>builder("recorded", key -> ReconcileResult.done())
+                .recordQueueToDone("user"::equals)
+                .build()) {
+            controller.start();
+            controller.enqueue("echo");
+            controller.enqueue("user");
+            controller.enqueue("echo-2");
+            await().atMost(Duration.ofSeconds(2)).until(controller::isIdle);
+            await().during(Duration.ofMillis(100)).atMost(Duration.ofSeconds(2)).until(controller::isIdle);
+            assertThat(controller.recentQueueToDone()).hasSize(1);
+        }
+    }
+
+    @Test
     void queueToDoneOfAKeyAddedDuringItsReconcileStartsAtThatAdd() throws Exception {
         CountDownLatch inside = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
