@@ -1,7 +1,7 @@
 package io.kovn.bench;
 
 import io.kovn.bench.NorthboundObserver.PolicyRows;
-import io.kovn.controller.policy.PolicyNorthbound;
+import io.kovn.controller.policy.PolicyController;
 import io.kovn.ovsdb.cache.TableMonitor;
 import java.util.List;
 import java.util.Locale;
@@ -55,7 +55,7 @@ interface Bystander extends AutoCloseable {
 
         List<TableMonitor> tables() {
             return this == POLICY
-                    ? PolicyNorthbound.MONITORED
+                    ? PolicyController.NB_MONITORS
                     : Stream.of(
                                     "ACL",
                                     "Port_Group",

@@ -1,6 +1,6 @@
 package io.kovn.bench;
 
-import io.kovn.controller.policy.PolicyNorthbound;
+import io.kovn.controller.policy.PolicyController;
 import io.kovn.ovsdb.cache.MonitorCache;
 import io.kovn.ovsdb.cache.RowChange;
 import io.kovn.ovsdb.client.OvsdbClient;
@@ -97,7 +97,7 @@ final class RawRelabels {
                         .endpoint(endpoint)
                         .timeout(Duration.ofMinutes(2))
                         .connect();
-                MonitorCache own = MonitorCache.start(c, NB, PolicyNorthbound.MONITORED);
+                MonitorCache own = MonitorCache.start(c, NB, PolicyController.NB_MONITORS);
                 NorthboundObserver observer = NorthboundObserver.connect(endpoint)) {
             own.synced().get(2, TimeUnit.MINUTES);
             List<Operation> undo = new ArrayList<>();

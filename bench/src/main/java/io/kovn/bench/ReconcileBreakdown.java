@@ -1,8 +1,8 @@
 package io.kovn.bench;
 
+import io.kovn.controller.OvsdbDatabase;
 import io.kovn.controller.policy.NorthboundRows;
 import io.kovn.controller.policy.PolicyController;
-import io.kovn.controller.policy.PolicyNorthbound;
 import io.kovn.ovn.annotations.IpFamily;
 import io.kovn.ovn.ids.ObjectId;
 import io.kovn.ovsdb.client.OvsdbClient;
@@ -60,9 +60,13 @@ final class ReconcileBreakdown {
             try (OvsdbClient c =
                     OvsdbClient.builder().endpoint(db.nb().unixEndpoint()).connect()) {
                 RawBaseline.switchWithPorts(
-                        c, policies.northbound().switchPorts().keySet());
+                        c, switchPorts(policies.northbound()).keySet());
             }
-            try (PolicyNorthbound nb = PolicyNorthbound.connect(db.nb().unixEndpoint(), Duration.ofMinutes(5))) {
+            try (OvsdbDatabase nb = OvsdbDatabase.connect(
+                    db.nb().unixEndpoint(),
+                    NorthboundRows.DATABASE,
+                    PolicyController.NB_MONITORS,
+                    Duration.ofMinutes(5))) {
                 nb.reconciler()
                         .reconcile(
                                 NorthboundRows.meterOwner(ObjectId.DEFAULT_CONTROLLER),
@@ -73,11 +77,11 @@ final class ReconcileBreakdown {
     }
 
     private static Phases phases(
-            PolicyBenchCluster cluster, PolicyNorthbound nb, PriorityAssignment previous, boolean apply) {
+            PolicyBenchCluster cluster, OvsdbDatabase nb, PriorityAssignment previous, boolean apply) {
         var threads = ManagementFactory.getThreadMXBean();
         long cpu0 = threads.getCurrentThreadCpuTime();
         long t0 = System.nanoTime();
-        Map<String, Uuid> ports = nb.switchPorts();
+        Map<String, Uuid> ports = switchPorts(nb);
         PolicySnapshot snapshot = PolicySnapshot.builder(PolicyBenchCluster.ZONE)
                 .ownerController(ObjectId.DEFAULT_CONTROLLER)
                 .ipFamilies(Set.of(IpFamily.IPV4))
@@ -104,6 +108,17 @@ final class ReconcileBreakdown {
         long t4 = System.nanoTime();
         return new Phases(
                 t1 - t0, t2 - t1, t3 - t2, t4 - t3, plan.operations().size(), threads.getCurrentThreadCpuTime() - cpu0);
+    }
+
+    /** The NB's logical switch ports by name. */
+    private static Map<String, Uuid> switchPorts(OvsdbDatabase nb) {
+        Map<String, Uuid> out = new java.util.HashMap<>();
+        for (var r : nb.cache().table("Logical_Switch_Port").rows()) {
+            if (r.get("name") instanceof String name) {
+                out.put(name, r.uuid());
+            }
+        }
+        return out;
     }
 
     private static long median(long[] v) {

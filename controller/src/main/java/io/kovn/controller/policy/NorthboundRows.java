@@ -43,6 +43,8 @@ import java.util.function.Predicate;
  * level-driven).
  */
 public final class NorthboundRows {
+    /** The NB database name. */
+    public static final String DATABASE = "OVN_Northbound";
     /** The tables the policy reconcile owns rows in, in dependency order. */
     public static final List<String> TABLES = List.of(AddressSet.TABLE_NAME, Acl.TABLE_NAME, PortGroup.TABLE_NAME);
     /**

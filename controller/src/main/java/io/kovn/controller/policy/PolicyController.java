@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.kovn.controller.OvsdbDatabase;
 import io.kovn.k8s.api.policy.AdminNetworkPolicy;
 import io.kovn.k8s.api.policy.BaselineAdminNetworkPolicy;
 import io.kovn.k8s.api.policy.v1alpha2.ClusterNetworkPolicy;
@@ -16,6 +17,7 @@ import io.kovn.k8s.runtime.ListedItemStore;
 import io.kovn.k8s.runtime.SharedInformers;
 import io.kovn.ovsdb.cache.CacheListener;
 import io.kovn.ovsdb.cache.CacheUpdate;
+import io.kovn.ovsdb.cache.TableMonitor;
 import io.kovn.ovsdb.diff.Owner;
 import io.kovn.policy.select.ClusterIndex;
 import io.kovn.policy.select.PodInfo;
@@ -23,6 +25,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
+import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -68,7 +71,10 @@ public final class PolicyController implements AutoCloseable {
             List.of(Namespace.class, Pod.class, Node.class, NetworkPolicy.class);
 
     private final PolicyControllerConfig config;
-    private final PolicyNorthbound nb;
+    private final PolicyTables nb;
+    /** The NB connection when this controller opened it (else the process's, closed by whoever opened it). */
+    private final OvsdbDatabase ownDatabase;
+
     private final PolicyControllerMetrics metrics;
     private final SharedInformers.Lease lease;
     private final PolicyReconciler reconciler;
@@ -80,10 +86,12 @@ public final class PolicyController implements AutoCloseable {
     private PolicyController(
             PolicyControllerConfig config,
             SharedInformers.Lease lease,
-            PolicyNorthbound nb,
+            PolicyTables nb,
+            OvsdbDatabase ownDatabase,
             PolicyReconciler.Observer observer) {
         this.config = config;
         this.nb = nb;
+        this.ownDatabase = ownDatabase;
         this.lease = lease;
         this.metrics = PolicyControllerMetrics.in(config.registry());
         this.owner = NorthboundRows.owner(config.ownerController());
@@ -141,13 +149,19 @@ public final class PolicyController implements AutoCloseable {
     }
 
     /**
+     * What the policy controller reads of its zone's NB: a process that runs it besides other controllers monitors
+     * these on its one NB connection too ({@link #start(PolicyControllerConfig, SharedInformers, OvsdbDatabase)}).
+     */
+    public static final List<TableMonitor> NB_MONITORS = PolicyTables.MONITORED;
+
+    /**
      * Connects to the zone's NB, starts informers of its own and reconciles until closed.
      *
      * @param config the zone and options
      * @param client the Kubernetes client (not closed by this controller)
      */
     public static PolicyController start(PolicyControllerConfig config, KubernetesClient client) {
-        return start(config, SharedInformers.Lease.own(client), PolicyReconciler.Observer.NONE);
+        return start(config, SharedInformers.Lease.own(client), null, PolicyReconciler.Observer.NONE);
     }
 
     /**
@@ -155,32 +169,53 @@ public final class PolicyController implements AutoCloseable {
      * process's other controllers, e.g. the zone controller's pods and nodes; left running on close).
      */
     public static PolicyController start(PolicyControllerConfig config, SharedInformers informers) {
-        return start(config, SharedInformers.Lease.shared(informers), PolicyReconciler.Observer.NONE);
+        return start(config, SharedInformers.Lease.shared(informers), null, PolicyReconciler.Observer.NONE);
     }
 
     /**
-     * {@link #start(PolicyControllerConfig, SharedInformers)}, telling {@code observer} of every reconcile from the
-     * first (benchmarks record them).
+     * Reconciles until closed on the process's informers and NB connection ({@code nb}, whose cache monitors
+     * {@link #NB_MONITORS}; left open on close): one connection and cache per process.
+     */
+    public static PolicyController start(PolicyControllerConfig config, SharedInformers informers, OvsdbDatabase nb) {
+        return start(
+                config,
+                SharedInformers.Lease.shared(informers),
+                Objects.requireNonNull(nb),
+                PolicyReconciler.Observer.NONE);
+    }
+
+    /**
+     * {@link #start(PolicyControllerConfig, SharedInformers)}, telling {@code observer} of every reconcile that
+     * translated, from the first (benchmarks record them).
      */
     public static PolicyController start(
             PolicyControllerConfig config, SharedInformers informers, PolicyReconciler.Observer observer) {
-        return start(config, SharedInformers.Lease.shared(informers), observer);
+        return start(config, SharedInformers.Lease.shared(informers), null, observer);
     }
 
+    /** @param shared the process's NB connection, or null to open one of its own */
     private static PolicyController start(
-            PolicyControllerConfig config, SharedInformers.Lease lease, PolicyReconciler.Observer observer) {
+            PolicyControllerConfig config,
+            SharedInformers.Lease lease,
+            OvsdbDatabase shared,
+            PolicyReconciler.Observer observer) {
         long t0 = System.nanoTime();
-        PolicyNorthbound nb;
+        OvsdbDatabase db;
         try {
             lease.informers().start(kinds(config)); // they list while the NB monitor syncs
-            nb = PolicyNorthbound.connect(config.nbEndpoint(), config.ovsdbTimeout());
+            db = shared != null
+                    ? shared
+                    : OvsdbDatabase.connect(
+                            config.nbEndpoint(), NorthboundRows.DATABASE, NB_MONITORS, config.ovsdbTimeout());
         } catch (RuntimeException e) {
             lease.close();
             throw e;
         }
+        OvsdbDatabase own = shared == null ? db : null;
+        PolicyTables nb = new PolicyTables(db);
         PolicyController pc;
         try {
-            pc = new PolicyController(config, lease, nb, observer);
+            pc = new PolicyController(config, lease, nb, own, observer);
             nb.cache().addListener(pc.nbListener); // before any reconcile reads the NB: no change goes unseen
             // Handlers before the sync: registering one on an informer that has listed already replays
             // its objects through it (10,000 pods' fingerprints at the benchmark's scale, ~70 ms cold),
@@ -188,6 +223,9 @@ public final class PolicyController implements AutoCloseable {
             pc.controller.start();
         } catch (RuntimeException e) {
             nb.close();
+            if (own != null) {
+                own.close();
+            }
             lease.close();
             throw e;
         }
@@ -217,7 +255,7 @@ public final class PolicyController implements AutoCloseable {
     }
 
     /** The kinds the controller lists and watches. */
-    static List<Class<? extends HasMetadata>> kinds(PolicyControllerConfig config) {
+    public static List<Class<? extends HasMetadata>> kinds(PolicyControllerConfig config) {
         return config.adminNetworkPolicies() ? KINDS : KINDS_WITHOUT_ANP;
     }
 
@@ -243,9 +281,9 @@ public final class PolicyController implements AutoCloseable {
         return config.nodeName();
     }
 
-    /** The controller's NB connection (cache and write counters). */
-    public PolicyNorthbound northbound() {
-        return nb;
+    /** The NB connection the controller reads and writes through (cache and write counters). */
+    public OvsdbDatabase northbound() {
+        return nb.database();
     }
 
     /** The reconciler (reconcile count, last translation, last operation counts). */
@@ -319,5 +357,8 @@ public final class PolicyController implements AutoCloseable {
         lease.close();
         metrics.remove(config.nodeName());
         nb.close();
+        if (ownDatabase != null) {
+            ownDatabase.close();
+        }
     }
 }

@@ -86,7 +86,7 @@ public final class PolicyReconciler implements BatchReconciler<PolicyKey> {
     private final String controller;
     private final Set<IpFamily> families;
     private final Caches caches;
-    private final PolicyNorthbound nb;
+    private final PolicyTables nb;
     private final PolicyStatus status;
     private final PolicyControllerMetrics metrics;
     private final Owner owner;
@@ -156,7 +156,7 @@ public final class PolicyReconciler implements BatchReconciler<PolicyKey> {
     PolicyReconciler(
             PolicyControllerConfig config,
             Caches caches,
-            PolicyNorthbound nb,
+            PolicyTables nb,
             PolicyStatus status,
             PolicyControllerMetrics metrics,
             Observer observer) {

@@ -33,14 +33,14 @@ final class PolicyWriter {
 
     private final String zone;
     private final String controller;
-    private final PolicyNorthbound nb;
+    private final PolicyTables nb;
     private final Owner owner;
     /** Runs right before each transaction (tests make a change behind the controller's back there). */
     private volatile Runnable beforeTransaction = () -> {};
 
     private volatile long lastTransactNanos;
 
-    PolicyWriter(String zone, String controller, PolicyNorthbound nb) {
+    PolicyWriter(String zone, String controller, PolicyTables nb) {
         this.zone = zone;
         this.controller = controller;
         this.nb = nb;

@@ -55,15 +55,20 @@ public final class ZoneController implements AutoCloseable {
     private final Controller<ObjectKey> podController;
     private final Controller<ObjectKey> portController;
     private final CacheListener nbListener;
+    /** Whether the databases are this controller's own (else the process's, closed by whoever opened them). */
+    private final boolean ownsDatabases;
+
     private final CacheListener sbListener;
     private volatile ServiceController services;
     private final NetworkTopologies networks;
     private final NetworkConnects connects;
 
-    private ZoneController(ZoneControllerConfig config, SharedInformers.Lease lease, ZoneDatabases dbs)
+    private ZoneController(
+            ZoneControllerConfig config, SharedInformers.Lease lease, ZoneDatabases dbs, boolean ownsDatabases)
             throws InterruptedException {
         this.node = config.nodeName();
         this.dbs = dbs;
+        this.ownsDatabases = ownsDatabases;
         this.lease = lease;
         SharedInformers informers = lease.informers();
         KubernetesClient client = informers.client();
@@ -115,7 +120,7 @@ public final class ZoneController implements AutoCloseable {
         portRef.add(portController);
         this.nbListener = update -> {
             NorthboundChanges changes = NorthboundChanges.of(
-                    update,
+                    ZoneDatabases.forZone(update),
                     node,
                     uuid -> dbs.nbCache()
                             .table(LogicalSwitchPort.TABLE_NAME)
@@ -162,7 +167,7 @@ public final class ZoneController implements AutoCloseable {
      * @param client the Kubernetes client (not closed by this controller)
      */
     public static ZoneController start(ZoneControllerConfig config, KubernetesClient client) {
-        return start(config, SharedInformers.Lease.own(client));
+        return start(config, SharedInformers.Lease.own(client), null);
     }
 
     /**
@@ -170,10 +175,21 @@ public final class ZoneController implements AutoCloseable {
      * (shared with the process's other controllers; left running on close).
      */
     public static ZoneController start(ZoneControllerConfig config, SharedInformers informers) {
-        return start(config, SharedInformers.Lease.shared(informers));
+        return start(config, SharedInformers.Lease.shared(informers), null);
     }
 
-    private static ZoneController start(ZoneControllerConfig config, SharedInformers.Lease lease) {
+    /**
+     * Starts reconciling on the informers of {@code informers} and the databases {@code dbs}, both shared with the
+     * process's other controllers (the policy controller reads and writes the same NB connection) and left open on
+     * close.
+     */
+    public static ZoneController start(ZoneControllerConfig config, SharedInformers informers, ZoneDatabases dbs) {
+        return start(config, SharedInformers.Lease.shared(informers), Objects.requireNonNull(dbs));
+    }
+
+    /** @param shared the process's databases, or null to connect the zone's own */
+    private static ZoneController start(
+            ZoneControllerConfig config, SharedInformers.Lease lease, ZoneDatabases shared) {
         long t0 = System.nanoTime();
         ZoneDatabases dbs;
         try {
@@ -181,7 +197,9 @@ public final class ZoneController implements AutoCloseable {
             lease.informers().index(Pod.class, PodAddressReconciler.nodeIndexer());
             lease.informers().start(KINDS);
             ServiceController.prepare(lease.informers());
-            dbs = ZoneDatabases.connect(config.nbEndpoint(), config.sbEndpoint(), config.ovsdbTimeout());
+            dbs = shared != null
+                    ? shared
+                    : ZoneDatabases.connect(config.nbEndpoint(), config.sbEndpoint(), config.ovsdbTimeout());
         } catch (RuntimeException e) {
             lease.close();
             throw e;
@@ -189,14 +207,18 @@ public final class ZoneController implements AutoCloseable {
         long connected = System.nanoTime();
         ZoneController zc;
         try {
-            zc = new ZoneController(config, lease, dbs);
+            zc = new ZoneController(config, lease, dbs, shared == null);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            dbs.close();
+            if (shared == null) {
+                dbs.close();
+            }
             lease.close();
             throw new IllegalStateException("interrupted while starting zone " + config.nodeName(), e);
         } catch (RuntimeException e) {
-            dbs.close();
+            if (shared == null) {
+                dbs.close();
+            }
             lease.close();
             throw e;
         }
@@ -345,7 +367,9 @@ public final class ZoneController implements AutoCloseable {
         podController.close();
         zoneController.close();
         lease.close();
-        dbs.close();
+        if (ownsDatabases) {
+            dbs.close();
+        }
     }
 
     /** Waits up to {@code timeout} for the informers to be synced; for callers that need it. */

@@ -1,41 +1,46 @@
 package io.kovn.controller.zone;
 
-import io.kovn.controller.OvsdbConnections;
+import io.kovn.controller.OvsdbDatabase;
+import io.kovn.ovsdb.cache.CacheUpdate;
 import io.kovn.ovsdb.cache.MonitorCache;
+import io.kovn.ovsdb.cache.RowChange;
 import io.kovn.ovsdb.cache.TableMonitor;
-import io.kovn.ovsdb.client.OvsdbClient;
 import io.kovn.ovsdb.client.TrafficCounters;
 import io.kovn.ovsdb.diff.CurrentState;
 import io.kovn.ovsdb.diff.DatabaseReconciler;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * One zone's NB and SB connections: clients, monitor caches of the tables the zone owns rows in, and the diff
- * reconcilers over them. Closing closes caches and clients.
+ * One zone's NB and SB connections: clients, monitor caches of the tables the zone owns rows in (and of whatever else
+ * the process's other controllers read, e.g. the policy tables: one connection and cache per database and process), and
+ * the diff reconcilers over them. Closing closes caches and clients.
  */
 public final class ZoneDatabases implements AutoCloseable {
     public static final String NB = "OVN_Northbound";
     public static final String SB = "OVN_Southbound";
+    /** What the zone's own reconciles read of the NB. */
+    static final List<TableMonitor> ZONE_NB = merged(Stream.of(
+                    ZoneModel.NB_MONITORED.stream().map(TableMonitor::all),
+                    IsolationModel.MONITORS.stream(),
+                    NetworkConnectReconciler.MONITORS.stream())
+            .flatMap(x -> x)
+            .toList());
+    /** The same by table. */
+    private static final Map<String, TableMonitor> ZONE_NB_TABLES =
+            ZONE_NB.stream().collect(Collectors.toUnmodifiableMap(TableMonitor::table, m -> m));
 
-    private final OvsdbClient nbClient;
-    private final OvsdbClient sbClient;
-    private final MonitorCache nbCache;
-    private final MonitorCache sbCache;
-    private final DatabaseReconciler northbound;
-    private final DatabaseReconciler southbound;
+    private final OvsdbDatabase nb;
+    private final OvsdbDatabase sb;
 
-    private ZoneDatabases(OvsdbClient nbClient, OvsdbClient sbClient, MonitorCache nbCache, MonitorCache sbCache) {
-        this.nbClient = nbClient;
-        this.sbClient = sbClient;
-        this.nbCache = nbCache;
-        this.sbCache = sbCache;
-        this.northbound = new DatabaseReconciler(nbClient, NB, nbClient.getSchema(NB), CurrentState.of(nbCache));
-        this.southbound = new DatabaseReconciler(sbClient, SB, sbClient.getSchema(SB), CurrentState.of(sbCache));
+    private ZoneDatabases(OvsdbDatabase nb, OvsdbDatabase sb) {
+        this.nb = nb;
+        this.sb = sb;
     }
 
     /**
@@ -43,30 +48,33 @@ public final class ZoneDatabases implements AutoCloseable {
      * servers' current rows.
      */
     public static ZoneDatabases connect(String nbEndpoint, String sbEndpoint, Duration timeout) {
-        OvsdbClient nb = OvsdbConnections.builder(nbEndpoint, timeout).connect();
-        OvsdbClient sb = null;
-        MonitorCache nbCache = null;
-        MonitorCache sbCache = null;
+        return connect(nbEndpoint, sbEndpoint, timeout, List.of());
+    }
+
+    /**
+     * The same, the NB cache also holding {@code moreNb} for the process's other controllers (the policy controller's
+     * tables).
+     */
+    public static ZoneDatabases connect(
+            String nbEndpoint, String sbEndpoint, Duration timeout, List<TableMonitor> moreNb) {
+        OvsdbDatabase nb = null;
+        OvsdbDatabase sb = null;
         try {
-            sb = OvsdbConnections.builder(sbEndpoint, timeout).connect();
-            nbCache = MonitorCache.start(
-                    nb,
+            nb = OvsdbDatabase.open(
+                    nbEndpoint,
                     NB,
-                    merged(Stream.of(
-                                    ZoneModel.NB_MONITORED.stream().map(TableMonitor::all),
-                                    IsolationModel.MONITORS.stream(),
-                                    NetworkConnectReconciler.MONITORS.stream())
-                            .flatMap(x -> x)
-                            .toList()));
-            sbCache = MonitorCache.start(
-                    sb,
+                    merged(Stream.concat(ZONE_NB.stream(), moreNb.stream()).toList()),
+                    timeout);
+            sb = OvsdbDatabase.open(
+                    sbEndpoint,
                     SB,
-                    ZoneModel.SB_MONITORED.stream().map(TableMonitor::all).toList());
-            nbCache.synced().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            sbCache.synced().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            return new ZoneDatabases(nb, sb, nbCache, sbCache);
-        } catch (Exception e) {
-            for (AutoCloseable c : new AutoCloseable[] {sbCache, nbCache, sb, nb}) {
+                    ZoneModel.SB_MONITORED.stream().map(TableMonitor::all).toList(),
+                    timeout);
+            nb.awaitSynced(timeout);
+            sb.awaitSynced(timeout);
+            return new ZoneDatabases(nb, sb);
+        } catch (RuntimeException e) {
+            for (AutoCloseable c : new AutoCloseable[] {sb, nb}) {
                 if (c != null) {
                     try {
                         c.close();
@@ -79,13 +87,19 @@ public final class ZoneDatabases implements AutoCloseable {
         }
     }
 
-    /** One monitor per table: the clauses of several owners' conditional monitors of a table are alternatives. */
+    /**
+     * One monitor per table: the clauses of several owners' conditional monitors of a table are alternatives, and a
+     * monitor of the whole table holds them all.
+     */
     static List<TableMonitor> merged(List<TableMonitor> monitors) {
         Map<String, TableMonitor> out = new LinkedHashMap<>();
         for (TableMonitor m : monitors) {
             out.merge(m.table(), m, (a, b) -> {
-                if (a.where().isEmpty() || b.where().isEmpty() || !a.columns().equals(b.columns())) {
+                if (!a.columns().equals(b.columns())) {
                     throw new IllegalArgumentException("cannot merge monitors of " + a.table());
+                }
+                if (a.where().isEmpty() || b.where().isEmpty()) {
+                    return a.where().isEmpty() ? a : b;
                 }
                 return new TableMonitor(
                         a.table(),
@@ -96,47 +110,70 @@ public final class ZoneDatabases implements AutoCloseable {
         return List.copyOf(out.values());
     }
 
+    /**
+     * The part of an NB update that the zone's own monitors would have seen: the policy controller's rows, held in the
+     * same cache, are no concern of the zone's keys.
+     */
+    static CacheUpdate forZone(CacheUpdate update) {
+        List<RowChange> zone = new ArrayList<>(update.changes().size());
+        for (RowChange c : update.changes()) {
+            TableMonitor m = ZONE_NB_TABLES.get(c.table());
+            if (m != null
+                    && switch (c) {
+                        case RowChange.Inserted i -> m.matches(i.row());
+                        case RowChange.Updated u -> m.matches(u.old()) || m.matches(u.row());
+                        case RowChange.Deleted d -> m.matches(d.old());
+                    }) {
+                zone.add(c);
+            }
+        }
+        return zone.size() == update.changes().size() ? update : new CacheUpdate(zone, update.resync());
+    }
+
+    /** The NB connection, shared with the process's other controllers. */
+    public OvsdbDatabase nb() {
+        return nb;
+    }
+
     public DatabaseReconciler northbound() {
-        return northbound;
+        return nb.reconciler();
     }
 
     public DatabaseReconciler southbound() {
-        return southbound;
+        return sb.reconciler();
     }
 
     /** The NB rows as the diff sees them (keyed look-ups through the cache's index). */
     public CurrentState nbState() {
-        return CurrentState.of(nbCache);
+        return nb.state();
     }
 
     /** The SB rows as the diff sees them. */
     public CurrentState sbState() {
-        return CurrentState.of(sbCache);
+        return sb.state();
     }
 
     public MonitorCache nbCache() {
-        return nbCache;
+        return nb.cache();
     }
 
     public MonitorCache sbCache() {
-        return sbCache;
+        return sb.cache();
     }
 
     /** Transactions and operations sent to NB. */
     public TrafficCounters nbCounters() {
-        return nbClient.counters();
+        return nb.counters();
     }
 
     /** Transactions and operations sent to SB. */
     public TrafficCounters sbCounters() {
-        return sbClient.counters();
+        return sb.counters();
     }
 
     @Override
     public void close() {
-        sbCache.close();
-        nbCache.close();
-        sbClient.close();
-        nbClient.close();
+        sb.close();
+        nb.close();
     }
 }

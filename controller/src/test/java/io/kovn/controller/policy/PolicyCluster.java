@@ -18,6 +18,7 @@ import io.kovn.controller.testing.Clusters;
 import io.kovn.controller.zone.JsonPatches;
 import io.kovn.controller.zone.ZoneController;
 import io.kovn.controller.zone.ZoneControllerConfig;
+import io.kovn.controller.zone.ZoneDatabases;
 import io.kovn.k8s.local.LocalCluster;
 import io.kovn.k8s.local.SharedCluster;
 import io.kovn.k8s.runtime.SharedInformers;
@@ -60,6 +61,9 @@ final class PolicyCluster implements AutoCloseable {
     final List<String> events = new CopyOnWriteArrayList<>();
     ZoneController zone;
     PolicyController policies;
+    /** The NB and SB connections both controllers share, as in {@code kovn node}; made by the first start. */
+    ZoneDatabases databases;
+
     private final Map<String, String> nodeIps = new HashMap<>();
     private final AtomicInteger remoteHosts = new AtomicInteger(10);
 
@@ -96,7 +100,21 @@ final class PolicyCluster implements AutoCloseable {
 
     void startZone() {
         zone = ZoneController.start(
-                ZoneControllerConfig.of(ZONE, ovn.nb().unixEndpoint(), ovn.sb().unixEndpoint()), informers);
+                ZoneControllerConfig.of(ZONE, ovn.nb().unixEndpoint(), ovn.sb().unixEndpoint()),
+                informers,
+                databases());
+    }
+
+    /** One connection to each database for both controllers, monitoring what both read. */
+    private ZoneDatabases databases() {
+        if (databases == null) {
+            databases = ZoneDatabases.connect(
+                    ovn.nb().unixEndpoint(),
+                    ovn.sb().unixEndpoint(),
+                    Duration.ofSeconds(10),
+                    PolicyController.NB_MONITORS);
+        }
+        return databases;
     }
 
     void startPolicies() {
@@ -114,7 +132,8 @@ final class PolicyCluster implements AutoCloseable {
                                         + reason + " " + message),
                                 registry)
                         .withAdminNetworkPolicies(adminNetworkPolicies),
-                informers);
+                informers,
+                databases().nb());
     }
 
     @Override
@@ -124,6 +143,9 @@ final class PolicyCluster implements AutoCloseable {
         }
         if (zone != null) {
             zone.close();
+        }
+        if (databases != null) {
+            databases.close();
         }
         informers.close();
         ovn.close();

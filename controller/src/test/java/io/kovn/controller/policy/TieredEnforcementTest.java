@@ -221,6 +221,15 @@ class TieredEnforcementTest {
 
     @Test
     @Order(5)
+    void bothControllersReadAndWriteTheZonesNbThroughOneConnection() {
+        assertThat(c.policies.northbound()).isSameAs(c.zone.databases().nb());
+        assertThat(c.zone.databases().nbCache().table("Address_Set").size())
+                .as("the policy rows are in the one cache")
+                .isPositive();
+    }
+
+    @Test
+    @Order(5)
     void aChangeBehindTheControllersBackThatLandsWhileItWritesIsRepaired() {
         c.awaitIdle();
         String uuid = c.find("_uuid", "ACL", "name=\"BANP:default:Ingress:0\"").getFirst();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.kovn.controller.OvsdbDatabase;
 import io.kovn.ovsdb.data.Uuid;
 import io.kovn.runtime.testing.OvnDatabases;
 import java.time.Duration;
@@ -13,9 +14,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-/** The policy controller's NB connection against a real NB server. */
+/** The policy controller's view of the NB against a real NB server. */
 @Tag("real")
-class PolicyNorthboundTest {
+class PolicyTablesTest {
     private static final Duration WAIT = Duration.ofSeconds(10);
     private static OvnDatabases ovn;
 
@@ -32,7 +33,9 @@ class PolicyNorthboundTest {
     @Test
     void switchPortsAreTheSameMapUntilAPortComesGoesOrIsMadeAgain() {
         ovn.nbctl("ls-add", "sw0", "--", "lsp-add", "sw0", "ns1_a", "--", "lsp-add", "sw0", "ns1_b");
-        try (PolicyNorthbound nb = PolicyNorthbound.connect(ovn.nb().unixEndpoint(), WAIT)) {
+        try (OvsdbDatabase db = OvsdbDatabase.connect(
+                        ovn.nb().unixEndpoint(), NorthboundRows.DATABASE, PolicyController.NB_MONITORS, WAIT);
+                PolicyTables nb = new PolicyTables(db)) {
             Map<String, Uuid> first = nb.switchPorts();
             assertThat(first).containsOnlyKeys("ns1_a", "ns1_b");
             assertThat(nb.switchPorts()).isSameAs(first);
