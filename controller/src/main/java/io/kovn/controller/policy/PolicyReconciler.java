@@ -252,8 +252,12 @@ public final class PolicyReconciler implements BatchReconciler<PolicyKey> {
                 if (translate) {
                     barrier.written(reconcile);
                 }
-                if (!translate && !everything) {
+                if (!translate && !everything && !w.perTable().isEmpty()) {
                     // no translation changed these rows: whatever the diff found, someone else did
+                    LOG.warn(
+                            "zone {}: policy rows changed in the NB by someone else, repairing: {}",
+                            zone,
+                            describeDrift(w.perTable(), reported));
                     w.perTable().forEach((table, n) -> metrics.recordDrift(zone, table, n));
                 }
                 if (!refused.isEmpty()) {
@@ -350,6 +354,21 @@ public final class PolicyReconciler implements BatchReconciler<PolicyKey> {
             }
         });
         return out;
+    }
+
+    /** Operations by table, with the first few ids of the rows the monitor reported there, for the log. */
+    private static String describeDrift(Map<String, Integer> operations, RowScope reported) {
+        StringBuilder out = new StringBuilder();
+        new java.util.TreeMap<>(operations).forEach((table, n) -> {
+            Set<String> ids = reported.of(table);
+            out.append(out.isEmpty() ? "" : "; ").append(n).append(' ').append(table);
+            if (!ids.isEmpty()) {
+                out.append(' ')
+                        .append(ids.stream().sorted().limit(3).toList())
+                        .append(ids.size() > 3 ? " and more" : "");
+            }
+        });
+        return out.toString();
     }
 
     private Optional<String> errorOf(PolicyRef ref) {
