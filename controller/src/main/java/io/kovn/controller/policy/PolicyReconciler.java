@@ -184,9 +184,9 @@ public final class PolicyReconciler implements BatchReconciler<PolicyKey> {
         phases = null;
         translated = null;
         try {
-            ReconcileResult result = reconcileKeys(keys);
+            Outcome outcome = reconcileKeys(keys);
             Map<PolicyKey, ReconcileResult> out = HashMap.newHashMap(keys.size());
-            keys.forEach(k -> out.put(k, result));
+            keys.forEach(k -> out.put(k, k.equals(PolicyKey.TRANSLATION) ? outcome.translation() : outcome.rows()));
             return out;
         } finally {
             if (translated != null) {
@@ -202,7 +202,17 @@ public final class PolicyReconciler implements BatchReconciler<PolicyKey> {
         return barrier;
     }
 
-    private ReconcileResult reconcileKeys(List<PolicyKey> keys) {
+    /**
+     * A reconcile's result for the rows' keys (their write) and for the translation's (the write, then its conditions
+     * published: a condition not written retries the translation alone).
+     */
+    private record Outcome(ReconcileResult rows, ReconcileResult translation) {
+        static Outcome of(ReconcileResult both) {
+            return new Outcome(both, both);
+        }
+    }
+
+    private Outcome reconcileKeys(List<PolicyKey> keys) {
         boolean translate = current == null || keys.contains(PolicyKey.TRANSLATION);
         boolean everything = current == null || keys.contains(PolicyKey.EVERYTHING);
         long reconcile = translate ? barrier.start() : 0;
@@ -246,7 +256,7 @@ public final class PolicyReconciler implements BatchReconciler<PolicyKey> {
         }
         switch (write) {
             case PolicyWrite.Stale s -> {
-                return ReconcileResult.requeue(CACHE_BEHIND);
+                return Outcome.of(ReconcileResult.requeue(CACHE_BEHIND));
             }
             case PolicyWrite.Written w -> {
                 if (translate) {
@@ -274,7 +284,7 @@ public final class PolicyReconciler implements BatchReconciler<PolicyKey> {
                 && !(write instanceof PolicyWrite.Failed)
                 && !changedRowCounts(write, everything)
                 && refused.equals(refusedBefore)) {
-            return ReconcileResult.done(); // rows only, nothing the conditions or metrics show changed
+            return Outcome.of(ReconcileResult.done()); // rows only, nothing the conditions or metrics show changed
         }
         DesiredPolicyState state = now.state();
         Function<PolicyRef, Optional<String>> errorOf =
@@ -301,13 +311,15 @@ public final class PolicyReconciler implements BatchReconciler<PolicyKey> {
             logPhases(lastPhases, everything ? "all rows" : scope.size() + " rows");
         }
         if (write instanceof PolicyWrite.Failed f) {
-            return ReconcileResult.failed(new IllegalStateException(
-                    f.everything().orElse(f.perPolicy().size() + " policies could not be written: " + f.perPolicy())));
+            return Outcome.of(ReconcileResult.failed(new IllegalStateException(
+                    f.everything().orElse(f.perPolicy().size() + " policies could not be written: " + f.perPolicy()))));
         }
         if (unpublished > 0) {
-            return ReconcileResult.failed(new IllegalStateException(unpublished + " policy conditions not written"));
+            return new Outcome(
+                    ReconcileResult.done(),
+                    ReconcileResult.failed(new IllegalStateException(unpublished + " policy conditions not written")));
         }
-        return ReconcileResult.done();
+        return Outcome.of(ReconcileResult.done());
     }
 
     /** Whether the NB's row counts may have changed: rows were inserted or deleted, by us or by a repair. */
