@@ -315,9 +315,10 @@ public final class PolicyReconciler implements BatchReconciler<PolicyKey> {
                     f.everything().orElse(f.perPolicy().size() + " policies could not be written: " + f.perPolicy()))));
         }
         if (unpublished > 0) {
-            return new Outcome(
-                    ReconcileResult.done(),
-                    ReconcileResult.failed(new IllegalStateException(unpublished + " policy conditions not written")));
+            ReconcileResult failed =
+                    ReconcileResult.failed(new IllegalStateException(unpublished + " policy conditions not written"));
+            // the translation's retry publishes them again; without one, the rows' keys must retry
+            return new Outcome(translate ? ReconcileResult.done() : failed, failed);
         }
         return Outcome.of(ReconcileResult.done());
     }
