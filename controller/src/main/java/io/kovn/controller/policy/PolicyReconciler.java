@@ -126,8 +126,8 @@ public final class PolicyReconciler implements BatchReconciler<PolicyKey> {
     public record Phases(long snapshot, long translate, long write, long transact, long publish) {}
 
     /**
-     * Hears of every finished reconcile: what benchmarks record (durations, phases, the translation), kept out of the
-     * controller, which keeps none of it.
+     * Hears of every finished reconcile that translated (not of those that only diffed rows the NB monitor reported):
+     * what benchmarks record (durations, phases, the translation), kept out of the controller, which keeps none of it.
      */
     public interface Observer {
         /** Observes nothing. */
@@ -220,10 +220,9 @@ public final class PolicyReconciler implements BatchReconciler<PolicyKey> {
         Map<String, Uuid> ports = nb.switchPorts();
         Translation before = current;
         RowScope changed = RowScope.NONE;
-        PolicySnapshot snapshot = null;
         long t1 = t0;
         if (translate) {
-            snapshot = snapshot(localPorts(ports));
+            PolicySnapshot snapshot = snapshot(localPorts(ports));
             t1 = System.nanoTime();
             DesiredPolicyState state = translator.translate(snapshot);
             PolicyRows stateful = translator.statefulRows(snapshot, state);
