@@ -8,6 +8,7 @@ import io.kovn.pki.CertificateAuthority;
 import io.kovn.pki.Keys;
 import io.kovn.pki.Pem;
 import io.kovn.pki.SecureFiles;
+import io.kovn.pki.TrustStores;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -20,7 +21,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPair;
-import java.security.KeyStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -33,7 +33,6 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
-import javax.net.ssl.TrustManagerFactory;
 
 /**
  * Admission webhook throughput and latency on loopback: N concurrent clients, each on one keep-alive TLS connection,
@@ -82,7 +81,13 @@ public final class WebhookBench {
                             AdmissionWebhook.Settings.DEFAULT_MAX_BODY,
                             Duration.ofSeconds(1)),
                     handler)) {
-                run(webhook.address().getPort(), trusting(ca), clients, warmup, seconds, threads);
+                run(
+                        webhook.address().getPort(),
+                        TrustStores.clientContext(List.of(ca.certificate())),
+                        clients,
+                        warmup,
+                        seconds,
+                        threads);
             }
         } finally {
             try (var files = Files.walk(folder)) {
@@ -270,16 +275,5 @@ public final class WebhookBench {
                         + "\"operation\":\"UPDATE\",\"userInfo\":{\"username\":\"system:ovn-node:node1\",\"groups\":[\"system:ovn-nodes\",\"system:authenticated\"]},"
                         + "\"object\":" + after + ",\"oldObject\":" + before + ",\"dryRun\":false}}")
                 .getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static SSLContext trusting(CertificateAuthority ca) throws Exception {
-        KeyStore store = KeyStore.getInstance("PKCS12");
-        store.load(null, null);
-        store.setCertificateEntry("ca", ca.certificate());
-        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        tmf.init(store);
-        SSLContext tls = SSLContext.getInstance("TLS");
-        tls.init(null, tmf.getTrustManagers(), null);
-        return tls;
     }
 }

@@ -12,6 +12,7 @@ import io.kovn.pki.CertificateAuthority;
 import io.kovn.pki.Keys;
 import io.kovn.pki.Pem;
 import io.kovn.pki.Subject;
+import io.kovn.pki.TrustStores;
 import io.kovn.runtime.ControlPlanePki;
 import io.kovn.runtime.KubeControlPlane;
 import java.io.IOException;
@@ -27,7 +28,6 @@ import java.time.Instant;
 import java.util.List;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -109,18 +109,16 @@ class WebhookClientAuthTest {
 
     /** A client trusting the webhook's serving CA, presenting the key store's certificate (none when null). */
     private static HttpClient client(KeyStore clientCertificate) throws Exception {
-        KeyStore trust = KeyStore.getInstance("PKCS12");
-        trust.load(null, null);
-        trust.setCertificateEntry("webhook-ca", cluster.identity.webhookCa());
-        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        tmf.init(trust);
         KeyManagerFactory kmf = null;
         if (clientCertificate != null) {
             kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
             kmf.init(clientCertificate, NO_PASSWORD);
         }
         SSLContext tls = SSLContext.getInstance("TLS");
-        tls.init(kmf == null ? null : kmf.getKeyManagers(), tmf.getTrustManagers(), null);
+        tls.init(
+                kmf == null ? null : kmf.getKeyManagers(),
+                TrustStores.trustManagers(List.of(cluster.identity.webhookCa())),
+                null);
         return HttpClient.newBuilder()
                 .sslContext(tls)
                 .connectTimeout(Duration.ofSeconds(5))

@@ -2,15 +2,16 @@ package io.kovn.runtime;
 
 import io.kovn.pki.CertificateAuthority;
 import io.kovn.pki.Pem;
+import io.kovn.pki.TrustStores;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
+import java.util.List;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 
 /** JDK HTTP clients that trust one CA and present one client certificate (probing kube-apiserver). */
 final class HttpsClients {
@@ -25,13 +26,8 @@ final class HttpsClients {
             keys.setKeyEntry("client", Pem.privateKey(client.keyPem()), none, new X509Certificate[] {cert});
             KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
             kmf.init(keys, none);
-            KeyStore trust = KeyStore.getInstance("PKCS12");
-            trust.load(null, none);
-            trust.setCertificateEntry("ca", ca.certificate());
-            TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-            tmf.init(trust);
             SSLContext tls = SSLContext.getInstance("TLS");
-            tls.init(kmf.getKeyManagers(), tmf.getTrustManagers(), null);
+            tls.init(kmf.getKeyManagers(), TrustStores.trustManagers(List.of(ca.certificate())), null);
             return HttpClient.newBuilder()
                     .sslContext(tls)
                     .connectTimeout(Duration.ofSeconds(5))

@@ -4,25 +4,20 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsParameters;
 import com.sun.net.httpserver.HttpsServer;
-import io.kovn.pki.Pem;
+import io.kovn.pki.TrustStores;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
-import java.security.KeyStore;
-import java.security.cert.X509Certificate;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.TrustManager;
-import javax.net.ssl.TrustManagerFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -90,7 +85,9 @@ public final class AdmissionWebhook implements AutoCloseable {
         this.handler = handler;
         this.maxBodyBytes = settings.maxBodyBytes();
         this.keyManager = new ReloadingKeyManager(settings.certFile(), settings.keyFile(), settings.reloadCheck());
-        TrustManager[] clientCas = settings.clientCaFile() == null ? null : clientCas(settings.clientCaFile());
+        // the client CAs are read once, at the start: a bad file stops the start with the file's name
+        TrustManager[] clientCas =
+                settings.clientCaFile() == null ? null : TrustStores.fromPem(settings.clientCaFile());
         boolean clientAuth = clientCas != null;
         SSLContext tls = SSLContext.getInstance("TLS");
         tls.init(new KeyManager[] {keyManager}, clientCas, null);
@@ -112,22 +109,6 @@ public final class AdmissionWebhook implements AutoCloseable {
         server.setExecutor(workers);
         server.createContext("/", this::exchange);
         server.start();
-    }
-
-    /** Trust in the CAs of {@code file} (PEM, one or more certificates), read once at the start. */
-    private static TrustManager[] clientCas(Path file) throws IOException, GeneralSecurityException {
-        List<X509Certificate> cas = Pem.certificates(Files.readString(file));
-        if (cas.isEmpty()) {
-            throw new IOException("no certificate in the client CA file " + file);
-        }
-        KeyStore store = KeyStore.getInstance("PKCS12");
-        store.load(null, null);
-        for (int i = 0; i < cas.size(); i++) {
-            store.setCertificateEntry("client-ca-" + i, cas.get(i));
-        }
-        TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-        factory.init(store);
-        return factory.getTrustManagers();
     }
 
     /** Starts a webhook; close it to stop. */

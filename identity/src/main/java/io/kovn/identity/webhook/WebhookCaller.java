@@ -5,18 +5,16 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.kovn.pki.Subject;
+import io.kovn.pki.TrustStores;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.security.GeneralSecurityException;
-import java.security.KeyStore;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 import org.bouncycastle.asn1.x500.X500Name;
 
 /**
@@ -34,7 +32,7 @@ public final class WebhookCaller implements AutoCloseable {
     public WebhookCaller(URI base, X509Certificate servingCa) {
         this.base = base;
         this.client = HttpClient.newBuilder()
-                .sslContext(trusting(servingCa))
+                .sslContext(TrustStores.clientContext(List.of(servingCa)))
                 .connectTimeout(Duration.ofSeconds(5))
                 .build();
     }
@@ -102,21 +100,6 @@ public final class WebhookCaller implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted", e);
-        }
-    }
-
-    private static SSLContext trusting(X509Certificate ca) {
-        try {
-            KeyStore store = KeyStore.getInstance("PKCS12");
-            store.load(null, null);
-            store.setCertificateEntry("ca", ca);
-            TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-            tmf.init(store);
-            SSLContext tls = SSLContext.getInstance("TLS");
-            tls.init(null, tmf.getTrustManagers(), null);
-            return tls;
-        } catch (GeneralSecurityException | IOException e) {
-            throw new IllegalStateException("cannot build a trust store", e);
         }
     }
 

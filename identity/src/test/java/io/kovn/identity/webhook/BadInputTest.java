@@ -1,13 +1,17 @@
 package io.kovn.identity.webhook;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,6 +21,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -139,6 +144,23 @@ class BadInputTest {
                 fixture.post(AdmissionHandler.NODE_PATH, review.toString().getBytes(StandardCharsets.UTF_8));
         assertThat(response.statusCode()).isEqualTo(400);
         assertThat(new String(response.body(), StandardCharsets.UTF_8)).contains("larger than " + LIMIT);
+    }
+
+    /** A --client-ca-file that holds no certificate stops the start, naming the file, instead of trusting nobody. */
+    @Test
+    void aClientCaFileWithoutACertificateIsRefusedNamingIt(@TempDir Path dir) throws Exception {
+        Path notACa = Files.writeString(dir.resolve("client-ca.crt"), "not a certificate\n");
+        var settings = new AdmissionWebhook.Settings(
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                fixture.certFile(),
+                fixture.keyFile(),
+                LIMIT,
+                Duration.ofSeconds(1),
+                notACa);
+        assertThatThrownBy(() -> AdmissionWebhook.start(
+                        settings, new AdmissionHandler(WebhookFixture.defaultPolicy(), n -> Optional.empty())))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("no CERTIFICATE in the CA file " + notACa);
     }
 
     @Test

@@ -5,6 +5,7 @@ import io.kovn.pki.CertificateAuthority;
 import io.kovn.pki.Keys;
 import io.kovn.pki.Pem;
 import io.kovn.pki.SecureFiles;
+import io.kovn.pki.TrustStores;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -16,14 +17,12 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPair;
-import java.security.KeyStore;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 
 /** A running webhook on loopback with a fresh CA and serving certificate, and a client trusting that CA. */
 final class WebhookFixture implements AutoCloseable {
@@ -81,18 +80,7 @@ final class WebhookFixture implements AutoCloseable {
     }
 
     static SSLContext clientTls(X509Certificate trusted) {
-        try {
-            KeyStore store = KeyStore.getInstance("PKCS12");
-            store.load(null, null);
-            store.setCertificateEntry("ca", trusted);
-            TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-            tmf.init(store);
-            SSLContext tls = SSLContext.getInstance("TLS");
-            tls.init(null, tmf.getTrustManagers(), null);
-            return tls;
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
+        return TrustStores.clientContext(List.of(trusted));
     }
 
     URI uri(String path) {
