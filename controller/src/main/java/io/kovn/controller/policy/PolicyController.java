@@ -36,10 +36,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Wiring: informers on namespaces, pods, nodes, NetworkPolicies, ANPs, BANPs and ClusterNetworkPolicies (its own, or
  * shared with the process's other controllers through {@link SharedInformers}; through {@link RelevantChanges}: only
- * changes the translation reads), and the NB monitor cache, all feed one key into a {@link Controller} running
- * {@link PolicyReconciler}. A switch port inserted or deleted re-queues it (a pod whose port appears after its last
- * event still joins its port groups), and so does a change to the policy tables that this controller did not write
- * (drift is repaired without a restart).
+ * changes the translation reads) queue the {@link PolicyKey#TRANSLATION}; the NB monitor cache (the process's one NB
+ * connection, or its own) queues the keys of the rows it reports changed ({@link NorthboundKeys}): a switch port that
+ * came or went (a pod whose port appears after its last event still joins its port groups), a policy row of ours
+ * changed by anyone (drift is repaired without a restart; our own write's echo diffs to nothing). A {@link Controller}
+ * runs {@link PolicyReconciler} on the keys, many at once as one transaction.
  *
  * <pre>{@code
  * PolicyController policies = PolicyController.start(
