@@ -60,17 +60,14 @@ sealed interface ColumnDiff {
 
     private static ColumnDiff sets(String column, Set<?> cur, Set<?> desired, boolean mutateOnly) {
         Set<Object> added = new HashSet<>();
+        int addedHash = 0;
         for (Object e : desired) {
             if (!cur.contains(e)) {
                 added.add(e);
+                addedHash += e.hashCode();
             }
         }
-        Set<Object> removed = new HashSet<>();
-        for (Object e : cur) {
-            if (!desired.contains(e)) {
-                removed.add(e);
-            }
-        }
+        Set<Object> removed = removed(cur, desired, added.size(), addedHash);
         if (added.isEmpty() && removed.isEmpty()) {
             return SAME;
         }
@@ -85,6 +82,36 @@ sealed interface ColumnDiff {
             m.add(Mutation.insert(column, Set.copyOf(added)));
         }
         return new Mutate(m);
+    }
+
+    /**
+     * The elements of {@code cur} not in {@code desired}, knowing how many of {@code desired}'s are not in {@code cur}
+     * (and the sum of their hash codes). Their number follows from the sizes, so none is often found without a second
+     * pass; one (a pod leaving a set of thousands) is the element whose hash code the sets' hash codes leave over (a
+     * {@link Set}'s is the sum of its elements'; a decoded or frozen set keeps it), found by comparing ints, not by a
+     * look-up in {@code desired} per element.
+     */
+    private static Set<Object> removed(Set<?> cur, Set<?> desired, int added, int addedHash) {
+        int count = cur.size() - (desired.size() - added);
+        if (count == 0) {
+            return Set.of();
+        }
+        Set<Object> removed = new HashSet<>();
+        if (count == 1) {
+            int hash = cur.hashCode() - (desired.hashCode() - addedHash);
+            for (Object e : cur) {
+                if (e.hashCode() == hash && !desired.contains(e)) {
+                    removed.add(e);
+                    return removed;
+                }
+            }
+        }
+        for (Object e : cur) {
+            if (!desired.contains(e)) {
+                removed.add(e);
+            }
+        }
+        return removed;
     }
 
     private static ColumnDiff maps(String column, Map<?, ?> cur, Map<?, ?> desired) {

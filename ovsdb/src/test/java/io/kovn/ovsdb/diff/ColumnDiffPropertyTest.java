@@ -2,6 +2,7 @@ package io.kovn.ovsdb.diff;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kovn.ovsdb.data.AtomSet;
 import io.kovn.ovsdb.ops.Mutation;
 import io.kovn.ovsdb.ops.Mutator;
 import io.kovn.ovsdb.schema.AtomicType;
@@ -9,6 +10,7 @@ import io.kovn.ovsdb.schema.BaseType;
 import io.kovn.ovsdb.schema.ColumnType;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import net.jqwik.api.ForAll;
@@ -16,6 +18,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.Size;
 import net.jqwik.api.constraints.StringLength;
+import org.junit.jupiter.api.Test;
 
 /** Whatever the diff chooses, applying it the way ovsdb-server does yields the desired value. */
 class ColumnDiffPropertyTest {
@@ -34,6 +37,29 @@ class ColumnDiffPropertyTest {
         }
         if (current.equals(desired)) {
             assertThat(d).isInstanceOf(ColumnDiff.Same.class);
+        }
+    }
+
+    @Property(tries = 300)
+    void oneElementLeavingALargeSetIsFoundWhateverTheOthers(
+            @ForAll @Size(min = 1, max = 200) Set<@StringLength(max = 2) String> current,
+            @ForAll @IntRange(max = 199) int leaving,
+            @ForAll @Size(max = 2) Set<@StringLength(max = 3) String> joining) {
+        List<String> elements = List.copyOf(current);
+        Set<String> desired = new HashSet<>(current);
+        desired.remove(elements.get(leaving % elements.size()));
+        desired.addAll(joining);
+        ColumnDiff d = ColumnDiff.of("c", SET, AtomSet.copyOf(current), Set.copyOf(desired));
+        assertThat(apply(d, Set.copyOf(current))).isEqualTo(desired);
+    }
+
+    @Test
+    void anElementWhoseHashCodeCollidesWithTheOneLeavingStays() {
+        assertThat("Aa".hashCode()).isEqualTo("BB".hashCode());
+        for (List<String> order : List.of(List.of("BB", "Aa", "x"), List.of("Aa", "BB", "x"))) {
+            Set<String> current = new java.util.LinkedHashSet<>(order); // the look-up meets both in either order
+            ColumnDiff d = ColumnDiff.of("c", SET, current, Set.of("BB", "x"));
+            assertThat(apply(d, Set.copyOf(current))).isEqualTo(Set.of("BB", "x"));
         }
     }
 
