@@ -34,17 +34,20 @@ final class LayeredSet extends AbstractSet<Object> {
     private final Set<Object> removed;
     private final Object[] recent;
     private final int size;
+    /** A {@link Set}'s hash code (the sum of the elements'), kept as elements toggle: the diff's look-up is O(1). */
+    private final int hash;
 
-    private LayeredSet(Set<Object> base, Set<Object> added, Set<Object> removed, Object[] recent, int size) {
+    private LayeredSet(Set<Object> base, Set<Object> added, Set<Object> removed, Object[] recent, int size, int hash) {
         this.base = base;
         this.added = added;
         this.removed = removed;
         this.recent = recent;
         this.size = size;
+        this.hash = hash;
     }
 
     private static LayeredSet of(Set<Object> base) {
-        return new LayeredSet(base, Set.of(), Set.of(), NONE, base.size());
+        return new LayeredSet(base, Set.of(), Set.of(), NONE, base.size(), base.hashCode());
     }
 
     /**
@@ -75,8 +78,11 @@ final class LayeredSet extends AbstractSet<Object> {
         Object[] r = Arrays.copyOf(recent, recent.length + toggled.size());
         int n = recent.length;
         int newSize = size;
+        int newHash = hash;
         for (Object o : toggled) {
-            newSize += contains(o) ? -1 : 1; // toggled elements are distinct: each counts once
+            boolean present = contains(o);
+            newSize += present ? -1 : 1; // toggled elements are distinct: each counts once
+            newHash += present ? -o.hashCode() : o.hashCode();
             int at = indexOf(r, n, o);
             if (at >= 0) {
                 r[at] = r[--n]; // toggled back
@@ -85,11 +91,15 @@ final class LayeredSet extends AbstractSet<Object> {
                 r[n++] = o;
             }
         }
-        return new LayeredSet(base, added, removed, n == r.length ? r : Arrays.copyOf(r, n), newSize);
+        return new LayeredSet(base, added, removed, n == r.length ? r : Arrays.copyOf(r, n), newSize, newHash);
     }
 
     /** This set with {@code recent} and {@code toggled} folded into new layers, compacted if they grew large. */
     private Set<Object> folded(Set<?> toggled) {
+        int newHash = hash;
+        for (Object o : toggled) {
+            newHash += contains(o) ? -o.hashCode() : o.hashCode();
+        }
         Set<Object> add = new HashSet<>(added);
         Set<Object> remove = new HashSet<>(removed);
         // flipped relative to the layers: the elements in exactly one of recent and toggled
@@ -105,10 +115,10 @@ final class LayeredSet extends AbstractSet<Object> {
         }
         int newSize = base.size() - remove.size() + add.size();
         if ((add.size() + remove.size()) * 8 > base.size()) {
-            return compact(new LayeredSet(base, add, remove, NONE, newSize));
+            return compact(new LayeredSet(base, add, remove, NONE, newSize, newHash));
         }
         return new LayeredSet(
-                base, Collections.unmodifiableSet(add), Collections.unmodifiableSet(remove), NONE, newSize);
+                base, Collections.unmodifiableSet(add), Collections.unmodifiableSet(remove), NONE, newSize, newHash);
     }
 
     /** Flips {@code o} relative to this set's layers (not its recent elements) into {@code add}/{@code remove}. */
@@ -132,8 +142,9 @@ final class LayeredSet extends AbstractSet<Object> {
     }
 
     private static int indexOf(Object[] a, int n, Object o) {
+        int h = o.hashCode(); // an int compare first: a string's hash code is kept, its equals compares bytes
         for (int i = 0; i < n; i++) {
-            if (a[i].equals(o)) {
+            if (a[i].hashCode() == h && a[i].equals(o)) {
                 return i;
             }
         }
@@ -156,6 +167,11 @@ final class LayeredSet extends AbstractSet<Object> {
     @Override
     public int size() {
         return size;
+    }
+
+    @Override
+    public int hashCode() {
+        return hash;
     }
 
     /** The base's elements still present, then the added ones, then the recent elements that joined. */
