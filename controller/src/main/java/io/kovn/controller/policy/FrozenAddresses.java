@@ -3,14 +3,17 @@ package io.kovn.controller.policy;
 import io.kovn.ovsdb.data.FrozenValue;
 import io.kovn.policy.model.FrozenSortedSet;
 import java.util.AbstractSet;
+import java.util.Comparator;
 import java.util.Iterator;
+import java.util.SortedSet;
 
 /**
  * A translation's {@link FrozenSortedSet} as the OVSDB library's {@link FrozenValue}: a view, not a copy, so a desired
  * address set of 10,000 addresses reaches the generated row and the diff as it is. The pure model does not know OVSDB
- * value types (STYLE.md, layers); this is where its sets cross into rows.
+ * value types (STYLE.md, layers); this is where its sets cross into rows. Sorted (natural order), so a diff that knows
+ * the NB holds an earlier desired set compares the two in one walk.
  */
-final class FrozenAddresses extends AbstractSet<String> implements FrozenValue {
+final class FrozenAddresses extends AbstractSet<String> implements FrozenValue, SortedSet<String> {
     private final FrozenSortedSet set;
 
     private FrozenAddresses(FrozenSortedSet set) {
@@ -51,5 +54,35 @@ final class FrozenAddresses extends AbstractSet<String> implements FrozenValue {
     @Override
     public int hashCode() {
         return set.hashCode(); // computed once by the set
+    }
+
+    @Override
+    public Comparator<? super String> comparator() {
+        return null;
+    }
+
+    @Override
+    public SortedSet<String> subSet(String fromElement, String toElement) {
+        return set.subSet(fromElement, toElement);
+    }
+
+    @Override
+    public SortedSet<String> headSet(String toElement) {
+        return set.headSet(toElement);
+    }
+
+    @Override
+    public SortedSet<String> tailSet(String fromElement) {
+        return set.tailSet(fromElement);
+    }
+
+    @Override
+    public String first() {
+        return set.first();
+    }
+
+    @Override
+    public String last() {
+        return set.last();
     }
 }

@@ -5,10 +5,12 @@ import io.kovn.ovsdb.schema.ColumnType;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.SortedSet;
 
 /**
  * The change of one column from its current to its desired value: nothing, a new value to write, or mutations that
@@ -40,6 +42,22 @@ sealed interface ColumnDiff {
      * @param desired the desired canonical value
      */
     static ColumnDiff of(String column, ColumnType type, Object current, Object desired) {
+        return of(column, type, current, desired, null);
+    }
+
+    /**
+     * Compares a column whose current value is known to equal {@code known} (a naturally sorted set an earlier diff
+     * proved equal to it), or null when nothing is known: two sorted sets compare in one walk.
+     */
+    static ColumnDiff of(String column, ColumnType type, Object current, Object desired, SortedSet<?> known) {
+        if (known != null
+                && type.isSet()
+                && desired instanceof SortedSet<?> d
+                && d.comparator() == null
+                && current instanceof Set<?> c
+                && c.size() == known.size()) {
+            return sorted(column, known, d, sharedReferences(type));
+        }
         Object cur = current != null ? current : DesiredValues.absent(type);
         if (type.isSet() && cur instanceof Set<?> c && desired instanceof Set<?> d) {
             return sets(column, c, d, sharedReferences(type)); // its two passes also tell "same"
@@ -68,6 +86,12 @@ sealed interface ColumnDiff {
             }
         }
         Set<Object> removed = removed(cur, desired, added.size(), addedHash);
+        return choose(column, desired, added, removed, mutateOnly);
+    }
+
+    /** Nothing, a rewrite, or the mutations, whichever carries fewer elements. */
+    private static ColumnDiff choose(
+            String column, Set<?> desired, Set<Object> added, Set<Object> removed, boolean mutateOnly) {
         if (added.isEmpty() && removed.isEmpty()) {
             return SAME;
         }
@@ -82,6 +106,34 @@ sealed interface ColumnDiff {
             m.add(Mutation.insert(column, Set.copyOf(added)));
         }
         return new Mutate(m);
+    }
+
+    /** {@link #sets} of two naturally sorted sets, in one walk. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static ColumnDiff sorted(String column, SortedSet<?> cur, SortedSet<?> desired, boolean mutateOnly) {
+        if (cur == desired) {
+            return SAME;
+        }
+        Set<Object> added = new HashSet<>();
+        Set<Object> removed = new HashSet<>();
+        Iterator<?> a = cur.iterator();
+        Iterator<?> b = desired.iterator();
+        Object x = a.hasNext() ? a.next() : null;
+        Object y = b.hasNext() ? b.next() : null;
+        while (x != null || y != null) {
+            int order = x == null ? 1 : y == null ? -1 : ((Comparable) x).compareTo(y);
+            if (order < 0) {
+                removed.add(x);
+                x = a.hasNext() ? a.next() : null;
+            } else if (order > 0) {
+                added.add(y);
+                y = b.hasNext() ? b.next() : null;
+            } else {
+                x = a.hasNext() ? a.next() : null;
+                y = b.hasNext() ? b.next() : null;
+            }
+        }
+        return choose(column, desired, added, removed, mutateOnly);
     }
 
     /**

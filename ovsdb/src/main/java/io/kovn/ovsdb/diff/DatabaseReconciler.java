@@ -32,6 +32,8 @@ public final class DatabaseReconciler {
     private final String database;
     private final DatabaseSchema schema;
     private final Supplier<CurrentState> current;
+    /** What its plans proved of current rows: a later plan of an unchanged row compares less. */
+    private final SameValues same = new SameValues();
 
     /**
      * @param client the connected client
@@ -63,7 +65,7 @@ public final class DatabaseReconciler {
 
     /** The plan that {@link #reconcile} would apply now. */
     public Plan plan(Ownership owner, DesiredState desired) {
-        return Diff.of(schema, owner, desired, current.get());
+        return Diff.of(schema, owner, desired, current.get(), same);
     }
 
     /**

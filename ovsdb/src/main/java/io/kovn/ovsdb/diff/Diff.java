@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedSet;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -46,6 +47,8 @@ public final class Diff {
     private final Ownership owner;
     private final DesiredState desired;
     private final CurrentState current;
+    /** What earlier diffs proved of current rows (null: nothing kept). */
+    private final SameValues same;
 
     /** Per scope table: key to the owned current row that realises it. */
     private final Map<String, Map<String, Row>> existing = new HashMap<>();
@@ -60,11 +63,12 @@ public final class Diff {
     /** {@link #resolve}, made once: it is applied to every desired atom. */
     private final Function<Object, Object> resolver = this::resolve;
 
-    private Diff(DatabaseSchema schema, Ownership owner, DesiredState desired, CurrentState current) {
+    private Diff(DatabaseSchema schema, Ownership owner, DesiredState desired, CurrentState current, SameValues same) {
         this.schema = schema;
         this.owner = owner;
         this.desired = desired;
         this.current = current;
+        this.same = same;
     }
 
     /**
@@ -78,7 +82,15 @@ public final class Diff {
      *     row that is not desired, a new non-root row nothing references
      */
     public static Plan of(DatabaseSchema schema, Ownership owner, DesiredState desired, CurrentState current) {
-        return new Diff(schema, owner, desired, current).plan();
+        return new Diff(schema, owner, desired, current, null).plan();
+    }
+
+    /**
+     * {@link #of(DatabaseSchema, Ownership, DesiredState, CurrentState)}, using and adding to what {@code same} knows.
+     */
+    static Plan of(
+            DatabaseSchema schema, Ownership owner, DesiredState desired, CurrentState current, SameValues same) {
+        return new Diff(schema, owner, desired, current, same).plan();
     }
 
     /** {@link #of(DatabaseSchema, Owner, DesiredState, CurrentState)} against a monitor cache. */
@@ -276,8 +288,13 @@ public final class Diff {
         Map<String, Object> rewrite = new LinkedHashMap<>();
         List<Mutation> mutations = new ArrayList<>();
         columns.forEach((column, value) -> {
-            switch (ColumnDiff.of(column, ts.type(column), cur.get(column), value)) {
-                case ColumnDiff.Same s -> {}
+            SortedSet<?> known = same == null ? null : same.of(cur, column);
+            switch (ColumnDiff.of(column, ts.type(column), cur.get(column), value, known)) {
+                case ColumnDiff.Same s -> {
+                    if (same != null) {
+                        same.record(cur, column, value);
+                    }
+                }
                 case ColumnDiff.Rewrite r -> rewrite.put(column, r.value());
                 case ColumnDiff.Mutate m -> mutations.addAll(m.mutations());
             }

@@ -53,6 +53,16 @@ class ColumnDiffPropertyTest {
         assertThat(apply(d, Set.copyOf(current))).isEqualTo(desired);
     }
 
+    @Property(tries = 300)
+    void aCurrentValueKnownEqualToASortedSetIsComparedByWalkingBoth(
+            @ForAll @Size(max = 80) Set<@StringLength(max = 2) String> current,
+            @ForAll @Size(max = 80) Set<@StringLength(max = 2) String> desired) {
+        ColumnDiff d = ColumnDiff.of(
+                "c", SET, AtomSet.copyOf(current), new java.util.TreeSet<>(desired), new java.util.TreeSet<>(current));
+        assertThat(apply(d, Set.copyOf(current))).isEqualTo(desired);
+        assertThat(d).isEqualTo(ColumnDiff.of("c", SET, Set.copyOf(current), Set.copyOf(desired)));
+    }
+
     @Test
     void anElementWhoseHashCodeCollidesWithTheOneLeavingStays() {
         assertThat("Aa".hashCode()).isEqualTo("BB".hashCode());

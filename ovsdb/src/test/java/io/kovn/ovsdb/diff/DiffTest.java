@@ -165,6 +165,48 @@ class DiffTest {
         assertThat(diff(desired, current).operations()).isEmpty();
     }
 
+    /** A sorted set the diff may keep as it is (a translation's frozen set, in the controllers). */
+    static final class FrozenSorted extends java.util.TreeSet<String> implements io.kovn.ovsdb.data.FrozenValue {
+        FrozenSorted(java.util.Collection<String> elements) {
+            super(elements);
+        }
+    }
+
+    @Test
+    void aRowProvenEqualToASortedSetIsComparedWithItAndForgottenWhenItChanges() {
+        java.util.TreeSet<String> all = new java.util.TreeSet<>();
+        for (int i = 0; i < 100; i++) {
+            all.add("10.0.0." + i);
+        }
+        FrozenSorted first = new FrozenSorted(all);
+        Row row = addressSetRow(U1, "as1", first.toArray(String[]::new));
+        CurrentState current = CurrentState.of(Map.of("Address_Set", List.of(row)));
+        SameValues same = new SameValues();
+        Desired same1 =
+                Desired.of("Address_Set", Map.of("name", "as-as1", "addresses", first, "external_ids", ids("as1")));
+        assertThat(Diff.of(NB, OWNER, DesiredState.builder().add(same1).build(), current, same)
+                        .isEmpty())
+                .isTrue();
+        assertThat(same.of(row, "addresses")).isSameAs(first);
+
+        all.remove("10.0.0.7");
+        all.add("10.0.1.7");
+        FrozenSorted next = new FrozenSorted(all);
+        Desired changed =
+                Desired.of("Address_Set", Map.of("name", "as-as1", "addresses", next, "external_ids", ids("as1")));
+        assertThat(Diff.of(NB, OWNER, DesiredState.builder().add(changed).build(), current, same)
+                        .operations())
+                .containsExactly(Ops.mutate(
+                        "Address_Set",
+                        U1,
+                        Mutation.delete("addresses", Set.of("10.0.0.7")),
+                        Mutation.insert("addresses", Set.of("10.0.1.7"))));
+        Row edited = addressSetRow(U1, "as1", "10.9.9.9");
+        assertThat(same.of(edited, "addresses"))
+                .as("another row object: nothing known")
+                .isNull();
+    }
+
     @Test
     void oneChangedAddressIsOneMutateOfThatAddress() {
         String[] addresses = new String[100];
