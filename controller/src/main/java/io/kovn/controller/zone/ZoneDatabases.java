@@ -8,6 +8,7 @@ import io.kovn.ovsdb.cache.TableMonitor;
 import io.kovn.ovsdb.client.TrafficCounters;
 import io.kovn.ovsdb.diff.CurrentState;
 import io.kovn.ovsdb.diff.DatabaseReconciler;
+import io.kovn.ovsdb.ops.Condition;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -88,23 +89,23 @@ public final class ZoneDatabases implements AutoCloseable {
     }
 
     /**
-     * One monitor per table: the clauses of several owners' conditional monitors of a table are alternatives, and a
-     * monitor of the whole table holds them all.
+     * One monitor per table, holding every row and column any of {@code monitors} asks for: the clauses of several
+     * owners' conditional monitors of a table are alternatives, a monitor of the whole table holds them all, and the
+     * columns are the union (all of them if any asks for all).
      */
     static List<TableMonitor> merged(List<TableMonitor> monitors) {
         Map<String, TableMonitor> out = new LinkedHashMap<>();
         for (TableMonitor m : monitors) {
             out.merge(m.table(), m, (a, b) -> {
-                if (!a.columns().equals(b.columns())) {
-                    throw new IllegalArgumentException("cannot merge monitors of " + a.table());
-                }
-                if (a.where().isEmpty() || b.where().isEmpty()) {
-                    return a.where().isEmpty() ? a : b;
-                }
-                return new TableMonitor(
-                        a.table(),
-                        a.columns(),
-                        Stream.concat(a.where().stream(), b.where().stream()).toList());
+                List<String> columns = a.columns().isEmpty() || b.columns().isEmpty()
+                        ? List.of()
+                        : Stream.concat(a.columns().stream(), b.columns().stream())
+                                .distinct()
+                                .toList();
+                List<Condition> where = a.where().isEmpty() || b.where().isEmpty()
+                        ? List.of()
+                        : Stream.concat(a.where().stream(), b.where().stream()).toList();
+                return new TableMonitor(a.table(), columns, where);
             });
         }
         return List.copyOf(out.values());

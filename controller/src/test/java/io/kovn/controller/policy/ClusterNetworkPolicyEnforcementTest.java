@@ -289,13 +289,16 @@ class ClusterNetworkPolicyEnforcementTest {
     @Order(7)
     void aRestartWithNothingChangedWritesNothing() {
         c.awaitIdle();
+        // the process's NB connection, shared with the zone controller: what it sends from now on
+        TrafficCounters.Snapshot before = c.policies.northbound().counters().snapshot();
         c.policies.close();
         c.policies = null;
         c.startPolicies();
         await().atMost(PolicyCluster.CONVERGE)
                 .until(() -> c.policies.reconciler().reconciles() > 0);
         c.awaitIdle();
-        TrafficCounters.Snapshot writes = c.policies.northbound().counters().snapshot();
+        TrafficCounters.Snapshot writes =
+                c.policies.northbound().counters().snapshot().minus(before);
         System.out.printf(
                 "[measure] CNP restart: %d reconciles, %d transactions, %d write operations%n",
                 c.policies.reconciler().reconciles(), writes.transactions(), writes.writeOperations());

@@ -1,7 +1,6 @@
 package io.kovn.controller.zone;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.kovn.ovsdb.cache.CacheUpdate;
 import io.kovn.ovsdb.cache.RowChange;
@@ -33,10 +32,29 @@ class ZoneDatabasesTest {
                         List.of(IsolationModel.MONITORS.getFirst(), NetworkConnectReconciler.MONITORS.getFirst())))
                 .singleElement()
                 .satisfies(m -> assertThat(m.where()).hasSize(2));
-        assertThatThrownBy(() -> ZoneDatabases.merged(List.of(
+        assertThat(ZoneDatabases.merged(List.of(
                         TableMonitor.all("Logical_Switch_Port"),
                         new TableMonitor("Logical_Switch_Port", List.of("name"), List.of()))))
-                .isInstanceOf(IllegalArgumentException.class);
+                .as("every column, as the zone reads them")
+                .containsExactly(TableMonitor.all("Logical_Switch_Port"));
+        assertThat(ZoneDatabases.merged(List.of(
+                        new TableMonitor("Meter", List.of("name"), List.of()),
+                        new TableMonitor("Meter", List.of("unit", "name"), List.of()))))
+                .containsExactly(new TableMonitor("Meter", List.of("name", "unit"), List.of()));
+    }
+
+    @Test
+    void theProcessCacheHoldsWhatTheZoneAndThePolicyControllerRead() {
+        List<TableMonitor> merged = ZoneDatabases.merged(java.util.stream.Stream.concat(
+                        ZoneDatabases.ZONE_NB.stream(), io.kovn.controller.policy.PolicyController.NB_MONITORS.stream())
+                .toList());
+        assertThat(merged)
+                .contains(
+                        TableMonitor.all("Logical_Switch_Port"),
+                        TableMonitor.all("ACL"),
+                        TableMonitor.all("Port_Group"),
+                        TableMonitor.all("Address_Set"),
+                        TableMonitor.all("Meter"));
     }
 
     @Test
