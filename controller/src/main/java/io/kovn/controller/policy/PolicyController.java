@@ -55,6 +55,10 @@ public final class PolicyController implements AutoCloseable {
     private static final PolicyKey KEY = PolicyKey.TRANSLATION;
     /** Keys a worker takes at once: a start-up's or a bulk write's echo in one reconcile. */
     private static final int BATCH = 100_000;
+    /** An NB update of this many row changes is a bulk one (a zone's first write, a resync's worth). */
+    static final int BULK_UPDATE = 1_000;
+    /** How long the rows of a bulk update wait before they are diffed. */
+    static final Duration BULK_CHECK_AFTER = Duration.ofMillis(500);
     /** What the translation reads. */
     private static final List<Class<? extends HasMetadata>> KINDS = List.of(
             Namespace.class,
@@ -272,8 +276,15 @@ public final class PolicyController implements AutoCloseable {
             controller.enqueue(KEY);
             return;
         }
+        boolean bulk = update.changes().size() >= BULK_UPDATE;
         for (PolicyKey key : NorthboundKeys.of(update, owner)) {
-            controller.enqueue(key);
+            if (bulk && key instanceof PolicyKey.Row) {
+                // a bulk write's echo (a zone's first write: thousands of rows) is checked once the update has
+                // reached the NB's other clients, not while northd still decodes it
+                controller.enqueueAfter(key, BULK_CHECK_AFTER);
+            } else {
+                controller.enqueue(key);
+            }
         }
     }
 
