@@ -277,7 +277,17 @@ public final class PolicyReconciler implements BatchReconciler<PolicyKey> {
                     }
                 }
             }
-            case PolicyWrite.Failed f -> refused.putAll(f.perPolicy());
+            case PolicyWrite.Failed f -> {
+                if (!f.perPolicy().isEmpty()) {
+                    // written policy by policy: the others in the write's scope went through
+                    if (everything) {
+                        refused.clear();
+                    } else {
+                        refused.keySet().removeAll(owners(scope, now));
+                    }
+                    refused.putAll(f.perPolicy());
+                }
+            }
         }
         if (!translate
                 && !(write instanceof PolicyWrite.Failed)
