@@ -23,9 +23,13 @@ import io.kovn.policy.select.ClusterIndex;
 import io.kovn.policy.select.PodInfo;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,7 +62,7 @@ public final class PolicyController implements AutoCloseable {
     /** An NB update of this many row changes is a bulk one (a zone's first write, a resync's worth). */
     static final int BULK_UPDATE = 1_000;
     /** How long the rows of a bulk update wait before they are diffed. */
-    static final Duration BULK_CHECK_AFTER = Duration.ofMillis(500);
+    static final Duration BULK_CHECK_AFTER = Duration.ofSeconds(2);
     /** What the translation reads. */
     private static final List<Class<? extends HasMetadata>> KINDS = List.of(
             Namespace.class,
@@ -87,6 +91,8 @@ public final class PolicyController implements AutoCloseable {
     private final CacheListener nbListener;
     private final SharedIndexInformer<Pod> pods;
     private final Owner owner;
+    /** Bulk updates whose rows wait to be queued. */
+    private final AtomicInteger bulkPending = new AtomicInteger();
 
     private PolicyController(
             PolicyControllerConfig config,
@@ -277,14 +283,26 @@ public final class PolicyController implements AutoCloseable {
             return;
         }
         boolean bulk = update.changes().size() >= BULK_UPDATE;
+        List<PolicyKey> later = new ArrayList<>();
         for (PolicyKey key : NorthboundKeys.of(update, owner)) {
             if (bulk && key instanceof PolicyKey.Row) {
-                // a bulk write's echo (a zone's first write: thousands of rows) is checked once the update has
-                // reached the NB's other clients, not while northd still decodes it
-                controller.enqueueAfter(key, BULK_CHECK_AFTER);
+                later.add(key);
             } else {
                 controller.enqueue(key);
             }
+        }
+        if (!later.isEmpty()) {
+            // A bulk write's echo (a zone's first write: thousands of rows) is checked once the update has reached
+            // the NB's other clients, not while northd still decodes it; all at once, as one reconcile.
+            bulkPending.incrementAndGet();
+            CompletableFuture.delayedExecutor(BULK_CHECK_AFTER.toMillis(), TimeUnit.MILLISECONDS)
+                    .execute(() -> {
+                        try {
+                            later.forEach(controller::enqueue);
+                        } finally {
+                            bulkPending.decrementAndGet();
+                        }
+                    });
         }
     }
 
@@ -317,9 +335,12 @@ public final class PolicyController implements AutoCloseable {
         return metrics;
     }
 
-    /** Whether no reconcile is queued, running, or waiting for a retry or requeue (a stale cache's). */
+    /**
+     * Whether no reconcile is queued, running, or waiting for a retry or requeue (a stale cache's), nor a bulk update's
+     * rows to be queued.
+     */
     public boolean idle() {
-        return controller.isIdle() && !reconciler.busy();
+        return controller.isIdle() && !reconciler.busy() && bulkPending.get() == 0;
     }
 
     /**
