@@ -169,7 +169,9 @@ class InformerRecoveryTest {
                 .customResourceDefinitions()
                 .withName(plural + ".test.kovn.io")
                 .waitUntilCondition(
-                        c -> c.getStatus() != null
+                        c -> c != null
+                                && c.getStatus() != null
+                                && c.getStatus().getConditions() != null // a status without them yet
                                 && c.getStatus().getConditions().stream()
                                         .anyMatch(x -> x.getType().equals("Established")
                                                 && x.getStatus().equals("True")),
