@@ -295,10 +295,7 @@ public final class Sandbox implements AutoCloseable {
         if (process == null) throw new IllegalArgumentException("no node " + node);
         process.parts().close();
         Thread.sleep(down);
-        // a new process, a new client (its own HTTP connections), as a restarted node pod has; closed with the sandbox
-        KubernetesClient fresh = KubeClients.forConfig(process.client().get().getConfiguration());
-        closeables.push(fresh);
-        process.parts().start(fresh);
+        process.parts().start(process.client().get());
     }
 
     public List<EmulatedNode> nodes() {
