@@ -58,16 +58,19 @@ public final class KubeClients {
 
     /**
      * A client for {@code config}, on the JDK HTTP client. A {@code config} with fabric8's default watch reconnect
-     * interval gets {@link #WATCH_RECONNECT_MILLIS}.
+     * interval gets {@link #WATCH_RECONNECT_MILLIS} in the client's own copy; the caller's {@code config} is never
+     * changed (callers build several clients from one configuration, and tests compare against it).
      */
     public static KubernetesClient forConfig(Config config) {
         Integer interval = config.getWatchReconnectInterval();
-        if (interval == null || interval == FABRIC8_WATCH_RECONNECT_MILLIS) {
-            config.setWatchReconnectInterval(WATCH_RECONNECT_MILLIS);
-        }
+        Config used = interval == null || interval == FABRIC8_WATCH_RECONNECT_MILLIS
+                ? new ConfigBuilder(config)
+                        .withWatchReconnectInterval(WATCH_RECONNECT_MILLIS)
+                        .build()
+                : config;
         return new KubernetesClientBuilder()
                 .withHttpClientFactory(new JdkHttpClientFactory())
-                .withConfig(config)
+                .withConfig(used)
                 .build();
     }
 
