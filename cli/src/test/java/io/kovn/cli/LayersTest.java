@@ -16,6 +16,10 @@ import java.net.Socket;
 import java.net.URL;
 import java.net.URLConnection;
 import java.nio.file.Files;
+import java.util.Collection;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ForkJoinPool;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -214,6 +218,28 @@ class LayersTest {
                 .resideInAnyPackage(
                         "io.kovn.node..", "io.kovn.cli..", "io.kovn.sandbox..", "io.kovn.identity..", "io.kovn.bench..")
                 .because("the edges wire controllers, not the other way round"));
+    }
+
+    /**
+     * The JDK HTTP client completes every asynchronous request (every fabric8 list, watch start and write) on the
+     * common fork-join pool, which has one thread on a 2-core node. Work of kovn's there that blocks (sleeps, waits for
+     * an informer, a transaction) would hold every API response of the process until it returns: kovn's asynchronous
+     * work runs on executors of its own.
+     */
+    @Test
+    void nothingRunsOnTheCommonPool() {
+        check(noClasses()
+                .that()
+                .resideInAPackage("io.kovn..")
+                .should()
+                .callMethod(CompletableFuture.class, "runAsync", Runnable.class)
+                .orShould()
+                .callMethod(CompletableFuture.class, "supplyAsync", Supplier.class)
+                .orShould()
+                .callMethod(ForkJoinPool.class, "commonPool")
+                .orShould()
+                .callMethod(Collection.class, "parallelStream")
+                .because("the JDK HTTP client needs the common pool to complete API responses"));
     }
 
     private static void check(ArchRule rule) {

@@ -85,12 +85,16 @@ class NodeProcessRestartE2ETest {
         });
         try {
             Thread.sleep(1_000);
-            CompletableFuture<Void> restart = CompletableFuture.runAsync(() -> {
+            // On a thread of its own, not the common pool: the restart blocks (sleeps, waits for its informers), and
+            // on a 2-core machine the common pool has one thread, which the JDK HTTP client also needs to complete
+            // every API response in this JVM (its lists would then time out while this restart waits for them).
+            CompletableFuture<Void> restart = new CompletableFuture<>();
+            Thread.ofPlatform().name("restart-node-1").start(() -> {
                 try {
                     sb.sandbox.restartNodeProcess("node-1", DOWN);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IllegalStateException(e);
+                    restart.complete(null);
+                } catch (Throwable e) {
+                    restart.completeExceptionally(e);
                 }
             });
             Thread.sleep(DOWN.toMillis() / 4);
