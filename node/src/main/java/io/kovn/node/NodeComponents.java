@@ -5,10 +5,12 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.kovn.controller.events.EventSink;
 import io.kovn.controller.policy.PolicyController;
 import io.kovn.controller.policy.PolicyControllerConfig;
+import io.kovn.controller.service.ServiceController;
 import io.kovn.controller.zone.PodAddressReconciler;
 import io.kovn.controller.zone.TrustZoneMetrics;
 import io.kovn.controller.zone.ZoneController;
 import io.kovn.controller.zone.ZoneControllerConfig;
+import io.kovn.controller.zone.ZoneDatabases;
 import io.kovn.controller.zone.ZoneModel;
 import io.kovn.k8s.events.EventRecorder;
 import io.kovn.k8s.runtime.ControllerMetrics;
@@ -149,17 +151,28 @@ public final class NodeComponents implements AutoCloseable {
             this.informers = informers;
             // the zone's pod index exists before either controller starts the pod informer
             informers.index(Pod.class, PodAddressReconciler.nodeIndexer());
-            // Both controllers start at once: every kind lists, and both connect to the NB, from the
-            // first moment (one after the other, the policy kinds listed only once the zone had synced).
-            CompletableFuture<PolicyController> policyStart = CompletableFuture.supplyAsync(
-                    () -> PolicyController.start(
-                            settings.policies(events(client, "kovn-policy-controller"), registry, controllerMetrics),
-                            informers),
+            PolicyControllerConfig policyConfig =
+                    settings.policies(events(client, "kovn-policy-controller"), registry, controllerMetrics);
+            ZoneControllerConfig zoneConfig =
+                    settings.zone(events(client, "kovn-zone-controller"), trustZoneMetrics, controllerMetrics);
+            // One NB and one SB connection and cache for the process, shared by the zone, service and policy
+            // controllers; every kind lists while their monitors sync.
+            CompletableFuture<ZoneDatabases> connect = CompletableFuture.supplyAsync(
+                    () -> ZoneDatabases.connect(
+                            settings.nbEndpoint(),
+                            settings.sbEndpoint(),
+                            zoneConfig.ovsdbTimeout(),
+                            PolicyController.NB_MONITORS),
                     Thread::startVirtualThread);
+            informers.start(PolicyController.kinds(policyConfig));
+            ServiceController.prepare(informers);
+            ZoneDatabases dbs = awaitStart(connect);
+            running.push(dbs); // closed after both controllers
+            // Both controllers start at once (one after the other, the policy kinds' handlers waited for the zone).
+            CompletableFuture<PolicyController> policyStart = CompletableFuture.supplyAsync(
+                    () -> PolicyController.start(policyConfig, informers, dbs.nb()), Thread::startVirtualThread);
             try {
-                zone = ZoneController.start(
-                        settings.zone(events(client, "kovn-zone-controller"), trustZoneMetrics, controllerMetrics),
-                        informers);
+                zone = ZoneController.start(zoneConfig, informers, dbs);
                 running.push(zone);
             } catch (RuntimeException e) {
                 policyStart
@@ -177,8 +190,8 @@ public final class NodeComponents implements AutoCloseable {
         }
     }
 
-    /** The policy controller once started; its start's failure rethrown as it was. */
-    private static PolicyController awaitStart(CompletableFuture<PolicyController> start) {
+    /** What a start made once it has; its failure rethrown as it was. */
+    private static <T> T awaitStart(CompletableFuture<T> start) {
         try {
             return start.join();
         } catch (CompletionException e) {
