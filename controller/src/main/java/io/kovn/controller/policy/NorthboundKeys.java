@@ -9,7 +9,6 @@ import io.kovn.ovsdb.cache.RowChange;
 import io.kovn.ovsdb.data.Row;
 import io.kovn.ovsdb.diff.Owner;
 import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Set;
 
 /**
@@ -39,7 +38,7 @@ final class NorthboundKeys {
             String table = c.table();
             if (table.equals(LogicalSwitchPort.TABLE_NAME)) {
                 keys.add(PolicyKey.TRANSLATION);
-                for (Row r : rows(c)) {
+                for (Row r : c.rows()) {
                     if (r.get(LogicalSwitchPort.NAME) instanceof String name) {
                         keys.add(new PolicyKey.SwitchPort(name));
                     }
@@ -47,7 +46,7 @@ final class NorthboundKeys {
             } else if (table.equals(Meter.TABLE_NAME) || table.equals(MeterBand.TABLE_NAME)) {
                 keys.add(PolicyKey.METER);
             } else if (NorthboundRows.TABLES.contains(table)) {
-                for (Row r : rows(c)) {
+                for (Row r : c.rows()) {
                     if (!owner.owns(r)) {
                         keys.add(PolicyKey.TRANSLATION);
                     } else if (r.stringMap(ObjectId.EXTERNAL_IDS_COLUMN).get(Owner.ID) instanceof String id) {
@@ -59,14 +58,5 @@ final class NorthboundKeys {
             }
         }
         return keys;
-    }
-
-    /** The row before and after a change (an update's ids may have changed: both are concerned). */
-    private static List<Row> rows(RowChange change) {
-        return switch (change) {
-            case RowChange.Inserted i -> List.of(i.row());
-            case RowChange.Updated u -> List.of(u.old(), u.row());
-            case RowChange.Deleted d -> List.of(d.old());
-        };
     }
 }

@@ -97,6 +97,11 @@ public final class NorthboundRows {
      * and compares just those rows, and an id in scope without a desired row is stale.
      */
     static DesiredState of(DesiredPolicyState state, PolicyRows extra, Map<String, Uuid> switchPorts, RowScope scope) {
+        return of(new RowsById(state, extra), switchPorts, scope);
+    }
+
+    /** {@link #of(DesiredPolicyState, PolicyRows, Map, RowScope)} with the translation's rows found by id. */
+    static DesiredState of(RowsById rows, Map<String, Uuid> switchPorts, RowScope scope) {
         Set<String> setIds = scope.of(AddressSet.TABLE_NAME);
         Set<String> aclIds = scope.of(Acl.TABLE_NAME);
         Set<String> groupIds = scope.of(PortGroup.TABLE_NAME);
@@ -105,7 +110,6 @@ public final class NorthboundRows {
                 .scope(Acl.TABLE_NAME, RowKey.externalId(), aclIds)
                 .scope(PortGroup.TABLE_NAME, RowKey.externalId(), groupIds);
         // the rows in scope by id, not a walk over the zone's thousands
-        RowsById rows = new RowsById(state, extra);
         for (String id : new TreeSet<>(setIds)) {
             DesiredAddressSet set = rows.addressSet(id);
             if (set != null) {

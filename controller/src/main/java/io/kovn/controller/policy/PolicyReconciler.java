@@ -150,8 +150,12 @@ public final class PolicyReconciler implements BatchReconciler<PolicyKey> {
     /** Whether the first reconcile's phases were logged (reconcile thread only). */
     private boolean loggedFirst;
 
-    /** A translation and its stateful-pod rows. */
-    private record Translation(DesiredPolicyState state, PolicyRows stateful) {}
+    /** A translation, its stateful-pod rows, and both found by id (one index per translation, not per use). */
+    private record Translation(DesiredPolicyState state, PolicyRows stateful, RowsById rows) {
+        Translation(DesiredPolicyState state, PolicyRows stateful) {
+            this(state, stateful, new RowsById(state, stateful));
+        }
+    }
 
     PolicyReconciler(
             PolicyControllerConfig config,
@@ -237,7 +241,7 @@ public final class PolicyReconciler implements BatchReconciler<PolicyKey> {
         long t2 = System.nanoTime();
         Translation now = current;
         RowScope reported = reported(keys, now);
-        RowScope scope = changed.plus(reported).closed(now.state(), now.stateful());
+        RowScope scope = changed.plus(reported).closed(now.rows());
         lastScopeSize = everything ? -1 : scope.size();
         boolean meter = everything || keys.contains(PolicyKey.METER);
         Map<PolicyOwner, String> refusedBefore = refused.isEmpty() ? Map.of() : Map.copyOf(refused);
@@ -247,7 +251,7 @@ public final class PolicyReconciler implements BatchReconciler<PolicyKey> {
         } else if (everything) {
             write = writer.write(NorthboundRows.of(now.state(), now.stateful(), ports));
         } else {
-            write = writer.write(NorthboundRows.of(now.state(), now.stateful(), ports, scope), meter);
+            write = writer.write(NorthboundRows.of(now.rows(), ports, scope), meter);
         }
         long t3 = System.nanoTime();
         if (!(write instanceof PolicyWrite.Written)) {
@@ -356,7 +360,7 @@ public final class PolicyReconciler implements BatchReconciler<PolicyKey> {
 
     /** The policy objects whose rows a scope holds, desired or current. */
     private Set<PolicyOwner> owners(RowScope scope, Translation now) {
-        RowsById rows = new RowsById(now.state(), now.stateful());
+        RowsById rows = now.rows();
         Set<PolicyOwner> out = new HashSet<>();
         scope.ids().forEach((table, ids) -> {
             for (String id : ids) {

@@ -80,25 +80,23 @@ record RowScope(Map<String, Set<String>> ids) {
      * key).
      */
     RowScope closed(DesiredPolicyState state, PolicyRows extra) {
+        return closed(new RowsById(state, extra));
+    }
+
+    /** {@link #closed(DesiredPolicyState, PolicyRows)} with the translation's rows found by id. */
+    RowScope closed(RowsById rows) {
         Set<String> acls = new HashSet<>(ids.getOrDefault(Acl.TABLE_NAME, Set.of()));
         Set<String> groups = new HashSet<>(ids.getOrDefault(PortGroup.TABLE_NAME, Set.of()));
-        Map<String, DesiredPortGroup> byName = new HashMap<>();
-        extra.portGroups().forEach(g -> byName.put(g.name(), g));
-        Map<String, DesiredAcl> extraAcls = new HashMap<>();
-        extra.acls().forEach(a -> extraAcls.put(a.id(), a));
         for (String id : Set.copyOf(acls)) {
-            DesiredAcl acl = state.acls().containsKey(id) ? state.acls().get(id) : extraAcls.get(id);
+            DesiredAcl acl = rows.acl(id);
             if (acl != null) {
-                DesiredPortGroup g = state.portGroups().containsKey(acl.portGroup())
-                        ? state.portGroups().get(acl.portGroup())
-                        : byName.get(acl.portGroup());
+                DesiredPortGroup g = rows.portGroupNamed(acl.portGroup());
                 if (g != null && g.externalIds().get(Owner.ID) != null) {
                     groups.add(g.externalIds().get(Owner.ID));
                 }
             }
         }
         // by id, not by walking the zone's 1,100 port groups (a relabel brings one or two)
-        RowsById rows = new RowsById(state, extra);
         for (String id : groups) {
             DesiredPortGroup g = rows.portGroup(id);
             if (g != null) {

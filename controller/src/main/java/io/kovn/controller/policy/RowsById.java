@@ -17,7 +17,8 @@ import java.util.function.Function;
  * few ids out of thousands. ACLs are keyed by id already; an address set or port group is named after its id
  * ({@code a<FNV-1a of the id>}, {@link io.kovn.ovn.ids.ObjectId#hashedName}), so it is found by that name. Anything
  * else (a row not found that way: a deleted one, or one named otherwise) is looked up in an index of every row, made
- * once on first need.
+ * once on first need. One per translation, used by every reconcile diffing from it (not thread-safe: the reconcile
+ * thread's).
  */
 final class RowsById {
     private final DesiredPolicyState state;
@@ -25,10 +26,32 @@ final class RowsById {
     private Map<String, DesiredAddressSet> allSets;
     private Map<String, DesiredPortGroup> allGroups;
     private Map<String, DesiredAcl> extraAcls;
+    private Map<String, DesiredPortGroup> extraGroupsByName;
 
     RowsById(DesiredPolicyState state, PolicyRows extra) {
         this.state = state;
         this.extra = extra;
+    }
+
+    DesiredPolicyState state() {
+        return state;
+    }
+
+    PolicyRows extra() {
+        return extra;
+    }
+
+    /** The port group with this name, or null. */
+    DesiredPortGroup portGroupNamed(String name) {
+        DesiredPortGroup g = state.portGroups().get(name);
+        if (g != null) {
+            return g;
+        }
+        if (extraGroupsByName == null) {
+            extraGroupsByName = new HashMap<>();
+            extra.portGroups().forEach(x -> extraGroupsByName.put(x.name(), x));
+        }
+        return extraGroupsByName.get(name);
     }
 
     /** The address set with this id, or null. */

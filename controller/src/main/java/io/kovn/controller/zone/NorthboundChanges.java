@@ -12,7 +12,6 @@ import io.kovn.ovsdb.data.Row;
 import io.kovn.ovsdb.data.Uuid;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -51,7 +50,7 @@ record NorthboundChanges(boolean topology, boolean allPods, Set<ObjectKey> pods)
         Set<ObjectKey> pods = new TreeSet<>();
         Set<Uuid> podPorts = new HashSet<>();
         for (RowChange c : update.forTable(LogicalSwitchPort.TABLE_NAME)) {
-            for (Row r : rows(c)) {
+            for (Row r : c.rows()) {
                 var pod = PodPortModel.podOf(r);
                 pod.ifPresent(pods::add);
                 if (pod.isPresent()) {
@@ -121,13 +120,5 @@ record NorthboundChanges(boolean topology, boolean allPods, Set<ObjectKey> pods)
 
     private static Set<?> asSet(Object v) {
         return v instanceof Set<?> s ? s : v == null ? Set.of() : Set.of(v);
-    }
-
-    private static List<Row> rows(RowChange c) {
-        return switch (c) {
-            case RowChange.Inserted i -> List.of(i.row());
-            case RowChange.Updated u -> List.of(u.old(), u.row());
-            case RowChange.Deleted d -> List.of(d.old());
-        };
     }
 }

@@ -119,12 +119,7 @@ public final class ZoneDatabases implements AutoCloseable {
         List<RowChange> zone = new ArrayList<>(update.changes().size());
         for (RowChange c : update.changes()) {
             TableMonitor m = ZONE_NB_TABLES.get(c.table());
-            if (m != null
-                    && switch (c) {
-                        case RowChange.Inserted i -> m.matches(i.row());
-                        case RowChange.Updated u -> m.matches(u.old()) || m.matches(u.row());
-                        case RowChange.Deleted d -> m.matches(d.old());
-                    }) {
+            if (m != null && c.rows().stream().anyMatch(m::matches)) {
                 zone.add(c);
             }
         }

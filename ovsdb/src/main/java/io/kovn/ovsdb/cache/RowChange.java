@@ -2,6 +2,7 @@ package io.kovn.ovsdb.cache;
 
 import io.kovn.ovsdb.data.Row;
 import io.kovn.ovsdb.data.Uuid;
+import java.util.List;
 import java.util.Map;
 
 /** One row's change within a {@link CacheUpdate}. */
@@ -11,6 +12,17 @@ public sealed interface RowChange {
 
     /** The row's uuid. */
     Uuid uuid();
+
+    /**
+     * The row as it was and as it is, whichever exist: an update's listener may care for either (its ids may change).
+     */
+    default List<Row> rows() {
+        return switch (this) {
+            case Inserted i -> List.of(i.row());
+            case Updated u -> List.of(u.old(), u.row());
+            case Deleted d -> List.of(d.old());
+        };
+    }
 
     /** A row that appeared. */
     record Inserted(String table, Row row) implements RowChange {
