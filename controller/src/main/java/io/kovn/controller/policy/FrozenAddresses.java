@@ -1,19 +1,22 @@
 package io.kovn.controller.policy;
 
-import io.kovn.ovsdb.data.FrozenValue;
+import io.kovn.ovsdb.data.PatchedValue;
 import io.kovn.policy.model.FrozenSortedSet;
 import java.util.AbstractSet;
 import java.util.Comparator;
 import java.util.Iterator;
+import java.util.Optional;
 import java.util.SortedSet;
 
 /**
- * A translation's {@link FrozenSortedSet} as the OVSDB library's {@link FrozenValue}: a view, not a copy, so a desired
- * address set of 10,000 addresses reaches the generated row and the diff as it is. The pure model does not know OVSDB
- * value types (STYLE.md, layers); this is where its sets cross into rows. Sorted (natural order), so a diff that knows
- * the NB holds an earlier desired set compares the two in one walk.
+ * A translation's {@link FrozenSortedSet} as the OVSDB library's {@link io.kovn.ovsdb.data.FrozenValue}: a view, not a
+ * copy, so a desired address set of 10,000 addresses reaches the generated row and the diff as it is. The pure model
+ * does not know OVSDB value types (STYLE.md, layers); this is where its sets cross into rows. Sorted (natural order),
+ * so a diff that knows the NB holds an earlier desired set compares the two in one walk; and when the translation
+ * patched this set from that earlier one (a relabel), the diff takes the patch ({@link PatchedValue}) instead of
+ * walking.
  */
-final class FrozenAddresses extends AbstractSet<String> implements FrozenValue, SortedSet<String> {
+final class FrozenAddresses extends AbstractSet<String> implements PatchedValue, SortedSet<String> {
     private final FrozenSortedSet set;
 
     private FrozenAddresses(FrozenSortedSet set) {
@@ -23,6 +26,13 @@ final class FrozenAddresses extends AbstractSet<String> implements FrozenValue, 
     /** {@code set} viewed as a frozen OVSDB value (it holds only strings, and never changes). */
     static FrozenAddresses of(FrozenSortedSet set) {
         return new FrozenAddresses(set);
+    }
+
+    @Override
+    public Optional<Change> changeFrom(Object earlier) {
+        return earlier instanceof FrozenAddresses f
+                ? set.deltaFrom(f.set).map(d -> new Change(d.added(), d.removed()))
+                : Optional.empty();
     }
 
     @Override

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.kovn.ovn.nb.AddressSet;
 import io.kovn.ovsdb.data.AtomSet;
 import io.kovn.ovsdb.data.FrozenValue;
+import io.kovn.ovsdb.data.PatchedValue;
 import io.kovn.policy.model.FrozenSortedSet;
 import java.util.List;
 import java.util.Set;
@@ -41,5 +42,20 @@ class FrozenAddressesTest {
         assertThat(view.contains("10.0.0.2")).isTrue();
         assertThat(view.contains("10.0.0.9")).isFalse();
         assertThat(view).isNotEqualTo(FrozenAddresses.of(FrozenSortedSet.of(List.of("10.0.0.1"))));
+    }
+
+    @Test
+    void aPatchedSetTellsItsChangeFromTheViewOfTheSetItWasPatchedFromOnly() {
+        FrozenSortedSet before = FrozenSortedSet.of(ADDRESSES);
+        FrozenSortedSet after = before.patched(List.of("10.0.0.9"), List.of("10.0.0.2"));
+        FrozenAddresses was = FrozenAddresses.of(before);
+
+        assertThat(FrozenAddresses.of(after).changeFrom(was))
+                .contains(new PatchedValue.Change(List.of("10.0.0.9"), List.of("10.0.0.2")));
+        // an equal set that is not the origin, a plain set, a later set: no change known
+        assertThat(FrozenAddresses.of(after).changeFrom(FrozenAddresses.of(FrozenSortedSet.of(ADDRESSES))))
+                .isEmpty();
+        assertThat(FrozenAddresses.of(after).changeFrom(Set.copyOf(ADDRESSES))).isEmpty();
+        assertThat(was.changeFrom(FrozenAddresses.of(after))).isEmpty();
     }
 }

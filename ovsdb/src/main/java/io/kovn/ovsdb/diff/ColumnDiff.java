@@ -1,5 +1,6 @@
 package io.kovn.ovsdb.diff;
 
+import io.kovn.ovsdb.data.PatchedValue;
 import io.kovn.ovsdb.ops.Mutation;
 import io.kovn.ovsdb.schema.ColumnType;
 import java.util.ArrayList;
@@ -50,13 +51,21 @@ sealed interface ColumnDiff {
      * proved equal to it), or null when nothing is known: two sorted sets compare in one walk.
      */
     static ColumnDiff of(String column, ColumnType type, Object current, Object desired, SortedSet<?> known) {
-        if (known != null
-                && type.isSet()
-                && desired instanceof SortedSet<?> d
-                && d.comparator() == null
-                && current instanceof Set<?> c
-                && c.size() == known.size()) {
-            return sorted(column, known, d, sharedReferences(type));
+        if (known != null && type.isSet() && current instanceof Set<?> c && c.size() == known.size()) {
+            if (desired instanceof PatchedValue p
+                    && desired instanceof Set<?> d
+                    && p.changeFrom(known).orElse(null) instanceof PatchedValue.Change change) {
+                // made from the value the row holds: the change as it was made, not found by a walk
+                return choose(
+                        column,
+                        d,
+                        new HashSet<>(change.added()),
+                        new HashSet<>(change.removed()),
+                        sharedReferences(type));
+            }
+            if (desired instanceof SortedSet<?> d && d.comparator() == null) {
+                return sorted(column, known, d, sharedReferences(type));
+            }
         }
         Object cur = current != null ? current : DesiredValues.absent(type);
         if (type.isSet() && cur instanceof Set<?> c && desired instanceof Set<?> d) {

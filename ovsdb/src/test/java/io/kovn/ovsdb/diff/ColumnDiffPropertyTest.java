@@ -63,6 +63,65 @@ class ColumnDiffPropertyTest {
         assertThat(d).isEqualTo(ColumnDiff.of("c", SET, Set.copyOf(current), Set.copyOf(desired)));
     }
 
+    @Property(tries = 300)
+    void aSetPatchedFromTheKnownValueIsDiffedByItsChangeToTheSameResult(
+            @ForAll @Size(max = 80) Set<@StringLength(max = 2) String> current,
+            @ForAll @Size(max = 5) Set<@StringLength(max = 2) String> add,
+            @ForAll @Size(max = 5) Set<@StringLength(max = 2) String> remove) {
+        java.util.TreeSet<String> known = new java.util.TreeSet<>(current);
+        Patched desired = Patched.from(known, add, remove);
+        ColumnDiff d = ColumnDiff.of("c", SET, AtomSet.copyOf(current), desired, known);
+        assertThat(apply(d, Set.copyOf(current))).isEqualTo(desired);
+        assertThat(d).isEqualTo(ColumnDiff.of("c", SET, Set.copyOf(current), Set.copyOf(desired)));
+    }
+
+    @Test
+    void aPatchedSetIsNotWalked() {
+        java.util.TreeSet<String> known = new java.util.TreeSet<>();
+        for (int i = 0; i < 1_000; i++) known.add("10.0." + i / 250 + "." + i % 250);
+        Patched desired = Patched.from(known, Set.of("10.9.9.9"), Set.of("10.0.0.7"));
+        desired.walkable = false;
+
+        ColumnDiff d = ColumnDiff.of("c", SET, AtomSet.copyOf(known), desired, known);
+
+        assertThat(d)
+                .isEqualTo(new ColumnDiff.Mutate(
+                        List.of(Mutation.delete("c", Set.of("10.0.0.7")), Mutation.insert("c", Set.of("10.9.9.9")))));
+    }
+
+    /** A sorted set made from another, remembering the change; its walk can be forbidden. */
+    static final class Patched extends java.util.TreeSet<String> implements io.kovn.ovsdb.data.PatchedValue {
+        private Object origin;
+        private Change change;
+        boolean walkable = true;
+
+        static Patched from(java.util.SortedSet<String> origin, Set<String> add, Set<String> remove) {
+            Patched p = new Patched();
+            p.addAll(origin);
+            Set<String> gone = new java.util.TreeSet<>(remove);
+            gone.retainAll(origin);
+            gone.removeAll(add);
+            Set<String> come = new java.util.TreeSet<>(add);
+            come.removeAll(origin);
+            p.removeAll(gone);
+            p.addAll(come);
+            p.origin = origin;
+            p.change = new Change(List.copyOf(come), List.copyOf(gone));
+            return p;
+        }
+
+        @Override
+        public java.util.Optional<Change> changeFrom(Object earlier) {
+            return earlier == origin ? java.util.Optional.of(change) : java.util.Optional.empty();
+        }
+
+        @Override
+        public java.util.Iterator<String> iterator() {
+            if (!walkable) throw new AssertionError("walked");
+            return super.iterator();
+        }
+    }
+
     @Test
     void anElementWhoseHashCodeCollidesWithTheOneLeavingStays() {
         assertThat("Aa".hashCode()).isEqualTo("BB".hashCode());
