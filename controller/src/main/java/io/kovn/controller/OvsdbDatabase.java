@@ -26,6 +26,8 @@ public final class OvsdbDatabase implements AutoCloseable {
         this.client = client;
         this.cache = cache;
         this.reconciler = new DatabaseReconciler(client, database, client.getSchema(database), CurrentState.of(cache));
+        // before every controller's listener: a controller woken by an update plans with what was proven carried over
+        cache.addListener(reconciler::observe);
     }
 
     /**

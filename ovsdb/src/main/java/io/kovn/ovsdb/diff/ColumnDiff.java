@@ -4,6 +4,7 @@ import io.kovn.ovsdb.data.PatchedValue;
 import io.kovn.ovsdb.ops.Mutation;
 import io.kovn.ovsdb.schema.ColumnType;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -47,24 +48,37 @@ sealed interface ColumnDiff {
     }
 
     /**
-     * Compares a column whose current value is known to equal {@code known} (a naturally sorted set an earlier diff
-     * proved equal to it), or null when nothing is known: two sorted sets compare in one walk.
+     * Compares a column whose current value is known ({@link SameValues.Known}: equal to a naturally sorted set an
+     * earlier diff proved, with a few elements toggled since), or null when nothing is known. A desired set made from
+     * that proven set ({@link PatchedValue}) is compared by the two changes alone; an untoggled proven set and a sorted
+     * desired set in one walk.
      */
-    static ColumnDiff of(String column, ColumnType type, Object current, Object desired, SortedSet<?> known) {
-        if (known != null && type.isSet() && current instanceof Set<?> c && c.size() == known.size()) {
-            if (desired instanceof PatchedValue p
-                    && desired instanceof Set<?> d
-                    && p.changeFrom(known).orElse(null) instanceof PatchedValue.Change change) {
-                // made from the value the row holds: the change as it was made, not found by a walk
-                return choose(
-                        column,
-                        d,
-                        new HashSet<>(change.added()),
-                        new HashSet<>(change.removed()),
-                        sharedReferences(type));
-            }
-            if (desired instanceof SortedSet<?> d && d.comparator() == null) {
-                return sorted(column, known, d, sharedReferences(type));
+    static ColumnDiff of(String column, ColumnType type, Object current, Object desired, SameValues.Known known) {
+        if (known != null && type.isSet() && current instanceof Set<?> c && desired instanceof Set<?> d) {
+            SortedSet<?> base = known.base();
+            Set<?> toggled = known.toggled();
+            if (c.size() == sizeAfter(base, toggled)) {
+                if (desired instanceof PatchedValue p
+                        && p.changeFrom(base).orElse(null) instanceof PatchedValue.Change change) {
+                    // both made from the proven set: they differ where exactly one of the two changes toggled
+                    Set<Object> differ = new HashSet<>(toggled);
+                    for (Collection<?> part : List.of(change.added(), change.removed())) {
+                        for (Object o : part) {
+                            if (!differ.remove(o)) {
+                                differ.add(o);
+                            }
+                        }
+                    }
+                    Set<Object> added = new HashSet<>();
+                    Set<Object> removed = new HashSet<>();
+                    for (Object o : differ) {
+                        (d.contains(o) ? added : removed).add(o);
+                    }
+                    return choose(column, d, added, removed, sharedReferences(type));
+                }
+                if (toggled.isEmpty() && desired instanceof SortedSet<?> sorted && sorted.comparator() == null) {
+                    return sorted(column, base, sorted, sharedReferences(type));
+                }
             }
         }
         Object cur = current != null ? current : DesiredValues.absent(type);
@@ -78,6 +92,15 @@ sealed interface ColumnDiff {
             return maps(column, c, d);
         }
         return new Rewrite(desired);
+    }
+
+    /** The size of {@code base} with each element of {@code toggled} flipped. */
+    private static int sizeAfter(Set<?> base, Set<?> toggled) {
+        int size = base.size();
+        for (Object o : toggled) {
+            size += base.contains(o) ? -1 : 1;
+        }
+        return size;
     }
 
     /** A set column of references that can hold more than one: never rewritten (see the type's comment). */

@@ -1,5 +1,6 @@
 package io.kovn.ovsdb.diff;
 
+import io.kovn.ovsdb.cache.CacheUpdate;
 import io.kovn.ovsdb.client.OvsdbClient;
 import io.kovn.ovsdb.ops.Operation;
 import io.kovn.ovsdb.ops.OperationResult;
@@ -61,6 +62,16 @@ public final class DatabaseReconciler {
     public static DatabaseReconciler snapshotting(
             OvsdbClient client, String database, DatabaseSchema schema, Supplier<CurrentState> current) {
         return new DatabaseReconciler(client, database, schema, Objects.requireNonNull(current, "current"));
+    }
+
+    /**
+     * Hears an update of the monitor cache its current state reads, so that what its plans proved of a row carries to
+     * the row that replaces it (the echo of its own write then compares in O(change), docs/ovsdb.md). Optional:
+     * register it as the cache's first listener ({@code cache.addListener(reconciler::observe)}), before anything that
+     * plans.
+     */
+    public void observe(CacheUpdate update) {
+        same.carry(update);
     }
 
     /** The plan that {@link #reconcile} would apply now. */

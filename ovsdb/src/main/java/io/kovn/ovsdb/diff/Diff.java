@@ -21,7 +21,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.SortedSet;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -288,7 +287,7 @@ public final class Diff {
         Map<String, Object> rewrite = new LinkedHashMap<>();
         List<Mutation> mutations = new ArrayList<>();
         columns.forEach((column, value) -> {
-            SortedSet<?> known = same == null ? null : same.of(cur, column);
+            SameValues.Known known = same == null ? null : same.of(cur, column);
             switch (ColumnDiff.of(column, ts.type(column), cur.get(column), value, known)) {
                 case ColumnDiff.Same s -> {
                     if (same != null) {

@@ -1,33 +1,96 @@
 package io.kovn.ovsdb.diff;
 
+import io.kovn.ovsdb.cache.CacheUpdate;
+import io.kovn.ovsdb.cache.RowChange;
 import io.kovn.ovsdb.data.AtomSet;
 import io.kovn.ovsdb.data.Row;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.SortedSet;
 import java.util.WeakHashMap;
 
 /**
  * What earlier diffs proved of current rows: a large set column of this row object (an immutable value of the monitor
- * cache) equals this sorted desired set. A later diff of the same row object, which has not changed since, compares the
- * new desired set with that one in a sorted walk (a pod leaving one address set of 1,000: a thousand string compares of
- * two arrays, not a thousand hash look-ups in the cache's layered set). Any change to the row replaces its object in
- * the cache, and with it the proof; rows the cache no longer holds are forgotten (weak keys). Thread-safe.
+ * cache) equals this sorted desired set, with these few elements toggled since ({@link Known}). A later diff of the row
+ * compares the new desired set with that one: by the change the desired set was made with
+ * ({@link io.kovn.ovsdb.data.PatchedValue}), or in a sorted walk (a thousand string compares of two arrays, not a
+ * thousand hash look-ups in the cache's layered set). What is known of a row is carried to the row that replaces it
+ * through the server's own diff of the update ({@link #carry}): the echo of a write that toggled one address is known
+ * equal to the desired set that write was planned from, in O(change). Rows the cache no longer holds are forgotten
+ * (weak keys). Thread-safe.
  */
 final class SameValues {
-    private final Map<Row, Map<String, SortedSet<?>>> proven = Collections.synchronizedMap(new WeakHashMap<>());
+    /** Past this many toggles since the proof, a row is compared in full again. */
+    static final int MAX_TOGGLED = 64;
 
-    /** The sorted set {@code row}'s {@code column} was proven equal to, or null. */
-    SortedSet<?> of(Row row, String column) {
-        Map<String, SortedSet<?>> columns = proven.get(row);
-        return columns == null ? null : columns.get(column);
+    /** A column equals {@code base} with each element of {@code toggled} flipped (present elements gone, others in). */
+    record Known(SortedSet<?> base, Set<?> toggled) {}
+
+    private final Map<Row, Map<String, Known>> proven = Collections.synchronizedMap(new WeakHashMap<>());
+
+    /** What is known of {@code row}'s {@code column}, or null. */
+    Known of(Row row, String column) {
+        synchronized (proven) {
+            Map<String, Known> columns = proven.get(row);
+            return columns == null ? null : columns.get(column);
+        }
     }
 
     /** Records that {@code row}'s {@code column} equals {@code value}, when that is a large naturally sorted set. */
     void record(Row row, String column, Object value) {
         if (value instanceof SortedSet<?> sorted && sorted.comparator() == null && sorted.size() >= AtomSet.LARGE) {
-            proven.computeIfAbsent(row, r -> new HashMap<>(2)).put(column, sorted);
+            synchronized (proven) {
+                proven.computeIfAbsent(row, r -> new HashMap<>(2)).put(column, new Known(sorted, Set.of()));
+            }
         }
+    }
+
+    /**
+     * Carries what is known of each updated row to its new row object, through the elements the server said each set
+     * column toggled; a column the update rewrote without a diff is no longer known. Call it with every update of the
+     * monitor cache, before anything may plan from the updated rows.
+     */
+    void carry(CacheUpdate update) {
+        for (RowChange c : update.changes()) {
+            if (!(c instanceof RowChange.Updated u)) {
+                continue;
+            }
+            Map<String, Known> now = new HashMap<>(2);
+            synchronized (proven) {
+                Map<String, Known> was = proven.get(u.old());
+                if (was == null) {
+                    continue;
+                }
+                was.forEach((column, known) -> {
+                    Object diff =
+                            u.columnDiffs() == null ? null : u.columnDiffs().get(column);
+                    if (diff == null && u.columnDiffs() != null) {
+                        now.put(column, known); // the column did not change
+                    } else if (diff instanceof Set<?> toggled
+                            && known.toggled().size() + toggled.size() <= MAX_TOGGLED) {
+                        now.put(column, new Known(known.base(), flipped(known.toggled(), toggled)));
+                    }
+                });
+            }
+            if (!now.isEmpty()) {
+                synchronized (proven) {
+                    proven.put(u.row(), now);
+                }
+            }
+        }
+    }
+
+    /** The elements in exactly one of the two sets. */
+    private static Set<?> flipped(Set<?> a, Set<?> b) {
+        Set<Object> out = new HashSet<>(a);
+        for (Object o : b) {
+            if (!out.remove(o)) {
+                out.add(o);
+            }
+        }
+        return Set.copyOf(out);
     }
 }

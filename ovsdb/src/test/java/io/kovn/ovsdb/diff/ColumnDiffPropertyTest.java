@@ -58,7 +58,11 @@ class ColumnDiffPropertyTest {
             @ForAll @Size(max = 80) Set<@StringLength(max = 2) String> current,
             @ForAll @Size(max = 80) Set<@StringLength(max = 2) String> desired) {
         ColumnDiff d = ColumnDiff.of(
-                "c", SET, AtomSet.copyOf(current), new java.util.TreeSet<>(desired), new java.util.TreeSet<>(current));
+                "c",
+                SET,
+                AtomSet.copyOf(current),
+                new java.util.TreeSet<>(desired),
+                new SameValues.Known(new java.util.TreeSet<>(current), Set.of()));
         assertThat(apply(d, Set.copyOf(current))).isEqualTo(desired);
         assertThat(d).isEqualTo(ColumnDiff.of("c", SET, Set.copyOf(current), Set.copyOf(desired)));
     }
@@ -70,7 +74,27 @@ class ColumnDiffPropertyTest {
             @ForAll @Size(max = 5) Set<@StringLength(max = 2) String> remove) {
         java.util.TreeSet<String> known = new java.util.TreeSet<>(current);
         Patched desired = Patched.from(known, add, remove);
-        ColumnDiff d = ColumnDiff.of("c", SET, AtomSet.copyOf(current), desired, known);
+        ColumnDiff d = ColumnDiff.of("c", SET, AtomSet.copyOf(current), desired, new SameValues.Known(known, Set.of()));
+        assertThat(apply(d, Set.copyOf(current))).isEqualTo(desired);
+        assertThat(d).isEqualTo(ColumnDiff.of("c", SET, Set.copyOf(current), Set.copyOf(desired)));
+    }
+
+    @Property(tries = 500)
+    void aRowToggledSinceItsProofIsDiffedByBothChangesToTheSameResult(
+            @ForAll @Size(max = 80) Set<@StringLength(max = 2) String> proven,
+            @ForAll @Size(max = 6) Set<@StringLength(max = 2) String> toggled,
+            @ForAll @Size(max = 5) Set<@StringLength(max = 2) String> add,
+            @ForAll @Size(max = 5) Set<@StringLength(max = 2) String> remove) {
+        java.util.TreeSet<String> base = new java.util.TreeSet<>(proven);
+        Set<String> current = new HashSet<>(proven); // the row now: the proven set with some elements flipped
+        for (String t : toggled) {
+            if (!current.remove(t)) current.add(t);
+        }
+        Patched desired = Patched.from(base, add, remove);
+        desired.walkable = false;
+        ColumnDiff d = ColumnDiff.of(
+                "c", SET, AtomSet.copyOf(current), desired, new SameValues.Known(base, Set.copyOf(toggled)));
+        desired.walkable = true;
         assertThat(apply(d, Set.copyOf(current))).isEqualTo(desired);
         assertThat(d).isEqualTo(ColumnDiff.of("c", SET, Set.copyOf(current), Set.copyOf(desired)));
     }
@@ -82,7 +106,7 @@ class ColumnDiffPropertyTest {
         Patched desired = Patched.from(known, Set.of("10.9.9.9"), Set.of("10.0.0.7"));
         desired.walkable = false;
 
-        ColumnDiff d = ColumnDiff.of("c", SET, AtomSet.copyOf(known), desired, known);
+        ColumnDiff d = ColumnDiff.of("c", SET, AtomSet.copyOf(known), desired, new SameValues.Known(known, Set.of()));
 
         assertThat(d)
                 .isEqualTo(new ColumnDiff.Mutate(

@@ -3,6 +3,8 @@ package io.kovn.ovsdb.diff;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.kovn.ovsdb.cache.CacheUpdate;
+import io.kovn.ovsdb.cache.RowChange;
 import io.kovn.ovsdb.data.NamedUuid;
 import io.kovn.ovsdb.data.Row;
 import io.kovn.ovsdb.data.Uuid;
@@ -187,7 +189,7 @@ class DiffTest {
         assertThat(Diff.of(NB, OWNER, DesiredState.builder().add(same1).build(), current, same)
                         .isEmpty())
                 .isTrue();
-        assertThat(same.of(row, "addresses")).isSameAs(first);
+        assertThat(same.of(row, "addresses").base()).isSameAs(first);
 
         all.remove("10.0.0.7");
         all.add("10.0.1.7");
@@ -205,6 +207,48 @@ class DiffTest {
         assertThat(same.of(edited, "addresses"))
                 .as("another row object: nothing known")
                 .isNull();
+    }
+
+    @Test
+    void whatIsKnownOfARowCarriesToItsEchoThroughTheServersDiff() {
+        java.util.TreeSet<String> all = new java.util.TreeSet<>();
+        for (int i = 0; i < 100; i++) {
+            all.add("10.0.0." + i);
+        }
+        FrozenSorted first = new FrozenSorted(all);
+        Row row = addressSetRow(U1, "as1", first.toArray(String[]::new));
+        SameValues same = new SameValues();
+        same.record(row, "addresses", first);
+
+        // the echo of a write that moved one address: the server's diff names the two toggled elements
+        all.remove("10.0.0.7");
+        all.add("10.0.1.7");
+        Row echo = addressSetRow(U1, "as1", all.toArray(String[]::new));
+        same.carry(new CacheUpdate(
+                List.of(new RowChange.Updated(
+                        "Address_Set", row, echo, Map.of("addresses", Set.of("10.0.0.7", "10.0.1.7")))),
+                false));
+        assertThat(same.of(echo, "addresses")).isEqualTo(new SameValues.Known(first, Set.of("10.0.0.7", "10.0.1.7")));
+
+        // a later update of another column keeps it; one sent as whole rows (no diff) forgets it
+        Row renamed = addressSetRow(U1, "as1", all.toArray(String[]::new));
+        same.carry(new CacheUpdate(
+                List.of(new RowChange.Updated("Address_Set", echo, renamed, Map.of("name", "x"))), false));
+        assertThat(same.of(renamed, "addresses")).isEqualTo(same.of(echo, "addresses"));
+        all.add("10.0.2.1");
+        Row resent = addressSetRow(U1, "as1", all.toArray(String[]::new));
+        same.carry(new CacheUpdate(List.of(new RowChange.Updated("Address_Set", renamed, resent)), true));
+        assertThat(same.of(resent, "addresses")).isNull();
+
+        all.remove("10.0.2.1");
+        // the echo is diffed against the desired set it was written from: the same
+        CurrentState current = CurrentState.of(Map.of("Address_Set", List.of(echo)));
+        Desired written = Desired.of(
+                "Address_Set",
+                Map.of("name", "as-as1", "addresses", new FrozenSorted(all), "external_ids", ids("as1")));
+        assertThat(Diff.of(NB, OWNER, DesiredState.builder().add(written).build(), current, same)
+                        .isEmpty())
+                .isTrue();
     }
 
     @Test
