@@ -19,6 +19,7 @@ import java.nio.file.Files;
 import java.util.Collection;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -235,6 +236,8 @@ class LayersTest {
                 .callMethod(CompletableFuture.class, "runAsync", Runnable.class)
                 .orShould()
                 .callMethod(CompletableFuture.class, "supplyAsync", Supplier.class)
+                .orShould()
+                .callMethod(CompletableFuture.class, "delayedExecutor", long.class, TimeUnit.class)
                 .orShould()
                 .callMethod(ForkJoinPool.class, "commonPool")
                 .orShould()

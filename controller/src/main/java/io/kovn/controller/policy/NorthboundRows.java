@@ -94,13 +94,9 @@ public final class NorthboundRows {
 
     /**
      * The desired rows in {@code scope} only, as a desired state whose tables are scoped to those ids: the diff reads
-     * and compares just those rows, and an id in scope without a desired row is stale.
+     * and compares just those rows, and an id in scope without a desired row is stale. {@code rows}: a translation's
+     * rows (and its stateful-pod rows) found by id.
      */
-    static DesiredState of(DesiredPolicyState state, PolicyRows extra, Map<String, Uuid> switchPorts, RowScope scope) {
-        return of(new RowsById(state, extra), switchPorts, scope);
-    }
-
-    /** {@link #of(DesiredPolicyState, PolicyRows, Map, RowScope)} with the translation's rows found by id. */
     static DesiredState of(RowsById rows, Map<String, Uuid> switchPorts, RowScope scope) {
         Set<String> setIds = scope.of(AddressSet.TABLE_NAME);
         Set<String> aclIds = scope.of(Acl.TABLE_NAME);

@@ -27,9 +27,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -91,8 +88,6 @@ public final class PolicyController implements AutoCloseable {
     private final CacheListener nbListener;
     private final SharedIndexInformer<Pod> pods;
     private final Owner owner;
-    /** Bulk updates whose rows wait to be queued. */
-    private final AtomicInteger bulkPending = new AtomicInteger();
 
     private PolicyController(
             PolicyControllerConfig config,
@@ -294,15 +289,7 @@ public final class PolicyController implements AutoCloseable {
         if (!later.isEmpty()) {
             // A bulk write's echo (a zone's first write: thousands of rows) is checked once the update has reached
             // the NB's other clients, not while northd still decodes it; all at once, as one reconcile.
-            bulkPending.incrementAndGet();
-            CompletableFuture.delayedExecutor(BULK_CHECK_AFTER.toMillis(), TimeUnit.MILLISECONDS)
-                    .execute(() -> {
-                        try {
-                            later.forEach(controller::enqueue);
-                        } finally {
-                            bulkPending.decrementAndGet();
-                        }
-                    });
+            controller.enqueueAllAfter(later, BULK_CHECK_AFTER);
         }
     }
 
@@ -336,11 +323,11 @@ public final class PolicyController implements AutoCloseable {
     }
 
     /**
-     * Whether no reconcile is queued, running, or waiting for a retry or requeue (a stale cache's), nor a bulk update's
-     * rows to be queued.
+     * Whether no reconcile is queued, running, or waiting for a retry, a requeue (a stale cache's) or a bulk update's
+     * delay.
      */
     public boolean idle() {
-        return controller.isIdle() && !reconciler.busy() && bulkPending.get() == 0;
+        return controller.isIdle() && !reconciler.busy();
     }
 
     /**

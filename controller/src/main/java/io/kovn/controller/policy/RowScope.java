@@ -79,11 +79,6 @@ record RowScope(Map<String, Set<String>> ids) {
      * it in the same transaction), and a port group in scope brings its ACLs (its {@code acls} column refers to them by
      * key).
      */
-    RowScope closed(DesiredPolicyState state, PolicyRows extra) {
-        return closed(new RowsById(state, extra));
-    }
-
-    /** {@link #closed(DesiredPolicyState, PolicyRows)} with the translation's rows found by id. */
     RowScope closed(RowsById rows) {
         Set<String> acls = new HashSet<>(ids.getOrDefault(Acl.TABLE_NAME, Set.of()));
         Set<String> groups = new HashSet<>(ids.getOrDefault(PortGroup.TABLE_NAME, Set.of()));

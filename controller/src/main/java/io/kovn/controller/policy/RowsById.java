@@ -33,14 +33,6 @@ final class RowsById {
         this.extra = extra;
     }
 
-    DesiredPolicyState state() {
-        return state;
-    }
-
-    PolicyRows extra() {
-        return extra;
-    }
-
     /** The port group with this name, or null. */
     DesiredPortGroup portGroupNamed(String name) {
         DesiredPortGroup g = state.portGroups().get(name);

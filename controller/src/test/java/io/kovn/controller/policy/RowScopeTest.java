@@ -86,7 +86,7 @@ class RowScopeTest {
     @Test
     void thePortGroupsNamingASwitchPortAreDiffedWithTheirAcls() {
         DesiredPolicyState s = state(List.of(), List.of(group("g1", "ns:np", "ns_p"), group("g2", "ns:other", "ns_q")));
-        RowScope scope = RowScope.portGroupsWith(Set.of("ns_p"), s, NONE).closed(s, NONE);
+        RowScope scope = RowScope.portGroupsWith(Set.of("ns_p"), s, NONE).closed(new RowsById(s, NONE));
         assertThat(scope.of("Port_Group")).isEqualTo(Set.of("c:NetworkPolicy:ns:np"));
         assertThat(scope.of("ACL")).as("a port group in scope brings its ACLs").isEqualTo(Set.of("acl-of-ns:np"));
     }
@@ -103,7 +103,7 @@ class RowScopeTest {
         DesiredPolicyState s = state(List.of(), List.of(hashed, group("g2", "ns:other", "ns_q")));
         PolicyRows extra = new PolicyRows(List.of(stateful), List.of(), List.of(), List.of());
         RowScope scope = RowScope.of("Port_Group", Set.of("c:NetworkPolicy:ns:hashed", "c:NetworkPolicy:ns:stateful"))
-                .closed(s, extra);
+                .closed(new RowsById(s, extra));
         assertThat(scope.of("ACL")).isEqualTo(Set.of("acl-h", "acl-of-ns:stateful"));
     }
 }

@@ -102,6 +102,11 @@ public final class Controller<K> implements AutoCloseable {
         queue.addAfter(key, delay);
     }
 
+    /** Queues {@code keys} after {@code delay}, all at the same instant (a batching worker takes them together). */
+    public void enqueueAllAfter(Collection<K> keys, Duration delay) {
+        queue.addAllAfter(keys, delay);
+    }
+
     /** True once every watched informer has listed its objects. */
     public boolean hasSynced() {
         return sources.stream().allMatch(source -> source.informer.hasSynced());

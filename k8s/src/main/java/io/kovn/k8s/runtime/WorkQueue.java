@@ -3,6 +3,7 @@ package io.kovn.k8s.runtime;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -84,29 +85,43 @@ public final class WorkQueue<K> implements AutoCloseable {
 
     /** Queues {@code key} after {@code delay}; of several pending delays for one key the earliest wins. */
     public void addAfter(K key, Duration delay) {
+        addAllAfter(List.of(key), delay);
+    }
+
+    /**
+     * {@link #addAfter} for each of {@code keys}, on one timer that queues them all at the same instant: a batching
+     * worker takes them together.
+     */
+    public void addAllAfter(Collection<K> keys, Duration delay) {
         if (delay.isZero() || delay.isNegative()) {
-            add(key);
+            keys.forEach(this::add);
             return;
         }
         long now = System.nanoTime();
         Delayed delayed = new Delayed(now + delay.toNanos(), now);
+        List<K> timed = new ArrayList<>(keys.size());
         lock.lock();
         try {
             if (shuttingDown) {
                 return;
             }
-            Delayed pending = waiting.get(key);
-            if (pending != null && pending.deadline() - delayed.deadline() <= 0) {
-                // the earlier run stays and now also answers this request: forgetDelayed for a
-                // reconcile that started before now must keep it
-                waiting.put(key, new Delayed(pending.deadline(), now));
-                return;
+            for (K key : keys) {
+                Delayed pending = waiting.get(key);
+                if (pending != null && pending.deadline() - delayed.deadline() <= 0) {
+                    // the earlier run stays and now also answers this request: forgetDelayed for a
+                    // reconcile that started before now must keep it
+                    waiting.put(key, new Delayed(pending.deadline(), now));
+                } else {
+                    waiting.put(key, delayed);
+                    timed.add(key);
+                }
             }
-            waiting.put(key, delayed);
         } finally {
             lock.unlock();
         }
-        timers.schedule(() -> fire(key, delayed), delay.toNanos(), TimeUnit.NANOSECONDS);
+        if (!timed.isEmpty()) {
+            timers.schedule(() -> fire(timed, delayed), delay.toNanos(), TimeUnit.NANOSECONDS);
+        }
     }
 
     /**
@@ -126,17 +141,19 @@ public final class WorkQueue<K> implements AutoCloseable {
         }
     }
 
-    private void fire(K key, Delayed delayed) {
+    private void fire(List<K> keys, Delayed delayed) {
         lock.lock();
         try {
             // a later, shorter addAfter superseded this timer (its own timer adds the key), or a reconcile
             // made it redundant. Matched by deadline: a later, longer request keeps the entry's deadline
             // and renews its scheduledAt. Adding under the lock leaves no instant in which the key is
             // neither waiting nor queued (isIdle would lie).
-            Delayed pending = waiting.get(key);
-            if (pending != null && pending.deadline() == delayed.deadline()) {
-                waiting.remove(key);
-                add(key);
+            for (K key : keys) {
+                Delayed pending = waiting.get(key);
+                if (pending != null && pending.deadline() == delayed.deadline()) {
+                    waiting.remove(key);
+                    add(key);
+                }
             }
         } finally {
             lock.unlock();

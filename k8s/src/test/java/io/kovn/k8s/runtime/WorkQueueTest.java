@@ -90,6 +90,23 @@ class WorkQueueTest {
     }
 
     @Test
+    void addAllAfterQueuesTheKeysAtOneInstantAndIsNotIdleMeanwhile() throws Exception {
+        queue.addAfter("c", Duration.ofMillis(10)); // an earlier deadline stays that key's
+        queue.addAllAfter(List.of("a", "b", "c"), Duration.ofMillis(200));
+        assertThat(queue.isIdle()).isFalse();
+        assertThat(queue.take()).contains("c");
+        queue.done("c");
+        await().atMost(Duration.ofSeconds(2)).until(() -> queue.depth() > 0);
+        assertThat(queue.takeQueued(10))
+                .as("one batch: all were queued under one lock")
+                .extracting(WorkQueue.Taken::key)
+                .containsExactly("a", "b");
+        queue.done("a");
+        queue.done("b");
+        assertThat(queue.isIdle()).isTrue();
+    }
+
+    @Test
     void forgetDelayedDropsOnlyADelayAskedForBeforeTheGivenTime() throws Exception {
         queue.addAfter("a", Duration.ofMillis(100));
         long between = System.nanoTime();

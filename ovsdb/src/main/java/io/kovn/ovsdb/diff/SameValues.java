@@ -55,28 +55,27 @@ final class SameValues {
      */
     void carry(CacheUpdate update) {
         for (RowChange c : update.changes()) {
-            if (!(c instanceof RowChange.Updated u)) {
-                continue;
+            if (!(c instanceof RowChange.Updated u) || u.columnDiffs() == null) {
+                continue; // an update sent as whole rows carries nothing
             }
-            Map<String, Known> now = new HashMap<>(2);
+            Map<String, Known> now;
             synchronized (proven) {
                 Map<String, Known> was = proven.get(u.old());
                 if (was == null) {
                     continue;
                 }
-                was.forEach((column, known) -> {
-                    Object diff =
-                            u.columnDiffs() == null ? null : u.columnDiffs().get(column);
-                    if (diff == null && u.columnDiffs() != null) {
-                        now.put(column, known); // the column did not change
+                now = new HashMap<>(2);
+                for (Map.Entry<String, Known> e : was.entrySet()) {
+                    Known known = e.getValue();
+                    Object diff = u.columnDiffs().get(e.getKey());
+                    if (diff == null) {
+                        now.put(e.getKey(), known); // the column did not change
                     } else if (diff instanceof Set<?> toggled
                             && known.toggled().size() + toggled.size() <= MAX_TOGGLED) {
-                        now.put(column, new Known(known.base(), flipped(known.toggled(), toggled)));
+                        now.put(e.getKey(), new Known(known.base(), flipped(known.toggled(), toggled)));
                     }
-                });
-            }
-            if (!now.isEmpty()) {
-                synchronized (proven) {
+                }
+                if (!now.isEmpty()) {
                     proven.put(u.row(), now);
                 }
             }
