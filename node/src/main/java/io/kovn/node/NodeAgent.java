@@ -80,12 +80,19 @@ public final class NodeAgent implements AutoCloseable {
      * pod.
      */
     public static NodeAgent start(KubernetesClient client, NodeAgentConfig config, PodAddressBarrier policies) {
-        return start(client, config, policies, NodeAgentMetrics.NONE);
+        return start(client, config, policies, NetworkMtus.NONE, NodeAgentMetrics.NONE);
     }
 
-    /** As {@link #start(KubernetesClient, NodeAgentConfig, PodAddressBarrier)}, reporting to {@code metrics}. */
+    /**
+     * As {@link #start(KubernetesClient, NodeAgentConfig, PodAddressBarrier)}, with a primary user-defined network's
+     * interface given its network's MTU by {@code mtus}, reporting to {@code metrics}.
+     */
     public static NodeAgent start(
-            KubernetesClient client, NodeAgentConfig config, PodAddressBarrier policies, NodeAgentMetrics metrics) {
+            KubernetesClient client,
+            NodeAgentConfig config,
+            PodAddressBarrier policies,
+            NetworkMtus mtus,
+            NodeAgentMetrics metrics) {
         long t0 = System.nanoTime();
         // one conf.db connection for all of the agent's OVS configuration
         OvsConfDb db = OvsConfDb.connect(config.ovsPaths().dbSocket());
@@ -105,7 +112,7 @@ public final class NodeAgent implements AutoCloseable {
                             config.ovsPaths().runDir())));
             PodPlumber plumber = new PodPlumber(
                     config.nodeNetns(), db, config.ovs().integrationBridge(), config.ovnInstalledTimeout());
-            PodCniHandler handler = new PodCniHandler(config, watch, plumber, policies, metrics);
+            PodCniHandler handler = new PodCniHandler(config, watch, plumber, policies, mtus, metrics);
             CniServer server = CniServer.start(CniServer.Settings.defaults(config.cniSocket()), handler, metrics);
             LOG.info(
                     "node agent for {} up in {} ms (chassis {}, CNI socket {})",

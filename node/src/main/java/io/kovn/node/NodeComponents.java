@@ -95,7 +95,8 @@ public final class NodeComponents implements AutoCloseable {
     private final NodeAgentMetrics agentMetrics;
     private final Deque<AutoCloseable> running = new ArrayDeque<>();
     private NodeAgent agent;
-    private ZoneController zone;
+    /** Read by CNI ADD without the lock, as {@link #policies}. */
+    private volatile ZoneController zone;
     /** Read by CNI ADD without the lock: a restart must not hold up pod starts. */
     private volatile PolicyController policies;
 
@@ -143,7 +144,8 @@ public final class NodeComponents implements AutoCloseable {
     public synchronized void start(KubernetesClient client) {
         try {
             if (settings.agent().isPresent() && agent == null) {
-                agent = NodeAgent.start(client, settings.agent().get(), this::awaitPolicies, agentMetrics);
+                agent = NodeAgent.start(
+                        client, settings.agent().get(), this::awaitPolicies, this::networkMtu, agentMetrics);
             }
             // Pods and nodes are listed, watched and cached once for both controllers; closed last.
             SharedInformers informers = new SharedInformers(client);
@@ -258,6 +260,22 @@ public final class NodeComponents implements AutoCloseable {
             Thread.sleep(20); // none running, or it closed under us: the next one will be there shortly
         }
         return false;
+    }
+
+    /**
+     * CNI's {@link NetworkMtus}: the MTU the zone's accepted network declares. As {@link #awaitPolicies}, it asks
+     * whichever zone controller runs now and waits out a restart within {@link #POLICY_WAIT}; with none by then, the
+     * interface gets the CNI configuration's MTU.
+     */
+    private Optional<Integer> networkMtu(String namespace, String attachment) throws InterruptedException {
+        long deadline = System.nanoTime() + POLICY_WAIT.toNanos();
+        while (System.nanoTime() < deadline) {
+            ZoneController current = zone;
+            if (current != null) return current.networkMtu(namespace, attachment);
+            Thread.sleep(20);
+        }
+        LOG.warn("no zone controller for the MTU of {} within {}: the CNI configuration's", attachment, POLICY_WAIT);
+        return Optional.empty();
     }
 
     private EventSink events(KubernetesClient client, String component) {

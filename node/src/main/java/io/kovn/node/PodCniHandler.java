@@ -41,10 +41,14 @@ public final class PodCniHandler implements CniHandler {
     /** kovn code: CHECK found the wiring broken (the details list every problem). */
     public static final int CHECK_FAILED = 102;
 
+    /** The largest MTU a veth takes: a network may declare 65,536 (the API's maximum, as in the reference). */
+    static final int MAX_LINK_MTU = 65_535;
+
     private final NodeAgentConfig config;
     private final PodNetworksReconciler podNetworks;
     private final PodPlumber plumber;
     private final PodAddressBarrier policies;
+    private final NetworkMtus mtus;
     private final NodeAgentMetrics metrics;
 
     PodCniHandler(
@@ -52,11 +56,13 @@ public final class PodCniHandler implements CniHandler {
             PodNetworksReconciler podNetworks,
             PodPlumber plumber,
             PodAddressBarrier policies,
+            NetworkMtus mtus,
             NodeAgentMetrics metrics) {
         this.config = config;
         this.podNetworks = podNetworks;
         this.plumber = plumber;
         this.policies = policies;
+        this.mtus = mtus;
         this.metrics = metrics;
     }
 
@@ -77,7 +83,8 @@ public final class PodCniHandler implements CniHandler {
         } catch (IllegalArgumentException e) {
             throw new CniException(PLUMBING_FAILED, "invalid pod-networks annotation", e.getMessage());
         }
-        List<PodInterfaces.Planned> planned = plan(request, networks, mtu(request), PLUMBING_FAILED);
+        List<PodInterfaces.Planned> planned =
+                plan(request, networks, mtu(request), primaryMtu(request, networks), PLUMBING_FAILED);
         awaitPolicies(request, planned.getLast().network());
         try {
             List<PlumbedInterface> plumbed = plumber.addAll(
@@ -85,8 +92,7 @@ public final class PodCniHandler implements CniHandler {
             reportReady(request);
             return result(
                     plumbed,
-                    planned.stream().map(PodInterfaces.Planned::network).toList(),
-                    mtu(request));
+                    planned.stream().map(PodInterfaces.Planned::network).toList());
         } catch (PlumbingException e) {
             throw new CniException(PLUMBING_FAILED, "pod plumbing failed", e.getMessage());
         }
@@ -165,7 +171,8 @@ public final class PodCniHandler implements CniHandler {
             throw new CniException(CniException.INVALID_ENVIRONMENT_VARIABLES, "CNI_NETNS is required for CHECK");
         }
         List<String> problems = new ArrayList<>();
-        for (PodInterfaces.Planned p : plan(request, networks, mtu(request), CHECK_FAILED)) {
+        for (PodInterfaces.Planned p :
+                plan(request, networks, mtu(request), primaryMtu(request, networks), CHECK_FAILED)) {
             if (plumber.check(p.spec()) instanceof PlumbingCheck.Broken broken) {
                 problems.addAll(broken.problems());
             }
@@ -205,11 +212,28 @@ public final class PodCniHandler implements CniHandler {
         return request.mtu() > 0 ? request.mtu() : config.defaultMtu();
     }
 
+    /** The MTU of the pod's primary user-defined network's interface: the network's own, else the request's. */
+    private int primaryMtu(CniRequest request, PodNetworks networks) throws CniException {
+        var primary = networks.primaryUserDefined();
+        if (primary.isEmpty()) return mtu(request);
+        try {
+            return mtus.of(request.pod().namespace(), primary.get().getKey())
+                    .map(m -> Math.min(m, MAX_LINK_MTU))
+                    .orElse(mtu(request));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CniException(
+                    CniException.TRY_AGAIN_LATER,
+                    "interrupted",
+                    "waiting for the MTU of " + primary.get().getKey() + " for " + request.pod());
+        }
+    }
+
     /**
      * The pod's interfaces for a CNI request and its annotation (pure); an annotation they cannot be built from is an
      * error with {@code code}, before anything is wired.
      */
-    static List<PodInterfaces.Planned> plan(CniRequest request, PodNetworks networks, int mtu, int code)
+    static List<PodInterfaces.Planned> plan(CniRequest request, PodNetworks networks, int mtu, int primaryMtu, int code)
             throws CniException {
         try {
             return PodInterfaces.plan(
@@ -218,6 +242,7 @@ public final class PodCniHandler implements CniHandler {
                     Netns.atPath(Path.of(request.netns())),
                     request.ifName().isEmpty() ? "eth0" : request.ifName(),
                     mtu,
+                    primaryMtu,
                     networks);
         } catch (IllegalArgumentException e) {
             throw new CniException(code, "invalid pod-networks annotation", e.getMessage());
@@ -230,15 +255,15 @@ public final class PodCniHandler implements CniHandler {
      *
      * @param networks the annotation entry of each plumbed interface, in the same order
      */
-    static CniResult result(List<PlumbedInterface> plumbed, List<PodNetwork> networks, int mtu) {
+    static CniResult result(List<PlumbedInterface> plumbed, List<PodNetwork> networks) {
         List<CniResult.Interface> interfaces = new ArrayList<>();
         List<CniResult.IpConfig> ips = new ArrayList<>();
         List<CniResult.Route> routes = new ArrayList<>();
         for (int i = 0; i < plumbed.size(); i++) {
             PlumbedInterface p = plumbed.get(i);
             PodNetwork network = networks.get(i);
-            interfaces.add(new CniResult.Interface(p.hostInterface(), p.hostMac(), "", mtu));
-            interfaces.add(new CniResult.Interface(p.podInterface(), p.podMac(), p.sandbox(), mtu));
+            interfaces.add(new CniResult.Interface(p.hostInterface(), p.hostMac(), "", p.mtu()));
+            interfaces.add(new CniResult.Interface(p.podInterface(), p.podMac(), p.sandbox(), p.mtu()));
             int podIndex = interfaces.size() - 1;
             for (var prefix : network.ipAddresses()) {
                 String gateway = network.gatewayIps().stream()

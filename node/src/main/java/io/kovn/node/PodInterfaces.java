@@ -34,11 +34,19 @@ public final class PodInterfaces {
      * The pod's interfaces, the default network's first.
      *
      * @param ifName the default network's interface in the pod (the request's, normally {@code eth0})
+     * @param mtu the MTU of the default network's interface
+     * @param primaryMtu the MTU of the primary user-defined network's interface, when the pod has one
      * @throws IllegalArgumentException when the annotation has no default entry, more than one primary user-defined
      *     network, a default entry that is primary too, or values a spec refuses (the message says which)
      */
     public static List<Planned> plan(
-            PodRef pod, String containerId, Netns podNetns, String ifName, int mtu, PodNetworks networks) {
+            PodRef pod,
+            String containerId,
+            Netns podNetns,
+            String ifName,
+            int mtu,
+            int primaryMtu,
+            PodNetworks networks) {
         PodNetwork defaultNetwork = networks.defaultNetwork()
                 .orElseThrow(() -> new IllegalArgumentException("no \"" + OvnAnnotations.DEFAULT_NETWORK
                         + "\" entry in " + networks.byNetwork().keySet()));
@@ -89,7 +97,7 @@ public final class PodInterfaces {
                                 cidrs(e.getValue()),
                                 gateways(e.getValue()),
                                 routes(e.getValue()),
-                                mtu,
+                                primaryMtu,
                                 TopologyNames.userDefinedPodPort(e.getKey(), pod.namespace(), pod.name()),
                                 PodPlumber.userDefinedHostInterfaceName(containerId)))));
         return out;

@@ -2,6 +2,7 @@ package io.kovn.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.kovn.node.cni.CniException;
@@ -53,7 +54,7 @@ class PodCniHandlerTest {
 
     static List<PodInterfaces.Planned> plan(String namespace, String annotation) throws CniException {
         return PodCniHandler.plan(
-                add(namespace, "eth0"), PodNetworks.parse(annotation), 1400, PodCniHandler.PLUMBING_FAILED);
+                add(namespace, "eth0"), PodNetworks.parse(annotation), 1400, 1400, PodCniHandler.PLUMBING_FAILED);
     }
 
     @Test
@@ -70,9 +71,10 @@ class PodCniHandlerTest {
                 "0a:58:0a:f4:01:03",
                 "/run/netns/p",
                 List.of("10.244.1.3/24"),
-                List.of("10.244.1.1"));
+                List.of("10.244.1.1"),
+                1400);
 
-        CniResult r = PodCniHandler.result(List.of(plumbed), List.of(network), 1400);
+        CniResult r = PodCniHandler.result(List.of(plumbed), List.of(network));
 
         assertThat(r.interfaces())
                 .containsExactly(
@@ -119,6 +121,16 @@ class PodCniHandlerTest {
             assertThat(s.containerId()).isEqualTo("0123456789abcdef0123456789abcdef");
             assertThat(s.mtu()).isEqualTo(1400);
         });
+    }
+
+    @Test
+    void theUserDefinedNetworksInterfaceTakesItsNetworksMtuAndEth0TheRequests() throws Exception {
+        List<PodInterfaces.Planned> planned = PodCniHandler.plan(
+                add("udn-test", "eth0"), PodNetworks.parse(TWO_ENTRIES), 1400, 1300, PodCniHandler.PLUMBING_FAILED);
+
+        assertThat(planned)
+                .extracting(p -> p.spec().ifName(), p -> p.spec().mtu())
+                .containsExactly(tuple("eth0", 1400), tuple("ovn-udn1", 1300));
     }
 
     @Test
@@ -176,7 +188,11 @@ class PodCniHandlerTest {
     @Test
     void thePodInterfaceCannotTakeTheUserDefinedNetworksName() {
         assertThatThrownBy(() -> PodCniHandler.plan(
-                        add("udn-test", "ovn-udn1"), PodNetworks.parse(TWO_ENTRIES), 1400, PodCniHandler.CHECK_FAILED))
+                        add("udn-test", "ovn-udn1"),
+                        PodNetworks.parse(TWO_ENTRIES),
+                        1400,
+                        1400,
+                        PodCniHandler.CHECK_FAILED))
                 .isInstanceOfSatisfying(CniException.class, e -> {
                     assertThat(e.code()).isEqualTo(PodCniHandler.CHECK_FAILED);
                     assertThat(e.details()).contains("ovn-udn1");
@@ -225,7 +241,8 @@ class PodCniHandlerTest {
                         "0a:58:0a:f4:00:03",
                         "/run/netns/p",
                         List.of("10.244.0.3/24"),
-                        List.of()),
+                        List.of(),
+                        1400),
                 new PlumbedInterface(
                         "0123456789a_udn",
                         "aa:bb:cc:dd:ee:02",
@@ -233,17 +250,18 @@ class PodCniHandlerTest {
                         "0a:58:0a:14:02:05",
                         "/run/netns/p",
                         List.of("10.20.2.5/24"),
-                        List.of("10.20.2.1")));
+                        List.of("10.20.2.1"),
+                        1300));
 
         CniResult r = PodCniHandler.result(
-                plumbed, planned.stream().map(PodInterfaces.Planned::network).toList(), 1400);
+                plumbed, planned.stream().map(PodInterfaces.Planned::network).toList());
 
         assertThat(r.interfaces())
                 .containsExactly(
                         new CniResult.Interface("0123456789abcde", "aa:bb:cc:dd:ee:01", "", 1400),
                         new CniResult.Interface("eth0", "0a:58:0a:f4:00:03", "/run/netns/p", 1400),
-                        new CniResult.Interface("0123456789a_udn", "aa:bb:cc:dd:ee:02", "", 1400),
-                        new CniResult.Interface("ovn-udn1", "0a:58:0a:14:02:05", "/run/netns/p", 1400));
+                        new CniResult.Interface("0123456789a_udn", "aa:bb:cc:dd:ee:02", "", 1300),
+                        new CniResult.Interface("ovn-udn1", "0a:58:0a:14:02:05", "/run/netns/p", 1300));
         assertThat(r.ips())
                 .containsExactly(
                         new CniResult.IpConfig("10.244.0.3/24", "", 1),

@@ -308,6 +308,17 @@ public final class ZoneController implements AutoCloseable {
         return services;
     }
 
+    /**
+     * The MTU an accepted network declares, found by the key a pod of {@code namespace} has it under in its
+     * pod-networks ({@code <namespace>/<UDN or CUDN name>}); empty when it declares none or is not accepted.
+     */
+    public Optional<Integer> networkMtu(String namespace, String attachment) {
+        return networks.entries().stream()
+                .filter(a -> a.attachment(namespace).equals(attachment))
+                .findFirst()
+                .flatMap(a -> a.network().mtu());
+    }
+
     /** Whether nothing is queued in the zone's controllers right now. */
     public boolean idle() {
         // isIdle also counts keys waiting for a retry or a requeue (a stale cache's), unlike queueDepth

@@ -12,6 +12,7 @@ import java.util.List;
  * @param sandbox the pod's network namespace path
  * @param ipCidrs pod addresses
  * @param gatewayIps gateways
+ * @param mtu the MTU of both ends
  */
 public record PlumbedInterface(
         String hostInterface,
@@ -20,7 +21,8 @@ public record PlumbedInterface(
         String podMac,
         String sandbox,
         List<String> ipCidrs,
-        List<String> gatewayIps) {
+        List<String> gatewayIps,
+        int mtu) {
     public PlumbedInterface {
         ipCidrs = List.copyOf(ipCidrs);
         gatewayIps = List.copyOf(gatewayIps);

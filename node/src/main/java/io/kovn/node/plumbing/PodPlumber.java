@@ -121,7 +121,8 @@ public final class PodPlumber {
                     spec.mac(),
                     spec.podNetns().path().map(Object::toString).orElse(""),
                     spec.ipCidrs(),
-                    spec.gatewayIps());
+                    spec.gatewayIps(),
+                    spec.mtu());
             LOG.info(
                     "plumbed {} ({}) as {} in {} ms (cleanup {}, links {}, port {}, ovn-installed {})",
                     spec.ifaceId(),
@@ -292,6 +293,10 @@ public final class PodPlumber {
             String mac = pod.mac(spec.ifName());
             if (!mac.equalsIgnoreCase(spec.mac())) {
                 problems.add("pod MAC of " + spec.ifName() + " is " + mac + ", expected " + spec.mac());
+            }
+            int mtu = pod.mtu(spec.ifName());
+            if (mtu != spec.mtu()) {
+                problems.add("pod MTU of " + spec.ifName() + " is " + mtu + ", expected " + spec.mtu());
             }
             List<String> addrs = pod.addresses(spec.ifName());
             for (String cidr : spec.ipCidrs()) {

@@ -307,6 +307,18 @@ public final class Netns {
         throw new IllegalStateException("no MAC address on " + link + ": " + out);
     }
 
+    /** A link's MTU. */
+    public int mtu(String link) {
+        String out = ip("-o", "link", "show", "dev", link);
+        String[] f = out.strip().split("\\s+");
+        for (int i = 0; i + 1 < f.length; i++) {
+            if (f[i].equals("mtu")) {
+                return Integer.parseInt(f[i + 1]);
+            }
+        }
+        throw new IllegalStateException("no MTU on " + link + ": " + out);
+    }
+
     /**
      * Turns transmit checksum offload off: the userspace datapath forwards packets whose checksums a veth left for
      * "hardware" to fill in, and TCP then silently fails.

@@ -12,6 +12,7 @@ import io.kovn.ovn.annotations.IpLiterals;
 import io.kovn.ovn.annotations.OvnAnnotations;
 import io.kovn.ovn.annotations.PodNetworks;
 import io.kovn.ovn.topology.NetworkGateway;
+import io.kovn.runtime.net.Netns;
 import io.kovn.sandbox.Prober;
 import io.kovn.sandbox.Prober.Verdict;
 import io.kovn.sandbox.SandboxLayout;
@@ -67,7 +68,7 @@ class UserDefinedNetworksE2ETest {
                 metadata: {name: flat}
                 spec:
                   namespaceSelector: {matchLabels: {team: flat}}
-                  network: {topology: Layer2, layer2: {role: Primary, subnets: [10.120.0.0/24]}}
+                  network: {topology: Layer2, layer2: {role: Primary, subnets: [10.120.0.0/24], mtu: 1300}}
                 """, GenericKubernetesResource.class))
                 .create();
         network("red", "10.100.0.0/16"); // the same subnet as blue: networks are apart, addresses may repeat
@@ -272,6 +273,30 @@ class UserDefinedNetworksE2ETest {
                     .as(protocol + " flat -> default")
                     .isNotEqualTo(Verdict.ALLOWED);
         }
+    }
+
+    @Test
+    void aNetworksMtuIsItsPodsInterfaceMtuAndCarriesFullSizePacketsAcrossNodes() {
+        Netns fa1 = Netns.named(netns("flat-a", "fa-1"));
+        int defaultMtu = Netns.named(netns("plain", "plain-1")).mtu("eth0");
+        assertThat(defaultMtu).isNotEqualTo(1300);
+        assertThat(fa1.mtu("ovn-udn1")).as("flat's spec mtu").isEqualTo(1300);
+        assertThat(fa1.mtu("eth0"))
+                .as("the default network's interface keeps the node's")
+                .isEqualTo(defaultMtu);
+        Netns blue1 = Netns.named(netns("blue", "blue-1"));
+        assertThat(blue1.mtu("ovn-udn1"))
+                .as("a network without mtu: the node's")
+                .isEqualTo(defaultMtu);
+        // 1272 bytes of ICMP payload + 8 + 20 = 1300: a full-size packet crosses to fa-2 on node-3 unfragmented;
+        // one byte more does not leave the pod
+        String fa2 = udnIp("flat-a", "fa-2");
+        assertThat(fa1.tryExec("ping", "-c", "1", "-W", "2", "-M", "do", "-s", "1272", fa2)
+                        .ok())
+                .isTrue();
+        var tooBig = fa1.tryExec("ping", "-c", "1", "-W", "2", "-M", "do", "-s", "1273", fa2);
+        assertThat(tooBig.ok()).isFalse();
+        assertThat(tooBig.stdout() + tooBig.stderr()).contains("mtu=1300");
     }
 
     @Test

@@ -236,6 +236,7 @@ class SingleNodePlumbingTest {
                         pod.netns(),
                         "eth0",
                         1400,
+                        1300, // the primary network's own (a UDN's spec mtu)
                         networks)
                 .stream()
                 .map(PodInterfaces.Planned::spec)
@@ -315,8 +316,16 @@ class SingleNodePlumbingTest {
                 assertThat(plumber.plumbedContainers())
                         .containsEntry("ctrudn012345678", containerId)
                         .containsEntry("ctrudn01234_udn", containerId);
+                assertThat(List.of(pod.netns().mtu("eth0"), node.netns().mtu("ctrudn012345678")))
+                        .containsOnly(1400);
+                assertThat(List.of(pod.netns().mtu("ovn-udn1"), node.netns().mtu("ctrudn01234_udn")))
+                        .as("the user-defined network's MTU on both ends")
+                        .containsOnly(1300);
                 assertThat(specs)
                         .allSatisfy(s -> assertThat(plumber.check(s)).isInstanceOf(PlumbingCheck.Healthy.class));
+                pod.netns().setMtu("ovn-udn1", 1400);
+                assertThat(plumber.check(specs.get(1)))
+                        .isEqualTo(new PlumbingCheck.Broken(List.of("pod MTU of ovn-udn1 is 1400, expected 1300")));
 
                 plumber.del(containerId, null, null); // as GC does: the container id alone
                 assertThat(node.ports("br-int")).doesNotContain("ctrudn012345678", "ctrudn01234_udn");
