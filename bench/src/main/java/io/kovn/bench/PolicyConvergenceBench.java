@@ -405,7 +405,8 @@ public final class PolicyConvergenceBench {
             RawBaseline.Kernel rk = rawWatched.serverKernel();
             System.out.printf(
                     "| NB server CPU in the kernel: convergence / raw with the bystander (its median run) | %,d / %,d ms;"
-                            + " minor page faults %,d / %,d; context switches, voluntary %,d / %,d, involuntary %,d / %,d | |%n",
+                            + " minor page faults %,d / %,d; context switches, voluntary %,d / %,d, involuntary %,d / %,d;"
+                            + " read calls %,d / %,d (%,.1f / %,.1f MB), write calls %,d / %,d (%,.1f / %,.1f MB) | |%n",
                     k.systemMs(),
                     rk.systemMs(),
                     k.minorFaults(),
@@ -413,7 +414,15 @@ public final class PolicyConvergenceBench {
                     k.voluntarySwitches(),
                     rk.voluntarySwitches(),
                     k.involuntarySwitches(),
-                    rk.involuntarySwitches());
+                    rk.involuntarySwitches(),
+                    k.readCalls(),
+                    rk.readCalls(),
+                    k.readBytes() / 1e6,
+                    rk.readBytes() / 1e6,
+                    k.writeCalls(),
+                    rk.writeCalls(),
+                    k.writtenBytes() / 1e6,
+                    rk.writtenBytes() / 1e6);
             System.out.printf(
                     "| warm JVM, from scratch into a fresh NB: translate / rows / diff / transact | %,.0f / %,.0f / %,.0f /"
                             + " %,.0f ms = %,.0f ms (%,d ops); ratio to raw %.2fx | <= 1.5x |%n",

@@ -278,11 +278,20 @@ final class RawBaseline {
     /**
      * What a process has cost in the kernel so far: its {@code stime} in ms ({@code /proc/<pid>/stat}, at Linux's
      * USER_HZ of 100), its minor page faults, and its voluntary and involuntary context switches
-     * ({@code /proc/<pid>/status}). The NB server's kernel time varies by run for the same work (BENCHMARKS.md, "Noise
-     * on this machine"; the measurements are in git history); the counts say whether it did more in the kernel or paid
-     * more for the same.
+     * ({@code /proc/<pid>/status}), and its read and write system calls and the bytes they moved
+     * ({@code /proc/<pid>/io}: sockets and files alike). The NB server's kernel time varies by run for the same work
+     * (BENCHMARKS.md, "Noise on this machine"; the measurements are in git history); the counts say whether it did more
+     * in the kernel or paid more for the same.
      */
-    record Kernel(long systemMs, long minorFaults, long voluntarySwitches, long involuntarySwitches) {
+    record Kernel(
+            long systemMs,
+            long minorFaults,
+            long voluntarySwitches,
+            long involuntarySwitches,
+            long readCalls,
+            long writeCalls,
+            long readBytes,
+            long writtenBytes) {
         static Kernel of(long pid) {
             try {
                 ProcStat stat = ProcStat.of(pid);
@@ -297,7 +306,22 @@ final class RawBaseline {
                                 line.substring(line.indexOf(':') + 1).strip());
                     }
                 }
-                return new Kernel(stat.systemTicks() * 10, stat.minorFaults(), voluntary, involuntary);
+                Map<String, Long> io = new HashMap<>();
+                for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/io"))) {
+                    int colon = line.indexOf(':');
+                    io.put(
+                            line.substring(0, colon),
+                            Long.parseLong(line.substring(colon + 1).strip()));
+                }
+                return new Kernel(
+                        stat.systemTicks() * 10,
+                        stat.minorFaults(),
+                        voluntary,
+                        involuntary,
+                        io.getOrDefault("syscr", 0L),
+                        io.getOrDefault("syscw", 0L),
+                        io.getOrDefault("rchar", 0L),
+                        io.getOrDefault("wchar", 0L));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -309,7 +333,11 @@ final class RawBaseline {
                     systemMs - before.systemMs,
                     minorFaults - before.minorFaults,
                     voluntarySwitches - before.voluntarySwitches,
-                    involuntarySwitches - before.involuntarySwitches);
+                    involuntarySwitches - before.involuntarySwitches,
+                    readCalls - before.readCalls,
+                    writeCalls - before.writeCalls,
+                    readBytes - before.readBytes,
+                    writtenBytes - before.writtenBytes);
         }
     }
 
