@@ -290,13 +290,12 @@ public final class PodPlumber {
         } else if (!pod.linkExists(spec.ifName())) {
             problems.add("pod interface " + spec.ifName() + " is missing");
         } else {
-            String mac = pod.mac(spec.ifName());
-            if (!mac.equalsIgnoreCase(spec.mac())) {
-                problems.add("pod MAC of " + spec.ifName() + " is " + mac + ", expected " + spec.mac());
+            Netns.LinkAttributes link = pod.linkAttributes(spec.ifName());
+            if (!link.mac().equalsIgnoreCase(spec.mac())) {
+                problems.add("pod MAC of " + spec.ifName() + " is " + link.mac() + ", expected " + spec.mac());
             }
-            int mtu = pod.mtu(spec.ifName());
-            if (mtu != spec.mtu()) {
-                problems.add("pod MTU of " + spec.ifName() + " is " + mtu + ", expected " + spec.mtu());
+            if (link.mtu() != spec.mtu()) {
+                problems.add("pod MTU of " + spec.ifName() + " is " + link.mtu() + ", expected " + spec.mtu());
             }
             List<String> addrs = pod.addresses(spec.ifName());
             for (String cidr : spec.ipCidrs()) {

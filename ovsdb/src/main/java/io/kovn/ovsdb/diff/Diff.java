@@ -158,6 +158,8 @@ public final class Diff {
         return Plan.of(ops);
     }
 
+    private static final Comparator<Row> BY_UUID = Comparator.comparing(Row::uuid);
+
     /** Splits each scope table's owned rows into those realising a desired key, and stale ones. */
     private void matchRows() {
         int[] names = {0};
@@ -166,17 +168,21 @@ public final class Diff {
             Collection<Row> rows = currentRows(table, state);
             Map<String, Row> byKey = new HashMap<>();
             List<Row> old = new ArrayList<>();
-            rows.stream()
-                    .filter(owner::owns)
-                    .sorted(Comparator.comparing(Row::uuid))
-                    .forEach(r -> {
-                        String key = state.key().of(r.columns());
-                        if (key != null && state.rows().containsKey(key) && !byKey.containsKey(key)) {
-                            byKey.put(key, r);
-                        } else {
-                            old.add(r);
-                        }
-                    });
+            List<Row> owned = new ArrayList<>(rows.size());
+            for (Row r : rows) {
+                if (owner.owns(r)) {
+                    owned.add(r);
+                }
+            }
+            owned.sort(BY_UUID); // of two rows under one key, the same one is kept on every diff
+            for (Row r : owned) {
+                String key = state.key().of(r.columns());
+                if (key != null && state.rows().containsKey(key) && !byKey.containsKey(key)) {
+                    byKey.put(key, r);
+                } else {
+                    old.add(r);
+                }
+            }
             Map<String, String> named = new HashMap<>();
             state.rows().keySet().forEach(k -> {
                 if (!byKey.containsKey(k)) {

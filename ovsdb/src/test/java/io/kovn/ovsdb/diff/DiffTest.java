@@ -228,19 +228,12 @@ class DiffTest {
                 List.of(new RowChange.Updated(
                         "Address_Set", row, echo, Map.of("addresses", Set.of("10.0.0.7", "10.0.1.7")))),
                 false));
-        assertThat(same.of(echo, "addresses")).isEqualTo(new SameValues.Known(first, Set.of("10.0.0.7", "10.0.1.7")));
+        SameValues.Known known = new SameValues.Known(first, Set.of("10.0.0.7", "10.0.1.7"));
+        assertThat(same.of(echo, "addresses")).isEqualTo(known);
+        // known of that row object only, not of an equal one the cache does not hold
+        assertThat(same.of(addressSetRow(U1, "as1", all.toArray(String[]::new)), "addresses"))
+                .isNull();
 
-        // a later update of another column keeps it; one sent as whole rows (no diff) forgets it
-        Row renamed = addressSetRow(U1, "as1", all.toArray(String[]::new));
-        same.carry(new CacheUpdate(
-                List.of(new RowChange.Updated("Address_Set", echo, renamed, Map.of("name", "x"))), false));
-        assertThat(same.of(renamed, "addresses")).isEqualTo(same.of(echo, "addresses"));
-        all.add("10.0.2.1");
-        Row resent = addressSetRow(U1, "as1", all.toArray(String[]::new));
-        same.carry(new CacheUpdate(List.of(new RowChange.Updated("Address_Set", renamed, resent)), true));
-        assertThat(same.of(resent, "addresses")).isNull();
-
-        all.remove("10.0.2.1");
         // the echo is diffed against the desired set it was written from: the same
         CurrentState current = CurrentState.of(Map.of("Address_Set", List.of(echo)));
         Desired written = Desired.of(
@@ -249,6 +242,23 @@ class DiffTest {
         assertThat(Diff.of(NB, OWNER, DesiredState.builder().add(written).build(), current, same)
                         .isEmpty())
                 .isTrue();
+        SameValues.Known proven = same.of(echo, "addresses");
+        assertThat(proven.toggled()).as("proven equal to the desired set anew").isEmpty();
+
+        // a later update of another column keeps it; one sent as whole rows (no diff) forgets it, as does a delete
+        Row renamed = addressSetRow(U1, "as1", all.toArray(String[]::new));
+        same.carry(new CacheUpdate(
+                List.of(new RowChange.Updated("Address_Set", echo, renamed, Map.of("name", "x"))), false));
+        assertThat(same.of(renamed, "addresses")).isSameAs(proven);
+        assertThat(same.of(echo, "addresses")).as("replaced in the cache").isNull();
+        same.carry(new CacheUpdate(List.of(new RowChange.Deleted("Address_Set", renamed)), false));
+        assertThat(same.of(renamed, "addresses")).isNull();
+
+        same.record(renamed, "addresses", new FrozenSorted(all));
+        all.add("10.0.2.1");
+        Row resent = addressSetRow(U1, "as1", all.toArray(String[]::new));
+        same.carry(new CacheUpdate(List.of(new RowChange.Updated("Address_Set", renamed, resent)), true));
+        assertThat(same.of(resent, "addresses")).isNull();
     }
 
     @Test

@@ -295,28 +295,36 @@ public final class Netns {
         return cidrs;
     }
 
-    /** The MAC address of a link, lower case. */
-    public String mac(String link) {
+    /** What {@code ip link show} says of a link: its MAC address (lower case) and MTU. */
+    public record LinkAttributes(String mac, int mtu) {}
+
+    /** A link's MAC address and MTU, from one {@code ip link show}. */
+    public LinkAttributes linkAttributes(String link) {
         String out = ip("-o", "link", "show", "dev", link);
         String[] f = out.strip().split("\\s+");
+        String mac = null;
+        int mtu = -1;
         for (int i = 0; i + 1 < f.length; i++) {
             if (f[i].equals("link/ether")) {
-                return f[i + 1].toLowerCase(Locale.ROOT);
+                mac = f[i + 1].toLowerCase(Locale.ROOT);
+            } else if (f[i].equals("mtu")) {
+                mtu = Integer.parseInt(f[i + 1]);
             }
         }
-        throw new IllegalStateException("no MAC address on " + link + ": " + out);
+        if (mac == null || mtu < 0) {
+            throw new IllegalStateException("no MAC address or MTU on " + link + ": " + out);
+        }
+        return new LinkAttributes(mac, mtu);
+    }
+
+    /** The MAC address of a link, lower case. */
+    public String mac(String link) {
+        return linkAttributes(link).mac();
     }
 
     /** A link's MTU. */
     public int mtu(String link) {
-        String out = ip("-o", "link", "show", "dev", link);
-        String[] f = out.strip().split("\\s+");
-        for (int i = 0; i + 1 < f.length; i++) {
-            if (f[i].equals("mtu")) {
-                return Integer.parseInt(f[i + 1]);
-            }
-        }
-        throw new IllegalStateException("no MTU on " + link + ": " + out);
+        return linkAttributes(link).mtu();
     }
 
     /**
