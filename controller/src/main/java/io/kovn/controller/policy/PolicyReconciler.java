@@ -304,10 +304,11 @@ public final class PolicyReconciler implements BatchReconciler<PolicyKey> {
                 write instanceof PolicyWrite.Failed f ? ref -> f.everything().or(() -> errorOf(ref)) : this::errorOf;
         int unpublished = status.publish(state.reports(), errorOf, this::lookup);
         if (dbObjects == null || changedRowCounts(write, everything)) {
+            Map<String, Map<String, Integer>> byType = rowsByOwnerType();
             dbObjects = List.of(
-                    rowsOf(OwnerType.ADMIN_NETWORK_POLICY.wireName()),
-                    rowsOf(OwnerType.BASELINE_ADMIN_NETWORK_POLICY.wireName()),
-                    rowsOf(OwnerType.CLUSTER_NETWORK_POLICY.wireName()));
+                    byType.get(OwnerType.ADMIN_NETWORK_POLICY.wireName()),
+                    byType.get(OwnerType.BASELINE_ADMIN_NETWORK_POLICY.wireName()),
+                    byType.get(OwnerType.CLUSTER_NETWORK_POLICY.wireName()));
         }
         metrics.record(zone, state.metrics(), dbObjects.get(0), dbObjects.get(1));
         List<ClusterNetworkPolicy> cnps = caches.cnps().list();
@@ -495,16 +496,29 @@ public final class PolicyReconciler implements BatchReconciler<PolicyKey> {
         return Optional.ofNullable(found);
     }
 
-    /** The NB rows of one owner type by table, as the reference's db_objects metric counts them. */
-    private Map<String, Integer> rowsOf(String ownerType) {
-        Map<String, Integer> out = new HashMap<>();
-        for (String table : List.of(Acl.TABLE_NAME, AddressSet.TABLE_NAME)) {
-            List<Row> rows = nb.cache().table(table).select(r -> {
+    /**
+     * The NB rows of each policy owner type by table, as the reference's db_objects metric counts them: one pass over
+     * each table for all three types.
+     */
+    private Map<String, Map<String, Integer>> rowsByOwnerType() {
+        Map<String, Map<String, Integer>> out = new HashMap<>();
+        List<String> tables = List.of(Acl.TABLE_NAME, AddressSet.TABLE_NAME);
+        for (OwnerType type : List.of(
+                OwnerType.ADMIN_NETWORK_POLICY,
+                OwnerType.BASELINE_ADMIN_NETWORK_POLICY,
+                OwnerType.CLUSTER_NETWORK_POLICY)) {
+            Map<String, Integer> counts = new HashMap<>();
+            tables.forEach(t -> counts.put(t, 0));
+            out.put(type.wireName(), counts);
+        }
+        for (String table : tables) {
+            for (Row r : nb.cache().table(table).rows()) {
                 Map<String, String> ids = r.stringMap(ObjectId.EXTERNAL_IDS_COLUMN);
-                return ownerType.equals(ids.get(Owner.OWNER_TYPE))
-                        && controller.equals(ids.get(Owner.OWNER_CONTROLLER));
-            });
-            out.put(table, rows.size());
+                Map<String, Integer> counts = out.get(ids.get(Owner.OWNER_TYPE));
+                if (counts != null && controller.equals(ids.get(Owner.OWNER_CONTROLLER))) {
+                    counts.merge(table, 1, Integer::sum);
+                }
+            }
         }
         return out;
     }
