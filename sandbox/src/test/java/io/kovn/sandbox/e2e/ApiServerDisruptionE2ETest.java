@@ -25,6 +25,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * kovn's watches against the worst a real control plane does to them: while pods come and go, etcd's history is
@@ -36,6 +37,9 @@ import org.junit.jupiter.api.Test;
 @Tag("real")
 class ApiServerDisruptionE2ETest {
     static SandboxFixture sb;
+
+    @RegisterExtension
+    static final NodeLogsOnFailure LOGS = new NodeLogsOnFailure(() -> sb);
 
     @BeforeAll
     static void up() throws Exception {
