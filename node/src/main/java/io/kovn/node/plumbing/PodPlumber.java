@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -195,9 +196,24 @@ public final class PodPlumber {
 
     private void awaitOvnInstalled(String host) {
         if (!db.awaitInterface(host, i -> "true".equals(i.externalIds().get("ovn-installed")), installTimeout)) {
-            throw new PlumbingException("port " + host + " not ovn-installed within " + installTimeout
-                    + " (is its logical switch port in this zone's NB and ovn-controller running?)");
+            throw new PlumbingException("port " + host + " not ovn-installed within " + installTimeout + " ("
+                    + interfaceState(db.iface(host)) + "): ovn-controller has not bound it; is its logical switch"
+                    + " port in this zone's NB, and ovn-controller running and connected to the zone's SB?");
         }
+    }
+
+    /** What the OVS database says of a port ovn-controller has not marked installed, for its error (pure). */
+    static String interfaceState(Optional<Interface> iface) {
+        if (iface.isEmpty()) {
+            return "no interface of that name in the OVS database";
+        }
+        Interface i = iface.get();
+        StringBuilder s = new StringBuilder("ofport ")
+                .append(i.ofport().map(String::valueOf).orElse("not assigned"));
+        i.linkState().ifPresent(l -> s.append(", link ").append(l.wire()));
+        i.error().ifPresent(e -> s.append(", error: ").append(e));
+        s.append(", iface-id ").append(i.externalIds().getOrDefault("iface-id", "(none)"));
+        return s.toString();
     }
 
     /**

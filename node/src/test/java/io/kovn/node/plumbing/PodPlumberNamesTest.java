@@ -2,9 +2,13 @@ package io.kovn.node.plumbing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.kovn.ovs.vswitch.Interface;
+import io.kovn.ovsdb.data.Row;
+import io.kovn.ovsdb.data.Uuid;
 import io.kovn.runtime.net.Netns;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class PodPlumberNamesTest {
@@ -113,5 +117,27 @@ class PodPlumberNamesTest {
                         "route replace default via 10.244.1.1 dev eth0",
                         "route replace default via fd00::1 dev eth0",
                         "route replace 10.96.0.0/16 via 10.244.1.1 dev eth0");
+    }
+
+    @Test
+    void aPortNotInstalledIsDescribedByWhatTheOvsDatabaseSaysOfIt() {
+        assertThat(PodPlumber.interfaceState(Optional.empty()))
+                .isEqualTo("no interface of that name in the OVS database");
+        Interface attached = Interface.fromRow(new Row(
+                Uuid.random(),
+                Map.of(
+                        "name",
+                        "0123456789abcde",
+                        "ofport",
+                        7L,
+                        "link_state",
+                        "up",
+                        "external_ids",
+                        Map.of("iface-id", "ns1_web"))));
+        assertThat(PodPlumber.interfaceState(Optional.of(attached))).isEqualTo("ofport 7, link up, iface-id ns1_web");
+        Interface failed = Interface.fromRow(
+                new Row(Uuid.random(), Map.of("name", "0123456789abcde", "error", "could not open network device")));
+        assertThat(PodPlumber.interfaceState(Optional.of(failed)))
+                .isEqualTo("ofport not assigned, error: could not open network device, iface-id (none)");
     }
 }
