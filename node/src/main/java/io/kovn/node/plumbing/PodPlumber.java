@@ -307,7 +307,7 @@ public final class PodPlumber {
             problems.add("pod interface " + spec.ifName() + " is missing");
         } else {
             Netns.LinkAttributes link = pod.linkAttributes(spec.ifName());
-            if (!link.mac().equalsIgnoreCase(spec.mac())) {
+            if (!spec.mac().equalsIgnoreCase(link.mac())) {
                 problems.add("pod MAC of " + spec.ifName() + " is " + link.mac() + ", expected " + spec.mac());
             }
             if (link.mtu() != spec.mtu()) {

@@ -295,7 +295,10 @@ public final class Netns {
         return cidrs;
     }
 
-    /** What {@code ip link show} says of a link: its MAC address (lower case) and MTU. */
+    /**
+     * What {@code ip link show} says of a link: its MAC address (lower case; null when the link has none, e.g. a
+     * loopback) and MTU.
+     */
     public record LinkAttributes(String mac, int mtu) {}
 
     /** A link's MAC address and MTU, from one {@code ip link show}. */
@@ -311,15 +314,19 @@ public final class Netns {
                 mtu = Integer.parseInt(f[i + 1]);
             }
         }
-        if (mac == null || mtu < 0) {
-            throw new IllegalStateException("no MAC address or MTU on " + link + ": " + out);
+        if (mtu < 0) {
+            throw new IllegalStateException("no MTU on " + link + ": " + out);
         }
         return new LinkAttributes(mac, mtu);
     }
 
     /** The MAC address of a link, lower case. */
     public String mac(String link) {
-        return linkAttributes(link).mac();
+        String mac = linkAttributes(link).mac();
+        if (mac == null) {
+            throw new IllegalStateException("no MAC address on " + link);
+        }
+        return mac;
     }
 
     /** A link's MTU. */

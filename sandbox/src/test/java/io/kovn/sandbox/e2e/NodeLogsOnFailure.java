@@ -10,14 +10,16 @@ import java.util.List;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.ExtensionContext;
-import org.junit.jupiter.api.extension.TestWatcher;
+import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
 
 /**
- * When a test fails, prints the last lines of each emulated node's OVN and OVS logs (ovn-controller, ovn-northd, the
- * databases, ovs-vswitchd) while they still exist: the sandbox removes its folders when it closes, and a failure that
- * shows only in a full CI run can then be read from CI's output. Register it with {@code @RegisterExtension}.
+ * When a test fails, attaches the last lines of each emulated node's OVN and OVS logs (ovn-controller, ovn-northd, the
+ * databases, ovs-vswitchd) to its failure, as a suppressed exception, while they still exist: the sandbox removes its
+ * folders when it closes, and surefire sends a test's own output to a report file, but prints a failure's trace in the
+ * build output. A failure that shows only in a full CI run can then be read from CI's output. Register it with
+ * {@code @RegisterExtension}.
  */
-final class NodeLogsOnFailure implements TestWatcher {
+final class NodeLogsOnFailure implements TestExecutionExceptionHandler {
     private static final int LINES = 40;
 
     private final Supplier<SandboxFixture> fixture;
@@ -27,18 +29,28 @@ final class NodeLogsOnFailure implements TestWatcher {
     }
 
     @Override
-    public void testFailed(ExtensionContext context, Throwable cause) {
+    public void handleTestExecutionException(ExtensionContext context, Throwable failure) throws Throwable {
         SandboxFixture sb = fixture.get();
-        if (sb == null) {
-            return;
-        }
-        for (EmulatedNode node : sb.sandbox.nodes()) {
-            for (Path log : logs(node.folder())) {
-                System.out.printf(
-                        "---- %s: last %d lines of %s%n",
-                        node.name(), LINES, node.folder().relativize(log));
-                tail(log).forEach(System.out::println);
+        if (sb != null) {
+            StringBuilder tails = new StringBuilder("the emulated nodes' OVN and OVS logs, last " + LINES + " lines");
+            for (EmulatedNode node : sb.sandbox.nodes()) {
+                for (Path log : logs(node.folder())) {
+                    tails.append("\n---- ")
+                            .append(node.name())
+                            .append(": ")
+                            .append(node.folder().relativize(log));
+                    tail(log).forEach(line -> tails.append('\n').append(line));
+                }
             }
+            failure.addSuppressed(new NodeLogs(tails.toString()));
+        }
+        throw failure;
+    }
+
+    /** The log tails, as a message without a stack trace of its own. */
+    private static final class NodeLogs extends Exception {
+        NodeLogs(String message) {
+            super(message, null, false, false);
         }
     }
 
@@ -54,9 +66,11 @@ final class NodeLogsOnFailure implements TestWatcher {
 
     private static List<String> tail(Path log) {
         try {
-            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+            List<String> lines = new String(Files.readAllBytes(log), StandardCharsets.UTF_8)
+                    .lines()
+                    .toList();
             return lines.subList(Math.max(0, lines.size() - LINES), lines.size());
-        } catch (IOException | UncheckedIOException e) {
+        } catch (IOException e) {
             return List.of("(unreadable: " + e.getMessage() + ")");
         }
     }
