@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.PodIP;
 import io.kovn.ovn.annotations.OvnAnnotations;
 import io.kovn.ovn.annotations.PodNetwork;
 import io.kovn.ovn.annotations.PodNetworks;
+import io.kovn.ovn.topology.Layer2Topology;
 import io.kovn.ovn.topology.TopologyNames;
 import io.kovn.policy.model.PolicyDirection;
 import io.kovn.runtime.OvnRuntime;
@@ -36,21 +37,31 @@ public final class PolicyTracer {
      *
      * @param network the network's name ({@code default}, or a primary user-defined network's)
      * @param prefix the network's prefix of OVN names (empty for the default network)
+     * @param layer2 whether the network is a Layer2 one: one switch spanning every node, whose other zones hold the
+     *     pod's port as a {@code remote} port of the same name
      */
-    public record Endpoint(String node, String logicalPort, String mac, String ip, String network, String prefix) {
+    public record Endpoint(
+            String node, String logicalPort, String mac, String ip, String network, String prefix, boolean layer2) {
         /** An endpoint on the default network. */
         public Endpoint(String node, String logicalPort, String mac, String ip) {
-            this(node, logicalPort, mac, ip, OvnAnnotations.DEFAULT_NETWORK, "");
+            this(node, logicalPort, mac, ip, OvnAnnotations.DEFAULT_NETWORK, "", false);
         }
 
-        /** The node switch the pod's port is on. */
+        /** The switch the pod's port is on: its node's, or a Layer2 network's one switch. */
         String nodeSwitch() {
-            return prefix + node;
+            return layer2 ? prefix + Layer2Topology.SWITCH : prefix + node;
         }
 
-        /** The cluster router's port to the node switch. */
+        /**
+         * The router port that is the pod's gateway: the cluster router's to the node switch, or the transit router's.
+         */
         String routerPort() {
-            return "rtos-" + prefix + node;
+            return layer2 ? "trtos-" + nodeSwitch() : "rtos-" + prefix + node;
+        }
+
+        /** The switch's port to {@link #routerPort()}. */
+        String switchRouterPort() {
+            return (layer2 ? "stotr-" : "stor-") + nodeSwitch();
         }
     }
 
@@ -184,7 +195,7 @@ public final class PolicyTracer {
         requireNotHostNetwork(src);
         Endpoint from = endpoint(src, address);
         Zone zone = zones.apply(from.node());
-        String gatewayPort = "stor-" + from.nodeSwitch();
+        String gatewayPort = from.switchRouterPort();
         Hop hop = run(
                 zone,
                 from.nodeSwitch(),
@@ -284,13 +295,17 @@ public final class PolicyTracer {
             throw new IllegalStateException(
                     "zone " + node + " has no port " + port + " of pod " + name(pod) + " on its network yet");
         }
+        String prefix = network.replace('-', '.').replace('/', '.') + "_";
+        // "<uuid> (<switch>)": a Layer2 network's pods are all on its one switch
+        String onSwitch = nbctl(zones.apply(node), "lsp-get-ls", port).strip();
         return new Endpoint(
                 node,
                 port,
                 net.macAddress(),
                 ip,
                 network,
-                network.replace('-', '.').replace('/', '.') + "_");
+                prefix,
+                onSwitch.endsWith("(" + prefix + Layer2Topology.SWITCH + ")"));
     }
 
     /**
@@ -324,7 +339,9 @@ public final class PolicyTracer {
         Zone srcZone = zones.apply(src.node());
         boolean sameNetwork = src.network().equals(dst.network());
         boolean sameNode = src.node().equals(dst.node()) && sameNetwork;
-        String gatewayMac = sameNode ? dst.mac() : routerPortMac(srcZone, src.routerPort());
+        // on one switch the packet goes to the destination itself, else to the gateway
+        boolean sameSwitch = sameNode || (sameNetwork && src.layer2());
+        String gatewayMac = sameSwitch ? dst.mac() : routerPortMac(srcZone, src.routerPort());
         String first = microflow(src.logicalPort(), src.mac(), gatewayMac, src.ip(), dst.ip(), 64, protocol, port);
         Hop hop1 = run(srcZone, src.nodeSwitch(), first);
         List<Hop> hops = new ArrayList<>(List.of(hop1));
@@ -349,6 +366,31 @@ public final class PolicyTracer {
                 hops.add(run(dstZone, p + "transit_switch", second));
                 return verdict(hops, dst.logicalPort());
             }
+            if (!src.node().equals(dst.node()) && dst.layer2() && hop1.output().reached(dst.logicalPort())) {
+                // the destination network's transit router put it on the Layer2 switch, whose remote port of the
+                // destination sends it through the tunnel: the destination's zone takes it from the router's port
+                Zone dstZone = zones.apply(dst.node());
+                String second = microflow(
+                        dst.switchRouterPort(),
+                        routerPortMac(dstZone, dst.routerPort()),
+                        dst.mac(),
+                        src.ip(),
+                        dst.ip(),
+                        61,
+                        protocol,
+                        port);
+                hops.add(run(dstZone, dst.nodeSwitch(), second));
+                return verdict(hops, dst.logicalPort());
+            }
+            if (hop1.output().outputs().stream().anyMatch(o -> o.startsWith("crtor-"))) {
+                // a ClusterNetworkConnect took it, and something on the way dropped it: judged like any other flow
+                if (src.node().equals(dst.node())) return verdict(hops, dst.logicalPort());
+                return new Result(
+                        false,
+                        hops,
+                        "the packet never left zone " + src.node() + " toward " + dst.node() + dropReason(hop1),
+                        droppedBy(hop1));
+            }
             // shown where the source's network takes the packet, never judged by policy: networks do not reach each
             // other
             return new Result(
@@ -363,6 +405,20 @@ public final class PolicyTracer {
                     List.of());
         }
         if (sameNode) return verdict(hops, dst.logicalPort());
+        if (src.layer2()) {
+            // the switch's remote port of the destination sends it through the tunnel; the destination's zone takes
+            // it from its own remote port of the source (the tunnel carries the logical ports)
+            if (!hop1.output().reached(dst.logicalPort())) {
+                return new Result(
+                        false,
+                        hops,
+                        "the packet never left zone " + src.node() + " toward " + dst.node() + dropReason(hop1),
+                        droppedBy(hop1));
+            }
+            String second = microflow(src.logicalPort(), src.mac(), dst.mac(), src.ip(), dst.ip(), 64, protocol, port);
+            hops.add(run(zones.apply(dst.node()), dst.nodeSwitch(), second));
+            return verdict(hops, dst.logicalPort());
+        }
         String p = src.prefix();
         String transitPort = p + "tstor-" + dst.node();
         if (!hop1.output().reached(transitPort)) {

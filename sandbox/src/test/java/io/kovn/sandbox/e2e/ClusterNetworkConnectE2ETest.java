@@ -19,10 +19,12 @@ import io.kovn.sandbox.Prober;
 import io.kovn.sandbox.Prober.Verdict;
 import io.kovn.sandbox.SandboxLayout;
 import io.kovn.sandbox.infra.EmulatedNode;
+import io.kovn.sandbox.trace.PolicyTracer;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.assertj.core.api.AbstractStringAssert;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -218,6 +220,22 @@ class ClusterNetworkConnectE2ETest {
                 .isNotEqualTo(Verdict.ALLOWED);
     }
 
+    /** {@code kovn trace}'s verdict on tcp/80 from one pod to another, through {@code zones} zones; its text. */
+    static AbstractStringAssert<?> traced(
+            String fromNs, String from, String toNs, String to, boolean allowed, int zones) {
+        var pods = sb.client.pods();
+        PolicyTracer.Result r = sb.tracer()
+                .trace(
+                        pods.inNamespace(fromNs).withName(from).get(),
+                        pods.inNamespace(toNs).withName(to).get(),
+                        "tcp",
+                        80);
+        String what = "trace " + from + " -> " + to + "\n" + r.render(true);
+        assertThat(r.allowed()).as(what).isEqualTo(allowed);
+        assertThat(r.hops()).as(what).hasSize(zones);
+        return assertThat(r.render(false));
+    }
+
     /** The NB rows of the tables kovn writes, as text. */
     static String nbDump(EmulatedNode n) {
         StringBuilder out = new StringBuilder();
@@ -257,6 +275,12 @@ class ClusterNetworkConnectE2ETest {
         connected("c1", "c-2", "a", "a-2");
         connected("c1", "c-1", "a", "a-1");
         connected("a", "a-2", "c1", "c-1"); // same node
+        // kovn trace follows them: into C's Layer2 switch and through its remote port of c-1 to node-2; out of C
+        // through its transit router and A's transit switch; inside C from node-2 to node-1
+        traced("a", "a-1", "c1", "c-1", true, 2);
+        traced("c1", "c-1", "a", "a-1", true, 2);
+        traced("a", "a-2", "c1", "c-1", true, 1);
+        traced("c1", "c-1", "c1", "c-2", true, 2);
         apart("b", "b-1", "a", "a-1");
         apart("a", "a-1", "d", "d-1");
 
@@ -297,6 +321,10 @@ class ClusterNetworkConnectE2ETest {
                 .create();
         apart("c1", "c-2", "a", "a-1");
         connected("c1", "c-1", "a", "a-1");
+        traced("c1", "c-2", "a", "a-1", false, 1)
+                .contains("not delivered to a.net_a_a-1: dropped by ingress ACL NP:a:Ingress")
+                .contains("decided by: ingress: isolated by NetworkPolicy in namespace a");
+        traced("c1", "c-1", "a", "a-1", true, 2);
         sb.client
                 .network()
                 .v1()

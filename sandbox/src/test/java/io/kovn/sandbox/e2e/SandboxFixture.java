@@ -14,11 +14,15 @@ import io.kovn.sandbox.Prober;
 import io.kovn.sandbox.Sandbox;
 import io.kovn.sandbox.SandboxConfig;
 import io.kovn.sandbox.SandboxLayout;
+import io.kovn.sandbox.infra.EmulatedNode;
 import io.kovn.sandbox.infra.Leftovers;
+import io.kovn.sandbox.trace.AclRules;
+import io.kovn.sandbox.trace.PolicyTracer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
@@ -144,6 +148,17 @@ public final class SandboxFixture implements AutoCloseable {
                 to.getStatus().getPodIP(),
                 port,
                 Duration.ofSeconds(2));
+    }
+
+    /** {@code kovn trace}'s tracer on this sandbox's zones, naming ANP and BANP rules from the API server. */
+    public PolicyTracer tracer() {
+        Map<String, EmulatedNode> nodes = new HashMap<>();
+        sandbox.nodes().forEach(n -> nodes.put(n.name(), n));
+        return new PolicyTracer(
+                OvnRuntime.locate(),
+                node -> new PolicyTracer.Zone(
+                        node, nodes.get(node).nbSocket(), nodes.get(node).sbSocket()),
+                AclRules.AdminPolicies.fromApi(client));
     }
 
     /** The namespaces and root-namespace links of this fixture that exist now. */

@@ -31,10 +31,11 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * NetworkPolicy and AdminNetworkPolicy inside a primary user-defined network (a Layer3 ClusterUserDefinedNetwork over
- * two namespaces, pods on two nodes), checked three ways for every pod pair: the evaluator ({@code kovn analyze}) on
- * the pods' network addresses, ovn-trace through the network's switches and transit switch ({@code kovn trace}), and
- * real TCP/UDP connections ({@code kovn probe}); the trace names the rule the evaluator names.
+ * NetworkPolicy and AdminNetworkPolicy inside primary user-defined networks (a Layer3 ClusterUserDefinedNetwork over
+ * namespaces t1 and t2, a Layer2 one over t3 and t4, pods of each on two nodes), checked three ways for every pod pair
+ * of a network: the evaluator ({@code kovn analyze}) on the pods' network addresses, ovn-trace ({@code kovn trace}:
+ * through the node switches and transit switch of the Layer3 network, the Layer2 network's one switch and its remote
+ * ports across nodes), and real TCP/UDP connections ({@code kovn probe}); the trace names the rule the evaluator names.
  */
 @Tag("real")
 class UserDefinedNetworkPoliciesE2ETest {
@@ -46,12 +47,13 @@ class UserDefinedNetworkPoliciesE2ETest {
     static void up() throws Exception {
         sb = PolicySandbox.start(2);
         var client = sb.client();
-        for (String ns : List.of("t1", "t2")) {
+        for (String ns : List.of("t1", "t2", "t3", "t4")) {
+            String tenant = ns.equals("t1") || ns.equals("t2") ? "t" : "u";
             client.namespaces()
                     .resource(new NamespaceBuilder()
                             .withNewMetadata()
                             .withName(ns)
-                            .withLabels(Map.of("tenant", "t", "k8s.ovn.org/primary-user-defined-network", ""))
+                            .withLabels(Map.of("tenant", tenant, "k8s.ovn.org/primary-user-defined-network", ""))
                             .endMetadata()
                             .build())
                     .create();
@@ -67,31 +69,47 @@ class UserDefinedNetworkPoliciesE2ETest {
                   network: {topology: Layer3, layer3: {role: Primary, subnets: [{cidr: 10.110.0.0/16}]}}
                 """, GenericKubernetesResource.class))
                 .create();
+        client.genericKubernetesResources(KovnResources.CLUSTER_USER_DEFINED_NETWORK)
+                .resource(Serialization.unmarshal("""
+                apiVersion: k8s.ovn.org/v1
+                kind: ClusterUserDefinedNetwork
+                metadata: {name: pairs}
+                spec:
+                  namespaceSelector: {matchLabels: {tenant: u}}
+                  network: {topology: Layer2, layer2: {role: Primary, subnets: [10.120.0.0/24]}}
+                """, GenericKubernetesResource.class))
+                .create();
         var ports = List.of(PolicySandbox.port("TCP", 80, "http"), PolicySandbox.port("UDP", 53, "dns"));
-        sb.createPod("t1", "web", "node-1", Map.of("app", "web"), ports);
-        sb.createPod("t1", "db", "node-2", Map.of("app", "db"), ports);
-        sb.createPod("t2", "client", "node-1", Map.of("app", "client"), ports);
-        sb.createPod("t2", "other", "node-2", Map.of("app", "other"), ports);
-        for (String p : List.of("t1/web", "t1/db", "t2/client", "t2/other")) {
+        // the same pods and policies in each network: t1/t2 on the Layer3 one, t3/t4 on the Layer2 one
+        for (String[] pair : List.of(new String[] {"t1", "t2"}, new String[] {"t3", "t4"})) {
+            sb.createPod(pair[0], "web", "node-1", Map.of("app", "web"), ports);
+            sb.createPod(pair[0], "db", "node-2", Map.of("app", "db"), ports);
+            sb.createPod(pair[1], "client", "node-1", Map.of("app", "client"), ports);
+            sb.createPod(pair[1], "other", "node-2", Map.of("app", "other"), ports);
+        }
+        for (String p :
+                List.of("t1/web", "t1/db", "t2/client", "t2/other", "t3/web", "t3/db", "t4/client", "t4/other")) {
             String[] s = p.split("/");
             PODS.put(p, sb.awaitRunning(s[0], s[1]));
         }
-        // policies: db takes tcp/80 from web only (NetworkPolicy); other may not reach t1 at all (ANP Deny);
-        // client may reach web over tcp/80 even if a NetworkPolicy said otherwise (ANP Allow)
-        client.network()
-                .v1()
-                .networkPolicies()
-                .inNamespace("t1")
-                .resource(Serialization.unmarshal("""
-                apiVersion: networking.k8s.io/v1
-                kind: NetworkPolicy
-                metadata: {name: db-from-web, namespace: t1}
-                spec:
-                  podSelector: {matchLabels: {app: db}}
-                  policyTypes: [Ingress]
-                  ingress: [{from: [{podSelector: {matchLabels: {app: web}}}], ports: [{protocol: TCP, port: 80}]}]
-                """, NetworkPolicy.class))
-                .create();
+        // policies, in each network: db takes tcp/80 from web only (NetworkPolicy); other may not reach t1/t3 at all
+        // (ANP Deny); client may reach web over tcp/80 even if a NetworkPolicy said otherwise (ANP Allow)
+        for (String ns : List.of("t1", "t3")) {
+            client.network()
+                    .v1()
+                    .networkPolicies()
+                    .inNamespace(ns)
+                    .resource(Serialization.unmarshal("""
+                    apiVersion: networking.k8s.io/v1
+                    kind: NetworkPolicy
+                    metadata: {name: db-from-web, namespace: %s}
+                    spec:
+                      podSelector: {matchLabels: {app: db}}
+                      policyTypes: [Ingress]
+                      ingress: [{from: [{podSelector: {matchLabels: {app: web}}}], ports: [{protocol: TCP, port: 80}]}]
+                    """.formatted(ns), NetworkPolicy.class))
+                    .create();
+        }
         client.resources(AdminNetworkPolicy.class)
                 .resource(Serialization.unmarshal("""
                 apiVersion: policy.networking.k8s.io/v1alpha1
@@ -99,14 +117,14 @@ class UserDefinedNetworkPoliciesE2ETest {
                 metadata: {name: tenant-edges}
                 spec:
                   priority: 10
-                  subject: {namespaces: {matchLabels: {kubernetes.io/metadata.name: t1}}}
+                  subject: {namespaces: {matchExpressions: [{key: kubernetes.io/metadata.name, operator: In, values: [t1, t3]}]}}
                   ingress:
                   - name: deny-other
                     action: Deny
-                    from: [{pods: {namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: t2}}, podSelector: {matchLabels: {app: other}}}}]
+                    from: [{pods: {namespaceSelector: {matchExpressions: [{key: kubernetes.io/metadata.name, operator: In, values: [t2, t4]}]}, podSelector: {matchLabels: {app: other}}}}]
                   - name: allow-client
                     action: Allow
-                    from: [{pods: {namespaceSelector: {matchLabels: {kubernetes.io/metadata.name: t2}}, podSelector: {matchLabels: {app: client}}}}]
+                    from: [{pods: {namespaceSelector: {matchExpressions: [{key: kubernetes.io/metadata.name, operator: In, values: [t2, t4]}]}, podSelector: {matchLabels: {app: client}}}}]
                     ports: [{portNumber: {protocol: TCP, port: 80}}]
                 """, AdminNetworkPolicy.class))
                 .create();
@@ -143,10 +161,11 @@ class UserDefinedNetworkPoliciesE2ETest {
                 .adminNetworkPolicies(
                         sb.client().resources(AdminNetworkPolicy.class).list().getItems())
                 .build());
+        assertThat(sb.address(PODS.get("t3/web"))).startsWith("10.120.0.");
         List<Check> checks = new ArrayList<>();
         for (Pod from : PODS.values()) {
             for (Pod to : PODS.values()) {
-                if (from == to) continue;
+                if (from == to || !network(from).equals(network(to))) continue;
                 for (String pp : PORTS) {
                     ProtocolPort port = ProtocolPort.parse(pp);
                     checks.add(
@@ -162,12 +181,16 @@ class UserDefinedNetworkPoliciesE2ETest {
         expected.put("t2/other -> t1/web tcp/80", Verdict.DENIED);
         expected.put("t2/client -> t1/web tcp/80", Verdict.ALLOWED);
         expected.put("t1/db -> t2/other tcp/80", Verdict.ALLOWED);
+        new ArrayList<>(expected.entrySet())
+                .forEach(e -> expected.put(e.getKey().replace("t1/", "t3/").replace("t2/", "t4/"), e.getValue()));
+        assertThat(expected).hasSize(14);
+        Map<String, Verdict> evaluated = new LinkedHashMap<>();
         for (Check c : checks) {
             String key = PolicySandbox.name(c.from()) + " -> " + PolicySandbox.name(c.to()) + " "
                     + c.port().field() + "/" + c.port().port();
-            if (expected.containsKey(key))
-                assertThat(c.evaluation().verdict()).as("evaluator " + key).isEqualTo(expected.get(key));
+            if (expected.containsKey(key)) evaluated.put(key, c.evaluation().verdict());
         }
+        assertThat(evaluated).as("the evaluator").isEqualTo(expected);
 
         // ovn-trace and real packets agree with it (enforcement may take a moment to reach the flows)
         List<String> mismatches = new ArrayList<>();
@@ -208,6 +231,26 @@ class UserDefinedNetworkPoliciesE2ETest {
         assertThat(mismatches)
                 .as("evaluator, ovn-trace and real packets disagree")
                 .isEmpty();
+
+        // to an address outside: out of the pod's switch through its gateway (the Layer2 one's transit router)
+        for (String p : List.of("t1/web", "t3/web")) {
+            PolicyTracer.Result out = sb.tracer().traceToAddress(PODS.get(p), "192.0.2.10", "udp", 53);
+            assertThat(out.allowed()).as(out.render(true)).isTrue();
+            assertThat(out.reason())
+                    .as(p)
+                    .startsWith("left " + out.hops().getFirst().microflow().split("\"")[1] + "'s switch");
+            assertThat(out.hops().getFirst().datapath())
+                    .isEqualTo(
+                            p.startsWith("t1") ? "cluster_udn_tenants_node-1" : "cluster_udn_pairs_ovn_layer2_switch");
+        }
+    }
+
+    /** The pod's network, by its namespace. */
+    static String network(Pod pod) {
+        return pod.getMetadata().getNamespace().equals("t1")
+                        || pod.getMetadata().getNamespace().equals("t2")
+                ? "layer3"
+                : "layer2";
     }
 
     static Endpoint endpoint(Pod pod) {

@@ -25,12 +25,10 @@ import io.kovn.policy.evaluator.PolicyEvaluator;
 import io.kovn.policy.evaluator.ProtocolPort;
 import io.kovn.policy.evaluator.Verdict;
 import io.kovn.policy.model.PolicySnapshot;
-import io.kovn.runtime.OvnRuntime;
 import io.kovn.sandbox.Prober;
 import io.kovn.sandbox.SandboxLayout;
 import io.kovn.sandbox.e2e.SandboxFixture;
 import io.kovn.sandbox.infra.EmulatedNode;
-import io.kovn.sandbox.trace.AclRules;
 import io.kovn.sandbox.trace.PolicyTracer;
 import io.kovn.sandbox.trace.ServiceTarget;
 import java.nio.file.Files;
@@ -315,7 +313,8 @@ class ServicesE2ETest {
                     .containsKey(Prober.Verdict.DENIED.word);
             // trace: one verdict per backend
             ServiceTarget target = target("web", 80);
-            PolicyTracer.ServiceResult traced = tracer().traceToService(
+            PolicyTracer.ServiceResult traced = sb.tracer()
+                    .traceToService(
                             client,
                             target,
                             ref -> Optional.ofNullable(sb.client
@@ -457,16 +456,6 @@ class ServicesE2ETest {
                         .allMatch(n -> n.nbctl("--bare", "--columns=name", "list", "Load_Balancer")
                                 .lines()
                                 .noneMatch(l -> l.contains(NS + "/nobody"))));
-    }
-
-    private static PolicyTracer tracer() {
-        Map<String, EmulatedNode> nodes = new HashMap<>();
-        sb.sandbox.nodes().forEach(n -> nodes.put(n.name(), n));
-        return new PolicyTracer(
-                OvnRuntime.locate(),
-                node -> new PolicyTracer.Zone(
-                        node, nodes.get(node).nbSocket(), nodes.get(node).sbSocket()),
-                AclRules.AdminPolicies.fromApi(sb.client));
     }
 
     private static LabelSelector labels(String key, String value) {
