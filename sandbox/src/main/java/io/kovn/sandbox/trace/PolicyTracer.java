@@ -516,18 +516,18 @@ public final class PolicyTracer {
         List<String> lbs = loadBalancers(zone, vipKey(vip, target.port()), target.protocol()).stream()
                 .map(LoadBalancerList.Entry::name)
                 .toList();
-        String gatewayMac = routerPortMac(zone, "rtos-" + from.node());
+        String gatewayMac = routerPortMac(zone, from.routerPort());
         String flow = microflow(
                 from.logicalPort(), from.mac(), gatewayMac, from.ip(), vip, 64, target.protocol(), target.port());
-        List<ServiceTarget.Backend> backends = target.backends(vip.contains(":"));
+        List<ServiceTarget.Backend> backends = onNetworkOf(from, target.backends(vip.contains(":")), vip, pods);
         if (backends.isEmpty()) {
-            Hop hop = run(zone, from.node(), flow);
+            Hop hop = run(zone, from.nodeSwitch(), flow);
             Result r = new Result(false, List.of(hop), "no backend for " + vip, droppedBy(hop));
             return new ServiceResult(target, vip, lbs, List.of(), r);
         }
         List<BackendResult> out = throughLoadBalancer(
                 zone,
-                from.node(),
+                from.nodeSwitch(),
                 flow,
                 from.ip(),
                 from.logicalPort() + "'s switch",
@@ -536,6 +536,22 @@ public final class PolicyTracer {
                 target.protocol(),
                 pods);
         return new ServiceResult(target, vip, lbs, out, null);
+    }
+
+    /**
+     * The backends as the client's network load-balances to them: on a user-defined network, at their pods' addresses
+     * on it (EndpointSlices hold the default network's; the network's load balancers the network's).
+     */
+    private List<ServiceTarget.Backend> onNetworkOf(
+            Endpoint client, List<ServiceTarget.Backend> backends, String vip, Function<String, Optional<Pod>> pods) {
+        if (client.network().equals(OvnAnnotations.DEFAULT_NETWORK)) return backends;
+        List<ServiceTarget.Backend> out = new ArrayList<>();
+        for (ServiceTarget.Backend b : backends) {
+            Optional<Pod> pod = b.pod().flatMap(pods).filter(p -> !hostNetwork(p));
+            String ip = pod.map(p -> endpoint(p, vip).ip()).orElse(b.ip());
+            out.add(new ServiceTarget.Backend(b.pod(), ip, b.port(), b.node()));
+        }
+        return out;
     }
 
     /**
@@ -595,7 +611,10 @@ public final class PolicyTracer {
         }
         Endpoint to = endpoint(pod.get(), vip);
         if (to.node().equals(node)) return verdict(hops, to.logicalPort());
-        if (!hop1.output().reached("tstor-" + to.node())) {
+        String p = to.prefix();
+        // a Layer2 network's router sends it back onto the switch, to the backend's remote port
+        String leaving = to.layer2() ? to.logicalPort() : p + "tstor-" + to.node();
+        if (!hop1.output().reached(leaving)) {
             return new Result(
                     false,
                     hops,
@@ -604,16 +623,26 @@ public final class PolicyTracer {
         }
         Zone dstZone = zones.apply(to.node());
         // After the load balancer: the backend's address and target port.
-        String second = microflow(
-                "tstor-" + node,
-                routerPortMac(zone, "rtots-" + node),
-                routerPortMac(dstZone, "rtots-" + to.node()),
-                srcAfterLb,
-                b.ip(),
-                ttl,
-                protocol,
-                b.port());
-        hops.add(run(dstZone, "transit_switch", second));
+        String second = to.layer2()
+                ? microflow(
+                        to.switchRouterPort(),
+                        routerPortMac(dstZone, to.routerPort()),
+                        to.mac(),
+                        srcAfterLb,
+                        b.ip(),
+                        ttl,
+                        protocol,
+                        b.port())
+                : microflow(
+                        p + "tstor-" + node,
+                        routerPortMac(zone, p + "rtots-" + node),
+                        routerPortMac(dstZone, p + "rtots-" + to.node()),
+                        srcAfterLb,
+                        b.ip(),
+                        ttl,
+                        protocol,
+                        b.port());
+        hops.add(run(dstZone, to.layer2() ? to.nodeSwitch() : p + "transit_switch", second));
         return verdict(hops, to.logicalPort());
     }
 

@@ -17,11 +17,14 @@ import io.kovn.sandbox.Prober;
 import io.kovn.sandbox.Prober.Verdict;
 import io.kovn.sandbox.SandboxLayout;
 import io.kovn.sandbox.infra.EmulatedNode;
+import io.kovn.sandbox.trace.PolicyTracer;
+import io.kovn.sandbox.trace.ServiceTarget;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -81,7 +84,7 @@ class UserDefinedNetworksE2ETest {
         sb.pod("plain", "plain-1", "node-1", Map.of());
         sb.pod("gone", "gone-1", "node-2", Map.of());
         sb.pod("flat-a", "fa-1", "node-1", Map.of());
-        sb.pod("flat-a", "fa-2", "node-3", Map.of());
+        sb.pod("flat-a", "fa-2", "node-3", Map.of("app", "flat"));
         sb.pod("flat-b", "fb-1", "node-2", Map.of());
         for (String ns : List.of("blue", "red", "green")) {
             sb.awaitRunning(ns, ns + "-1");
@@ -348,6 +351,78 @@ class UserDefinedNetworksE2ETest {
                     .as(from[1] + " -> blue's cluster IP: " + r)
                     .isFalse();
         }
+
+        // kovn trace: the network's load balancer on blue-1's switch, then each backend's zone on the network's
+        // transit switch, at the backends' network addresses
+        PolicyTracer.ServiceResult traced = traceToService("blue", "blue-1", "web", 80);
+        assertThat(traced.loadBalancers()).containsExactly("blue_net_Service_blue/web_TCP_cluster");
+        assertThat(traced.backends()).hasSize(2).allSatisfy(b -> {
+            assertThat(b.backend().ip()).as(b.result().render(true)).startsWith("10.100.");
+            assertThat(b.result().allowed()).as(b.result().render(true)).isTrue();
+            assertThat(b.result().hops()).as(b.result().render(true)).hasSize(2);
+            assertThat(b.result().hops().get(1).datapath()).isEqualTo("blue_net_transit_switch");
+        });
+    }
+
+    @Test
+    void aLayer2NetworksPodsReachItsClusterIpAcrossNodesAndKovnTraceFollowsIt() throws Exception {
+        var svc = sb.client
+                .services()
+                .inNamespace("flat-a")
+                .resource(new ServiceBuilder()
+                        .withNewMetadata()
+                        .withName("flat")
+                        .withNamespace("flat-a")
+                        .endMetadata()
+                        .withNewSpec()
+                        .withSelector(Map.of("app", "flat"))
+                        .addNewPort()
+                        .withName("http")
+                        .withProtocol("TCP")
+                        .withPort(80)
+                        .endPort()
+                        .endSpec()
+                        .build())
+                .create();
+        String vip = svc.getSpec().getClusterIP();
+        await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(250))
+                .untilAsserted(() ->
+                        assertThat(probe("flat-a", "fa-1", vip, "tcp").answer()).isEqualTo("fa-2"));
+        // fa-1 on node-1 to fa-2 on node-3: the switch's load balancer, the transit router back onto the switch,
+        // the remote port of fa-2, then node-3's zone from the router's port
+        PolicyTracer.ServiceResult traced = traceToService("flat-a", "fa-1", "flat", 80);
+        assertThat(traced.backends()).hasSize(1);
+        PolicyTracer.Result r = traced.backends().getFirst().result();
+        assertThat(r.allowed()).as(r.render(true)).isTrue();
+        assertThat(r.hops()).as(r.render(true)).hasSize(2);
+        assertThat(r.hops().get(1).zone()).isEqualTo("node-3");
+        assertThat(r.hops().get(1).microflow()).startsWith("inport == \"stotr-cluster_udn_flat_ovn_layer2_switch\"");
+        assertThat(traced.backends().getFirst().backend().ip()).isEqualTo(udnIp("flat-a", "fa-2"));
+    }
+
+    static PolicyTracer.ServiceResult traceToService(String ns, String client, String service, int port) {
+        ServiceTarget target = ServiceTarget.resolve(
+                sb.client.services().inNamespace(ns).withName(service).get(),
+                sb.client
+                        .discovery()
+                        .v1()
+                        .endpointSlices()
+                        .inNamespace(ns)
+                        .withLabel("kubernetes.io/service-name", service)
+                        .list()
+                        .getItems(),
+                Optional.of(port),
+                Optional.empty());
+        return sb.tracer()
+                .traceToService(
+                        pod(ns, client),
+                        target,
+                        ref -> Optional.ofNullable(sb.client
+                                .pods()
+                                .inNamespace(ref.split("/")[0])
+                                .withName(ref.split("/")[1])
+                                .get()));
     }
 
     @Test
