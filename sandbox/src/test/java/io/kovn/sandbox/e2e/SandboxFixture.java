@@ -18,6 +18,7 @@ import io.kovn.sandbox.infra.EmulatedNode;
 import io.kovn.sandbox.infra.Leftovers;
 import io.kovn.sandbox.trace.AclRules;
 import io.kovn.sandbox.trace.PolicyTracer;
+import io.kovn.sandbox.trace.ServiceTarget;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,6 +26,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import org.assertj.core.api.Assertions;
 
@@ -148,6 +150,28 @@ public final class SandboxFixture implements AutoCloseable {
                 to.getStatus().getPodIP(),
                 port,
                 Duration.ofSeconds(2));
+    }
+
+    /** The pod written {@code NS/NAME}, if it exists (how a trace to a service finds its backends' pods). */
+    public Optional<Pod> podByRef(String ref) {
+        String[] p = ref.split("/", 2);
+        return Optional.ofNullable(
+                client.pods().inNamespace(p[0]).withName(p[1]).get());
+    }
+
+    /** A service port and its backends, as {@code kovn trace} resolves them. */
+    public ServiceTarget serviceTarget(String namespace, String name, int port) {
+        return ServiceTarget.resolve(
+                client.services().inNamespace(namespace).withName(name).get(),
+                client.discovery()
+                        .v1()
+                        .endpointSlices()
+                        .inNamespace(namespace)
+                        .withLabel("kubernetes.io/service-name", name)
+                        .list()
+                        .getItems(),
+                Optional.of(port),
+                Optional.empty());
     }
 
     /** {@code kovn trace}'s tracer on this sandbox's zones, naming ANP and BANP rules from the API server. */

@@ -18,13 +18,11 @@ import io.kovn.sandbox.Prober.Verdict;
 import io.kovn.sandbox.SandboxLayout;
 import io.kovn.sandbox.infra.EmulatedNode;
 import io.kovn.sandbox.trace.PolicyTracer;
-import io.kovn.sandbox.trace.ServiceTarget;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -402,27 +400,7 @@ class UserDefinedNetworksE2ETest {
     }
 
     static PolicyTracer.ServiceResult traceToService(String ns, String client, String service, int port) {
-        ServiceTarget target = ServiceTarget.resolve(
-                sb.client.services().inNamespace(ns).withName(service).get(),
-                sb.client
-                        .discovery()
-                        .v1()
-                        .endpointSlices()
-                        .inNamespace(ns)
-                        .withLabel("kubernetes.io/service-name", service)
-                        .list()
-                        .getItems(),
-                Optional.of(port),
-                Optional.empty());
-        return sb.tracer()
-                .traceToService(
-                        pod(ns, client),
-                        target,
-                        ref -> Optional.ofNullable(sb.client
-                                .pods()
-                                .inNamespace(ref.split("/")[0])
-                                .withName(ref.split("/")[1])
-                                .get()));
+        return sb.tracer().traceToService(pod(ns, client), sb.serviceTarget(ns, service, port), sb::podByRef);
     }
 
     @Test

@@ -10,7 +10,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
-import io.fabric8.kubernetes.api.model.discovery.v1.EndpointSlice;
 import io.kovn.k8s.api.policy.AdminNetworkPolicy;
 import io.kovn.k8s.api.policy.AdminNetworkPolicyEgressPeer;
 import io.kovn.k8s.api.policy.AdminNetworkPolicyEgressRule;
@@ -37,7 +36,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -122,16 +120,7 @@ class ServicesE2ETest {
     }
 
     private static ServiceTarget target(String name, int port) {
-        Service s = sb.client.services().inNamespace(NS).withName(name).get();
-        List<EndpointSlice> slices = sb.client
-                .discovery()
-                .v1()
-                .endpointSlices()
-                .inNamespace(NS)
-                .withLabel("kubernetes.io/service-name", name)
-                .list()
-                .getItems();
-        return ServiceTarget.resolve(s, slices, Optional.of(port), Optional.empty());
+        return sb.serviceTarget(NS, name, port);
     }
 
     private static Prober.Result probe(Pod from, String ip, String protocol, int port) throws Exception {
@@ -313,15 +302,7 @@ class ServicesE2ETest {
                     .containsKey(Prober.Verdict.DENIED.word);
             // trace: one verdict per backend
             ServiceTarget target = target("web", 80);
-            PolicyTracer.ServiceResult traced = sb.tracer()
-                    .traceToService(
-                            client,
-                            target,
-                            ref -> Optional.ofNullable(sb.client
-                                    .pods()
-                                    .inNamespace(ref.split("/")[0])
-                                    .withName(ref.split("/")[1])
-                                    .get()));
+            PolicyTracer.ServiceResult traced = sb.tracer().traceToService(client, target, sb::podByRef);
             assertThat(traced.loadBalancers())
                     .as("the load balancer holding the VIP")
                     .isNotEmpty();
