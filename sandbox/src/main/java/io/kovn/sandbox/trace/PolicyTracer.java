@@ -63,6 +63,14 @@ public final class PolicyTracer {
         String switchRouterPort() {
             return (layer2 ? "stotr-" : "stor-") + nodeSwitch();
         }
+
+        /**
+         * The port a packet leaves another node's zone through toward this pod: its network's transit switch port to
+         * this node, or on Layer2 the switch's remote port of the pod.
+         */
+        String remoteExit() {
+            return layer2 ? logicalPort : prefix + "tstor-" + node;
+        }
     }
 
     /** One zone's part of the trace. */
@@ -282,30 +290,31 @@ public final class PolicyTracer {
                 primary.get().getKey(),
                 pod.getMetadata().getNamespace(),
                 pod.getMetadata().getName());
-        String network = nbctl(
+        // one line per key: the network, then its topology (layer3 or layer2)
+        String[] ids = nbctl(
                         zones.apply(node),
                         "--if-exists",
                         "get",
                         "Logical_Switch_Port",
                         port,
-                        "external_ids:k8s.ovn.org/network")
+                        "external_ids:k8s.ovn.org/network",
+                        "external_ids:k8s.ovn.org/topology")
+                .replace("\"", "")
                 .strip()
-                .replace("\"", "");
+                .split("\n");
+        String network = ids[0].strip();
         if (network.isEmpty()) {
             throw new IllegalStateException(
                     "zone " + node + " has no port " + port + " of pod " + name(pod) + " on its network yet");
         }
-        String prefix = network.replace('-', '.').replace('/', '.') + "_";
-        // "<uuid> (<switch>)": a Layer2 network's pods are all on its one switch
-        String onSwitch = nbctl(zones.apply(node), "lsp-get-ls", port).strip();
         return new Endpoint(
                 node,
                 port,
                 net.macAddress(),
                 ip,
                 network,
-                prefix,
-                onSwitch.endsWith("(" + prefix + Layer2Topology.SWITCH + ")"));
+                network.replace('-', '.').replace('/', '.') + "_",
+                ids.length > 1 && ids[1].strip().equals("layer2"));
     }
 
     /**
@@ -348,48 +357,16 @@ public final class PolicyTracer {
         if (!sameNetwork) {
             // a ClusterNetworkConnect hands the packet to the destination network's router on this node: it reaches the
             // destination's port here, or leaves on that network's transit switch toward the destination's node
-            String across = dst.prefix() + "tstor-" + dst.node();
             if (src.node().equals(dst.node()) && hop1.output().reached(dst.logicalPort()))
                 return verdict(hops, dst.logicalPort());
-            if (!src.node().equals(dst.node()) && hop1.output().reached(across)) {
-                Zone dstZone = zones.apply(dst.node());
-                String p = dst.prefix();
-                String second = microflow(
-                        p + "tstor-" + src.node(),
-                        routerPortMac(srcZone, p + "rtots-" + src.node()),
-                        routerPortMac(dstZone, p + "rtots-" + dst.node()),
-                        src.ip(),
-                        dst.ip(),
-                        62,
-                        protocol,
-                        port);
-                hops.add(run(dstZone, p + "transit_switch", second));
-                return verdict(hops, dst.logicalPort());
-            }
-            if (!src.node().equals(dst.node()) && dst.layer2() && hop1.output().reached(dst.logicalPort())) {
-                // the destination network's transit router put it on the Layer2 switch, whose remote port of the
-                // destination sends it through the tunnel: the destination's zone takes it from the router's port
-                Zone dstZone = zones.apply(dst.node());
-                String second = microflow(
-                        dst.switchRouterPort(),
-                        routerPortMac(dstZone, dst.routerPort()),
-                        dst.mac(),
-                        src.ip(),
-                        dst.ip(),
-                        61,
-                        protocol,
-                        port);
-                hops.add(run(dstZone, dst.nodeSwitch(), second));
+            if (!src.node().equals(dst.node()) && hop1.output().reached(dst.remoteExit())) {
+                hops.add(fromRouterInto(dst, src.node(), src.ip(), dst.ip(), dst.layer2() ? 61 : 62, protocol, port));
                 return verdict(hops, dst.logicalPort());
             }
             if (hop1.output().outputs().stream().anyMatch(o -> o.startsWith("crtor-"))) {
                 // a ClusterNetworkConnect took it, and something on the way dropped it: judged like any other flow
                 if (src.node().equals(dst.node())) return verdict(hops, dst.logicalPort());
-                return new Result(
-                        false,
-                        hops,
-                        "the packet never left zone " + src.node() + " toward " + dst.node() + dropReason(hop1),
-                        droppedBy(hop1));
+                return neverLeft(hops, dst);
             }
             // shown where the source's network takes the packet, never judged by policy: networks do not reach each
             // other
@@ -405,41 +382,74 @@ public final class PolicyTracer {
                     List.of());
         }
         if (sameNode) return verdict(hops, dst.logicalPort());
-        if (src.layer2()) {
-            // the switch's remote port of the destination sends it through the tunnel; the destination's zone takes
-            // it from its own remote port of the source (the tunnel carries the logical ports)
-            if (!hop1.output().reached(dst.logicalPort())) {
-                return new Result(
-                        false,
-                        hops,
-                        "the packet never left zone " + src.node() + " toward " + dst.node() + dropReason(hop1),
-                        droppedBy(hop1));
-            }
-            String second = microflow(src.logicalPort(), src.mac(), dst.mac(), src.ip(), dst.ip(), 64, protocol, port);
-            hops.add(run(zones.apply(dst.node()), dst.nodeSwitch(), second));
-            return verdict(hops, dst.logicalPort());
-        }
-        String p = src.prefix();
-        String transitPort = p + "tstor-" + dst.node();
-        if (!hop1.output().reached(transitPort)) {
-            return new Result(
-                    false,
-                    hops,
-                    "the packet never left zone " + src.node() + " toward " + dst.node() + dropReason(hop1),
-                    droppedBy(hop1));
-        }
-        Zone dstZone = zones.apply(dst.node());
-        String second = microflow(
-                p + "tstor-" + src.node(),
-                routerPortMac(srcZone, p + "rtots-" + src.node()),
-                routerPortMac(dstZone, p + "rtots-" + dst.node()),
-                src.ip(),
-                dst.ip(),
-                63,
-                protocol,
-                port);
-        hops.add(run(dstZone, p + "transit_switch", second));
+        if (!hop1.output().reached(dst.remoteExit())) return neverLeft(hops, dst);
+        // on Layer2 no router is crossed: the destination's zone takes it from its own remote port of the source (the
+        // tunnel carries the logical ports)
+        hops.add(
+                src.layer2()
+                        ? run(
+                                zones.apply(dst.node()),
+                                dst.nodeSwitch(),
+                                microflow(
+                                        src.logicalPort(),
+                                        src.mac(),
+                                        dst.mac(),
+                                        src.ip(),
+                                        dst.ip(),
+                                        64,
+                                        protocol,
+                                        port))
+                        : fromRouterInto(dst, src.node(), src.ip(), dst.ip(), 63, protocol, port));
         return verdict(hops, dst.logicalPort());
+    }
+
+    /**
+     * The hop in {@code to}'s zone of a packet its network's router sent from {@code fromNode}'s zone: in from the
+     * network's transit switch, or on Layer2 from the transit router's port onto the switch (the remote port of
+     * {@code to} sent it through the tunnel).
+     *
+     * @param ttl the packet's TTL as it enters that switch
+     */
+    private Hop fromRouterInto(
+            Endpoint to, String fromNode, String srcIp, String dstIp, int ttl, String protocol, int port) {
+        Zone zone = zones.apply(to.node());
+        if (to.layer2()) {
+            return run(
+                    zone,
+                    to.nodeSwitch(),
+                    microflow(
+                            to.switchRouterPort(),
+                            routerPortMac(zone, to.routerPort()),
+                            to.mac(),
+                            srcIp,
+                            dstIp,
+                            ttl,
+                            protocol,
+                            port));
+        }
+        String p = to.prefix();
+        return run(
+                zone,
+                p + "transit_switch",
+                microflow(
+                        p + "tstor-" + fromNode,
+                        routerPortMac(zones.apply(fromNode), p + "rtots-" + fromNode),
+                        routerPortMac(zone, p + "rtots-" + to.node()),
+                        srcIp,
+                        dstIp,
+                        ttl,
+                        protocol,
+                        port));
+    }
+
+    /** The verdict when the first hop did not leave its zone toward {@code to}'s node. */
+    private static Result neverLeft(List<Hop> hops, Endpoint to) {
+        Hop first = hops.getFirst();
+        return new Result(
+                false,
+                hops,
+                "the packet never left zone " + first.zone() + " toward " + to.node() + dropReason(first),
+                droppedBy(first));
     }
 
     /**
@@ -519,7 +529,7 @@ public final class PolicyTracer {
         String gatewayMac = routerPortMac(zone, from.routerPort());
         String flow = microflow(
                 from.logicalPort(), from.mac(), gatewayMac, from.ip(), vip, 64, target.protocol(), target.port());
-        List<ServiceTarget.Backend> backends = onNetworkOf(from, target.backends(vip.contains(":")), vip, pods);
+        List<ServiceTarget.Backend> backends = target.backends(vip.contains(":"));
         if (backends.isEmpty()) {
             Hop hop = run(zone, from.nodeSwitch(), flow);
             Result r = new Result(false, List.of(hop), "no backend for " + vip, droppedBy(hop));
@@ -536,22 +546,6 @@ public final class PolicyTracer {
                 target.protocol(),
                 pods);
         return new ServiceResult(target, vip, lbs, out, null);
-    }
-
-    /**
-     * The backends as the client's network load-balances to them: on a user-defined network, at their pods' addresses
-     * on it (EndpointSlices hold the default network's; the network's load balancers the network's).
-     */
-    private List<ServiceTarget.Backend> onNetworkOf(
-            Endpoint client, List<ServiceTarget.Backend> backends, String vip, Function<String, Optional<Pod>> pods) {
-        if (client.network().equals(OvnAnnotations.DEFAULT_NETWORK)) return backends;
-        List<ServiceTarget.Backend> out = new ArrayList<>();
-        for (ServiceTarget.Backend b : backends) {
-            Optional<Pod> pod = b.pod().flatMap(pods).filter(p -> !hostNetwork(p));
-            String ip = pod.map(p -> endpoint(p, vip).ip()).orElse(b.ip());
-            out.add(new ServiceTarget.Backend(b.pod(), ip, b.port(), b.node()));
-        }
-        return out;
     }
 
     /**
@@ -574,32 +568,41 @@ public final class PolicyTracer {
         List<BackendResult> out = new ArrayList<>();
         for (ServiceTarget.Backend b : backends) {
             Optional<Pod> pod = b.pod().flatMap(pods);
-            Hop hop1 = run(zone, datapath, flow, vipKey(b.ip(), b.port()));
-            out.add(new BackendResult(
-                    b, pod, onToBackend(zone, hop1, firstPlace, b, pod, srcAfterLb, vip, protocol, 63)));
+            Optional<Endpoint> to = backendEndpoint(pod, vip);
+            // on a user-defined network the load balancer holds the pod's address there (EndpointSlices hold the
+            // default network's)
+            ServiceTarget.Backend at = to.filter(e -> !e.network().equals(OvnAnnotations.DEFAULT_NETWORK))
+                    .map(e -> new ServiceTarget.Backend(b.pod(), e.ip(), b.port(), b.node()))
+                    .orElse(b);
+            Hop hop1 = run(zone, datapath, flow, vipKey(at.ip(), at.port()));
+            out.add(new BackendResult(at, pod, onToBackend(zone, hop1, firstPlace, at, to, srcAfterLb, protocol, 63)));
         }
         return out;
     }
 
+    /** A backend's pod as the trace follows it; empty without a pod or for a host-network one. */
+    private Optional<Endpoint> backendEndpoint(Optional<Pod> pod, String peer) {
+        return pod.filter(p -> !hostNetwork(p)).map(p -> endpoint(p, peer));
+    }
+
     /**
      * The verdict on one backend after its first hop in {@code zone}: delivered there, or followed into the backend's
-     * zone from the transit switch.
+     * zone ({@link #fromRouterInto}).
      *
-     * @param ttl the packet's TTL as it enters the transit switch
+     * @param to the backend's pod, empty when it has none (or is host-network): only the way out is judged then
+     * @param ttl the packet's TTL as it enters the backend's network's switch there
      */
     private Result onToBackend(
             Zone zone,
             Hop hop1,
             String firstPlace,
             ServiceTarget.Backend b,
-            Optional<Pod> pod,
+            Optional<Endpoint> to,
             String srcAfterLb,
-            String vip,
             String protocol,
             int ttl) {
-        String node = zone.node();
         List<Hop> hops = new ArrayList<>(List.of(hop1));
-        if (pod.isEmpty() || hostNetwork(pod.get())) {
+        if (to.isEmpty()) {
             return hop1.output().outputs().isEmpty() || dropAcl(hop1).isPresent()
                     ? new Result(false, hops, "not let out of " + firstPlace + dropReason(hop1), droppedBy(hop1))
                     : new Result(
@@ -609,41 +612,13 @@ public final class PolicyTracer {
                                     + String.join(" -> ", hop1.output().outputs()),
                             List.of(sideDecider(hops, PolicyDirection.EGRESS.word())));
         }
-        Endpoint to = endpoint(pod.get(), vip);
-        if (to.node().equals(node)) return verdict(hops, to.logicalPort());
-        String p = to.prefix();
+        Endpoint pod = to.get();
+        if (pod.node().equals(zone.node())) return verdict(hops, pod.logicalPort());
         // a Layer2 network's router sends it back onto the switch, to the backend's remote port
-        String leaving = to.layer2() ? to.logicalPort() : p + "tstor-" + to.node();
-        if (!hop1.output().reached(leaving)) {
-            return new Result(
-                    false,
-                    hops,
-                    "the packet never left zone " + node + " toward " + to.node() + dropReason(hop1),
-                    droppedBy(hop1));
-        }
-        Zone dstZone = zones.apply(to.node());
-        // After the load balancer: the backend's address and target port.
-        String second = to.layer2()
-                ? microflow(
-                        to.switchRouterPort(),
-                        routerPortMac(dstZone, to.routerPort()),
-                        to.mac(),
-                        srcAfterLb,
-                        b.ip(),
-                        ttl,
-                        protocol,
-                        b.port())
-                : microflow(
-                        p + "tstor-" + node,
-                        routerPortMac(zone, p + "rtots-" + node),
-                        routerPortMac(dstZone, p + "rtots-" + to.node()),
-                        srcAfterLb,
-                        b.ip(),
-                        ttl,
-                        protocol,
-                        b.port());
-        hops.add(run(dstZone, to.layer2() ? to.nodeSwitch() : p + "transit_switch", second));
-        return verdict(hops, to.logicalPort());
+        if (!hop1.output().reached(pod.remoteExit())) return neverLeft(hops, pod);
+        // after the load balancer: the backend's address and target port
+        hops.add(fromRouterInto(pod, zone.node(), srcAfterLb, b.ip(), ttl, protocol, b.port()));
+        return verdict(hops, pod.logicalPort());
     }
 
     /**
@@ -726,7 +701,17 @@ public final class PolicyTracer {
                             protocol,
                             backendPort));
             out.add(new BackendResult(
-                    b, pod, onToBackend(zone, hop1, router + "'s join port", b, pod, srcAfterLb, ip, protocol, 62)));
+                    b,
+                    pod,
+                    onToBackend(
+                            zone,
+                            hop1,
+                            router + "'s join port",
+                            b,
+                            backendEndpoint(pod, ip),
+                            srcAfterLb,
+                            protocol,
+                            62)));
         }
         return new NodePortResult(
                 outsideIp,

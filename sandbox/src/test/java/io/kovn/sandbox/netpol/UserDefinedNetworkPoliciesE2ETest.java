@@ -59,26 +59,22 @@ class UserDefinedNetworkPoliciesE2ETest {
                     .create();
             LocalCluster.awaitDefaultServiceAccount(client, ns);
         }
-        client.genericKubernetesResources(KovnResources.CLUSTER_USER_DEFINED_NETWORK)
-                .resource(Serialization.unmarshal("""
-                apiVersion: k8s.ovn.org/v1
-                kind: ClusterUserDefinedNetwork
-                metadata: {name: tenants}
-                spec:
-                  namespaceSelector: {matchLabels: {tenant: t}}
-                  network: {topology: Layer3, layer3: {role: Primary, subnets: [{cidr: 10.110.0.0/16}]}}
-                """, GenericKubernetesResource.class))
-                .create();
-        client.genericKubernetesResources(KovnResources.CLUSTER_USER_DEFINED_NETWORK)
-                .resource(Serialization.unmarshal("""
-                apiVersion: k8s.ovn.org/v1
-                kind: ClusterUserDefinedNetwork
-                metadata: {name: pairs}
-                spec:
-                  namespaceSelector: {matchLabels: {tenant: u}}
-                  network: {topology: Layer2, layer2: {role: Primary, subnets: [10.120.0.0/24]}}
-                """, GenericKubernetesResource.class))
-                .create();
+        for (String[] cudn : List.of(
+                new String[] {
+                    "tenants", "t", "{topology: Layer3, layer3: {role: Primary, subnets: [{cidr: 10.110.0.0/16}]}}"
+                },
+                new String[] {"pairs", "u", "{topology: Layer2, layer2: {role: Primary, subnets: [10.120.0.0/24]}}"})) {
+            client.genericKubernetesResources(KovnResources.CLUSTER_USER_DEFINED_NETWORK)
+                    .resource(Serialization.unmarshal("""
+                    apiVersion: k8s.ovn.org/v1
+                    kind: ClusterUserDefinedNetwork
+                    metadata: {name: %s}
+                    spec:
+                      namespaceSelector: {matchLabels: {tenant: %s}}
+                      network: %s
+                    """.formatted((Object[]) cudn), GenericKubernetesResource.class))
+                    .create();
+        }
         var ports = List.of(PolicySandbox.port("TCP", 80, "http"), PolicySandbox.port("UDP", 53, "dns"));
         // the same pods and policies in each network: t1/t2 on the Layer3 one, t3/t4 on the Layer2 one
         for (String[] pair : List.of(new String[] {"t1", "t2"}, new String[] {"t3", "t4"})) {
